@@ -1,0 +1,103 @@
+/*
+ * Loading an input for a command: reuse a trace database, or recognise a
+ * dump, import it in one transaction, build the indexes, and report what
+ * the importer had to recover from. Progress goes to a terminal stderr.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "diag.h"
+#include "importer.h"
+
+struct progress {
+	const char *path;
+	int last;
+};
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress *p = ctx;
+	int pct = total ? (int)(done * 100 / total) : 100;
+
+	if (pct == p->last)
+		return;
+	p->last = pct;
+	fprintf(stderr, "\rbtrace-analyze: importing '%s': %3d%%", p->path, pct);
+	fflush(stderr);
+}
+
+static void print_diagnostics(const struct bt_diag *d)
+{
+	int i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct bt_diag_item *it = &d->items[i];
+		if (it->count > 1)
+			fprintf(stderr, "btrace-analyze: warning: %s [%s, %llu times]\n", it->detail,
+				it->code, (unsigned long long)it->count);
+		else
+			fprintf(stderr, "btrace-analyze: warning: %s [%s]\n", it->detail, it->code);
+	}
+}
+
+static int import(const struct bt_opts *o, const char *input, const struct bt_importer *imp,
+		  struct bt_db *db, struct bt_err *err)
+{
+	struct bt_import_opts io = { o->mapping, o->retrace, NULL, NULL };
+	struct progress p = { input, -1 };
+	struct bt_diag diag;
+	int rc;
+
+	bt_diag_init(&diag);
+	if (!o->quiet && isatty(2)) {
+		io.progress = show_progress;
+		io.progress_ctx = &p;
+	}
+	rc = bt_db_begin(db, err);
+	if (!rc)
+		rc = imp->run(db, input, &io, &diag, err);
+	if (!rc)
+		rc = bt_diag_save(&diag, db, err);
+	if (!rc)
+		rc = bt_db_set_meta_text(db, "importer", imp->name, err);
+	if (!rc)
+		rc = bt_db_script(db, BT_SQL_INDEXES, err);
+	if (!rc)
+		rc = bt_db_commit(db, err);
+	if (io.progress && p.last >= 0)
+		fputs("\r\033[K", stderr);
+	if (rc) {
+		bt_db_rollback(db);
+		return rc;
+	}
+	if (!o->quiet)
+		print_diagnostics(&diag);
+	return BT_OK;
+}
+
+int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, struct bt_db **out,
+		struct bt_err *err)
+{
+	const struct bt_importer *imp;
+	struct bt_db *db = NULL;
+	int rc;
+
+	*out = NULL;
+	if (bt_db_is_trace_db(input))
+		return bt_db_open(out, input, readonly, err);
+	rc = bt_importer_find(input, &imp, err);
+	if (!rc)
+		rc = bt_db_create(&db, o->db, err);
+	if (!rc)
+		rc = import(o, input, imp, db, err);
+	if (!rc && readonly)
+		rc = bt_db_query_only(db, err);
+	if (rc) {
+		bt_db_close(db);
+		return rc;
+	}
+	*out = db;
+	return BT_OK;
+}

@@ -1,0 +1,307 @@
+/*
+ * The trace database connection (see db.h): pragmas, schema, the registry
+ * of prepared statements from queries/, transactions and publishing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "db_int.h"
+
+#define BT_TOOL_NAME "btrace-analyze"
+
+static int sql_fail(struct bt_db *db, const char *what, struct bt_err *err)
+{
+	return bt_err_set(err, BT_ESQL, "%s failed: %s", what, sqlite3_errmsg(db->conn));
+}
+
+static int is_script(enum bt_sql_id id)
+{
+	return id == BT_SQL_SCHEMA || id == BT_SQL_INDEXES;
+}
+
+static int prepare_all(struct bt_db *db, struct bt_err *err)
+{
+	int i;
+
+	for (i = 0; i < BT_SQL__COUNT; i++) {
+		if (is_script(i))
+			continue;
+		if (sqlite3_prepare_v3(db->conn, bt_sql_text[i], -1, SQLITE_PREPARE_PERSISTENT,
+				       &db->stmt[i], NULL) != SQLITE_OK)
+			return bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s",
+					  bt_sql_name[i], sqlite3_errmsg(db->conn));
+	}
+	return BT_OK;
+}
+
+static int pragma(struct bt_db *db, const char *sql, struct bt_err *err)
+{
+	if (sqlite3_exec(db->conn, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sql_fail(db, sql, err);
+	return BT_OK;
+}
+
+static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_err *err)
+{
+	if (sqlite3_open_v2(file, &db->conn, flags, NULL) != SQLITE_OK) {
+		bt_err_set(err, db->conn ? BT_ESQL : BT_EIO, "cannot open database '%s': %s", file,
+			   db->conn ? sqlite3_errmsg(db->conn) : "out of memory");
+		return err->code;
+	}
+	sqlite3_extended_result_codes(db->conn, 1);
+	return BT_OK;
+}
+
+/*
+ * Bulk-load settings: the file is private until published and is thrown
+ * away on failure, so neither a journal nor fsync buys anything.
+ */
+static const char load_pragmas[] =
+	"PRAGMA page_size=8192; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	"PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-32768;";
+
+int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
+{
+	struct bt_db *db = bt_xcalloc(1, sizeof *db);
+	struct bt_buf tmp = BT_BUF_INIT;
+	const char *file = ":memory:";
+	int rc;
+
+	*out = NULL;
+	if (path) {
+		db->path = bt_xstrdup(path);
+		bt_buf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
+		db->tmp_path = bt_buf_detach(&tmp, NULL);
+		unlink(db->tmp_path);
+		file = db->tmp_path;
+	}
+	rc = db_connect(db, file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+	if (!rc)
+		rc = pragma(db, load_pragmas, err);
+	if (!rc && sqlite3_exec(db->conn, bt_sql_text[BT_SQL_SCHEMA], NULL, NULL, NULL) != SQLITE_OK)
+		rc = sql_fail(db, "creating the schema", err);
+	if (!rc)
+		rc = prepare_all(db, err);
+	if (!rc)
+		rc = bt_db_set_meta_text(db, "tool", BT_TOOL_NAME, err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "schema_version", BT_DB_SCHEMA_VERSION, err);
+	if (rc) {
+		bt_db_close(db);
+		return rc;
+	}
+	*out = db;
+	return BT_OK;
+}
+
+int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err *err)
+{
+	struct bt_db *db = bt_xcalloc(1, sizeof *db);
+	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	int rc;
+
+	*out = NULL;
+	db->path = bt_xstrdup(path);
+	db->published = 1;
+	rc = db_connect(db, path, flags, err);
+	if (!rc && !bt_db_is_trace_db(path))
+		rc = bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database", path);
+	if (!rc)
+		rc = prepare_all(db, err);
+	if (!rc && readonly)
+		rc = bt_db_query_only(db, err);
+	if (rc) {
+		bt_db_close(db);
+		return rc;
+	}
+	*out = db;
+	return BT_OK;
+}
+
+int bt_db_is_trace_db(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	sqlite3 *conn = NULL;
+	sqlite3_stmt *st = NULL;
+	FILE *f = fopen(path, "rb");
+	int yes = 0;
+
+	if (!f)
+		return 0;
+	yes = fread(head, 1, sizeof head, f) == sizeof head && !memcmp(head, magic, sizeof head);
+	fclose(f);
+	if (!yes)
+		return 0;
+	yes = 0;
+	if (sqlite3_open_v2(path, &conn, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(conn, "SELECT value FROM meta WHERE key='tool'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(st, 0);
+		yes = v && !strcmp((const char *)v, BT_TOOL_NAME);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(conn);
+	return yes;
+}
+
+int bt_db_publish(struct bt_db *db, struct bt_err *err)
+{
+	if (!db->tmp_path || db->published)
+		return BT_OK;
+	if (rename(db->tmp_path, db->path) != 0)
+		return bt_err_set(err, BT_EIO, "cannot rename '%s' to '%s': %s", db->tmp_path,
+				  db->path, strerror(errno));
+	db->published = 1;
+	return BT_OK;
+}
+
+void bt_db_close(struct bt_db *db)
+{
+	int i;
+
+	if (!db)
+		return;
+	for (i = 0; i < BT_SQL__COUNT; i++)
+		sqlite3_finalize(db->stmt[i]);
+	sqlite3_close(db->conn);
+	if (db->tmp_path && !db->published)
+		unlink(db->tmp_path);
+	free(db->tmp_path);
+	free(db->path);
+	free(db);
+}
+
+const char *bt_db_path(const struct bt_db *db)
+{
+	return db->path;
+}
+
+int bt_db_begin(struct bt_db *db, struct bt_err *err)
+{
+	return pragma(db, "BEGIN", err);
+}
+
+int bt_db_commit(struct bt_db *db, struct bt_err *err)
+{
+	return pragma(db, "COMMIT", err);
+}
+
+void bt_db_rollback(struct bt_db *db)
+{
+	if (!sqlite3_get_autocommit(db->conn))
+		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int bt_db_query_only(struct bt_db *db, struct bt_err *err)
+{
+	return pragma(db, "PRAGMA query_only=ON", err);
+}
+
+int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+{
+	if (sqlite3_exec(db->conn, bt_sql_text[id], NULL, NULL, NULL) != SQLITE_OK)
+		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
+				  sqlite3_errmsg(db->conn));
+	return BT_OK;
+}
+
+static int step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+{
+	sqlite3_stmt *st = db->stmt[id];
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
+				  sqlite3_errmsg(db->conn));
+	return BT_OK;
+}
+
+int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const char *types, ...)
+{
+	sqlite3_stmt *st = db->stmt[id];
+	va_list ap;
+	int i, rc;
+
+	va_start(ap, types);
+	for (i = 0; types[i]; i++) {
+		int n = i + 1;
+		if (types[i] == 'i') {
+			sqlite3_bind_int64(st, n, va_arg(ap, int64_t));
+		} else if (types[i] == 'I') {
+			int64_t v = va_arg(ap, int64_t);
+			if (v)
+				sqlite3_bind_int64(st, n, v);
+			else
+				sqlite3_bind_null(st, n);
+		} else if (types[i] == 't') {
+			const char *s = va_arg(ap, const char *);
+			if (s)
+				sqlite3_bind_text(st, n, s, -1, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, n);
+		} else if (types[i] == 's') {
+			const char *s = va_arg(ap, const char *);
+			size_t len = va_arg(ap, size_t);
+			if (s)
+				sqlite3_bind_text(st, n, s, (int)len, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, n);
+		} else {
+			sqlite3_bind_null(st, n);
+		}
+	}
+	va_end(ap);
+	rc = step_done(db, id, err);
+	sqlite3_clear_bindings(st);
+	return rc;
+}
+
+static void bind_opt(sqlite3_stmt *st, int n, int64_t v)
+{
+	if (v)
+		sqlite3_bind_int64(st, n, v);
+	else
+		sqlite3_bind_null(st, n);
+}
+
+int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
+{
+	sqlite3_stmt *st = db->stmt[BT_SQL_INSERT_SAMPLE];
+
+	sqlite3_bind_int64(st, 1, s->id);
+	sqlite3_bind_int64(st, 2, s->tid);
+	sqlite3_bind_int64(st, 3, s->type);
+	sqlite3_bind_int64(st, 4, s->ts);
+	bind_opt(st, 5, s->end_ts);
+	sqlite3_bind_int64(st, 6, s->cpu_ns);
+	bind_opt(st, 7, s->end_cpu_ns);
+	sqlite3_bind_int64(st, 8, s->msg_id);
+	sqlite3_bind_int64(st, 9, s->node_id);
+	if (s->has_arg)
+		sqlite3_bind_int64(st, 10, s->arg);
+	else
+		sqlite3_bind_null(st, 10);
+	sqlite3_bind_int64(st, 11, s->alloc_objects);
+	sqlite3_bind_int64(st, 12, s->alloc_bytes);
+	sqlite3_bind_int64(st, 13, s->majflt);
+	sqlite3_bind_int64(st, 14, s->nvcsw);
+	sqlite3_bind_int64(st, 15, s->nivcsw);
+	return step_done(db, BT_SQL_INSERT_SAMPLE, err);
+}
+
+int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err)
+{
+	return bt_db_exec(db, BT_SQL_SET_META, err, "tt", key, value);
+}
+
+int bt_db_set_meta_int(struct bt_db *db, const char *key, int64_t value, struct bt_err *err)
+{
+	return bt_db_exec(db, BT_SQL_SET_META, err, "ti", key, value);
+}

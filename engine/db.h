@@ -1,0 +1,72 @@
+/*
+ * The trace database: one SQLite connection with every statement of
+ * queries/ prepared up front, bulk-load pragmas, and publish-by-rename so a
+ * failed run never leaves a half-written database behind.
+ */
+#ifndef BT_DB_H
+#define BT_DB_H
+
+#include <stdint.h>
+
+#include "bt_sql.h"
+#include "err.h"
+
+struct bt_db;
+
+/* Schema version written to meta; bump when tables change incompatibly. */
+#define BT_DB_SCHEMA_VERSION 1
+
+/*
+ * Create a new trace database with the schema. path NULL: in memory.
+ * Otherwise the data goes to a temporary file beside path, which only
+ * bt_db_publish() renames to path; bt_db_close() before that removes it.
+ */
+int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err);
+
+/* Open a database this tool wrote. readonly also sets query_only. */
+int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err *err);
+
+/* 1 if path is an SQLite file holding a btrace-analyze trace, else 0. */
+int bt_db_is_trace_db(const char *path);
+
+/* Rename the temporary file to its final path (no-op in memory). */
+int bt_db_publish(struct bt_db *db, struct bt_err *err);
+
+/* Close and free; an unpublished temporary file is deleted. NULL is ok. */
+void bt_db_close(struct bt_db *db);
+
+const char *bt_db_path(const struct bt_db *db);
+
+int bt_db_begin(struct bt_db *db, struct bt_err *err);
+int bt_db_commit(struct bt_db *db, struct bt_err *err);
+void bt_db_rollback(struct bt_db *db);
+
+/* Run a multi-statement script such as BT_SQL_INDEXES. */
+int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
+
+/*
+ * Run a registered statement to completion. types has one letter per
+ * parameter: 'i' int64_t, 'I' int64_t or NULL when 0, 't' const char *
+ * (NULL binds NULL), 's' const char * and size_t length (NULL binds NULL),
+ * 'n' NULL (no argument consumed). Strings need only live until it returns.
+ */
+int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const char *types, ...);
+
+/* A decoded stack record, as stored in the samples table. */
+struct bt_sample {
+	int64_t id, tid, type, ts, end_ts, cpu_ns, end_cpu_ns, msg_id, node_id;
+	int64_t arg;
+	int has_arg;
+	int64_t alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw;
+};
+
+/* Insert one sample (hot path of every importer). end_ts/end_cpu_ns 0 -> NULL. */
+int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err);
+
+int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err);
+int bt_db_set_meta_int(struct bt_db *db, const char *key, int64_t value, struct bt_err *err);
+
+/* Make the connection refuse writes (PRAGMA query_only). */
+int bt_db_query_only(struct bt_db *db, struct bt_err *err);
+
+#endif

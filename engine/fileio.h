@@ -1,0 +1,39 @@
+/*
+ * File helpers: read-only memory maps of inputs, and output files that are
+ * written to a temporary name and renamed into place only on success.
+ */
+#ifndef BT_FILEIO_H
+#define BT_FILEIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "err.h"
+
+struct bt_fmap {
+	const unsigned char *data;   /* NULL for an empty file */
+	size_t len;
+};
+
+/* Map a whole regular file read-only. Release with bt_fmap_release. */
+int bt_fmap_open(struct bt_fmap *m, const char *path, struct bt_err *err);
+void bt_fmap_release(struct bt_fmap *m);
+
+/* 1 if path is a directory, 0 otherwise. */
+int bt_is_dir(const char *path);
+/* 1 if path names an existing regular file. */
+int bt_is_file(const char *path);
+
+/* An output in progress: fp writes to tmp until bt_out_commit renames it. */
+struct bt_out {
+	FILE *fp;
+	char *path, *tmp;
+};
+
+/* path "-" or NULL writes to stdout directly. */
+int bt_out_open(struct bt_out *o, const char *path, struct bt_err *err);
+int bt_out_commit(struct bt_out *o, struct bt_err *err);
+/* Abandon an output: the temporary file is removed. Safe after commit. */
+void bt_out_abort(struct bt_out *o);
+
+#endif

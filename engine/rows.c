@@ -1,0 +1,138 @@
+/*
+ * Row cursors (see rows.h). Ad hoc SQL is checked with
+ * sqlite3_stmt_readonly so a query can never change a trace.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+
+#include "alloc.h"
+#include "db_int.h"
+#include "rows.h"
+
+struct bt_rows {
+	struct bt_db *db;
+	sqlite3_stmt *st;
+	const char *name;   /* for messages */
+};
+
+static struct bt_rows *rows_new(struct bt_db *db, sqlite3_stmt *st, const char *name)
+{
+	struct bt_rows *r = bt_xmalloc(sizeof *r);
+
+	r->db = db;
+	r->st = st;
+	r->name = name;
+	return r;
+}
+
+int bt_rows_open(struct bt_rows **out, struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+{
+	sqlite3_stmt *st = NULL;
+
+	*out = NULL;
+	if (sqlite3_prepare_v2(db->conn, bt_sql_text[id], -1, &st, NULL) != SQLITE_OK)
+		return bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s", bt_sql_name[id],
+				  sqlite3_errmsg(db->conn));
+	*out = rows_new(db, st, bt_sql_name[id]);
+	return BT_OK;
+}
+
+static int only_space(const char *s)
+{
+	for (; *s; s++)
+		if (!isspace((unsigned char)*s) && *s != ';')
+			return 0;
+	return 1;
+}
+
+int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, struct bt_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	const char *tail = NULL;
+
+	*out = NULL;
+	if (sqlite3_prepare_v2(db->conn, sql, -1, &st, &tail) != SQLITE_OK)
+		return bt_err_set(err, BT_EUSAGE, "bad query: %s", sqlite3_errmsg(db->conn));
+	if (!st)
+		return bt_err_set(err, BT_EUSAGE, "empty query");
+	if (tail && !only_space(tail)) {
+		sqlite3_finalize(st);
+		return bt_err_set(err, BT_EUSAGE, "query holds more than one statement near '%.40s'", tail);
+	}
+	if (!sqlite3_stmt_readonly(st)) {
+		sqlite3_finalize(st);
+		return bt_err_set(err, BT_EUSAGE, "query would modify the trace; only read-only SQL is allowed");
+	}
+	*out = rows_new(db, st, "<command line>");
+	return BT_OK;
+}
+
+void bt_rows_bind_int(struct bt_rows *r, int idx, int64_t v)
+{
+	sqlite3_bind_int64(r->st, idx, v);
+}
+
+void bt_rows_bind_text(struct bt_rows *r, int idx, const char *s)
+{
+	sqlite3_bind_text(r->st, idx, s, -1, SQLITE_TRANSIENT);
+}
+
+int bt_rows_next(struct bt_rows *r, struct bt_err *err)
+{
+	int rc = sqlite3_step(r->st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	bt_err_set(err, BT_ESQL, "query '%s' failed: %s", r->name, sqlite3_errmsg(r->db->conn));
+	return -1;
+}
+
+int bt_rows_ncols(struct bt_rows *r)
+{
+	return sqlite3_column_count(r->st);
+}
+
+const char *bt_rows_name(struct bt_rows *r, int col)
+{
+	return sqlite3_column_name(r->st, col);
+}
+
+int bt_rows_type(struct bt_rows *r, int col)
+{
+	switch (sqlite3_column_type(r->st, col)) {
+	case SQLITE_INTEGER: return BT_ROWS_INT;
+	case SQLITE_FLOAT: return BT_ROWS_REAL;
+	case SQLITE_TEXT: return BT_ROWS_TEXT;
+	case SQLITE_BLOB: return BT_ROWS_BLOB;
+	default: return BT_ROWS_NULL;
+	}
+}
+
+int64_t bt_rows_int(struct bt_rows *r, int col)
+{
+	return sqlite3_column_int64(r->st, col);
+}
+
+double bt_rows_real(struct bt_rows *r, int col)
+{
+	return sqlite3_column_double(r->st, col);
+}
+
+const char *bt_rows_text(struct bt_rows *r, int col, size_t *len)
+{
+	const char *s = (const char *)sqlite3_column_text(r->st, col);
+
+	if (len)
+		*len = s ? (size_t)sqlite3_column_bytes(r->st, col) : 0;
+	return s;
+}
+
+void bt_rows_close(struct bt_rows *r)
+{
+	if (!r)
+		return;
+	sqlite3_finalize(r->st);
+	free(r);
+}

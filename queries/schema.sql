@@ -1,0 +1,112 @@
+-- schema: every table of a btrace-analyze trace database (DESIGN §4).
+-- Times are integer nanoseconds on the trace clock, sizes in bytes.
+-- Counters in samples are cumulative as recorded; in slices they are deltas.
+-- Run once on a new database; indexes come later from indexes.sql.
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value
+) WITHOUT ROWID;
+
+CREATE TABLE threads (
+	tid     INTEGER PRIMARY KEY,  -- as recorded (Android: low 16 bits)
+	name    TEXT,                 -- NULL when the dump names no thread
+	is_main INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE frames (
+	id          INTEGER PRIMARY KEY,
+	address     INTEGER,          -- ArtMethod* / code address, first seen
+	name        TEXT NOT NULL,    -- full symbol text, retraced if asked
+	return_type TEXT,
+	class       TEXT,
+	method      TEXT,
+	params      TEXT
+);
+
+CREATE TABLE nodes (
+	id        INTEGER PRIMARY KEY,
+	parent_id INTEGER,            -- NULL for an outermost frame
+	frame_id  INTEGER NOT NULL,
+	depth     INTEGER NOT NULL    -- 0 for an outermost frame
+);
+
+CREATE TABLE samples (
+	id            INTEGER PRIMARY KEY,  -- record order in the file
+	tid           INTEGER NOT NULL,
+	type          INTEGER NOT NULL,
+	ts            INTEGER NOT NULL,
+	end_ts        INTEGER,              -- NULL for point samples
+	cpu_ns        INTEGER,
+	end_cpu_ns    INTEGER,
+	msg_id        INTEGER NOT NULL DEFAULT 0,
+	node_id       INTEGER NOT NULL,     -- leaf node of the stack
+	arg           INTEGER,              -- kTraceArg argument
+	alloc_objects INTEGER NOT NULL DEFAULT 0,
+	alloc_bytes   INTEGER NOT NULL DEFAULT 0,
+	majflt        INTEGER NOT NULL DEFAULT 0,
+	nvcsw         INTEGER NOT NULL DEFAULT 0,
+	nivcsw        INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE slices (
+	id            INTEGER PRIMARY KEY,
+	tid           INTEGER NOT NULL,
+	depth         INTEGER NOT NULL,
+	parent_id     INTEGER,
+	frame_id      INTEGER NOT NULL,
+	ts            INTEGER NOT NULL,
+	dur           INTEGER NOT NULL,
+	cpu_dur       INTEGER NOT NULL DEFAULT 0,
+	self_dur      INTEGER NOT NULL DEFAULT 0,
+	self_cpu_dur  INTEGER NOT NULL DEFAULT 0,
+	block_dur     INTEGER NOT NULL DEFAULT 0,
+	msg_id        INTEGER NOT NULL DEFAULT 0,
+	sample_count  INTEGER NOT NULL DEFAULT 0,
+	alloc_objects INTEGER NOT NULL DEFAULT 0,
+	alloc_bytes   INTEGER NOT NULL DEFAULT 0,
+	majflt        INTEGER NOT NULL DEFAULT 0,
+	nvcsw         INTEGER NOT NULL DEFAULT 0,
+	nivcsw        INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE messages (
+	tid     INTEGER NOT NULL,
+	msg_id  INTEGER NOT NULL,
+	ts      INTEGER NOT NULL,
+	dur     INTEGER NOT NULL,
+	cpu_dur INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (tid, msg_id)
+) WITHOUT ROWID;
+
+CREATE TABLE blocking_edges (
+	id              INTEGER PRIMARY KEY,
+	waiter_tid      INTEGER NOT NULL,
+	waiter_sample_id INTEGER,
+	kind            TEXT NOT NULL,
+	lock_id         INTEGER,
+	ts              INTEGER NOT NULL,
+	dur             INTEGER NOT NULL,
+	waker_tid       INTEGER,
+	waker_sample_id INTEGER,
+	waker_ts        INTEGER,
+	waker_node_id   INTEGER
+);
+
+CREATE TABLE diagnostics (
+	code   TEXT PRIMARY KEY,
+	count  INTEGER NOT NULL,
+	detail TEXT
+) WITHOUT ROWID;
+
+-- Names of Android record types (format spec §4.3), for readable queries.
+CREATE TABLE record_types (
+	type INTEGER PRIMARY KEY,
+	name TEXT NOT NULL
+);
+INSERT INTO record_types VALUES
+	(1, 'kInvalid'), (2, 'kBinder'), (3, 'kJankMessage'), (4, 'kCustom'),
+	(5, 'kTraceStack'), (6, 'kWait'), (7, 'kPark'), (8, 'kMonitor'),
+	(9, 'kObjectAllocation'), (10, 'kJNITrampoline'), (11, 'kGC'), (12, 'kMutex'),
+	(13, 'kDispatchVsync'), (14, 'kSyncAndDrawFrame'), (15, 'kTraceArg'), (16, 'kFlush'),
+	(17, 'kUnpark'), (18, 'kScene'), (19, 'kGCInternal'), (20, 'kLoadLibrary'),
+	(21, 'kNativePollOnce'), (22, 'kNotify'), (23, 'kUnlock');

@@ -1,0 +1,250 @@
+/*
+ * Printing query results as an aligned table, CSV (RFC 4180), TSV (with
+ * \t \n \\ escapes) or JSON (an array of objects; integers stay integers).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "jsonw.h"
+#include "report.h"
+
+int bt_rows_format_parse(const char *name, enum bt_rows_format *out, struct bt_err *err)
+{
+	static const char *const names[] = { "table", "csv", "tsv", "json" };
+	int i;
+
+	*out = BT_FMT_TABLE;
+	if (!name)
+		return BT_OK;
+	for (i = 0; i < 4; i++) {
+		if (!strcmp(name, names[i])) {
+			*out = (enum bt_rows_format)i;
+			return BT_OK;
+		}
+	}
+	return bt_err_set(err, BT_EUSAGE, "unknown query format '%s' (known: table, csv, tsv, json)", name);
+}
+
+/* Cell text as it appears in table/csv/tsv output; NULL becomes "". */
+static void cell(struct bt_rows *r, int col, struct bt_buf *b)
+{
+	size_t len, i;
+	const char *s;
+
+	switch (bt_rows_type(r, col)) {
+	case BT_ROWS_NULL:
+		return;
+	case BT_ROWS_INT:
+		bt_buf_addf(b, "%lld", (long long)bt_rows_int(r, col));
+		return;
+	case BT_ROWS_REAL:
+		bt_buf_addf(b, "%.15g", bt_rows_real(r, col));
+		return;
+	case BT_ROWS_BLOB:
+		s = bt_rows_text(r, col, &len);   /* hex keeps binary out of terminals */
+		for (i = 0; i < len; i++)
+			bt_buf_addf(b, "%02x", (unsigned char)s[i]);
+		return;
+	default:
+		s = bt_rows_text(r, col, &len);
+		bt_buf_add(b, s, len);
+	}
+}
+
+static void put_csv(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	if (!strpbrk(s, ",\"\r\n")) {
+		fwrite(s, 1, len, out);
+		return;
+	}
+	fputc('"', out);
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"')
+			fputc('"', out);
+		fputc(s[i], out);
+	}
+	fputc('"', out);
+}
+
+static void put_tsv(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\t')
+			fputs("\\t", out);
+		else if (s[i] == '\n')
+			fputs("\\n", out);
+		else if (s[i] == '\r')
+			fputs("\\r", out);
+		else if (s[i] == '\\')
+			fputs("\\\\", out);
+		else
+			fputc(s[i], out);
+	}
+}
+
+static void put_delimited(FILE *out, enum bt_rows_format f, const char *s, size_t len, int last)
+{
+	if (f == BT_FMT_CSV)
+		put_csv(out, s, len);
+	else
+		put_tsv(out, s, len);
+	fputs(last ? (f == BT_FMT_CSV ? "\r\n" : "\n") : (f == BT_FMT_CSV ? "," : "\t"), out);
+}
+
+static int write_delimited(struct bt_rows *r, enum bt_rows_format f, FILE *out, struct bt_err *err)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	int n = bt_rows_ncols(r), i, rc;
+
+	for (i = 0; i < n; i++)
+		put_delimited(out, f, bt_rows_name(r, i), strlen(bt_rows_name(r, i)), i == n - 1);
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		for (i = 0; i < n; i++) {
+			bt_buf_reset(&b);
+			cell(r, i, &b);
+			put_delimited(out, f, b.buf, b.len, i == n - 1);
+		}
+	}
+	bt_buf_release(&b);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static int write_json(struct bt_rows *r, FILE *out, struct bt_err *err)
+{
+	struct bt_jsonw w;
+	struct bt_buf b = BT_BUF_INIT;
+	int n = bt_rows_ncols(r), i, rc;
+	size_t len;
+
+	bt_jsonw_init(&w, out, 0);
+	bt_jsonw_begin_array(&w);
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		bt_jsonw_begin_object(&w);
+		for (i = 0; i < n; i++) {
+			bt_jsonw_key(&w, bt_rows_name(r, i));
+			switch (bt_rows_type(r, i)) {
+			case BT_ROWS_NULL: bt_jsonw_null(&w); break;
+			case BT_ROWS_INT: bt_jsonw_int(&w, bt_rows_int(r, i)); break;
+			case BT_ROWS_REAL: bt_jsonw_real(&w, bt_rows_real(r, i)); break;
+			case BT_ROWS_TEXT: {
+				const char *s = bt_rows_text(r, i, &len);
+				bt_jsonw_str(&w, s, len);
+				break;
+			}
+			default:
+				bt_buf_reset(&b);
+				cell(r, i, &b);
+				bt_jsonw_str(&w, b.buf, b.len);
+			}
+		}
+		bt_jsonw_end_object(&w);
+	}
+	bt_jsonw_end_array(&w);
+	fputc('\n', out);
+	bt_buf_release(&b);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+/* Display width of UTF-8 text: one column per code point. */
+static size_t width(const char *s, size_t len)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < len; i++)
+		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return w;
+}
+
+struct table {
+	struct bt_buf text;     /* all cells, NUL-separated */
+	size_t *off;            /* cell start offsets, row-major */
+	size_t ncells, cap;
+	unsigned char *numeric; /* per column: right-align */
+};
+
+static void table_add(struct table *t, const char *s, size_t len)
+{
+	BT_GROW(t->off, t->ncells + 1, t->cap);
+	t->off[t->ncells++] = t->text.len;
+	bt_buf_add(&t->text, s, len);
+	bt_buf_addc(&t->text, '\0');
+}
+
+static void table_print(struct table *t, int n, FILE *out)
+{
+	size_t *w = bt_xcalloc((size_t)n, sizeof *w), i;
+	int c;
+
+	for (i = 0; i < t->ncells; i++) {
+		const char *s = t->text.buf + t->off[i];
+		size_t cw = width(s, strlen(s));
+		if (cw > w[i % (size_t)n])
+			w[i % (size_t)n] = cw;
+	}
+	for (i = 0; i < t->ncells; i++) {
+		const char *s = t->text.buf + t->off[i];
+		size_t pad = w[i % (size_t)n] - width(s, strlen(s));
+		c = (int)(i % (size_t)n);
+		if (i >= (size_t)n && t->numeric[c])
+			fprintf(out, "%*s%s", (int)pad, "", s);
+		else
+			fprintf(out, "%s%*s", s, c == n - 1 ? 0 : (int)pad, "");
+		fputs(c == n - 1 ? "\n" : "  ", out);
+		if (i == (size_t)n - 1) {
+			for (c = 0; c < n; c++) {
+				size_t k;
+				for (k = 0; k < w[c]; k++)
+					fputc('-', out);
+				fputs(c == n - 1 ? "\n" : "  ", out);
+			}
+		}
+	}
+	free(w);
+}
+
+static int write_table(struct bt_rows *r, FILE *out, struct bt_err *err)
+{
+	struct table t;
+	struct bt_buf b = BT_BUF_INIT;
+	int n = bt_rows_ncols(r), i, rc;
+
+	memset(&t, 0, sizeof t);
+	bt_buf_init(&t.text);
+	t.numeric = bt_xcalloc((size_t)n + 1, 1);
+	memset(t.numeric, 1, (size_t)n);
+	for (i = 0; i < n; i++)
+		table_add(&t, bt_rows_name(r, i), strlen(bt_rows_name(r, i)));
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		for (i = 0; i < n; i++) {
+			int type = bt_rows_type(r, i);
+			if (type != BT_ROWS_INT && type != BT_ROWS_REAL && type != BT_ROWS_NULL)
+				t.numeric[i] = 0;
+			bt_buf_reset(&b);
+			cell(r, i, &b);
+			table_add(&t, b.buf, b.len);
+		}
+	}
+	if (rc == 0 && n > 0 && t.ncells == (size_t)n)
+		fputs("(no rows)\n", out);
+	else if (rc == 0 && n > 0)
+		table_print(&t, n, out);
+	bt_buf_release(&b);
+	bt_buf_release(&t.text);
+	free(t.off);
+	free(t.numeric);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, struct bt_err *err)
+{
+	switch (f) {
+	case BT_FMT_JSON: return write_json(r, out, err);
+	case BT_FMT_TABLE: return write_table(r, out, err);
+	default: return write_delimited(r, f, out, err);
+	}
+}
