@@ -12,7 +12,7 @@ V ?= 0
 VERSION := 0.1.0
 PKGS := sqlite3 lua5.4 libprotobuf-c xlsxwriter
 DEBS := libsqlite3-dev liblua5.4-dev libprotobuf-c-dev protobuf-c-compiler libxlsxwriter-dev pkgconf
-TEST_DEBS := sqlite3 protobuf-compiler unzip python3
+TEST_DEBS := sqlite3 protobuf-compiler unzip python3 time
 
 Q := $(if $(filter 1,$(V)),,@)
 NOBUILD_GOALS := run deps clean help
@@ -109,7 +109,8 @@ FUZZ_BIN := build-fuzz/fuzz_android
 fuzz:
 	@$(MAKE) --no-print-directory B=build-fuzz CC=clang OPT="-O1 -g" \
 		SAN="-fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libbt.a build-fuzz/tests/mkdump
-	clang $(CPPFLAGS:$(B)/gen=build-fuzz/gen) -Itests -O1 -g -fsanitize=fuzzer,address,undefined \
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L -Iengine -Iimporters -Ibuild-fuzz/gen -O1 -g \
+		-fsanitize=fuzzer,address,undefined \
 		$$(pkg-config --cflags $(PKGS)) -o $(FUZZ_BIN) tests/fuzz/fuzz_android.c build-fuzz/libbt.a \
 		$$(pkg-config --libs $(PKGS)) -lm
 	@B=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh

@@ -355,60 +355,70 @@ static int locate(const char *path, const struct bt_import_opts *o, char **sampl
 	return BT_OK;
 }
 
-static int import(struct actx *c, struct bt_amap *map, const char *mapping, struct bt_retrace *rt,
-		  struct bt_err *err)
+int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
+			    const struct bt_import_opts *o, struct bt_diag *diag, struct bt_err *err)
 {
-	int rc = read_header(c, err);
+	struct actx *c = bt_xcalloc(1, sizeof *c);
+	struct bt_amap map;
+	struct bt_retrace *rt = NULL;
+	int rc = BT_OK, have_map = in->mapping_path != NULL;
 
+	bt_amap_init(&map);
+	if (have_map)
+		rc = bt_amap_load(&map, in->mapping, in->mapping_len, in->mapping_path, diag, err);
+	else
+		bt_diag_warn(diag, "mapping_missing", "no mapping file for '%s' (looked for <stem>-mapping.bin, sampling-mapping.bin, sampling-mapping); frames get placeholder names",
+			     in->path);
+	if (!rc && o->retrace)
+		rc = bt_retrace_load(&rt, o->retrace, err);
+	c->path = in->path;
+	c->db = db;
+	c->diag = diag;
+	c->o = o;
+	bt_rd_init(&c->r, in->data, in->len, in->path);
+	if (!rc)
+		rc = read_header(c, err);
 	if (!rc) {
 		check_pid(c);
-		bt_stacks_init(&c->st, c->db, mapping ? map : NULL, rt, c->diag);
+		bt_stacks_init(&c->st, db, have_map ? &map : NULL, rt, diag);
 		rc = read_records(c, err);
 		if (!rc)
-			rc = write_threads(c, mapping ? map : NULL, err);
+			rc = write_threads(c, have_map ? &map : NULL, err);
 		if (!rc)
-			rc = write_meta(c, mapping, rt, err);
+			rc = write_meta(c, in->mapping_path, rt, err);
 		bt_stacks_release(&c->st);
 	}
+	bt_retrace_free(rt);
+	bt_amap_release(&map);
+	free(c);
 	return rc;
 }
 
 static int run(struct bt_db *db, const char *path, const struct bt_import_opts *o,
 	       struct bt_diag *diag, struct bt_err *err)
 {
-	struct actx *c = bt_xcalloc(1, sizeof *c);
 	struct bt_fmap smap = { NULL, 0 }, mmap_ = { NULL, 0 };
-	struct bt_amap map;
-	struct bt_retrace *rt = NULL;
+	struct bt_android_input in;
 	char *sampling = NULL, *mapping = NULL;
-	int rc;
+	int rc = locate(path, o, &sampling, &mapping, err);
 
-	bt_amap_init(&map);
-	rc = locate(path, o, &sampling, &mapping, err);
-	if (!rc && mapping && !(rc = bt_fmap_open(&mmap_, mapping, err)))
-		rc = bt_amap_load(&map, mmap_.data, mmap_.len, mapping, diag, err);
-	if (!rc && !mapping)
-		bt_diag_warn(diag, "mapping_missing", "no mapping file for '%s' (looked for <stem>-mapping.bin, sampling-mapping.bin, sampling-mapping); frames get placeholder names",
-			     sampling);
-	if (!rc && o->retrace)
-		rc = bt_retrace_load(&rt, o->retrace, err);
+	if (!rc && mapping)
+		rc = bt_fmap_open(&mmap_, mapping, err);
 	if (!rc)
 		rc = bt_fmap_open(&smap, sampling, err);
 	if (!rc) {
-		c->path = sampling;
-		c->db = db;
-		c->diag = diag;
-		c->o = o;
-		bt_rd_init(&c->r, smap.data, smap.len, sampling);
-		rc = import(c, &map, mapping, rt, err);
+		in.path = sampling;
+		in.data = smap.data;
+		in.len = smap.len;
+		in.mapping_path = mapping;
+		in.mapping = mmap_.data;
+		in.mapping_len = mmap_.len;
+		rc = bt_android_import_bytes(db, &in, o, diag, err);
 	}
-	bt_retrace_free(rt);
 	bt_fmap_release(&smap);
 	bt_fmap_release(&mmap_);
-	bt_amap_release(&map);
 	free(sampling);
 	free(mapping);
-	free(c);
 	return rc;
 }
 

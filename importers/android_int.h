@@ -66,4 +66,20 @@ void bt_stacks_release(struct bt_stacks *s);
 int bt_stacks_intern(struct bt_stacks *s, uint16_t tid, const unsigned char *frames,
 		     uint32_t depth, uint32_t *leaf, struct bt_err *err);
 
+/* The bytes of one dump: the sampling file and its mapping (path NULL: none). */
+struct bt_android_input {
+	const char *path;
+	const unsigned char *data;
+	size_t len;
+	const char *mapping_path;
+	const unsigned char *mapping;
+	size_t mapping_len;
+};
+
+struct bt_import_opts;
+
+/* Import a dump held in memory (what run() does after mapping the files). */
+int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
+			    const struct bt_import_opts *o, struct bt_diag *diag, struct bt_err *err);
+
 #endif

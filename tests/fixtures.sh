@@ -1,0 +1,35 @@
+#!/bin/sh
+# Generate the test dumps into $B/fixtures/<name>/ with the test dump writer
+# (tests/fixtures/mkdump.c), regenerating only when the writer changed.
+set -eu
+B=${B:-build}
+MKDUMP=$B/tests/mkdump
+FIX=$B/fixtures
+stamp=$FIX/.stamp
+if [ -f "$stamp" ] && [ "$stamp" -nt "$MKDUMP" ] && [ "$stamp" -nt tests/fixtures.sh ]; then
+	exit 0
+fi
+rm -rf "$FIX"
+mkdir -p "$FIX"
+while read -r name opts; do
+	case $name in ''|'#'*) continue ;; esac
+	# shellcheck disable=SC2086
+	"$MKDUMP" $opts "$FIX/$name" >/dev/null
+done <<'LIST'
+# name       mkdump options
+example      --example
+small        --records 2000 --seed 1
+seed2        --records 5000 --seed 2
+seed3        --records 3000 --seed 3 --workers 5
+v3           --records 1500 --version 3 --seed 4
+v4           --records 1500 --version 4 --seed 5
+faults       --records 1500 --seed 6 --bad-depth 4 --zero-depth 3 --deep 2 --unmapped 3 --empty-symbol 2 --bad-utf8 --count-delta 5 --exited-threads 1 --trace-arg 3 --flush 2 --start-time 9000
+nomap        --records 500 --seed 7 --no-mapping
+bigpid       --records 800 --seed 8 --pid 70000
+pid40000     --records 500 --seed 9 --pid 40000
+nopid        --records 300 --seed 10 --no-pid
+noextra      --records 300 --seed 11 --no-extra
+short        --records 600 --seed 12 --short-mapping
+v9           --records 100 --seed 13 --raw-version 9
+LIST
+touch "$stamp"

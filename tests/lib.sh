@@ -1,0 +1,54 @@
+# Helpers for end-to-end test scripts (sourced): TAP checks and dump surgery.
+# Scripts run from the repository root with $B set; $BIN is the tool,
+# $FIX the generated fixtures, $MKDUMP the test dump writer.
+BIN=$ROOT/$B/btrace-analyze
+MKDUMP=$ROOT/$B/tests/mkdump
+FIX=$ROOT/$B/fixtures
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+check() {   # description, then a command that must succeed
+	_what=$1; shift
+	if "$@" >/dev/null 2>&1; then echo "ok - $_what"; else echo "not ok - $_what"; fi
+}
+
+is() {   # got want description
+	if [ "$1" = "$2" ]; then echo "ok - $3"; else
+		echo "not ok - $3"; echo "#   got '$1'"; echo "#   want '$2'"; fi
+}
+
+like() {   # text pattern(grep -E) description
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then echo "ok - $3"; else
+		echo "not ok - $3"; echo "#   '$1'"; echo "#   does not match '$2'"; fi
+}
+
+# Value of key in a truth summary.tsv.
+truth() {   # dir key
+	awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1/truth/summary.tsv"
+}
+
+# One value from SQL against a database or dump.
+q() {   # input sql
+	"$BIN" query -q "$1" "$2" --format tsv | sed -n 2p
+}
+
+# Overwrite 4 bytes at offset with a little-endian u32.
+put_u32() {   # file offset value
+	v=$3
+	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((v & 255)) $((v >> 8 & 255)) \
+		$((v >> 16 & 255)) $((v >> 24 & 255)))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# Read a little-endian u32 at offset.
+get_u32() {   # file offset
+	od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '
+}
+
+# Copy of a fixture dump directory into $T/name.
+copy_dump() {   # fixture name
+	rm -rf "$T/$2"; mkdir -p "$T/$2"
+	cp "$FIX/$1/sampling.bin" "$T/$2/"
+	[ -f "$FIX/$1/sampling-mapping.bin" ] && cp "$FIX/$1/sampling-mapping.bin" "$T/$2/"
+	echo "$T/$2"
+}

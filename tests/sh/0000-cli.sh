@@ -1,0 +1,52 @@
+#!/bin/sh
+# The command line contract (DESIGN §3): commands, help, version, exit
+# codes, input recognition, --db and reuse of a trace database.
+. tests/lib.sh
+
+ex=$FIX/example
+
+"$BIN" >/dev/null 2>&1; is "$?" 2 "no arguments: exit 2"
+like "$("$BIN" --help)" "^usage: btrace-analyze" "--help prints usage"
+is "$("$BIN" --version)" "btrace-analyze 0.1.0" "--version"
+is "$("$BIN" import --version)" "btrace-analyze 0.1.0" "--version after a command"
+like "$("$BIN" help import)" "import INPUT -o trace.db" "help import"
+like "$("$BIN" query --help)" "read-only SQL" "query --help"
+"$BIN" help nosuch >/dev/null 2>&1; is "$?" 2 "help of an unknown command: exit 2"
+err=$("$BIN" "$ex" --bogus 2>&1); is "$?" 2 "unknown option: exit 2"
+like "$err" "error: unknown option '--bogus' for 'analyze'" "unknown option named"
+"$BIN" import "$ex" >/dev/null 2>&1; is "$?" 2 "import without -o: exit 2"
+"$BIN" query "$ex" "SELECT 1" --format xml >/dev/null 2>&1; is "$?" 2 "unknown query format: exit 2"
+"$BIN" "$ex" --format yaml >/dev/null 2>&1; is "$?" 2 "unknown report format: exit 2"
+err=$("$BIN" query "$ex" "DELETE FROM samples" 2>&1); is "$?" 2 "modifying SQL refused"
+like "$err" "only read-only SQL" "modifying SQL: message"
+err=$("$BIN" query "$ex" "SELECT nosuch FROM samples" 2>&1); is "$?" 2 "bad SQL: exit 2"
+like "$err" "bad query: no such column: nosuch" "bad SQL: SQLite's message"
+err=$("$BIN" "$T/none.bin" 2>&1); is "$?" 1 "missing input: exit 1"
+like "$err" "^btrace-analyze: error: cannot open '.*none.bin': No such file or directory" "missing input: message"
+mkdir -p "$T/empty"
+err=$("$BIN" "$T/empty" 2>&1); is "$?" 1 "directory without a dump: exit 1"
+like "$err" "no trace found in directory" "directory without a dump: message"
+
+# Inputs: a directory, <stem>-mapping.bin beside the dump, --mapping.
+like "$("$BIN" "$ex")" "mapping +.*sampling-mapping.bin" "mapping found beside the dump"
+like "$("$BIN" "$ex/")" "samples +4 of 4 records" "directory input"
+mkdir -p "$T/stem" "$T/elsewhere"
+cp "$ex/sampling.bin" "$T/stem/run1.bin"
+cp "$ex/sampling-mapping.bin" "$T/stem/run1-mapping.bin"
+is "$(q "$T/stem/run1.bin" "SELECT value FROM meta WHERE key = 'mapping'")" "$T/stem/run1-mapping.bin" "<stem>-mapping.bin found"
+cp "$ex/sampling.bin" "$T/elsewhere/"
+is "$(q "$T/elsewhere/sampling.bin" "SELECT count(*) FROM diagnostics WHERE code = 'mapping_missing'")" 1 "no mapping beside: diagnosed"
+is "$("$BIN" query -q "$T/elsewhere/sampling.bin" "SELECT count(*) FROM frames WHERE name LIKE '<unknown%'" --format tsv --mapping "$ex/sampling-mapping.bin" | sed -n 2p)" 0 "--mapping used"
+"$BIN" "$ex" --mapping "$T/nomap.bin" >/dev/null 2>&1; is "$?" 1 "--mapping to a missing file: exit 1"
+
+# --db keeps the database; a trace database is reused as it is.
+"$BIN" -q "$ex/sampling.bin" --db "$T/kept.db" >/dev/null
+check "--db keeps the database" test -f "$T/kept.db"
+cp "$T/kept.db" "$T/moved.db"
+is "$(q "$T/moved.db" 'SELECT count(*) FROM samples')" 4 "trace database reused without the dump"
+is "$(q "$T/moved.db" "SELECT value FROM meta WHERE key = 'tool'")" btrace-analyze "trace database marked"
+"$BIN" -q "$T/moved.db" -o "$T/r.json"
+like "$(head -c 300 "$T/r.json")" '"schema": "btrace-analyze/report@1"' "analyze of a trace database writes the JSON report"
+like "$("$BIN" import -q "$ex" -o "$T/imp.db" && ls "$T")" "imp.db" "import -o"
+printf 'SQLite format 3\000 but not really' >"$T/fake.db"
+err=$("$BIN" "$T/fake.db" 2>&1); is "$?" 1 "foreign SQLite-looking file: exit 1"
