@@ -1,6 +1,6 @@
 /*
  * Loading an input for a command: reuse a trace database, or recognise a
- * dump, import it in one transaction, build the indexes, and report what
+ * dump, import it in one transaction, and report what
  * the importer had to recover from. Progress goes to a terminal stderr.
  */
 #include <stdio.h>
@@ -62,8 +62,6 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 		rc = bt_diag_save(&diag, db, err);
 	if (!rc)
 		rc = bt_db_set_meta_text(db, "importer", imp->name, err);
-	if (!rc)
-		rc = bt_db_script(db, BT_SQL_INDEXES, err);
 	if (!rc)
 		rc = bt_db_commit(db, err);
 	if (io.progress && p.last >= 0)

@@ -21,7 +21,7 @@ static int sql_fail(struct bt_db *db, const char *what, struct bt_err *err)
 
 static int is_script(enum bt_sql_id id)
 {
-	return id == BT_SQL_SCHEMA || id == BT_SQL_INDEXES;
+	return id == BT_SQL_SCHEMA;
 }
 
 static int prepare_all(struct bt_db *db, struct bt_err *err)
@@ -46,8 +46,24 @@ static int pragma(struct bt_db *db, const char *sql, struct bt_err *err)
 	return BT_OK;
 }
 
+/*
+ * Each connection is used by one thread at a time, so SQLite's per-call
+ * mutexes and its allocation statistics are pure overhead on bulk loads.
+ */
+static void configure_library(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_err *err)
 {
+	configure_library();
 	if (sqlite3_open_v2(file, &db->conn, flags, NULL) != SQLITE_OK) {
 		bt_err_set(err, db->conn ? BT_ESQL : BT_EIO, "cannot open database '%s': %s", file,
 			   db->conn ? sqlite3_errmsg(db->conn) : "out of memory");
@@ -62,8 +78,26 @@ static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_e
  * away on failure, so neither a journal nor fsync buys anything.
  */
 static const char load_pragmas[] =
-	"PRAGMA page_size=8192; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	"PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 	"PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-32768;";
+
+/* A new empty file in $TMPDIR for a database that is not kept. */
+static int scratch_file(struct bt_buf *name, struct bt_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	bt_buf_addf(name, "%s/btrace-analyze-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(name->buf);
+	if (fd < 0) {
+		bt_err_set(err, BT_EIO, "cannot create a scratch database in '%s': %s",
+			   dir && *dir ? dir : "/tmp", strerror(errno));
+		bt_buf_release(name);
+		return err->code;
+	}
+	close(fd);
+	return BT_OK;
+}
 
 int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 {
@@ -73,7 +107,14 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 	int rc;
 
 	*out = NULL;
-	if (path) {
+	if (!path) {
+		rc = scratch_file(&tmp, err);
+		if (rc) {
+			free(db);
+			return rc;
+		}
+		file = tmp.buf;
+	} else if (strcmp(path, ":memory:")) {
 		db->path = bt_xstrdup(path);
 		bt_buf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
 		db->tmp_path = bt_buf_detach(&tmp, NULL);
@@ -81,6 +122,10 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 		file = db->tmp_path;
 	}
 	rc = db_connect(db, file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+	if (!path) {
+		unlink(tmp.buf);   /* SQLite keeps the descriptor; nothing is left behind */
+		bt_buf_release(&tmp);
+	}
 	if (!rc)
 		rc = pragma(db, load_pragmas, err);
 	if (!rc && sqlite3_exec(db->conn, bt_sql_text[BT_SQL_SCHEMA], NULL, NULL, NULL) != SQLITE_OK)
@@ -189,6 +234,8 @@ int bt_db_begin(struct bt_db *db, struct bt_err *err)
 
 int bt_db_commit(struct bt_db *db, struct bt_err *err)
 {
+	if (bt_db_flush(db, err))
+		return err->code;
 	return pragma(db, "COMMIT", err);
 }
 
@@ -271,29 +318,113 @@ static void bind_opt(sqlite3_stmt *st, int n, int64_t v)
 		sqlite3_bind_null(st, n);
 }
 
+/*
+ * Ids are not bound: SQLite then appends at max(rowid) + 1 without the
+ * b-tree search an explicit rowid costs, and check_ids() verifies that the
+ * ids it chose are the caller's (which are dense and increasing).
+ */
+static int check_ids(struct bt_db *db, const char *table, int64_t want, struct bt_err *err)
+{
+	if (sqlite3_last_insert_rowid(db->conn) == want)
+		return BT_OK;
+	return bt_err_set(err, BT_ESQL, "%s id %lld stored as %lld: ids must be dense and increasing",
+			  table, (long long)want, (long long)sqlite3_last_insert_rowid(db->conn));
+}
+
+/* Bind one sample's 15 columns starting at parameter n. */
+static void bind_sample(sqlite3_stmt *st, int n, const struct bt_sample *s)
+{
+	sqlite3_bind_null(st, n);
+	sqlite3_bind_int64(st, n + 1, s->tid);
+	sqlite3_bind_int64(st, n + 2, s->type);
+	sqlite3_bind_int64(st, n + 3, s->ts);
+	bind_opt(st, n + 4, s->end_ts);
+	sqlite3_bind_int64(st, n + 5, s->cpu_ns);
+	bind_opt(st, n + 6, s->end_cpu_ns);
+	sqlite3_bind_int64(st, n + 7, s->msg_id);
+	sqlite3_bind_int64(st, n + 8, s->node_id);
+	if (s->has_arg)
+		sqlite3_bind_int64(st, n + 9, s->arg);
+	else
+		sqlite3_bind_null(st, n + 9);
+	sqlite3_bind_int64(st, n + 10, s->alloc_objects);
+	sqlite3_bind_int64(st, n + 11, s->alloc_bytes);
+	sqlite3_bind_int64(st, n + 12, s->majflt);
+	sqlite3_bind_int64(st, n + 13, s->nvcsw);
+	sqlite3_bind_int64(st, n + 14, s->nivcsw);
+}
+
+static void bind_node(sqlite3_stmt *st, int n, const int64_t v[4])
+{
+	sqlite3_bind_null(st, n);
+	bind_opt(st, n + 1, v[1]);
+	sqlite3_bind_int64(st, n + 2, v[2]);
+	sqlite3_bind_int64(st, n + 3, v[3]);
+}
+
+static int flush_samples(struct bt_db *db, struct bt_err *err)
+{
+	int i, rc = BT_OK;
+
+	if (db->npend_sample == BT_DB_SAMPLE_BATCH) {
+		for (i = 0; i < BT_DB_SAMPLE_BATCH; i++)
+			bind_sample(db->stmt[BT_SQL_INSERT_SAMPLES_BATCH], 1 + 15 * i, &db->pend_sample[i]);
+		rc = step_done(db, BT_SQL_INSERT_SAMPLES_BATCH, err);
+	} else {
+		for (i = 0; i < db->npend_sample && !rc; i++) {
+			bind_sample(db->stmt[BT_SQL_INSERT_SAMPLE], 1, &db->pend_sample[i]);
+			rc = step_done(db, BT_SQL_INSERT_SAMPLE, err);
+		}
+	}
+	if (!rc && db->npend_sample)
+		rc = check_ids(db, "sample", db->pend_sample[db->npend_sample - 1].id, err);
+	db->npend_sample = 0;
+	return rc;
+}
+
+static int flush_nodes(struct bt_db *db, struct bt_err *err)
+{
+	int i, rc = BT_OK;
+
+	if (db->npend_node == BT_DB_NODE_BATCH) {
+		for (i = 0; i < BT_DB_NODE_BATCH; i++)
+			bind_node(db->stmt[BT_SQL_INSERT_NODES_BATCH], 1 + 4 * i, db->pend_node[i]);
+		rc = step_done(db, BT_SQL_INSERT_NODES_BATCH, err);
+	} else {
+		for (i = 0; i < db->npend_node && !rc; i++) {
+			bind_node(db->stmt[BT_SQL_INSERT_NODE], 1, db->pend_node[i]);
+			rc = step_done(db, BT_SQL_INSERT_NODE, err);
+		}
+	}
+	if (!rc && db->npend_node)
+		rc = check_ids(db, "node", db->pend_node[db->npend_node - 1][0], err);
+	db->npend_node = 0;
+	return rc;
+}
+
 int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
 {
-	sqlite3_stmt *st = db->stmt[BT_SQL_INSERT_SAMPLE];
+	db->pend_sample[db->npend_sample++] = *s;
+	return db->npend_sample == BT_DB_SAMPLE_BATCH ? flush_samples(db, err) : BT_OK;
+}
 
-	sqlite3_bind_int64(st, 1, s->id);
-	sqlite3_bind_int64(st, 2, s->tid);
-	sqlite3_bind_int64(st, 3, s->type);
-	sqlite3_bind_int64(st, 4, s->ts);
-	bind_opt(st, 5, s->end_ts);
-	sqlite3_bind_int64(st, 6, s->cpu_ns);
-	bind_opt(st, 7, s->end_cpu_ns);
-	sqlite3_bind_int64(st, 8, s->msg_id);
-	sqlite3_bind_int64(st, 9, s->node_id);
-	if (s->has_arg)
-		sqlite3_bind_int64(st, 10, s->arg);
-	else
-		sqlite3_bind_null(st, 10);
-	sqlite3_bind_int64(st, 11, s->alloc_objects);
-	sqlite3_bind_int64(st, 12, s->alloc_bytes);
-	sqlite3_bind_int64(st, 13, s->majflt);
-	sqlite3_bind_int64(st, 14, s->nvcsw);
-	sqlite3_bind_int64(st, 15, s->nivcsw);
-	return step_done(db, BT_SQL_INSERT_SAMPLE, err);
+int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t frame_id,
+		      int64_t depth, struct bt_err *err)
+{
+	int64_t *v = db->pend_node[db->npend_node++];
+
+	v[0] = id;
+	v[1] = parent_id;
+	v[2] = frame_id;
+	v[3] = depth;
+	return db->npend_node == BT_DB_NODE_BATCH ? flush_nodes(db, err) : BT_OK;
+}
+
+int bt_db_flush(struct bt_db *db, struct bt_err *err)
+{
+	if (flush_nodes(db, err) || flush_samples(db, err))
+		return err->code;
+	return BT_OK;
 }
 
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err)

@@ -17,9 +17,11 @@ struct bt_db;
 #define BT_DB_SCHEMA_VERSION 1
 
 /*
- * Create a new trace database with the schema. path NULL: in memory.
- * Otherwise the data goes to a temporary file beside path, which only
- * bt_db_publish() renames to path; bt_db_close() before that removes it.
+ * Create a new trace database with the schema. path NULL: a scratch file
+ * in $TMPDIR, unlinked at once so it never outlives the process; ":memory:"
+ * keeps it in memory. Otherwise the data goes to a temporary file beside
+ * path, which only bt_db_publish() renames to path; bt_db_close() before
+ * that removes it.
  */
 int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err);
 
@@ -41,7 +43,7 @@ int bt_db_begin(struct bt_db *db, struct bt_err *err);
 int bt_db_commit(struct bt_db *db, struct bt_err *err);
 void bt_db_rollback(struct bt_db *db);
 
-/* Run a multi-statement script such as BT_SQL_INDEXES. */
+/* Run a multi-statement script such as BT_SQL_SCHEMA. */
 int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
 
 /*
@@ -60,8 +62,17 @@ struct bt_sample {
 	int64_t alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw;
 };
 
-/* Insert one sample (hot path of every importer). end_ts/end_cpu_ns 0 -> NULL. */
+/*
+ * Bulk inserts, the hot path of every importer: rows are buffered and
+ * written in batches, so they become visible only after bt_db_flush(),
+ * which bt_db_commit() and bt_rows_open() call. Ids must be dense and
+ * increasing from 1 (checked). end_ts/end_cpu_ns 0 -> NULL.
+ */
 int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err);
+/* parent_id 0 -> NULL (an outermost frame). */
+int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t frame_id,
+		      int64_t depth, struct bt_err *err);
+int bt_db_flush(struct bt_db *db, struct bt_err *err);
 
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err);
 int bt_db_set_meta_int(struct bt_db *db, const char *key, int64_t value, struct bt_err *err);

@@ -42,14 +42,12 @@ void bt_map64_init(struct bt_map64 *m, size_t hint)
 {
 	m->cap = pow2_at_least(hint * 2);
 	m->len = 0;
-	m->keys = bt_xmalloc(m->cap * sizeof *m->keys);
-	m->vals = bt_xcalloc(m->cap, sizeof *m->vals);
+	m->slots = bt_xcalloc(m->cap, sizeof *m->slots);
 }
 
 void bt_map64_release(struct bt_map64 *m)
 {
-	free(m->keys);
-	free(m->vals);
+	free(m->slots);
 	memset(m, 0, sizeof *m);
 }
 
@@ -57,9 +55,9 @@ uint32_t bt_map64_get(const struct bt_map64 *m, uint64_t key)
 {
 	size_t mask = m->cap - 1, i = mix64(key) & mask;
 
-	while (m->vals[i]) {
-		if (m->keys[i] == key)
-			return m->vals[i];
+	while (m->slots[i].val) {
+		if (m->slots[i].key == key)
+			return m->slots[i].val;
 		i = (i + 1) & mask;
 	}
 	return 0;
@@ -72,8 +70,8 @@ static void map64_grow(struct bt_map64 *m)
 
 	bt_map64_init(m, old.cap);
 	for (i = 0; i < old.cap; i++)
-		if (old.vals[i])
-			bt_map64_put(m, old.keys[i], old.vals[i]);
+		if (old.slots[i].val)
+			bt_map64_put(m, old.slots[i].key, old.slots[i].val);
 	bt_map64_release(&old);
 }
 
@@ -85,15 +83,15 @@ void bt_map64_put(struct bt_map64 *m, uint64_t key, uint32_t val)
 		map64_grow(m);
 	mask = m->cap - 1;
 	i = mix64(key) & mask;
-	while (m->vals[i]) {
-		if (m->keys[i] == key) {
-			m->vals[i] = val;
+	while (m->slots[i].val) {
+		if (m->slots[i].key == key) {
+			m->slots[i].val = val;
 			return;
 		}
 		i = (i + 1) & mask;
 	}
-	m->keys[i] = key;
-	m->vals[i] = val;
+	m->slots[i].key = key;
+	m->slots[i].val = val;
 	m->len++;
 }
 

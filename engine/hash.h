@@ -10,8 +10,7 @@
 #include <stdint.h>
 
 struct bt_map64 {
-	uint64_t *keys;
-	uint32_t *vals;
+	struct bt_map64_slot { uint64_t key; uint32_t val; } *slots;  /* one cache line per probe */
 	size_t cap;     /* power of two */
 	size_t len;
 };

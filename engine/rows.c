@@ -30,6 +30,8 @@ int bt_rows_open(struct bt_rows **out, struct bt_db *db, enum bt_sql_id id, stru
 	sqlite3_stmt *st = NULL;
 
 	*out = NULL;
+	if (bt_db_flush(db, err))
+		return err->code;
 	if (sqlite3_prepare_v2(db->conn, bt_sql_text[id], -1, &st, NULL) != SQLITE_OK)
 		return bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s", bt_sql_name[id],
 				  sqlite3_errmsg(db->conn));
@@ -51,6 +53,8 @@ int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, st
 	const char *tail = NULL;
 
 	*out = NULL;
+	if (bt_db_flush(db, err))
+		return err->code;
 	if (sqlite3_prepare_v2(db->conn, sql, -1, &st, &tail) != SQLITE_OK)
 		return bt_err_set(err, BT_EUSAGE, "bad query: %s", sqlite3_errmsg(db->conn));
 	if (!st)

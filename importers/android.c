@@ -241,7 +241,7 @@ static int read_record(struct actx *c, struct bt_err *err)
 	if (check_record(c, &s, saved, actual, start)) {
 		if (bt_stacks_intern(&c->st, (uint16_t)s.tid, frames, saved, &leaf, err))
 			return err->code;
-		s.id = (int64_t)c->records + 1;
+		s.id = (int64_t)c->samples + 1;
 		s.node_id = leaf;
 		if (bt_db_insert_sample(c->db, &s, err))
 			return err->code;

@@ -32,6 +32,8 @@ void bt_stacks_init(struct bt_stacks *s, struct bt_db *db, const struct bt_amap 
 	bt_map64_init(&s->ptr_frame, 4096);
 	bt_strmap_init(&s->sym_frame);
 	bt_map64_init(&s->node_id, 65536);
+	s->memo_cap = 65536;
+	s->memo = bt_xcalloc(s->memo_cap, sizeof *s->memo);
 	bt_buf_init(&s->name);
 	bt_buf_init(&s->scratch);
 }
@@ -45,6 +47,7 @@ void bt_stacks_release(struct bt_stacks *s)
 	bt_map64_release(&s->ptr_frame);
 	bt_strmap_release(&s->sym_frame);
 	bt_map64_release(&s->node_id);
+	free(s->memo);
 	bt_buf_release(&s->name);
 	bt_buf_release(&s->scratch);
 }
@@ -110,19 +113,37 @@ static int frame_of(struct bt_stacks *s, uint64_t ptr, uint32_t *out, struct bt_
 	return BT_OK;
 }
 
+/*
+ * The node for frame under parent. A parent usually calls the same child
+ * again, so the last child found per node answers most lookups before the
+ * (cache-missing) hash table does.
+ */
 static int node_of(struct bt_stacks *s, uint32_t parent, uint32_t frame, uint32_t depth,
 		   uint32_t *out, struct bt_err *err)
 {
 	uint64_t key = (uint64_t)parent << 32 | frame;
-	uint32_t id = bt_map64_get(&s->node_id, key);
+	struct bt_memo *m = &s->memo[parent];
+	uint32_t id;
 
+	if (m->frame == frame && m->child) {
+		*out = m->child;
+		return BT_OK;
+	}
+	id = bt_map64_get(&s->node_id, key);
 	if (!id) {
 		id = ++s->nnodes;
 		bt_map64_put(&s->node_id, key, id);
-		if (bt_db_exec(s->db, BT_SQL_INSERT_NODE, err, "iIii", (int64_t)id, (int64_t)parent,
-			       (int64_t)frame, (int64_t)depth))
+		if (s->nnodes >= s->memo_cap) {
+			size_t old = s->memo_cap;
+			BT_GROW(s->memo, (size_t)s->nnodes + 1, s->memo_cap);
+			memset(s->memo + old, 0, (s->memo_cap - old) * sizeof *s->memo);
+			m = &s->memo[parent];
+		}
+		if (bt_db_insert_node(s->db, id, parent, frame, depth, err))
 			return err->code;
 	}
+	m->frame = frame;
+	m->child = id;
 	*out = id;
 	return BT_OK;
 }

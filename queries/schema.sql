@@ -31,7 +31,7 @@ CREATE TABLE nodes (
 );
 
 CREATE TABLE samples (
-	id            INTEGER PRIMARY KEY,  -- record order in the file
+	id            INTEGER PRIMARY KEY,  -- 1..n in file order
 	tid           INTEGER NOT NULL,
 	type          INTEGER NOT NULL,
 	ts            INTEGER NOT NULL,

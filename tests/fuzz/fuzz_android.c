@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.mapping = data + 4 + n;
 	in.mapping_len = size - 4 - n;
 	bt_diag_init(&diag);
-	if (bt_db_create(&db, NULL, &err))
+	if (bt_db_create(&db, ":memory:", &err))
 		abort();
 	if (!bt_db_begin(db, &err))
 		bt_android_import_bytes(db, &in, &o, &diag, &err);
