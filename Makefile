@@ -32,9 +32,9 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 SAN ?=
-CPPFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Iengine -Iimporters -Ireports -I$(B)/gen
+CPPFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Iengine -Iimporters -Ireports -I$(B)/gen
 ALL_CFLAGS = $(CPPFLAGS) $(OPT) $(SAN) $(WARN) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
-LDLIBS := $(PKG_LIBS) -lm
+LDLIBS := $(PKG_LIBS) -lm -pthread
 
 SQL := $(sort $(wildcard queries/*.sql))
 GEN := $(B)/gen/bt_sql.c $(B)/gen/bt_sql.h

@@ -21,7 +21,7 @@ static int sql_fail(struct bt_db *db, const char *what, struct bt_err *err)
 
 static int is_script(enum bt_sql_id id)
 {
-	return id == BT_SQL_SCHEMA;
+	return id == BT_SQL_SCHEMA || id == BT_SQL_BULK_TABLES;
 }
 
 static int prepare_all(struct bt_db *db, struct bt_err *err)
@@ -107,6 +107,7 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 	int rc;
 
 	*out = NULL;
+	bt_db_bulk_init(db);
 	if (!path) {
 		rc = scratch_file(&tmp, err);
 		if (rc) {
@@ -131,6 +132,8 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 	if (!rc && sqlite3_exec(db->conn, bt_sql_text[BT_SQL_SCHEMA], NULL, NULL, NULL) != SQLITE_OK)
 		rc = sql_fail(db, "creating the schema", err);
 	if (!rc)
+		rc = bt_db_bulk_register(db, err);
+	if (!rc)
 		rc = prepare_all(db, err);
 	if (!rc)
 		rc = bt_db_set_meta_text(db, "tool", BT_TOOL_NAME, err);
@@ -151,11 +154,14 @@ int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err
 	int rc;
 
 	*out = NULL;
+	bt_db_bulk_init(db);
 	db->path = bt_xstrdup(path);
 	db->published = 1;
 	rc = db_connect(db, path, flags, err);
 	if (!rc && !bt_db_is_trace_db(path))
 		rc = bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database", path);
+	if (!rc)
+		rc = bt_db_bulk_register(db, err);
 	if (!rc)
 		rc = prepare_all(db, err);
 	if (!rc && readonly)
@@ -212,6 +218,7 @@ void bt_db_close(struct bt_db *db)
 
 	if (!db)
 		return;
+	bt_db_bulk_stop(db);
 	for (i = 0; i < BT_SQL__COUNT; i++)
 		sqlite3_finalize(db->stmt[i]);
 	sqlite3_close(db->conn);
@@ -241,6 +248,7 @@ int bt_db_commit(struct bt_db *db, struct bt_err *err)
 
 void bt_db_rollback(struct bt_db *db)
 {
+	bt_db_bulk_stop(db);
 	if (!sqlite3_get_autocommit(db->conn))
 		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
 }
@@ -252,13 +260,15 @@ int bt_db_query_only(struct bt_db *db, struct bt_err *err)
 
 int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 {
+	if (bt_db_flush(db, err))
+		return err->code;
 	if (sqlite3_exec(db->conn, bt_sql_text[id], NULL, NULL, NULL) != SQLITE_OK)
 		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
 				  sqlite3_errmsg(db->conn));
 	return BT_OK;
 }
 
-static int step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 {
 	sqlite3_stmt *st = db->stmt[id];
 	int rc = sqlite3_step(st);
@@ -276,6 +286,8 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 	va_list ap;
 	int i, rc;
 
+	if (bt_db_bulk_idle(db, err))
+		return err->code;
 	va_start(ap, types);
 	for (i = 0; types[i]; i++) {
 		int n = i + 1;
@@ -305,126 +317,9 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 		}
 	}
 	va_end(ap);
-	rc = step_done(db, id, err);
+	rc = bt_db_step_done(db, id, err);
 	sqlite3_clear_bindings(st);
 	return rc;
-}
-
-static void bind_opt(sqlite3_stmt *st, int n, int64_t v)
-{
-	if (v)
-		sqlite3_bind_int64(st, n, v);
-	else
-		sqlite3_bind_null(st, n);
-}
-
-/*
- * Ids are not bound: SQLite then appends at max(rowid) + 1 without the
- * b-tree search an explicit rowid costs, and check_ids() verifies that the
- * ids it chose are the caller's (which are dense and increasing).
- */
-static int check_ids(struct bt_db *db, const char *table, int64_t want, struct bt_err *err)
-{
-	if (sqlite3_last_insert_rowid(db->conn) == want)
-		return BT_OK;
-	return bt_err_set(err, BT_ESQL, "%s id %lld stored as %lld: ids must be dense and increasing",
-			  table, (long long)want, (long long)sqlite3_last_insert_rowid(db->conn));
-}
-
-/* Bind one sample's 15 columns starting at parameter n. */
-static void bind_sample(sqlite3_stmt *st, int n, const struct bt_sample *s)
-{
-	sqlite3_bind_null(st, n);
-	sqlite3_bind_int64(st, n + 1, s->tid);
-	sqlite3_bind_int64(st, n + 2, s->type);
-	sqlite3_bind_int64(st, n + 3, s->ts);
-	bind_opt(st, n + 4, s->end_ts);
-	sqlite3_bind_int64(st, n + 5, s->cpu_ns);
-	bind_opt(st, n + 6, s->end_cpu_ns);
-	sqlite3_bind_int64(st, n + 7, s->msg_id);
-	sqlite3_bind_int64(st, n + 8, s->node_id);
-	if (s->has_arg)
-		sqlite3_bind_int64(st, n + 9, s->arg);
-	else
-		sqlite3_bind_null(st, n + 9);
-	sqlite3_bind_int64(st, n + 10, s->alloc_objects);
-	sqlite3_bind_int64(st, n + 11, s->alloc_bytes);
-	sqlite3_bind_int64(st, n + 12, s->majflt);
-	sqlite3_bind_int64(st, n + 13, s->nvcsw);
-	sqlite3_bind_int64(st, n + 14, s->nivcsw);
-}
-
-static void bind_node(sqlite3_stmt *st, int n, const int64_t v[4])
-{
-	sqlite3_bind_null(st, n);
-	bind_opt(st, n + 1, v[1]);
-	sqlite3_bind_int64(st, n + 2, v[2]);
-	sqlite3_bind_int64(st, n + 3, v[3]);
-}
-
-static int flush_samples(struct bt_db *db, struct bt_err *err)
-{
-	int i, rc = BT_OK;
-
-	if (db->npend_sample == BT_DB_SAMPLE_BATCH) {
-		for (i = 0; i < BT_DB_SAMPLE_BATCH; i++)
-			bind_sample(db->stmt[BT_SQL_INSERT_SAMPLES_BATCH], 1 + 15 * i, &db->pend_sample[i]);
-		rc = step_done(db, BT_SQL_INSERT_SAMPLES_BATCH, err);
-	} else {
-		for (i = 0; i < db->npend_sample && !rc; i++) {
-			bind_sample(db->stmt[BT_SQL_INSERT_SAMPLE], 1, &db->pend_sample[i]);
-			rc = step_done(db, BT_SQL_INSERT_SAMPLE, err);
-		}
-	}
-	if (!rc && db->npend_sample)
-		rc = check_ids(db, "sample", db->pend_sample[db->npend_sample - 1].id, err);
-	db->npend_sample = 0;
-	return rc;
-}
-
-static int flush_nodes(struct bt_db *db, struct bt_err *err)
-{
-	int i, rc = BT_OK;
-
-	if (db->npend_node == BT_DB_NODE_BATCH) {
-		for (i = 0; i < BT_DB_NODE_BATCH; i++)
-			bind_node(db->stmt[BT_SQL_INSERT_NODES_BATCH], 1 + 4 * i, db->pend_node[i]);
-		rc = step_done(db, BT_SQL_INSERT_NODES_BATCH, err);
-	} else {
-		for (i = 0; i < db->npend_node && !rc; i++) {
-			bind_node(db->stmt[BT_SQL_INSERT_NODE], 1, db->pend_node[i]);
-			rc = step_done(db, BT_SQL_INSERT_NODE, err);
-		}
-	}
-	if (!rc && db->npend_node)
-		rc = check_ids(db, "node", db->pend_node[db->npend_node - 1][0], err);
-	db->npend_node = 0;
-	return rc;
-}
-
-int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
-{
-	db->pend_sample[db->npend_sample++] = *s;
-	return db->npend_sample == BT_DB_SAMPLE_BATCH ? flush_samples(db, err) : BT_OK;
-}
-
-int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t frame_id,
-		      int64_t depth, struct bt_err *err)
-{
-	int64_t *v = db->pend_node[db->npend_node++];
-
-	v[0] = id;
-	v[1] = parent_id;
-	v[2] = frame_id;
-	v[3] = depth;
-	return db->npend_node == BT_DB_NODE_BATCH ? flush_nodes(db, err) : BT_OK;
-}
-
-int bt_db_flush(struct bt_db *db, struct bt_err *err)
-{
-	if (flush_nodes(db, err) || flush_samples(db, err))
-		return err->code;
-	return BT_OK;
 }
 
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err)

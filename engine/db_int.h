@@ -5,23 +5,55 @@
 #ifndef BT_DB_INT_H
 #define BT_DB_INT_H
 
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "db.h"
 
-#define BT_DB_SAMPLE_BATCH 16   /* rows of insert_samples_batch.sql */
-#define BT_DB_NODE_BATCH 32     /* rows of insert_nodes_batch.sql */
+#define BT_DB_CHUNK 4096        /* rows handed to the writer thread at once */
+
+/* Rows collected for the writer thread. */
+struct bt_chunk {
+	struct bt_sample *sample;
+	size_t nsample;
+	int64_t (*node)[4];
+	size_t nnode;
+};
+
+/*
+ * Bulk loading (db_bulk.c): the importer fills one chunk while a writer
+ * thread inserts the other. The writer alone uses the connection while
+ * busy; every other call first waits for it (bt_db_bulk_idle).
+ */
+struct bt_bulk {
+	struct bt_chunk chunk[2];
+	const struct bt_chunk *writing;  /* what the bt_bulk tables show */
+	int filling;               /* chunk the importer fills */
+	int started, busy, quit;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct bt_err err;         /* the writer's first error */
+};
 
 struct bt_db {
 	sqlite3 *conn;
-	struct bt_sample pend_sample[BT_DB_SAMPLE_BATCH];
-	int npend_sample;
-	int64_t pend_node[BT_DB_NODE_BATCH][4];
-	int npend_node;
+	struct bt_bulk bulk;
 	sqlite3_stmt *stmt[BT_SQL__COUNT];
 	char *path;      /* final path, NULL in memory */
 	char *tmp_path;  /* where the data is until published */
 	int published;
 };
+
+/* Step a registered statement to completion and reset it. */
+int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
+
+void bt_db_bulk_init(struct bt_db *db);
+/* Register the bt_bulk module and create the temp.bulk_* tables. */
+int bt_db_bulk_register(struct bt_db *db, struct bt_err *err);
+/* Wait until the writer thread is not using the connection. */
+int bt_db_bulk_idle(struct bt_db *db, struct bt_err *err);
+/* Stop and join the writer thread; pending rows are dropped. */
+void bt_db_bulk_stop(struct bt_db *db);
 
 #endif

@@ -1,0 +1,372 @@
+/*
+ * Bulk loading of samples and nodes. Rows are collected in chunks; a
+ * writer thread inserts a full chunk (INSERT ... SELECT from a virtual
+ * table over the chunk) while the importer decodes the next, so decoding
+ * and SQLite overlap on two cores. The handoff mutex is also what keeps
+ * the connection used by one thread at a time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "db_int.h"
+
+void bt_db_bulk_init(struct bt_db *db)
+{
+	struct bt_bulk *b = &db->bulk;
+
+	memset(b, 0, sizeof *b);
+	pthread_mutex_init(&b->mu, NULL);
+	pthread_cond_init(&b->cv, NULL);
+}
+
+/*
+ * Ids are left to SQLite, which appends at max(rowid) + 1 without the
+ * b-tree search an explicit rowid costs; check_ids() verifies that the ids
+ * it chose are the caller's (which are dense and increasing).
+ */
+static int check_ids(struct bt_db *db, const char *table, int64_t want, struct bt_err *err)
+{
+	if (sqlite3_last_insert_rowid(db->conn) == want)
+		return BT_OK;
+	return bt_err_set(err, BT_ESQL, "%s id %lld stored as %lld: ids must be dense and increasing",
+			  table, (long long)want, (long long)sqlite3_last_insert_rowid(db->conn));
+}
+
+/*
+ * The bt_bulk virtual table module: a read-only scan of the chunk the
+ * writer is inserting, so a whole chunk goes in with one INSERT ... SELECT
+ * and no per-value bind calls (about a fifth fewer instructions per row).
+ */
+enum { BULK_SAMPLES, BULK_NODES };
+
+struct bulk_vtab {
+	sqlite3_vtab base;
+	struct bt_db *db;
+	int kind;
+};
+
+struct bulk_cursor {
+	sqlite3_vtab_cursor base;
+	size_t i;
+};
+
+static const char *const bulk_decl[] = {
+	"CREATE TABLE x(id, tid, type, ts, end_ts, cpu_ns, end_cpu_ns, msg_id, node_id, arg,"
+	" alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw)",
+	"CREATE TABLE x(id, parent_id, frame_id, depth)",
+};
+
+static int bulk_connect(sqlite3 *conn, void *aux, int argc, const char *const *argv,
+			sqlite3_vtab **out, char **errmsg)
+{
+	struct bulk_vtab *v;
+	int kind = argc > 3 && !strcmp(argv[3], "nodes") ? BULK_NODES : BULK_SAMPLES;
+	int rc = sqlite3_declare_vtab(conn, bulk_decl[kind]);
+
+	(void)errmsg;
+	if (rc != SQLITE_OK)
+		return rc;
+	v = sqlite3_malloc(sizeof *v);
+	if (!v)
+		return SQLITE_NOMEM;
+	memset(v, 0, sizeof *v);
+	v->db = aux;
+	v->kind = kind;
+	*out = &v->base;
+	return SQLITE_OK;
+}
+
+static int bulk_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+	(void)vt;
+	info->estimatedCost = BT_DB_CHUNK;
+	return SQLITE_OK;
+}
+
+static int bulk_disconnect(sqlite3_vtab *vt)
+{
+	sqlite3_free(vt);
+	return SQLITE_OK;
+}
+
+static int bulk_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+	struct bulk_cursor *c = sqlite3_malloc(sizeof *c);
+
+	(void)vt;
+	if (!c)
+		return SQLITE_NOMEM;
+	memset(c, 0, sizeof *c);
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+static int bulk_close(sqlite3_vtab_cursor *cur)
+{
+	sqlite3_free(cur);
+	return SQLITE_OK;
+}
+
+static int bulk_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int argc,
+		       sqlite3_value **argv)
+{
+	(void)idx;
+	(void)idxstr;
+	(void)argc;
+	(void)argv;
+	((struct bulk_cursor *)cur)->i = 0;
+	return SQLITE_OK;
+}
+
+static int bulk_next(sqlite3_vtab_cursor *cur)
+{
+	((struct bulk_cursor *)cur)->i++;
+	return SQLITE_OK;
+}
+
+static int bulk_eof(sqlite3_vtab_cursor *cur)
+{
+	struct bulk_vtab *v = (struct bulk_vtab *)cur->pVtab;
+	const struct bt_chunk *c = v->db->bulk.writing;
+	size_t n = !c ? 0 : v->kind == BULK_NODES ? c->nnode : c->nsample;
+
+	return ((struct bulk_cursor *)cur)->i >= n;
+}
+
+static void result_opt(sqlite3_context *ctx, int64_t v)
+{
+	if (v)
+		sqlite3_result_int64(ctx, v);
+	else
+		sqlite3_result_null(ctx);
+}
+
+static void sample_column(sqlite3_context *ctx, const struct bt_sample *s, int col)
+{
+	switch (col) {
+	case 0: sqlite3_result_null(ctx); break;
+	case 1: sqlite3_result_int64(ctx, s->tid); break;
+	case 2: sqlite3_result_int64(ctx, s->type); break;
+	case 3: sqlite3_result_int64(ctx, s->ts); break;
+	case 4: result_opt(ctx, s->end_ts); break;
+	case 5: sqlite3_result_int64(ctx, s->cpu_ns); break;
+	case 6: result_opt(ctx, s->end_cpu_ns); break;
+	case 7: sqlite3_result_int64(ctx, s->msg_id); break;
+	case 8: sqlite3_result_int64(ctx, s->node_id); break;
+	case 9:
+		if (s->has_arg)
+			sqlite3_result_int64(ctx, s->arg);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	case 10: sqlite3_result_int64(ctx, s->alloc_objects); break;
+	case 11: sqlite3_result_int64(ctx, s->alloc_bytes); break;
+	case 12: sqlite3_result_int64(ctx, s->majflt); break;
+	case 13: sqlite3_result_int64(ctx, s->nvcsw); break;
+	default: sqlite3_result_int64(ctx, s->nivcsw); break;
+	}
+}
+
+static int bulk_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+	struct bulk_vtab *v = (struct bulk_vtab *)cur->pVtab;
+	size_t i = ((struct bulk_cursor *)cur)->i;
+	const struct bt_chunk *c = v->db->bulk.writing;
+
+	if (v->kind == BULK_SAMPLES)
+		sample_column(ctx, &c->sample[i], col);
+	else if (col == 0)
+		sqlite3_result_null(ctx);
+	else if (col == 1)
+		result_opt(ctx, c->node[i][1]);
+	else
+		sqlite3_result_int64(ctx, c->node[i][col]);
+	return SQLITE_OK;
+}
+
+static int bulk_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out)
+{
+	*out = (sqlite3_int64)((struct bulk_cursor *)cur)->i;
+	return SQLITE_OK;
+}
+
+static const sqlite3_module bulk_module = {
+	.iVersion = 0,
+	.xCreate = bulk_connect,
+	.xConnect = bulk_connect,
+	.xBestIndex = bulk_best_index,
+	.xDisconnect = bulk_disconnect,
+	.xDestroy = bulk_disconnect,
+	.xOpen = bulk_open,
+	.xClose = bulk_close,
+	.xFilter = bulk_filter,
+	.xNext = bulk_next,
+	.xEof = bulk_eof,
+	.xColumn = bulk_column,
+	.xRowid = bulk_rowid,
+};
+
+int bt_db_bulk_register(struct bt_db *db, struct bt_err *err)
+{
+	if (sqlite3_create_module(db->conn, "bt_bulk", &bulk_module, db) != SQLITE_OK ||
+	    sqlite3_exec(db->conn, bt_sql_text[BT_SQL_BULK_TABLES], NULL, NULL, NULL) != SQLITE_OK)
+		return bt_err_set(err, BT_ESQL, "cannot set up bulk loading: %s", sqlite3_errmsg(db->conn));
+	return BT_OK;
+}
+
+/* Insert one chunk; runs on the writer thread. */
+static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
+{
+	int rc = BT_OK;
+
+	db->bulk.writing = c;
+	if (c->nnode) {
+		rc = bt_db_step_done(db, BT_SQL_INSERT_NODES_BULK, err);
+		if (!rc)
+			rc = check_ids(db, "node", c->node[c->nnode - 1][0], err);
+	}
+	if (!rc && c->nsample) {
+		rc = bt_db_step_done(db, BT_SQL_INSERT_SAMPLES_BULK, err);
+		if (!rc)
+			rc = check_ids(db, "sample", c->sample[c->nsample - 1].id, err);
+	}
+	db->bulk.writing = NULL;
+	return rc;
+}
+
+/* The writer: insert whichever chunk is not being filled, until told to quit. */
+static void *writer(void *arg)
+{
+	struct bt_db *db = arg;
+	struct bt_bulk *b = &db->bulk;
+	struct bt_err err = BT_ERR_INIT;
+
+	pthread_mutex_lock(&b->mu);
+	for (;;) {
+		struct bt_chunk *c;
+		while (!b->busy && !b->quit)
+			pthread_cond_wait(&b->cv, &b->mu);
+		if (!b->busy)
+			break;
+		c = &b->chunk[!b->filling];
+		pthread_mutex_unlock(&b->mu);
+		if (!err.code)
+			write_chunk(db, c, &err);
+		c->nsample = c->nnode = 0;
+		pthread_mutex_lock(&b->mu);
+		if (err.code && !b->err.code)
+			b->err = err;
+		b->busy = 0;
+		pthread_cond_broadcast(&b->cv);
+	}
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+/* Wait for the writer with the mutex held; pass on its error. */
+static int wait_idle(struct bt_bulk *b, struct bt_err *err)
+{
+	while (b->busy)
+		pthread_cond_wait(&b->cv, &b->mu);
+	if (b->err.code)
+		return bt_err_set(err, b->err.code, "%s", b->err.msg);
+	return BT_OK;
+}
+
+int bt_db_bulk_idle(struct bt_db *db, struct bt_err *err)
+{
+	struct bt_bulk *b = &db->bulk;
+	int rc;
+
+	if (!b->started)
+		return BT_OK;
+	pthread_mutex_lock(&b->mu);
+	rc = wait_idle(b, err);
+	pthread_mutex_unlock(&b->mu);
+	return rc;
+}
+
+/* Give the filled chunk to the writer and start filling the other one. */
+static int hand_off(struct bt_db *db, struct bt_err *err)
+{
+	struct bt_bulk *b = &db->bulk;
+	int rc;
+
+	if (!b->started) {
+		if (pthread_create(&b->thread, NULL, writer, db) != 0)
+			return bt_err_set(err, BT_EIO, "cannot start the database writer thread");
+		b->started = 1;
+	}
+	pthread_mutex_lock(&b->mu);
+	rc = wait_idle(b, err);
+	if (!rc) {
+		b->filling = !b->filling;
+		b->busy = 1;
+		pthread_cond_broadcast(&b->cv);
+	}
+	pthread_mutex_unlock(&b->mu);
+	return rc;
+}
+
+static struct bt_chunk *filling(struct bt_db *db)
+{
+	struct bt_bulk *b = &db->bulk;
+	struct bt_chunk *c = &b->chunk[b->filling];
+
+	if (!c->sample) {
+		c->sample = bt_xmalloc(BT_DB_CHUNK * sizeof *c->sample);
+		c->node = bt_xmalloc(BT_DB_CHUNK * sizeof *c->node);
+	}
+	return c;
+}
+
+int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
+{
+	struct bt_chunk *c = filling(db);
+
+	c->sample[c->nsample++] = *s;
+	return c->nsample == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
+}
+
+int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t frame_id,
+		      int64_t depth, struct bt_err *err)
+{
+	struct bt_chunk *c = filling(db);
+	int64_t *v = c->node[c->nnode++];
+
+	v[0] = id;
+	v[1] = parent_id;
+	v[2] = frame_id;
+	v[3] = depth;
+	return c->nnode == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
+}
+
+int bt_db_flush(struct bt_db *db, struct bt_err *err)
+{
+	struct bt_chunk *c = &db->bulk.chunk[db->bulk.filling];
+
+	if ((c->nsample || c->nnode) && hand_off(db, err))
+		return err->code;
+	return bt_db_bulk_idle(db, err);
+}
+
+void bt_db_bulk_stop(struct bt_db *db)
+{
+	struct bt_bulk *b = &db->bulk;
+	int i;
+
+	if (b->started) {
+		pthread_mutex_lock(&b->mu);
+		b->quit = 1;
+		pthread_cond_broadcast(&b->cv);
+		pthread_mutex_unlock(&b->mu);
+		pthread_join(b->thread, NULL);
+		b->started = 0;
+	}
+	for (i = 0; i < 2; i++) {
+		free(b->chunk[i].sample);
+		free(b->chunk[i].node);
+		memset(&b->chunk[i], 0, sizeof b->chunk[i]);
+	}
+}

@@ -1,0 +1,3 @@
+-- insert_nodes_bulk: append the writer's current chunk of stack nodes.
+-- (no parameters; rows come from temp.bulk_nodes)
+INSERT INTO nodes SELECT * FROM temp.bulk_nodes
