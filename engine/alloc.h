@@ -47,7 +47,7 @@ void bt_buf_add(struct bt_buf *b, const void *data, size_t len);
 void bt_buf_adds(struct bt_buf *b, const char *s);
 void bt_buf_addc(struct bt_buf *b, char c);
 void bt_buf_addf(struct bt_buf *b, const char *fmt, ...) BT_PRINTF(2, 3);
-void bt_buf_vaddf(struct bt_buf *b, const char *fmt, va_list ap);
+void bt_buf_vaddf(struct bt_buf *b, const char *fmt, va_list ap) BT_PRINTF(2, 0);
 /* Hand the string to the caller, who frees it; b is reset. */
 char *bt_buf_detach(struct bt_buf *b, size_t *len);
 

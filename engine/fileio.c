@@ -1,6 +1,7 @@
 /*
  * Input maps and atomic outputs (see fileio.h).
  */
+#define _DEFAULT_SOURCE   /* madvise(MADV_DONTNEED): glibc's posix_madvise ignores it */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -38,6 +39,14 @@ int bt_fmap_open(struct bt_fmap *m, const char *path, struct bt_err *err)
 	}
 	close(fd);
 	return BT_OK;
+}
+
+void bt_fmap_drop(struct bt_fmap *m, size_t upto)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = upto / page * page;
+
+	if (m->data && n && n <= m->len)
+		madvise((void *)m->data, n, MADV_DONTNEED);
 }
 
 void bt_fmap_release(struct bt_fmap *m)

@@ -18,6 +18,9 @@ struct bt_fmap {
 /* Map a whole regular file read-only. Release with bt_fmap_release. */
 int bt_fmap_open(struct bt_fmap *m, const char *path, struct bt_err *err);
 void bt_fmap_release(struct bt_fmap *m);
+/* Let the kernel drop the pages of m[0..upto): a one-pass reader calls it
+ * behind its cursor so a large input does not stay resident. */
+void bt_fmap_drop(struct bt_fmap *m, size_t upto);
 
 /* 1 if path is a directory, 0 otherwise. */
 int bt_is_dir(const char *path);

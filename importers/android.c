@@ -26,6 +26,7 @@ struct actx {
 	struct bt_db *db;
 	struct bt_diag *diag;
 	const struct bt_import_opts *o;
+	const struct bt_android_input *in;
 	struct bt_stacks st;
 	uint32_t version, count;
 	uint64_t time_ms;
@@ -257,8 +258,12 @@ static int read_records(struct actx *c, struct bt_err *err)
 	while (bt_rd_left(&c->r)) {
 		if (read_record(c, err))
 			return err->code;
-		if (c->o->progress && c->records % PROGRESS_EVERY == 0)
+		if (c->records % PROGRESS_EVERY)
+			continue;
+		if (c->o->progress)
 			c->o->progress(c->o->progress_ctx, c->r.off, c->r.len);
+		if (c->in->consumed)
+			c->in->consumed(c->in->consumed_ctx, c->r.off);
 	}
 	if (c->records != c->count)
 		bt_diag_count(c->diag, "record_count_mismatch", 1,
@@ -375,6 +380,7 @@ int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 	c->db = db;
 	c->diag = diag;
 	c->o = o;
+	c->in = in;
 	bt_rd_init(&c->r, in->data, in->len, in->path);
 	if (!rc)
 		rc = read_header(c, err);
@@ -392,6 +398,11 @@ int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 	bt_amap_release(&map);
 	free(c);
 	return rc;
+}
+
+static void drop_pages(void *ctx, size_t upto)
+{
+	bt_fmap_drop(ctx, upto);
 }
 
 static int run(struct bt_db *db, const char *path, const struct bt_import_opts *o,
@@ -413,6 +424,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		in.mapping_path = mapping;
 		in.mapping = mmap_.data;
 		in.mapping_len = mmap_.len;
+		in.consumed = drop_pages;
+		in.consumed_ctx = &smap;
 		rc = bt_android_import_bytes(db, &in, o, diag, err);
 	}
 	bt_fmap_release(&smap);

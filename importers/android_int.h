@@ -76,6 +76,9 @@ struct bt_android_input {
 	const char *mapping_path;
 	const unsigned char *mapping;
 	size_t mapping_len;
+	/* Optional: called now and then with the offset decoded so far. */
+	void (*consumed)(void *ctx, size_t upto);
+	void *consumed_ctx;
 };
 
 struct bt_import_opts;

@@ -25,6 +25,6 @@ for n in 200000 1000000; do
 	wall=$(cut -d' ' -f1 "$dir/times" | median)
 	rss=$(cut -d' ' -f2 "$dir/times" | median)
 	printf '%-10s %8s %10s %12s %8s\n' $n "$mb" "$wall" $((rss / 1024)) \
-		"$(awk -v m="$mb" -v w="$wall" 'BEGIN { printf "%.0f", w > 0 ? m / w : 0 }')"
+		"$(awk -v m="$mb" -v w="$wall" 'BEGIN { printf "%.0f", (w > 0 ? m / w : 0) }')"
 done
 rm -f "$dir"/*.db

@@ -35,6 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.mapping_path = head & 0x80000000u ? NULL : "fuzz-mapping";
 	in.mapping = data + 4 + n;
 	in.mapping_len = size - 4 - n;
+	in.consumed = NULL;
+	in.consumed_ctx = NULL;
 	bt_diag_init(&diag);
 	if (bt_db_create(&db, ":memory:", &err))
 		abort();

@@ -17,3 +17,10 @@ check "same seed, same truth" cmp "$T/a/truth/intervals.tsv" "$T/b/truth/interva
 "$MKDUMP" --records 700 --seed 78 "$T/c" >/dev/null
 check "another seed, another dump" sh -c "! cmp -s '$T/a/sampling.bin' '$T/c/sampling.bin'"
 "$MKDUMP" --bogus "$T/d" >/dev/null 2>&1; is "$?" 2 "writer: unknown option exits 2"
+
+# examples/ is the writer's output for the Makefile's EXAMPLE_OPTS.
+# shellcheck disable=SC2086
+"$MKDUMP" ${EXAMPLE_OPTS:---records 300 --seed 2026 --no-truth} "$T/ex" >/dev/null
+check "examples/sampling.bin regenerates byte for byte" cmp "$T/ex/sampling.bin" examples/sampling.bin
+check "examples/sampling-mapping.bin regenerates byte for byte" cmp "$T/ex/sampling-mapping.bin" examples/sampling-mapping.bin
+like "$("$BIN" examples/sampling.bin)" "samples +300 of 300 records" "the bundled example analyses"
