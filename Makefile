@@ -52,7 +52,7 @@ MKDUMP_SRC := $(wildcard tests/fixtures/*.c)
 
 all: $(BIN)
 
-$(B)/gen/bt_sql.h: $(SQL) queries/sql2c.sh
+$(B)/gen/bt_sql.h: $(SQL) queries/sql2c.sh queries
 	$(Q)sh queries/sql2c.sh $(B)/gen $(SQL)
 $(B)/gen/bt_sql.c: $(B)/gen/bt_sql.h
 

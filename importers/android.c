@@ -389,6 +389,8 @@ int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 		bt_stacks_init(&c->st, db, have_map ? &map : NULL, rt, diag);
 		rc = read_records(c, err);
 		if (!rc)
+			rc = bt_stacks_finish(&c->st, err);
+		if (!rc)
 			rc = write_threads(c, have_map ? &map : NULL, err);
 		if (!rc)
 			rc = write_meta(c, in->mapping_path, rt, err);

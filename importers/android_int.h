@@ -55,6 +55,11 @@ struct bt_stacks {
 	uint32_t nframes, nnodes;
 	struct bt_tstack *last[65536];     /* previous stack per tid */
 	struct bt_buf name, scratch;
+	/* frames rows wait here until bt_stacks_finish(): writing them as they
+	 * appear would make the importer wait for the bulk writer */
+	struct bt_buf names;               /* NUL-separated symbols */
+	struct bt_frame_row { uint64_t ptr; size_t off, len; } *frames;
+	size_t frames_cap;
 	uint64_t retraced;
 };
 
@@ -67,6 +72,8 @@ void bt_stacks_release(struct bt_stacks *s);
  */
 int bt_stacks_intern(struct bt_stacks *s, uint16_t tid, const unsigned char *frames,
 		     uint32_t depth, uint32_t *leaf, struct bt_err *err);
+/* Write the frames rows collected so far. */
+int bt_stacks_finish(struct bt_stacks *s, struct bt_err *err);
 
 /* The bytes of one dump: the sampling file and its mapping (path NULL: none). */
 struct bt_android_input {

@@ -36,6 +36,7 @@ void bt_stacks_init(struct bt_stacks *s, struct bt_db *db, const struct bt_amap 
 	s->memo = bt_xcalloc(s->memo_cap, sizeof *s->memo);
 	bt_buf_init(&s->name);
 	bt_buf_init(&s->scratch);
+	bt_buf_init(&s->names);
 }
 
 void bt_stacks_release(struct bt_stacks *s)
@@ -50,6 +51,8 @@ void bt_stacks_release(struct bt_stacks *s)
 	free(s->memo);
 	bt_buf_release(&s->name);
 	bt_buf_release(&s->scratch);
+	bt_buf_release(&s->names);
+	free(s->frames);
 }
 
 /* Build the display name of ptr into s->name. */
@@ -84,17 +87,39 @@ static void frame_name(struct bt_stacks *s, uint64_t ptr)
 	}
 }
 
-static int insert_frame(struct bt_stacks *s, uint32_t id, uint64_t ptr, struct bt_err *err)
+/* Remember frame id (== s->nframes) with the name in s->name. */
+static void add_frame(struct bt_stacks *s, uint64_t ptr)
 {
-	struct bt_symbol sym;
+	struct bt_frame_row *f;
 
-	bt_symbol_parse(s->name.buf, s->name.len, &sym);
-	return bt_db_exec(s->db, BT_SQL_INSERT_FRAME, err, "iisssss", (int64_t)id, (int64_t)ptr,
-			  s->name.buf, s->name.len, sym.ret.p, sym.ret.len, sym.cls.p, sym.cls.len,
-			  sym.method.p, sym.method.len, sym.params.p, sym.params.len);
+	BT_GROW(s->frames, s->nframes, s->frames_cap);
+	f = &s->frames[s->nframes - 1];
+	f->ptr = ptr;
+	f->off = s->names.len;
+	f->len = s->name.len;
+	bt_buf_add(&s->names, s->name.buf, s->name.len);
+	bt_buf_addc(&s->names, '\0');
 }
 
-static int frame_of(struct bt_stacks *s, uint64_t ptr, uint32_t *out, struct bt_err *err)
+int bt_stacks_finish(struct bt_stacks *s, struct bt_err *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nframes; i++) {
+		const struct bt_frame_row *f = &s->frames[i];
+		const char *name = s->names.buf + f->off;
+		struct bt_symbol sym;
+
+		bt_symbol_parse(name, f->len, &sym);
+		if (bt_db_exec(s->db, BT_SQL_INSERT_FRAME, err, "iisssss", (int64_t)i + 1, (int64_t)f->ptr,
+			       name, f->len, sym.ret.p, sym.ret.len, sym.cls.p, sym.cls.len,
+			       sym.method.p, sym.method.len, sym.params.p, sym.params.len))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+static uint32_t frame_of(struct bt_stacks *s, uint64_t ptr)
 {
 	uint32_t id = bt_map64_get(&s->ptr_frame, ptr);
 
@@ -104,13 +129,11 @@ static int frame_of(struct bt_stacks *s, uint64_t ptr, uint32_t *out, struct bt_
 		if (!id) {
 			id = ++s->nframes;
 			bt_strmap_put(&s->sym_frame, s->name.buf, s->name.len, id);
-			if (insert_frame(s, id, ptr, err))
-				return err->code;
+			add_frame(s, ptr);
 		}
 		bt_map64_put(&s->ptr_frame, ptr, id);
 	}
-	*out = id;
-	return BT_OK;
+	return id;
 }
 
 /*
@@ -162,7 +185,8 @@ int bt_stacks_intern(struct bt_stacks *s, uint16_t tid, const unsigned char *fra
 	parent = k ? t->node[k - 1] : 0;
 	for (j = k; j < depth; j++) {
 		uint64_t ptr = bt_le64(frames + 8 * (depth - 1 - j));
-		if (frame_of(s, ptr, &frame, err) || node_of(s, parent, frame, j, &parent, err))
+		frame = frame_of(s, ptr);
+		if (node_of(s, parent, frame, j, &parent, err))
 			return err->code;
 		t->ptr[j] = ptr;
 		t->node[j] = parent;
