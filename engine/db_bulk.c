@@ -134,54 +134,23 @@ static int bulk_eof(sqlite3_vtab_cursor *cur)
 	return ((struct bulk_cursor *)cur)->i >= n;
 }
 
-static void result_opt(sqlite3_context *ctx, int64_t v)
-{
-	if (v)
-		sqlite3_result_int64(ctx, v);
-	else
-		sqlite3_result_null(ctx);
-}
-
-static void sample_column(sqlite3_context *ctx, const struct bt_sample *s, int col)
-{
-	switch (col) {
-	case 0: sqlite3_result_null(ctx); break;
-	case 1: sqlite3_result_int64(ctx, s->tid); break;
-	case 2: sqlite3_result_int64(ctx, s->type); break;
-	case 3: sqlite3_result_int64(ctx, s->ts); break;
-	case 4: result_opt(ctx, s->end_ts); break;
-	case 5: sqlite3_result_int64(ctx, s->cpu_ns); break;
-	case 6: result_opt(ctx, s->end_cpu_ns); break;
-	case 7: sqlite3_result_int64(ctx, s->msg_id); break;
-	case 8: sqlite3_result_int64(ctx, s->node_id); break;
-	case 9:
-		if (s->has_arg)
-			sqlite3_result_int64(ctx, s->arg);
-		else
-			sqlite3_result_null(ctx);
-		break;
-	case 10: sqlite3_result_int64(ctx, s->alloc_objects); break;
-	case 11: sqlite3_result_int64(ctx, s->alloc_bytes); break;
-	case 12: sqlite3_result_int64(ctx, s->majflt); break;
-	case 13: sqlite3_result_int64(ctx, s->nvcsw); break;
-	default: sqlite3_result_int64(ctx, s->nivcsw); break;
-	}
-}
-
 static int bulk_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct bulk_vtab *v = (struct bulk_vtab *)cur->pVtab;
 	size_t i = ((struct bulk_cursor *)cur)->i;
 	const struct bt_chunk *c = v->db->bulk.writing;
 
-	if (v->kind == BULK_SAMPLES)
-		sample_column(ctx, &c->sample[i], col);
-	else if (col == 0)
+	if (v->kind == BULK_SAMPLES) {
+		const struct bt_sample_row *r = &c->sample[i];
+		if (r->nulls >> col & 1)
+			sqlite3_result_null(ctx);
+		else
+			sqlite3_result_int64(ctx, r->col[col]);
+	} else if (col == 0 || (col == 1 && !c->node[i][1])) {
 		sqlite3_result_null(ctx);
-	else if (col == 1)
-		result_opt(ctx, c->node[i][1]);
-	else
+	} else {
 		sqlite3_result_int64(ctx, c->node[i][col]);
+	}
 	return SQLITE_OK;
 }
 
@@ -229,7 +198,7 @@ static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
 	if (!rc && c->nsample) {
 		rc = bt_db_step_done(db, BT_SQL_INSERT_SAMPLES_BULK, err);
 		if (!rc)
-			rc = check_ids(db, "sample", c->sample[c->nsample - 1].id, err);
+			rc = check_ids(db, "sample", c->sample_id[1], err);
 	}
 	db->bulk.writing = NULL;
 	return rc;
@@ -321,11 +290,37 @@ static struct bt_chunk *filling(struct bt_db *db)
 	return c;
 }
 
+/* NULL columns: the id (left to SQLite), and end times, end CPU and arg when absent. */
+#define NULL_ID (1u << 0)
+#define NULL_END_TS (1u << 4)
+#define NULL_END_CPU (1u << 6)
+#define NULL_ARG (1u << 9)
+
 int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
 {
 	struct bt_chunk *c = filling(db);
+	struct bt_sample_row *r = &c->sample[c->nsample++];
+	int64_t *v = r->col;
 
-	c->sample[c->nsample++] = *s;
+	v[1] = s->tid;
+	v[2] = s->type;
+	v[3] = s->ts;
+	v[4] = s->end_ts;
+	v[5] = s->cpu_ns;
+	v[6] = s->end_cpu_ns;
+	v[7] = s->msg_id;
+	v[8] = s->node_id;
+	v[9] = s->arg;
+	v[10] = s->alloc_objects;
+	v[11] = s->alloc_bytes;
+	v[12] = s->majflt;
+	v[13] = s->nvcsw;
+	v[14] = s->nivcsw;
+	r->nulls = NULL_ID | (s->end_ts ? 0 : NULL_END_TS) | (s->end_cpu_ns ? 0 : NULL_END_CPU) |
+		   (s->has_arg ? 0 : NULL_ARG);
+	if (c->nsample == 1)
+		c->sample_id[0] = s->id;
+	c->sample_id[1] = s->id;
 	return c->nsample == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
 }
 

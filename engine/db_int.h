@@ -12,10 +12,18 @@
 
 #define BT_DB_CHUNK 4096        /* rows handed to the writer thread at once */
 
+/* A sample laid out as the 15 columns of the samples table, so the
+ * writer's xColumn is one load; bit i of nulls makes column i NULL. */
+struct bt_sample_row {
+	int64_t col[15];
+	uint32_t nulls;
+};
+
 /* Rows collected for the writer thread. */
 struct bt_chunk {
-	struct bt_sample *sample;
+	struct bt_sample_row *sample;
 	size_t nsample;
+	int64_t sample_id[2];       /* ids of the first and last sample */
 	int64_t (*node)[4];
 	size_t nnode;
 };

@@ -29,10 +29,10 @@ void bt_stacks_init(struct bt_stacks *s, struct bt_db *db, const struct bt_amap 
 	s->map = map;
 	s->retrace = rt;
 	s->diag = diag;
-	bt_map64_init(&s->ptr_frame, 4096);
+	bt_map64_init(&s->ptr_frame, 256);
 	bt_strmap_init(&s->sym_frame);
-	bt_map64_init(&s->node_id, 65536);
-	s->memo_cap = 65536;
+	bt_map64_init(&s->node_id, 1024);   /* small: tables grow, and tiny dumps stay cheap */
+	s->memo_cap = 1024;
 	s->memo = bt_xcalloc(s->memo_cap, sizeof *s->memo);
 	bt_buf_init(&s->name);
 	bt_buf_init(&s->scratch);
