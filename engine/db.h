@@ -57,8 +57,6 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 /* A decoded stack record, as stored in the samples table. */
 struct bt_sample {
 	int64_t id, tid, type, ts, end_ts, cpu_ns, end_cpu_ns, msg_id, node_id;
-	int64_t arg;
-	int has_arg;
 	int64_t alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw;
 };
 

@@ -22,8 +22,8 @@ void bt_db_bulk_init(struct bt_db *db)
 
 /*
  * Ids are left to SQLite, which appends at max(rowid) + 1 without the
- * b-tree search an explicit rowid costs; check_ids() verifies that the ids
- * it chose are the caller's (which are dense and increasing).
+ * b-tree search an explicit rowid costs; check_ids() verifies, once per
+ * chunk, that the ids it chose are the caller's (dense, increasing from 1).
  */
 static int check_ids(struct bt_db *db, const char *table, int64_t want, struct bt_err *err)
 {
@@ -52,7 +52,7 @@ struct bulk_cursor {
 };
 
 static const char *const bulk_decl[] = {
-	"CREATE TABLE x(id, tid, type, ts, end_ts, cpu_ns, end_cpu_ns, msg_id, node_id, arg,"
+	"CREATE TABLE x(id, tid, type, ts, end_ts, cpu_ns, end_cpu_ns, msg_id, node_id,"
 	" alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw)",
 	"CREATE TABLE x(id, parent_id, frame_id, depth)",
 };
@@ -198,7 +198,7 @@ static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
 	if (!rc && c->nsample) {
 		rc = bt_db_step_done(db, BT_SQL_INSERT_SAMPLES_BULK, err);
 		if (!rc)
-			rc = check_ids(db, "sample", c->sample_id[1], err);
+			rc = check_ids(db, "sample", c->sample_id, err);
 	}
 	db->bulk.writing = NULL;
 	return rc;
@@ -290,11 +290,10 @@ static struct bt_chunk *filling(struct bt_db *db)
 	return c;
 }
 
-/* NULL columns: the id (left to SQLite), and end times, end CPU and arg when absent. */
+/* NULL columns: the id (left to SQLite), and end time and end CPU of point samples. */
 #define NULL_ID (1u << 0)
 #define NULL_END_TS (1u << 4)
 #define NULL_END_CPU (1u << 6)
-#define NULL_ARG (1u << 9)
 
 int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
 {
@@ -310,17 +309,13 @@ int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_e
 	v[6] = s->end_cpu_ns;
 	v[7] = s->msg_id;
 	v[8] = s->node_id;
-	v[9] = s->arg;
-	v[10] = s->alloc_objects;
-	v[11] = s->alloc_bytes;
-	v[12] = s->majflt;
-	v[13] = s->nvcsw;
-	v[14] = s->nivcsw;
-	r->nulls = NULL_ID | (s->end_ts ? 0 : NULL_END_TS) | (s->end_cpu_ns ? 0 : NULL_END_CPU) |
-		   (s->has_arg ? 0 : NULL_ARG);
-	if (c->nsample == 1)
-		c->sample_id[0] = s->id;
-	c->sample_id[1] = s->id;
+	v[9] = s->alloc_objects;
+	v[10] = s->alloc_bytes;
+	v[11] = s->majflt;
+	v[12] = s->nvcsw;
+	v[13] = s->nivcsw;
+	r->nulls = NULL_ID | (s->end_ts ? 0 : NULL_END_TS) | (s->end_cpu_ns ? 0 : NULL_END_CPU);
+	c->sample_id = s->id;
 	return c->nsample == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
 }
 

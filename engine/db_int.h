@@ -12,10 +12,10 @@
 
 #define BT_DB_CHUNK 4096        /* rows handed to the writer thread at once */
 
-/* A sample laid out as the 15 columns of the samples table, so the
+/* A sample laid out as the 14 columns of the samples table, so the
  * writer's xColumn is one load; bit i of nulls makes column i NULL. */
 struct bt_sample_row {
-	int64_t col[15];
+	int64_t col[14];
 	uint32_t nulls;
 };
 
@@ -23,7 +23,7 @@ struct bt_sample_row {
 struct bt_chunk {
 	struct bt_sample_row *sample;
 	size_t nsample;
-	int64_t sample_id[2];       /* ids of the first and last sample */
+	int64_t sample_id;          /* id of the last sample */
 	int64_t (*node)[4];
 	size_t nnode;
 };

@@ -34,6 +34,8 @@ struct actx {
 	int has_pid, has_start;
 	uint64_t records, samples;
 	unsigned char seen[65536];      /* tids with valid samples */
+	struct { int64_t id, arg; } *args;   /* kTraceArg arguments, written at the end */
+	size_t nargs, args_cap;
 };
 
 static char *join(const char *dir, size_t dlen, const char *name)
@@ -155,8 +157,10 @@ static int need(struct actx *c, size_t n, const char *what, uint64_t idx, size_t
 			  what, (unsigned long long)idx, c->path, c->r.off, n, bt_rd_left(&c->r), start);
 }
 
-/* Decode the fixed part of one record into s (version-dependent layout, §4.2). */
-static int record_fields(struct actx *c, struct bt_sample *s, size_t start, struct bt_err *err)
+/* Decode the fixed part of one record into s (version-dependent layout,
+ * §4.2), and the kTraceArg argument into *arg. */
+static int record_fields(struct actx *c, struct bt_sample *s, int64_t *arg, size_t start,
+			 struct bt_err *err)
 {
 	struct bt_reader *r = &c->r;
 	uint64_t idx = c->records;
@@ -170,11 +174,10 @@ static int record_fields(struct actx *c, struct bt_sample *s, size_t start, stru
 	s->end_ts = (int64_t)bt_rd_u64(r);
 	s->cpu_ns = (int64_t)bt_rd_u64(r);
 	s->end_cpu_ns = (int64_t)bt_rd_u64(r);
-	s->has_arg = s->type == 15;
-	if (s->has_arg) {
+	if (s->type == 15) {
 		if (need(c, 8, "trace argument", idx, start, err))
 			return err->code;
-		s->arg = (int64_t)bt_rd_u64(r);
+		*arg = (int64_t)bt_rd_u64(r);
 	}
 	s->alloc_objects = s->alloc_bytes = s->majflt = s->nvcsw = s->nivcsw = 0;
 	if (c->version >= 4) {
@@ -228,8 +231,9 @@ static int read_record(struct actx *c, struct bt_err *err)
 	size_t start = c->r.off;
 	uint32_t saved, actual, leaf;
 	const unsigned char *frames;
+	int64_t arg = 0;
 
-	if (record_fields(c, &s, start, err))
+	if (record_fields(c, &s, &arg, start, err))
 		return err->code;
 	saved = bt_rd_u32(&c->r);
 	actual = bt_rd_u32(&c->r);
@@ -248,6 +252,11 @@ static int read_record(struct actx *c, struct bt_err *err)
 			return err->code;
 		c->seen[s.tid] = 1;
 		c->samples++;
+		if (s.type == 15) {
+			BT_GROW(c->args, c->nargs + 1, c->args_cap);
+			c->args[c->nargs].id = s.id;
+			c->args[c->nargs++].arg = arg;
+		}
 	}
 	c->records++;
 	return BT_OK;
@@ -269,6 +278,16 @@ static int read_records(struct actx *c, struct bt_err *err)
 		bt_diag_count(c->diag, "record_count_mismatch", 1,
 			      "header of '%s' says %u records, the file holds %llu", c->path, c->count,
 			      (unsigned long long)c->records);
+	return BT_OK;
+}
+
+static int write_args(struct actx *c, struct bt_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < c->nargs; i++)
+		if (bt_db_exec(c->db, BT_SQL_INSERT_SAMPLE_ARG, err, "ii", c->args[i].id, c->args[i].arg))
+			return err->code;
 	return BT_OK;
 }
 
@@ -391,6 +410,8 @@ int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 		if (!rc)
 			rc = bt_stacks_finish(&c->st, err);
 		if (!rc)
+			rc = write_args(c, err);
+		if (!rc)
 			rc = write_threads(c, have_map ? &map : NULL, err);
 		if (!rc)
 			rc = write_meta(c, in->mapping_path, rt, err);
@@ -398,6 +419,7 @@ int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 	}
 	bt_retrace_free(rt);
 	bt_amap_release(&map);
+	free(c->args);
 	free(c);
 	return rc;
 }

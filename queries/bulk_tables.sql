@@ -1,5 +1,5 @@
 -- bulk_tables: the virtual tables the writer thread reads a chunk of rows
--- from (module bt_bulk in engine/db_bulk.c). Same columns, in the same
--- order, as samples and nodes; ids come out NULL so SQLite appends.
+-- from (module bt_bulk in engine/db_bulk.c): the columns of samples and
+-- nodes, with NULL ids that SQLite replaces.
 CREATE VIRTUAL TABLE temp.bulk_samples USING bt_bulk(samples);
 CREATE VIRTUAL TABLE temp.bulk_nodes USING bt_bulk(nodes);

@@ -92,7 +92,7 @@ is "$(q "$T/non-UTF-8 names.db" "SELECT count(*) FROM frames WHERE name LIKE '<u
 	"$(($(truth "$f" unmapped_pointers) + $(truth "$f" empty_symbols)))" "unmapped frames: placeholder names"
 is "$(q "$T/non-UTF-8 names.db" "SELECT count(*) FROM threads WHERE name LIKE '%' || char(65533) || '%'")" 1 "non-UTF-8 names: thread name repaired"
 is "$(q "$T/non-UTF-8 names.db" "SELECT count(*) FROM frames WHERE name LIKE '%' || char(65533) || '%'")" 1 "non-UTF-8 names: symbol repaired"
-is "$(q "$T/non-UTF-8 names.db" "SELECT count(*) FROM samples WHERE arg IS NOT NULL")" "$(truth "$f" trace_arg)" "trace-arg records keep their argument"
+is "$(q "$T/non-UTF-8 names.db" "SELECT count(*) FROM sample_args a JOIN samples s ON s.id = a.sample_id WHERE s.type = 15")" "$(truth "$f" trace_arg)" "trace-arg records keep their argument"
 is "$(q "$T/non-UTF-8 names.db" "SELECT value FROM meta WHERE key = 'start_time_ns'")" 9000000000 "startTime read from the extra JSON"
 
 diag "missing mapping" "$FIX/nomap" mapping_missing 1
