@@ -258,16 +258,6 @@ int bt_db_query_only(struct bt_db *db, struct bt_err *err)
 	return pragma(db, "PRAGMA query_only=ON", err);
 }
 
-int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
-{
-	if (bt_db_flush(db, err))
-		return err->code;
-	if (sqlite3_exec(db->conn, bt_sql_text[id], NULL, NULL, NULL) != SQLITE_OK)
-		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
-				  sqlite3_errmsg(db->conn));
-	return BT_OK;
-}
-
 int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 {
 	sqlite3_stmt *st = db->stmt[id];
@@ -293,12 +283,6 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 		int n = i + 1;
 		if (types[i] == 'i') {
 			sqlite3_bind_int64(st, n, va_arg(ap, int64_t));
-		} else if (types[i] == 'I') {
-			int64_t v = va_arg(ap, int64_t);
-			if (v)
-				sqlite3_bind_int64(st, n, v);
-			else
-				sqlite3_bind_null(st, n);
 		} else if (types[i] == 't') {
 			const char *s = va_arg(ap, const char *);
 			if (s)

@@ -43,12 +43,9 @@ int bt_db_begin(struct bt_db *db, struct bt_err *err);
 int bt_db_commit(struct bt_db *db, struct bt_err *err);
 void bt_db_rollback(struct bt_db *db);
 
-/* Run a multi-statement script such as BT_SQL_SCHEMA. */
-int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
-
 /*
  * Run a registered statement to completion. types has one letter per
- * parameter: 'i' int64_t, 'I' int64_t or NULL when 0, 't' const char *
+ * parameter: 'i' int64_t, 't' const char *
  * (NULL binds NULL), 's' const char * and size_t length (NULL binds NULL),
  * 'n' NULL (no argument consumed). Strings need only live until it returns.
  */

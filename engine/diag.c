@@ -54,16 +54,6 @@ void bt_diag_count(struct bt_diag *d, const char *code, uint64_t n, const char *
 	va_end(ap);
 }
 
-uint64_t bt_diag_get(const struct bt_diag *d, const char *code)
-{
-	int i;
-
-	for (i = 0; i < d->n; i++)
-		if (!strcmp(d->items[i].code, code))
-			return d->items[i].count;
-	return 0;
-}
-
 int bt_diag_save(const struct bt_diag *d, struct bt_db *db, struct bt_err *err)
 {
 	int i, rc;

@@ -30,9 +30,6 @@ void bt_diag_warn(struct bt_diag *d, const char *code, const char *fmt, ...) BT_
 /* Count n occurrences at once with a detail (replaces an earlier detail). */
 void bt_diag_count(struct bt_diag *d, const char *code, uint64_t n, const char *fmt, ...) BT_PRINTF(4, 5);
 
-/* Occurrences of code so far. */
-uint64_t bt_diag_get(const struct bt_diag *d, const char *code);
-
 /* Write every class to the diagnostics table (inside the caller's transaction). */
 int bt_diag_save(const struct bt_diag *d, struct bt_db *db, struct bt_err *err);
 

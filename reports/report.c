@@ -1,8 +1,10 @@
 /*
  * Choosing a reporter from --format or the output file's extension.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "report.h"
 
 static const struct bt_reporter *const reporters[] = { &bt_rep_text, &bt_rep_json };
@@ -28,10 +30,6 @@ int bt_report_pick(const char *format, const char *path, const struct bt_reporte
 	return BT_OK;
 }
 
-#include <stdlib.h>
-
-#include "alloc.h"
-
 const struct bt_report_table bt_report_tables[] = {
 	{ "threads", "Threads", BT_SQL_THREAD_SUMMARY, 0 },
 	{ "sample_types", "Records by type", BT_SQL_SAMPLE_TYPES, 0 },
@@ -51,13 +49,13 @@ int bt_report_table_open(struct bt_db *db, const struct bt_report_table *t, stru
 	return rc;
 }
 
-static int meta_row(struct bt_facts *f, struct bt_rows *r)
+static void meta_row(struct bt_facts *f, struct bt_rows *r)
 {
 	const char *k = bt_rows_text(r, 0, NULL), *v = bt_rows_text(r, 1, NULL);
 	int64_t n = bt_rows_int(r, 1);
 
 	if (!k)
-		return 0;
+		return;
 	if (!strcmp(k, "format"))
 		f->format = bt_xstrdup(v ? v : "");
 	else if (!strcmp(k, "source"))
@@ -66,13 +64,14 @@ static int meta_row(struct bt_facts *f, struct bt_rows *r)
 		f->mapping = bt_xstrdup(v);
 	else if (!strcmp(k, "version"))
 		f->version = n;
-	else if (!strcmp(k, "pid"))
-		f->pid = n, f->has_pid = 1;
 	else if (!strcmp(k, "main_tid"))
 		f->main_tid = n;
 	else if (!strcmp(k, "records"))
 		f->records = n;
-	return 0;
+	if (!strcmp(k, "pid")) {
+		f->pid = n;
+		f->has_pid = 1;
+	}
 }
 
 int bt_facts_load(struct bt_db *db, struct bt_facts *f, struct bt_err *err)

@@ -1,3 +1,0 @@
--- get_meta: one fact about the trace.
--- :key TEXT -> value
-SELECT value FROM meta WHERE key = ?1
