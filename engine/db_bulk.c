@@ -16,6 +16,7 @@ void bt_db_bulk_init(struct bt_db *db)
 	struct bt_bulk *b = &db->bulk;
 
 	memset(b, 0, sizeof *b);
+	b->queued = -1;
 	pthread_mutex_init(&b->mu, NULL);
 	pthread_cond_init(&b->cv, NULL);
 }
@@ -204,7 +205,7 @@ static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
 	return rc;
 }
 
-/* The writer: insert whichever chunk is not being filled, until told to quit. */
+/* The writer: insert the queued chunk, until told to quit. */
 static void *writer(void *arg)
 {
 	struct bt_db *db = arg;
@@ -214,11 +215,15 @@ static void *writer(void *arg)
 	pthread_mutex_lock(&b->mu);
 	for (;;) {
 		struct bt_chunk *c;
-		while (!b->busy && !b->quit)
+		while (b->queued < 0 && !b->quit)
 			pthread_cond_wait(&b->cv, &b->mu);
-		if (!b->busy)
+		if (b->queued < 0)
 			break;
-		c = &b->chunk[!b->filling];
+		b->inhand = b->queued;
+		b->queued = -1;
+		b->busy = 1;
+		pthread_cond_broadcast(&b->cv);   /* the queue has room again */
+		c = &b->chunk[b->inhand];
 		pthread_mutex_unlock(&b->mu);
 		if (!err.code)
 			write_chunk(db, c, &err);
@@ -233,10 +238,11 @@ static void *writer(void *arg)
 	return NULL;
 }
 
-/* Wait for the writer with the mutex held; pass on its error. */
-static int wait_idle(struct bt_bulk *b, struct bt_err *err)
+/* With the mutex held: wait until nothing is queued (and, if all, nothing
+ * is in hand); pass on the writer's error. */
+static int wait_writer(struct bt_bulk *b, int all, struct bt_err *err)
 {
-	while (b->busy)
+	while (b->queued >= 0 || (all && b->busy))
 		pthread_cond_wait(&b->cv, &b->mu);
 	if (b->err.code)
 		return bt_err_set(err, b->err.code, "%s", b->err.msg);
@@ -251,16 +257,16 @@ int bt_db_bulk_idle(struct bt_db *db, struct bt_err *err)
 	if (!b->started)
 		return BT_OK;
 	pthread_mutex_lock(&b->mu);
-	rc = wait_idle(b, err);
+	rc = wait_writer(b, 1, err);
 	pthread_mutex_unlock(&b->mu);
 	return rc;
 }
 
-/* Give the filled chunk to the writer and start filling the other one. */
+/* Queue the filled chunk for the writer and start filling a free one. */
 static int hand_off(struct bt_db *db, struct bt_err *err)
 {
 	struct bt_bulk *b = &db->bulk;
-	int rc;
+	int rc, i;
 
 	if (!b->started) {
 		if (pthread_create(&b->thread, NULL, writer, db) != 0)
@@ -268,10 +274,13 @@ static int hand_off(struct bt_db *db, struct bt_err *err)
 		b->started = 1;
 	}
 	pthread_mutex_lock(&b->mu);
-	rc = wait_idle(b, err);
+	rc = wait_writer(b, 0, err);
 	if (!rc) {
-		b->filling = !b->filling;
-		b->busy = 1;
+		b->queued = b->filling;
+		for (i = 0; i < 3; i++)
+			if (i != b->queued && !(b->busy && i == b->inhand))
+				break;
+		b->filling = i;
 		pthread_cond_broadcast(&b->cv);
 	}
 	pthread_mutex_unlock(&b->mu);
@@ -352,9 +361,11 @@ void bt_db_bulk_stop(struct bt_db *db)
 		pthread_cond_broadcast(&b->cv);
 		pthread_mutex_unlock(&b->mu);
 		pthread_join(b->thread, NULL);
-		b->started = 0;
+		b->started = b->quit = 0;
 	}
-	for (i = 0; i < 2; i++) {
+	b->queued = -1;
+	b->filling = 0;
+	for (i = 0; i < 3; i++) {
 		free(b->chunk[i].sample);
 		free(b->chunk[i].node);
 		memset(&b->chunk[i], 0, sizeof b->chunk[i]);

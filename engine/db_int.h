@@ -29,14 +29,17 @@ struct bt_chunk {
 };
 
 /*
- * Bulk loading (db_bulk.c): the importer fills one chunk while a writer
- * thread inserts the other. The writer alone uses the connection while
- * busy; every other call first waits for it (bt_db_bulk_idle).
+ * Bulk loading (db_bulk.c): the importer fills one chunk while the writer
+ * thread inserts another and a third waits in the queue, so the writer
+ * never waits for the importer. The writer alone uses the connection
+ * while busy; every other call first waits for it (bt_db_bulk_idle).
  */
 struct bt_bulk {
-	struct bt_chunk chunk[2];
+	struct bt_chunk chunk[3];
 	const struct bt_chunk *writing;  /* what the bt_bulk tables show */
 	int filling;               /* chunk the importer fills */
+	int queued;                /* chunk waiting for the writer, or -1 */
+	int inhand;                /* chunk the writer works on while busy */
 	int started, busy, quit;
 	pthread_t thread;
 	pthread_mutex_t mu;
