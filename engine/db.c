@@ -79,7 +79,7 @@ static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_e
  */
 static const char load_pragmas[] =
 	"PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-	"PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-32768;";
+	"PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-8192;";
 
 /* A new empty file in $TMPDIR for a database that is not kept. */
 static int scratch_file(struct bt_buf *name, struct bt_err *err)
