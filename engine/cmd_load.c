@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "importer.h"
+#include "link.h"
 
 struct progress {
 	const char *path;
@@ -47,6 +48,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 {
 	struct bt_import_opts io = { o->mapping, o->retrace, NULL, NULL };
 	struct progress p = { input, -1 };
+	struct bt_linker link;
 	struct bt_diag diag;
 	int rc;
 
@@ -56,8 +58,12 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 		io.progress_ctx = &p;
 	}
 	rc = bt_db_begin(db, err);
+	bt_link_begin(&link, db);
 	if (!rc)
 		rc = imp->run(db, input, &io, &diag, err);
+	if (!rc)
+		rc = bt_link_finish(&link, db, &diag, err);
+	bt_link_release(&link);
 	if (!rc)
 		rc = bt_diag_save(&diag, db, err);
 	if (!rc)

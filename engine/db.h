@@ -69,6 +69,11 @@ int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t f
 		      int64_t depth, struct bt_err *err);
 int bt_db_flush(struct bt_db *db, struct bt_err *err);
 
+/* Called with every sample passed to bt_db_insert_sample, on the caller's
+ * thread, so a consumer can pick out records without scanning the table. */
+typedef void (*bt_sample_fn)(void *ctx, const struct bt_sample *s);
+void bt_db_observe_samples(struct bt_db *db, bt_sample_fn fn, void *ctx);
+
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err);
 int bt_db_set_meta_int(struct bt_db *db, const char *key, int64_t value, struct bt_err *err);
 

@@ -304,12 +304,20 @@ static struct bt_chunk *filling(struct bt_db *db)
 #define NULL_END_TS (1u << 4)
 #define NULL_END_CPU (1u << 6)
 
+void bt_db_observe_samples(struct bt_db *db, bt_sample_fn fn, void *ctx)
+{
+	db->observe = fn;
+	db->observe_ctx = ctx;
+}
+
 int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
 {
 	struct bt_chunk *c = filling(db);
 	struct bt_sample_row *r = &c->sample[c->nsample++];
 	int64_t *v = r->col;
 
+	if (db->observe)
+		db->observe(db->observe_ctx, s);
 	v[1] = s->tid;
 	v[2] = s->type;
 	v[3] = s->ts;

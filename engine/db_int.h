@@ -50,6 +50,8 @@ struct bt_bulk {
 struct bt_db {
 	sqlite3 *conn;
 	struct bt_bulk bulk;
+	bt_sample_fn observe;
+	void *observe_ctx;
 	sqlite3_stmt *stmt[BT_SQL__COUNT];
 	char *path;      /* final path, NULL in memory */
 	char *tmp_path;  /* where the data is until published */

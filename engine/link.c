@@ -1,0 +1,247 @@
+/*
+ * Blocking-edge linking (see link.h): the matcher, and the Android driver
+ * that keeps waits and wakers as samples are imported and writes
+ * blocking_edges after the import.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "link.h"
+#include "rows.h"
+
+static int wake_cmp(const void *a, const void *b)
+{
+	const struct bt_wake *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->sample_id < y->sample_id ? -1 : x->sample_id > y->sample_id;
+}
+
+/* First index in [lo, hi) whose (key, ts) is greater than (key, ts). */
+static size_t upper(const struct bt_wake *w, size_t lo, size_t hi, int64_t key, int64_t ts)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (w[mid].key < key || (w[mid].key == key && w[mid].ts <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void bt_link_match(const struct bt_wait *waits, size_t nwaits, struct bt_wake *wakes,
+		   size_t nwakes, int within, long *match)
+{
+	size_t i, j;
+
+	qsort(wakes, nwakes, sizeof *wakes, wake_cmp);
+	for (i = 0; i < nwaits; i++) {
+		const struct bt_wait *w = &waits[i];
+		/* the last wake at or before (key, end) */
+		j = upper(wakes, 0, nwakes, w->key, w->end);
+		match[i] = -1;
+		if (j == 0 || wakes[j - 1].key != w->key)
+			continue;
+		if (within && wakes[j - 1].ts < w->ts)
+			continue;
+		match[i] = (long)(j - 1);
+	}
+}
+
+static const char *android_kind(int64_t type)
+{
+	return type == 8 ? "monitor" : type == 6 ? "wait" : "park";
+}
+
+static int is_wait(int64_t type)
+{
+	return type == 6 || type == 7 || type == 8;
+}
+
+static int is_waker(int64_t type)
+{
+	return type == 17 || type == 22 || type == 23;
+}
+
+static void observe(void *ctx, const struct bt_sample *s)
+{
+	struct bt_linker *l = ctx;
+	struct bt_link_rec *r;
+
+	if (!is_wait(s->type) && !is_waker(s->type))
+		return;
+	BT_GROW(l->recs, l->n + 1, l->cap);
+	r = &l->recs[l->n++];
+	r->id = s->id;
+	r->tid = s->tid;
+	r->type = s->type;
+	r->ts = s->ts;
+	r->end_ts = s->end_ts;
+	r->node_id = s->node_id;
+}
+
+void bt_link_begin(struct bt_linker *l, struct bt_db *db)
+{
+	memset(l, 0, sizeof *l);
+	l->db = db;
+	bt_db_observe_samples(db, observe, l);
+}
+
+void bt_link_release(struct bt_linker *l)
+{
+	if (l->db)
+		bt_db_observe_samples(l->db, NULL, NULL);
+	free(l->recs);
+	memset(l, 0, sizeof *l);
+}
+
+static int wait_cmp(const void *a, const void *b)
+{
+	const struct bt_wait *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->sample_id < y->sample_id ? -1 : x->sample_id > y->sample_id;
+}
+
+/* Split the kept records into main-thread waits (sorted by ts) and wakers. */
+static void split(const struct bt_linker *l, int64_t main_tid, int wakers_too,
+		  struct bt_wait *waits, size_t *nw, struct bt_wake *wakes, size_t *nk)
+{
+	size_t i;
+
+	*nw = *nk = 0;
+	for (i = 0; i < l->n; i++) {
+		const struct bt_link_rec *r = &l->recs[i];
+		if (is_wait(r->type) && r->tid == main_tid && r->end_ts > r->ts) {
+			struct bt_wait *w = &waits[(*nw)++];
+			w->sample_id = r->id;
+			w->tid = r->tid;
+			w->kind = android_kind(r->type);
+			w->ts = w->key = r->ts;
+			w->end = r->end_ts;
+		} else if (is_waker(r->type) && wakers_too && r->end_ts) {
+			struct bt_wake *k = &wakes[(*nk)++];
+			k->sample_id = r->id;
+			k->tid = r->tid;
+			k->key = r->ts;
+			k->ts = r->end_ts;
+			k->node_id = r->node_id;
+		}
+	}
+	qsort(waits, *nw, sizeof *waits, wait_cmp);
+}
+
+static int insert_edge(struct bt_db *db, const struct bt_wait *w, const struct bt_wake *k,
+		       struct bt_err *err)
+{
+	if (!k)
+		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "iitnii", w->tid, w->sample_id, w->kind,
+				  w->ts, w->end - w->ts);
+	return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "iitniiiiii", w->tid, w->sample_id, w->kind,
+			  w->ts, w->end - w->ts, k->tid, k->sample_id, k->ts, k->node_id);
+}
+
+/* Count waits without a waker and wakers whose key no wait has. */
+static void diagnose(struct bt_diag *d, const struct bt_wait *waits, size_t nw,
+		     const struct bt_wake *wakes, size_t nk, const long *match)
+{
+	size_t i, unlinked = 0, orphans = 0, j = 0, first_w = 0, first_k = 0;
+
+	for (i = 0; i < nw; i++)
+		if (match[i] < 0 && !unlinked++)
+			first_w = i;
+	/* waits are sorted by ts (== key) and so are wakes: one merge pass */
+	for (i = 0; i < nk; i++) {
+		while (j < nw && waits[j].key < wakes[i].key)
+			j++;
+		if ((j == nw || waits[j].key != wakes[i].key) && !orphans++)
+			first_k = i;
+	}
+	if (unlinked)
+		bt_diag_count(d, "unlinked_wait", unlinked,
+			      "main-thread waits without a waker record: %zu (e.g. %s at ts %lld); timed out, or the waker was not recorded",
+			      unlinked, waits[first_w].kind, (long long)waits[first_w].ts);
+	if (orphans)
+		bt_diag_count(d, "orphan_waker", orphans,
+			      "waker records that match no main-thread wait: %zu (e.g. tid %lld at %lld); the wait was rate-limited away (spec Q-8)",
+			      orphans, (long long)wakes[first_k].tid, (long long)wakes[first_k].ts);
+}
+
+static int link_android(const struct bt_linker *l, struct bt_db *db, int64_t main_tid,
+			int64_t version, struct bt_diag *d, struct bt_err *err)
+{
+	size_t n = l->n ? l->n : 1, nw, nk, i;
+	struct bt_wait *waits = bt_xmalloc(n * sizeof *waits);
+	struct bt_wake *wakes = bt_xmalloc(n * sizeof *wakes);
+	long *match = bt_xmalloc(n * sizeof *match);
+	int rc = BT_OK;
+
+	/* only v5 readers treat types 17/22/23 as wakers (spec §4.2) */
+	split(l, main_tid, version >= 5, waits, &nw, wakes, &nk);
+	bt_link_match(waits, nw, wakes, nk, 0, match);
+	for (i = 0; i < nw && !rc; i++)
+		rc = insert_edge(db, &waits[i], match[i] < 0 ? NULL : &wakes[match[i]], err);
+	if (!rc && version >= 5)
+		diagnose(d, waits, nw, wakes, nk, match);
+	else if (!rc && nw)
+		bt_diag_count(d, "wakers_unsupported", nw,
+			      "version %lld dumps carry no waker records; main-thread waits left unlinked: %zu",
+			      (long long)version, nw);
+	free(waits);
+	free(wakes);
+	free(match);
+	return rc;
+}
+
+static int meta_text(struct bt_db *db, const char *key, char *buf, size_t len, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	buf[0] = '\0';
+	if (bt_rows_open(&r, db, BT_SQL_GET_META, err))
+		return err->code;
+	bt_rows_bind_text(r, 1, key);
+	rc = bt_rows_next(r, err);
+	if (rc == 1 && bt_rows_text(r, 0, NULL))
+		snprintf(buf, len, "%s", bt_rows_text(r, 0, NULL));
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+/* The main thread's tid, or -1 when the trace does not say. */
+static int main_thread(struct bt_db *db, int64_t *tid, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	*tid = -1;
+	if (bt_rows_open(&r, db, BT_SQL_MAIN_THREADS, err))
+		return err->code;
+	rc = bt_rows_next(r, err);
+	if (rc == 1)
+		*tid = bt_rows_int(r, 0);
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+int bt_link_finish(struct bt_linker *l, struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
+{
+	char format[64], version[32];
+	int64_t main_tid;
+
+	if (meta_text(db, "format", format, sizeof format, err) ||
+	    meta_text(db, "version", version, sizeof version, err) ||
+	    main_thread(db, &main_tid, err))
+		return err->code;
+	if (!strcmp(format, "android-sampling"))
+		return link_android(l, db, main_tid, strtoll(version, NULL, 10), diag, err);
+	return BT_OK;
+}
