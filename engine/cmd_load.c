@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "diag.h"
+#include "capture.h"
 #include "importer.h"
 #include "link.h"
 
@@ -48,7 +49,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 {
 	struct bt_import_opts io = { o->mapping, o->retrace, NULL, NULL };
 	struct progress p = { input, -1 };
-	struct bt_linker link;
+	struct bt_capture cap;
 	struct bt_diag diag;
 	int rc;
 
@@ -58,12 +59,12 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 		io.progress_ctx = &p;
 	}
 	rc = bt_db_begin(db, err);
-	bt_link_begin(&link, db);
+	bt_capture_begin(&cap, db);
 	if (!rc)
 		rc = imp->run(db, input, &io, &diag, err);
 	if (!rc)
-		rc = bt_link_finish(&link, db, &diag, err);
-	bt_link_release(&link);
+		rc = bt_link_run(&cap, db, &diag, err);
+	bt_capture_release(&cap);
 	if (!rc)
 		rc = bt_diag_save(&diag, db, err);
 	if (!rc)

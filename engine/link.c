@@ -1,13 +1,14 @@
 /*
  * Blocking-edge linking (see link.h): the matcher, and the Android driver
- * that keeps waits and wakers as samples are imported and writes
- * blocking_edges after the import.
+ * that takes waits and wakers from the captured samples and writes
+ * blocking_edges.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "capture.h"
 #include "link.h"
 #include "rows.h"
 
@@ -69,38 +70,6 @@ static int is_waker(int64_t type)
 	return type == 17 || type == 22 || type == 23;
 }
 
-static void observe(void *ctx, const struct bt_sample *s)
-{
-	struct bt_linker *l = ctx;
-	struct bt_link_rec *r;
-
-	if (!is_wait(s->type) && !is_waker(s->type))
-		return;
-	BT_GROW(l->recs, l->n + 1, l->cap);
-	r = &l->recs[l->n++];
-	r->id = s->id;
-	r->tid = s->tid;
-	r->type = s->type;
-	r->ts = s->ts;
-	r->end_ts = s->end_ts;
-	r->node_id = s->node_id;
-}
-
-void bt_link_begin(struct bt_linker *l, struct bt_db *db)
-{
-	memset(l, 0, sizeof *l);
-	l->db = db;
-	bt_db_observe_samples(db, observe, l);
-}
-
-void bt_link_release(struct bt_linker *l)
-{
-	if (l->db)
-		bt_db_observe_samples(l->db, NULL, NULL);
-	free(l->recs);
-	memset(l, 0, sizeof *l);
-}
-
 static int wait_cmp(const void *a, const void *b)
 {
 	const struct bt_wait *x = a, *y = b;
@@ -110,15 +79,15 @@ static int wait_cmp(const void *a, const void *b)
 	return x->sample_id < y->sample_id ? -1 : x->sample_id > y->sample_id;
 }
 
-/* Split the kept records into main-thread waits (sorted by ts) and wakers. */
-static void split(const struct bt_linker *l, int64_t main_tid, int wakers_too,
+/* Pick out main-thread waits (sorted by ts) and wakers. */
+static void split(const struct bt_capture *cap, int64_t main_tid, int wakers_too,
 		  struct bt_wait *waits, size_t *nw, struct bt_wake *wakes, size_t *nk)
 {
 	size_t i;
 
 	*nw = *nk = 0;
-	for (i = 0; i < l->n; i++) {
-		const struct bt_link_rec *r = &l->recs[i];
+	for (i = 0; i < cap->n; i++) {
+		const struct bt_csample *r = &cap->s[i];
 		if (is_wait(r->type) && r->tid == main_tid && r->end_ts > r->ts) {
 			struct bt_wait *w = &waits[(*nw)++];
 			w->sample_id = r->id;
@@ -174,17 +143,26 @@ static void diagnose(struct bt_diag *d, const struct bt_wait *waits, size_t nw,
 			      orphans, (long long)wakes[first_k].tid, (long long)wakes[first_k].ts);
 }
 
-static int link_android(const struct bt_linker *l, struct bt_db *db, int64_t main_tid,
+static size_t count_candidates(const struct bt_capture *cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < cap->n; i++)
+		n += is_wait(cap->s[i].type) || is_waker(cap->s[i].type);
+	return n ? n : 1;
+}
+
+static int link_android(const struct bt_capture *cap, struct bt_db *db, int64_t main_tid,
 			int64_t version, struct bt_diag *d, struct bt_err *err)
 {
-	size_t n = l->n ? l->n : 1, nw, nk, i;
+	size_t n = count_candidates(cap), nw, nk, i;
 	struct bt_wait *waits = bt_xmalloc(n * sizeof *waits);
 	struct bt_wake *wakes = bt_xmalloc(n * sizeof *wakes);
 	long *match = bt_xmalloc(n * sizeof *match);
 	int rc = BT_OK;
 
 	/* only v5 readers treat types 17/22/23 as wakers (spec §4.2) */
-	split(l, main_tid, version >= 5, waits, &nw, wakes, &nk);
+	split(cap, main_tid, version >= 5, waits, &nw, wakes, &nk);
 	bt_link_match(waits, nw, wakes, nk, 0, match);
 	for (i = 0; i < nw && !rc; i++)
 		rc = insert_edge(db, &waits[i], match[i] < 0 ? NULL : &wakes[match[i]], err);
@@ -232,7 +210,8 @@ static int main_thread(struct bt_db *db, int64_t *tid, struct bt_err *err)
 	return rc < 0 ? err->code : BT_OK;
 }
 
-int bt_link_finish(struct bt_linker *l, struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
+int bt_link_run(const struct bt_capture *cap, struct bt_db *db, struct bt_diag *diag,
+		struct bt_err *err)
 {
 	char format[64], version[32];
 	int64_t main_tid;
@@ -242,6 +221,6 @@ int bt_link_finish(struct bt_linker *l, struct bt_db *db, struct bt_diag *diag, 
 	    main_thread(db, &main_tid, err))
 		return err->code;
 	if (!strcmp(format, "android-sampling"))
-		return link_android(l, db, main_tid, strtoll(version, NULL, 10), diag, err);
+		return link_android(cap, db, main_tid, strtoll(version, NULL, 10), diag, err);
 	return BT_OK;
 }

@@ -31,20 +31,11 @@ struct bt_wake {
 void bt_link_match(const struct bt_wait *waits, size_t nwaits, struct bt_wake *wakes,
 		   size_t nwakes, int within, long *match);
 
-/*
- * Linking a trace as it is imported: bt_link_begin() watches the samples
- * going into db and keeps the waits and wakers among them (so no table
- * scan is needed); bt_link_finish() fills blocking_edges and counts
- * unlinked waits and orphan wakers in diag.
- */
-struct bt_linker {
-	struct bt_db *db;      /* watched until release */
-	struct bt_link_rec { int64_t id, tid, type, ts, end_ts, node_id; } *recs;
-	size_t n, cap;
-};
+struct bt_capture;
 
-void bt_link_begin(struct bt_linker *l, struct bt_db *db);
-int bt_link_finish(struct bt_linker *l, struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
-void bt_link_release(struct bt_linker *l);
+/* Fill blocking_edges for a freshly imported trace from its captured
+ * samples, counting unlinked waits and orphan wakers in diag. */
+int bt_link_run(const struct bt_capture *cap, struct bt_db *db, struct bt_diag *diag,
+		struct bt_err *err);
 
 #endif

@@ -1,0 +1,32 @@
+/*
+ * An in-memory copy of the samples of a trace being imported, taken as
+ * they pass through bt_db_insert_sample. Reconstruction and linking work
+ * from it instead of scanning and sorting the samples table.
+ */
+#ifndef BT_CAPTURE_H
+#define BT_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+struct bt_csample {
+	int64_t id, tid, ts, end_ts, cpu, end_cpu;
+	int64_t alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw;
+	uint32_t node_id, msg_id;
+	int32_t type;
+};
+
+struct bt_capture {
+	struct bt_db *db;       /* watched until release */
+	struct bt_csample *s;   /* in insertion (file) order */
+	size_t n, cap;
+};
+
+/* Start copying every sample inserted into db. */
+void bt_capture_begin(struct bt_capture *c, struct bt_db *db);
+/* Stop watching and free the copy. */
+void bt_capture_release(struct bt_capture *c);
+
+#endif
