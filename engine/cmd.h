@@ -16,7 +16,8 @@ enum {
 	BT_OPT_RETRACE = 1 << 2,
 	BT_OPT_OUT = 1 << 3,
 	BT_OPT_FORMAT = 1 << 4,
-	BT_OPT_QUIET = 1 << 5
+	BT_OPT_QUIET = 1 << 5,
+	BT_OPT_SLICE = 1 << 6
 };
 
 struct bt_opts {
@@ -24,6 +25,7 @@ struct bt_opts {
 	char **inputs;             /* positional arguments, borrowed from argv */
 	int ninputs;
 	const char *db, *mapping, *retrace, *out, *format;
+	const char *slice_policy;  /* NULL: no reconstruction yet (opt-in while it is slow) */
 	int quiet;
 	int help;
 };

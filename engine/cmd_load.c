@@ -12,6 +12,7 @@
 #include "capture.h"
 #include "importer.h"
 #include "link.h"
+#include "slice.h"
 
 struct progress {
 	const char *path;
@@ -51,8 +52,11 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	struct progress p = { input, -1 };
 	struct bt_capture cap;
 	struct bt_diag diag;
-	int rc;
+	enum bt_slice_policy policy;
+	int rc = bt_slice_policy_parse(o->slice_policy, &policy, err);
 
+	if (rc)
+		return rc;
 	bt_diag_init(&diag);
 	if (!o->quiet && isatty(2)) {
 		io.progress = show_progress;
@@ -64,6 +68,8 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 		rc = imp->run(db, input, &io, &diag, err);
 	if (!rc)
 		rc = bt_link_run(&cap, db, &diag, err);
+	if (!rc && o->slice_policy)
+		rc = bt_slice_build(&cap, db, policy, &diag, err);
 	bt_capture_release(&cap);
 	if (!rc)
 		rc = bt_diag_save(&diag, db, err);

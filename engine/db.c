@@ -306,6 +306,33 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 	return rc;
 }
 
+static void bind_or_null(sqlite3_stmt *st, int n, int64_t v, int is_null)
+{
+	if (is_null)
+		sqlite3_bind_null(st, n);
+	else
+		sqlite3_bind_int64(st, n, v);
+}
+
+int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err *err)
+{
+	sqlite3_stmt *st = db->stmt[BT_SQL_INSERT_SLICE];
+	const int64_t v[22] = {
+		s->id, s->tid, s->depth, s->parent_id, s->frame_id, s->ts, s->dur, s->cpu_dur,
+		s->self_dur, s->self_cpu_dur, s->block_dur, s->msg_id, s->sample_count,
+		s->alloc_objects, s->alloc_bytes, s->majflt, s->nvcsw, s->nivcsw,
+		s->type, s->wakeup_tid, s->gap_dur, s->gap_cpu_dur,
+	};
+	int i;
+
+	if (bt_db_bulk_idle(db, err))
+		return err->code;
+	for (i = 0; i < 22; i++)
+		bind_or_null(st, i + 1, v[i], (i == 3 && !v[i]) || (i == 18 && v[i] < 0) ||
+			     (i == 19 && !v[i]));
+	return bt_db_step_done(db, BT_SQL_INSERT_SLICE, err);
+}
+
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err)
 {
 	return bt_db_exec(db, BT_SQL_SET_META, err, "tt", key, value);
@@ -314,4 +341,69 @@ int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, st
 int bt_db_set_meta_int(struct bt_db *db, const char *key, int64_t value, struct bt_err *err)
 {
 	return bt_db_exec(db, BT_SQL_SET_META, err, "ti", key, value);
+}
+
+/* Step registered query id with text parameter arg; *row tells if a row came. */
+static int lookup(struct bt_db *db, enum bt_sql_id id, const char *arg, int *row, struct bt_err *err)
+{
+	sqlite3_stmt *st = db->stmt[id];
+	int rc;
+
+	if (bt_db_flush(db, err))
+		return err->code;
+	if (arg)
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	*row = rc == SQLITE_ROW;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		sqlite3_reset(st);
+		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
+				  sqlite3_errmsg(db->conn));
+	}
+	return BT_OK;
+}
+
+static void lookup_done(struct bt_db *db, enum bt_sql_id id)
+{
+	sqlite3_reset(db->stmt[id]);
+	sqlite3_clear_bindings(db->stmt[id]);
+}
+
+int bt_db_meta_text(struct bt_db *db, const char *key, char *buf, size_t len, struct bt_err *err)
+{
+	int row;
+
+	buf[0] = '\0';
+	if (lookup(db, BT_SQL_GET_META, key, &row, err))
+		return err->code;
+	if (row && sqlite3_column_text(db->stmt[BT_SQL_GET_META], 0))
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(db->stmt[BT_SQL_GET_META], 0));
+	lookup_done(db, BT_SQL_GET_META);
+	return BT_OK;
+}
+
+int bt_db_meta_int(struct bt_db *db, const char *key, int64_t def, int64_t *out, struct bt_err *err)
+{
+	int row;
+
+	*out = def;
+	if (lookup(db, BT_SQL_GET_META, key, &row, err))
+		return err->code;
+	if (row && sqlite3_column_type(db->stmt[BT_SQL_GET_META], 0) == SQLITE_INTEGER)
+		*out = sqlite3_column_int64(db->stmt[BT_SQL_GET_META], 0);
+	lookup_done(db, BT_SQL_GET_META);
+	return BT_OK;
+}
+
+int bt_db_main_tid(struct bt_db *db, int64_t *out, struct bt_err *err)
+{
+	int row;
+
+	*out = -1;
+	if (lookup(db, BT_SQL_MAIN_THREADS, NULL, &row, err))
+		return err->code;
+	if (row)
+		*out = sqlite3_column_int64(db->stmt[BT_SQL_MAIN_THREADS], 0);
+	lookup_done(db, BT_SQL_MAIN_THREADS);
+	return BT_OK;
 }

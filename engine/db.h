@@ -6,6 +6,7 @@
 #ifndef BT_DB_H
 #define BT_DB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bt_sql.h"
@@ -74,7 +75,23 @@ int bt_db_flush(struct bt_db *db, struct bt_err *err);
 typedef void (*bt_sample_fn)(void *ctx, const struct bt_sample *s);
 void bt_db_observe_samples(struct bt_db *db, bt_sample_fn fn, void *ctx);
 
+/* A reconstructed slice, as stored in the slices table. */
+struct bt_slice {
+	int64_t id, tid, depth, parent_id, frame_id, ts, dur, cpu_dur, self_dur, self_cpu_dur;
+	int64_t block_dur, msg_id, sample_count;
+	int64_t alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw;
+	int64_t type, wakeup_tid, gap_dur, gap_cpu_dur;
+};
+
+/* Insert one slice; parent_id 0 and wakeup_tid 0 become NULL, type < 0 too. */
+int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err *err);
+
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err);
+/* A meta value as text into buf ("" when absent), or as an integer (def when absent). */
+int bt_db_meta_text(struct bt_db *db, const char *key, char *buf, size_t len, struct bt_err *err);
+int bt_db_meta_int(struct bt_db *db, const char *key, int64_t def, int64_t *out, struct bt_err *err);
+/* The tid of the thread marked main, or -1. */
+int bt_db_main_tid(struct bt_db *db, int64_t *out, struct bt_err *err);
 int bt_db_set_meta_int(struct bt_db *db, const char *key, int64_t value, struct bt_err *err);
 
 /* Make the connection refuse writes (PRAGMA query_only). */

@@ -10,7 +10,6 @@
 #include "alloc.h"
 #include "capture.h"
 #include "link.h"
-#include "rows.h"
 
 static int wake_cmp(const void *a, const void *b)
 {
@@ -178,49 +177,16 @@ static int link_android(const struct bt_capture *cap, struct bt_db *db, int64_t 
 	return rc;
 }
 
-static int meta_text(struct bt_db *db, const char *key, char *buf, size_t len, struct bt_err *err)
-{
-	struct bt_rows *r = NULL;
-	int rc;
-
-	buf[0] = '\0';
-	if (bt_rows_open(&r, db, BT_SQL_GET_META, err))
-		return err->code;
-	bt_rows_bind_text(r, 1, key);
-	rc = bt_rows_next(r, err);
-	if (rc == 1 && bt_rows_text(r, 0, NULL))
-		snprintf(buf, len, "%s", bt_rows_text(r, 0, NULL));
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
-}
-
-/* The main thread's tid, or -1 when the trace does not say. */
-static int main_thread(struct bt_db *db, int64_t *tid, struct bt_err *err)
-{
-	struct bt_rows *r = NULL;
-	int rc;
-
-	*tid = -1;
-	if (bt_rows_open(&r, db, BT_SQL_MAIN_THREADS, err))
-		return err->code;
-	rc = bt_rows_next(r, err);
-	if (rc == 1)
-		*tid = bt_rows_int(r, 0);
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
-}
-
 int bt_link_run(const struct bt_capture *cap, struct bt_db *db, struct bt_diag *diag,
 		struct bt_err *err)
 {
-	char format[64], version[32];
-	int64_t main_tid;
+	char format[64];
+	int64_t main_tid, version;
 
-	if (meta_text(db, "format", format, sizeof format, err) ||
-	    meta_text(db, "version", version, sizeof version, err) ||
-	    main_thread(db, &main_tid, err))
+	if (bt_db_meta_text(db, "format", format, sizeof format, err) ||
+	    bt_db_meta_int(db, "version", 0, &version, err) || bt_db_main_tid(db, &main_tid, err))
 		return err->code;
 	if (!strcmp(format, "android-sampling"))
-		return link_android(cap, db, main_tid, strtoll(version, NULL, 10), diag, err);
+		return link_android(cap, db, main_tid, version, diag, err);
 	return BT_OK;
 }

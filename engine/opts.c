@@ -23,6 +23,7 @@ static const struct optdef defs[] = {
 	{ "-o", BT_OPT_OUT, F(out) },
 	{ "--output", BT_OPT_OUT, F(out) },
 	{ "--format", BT_OPT_FORMAT, F(format) },
+	{ "--slice-policy", BT_OPT_SLICE, F(slice_policy) },
 };
 #undef F
 

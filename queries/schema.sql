@@ -72,7 +72,11 @@ CREATE TABLE slices (
 	alloc_bytes   INTEGER NOT NULL DEFAULT 0,
 	majflt        INTEGER NOT NULL DEFAULT 0,
 	nvcsw         INTEGER NOT NULL DEFAULT 0,
-	nivcsw        INTEGER NOT NULL DEFAULT 0
+	nivcsw        INTEGER NOT NULL DEFAULT 0,
+	type          INTEGER,              -- record type of the sample that opened it
+	wakeup_tid    INTEGER,              -- thread that woke this wait (upstream WakeUpBy)
+	gap_dur       INTEGER NOT NULL DEFAULT 0,  -- time since the thread's previous sample
+	gap_cpu_dur   INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE messages (

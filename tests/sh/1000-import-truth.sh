@@ -10,7 +10,8 @@ for f in small seed2 seed3 v3 v4 faults; do
 	"$BIN" import -q "$d/sampling.bin" -o "$db"
 	is "$(q "$db" 'SELECT count(*) FROM samples')" "$(truth "$d" valid_samples)" "$f: samples = truth"
 	is "$(q "$db" 'SELECT count(*) FROM threads')" "$(truth "$d" threads)" "$f: threads = truth"
-	is "$(q "$db" 'SELECT count(*) FROM frames')" "$(truth "$d" distinct_frames)" "$f: distinct frames = truth"
+	is "$(q "$db" 'SELECT count(*) FROM frames WHERE id IN (SELECT frame_id FROM nodes)')" "$(truth "$d" distinct_frames)" "$f: distinct frames = truth"
+	is "$(q "$db" 'SELECT count(*) FROM frames WHERE id NOT IN (SELECT frame_id FROM nodes) AND address < 9223372036854775806')" 0 "$f: other frames are only upstream's synthetic leaves"
 	is "$(q "$db" 'SELECT count(*) FROM nodes')" "$(truth "$d" distinct_nodes)" "$f: distinct nodes = truth"
 	is "$(q "$db" 'SELECT max(depth) + 1 FROM nodes')" "$(truth "$d" max_depth)" "$f: max depth = truth"
 	is "$(q "$db" "SELECT value FROM meta WHERE key = 'records'")" "$(truth "$d" records_written)" "$f: records read = written"
@@ -35,7 +36,7 @@ is "$(q "$T/small.db" "SELECT count(*) FROM nodes c JOIN nodes p ON p.id = c.par
 is "$(q "$T/small.db" "SELECT count(*) FROM nodes WHERE (parent_id IS NULL) != (depth = 0)")" 0 "nodes: only depth 0 has no parent"
 is "$(q "$T/small.db" "SELECT DISTINCT f.name FROM nodes n JOIN frames f ON f.id = n.frame_id WHERE n.depth = 0 AND n.id IN (SELECT r.id FROM samples s JOIN threads t USING (tid) JOIN nodes r ON r.depth = 0 WHERE t.is_main) LIMIT 1")" \
 	"void com.android.internal.os.ZygoteInit.main(java.lang.String[])" "nodes: main-thread stacks start at ZygoteInit.main"
-is "$(q "$T/small.db" "SELECT count(*) FROM frames WHERE name LIKE '%(%' AND (method IS NULL OR class IS NULL OR return_type IS NULL)")" 0 "frames: symbols parsed into parts"
+is "$(q "$T/small.db" "SELECT count(*) FROM frames WHERE name LIKE '%(%' AND (method IS NULL OR class IS NULL OR return_type IS NULL) AND id IN (SELECT frame_id FROM nodes)")" 0 "frames: symbols parsed into parts"
 
 # Counters are stored as recorded: per thread they never decrease in ts order
 # for point samples (cumulative thread counters).

@@ -1,0 +1,47 @@
+/*
+ * Internals of slice reconstruction shared by slice.c (items: the upstream
+ * "stack samples" built from records) and slice_btrace.c (the node-stack
+ * algorithm that turns a thread's items into slices).
+ */
+#ifndef BT_SLICE_INT_H
+#define BT_SLICE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "capture.h"
+#include "slice.h"
+
+#define BT_SLICE_MAX_FRAMES 130   /* 128 recorded + a synthetic leaf, with room */
+
+/* One point of a thread's timeline (upstream's StackList entry). */
+struct bt_item {
+	int64_t ts, cpu;
+	int64_t block;              /* blocked wall time ending here (dup of a blocking record) */
+	int64_t wakeup_tid;
+	const struct bt_csample *src;   /* tid and counters (for kFlush: the previous record's) */
+	uint32_t node;              /* leaf node of the recorded stack */
+	uint32_t synth;             /* synthetic leaf frame id, or 0 */
+	uint32_t msg_id;
+	uint32_t seq;               /* append order, for the stable sort */
+	int32_t type;
+	int32_t dup;                /* the end point of a duration record */
+};
+
+/* The stack-tree, frames and filtering the algorithm needs. */
+struct bt_stacktab {
+	uint32_t *parent, *frame;   /* by node id */
+	size_t nnodes;
+	unsigned char *dropped;     /* by frame id: filtered out by upstream */
+	size_t nframes;
+};
+
+/* Root-first frame ids of an item's stack after filtering; returns the count. */
+size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uint32_t *out);
+
+/* Run the upstream algorithm over one thread's sorted items, inserting its
+ * slices with ids from *next_id on. */
+int bt_slice_btrace_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
+			   struct bt_db *db, int64_t *next_id, struct bt_err *err);
+
+#endif

@@ -1,0 +1,3 @@
+-- frames_all: every frame, for reconstruction.
+-- -> id INTEGER, name TEXT
+SELECT id, name FROM frames ORDER BY id
