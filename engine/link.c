@@ -40,7 +40,8 @@ void bt_link_match(const struct bt_wait *waits, size_t nwaits, struct bt_wake *w
 {
 	size_t i, j;
 
-	qsort(wakes, nwakes, sizeof *wakes, wake_cmp);
+	if (nwakes)
+		qsort(wakes, nwakes, sizeof *wakes, wake_cmp);
 	for (i = 0; i < nwaits; i++) {
 		const struct bt_wait *w = &waits[i];
 		/* the last wake at or before (key, end) */

@@ -272,7 +272,8 @@ static int run_threads(const struct bt_stacktab *t, struct items *it, struct bt_
 	int64_t next_id = 1;
 	size_t i = 0, j;
 
-	qsort(it->v, it->n, sizeof *it->v, item_cmp);
+	if (it->n)
+		qsort(it->v, it->n, sizeof *it->v, item_cmp);
 	while (i < it->n) {
 		for (j = i + 1; j < it->n && it->v[j].src->tid == it->v[i].src->tid; j++)
 			;
