@@ -230,14 +230,15 @@ static void build_items(const struct bt_capture *cap, int64_t version, int64_t s
 	for (i = 0; i < cap->n; i++) {
 		const struct bt_csample *s = &cap->s[i];
 		int64_t ts = s->ts;
+		/* step 2, the startTime clamp, comes before a waker is keyed (step 4) */
+		if (start_ns > 0 && ts < start_ns && s->end_ts > ts)
+			ts = start_ns;
 		if (version >= 5 && is_waker(s->type)) {
-			bt_map64_put(&wakers, (uint64_t)s->ts, (uint32_t)(s->tid + 1));
+			bt_map64_put(&wakers, (uint64_t)ts, (uint32_t)(s->tid + 1));
 			add_record(it, s, s->end_ts, s->end_cpu, 0, 0, synth);
 		} else if (s->type == 16) {
 			add_flush(it, &last, s);
 		} else {
-			if (start_ns > 0 && ts < start_ns && s->end_ts > ts)
-				ts = start_ns;
 			add_record(it, s, ts, s->cpu, s->end_ts, s->end_cpu, synth);
 		}
 		bt_map64_put(&last, (uint64_t)s->tid, (uint32_t)it->n);
