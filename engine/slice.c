@@ -33,12 +33,21 @@ static const struct {
 	{ 8, 0x7FFFFFFFFFFFFFFEULL, "void Monitor:Lock()", NULL, "Monitor:Lock" },
 };
 
+/* Message-loop frames: deeper frames restart when the message id changes. */
+static const char *const loop_frames[] = {
+	"void android.os.Looper.loop()",
+	"boolean android.os.Looper.loopOnce(android.os.Looper, long, int)",
+};
+
 int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt_err *err)
 {
-	*out = BT_SLICE_BTRACE;
-	if (!name || !strcmp(name, "btrace"))
+	*out = BT_SLICE_MIDPOINT;
+	if (!name || !strcmp(name, "midpoint"))
 		return BT_OK;
-	return bt_err_set(err, BT_EUSAGE, "unknown slice policy '%s' (known: btrace)", name);
+	*out = BT_SLICE_BTRACE;
+	if (!strcmp(name, "btrace"))
+		return BT_OK;
+	return bt_err_set(err, BT_EUSAGE, "unknown slice policy '%s' (known: midpoint, btrace)", name);
 }
 
 size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uint32_t *out)
@@ -107,10 +116,14 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, str
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		size_t id = (size_t)bt_rows_int(r, 0);
 		const char *name = bt_rows_text(r, 1, NULL);
+		size_t lcap = *cap;
 		t->dropped = grow_zero(t->dropped, 1, cap, id);
+		t->loop = grow_zero(t->loop, 1, &lcap, id);
 		t->dropped[id] = name && !strncmp(name, "<runtime", 8);
 		for (i = 0; name && i < sizeof blacklist / sizeof blacklist[0]; i++)
 			t->dropped[id] |= !strcmp(name, blacklist[i]);
+		for (i = 0; name && i < sizeof loop_frames / sizeof loop_frames[0]; i++)
+			t->loop[id] |= !strcmp(name, loop_frames[i]);
 		t->nframes = id;
 	}
 	bt_rows_close(r);
@@ -129,8 +142,10 @@ static int add_synthetic(const struct bt_capture *cap, struct bt_db *db, struct 
 			;
 		if (i == cap->n)
 			continue;
+		size_t lcap = *dcap;
 		ids[k] = (uint32_t)++t->nframes;
 		t->dropped = grow_zero(t->dropped, 1, dcap, ids[k]);
+		t->loop = grow_zero(t->loop, 1, &lcap, ids[k]);
 		if (bt_db_exec(db, BT_SQL_INSERT_FRAME, err, "iittttt", (int64_t)ids[k],
 			       (int64_t)synthetic[k].address, synthetic[k].name, "void", synthetic[k].cls,
 			       synthetic[k].method, ""))
@@ -180,12 +195,14 @@ static void add_record(struct items *it, const struct bt_csample *s, int64_t ts,
 	b->type = s->type;
 	if (end <= ts)
 		return;
+	b->exact = 1;
 	d = append(it);
 	*d = it->v[it->n - 2];
 	d->seq = (uint32_t)(it->n - 1);
 	d->ts = end;
 	d->cpu = end_cpu;
 	d->dup = 1;
+	d->exact = 0;
 	d->block = is_blocking(s->type) ? end - ts : 0;
 }
 
@@ -209,6 +226,7 @@ static void add_flush(struct items *it, struct bt_map64 *last, const struct bt_c
 	f->synth = 0;
 	f->type = 16;
 	f->dup = 0;
+	f->exact = 0;
 	f->block = 0;
 	f->wakeup_tid = 0;
 	*append(it) = *f;
@@ -267,8 +285,8 @@ static int item_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int run_threads(const struct bt_stacktab *t, struct items *it, struct bt_db *db,
-		       struct bt_err *err)
+static int run_threads(const struct bt_stacktab *t, struct items *it, enum bt_slice_policy policy,
+		       struct bt_db *db, struct bt_err *err)
 {
 	int64_t next_id = 1;
 	size_t i = 0, j;
@@ -278,7 +296,7 @@ static int run_threads(const struct bt_stacktab *t, struct items *it, struct bt_
 	while (i < it->n) {
 		for (j = i + 1; j < it->n && it->v[j].src->tid == it->v[i].src->tid; j++)
 			;
-		if (bt_slice_btrace_thread(t, it->v + i, j - i, db, &next_id, err))
+		if (bt_slice_run_thread(t, it->v + i, j - i, policy, db, &next_id, err))
 			return err->code;
 		i = j;
 	}
@@ -296,7 +314,6 @@ int bt_slice_build(const struct bt_capture *cap, struct bt_db *db, enum bt_slice
 	size_t dcap = 0;
 	int rc;
 
-	(void)policy;
 	(void)diag;
 	memset(&t, 0, sizeof t);
 	rc = bt_db_meta_text(db, "format", format, sizeof format, err);
@@ -309,11 +326,12 @@ int bt_slice_build(const struct bt_capture *cap, struct bt_db *db, enum bt_slice
 		rc = err->code;
 	if (!rc) {
 		build_items(cap, version, start_ns, main_tid, synth, &it);
-		rc = run_threads(&t, &it, db, err);
+		rc = run_threads(&t, &it, policy, db, err);
 	}
 	free(it.v);
 	free(t.parent);
 	free(t.frame);
 	free(t.dropped);
+	free(t.loop);
 	return rc;
 }

@@ -13,7 +13,9 @@
 struct bt_capture;
 
 enum bt_slice_policy {
-	BT_SLICE_BTRACE   /* upstream's boundaries: a frame ends 10 ns after its last sample */
+	BT_SLICE_BTRACE,   /* upstream's boundaries: a frame ends 10 ns after its last sample */
+	BT_SLICE_MIDPOINT  /* frames change halfway between samples, exactly at duration
+			    * records' ends; message changes split frames below the loop */
 };
 
 /* Parse a --slice-policy name. BT_EUSAGE for an unknown one. */

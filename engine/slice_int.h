@@ -1,6 +1,6 @@
 /*
  * Internals of slice reconstruction shared by slice.c (items: the upstream
- * "stack samples" built from records) and slice_btrace.c (the node-stack
+ * "stack samples" built from records) and slice_tree.c (the node-stack
  * algorithm that turns a thread's items into slices).
  */
 #ifndef BT_SLICE_INT_H
@@ -25,7 +25,8 @@ struct bt_item {
 	uint32_t msg_id;
 	uint32_t seq;               /* append order, for the stable sort */
 	int32_t type;
-	int32_t dup;                /* the end point of a duration record */
+	int16_t dup;                /* the end point of a duration record */
+	int16_t exact;              /* the begin point of a duration record */
 };
 
 /* The stack-tree, frames and filtering the algorithm needs. */
@@ -33,6 +34,7 @@ struct bt_stacktab {
 	uint32_t *parent, *frame;   /* by node id */
 	size_t nnodes;
 	unsigned char *dropped;     /* by frame id: filtered out by upstream */
+	unsigned char *loop;        /* by frame id: a message-loop frame */
 	size_t nframes;
 };
 
@@ -41,7 +43,8 @@ size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uin
 
 /* Run the upstream algorithm over one thread's sorted items, inserting its
  * slices with ids from *next_id on. */
-int bt_slice_btrace_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
-			   struct bt_db *db, int64_t *next_id, struct bt_err *err);
+int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
+			   enum bt_slice_policy policy, struct bt_db *db, int64_t *next_id,
+			   struct bt_err *err);
 
 #endif

@@ -1,9 +1,11 @@
 /*
- * The upstream converter's slice algorithm (format spec §8.2-§8.3), exactly:
- * a frame seen in consecutive items is one slice; a frame that disappears
- * ends at min(next item, last item + 10 ns); a duration item followed by
- * one of the same depth splits the leaf, including the zero-length quirk
- * (Q-5) when the stacks differ.
+ * The node-stack algorithm that turns a thread's items into slices (format
+ * spec §8.2-§8.3): a frame seen in consecutive items is one slice. Policies
+ * differ in where a frame starts and ends inside the gap between samples:
+ * btrace reproduces upstream exactly (ends at min(next item, last item +
+ * 10 ns), its duration split and zero-length quirk Q-5); midpoint splits
+ * the gap in half, is exact where duration records say so, and restarts
+ * frames below the message loop when the message id changes (DESIGN §5).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +20,13 @@ struct snode {
 	int64_t slot;                        /* index into the thread's slices, -1 for the root */
 	int64_t begin_t, begin_c, begin_idx;
 	int64_t block, child_dur, child_cpu;
-	const struct bt_item *begin;
+	const struct bt_item *begin;         /* opened it: type, message, wakeup */
+	const struct bt_item *base;          /* counters are deltas from this item */
 };
 
 struct run {
+	const struct bt_stacktab *tab;
+	enum bt_slice_policy policy;
 	const struct bt_item *items;
 	struct snode stack[BT_SLICE_MAX_FRAMES + 2];
 	size_t sp;
@@ -36,7 +41,7 @@ static int64_t min64(int64_t a, int64_t b)
 }
 
 static void push(struct run *r, uint32_t frame, int64_t t, int64_t c, int64_t idx, int64_t last_t,
-		 int64_t last_c, const struct bt_item *begin)
+		 int64_t last_c, const struct bt_item *begin, const struct bt_item *base)
 {
 	struct snode *n = &r->stack[r->sp];
 	struct bt_slice *s;
@@ -47,6 +52,7 @@ static void push(struct run *r, uint32_t frame, int64_t t, int64_t c, int64_t id
 	n->begin_c = c;
 	n->begin_idx = idx;
 	n->begin = begin;
+	n->base = base;
 	BT_GROW(r->out, r->nout + 1, r->cap);
 	n->slot = (int64_t)r->nout++;
 	s = &r->out[n->slot];
@@ -65,7 +71,7 @@ static void push(struct run *r, uint32_t frame, int64_t t, int64_t c, int64_t id
 	r->sp++;
 }
 
-/* Pop the top node, ending it at (t, c) with end item end. */
+/* Pop the top node, ending it at (t, c); counters run up to item end. */
 static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct bt_item *end)
 {
 	struct snode *n = &r->stack[--r->sp], *parent = &r->stack[r->sp - 1];
@@ -79,7 +85,7 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 		s->self_cpu_dur = cpu - n->child_cpu;
 		s->block_dur = n->block;
 		s->sample_count = idx - n->begin_idx;
-		const struct bt_csample *a = n->begin->src, *b = end->src;
+		const struct bt_csample *a = n->base->src, *b = end->src;
 		s->alloc_objects = b->alloc_objects - a->alloc_objects;
 		s->alloc_bytes = b->alloc_bytes - a->alloc_bytes;
 		s->majflt = b->majflt - a->majflt;
@@ -102,8 +108,9 @@ static size_t common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
 	return k;
 }
 
-static void step(struct run *r, size_t i, const uint32_t *pf, size_t np, const uint32_t *cf,
-		 size_t nc)
+/* One upstream step: close what disappeared, open what appeared (§8.2). */
+static void step_btrace(struct run *r, size_t i, const uint32_t *pf, size_t np,
+			const uint32_t *cf, size_t nc)
 {
 	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
 	size_t k = common(pf, np, cf, nc), j;
@@ -112,12 +119,52 @@ static void step(struct run *r, size_t i, const uint32_t *pf, size_t np, const u
 		pop(r, min64(cur->ts, pre->ts + SINGLE_SAMPLING), min64(cur->cpu, pre->cpu + SINGLE_SAMPLING),
 		    (int64_t)i, cur);
 	for (j = k; j < nc; j++)
-		push(r, cf[j], cur->ts, cur->cpu, (int64_t)i, pre->ts, pre->cpu, cur);
+		push(r, cf[j], cur->ts, cur->cpu, (int64_t)i, pre->ts, pre->cpu, cur, cur);
 	/* upstream tests only the sizes here (its comment means "same stack"): Q-5 */
 	if (np == nc && pre->dup && r->sp > 1) {
 		uint32_t frame = r->stack[r->sp - 1].frame;
 		pop(r, cur->ts, cur->cpu, (int64_t)i - 1, cur);
-		push(r, frame, cur->ts, cur->cpu, (int64_t)i, cur->ts, cur->cpu, cur);
+		push(r, frame, cur->ts, cur->cpu, (int64_t)i, cur->ts, cur->cpu, cur, cur);
+	}
+}
+
+/* Keep the common prefix only down to the deepest message-loop frame. */
+static size_t loop_cut(const struct bt_stacktab *t, const uint32_t *f, size_t k)
+{
+	size_t j;
+
+	for (j = k; j > 0; j--)
+		if (f[j - 1] <= t->nframes && t->loop[f[j - 1]])
+			return j;
+	return k;
+}
+
+/*
+ * A midpoint step: frames change halfway through the gap, except the leaf
+ * of a duration record's end (it returned exactly then) and of a duration
+ * record's begin (it was entered exactly then). Counter changes belong to
+ * the later sample's stack (DESIGN §5), so a slice's counters run from the
+ * item before its first to its last.
+ */
+static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np,
+			  const uint32_t *cf, size_t nc)
+{
+	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
+	int64_t mt = pre->ts + (cur->ts - pre->ts) / 2, mc = pre->cpu + (cur->cpu - pre->cpu) / 2;
+	size_t k = common(pf, np, cf, nc), j;
+
+	if (pre->msg_id != cur->msg_id)
+		k = loop_cut(r->tab, pf, k);
+	if (k == np && np == nc && np && pre->dup)
+		k = np - 1;   /* two calls with the same stack stay two slices */
+	for (j = np; j > k; j--) {
+		int exact = pre->dup && j == np;
+		pop(r, exact ? pre->ts : mt, exact ? pre->cpu : mc, (int64_t)i, pre);
+	}
+	for (j = k; j < nc; j++) {
+		int exact = cur->exact && j == nc - 1;
+		push(r, cf[j], exact ? cur->ts : mt, exact ? cur->cpu : mc, (int64_t)i, pre->ts, pre->cpu,
+		     cur, pre);
 	}
 }
 
@@ -131,28 +178,35 @@ static int emit(struct run *r, struct bt_db *db, struct bt_err *err)
 	return BT_OK;
 }
 
-int bt_slice_btrace_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
-			   struct bt_db *db, int64_t *next_id, struct bt_err *err)
+int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
+			   enum bt_slice_policy policy, struct bt_db *db, int64_t *next_id,
+			   struct bt_err *err)
 {
 	struct run *r = bt_xcalloc(1, sizeof *r);
 	uint32_t fa[BT_SLICE_MAX_FRAMES], fb[BT_SLICE_MAX_FRAMES], *pf = fa, *cf = fb, *tmp;
 	size_t np = 0, nc, i, j;
+	int64_t tail;
 	int rc;
 
+	r->tab = t;
+	r->policy = policy;
 	r->items = items;
 	r->first_id = *next_id;
 	/* the root: never emitted, begins at the first item with CPU 0 */
 	r->stack[0].slot = -1;
 	r->stack[0].begin_t = items[0].ts;
-	r->stack[0].begin = &items[0];
+	r->stack[0].begin = r->stack[0].base = &items[0];
 	r->sp = 1;
 	for (i = 0; i < n; i++) {
 		nc = bt_item_frames(t, &items[i], cf);
 		if (i == 0)
 			for (j = 0; j < nc; j++)
-				push(r, cf[j], items[0].ts, items[0].cpu, 0, items[0].ts, items[0].cpu, &items[0]);
+				push(r, cf[j], items[0].ts, items[0].cpu, 0, items[0].ts, items[0].cpu, &items[0],
+				     &items[0]);
+		else if (policy == BT_SLICE_BTRACE)
+			step_btrace(r, i, pf, np, cf, nc);
 		else
-			step(r, i, pf, np, cf, nc);
+			step_midpoint(r, i, pf, np, cf, nc);
 		if (items[i].block)
 			for (j = 0; j < r->sp; j++)
 				r->stack[j].block += items[i].block;
@@ -161,9 +215,9 @@ int bt_slice_btrace_thread(const struct bt_stacktab *t, const struct bt_item *it
 		cf = tmp;
 		np = nc;
 	}
+	tail = policy == BT_SLICE_BTRACE ? SINGLE_SAMPLING : 0;
 	while (r->sp > 1)
-		pop(r, items[n - 1].ts + SINGLE_SAMPLING, items[n - 1].cpu + SINGLE_SAMPLING, (int64_t)n,
-		    &items[n - 1]);
+		pop(r, items[n - 1].ts + tail, items[n - 1].cpu + tail, (int64_t)n, &items[n - 1]);
 	rc = emit(r, db, err);
 	*next_id += (int64_t)r->nout;
 	free(r->out);

@@ -1,0 +1,30 @@
+#!/bin/sh
+# --slice-policy midpoint against the writer's truth: per-method inclusive
+# wall and CPU errors (mean and p90, tests/fixtures/score_slices.py) beat
+# the btrace policy on several seeds; the tree is consistent; a message id
+# change restarts the frames below the loop, giving one dispatchMessage
+# slice per true message; self counters add up to the thread's totals.
+. tests/lib.sh
+
+score() {   # dump policy key
+	"$BIN" import -q "$FIX/$1" --slice-policy "$2" -o "$T/$1-$2.db" 2>/dev/null ||
+		{ rm -f "$T/$1-$2.db"; "$BIN" import -q "$FIX/$1" --slice-policy "$2" -o "$T/$1-$2.db"; }
+	python3 tests/fixtures/score_slices.py "$FIX/$1" "$T/$1-$2.db" | awk -F'\t' -v k="$3" '$1 == k { print $2 }'
+}
+
+for f in small seed2 seed3; do
+	for key in wall.mean wall.p90 cpu.mean cpu.p90; do
+		m=$(score "$f" midpoint "$key")
+		b=$(score "$f" btrace "$key")
+		check "$f: midpoint $key $m < btrace $b" awk -v m="$m" -v b="$b" 'BEGIN { exit !(m < b) }'
+	done
+	db=$T/$f-midpoint.db
+	is "$(q "$db" 'SELECT count(*) FROM slices c JOIN slices p ON p.id = c.parent_id WHERE p.depth != c.depth - 1 OR p.tid != c.tid OR c.ts < p.ts OR c.ts + c.dur > p.ts + p.dur')" 0 "$f: children lie within their parents"
+	is "$(q "$db" 'SELECT count(*) FROM slices p WHERE p.dur - p.self_dur != coalesce((SELECT sum(c.dur) FROM slices c WHERE c.parent_id = p.id), 0)')" 0 "$f: self time = duration minus children"
+	is "$(q "$db" "SELECT count(*) FROM slices s JOIN frames f ON f.id = s.frame_id WHERE f.name = 'void android.os.Handler.dispatchMessage(android.os.Message)'")" \
+		"$(awk 'END { print NR - 1 }' "$FIX/$f/truth/messages.tsv")" "$f: one dispatchMessage slice per true message"
+	is "$(q "$db" "SELECT count(*) FROM (SELECT s.tid, sum(s.alloc_bytes) AS self_sum FROM slices s
+		WHERE s.id NOT IN (SELECT parent_id FROM slices WHERE parent_id IS NOT NULL) GROUP BY s.tid) x
+		JOIN (SELECT tid, max(alloc_bytes) - min(alloc_bytes) AS total FROM samples GROUP BY tid) y USING (tid)
+		WHERE x.self_sum > y.total")" 0 "$f: leaf allocations never exceed the thread's total"
+done
