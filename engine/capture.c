@@ -12,6 +12,10 @@ static void observe(void *ctx, const struct bt_sample *s)
 	struct bt_capture *c = ctx;
 	struct bt_csample *d;
 
+	/* wait (6), park (7), monitor (8); unpark (17), notify (22), unlock (23) */
+	if (!c->all && !(s->type >= 6 && s->type <= 8) && s->type != 17 && s->type != 22 &&
+	    s->type != 23)
+		return;
 	BT_GROW(c->s, c->n + 1, c->cap);
 	d = &c->s[c->n++];
 	d->id = s->id;
@@ -30,10 +34,11 @@ static void observe(void *ctx, const struct bt_sample *s)
 	d->type = (int32_t)s->type;
 }
 
-void bt_capture_begin(struct bt_capture *c, struct bt_db *db)
+void bt_capture_begin(struct bt_capture *c, struct bt_db *db, int all)
 {
 	memset(c, 0, sizeof *c);
 	c->db = db;
+	c->all = all;
 	bt_db_observe_samples(db, observe, c);
 }
 

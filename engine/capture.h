@@ -20,12 +20,15 @@ struct bt_csample {
 
 struct bt_capture {
 	struct bt_db *db;       /* watched until release */
+	int all;                /* every sample, or only waits and wakers (for linking) */
 	struct bt_csample *s;   /* in insertion (file) order */
 	size_t n, cap;
 };
 
-/* Start copying every sample inserted into db. */
-void bt_capture_begin(struct bt_capture *c, struct bt_db *db);
+/* Start copying the samples inserted into db: all of them (slices need
+ * them), or only the main-thread wait and waker records that linking
+ * needs, which keeps a plain import light. */
+void bt_capture_begin(struct bt_capture *c, struct bt_db *db, int all);
 /* Stop watching and free the copy. */
 void bt_capture_release(struct bt_capture *c);
 

@@ -63,7 +63,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 		io.progress_ctx = &p;
 	}
 	rc = bt_db_begin(db, err);
-	bt_capture_begin(&cap, db);
+	bt_capture_begin(&cap, db, o->slice_policy != NULL);
 	if (!rc)
 		rc = imp->run(db, input, &io, &diag, err);
 	if (!rc)
