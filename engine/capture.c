@@ -6,15 +6,14 @@
 
 #include "alloc.h"
 #include "capture.h"
+#include "rtype.h"
 
 static void observe(void *ctx, const struct bt_sample *s)
 {
 	struct bt_capture *c = ctx;
 	struct bt_csample *d;
 
-	/* wait (6), park (7), monitor (8); unpark (17), notify (22), unlock (23) */
-	if (!c->all && !(s->type >= 6 && s->type <= 8) && s->type != 17 && s->type != 22 &&
-	    s->type != 23)
+	if (!c->all && !bt_rtype_is_wait(s->type) && !bt_rtype_is_waker(s->type))
 		return;
 	BT_GROW(c->s, c->n + 1, c->cap);
 	d = &c->s[c->n++];

@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "capture.h"
 #include "link.h"
+#include "rtype.h"
 
 static int wake_cmp(const void *a, const void *b)
 {
@@ -60,16 +61,6 @@ static const char *android_kind(int64_t type)
 	return type == 8 ? "monitor" : type == 6 ? "wait" : "park";
 }
 
-static int is_wait(int64_t type)
-{
-	return type == 6 || type == 7 || type == 8;
-}
-
-static int is_waker(int64_t type)
-{
-	return type == 17 || type == 22 || type == 23;
-}
-
 static int wait_cmp(const void *a, const void *b)
 {
 	const struct bt_wait *x = a, *y = b;
@@ -88,14 +79,14 @@ static void split(const struct bt_capture *cap, int64_t main_tid, int wakers_too
 	*nw = *nk = 0;
 	for (i = 0; i < cap->n; i++) {
 		const struct bt_csample *r = &cap->s[i];
-		if (is_wait(r->type) && r->tid == main_tid && r->end_ts > r->ts) {
+		if (bt_rtype_is_wait(r->type) && r->tid == main_tid && r->end_ts > r->ts) {
 			struct bt_wait *w = &waits[(*nw)++];
 			w->sample_id = r->id;
 			w->tid = r->tid;
 			w->kind = android_kind(r->type);
 			w->ts = w->key = r->ts;
 			w->end = r->end_ts;
-		} else if (is_waker(r->type) && wakers_too && r->end_ts) {
+		} else if (bt_rtype_is_waker(r->type) && wakers_too && r->end_ts) {
 			struct bt_wake *k = &wakes[(*nk)++];
 			k->sample_id = r->id;
 			k->tid = r->tid;
@@ -148,7 +139,7 @@ static size_t count_candidates(const struct bt_capture *cap)
 	size_t i, n = 0;
 
 	for (i = 0; i < cap->n; i++)
-		n += is_wait(cap->s[i].type) || is_waker(cap->s[i].type);
+		n += bt_rtype_is_wait(cap->s[i].type) || bt_rtype_is_waker(cap->s[i].type);
 	return n ? n : 1;
 }
 

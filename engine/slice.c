@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "hash.h"
 #include "rows.h"
+#include "rtype.h"
 #include "slice_int.h"
 
 static const char *const blacklist[] = {
@@ -154,16 +155,6 @@ static int add_synthetic(const struct bt_capture *cap, struct bt_db *db, struct 
 	return BT_OK;
 }
 
-static int is_blocking(int type)
-{
-	return type == 2 || type == 11 || type == 8 || type == 7 || type == 6 || type == 12;
-}
-
-static int is_waker(int type)
-{
-	return type == 17 || type == 22 || type == 23;
-}
-
 struct items {
 	struct bt_item *v;
 	size_t n, cap;
@@ -203,7 +194,7 @@ static void add_record(struct items *it, const struct bt_csample *s, int64_t ts,
 	d->cpu = end_cpu;
 	d->dup = 1;
 	d->exact = 0;
-	d->block = is_blocking(s->type) ? end - ts : 0;
+	d->block = bt_rtype_is_blocking(s->type) ? end - ts : 0;
 }
 
 /* kFlush (§7.3): a span from 2 ms after the thread's previous item to T. */
@@ -251,7 +242,7 @@ static void build_items(const struct bt_capture *cap, int64_t version, int64_t s
 		/* step 2, the startTime clamp, comes before a waker is keyed (step 4) */
 		if (start_ns > 0 && ts < start_ns && s->end_ts > ts)
 			ts = start_ns;
-		if (version >= 5 && is_waker(s->type)) {
+		if (version >= 5 && bt_rtype_is_waker(s->type)) {
 			bt_map64_put(&wakers, (uint64_t)ts, (uint32_t)(s->tid + 1));
 			add_record(it, s, s->end_ts, s->end_cpu, 0, 0, synth);
 		} else if (s->type == 16) {
@@ -264,7 +255,7 @@ static void build_items(const struct bt_capture *cap, int64_t version, int64_t s
 	for (i = 0; i < it->n; i++) {
 		struct bt_item *x = &it->v[i];
 		uint32_t w;
-		if (x->dup || x->src->tid != main_tid || (x->type != 8 && x->type != 7 && x->type != 6))
+		if (x->dup || x->src->tid != main_tid || !bt_rtype_is_wait(x->type))
 			continue;
 		w = bt_map64_get(&wakers, (uint64_t)x->ts);
 		x->wakeup_tid = w ? (int64_t)w - 1 : 0;

@@ -1,0 +1,29 @@
+/*
+ * Classes of Android record types (format spec §4.3) that linking,
+ * capture and reconstruction agree on.
+ */
+#ifndef BT_RTYPE_H
+#define BT_RTYPE_H
+
+#include <stdint.h>
+
+/* Waits that wake-up tracking gives wakers: wait (6), park (7), monitor (8). */
+static inline int bt_rtype_is_wait(int64_t t)
+{
+	return t == 6 || t == 7 || t == 8;
+}
+
+/* Waker records of v5 dumps: unpark (17), notify (22), unlock (23). */
+static inline int bt_rtype_is_waker(int64_t t)
+{
+	return t == 17 || t == 22 || t == 23;
+}
+
+/* Records whose duration upstream counts as blocked time: binder (2),
+ * GC (11), monitor (8), park (7), wait (6), mutex (12). */
+static inline int bt_rtype_is_blocking(int64_t t)
+{
+	return t == 2 || t == 11 || bt_rtype_is_wait(t) || t == 12;
+}
+
+#endif
