@@ -40,6 +40,9 @@ static const char *const loop_frames[] = {
 	"boolean android.os.Looper.loopOnce(android.os.Looper, long, int)",
 };
 
+/* The loop's wait for the next message: idle time, not part of a message. */
+static const char idle_frame_part[] = " android.os.MessageQueue.next(";
+
 int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt_err *err)
 {
 	*out = BT_SLICE_MIDPOINT;
@@ -117,9 +120,11 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, str
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		size_t id = (size_t)bt_rows_int(r, 0);
 		const char *name = bt_rows_text(r, 1, NULL);
-		size_t lcap = *cap;
+		size_t lcap = *cap, icap = *cap;
 		t->dropped = grow_zero(t->dropped, 1, cap, id);
 		t->loop = grow_zero(t->loop, 1, &lcap, id);
+		t->idle = grow_zero(t->idle, 1, &icap, id);
+		t->idle[id] = name && strstr(name, idle_frame_part) != NULL;
 		t->dropped[id] = name && !strncmp(name, "<runtime", 8);
 		for (i = 0; name && i < sizeof blacklist / sizeof blacklist[0]; i++)
 			t->dropped[id] |= !strcmp(name, blacklist[i]);
@@ -143,10 +148,11 @@ static int add_synthetic(const struct bt_capture *cap, struct bt_db *db, struct 
 			;
 		if (i == cap->n)
 			continue;
-		size_t lcap = *dcap;
+		size_t lcap = *dcap, icap = *dcap;
 		ids[k] = (uint32_t)++t->nframes;
 		t->dropped = grow_zero(t->dropped, 1, dcap, ids[k]);
 		t->loop = grow_zero(t->loop, 1, &lcap, ids[k]);
+		t->idle = grow_zero(t->idle, 1, &icap, ids[k]);
 		if (bt_db_exec(db, BT_SQL_INSERT_FRAME, err, "iittttt", (int64_t)ids[k],
 			       (int64_t)synthetic[k].address, synthetic[k].name, "void", synthetic[k].cls,
 			       synthetic[k].method, ""))
@@ -324,5 +330,6 @@ int bt_slice_build(const struct bt_capture *cap, struct bt_db *db, enum bt_slice
 	free(t.frame);
 	free(t.dropped);
 	free(t.loop);
+	free(t.idle);
 	return rc;
 }

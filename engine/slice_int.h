@@ -35,6 +35,7 @@ struct bt_stacktab {
 	size_t nnodes;
 	unsigned char *dropped;     /* by frame id: filtered out by upstream */
 	unsigned char *loop;        /* by frame id: a message-loop frame */
+	unsigned char *idle;        /* by frame id: waiting for the next message */
 	size_t nframes;
 };
 

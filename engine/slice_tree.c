@@ -178,6 +178,49 @@ static int emit(struct run *r, struct bt_db *db, struct bt_err *err)
 	return BT_OK;
 }
 
+/* A message slice: a child of the (deepest) message-loop frame, other than
+ * the wait for the next message (idle time belongs to the loop, DESIGN §5). */
+static int is_message(const struct run *r, const struct bt_slice *s)
+{
+	const struct bt_slice *p;
+
+	if (!s->parent_id || !s->msg_id || r->tab->idle[s->frame_id] || r->tab->loop[s->frame_id])
+		return 0;
+	p = &r->out[s->parent_id - r->first_id];
+	return r->tab->loop[p->frame_id];
+}
+
+/* One messages row per message id: from the first to the last of its slices. */
+static int emit_messages(struct run *r, struct bt_db *db, struct bt_err *err)
+{
+	size_t i = 0, j;
+
+	while (i < r->nout) {
+		const struct bt_slice *s = &r->out[i];
+		int64_t ts, end, cpu;
+		if (!is_message(r, s)) {
+			i++;
+			continue;
+		}
+		ts = s->ts;
+		end = s->ts + s->dur;
+		cpu = s->cpu_dur;
+		for (j = i + 1; j < r->nout; j++) {
+			const struct bt_slice *x = &r->out[j];
+			if (!is_message(r, x))
+				continue;
+			if (x->msg_id != s->msg_id)
+				break;
+			end = x->ts + x->dur;
+			cpu += x->cpu_dur;
+		}
+		if (bt_db_exec(db, BT_SQL_INSERT_MESSAGE, err, "iiiii", s->tid, s->msg_id, ts, end - ts, cpu))
+			return err->code;
+		i = j;
+	}
+	return BT_OK;
+}
+
 int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
 			   enum bt_slice_policy policy, struct bt_db *db, int64_t *next_id,
 			   struct bt_err *err)
@@ -219,6 +262,8 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 	while (r->sp > 1)
 		pop(r, items[n - 1].ts + tail, items[n - 1].cpu + tail, (int64_t)n, &items[n - 1]);
 	rc = emit(r, db, err);
+	if (!rc && policy == BT_SLICE_MIDPOINT)
+		rc = emit_messages(r, db, err);
 	*next_id += (int64_t)r->nout;
 	free(r->out);
 	free(r);

@@ -33,3 +33,20 @@ for f in small seed2 seed3; do
 		JOIN (SELECT tid, max(alloc_bytes) - min(alloc_bytes) AS total FROM samples GROUP BY tid) y USING (tid)
 		WHERE x.self_sum > y.total")" 0 "$f: leaf allocations never exceed the thread's total"
 done
+
+# messages (midpoint): the same message ids as the truth, each overlapping
+# its true interval, and total message CPU within 5 % of the truth.
+for f in small seed2 seed3; do
+	db=$T/$f-midpoint.db
+	want=$(awk -F'\t' 'NR > 1 { print $1 ":" $2 }' "$FIX/$f/truth/messages.tsv" | sort | tr '\n' ' ')
+	got=$("$BIN" query "$db" "SELECT tid || ':' || msg_id FROM messages" --format tsv | sed 1d | sort | tr '\n' ' ')
+	is "$got" "$want" "$f: message ids = truth"
+	"$BIN" query "$db" "SELECT tid, msg_id, ts, ts + dur, cpu_dur FROM messages" --format tsv | sed 1d >"$T/$f.msgs"
+	bad=$(awk -F'\t' 'NR == FNR { b[$1 ":" $2] = $3; e[$1 ":" $2] = $4; next }
+		FNR > 1 { k = $1 ":" $2; if (!(k in b) || b[k] >= $4 || e[k] <= $3) n++ } END { print n + 0 }' \
+		"$T/$f.msgs" "$FIX/$f/truth/messages.tsv")
+	is "$bad" 0 "$f: every message overlaps its true interval"
+	check "$f: message CPU within 5 % of the truth" awk -F'\t' 'NR == FNR { got += $5; next } FNR > 1 { want += $5 }
+		END { d = got - want; if (d < 0) d = -d; exit !(d <= 0.05 * want) }' "$T/$f.msgs" "$FIX/$f/truth/messages.tsv"
+done
+is "$(q "$T/small-btrace.db" 'SELECT count(*) FROM messages')" 0 "btrace (no message split, as upstream) fills no messages"
