@@ -76,11 +76,6 @@ void bt_rows_bind_int(struct bt_rows *r, int idx, int64_t v)
 	sqlite3_bind_int64(r->st, idx, v);
 }
 
-void bt_rows_bind_text(struct bt_rows *r, int idx, const char *s)
-{
-	sqlite3_bind_text(r->st, idx, s, -1, SQLITE_TRANSIENT);
-}
-
 int bt_rows_next(struct bt_rows *r, struct bt_err *err)
 {
 	int rc = sqlite3_step(r->st);

@@ -25,7 +25,6 @@ int bt_rows_open(struct bt_rows **out, struct bt_db *db, enum bt_sql_id id, stru
 int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, struct bt_err *err);
 
 void bt_rows_bind_int(struct bt_rows *r, int idx, int64_t v);
-void bt_rows_bind_text(struct bt_rows *r, int idx, const char *s);
 
 /* Advance: 1 when a row is ready, 0 at the end, -1 on error (err set). */
 int bt_rows_next(struct bt_rows *r, struct bt_err *err);

@@ -177,11 +177,26 @@ static struct bt_item *append(struct items *it)
 	return x;
 }
 
-/* The begin item of a record, and its end ("dup") item when it has a duration. */
+/* Append the end ("dup") item of the last item: same stack, type and
+ * counters, at (ts, cpu). Copied by index, as append() may move the array. */
+static void add_dup(struct items *it, int64_t ts, int64_t cpu, int64_t block)
+{
+	struct bt_item *d = append(it);
+
+	*d = it->v[it->n - 2];
+	d->seq = (uint32_t)(it->n - 1);
+	d->ts = ts;
+	d->cpu = cpu;
+	d->dup = 1;
+	d->exact = 0;
+	d->block = block;
+}
+
+/* The begin item of a record, and its end item when it has a duration. */
 static void add_record(struct items *it, const struct bt_csample *s, int64_t ts, int64_t cpu,
 		       int64_t end, int64_t end_cpu, const uint32_t synth[2])
 {
-	struct bt_item *b = append(it), *d;
+	struct bt_item *b = append(it);
 
 	b->ts = ts;
 	b->cpu = cpu;
@@ -193,17 +208,11 @@ static void add_record(struct items *it, const struct bt_csample *s, int64_t ts,
 	if (end <= ts)
 		return;
 	b->exact = 1;
-	d = append(it);
-	*d = it->v[it->n - 2];
-	d->seq = (uint32_t)(it->n - 1);
-	d->ts = end;
-	d->cpu = end_cpu;
-	d->dup = 1;
-	d->exact = 0;
-	d->block = bt_rtype_is_blocking(s->type) ? end - ts : 0;
+	add_dup(it, end, end_cpu, bt_rtype_is_blocking(s->type) ? end - ts : 0);
 }
 
-/* kFlush (§7.3): a span from 2 ms after the thread's previous item to T. */
+/* kFlush (§7.3): a span from 2 ms after the thread's previous item to T,
+ * with that item's CPU time, message and counters. */
 static void add_flush(struct items *it, struct bt_map64 *last, const struct bt_csample *s)
 {
 	uint32_t p = bt_map64_get(last, (uint64_t)s->tid);
@@ -226,10 +235,7 @@ static void add_flush(struct items *it, struct bt_map64 *last, const struct bt_c
 	f->exact = 0;
 	f->block = 0;
 	f->wakeup_tid = 0;
-	*append(it) = *f;
-	it->v[it->n - 1].seq = (uint32_t)(it->n - 1);
-	it->v[it->n - 1].ts = s->ts;
-	it->v[it->n - 1].dup = 1;
+	add_dup(it, s->ts, f->cpu, 0);
 }
 
 /* §7.1: records in file order become items; wakers are keyed by the
