@@ -219,6 +219,7 @@ void bt_db_close(struct bt_db *db)
 	if (!db)
 		return;
 	bt_db_bulk_stop(db);
+	bt_db_defer_slices(db, NULL, NULL, NULL);
 	for (i = 0; i < BT_SQL__COUNT; i++)
 		sqlite3_finalize(db->stmt[i]);
 	sqlite3_close(db->conn);
@@ -255,6 +256,7 @@ void bt_db_rollback(struct bt_db *db)
 
 int bt_db_query_only(struct bt_db *db, struct bt_err *err)
 {
+	db->query_only = 1;
 	return pragma(db, "PRAGMA query_only=ON", err);
 }
 
@@ -304,33 +306,6 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 	rc = bt_db_step_done(db, id, err);
 	sqlite3_clear_bindings(st);
 	return rc;
-}
-
-static void bind_or_null(sqlite3_stmt *st, int n, int64_t v, int is_null)
-{
-	if (is_null)
-		sqlite3_bind_null(st, n);
-	else
-		sqlite3_bind_int64(st, n, v);
-}
-
-int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err *err)
-{
-	sqlite3_stmt *st = db->stmt[BT_SQL_INSERT_SLICE];
-	const int64_t v[22] = {
-		s->id, s->tid, s->depth, s->parent_id, s->frame_id, s->ts, s->dur, s->cpu_dur,
-		s->self_dur, s->self_cpu_dur, s->block_dur, s->msg_id, s->sample_count,
-		s->alloc_objects, s->alloc_bytes, s->majflt, s->nvcsw, s->nivcsw,
-		s->type, s->wakeup_tid, s->gap_dur, s->gap_cpu_dur,
-	};
-	int i;
-
-	if (bt_db_bulk_idle(db, err))
-		return err->code;
-	for (i = 0; i < 22; i++)
-		bind_or_null(st, i + 1, v[i], (i == 3 && !v[i]) || (i == 18 && v[i] < 0) ||
-			     (i == 19 && !v[i]));
-	return bt_db_step_done(db, BT_SQL_INSERT_SLICE, err);
 }
 
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err)

@@ -70,10 +70,16 @@ int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t f
 		      int64_t depth, struct bt_err *err);
 int bt_db_flush(struct bt_db *db, struct bt_err *err);
 
-/* Called with every sample passed to bt_db_insert_sample, on the caller's
- * thread, so a consumer can pick out records without scanning the table. */
-typedef void (*bt_sample_fn)(void *ctx, const struct bt_sample *s);
-void bt_db_observe_samples(struct bt_db *db, bt_sample_fn fn, void *ctx);
+/* Called with every sample and node passed to bt_db_insert_sample and
+ * bt_db_insert_node, on the caller's thread, so a consumer can keep what
+ * it needs without reading the tables back. Either function may be NULL;
+ * NULL o stops observing. */
+struct bt_observer {
+	void (*sample)(void *ctx, const struct bt_sample *s);
+	void (*node)(void *ctx, int64_t id, int64_t parent_id, int64_t frame_id);
+	void *ctx;
+};
+void bt_db_observe(struct bt_db *db, const struct bt_observer *o);
 
 /* A reconstructed slice, as stored in the slices table. */
 struct bt_slice {
@@ -83,8 +89,23 @@ struct bt_slice {
 	int64_t type, wakeup_tid, gap_dur, gap_cpu_dur;
 };
 
-/* Insert one slice; parent_id 0 and wakeup_tid 0 become NULL, type < 0 too. */
+/* Insert one slice, buffered like samples; ids are explicit and may come
+ * in any order. parent_id 0 and wakeup_tid 0 become NULL, type < 0 too. */
 int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err *err);
+
+/*
+ * Slices on demand: a 1M-record trace has some 3.5M slices, and storing
+ * them costs more than everything else an analysis does. So a scratch
+ * database may leave the slices table empty and register fn, which fills
+ * it (with bt_db_insert_slice) the first time bt_db_need_slices() is
+ * called: by a cursor whose statement reads slices, or an exporter.
+ * release(ctx) runs after fn, or at close if fn never ran.
+ */
+typedef int (*bt_slices_fn)(void *ctx, struct bt_db *db, struct bt_err *err);
+void bt_db_defer_slices(struct bt_db *db, bt_slices_fn fn, void (*release)(void *), void *ctx);
+int bt_db_need_slices(struct bt_db *db, struct bt_err *err);
+/* 1 while slices are deferred and not yet filled. */
+int bt_db_slices_deferred(const struct bt_db *db);
 
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err);
 /* A meta value as text into buf ("" when absent), or as an integer (def when absent). */

@@ -1,5 +1,5 @@
 /*
- * Bulk loading of samples and nodes. Rows are collected in chunks; a
+ * Bulk loading of samples, nodes and slices. Rows are collected in chunks; a
  * writer thread inserts a full chunk (INSERT ... SELECT from a virtual
  * table over the chunk) while the importer decodes the next, so decoding
  * and SQLite overlap on two cores. The handoff mutex is also what keeps
@@ -39,7 +39,7 @@ static int check_ids(struct bt_db *db, const char *table, int64_t want, struct b
  * writer is inserting, so a whole chunk goes in with one INSERT ... SELECT
  * and no per-value bind calls (about a fifth fewer instructions per row).
  */
-enum { BULK_SAMPLES, BULK_NODES };
+enum { BULK_SAMPLES, BULK_NODES, BULK_SLICES };
 
 struct bulk_vtab {
 	sqlite3_vtab base;
@@ -56,13 +56,17 @@ static const char *const bulk_decl[] = {
 	"CREATE TABLE x(id, tid, type, ts, end_ts, cpu_ns, end_cpu_ns, msg_id, node_id,"
 	" alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw)",
 	"CREATE TABLE x(id, parent_id, frame_id, depth)",
+	"CREATE TABLE x(id, tid, depth, parent_id, frame_id, ts, dur, cpu_dur, self_dur, self_cpu_dur,"
+	" block_dur, msg_id, sample_count, alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw, type,"
+	" wakeup_tid, gap_dur, gap_cpu_dur)",
 };
 
 static int bulk_connect(sqlite3 *conn, void *aux, int argc, const char *const *argv,
 			sqlite3_vtab **out, char **errmsg)
 {
 	struct bulk_vtab *v;
-	int kind = argc > 3 && !strcmp(argv[3], "nodes") ? BULK_NODES : BULK_SAMPLES;
+	int kind = argc <= 3 ? BULK_SAMPLES : !strcmp(argv[3], "nodes") ? BULK_NODES
+		   : !strcmp(argv[3], "slices") ? BULK_SLICES : BULK_SAMPLES;
 	int rc = sqlite3_declare_vtab(conn, bulk_decl[kind]);
 
 	(void)errmsg;
@@ -130,7 +134,8 @@ static int bulk_eof(sqlite3_vtab_cursor *cur)
 {
 	struct bulk_vtab *v = (struct bulk_vtab *)cur->pVtab;
 	const struct bt_chunk *c = v->db->bulk.writing;
-	size_t n = !c ? 0 : v->kind == BULK_NODES ? c->nnode : c->nsample;
+	size_t n = !c ? 0 : v->kind == BULK_NODES ? c->nnode : v->kind == BULK_SLICES ? c->nslice
+		   : c->nsample;
 
 	return ((struct bulk_cursor *)cur)->i >= n;
 }
@@ -143,6 +148,12 @@ static int bulk_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 
 	if (v->kind == BULK_SAMPLES) {
 		const struct bt_sample_row *r = &c->sample[i];
+		if (r->nulls >> col & 1)
+			sqlite3_result_null(ctx);
+		else
+			sqlite3_result_int64(ctx, r->col[col]);
+	} else if (v->kind == BULK_SLICES) {
+		const struct bt_slice_row *r = &c->slice[i];
 		if (r->nulls >> col & 1)
 			sqlite3_result_null(ctx);
 		else
@@ -201,6 +212,8 @@ static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
 		if (!rc)
 			rc = check_ids(db, "sample", c->sample_id, err);
 	}
+	if (!rc && c->nslice)
+		rc = bt_db_step_done(db, BT_SQL_INSERT_SLICES_BULK, err);
 	db->bulk.writing = NULL;
 	return rc;
 }
@@ -227,7 +240,7 @@ static void *writer(void *arg)
 		pthread_mutex_unlock(&b->mu);
 		if (!err.code)
 			write_chunk(db, c, &err);
-		c->nsample = c->nnode = 0;
+		c->nsample = c->nnode = c->nslice = 0;
 		pthread_mutex_lock(&b->mu);
 		if (err.code && !b->err.code)
 			b->err = err;
@@ -295,6 +308,7 @@ static struct bt_chunk *filling(struct bt_db *db)
 	if (!c->sample) {
 		c->sample = bt_xmalloc(BT_DB_CHUNK * sizeof *c->sample);
 		c->node = bt_xmalloc(BT_DB_CHUNK * sizeof *c->node);
+		c->slice = bt_xmalloc(BT_DB_CHUNK * sizeof *c->slice);
 	}
 	return c;
 }
@@ -304,10 +318,11 @@ static struct bt_chunk *filling(struct bt_db *db)
 #define NULL_END_TS (1u << 4)
 #define NULL_END_CPU (1u << 6)
 
-void bt_db_observe_samples(struct bt_db *db, bt_sample_fn fn, void *ctx)
+void bt_db_observe(struct bt_db *db, const struct bt_observer *o)
 {
-	db->observe = fn;
-	db->observe_ctx = ctx;
+	static const struct bt_observer none;
+
+	db->observe = o ? *o : none;
 }
 
 int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
@@ -316,8 +331,8 @@ int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_e
 	struct bt_sample_row *r = &c->sample[c->nsample++];
 	int64_t *v = r->col;
 
-	if (db->observe)
-		db->observe(db->observe_ctx, s);
+	if (db->observe.sample)
+		db->observe.sample(db->observe.ctx, s);
 	v[1] = s->tid;
 	v[2] = s->type;
 	v[3] = s->ts;
@@ -342,6 +357,8 @@ int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t f
 	struct bt_chunk *c = filling(db);
 	int64_t *v = c->node[c->nnode++];
 
+	if (db->observe.node)
+		db->observe.node(db->observe.ctx, id, parent_id, frame_id);
 	v[0] = id;
 	v[1] = parent_id;
 	v[2] = frame_id;
@@ -349,11 +366,46 @@ int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t f
 	return c->nnode == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
 }
 
+/* NULL columns of a slice: an outermost slice's parent, an unknown type
+ * and a wait nobody woke. */
+int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err *err)
+{
+	struct bt_chunk *c = filling(db);
+	struct bt_slice_row *r = &c->slice[c->nslice++];
+	int64_t *v = r->col;
+
+	v[0] = s->id;
+	v[1] = s->tid;
+	v[2] = s->depth;
+	v[3] = s->parent_id;
+	v[4] = s->frame_id;
+	v[5] = s->ts;
+	v[6] = s->dur;
+	v[7] = s->cpu_dur;
+	v[8] = s->self_dur;
+	v[9] = s->self_cpu_dur;
+	v[10] = s->block_dur;
+	v[11] = s->msg_id;
+	v[12] = s->sample_count;
+	v[13] = s->alloc_objects;
+	v[14] = s->alloc_bytes;
+	v[15] = s->majflt;
+	v[16] = s->nvcsw;
+	v[17] = s->nivcsw;
+	v[18] = s->type;
+	v[19] = s->wakeup_tid;
+	v[20] = s->gap_dur;
+	v[21] = s->gap_cpu_dur;
+	r->nulls = (s->parent_id ? 0 : 1u << 3) | (s->type >= 0 ? 0 : 1u << 18) |
+		   (s->wakeup_tid ? 0 : 1u << 19);
+	return c->nslice == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
+}
+
 int bt_db_flush(struct bt_db *db, struct bt_err *err)
 {
 	struct bt_chunk *c = &db->bulk.chunk[db->bulk.filling];
 
-	if ((c->nsample || c->nnode) && hand_off(db, err))
+	if ((c->nsample || c->nnode || c->nslice) && hand_off(db, err))
 		return err->code;
 	return bt_db_bulk_idle(db, err);
 }
@@ -376,6 +428,7 @@ void bt_db_bulk_stop(struct bt_db *db)
 	for (i = 0; i < 3; i++) {
 		free(b->chunk[i].sample);
 		free(b->chunk[i].node);
+		free(b->chunk[i].slice);
 		memset(&b->chunk[i], 0, sizeof b->chunk[i]);
 	}
 }

@@ -19,6 +19,12 @@ struct bt_sample_row {
 	uint32_t nulls;
 };
 
+/* A slice as the 22 columns of the slices table, ids explicit. */
+struct bt_slice_row {
+	int64_t col[22];
+	uint32_t nulls;
+};
+
 /* Rows collected for the writer thread. */
 struct bt_chunk {
 	struct bt_sample_row *sample;
@@ -26,6 +32,8 @@ struct bt_chunk {
 	int64_t sample_id;          /* id of the last sample */
 	int64_t (*node)[4];
 	size_t nnode;
+	struct bt_slice_row *slice;
+	size_t nslice;
 };
 
 /*
@@ -50,8 +58,11 @@ struct bt_bulk {
 struct bt_db {
 	sqlite3 *conn;
 	struct bt_bulk bulk;
-	bt_sample_fn observe;
-	void *observe_ctx;
+	struct bt_observer observe;
+	bt_slices_fn slices_fn;     /* fills slices on first use, then NULL */
+	void (*slices_release)(void *ctx);
+	void *slices_ctx;
+	int query_only;
 	sqlite3_stmt *stmt[BT_SQL__COUNT];
 	char *path;      /* final path, NULL in memory */
 	char *tmp_path;  /* where the data is until published */

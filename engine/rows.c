@@ -25,14 +25,52 @@ static struct bt_rows *rows_new(struct bt_db *db, sqlite3_stmt *st, const char *
 	return r;
 }
 
+/* Notes whether a statement being prepared reads the slices table. */
+static int watch_slices(void *ctx, int action, const char *a, const char *b, const char *c,
+			const char *d)
+{
+	(void)b;
+	(void)c;
+	(void)d;
+	if (action == SQLITE_READ && a && !sqlite3_stricmp(a, "slices"))
+		*(int *)ctx = 1;
+	return SQLITE_OK;
+}
+
+/* Prepare sql; if it reads slices that are still deferred, fill them
+ * first (bt_db_need_slices) and prepare again. */
+static int prepare(struct bt_db *db, const char *sql, sqlite3_stmt **st, const char **tail,
+		   struct bt_err *err)
+{
+	int reads = 0, rc;
+
+	*st = NULL;
+	if (bt_db_flush(db, err))
+		return -1;
+	if (!bt_db_slices_deferred(db))
+		return sqlite3_prepare_v2(db->conn, sql, -1, st, tail);
+	sqlite3_set_authorizer(db->conn, watch_slices, &reads);
+	rc = sqlite3_prepare_v2(db->conn, sql, -1, st, tail);
+	sqlite3_set_authorizer(db->conn, NULL, NULL);
+	if (rc != SQLITE_OK || !reads)
+		return rc;
+	sqlite3_finalize(*st);
+	*st = NULL;
+	if (bt_db_need_slices(db, err))
+		return -1;
+	return sqlite3_prepare_v2(db->conn, sql, -1, st, tail);
+}
+
 int bt_rows_open(struct bt_rows **out, struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 {
 	sqlite3_stmt *st = NULL;
+	int rc;
 
 	*out = NULL;
-	if (bt_db_flush(db, err))
+	rc = prepare(db, bt_sql_text[id], &st, NULL, err);
+	if (rc < 0)
 		return err->code;
-	if (sqlite3_prepare_v2(db->conn, bt_sql_text[id], -1, &st, NULL) != SQLITE_OK)
+	if (rc != SQLITE_OK)
 		return bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s", bt_sql_name[id],
 				  sqlite3_errmsg(db->conn));
 	*out = rows_new(db, st, bt_sql_name[id]);
@@ -52,11 +90,16 @@ int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, st
 	sqlite3_stmt *st = NULL;
 	const char *tail = NULL;
 
+	int rc;
+
 	*out = NULL;
-	if (bt_db_flush(db, err))
+	rc = prepare(db, sql, &st, &tail, err);
+	if (rc < 0)
 		return err->code;
-	if (sqlite3_prepare_v2(db->conn, sql, -1, &st, &tail) != SQLITE_OK)
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(st);
 		return bt_err_set(err, BT_EUSAGE, "bad query: %s", sqlite3_errmsg(db->conn));
+	}
 	if (!st)
 		return bt_err_set(err, BT_EUSAGE, "empty query");
 	if (tail && !only_space(tail)) {

@@ -1,5 +1,6 @@
 -- bulk_tables: the virtual tables the writer thread reads a chunk of rows
 -- from (module bt_bulk in engine/db_bulk.c): the columns of samples and
--- nodes, with NULL ids that SQLite replaces.
+-- nodes (NULL ids that SQLite replaces) and slices (explicit ids).
 CREATE VIRTUAL TABLE temp.bulk_samples USING bt_bulk(samples);
 CREATE VIRTUAL TABLE temp.bulk_nodes USING bt_bulk(nodes);
+CREATE VIRTUAL TABLE temp.bulk_slices USING bt_bulk(slices);

@@ -4,6 +4,7 @@
  * the scratch database, read-only cursors.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -94,9 +95,78 @@ static void test_publish(void)
 	rmdir(dir);
 }
 
+/* A deferred fill: 10,000 slices, ids in reverse, as a replay would give
+ * them out of order. */
+static int fills;
+static int released;
+
+static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_slice s;
+	int i;
+
+	(void)ctx;
+	fills++;
+	memset(&s, 0, sizeof s);
+	for (i = 10000; i >= 1; i--) {
+		s.id = i;
+		s.tid = 1;
+		s.depth = i > 1;
+		s.parent_id = i > 1 ? 1 : 0;
+		s.frame_id = 7;
+		s.ts = i;
+		s.dur = 10;
+		s.type = i % 2 ? -1 : 3;
+		if (bt_db_insert_slice(db, &s, err))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+static void release(void *ctx)
+{
+	(void)ctx;
+	released++;
+}
+
+static void test_deferred(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *db = NULL;
+
+	bt_db_create(&db, ":memory:", &err);
+	bt_db_query_only(db, &err);
+	bt_db_defer_slices(db, fill, release, NULL);
+	is_int(one(db, "SELECT count(*) FROM samples"), 0, "a query not reading slices runs");
+	is_int(fills, 0, "and does not fill them");
+	ok(bt_db_slices_deferred(db), "still deferred");
+	is_int(one(db, "SELECT count(*) FROM (SELECT id FROM slices WHERE dur > 0)"), 10000,
+	       "a query reading slices (in a subquery) sees them all");
+	is_int(fills, 1, "filled once");
+	is_int(released, 1, "the source released after the fill");
+	ok(!bt_db_slices_deferred(db), "no longer deferred");
+	is_int(one(db, "SELECT count(*) FROM slices WHERE parent_id IS NULL"), 1, "parent 0 stored as NULL");
+	is_int(one(db, "SELECT count(*) FROM slices WHERE type IS NULL"), 5000, "negative type stored as NULL");
+	is_int(one(db, "SELECT max(id) - min(id) + 1 FROM slices"), 10000, "out-of-order ids kept");
+	is_int(fills, 1, "later queries do not fill again");
+	{
+		struct bt_rows *r = NULL;
+		is_int(bt_rows_open_sql(&r, db, "DELETE FROM slices", &err), BT_EUSAGE,
+		       "still query-only after the fill");
+		bt_rows_close(r);
+	}
+	bt_db_close(db);
+	bt_db_create(&db, ":memory:", &err);
+	bt_db_defer_slices(db, fill, release, NULL);
+	bt_db_close(db);
+	is_int(released, 2, "an unused source is released at close");
+	is_int(fills, 1, "without filling");
+}
+
 int main(void)
 {
 	test_bulk();
 	test_publish();
+	test_deferred();
 	return done_testing();
 }
