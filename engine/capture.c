@@ -33,18 +33,42 @@ static void observe(void *ctx, const struct bt_sample *s)
 	d->type = (int32_t)s->type;
 }
 
+/* Nodes come with dense increasing ids; index 0 stays the empty stack. */
+static void observe_node(void *ctx, int64_t id, int64_t parent_id, int64_t frame_id)
+{
+	struct bt_capture *c = ctx;
+	size_t i = (size_t)id, old = c->ncap;
+
+	if (id <= 0 || id > UINT32_MAX)
+		return;
+	if (i >= c->ncap) {
+		BT_GROW(c->parent, i + 1, c->ncap);
+		c->frame = bt_xrealloc(c->frame, c->ncap * sizeof *c->frame);
+		memset(c->parent + old, 0, (c->ncap - old) * sizeof *c->parent);
+		memset(c->frame + old, 0, (c->ncap - old) * sizeof *c->frame);
+	}
+	c->parent[i] = (uint32_t)parent_id;
+	c->frame[i] = (uint32_t)frame_id;
+	if (i > c->nnodes)
+		c->nnodes = i;
+}
+
 void bt_capture_begin(struct bt_capture *c, struct bt_db *db, int all)
 {
+	struct bt_observer o = { observe, all ? observe_node : NULL, c };
+
 	memset(c, 0, sizeof *c);
 	c->db = db;
 	c->all = all;
-	bt_db_observe_samples(db, observe, c);
+	bt_db_observe(db, &o);
 }
 
 void bt_capture_release(struct bt_capture *c)
 {
 	if (c->db)
-		bt_db_observe_samples(c->db, NULL, NULL);
+		bt_db_observe(c->db, NULL);
 	free(c->s);
+	free(c->parent);
+	free(c->frame);
 	memset(c, 0, sizeof *c);
 }

@@ -23,11 +23,13 @@ struct bt_capture {
 	int all;                /* every sample, or only waits and wakers (for linking) */
 	struct bt_csample *s;   /* in insertion (file) order */
 	size_t n, cap;
+	uint32_t *parent, *frame;   /* the stack tree by node id (with all) */
+	size_t nnodes, ncap;
 };
 
-/* Start copying the samples inserted into db: all of them (slices need
- * them), or only the main-thread wait and waker records that linking
- * needs, which keeps a plain import light. */
+/* Start copying the samples inserted into db: all of them and the stack
+ * tree (slices need them), or only the main-thread wait and waker records
+ * that linking needs. */
 void bt_capture_begin(struct bt_capture *c, struct bt_db *db, int all);
 /* Stop watching and free the copy. */
 void bt_capture_release(struct bt_capture *c);

@@ -25,7 +25,7 @@ struct bt_opts {
 	char **inputs;             /* positional arguments, borrowed from argv */
 	int ninputs;
 	const char *db, *mapping, *retrace, *out, *format;
-	const char *slice_policy;  /* NULL: no reconstruction yet (opt-in while it is slow) */
+	const char *slice_policy;  /* NULL: the default policy */
 	int quiet;
 	int help;
 };

@@ -29,8 +29,9 @@ static const char common[] =
 	"  --mapping FILE    the sampling-mapping file, when it is not beside the dump\n"
 	"  --retrace FILE    ProGuard/R8 mapping.txt to de-obfuscate class and method names\n"
 	"  --db FILE         keep the imported database in FILE\n"
-	"  --slice-policy P  reconstruct slices with policy P (btrace: upstream's exact\n"
-	"                    boundaries); off by default for now\n"
+	"  --slice-policy P  where frames begin and end between samples: midpoint\n"
+	"                    (default, the most accurate) or btrace (upstream's exact\n"
+	"                    boundaries, as Perfetto UI showed them)\n"
 	"  -q, --quiet       no progress and no warnings on stderr\n";
 
 static const struct {

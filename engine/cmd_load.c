@@ -45,6 +45,67 @@ static void print_diagnostics(const struct bt_diag *d)
 	}
 }
 
+/* Slices of a kept database are stored with the import; a scratch
+ * database counts them and stores them only if something reads them. */
+struct fill {
+	struct bt_db *db;
+	int store;
+	int64_t count;
+};
+
+static int fill_slice(void *ctx, const struct bt_slice *s, struct bt_err *err)
+{
+	struct fill *f = ctx;
+
+	f->count++;
+	return f->store ? bt_db_insert_slice(f->db, s, err) : BT_OK;
+}
+
+static int fill_message(void *ctx, int64_t tid, int64_t msg_id, int64_t ts, int64_t dur, int64_t cpu,
+			struct bt_err *err)
+{
+	struct fill *f = ctx;
+
+	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiii", tid, msg_id, ts, dur, cpu);
+}
+
+static int fill_deferred(void *ctx, struct bt_db *db, struct bt_err *err)
+{
+	struct fill f = { db, 1, 0 };
+	struct bt_slice_sink sink = { fill_slice, NULL, &f };
+
+	return bt_slicer_run(ctx, &sink, err);
+}
+
+static void release_slicer(void *ctx)
+{
+	bt_slicer_free(ctx);
+}
+
+/* Reconstruct: messages always, slices now or deferred (see above). */
+static int reconstruct(struct bt_capture *cap, struct bt_db *db, enum bt_slice_policy policy,
+		       int keep, struct bt_err *err)
+{
+	struct bt_slicer *sl = NULL;
+	struct fill f = { db, keep, 0 };
+	struct bt_slice_sink sink = { fill_slice, fill_message, &f };
+	int rc = bt_slicer_new(&sl, cap, db, policy, err);
+
+	if (rc || !sl)
+		return rc;
+	rc = bt_slicer_run(sl, &sink, err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "slices", f.count, err);
+	if (!rc)
+		rc = bt_db_set_meta_text(db, "slice_policy", bt_slice_policy_name(policy), err);
+	if (rc || keep) {
+		bt_slicer_free(sl);
+		return rc;
+	}
+	bt_db_defer_slices(db, fill_deferred, release_slicer, sl);
+	return BT_OK;
+}
+
 static int import(const struct bt_opts *o, const char *input, const struct bt_importer *imp,
 		  struct bt_db *db, struct bt_err *err)
 {
@@ -63,13 +124,13 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 		io.progress_ctx = &p;
 	}
 	rc = bt_db_begin(db, err);
-	bt_capture_begin(&cap, db, o->slice_policy != NULL);
+	bt_capture_begin(&cap, db, 1);
 	if (!rc)
 		rc = imp->run(db, input, &io, &diag, err);
 	if (!rc)
 		rc = bt_link_run(&cap, db, &diag, err);
-	if (!rc && o->slice_policy)
-		rc = bt_slice_build(&cap, db, policy, &diag, err);
+	if (!rc)
+		rc = reconstruct(&cap, db, policy, o->db != NULL, err);
 	bt_capture_release(&cap);
 	if (!rc)
 		rc = bt_diag_save(&diag, db, err);
@@ -80,6 +141,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	if (io.progress && p.last >= 0)
 		fputs("\r\033[K", stderr);
 	if (rc) {
+		bt_db_defer_slices(db, NULL, NULL, NULL);
 		bt_db_rollback(db);
 		return rc;
 	}

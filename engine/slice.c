@@ -54,6 +54,11 @@ int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt
 	return bt_err_set(err, BT_EUSAGE, "unknown slice policy '%s' (known: midpoint, btrace)", name);
 }
 
+const char *bt_slice_policy_name(enum bt_slice_policy p)
+{
+	return p == BT_SLICE_BTRACE ? "btrace" : "midpoint";
+}
+
 size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uint32_t *out)
 {
 	uint32_t rev[BT_SLICE_MAX_FRAMES], node = it->node;
@@ -85,26 +90,6 @@ static void *grow_zero(void *p, size_t size, size_t *cap, size_t i)
 	memset((char *)p + *cap * size, 0, (nc - *cap) * size);
 	*cap = nc;
 	return p;
-}
-
-static int load_nodes(struct bt_db *db, struct bt_stacktab *t, struct bt_err *err)
-{
-	struct bt_rows *r = NULL;
-	size_t cap = 0, cap2 = 0;
-	int rc;
-
-	if (bt_rows_open(&r, db, BT_SQL_NODES_ALL, err))
-		return err->code;
-	while ((rc = bt_rows_next(r, err)) == 1) {
-		size_t id = (size_t)bt_rows_int(r, 0);
-		t->parent = grow_zero(t->parent, sizeof *t->parent, &cap, id);
-		t->frame = grow_zero(t->frame, sizeof *t->frame, &cap2, id);
-		t->parent[id] = (uint32_t)bt_rows_int(r, 1);
-		t->frame[id] = (uint32_t)bt_rows_int(r, 2);
-		t->nnodes = id;
-	}
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
 }
 
 /* Which frames upstream drops: runtime frames and its blacklist (which,
@@ -161,10 +146,40 @@ static int add_synthetic(const struct bt_capture *cap, struct bt_db *db, struct 
 	return BT_OK;
 }
 
+/* One thread's items, in file order until sorted. */
 struct items {
+	int64_t tid;
 	struct bt_item *v;
 	size_t n, cap;
 };
+
+/* Items by thread: Android tids are 16 bits, so an array finds a thread's
+ * items; other tids go through a hash map. */
+struct threads {
+	struct items *t;
+	size_t n, cap;
+	uint32_t *small;            /* tid -> index + 1 */
+	struct bt_map64 big;
+};
+
+#define TID_SMALL 65536
+
+static struct items *thread_items(struct threads *th, int64_t tid)
+{
+	int small = tid >= 0 && tid < TID_SMALL;
+	uint32_t k = small ? th->small[tid] : bt_map64_get(&th->big, (uint64_t)tid);
+
+	if (k)
+		return &th->t[k - 1];
+	BT_GROW(th->t, th->n + 1, th->cap);
+	memset(&th->t[th->n], 0, sizeof th->t[th->n]);
+	th->t[th->n].tid = tid;
+	if (small)
+		th->small[tid] = (uint32_t)++th->n;
+	else
+		bt_map64_put(&th->big, (uint64_t)tid, (uint32_t)++th->n);
+	return &th->t[th->n - 1];
+}
 
 static struct bt_item *append(struct items *it)
 {
@@ -204,7 +219,7 @@ static void add_record(struct items *it, const struct bt_csample *s, int64_t ts,
 	b->node = s->node_id;
 	b->synth = s->type == 11 ? synth[0] : s->type == 8 ? synth[1] : 0;
 	b->msg_id = s->msg_id;
-	b->type = s->type;
+	b->type = (int16_t)s->type;
 	if (end <= ts)
 		return;
 	b->exact = 1;
@@ -213,19 +228,18 @@ static void add_record(struct items *it, const struct bt_csample *s, int64_t ts,
 
 /* kFlush (§7.3): a span from 2 ms after the thread's previous item to T,
  * with that item's CPU time, message and counters. */
-static void add_flush(struct items *it, struct bt_map64 *last, const struct bt_csample *s)
+static void add_flush(struct items *it, const struct bt_csample *s)
 {
-	uint32_t p = bt_map64_get(last, (uint64_t)s->tid);
 	struct bt_item *f;
 	int64_t begin;
 
-	if (!p)
+	if (!it->n)
 		return;
-	begin = it->v[p - 1].ts + 2000000;
+	begin = it->v[it->n - 1].ts + 2000000;
 	if (begin >= s->ts)
 		return;
 	f = append(it);
-	*f = it->v[p - 1];
+	*f = it->v[it->n - 2];
 	f->seq = (uint32_t)(it->n - 1);
 	f->ts = begin;
 	f->node = s->node_id;
@@ -241,16 +255,17 @@ static void add_flush(struct items *it, struct bt_map64 *last, const struct bt_c
 /* §7.1: records in file order become items; wakers are keyed by the
  * waiter's begin time, last one wins, as upstream's map does. */
 static void build_items(const struct bt_capture *cap, int64_t version, int64_t start_ns,
-			int64_t main_tid, const uint32_t synth[2], struct items *it)
+			int64_t main_tid, const uint32_t synth[2], struct threads *th)
 {
-	struct bt_map64 wakers, last;
+	struct bt_map64 wakers;
+	struct items *it;
 	size_t i;
 
 	bt_map64_init(&wakers, 256);
-	bt_map64_init(&last, 64);
 	for (i = 0; i < cap->n; i++) {
 		const struct bt_csample *s = &cap->s[i];
 		int64_t ts = s->ts;
+		it = thread_items(th, s->tid);
 		/* step 2, the startTime clamp, comes before a waker is keyed (step 4) */
 		if (start_ns > 0 && ts < start_ns && s->end_ts > ts)
 			ts = start_ns;
@@ -258,84 +273,134 @@ static void build_items(const struct bt_capture *cap, int64_t version, int64_t s
 			bt_map64_put(&wakers, (uint64_t)ts, (uint32_t)(s->tid + 1));
 			add_record(it, s, s->end_ts, s->end_cpu, 0, 0, synth);
 		} else if (s->type == 16) {
-			add_flush(it, &last, s);
+			add_flush(it, s);
 		} else {
 			add_record(it, s, ts, s->cpu, s->end_ts, s->end_cpu, synth);
 		}
-		bt_map64_put(&last, (uint64_t)s->tid, (uint32_t)it->n);
 	}
+	it = thread_items(th, main_tid);
 	for (i = 0; i < it->n; i++) {
 		struct bt_item *x = &it->v[i];
 		uint32_t w;
-		if (x->dup || x->src->tid != main_tid || !bt_rtype_is_wait(x->type))
+		if (x->dup || !bt_rtype_is_wait(x->type))
 			continue;
 		w = bt_map64_get(&wakers, (uint64_t)x->ts);
-		x->wakeup_tid = w ? (int64_t)w - 1 : 0;
+		x->wakeup_tid = w ? (int32_t)(w - 1) : 0;
 	}
 	bt_map64_release(&wakers);
-	bt_map64_release(&last);
 }
 
-/* Group by thread, then upstream's stable sort by time. */
+/* Upstream's stable sort by time, within a thread. */
 static int item_cmp(const void *a, const void *b)
 {
 	const struct bt_item *x = a, *y = b;
 
-	if (x->src->tid != y->src->tid)
-		return x->src->tid < y->src->tid ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int run_threads(const struct bt_stacktab *t, struct items *it, enum bt_slice_policy policy,
-		       struct bt_db *db, struct bt_err *err)
+static int thread_cmp(const void *a, const void *b)
+{
+	const struct items *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* Threads in tid order; a thread's items sorted by time, which they
+ * mostly are already (a thread writes its records as it goes). */
+static void sort_items(struct threads *th)
+{
+	size_t i, j;
+
+	qsort(th->t, th->n, sizeof *th->t, thread_cmp);
+	for (i = 0; i < th->n; i++) {
+		struct items *it = &th->t[i];
+		if (it->n && it->n < it->cap) {   /* give back what doubling left over */
+			it->v = bt_xrealloc(it->v, it->n * sizeof *it->v);
+			it->cap = it->n;
+		}
+		for (j = 1; j < it->n && it->v[j].ts >= it->v[j - 1].ts; j++)
+			;
+		if (j < it->n)
+			qsort(it->v, it->n, sizeof *it->v, item_cmp);
+	}
+}
+
+struct bt_slicer {
+	struct bt_stacktab tab;
+	struct threads th;
+	struct bt_csample *records;   /* the items point into them */
+	enum bt_slice_policy policy;
+};
+
+int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct bt_err *err)
 {
 	int64_t next_id = 1;
-	size_t i = 0, j;
+	size_t i;
 
-	if (it->n)
-		qsort(it->v, it->n, sizeof *it->v, item_cmp);
-	while (i < it->n) {
-		for (j = i + 1; j < it->n && it->v[j].src->tid == it->v[i].src->tid; j++)
-			;
-		if (bt_slice_run_thread(t, it->v + i, j - i, policy, db, &next_id, err))
+	for (i = 0; i < s->th.n; i++) {
+		const struct items *it = &s->th.t[i];
+		if (it->n && bt_slice_run_thread(&s->tab, it->v, it->n, s->policy, sink, &next_id, err))
 			return err->code;
-		i = j;
 	}
 	return BT_OK;
 }
 
-int bt_slice_build(const struct bt_capture *cap, struct bt_db *db, enum bt_slice_policy policy,
-		   struct bt_diag *diag, struct bt_err *err)
+void bt_slicer_free(struct bt_slicer *s)
 {
-	struct bt_stacktab t;
-	struct items it = { NULL, 0, 0 };
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->th.n; i++)
+		free(s->th.t[i].v);
+	free(s->th.t);
+	free(s->th.small);
+	bt_map64_release(&s->th.big);
+	free(s->records);
+	free(s->tab.parent);
+	free(s->tab.frame);
+	free(s->tab.dropped);
+	free(s->tab.loop);
+	free(s->tab.idle);
+	free(s);
+}
+
+int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *db,
+		  enum bt_slice_policy policy, struct bt_err *err)
+{
+	struct bt_slicer *s;
 	char format[64];
 	int64_t version, start_ns, main_tid;
 	uint32_t synth[2];
 	size_t dcap = 0;
 	int rc;
 
-	(void)diag;
-	memset(&t, 0, sizeof t);
+	*out = NULL;
 	rc = bt_db_meta_text(db, "format", format, sizeof format, err);
 	if (rc || strcmp(format, "android-sampling") || !cap->n)
 		return rc;
+	s = bt_xcalloc(1, sizeof *s);
+	s->policy = policy;
+	s->th.small = bt_xcalloc(TID_SMALL, sizeof *s->th.small);
+	bt_map64_init(&s->th.big, 16);
 	if (bt_db_meta_int(db, "version", 0, &version, err) ||
 	    bt_db_meta_int(db, "start_time_ns", 0, &start_ns, err) ||
-	    bt_db_main_tid(db, &main_tid, err) || load_nodes(db, &t, err) ||
-	    load_frames(db, &t, &dcap, err) || add_synthetic(cap, db, &t, &dcap, synth, err))
-		rc = err->code;
-	if (!rc) {
-		build_items(cap, version, start_ns, main_tid, synth, &it);
-		rc = run_threads(&t, &it, policy, db, err);
+	    bt_db_main_tid(db, &main_tid, err) ||
+	    load_frames(db, &s->tab, &dcap, err) || add_synthetic(cap, db, &s->tab, &dcap, synth, err)) {
+		bt_slicer_free(s);
+		return err->code;
 	}
-	free(it.v);
-	free(t.parent);
-	free(t.frame);
-	free(t.dropped);
-	free(t.loop);
-	free(t.idle);
-	return rc;
+	build_items(cap, version, start_ns, main_tid, synth, &s->th);
+	s->records = cap->s;
+	s->tab.parent = cap->parent;
+	s->tab.frame = cap->frame;
+	s->tab.nnodes = cap->nnodes;
+	cap->s = NULL;
+	cap->parent = cap->frame = NULL;
+	cap->n = cap->cap = cap->nnodes = cap->ncap = 0;
+	sort_items(&s->th);
+	*out = s;
+	return BT_OK;
 }

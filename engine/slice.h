@@ -18,12 +18,37 @@ enum bt_slice_policy {
 			    * records' ends; message changes split frames below the loop */
 };
 
-/* Parse a --slice-policy name. BT_EUSAGE for an unknown one. */
+/* Parse a --slice-policy name (NULL: the default, midpoint). BT_EUSAGE
+ * for an unknown one. */
 int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt_err *err);
+const char *bt_slice_policy_name(enum bt_slice_policy p);
 
-/* Fill slices from the captured samples of a freshly imported Android
- * trace (other formats bring their own slices). */
-int bt_slice_build(const struct bt_capture *cap, struct bt_db *db, enum bt_slice_policy policy,
-		   struct bt_diag *diag, struct bt_err *err);
+/* Where reconstructed slices and messages go. A nonzero return stops the
+ * run and is passed on (with err set). message may be NULL. */
+struct bt_slice_sink {
+	int (*slice)(void *ctx, const struct bt_slice *s, struct bt_err *err);
+	int (*message)(void *ctx, int64_t tid, int64_t msg_id, int64_t ts, int64_t dur, int64_t cpu,
+		       struct bt_err *err);
+	void *ctx;
+};
+
+/*
+ * The reconstruction of one freshly imported Android trace: its records,
+ * turned into upstream's items (spec §7) and sorted per thread, kept so
+ * the slices can be produced again whenever a consumer needs them, without
+ * keeping the slices themselves (about 3.5 per record).
+ */
+struct bt_slicer;
+
+/* Prepare from the captured records, which the slicer takes over (the
+ * capture is left empty). *out is NULL for a trace that brings its own
+ * slices or has no records. Adds the synthetic frames to db. */
+int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *db,
+		  enum bt_slice_policy policy, struct bt_err *err);
+
+/* Produce every slice, thread by thread in tid order, and the messages. */
+int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct bt_err *err);
+
+void bt_slicer_free(struct bt_slicer *s);
 
 #endif

@@ -18,15 +18,15 @@
 struct bt_item {
 	int64_t ts, cpu;
 	int64_t block;              /* blocked wall time ending here (dup of a blocking record) */
-	int64_t wakeup_tid;
 	const struct bt_csample *src;   /* tid and counters (for kFlush: the previous record's) */
 	uint32_t node;              /* leaf node of the recorded stack */
 	uint32_t synth;             /* synthetic leaf frame id, or 0 */
 	uint32_t msg_id;
-	uint32_t seq;               /* append order, for the stable sort */
-	int32_t type;
-	int16_t dup;                /* the end point of a duration record */
-	int16_t exact;              /* the begin point of a duration record */
+	uint32_t seq;               /* the thread's append order, for the stable sort */
+	int32_t wakeup_tid;         /* Android tids are 16 bits */
+	int16_t type;
+	uint8_t dup;                /* the end point of a duration record */
+	uint8_t exact;              /* the begin point of a duration record */
 };
 
 /* The stack-tree, frames and filtering the algorithm needs. */
@@ -42,10 +42,10 @@ struct bt_stacktab {
 /* Root-first frame ids of an item's stack after filtering; returns the count. */
 size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uint32_t *out);
 
-/* Run the upstream algorithm over one thread's sorted items, inserting its
- * slices with ids from *next_id on. */
+/* Run the policy over one thread's sorted items, passing its slices (ids
+ * from *next_id on) and messages to the sink. */
 int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
-			   enum bt_slice_policy policy, struct bt_db *db, int64_t *next_id,
-			   struct bt_err *err);
+			enum bt_slice_policy policy, const struct bt_slice_sink *sink, int64_t *next_id,
+			struct bt_err *err);
 
 #endif

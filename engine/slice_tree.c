@@ -15,24 +15,30 @@
 
 #define SINGLE_SAMPLING 10   /* ns, on the wall and the CPU clock alike */
 
+/* An open slice. The root (stack[0]) is never emitted. */
 struct snode {
-	uint32_t frame;
-	int64_t slot;                        /* index into the thread's slices, -1 for the root */
-	int64_t begin_t, begin_c, begin_idx;
-	int64_t block, child_dur, child_cpu;
-	const struct bt_item *begin;         /* opened it: type, message, wakeup */
-	const struct bt_item *base;          /* counters are deltas from this item */
+	struct bt_slice s;                   /* filled as far as known */
+	int64_t begin_idx;
+	int64_t child_dur, child_cpu;
+	const struct bt_csample *base;       /* counters are deltas from this record */
+};
+
+/* The message being accumulated from consecutive message slices. */
+struct msg {
+	int64_t id, ts, end, cpu;
 };
 
 struct run {
 	const struct bt_stacktab *tab;
 	enum bt_slice_policy policy;
 	const struct bt_item *items;
+	const struct bt_slice_sink *sink;
 	struct snode stack[BT_SLICE_MAX_FRAMES + 2];
 	size_t sp;
-	struct bt_slice *out;                /* the thread's slices, in id order */
-	size_t nout, cap;
-	int64_t first_id;
+	int64_t next_id;
+	struct msg msg;
+	int rc;                              /* the sink's first error */
+	struct bt_err *err;
 };
 
 static int64_t min64(int64_t a, int64_t b)
@@ -40,29 +46,25 @@ static int64_t min64(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
+/* Ids are given in preorder (a parent's is smaller than its children's),
+ * while slices reach the sink as they end. */
 static void push(struct run *r, uint32_t frame, int64_t t, int64_t c, int64_t idx, int64_t last_t,
 		 int64_t last_c, const struct bt_item *begin, const struct bt_item *base)
 {
 	struct snode *n = &r->stack[r->sp];
-	struct bt_slice *s;
+	struct bt_slice *s = &n->s;
 
-	memset(n, 0, sizeof *n);
-	n->frame = frame;
-	n->begin_t = t;
-	n->begin_c = c;
-	n->begin_idx = idx;
-	n->begin = begin;
-	n->base = base;
-	BT_GROW(r->out, r->nout + 1, r->cap);
-	n->slot = (int64_t)r->nout++;
-	s = &r->out[n->slot];
-	memset(s, 0, sizeof *s);
-	s->id = r->first_id + n->slot;
+	n->begin_idx = idx;          /* every field is set here or in pop() */
+	n->child_dur = n->child_cpu = 0;
+	n->base = base->src;
+	s->block_dur = 0;
+	s->id = r->next_id++;
 	s->tid = begin->src->tid;
 	s->depth = (int64_t)r->sp - 1;
-	s->parent_id = r->sp > 1 ? r->first_id + r->stack[r->sp - 1].slot : 0;
+	s->parent_id = r->stack[r->sp - 1].s.id;
 	s->frame_id = frame;
 	s->ts = t;
+	s->cpu_dur = c;              /* the begin CPU time until the end */
 	s->msg_id = begin->msg_id;
 	s->type = begin->type;
 	s->wakeup_tid = begin->wakeup_tid;
@@ -71,31 +73,58 @@ static void push(struct run *r, uint32_t frame, int64_t t, int64_t c, int64_t id
 	r->sp++;
 }
 
+/* A message slice: a child of a message-loop frame, other than the wait
+ * for the next message (idle time belongs to the loop, DESIGN §5). */
+static int is_message(const struct run *r, const struct bt_slice *s, const struct snode *parent)
+{
+	return s->parent_id && s->msg_id && !r->tab->idle[s->frame_id] &&
+	       !r->tab->loop[s->frame_id] && r->tab->loop[parent->s.frame_id];
+}
+
+/* One message per run of consecutive message slices with the same id. */
+static void end_message(struct run *r, int64_t tid)
+{
+	if (r->msg.id && !r->rc && r->sink->message)
+		r->rc = r->sink->message(r->sink->ctx, tid, r->msg.id, r->msg.ts, r->msg.end - r->msg.ts,
+					 r->msg.cpu, r->err);
+	r->msg.id = 0;
+}
+
+static void add_message(struct run *r, const struct bt_slice *s)
+{
+	if (r->msg.id != s->msg_id) {
+		end_message(r, s->tid);
+		r->msg.id = s->msg_id;
+		r->msg.ts = s->ts;
+		r->msg.cpu = 0;
+	}
+	r->msg.end = s->ts + s->dur;
+	r->msg.cpu += s->cpu_dur;
+}
+
 /* Pop the top node, ending it at (t, c); counters run up to item end. */
 static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct bt_item *end)
 {
 	struct snode *n = &r->stack[--r->sp], *parent = &r->stack[r->sp - 1];
-	int64_t dur = t - n->begin_t, cpu = c - n->begin_c;
+	struct bt_slice *s = &n->s;
+	const struct bt_csample *a = n->base, *b = end->src;
 
-	if (n->slot >= 0) {
-		struct bt_slice *s = &r->out[n->slot];
-		s->dur = dur;
-		s->cpu_dur = cpu;
-		s->self_dur = dur - n->child_dur;
-		s->self_cpu_dur = cpu - n->child_cpu;
-		s->block_dur = n->block;
-		s->sample_count = idx - n->begin_idx;
-		const struct bt_csample *a = n->base->src, *b = end->src;
-		s->alloc_objects = b->alloc_objects - a->alloc_objects;
-		s->alloc_bytes = b->alloc_bytes - a->alloc_bytes;
-		s->majflt = b->majflt - a->majflt;
-		s->nvcsw = b->nvcsw - a->nvcsw;
-		s->nivcsw = b->nivcsw - a->nivcsw;
-	}
-	if (r->sp > 0) {
-		parent->child_dur += dur;
-		parent->child_cpu += cpu;
-	}
+	s->dur = t - s->ts;
+	s->cpu_dur = c - s->cpu_dur;
+	s->self_dur = s->dur - n->child_dur;
+	s->self_cpu_dur = s->cpu_dur - n->child_cpu;
+	s->sample_count = idx - n->begin_idx;
+	s->alloc_objects = b->alloc_objects - a->alloc_objects;
+	s->alloc_bytes = b->alloc_bytes - a->alloc_bytes;
+	s->majflt = b->majflt - a->majflt;
+	s->nvcsw = b->nvcsw - a->nvcsw;
+	s->nivcsw = b->nivcsw - a->nivcsw;
+	parent->child_dur += s->dur;
+	parent->child_cpu += s->cpu_dur;
+	if (r->policy == BT_SLICE_MIDPOINT && is_message(r, s, parent))
+		add_message(r, s);
+	if (!r->rc)
+		r->rc = r->sink->slice(r->sink->ctx, s, r->err);
 }
 
 /* Length of the common prefix of two frame lists. */
@@ -122,7 +151,7 @@ static void step_btrace(struct run *r, size_t i, const uint32_t *pf, size_t np,
 		push(r, cf[j], cur->ts, cur->cpu, (int64_t)i, pre->ts, pre->cpu, cur, cur);
 	/* upstream tests only the sizes here (its comment means "same stack"): Q-5 */
 	if (np == nc && pre->dup && r->sp > 1) {
-		uint32_t frame = r->stack[r->sp - 1].frame;
+		uint32_t frame = (uint32_t)r->stack[r->sp - 1].s.frame_id;
 		pop(r, cur->ts, cur->cpu, (int64_t)i - 1, cur);
 		push(r, frame, cur->ts, cur->cpu, (int64_t)i, cur->ts, cur->cpu, cur, cur);
 	}
@@ -168,62 +197,9 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	}
 }
 
-static int emit(struct run *r, struct bt_db *db, struct bt_err *err)
-{
-	size_t i;
-
-	for (i = 0; i < r->nout; i++)
-		if (bt_db_insert_slice(db, &r->out[i], err))
-			return err->code;
-	return BT_OK;
-}
-
-/* A message slice: a child of the (deepest) message-loop frame, other than
- * the wait for the next message (idle time belongs to the loop, DESIGN §5). */
-static int is_message(const struct run *r, const struct bt_slice *s)
-{
-	const struct bt_slice *p;
-
-	if (!s->parent_id || !s->msg_id || r->tab->idle[s->frame_id] || r->tab->loop[s->frame_id])
-		return 0;
-	p = &r->out[s->parent_id - r->first_id];
-	return r->tab->loop[p->frame_id];
-}
-
-/* One messages row per message id: from the first to the last of its slices. */
-static int emit_messages(struct run *r, struct bt_db *db, struct bt_err *err)
-{
-	size_t i = 0, j;
-
-	while (i < r->nout) {
-		const struct bt_slice *s = &r->out[i];
-		int64_t ts, end, cpu;
-		if (!is_message(r, s)) {
-			i++;
-			continue;
-		}
-		ts = s->ts;
-		end = s->ts + s->dur;
-		cpu = s->cpu_dur;
-		for (j = i + 1; j < r->nout; j++) {
-			const struct bt_slice *x = &r->out[j];
-			if (!is_message(r, x))
-				continue;
-			if (x->msg_id != s->msg_id)
-				break;
-			end = x->ts + x->dur;
-			cpu += x->cpu_dur;
-		}
-		if (bt_db_exec(db, BT_SQL_INSERT_MESSAGE, err, "iiiii", s->tid, s->msg_id, ts, end - ts, cpu))
-			return err->code;
-		i = j;
-	}
-	return BT_OK;
-}
-
 int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
-			   enum bt_slice_policy policy, struct bt_db *db, int64_t *next_id,
-			   struct bt_err *err)
+			enum bt_slice_policy policy, const struct bt_slice_sink *sink, int64_t *next_id,
+			struct bt_err *err)
 {
 	struct run *r = bt_xcalloc(1, sizeof *r);
 	uint32_t fa[BT_SLICE_MAX_FRAMES], fb[BT_SLICE_MAX_FRAMES], *pf = fa, *cf = fb, *tmp;
@@ -234,14 +210,19 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 	r->tab = t;
 	r->policy = policy;
 	r->items = items;
-	r->first_id = *next_id;
+	r->sink = sink;
+	r->err = err;
+	r->next_id = *next_id;
 	/* the root: never emitted, begins at the first item with CPU 0 */
-	r->stack[0].slot = -1;
-	r->stack[0].begin_t = items[0].ts;
-	r->stack[0].begin = r->stack[0].base = &items[0];
+	r->stack[0].s.ts = items[0].ts;
 	r->sp = 1;
-	for (i = 0; i < n; i++) {
-		nc = bt_item_frames(t, &items[i], cf);
+	for (i = 0; i < n && !r->rc; i++) {
+		if (i > 0 && items[i].node == items[i - 1].node && items[i].synth == items[i - 1].synth) {
+			memcpy(cf, pf, np * sizeof *cf);   /* a duration record's end: same stack */
+			nc = np;
+		} else {
+			nc = bt_item_frames(t, &items[i], cf);
+		}
 		if (i == 0)
 			for (j = 0; j < nc; j++)
 				push(r, cf[j], items[0].ts, items[0].cpu, 0, items[0].ts, items[0].cpu, &items[0],
@@ -251,21 +232,19 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 		else
 			step_midpoint(r, i, pf, np, cf, nc);
 		if (items[i].block)
-			for (j = 0; j < r->sp; j++)
-				r->stack[j].block += items[i].block;
+			for (j = 1; j < r->sp; j++)
+				r->stack[j].s.block_dur += items[i].block;
 		tmp = pf;
 		pf = cf;
 		cf = tmp;
 		np = nc;
 	}
 	tail = policy == BT_SLICE_BTRACE ? SINGLE_SAMPLING : 0;
-	while (r->sp > 1)
+	while (r->sp > 1 && !r->rc)
 		pop(r, items[n - 1].ts + tail, items[n - 1].cpu + tail, (int64_t)n, &items[n - 1]);
-	rc = emit(r, db, err);
-	if (!rc && policy == BT_SLICE_MIDPOINT)
-		rc = emit_messages(r, db, err);
-	*next_id += (int64_t)r->nout;
-	free(r->out);
+	end_message(r, items[0].src->tid);
+	*next_id = r->next_id;
+	rc = r->rc;
 	free(r);
 	return rc;
 }
