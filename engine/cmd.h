@@ -17,7 +17,8 @@ enum {
 	BT_OPT_OUT = 1 << 3,
 	BT_OPT_FORMAT = 1 << 4,
 	BT_OPT_QUIET = 1 << 5,
-	BT_OPT_SLICE = 1 << 6
+	BT_OPT_SLICE = 1 << 6,
+	BT_OPT_PERFETTO = 1 << 7
 };
 
 struct bt_opts {
@@ -25,6 +26,7 @@ struct bt_opts {
 	char **inputs;             /* positional arguments, borrowed from argv */
 	int ninputs;
 	const char *db, *mapping, *retrace, *out, *format;
+	const char *perfetto;      /* --perfetto OUT.pb */
 	const char *slice_policy;  /* NULL: the default policy */
 	int quiet;
 	int help;

@@ -1,10 +1,11 @@
 /*
  * "btrace-analyze [analyze] INPUT": import (or reuse) a trace and write the
  * report, to stdout or atomically to -o in the format its extension or
- * --format names.
+ * --format names; --perfetto also exports the slices for Perfetto UI.
  */
 #include "cmd.h"
 #include "fileio.h"
+#include "perfetto.h"
 #include "report.h"
 
 int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
@@ -14,7 +15,8 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 	struct bt_out out = { NULL, NULL, NULL };
 	const struct bt_reporter *rep = NULL;
 	int rc = bt_opts_parse(&o, argc, argv, BT_OPT_DB | BT_OPT_OUT | BT_OPT_FORMAT |
-			       BT_OPT_MAPPING | BT_OPT_RETRACE | BT_OPT_QUIET | BT_OPT_SLICE, err);
+			       BT_OPT_MAPPING | BT_OPT_RETRACE | BT_OPT_QUIET | BT_OPT_SLICE |
+			       BT_OPT_PERFETTO, err);
 
 	if (!rc && o.help) {
 		bt_cmd_print_help("analyze");
@@ -32,6 +34,8 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 		rc = bt_out_open(&out, o.out, err);
 	if (!rc)
 		rc = rep->write(db, out.fp, err);
+	if (!rc && o.perfetto)
+		rc = bt_perfetto_write(db, o.perfetto, err);
 	if (!rc)
 		rc = bt_out_commit(&out, err);
 	if (!rc)

@@ -41,7 +41,10 @@ static const struct {
 	  "Import INPUT (or reuse a trace database) and write its report: trace facts,\n"
 	  "threads, record types, top leaf frames and the importer's diagnostics.\n"
 	  "The format follows -o's extension (.txt, .json) or --format; default is\n"
-	  "text on stdout. -o is written to a temporary file and renamed at the end.\n" },
+	  "text on stdout. -o is written to a temporary file and renamed at the end.\n"
+	  "  --perfetto OUT.pb also write the reconstructed slices as a Perfetto trace\n"
+	  "                    (open in ui.perfetto.dev): one track per thread, upstream's\n"
+	  "                    annotations, flow arrows from each waker to the wait it ended\n" },
 	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
 	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"
 	  "frames, nodes, samples, slices, messages, blocking_edges, diagnostics).\n"

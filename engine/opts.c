@@ -24,6 +24,7 @@ static const struct optdef defs[] = {
 	{ "--output", BT_OPT_OUT, F(out) },
 	{ "--format", BT_OPT_FORMAT, F(format) },
 	{ "--slice-policy", BT_OPT_SLICE, F(slice_policy) },
+	{ "--perfetto", BT_OPT_PERFETTO, F(perfetto) },
 };
 #undef F
 
