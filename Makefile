@@ -3,7 +3,7 @@
 # make run        install missing Debian packages, build, analyse the bundled example
 # make test       unit, golden and end-to-end tests; ends with "N passed, N failed"
 # make asan       the same tests under ASan/LSan/UBSan in build-asan/
-# make bench      import 200k- and 1M-record dumps, print wall time, peak RSS, MB/s
+# make bench      load, analyze, import and export 200k and 1M records: wall, CPU, peak RSS
 # make fuzz       libFuzzer on the Android importer (FUZZ_SECONDS=600)
 # make clean
 

@@ -190,6 +190,7 @@ int bt_db_is_trace_db(const char *path)
 	if (!yes)
 		return 0;
 	yes = 0;
+	configure_library();   /* before SQLite initialises, or the settings are refused */
 	if (sqlite3_open_v2(path, &conn, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
 	    sqlite3_prepare_v2(conn, "SELECT value FROM meta WHERE key='tool'", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW) {

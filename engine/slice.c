@@ -3,8 +3,9 @@
  * items (format spec §7: duration records give a begin and an end item,
  * v5 wakers become points at their wake-up, kFlush spans are synthesised,
  * frames are filtered and GC/monitor get synthetic leaves), links wakers
- * by begin time as upstream does, sorts stably by time and runs the
- * policy per thread.
+ * by begin time as upstream does, and keeps them per thread, sorted
+ * stably by time, so the policy can be run over them whenever slices are
+ * wanted (bt_slicer_run).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -39,9 +39,13 @@ struct edge {
 	int used;
 };
 
+#define OUT_BUF (1u << 20)
+
 struct writer {
 	FILE *fp;
-	uint8_t *buf;
+	uint8_t *out;               /* packets not yet written, OUT_BUF bytes */
+	size_t nout;
+	uint8_t *buf;               /* one packed packet */
 	size_t cap;
 	int first;                  /* no packet written yet */
 	int64_t pid;
@@ -55,6 +59,26 @@ struct writer {
 	struct edge *edges;         /* sorted by waiter, ts */
 	size_t nedges;
 };
+
+static int flush_out(struct writer *w, struct bt_err *err)
+{
+	if (w->nout && fwrite(w->out, 1, w->nout, w->fp) != w->nout)
+		return bt_err_set(err, BT_EIO, "cannot write the Perfetto trace");
+	w->nout = 0;
+	return BT_OK;
+}
+
+static int emit(struct writer *w, const uint8_t *b, size_t n, struct bt_err *err)
+{
+	if (w->nout + n > OUT_BUF && flush_out(w, err))
+		return err->code;
+	if (n > OUT_BUF)
+		return fwrite(b, 1, n, w->fp) == n ? BT_OK
+			: bt_err_set(err, BT_EIO, "cannot write the Perfetto trace");
+	memcpy(w->out + w->nout, b, n);
+	w->nout += n;
+	return BT_OK;
+}
 
 /* Append one packet as Trace.packet (field 1, length-delimited). */
 static int put(struct writer *w, Packet *p, struct bt_err *err)
@@ -77,8 +101,8 @@ static int put(struct writer *w, Packet *p, struct bt_err *err)
 	for (v = len; v >= 0x80; v >>= 7)
 		hdr[h++] = (uint8_t)(v | 0x80);
 	hdr[h++] = (uint8_t)v;
-	if (fwrite(hdr, 1, h, w->fp) != h || fwrite(w->buf, 1, len, w->fp) != len)
-		return bt_err_set(err, BT_EIO, "cannot write the Perfetto trace");
+	if (emit(w, hdr, h, err) || emit(w, w->buf, len, err))
+		return err->code;
 	return BT_OK;
 }
 
@@ -509,6 +533,7 @@ static void release(struct writer *w)
 		free(w->types[i]);
 	free(w->edges);
 	free(w->buf);
+	free(w->out);
 	bt_map64_release(&w->tmap);
 }
 
@@ -520,6 +545,7 @@ int bt_perfetto_write(struct bt_db *db, const char *path, struct bt_err *err)
 
 	memset(&w, 0, sizeof w);
 	w.first = 1;
+	w.out = bt_xmalloc(OUT_BUF);
 	bt_map64_init(&w.tmap, 64);
 	rc = bt_out_open(&out, path, err);
 	w.fp = out.fp;
@@ -537,6 +563,8 @@ int bt_perfetto_write(struct bt_db *db, const char *path, struct bt_err *err)
 		rc = flows(&w, err);
 	if (!rc)
 		rc = process_tree(db, &w, err);
+	if (!rc)
+		rc = flush_out(&w, err);
 	if (!rc)
 		rc = bt_out_commit(&out, err);
 	bt_out_abort(&out);

@@ -1,6 +1,12 @@
 #!/bin/sh
 # make bench: generate 200k- and 1M-record dumps with the test writer and
-# import each RUNS times; print the median wall time, peak RSS and MB/s.
+# time, RUNS times each, the jobs DESIGN §12 budgets; print median wall
+# time, CPU time and peak RSS per job.
+#   load      import + linking + reconstruction into a scratch database
+#             (slices on demand, messages stored): what every analysis pays
+#   analyze   the default analysis with its report
+#   import    a kept database (-o), slices stored as rows
+#   perfetto  --perfetto from the kept database
 set -eu
 B=${B:-build}
 RUNS=${RUNS:-5}
@@ -11,21 +17,28 @@ for n in 200000 1000000; do
 	[ -f "$dir/$n/sampling.bin" ] || "$B/tests/mkdump" --records $n --seed 42 --no-truth "$dir/$n" >/dev/null
 done
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-printf '%-10s %8s %10s %10s %12s %8s\n' records MB wall_s cpu_s peak_rss_MB MB/s
-for n in 200000 1000000; do
-	mb=$(du -m --apparent-size "$dir/$n/sampling.bin" | cut -f1)
+measure() {   # label records command...
+	label=$1 n=$2; shift 2
 	: >"$dir/times"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		rm -f "$dir/$n.db"
-		/usr/bin/time -f '%e %M %U %S' -o "$dir/one" "$BIN" import -q "$dir/$n" -o "$dir/$n.db"
+		rm -f "$dir/$n.db" "$dir/$n.pb"
+		[ "$label" = perfetto ] && "$BIN" import -q "$dir/$n" -o "$dir/$n.db"
+		/usr/bin/time -f '%e %M %U %S' -o "$dir/one" "$@" >/dev/null
 		cat "$dir/one" >>"$dir/times"
 		i=$((i + 1))
 	done
 	wall=$(cut -d' ' -f1 "$dir/times" | median)
 	rss=$(cut -d' ' -f2 "$dir/times" | median)
 	cpu=$(awk '{ printf "%.2f\n", $3 + $4 }' "$dir/times" | median)
-	printf '%-10s %8s %10s %10s %12s %8s\n' $n "$mb" "$wall" "$cpu" $((rss / 1024)) \
-		"$(awk -v m="$mb" -v w="$wall" 'BEGIN { printf "%.0f", (w > 0 ? m / w : 0) }')"
+	printf '%-9s %-10s %8s %10s %10s %12s\n' "$label" $n "$mb" "$wall" "$cpu" $((rss / 1024))
+}
+printf '%-9s %-10s %8s %10s %10s %12s\n' job records MB wall_s cpu_s peak_rss_MB
+for n in 200000 1000000; do
+	mb=$(du -m --apparent-size "$dir/$n/sampling.bin" | cut -f1)
+	measure load $n "$BIN" query -q "$dir/$n" "SELECT count(*) FROM messages"
+	measure analyze $n "$BIN" analyze -q "$dir/$n"
+	measure import $n "$BIN" import -q "$dir/$n" -o "$dir/$n.db"
+	measure perfetto $n "$BIN" analyze -q "$dir/$n.db" --perfetto "$dir/$n.pb"
 done
-rm -f "$dir"/*.db
+rm -f "$dir"/*.db "$dir"/*.pb
