@@ -140,6 +140,15 @@ static int bulk_eof(sqlite3_vtab_cursor *cur)
 	return ((struct bulk_cursor *)cur)->i >= n;
 }
 
+/* Column col of a row laid out as int64 values with a NULL bitmap. */
+static void result(sqlite3_context *ctx, const int64_t *v, uint32_t nulls, int col)
+{
+	if (nulls >> col & 1)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, v[col]);
+}
+
 static int bulk_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct bulk_vtab *v = (struct bulk_vtab *)cur->pVtab;
@@ -147,17 +156,9 @@ static int bulk_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	const struct bt_chunk *c = v->db->bulk.writing;
 
 	if (v->kind == BULK_SAMPLES) {
-		const struct bt_sample_row *r = &c->sample[i];
-		if (r->nulls >> col & 1)
-			sqlite3_result_null(ctx);
-		else
-			sqlite3_result_int64(ctx, r->col[col]);
+		result(ctx, c->sample[i].col, c->sample[i].nulls, col);
 	} else if (v->kind == BULK_SLICES) {
-		const struct bt_slice_row *r = &c->slice[i];
-		if (r->nulls >> col & 1)
-			sqlite3_result_null(ctx);
-		else
-			sqlite3_result_int64(ctx, r->col[col]);
+		result(ctx, c->slice[i].col, c->slice[i].nulls, col);
 	} else if (col == 0 || (col == 1 && !c->node[i][1])) {
 		sqlite3_result_null(ctx);
 	} else {
