@@ -6,15 +6,12 @@
 
 #include "alloc.h"
 #include "capture.h"
-#include "rtype.h"
 
 static void observe(void *ctx, const struct bt_sample *s)
 {
 	struct bt_capture *c = ctx;
 	struct bt_csample *d;
 
-	if (!c->all && !bt_rtype_is_wait(s->type) && !bt_rtype_is_waker(s->type))
-		return;
 	BT_GROW(c->s, c->n + 1, c->cap);
 	d = &c->s[c->n++];
 	d->id = s->id;
@@ -53,13 +50,12 @@ static void observe_node(void *ctx, int64_t id, int64_t parent_id, int64_t frame
 		c->nnodes = i;
 }
 
-void bt_capture_begin(struct bt_capture *c, struct bt_db *db, int all)
+void bt_capture_begin(struct bt_capture *c, struct bt_db *db)
 {
-	struct bt_observer o = { observe, all ? observe_node : NULL, c };
+	struct bt_observer o = { observe, observe_node, c };
 
 	memset(c, 0, sizeof *c);
 	c->db = db;
-	c->all = all;
 	bt_db_observe(db, &o);
 }
 

@@ -20,17 +20,15 @@ struct bt_csample {
 
 struct bt_capture {
 	struct bt_db *db;       /* watched until release */
-	int all;                /* every sample, or only waits and wakers (for linking) */
 	struct bt_csample *s;   /* in insertion (file) order */
 	size_t n, cap;
-	uint32_t *parent, *frame;   /* the stack tree by node id (with all) */
+	uint32_t *parent, *frame;   /* the stack tree by node id */
 	size_t nnodes, ncap;
 };
 
-/* Start copying the samples inserted into db: all of them and the stack
- * tree (slices need them), or only the main-thread wait and waker records
- * that linking needs. */
-void bt_capture_begin(struct bt_capture *c, struct bt_db *db, int all);
+/* Start copying the samples and the stack tree inserted into db, which
+ * linking and reconstruction work from. */
+void bt_capture_begin(struct bt_capture *c, struct bt_db *db);
 /* Stop watching and free the copy. */
 void bt_capture_release(struct bt_capture *c);
 

@@ -124,7 +124,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 		io.progress_ctx = &p;
 	}
 	rc = bt_db_begin(db, err);
-	bt_capture_begin(&cap, db, 1);
+	bt_capture_begin(&cap, db);
 	if (!rc)
 		rc = imp->run(db, input, &io, &diag, err);
 	if (!rc)
