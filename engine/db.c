@@ -39,7 +39,7 @@ static int prepare_all(struct bt_db *db, struct bt_err *err)
 	return BT_OK;
 }
 
-static int pragma(struct bt_db *db, const char *sql, struct bt_err *err)
+int bt_db_run_sql(struct bt_db *db, const char *sql, struct bt_err *err)
 {
 	if (sqlite3_exec(db->conn, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return sql_fail(db, sql, err);
@@ -128,7 +128,7 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 		bt_buf_release(&tmp);
 	}
 	if (!rc)
-		rc = pragma(db, load_pragmas, err);
+		rc = bt_db_run_sql(db, load_pragmas, err);
 	if (!rc && sqlite3_exec(db->conn, bt_sql_text[BT_SQL_SCHEMA], NULL, NULL, NULL) != SQLITE_OK)
 		rc = sql_fail(db, "creating the schema", err);
 	if (!rc)
@@ -238,14 +238,14 @@ const char *bt_db_path(const struct bt_db *db)
 
 int bt_db_begin(struct bt_db *db, struct bt_err *err)
 {
-	return pragma(db, "BEGIN", err);
+	return bt_db_run_sql(db, "BEGIN", err);
 }
 
 int bt_db_commit(struct bt_db *db, struct bt_err *err)
 {
 	if (bt_db_flush(db, err))
 		return err->code;
-	return pragma(db, "COMMIT", err);
+	return bt_db_run_sql(db, "COMMIT", err);
 }
 
 void bt_db_rollback(struct bt_db *db)
@@ -258,7 +258,7 @@ void bt_db_rollback(struct bt_db *db)
 int bt_db_query_only(struct bt_db *db, struct bt_err *err)
 {
 	db->query_only = 1;
-	return pragma(db, "PRAGMA query_only=ON", err);
+	return bt_db_run_sql(db, "PRAGMA query_only=ON", err);
 }
 
 int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)

@@ -69,6 +69,9 @@ struct bt_db {
 	int published;
 };
 
+/* Run fixed SQL text (a pragma, BEGIN, COMMIT) with no parameters. */
+int bt_db_run_sql(struct bt_db *db, const char *sql, struct bt_err *err);
+
 /* Step a registered statement to completion and reset it. */
 int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
 

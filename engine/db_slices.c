@@ -19,13 +19,6 @@ int bt_db_slices_deferred(const struct bt_db *db)
 	return db->slices_fn != NULL;
 }
 
-static int run_sql(struct bt_db *db, const char *sql, struct bt_err *err)
-{
-	if (sqlite3_exec(db->conn, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return bt_err_set(err, BT_ESQL, "%s: %s", sql, sqlite3_errmsg(db->conn));
-	return BT_OK;
-}
-
 int bt_db_need_slices(struct bt_db *db, struct bt_err *err)
 {
 	bt_slices_fn fn = db->slices_fn;
@@ -35,21 +28,21 @@ int bt_db_need_slices(struct bt_db *db, struct bt_err *err)
 		return BT_OK;
 	db->slices_fn = NULL;   /* once, even if it fails */
 	if (db->query_only)
-		rc = run_sql(db, "PRAGMA query_only=OFF", err);
+		rc = bt_db_run_sql(db, "PRAGMA query_only=OFF", err);
 	if (!rc && own)
-		rc = run_sql(db, "BEGIN", err);
+		rc = bt_db_begin(db, err);
 	if (!rc)
 		rc = fn(db->slices_ctx, db, err);
 	if (!rc)
 		rc = bt_db_flush(db, err);
 	if (own && !sqlite3_get_autocommit(db->conn)) {
 		if (!rc)
-			rc = run_sql(db, "COMMIT", err);
+			rc = bt_db_commit(db, err);
 		else
 			bt_db_rollback(db);
 	}
 	if (db->query_only) {
-		int qrc = run_sql(db, "PRAGMA query_only=ON", err);
+		int qrc = bt_db_run_sql(db, "PRAGMA query_only=ON", err);
 		rc = rc ? rc : qrc;
 	}
 	bt_db_defer_slices(db, NULL, NULL, NULL);
