@@ -25,9 +25,10 @@ typedef Perfetto__Protos__DebugAnnotation Annot;
 #define SEQ_ID 1
 #define MAX_ANNOTS 20
 
-/* Open slices of one thread: their end times, by depth. */
+/* A thread's track and its open slices' end times, by depth. */
 struct track {
 	int64_t tid;
+	char *name;                 /* from the threads table; NULL for a thread only slices name */
 	int described;
 	int64_t *ends;
 	size_t n, cap;
@@ -119,11 +120,12 @@ static struct track *track_of(struct writer *w, int64_t tid)
 	return &w->tracks[w->ntracks - 1];
 }
 
-static int describe_thread(struct writer *w, struct track *t, const char *name, struct bt_err *err)
+static int describe_thread(struct writer *w, struct track *t, struct bt_err *err)
 {
 	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	const char *name = t->name;
 	char fallback[32];
 
 	if (!name) {
@@ -145,13 +147,32 @@ static int describe_thread(struct writer *w, struct track *t, const char *name, 
 	return put(w, &p, err);
 }
 
-static int describe(struct bt_db *db, struct writer *w, struct bt_err *err)
+/* The threads table's threads become tracks, main thread first. */
+static int load_threads(struct bt_db *db, struct writer *w, int *first_is_main, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	*first_is_main = 0;
+	if (bt_rows_open(&r, db, BT_SQL_PERFETTO_THREADS, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		struct track *t = track_of(w, bt_rows_int(r, 0));
+		if (!t->name)
+			t->name = bt_xstrdup(bt_rows_text(r, 1, NULL));
+		if (w->ntracks == 1)
+			*first_is_main = bt_rows_int(r, 2) != 0;
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static int describe(struct writer *w, struct bt_err *err)
 {
 	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
-	struct bt_rows *r = NULL;
-	int rc;
+	size_t i;
 
 	d.has_uuid = 1;
 	d.uuid = PROCESS_UUID;
@@ -161,15 +182,12 @@ static int describe(struct bt_db *db, struct writer *w, struct bt_err *err)
 	pd.process_name = w->process;
 	d.process = &pd;
 	p.track_descriptor = &d;
-	if (put(w, &p, err) || bt_rows_open(&r, db, BT_SQL_PERFETTO_THREADS, err))
+	if (put(w, &p, err))
 		return err->code;
-	while ((rc = bt_rows_next(r, err)) == 1) {
-		struct track *t = track_of(w, bt_rows_int(r, 0));
-		if (describe_thread(w, t, bt_rows_text(r, 1, NULL), err))
-			break;
-	}
-	bt_rows_close(r);
-	return rc < 0 || err->code ? err->code : BT_OK;
+	for (i = 0; i < w->ntracks; i++)
+		if (describe_thread(w, &w->tracks[i], err))
+			return err->code;
+	return BT_OK;
 }
 
 static int load_names(struct bt_db *db, struct writer *w, struct bt_err *err)
@@ -280,39 +298,37 @@ struct annots {
 	size_t n;
 };
 
-static void add_int(struct annots *s, const char *name, int64_t v)
+/* The next annotation, named, its value for the caller to set. */
+static Annot *annot(struct annots *s, const char *name)
 {
 	Annot *a = &s->a[s->n];
 
 	perfetto__protos__debug_annotation__init(a);
 	a->name = (char *)name;
-	a->has_int_value = 1;
-	a->int_value = v;
-	s->p[s->n] = a;
-	s->n++;
+	s->p[s->n++] = a;
+	return a;
 }
 
+static void add_int(struct annots *s, const char *name, int64_t v)
+{
+	Annot *a = annot(s, name);
+
+	a->has_int_value = 1;
+	a->int_value = v;
+}
+
+/* A duration in ns as upstream's double milliseconds. */
 static void add_ms(struct annots *s, const char *name, int64_t ns)
 {
-	Annot *a = &s->a[s->n];
+	Annot *a = annot(s, name);
 
-	perfetto__protos__debug_annotation__init(a);
-	a->name = (char *)name;
 	a->has_double_value = 1;
 	a->double_value = (double)ns / 1e6;
-	s->p[s->n] = a;
-	s->n++;
 }
 
 static void add_str(struct annots *s, const char *name, const char *v)
 {
-	Annot *a = &s->a[s->n];
-
-	perfetto__protos__debug_annotation__init(a);
-	a->name = (char *)name;
-	a->string_value = (char *)v;
-	s->p[s->n] = a;
-	s->n++;
+	annot(s, name)->string_value = (char *)v;
 }
 
 /* Columns of perfetto_slices.sql. */
@@ -331,7 +347,7 @@ static int begin_slice(struct writer *w, struct bt_rows *r, struct bt_err *err)
 	struct edge *e;
 	uint64_t flow;
 
-	if (!t->described && describe_thread(w, t, NULL, err))
+	if (!t->described && describe_thread(w, t, err))
 		return err->code;
 	while (t->n > 0 && (int64_t)t->n > depth)
 		if (end_slice(w, t, err))
@@ -410,7 +426,7 @@ static int instant(struct writer *w, int64_t tid, int64_t ts, const char *name, 
 	Event ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	struct track *t = track_of(w, tid);
 
-	if (!t->described && describe_thread(w, t, NULL, err))
+	if (!t->described && describe_thread(w, t, err))
 		return err->code;
 	ev.has_type = ev.has_track_uuid = 1;
 	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
@@ -447,73 +463,53 @@ static int flows(struct writer *w, struct bt_err *err)
 	return BT_OK;
 }
 
-static int process_tree(struct bt_db *db, struct writer *w, struct bt_err *err)
+/* The process and the threads of the threads table. */
+static int process_tree(struct writer *w, struct bt_err *err)
 {
 	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__ProcessTree tree = PERFETTO__PROTOS__PROCESS_TREE__INIT;
 	Perfetto__Protos__ProcessTree__Process proc = PERFETTO__PROTOS__PROCESS_TREE__PROCESS__INIT;
 	Perfetto__Protos__ProcessTree__Process *procs[1] = { &proc };
-	Perfetto__Protos__ProcessTree__Thread *th = NULL, **thp = NULL;
+	Perfetto__Protos__ProcessTree__Thread *th = bt_xcalloc(w->ntracks + 1, sizeof *th);
+	Perfetto__Protos__ProcessTree__Thread **thp = bt_xcalloc(w->ntracks + 1, sizeof *thp);
 	char *cmdline[1] = { w->process };
-	char **names = NULL;
-	struct bt_rows *r = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, i;
 	int rc;
 
 	proc.has_pid = 1;
 	proc.pid = (int32_t)w->pid;
 	proc.n_cmdline = 1;
 	proc.cmdline = cmdline;
-	if (bt_rows_open(&r, db, BT_SQL_PERFETTO_THREADS, err))
-		return err->code;
-	while ((rc = bt_rows_next(r, err)) == 1) {
-		size_t c2 = cap, c3 = cap;
-		BT_GROW(th, n + 1, cap);
-		BT_GROW(thp, n + 1, c2);
-		BT_GROW(names, n + 1, c3);
+	for (i = 0; i < w->ntracks; i++) {
+		if (!w->tracks[i].name)
+			continue;
 		perfetto__protos__process_tree__thread__init(&th[n]);
 		th[n].has_tid = th[n].has_tgid = 1;
-		th[n].tid = (int32_t)bt_rows_int(r, 0);
+		th[n].tid = (int32_t)w->tracks[i].tid;
 		th[n].tgid = (int32_t)w->pid;
-		names[n] = bt_xstrdup(bt_rows_text(r, 1, NULL) ? bt_rows_text(r, 1, NULL) : "");
+		th[n].name = w->tracks[i].name;
+		thp[n] = &th[n];
 		n++;
-	}
-	bt_rows_close(r);
-	for (i = 0; i < n; i++) {
-		th[i].name = names[i];
-		thp[i] = &th[i];
 	}
 	tree.n_processes = 1;
 	tree.processes = procs;
 	tree.n_threads = n;
 	tree.threads = thp;
 	p.process_tree = &tree;
-	if (rc >= 0)
-		rc = put(w, &p, err);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	rc = put(w, &p, err);
 	free(th);
 	free(thp);
-	return rc < 0 ? err->code : rc;
+	return rc;
 }
 
-static int process_facts(struct bt_db *db, struct writer *w, struct bt_err *err)
+/* pid and process name: meta's, else the main thread's name. */
+static int process_facts(struct bt_db *db, struct writer *w, int first_is_main, struct bt_err *err)
 {
-	int64_t main_tid;
-
 	if (bt_db_meta_int(db, "pid", 0, &w->pid, err) ||
-	    bt_db_meta_text(db, "process_name", w->process, sizeof w->process, err) ||
-	    bt_db_main_tid(db, &main_tid, err))
+	    bt_db_meta_text(db, "process_name", w->process, sizeof w->process, err))
 		return err->code;
-	if (!w->process[0]) {
-		struct bt_rows *r = NULL;
-		if (bt_rows_open(&r, db, BT_SQL_PERFETTO_THREADS, err))
-			return err->code;
-		if (bt_rows_next(r, err) == 1 && bt_rows_int(r, 2))
-			snprintf(w->process, sizeof w->process, "%s", bt_rows_text(r, 1, NULL));
-		bt_rows_close(r);
-	}
+	if (!w->process[0] && first_is_main)
+		snprintf(w->process, sizeof w->process, "%s", w->tracks[0].name);
 	if (!w->process[0])
 		snprintf(w->process, sizeof w->process, "pid %lld", (long long)w->pid);
 	return BT_OK;
@@ -523,8 +519,10 @@ static void release(struct writer *w)
 {
 	size_t i;
 
-	for (i = 0; i < w->ntracks; i++)
+	for (i = 0; i < w->ntracks; i++) {
 		free(w->tracks[i].ends);
+		free(w->tracks[i].name);
+	}
 	free(w->tracks);
 	for (i = 0; i < w->nnames; i++)
 		free(w->names[i]);
@@ -541,7 +539,7 @@ int bt_perfetto_write(struct bt_db *db, const char *path, struct bt_err *err)
 {
 	struct bt_out out = { NULL, NULL, NULL };
 	struct writer w;
-	int rc;
+	int first_is_main = 0, rc;
 
 	memset(&w, 0, sizeof w);
 	w.first = 1;
@@ -550,19 +548,21 @@ int bt_perfetto_write(struct bt_db *db, const char *path, struct bt_err *err)
 	rc = bt_out_open(&out, path, err);
 	w.fp = out.fp;
 	if (!rc)
-		rc = process_facts(db, &w, err);
+		rc = load_threads(db, &w, &first_is_main, err);
+	if (!rc)
+		rc = process_facts(db, &w, first_is_main, err);
 	if (!rc)
 		rc = load_names(db, &w, err);
 	if (!rc)
 		rc = load_edges(db, &w, err);
 	if (!rc)
-		rc = describe(db, &w, err);
+		rc = describe(&w, err);
 	if (!rc)
 		rc = slices(db, &w, err);
 	if (!rc)
 		rc = flows(&w, err);
 	if (!rc)
-		rc = process_tree(db, &w, err);
+		rc = process_tree(&w, err);
 	if (!rc)
 		rc = flush_out(&w, err);
 	if (!rc)
