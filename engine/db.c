@@ -309,6 +309,18 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 	return rc;
 }
 
+int bt_db_exec_ints(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, struct bt_err *err)
+{
+	sqlite3_stmt *st = db->stmt[id];
+	int i;
+
+	if (bt_db_bulk_idle(db, err))
+		return err->code;
+	for (i = 0; i < n; i++)
+		sqlite3_bind_int64(st, i + 1, v[i]);
+	return bt_db_step_done(db, id, err);
+}
+
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err)
 {
 	return bt_db_exec(db, BT_SQL_SET_META, err, "tt", key, value);

@@ -52,6 +52,9 @@ void bt_db_rollback(struct bt_db *db);
  */
 int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const char *types, ...);
 
+/* Run a registered statement whose n parameters are all integers. */
+int bt_db_exec_ints(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, struct bt_err *err);
+
 /* A decoded stack record, as stored in the samples table. */
 struct bt_sample {
 	int64_t id, tid, type, ts, end_ts, cpu_ns, end_cpu_ns, msg_id, node_id;
@@ -106,6 +109,11 @@ void bt_db_defer_slices(struct bt_db *db, bt_slices_fn fn, void (*release)(void 
 int bt_db_need_slices(struct bt_db *db, struct bt_err *err);
 /* 1 while slices are deferred and not yet filled. */
 int bt_db_slices_deferred(const struct bt_db *db);
+
+/* Make a profile's call tree the calltree table: copied into it if keep,
+ * else seen through a view; the database owns p from here on. */
+struct bt_profile;
+int bt_db_attach_calltree(struct bt_db *db, struct bt_profile *p, int keep, struct bt_err *err);
 
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err);
 /* A meta value as text into buf ("" when absent), or as an integer (def when absent). */

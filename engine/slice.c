@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "hash.h"
+#include "profile.h"
 #include "rows.h"
 #include "rtype.h"
 #include "slice_int.h"
@@ -60,21 +61,31 @@ const char *bt_slice_policy_name(enum bt_slice_policy p)
 	return p == BT_SLICE_BTRACE ? "btrace" : "midpoint";
 }
 
-size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uint32_t *out)
+size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uint32_t *out,
+		      uint32_t *nodes)
 {
-	uint32_t rev[BT_SLICE_MAX_FRAMES], node = it->node;
+	uint32_t rev[BT_SLICE_MAX_FRAMES], revn[BT_SLICE_MAX_FRAMES], node = it->node;
 	size_t n = 0, k = 0;
+	int cut;
 
 	while (node && node <= t->nnodes && n < BT_SLICE_MAX_FRAMES - 1) {
 		uint32_t f = t->frame[node];
-		if (f > t->nframes || !t->dropped[f])
+		if (f > t->nframes || !t->dropped[f]) {
+			revn[n] = node;
 			rev[n++] = f;
+		}
 		node = t->parent[node];
 	}
-	while (n)
-		out[k++] = rev[--n];
-	if (it->synth)
+	cut = node != 0;   /* then the nodes do not name the frames' positions */
+	while (n) {
+		n--;
+		nodes[k] = cut ? 0 : revn[n];
+		out[k++] = rev[n];
+	}
+	if (it->synth) {
+		nodes[k] = 0;
 		out[k++] = it->synth;
+	}
 	return k;
 }
 
@@ -224,7 +235,7 @@ static void add_record(struct items *it, const struct bt_csample *s, int64_t ts,
 	if (end <= ts)
 		return;
 	b->exact = 1;
-	add_dup(it, end, end_cpu, bt_rtype_is_blocking(s->type) ? end - ts : 0);
+	add_dup(it, end, end_cpu, bt_block_kind_of(s->type) >= 0 ? end - ts : 0);
 }
 
 /* kFlush (§7.3): a span from 2 ms after the thread's previous item to T,

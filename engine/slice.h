@@ -24,12 +24,15 @@ int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt
 const char *bt_slice_policy_name(enum bt_slice_policy p);
 
 /* Where reconstructed slices and messages go. A nonzero return stops the
- * run and is passed on (with err set). message may be NULL. */
+ * run and is passed on (with err set). message and profile may be NULL;
+ * a profile accumulates the slices' attribution (profile.h). */
+struct bt_profile;
 struct bt_slice_sink {
 	int (*slice)(void *ctx, const struct bt_slice *s, struct bt_err *err);
 	int (*message)(void *ctx, int64_t tid, int64_t msg_id, int64_t ts, int64_t dur, int64_t cpu,
 		       struct bt_err *err);
 	void *ctx;
+	struct bt_profile *profile;
 };
 
 /*

@@ -17,7 +17,7 @@
 /* One point of a thread's timeline (upstream's StackList entry). */
 struct bt_item {
 	int64_t ts, cpu;
-	int64_t block;              /* blocked wall time ending here (dup of a blocking record) */
+	int64_t block;              /* wall time of a blocking record (bt_block_kind_of) ending here */
 	const struct bt_csample *src;   /* tid and counters (for kFlush: the previous record's) */
 	uint32_t node;              /* leaf node of the recorded stack */
 	uint32_t synth;             /* synthetic leaf frame id, or 0 */
@@ -39,8 +39,10 @@ struct bt_stacktab {
 	size_t nframes;
 };
 
-/* Root-first frame ids of an item's stack after filtering; returns the count. */
-size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uint32_t *out);
+/* Root-first frame ids of an item's stack after filtering, and the stack
+ * node each comes from (0 for a synthetic leaf); returns the count. */
+size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uint32_t *out,
+		      uint32_t *nodes);
 
 /* Run the policy over one thread's sorted items, passing its slices (ids
  * from *next_id on) and messages to the sink. */

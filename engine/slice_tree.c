@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "profile.h"
+#include "rtype.h"
 #include "slice_int.h"
 
 #define SINGLE_SAMPLING 10   /* ns, on the wall and the CPU clock alike */
@@ -20,7 +22,10 @@ struct snode {
 	struct bt_slice s;                   /* filled as far as known */
 	int64_t begin_idx;
 	int64_t child_dur, child_cpu;
+	int64_t child_ctr[BT_PROFILE_NCTR];  /* the children's counters, for self values */
 	const struct bt_csample *base;       /* counters are deltas from this record */
+	uint32_t path;                       /* in the sink's profile */
+	unsigned char msg_root, in_msg;      /* a message's outermost slice, or inside one */
 };
 
 /* The message being accumulated from consecutive message slices. */
@@ -46,16 +51,22 @@ static int64_t min64(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
+static int is_loop(const struct bt_stacktab *t, int64_t frame)
+{
+	return frame >= 0 && (size_t)frame <= t->nframes && t->loop[frame];
+}
+
 /* Ids are given in preorder (a parent's is smaller than its children's),
  * while slices reach the sink as they end. */
-static void push(struct run *r, uint32_t frame, int64_t t, int64_t c, int64_t idx, int64_t last_t,
-		 int64_t last_c, const struct bt_item *begin, const struct bt_item *base)
+static void push(struct run *r, uint32_t frame, uint32_t node, int64_t t, int64_t c, int64_t idx,
+		 int64_t last_t, int64_t last_c, const struct bt_item *begin, const struct bt_item *base)
 {
 	struct snode *n = &r->stack[r->sp];
 	struct bt_slice *s = &n->s;
 
 	n->begin_idx = idx;          /* every field is set here or in pop() */
 	n->child_dur = n->child_cpu = 0;
+	memset(n->child_ctr, 0, sizeof n->child_ctr);
 	n->base = base->src;
 	s->block_dur = 0;
 	s->id = r->next_id++;
@@ -70,6 +81,13 @@ static void push(struct run *r, uint32_t frame, int64_t t, int64_t c, int64_t id
 	s->wakeup_tid = begin->wakeup_tid;
 	s->gap_dur = t - last_t;
 	s->gap_cpu_dur = c - last_c;
+	if (r->sink->profile) {
+		const struct snode *up = &r->stack[r->sp - 1];
+		n->msg_root = r->policy == BT_SLICE_MIDPOINT && r->sp > 1 && is_loop(r->tab, up->s.frame_id) &&
+			      !is_loop(r->tab, frame) && !(frame <= r->tab->nframes && r->tab->idle[frame]);
+		n->in_msg = n->msg_root || (r->sp > 1 && up->in_msg);
+		n->path = bt_profile_enter(r->sink->profile, up->path, frame, node, n->in_msg);
+	}
 	r->sp++;
 }
 
@@ -123,6 +141,17 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 	parent->child_cpu += s->cpu_dur;
 	if (r->policy == BT_SLICE_MIDPOINT && is_message(r, s, parent))
 		add_message(r, s);
+	if (r->sink->profile) {
+		const int64_t ctr[BT_PROFILE_NCTR] = { s->alloc_bytes, s->alloc_objects, s->majflt, s->nvcsw,
+						       s->nivcsw };
+		int64_t self[BT_PROFILE_NCTR];
+		int k;
+		for (k = 0; k < BT_PROFILE_NCTR; k++) {
+			self[k] = ctr[k] - n->child_ctr[k];
+			parent->child_ctr[k] += ctr[k];
+		}
+		bt_profile_leave(r->sink->profile, n->path, s, self, n->in_msg, n->msg_root);
+	}
 	if (!r->rc)
 		r->rc = r->sink->slice(r->sink->ctx, s, r->err);
 }
@@ -139,7 +168,7 @@ static size_t common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
 
 /* One upstream step: close what disappeared, open what appeared (§8.2). */
 static void step_btrace(struct run *r, size_t i, const uint32_t *pf, size_t np,
-			const uint32_t *cf, size_t nc)
+			const uint32_t *cf, const uint32_t *cn, size_t nc)
 {
 	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
 	size_t k = common(pf, np, cf, nc), j;
@@ -148,12 +177,12 @@ static void step_btrace(struct run *r, size_t i, const uint32_t *pf, size_t np,
 		pop(r, min64(cur->ts, pre->ts + SINGLE_SAMPLING), min64(cur->cpu, pre->cpu + SINGLE_SAMPLING),
 		    (int64_t)i, cur);
 	for (j = k; j < nc; j++)
-		push(r, cf[j], cur->ts, cur->cpu, (int64_t)i, pre->ts, pre->cpu, cur, cur);
+		push(r, cf[j], cn[j], cur->ts, cur->cpu, (int64_t)i, pre->ts, pre->cpu, cur, cur);
 	/* upstream tests only the sizes here (its comment means "same stack"): Q-5 */
 	if (np == nc && pre->dup && r->sp > 1) {
 		uint32_t frame = (uint32_t)r->stack[r->sp - 1].s.frame_id;
 		pop(r, cur->ts, cur->cpu, (int64_t)i - 1, cur);
-		push(r, frame, cur->ts, cur->cpu, (int64_t)i, cur->ts, cur->cpu, cur, cur);
+		push(r, frame, 0, cur->ts, cur->cpu, (int64_t)i, cur->ts, cur->cpu, cur, cur);
 	}
 }
 
@@ -176,7 +205,7 @@ static size_t loop_cut(const struct bt_stacktab *t, const uint32_t *f, size_t k)
  * item before its first to its last.
  */
 static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np,
-			  const uint32_t *cf, size_t nc)
+			  const uint32_t *cf, const uint32_t *cn, size_t nc)
 {
 	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
 	int64_t mt = pre->ts + (cur->ts - pre->ts) / 2, mc = pre->cpu + (cur->cpu - pre->cpu) / 2;
@@ -192,8 +221,8 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	}
 	for (j = k; j < nc; j++) {
 		int exact = cur->exact && j == nc - 1;
-		push(r, cf[j], exact ? cur->ts : mt, exact ? cur->cpu : mc, (int64_t)i, pre->ts, pre->cpu,
-		     cur, pre);
+		push(r, cf[j], cn[j], exact ? cur->ts : mt, exact ? cur->cpu : mc, (int64_t)i, pre->ts,
+		     pre->cpu, cur, pre);
 	}
 }
 
@@ -203,6 +232,7 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 {
 	struct run *r = bt_xcalloc(1, sizeof *r);
 	uint32_t fa[BT_SLICE_MAX_FRAMES], fb[BT_SLICE_MAX_FRAMES], *pf = fa, *cf = fb, *tmp;
+	uint32_t na[BT_SLICE_MAX_FRAMES], nb[BT_SLICE_MAX_FRAMES], *pn = na, *cn = nb;
 	size_t np = 0, nc, i, j;
 	int64_t tail;
 	int rc;
@@ -215,34 +245,44 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 	r->next_id = *next_id;
 	/* the root: never emitted, begins at the first item with CPU 0 */
 	r->stack[0].s.ts = items[0].ts;
+	if (sink->profile)
+		r->stack[0].path = bt_profile_thread(sink->profile, items[0].src->tid);
 	r->sp = 1;
 	for (i = 0; i < n && !r->rc; i++) {
 		if (i > 0 && items[i].node == items[i - 1].node && items[i].synth == items[i - 1].synth) {
 			memcpy(cf, pf, np * sizeof *cf);   /* a duration record's end: same stack */
+			memcpy(cn, pn, np * sizeof *cn);
 			nc = np;
 		} else {
-			nc = bt_item_frames(t, &items[i], cf);
+			nc = bt_item_frames(t, &items[i], cf, cn);
 		}
 		if (i == 0)
 			for (j = 0; j < nc; j++)
-				push(r, cf[j], items[0].ts, items[0].cpu, 0, items[0].ts, items[0].cpu, &items[0],
-				     &items[0]);
+				push(r, cf[j], cn[j], items[0].ts, items[0].cpu, 0, items[0].ts, items[0].cpu,
+				     &items[0], &items[0]);
 		else if (policy == BT_SLICE_BTRACE)
-			step_btrace(r, i, pf, np, cf, nc);
+			step_btrace(r, i, pf, np, cf, cn, nc);
 		else
-			step_midpoint(r, i, pf, np, cf, nc);
-		if (items[i].block)
+			step_midpoint(r, i, pf, np, cf, cn, nc);
+		if (items[i].block && sink->profile)
+			bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, items[i].block);
+		if (items[i].block && bt_rtype_is_blocking(items[i].type))
 			for (j = 1; j < r->sp; j++)
 				r->stack[j].s.block_dur += items[i].block;
 		tmp = pf;
 		pf = cf;
 		cf = tmp;
+		tmp = pn;
+		pn = cn;
+		cn = tmp;
 		np = nc;
 	}
 	tail = policy == BT_SLICE_BTRACE ? SINGLE_SAMPLING : 0;
 	while (r->sp > 1 && !r->rc)
 		pop(r, items[n - 1].ts + tail, items[n - 1].cpu + tail, (int64_t)n, &items[n - 1]);
 	end_message(r, items[0].src->tid);
+	if (sink->profile)
+		bt_profile_thread_end(sink->profile);
 	*next_id = r->next_id;
 	rc = r->rc;
 	free(r);

@@ -120,3 +120,79 @@ INSERT INTO record_types VALUES
 	(13, 'kDispatchVsync'), (14, 'kSyncAndDrawFrame'), (15, 'kTraceArg'), (16, 'kFlush'),
 	(17, 'kUnpark'), (18, 'kScene'), (19, 'kGCInternal'), (20, 'kLoadLibrary'),
 	(21, 'kNativePollOnce'), (22, 'kNotify'), (23, 'kUnlock');
+
+-- Attribution (engine/profile.h): what the slices add up to. "self" is a
+-- frame's own time or count, "incl" includes its callees; in methods,
+-- nested activations of a method count once. blocked: wall time of
+-- blocking records (monitor, wait, park, GC, binder, loadLibrary).
+CREATE TABLE calltree (
+	id                 INTEGER PRIMARY KEY,  -- a call path of one thread
+	tid                INTEGER NOT NULL,
+	parent_id          INTEGER,              -- NULL for an outermost frame
+	frame_id           INTEGER NOT NULL,
+	depth              INTEGER NOT NULL,
+	self_ns            INTEGER NOT NULL, incl_ns            INTEGER NOT NULL,
+	self_cpu_ns        INTEGER NOT NULL, incl_cpu_ns        INTEGER NOT NULL,
+	self_blocked_ns    INTEGER NOT NULL, incl_blocked_ns    INTEGER NOT NULL,
+	self_alloc_bytes   INTEGER NOT NULL, incl_alloc_bytes   INTEGER NOT NULL,
+	self_alloc_objects INTEGER NOT NULL, incl_alloc_objects INTEGER NOT NULL,
+	self_majflt        INTEGER NOT NULL, incl_majflt        INTEGER NOT NULL,
+	self_nvcsw         INTEGER NOT NULL, incl_nvcsw         INTEGER NOT NULL,
+	self_nivcsw        INTEGER NOT NULL, incl_nivcsw        INTEGER NOT NULL
+);
+
+CREATE TABLE methods (
+	tid                INTEGER NOT NULL,
+	frame_id           INTEGER NOT NULL,
+	self_ns            INTEGER NOT NULL, incl_ns            INTEGER NOT NULL,
+	self_cpu_ns        INTEGER NOT NULL, incl_cpu_ns        INTEGER NOT NULL,
+	self_blocked_ns    INTEGER NOT NULL, incl_blocked_ns    INTEGER NOT NULL,
+	self_alloc_bytes   INTEGER NOT NULL, incl_alloc_bytes   INTEGER NOT NULL,
+	self_alloc_objects INTEGER NOT NULL, incl_alloc_objects INTEGER NOT NULL,
+	self_majflt        INTEGER NOT NULL, incl_majflt        INTEGER NOT NULL,
+	self_nvcsw         INTEGER NOT NULL, incl_nvcsw         INTEGER NOT NULL,
+	self_nivcsw        INTEGER NOT NULL, incl_nivcsw        INTEGER NOT NULL,
+	PRIMARY KEY (tid, frame_id)
+) WITHOUT ROWID;
+
+-- Blocking records per method and kind: self where the method is the
+-- innermost frame of the record's stack, incl where it is anywhere on it.
+CREATE TABLE method_blocking (
+	tid        INTEGER NOT NULL,
+	frame_id   INTEGER NOT NULL,
+	kind       TEXT NOT NULL,
+	self_count INTEGER NOT NULL,   -- records
+	self_ns    INTEGER NOT NULL,
+	incl_count INTEGER NOT NULL,
+	incl_ns    INTEGER NOT NULL,
+	PRIMARY KEY (tid, frame_id, kind)
+) WITHOUT ROWID;
+
+-- Bottom-up, first level: a method's self values split by its caller.
+CREATE TABLE callers (
+	tid                INTEGER NOT NULL,
+	frame_id           INTEGER NOT NULL,
+	caller_frame_id    INTEGER NOT NULL,     -- 0: called by no frame (outermost)
+	self_ns            INTEGER NOT NULL,
+	self_cpu_ns        INTEGER NOT NULL,
+	self_blocked_ns    INTEGER NOT NULL,
+	self_alloc_bytes   INTEGER NOT NULL,
+	self_alloc_objects INTEGER NOT NULL,
+	self_majflt        INTEGER NOT NULL,
+	self_nvcsw         INTEGER NOT NULL,
+	self_nivcsw        INTEGER NOT NULL,
+	PRIMARY KEY (tid, frame_id, caller_frame_id)
+) WITHOUT ROWID;
+
+-- The top methods (by self time) of each thread's longest messages.
+CREATE TABLE message_methods (
+	tid         INTEGER NOT NULL,
+	msg_id      INTEGER NOT NULL,
+	rank        INTEGER NOT NULL,   -- 1 = most self time
+	frame_id    INTEGER NOT NULL,
+	self_ns     INTEGER NOT NULL,
+	self_cpu_ns INTEGER NOT NULL,
+	incl_ns     INTEGER NOT NULL,
+	incl_cpu_ns INTEGER NOT NULL,
+	PRIMARY KEY (tid, msg_id, rank)
+) WITHOUT ROWID;

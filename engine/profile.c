@@ -1,0 +1,301 @@
+/*
+ * Profile accumulation (see profile.h): paths are interned as slices
+ * begin, and each slice's values go to its path when it ends: its own
+ * minus its children's, so a path holds self values whatever order the
+ * slices end in. Looper messages keep per-frame sums while they run; the
+ * longest ones keep their top methods.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "profile_int.h"
+
+const char *const bt_block_kind_name[BT_BLOCK__COUNT] = {
+	"monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock"
+};
+
+int bt_block_kind_of(int64_t type)
+{
+	switch (type) {
+	case 8: return BT_BLOCK_MONITOR;
+	case 6: return BT_BLOCK_WAIT;
+	case 7: return BT_BLOCK_PARK;
+	case 11: return BT_BLOCK_GC;
+	case 2: return BT_BLOCK_BINDER;
+	case 20: return BT_BLOCK_LOADLIBRARY;
+	case 12: return BT_BLOCK_LOCK;
+	default: return -1;
+	}
+}
+
+struct bt_profile *bt_profile_new(void)
+{
+	struct bt_profile *p = bt_xcalloc(1, sizeof *p);
+
+	p->npaths = 1;   /* path 0 means "none" */
+	p->cap = 4096;
+	p->paths = bt_xcalloc(p->cap, sizeof *p->paths);
+	return p;
+}
+
+void bt_profile_free(struct bt_profile *p)
+{
+	if (!p)
+		return;
+	free(p->paths);
+	free(p->tids);
+	free(p->roots);
+	free(p->node_path);
+	free(p->open);
+	free(p->blocks);
+	free(p->msg.v);
+	free(p->msg.open);
+	free(p->msg.touched);
+	free(p->kept);
+	free(p->incl);
+	free(p);
+}
+
+static uint32_t new_path(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t thread,
+			 int depth)
+{
+	struct path *x;
+
+	BT_GROW(p->paths, p->npaths + 1, p->cap);
+	x = &p->paths[p->npaths];
+	memset(x, 0, sizeof *x);
+	x->parent = parent;
+	x->frame = frame;
+	x->thread = thread;
+	x->depth = (int16_t)depth;
+	return p->npaths++;
+}
+
+uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
+{
+	BT_GROW(p->tids, p->nthreads + 1, p->tcap);
+	p->roots = bt_xrealloc(p->roots, p->tcap * sizeof *p->roots);
+	p->tids[p->nthreads] = tid;
+	p->roots[p->nthreads] = p->root = p->npaths;
+	p->kept_from = p->nkept;
+	return new_path(p, 0, 0, p->nthreads++, -1);
+}
+
+int bt_profile_thread_paths(const struct bt_profile *p, int64_t tid, uint32_t *first, uint32_t *end)
+{
+	uint32_t t;
+
+	for (t = 0; t < p->nthreads; t++) {
+		if (p->tids[t] != tid)
+			continue;
+		*first = p->roots[t];
+		*end = t + 1 < p->nthreads ? p->roots[t + 1] : p->npaths;
+		return 1;
+	}
+	return 0;
+}
+
+/* Per-frame message sums are indexed by frame id. */
+static void msg_frames(struct cur_msg *m, uint32_t frame)
+{
+	size_t old = m->nframes, n;
+
+	if (frame < old)
+		return;
+	n = old ? old : 256;
+	while (n <= frame)
+		n *= 2;
+	m->v = bt_xrealloc(m->v, n * 4 * sizeof *m->v);
+	m->open = bt_xrealloc(m->open, n * sizeof *m->open);
+	memset(m->v + old * 4, 0, (n - old) * 4 * sizeof *m->v);
+	memset(m->open + old, 0, (n - old) * sizeof *m->open);
+	m->nframes = n;
+}
+
+/* Grow a zero-filled array of uint32_t to hold index i. */
+static uint32_t *grow_u32(uint32_t *a, size_t *n, size_t i)
+{
+	size_t old = *n, m = old ? old : 1024;
+
+	if (i < old)
+		return a;
+	while (m <= i)
+		m *= 2;
+	a = bt_xrealloc(a, m * sizeof *a);
+	memset(a + old, 0, (m - old) * sizeof *a);
+	*n = m;
+	return a;
+}
+
+/* The path of (parent, frame): a stack node always leads to the same
+ * path within a thread, so most lookups skip the walk of the parent's
+ * children (usually a new path's first encounter anyway). */
+static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node)
+{
+	uint32_t id;
+	struct path *x;
+
+	if (node && node < p->nnodes && p->node_path[node] > p->root)
+		return p->node_path[node];
+	for (id = p->paths[parent].child; id && p->paths[id].frame != frame; id = p->paths[id].sibling)
+		;
+	if (!id) {
+		id = new_path(p, parent, frame, p->paths[parent].thread, p->paths[parent].depth + 1);
+		x = &p->paths[id];
+		x->nested = p->open[frame] > 0;
+		x->sibling = p->paths[parent].child;
+		p->paths[parent].child = id;
+	}
+	if (node) {
+		p->node_path = grow_u32(p->node_path, &p->nnodes, node);
+		p->node_path[node] = id;
+	}
+	return id;
+}
+
+uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node,
+			  int in_msg)
+{
+	uint32_t id;
+
+	p->open = grow_u32(p->open, &p->nframes, frame);
+	id = intern(p, parent, frame, node);
+	p->open[frame]++;
+#if defined(__GNUC__)
+	__builtin_prefetch(&p->paths[id], 1);   /* bt_profile_leave writes it */
+#endif
+	if (in_msg) {
+		msg_frames(&p->msg, frame);
+		p->msg.open[frame]++;
+	}
+	return id;
+}
+
+/* Keep the current message if it is among the thread's longest, with
+ * its top methods by self time. */
+static void keep_message(struct bt_profile *p)
+{
+	struct cur_msg *m = &p->msg;
+	struct kept_msg *k = NULL;
+	int64_t dur = m->end - m->ts;
+	size_t i, slot = p->nkept;
+	int j, n = 0;
+
+	for (i = p->kept_from; i < p->nkept && p->nkept - p->kept_from >= MSG_KEEP; i++)
+		if (slot == p->nkept || p->kept[i].dur < p->kept[slot].dur)
+			slot = i;
+	if (slot < p->nkept && p->kept[slot].dur >= dur)
+		return;
+	if (slot == p->nkept) {
+		BT_GROW(p->kept, p->nkept + 1, p->kcap);
+		p->nkept++;
+	}
+	k = &p->kept[slot];
+	k->tid = p->tids[p->nthreads - 1];
+	k->msg_id = m->id;
+	k->ts = m->ts;
+	k->dur = dur;
+	for (i = 0; i < m->ntouched; i++) {
+		uint32_t f = m->touched[i];
+		const int64_t *v = &m->v[(size_t)f * 4];
+		if (v[0] <= 0 || (n == MSG_TOP_METHODS && v[0] <= k->m[n - 1].self_ns))
+			continue;
+		if (n < MSG_TOP_METHODS)
+			n++;
+		for (j = n - 1; j > 0 && k->m[j - 1].self_ns < v[0]; j--)
+			k->m[j] = k->m[j - 1];
+		k->m[j].frame = f;
+		k->m[j].self_ns = v[0];
+		k->m[j].self_cpu = v[1];
+		k->m[j].incl_ns = v[2];
+		k->m[j].incl_cpu = v[3];
+	}
+	k->n = n;
+}
+
+static void end_message(struct bt_profile *p)
+{
+	struct cur_msg *m = &p->msg;
+	size_t i;
+
+	if (m->id)
+		keep_message(p);
+	for (i = 0; i < m->ntouched; i++)
+		memset(&m->v[(size_t)m->touched[i] * 4], 0, 4 * sizeof *m->v);
+	m->ntouched = 0;
+	m->id = 0;
+}
+
+static void add_to_message(struct bt_profile *p, uint32_t frame, const struct bt_slice *s, int msg_root)
+{
+	struct cur_msg *m = &p->msg;
+	int64_t *v = &m->v[(size_t)frame * 4];
+
+	if (s->msg_id != m->id) {
+		end_message(p);
+		m->id = s->msg_id;
+		m->ts = s->ts;
+		m->end = s->ts + s->dur;
+	}
+	if (msg_root) {
+		if (s->ts < m->ts)
+			m->ts = s->ts;
+		if (s->ts + s->dur > m->end)
+			m->end = s->ts + s->dur;
+	}
+	if (!v[0] && !v[1] && !v[2] && !v[3]) {
+		BT_GROW(m->touched, m->ntouched + 1, m->tcap);
+		m->touched[m->ntouched++] = frame;
+	}
+	v[0] += s->self_dur;
+	v[1] += s->self_cpu_dur;
+	if (--m->open[frame] == 0) {   /* outermost activation in the message */
+		v[2] += s->dur;
+		v[3] += s->cpu_dur;
+	}
+}
+
+void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice *s,
+		      const int64_t self[BT_PROFILE_NCTR], int in_msg, int msg_root)
+{
+	struct path *x = &p->paths[path];
+	int k;
+
+	p->open[x->frame]--;
+	x->self[V_WALL] += s->self_dur;
+	x->self[V_CPU] += s->self_cpu_dur;
+	for (k = 0; k < BT_PROFILE_NCTR; k++)
+		x->self[V_ABYTES + k] += self[k];
+	if (in_msg) {
+		if (s->msg_id)
+			add_to_message(p, x->frame, s, msg_root);
+		else
+			p->msg.open[x->frame]--;
+	}
+}
+
+void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t dur)
+{
+	int kind = bt_block_kind_of(type);
+	struct block_event *e;
+
+	if (kind < 0 || dur <= 0 || !path)
+		return;
+	p->paths[path].self[V_BLOCK] += dur;
+	BT_GROW(p->blocks, p->nblocks + 1, p->bcap);
+	e = &p->blocks[p->nblocks++];
+	e->path = path;
+	e->kind = kind;
+	e->dur = dur;
+}
+
+void bt_profile_thread_end(struct bt_profile *p)
+{
+	end_message(p);
+}
+
+uint32_t bt_profile_npaths(const struct bt_profile *p)
+{
+	return p->npaths - 1;
+}
