@@ -9,9 +9,11 @@
 
 #include "cmd.h"
 #include "diag.h"
+#include "hash.h"
 #include "capture.h"
 #include "importer.h"
 #include "link.h"
+#include "profile.h"
 #include "slice.h"
 
 struct progress {
@@ -72,7 +74,7 @@ static int fill_message(void *ctx, int64_t tid, int64_t msg_id, int64_t ts, int6
 static int fill_deferred(void *ctx, struct bt_db *db, struct bt_err *err)
 {
 	struct fill f = { db, 1, 0 };
-	struct bt_slice_sink sink = { fill_slice, NULL, &f };
+	struct bt_slice_sink sink = { fill_slice, NULL, &f, NULL };
 
 	return bt_slicer_run(ctx, &sink, err);
 }
@@ -82,18 +84,55 @@ static void release_slicer(void *ctx)
 	bt_slicer_free(ctx);
 }
 
-/* Reconstruct: messages always, slices now or deferred (see above). */
+/* The span of the samples and their threads, for report headers (a
+ * scan of the samples table would cost more than the whole report). */
+static int note_span(const struct bt_capture *cap, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_map64 tids;
+	int64_t first = 0, last = 0, threads = 0;
+	size_t i;
+	int rc;
+
+	bt_map64_init(&tids, 64);
+	for (i = 0; i < cap->n; i++) {
+		const struct bt_csample *s = &cap->s[i];
+		int64_t end = s->end_ts > s->ts ? s->end_ts : s->ts;
+		if (!i || s->ts < first)
+			first = s->ts;
+		if (!i || end > last)
+			last = end;
+		if (!bt_map64_get(&tids, (uint64_t)s->tid)) {
+			bt_map64_put(&tids, (uint64_t)s->tid, 1);
+			threads++;
+		}
+	}
+	bt_map64_release(&tids);
+	rc = bt_db_set_meta_int(db, "first_ts", first, err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "last_ts", last, err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "sampled_threads", threads, err);
+	return rc;
+}
+
+/* Reconstruct: messages and attribution always, slices now or deferred
+ * (see above). */
 static int reconstruct(struct bt_capture *cap, struct bt_db *db, enum bt_slice_policy policy,
 		       int keep, struct bt_err *err)
 {
 	struct bt_slicer *sl = NULL;
 	struct fill f = { db, keep, 0 };
-	struct bt_slice_sink sink = { fill_slice, fill_message, &f };
+	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL };
 	int rc = bt_slicer_new(&sl, cap, db, policy, err);
 
 	if (rc || !sl)
 		return rc;
+	sink.profile = bt_profile_new();
 	rc = bt_slicer_run(sl, &sink, err);
+	if (!rc)
+		rc = bt_profile_store(sink.profile, db, keep, err);
+	else
+		bt_profile_free(sink.profile);
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "slices", f.count, err);
 	if (!rc)
@@ -130,7 +169,10 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	if (!rc)
 		rc = bt_link_run(&cap, db, &diag, err);
 	if (!rc)
+		rc = note_span(&cap, db, err);
+	if (!rc)
 		rc = reconstruct(&cap, db, policy, o->db != NULL, err);
+
 	bt_capture_release(&cap);
 	if (!rc)
 		rc = bt_diag_save(&diag, db, err);
@@ -138,6 +180,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 		rc = bt_db_set_meta_text(db, "importer", imp->name, err);
 	if (!rc)
 		rc = bt_db_commit(db, err);
+
 	if (io.progress && p.last >= 0)
 		fputs("\r\033[K", stderr);
 	if (rc) {
