@@ -29,7 +29,7 @@ int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 	if (!rc)
 		rc = bt_cmd_load(&o, o.inputs[0], 1, &db, err);
 	if (!rc)
-		rc = bt_rows_open_sql(&r, db, o.inputs[1], err);
+		rc = bt_rows_open_sql(&r, db, o.inputs[1], 0, err);
 	if (!rc)
 		rc = bt_out_open(&out, o.out, err);
 	if (!rc)

@@ -25,34 +25,61 @@ static struct bt_rows *rows_new(struct bt_db *db, sqlite3_stmt *st, const char *
 	return r;
 }
 
-/* Notes whether a statement being prepared reads the slices table. */
-static int watch_slices(void *ctx, int action, const char *a, const char *b, const char *c,
-			const char *d)
+/* What the authorizer watches while a statement is prepared. */
+struct watch {
+	int reads_slices;
+	int strict;        /* a rule's SQL: no ATTACH, DETACH or PRAGMA */
+	int refused;
+};
+
+/* Read-only pragmas a rule may use as table-valued functions. */
+static int harmless_pragma(const char *name)
 {
+	static const char *const ok[] = { "table_info", "table_xinfo", "index_list", "index_info",
+					  "index_xinfo", "foreign_key_list", NULL };
+	int i;
+
+	for (i = 0; name && ok[i]; i++)
+		if (!sqlite3_stricmp(name, ok[i]))
+			return 1;
+	return 0;
+}
+
+static int watch(void *ctx, int action, const char *a, const char *b, const char *c, const char *d)
+{
+	struct watch *w = ctx;
+
 	(void)b;
 	(void)c;
 	(void)d;
 	if (action == SQLITE_READ && a && !sqlite3_stricmp(a, "slices"))
-		*(int *)ctx = 1;
+		w->reads_slices = 1;
+	if (w->strict && (action == SQLITE_ATTACH || action == SQLITE_DETACH ||
+			  (action == SQLITE_PRAGMA && !harmless_pragma(a)) ||
+			  (action == SQLITE_FUNCTION && b && !sqlite3_stricmp(b, "load_extension")))) {
+		w->refused = 1;
+		return SQLITE_DENY;
+	}
 	return SQLITE_OK;
 }
 
 /* Prepare sql; if it reads slices that are still deferred, fill them
  * first (bt_db_need_slices) and prepare again. */
-static int prepare(struct bt_db *db, const char *sql, sqlite3_stmt **st, const char **tail,
+static int prepare(struct bt_db *db, const char *sql, int strict, sqlite3_stmt **st, const char **tail,
 		   struct bt_err *err)
 {
-	int reads = 0, rc;
+	struct watch w = { 0, strict, 0 };
+	int rc;
 
 	*st = NULL;
 	if (bt_db_flush(db, err))
 		return -1;
-	if (!bt_db_slices_deferred(db))
+	if (!bt_db_slices_deferred(db) && !strict)
 		return sqlite3_prepare_v2(db->conn, sql, -1, st, tail);
-	sqlite3_set_authorizer(db->conn, watch_slices, &reads);
+	sqlite3_set_authorizer(db->conn, watch, &w);
 	rc = sqlite3_prepare_v2(db->conn, sql, -1, st, tail);
 	sqlite3_set_authorizer(db->conn, NULL, NULL);
-	if (rc != SQLITE_OK || !reads)
+	if (rc != SQLITE_OK || !w.reads_slices || !bt_db_slices_deferred(db))
 		return rc;
 	sqlite3_finalize(*st);
 	*st = NULL;
@@ -67,7 +94,7 @@ int bt_rows_open(struct bt_rows **out, struct bt_db *db, enum bt_sql_id id, stru
 	int rc;
 
 	*out = NULL;
-	rc = prepare(db, bt_sql_text[id], &st, NULL, err);
+	rc = prepare(db, bt_sql_text[id], 0, &st, NULL, err);
 	if (rc < 0)
 		return err->code;
 	if (rc != SQLITE_OK)
@@ -85,17 +112,19 @@ static int only_space(const char *s)
 	return 1;
 }
 
-int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, struct bt_err *err)
+int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, int strict,
+		     struct bt_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	const char *tail = NULL;
-
 	int rc;
 
 	*out = NULL;
-	rc = prepare(db, sql, &st, &tail, err);
+	rc = prepare(db, sql, strict, &st, &tail, err);
 	if (rc < 0)
 		return err->code;
+	if (rc == SQLITE_AUTH)
+		return bt_err_set(err, BT_EUSAGE, "query refused: rules may not ATTACH, DETACH or use pragmas");
 	if (rc != SQLITE_OK) {
 		sqlite3_finalize(st);
 		return bt_err_set(err, BT_EUSAGE, "bad query: %s", sqlite3_errmsg(db->conn));
@@ -117,6 +146,26 @@ int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, st
 void bt_rows_bind_int(struct bt_rows *r, int idx, int64_t v)
 {
 	sqlite3_bind_int64(r->st, idx, v);
+}
+
+void bt_rows_bind_real(struct bt_rows *r, int idx, double v)
+{
+	sqlite3_bind_double(r->st, idx, v);
+}
+
+void bt_rows_bind_text(struct bt_rows *r, int idx, const char *s, size_t len)
+{
+	sqlite3_bind_text64(r->st, idx, s, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+void bt_rows_bind_null(struct bt_rows *r, int idx)
+{
+	sqlite3_bind_null(r->st, idx);
+}
+
+int bt_rows_nparams(struct bt_rows *r)
+{
+	return sqlite3_bind_parameter_count(r->st);
 }
 
 int bt_rows_next(struct bt_rows *r, struct bt_err *err)

@@ -20,11 +20,19 @@ int bt_rows_open(struct bt_rows **out, struct bt_db *db, enum bt_sql_id id, stru
 
 /*
  * Open a cursor on ad hoc SQL (one statement; trailing whitespace and
- * semicolons allowed). Refused with BT_EUSAGE unless it is read-only.
+ * semicolons allowed). Refused with BT_EUSAGE unless it is read-only;
+ * strict (a rule's SQL) also refuses ATTACH, DETACH and pragmas other
+ * than the schema-reading ones, so a rule cannot reach other files.
  */
-int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, struct bt_err *err);
+int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, int strict,
+		     struct bt_err *err);
 
+/* Parameters are numbered from 1; text is copied. */
 void bt_rows_bind_int(struct bt_rows *r, int idx, int64_t v);
+void bt_rows_bind_real(struct bt_rows *r, int idx, double v);
+void bt_rows_bind_text(struct bt_rows *r, int idx, const char *s, size_t len);
+void bt_rows_bind_null(struct bt_rows *r, int idx);
+int bt_rows_nparams(struct bt_rows *r);
 
 /* Advance: 1 when a row is ready, 0 at the end, -1 on error (err set). */
 int bt_rows_next(struct bt_rows *r, struct bt_err *err);

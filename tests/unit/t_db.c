@@ -18,7 +18,7 @@ static int64_t one(struct bt_db *db, const char *sql)
 	struct bt_rows *r = NULL;
 	int64_t v = -1;
 
-	if (!bt_rows_open_sql(&r, db, sql, &err) && bt_rows_next(r, &err) == 1)
+	if (!bt_rows_open_sql(&r, db, sql, 0, &err) && bt_rows_next(r, &err) == 1)
 		v = bt_rows_int(r, 0);
 	bt_rows_close(r);
 	return v;
@@ -84,7 +84,7 @@ static void test_publish(void)
 	is_int(one(db, "SELECT value FROM meta WHERE key = 'schema_version'"), BT_DB_SCHEMA_VERSION, "schema version recorded");
 	{
 		struct bt_rows *r = NULL;
-		is_int(bt_rows_open_sql(&r, db, "INSERT INTO meta VALUES ('x', 1)", &err), BT_EUSAGE, "writes refused");
+		is_int(bt_rows_open_sql(&r, db, "INSERT INTO meta VALUES ('x', 1)", 0, &err), BT_EUSAGE, "writes refused");
 		bt_rows_close(r);
 	}
 	bt_db_close(db);
@@ -151,7 +151,7 @@ static void test_deferred(void)
 	is_int(fills, 1, "later queries do not fill again");
 	{
 		struct bt_rows *r = NULL;
-		is_int(bt_rows_open_sql(&r, db, "DELETE FROM slices", &err), BT_EUSAGE,
+		is_int(bt_rows_open_sql(&r, db, "DELETE FROM slices", 0, &err), BT_EUSAGE,
 		       "still query-only after the fill");
 		bt_rows_close(r);
 	}

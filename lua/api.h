@@ -1,0 +1,47 @@
+/*
+ * The bt table a rule sees (C half; lua/bt.lua adds the Lua half), and
+ * the state the driver (rules.c) shares with it.
+ */
+#ifndef BT_API_H
+#define BT_API_H
+
+#include <lua.h>
+
+#include "db.h"
+#include "result.h"
+
+/* A --set key=value. */
+struct bt_param {
+	const char *key;    /* borrowed from argv */
+	size_t keylen;
+	const char *value;
+	int used;
+};
+
+struct bt_rules_state {
+	struct bt_db *db;
+	struct bt_result *res;
+	struct bt_param *params;
+	int nparams;
+	const char *file;            /* the rule file running */
+	const char *rule;            /* the rule running, or the file's stem */
+	enum bt_severity severity;   /* the running rule's default */
+	struct bt_err *usage;        /* a bad --set value is a usage error */
+};
+
+/* Push the bt table with the C functions, bound to st. */
+void bt_api_open(lua_State *L, struct bt_rules_state *st);
+
+/* Resolve parameter name for the running rule: --set RULE.name, then
+ * --set name, converted to the type of the default at index def (nil:
+ * text). Pushes the value, or the default. Errors on a bad value. */
+void bt_api_param(lua_State *L, struct bt_rules_state *st, const char *name, int def);
+
+/* Lua value at idx as a report value: numbers, strings, booleans;
+ * tables as JSON text; anything else NULL. */
+struct bt_value bt_api_value(lua_State *L, int idx);
+
+/* SQL functions (api_sql.c): query, rows, scalar. */
+void bt_api_sql_open(lua_State *L, struct bt_rules_state *st);
+
+#endif

@@ -1,0 +1,233 @@
+-- attribution.lua: the built-in attribution report, run when no --rules
+-- is given (and by bt.builtin("attribution")). Where the time, the
+-- blocking, the allocations and the page faults went, per thread and per
+-- method, from the engine's attribution tables (calltree, methods,
+-- method_blocking, callers, message_methods). Copy it to change it.
+--
+-- Units follow the column names: *_ns nanoseconds, *_bytes bytes, *_pct
+-- percent. Off-CPU = wall - CPU; unexplained = off-CPU not covered by a
+-- blocking record (runnable, I/O that is not hooked...).
+
+local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
+
+bt.rule{
+  id = "attribution",
+  severity = "info",
+  params = {
+    top = 25,              -- rows of the per-method tables
+    tree_min_pct = 1.0,    -- call-tree nodes below this share of the thread are left out
+    messages = 20,         -- longest main-thread messages listed
+    method_metric_pct = 1.0, -- method.* metrics for methods above this share
+  },
+  run = function(p)
+    local main = bt.main_tid()
+    local name = bt.thread_name
+
+    -- Threads: totals are the sums of the methods' self values.
+    local threads, totals = {}, {}
+    local process = { wall_ns = 0, cpu_ns = 0, blocked_ns = 0, alloc_bytes = 0,
+      alloc_objects = 0, majflt = 0, nvcsw = 0, nivcsw = 0 }
+    for r in bt.rows([[
+SELECT tid, sum(self_ns) AS wall_ns, sum(self_cpu_ns) AS cpu_ns,
+       sum(self_blocked_ns) AS blocked_ns, sum(self_alloc_bytes) AS alloc_bytes,
+       sum(self_alloc_objects) AS alloc_objects, sum(self_majflt) AS majflt,
+       sum(self_nvcsw) AS nvcsw, sum(self_nivcsw) AS nivcsw
+FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid]]) do
+      local off = r.wall_ns - r.cpu_ns
+      totals[r.tid] = r
+      threads[#threads + 1] = { r.tid, name(r.tid), r.tid == main and 1 or 0, r.wall_ns, r.cpu_ns, off,
+        r.blocked_ns, off - r.blocked_ns, r.alloc_bytes, r.alloc_objects, r.majflt, r.nvcsw, r.nivcsw }
+      for k in pairs(process) do process[k] = process[k] + r[k] end
+    end
+    bt.table{ name = "threads", title = "Threads",
+      columns = { "tid", "thread", "main", "wall_ns", "cpu_ns", "offcpu_ns", "blocked_ns",
+        "unexplained_ns", "alloc_bytes", "alloc_objects", "majflt", "nvcsw", "nivcsw" },
+      units = { main = "", majflt = "count", nvcsw = "count", nivcsw = "count", alloc_objects = "count" },
+      rows = threads }
+
+    -- Blocking by thread and kind.
+    local blocking, main_kind = {}, {}
+    for r in bt.rows([[
+SELECT tid, kind, sum(self_count) AS n, sum(self_ns) AS ns FROM method_blocking
+GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
+      local wall = totals[r.tid] and totals[r.tid].wall_ns or 0
+      blocking[#blocking + 1] = { r.tid, name(r.tid), r.kind, r.n, r.ns,
+        wall > 0 and 100 * r.ns / wall or 0 }
+      if r.tid == main then main_kind[r.kind] = r.ns end
+    end
+    bt.table{ name = "blocking", title = "Blocked time by thread and kind",
+      columns = { "tid", "thread", "kind", "count", "blocked_ns", "wall_pct" }, rows = blocking }
+
+    -- Metrics.
+    bt.metric("process.threads", #threads)
+    for k, v in pairs(process) do bt.metric("process." .. k, v) end
+    bt.metric("process.offcpu_ns", process.wall_ns - process.cpu_ns)
+    local facts = bt.trace()
+    local m = main and totals[main]
+    if m then
+      bt.metric("thread.main.wall_ns", m.wall_ns)
+      bt.metric("thread.main.cpu_ns", m.cpu_ns)
+      bt.metric("thread.main.offcpu_ns", m.wall_ns - m.cpu_ns)
+      bt.metric("thread.main.blocked_ns", m.blocked_ns)
+      bt.metric("thread.main.unexplained_ns", m.wall_ns - m.cpu_ns - m.blocked_ns)
+      for _, k in ipairs(KINDS) do bt.metric("thread.main.blocked_ns." .. k, main_kind[k] or 0) end
+      for _, k in ipairs({ "alloc_bytes", "alloc_objects", "majflt", "nvcsw", "nivcsw" }) do
+        bt.metric("thread.main." .. k, m[k])
+      end
+    end
+
+    -- Per method on the main thread: inclusive (what a call costs) and
+    -- self (where the time is spent), CPU against off-CPU.
+    local function method_rows(tid, order, cols)
+      local rows = {}
+      for r in bt.methods{ tid = tid, order = order, limit = p.top } do
+        local row = {}
+        for i, c in ipairs(cols) do row[i] = c(r) end
+        rows[#rows + 1] = row
+      end
+      return rows
+    end
+    local function off(a, b) return function(r) return r[a] - r[b] end end
+    local function unexplained(w, c, b) return function(r) return r[w] - r[c] - r[b] end end
+    local function col(c) return function(r) return r[c] end end
+    if main then
+      bt.table{ name = "main_methods", title = "Main thread: methods by inclusive time (top-down totals)",
+        columns = { "method", "incl_ns", "incl_cpu_ns", "incl_offcpu_ns", "incl_blocked_ns",
+          "incl_unexplained_ns", "self_ns", "self_cpu_ns" },
+        rows = method_rows(main, "incl_ns", { col("name"), col("incl_ns"), col("incl_cpu_ns"),
+          off("incl_ns", "incl_cpu_ns"), col("incl_blocked_ns"),
+          unexplained("incl_ns", "incl_cpu_ns", "incl_blocked_ns"), col("self_ns"), col("self_cpu_ns") }) }
+
+      -- Bottom-up: self time, with the caller that contributes most.
+      local self_rows = {}
+      for r in bt.methods{ tid = main, order = "self_ns", limit = p.top } do
+        local c = bt.query([[
+SELECT caller_frame_id, self_ns FROM callers WHERE tid = ? AND frame_id = ?
+ORDER BY self_ns DESC LIMIT 1]], main, r.frame_id)[1]
+        self_rows[#self_rows + 1] = { r.name, r.self_ns, r.self_cpu_ns, r.self_ns - r.self_cpu_ns,
+          r.self_blocked_ns, c and c.caller_frame_id ~= 0 and bt.frame_name(c.caller_frame_id) or "",
+          c and c.self_ns or 0 }
+      end
+      bt.table{ name = "main_self", title = "Main thread: methods by self time (bottom-up)",
+        columns = { "method", "self_ns", "self_cpu_ns", "self_offcpu_ns", "self_blocked_ns",
+          "top_caller", "top_caller_ns" }, rows = self_rows }
+
+      -- Top-down call tree, nodes above tree_min_pct of the thread.
+      local min = math.floor((m and m.wall_ns or 0) * p.tree_min_pct / 100)
+      local nodes, kids, roots = {}, {}, {}
+      for r in bt.rows([[
+SELECT id, parent_id, frame_id, depth, incl_ns, self_ns, incl_cpu_ns, incl_blocked_ns
+FROM calltree WHERE tid = ? AND incl_ns >= ?]], main, min) do
+        nodes[r.id] = r
+      end
+      for _, r in pairs(nodes) do
+        local list = r.parent_id and nodes[r.parent_id] and kids or nil
+        if list then
+          list[r.parent_id] = list[r.parent_id] or {}
+          table.insert(list[r.parent_id], r)
+        else
+          roots[#roots + 1] = r
+        end
+      end
+      local function by_incl(a, b)
+        if a.incl_ns ~= b.incl_ns then return a.incl_ns > b.incl_ns end
+        return a.id < b.id
+      end
+      local tree = {}
+      local function walk(list)
+        table.sort(list, by_incl)
+        for _, r in ipairs(list) do
+          tree[#tree + 1] = { string.rep("  ", r.depth) .. bt.frame_name(r.frame_id), r.incl_ns,
+            r.self_ns, r.incl_cpu_ns, r.incl_ns - r.incl_cpu_ns, r.incl_blocked_ns,
+            m.wall_ns > 0 and 100 * r.incl_ns / m.wall_ns or 0 }
+          if kids[r.id] then walk(kids[r.id]) end
+        end
+      end
+      walk(roots)
+      bt.table{ name = "main_calltree", title = "Main thread: call tree (top-down)",
+        columns = { "method", "incl_ns", "self_ns", "incl_cpu_ns", "incl_offcpu_ns",
+          "incl_blocked_ns", "thread_pct" }, rows = tree }
+    end
+
+    -- All threads: self time, allocations, faults.
+    local function top_all(tname, title, order, cols, names)
+      local rows = {}
+      for r in bt.methods{ order = order, limit = p.top } do
+        local row = { name(r.tid), r.name }
+        for _, c in ipairs(cols) do row[#row + 1] = r[c] end
+        rows[#rows + 1] = row
+      end
+      local columns = { "thread", "method" }
+      for _, c in ipairs(names or cols) do columns[#columns + 1] = c end
+      bt.table{ name = tname, title = title, columns = columns, rows = rows,
+        units = { self_alloc_objects = "count", incl_alloc_objects = "count", self_majflt = "count",
+          incl_majflt = "count", self_nvcsw = "count", incl_nvcsw = "count", self_nivcsw = "count",
+          incl_nivcsw = "count" } }
+    end
+    top_all("methods", "All threads: methods by self time", "self_ns",
+      { "self_ns", "self_cpu_ns", "self_blocked_ns", "incl_ns", "incl_cpu_ns" })
+    top_all("alloc", "Allocations by method (where they happen)", "self_alloc_bytes",
+      { "self_alloc_bytes", "incl_alloc_bytes", "self_alloc_objects", "incl_alloc_objects" })
+    top_all("faults", "Page faults and context switches by method", "self_majflt",
+      { "self_majflt", "incl_majflt", "self_nvcsw", "incl_nvcsw", "self_nivcsw", "incl_nivcsw" })
+
+    -- Main-thread waits, longest first, with who ended them.
+    if main then
+      local waits = {}
+      for r in bt.rows([[
+SELECT e.ts, e.kind, e.dur, e.waker_tid, e.waker_ts, wn.frame_id AS leaf, pn.frame_id AS caller,
+       kn.frame_id AS waker_frame
+FROM blocking_edges e
+LEFT JOIN samples s ON s.id = e.waiter_sample_id
+LEFT JOIN nodes wn ON wn.id = s.node_id
+LEFT JOIN nodes pn ON pn.id = wn.parent_id
+LEFT JOIN nodes kn ON kn.id = e.waker_node_id
+WHERE e.waiter_tid = ? ORDER BY e.dur DESC, e.ts]], main) do
+        waits[#waits + 1] = { r.ts, r.kind, r.dur, bt.frame_name(r.leaf) or "", bt.frame_name(r.caller) or "",
+          r.waker_tid and name(r.waker_tid) or "", r.waker_frame and bt.frame_name(r.waker_frame) or "",
+          r.waker_ts }
+      end
+      bt.table{ name = "main_waits", title = "Main thread: waits and who ended them",
+        columns = { "ts", "kind", "dur_ns", "blocked_in", "caller", "waker_thread", "waker_method",
+          "waker_ts" }, units = { ts = "", waker_ts = "" }, rows = waits }
+
+      -- Longest Looper messages (jank and ANR candidates).
+      local msgs, count, total, max, over16, over100 = {}, 0, 0, 0, 0, 0
+      for r in bt.rows("SELECT count(*) AS n, sum(dur) AS total, max(dur) AS max, " ..
+          "sum(dur >= 16000000) AS o16, sum(dur >= 100000000) AS o100 FROM messages WHERE tid = ?", main) do
+        count, total, max, over16, over100 = r.n, r.total or 0, r.max or 0, r.o16 or 0, r.o100 or 0
+      end
+      for r in bt.messages{ tid = main, limit = p.messages } do
+        local top = {}
+        for t in bt.rows([[SELECT frame_id, self_ns FROM message_methods
+WHERE tid = ? AND msg_id = ? ORDER BY rank LIMIT 3]], main, r.msg_id) do
+          top[#top + 1] = bt.short(bt.frame_name(t.frame_id)) .. " " .. bt.ms(t.self_ns)
+        end
+        msgs[#msgs + 1] = { r.msg_id, r.ts, r.dur, r.cpu_dur, r.dur - r.cpu_dur, table.concat(top, "; ") }
+      end
+      bt.table{ name = "main_messages", title = "Main thread: longest Looper messages",
+        columns = { "msg_id", "ts", "dur_ns", "cpu_ns", "offcpu_ns", "top_self_methods" },
+        units = { ts = "" }, rows = msgs }
+      bt.metric("thread.main.messages", count)
+      bt.metric("thread.main.messages.total_ns", total)
+      bt.metric("thread.main.messages.max_ns", max)
+      bt.metric("thread.main.messages.over_16ms", over16)
+      bt.metric("thread.main.messages.over_100ms", over100)
+    end
+
+    -- method.<symbol>.* for the methods that matter process-wide.
+    local min_ns = process.wall_ns * p.method_metric_pct / 100
+    local min_cpu = process.cpu_ns * p.method_metric_pct / 100
+    for r in bt.rows([[
+SELECT f.name, sum(m.self_ns) AS self_ns, sum(m.self_cpu_ns) AS self_cpu_ns,
+       sum(m.incl_ns) AS incl_ns, sum(m.incl_cpu_ns) AS incl_cpu_ns,
+       sum(m.incl_alloc_bytes) AS incl_alloc_bytes
+FROM methods m JOIN frames f ON f.id = m.frame_id GROUP BY f.name
+HAVING sum(m.incl_ns) >= ? OR sum(m.self_cpu_ns) >= ? ORDER BY f.name]], min_ns, min_cpu) do
+      for _, k in ipairs({ "self_ns", "self_cpu_ns", "incl_ns", "incl_cpu_ns", "incl_alloc_bytes" }) do
+        bt.metric("method." .. r.name .. "." .. k, r[k])
+      end
+    end
+    if facts.slices then bt.metric("trace.slices", math.tointeger(facts.slices) or 0) end
+  end,
+}

@@ -1,0 +1,148 @@
+-- bt.lua: the Lua half of the rule API, loaded into every rule sandbox
+-- before the rule file. The C half (lua/api.c, lua/api_sql.c) provides
+-- bt.query, bt.rows, bt.scalar, bt.finding, bt.metric, bt.table, bt.param
+-- and bt.builtin. 'btrace-analyze help rules' documents all of it.
+local bt = ...
+
+local rules = {}
+
+-- bt.rule{id=, severity=, params={name=default}, run=function(p) end}
+function bt.rule(def)
+  if type(def) ~= "table" then error("bt.rule expects a table", 2) end
+  if type(def.id) ~= "string" or def.id == "" then
+    error("bt.rule: id must be a non-empty string", 2)
+  end
+  if type(def.run) ~= "function" then error("bt.rule: run must be a function", 2) end
+  local sev = def.severity
+  if sev ~= nil and sev ~= "info" and sev ~= "warning" and sev ~= "error" then
+    error("bt.rule: severity must be info, warning or error", 2)
+  end
+  if def.params ~= nil and type(def.params) ~= "table" then
+    error("bt.rule: params must be a table of defaults", 2)
+  end
+  for _, r in ipairs(rules) do
+    if r.id == def.id then error("bt.rule: duplicate id '" .. def.id .. "'", 2) end
+  end
+  rules[#rules + 1] = def
+end
+
+-- Facts about the trace, from meta (cheap) and the threads table.
+local facts
+function bt.trace()
+  if facts then return facts end
+  facts = {}
+  for row in bt.rows("SELECT key, value FROM meta") do facts[row.key] = row.value end
+  facts.main_tid = bt.scalar("SELECT tid FROM threads WHERE is_main ORDER BY tid LIMIT 1")
+  return facts
+end
+
+function bt.main_tid()
+  return bt.trace().main_tid
+end
+
+local thread_names
+function bt.thread_name(tid)
+  if not thread_names then
+    thread_names = {}
+    for row in bt.rows("SELECT tid, name FROM threads") do
+      thread_names[row.tid] = row.name
+    end
+  end
+  return thread_names[tid] or ("tid " .. tostring(tid))
+end
+
+local frame_names = {}
+function bt.frame_name(id)
+  if id == nil then return nil end
+  local n = frame_names[id]
+  if n == nil then
+    n = bt.scalar("SELECT name FROM frames WHERE id = ?", id) or ("frame " .. tostring(id))
+    frame_names[id] = n
+  end
+  return n
+end
+
+-- Query helpers over the tables of DESIGN §4; each takes an options
+-- table and returns an iterator of rows.
+local function where(opts, cols)
+  local sql, args = {}, {}
+  for _, c in ipairs(cols) do
+    local v = opts[c[1]]
+    if v ~= nil then
+      sql[#sql + 1] = c[2]
+      args[#args + 1] = v
+    end
+  end
+  return (#sql > 0 and (" WHERE " .. table.concat(sql, " AND ")) or ""), args
+end
+
+local function limit(opts)
+  if opts.limit then return " LIMIT " .. math.tointeger(opts.limit) end
+  return ""
+end
+
+-- bt.slices{tid=, frame=, from=, to=, min_dur=, limit=}: slices in time order.
+function bt.slices(opts)
+  opts = opts or {}
+  local w, args = where(opts, {
+    { "tid", "tid = ?" }, { "frame", "frame_id = ?" }, { "from", "ts + dur > ?" },
+    { "to", "ts < ?" }, { "min_dur", "dur >= ?" } })
+  return bt.rows("SELECT * FROM slices" .. w .. " ORDER BY tid, ts, depth" .. limit(opts),
+    table.unpack(args))
+end
+
+-- bt.messages{tid=, min_dur=, limit=}: Looper messages, longest first.
+function bt.messages(opts)
+  opts = opts or {}
+  local w, args = where(opts, { { "tid", "tid = ?" }, { "min_dur", "dur >= ?" } })
+  return bt.rows("SELECT * FROM messages" .. w .. " ORDER BY dur DESC, tid, msg_id" .. limit(opts),
+    table.unpack(args))
+end
+
+-- bt.edges{tid=, kind=, min_dur=, limit=}: waits and who ended them,
+-- with the waiter's and waker's innermost frames, in time order.
+function bt.edges(opts)
+  opts = opts or {}
+  local w, args = where(opts, {
+    { "tid", "e.waiter_tid = ?" }, { "kind", "e.kind = ?" }, { "min_dur", "e.dur >= ?" } })
+  return bt.rows([[
+SELECT e.*, wn.frame_id AS waiter_frame_id, kn.frame_id AS waker_frame_id
+FROM blocking_edges e
+LEFT JOIN samples s ON s.id = e.waiter_sample_id
+LEFT JOIN nodes wn ON wn.id = s.node_id
+LEFT JOIN nodes kn ON kn.id = e.waker_node_id]] .. w .. " ORDER BY e.ts, e.id" .. limit(opts),
+    table.unpack(args))
+end
+
+-- bt.methods{tid=, order=column, limit=}: per-method attribution rows,
+-- with the frame's name, most first by order (default incl_ns).
+function bt.methods(opts)
+  opts = opts or {}
+  local order = opts.order or "incl_ns"
+  if not order:match("^[%w_]+$") then error("bt.methods: bad order column", 2) end
+  local w, args = where(opts, { { "tid", "m.tid = ?" } })
+  return bt.rows("SELECT m.*, f.name FROM methods m JOIN frames f ON f.id = m.frame_id" .. w ..
+    " ORDER BY m." .. order .. " DESC, f.name" .. limit(opts), table.unpack(args))
+end
+
+-- Formatting for messages.
+function bt.ms(ns)
+  return string.format("%.1f ms", (ns or 0) / 1e6)
+end
+
+function bt.bytes(n)
+  n = n or 0
+  if n >= 1 << 30 then return string.format("%.1f GiB", n / (1 << 30)) end
+  if n >= 1 << 20 then return string.format("%.1f MiB", n / (1 << 20)) end
+  if n >= 1 << 10 then return string.format("%.1f KiB", n / (1 << 10)) end
+  return string.format("%d B", n)
+end
+
+-- Short method name for messages: "Class.method" from a full signature.
+function bt.short(name)
+  if not name then return "?" end
+  local m = name:match("([%w_$]+%.[%w_$<>]+)%(") or name
+  return m
+end
+
+return rules

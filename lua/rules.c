@@ -1,0 +1,298 @@
+/*
+ * The rule driver (see rules.h). Per file: a fresh sandbox, the bt table
+ * (C functions from api.c plus the Lua library lua/bt.lua), the file's
+ * chunk, then each rule it registered with bt.rule, under its own pcall
+ * and instruction budget. Everything that touches Lua runs protected.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "alloc.h"
+#include "api.h"
+#include "bt_lua.h"
+#include "fileio.h"
+#include "rules.h"
+#include "sandbox.h"
+
+const char *bt_rules_builtin(const char *name, size_t *len)
+{
+	int i;
+
+	for (i = 0; i < BT_LUA__COUNT; i++) {
+		if (!strcmp(bt_lua_name[i], name)) {
+			if (len)
+				*len = strlen(bt_lua_text[i]);
+			return bt_lua_text[i];
+		}
+	}
+	return NULL;
+}
+
+struct run {
+	struct bt_rules_state st;
+	struct bt_sandbox sb;
+	const char *text;      /* the file's chunk */
+	size_t len;
+	char *chunkname;
+	char *stem;            /* rule id for the file's own findings */
+	int rules_ref;         /* the list bt.rule fills */
+};
+
+static struct run *run_of(lua_State *L)
+{
+	return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* The message of the error on top of the stack, with the limits named. */
+static const char *error_text(lua_State *L, int status)
+{
+	const char *msg = lua_tostring(L, -1);
+
+	if (status == LUA_ERRMEM)
+		return lua_pushfstring(L, "not enough memory: the rule reached its memory cap "
+				       "(--set lua.max_memory_mb=N)");
+	if (!msg)
+		return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
+	return msg;
+}
+
+static void error_finding(struct run *r, const char *rule, const char *msg)
+{
+	struct bt_finding *f = bt_result_finding(r->st.res, rule, BT_SEV_ERROR, msg);
+
+	bt_finding_evidence(f, "file", bt_value_text(r->st.file, strlen(r->st.file)));
+}
+
+/* bt.builtin(name): run a built-in rule file in this state. */
+static int l_builtin(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1), *text;
+	size_t len;
+
+	if (!strcmp(name, "bt") || !(text = bt_rules_builtin(name, &len)))
+		return luaL_error(L, "bt.builtin: no built-in rule file '%s'", name);
+	lua_pushfstring(L, "@builtin/%s.lua", name);
+	if (bt_sandbox_load(bt_sandbox_of(L), text, len, lua_tostring(L, -1)) != LUA_OK)
+		return lua_error(L);
+	lua_call(L, 0, 0);
+	return 0;
+}
+
+/* Set up bt: C functions, then lua/bt.lua, which returns the rule list. */
+static int open_bt(lua_State *L)
+{
+	struct run *r = run_of(L);
+	size_t len;
+	const char *text = bt_rules_builtin("bt", &len);
+
+	bt_api_open(L, &r->st);
+	lua_pushlightuserdata(L, r);
+	lua_pushcclosure(L, l_builtin, 1);
+	lua_setfield(L, -2, "builtin");
+	lua_pushvalue(L, -1);
+	lua_setglobal(L, "bt");
+	if (bt_sandbox_load(&r->sb, text, len, "@builtin/bt.lua") != LUA_OK)
+		return lua_error(L);
+	lua_insert(L, -2);
+	lua_call(L, 1, 1);
+	r->rules_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	return 0;
+}
+
+/* The parameters of the rule at idx, resolved against --set. */
+static void push_params(lua_State *L, struct run *r, int rule)
+{
+	lua_newtable(L);
+	if (lua_getfield(L, rule, "params") != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return;
+	}
+	lua_pushnil(L);
+	while (lua_next(L, -2)) {
+		if (lua_type(L, -2) == LUA_TSTRING) {
+			bt_api_param(L, &r->st, lua_tostring(L, -2), -1);
+			lua_pushvalue(L, -3);
+			lua_insert(L, -2);
+			lua_settable(L, -6);
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+}
+
+/* Run registered rule i, turning its failure into an error finding. */
+static int run_rule(lua_State *L, struct run *r, lua_Integer i)
+{
+	int rule, status, sev;
+	const char *id;
+
+	lua_rawgeti(L, LUA_REGISTRYINDEX, r->rules_ref);
+	lua_rawgeti(L, -1, i);
+	rule = lua_gettop(L);
+	lua_getfield(L, rule, "id");
+	id = lua_tostring(L, -1);
+	r->st.rule = id;
+	r->st.severity = BT_SEV_WARNING;
+	if (lua_getfield(L, rule, "severity") == LUA_TSTRING && (sev = bt_severity_parse(lua_tostring(L, -1))) >= 0)
+		r->st.severity = (enum bt_severity)sev;
+	lua_pop(L, 1);
+	lua_getfield(L, rule, "run");
+	push_params(L, r, rule);
+	if (r->st.usage->code)
+		return lua_error(L);
+	status = bt_sandbox_pcall(&r->sb, 1, 0);
+	if (status != LUA_OK) {
+		if (r->st.usage->code)
+			return lua_error(L);
+		error_finding(r, id, error_text(L, status));
+	}
+	lua_settop(L, rule - 2);
+	return 0;
+}
+
+/* The whole file, protected: bt, the chunk, then its rules. */
+static int file_main(lua_State *L)
+{
+	struct run *r = run_of(L);
+	lua_Integer i, n;
+	int status;
+
+	lua_pushlightuserdata(L, r);
+	lua_pushcclosure(L, open_bt, 1);
+	lua_call(L, 0, 0);
+	r->st.rule = r->stem;
+	r->st.severity = BT_SEV_WARNING;
+	status = bt_sandbox_load(&r->sb, r->text, r->len, r->chunkname);
+	if (status == LUA_OK)
+		status = bt_sandbox_pcall(&r->sb, 0, 0);
+	if (status != LUA_OK) {
+		if (r->st.usage->code)
+			return lua_error(L);
+		error_finding(r, r->stem, error_text(L, status));
+		lua_settop(L, 0);
+	}
+	lua_rawgeti(L, LUA_REGISTRYINDEX, r->rules_ref);
+	n = (lua_Integer)lua_rawlen(L, -1);
+	lua_pop(L, 1);
+	for (i = 1; i <= n; i++)
+		run_rule(L, r, i);
+	return 0;
+}
+
+static long long param_ll(struct bt_rules_state *st, const char *key, long long def, struct bt_err *err)
+{
+	size_t kl = strlen(key);
+	char *end;
+	long long v;
+	int i;
+
+	for (i = 0; i < st->nparams; i++) {
+		struct bt_param *p = &st->params[i];
+		if (p->keylen != kl || strncmp(p->key, key, kl))
+			continue;
+		p->used = 1;
+		v = strtoll(p->value, &end, 10);
+		if (end == p->value || *end || v <= 0)
+			bt_err_set(err, BT_EUSAGE, "--set %s=%s: not a positive integer", key, p->value);
+		return v;
+	}
+	return def;
+}
+
+/* The file's stem: what its own findings are attributed to. */
+static char *stem_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *s = bt_xstrdup(base ? base + 1 : path), *dot = strrchr(s, '.');
+
+	if (dot && dot != s)
+		*dot = '\0';
+	return s;
+}
+
+static int run_file(struct run *r, struct bt_err *err)
+{
+	long long insns = param_ll(&r->st, "lua.max_instructions", BT_LUA_MAX_INSNS, err);
+	long long mb = param_ll(&r->st, "lua.max_memory_mb", BT_LUA_MAX_MB, err);
+	lua_State *L;
+	int status;
+
+	if (err->code)
+		return err->code;
+	if (!(L = bt_sandbox_open(&r->sb, (size_t)mb << 20, insns)))
+		return bt_err_set(err, BT_ELUA, "cannot start Lua for '%s' (memory cap %lld MB)", r->st.file, mb);
+	lua_pushlightuserdata(L, r);
+	lua_pushcclosure(L, file_main, 1);
+	status = lua_pcall(L, 0, 0, 0);
+	if (status != LUA_OK && !err->code)
+		error_finding(r, r->stem, error_text(L, status));
+	bt_sandbox_close(&r->sb);
+	return err->code;
+}
+
+static int run_one(struct bt_rules_state *base, const char *path, struct bt_err *err)
+{
+	struct run r;
+	struct bt_fmap m = { NULL, 0 };
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	r.st = *base;
+	if (path) {
+		if (bt_fmap_open(&m, path, err))
+			return err->code;
+		r.text = m.data ? (const char *)m.data : "";
+		r.len = m.len;
+		r.st.file = path;
+		r.chunkname = bt_xmalloc(strlen(path) + 2);
+		r.chunkname[0] = '@';
+		strcpy(r.chunkname + 1, path);
+		r.stem = stem_of(path);
+	} else {
+		r.text = bt_rules_builtin("attribution", &r.len);
+		r.st.file = "builtin/attribution.lua";
+		r.chunkname = bt_xstrdup("@builtin/attribution.lua");
+		r.stem = bt_xstrdup("attribution");
+	}
+	rc = run_file(&r, err);
+	bt_fmap_release(&m);
+	free(r.chunkname);
+	free(r.stem);
+	return rc;
+}
+
+int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_result *res,
+		 struct bt_err *err)
+{
+	struct bt_rules_state st;
+	int i, rc = BT_OK;
+
+	memset(&st, 0, sizeof st);
+	st.db = db;
+	st.res = res;
+	st.usage = err;
+	st.nparams = o->nsets;
+	st.params = bt_xcalloc((size_t)o->nsets + 1, sizeof *st.params);
+	for (i = 0; i < o->nsets && !rc; i++) {
+		const char *eq = strchr(o->sets[i], '=');
+		if (!eq || eq == o->sets[i])
+			rc = bt_err_set(err, BT_EUSAGE, "--set wants key=value, not '%s'", o->sets[i]);
+		st.params[i].key = o->sets[i];
+		st.params[i].keylen = eq ? (size_t)(eq - o->sets[i]) : 0;
+		st.params[i].value = eq ? eq + 1 : "";
+	}
+	if (!rc && o->nfiles == 0)
+		rc = run_one(&st, NULL, err);
+	for (i = 0; i < o->nfiles && !rc; i++)
+		rc = run_one(&st, o->files[i], err);
+	for (i = 0; i < o->nsets && !rc; i++)
+		if (!st.params[i].used)
+			rc = bt_err_set(err, BT_EUSAGE, "--set %s: no rule has a parameter '%.*s'", o->sets[i],
+					(int)st.params[i].keylen, st.params[i].key);
+	free(st.params);
+	if (!rc)
+		bt_result_sort(res);
+	return rc;
+}

@@ -1,0 +1,27 @@
+/*
+ * Running rule files (DESIGN §7): each file in its own sandbox with the
+ * bt API (api.c), its registered rules one by one. A rule or file that
+ * fails becomes an error finding naming file and line; the others still
+ * run. Only an unreadable file or a bad --set is fatal.
+ */
+#ifndef BT_RULES_H
+#define BT_RULES_H
+
+#include "db.h"
+#include "result.h"
+
+struct bt_rules_opts {
+	const char *const *files;   /* --rules in order; none: the built-in "attribution" */
+	int nfiles;
+	const char *const *sets;    /* --set key=value */
+	int nsets;
+};
+
+int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_result *res,
+		 struct bt_err *err);
+
+/* The text of a built-in rule file ("attribution") or of the bt library
+ * ("bt"), embedded from lua/NAME.lua; NULL if there is none. */
+const char *bt_rules_builtin(const char *name, size_t *len);
+
+#endif
