@@ -18,7 +18,8 @@ enum {
 	BT_OPT_FORMAT = 1 << 4,
 	BT_OPT_QUIET = 1 << 5,
 	BT_OPT_SLICE = 1 << 6,
-	BT_OPT_PERFETTO = 1 << 7
+	BT_OPT_PERFETTO = 1 << 7,
+	BT_OPT_RULES = 1 << 8      /* --rules, --set, --fail-on */
 };
 
 struct bt_opts {
@@ -28,6 +29,11 @@ struct bt_opts {
 	const char *db, *mapping, *retrace, *out, *format;
 	const char *perfetto;      /* --perfetto OUT.pb */
 	const char *slice_policy;  /* NULL: the default policy */
+	const char **rules;        /* --rules FILE, repeatable */
+	int nrules;
+	const char **sets;         /* --set key=value, repeatable */
+	int nsets;
+	const char *fail_on;       /* --fail-on SEVERITY */
 	int quiet;
 	int help;
 };

@@ -13,18 +13,22 @@ struct optdef {
 	const char *name;
 	unsigned bit;
 	size_t field;      /* offset of the const char * in struct bt_opts */
+	size_t count;      /* repeatable: offset of the int count; field is a list */
 };
 
 #define F(x) offsetof(struct bt_opts, x)
 static const struct optdef defs[] = {
-	{ "--db", BT_OPT_DB, F(db) },
-	{ "--mapping", BT_OPT_MAPPING, F(mapping) },
-	{ "--retrace", BT_OPT_RETRACE, F(retrace) },
-	{ "-o", BT_OPT_OUT, F(out) },
-	{ "--output", BT_OPT_OUT, F(out) },
-	{ "--format", BT_OPT_FORMAT, F(format) },
-	{ "--slice-policy", BT_OPT_SLICE, F(slice_policy) },
-	{ "--perfetto", BT_OPT_PERFETTO, F(perfetto) },
+	{ "--db", BT_OPT_DB, F(db), 0 },
+	{ "--mapping", BT_OPT_MAPPING, F(mapping), 0 },
+	{ "--retrace", BT_OPT_RETRACE, F(retrace), 0 },
+	{ "-o", BT_OPT_OUT, F(out), 0 },
+	{ "--output", BT_OPT_OUT, F(out), 0 },
+	{ "--format", BT_OPT_FORMAT, F(format), 0 },
+	{ "--slice-policy", BT_OPT_SLICE, F(slice_policy), 0 },
+	{ "--perfetto", BT_OPT_PERFETTO, F(perfetto), 0 },
+	{ "--rules", BT_OPT_RULES, F(rules), F(nrules) },
+	{ "--set", BT_OPT_RULES, F(sets), F(nsets) },
+	{ "--fail-on", BT_OPT_RULES, F(fail_on), 0 },
 };
 #undef F
 
@@ -41,6 +45,10 @@ static int value_opt(struct bt_opts *o, int argc, char **argv, int *i, unsigned 
 		if (!(allowed & defs[k].bit))
 			break;
 		slot = (const char **)((char *)o + defs[k].field);
+		if (defs[k].count) {   /* the list has room for every argument */
+			int *n = (int *)((char *)o + defs[k].count);
+			slot = &(*(const char ***)slot)[(*n)++];
+		}
 		if (eq) {
 			*slot = eq + 1;
 		} else if (*i + 1 < argc) {
@@ -61,6 +69,8 @@ int bt_opts_parse(struct bt_opts *o, int argc, char **argv, unsigned allowed, st
 	memset(o, 0, sizeof *o);
 	o->cmd = argv[0];
 	o->inputs = bt_xcalloc((size_t)argc, sizeof *o->inputs);
+	o->rules = bt_xcalloc((size_t)argc, sizeof *o->rules);
+	o->sets = bt_xcalloc((size_t)argc, sizeof *o->sets);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (dashdash || a[0] != '-' || !strcmp(a, "-")) {
@@ -81,5 +91,8 @@ int bt_opts_parse(struct bt_opts *o, int argc, char **argv, unsigned allowed, st
 void bt_opts_release(struct bt_opts *o)
 {
 	free(o->inputs);
+	free(o->rules);
+	free(o->sets);
 	o->inputs = NULL;
+	o->rules = o->sets = NULL;
 }

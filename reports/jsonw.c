@@ -3,6 +3,7 @@
  * non-finite numbers become null since JSON has no NaN.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonw.h"
@@ -124,13 +125,32 @@ void bt_jsonw_int(struct bt_jsonw *w, int64_t v)
 	fprintf(w->fp, "%lld", (long long)v);
 }
 
+/* The shortest of %.15g and %.17g that reads back as v. */
 void bt_jsonw_real(struct bt_jsonw *w, double v)
 {
+	char buf[40];
+
 	scalar(w);
-	if (isfinite(v))
-		fprintf(w->fp, "%.17g", v);
-	else
+	if (!isfinite(v)) {
 		fputs("null", w->fp);
+		return;
+	}
+	snprintf(buf, sizeof buf, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof buf, "%.17g", v);
+	fputs(buf, w->fp);
+}
+
+void bt_jsonw_bool(struct bt_jsonw *w, int v)
+{
+	scalar(w);
+	fputs(v ? "true" : "false", w->fp);
+}
+
+void bt_jsonw_raw(struct bt_jsonw *w, const char *json)
+{
+	scalar(w);
+	fputs(json, w->fp);
 }
 
 void bt_jsonw_null(struct bt_jsonw *w)

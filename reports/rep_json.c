@@ -1,7 +1,13 @@
 /*
  * The JSON report, the stable interface of DESIGN §8:
- * {schema, trace, metrics, tables, findings, diagnostics}.
+ * {schema, trace, metrics, tables, findings, diagnostics}. Metrics are
+ * sorted by name; tables keep the order rules emitted them in, with a
+ * title and each column's unit besides the contract's columns and rows.
+ * reports/report.schema.json describes it.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "jsonw.h"
 #include "report.h"
 
@@ -20,6 +26,11 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 		bt_jsonw_int(w, f->pid);
 	else
 		bt_jsonw_null(w);
+	bt_jsonw_key(w, "main_tid");
+	if (f->main_tid >= 0)
+		bt_jsonw_int(w, f->main_tid);
+	else
+		bt_jsonw_null(w);
 	bt_jsonw_key(w, "start_ns");
 	bt_jsonw_int(w, f->start_ns);
 	bt_jsonw_key(w, "end_ns");
@@ -33,104 +44,154 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 	bt_jsonw_end_object(w);
 }
 
-static void value(struct bt_jsonw *w, struct bt_rows *r, int i)
+static void value(struct bt_jsonw *w, const struct bt_value *v)
 {
-	size_t len;
-	const char *s;
-
-	switch (bt_rows_type(r, i)) {
-	case BT_ROWS_INT: bt_jsonw_int(w, bt_rows_int(r, i)); break;
-	case BT_ROWS_REAL: bt_jsonw_real(w, bt_rows_real(r, i)); break;
-	case BT_ROWS_NULL: bt_jsonw_null(w); break;
-	default:
-		s = bt_rows_text(r, i, &len);
-		bt_jsonw_str(w, s, len);
+	switch (v->type) {
+	case BT_V_INT: bt_jsonw_int(w, v->u.i); break;
+	case BT_V_REAL: bt_jsonw_real(w, v->u.d); break;
+	case BT_V_TEXT: bt_jsonw_cstr(w, v->u.s); break;
+	case BT_V_JSON: bt_jsonw_raw(w, v->u.s); break;
+	default: bt_jsonw_null(w);
 	}
 }
 
-static int table(struct bt_jsonw *w, struct bt_db *db, const struct bt_report_table *t,
-		 struct bt_err *err)
+static int by_name(const void *a, const void *b)
 {
-	struct bt_rows *r = NULL;
-	int i, n, rc = bt_report_table_open(db, t, &r, err);
+	return strcmp((*(const struct bt_metric *const *)a)->name, (*(const struct bt_metric *const *)b)->name);
+}
 
-	if (rc)
-		return rc;
-	n = bt_rows_ncols(r);
+static void metrics(struct bt_jsonw *w, const struct bt_result *res)
+{
+	const struct bt_metric **m = bt_xcalloc(res->nmetrics + 1, sizeof *m);
+	size_t i;
+
+	for (i = 0; i < res->nmetrics; i++)
+		m[i] = &res->metrics[i];
+	qsort(m, res->nmetrics, sizeof *m, by_name);
+	bt_jsonw_key(w, "metrics");
+	bt_jsonw_begin_object(w);
+	for (i = 0; i < res->nmetrics; i++) {
+		bt_jsonw_key(w, m[i]->name);
+		value(w, &m[i]->v);
+	}
+	bt_jsonw_end_object(w);
+	free(m);
+}
+
+static void table(struct bt_jsonw *w, const struct bt_rtable *t)
+{
+	size_t r;
+	int c;
+
 	bt_jsonw_key(w, t->name);
 	bt_jsonw_begin_object(w);
+	bt_jsonw_key(w, "title");
+	bt_jsonw_cstr(w, t->title);
 	bt_jsonw_key(w, "columns");
 	bt_jsonw_begin_array(w);
-	for (i = 0; i < n; i++)
-		bt_jsonw_cstr(w, bt_rows_name(r, i));
+	for (c = 0; c < t->ncols; c++)
+		bt_jsonw_cstr(w, t->columns[c]);
+	bt_jsonw_end_array(w);
+	bt_jsonw_key(w, "units");
+	bt_jsonw_begin_array(w);
+	for (c = 0; c < t->ncols; c++)
+		bt_jsonw_cstr(w, bt_unit_name(t->units[c]));
 	bt_jsonw_end_array(w);
 	bt_jsonw_key(w, "rows");
 	bt_jsonw_begin_array(w);
-	while ((rc = bt_rows_next(r, err)) == 1) {
+	for (r = 0; r < t->nrows; r++) {
 		bt_jsonw_begin_array(w);
-		for (i = 0; i < n; i++)
-			value(w, r, i);
+		for (c = 0; c < t->ncols; c++)
+			value(w, &t->cells[r * (size_t)t->ncols + c]);
 		bt_jsonw_end_array(w);
 	}
 	bt_jsonw_end_array(w);
 	bt_jsonw_end_object(w);
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
 }
 
-static int diagnostics(struct bt_jsonw *w, struct bt_db *db, struct bt_err *err)
+static void finding(struct bt_jsonw *w, const struct bt_finding *f)
 {
-	struct bt_rows *r = NULL;
-	int rc = bt_rows_open(&r, db, BT_SQL_DIAGNOSTICS_ALL, err);
+	int k;
 
-	if (rc)
-		return rc;
-	bt_jsonw_key(w, "diagnostics");
-	bt_jsonw_begin_array(w);
-	while ((rc = bt_rows_next(r, err)) == 1) {
-		bt_jsonw_begin_object(w);
-		bt_jsonw_key(w, "code");
-		value(w, r, 0);
-		bt_jsonw_key(w, "count");
-		value(w, r, 1);
-		bt_jsonw_key(w, "detail");
-		value(w, r, 2);
-		bt_jsonw_end_object(w);
+	bt_jsonw_begin_object(w);
+	bt_jsonw_key(w, "rule");
+	bt_jsonw_cstr(w, f->rule);
+	bt_jsonw_key(w, "severity");
+	bt_jsonw_cstr(w, bt_severity_name[f->severity]);
+	bt_jsonw_key(w, "message");
+	bt_jsonw_cstr(w, f->message);
+	bt_jsonw_key(w, "tid");
+	if (f->has_tid)
+		bt_jsonw_int(w, f->tid);
+	else
+		bt_jsonw_null(w);
+	bt_jsonw_key(w, "ts");
+	if (f->has_ts)
+		bt_jsonw_int(w, f->ts);
+	else
+		bt_jsonw_null(w);
+	bt_jsonw_key(w, "dur");
+	if (f->has_dur)
+		bt_jsonw_int(w, f->dur);
+	else
+		bt_jsonw_null(w);
+	bt_jsonw_key(w, "evidence");
+	bt_jsonw_begin_object(w);
+	for (k = 0; k < f->nev; k++) {
+		bt_jsonw_key(w, f->ev[k].key);
+		value(w, &f->ev[k].v);
 	}
-	bt_jsonw_end_array(w);
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
+	bt_jsonw_end_object(w);
+	bt_jsonw_end_object(w);
 }
 
-static int write_json(struct bt_db *db, FILE *out, struct bt_err *err)
+static int write_json(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
 {
 	struct bt_jsonw w;
 	struct bt_facts f;
-	int i, rc = bt_facts_load(db, &f, err);
+	struct bt_diag_row *d = NULL;
+	size_t i, nd = 0;
+	int rc = bt_facts_load(db, &f, err);
 
-	if (rc)
+	if (!rc)
+		rc = bt_diag_rows_load(db, &d, &nd, err);
+	if (rc) {
+		bt_facts_release(&f);
 		return rc;
+	}
 	bt_jsonw_init(&w, out, 1);
 	bt_jsonw_begin_object(&w);
 	bt_jsonw_key(&w, "schema");
 	bt_jsonw_cstr(&w, "btrace-analyze/report@1");
 	trace(&w, &f);
-	bt_facts_release(&f);
-	bt_jsonw_key(&w, "metrics");
-	bt_jsonw_begin_object(&w);
-	bt_jsonw_end_object(&w);
+	metrics(&w, res);
 	bt_jsonw_key(&w, "tables");
 	bt_jsonw_begin_object(&w);
-	for (i = 0; i < bt_report_ntables && !rc; i++)
-		rc = table(&w, db, &bt_report_tables[i], err);
+	for (i = 0; i < res->ntables; i++)
+		table(&w, &res->tables[i]);
 	bt_jsonw_end_object(&w);
 	bt_jsonw_key(&w, "findings");
 	bt_jsonw_begin_array(&w);
+	for (i = 0; i < res->nfindings; i++)
+		finding(&w, &res->findings[i]);
 	bt_jsonw_end_array(&w);
-	if (!rc)
-		rc = diagnostics(&w, db, err);
+	bt_jsonw_key(&w, "diagnostics");
+	bt_jsonw_begin_array(&w);
+	for (i = 0; i < nd; i++) {
+		bt_jsonw_begin_object(&w);
+		bt_jsonw_key(&w, "code");
+		bt_jsonw_cstr(&w, d[i].code);
+		bt_jsonw_key(&w, "count");
+		bt_jsonw_int(&w, d[i].count);
+		bt_jsonw_key(&w, "detail");
+		bt_jsonw_cstr(&w, d[i].detail);
+		bt_jsonw_end_object(&w);
+	}
+	bt_jsonw_end_array(&w);
 	bt_jsonw_end_object(&w);
-	return rc;
+	bt_diag_rows_free(d, nd);
+	bt_facts_release(&f);
+	return BT_OK;
 }
 
 const struct bt_reporter bt_rep_json = { "json", ".json", write_json };

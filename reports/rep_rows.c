@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "grid.h"
 #include "jsonw.h"
 #include "report.h"
 
@@ -150,93 +151,29 @@ static int write_json(struct bt_rows *r, FILE *out, struct bt_err *err)
 	return rc < 0 ? err->code : BT_OK;
 }
 
-/* Display width of UTF-8 text: one column per code point. */
-static size_t width(const char *s, size_t len)
-{
-	size_t i, w = 0;
-
-	for (i = 0; i < len; i++)
-		w += ((unsigned char)s[i] & 0xC0) != 0x80;
-	return w;
-}
-
-struct table {
-	struct bt_buf text;     /* all cells, NUL-separated */
-	size_t *off;            /* cell start offsets, row-major */
-	size_t ncells, cap;
-	unsigned char *numeric; /* per column: right-align */
-};
-
-static void table_add(struct table *t, const char *s, size_t len)
-{
-	BT_GROW(t->off, t->ncells + 1, t->cap);
-	t->off[t->ncells++] = t->text.len;
-	bt_buf_add(&t->text, s, len);
-	bt_buf_addc(&t->text, '\0');
-}
-
-static void table_print(struct table *t, int n, FILE *out)
-{
-	size_t *w = bt_xcalloc((size_t)n, sizeof *w), i;
-	int c;
-
-	for (i = 0; i < t->ncells; i++) {
-		const char *s = t->text.buf + t->off[i];
-		size_t cw = width(s, strlen(s));
-		if (cw > w[i % (size_t)n])
-			w[i % (size_t)n] = cw;
-	}
-	for (i = 0; i < t->ncells; i++) {
-		const char *s = t->text.buf + t->off[i];
-		size_t pad = w[i % (size_t)n] - width(s, strlen(s));
-		c = (int)(i % (size_t)n);
-		if (i >= (size_t)n && t->numeric[c])
-			fprintf(out, "%*s%s", (int)pad, "", s);
-		else
-			fprintf(out, "%s%*s", s, c == n - 1 ? 0 : (int)pad, "");
-		fputs(c == n - 1 ? "\n" : "  ", out);
-		if (i == (size_t)n - 1) {
-			for (c = 0; c < n; c++) {
-				size_t k;
-				for (k = 0; k < w[c]; k++)
-					fputc('-', out);
-				fputs(c == n - 1 ? "\n" : "  ", out);
-			}
-		}
-	}
-	free(w);
-}
-
 static int write_table(struct bt_rows *r, FILE *out, struct bt_err *err)
 {
-	struct table t;
+	struct bt_grid g;
 	struct bt_buf b = BT_BUF_INIT;
 	int n = bt_rows_ncols(r), i, rc;
 
-	memset(&t, 0, sizeof t);
-	bt_buf_init(&t.text);
-	t.numeric = bt_xcalloc((size_t)n + 1, 1);
-	memset(t.numeric, 1, (size_t)n);
+	bt_grid_init(&g, n);
 	for (i = 0; i < n; i++)
-		table_add(&t, bt_rows_name(r, i), strlen(bt_rows_name(r, i)));
+		bt_grid_add(&g, bt_rows_name(r, i), strlen(bt_rows_name(r, i)));
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		for (i = 0; i < n; i++) {
 			int type = bt_rows_type(r, i);
 			if (type != BT_ROWS_INT && type != BT_ROWS_REAL && type != BT_ROWS_NULL)
-				t.numeric[i] = 0;
+				g.numeric[i] = 0;
 			bt_buf_reset(&b);
 			cell(r, i, &b);
-			table_add(&t, b.buf, b.len);
+			bt_grid_add(&g, b.buf, b.len);
 		}
 	}
-	if (rc == 0 && n > 0 && t.ncells == (size_t)n)
-		fputs("(no rows)\n", out);
-	else if (rc == 0 && n > 0)
-		table_print(&t, n, out);
+	if (rc == 0 && n > 0)
+		bt_grid_print(&g, out);
 	bt_buf_release(&b);
-	bt_buf_release(&t.text);
-	free(t.off);
-	free(t.numeric);
+	bt_grid_release(&g);
 	return rc < 0 ? err->code : BT_OK;
 }
 

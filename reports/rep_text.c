@@ -1,7 +1,12 @@
 /*
- * The text report: trace facts, then each report table as an aligned
- * table, readable in a terminal.
+ * The text report, for a terminal: trace facts, findings most severe
+ * first, metrics, then each table aligned, ns shown as ms and bytes with
+ * binary units. Long tables are cut at BT_REPORT_ROWS rows.
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid.h"
 #include "report.h"
 
 static void facts(FILE *out, const struct bt_facts *f)
@@ -21,24 +26,128 @@ static void facts(FILE *out, const struct bt_facts *f)
 		(long long)f->start_ns, (long long)f->end_ns);
 }
 
-static int write_text(struct bt_db *db, FILE *out, struct bt_err *err)
+static void findings(FILE *out, const struct bt_result *res, int64_t t0)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i;
+	int k;
+
+	fprintf(out, "\nFindings (%zu)\n\n", res->nfindings);
+	if (!res->nfindings)
+		fputs("(none)\n", out);
+	for (i = 0; i < res->nfindings; i++) {
+		const struct bt_finding *f = &res->findings[i];
+		fprintf(out, "%-7s [%s] %s\n", bt_severity_name[f->severity], f->rule, f->message);
+		if (f->has_tid || f->has_ts) {
+			fputs("        at", out);
+			if (f->has_tid)
+				fprintf(out, " tid %lld", (long long)f->tid);
+			if (f->has_ts)
+				fprintf(out, " +%.1f ms", (double)(f->ts - t0) / 1e6);
+			if (f->has_dur)
+				fprintf(out, " for %.1f ms", (double)f->dur / 1e6);
+			fputc('\n', out);
+		}
+		for (k = 0; k < f->nev; k++) {
+			bt_buf_reset(&b);
+			bt_format_value(&f->ev[k].v, bt_unit_guess(f->ev[k].key), &b);
+			fprintf(out, "        %s: %s\n", f->ev[k].key, b.buf);
+		}
+	}
+	bt_buf_release(&b);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct bt_metric *const *)a)->name, (*(const struct bt_metric *const *)b)->name);
+}
+
+/* Metrics sorted by name; the per-method ones are only counted here. */
+static void metrics(FILE *out, const struct bt_result *res)
+{
+	const struct bt_metric **m = bt_xcalloc(res->nmetrics + 1, sizeof *m);
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i, n = 0, methods = 0;
+
+	for (i = 0; i < res->nmetrics; i++) {
+		if (!strncmp(res->metrics[i].name, "method.", 7))
+			methods++;
+		else
+			m[n++] = &res->metrics[i];
+	}
+	qsort(m, n, sizeof *m, by_name);
+	fputs("\nMetrics\n\n", out);
+	for (i = 0; i < n; i++) {
+		enum bt_unit u = bt_unit_guess(m[i]->name);
+		bt_buf_reset(&b);
+		bt_format_value(&m[i]->v, u, &b);
+		fprintf(out, "%-44s %14s%s\n", m[i]->name, b.buf, u == BT_UNIT_NS ? " ms" : "");
+	}
+	if (methods)
+		fprintf(out, "(and %zu method.* metrics: see the JSON report)\n", methods);
+	if (!n && !methods)
+		fputs("(none)\n", out);
+	bt_buf_release(&b);
+	free(m);
+}
+
+static void table(FILE *out, const struct bt_rtable *t)
+{
+	struct bt_grid g;
+	struct bt_buf b = BT_BUF_INIT;
+	size_t r, shown = t->nrows < BT_REPORT_ROWS ? t->nrows : BT_REPORT_ROWS;
+	int c;
+
+	fprintf(out, "\n%s\n\n", t->title);
+	bt_grid_init(&g, t->ncols);
+	for (c = 0; c < t->ncols; c++) {
+		bt_buf_reset(&b);
+		bt_format_heading(t->columns[c], t->units[c], &b);
+		bt_grid_add(&g, b.buf, b.len);
+	}
+	for (r = 0; r < shown; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			const struct bt_value *v = &t->cells[r * (size_t)t->ncols + c];
+			if (v->type == BT_V_TEXT || v->type == BT_V_JSON)
+				g.numeric[c] = 0;
+			bt_buf_reset(&b);
+			bt_format_value(v, t->units[c], &b);
+			bt_grid_add(&g, b.buf, b.len);
+		}
+	}
+	bt_grid_print(&g, out);
+	if (shown < t->nrows)
+		fprintf(out, "(%zu more rows in the JSON report)\n", t->nrows - shown);
+	bt_grid_release(&g);
+	bt_buf_release(&b);
+}
+
+static int write_text(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
 {
 	struct bt_facts f;
-	int i, rc = bt_facts_load(db, &f, err);
+	struct bt_diag_row *d = NULL;
+	size_t i, nd = 0;
+	int rc = bt_facts_load(db, &f, err);
 
-	if (rc)
+	if (!rc)
+		rc = bt_diag_rows_load(db, &d, &nd, err);
+	if (rc) {
+		bt_facts_release(&f);
 		return rc;
-	facts(out, &f);
-	bt_facts_release(&f);
-	for (i = 0; i < bt_report_ntables && !rc; i++) {
-		struct bt_rows *r = NULL;
-		fprintf(out, "\n%s\n\n", bt_report_tables[i].title);
-		rc = bt_report_table_open(db, &bt_report_tables[i], &r, err);
-		if (!rc)
-			rc = bt_rep_rows_write(r, BT_FMT_TABLE, out, err);
-		bt_rows_close(r);
 	}
-	return rc;
+	facts(out, &f);
+	findings(out, res, f.start_ns);
+	metrics(out, res);
+	for (i = 0; i < res->ntables; i++)
+		table(out, &res->tables[i]);
+	fputs("\nDiagnostics\n\n", out);
+	if (!nd)
+		fputs("(none)\n", out);
+	for (i = 0; i < nd; i++)
+		fprintf(out, "%s (%lld): %s\n", d[i].code, (long long)d[i].count, d[i].detail);
+	bt_diag_rows_free(d, nd);
+	bt_facts_release(&f);
+	return BT_OK;
 }
 
 const struct bt_reporter bt_rep_text = { "text", ".txt", write_text };

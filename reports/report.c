@@ -1,5 +1,7 @@
 /*
- * Choosing a reporter from --format or the output file's extension.
+ * Choosing a reporter from --format or the output file's extension, and
+ * what every reporter shares: the trace's facts, its diagnostics, and
+ * values formatted for people.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +9,7 @@
 #include "alloc.h"
 #include "report.h"
 
-static const struct bt_reporter *const reporters[] = { &bt_rep_text, &bt_rep_json };
+static const struct bt_reporter *const reporters[] = { &bt_rep_text, &bt_rep_json, &bt_rep_md };
 
 #define N_REPORTERS (sizeof reporters / sizeof reporters[0])
 
@@ -26,27 +28,8 @@ int bt_report_pick(const char *format, const char *path, const struct bt_reporte
 		}
 	}
 	if (format)
-		return bt_err_set(err, BT_EUSAGE, "unknown report format '%s' (known: text, json)", format);
+		return bt_err_set(err, BT_EUSAGE, "unknown report format '%s' (known: text, json, md)", format);
 	return BT_OK;
-}
-
-const struct bt_report_table bt_report_tables[] = {
-	{ "threads", "Threads", BT_SQL_THREAD_SUMMARY, 0 },
-	{ "sample_types", "Records by type", BT_SQL_SAMPLE_TYPES, 0 },
-	{ "top_leaf_frames", "Top leaf frames (samples)", BT_SQL_TOP_LEAF_FRAMES, 20 },
-	{ "diagnostics", "Diagnostics", BT_SQL_DIAGNOSTICS_ALL, 0 },
-};
-
-const int bt_report_ntables = sizeof bt_report_tables / sizeof bt_report_tables[0];
-
-int bt_report_table_open(struct bt_db *db, const struct bt_report_table *t, struct bt_rows **out,
-			 struct bt_err *err)
-{
-	int rc = bt_rows_open(out, db, t->id, err);
-
-	if (!rc && t->limit > 0)
-		bt_rows_bind_int(*out, 1, t->limit);
-	return rc;
 }
 
 static void meta_row(struct bt_facts *f, struct bt_rows *r)
@@ -68,6 +51,14 @@ static void meta_row(struct bt_facts *f, struct bt_rows *r)
 		f->main_tid = n;
 	else if (!strcmp(k, "records"))
 		f->records = n;
+	else if (!strcmp(k, "samples"))
+		f->samples = n;
+	else if (!strcmp(k, "sampled_threads"))
+		f->threads = n;
+	else if (!strcmp(k, "first_ts"))
+		f->start_ns = n;
+	else if (!strcmp(k, "last_ts"))
+		f->end_ns = n;
 	if (!strcmp(k, "pid")) {
 		f->pid = n;
 		f->has_pid = 1;
@@ -81,12 +72,17 @@ int bt_facts_load(struct bt_db *db, struct bt_facts *f, struct bt_err *err)
 
 	memset(f, 0, sizeof *f);
 	f->main_tid = -1;
+	f->threads = -1;
 	if (bt_rows_open(&r, db, BT_SQL_META_ALL, err))
 		return err->code;
 	while ((rc = bt_rows_next(r, err)) == 1)
 		meta_row(f, r);
 	bt_rows_close(r);
-	if (rc < 0 || bt_rows_open(&r, db, BT_SQL_TRACE_SPAN, err))
+	if (rc < 0)
+		return err->code;
+	if (f->threads >= 0)   /* the import noted the span; else scan the samples */
+		return BT_OK;
+	if (bt_rows_open(&r, db, BT_SQL_TRACE_SPAN, err))
 		return err->code;
 	if ((rc = bt_rows_next(r, err)) == 1) {
 		f->samples = bt_rows_int(r, 0);
@@ -104,4 +100,102 @@ void bt_facts_release(struct bt_facts *f)
 	free(f->source);
 	free(f->mapping);
 	memset(f, 0, sizeof *f);
+}
+
+int bt_diag_rows_load(struct bt_db *db, struct bt_diag_row **out, size_t *n, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (bt_rows_open(&r, db, BT_SQL_DIAGNOSTICS_ALL, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		const char *code = bt_rows_text(r, 0, NULL), *detail = bt_rows_text(r, 2, NULL);
+		BT_GROW(*out, *n + 1, cap);
+		(*out)[*n].code = bt_xstrdup(code ? code : "");
+		(*out)[*n].count = bt_rows_int(r, 1);
+		(*out)[(*n)++].detail = bt_xstrdup(detail ? detail : "");
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+void bt_diag_rows_free(struct bt_diag_row *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(d[i].code);
+		free(d[i].detail);
+	}
+	free(d);
+}
+
+static void human_bytes(double v, struct bt_buf *b)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while ((v >= 1024 || v <= -1024) && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		bt_buf_addf(b, "%.0f B", v);
+	else
+		bt_buf_addf(b, "%.1f %s", v, units[u]);
+}
+
+void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b)
+{
+	double d;
+
+	switch (v->type) {
+	case BT_V_NULL:
+		return;
+	case BT_V_TEXT:
+	case BT_V_JSON:
+		bt_buf_adds(b, v->u.s);
+		return;
+	default:
+		break;
+	}
+	d = v->type == BT_V_INT ? (double)v->u.i : v->u.d;
+	switch (u) {
+	case BT_UNIT_NS:
+		bt_buf_addf(b, "%.1f", d / 1e6);
+		return;
+	case BT_UNIT_BYTES:
+		human_bytes(d, b);
+		return;
+	case BT_UNIT_PCT:
+		bt_buf_addf(b, "%.1f%%", d);
+		return;
+	default:
+		if (v->type == BT_V_INT)
+			bt_buf_addf(b, "%lld", (long long)v->u.i);
+		else
+			bt_buf_addf(b, "%.4g", d);
+	}
+}
+
+void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b)
+{
+	size_t n = strlen(column);
+
+	if (u == BT_UNIT_NS && n > 3 && !strcmp(column + n - 3, "_ns")) {
+		bt_buf_add(b, column, n - 3);
+		bt_buf_adds(b, " ms");
+	} else if (u == BT_UNIT_NS) {
+		bt_buf_adds(b, column);
+		bt_buf_adds(b, " ms");
+	} else if (u == BT_UNIT_PCT && n > 4 && !strcmp(column + n - 4, "_pct")) {
+		bt_buf_add(b, column, n - 4);
+		bt_buf_adds(b, " %");
+	} else {
+		bt_buf_adds(b, column);
+	}
 }

@@ -1,27 +1,30 @@
 /*
  * Reporters: one file per output format behind struct bt_reporter. They
- * only format rows read through engine/rows.h.
+ * render what the rules emitted (result.h) with the trace's facts and
+ * diagnostics, read through engine/rows.h.
  */
 #ifndef BT_REPORT_H
 #define BT_REPORT_H
 
 #include <stdio.h>
 
+#include "alloc.h"
 #include "db.h"
 #include "err.h"
+#include "result.h"
 #include "rows.h"
 
 struct bt_reporter {
 	const char *name;   /* --format value */
 	const char *ext;    /* -o extension that selects it */
-	int (*write)(struct bt_db *db, FILE *out, struct bt_err *err);
+	int (*write)(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err);
 };
 
 /* Reporter for --format name, else for path's extension, else text. */
 int bt_report_pick(const char *format, const char *path, const struct bt_reporter **out,
 		   struct bt_err *err);
 
-extern const struct bt_reporter bt_rep_text, bt_rep_json;
+extern const struct bt_reporter bt_rep_text, bt_rep_json, bt_rep_md;
 
 /* Output formats of the query command. */
 enum bt_rows_format { BT_FMT_TABLE, BT_FMT_CSV, BT_FMT_TSV, BT_FMT_JSON };
@@ -30,8 +33,6 @@ int bt_rows_format_parse(const char *name, enum bt_rows_format *out, struct bt_e
 
 /* Print every row of r to out in format f. */
 int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, struct bt_err *err);
-
-#endif
 
 /* Facts about the trace that head every report. Strings owned by f. */
 struct bt_facts {
@@ -43,17 +44,21 @@ struct bt_facts {
 int bt_facts_load(struct bt_db *db, struct bt_facts *f, struct bt_err *err);
 void bt_facts_release(struct bt_facts *f);
 
-/* The tables every report shows until rules provide their own. */
-struct bt_report_table {
-	const char *name;      /* stable key in the JSON report */
-	const char *title;     /* heading in text reports */
-	enum bt_sql_id id;
-	int limit;             /* bound to ?1 when > 0 */
+/* A diagnostic, as the report lists it. Strings owned. */
+struct bt_diag_row {
+	char *code, *detail;
+	int64_t count;
 };
 
-extern const struct bt_report_table bt_report_tables[];
-extern const int bt_report_ntables;
+int bt_diag_rows_load(struct bt_db *db, struct bt_diag_row **out, size_t *n, struct bt_err *err);
+void bt_diag_rows_free(struct bt_diag_row *d, size_t n);
 
-/* Open a cursor on one of bt_report_tables. */
-int bt_report_table_open(struct bt_db *db, const struct bt_report_table *t, struct bt_rows **out,
-			 struct bt_err *err);
+/* A value as people read it: ns as ms, bytes with binary units, percent. */
+void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b);
+/* A column heading for people: "wall_ns" reads "wall ms". */
+void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b);
+
+/* Rows a text or Markdown table shows; JSON has them all. */
+#define BT_REPORT_ROWS 30
+
+#endif

@@ -24,7 +24,7 @@ diag() {
 	is "$?" 0 "$name: exit 0"
 	is "$(q "$T/$name.db" "SELECT count FROM diagnostics WHERE code = '$code'")" "$count" "$name: $code counted $count"
 	like "$err" "warning: .*\\[$code" "$name: warning on stderr"
-	like "$("$BIN" -q "$T/$name.db")" "$code +$count " "$name: report shows $code"
+	like "$("$BIN" -q "$T/$name.db")" "$code \\($count\\): " "$name: report shows $code"
 }
 
 d=$(copy_dump small magic)

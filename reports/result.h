@@ -1,0 +1,98 @@
+/*
+ * What a report shows (DESIGN §8): metrics, tables and findings, as rules
+ * emit them. Reporters render it with the trace's facts and diagnostics,
+ * which they read from the database.
+ */
+#ifndef BT_RESULT_H
+#define BT_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum bt_vtype { BT_V_NULL, BT_V_INT, BT_V_REAL, BT_V_TEXT, BT_V_JSON /* raw JSON text */ };
+
+struct bt_value {
+	enum bt_vtype type;
+	union {
+		int64_t i;
+		double d;
+		char *s;   /* owned */
+	} u;
+};
+
+/* How a column's numbers read: by name suffix unless a rule says. */
+enum bt_unit { BT_UNIT_NONE, BT_UNIT_NS, BT_UNIT_BYTES, BT_UNIT_PCT, BT_UNIT_COUNT };
+
+struct bt_rtable {
+	char *name, *title;
+	char **columns;
+	enum bt_unit *units;
+	int ncols;
+	struct bt_value *cells;   /* row-major, nrows * ncols */
+	size_t nrows, cap;
+};
+
+enum bt_severity { BT_SEV_INFO, BT_SEV_WARNING, BT_SEV_ERROR, BT_SEV__COUNT };
+
+extern const char *const bt_severity_name[BT_SEV__COUNT];
+/* -1 if name is no severity. */
+int bt_severity_parse(const char *name);
+
+struct bt_evidence {
+	char *key;
+	struct bt_value v;
+};
+
+struct bt_finding {
+	char *rule, *message;
+	enum bt_severity severity;
+	int has_tid, has_ts, has_dur;
+	int64_t tid, ts, dur;
+	struct bt_evidence *ev;
+	int nev;
+};
+
+struct bt_metric {
+	char *name;
+	struct bt_value v;   /* INT or REAL */
+};
+
+struct bt_result {
+	struct bt_metric *metrics;
+	size_t nmetrics, mcap;
+	struct bt_rtable *tables;
+	size_t ntables, tcap;
+	struct bt_finding *findings;
+	size_t nfindings, fcap;
+};
+
+void bt_result_init(struct bt_result *r);
+void bt_result_release(struct bt_result *r);
+
+/* Set a metric (a later value for the same name replaces the earlier). */
+void bt_result_metric(struct bt_result *r, const char *name, struct bt_value v);
+
+/* A new table with ncols columns, replacing one of the same name; the
+ * caller fills columns[] and units[] and appends rows. */
+struct bt_rtable *bt_result_table(struct bt_result *r, const char *name, const char *title, int ncols);
+/* Room for one more row: ncols cells, all NULL. */
+struct bt_value *bt_rtable_row(struct bt_rtable *t);
+enum bt_unit bt_unit_guess(const char *column);
+/* 0 if name is no unit (names: "", ns, bytes, pct, count). */
+int bt_unit_parse(const char *name, enum bt_unit *out);
+const char *bt_unit_name(enum bt_unit u);
+
+/* A new finding, zeroed but for rule, severity and message (copied). */
+struct bt_finding *bt_result_finding(struct bt_result *r, const char *rule, enum bt_severity sev,
+				     const char *message);
+void bt_finding_evidence(struct bt_finding *f, const char *key, struct bt_value v);
+
+/* Findings most severe first, then by time; stable. */
+void bt_result_sort(struct bt_result *r);
+/* The highest severity of any finding, or -1. */
+int bt_result_max_severity(const struct bt_result *r);
+
+void bt_value_release(struct bt_value *v);
+struct bt_value bt_value_text(const char *s, size_t len);
+
+#endif
