@@ -12,7 +12,7 @@ V ?= 0
 VERSION := 0.1.0
 PKGS := sqlite3 lua5.4 libprotobuf-c xlsxwriter
 DEBS := libsqlite3-dev liblua5.4-dev libprotobuf-c-dev protobuf-c-compiler libxlsxwriter-dev pkgconf
-TEST_DEBS := sqlite3 protobuf-compiler unzip python3 time
+TEST_DEBS := sqlite3 protobuf-compiler unzip python3 python3-jsonschema time
 
 Q := $(if $(filter 1,$(V)),,@)
 NOBUILD_GOALS := run deps clean help

@@ -7,7 +7,7 @@
 #include "cmd.h"
 
 static const char overview[] =
-	"usage: btrace-analyze [analyze] INPUT [-o REPORT] [--format text|json] [options]\n"
+	"usage: btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [options]\n"
 	"       btrace-analyze import INPUT -o trace.db [options]\n"
 	"       btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json]\n"
 	"       btrace-analyze help [COMMAND]\n"
@@ -21,7 +21,7 @@ static const char overview[] =
 	"  analyze   import a trace and print its report (the default command)\n"
 	"  import    import a trace into a kept SQLite database\n"
 	"  query     run read-only SQL against a trace\n"
-	"  help      show help for a command\n"
+	"  help      show help for a command; 'help rules' documents rule files\n"
 	"\n"
 	"exit status: 0 ok, 1 bad input or runtime error, 2 usage error, 3 gate failed\n";
 
@@ -37,11 +37,19 @@ static const char common[] =
 static const struct {
 	const char *name, *usage, *text;
 } helps[] = {
-	{ "analyze", "btrace-analyze [analyze] INPUT [-o REPORT] [--format text|json] [options]",
-	  "Import INPUT (or reuse a trace database) and write its report: trace facts,\n"
-	  "threads, record types, top leaf frames and the importer's diagnostics.\n"
-	  "The format follows -o's extension (.txt, .json) or --format; default is\n"
-	  "text on stdout. -o is written to a temporary file and renamed at the end.\n"
+	{ "analyze", "btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [--format text|json|md] [options]",
+	  "Import INPUT (or reuse a trace database), run the rules and write the\n"
+	  "report: trace facts, findings, metrics, the rules' tables, diagnostics.\n"
+	  "Without --rules the built-in attribution runs: where the wall, CPU,\n"
+	  "off-CPU and blocked time, the allocations and the page faults went, per\n"
+	  "thread and method (top-down and bottom-up), the main thread's waits and\n"
+	  "who ended them, and its longest Looper messages.\n"
+	  "The format follows -o's extension (.txt, .json, .md) or --format; default\n"
+	  "is text on stdout. -o is written to a temporary file and renamed at the end.\n"
+	  "  --rules FILE.lua  run a rule file (repeatable; see 'help rules')\n"
+	  "  --set KEY=VALUE   a rule parameter: RULE.param or param (repeatable)\n"
+	  "  --fail-on SEV     exit 3 when a finding is at least SEV (info, warning,\n"
+	  "                    error); the report is written first\n"
 	  "  --perfetto OUT.pb also write the reconstructed slices as a Perfetto trace\n"
 	  "                    (open in ui.perfetto.dev): one track per thread, upstream's\n"
 	  "                    annotations, flow arrows from each waker to the wait it ended\n" },
@@ -56,6 +64,47 @@ static const struct {
 	  "  btrace-analyze query sampling.bin \\\n"
 	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n" },
 	{ "help", "btrace-analyze help [COMMAND]", "Show the overview or one command's help.\n" },
+	{ "rules", "btrace-analyze INPUT --rules FILE.lua [--set KEY=VALUE]...",
+	  "A rule file is Lua 5.4 run in a sandbox: no io, os, package, debug,\n"
+	  "require, dofile or loadfile; load() takes text only; each rule has an\n"
+	  "instruction budget (--set lua.max_instructions=N, default 2e8) and each\n"
+	  "file a memory cap (--set lua.max_memory_mb=N, default 200). A rule that\n"
+	  "fails becomes an error finding naming file and line; the others run.\n"
+	  "\n"
+	  "Rules:\n"
+	  "  bt.rule{ id=, severity=\"info\"|\"warning\"|\"error\", params={name=default},\n"
+	  "           run=function(p) ... end }   p holds the params, --set RULE.name\n"
+	  "                                       or --set name overriding defaults\n"
+	  "  bt.param(name, default)              a parameter outside bt.rule\n"
+	  "  bt.builtin(\"attribution\")            run the built-in attribution rules too\n"
+	  "Results:\n"
+	  "  bt.finding{ message=, severity=, tid=, ts=, dur=, evidence={...} }\n"
+	  "  bt.metric(\"dotted.name\", number)\n"
+	  "  bt.table{ name=, title=, columns={...}, rows={{...}, ...}, units={col=unit} }\n"
+	  "           rows are lists in column order or maps by column name; units\n"
+	  "           (ns, bytes, pct, count) default from the name: *_ns, *bytes, *_pct\n"
+	  "Data (read-only SQL over the tables of 'help import', plus calltree,\n"
+	  "methods, method_blocking, callers, message_methods):\n"
+	  "  bt.query(sql, ...)   all rows, as tables keyed by column; integers stay\n"
+	  "                       integers, NULL is nil; ? parameters bind the values\n"
+	  "  bt.rows(sql, ...)    an iterator: for row in bt.rows(sql) do ... end\n"
+	  "  bt.scalar(sql, ...)  the first value of the first row\n"
+	  "  bt.slices{tid=, frame=, from=, to=, min_dur=, limit=}, bt.messages{tid=,\n"
+	  "  min_dur=, limit=}, bt.edges{tid=, kind=, min_dur=, limit=},\n"
+	  "  bt.methods{tid=, order=, limit=}: iterators over those tables\n"
+	  "  bt.trace() (meta as a table, main_tid), bt.main_tid(), bt.thread_name(tid),\n"
+	  "  bt.frame_name(id), bt.ms(ns), bt.bytes(n), bt.short(symbol)\n"
+	  "\n"
+	  "example (flag main-thread waits over a threshold, naming the waker):\n"
+	  "  bt.rule{ id = \"main-wait\", severity = \"warning\", params = { ms = 50 },\n"
+	  "    run = function(p)\n"
+	  "      for e in bt.edges{ tid = bt.main_tid(), min_dur = p.ms * 1000000 } do\n"
+	  "        bt.finding{ message = e.kind .. \" for \" .. bt.ms(e.dur) .. \", woken by \" ..\n"
+	  "          bt.thread_name(e.waker_tid or 0), tid = e.waiter_tid, ts = e.ts, dur = e.dur,\n"
+	  "          evidence = { waker_method = bt.frame_name(e.waker_frame_id) } }\n"
+	  "      end\n"
+	  "    end }\n"
+	  "The built-in attribution rules are lua/attribution.lua in the source tree.\n" },
 };
 
 int bt_cmd_print_help(const char *name)
@@ -70,7 +119,7 @@ int bt_cmd_print_help(const char *name)
 		if (strcmp(helps[i].name, name))
 			continue;
 		printf("usage: %s\n\n%s", helps[i].usage, helps[i].text);
-		if (strcmp(name, "help"))
+		if (strcmp(name, "help") && strcmp(name, "rules"))
 			printf("\noptions:\n%s", common);
 		return 0;
 	}

@@ -45,7 +45,6 @@ static void count_hook(lua_State *L, lua_Debug *ar)
 {
 	struct bt_sandbox *sb = bt_sandbox_of(L);
 
-	(void)ar;
 	sb->insns += HOOK_PERIOD;
 	if (sb->insns <= sb->insn_cap)
 		return;
@@ -53,8 +52,11 @@ static void count_hook(lua_State *L, lua_Debug *ar)
 	 * cannot catch the error and go on: each level unwinds in turn */
 	lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
 	lua_sethook(sb->L, count_hook, LUA_MASKCOUNT, 1);
-	luaL_error(L, "instruction budget exceeded (%lld instructions; --set lua.max_instructions=N)",
-			   sb->insn_cap);
+	if (ar && lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+		luaL_error(L, "%s:%d: instruction budget exceeded (%I instructions; --set lua.max_instructions=N)",
+			   ar->short_src, ar->currentline, (lua_Integer)sb->insn_cap);
+	luaL_error(L, "instruction budget exceeded (%I instructions; --set lua.max_instructions=N)",
+		   (lua_Integer)sb->insn_cap);
 }
 
 /* load(chunk [, chunkname [, mode [, env]]]) with mode forced to "t". */

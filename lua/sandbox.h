@@ -12,7 +12,7 @@
 
 #include <lua.h>
 
-#define BT_LUA_MAX_INSNS 1000000000LL   /* per rule; --set lua.max_instructions */
+#define BT_LUA_MAX_INSNS 200000000LL    /* per rule (~1 s); --set lua.max_instructions */
 #define BT_LUA_MAX_MB 200               /* per rule file; --set lua.max_memory_mb */
 
 struct bt_sandbox {

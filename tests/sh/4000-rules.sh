@@ -1,0 +1,79 @@
+# The rule engine (DESIGN §7): sandbox escapes are refused and become
+# error findings naming file and line while the other rules run; the bt
+# API (parameters, SQL values, metrics, tables, findings); --set and
+# --fail-on on the command line.
+. tests/lib.sh
+R=$ROOT/tests/rules
+J=$ROOT/tests/fixtures/report_json.py
+
+"$BIN" -q "$FIX/seed2" --rules "$R/escape.lua" --set lua.max_instructions=5000000 \
+	--set lua.max_memory_mb=32 -o "$T/escape.json"
+is "$?" 0 "escaping rules: the analysis still succeeds"
+finding() {   # rule -> "severity: message" of its finding
+	python3 "$J" finding "$T/escape.json" "$1"
+}
+for rule in io os require dofile loadfile debug package dump; do
+	like "$(finding $rule)" "^error: .*escape\\.lua:[0-9]+: attempt to (index|call) a nil value" "$rule is not reachable"
+done
+like "$(finding bytecode)" "^error: .*escape\\.lua:14: attempt to load a binary chunk" "load refuses bytecode"
+like "$(finding attach)" "^error: .*escape\\.lua:17: query refused" "SQL ATTACH refused"
+like "$(finding pragma)" "^error: .*escape\\.lua:19: query refused" "SQL pragma refused"
+like "$(finding write)" "^error: .*escape\\.lua:20: query would modify the trace" "SQL writes refused"
+like "$(finding loop)" "^error: .*escape\\.lua:21: instruction budget exceeded" "an endless loop is stopped"
+like "$(finding pcall-loop)" "^error: .*escape\\.lua:23: instruction budget exceeded" "pcall cannot swallow the budget"
+like "$(finding memory)" "^error: not enough memory: the rule reached its memory cap" "runaway memory is stopped"
+is "$(finding survivor)" "info: still running" "a rule after the failures still runs"
+check "nothing escaped to the file system" test ! -e /tmp/btrace-escape -a ! -e /tmp/btrace-escape.db
+is "$(q "$FIX/seed2" "SELECT count(*) > 0 FROM samples")" 1 "the trace is intact"
+
+"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --set api.threshold_ms=1 --set label=hello \
+	--set strict=yes --set top_level=9 -o "$T/api.json"
+is "$?" 0 "api rules: exit 0"
+m() { python3 "$J" metric "$T/api.json" "$1"; }
+is "$(m api.threshold_ms)" 1 "--set RULE.param overrides a default"
+is "$(m api.strict)" 1 "booleans parse from --set"
+is "$(m api.top_level)" 9 "bt.param at top level reads --set"
+is "$(m api.main_samples)" "$(q "$FIX/seed2" "SELECT count(*) FROM samples WHERE tid = 4242")" "bt.scalar binds parameters"
+is "$(m api.is_integer)" 1 "integers stay integers"
+is "$(m api.half)" 0.5 "reals stay reals"
+is "$(m api.rows_break)" 3 "bt.rows stops at break"
+is "$(python3 "$J" table "$T/api.json" api_threads)" \
+	"$(q "$FIX/seed2" "SELECT group_concat(tid || '/' || name || '/' || is_main, ' ') FROM (SELECT * FROM threads ORDER BY tid)")" \
+	"bt.table rows from bt.query, by column name"
+is "$(python3 "$J" finding "$T/api.json" api)" "warning: hello: long message" "finding takes the rule's severity and --set label"
+is "$(python3 "$J" finding-json "$T/api.json" api)" \
+	'{"dur": 317777895, "evidence": {"dur_ns": 317777895, "list": [1, 2, 3], "nested": {"a": "b"}}, "tid": 4242, "ts": 14730698511}' \
+	"finding points at the longest message; evidence keeps its shape"
+like "$(python3 "$J" finding "$T/api.json" boom)" "^error: .*api\\.lua:26: attempt to index a nil value" "a failing rule names file and line"
+
+"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" >/dev/null
+is "$?" 0 "defaults: threshold 5 ms still fires, exit 0 without --fail-on"
+"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --set nope=1 >/dev/null 2>"$T/err"
+is "$?" 2 "unknown --set: usage error"
+like "$(cat "$T/err")" "no rule has a parameter 'nope'" "unknown --set named"
+"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --set api.threshold_ms=abc >/dev/null 2>"$T/err"
+is "$?" 2 "non-numeric --set for a number: usage error"
+"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --fail-on error -o "$T/gate.md" 2>"$T/err"
+is "$?" 3 "--fail-on error: the rule error fails the gate"
+check "--fail-on still writes the report" test -s "$T/gate.md"
+like "$(cat "$T/err")" "gate failed: 1 finding at or above 'error'" "gate failure explained"
+"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --fail-on warning >/dev/null 2>&1
+is "$?" 3 "--fail-on warning counts warnings too"
+"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --set api.threshold_ms=100000 --set top_level=1 \
+	--fail-on warning >/dev/null 2>&1
+is "$?" 3 "error findings reach a warning gate"
+"$BIN" -q "$FIX/seed2" --fail-on info >/dev/null 2>&1
+is "$?" 0 "the built-in attribution emits no findings"
+"$BIN" -q "$FIX/seed2" --fail-on fatal >/dev/null 2>&1
+is "$?" 2 "unknown --fail-on severity: usage error"
+"$BIN" -q "$FIX/seed2" --rules "$T/missing.lua" >/dev/null 2>"$T/err"
+is "$?" 1 "a missing rule file: exit 1"
+like "$(cat "$T/err")" "missing\\.lua" "the missing file is named"
+printf 'bt.rule{ id = "x", run = function() end\n' >"$T/syntax.lua"
+"$BIN" -q "$FIX/seed2" --rules "$T/syntax.lua" -o "$T/syntax.json"
+is "$?" 0 "a syntax error is a finding, not a crash"
+like "$(python3 "$J" finding "$T/syntax.json" syntax)" "^error: .*syntax\\.lua:[0-9]+: .*expected" "syntax error names file and line"
+"$BIN" help rules | sed -n '/^  bt.rule{ id = "main-wait"/,/end }$/p' | sed 's/^  //' >"$T/help.lua"
+"$BIN" -q "$FIX/seed2" --rules "$T/help.lua" -o "$T/help.json"
+like "$(python3 "$J" finding "$T/help.json" main-wait)" "^warning: wait for [0-9.]+ ms, woken by io-worker-1$" \
+	"the example in 'help rules' runs and names the waker"
