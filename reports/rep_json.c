@@ -5,9 +5,6 @@
  * title and each column's unit besides the contract's columns and rows.
  * reports/report.schema.json describes it.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "jsonw.h"
 #include "report.h"
 
@@ -55,19 +52,10 @@ static void value(struct bt_jsonw *w, const struct bt_value *v)
 	}
 }
 
-static int by_name(const void *a, const void *b)
+static void metrics(struct bt_jsonw *w, const struct bt_result *res, const struct bt_metric *const *m)
 {
-	return strcmp((*(const struct bt_metric *const *)a)->name, (*(const struct bt_metric *const *)b)->name);
-}
-
-static void metrics(struct bt_jsonw *w, const struct bt_result *res)
-{
-	const struct bt_metric **m = bt_xcalloc(res->nmetrics + 1, sizeof *m);
 	size_t i;
 
-	for (i = 0; i < res->nmetrics; i++)
-		m[i] = &res->metrics[i];
-	qsort(m, res->nmetrics, sizeof *m, by_name);
 	bt_jsonw_key(w, "metrics");
 	bt_jsonw_begin_object(w);
 	for (i = 0; i < res->nmetrics; i++) {
@@ -75,7 +63,6 @@ static void metrics(struct bt_jsonw *w, const struct bt_result *res)
 		value(w, &m[i]->v);
 	}
 	bt_jsonw_end_object(w);
-	free(m);
 }
 
 static void table(struct bt_jsonw *w, const struct bt_rtable *t)
@@ -148,23 +135,17 @@ static void finding(struct bt_jsonw *w, const struct bt_finding *f)
 static int write_json(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
 {
 	struct bt_jsonw w;
-	struct bt_facts f;
-	struct bt_diag_row *d = NULL;
-	size_t i, nd = 0;
-	int rc = bt_facts_load(db, &f, err);
+	struct bt_report_ctx c;
+	size_t i;
 
-	if (!rc)
-		rc = bt_diag_rows_load(db, &d, &nd, err);
-	if (rc) {
-		bt_facts_release(&f);
-		return rc;
-	}
+	if (bt_report_ctx_load(db, res, &c, err))
+		return err->code;
 	bt_jsonw_init(&w, out, 1);
 	bt_jsonw_begin_object(&w);
 	bt_jsonw_key(&w, "schema");
 	bt_jsonw_cstr(&w, "btrace-analyze/report@1");
-	trace(&w, &f);
-	metrics(&w, res);
+	trace(&w, &c.facts);
+	metrics(&w, res, c.metrics);
 	bt_jsonw_key(&w, "tables");
 	bt_jsonw_begin_object(&w);
 	for (i = 0; i < res->ntables; i++)
@@ -177,20 +158,19 @@ static int write_json(struct bt_db *db, const struct bt_result *res, FILE *out, 
 	bt_jsonw_end_array(&w);
 	bt_jsonw_key(&w, "diagnostics");
 	bt_jsonw_begin_array(&w);
-	for (i = 0; i < nd; i++) {
+	for (i = 0; i < c.ndiag; i++) {
 		bt_jsonw_begin_object(&w);
 		bt_jsonw_key(&w, "code");
-		bt_jsonw_cstr(&w, d[i].code);
+		bt_jsonw_cstr(&w, c.diag[i].code);
 		bt_jsonw_key(&w, "count");
-		bt_jsonw_int(&w, d[i].count);
+		bt_jsonw_int(&w, c.diag[i].count);
 		bt_jsonw_key(&w, "detail");
-		bt_jsonw_cstr(&w, d[i].detail);
+		bt_jsonw_cstr(&w, c.diag[i].detail);
 		bt_jsonw_end_object(&w);
 	}
 	bt_jsonw_end_array(&w);
 	bt_jsonw_end_object(&w);
-	bt_diag_rows_free(d, nd);
-	bt_facts_release(&f);
+	bt_report_ctx_release(&c);
 	return BT_OK;
 }
 

@@ -4,7 +4,6 @@
  * <details> block. Cell text is escaped so method names like <init> or
  * a|b cannot break the table.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -63,20 +62,10 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 	}
 }
 
-static int by_name(const void *a, const void *b)
+static void metrics(FILE *out, const struct bt_result *res, const struct bt_metric *const *m)
 {
-	return strcmp((*(const struct bt_metric *const *)a)->name, (*(const struct bt_metric *const *)b)->name);
-}
-
-static void metrics(FILE *out, const struct bt_result *res)
-{
-	const struct bt_metric **m = bt_xcalloc(res->nmetrics + 1, sizeof *m);
 	struct bt_buf b = BT_BUF_INIT;
 	size_t i;
-
-	for (i = 0; i < res->nmetrics; i++)
-		m[i] = &res->metrics[i];
-	qsort(m, res->nmetrics, sizeof *m, by_name);
 	fprintf(out, "\n<details><summary>Metrics (%zu)</summary>\n\n| metric | value |\n|---|---:|\n",
 		res->nmetrics);
 	for (i = 0; i < res->nmetrics; i++) {
@@ -89,7 +78,6 @@ static void metrics(FILE *out, const struct bt_result *res)
 	}
 	fputs("\n</details>\n", out);
 	bt_buf_release(&b);
-	free(m);
 }
 
 static void table(FILE *out, const struct bt_rtable *t)
@@ -137,34 +125,27 @@ static void table(FILE *out, const struct bt_rtable *t)
 
 static int write_md(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
 {
-	struct bt_facts f;
-	struct bt_diag_row *d = NULL;
-	size_t i, nd = 0;
-	int rc = bt_facts_load(db, &f, err);
+	struct bt_report_ctx c;
+	size_t i;
 
-	if (!rc)
-		rc = bt_diag_rows_load(db, &d, &nd, err);
-	if (rc) {
-		bt_facts_release(&f);
-		return rc;
-	}
-	facts(out, &f);
-	findings(out, res, f.start_ns);
-	metrics(out, res);
+	if (bt_report_ctx_load(db, res, &c, err))
+		return err->code;
+	facts(out, &c.facts);
+	findings(out, res, c.facts.start_ns);
+	metrics(out, res, c.metrics);
 	for (i = 0; i < res->ntables; i++)
 		table(out, &res->tables[i]);
 	fputs("\n## Diagnostics\n\n", out);
-	if (!nd)
+	if (!c.ndiag)
 		fputs("None.\n", out);
-	for (i = 0; i < nd; i++) {
+	for (i = 0; i < c.ndiag; i++) {
 		fputs("- ", out);
-		put(out, d[i].code);
-		fprintf(out, " (%lld): ", (long long)d[i].count);
-		put(out, d[i].detail);
+		put(out, c.diag[i].code);
+		fprintf(out, " (%lld): ", (long long)c.diag[i].count);
+		put(out, c.diag[i].detail);
 		fputc('\n', out);
 	}
-	bt_diag_rows_free(d, nd);
-	bt_facts_release(&f);
+	bt_report_ctx_release(&c);
 	return BT_OK;
 }
 

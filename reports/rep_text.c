@@ -3,7 +3,6 @@
  * first, metrics, then each table aligned, ns shown as ms and bytes with
  * binary units. Long tables are cut at BT_REPORT_ROWS rows.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "grid.h"
@@ -57,38 +56,27 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 	bt_buf_release(&b);
 }
 
-static int by_name(const void *a, const void *b)
+/* Metrics by name; the per-method ones are only counted here. */
+static void metrics(FILE *out, const struct bt_result *res, const struct bt_metric *const *m)
 {
-	return strcmp((*(const struct bt_metric *const *)a)->name, (*(const struct bt_metric *const *)b)->name);
-}
-
-/* Metrics sorted by name; the per-method ones are only counted here. */
-static void metrics(FILE *out, const struct bt_result *res)
-{
-	const struct bt_metric **m = bt_xcalloc(res->nmetrics + 1, sizeof *m);
 	struct bt_buf b = BT_BUF_INIT;
-	size_t i, n = 0, methods = 0;
+	size_t i, shown = 0;
 
-	for (i = 0; i < res->nmetrics; i++) {
-		if (!strncmp(res->metrics[i].name, "method.", 7))
-			methods++;
-		else
-			m[n++] = &res->metrics[i];
-	}
-	qsort(m, n, sizeof *m, by_name);
 	fputs("\nMetrics\n\n", out);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < res->nmetrics; i++) {
 		enum bt_unit u = bt_unit_guess(m[i]->name);
+		if (!strncmp(m[i]->name, "method.", 7))
+			continue;
 		bt_buf_reset(&b);
 		bt_format_value(&m[i]->v, u, &b);
 		fprintf(out, "%-44s %14s%s\n", m[i]->name, b.buf, u == BT_UNIT_NS ? " ms" : "");
+		shown++;
 	}
-	if (methods)
-		fprintf(out, "(and %zu method.* metrics: see the JSON report)\n", methods);
-	if (!n && !methods)
+	if (shown < res->nmetrics)
+		fprintf(out, "(and %zu method.* metrics: see the JSON report)\n", res->nmetrics - shown);
+	if (!res->nmetrics)
 		fputs("(none)\n", out);
 	bt_buf_release(&b);
-	free(m);
 }
 
 static void table(FILE *out, const struct bt_rtable *t)
@@ -124,29 +112,22 @@ static void table(FILE *out, const struct bt_rtable *t)
 
 static int write_text(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
 {
-	struct bt_facts f;
-	struct bt_diag_row *d = NULL;
-	size_t i, nd = 0;
-	int rc = bt_facts_load(db, &f, err);
+	struct bt_report_ctx c;
+	size_t i;
 
-	if (!rc)
-		rc = bt_diag_rows_load(db, &d, &nd, err);
-	if (rc) {
-		bt_facts_release(&f);
-		return rc;
-	}
-	facts(out, &f);
-	findings(out, res, f.start_ns);
-	metrics(out, res);
+	if (bt_report_ctx_load(db, res, &c, err))
+		return err->code;
+	facts(out, &c.facts);
+	findings(out, res, c.facts.start_ns);
+	metrics(out, res, c.metrics);
 	for (i = 0; i < res->ntables; i++)
 		table(out, &res->tables[i]);
 	fputs("\nDiagnostics\n\n", out);
-	if (!nd)
+	if (!c.ndiag)
 		fputs("(none)\n", out);
-	for (i = 0; i < nd; i++)
-		fprintf(out, "%s (%lld): %s\n", d[i].code, (long long)d[i].count, d[i].detail);
-	bt_diag_rows_free(d, nd);
-	bt_facts_release(&f);
+	for (i = 0; i < c.ndiag; i++)
+		fprintf(out, "%s (%lld): %s\n", c.diag[i].code, (long long)c.diag[i].count, c.diag[i].detail);
+	bt_report_ctx_release(&c);
 	return BT_OK;
 }
 

@@ -199,3 +199,35 @@ void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b)
 		bt_buf_adds(b, column);
 	}
 }
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct bt_metric *const *)a)->name, (*(const struct bt_metric *const *)b)->name);
+}
+
+int bt_report_ctx_load(struct bt_db *db, const struct bt_result *res, struct bt_report_ctx *c,
+		       struct bt_err *err)
+{
+	size_t i;
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	rc = bt_facts_load(db, &c->facts, err);
+	if (!rc)
+		rc = bt_diag_rows_load(db, &c->diag, &c->ndiag, err);
+	c->metrics = bt_xcalloc(res->nmetrics + 1, sizeof *c->metrics);
+	for (i = 0; i < res->nmetrics; i++)
+		c->metrics[i] = &res->metrics[i];
+	qsort(c->metrics, res->nmetrics, sizeof *c->metrics, by_name);
+	if (rc)
+		bt_report_ctx_release(c);
+	return rc;
+}
+
+void bt_report_ctx_release(struct bt_report_ctx *c)
+{
+	bt_facts_release(&c->facts);
+	bt_diag_rows_free(c->diag, c->ndiag);
+	free(c->metrics);
+	memset(c, 0, sizeof *c);
+}

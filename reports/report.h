@@ -53,6 +53,18 @@ struct bt_diag_row {
 int bt_diag_rows_load(struct bt_db *db, struct bt_diag_row **out, size_t *n, struct bt_err *err);
 void bt_diag_rows_free(struct bt_diag_row *d, size_t n);
 
+/* What every reporter shows besides the rules' results. */
+struct bt_report_ctx {
+	struct bt_facts facts;
+	struct bt_diag_row *diag;
+	size_t ndiag;
+	const struct bt_metric **metrics;   /* sorted by name */
+};
+
+int bt_report_ctx_load(struct bt_db *db, const struct bt_result *res, struct bt_report_ctx *c,
+		       struct bt_err *err);
+void bt_report_ctx_release(struct bt_report_ctx *c);
+
 /* A value as people read it: ns as ms, bytes with binary units, percent. */
 void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b);
 /* A column heading for people: "wall_ns" reads "wall ms". */
