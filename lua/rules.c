@@ -131,8 +131,8 @@ static int run_rule(lua_State *L, struct run *r, lua_Integer i)
 	lua_rawgeti(L, LUA_REGISTRYINDEX, r->rules_ref);
 	lua_rawgeti(L, -1, i);
 	rule = lua_gettop(L);
-	lua_getfield(L, rule, "id");
-	id = lua_tostring(L, -1);
+	lua_getfield(L, rule, "id");   /* stays on the stack, so id lives while the rule runs */
+	id = lua_isstring(L, -1) ? lua_tostring(L, -1) : "?";
 	r->st.rule = id;
 	r->st.severity = BT_SEV_WARNING;
 	if (lua_getfield(L, rule, "severity") == LUA_TSTRING && (sev = bt_severity_parse(lua_tostring(L, -1))) >= 0)
