@@ -139,3 +139,18 @@ char *bt_buf_detach(struct bt_buf *b, size_t *len)
 	bt_buf_init(b);
 	return s;
 }
+
+void *bt_grow_zero(void *p, size_t size, size_t *cap, size_t i)
+{
+	size_t nc = *cap ? *cap : 1024;
+
+	if (i < *cap)
+		return p;
+	while (nc <= i)
+		nc *= 2;
+	p = bt_xrealloc(p, nc * size);
+	memset((char *)p + *cap * size, 0, (nc - *cap) * size);
+	*cap = nc;
+	return p;
+}
+

@@ -29,6 +29,10 @@ char *bt_xstrndup(const char *s, size_t n);
 		} \
 	} while (0)
 
+/* Grow *p, holding *cap elements of size, to hold index i; the new
+ * elements are zero. Returns the (possibly moved) array. */
+void *bt_grow_zero(void *p, size_t size, size_t *cap, size_t i);
+
 /* A NUL-terminated growable string; buf is never NULL after init. */
 struct bt_buf {
 	char *buf;

@@ -99,33 +99,8 @@ int bt_profile_thread_paths(const struct bt_profile *p, int64_t tid, uint32_t *f
 /* Per-frame message sums are indexed by frame id. */
 static void msg_frames(struct cur_msg *m, uint32_t frame)
 {
-	size_t old = m->nframes, n;
-
-	if (frame < old)
-		return;
-	n = old ? old : 256;
-	while (n <= frame)
-		n *= 2;
-	m->v = bt_xrealloc(m->v, n * 4 * sizeof *m->v);
-	m->open = bt_xrealloc(m->open, n * sizeof *m->open);
-	memset(m->v + old * 4, 0, (n - old) * 4 * sizeof *m->v);
-	memset(m->open + old, 0, (n - old) * sizeof *m->open);
-	m->nframes = n;
-}
-
-/* Grow a zero-filled array of uint32_t to hold index i. */
-static uint32_t *grow_u32(uint32_t *a, size_t *n, size_t i)
-{
-	size_t old = *n, m = old ? old : 1024;
-
-	if (i < old)
-		return a;
-	while (m <= i)
-		m *= 2;
-	a = bt_xrealloc(a, m * sizeof *a);
-	memset(a + old, 0, (m - old) * sizeof *a);
-	*n = m;
-	return a;
+	m->v = bt_grow_zero(m->v, 4 * sizeof *m->v, &m->nframes, frame);
+	m->open = bt_grow_zero(m->open, sizeof *m->open, &m->ocap, frame);
 }
 
 /* The path of (parent, frame): a stack node always leads to the same
@@ -148,7 +123,7 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 		p->paths[parent].child = id;
 	}
 	if (node) {
-		p->node_path = grow_u32(p->node_path, &p->nnodes, node);
+		p->node_path = bt_grow_zero(p->node_path, sizeof *p->node_path, &p->nnodes, node);
 		p->node_path[node] = id;
 	}
 	return id;
@@ -159,14 +134,16 @@ uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame,
 {
 	uint32_t id;
 
-	p->open = grow_u32(p->open, &p->nframes, frame);
+	if (frame >= p->nframes)   /* checked here: this runs for every slice */
+		p->open = bt_grow_zero(p->open, sizeof *p->open, &p->nframes, frame);
 	id = intern(p, parent, frame, node);
 	p->open[frame]++;
 #if defined(__GNUC__)
 	__builtin_prefetch(&p->paths[id], 1);   /* bt_profile_leave writes it */
 #endif
 	if (in_msg) {
-		msg_frames(&p->msg, frame);
+		if (frame >= p->msg.nframes || frame >= p->msg.ocap)
+			msg_frames(&p->msg, frame);
 		p->msg.open[frame]++;
 	}
 	return id;

@@ -48,7 +48,7 @@ struct cur_msg {
 	int64_t *v;           /* by frame: self_ns, self_cpu, incl_ns, incl_cpu */
 	uint32_t *open;       /* by frame: open slices of it in the message */
 	uint32_t *touched;    /* frames with values, to reset */
-	size_t ntouched, tcap, nframes;
+	size_t ntouched, tcap, nframes, ocap;   /* nframes: v's capacity, ocap: open's */
 };
 
 struct bt_profile {

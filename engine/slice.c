@@ -89,21 +89,6 @@ size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uin
 	return k;
 }
 
-/* Grow a zero-filled array of size elements to hold index i. */
-static void *grow_zero(void *p, size_t size, size_t *cap, size_t i)
-{
-	size_t nc = *cap ? *cap : 1024;
-
-	if (i < *cap)
-		return p;
-	while (nc <= i)
-		nc *= 2;
-	p = bt_xrealloc(p, nc * size);
-	memset((char *)p + *cap * size, 0, (nc - *cap) * size);
-	*cap = nc;
-	return p;
-}
-
 /* Which frames upstream drops: runtime frames and its blacklist (which,
  * lacking return types, never matches real symbols: spec I-6). */
 static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, struct bt_err *err)
@@ -118,9 +103,9 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, str
 		size_t id = (size_t)bt_rows_int(r, 0);
 		const char *name = bt_rows_text(r, 1, NULL);
 		size_t lcap = *cap, icap = *cap;
-		t->dropped = grow_zero(t->dropped, 1, cap, id);
-		t->loop = grow_zero(t->loop, 1, &lcap, id);
-		t->idle = grow_zero(t->idle, 1, &icap, id);
+		t->dropped = bt_grow_zero(t->dropped, 1, cap, id);
+		t->loop = bt_grow_zero(t->loop, 1, &lcap, id);
+		t->idle = bt_grow_zero(t->idle, 1, &icap, id);
 		t->idle[id] = name && strstr(name, idle_frame_part) != NULL;
 		t->dropped[id] = name && !strncmp(name, "<runtime", 8);
 		for (i = 0; name && i < sizeof blacklist / sizeof blacklist[0]; i++)
@@ -147,9 +132,9 @@ static int add_synthetic(const struct bt_capture *cap, struct bt_db *db, struct 
 			continue;
 		size_t lcap = *dcap, icap = *dcap;
 		ids[k] = (uint32_t)++t->nframes;
-		t->dropped = grow_zero(t->dropped, 1, dcap, ids[k]);
-		t->loop = grow_zero(t->loop, 1, &lcap, ids[k]);
-		t->idle = grow_zero(t->idle, 1, &icap, ids[k]);
+		t->dropped = bt_grow_zero(t->dropped, 1, dcap, ids[k]);
+		t->loop = bt_grow_zero(t->loop, 1, &lcap, ids[k]);
+		t->idle = bt_grow_zero(t->idle, 1, &icap, ids[k]);
 		if (bt_db_exec(db, BT_SQL_INSERT_FRAME, err, "iittttt", (int64_t)ids[k],
 			       (int64_t)synthetic[k].address, synthetic[k].name, "void", synthetic[k].cls,
 			       synthetic[k].method, ""))

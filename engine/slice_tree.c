@@ -192,7 +192,7 @@ static size_t loop_cut(const struct bt_stacktab *t, const uint32_t *f, size_t k)
 	size_t j;
 
 	for (j = k; j > 0; j--)
-		if (f[j - 1] <= t->nframes && t->loop[f[j - 1]])
+		if (is_loop(t, f[j - 1]))
 			return j;
 	return k;
 }

@@ -304,7 +304,7 @@ static int l_table(lua_State *L)
 	return 0;
 }
 
-static const struct bt_param *find_param(const struct bt_rules_state *st, const char *prefix,
+const struct bt_param *bt_api_find_param(const struct bt_rules_state *st, const char *prefix,
 					 const char *name)
 {
 	size_t pl = prefix ? strlen(prefix) : 0, nl = strlen(name);
@@ -338,9 +338,9 @@ void bt_api_param(lua_State *L, struct bt_rules_state *st, const char *name, int
 
 	def = lua_absindex(L, def);
 	if (st->rule)
-		p = find_param(st, st->rule, name);
+		p = bt_api_find_param(st, st->rule, name);
 	if (!p)
-		p = find_param(st, NULL, name);
+		p = bt_api_find_param(st, NULL, name);
 	if (!p) {
 		lua_pushvalue(L, def);
 		return;

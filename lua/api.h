@@ -32,6 +32,10 @@ struct bt_rules_state {
 /* Push the bt table with the C functions, bound to st. */
 void bt_api_open(lua_State *L, struct bt_rules_state *st);
 
+/* The --set for prefix.name (prefix NULL: name alone), or NULL. */
+const struct bt_param *bt_api_find_param(const struct bt_rules_state *st, const char *prefix,
+					 const char *name);
+
 /* Resolve parameter name for the running rule: --set RULE.name, then
  * --set name, converted to the type of the default at index def (nil:
  * text). Pushes the value, or the default. Errors on a bad value. */

@@ -183,22 +183,17 @@ static int file_main(lua_State *L)
 
 static long long param_ll(struct bt_rules_state *st, const char *key, long long def, struct bt_err *err)
 {
-	size_t kl = strlen(key);
+	struct bt_param *p = (struct bt_param *)bt_api_find_param(st, NULL, key);
 	char *end;
 	long long v;
-	int i;
 
-	for (i = 0; i < st->nparams; i++) {
-		struct bt_param *p = &st->params[i];
-		if (p->keylen != kl || strncmp(p->key, key, kl))
-			continue;
-		p->used = 1;
-		v = strtoll(p->value, &end, 10);
-		if (end == p->value || *end || v <= 0)
-			bt_err_set(err, BT_EUSAGE, "--set %s=%s: not a positive integer", key, p->value);
-		return v;
-	}
-	return def;
+	if (!p)
+		return def;
+	p->used = 1;
+	v = strtoll(p->value, &end, 10);
+	if (end == p->value || *end || v <= 0)
+		bt_err_set(err, BT_EUSAGE, "--set %s=%s: not a positive integer", key, p->value);
+	return v;
 }
 
 /* The file's stem: what its own findings are attributed to. */
