@@ -211,17 +211,35 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	int64_t mt = pre->ts + (cur->ts - pre->ts) / 2, mc = pre->cpu + (cur->cpu - pre->cpu) / 2;
 	size_t k = common(pf, np, cf, nc), j;
 
-	if (pre->msg_id != cur->msg_id)
-		k = loop_cut(r->tab, pf, k);
+	int64_t et = mt, ec = mc, st = mt, sc = mc;   /* end and start */
+
+	if (pre->msg_id != cur->msg_id) {
+		size_t cut = loop_cut(r->tab, pf, k);
+
+		if (cut > 0 && is_loop(r->tab, pf[cut - 1])) {
+			/* Between two messages the loop waits without CPU: the old
+			 * message ran on for, and the new one began, half the CPU the
+			 * gap used, and the idle rest belongs to the loop frame. */
+			int64_t h = (cur->cpu - pre->cpu) / 2;
+
+			if (h < 0)
+				h = 0;
+			if (h > (cur->ts - pre->ts) / 2)
+				h = (cur->ts - pre->ts) / 2;
+			et = pre->ts + h, ec = pre->cpu + h;
+			st = cur->ts - h, sc = cur->cpu - h;
+		}
+		k = cut;
+	}
 	if (k == np && np == nc && np && pre->dup)
 		k = np - 1;   /* two calls with the same stack stay two slices */
 	for (j = np; j > k; j--) {
 		int exact = pre->dup && j == np;
-		pop(r, exact ? pre->ts : mt, exact ? pre->cpu : mc, (int64_t)i, pre);
+		pop(r, exact ? pre->ts : et, exact ? pre->cpu : ec, (int64_t)i, pre);
 	}
 	for (j = k; j < nc; j++) {
 		int exact = cur->exact && j == nc - 1;
-		push(r, cf[j], cn[j], exact ? cur->ts : mt, exact ? cur->cpu : mc, (int64_t)i, pre->ts,
+		push(r, cf[j], cn[j], exact ? cur->ts : st, exact ? cur->cpu : sc, (int64_t)i, pre->ts,
 		     pre->cpu, cur, pre);
 	}
 }
