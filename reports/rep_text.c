@@ -48,9 +48,14 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 			fputc('\n', out);
 		}
 		for (k = 0; k < f->nev; k++) {
+			const struct bt_value *v = &f->ev[k].v;
+			enum bt_unit u = bt_unit_guess(f->ev[k].key);
+			int number = v->type == BT_V_INT || v->type == BT_V_REAL;
+
 			bt_buf_reset(&b);
-			bt_format_value(&f->ev[k].v, bt_unit_guess(f->ev[k].key), &b);
-			fprintf(out, "        %s: %s\n", f->ev[k].key, b.buf);
+			bt_format_value(v, u, &b);
+			fprintf(out, "        %s: %s%s\n", f->ev[k].key, b.buf,
+				u == BT_UNIT_NS && number ? " ms" : "");
 		}
 	}
 	bt_buf_release(&b);
