@@ -2,6 +2,7 @@
 # Run every test family and count TAP results: unit programs ($B/tests/t_*),
 # golden cases (tests/golden.sh) and end-to-end scripts (tests/sh/*.sh).
 # Ends with "N passed, N failed"; exits 1 if anything failed.
+# With arguments, runs only those (tests/sh/NAME.sh files, or "golden").
 set -u
 B=${B:-build}
 export B LC_ALL=C TZ=UTC
@@ -25,13 +26,22 @@ run() {   # name command...
 }
 
 sh tests/fixtures.sh || { echo "not ok - generating fixtures"; echo "0 passed, 1 failed"; exit 1; }
-for t in "$B"/tests/t_*; do
-	[ -x "$t" ] && run "$(basename "$t")" "$t"
-done
-run golden sh tests/golden.sh
-for t in tests/sh/*.sh; do
-	run "$(basename "$t" .sh)" sh "$t"
-done
+if [ $# -gt 0 ]; then
+	for t in "$@"; do
+		case $t in
+		golden) run golden sh tests/golden.sh ;;
+		*) run "$(basename "$t" .sh)" sh "$t" ;;
+		esac
+	done
+else
+	for t in "$B"/tests/t_*; do
+		[ -x "$t" ] && run "$(basename "$t")" "$t"
+	done
+	run golden sh tests/golden.sh
+	for t in tests/sh/*.sh; do
+		run "$(basename "$t" .sh)" sh "$t"
+	done
+fi
 passed=$(grep -c '^ok' "$log")
 failed=$(grep -c '^not ok' "$log")
 echo "$passed passed, $failed failed"
