@@ -6,7 +6,7 @@
 
 check "example matches the spec's bytes" python3 tests/fixtures/verify_dump.py --example "$FIX/example"
 is "$(wc -c <"$FIX/example/sampling.bin" | tr -d ' ')" 438 "example is 438 bytes"
-for f in small seed2 seed3 v3 v4 faults nomap bigpid short; do
+for f in small seed2 seed3 v3 v4 faults nomap bigpid short allocs; do
 	check "verify_dump agrees with the truth of $f" python3 tests/fixtures/verify_dump.py "$FIX/$f"
 done
 "$MKDUMP" --records 700 --seed 77 "$T/a" >/dev/null
@@ -17,6 +17,7 @@ check "same seed, same truth" cmp "$T/a/truth/intervals.tsv" "$T/b/truth/interva
 "$MKDUMP" --records 700 --seed 78 "$T/c" >/dev/null
 check "another seed, another dump" sh -c "! cmp -s '$T/a/sampling.bin' '$T/c/sampling.bin'"
 "$MKDUMP" --bogus "$T/d" >/dev/null 2>&1; is "$?" 2 "writer: unknown option exits 2"
+"$MKDUMP" --alloc-records some "$T/d" >/dev/null 2>&1; is "$?" 2 "writer: unknown --alloc-records mode exits 2"
 
 # examples/ is the writer's output for the Makefile's EXAMPLE_OPTS.
 # shellcheck disable=SC2086
