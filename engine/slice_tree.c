@@ -197,40 +197,70 @@ static size_t loop_cut(const struct bt_stacktab *t, const uint32_t *f, size_t k)
 	return k;
 }
 
+static int is_idle(const struct bt_stacktab *t, const uint32_t *f, size_t n, size_t k)
+{
+	return k >= n || ((size_t)f[k] <= t->nframes && t->idle[f[k]]);
+}
+
+/*
+ * A gap at the message loop (k frames in common, the last the loop frame):
+ * the loop's wait for the next message uses no CPU, so a message ran on
+ * after the earlier sample, or had begun before the later one, for the CPU
+ * the gap used (half each when a message ends and another begins), and
+ * the idle rest belongs to the loop frame. Returns 0 where that does not
+ * apply (no loop frame, or no message on either side).
+ */
+static int loop_gap(const struct run *r, const struct bt_item *pre, const struct bt_item *cur,
+		    const uint32_t *pf, size_t np, const uint32_t *cf, size_t nc, size_t k,
+		    int64_t *et, int64_t *ec, int64_t *st, int64_t *sc)
+{
+	int busy_pre, busy_cur;
+	int64_t gap = cur->ts - pre->ts, d = cur->cpu - pre->cpu;
+
+	if (k == 0 || !is_loop(r->tab, pf[k - 1]))
+		return 0;
+	busy_pre = !is_idle(r->tab, pf, np, k);
+	busy_cur = !is_idle(r->tab, cf, nc, k);
+	if (!busy_pre && !busy_cur)
+		return 0;
+	if (!busy_pre || !busy_cur) {
+		if (pre->msg_id == cur->msg_id && busy_pre)
+			return 0;   /* into the loop's wait without a new message id */
+	} else if (pre->msg_id == cur->msg_id) {
+		return 0;
+	}
+	d = d < 0 ? 0 : d > gap ? gap : d;
+	if (busy_pre && busy_cur) {
+		*et = pre->ts + d / 2, *ec = pre->cpu + d / 2;
+		*st = cur->ts - d / 2, *sc = cur->cpu - d / 2;
+	} else if (busy_pre) {
+		*et = *st = pre->ts + d;
+		*ec = *sc = pre->cpu + d;
+	} else {
+		*et = *st = cur->ts - d;
+		*ec = *sc = cur->cpu - d;
+	}
+	return 1;
+}
+
 /*
  * A midpoint step: frames change halfway through the gap, except the leaf
- * of a duration record's end (it returned exactly then) and of a duration
- * record's begin (it was entered exactly then). Counter changes belong to
- * the later sample's stack (DESIGN §5), so a slice's counters run from the
- * item before its first to its last.
+ * of a duration record's end (it returned exactly then), of a duration
+ * record's begin (it was entered exactly then), and at the message loop
+ * (loop_gap). Counter changes belong to the later sample's stack (DESIGN
+ * §5), so a slice's counters run from the item before its first to its last.
  */
 static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np,
 			  const uint32_t *cf, const uint32_t *cn, size_t nc)
 {
 	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
 	int64_t mt = pre->ts + (cur->ts - pre->ts) / 2, mc = pre->cpu + (cur->cpu - pre->cpu) / 2;
+	int64_t et = mt, ec = mc, st = mt, sc = mc;   /* when popped frames end, pushed ones start */
 	size_t k = common(pf, np, cf, nc), j;
 
-	int64_t et = mt, ec = mc, st = mt, sc = mc;   /* end and start */
-
-	if (pre->msg_id != cur->msg_id) {
-		size_t cut = loop_cut(r->tab, pf, k);
-
-		if (cut > 0 && is_loop(r->tab, pf[cut - 1])) {
-			/* Between two messages the loop waits without CPU: the old
-			 * message ran on for, and the new one began, half the CPU the
-			 * gap used, and the idle rest belongs to the loop frame. */
-			int64_t h = (cur->cpu - pre->cpu) / 2;
-
-			if (h < 0)
-				h = 0;
-			if (h > (cur->ts - pre->ts) / 2)
-				h = (cur->ts - pre->ts) / 2;
-			et = pre->ts + h, ec = pre->cpu + h;
-			st = cur->ts - h, sc = cur->cpu - h;
-		}
-		k = cut;
-	}
+	if (pre->msg_id != cur->msg_id)
+		k = loop_cut(r->tab, pf, k);
+	loop_gap(r, pre, cur, pf, np, cf, nc, k, &et, &ec, &st, &sc);
 	if (k == np && np == nc && np && pre->dup)
 		k = np - 1;   /* two calls with the same stack stay two slices */
 	for (j = np; j > k; j--) {

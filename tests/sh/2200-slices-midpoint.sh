@@ -49,14 +49,16 @@ for f in small seed2 seed3; do
 	check "$f: message CPU within 5 % of the truth" awk -F'\t' 'NR == FNR { got += $5; next } FNR > 1 { want += $5 }
 		END { d = got - want; if (d < 0) d = -d; exit !(d <= 0.05 * want) }' "$T/$f.msgs" "$FIX/$f/truth/messages.tsv"
 	# the idle gap between messages goes to the loop, so a message's bounds
-	# are close to the truth (splitting gaps in half gave ~3.5 ms and ~50 %)
+	# are close to the truth (splitting those gaps in half gave ~3.5 ms and ~50 %)
 	awk -F'\t' 'NR == FNR { b[$1 ":" $2] = $3; e[$1 ":" $2] = $4; next }
 		FNR > 1 { k = $1 ":" $2; d = ($4 - $3) - (e[k] - b[k]); if (d < 0) d = -d
 			t = e[k] - b[k]; print d, (t > 0 ? d / t : 0) }' \
 		"$FIX/$f/truth/messages.tsv" "$T/$f.msgs" >"$T/$f.err"
 	med_abs=$(sort -g -k1,1 "$T/$f.err" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	med_rel=$(sort -g -k2,2 "$T/$f.err" | awk '{ v[NR] = $2 } END { print v[int((NR + 1) / 2)] }')
-	check "$f: median message length error $med_abs ns <= 1.5 ms" awk -v x="$med_abs" 'BEGIN { exit !(x <= 1500000) }'
-	check "$f: median relative message length error $med_rel <= 0.2" awk -v x="$med_rel" 'BEGIN { exit !(x <= 0.2) }'
+	check "$f: median message length error $med_abs ns <= 1 ms" awk -v x="$med_abs" 'BEGIN { exit !(x <= 1000000) }'
+	check "$f: median relative message length error $med_rel <= 0.12" awk -v x="$med_rel" 'BEGIN { exit !(x <= 0.12) }'
+	max_abs=$(sort -g -k1,1 "$T/$f.err" | tail -1 | cut -d' ' -f1)
+	check "$f: largest message length error $max_abs ns <= 10 ms" awk -v x="$max_abs" 'BEGIN { exit !(x <= 10000000) }'
 done
 is "$(q "$T/small-btrace.db" 'SELECT count(*) FROM messages')" 0 "btrace (no message split, as upstream) fills no messages"

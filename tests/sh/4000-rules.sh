@@ -42,7 +42,7 @@ is "$(python3 "$J" table "$T/api.json" api_threads)" \
 	"bt.table rows from bt.query, by column name"
 is "$(python3 "$J" finding "$T/api.json" api)" "warning: hello: long message" "finding takes the rule's severity and --set label"
 is "$(python3 "$J" finding-json "$T/api.json" api)" \
-	'{"dur": 317777895, "evidence": {"dur_ns": 317777895, "list": [1, 2, 3], "nested": {"a": "b"}}, "tid": 4242, "ts": 14730698511}' \
+	"$(q "$FIX/seed2" "SELECT '{\"dur\": ' || dur || ', \"evidence\": {\"dur_ns\": ' || dur || ', \"list\": [1, 2, 3], \"nested\": {\"a\": \"b\"}}, \"tid\": ' || tid || ', \"ts\": ' || ts || '}' FROM messages ORDER BY dur DESC LIMIT 1")" \
 	"finding points at the longest message; evidence keeps its shape"
 like "$(python3 "$J" finding "$T/api.json" boom)" "^error: .*api\\.lua:26: attempt to index a nil value" "a failing rule names file and line"
 
