@@ -22,6 +22,11 @@ like() {   # text pattern(grep -E) description
 		echo "not ok - $3"; echo "#   '$1'"; echo "#   does not match '$2'"; fi
 }
 
+unlike() {   # text pattern(grep -E) description
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		echo "not ok - $3"; echo "#   '$1'"; echo "#   matches '$2'"; else echo "ok - $3"; fi
+}
+
 # Value of key in a truth summary.tsv.
 truth() {   # dir key
 	awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1/truth/summary.tsv"

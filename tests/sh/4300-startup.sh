@@ -1,0 +1,75 @@
+# examples/startup.lua against the writer's truth: every finding is a
+# recorded wait, binder call, loadLibrary, GC wait or message of the main
+# thread, with the right method, caller, waker and time, and none is
+# missed (tests/fixtures/check_startup.py); thresholds follow --set; the
+# checker itself rejects findings that point elsewhere.
+. tests/lib.sh
+R=$ROOT/examples/startup.lua
+C=$ROOT/tests/fixtures/check_startup.py
+low="lock_ms=1 binder_ms=0 loadlibrary_ms=0 gc_ms=0 message_ms=16 alloc_kb=512 majflt=10"
+sets() { for kv in "$@"; do printf -- '--set %s ' "$kv"; done; }
+
+for d in small seed2 seed3; do
+	# shellcheck disable=SC2046
+	"$BIN" -q "$FIX/$d" --rules "$R" $(sets $low) -o "$T/$d.json"
+	is "$?" 0 "$d: startup rules with low thresholds"
+	# shellcheck disable=SC2086
+	is "$(python3 "$C" "$T/$d.json" "$FIX/$d" $low)" ok "$d: findings match truth"
+	# shellcheck disable=SC2046
+	"$BIN" -q "$FIX/$d" --rules "$R" $(sets $low first_frame=NoSuchFrame) -o "$T/$d-whole.json"
+	# shellcheck disable=SC2086
+	is "$(python3 "$C" "$T/$d-whole.json" "$FIX/$d" $low first_frame=none)" ok \
+		"$d: without a first frame, startup is the whole trace and GC waits match truth"
+done
+
+count() {   # report rule
+	python3 -c 'import json, sys
+print(sum(f["rule"] == sys.argv[2] for f in json.load(open(sys.argv[1]))["findings"]))' "$1" "$2"
+}
+for r in startup-duration main-lock-wait main-binder main-loadlibrary long-message startup-method-alloc startup-method-faults; do
+	like "$(count "$T/seed2.json" $r)" '^[1-9][0-9]*$' "seed2: $r fired"
+done
+like "$(count "$T/seed2-whole.json" startup-gc)" '^[1-9][0-9]+$' "seed2: startup-gc fired over the whole trace"
+
+# thresholds: defaults, a global --set, a per-rule --set
+"$BIN" -q "$FIX/seed2" --rules "$R" -o "$T/def.json"
+is "$(python3 "$C" "$T/def.json" "$FIX/seed2" lock_ms=5 binder_ms=5 loadlibrary_ms=0 gc_ms=2 message_ms=50 alloc_kb=1024 majflt=20)" ok \
+	"seed2: default thresholds match truth"
+"$BIN" -q "$FIX/seed2" --rules "$R" --set lock_ms=1000 --set main-binder.binder_ms=1000 -o "$T/hi.json"
+is "$(count "$T/hi.json" main-lock-wait) $(count "$T/hi.json" main-binder)" "0 0" "--set raises the thresholds"
+is "$(count "$T/hi.json" long-message)" "$(count "$T/def.json" long-message)" "a per-rule --set leaves the other rules alone"
+"$BIN" -q "$FIX/seed2" --rules "$R" --set lock_ms=soon >/dev/null 2>&1
+is "$?" 2 "a threshold that is not a number is a usage error"
+
+# metrics
+is "$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1])); m = r["metrics"]
+f = [x for x in r["findings"] if x["rule"] == "startup-duration"][0]
+print(m["startup.duration_ns"] == f["dur"], m["startup.first_frame_found"],
+      all("startup.main.blocked_ns." + k in m for k in ("monitor", "wait", "park", "gc", "binder", "loadlibrary")),
+      0 < m["startup.main.cpu_ns"] <= m["startup.duration_ns"], "thread.main.wall_ns" in m)' "$T/seed2.json")" \
+	"True 1 True True True" "metrics: startup duration and window, and the built-in attribution's"
+
+# the checker rejects findings that point elsewhere
+mutate() {   # rule python-statement-on-f
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+f = [x for x in r["findings"] if x["rule"] == sys.argv[2]][0]
+exec(sys.argv[3])
+json.dump(r, open(sys.argv[4], "w"))' "$T/seed2.json" "$1" "$2" "$T/bad.json"
+	# shellcheck disable=SC2086
+	python3 "$C" "$T/bad.json" "$FIX/seed2" $low
+}
+unlike "$(mutate main-lock-wait 'f["ts"] += 1000')" '^ok$' "checker: a wait at the wrong time fails"
+unlike "$(mutate main-lock-wait 'f["evidence"]["waker_tid"] = 1')" '^ok$' "checker: the wrong waker fails"
+unlike "$(mutate main-binder 'f["evidence"]["caller"] = "void x.Y.z()"')" '^ok$' "checker: the wrong caller fails"
+unlike "$(mutate main-loadlibrary 'r["findings"].remove(f)')" '^ok$' "checker: a missed loadLibrary fails"
+unlike "$(mutate long-message 'f["dur"] += 30000000')" '^ok$' "checker: a message 30 ms too long fails"
+unlike "$(mutate startup-duration 'f["dur"] += 30000000')" '^ok$' "checker: a startup 30 ms too long fails"
+unlike "$(mutate startup-method-faults 'f["evidence"]["method"] = "void com.example.app.model.Item.getTitle()"')" '^ok$' \
+	"checker: a method that did not fault fails"
+
+# the walk-through in examples/README.md
+"$BIN" "$ROOT/examples/sampling.bin" --rules "$R" >"$T/ex.txt" 2>"$T/ex.err"
+is "$?" 0 "the example dump runs with startup.lua"
+like "$(cat "$T/ex.txt")" '\[startup-duration\] startup: first frame drawn after' "the example's startup is reported"
