@@ -310,7 +310,7 @@ const struct bt_param *bt_api_find_param(const struct bt_rules_state *st, const 
 	size_t pl = prefix ? strlen(prefix) : 0, nl = strlen(name);
 	int i;
 
-	for (i = 0; i < st->nparams; i++) {
+	for (i = st->nparams - 1; i >= 0; i--) {   /* the last --set of a key wins */
 		const struct bt_param *p = &st->params[i];
 		if (prefix ? p->keylen == pl + 1 + nl && !strncmp(p->key, prefix, pl) && p->key[pl] == '.' &&
 			     !strncmp(p->key + pl + 1, name, nl)

@@ -181,6 +181,18 @@ static int file_main(lua_State *L)
 	return 0;
 }
 
+/* Some --set of this key was read (a repeated key: the last one was). */
+static int key_used(const struct bt_rules_state *st, const struct bt_param *p)
+{
+	int i;
+
+	for (i = 0; i < st->nparams; i++)
+		if (st->params[i].used && st->params[i].keylen == p->keylen &&
+		    !strncmp(st->params[i].key, p->key, p->keylen))
+			return 1;
+	return 0;
+}
+
 static long long param_ll(struct bt_rules_state *st, const char *key, long long def, struct bt_err *err)
 {
 	struct bt_param *p = (struct bt_param *)bt_api_find_param(st, NULL, key);
@@ -283,7 +295,7 @@ int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_resu
 	for (i = 0; i < o->nfiles && !rc; i++)
 		rc = run_one(&st, o->files[i], err);
 	for (i = 0; i < o->nsets && !rc; i++)
-		if (!st.params[i].used)
+		if (!key_used(&st, &st.params[i]))
 			rc = bt_err_set(err, BT_EUSAGE, "--set %s: no rule has a parameter '%.*s'", o->sets[i],
 					(int)st.params[i].keylen, st.params[i].key);
 	free(st.params);

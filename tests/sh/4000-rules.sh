@@ -48,6 +48,8 @@ like "$(python3 "$J" finding "$T/api.json" boom)" "^error: .*api\\.lua:26: attem
 
 "$BIN" -q "$FIX/seed2" --rules "$R/api.lua" >/dev/null
 is "$?" 0 "defaults: threshold 5 ms still fires, exit 0 without --fail-on"
+"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --set top_level=3 --set top_level=4 -o "$T/api2.json"
+is "$?-$(python3 "$J" metric "$T/api2.json" api.top_level)" 0-4 "a repeated --set: the last one wins"
 "$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --set nope=1 >/dev/null 2>"$T/err"
 is "$?" 2 "unknown --set: usage error"
 like "$(cat "$T/err")" "no rule has a parameter 'nope'" "unknown --set named"
