@@ -22,6 +22,20 @@ for d in small seed2 seed3; do
 		"$d: without a first frame, startup is the whole trace and GC waits match truth"
 done
 
+# a dump where every allocation is recorded: per-method bytes are exact
+al="$low alloc_kb=1 first_frame=none"
+# shellcheck disable=SC2046
+"$BIN" -q "$FIX/allocs" --rules "$R" $(sets $al) -o "$T/allocs.json"
+# shellcheck disable=SC2086
+is "$(python3 "$C" "$T/allocs.json" "$FIX/allocs" $al exact_alloc=1)" ok "allocs: findings match truth, allocation bytes exactly"
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+f = [x for x in r["findings"] if x["rule"] == "startup-method-alloc"][0]
+f["evidence"]["incl_alloc_bytes"] += 1
+json.dump(r, open(sys.argv[2], "w"))' "$T/allocs.json" "$T/allocs-bad.json"
+# shellcheck disable=SC2086
+unlike "$(python3 "$C" "$T/allocs-bad.json" "$FIX/allocs" $al exact_alloc=1)" '^ok$' "checker: one byte off fails"
+
 count() {   # report rule
 	python3 -c 'import json, sys
 print(sum(f["rule"] == sys.argv[2] for f in json.load(open(sys.argv[1]))["findings"]))' "$1" "$2"
@@ -30,6 +44,7 @@ for r in startup-duration main-lock-wait main-binder main-loadlibrary long-messa
 	like "$(count "$T/seed2.json" $r)" '^[1-9][0-9]*$' "seed2: $r fired"
 done
 like "$(count "$T/seed2-whole.json" startup-gc)" '^[1-9][0-9]+$' "seed2: startup-gc fired over the whole trace"
+like "$(count "$T/allocs.json" startup-method-alloc)" '^[1-9][0-9]*$' "allocs: startup-method-alloc fired"
 
 # thresholds: defaults, a global --set, a per-rule --set
 "$BIN" -q "$FIX/seed2" --rules "$R" -o "$T/def.json"
