@@ -123,10 +123,23 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, enum bt_slice_p
 	struct bt_slicer *sl = NULL;
 	struct fill f = { db, keep, 0 };
 	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL };
+	struct bt_csample *records;
+	size_t n;
 	int rc = bt_slicer_new(&sl, cap, db, policy, err);
 
-	if (rc || !sl)
+	if (!rc && !keep) {   /* the samples stay in memory: the database reads them there */
+		records = sl ? bt_slicer_give_records(sl, &n) : cap->s;
+		if (!sl) {
+			n = cap->n;
+			cap->s = NULL;
+			cap->n = cap->cap = 0;
+		}
+		rc = bt_db_attach_samples(db, records, n, err);
+	}
+	if (rc || !sl) {
+		bt_slicer_free(sl);
 		return rc;
+	}
 	sink.profile = bt_profile_new();
 	rc = bt_slicer_run(sl, &sink, err);
 	if (!rc)
@@ -164,6 +177,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	}
 	rc = bt_db_begin(db, err);
 	bt_capture_begin(&cap, db);
+	bt_db_samples_in_memory(db, o->db == NULL);
 	if (!rc)
 		rc = imp->run(db, input, &io, &diag, err);
 	if (!rc)

@@ -115,6 +115,14 @@ int bt_db_slices_deferred(const struct bt_db *db);
 struct bt_profile;
 int bt_db_attach_calltree(struct bt_db *db, struct bt_profile *p, int keep, struct bt_err *err);
 
+/* Samples of a scratch analysis stay in memory: with on, inserted samples
+ * reach only the observer (the capture), and bt_db_attach_samples() then
+ * makes the capture's array (n samples, ids 1..n in order; the database
+ * owns it from here on) the samples table, through a view. */
+struct bt_csample;
+void bt_db_samples_in_memory(struct bt_db *db, int on);
+int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_err *err);
+
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err);
 /* A meta value as text into buf ("" when absent), or as an integer (def when absent). */
 int bt_db_meta_text(struct bt_db *db, const char *key, char *buf, size_t len, struct bt_err *err);

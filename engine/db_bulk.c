@@ -326,14 +326,24 @@ void bt_db_observe(struct bt_db *db, const struct bt_observer *o)
 	db->observe = o ? *o : none;
 }
 
+void bt_db_samples_in_memory(struct bt_db *db, int on)
+{
+	db->samples_mem = on;
+}
+
 int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
 {
-	struct bt_chunk *c = filling(db);
-	struct bt_sample_row *r = &c->sample[c->nsample++];
-	int64_t *v = r->col;
+	struct bt_chunk *c;
+	struct bt_sample_row *r;
+	int64_t *v;
 
 	if (db->observe.sample)
 		db->observe.sample(db->observe.ctx, s);
+	if (db->samples_mem)
+		return BT_OK;
+	c = filling(db);
+	r = &c->sample[c->nsample++];
+	v = r->col;
 	v[1] = s->tid;
 	v[2] = s->type;
 	v[3] = s->ts;

@@ -328,8 +328,17 @@ struct bt_slicer {
 	struct bt_stacktab tab;
 	struct threads th;
 	struct bt_csample *records;   /* the items point into them */
+	size_t nrecords;
+	int given;                    /* records belong to someone else now */
 	enum bt_slice_policy policy;
 };
+
+struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n)
+{
+	s->given = 1;
+	*n = s->nrecords;
+	return s->records;
+}
 
 int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct bt_err *err)
 {
@@ -355,7 +364,8 @@ void bt_slicer_free(struct bt_slicer *s)
 	free(s->th.t);
 	free(s->th.small);
 	bt_map64_release(&s->th.big);
-	free(s->records);
+	if (!s->given)
+		free(s->records);
 	free(s->tab.parent);
 	free(s->tab.frame);
 	free(s->tab.dropped);
@@ -391,6 +401,7 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 	}
 	build_items(cap, version, start_ns, main_tid, synth, &s->th);
 	s->records = cap->s;
+	s->nrecords = cap->n;
 	s->tab.parent = cap->parent;
 	s->tab.frame = cap->frame;
 	s->tab.nnodes = cap->nnodes;

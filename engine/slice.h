@@ -52,6 +52,9 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 /* Produce every slice, thread by thread in tid order, and the messages. */
 int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct bt_err *err);
 
+/* Hand the captured records (n of them) to a new owner, who must keep
+ * them alive as long as s: s still reads them but no longer frees them. */
+struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n);
 void bt_slicer_free(struct bt_slicer *s);
 
 #endif

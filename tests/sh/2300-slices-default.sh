@@ -1,6 +1,7 @@
 # The default policy (midpoint) without a flag, and slices on demand: a
 # scratch analysis fills slices only when a query reads them, and then
-# they equal those stored by a kept import, column for column.
+# they equal those stored by a kept import, column for column. Its
+# samples stay in memory (temp.samples) and read the same as stored ones.
 . tests/lib.sh
 cols='s.*'
 "$BIN" import -q "$FIX/seed2" -o "$T/default.db"
@@ -17,3 +18,22 @@ is "$(wc -l <"$T/kept.tsv")" "$(($(q "$T/default.db" 'SELECT count(*) FROM slice
 "$BIN" query "$T/default.db" "SELECT * FROM messages ORDER BY tid, ts" --format tsv >"$T/m2.tsv"
 check "messages are stored in a scratch analysis too" cmp -s "$T/m1.tsv" "$T/m2.tsv"
 is "$(q "$FIX/seed2" "SELECT count(*) FROM slices s JOIN slices p ON p.id = s.parent_id WHERE p.depth != s.depth - 1")" 0 "joins over slices filled on demand"
+
+# samples of a scratch analysis, read from memory
+"$BIN" query "$T/default.db" "SELECT * FROM samples ORDER BY id" --format tsv >"$T/s1.tsv"
+"$BIN" query -q "$FIX/seed2" "SELECT * FROM samples ORDER BY id" --format tsv >"$T/s2.tsv"
+check "samples in memory equal the stored ones, NULLs included" cmp -s "$T/s1.tsv" "$T/s2.tsv"
+"$BIN" query -q "$FIX/seed2" "SELECT * FROM samples" --format tsv >"$T/s3.tsv"
+check "samples in memory come in id order" cmp -s "$T/s1.tsv" "$T/s3.tsv"
+for w in "id = 4321" "tid = 4243" "tid = 4243 AND id = 4321" "id = 4321 AND tid = 4242" "tid = 'x'" "id = 0" "id = 5001" "id > 4990"; do
+	is "$(q "$FIX/seed2" "SELECT count(*) || '/' || coalesce(sum(node_id), 0) FROM samples WHERE $w")" \
+		"$(q "$T/default.db" "SELECT count(*) || '/' || coalesce(sum(node_id), 0) FROM samples WHERE $w")" "samples in memory: WHERE $w"
+done
+is "$(q "$FIX/seed2" "SELECT count(*) FROM blocking_edges e LEFT JOIN samples s ON s.id = e.waiter_sample_id WHERE s.node_id IS NOT NULL")" \
+	"$(q "$T/default.db" "SELECT count(*) FROM blocking_edges e LEFT JOIN samples s ON s.id = e.waiter_sample_id WHERE s.node_id IS NOT NULL")" \
+	"samples in memory: LEFT JOIN by id"
+unlike "$("$BIN" query -q "$FIX/seed2" "EXPLAIN QUERY PLAN SELECT * FROM blocking_edges e LEFT JOIN samples s ON s.id = e.waiter_sample_id" --format tsv)" \
+	"AUTOMATIC|MATERIALIZE" "samples in memory: a LEFT JOIN by id looks rows up, no copy"
+"$BIN" query -q "$FIX/seed2" "DELETE FROM samples" >/dev/null 2>"$T/err"
+is "$?" 2 "samples in memory: writes refused"
+like "$(cat "$T/err")" "only read-only SQL" "samples in memory: the usual message"
