@@ -4,7 +4,7 @@
 # time, CPU time and peak RSS per job.
 #   load      import + linking + reconstruction into a scratch database
 #             (slices on demand, messages stored): what every analysis pays
-#   analyze   the default analysis with its report
+#   analyze   the default analysis with its JSON report
 #   import    a kept database (-o), slices stored as rows
 #   perfetto  --perfetto from the kept database
 set -eu
@@ -37,7 +37,7 @@ printf '%-9s %-10s %8s %10s %10s %12s\n' job records MB wall_s cpu_s peak_rss_MB
 for n in 200000 1000000; do
 	mb=$(du -m --apparent-size "$dir/$n/sampling.bin" | cut -f1)
 	measure load $n "$BIN" query -q "$dir/$n" "SELECT count(*) FROM messages"
-	measure analyze $n "$BIN" analyze -q "$dir/$n"
+	measure analyze $n "$BIN" analyze -q "$dir/$n" -o "$dir/$n.json"
 	measure import $n "$BIN" import -q "$dir/$n" -o "$dir/$n.db"
 	measure perfetto $n "$BIN" analyze -q "$dir/$n.db" --perfetto "$dir/$n.pb"
 done
