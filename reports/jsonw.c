@@ -67,13 +67,19 @@ void bt_jsonw_end_object(struct bt_jsonw *w) { close_(w, '}'); }
 void bt_jsonw_begin_array(struct bt_jsonw *w) { open_(w, '['); }
 void bt_jsonw_end_array(struct bt_jsonw *w) { close_(w, ']'); }
 
+/* Runs of characters that need no escape go out in one fwrite: reports
+ * hold megabytes of symbol names. */
 static void raw_str(FILE *fp, const char *s, size_t len)
 {
-	size_t i;
+	size_t i, run = 0;
 
 	fputc('"', fp);
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		fwrite(s + run, 1, i - run, fp);
+		run = i + 1;
 		if (c == '"' || c == '\\')
 			fprintf(fp, "\\%c", c);
 		else if (c == '\n')
@@ -82,11 +88,10 @@ static void raw_str(FILE *fp, const char *s, size_t len)
 			fputs("\\t", fp);
 		else if (c == '\r')
 			fputs("\\r", fp);
-		else if (c < 0x20)
-			fprintf(fp, "\\u%04x", c);
 		else
-			fputc(c, fp);
+			fprintf(fp, "\\u%04x", c);
 	}
+	fwrite(s + run, 1, len - run, fp);
 	fputc('"', fp);
 }
 
