@@ -61,25 +61,35 @@ const char *bt_slice_policy_name(enum bt_slice_policy p)
 	return p == BT_SLICE_BTRACE ? "btrace" : "midpoint";
 }
 
-size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uint32_t *out,
-		      uint32_t *nodes)
+size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, const uint32_t *pf,
+		      const uint32_t *pn, size_t np, uint32_t *out, uint32_t *nodes)
 {
 	uint32_t rev[BT_SLICE_MAX_FRAMES], revn[BT_SLICE_MAX_FRAMES], node = it->node;
 	size_t n = 0, k = 0;
 	int cut;
 
 	while (node && node <= t->nnodes && n < BT_SLICE_MAX_FRAMES - 1) {
-		uint32_t f = t->frame[node];
+		uint32_t f = t->frame[node], at = t->pos[node];
+		if (at < np && pn[at] == node) {   /* the rest is the previous list's */
+			k = (size_t)at + 1;
+			break;
+		}
 		if (f > t->nframes || !t->dropped[f]) {
 			revn[n] = node;
 			rev[n++] = f;
 		}
 		node = t->parent[node];
 	}
-	cut = node != 0;   /* then the nodes do not name the frames' positions */
+	if (k && k + n > BT_SLICE_MAX_FRAMES - 1)
+		return bt_item_frames(t, it, NULL, NULL, 0, out, nodes);   /* too deep: cut below */
+	memcpy(out, pf, k * sizeof *out);
+	memcpy(nodes, pn, k * sizeof *nodes);
+	cut = !k && node != 0;   /* then the nodes do not name the frames' positions */
 	while (n) {
 		n--;
 		nodes[k] = cut ? 0 : revn[n];
+		if (!cut)
+			t->pos[revn[n]] = (uint32_t)k;
 		out[k++] = rev[n];
 	}
 	if (it->synth) {
@@ -368,6 +378,7 @@ void bt_slicer_free(struct bt_slicer *s)
 		free(s->records);
 	free(s->tab.parent);
 	free(s->tab.frame);
+	free(s->tab.pos);
 	free(s->tab.dropped);
 	free(s->tab.loop);
 	free(s->tab.idle);
@@ -405,6 +416,7 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 	s->tab.parent = cap->parent;
 	s->tab.frame = cap->frame;
 	s->tab.nnodes = cap->nnodes;
+	s->tab.pos = bt_xcalloc(cap->nnodes + 1, sizeof *s->tab.pos);
 	cap->s = NULL;
 	cap->parent = cap->frame = NULL;
 	cap->n = cap->cap = cap->nnodes = cap->ncap = 0;

@@ -37,12 +37,16 @@ struct bt_stacktab {
 	unsigned char *loop;        /* by frame id: a message-loop frame */
 	unsigned char *idle;        /* by frame id: waiting for the next message */
 	size_t nframes;
+	uint32_t *pos;              /* by node id: its index in the last list made (a hint,
+				     * checked before use, so never stale in effect) */
 };
 
 /* Root-first frame ids of an item's stack after filtering, and the stack
- * node each comes from (0 for a synthetic leaf); returns the count. */
-size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, uint32_t *out,
-		      uint32_t *nodes);
+ * node each comes from (0 for a synthetic leaf); returns the count. The
+ * previous item's lists (pf, pn, np) let the walk up from the leaf stop
+ * where they share the stack; pass np 0 when there are none. */
+size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, const uint32_t *pf,
+		      const uint32_t *pn, size_t np, uint32_t *out, uint32_t *nodes);
 
 /* Run the policy over one thread's sorted items, passing its slices (ids
  * from *next_id on) and messages to the sink. */

@@ -302,7 +302,7 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 			memcpy(cn, pn, np * sizeof *cn);
 			nc = np;
 		} else {
-			nc = bt_item_frames(t, &items[i], cf, cn);
+			nc = bt_item_frames(t, &items[i], pf, pn, i ? np : 0, cf, cn);
 		}
 		if (i == 0)
 			for (j = 0; j < nc; j++)
