@@ -50,7 +50,7 @@ struct bt_stacks {
 	struct bt_map64 ptr_frame;         /* ptr -> frame id */
 	struct bt_strmap sym_frame;        /* symbol -> frame id */
 	struct bt_map64 node_id;           /* parent << 32 | frame -> node id */
-	struct bt_memo { uint32_t frame, child; } *memo;  /* per node: last child found */
+	struct bt_memo { uint64_t ptr; uint32_t child; } *memo;  /* per node: last child found */
 	size_t memo_cap;
 	uint32_t nframes, nnodes;
 	struct bt_tstack *last[65536];     /* previous stack per tid */

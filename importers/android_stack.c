@@ -137,21 +137,24 @@ static uint32_t frame_of(struct bt_stacks *s, uint64_t ptr)
 }
 
 /*
- * The node for frame under parent. A parent usually calls the same child
- * again, so the last child found per node answers most lookups before the
- * (cache-missing) hash table does.
+ * The node for the frame at ptr under parent. A parent usually calls the
+ * same child again, so the last child found per node (by frame pointer)
+ * answers most lookups before the frame and the (cache-missing) node hash
+ * tables are consulted.
  */
-static int node_of(struct bt_stacks *s, uint32_t parent, uint32_t frame, uint32_t depth,
+static int node_of(struct bt_stacks *s, uint32_t parent, uint64_t ptr, uint32_t depth,
 		   uint32_t *out, struct bt_err *err)
 {
-	uint64_t key = (uint64_t)parent << 32 | frame;
 	struct bt_memo *m = &s->memo[parent];
-	uint32_t id;
+	uint32_t id, frame;
+	uint64_t key;
 
-	if (m->frame == frame && m->child) {
+	if (m->ptr == ptr && m->child) {
 		*out = m->child;
 		return BT_OK;
 	}
+	frame = frame_of(s, ptr);
+	key = (uint64_t)parent << 32 | frame;
 	id = bt_map64_get(&s->node_id, key);
 	if (!id) {
 		id = ++s->nnodes;
@@ -165,7 +168,7 @@ static int node_of(struct bt_stacks *s, uint32_t parent, uint32_t frame, uint32_
 		if (bt_db_insert_node(s->db, id, parent, frame, depth, err))
 			return err->code;
 	}
-	m->frame = frame;
+	m->ptr = ptr;
 	m->child = id;
 	*out = id;
 	return BT_OK;
@@ -175,7 +178,7 @@ int bt_stacks_intern(struct bt_stacks *s, uint16_t tid, const unsigned char *fra
 		     uint32_t depth, uint32_t *leaf, struct bt_err *err)
 {
 	struct bt_tstack *t = s->last[tid];
-	uint32_t k = 0, j, parent, frame = 0;
+	uint32_t k = 0, j, parent;
 
 	if (!t)
 		t = s->last[tid] = bt_xcalloc(1, sizeof *t);
@@ -185,8 +188,7 @@ int bt_stacks_intern(struct bt_stacks *s, uint16_t tid, const unsigned char *fra
 	parent = k ? t->node[k - 1] : 0;
 	for (j = k; j < depth; j++) {
 		uint64_t ptr = bt_le64(frames + 8 * (depth - 1 - j));
-		frame = frame_of(s, ptr);
-		if (node_of(s, parent, frame, j, &parent, err))
+		if (node_of(s, parent, ptr, j, &parent, err))
 			return err->code;
 		t->ptr[j] = ptr;
 		t->node[j] = parent;
