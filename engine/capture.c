@@ -22,9 +22,9 @@ static void observe(void *ctx, const struct bt_sample *s)
 	d->end_cpu = s->end_cpu_ns;
 	d->alloc_objects = s->alloc_objects;
 	d->alloc_bytes = s->alloc_bytes;
-	d->majflt = s->majflt;
-	d->nvcsw = s->nvcsw;
-	d->nivcsw = s->nivcsw;
+	d->majflt = (uint32_t)s->majflt;
+	d->nvcsw = (uint32_t)s->nvcsw;
+	d->nivcsw = (uint32_t)s->nivcsw;
 	d->node_id = (uint32_t)s->node_id;
 	d->msg_id = (uint32_t)s->msg_id;
 	d->type = (int32_t)s->type;

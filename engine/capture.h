@@ -13,7 +13,8 @@
 
 struct bt_csample {
 	int64_t id, tid, ts, end_ts, cpu, end_cpu;
-	int64_t alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw;
+	int64_t alloc_objects, alloc_bytes;
+	uint32_t majflt, nvcsw, nivcsw;   /* u32 on disk (format spec §4.2) */
 	uint32_t node_id, msg_id;
 	int32_t type;
 };

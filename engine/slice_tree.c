@@ -134,9 +134,9 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 	s->sample_count = idx - n->begin_idx;
 	s->alloc_objects = b->alloc_objects - a->alloc_objects;
 	s->alloc_bytes = b->alloc_bytes - a->alloc_bytes;
-	s->majflt = b->majflt - a->majflt;
-	s->nvcsw = b->nvcsw - a->nvcsw;
-	s->nivcsw = b->nivcsw - a->nivcsw;
+	s->majflt = (int64_t)b->majflt - a->majflt;
+	s->nvcsw = (int64_t)b->nvcsw - a->nvcsw;
+	s->nivcsw = (int64_t)b->nivcsw - a->nivcsw;
 	parent->child_dur += s->dur;
 	parent->child_cpu += s->cpu_dur;
 	if (r->policy == BT_SLICE_MIDPOINT && is_message(r, s, parent))
