@@ -6,6 +6,9 @@
  */
 #include <stdio.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "cmd.h"
 
@@ -31,6 +34,13 @@ int main(int argc, char **argv)
 	size_t i;
 	int rc;
 
+#ifdef __GLIBC__
+	/* Big arrays (records, items, paths) grow and die in turn: served by
+	 * mmap they go back to the system when freed. glibc's default raises
+	 * this threshold as they are freed, and the next ones then stay in the
+	 * heap for good (25-50 MB more peak RSS at 1M records). */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
 	if (argc < 2) {
 		bt_cmd_print_help(NULL);
 		return 2;
