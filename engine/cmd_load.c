@@ -4,9 +4,11 @@
  * the importer had to recover from. Progress goes to a terminal stderr.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "cmd.h"
 #include "diag.h"
 #include "hash.h"
@@ -48,11 +50,14 @@ static void print_diagnostics(const struct bt_diag *d)
 }
 
 /* Slices of a kept database are stored with the import; a scratch
- * database counts them and stores them only if something reads them. */
+ * database counts them and stores them only if something reads them.
+ * A helper thread's messages wait in msgs (it may not use db). */
 struct fill {
 	struct bt_db *db;
 	int store;
 	int64_t count;
+	int64_t (*msgs)[5];
+	size_t nmsgs, mcap;
 };
 
 static int fill_slice(void *ctx, const struct bt_slice *s, struct bt_err *err)
@@ -68,12 +73,40 @@ static int fill_message(void *ctx, int64_t tid, int64_t msg_id, int64_t ts, int6
 {
 	struct fill *f = ctx;
 
+	if (!f->db) {
+		BT_GROW(f->msgs, f->nmsgs + 1, f->mcap);
+		f->msgs[f->nmsgs][0] = tid;
+		f->msgs[f->nmsgs][1] = msg_id;
+		f->msgs[f->nmsgs][2] = ts;
+		f->msgs[f->nmsgs][3] = dur;
+		f->msgs[f->nmsgs++][4] = cpu;
+		return BT_OK;
+	}
 	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiii", tid, msg_id, ts, dur, cpu);
+}
+
+/* A scratch analysis reconstructs on two cores (slices are only counted
+ * there); the helper's profile and messages join the main one's after. */
+static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sink *sink,
+		       struct bt_err *err)
+{
+	struct fill f2 = { NULL, 0, 0, NULL, 0, 0 };
+	struct bt_slice_sink sink2 = { fill_slice, fill_message, &f2, bt_profile_new() };
+	size_t i;
+	int rc = bt_slicer_run2(sl, sink, &sink2, err);
+
+	bt_profile_merge(sink->profile, sink2.profile);
+	f->count += f2.count;
+	for (i = 0; i < f2.nmsgs && !rc; i++)
+		rc = bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiii", f2.msgs[i][0], f2.msgs[i][1],
+				f2.msgs[i][2], f2.msgs[i][3], f2.msgs[i][4]);
+	free(f2.msgs);
+	return rc;
 }
 
 static int fill_deferred(void *ctx, struct bt_db *db, struct bt_err *err)
 {
-	struct fill f = { db, 1, 0 };
+	struct fill f = { db, 1, 0, NULL, 0, 0 };
 	struct bt_slice_sink sink = { fill_slice, NULL, &f, NULL };
 
 	return bt_slicer_run(ctx, &sink, err);
@@ -121,7 +154,7 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, enum bt_slice_p
 		       int keep, struct bt_err *err)
 {
 	struct bt_slicer *sl = NULL;
-	struct fill f = { db, keep, 0 };
+	struct fill f = { db, keep, 0, NULL, 0, 0 };
 	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL };
 	struct bt_csample *records;
 	size_t n;
@@ -141,7 +174,7 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, enum bt_slice_p
 		return rc;
 	}
 	sink.profile = bt_profile_new();
-	rc = bt_slicer_run(sl, &sink, err);
+	rc = keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);
 	if (!rc)
 		rc = bt_profile_store(sink.profile, db, keep, err);
 	else

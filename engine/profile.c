@@ -276,3 +276,89 @@ uint32_t bt_profile_npaths(const struct bt_profile *p)
 {
 	return p->npaths - 1;
 }
+
+/* The next thread (in ascending tid order) among two profiles' threads,
+ * each list already ascending; returns the profile's index or -1. */
+static int next_thread(struct bt_profile *const src[2], const uint32_t ti[2])
+{
+	int have0 = ti[0] < src[0]->nthreads, have1 = ti[1] < src[1]->nthreads;
+
+	if (have0 && have1)
+		return src[0]->tids[ti[0]] <= src[1]->tids[ti[1]] ? 0 : 1;
+	return have0 ? 0 : have1 ? 1 : -1;
+}
+
+struct span { int w; uint32_t old, first, end, base; };   /* a thread's paths, moved */
+
+void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
+{
+	struct bt_profile *const src[2] = { a, b };
+	uint32_t ti[2] = { 0, 0 }, nt = a->nthreads + b->nthreads, t, i, n = 1;
+	size_t bi[2] = { 0, 0 }, ki[2] = { 0, 0 }, nb = 0, nk = 0;
+	size_t bcap = a->nblocks + b->nblocks + 1, kcap = a->nkept + b->nkept + 1;
+	struct span *sp = bt_xcalloc(nt + 1, sizeof *sp);
+	int64_t *tids = bt_xcalloc(nt + 1, sizeof *tids);
+	uint32_t *roots = bt_xcalloc(nt + 1, sizeof *roots);
+	struct block_event *blocks = bt_xcalloc(bcap, sizeof *blocks);
+	struct kept_msg *kept = bt_xcalloc(kcap, sizeof *kept);
+	int w;
+
+	/* Each profile made its threads one after the other, so a thread's
+	 * paths, blocks and kept messages are contiguous there: the merged
+	 * profile takes them thread by thread in tid order. */
+	for (t = 0; (w = next_thread(src, ti)) >= 0; t++) {
+		struct bt_profile *p = src[w];
+		struct span *x = &sp[t];
+
+		x->w = w;
+		x->old = ti[w]++;
+		x->first = p->roots[x->old];
+		x->end = x->old + 1 < p->nthreads ? p->roots[x->old + 1] : p->npaths;
+		x->base = n;
+		n += x->end - x->first;
+		tids[t] = p->tids[x->old];
+		roots[t] = x->base;
+		for (; bi[w] < p->nblocks && p->paths[p->blocks[bi[w]].path].thread == x->old; bi[w]++) {
+			blocks[nb] = p->blocks[bi[w]];
+			blocks[nb++].path = p->blocks[bi[w]].path - x->first + x->base;
+		}
+		for (; ki[w] < p->nkept && p->kept[ki[w]].tid == tids[t]; ki[w]++)
+			kept[nk++] = p->kept[ki[w]];
+	}
+	/* Paths in place in a (no second copy of the largest array): a's
+	 * threads only move up, so last first; then b's fill the gaps. */
+	BT_GROW(a->paths, n, a->cap);
+	for (t = nt; t-- > 0;)
+		if (sp[t].w == 0)
+			memmove(&a->paths[sp[t].base], &a->paths[sp[t].first],
+				(sp[t].end - sp[t].first) * sizeof *a->paths);
+	for (t = 0; t < nt; t++) {
+		if (sp[t].w == 1)
+			memcpy(&a->paths[sp[t].base], &b->paths[sp[t].first],
+			       (sp[t].end - sp[t].first) * sizeof *a->paths);
+		for (i = sp[t].base; i < sp[t].base + (sp[t].end - sp[t].first); i++) {
+			struct path *x = &a->paths[i];
+			x->thread = t;
+			x->parent = x->parent ? x->parent - sp[t].first + sp[t].base : 0;
+			x->child = x->child ? x->child - sp[t].first + sp[t].base : 0;
+			x->sibling = x->sibling ? x->sibling - sp[t].first + sp[t].base : 0;
+		}
+	}
+	free(sp);
+	free(a->tids);
+	free(a->roots);
+	free(a->blocks);
+	free(a->kept);
+	a->npaths = n;
+	a->tids = tids;
+	a->roots = roots;
+	a->nthreads = nt;
+	a->tcap = nt + 1;
+	a->blocks = blocks;
+	a->nblocks = nb;
+	a->bcap = bcap;
+	a->kept = kept;
+	a->nkept = nk;
+	a->kcap = kcap;
+	bt_profile_free(b);
+}

@@ -62,6 +62,11 @@ void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t
 /* The thread is done: flush its last message. */
 void bt_profile_thread_end(struct bt_profile *p);
 
+/* Move b's threads into a, b's and a's threads each made in ascending tid
+ * order: a then holds what one profile fed all of them in tid order would,
+ * path ids included. Frees b. */
+void bt_profile_merge(struct bt_profile *a, struct bt_profile *b);
+
 /*
  * Roll up and write the small tables; the call tree becomes readable as
  * table calltree: stored rows if keep, else a view on the profile in

@@ -7,6 +7,7 @@
  * stably by time, so the policy can be run over them whenever slices are
  * wanted (bt_slicer_run).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,6 +361,95 @@ int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct 
 		if (it->n && bt_slice_run_thread(&s->tab, it->v, it->n, s->policy, sink, &next_id, err))
 			return err->code;
 	}
+	return BT_OK;
+}
+
+/* One of the two workers of bt_slicer_run2: its threads (ascending), its
+ * sink, and its own copy of the stack table (the position hints are
+ * scratch memory each worker writes). */
+struct worker {
+	const struct bt_slicer *s;
+	const struct bt_slice_sink *sink;
+	struct bt_stacktab tab;
+	size_t *idx, n;
+	struct bt_err err;
+	int rc;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	int64_t next_id = 1;
+	size_t i;
+
+	for (i = 0; i < w->n && !w->rc; i++) {
+		const struct items *it = &w->s->th.t[w->idx[i]];
+		w->rc = bt_slice_run_thread(&w->tab, it->v, it->n, w->s->policy, w->sink, &next_id, &w->err);
+	}
+	return NULL;
+}
+
+struct load { size_t n, i; };   /* a thread's items, and its index */
+
+static int load_desc(const void *a, const void *b)
+{
+	const struct load *x = a, *y = b;
+
+	return x->n < y->n ? 1 : x->n > y->n ? -1 : (x->i > y->i) - (x->i < y->i);
+}
+
+static int idx_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
+		   const struct bt_slice_sink *sink2, struct bt_err *err)
+{
+	struct worker w[2];
+	struct load *order = bt_xcalloc(s->th.n + 1, sizeof *order);
+	size_t load[2] = { 0, 0 }, i, k;
+	pthread_t helper;
+	int started;
+
+	/* the biggest threads first, each to the less loaded worker */
+	for (i = 0; i < s->th.n; i++) {
+		order[i].n = s->th.t[i].n;
+		order[i].i = i;
+	}
+	qsort(order, s->th.n, sizeof *order, load_desc);
+	memset(w, 0, sizeof w);
+	for (k = 0; k < 2; k++) {
+		w[k].s = s;
+		w[k].sink = k ? sink2 : sink;
+		w[k].tab = s->tab;
+		w[k].tab.pos = bt_xcalloc(s->tab.nnodes + 1, sizeof *w[k].tab.pos);
+		w[k].idx = bt_xcalloc(s->th.n + 1, sizeof *w[k].idx);
+		w[k].err = (struct bt_err)BT_ERR_INIT;
+	}
+	for (i = 0; i < s->th.n && order[i].n; i++) {
+		k = load[1] < load[0];
+		w[k].idx[w[k].n++] = order[i].i;
+		load[k] += order[i].n;
+	}
+	for (k = 0; k < 2; k++)
+		qsort(w[k].idx, w[k].n, sizeof *w[k].idx, idx_cmp);
+	started = pthread_create(&helper, NULL, work, &w[1]) == 0;
+	work(&w[0]);
+	if (started)
+		pthread_join(helper, NULL);
+	else
+		work(&w[1]);
+	for (k = 0; k < 2; k++) {
+		free(w[k].tab.pos);
+		free(w[k].idx);
+	}
+	free(order);
+	for (k = 0; k < 2; k++)
+		if (w[k].rc)
+			return bt_err_set(err, w[k].err.code, "%s", w[k].err.msg);
 	return BT_OK;
 }
 

@@ -51,6 +51,12 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 
 /* Produce every slice, thread by thread in tid order, and the messages. */
 int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct bt_err *err);
+/* The same on two cores: the trace's threads are shared out between sink
+ * (run here) and sink2 (run by a helper thread), each getting its threads
+ * in tid order, with slice ids counted per sink. The sinks must not share
+ * state; with profiles, bt_profile_merge() joins them afterwards. */
+int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
+		   const struct bt_slice_sink *sink2, struct bt_err *err);
 
 /* Hand the captured records (n of them) to a new owner, who must keep
  * them alive as long as s: s still reads them but no longer frees them. */
