@@ -89,28 +89,10 @@ static int bulk_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 	return SQLITE_OK;
 }
 
-static int bulk_disconnect(sqlite3_vtab *vt)
-{
-	sqlite3_free(vt);
-	return SQLITE_OK;
-}
-
 static int bulk_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 {
-	struct bulk_cursor *c = sqlite3_malloc(sizeof *c);
-
 	(void)vt;
-	if (!c)
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof *c);
-	*out = &c->base;
-	return SQLITE_OK;
-}
-
-static int bulk_close(sqlite3_vtab_cursor *cur)
-{
-	sqlite3_free(cur);
-	return SQLITE_OK;
+	return bt_vtab_cursor(sizeof(struct bulk_cursor), out);
 }
 
 static int bulk_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int argc,
@@ -178,10 +160,10 @@ static const sqlite3_module bulk_module = {
 	.xCreate = bulk_connect,
 	.xConnect = bulk_connect,
 	.xBestIndex = bulk_best_index,
-	.xDisconnect = bulk_disconnect,
-	.xDestroy = bulk_disconnect,
+	.xDisconnect = bt_vtab_disconnect,
+	.xDestroy = bt_vtab_disconnect,
 	.xOpen = bulk_open,
-	.xClose = bulk_close,
+	.xClose = bt_vtab_close,
 	.xFilter = bulk_filter,
 	.xNext = bulk_next,
 	.xEof = bulk_eof,

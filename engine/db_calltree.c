@@ -9,11 +9,6 @@
 #include "db_int.h"
 #include "profile.h"
 
-struct ct_vtab {
-	sqlite3_vtab base;
-	struct bt_profile *p;
-};
-
 struct ct_cursor {
 	sqlite3_vtab_cursor base;
 	uint32_t i, end;
@@ -31,85 +26,34 @@ static const char ct_schema[] =
 static int ct_connect(sqlite3 *conn, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **errmsg)
 {
-	struct ct_vtab *v;
-	int rc = sqlite3_declare_vtab(conn, ct_schema);
-
 	(void)argc;
 	(void)argv;
 	(void)errmsg;
-	if (rc != SQLITE_OK)
-		return rc;
-	if (!(v = sqlite3_malloc(sizeof *v)))
-		return SQLITE_NOMEM;
-	memset(v, 0, sizeof *v);
-	v->p = aux;
-	*out = &v->base;
-	return SQLITE_OK;
+	return bt_vtab_connect(conn, ct_schema, aux, out);
 }
 
-static int ct_disconnect(sqlite3_vtab *vt)
-{
-	sqlite3_free(vt);
-	return SQLITE_OK;
-}
-
-/* idxNum bit 1: tid = argv[0]; bit 2: id = the next argv. */
+/* A thread's paths are contiguous: a tid scan reads only them. */
 static int ct_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
-	int i, n = 0, tid = -1, id = -1;
-
 	(void)vt;
-	for (i = 0; i < info->nConstraint; i++) {
-		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-		if (!c->usable || c->op != SQLITE_INDEX_CONSTRAINT_EQ)
-			continue;
-		if (c->iColumn == 1 && tid < 0)
-			tid = i;
-		else if ((c->iColumn == 0 || c->iColumn == -1) && id < 0)
-			id = i;
-	}
-	info->idxNum = 0;
-	if (tid >= 0) {
-		info->idxNum |= 1;
-		info->aConstraintUsage[tid].argvIndex = ++n;
-		info->aConstraintUsage[tid].omit = 1;
-	}
-	if (id >= 0) {
-		info->idxNum |= 2;
-		info->aConstraintUsage[id].argvIndex = ++n;
-		info->aConstraintUsage[id].omit = 1;
-	}
-	info->estimatedCost = id >= 0 ? 1 : tid >= 0 ? 1e4 : 1e6;
-	info->estimatedRows = id >= 0 ? 1 : tid >= 0 ? 10000 : 1000000;
-	if (id >= 0)
-		info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
-	if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn <= 0 && !info->aOrderBy[0].desc)
-		info->orderByConsumed = 1;   /* rows come in id order */
-	return SQLITE_OK;
+	return bt_vtab_best_index(info, 0, 1, 1e6, 1e4, 1e4);
 }
 
 static int ct_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 {
-	struct ct_cursor *c = sqlite3_malloc(sizeof *c);
-
 	(void)vt;
-	if (!c)
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof *c);
-	*out = &c->base;
-	return SQLITE_OK;
+	return bt_vtab_cursor(sizeof(struct ct_cursor), out);
 }
 
-static int ct_close(sqlite3_vtab_cursor *cur)
+static const struct bt_profile *profile_of(const sqlite3_vtab_cursor *cur)
 {
-	sqlite3_free(cur);
-	return SQLITE_OK;
+	return ((const struct bt_mem_vtab *)cur->pVtab)->data;
 }
 
 /* Move to the first row at or after i that is not a thread's root. */
 static void ct_settle(struct ct_cursor *c)
 {
-	const struct bt_profile *p = ((struct ct_vtab *)c->base.pVtab)->p;
+	const struct bt_profile *p = profile_of(&c->base);
 
 	while (c->i < c->end && !bt_profile_calltree_row(p, c->i, c->col))
 		c->i++;
@@ -119,20 +63,20 @@ static int ct_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 		     sqlite3_value **argv)
 {
 	struct ct_cursor *c = (struct ct_cursor *)cur;
-	const struct bt_profile *p = ((struct ct_vtab *)cur->pVtab)->p;
+	const struct bt_profile *p = profile_of(cur);
 	int a = 0;
 
 	(void)idxstr;
 	(void)argc;
 	c->i = 1;
 	c->end = bt_profile_npaths(p) + 1;
-	if (idx & 1) {
+	if (idx & BT_VTAB_BY_TID) {
 		sqlite3_value *v = argv[a++];
 		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER ||
 		    !bt_profile_thread_paths(p, sqlite3_value_int64(v), &c->i, &c->end))
 			c->end = c->i;
 	}
-	if (idx & 2) {
+	if (idx & BT_VTAB_BY_ID) {
 		sqlite3_value *v = argv[a];
 		sqlite3_int64 id = sqlite3_value_int64(v);
 		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER || id < c->i || id >= c->end) {
@@ -184,10 +128,10 @@ static const sqlite3_module ct_module = {
 	.xCreate = NULL,   /* eponymous only */
 	.xConnect = ct_connect,
 	.xBestIndex = ct_best_index,
-	.xDisconnect = ct_disconnect,
-	.xDestroy = ct_disconnect,
+	.xDisconnect = bt_vtab_disconnect,
+	.xDestroy = bt_vtab_disconnect,
 	.xOpen = ct_open,
-	.xClose = ct_close,
+	.xClose = bt_vtab_close,
 	.xFilter = ct_filter,
 	.xNext = ct_next,
 	.xEof = ct_eof,

@@ -79,6 +79,23 @@ int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
 void bt_db_bulk_init(struct bt_db *db);
 /* Register the bt_bulk module and create the temp.bulk_* tables. */
 int bt_db_bulk_register(struct bt_db *db, struct bt_err *err);
+
+/* In-memory virtual tables (db_vtab.c): a table of schema over data. */
+struct bt_mem_vtab {
+	sqlite3_vtab base;
+	void *data;
+};
+int bt_vtab_connect(sqlite3 *conn, const char *schema, void *data, sqlite3_vtab **out);
+int bt_vtab_disconnect(sqlite3_vtab *vt);
+/* A zeroed cursor of size bytes (a struct starting with sqlite3_vtab_cursor). */
+int bt_vtab_cursor(size_t size, sqlite3_vtab_cursor **out);
+int bt_vtab_close(sqlite3_vtab_cursor *cur);
+/* Index choice for rows in id order: "id = ?" (idxNum BT_VTAB_BY_ID) is a
+ * lookup, "tid = ?" (BT_VTAB_BY_TID, first in argv) yields tid_rows at
+ * tid_cost; ORDER BY id comes free. */
+enum { BT_VTAB_BY_TID = 1, BT_VTAB_BY_ID = 2 };
+int bt_vtab_best_index(sqlite3_index_info *info, int id_col, int tid_col, double rows, double tid_rows,
+		       double tid_cost);
 /* Wait until the writer thread is not using the connection. */
 int bt_db_bulk_idle(struct bt_db *db, struct bt_err *err);
 /* Stop and join the writer thread; pending rows are dropped. */

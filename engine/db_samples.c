@@ -2,9 +2,9 @@
  * The samples of a scratch analysis as an SQLite table read from memory:
  * the importer's capture already holds every sample, so inserting them
  * (most of the writer thread's work) is skipped, and a virtual table
- * temp.samples, which hides the empty main.samples, reads them instead. Ids are dense from
- * 1 in file order, so "id = ?" is an index and rows come in id order;
- * "tid = ?" filters while scanning.
+ * temp.samples, which hides the empty main.samples, reads them instead.
+ * Ids are dense from 1 in file order, so "id = ?" is an index and rows
+ * come in id order; "tid = ?" filters while scanning.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +16,6 @@
 struct sm_data {
 	struct bt_csample *s;
 	size_t n;
-};
-
-struct sm_vtab {
-	sqlite3_vtab base;
-	const struct sm_data *d;
 };
 
 struct sm_cursor {
@@ -43,86 +38,28 @@ static const char sm_schema[] =
 static int sm_connect(sqlite3 *conn, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **errmsg)
 {
-	struct sm_vtab *v;
-	int rc = sqlite3_declare_vtab(conn, sm_schema);
-
 	(void)argc;
 	(void)argv;
 	(void)errmsg;
-	if (rc != SQLITE_OK)
-		return rc;
-	if (!(v = sqlite3_malloc(sizeof *v)))
-		return SQLITE_NOMEM;
-	memset(v, 0, sizeof *v);
-	v->d = aux;
-	*out = &v->base;
-	return SQLITE_OK;
+	return bt_vtab_connect(conn, sm_schema, aux, out);
 }
 
-static int sm_disconnect(sqlite3_vtab *vt)
-{
-	sqlite3_free(vt);
-	return SQLITE_OK;
-}
-
-/* idxNum bit 1: tid = argv[0]; bit 2: id = the next argv. */
+/* A tid scan still visits every row, but yields few. */
 static int sm_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
-	int i, n = 0, tid = -1, id = -1;
-
 	(void)vt;
-	for (i = 0; i < info->nConstraint; i++) {
-		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-		if (!c->usable || c->op != SQLITE_INDEX_CONSTRAINT_EQ)
-			continue;
-		if (c->iColumn == SM_TID && tid < 0)
-			tid = i;
-		else if ((c->iColumn == SM_ID || c->iColumn == -1) && id < 0)
-			id = i;
-	}
-	info->idxNum = 0;
-	if (tid >= 0) {
-		info->idxNum |= 1;
-		info->aConstraintUsage[tid].argvIndex = ++n;
-		info->aConstraintUsage[tid].omit = 1;
-	}
-	if (id >= 0) {
-		info->idxNum |= 2;
-		info->aConstraintUsage[id].argvIndex = ++n;
-		info->aConstraintUsage[id].omit = 1;
-	}
-	/* a tid scan still visits every row, but yields few */
-	info->estimatedCost = id >= 0 ? 1 : tid >= 0 ? 5e5 : 1e6;
-	info->estimatedRows = id >= 0 ? 1 : tid >= 0 ? 100000 : 1000000;
-	if (id >= 0)
-		info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
-	if (info->nOrderBy == 1 && (info->aOrderBy[0].iColumn == SM_ID || info->aOrderBy[0].iColumn == -1) &&
-	    !info->aOrderBy[0].desc)
-		info->orderByConsumed = 1;   /* rows come in id order */
-	return SQLITE_OK;
+	return bt_vtab_best_index(info, SM_ID, SM_TID, 1e6, 1e5, 5e5);
 }
 
 static int sm_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 {
-	struct sm_cursor *c = sqlite3_malloc(sizeof *c);
-
 	(void)vt;
-	if (!c)
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof *c);
-	*out = &c->base;
-	return SQLITE_OK;
-}
-
-static int sm_close(sqlite3_vtab_cursor *cur)
-{
-	sqlite3_free(cur);
-	return SQLITE_OK;
+	return bt_vtab_cursor(sizeof(struct sm_cursor), out);
 }
 
 static const struct sm_data *data_of(const sqlite3_vtab_cursor *cur)
 {
-	return ((const struct sm_vtab *)cur->pVtab)->d;
+	return ((const struct bt_mem_vtab *)cur->pVtab)->data;
 }
 
 /* Skip rows of other threads when filtering by tid. */
@@ -147,14 +84,14 @@ static int sm_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 	c->i = 0;
 	c->end = d->n;
 	c->has_tid = 0;
-	if (idx & 1) {
+	if (idx & BT_VTAB_BY_TID) {
 		sqlite3_value *v = argv[a++];
 		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER)
 			c->end = 0;
 		c->tid = sqlite3_value_int64(v);
 		c->has_tid = 1;
 	}
-	if (idx & 2) {
+	if (idx & BT_VTAB_BY_ID) {
 		sqlite3_value *v = argv[a];
 		sqlite3_int64 id = sqlite3_value_int64(v);
 		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER || id < 1 || (size_t)id > d->n) {
@@ -236,10 +173,10 @@ static const sqlite3_module sm_module = {
 	.xCreate = sm_connect,   /* temp.samples; a view would not be flattened into LEFT JOINs */
 	.xConnect = sm_connect,
 	.xBestIndex = sm_best_index,
-	.xDisconnect = sm_disconnect,
-	.xDestroy = sm_disconnect,
+	.xDisconnect = bt_vtab_disconnect,
+	.xDestroy = bt_vtab_disconnect,
 	.xOpen = sm_open,
-	.xClose = sm_close,
+	.xClose = bt_vtab_close,
 	.xFilter = sm_filter,
 	.xNext = sm_next,
 	.xEof = sm_eof,
