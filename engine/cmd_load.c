@@ -148,6 +148,29 @@ static int note_span(const struct bt_capture *cap, struct bt_db *db, struct bt_e
 	return rc;
 }
 
+/* A scratch analysis's samples and nodes stay in memory, where the
+ * capture (or the slicer that took it over) has them: the database reads
+ * them there from now on. */
+static int attach_rows(struct bt_capture *cap, struct bt_slicer *sl, struct bt_db *db,
+		       struct bt_err *err)
+{
+	struct bt_csample *records = cap->s;
+	uint32_t *parent = cap->parent, *frame = cap->frame;
+	size_t n = cap->n, nnodes = cap->nnodes;
+
+	if (sl) {
+		records = bt_slicer_give_records(sl, &n);
+		bt_slicer_give_nodes(sl, &parent, &frame, &nnodes);
+	} else {   /* the capture's arrays move on */
+		cap->s = NULL;
+		cap->parent = cap->frame = NULL;
+		cap->n = cap->cap = cap->nnodes = cap->ncap = 0;
+	}
+	if (bt_db_attach_samples(db, records, n, err))
+		return err->code;
+	return bt_db_attach_nodes(db, parent, frame, nnodes, err);
+}
+
 /* Reconstruct: messages and attribution always, slices now or deferred
  * (see above). */
 static int reconstruct(struct bt_capture *cap, struct bt_db *db, enum bt_slice_policy policy,
@@ -156,19 +179,10 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, enum bt_slice_p
 	struct bt_slicer *sl = NULL;
 	struct fill f = { db, keep, 0, NULL, 0, 0 };
 	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL };
-	struct bt_csample *records;
-	size_t n;
 	int rc = bt_slicer_new(&sl, cap, db, policy, err);
 
-	if (!rc && !keep) {   /* the samples stay in memory: the database reads them there */
-		records = sl ? bt_slicer_give_records(sl, &n) : cap->s;
-		if (!sl) {
-			n = cap->n;
-			cap->s = NULL;
-			cap->n = cap->cap = 0;
-		}
-		rc = bt_db_attach_samples(db, records, n, err);
-	}
+	if (!rc && !keep)
+		rc = attach_rows(cap, sl, db, err);
 	if (rc || !sl) {
 		bt_slicer_free(sl);
 		return rc;
@@ -210,7 +224,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	}
 	rc = bt_db_begin(db, err);
 	bt_capture_begin(&cap, db);
-	bt_db_samples_in_memory(db, o->db == NULL);
+	bt_db_rows_in_memory(db, o->db == NULL);
 	if (!rc)
 		rc = imp->run(db, input, &io, &diag, err);
 	if (!rc)

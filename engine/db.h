@@ -115,13 +115,17 @@ int bt_db_slices_deferred(const struct bt_db *db);
 struct bt_profile;
 int bt_db_attach_calltree(struct bt_db *db, struct bt_profile *p, int keep, struct bt_err *err);
 
-/* Samples of a scratch analysis stay in memory: with on, inserted samples
- * reach only the observer (the capture), and bt_db_attach_samples() then
- * makes the capture's array (n samples, ids 1..n in order; the database
- * owns it from here on) the samples table, through a view. */
+/* Samples and stack nodes of a scratch analysis stay in memory: with on,
+ * inserted samples and nodes reach only the observer (the capture), and
+ * bt_db_attach_samples() then makes the capture's array (n samples, ids
+ * 1..n in order) the samples table, bt_db_attach_nodes() its parent and
+ * frame arrays (by node id 1..n, parents first) the nodes table, as
+ * virtual tables in temp; the database owns the arrays from then on. */
 struct bt_csample;
-void bt_db_samples_in_memory(struct bt_db *db, int on);
+void bt_db_rows_in_memory(struct bt_db *db, int on);
 int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_err *err);
+int bt_db_attach_nodes(struct bt_db *db, uint32_t *parent, uint32_t *frame, size_t n,
+		       struct bt_err *err);
 
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err);
 /* A meta value as text into buf ("" when absent), or as an integer (def when absent). */

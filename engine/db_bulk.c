@@ -308,9 +308,9 @@ void bt_db_observe(struct bt_db *db, const struct bt_observer *o)
 	db->observe = o ? *o : none;
 }
 
-void bt_db_samples_in_memory(struct bt_db *db, int on)
+void bt_db_rows_in_memory(struct bt_db *db, int on)
 {
-	db->samples_mem = on;
+	db->rows_mem = on;
 }
 
 int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
@@ -321,7 +321,7 @@ int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_e
 
 	if (db->observe.sample)
 		db->observe.sample(db->observe.ctx, s);
-	if (db->samples_mem)
+	if (db->rows_mem)
 		return BT_OK;
 	c = filling(db);
 	r = &c->sample[c->nsample++];
@@ -347,11 +347,15 @@ int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_e
 int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t frame_id,
 		      int64_t depth, struct bt_err *err)
 {
-	struct bt_chunk *c = filling(db);
-	int64_t *v = c->node[c->nnode++];
+	struct bt_chunk *c;
+	int64_t *v;
 
 	if (db->observe.node)
 		db->observe.node(db->observe.ctx, id, parent_id, frame_id);
+	if (db->rows_mem)
+		return BT_OK;
+	c = filling(db);
+	v = c->node[c->nnode++];
 	v[0] = id;
 	v[1] = parent_id;
 	v[2] = frame_id;

@@ -63,7 +63,7 @@ struct bt_db {
 	void (*slices_release)(void *ctx);
 	void *slices_ctx;
 	int query_only;
-	int samples_mem;            /* samples go to the observer only */
+	int rows_mem;               /* samples and nodes go to the observer only */
 	sqlite3_stmt *stmt[BT_SQL__COUNT];
 	char *path;      /* final path, NULL in memory */
 	char *tmp_path;  /* where the data is until published */

@@ -340,7 +340,7 @@ struct bt_slicer {
 	struct threads th;
 	struct bt_csample *records;   /* the items point into them */
 	size_t nrecords;
-	int given;                    /* records belong to someone else now */
+	int given, given_nodes;       /* records, the node arrays: someone else's now */
 	enum bt_slice_policy policy;
 };
 
@@ -349,6 +349,14 @@ struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n)
 	s->given = 1;
 	*n = s->nrecords;
 	return s->records;
+}
+
+void bt_slicer_give_nodes(struct bt_slicer *s, uint32_t **parent, uint32_t **frame, size_t *n)
+{
+	s->given_nodes = 1;
+	*parent = s->tab.parent;
+	*frame = s->tab.frame;
+	*n = s->tab.nnodes;
 }
 
 int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct bt_err *err)
@@ -466,8 +474,10 @@ void bt_slicer_free(struct bt_slicer *s)
 	bt_map64_release(&s->th.big);
 	if (!s->given)
 		free(s->records);
-	free(s->tab.parent);
-	free(s->tab.frame);
+	if (!s->given_nodes) {
+		free(s->tab.parent);
+		free(s->tab.frame);
+	}
 	free(s->tab.pos);
 	free(s->tab.dropped);
 	free(s->tab.loop);

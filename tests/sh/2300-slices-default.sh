@@ -1,7 +1,8 @@
 # The default policy (midpoint) without a flag, and slices on demand: a
 # scratch analysis fills slices only when a query reads them, and then
 # they equal those stored by a kept import, column for column. Its
-# samples stay in memory (temp.samples) and read the same as stored ones.
+# samples and nodes stay in memory (temp.samples, temp.nodes) and read the
+# same as stored ones.
 . tests/lib.sh
 cols='s.*'
 "$BIN" import -q "$FIX/seed2" -o "$T/default.db"
@@ -37,3 +38,17 @@ unlike "$("$BIN" query -q "$FIX/seed2" "EXPLAIN QUERY PLAN SELECT * FROM blockin
 "$BIN" query -q "$FIX/seed2" "DELETE FROM samples" >/dev/null 2>"$T/err"
 is "$?" 2 "samples in memory: writes refused"
 like "$(cat "$T/err")" "only read-only SQL" "samples in memory: the usual message"
+
+# nodes of a scratch analysis, read from memory
+"$BIN" query "$T/default.db" "SELECT * FROM nodes ORDER BY id" --format tsv >"$T/n1.tsv"
+"$BIN" query -q "$FIX/seed2" "SELECT * FROM nodes" --format tsv >"$T/n2.tsv"
+check "nodes in memory equal the stored ones, in id order, depth and NULL parents included" cmp -s "$T/n1.tsv" "$T/n2.tsv"
+for w in "id = 77" "id = 0" "id > 5000" "parent_id IS NULL" "frame_id = 3"; do
+	is "$(q "$FIX/seed2" "SELECT count(*) || '/' || coalesce(sum(depth), 0) FROM nodes WHERE $w")" \
+		"$(q "$T/default.db" "SELECT count(*) || '/' || coalesce(sum(depth), 0) FROM nodes WHERE $w")" "nodes in memory: WHERE $w"
+done
+is "$(q "$FIX/seed2" "SELECT count(*) FROM samples s JOIN nodes n ON n.id = s.node_id LEFT JOIN nodes p ON p.id = n.parent_id WHERE p.frame_id IS NOT NULL")" \
+	"$(q "$T/default.db" "SELECT count(*) FROM samples s JOIN nodes n ON n.id = s.node_id LEFT JOIN nodes p ON p.id = n.parent_id WHERE p.frame_id IS NOT NULL")" \
+	"nodes in memory: joins by id"
+"$BIN" query -q "$FIX/seed2" "UPDATE nodes SET depth = 0" >/dev/null 2>"$T/err"
+is "$?" 2 "nodes in memory: writes refused"
