@@ -90,6 +90,10 @@ int bt_vtab_disconnect(sqlite3_vtab *vt);
 /* A zeroed cursor of size bytes (a struct starting with sqlite3_vtab_cursor). */
 int bt_vtab_cursor(size_t size, sqlite3_vtab_cursor **out);
 int bt_vtab_close(sqlite3_vtab_cursor *cur);
+/* xUpdate of a read-only table: present so that a write prepares and
+ * sqlite3_stmt_readonly() turns it away with the usual message; never
+ * reached. */
+int bt_vtab_update_readonly(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid);
 /* Index choice for rows in id order: "id = ?" (idxNum BT_VTAB_BY_ID) is a
  * lookup, "tid = ?" (BT_VTAB_BY_TID, first in argv) yields tid_rows at
  * tid_cost; ORDER BY id comes free. */

@@ -118,16 +118,6 @@ static int nd_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out)
 	return SQLITE_OK;
 }
 
-/* Present so a write prepares and sqlite3_stmt_readonly() turns it away. */
-static int nd_update(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid)
-{
-	(void)vt;
-	(void)argc;
-	(void)argv;
-	(void)rowid;
-	return SQLITE_READONLY;
-}
-
 static const sqlite3_module nd_module = {
 	.iVersion = 0,
 	.xCreate = nd_connect,   /* temp.nodes, as temp.samples */
@@ -142,7 +132,7 @@ static const sqlite3_module nd_module = {
 	.xEof = nd_eof,
 	.xColumn = nd_column,
 	.xRowid = nd_rowid,
-	.xUpdate = nd_update,
+	.xUpdate = bt_vtab_update_readonly,
 };
 
 static void free_data(void *p)

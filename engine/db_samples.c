@@ -157,17 +157,6 @@ static int sm_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out)
 	return SQLITE_OK;
 }
 
-/* Present so a write prepares and sqlite3_stmt_readonly() turns it away
- * with the usual message; never reached. */
-static int sm_update(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid)
-{
-	(void)vt;
-	(void)argc;
-	(void)argv;
-	(void)rowid;
-	return SQLITE_READONLY;
-}
-
 static const sqlite3_module sm_module = {
 	.iVersion = 0,
 	.xCreate = sm_connect,   /* temp.samples; a view would not be flattened into LEFT JOINs */
@@ -182,7 +171,7 @@ static const sqlite3_module sm_module = {
 	.xEof = sm_eof,
 	.xColumn = sm_column,
 	.xRowid = sm_rowid,
-	.xUpdate = sm_update,
+	.xUpdate = bt_vtab_update_readonly,
 };
 
 static void free_data(void *p)

@@ -46,6 +46,15 @@ int bt_vtab_close(sqlite3_vtab_cursor *cur)
 	return SQLITE_OK;
 }
 
+int bt_vtab_update_readonly(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid)
+{
+	(void)vt;
+	(void)argc;
+	(void)argv;
+	(void)rowid;
+	return SQLITE_READONLY;
+}
+
 int bt_vtab_best_index(sqlite3_index_info *info, int id_col, int tid_col, double rows, double tid_rows,
 		       double tid_cost)
 {
