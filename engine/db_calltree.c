@@ -11,7 +11,7 @@
 
 struct ct_cursor {
 	sqlite3_vtab_cursor base;
-	uint32_t i, end;
+	size_t i, end;   /* path ids */
 	int64_t col[BT_CT__COUNT];
 };
 
@@ -55,7 +55,7 @@ static void ct_settle(struct ct_cursor *c)
 {
 	const struct bt_profile *p = profile_of(&c->base);
 
-	while (c->i < c->end && !bt_profile_calltree_row(p, c->i, c->col))
+	while (c->i < c->end && !bt_profile_calltree_row(p, (uint32_t)c->i, c->col))
 		c->i++;
 }
 
@@ -64,28 +64,25 @@ static int ct_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 {
 	struct ct_cursor *c = (struct ct_cursor *)cur;
 	const struct bt_profile *p = profile_of(cur);
+	uint32_t first, end;
 	int a = 0;
 
 	(void)idxstr;
 	(void)argc;
 	c->i = 1;
-	c->end = bt_profile_npaths(p) + 1;
+	c->end = (size_t)bt_profile_npaths(p) + 1;
 	if (idx & BT_VTAB_BY_TID) {
 		sqlite3_value *v = argv[a++];
-		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER ||
-		    !bt_profile_thread_paths(p, sqlite3_value_int64(v), &c->i, &c->end))
-			c->end = c->i;
-	}
-	if (idx & BT_VTAB_BY_ID) {
-		sqlite3_value *v = argv[a];
-		sqlite3_int64 id = sqlite3_value_int64(v);
-		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER || id < c->i || id >= c->end) {
-			c->end = c->i;
+		if (sqlite3_value_numeric_type(v) == SQLITE_INTEGER &&
+		    bt_profile_thread_paths(p, sqlite3_value_int64(v), &first, &end)) {
+			c->i = first;
+			c->end = end;
 		} else {
-			c->i = (uint32_t)id;
-			c->end = (uint32_t)id + 1;
+			c->end = c->i;
 		}
 	}
+	if (idx & BT_VTAB_BY_ID)
+		bt_vtab_only_id(argv[a], &c->i, &c->end);
 	ct_settle(c);
 	return SQLITE_OK;
 }

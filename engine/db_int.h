@@ -93,6 +93,9 @@ int bt_vtab_close(sqlite3_vtab_cursor *cur);
 /* xUpdate of a read-only table: present so that a write prepares and
  * sqlite3_stmt_readonly() turns it away with the usual message; never
  * reached. */
+/* Narrow the ids [*lo, *hi) a scan covers to the one v names: none if v
+ * is no integer id in that range (the BT_VTAB_BY_ID constraint). */
+void bt_vtab_only_id(sqlite3_value *v, size_t *lo, size_t *hi);
 int bt_vtab_update_readonly(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid);
 /* Index choice for rows in id order: "id = ?" (idxNum BT_VTAB_BY_ID) is a
  * lookup, "tid = ?" (BT_VTAB_BY_TID, first in argv) yields tid_rows at

@@ -62,16 +62,8 @@ static int nd_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 	(void)argc;
 	c->i = 1;
 	c->end = d->n + 1;
-	if (idx & BT_VTAB_BY_ID) {
-		sqlite3_value *v = argv[0];
-		sqlite3_int64 id = sqlite3_value_int64(v);
-		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER || id < 1 || (size_t)id > d->n) {
-			c->end = c->i;
-		} else {
-			c->i = (size_t)id;
-			c->end = (size_t)id + 1;
-		}
-	}
+	if (idx & BT_VTAB_BY_ID)
+		bt_vtab_only_id(argv[0], &c->i, &c->end);
 	return SQLITE_OK;
 }
 

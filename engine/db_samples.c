@@ -20,7 +20,7 @@ struct sm_data {
 
 struct sm_cursor {
 	sqlite3_vtab_cursor base;
-	size_t i, end;
+	size_t i, end;    /* sample ids: s[i - 1] */
 	int64_t tid;      /* with has_tid: only this thread's rows */
 	int has_tid;
 };
@@ -68,7 +68,7 @@ static void sm_settle(struct sm_cursor *c)
 	const struct sm_data *d = data_of(&c->base);
 
 	if (c->has_tid)
-		while (c->i < c->end && d->s[c->i].tid != c->tid)
+		while (c->i < c->end && d->s[c->i - 1].tid != c->tid)
 			c->i++;
 }
 
@@ -81,26 +81,18 @@ static int sm_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 
 	(void)idxstr;
 	(void)argc;
-	c->i = 0;
-	c->end = d->n;
+	c->i = 1;
+	c->end = d->n + 1;
 	c->has_tid = 0;
 	if (idx & BT_VTAB_BY_TID) {
 		sqlite3_value *v = argv[a++];
 		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER)
-			c->end = 0;
+			c->end = c->i;
 		c->tid = sqlite3_value_int64(v);
 		c->has_tid = 1;
 	}
-	if (idx & BT_VTAB_BY_ID) {
-		sqlite3_value *v = argv[a];
-		sqlite3_int64 id = sqlite3_value_int64(v);
-		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER || id < 1 || (size_t)id > d->n) {
-			c->end = 0;
-		} else if (c->end) {
-			c->i = (size_t)id - 1;
-			c->end = (size_t)id;
-		}
-	}
+	if (idx & BT_VTAB_BY_ID)
+		bt_vtab_only_id(argv[a], &c->i, &c->end);
 	sm_settle(c);
 	return SQLITE_OK;
 }
@@ -124,7 +116,7 @@ static int sm_eof(sqlite3_vtab_cursor *cur)
 static int sm_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	const struct sm_cursor *c = (const struct sm_cursor *)cur;
-	const struct bt_csample *s = &data_of(cur)->s[c->i];
+	const struct bt_csample *s = &data_of(cur)->s[c->i - 1];
 	int64_t v;
 
 	switch (col) {
@@ -153,7 +145,7 @@ static int sm_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 
 static int sm_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out)
 {
-	*out = data_of(cur)->s[((const struct sm_cursor *)cur)->i].id;
+	*out = (sqlite3_int64)((const struct sm_cursor *)cur)->i;   /* ids are dense from 1 */
 	return SQLITE_OK;
 }
 

@@ -46,6 +46,19 @@ int bt_vtab_close(sqlite3_vtab_cursor *cur)
 	return SQLITE_OK;
 }
 
+void bt_vtab_only_id(sqlite3_value *v, size_t *lo, size_t *hi)
+{
+	sqlite3_int64 id = sqlite3_value_int64(v);
+
+	if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER || id < 0 || (size_t)id < *lo ||
+	    (size_t)id >= *hi) {
+		*hi = *lo;
+	} else {
+		*lo = (size_t)id;
+		*hi = (size_t)id + 1;
+	}
+}
+
 int bt_vtab_update_readonly(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid)
 {
 	(void)vt;
