@@ -41,11 +41,15 @@ local function stacks()
 end
 
 -- Is a frame framework code? (class prefix in the framework list)
-local framework_prefixes
+local prefix_lists = {}   -- by the list's text: rules may set their own
 local function is_framework(fid, list)
-  if not framework_prefixes then framework_prefixes = patterns(list) end
+  local prefixes = prefix_lists[list]
+  if not prefixes then
+    prefixes = patterns(list)
+    prefix_lists[list] = prefixes
+  end
   local cls = frames[fid] and frames[fid].class or ""
-  for _, pre in ipairs(framework_prefixes) do
+  for _, pre in ipairs(prefixes) do
     if cls:sub(1, #pre) == pre then return true end
   end
   return false

@@ -53,6 +53,12 @@ is "$(python3 "$C" "$T/def.json" "$FIX/seed2" lock_ms=5 binder_ms=5 loadlibrary_
 "$BIN" -q "$FIX/seed2" --rules "$R" --set lock_ms=1000 --set main-binder.binder_ms=1000 -o "$T/hi.json"
 is "$(count "$T/hi.json" main-lock-wait) $(count "$T/hi.json" main-binder)" "0 0" "--set raises the thresholds"
 is "$(count "$T/hi.json" long-message)" "$(count "$T/def.json" long-message)" "a per-rule --set leaves the other rules alone"
+"$BIN" -q "$FIX/seed2" --rules "$R" --set main-binder.framework=java. -o "$T/fw.json"
+is "$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+c = lambda rule: {f["evidence"]["caller"].split("(")[0].split()[-1].rsplit(".", 1)[0] for f in r["findings"] if f["rule"] == rule}
+print(c("main-binder") == {"android.os.BinderProxy"}, all(x.startswith("com.example") for x in c("main-lock-wait")))' "$T/fw.json")" \
+	"True True" "a per-rule framework list changes that rule's callers only"
 "$BIN" -q "$FIX/seed2" --rules "$R" --set lock_ms=soon >/dev/null 2>&1
 is "$?" 2 "a threshold that is not a number is a usage error"
 
