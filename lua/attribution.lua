@@ -17,7 +17,7 @@ bt.rule{
     top = 25,              -- rows of the per-method tables
     tree_min_pct = 1.0,    -- call-tree nodes below this share of the thread are left out
     messages = 20,         -- longest main-thread messages listed
-    method_metric_pct = 1.0, -- method.* metrics for methods above this share
+    method_metric_pct = 0.1, -- method.* metrics for methods above this share (of wall, CPU, allocations or faults)
   },
   run = function(p)
     local main = bt.main_tid()
@@ -46,7 +46,8 @@ FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid]]) do
       rows = threads }
 
     -- Blocking by thread and kind.
-    local blocking, main_kind = {}, {}
+    local blocking, main_kind, process_kind = {}, {}, {}
+    for _, k in ipairs(KINDS) do process_kind[k] = 0 end
     for r in bt.rows([[
 SELECT tid, kind, sum(self_count) AS n, sum(self_ns) AS ns FROM method_blocking
 GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
@@ -54,6 +55,7 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
       blocking[#blocking + 1] = { r.tid, name(r.tid), r.kind, r.n, r.ns,
         wall > 0 and 100 * r.ns / wall or 0 }
       if r.tid == main then main_kind[r.kind] = r.ns end
+      process_kind[r.kind] = (process_kind[r.kind] or 0) + r.ns
     end
     bt.table{ name = "blocking", title = "Blocked time by thread and kind",
       columns = { "tid", "thread", "kind", "count", "blocked_ns", "wall_pct" }, rows = blocking }
@@ -215,19 +217,28 @@ WHERE tid = ? AND msg_id = ? ORDER BY rank LIMIT 3]], main, r.msg_id) do
       bt.metric("thread.main.messages.over_100ms", over100)
     end
 
-    -- method.<symbol>.* for the methods that matter process-wide.
-    local min_ns = process.wall_ns * p.method_metric_pct / 100
-    local min_cpu = process.cpu_ns * p.method_metric_pct / 100
+    -- method.<symbol>.* for the methods that matter process-wide: what
+    -- compare's stack-level diff reads. A method under the cut in a run
+    -- reads as 0 there, so the cut is low.
+    local pct = p.method_metric_pct / 100
+    local fields = { "self_ns", "self_cpu_ns", "self_offcpu_ns", "incl_ns", "incl_cpu_ns",
+      "incl_offcpu_ns", "self_alloc_bytes", "incl_alloc_bytes", "self_majflt", "incl_majflt" }
     for r in bt.rows([[
 SELECT f.name, sum(m.self_ns) AS self_ns, sum(m.self_cpu_ns) AS self_cpu_ns,
+       sum(m.self_ns - m.self_cpu_ns) AS self_offcpu_ns,
        sum(m.incl_ns) AS incl_ns, sum(m.incl_cpu_ns) AS incl_cpu_ns,
-       sum(m.incl_alloc_bytes) AS incl_alloc_bytes
+       sum(m.incl_ns - m.incl_cpu_ns) AS incl_offcpu_ns,
+       sum(m.self_alloc_bytes) AS self_alloc_bytes, sum(m.incl_alloc_bytes) AS incl_alloc_bytes,
+       sum(m.self_majflt) AS self_majflt, sum(m.incl_majflt) AS incl_majflt
 FROM methods m JOIN frames f ON f.id = m.frame_id GROUP BY f.name
-HAVING sum(m.incl_ns) >= ? OR sum(m.self_cpu_ns) >= ? ORDER BY f.name]], min_ns, min_cpu) do
-      for _, k in ipairs({ "self_ns", "self_cpu_ns", "incl_ns", "incl_cpu_ns", "incl_alloc_bytes" }) do
+HAVING sum(m.incl_ns) >= ? OR sum(m.self_cpu_ns) >= ? OR sum(m.incl_alloc_bytes) >= ?
+    OR sum(m.incl_majflt) >= ? ORDER BY f.name]], process.wall_ns * pct, process.cpu_ns * pct,
+        process.alloc_bytes * pct, process.majflt * pct) do
+      for _, k in ipairs(fields) do
         bt.metric("method." .. r.name .. "." .. k, r[k])
       end
     end
+    for k, v in pairs(process_kind) do bt.metric("process.blocked_ns." .. k, v) end
     if facts.slices then bt.metric("trace.slices", math.tointeger(facts.slices) or 0) end
   end,
 }
