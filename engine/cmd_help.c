@@ -10,6 +10,7 @@ static const char overview[] =
 	"usage: btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [options]\n"
 	"       btrace-analyze import INPUT -o trace.db [options]\n"
 	"       btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json]\n"
+	"       btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT]\n"
 	"       btrace-analyze help [COMMAND]\n"
 	"       btrace-analyze --version\n"
 	"\n"
@@ -21,6 +22,7 @@ static const char overview[] =
 	"  analyze   import a trace and print its report (the default command)\n"
 	"  import    import a trace into a kept SQLite database\n"
 	"  query     run read-only SQL against a trace\n"
+	"  compare   compare base runs with head runs: regression gates with statistics\n"
 	"  help      show help for a command; 'help rules' documents rule files\n"
 	"\n"
 	"exit status: 0 ok, 1 bad input or runtime error, 2 usage error, 3 gate failed\n";
@@ -65,6 +67,53 @@ static const struct {
 	  "example:\n"
 	  "  btrace-analyze query sampling.bin \\\n"
 	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n" },
+	{ "compare", "btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT] [options]",
+	  "Compare the runs of a base build with those of a head build, metric by\n"
+	  "metric, and show which methods and blocking kinds moved. Each R is a JSON\n"
+	  "report ('analyze -o run.json') or a trace, analysed here with the built-in\n"
+	  "rules (or --analyze-rules). For each metric on both sides: n, median, min,\n"
+	  "max; the change of the medians; with two or more runs a side a two-sided\n"
+	  "Mann-Whitney U test (exact up to 40 runs in all, ties included; normal\n"
+	  "with tie correction beyond), Cliff's delta and the Hodges-Lehmann shift\n"
+	  "with its confidence interval. Verdict, with t = max(max-regress of the\n"
+	  "base median, the noise floor of the metric's unit):\n"
+	  "  regressed / improved   the median moved by more than t and p < alpha\n"
+	  "  unchanged              it moved by t or less\n"
+	  "  inconclusive           it moved by more than t but p >= alpha: too few runs\n"
+	  "                         to reach alpha at all, or too much noise\n"
+	  "With one run a side, t alone decides, and the output says so.\n"
+	  "Gated by default: every metric but method.* and trace.* (the method.*\n"
+	  "metrics feed the diff: methods by self wall, CPU, off-CPU, allocations and\n"
+	  "page faults, and blocked time by kind: appeared, disappeared, grown, shrunk,\n"
+	  "ranked by their share of the change). Exit 3 when a gated metric regressed.\n"
+	  "The format follows -o's extension (.txt, .json, .md) or --format.\n"
+	  "  --base R...          the baseline runs (files until the next option)\n"
+	  "  --head R...          the candidate runs\n"
+	  "  --max-regress P      relative threshold, e.g. 5% (default)\n"
+	  "  --noise-floor F      absolute threshold by unit: 2ms, 64KB, 3 (repeatable;\n"
+	  "                       defaults 1ms, 64KiB, 0)\n"
+	  "  --alpha A            significance level (default 0.05)\n"
+	  "  --metric GLOB        gate only the metrics matching GLOB (repeatable)\n"
+	  "  --fail-inconclusive  exit 3 also when a gated metric is inconclusive\n"
+	  "  --rules gates.lua    a gate script: per-metric thresholds and verdicts\n"
+	  "  --top N              diff rows per list in text and Markdown (default 10)\n"
+	  "  --analyze-rules F    rule file for traces analysed here (repeatable)\n"
+	  "  --set KEY=VALUE      a parameter of those rules\n"
+	  "  -q, --quiet          no progress and no warnings on stderr\n"
+	  "Gate script (Lua 5.4, the rules' sandbox):\n"
+	  "  gate.defaults{ max_regress = \"5%\", noise_floor = { \"2ms\", \"64KB\" }, alpha = 0.05 }\n"
+	  "  gate.metric(\"startup.duration_ns\", { max_regress = \"3%\", noise_floor = \"5ms\" })\n"
+	  "  gate.metric(\"trace.*\", { gate = false })  -- also: higher_is_better = true\n"
+	  "  gate.check(function(m)   -- every reported metric, after its verdict\n"
+	  "    -- m.name, m.unit, m.gated, m.base/m.head {n, median, min, max, values},\n"
+	  "    -- m.delta, m.rel, m.threshold, m.p, m.cliffs_delta, m.shift, m.shift_lo,\n"
+	  "    -- m.shift_hi, m.verdict, m.reason\n"
+	  "    if m.name == \"thread.main.messages.over_100ms\" and m.head.median > m.base.median then\n"
+	  "      return \"regressed\", \"more messages over 100 ms\"\n"
+	  "    end\n"
+	  "  end)\n"
+	  "Declarations apply in order, later ones winning. examples/ci/ has a gate\n"
+	  "script and a CI job.\n" },
 	{ "help", "btrace-analyze help [COMMAND]", "Show the overview or one command's help.\n" },
 	{ "rules", "btrace-analyze INPUT --rules FILE.lua [--set KEY=VALUE]...",
 	  "A rule file is Lua 5.4 run in a sandbox: no io, os, package, debug,\n"
@@ -121,7 +170,7 @@ int bt_cmd_print_help(const char *name)
 		if (strcmp(helps[i].name, name))
 			continue;
 		printf("usage: %s\n\n%s", helps[i].usage, helps[i].text);
-		if (strcmp(name, "help") && strcmp(name, "rules"))
+		if (strcmp(name, "help") && strcmp(name, "rules") && strcmp(name, "compare"))
 			printf("\noptions:\n%s", common);
 		return 0;
 	}

@@ -23,6 +23,7 @@ static const struct {
 	{ "analyze", bt_cmd_analyze },
 	{ "import", bt_cmd_import },
 	{ "query", bt_cmd_query },
+	{ "compare", bt_cmd_compare },
 	{ "help", bt_cmd_help },
 };
 
