@@ -182,18 +182,22 @@ static int unescape(struct bt_jr *r, struct bt_buf *out)
 	return BT_OK;
 }
 
-int bt_jr_string(struct bt_jr *r, struct bt_buf *out)
+/* The string at r->p (its opening quote consumed) into out, or only
+ * checked when out is NULL. Only text with bytes >= 0x80 (or escapes)
+ * pays for the UTF-8 check. */
+static int string_body(struct bt_jr *r, struct bt_buf *out)
 {
-	int rc = expect(r, '"', "expected a string");
+	const char *from = r->p;
+	unsigned char high = 0;
+	struct bt_buf scratch = BT_BUF_INIT;
+	int rc = BT_OK, escaped = 0;
 
-	if (rc)
-		return rc;
-	bt_buf_reset(out);
 	for (;;) {
 		const char *run = r->p;
 		while (r->p < r->end && *r->p != '"' && *r->p != '\\' && (unsigned char)*r->p >= 0x20)
-			r->p++;
-		bt_buf_add(out, run, (size_t)(r->p - run));
+			high |= (unsigned char)*r->p++;
+		if (out)
+			bt_buf_add(out, run, (size_t)(r->p - run));
 		if (r->p == r->end)
 			return bt_jr_fail(r, "unterminated string");
 		if (*r->p == '"')
@@ -201,13 +205,31 @@ int bt_jr_string(struct bt_jr *r, struct bt_buf *out)
 		if (*r->p != '\\')
 			return bt_jr_fail(r, "control character in a string");
 		r->p++;
-		if ((rc = unescape(r, out)))
-			return rc;
+		escaped = 1;
+		bt_buf_reset(&scratch);
+		if ((rc = unescape(r, out ? out : &scratch)))
+			break;
 	}
-	if (!bt_utf8_valid(out->buf, out->len))
+	bt_buf_release(&scratch);
+	if (rc)
+		return rc;
+	/* escapes are ASCII and checked as they decode; what they decode to
+	 * (a NUL from \\u0000) is checked in a kept string */
+	if (out ? ((high & 0x80) || escaped) && !bt_utf8_valid(out->buf, out->len) :
+	    (high & 0x80) && !bt_utf8_valid(from, (size_t)(r->p - from)))
 		return bt_jr_fail(r, "string is not valid UTF-8");
 	r->p++;
 	return BT_OK;
+}
+
+int bt_jr_string(struct bt_jr *r, struct bt_buf *out)
+{
+	int rc = expect(r, '"', "expected a string");
+
+	if (rc)
+		return rc;
+	bt_buf_reset(out);
+	return string_body(r, out);
 }
 
 static const char *digits(const char *p, const char *end)
@@ -217,10 +239,10 @@ static const char *digits(const char *p, const char *end)
 	return p;
 }
 
-int bt_jr_number(struct bt_jr *r, double *out)
+/* The end of the number at r->p per the JSON grammar, or NULL (failed). */
+static const char *scan_number(struct bt_jr *r)
 {
 	const char *p, *q, *end = r->end;
-	char tmp[64];
 
 	skip_ws(r);
 	p = r->p;
@@ -231,11 +253,11 @@ int bt_jr_number(struct bt_jr *r, double *out)
 	else if (p < end && *p >= '1' && *p <= '9')
 		p = digits(p, end);
 	else
-		return bt_jr_fail(r, "expected a number");
+		return bt_jr_fail(r, "expected a number"), NULL;
 	if (p < end && *p == '.') {
 		q = digits(p + 1, end);
 		if (q == p + 1)
-			return bt_jr_fail(r, "expected digits after '.' in a number");
+			return bt_jr_fail(r, "expected digits after '.' in a number"), NULL;
 		p = q;
 	}
 	if (p < end && (*p == 'e' || *p == 'E')) {
@@ -244,9 +266,20 @@ int bt_jr_number(struct bt_jr *r, double *out)
 			p++;
 		q = digits(p, end);
 		if (q == p)
-			return bt_jr_fail(r, "expected digits in a number's exponent");
+			return bt_jr_fail(r, "expected digits in a number's exponent"), NULL;
 		p = q;
 	}
+	return p;
+}
+
+int bt_jr_number(struct bt_jr *r, double *out)
+{
+	const char *p;
+	char tmp[64];
+
+	skip_ws(r);
+	if (!(p = scan_number(r)))
+		return r->err->code;
 	if ((size_t)(p - r->p) >= sizeof tmp)
 		return bt_jr_fail(r, "number too long");
 	memcpy(tmp, r->p, (size_t)(p - r->p));
@@ -268,8 +301,8 @@ static int literal(struct bt_jr *r, const char *word)
 
 int bt_jr_skip(struct bt_jr *r)
 {
-	struct bt_buf tmp = BT_BUF_INIT;
-	double d;
+	struct bt_buf tmp = BT_BUF_INIT;   /* object keys */
+	const char *end;
 	int rc = BT_OK, more;
 
 	switch (bt_jr_peek(r)) {
@@ -292,10 +325,14 @@ int bt_jr_skip(struct bt_jr *r)
 			rc = r->err->code ? r->err->code : BT_EFORMAT;
 		break;
 	case BT_J_STRING:
-		rc = bt_jr_string(r, &tmp);
+		r->p++;
+		rc = string_body(r, NULL);
 		break;
 	case BT_J_NUMBER:
-		rc = bt_jr_number(r, &d);
+		if ((end = scan_number(r)))
+			r->p = end;
+		else
+			rc = r->err->code;
 		break;
 	case BT_J_BOOL:
 		rc = literal(r, *r->p == 't' ? "true" : "false");
