@@ -33,6 +33,18 @@ const char *const bt_cmp_mhead[BT_CMP_MCOLS] = { "verdict", "metric", "base medi
 const char *const bt_cmp_dhead[BT_CMP_DCOLS] = { "change", "what", "base", "head", "delta", "share",
 						  "inclusive base -> head", "p" };
 
+void bt_cmp_cells(struct bt_buf *cell, int init)
+{
+	int k;
+
+	for (k = 0; k < BT_CMP_CELLS; k++) {
+		if (init)
+			bt_buf_init(&cell[k]);
+		else
+			bt_buf_release(&cell[k]);
+	}
+}
+
 void bt_cmp_headline(const struct bt_compare *c, struct bt_buf *b)
 {
 	bt_buf_addf(b, "%s", bt_verdict_name[c->overall]);

@@ -1,23 +1,12 @@
 /*
  * Compare as Markdown for a pull-request comment: the verdict as a
  * heading, what moved in tables, the unchanged metrics folded away in a
- * <details> block. Cells are escaped as in the Markdown report.
+ * <details> block. Cells are escaped as in the Markdown report (bt_md_put).
  */
 #include <string.h>
 
 #include "cmp_report.h"
-
-static void put(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\n' || *s == '\r')
-			fputc(' ', out);
-		else if (strchr("\\`*_|<>[]#", *s))
-			fprintf(out, "\\%c", *s);
-		else
-			fputc(*s, out);
-	}
-}
+#include "report.h"
 
 static void head(FILE *out, const char *const *h, int n)
 {
@@ -25,7 +14,7 @@ static void head(FILE *out, const char *const *h, int n)
 
 	for (k = 0; k < n; k++) {
 		fputs("| ", out);
-		put(out, h[k]);
+		bt_md_put(out, h[k]);
 		fputc(' ', out);
 	}
 	fputs("|\n", out);
@@ -40,7 +29,7 @@ static void row(FILE *out, const struct bt_buf *cell, int n)
 
 	for (k = 0; k < n; k++) {
 		fputs("| ", out);
-		put(out, cell[k].buf);
+		bt_md_put(out, cell[k].buf);
 		fputc(' ', out);
 	}
 	fputs("|\n", out);
@@ -82,19 +71,18 @@ static void list(const struct bt_cmp_view *v, const struct bt_cmp_list *l, int m
 static int write_md(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
 {
 	const struct bt_compare *c = v->c;
-	struct bt_buf cell[BT_CMP_MCOLS > BT_CMP_DCOLS ? BT_CMP_MCOLS : BT_CMP_DCOLS], b = BT_BUF_INIT;
+	struct bt_buf cell[BT_CMP_CELLS], b = BT_BUF_INIT;
 	size_t k, unchanged = c->nm;
 
 	(void)err;
-	for (k = 0; k < sizeof cell / sizeof cell[0]; k++)
-		bt_buf_init(&cell[k]);
+	bt_cmp_cells(cell, 1);
 	bt_cmp_headline(c, &b);
 	fputs("## btrace-analyze compare: ", out);
-	put(out, b.buf);
+	bt_md_put(out, b.buf);
 	fputs("\n\n", out);
 	bt_buf_reset(&b);
 	bt_cmp_policy(v, &b);
-	put(out, b.buf);
+	bt_md_put(out, b.buf);
 	fputs("\n\n", out);
 	unchanged -= metrics(c, cell, 0, out);
 	if (unchanged) {
@@ -106,8 +94,7 @@ static int write_md(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
 	for (k = 0; k < BT_MS__COUNT; k++)
 		list(v, &c->methods[k], (int)k, cell, out);
 	fputs("\n(small): within the threshold; (n.s.): not significant at alpha.\n", out);
-	for (k = 0; k < sizeof cell / sizeof cell[0]; k++)
-		bt_buf_release(&cell[k]);
+	bt_cmp_cells(cell, 0);
 	bt_buf_release(&b);
 	return BT_OK;
 }

@@ -31,10 +31,12 @@ int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp
 
 /* ---- cells shared by text and Markdown (cmp_cells.c) ---- */
 
-enum { BT_CMP_MCOLS = 8, BT_CMP_DCOLS = 8 };
+enum { BT_CMP_MCOLS = 8, BT_CMP_DCOLS = 8, BT_CMP_CELLS = 8 /* the larger */ };
 extern const char *const bt_cmp_mhead[BT_CMP_MCOLS];
 extern const char *const bt_cmp_dhead[BT_CMP_DCOLS];
 
+/* Init (1) or release (0) the BT_CMP_CELLS buffers of a row. */
+void bt_cmp_cells(struct bt_buf *cell, int init);
 /* The headline: "regressed: 2 of 41 gated metrics (1 inconclusive)". */
 void bt_cmp_headline(const struct bt_compare *c, struct bt_buf *b);
 /* Runs, thresholds and tests in one paragraph. */

@@ -65,12 +65,11 @@ static void list(const struct bt_cmp_view *v, const struct bt_cmp_list *l, int m
 static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
 {
 	const struct bt_compare *c = v->c;
-	struct bt_buf cell[BT_CMP_MCOLS > BT_CMP_DCOLS ? BT_CMP_MCOLS : BT_CMP_DCOLS], b = BT_BUF_INIT;
+	struct bt_buf cell[BT_CMP_CELLS], b = BT_BUF_INIT;
 	size_t k;
 
 	(void)err;
-	for (k = 0; k < sizeof cell / sizeof cell[0]; k++)
-		bt_buf_init(&cell[k]);
+	bt_cmp_cells(cell, 1);
 	bt_cmp_headline(c, &b);
 	fprintf(out, "btrace-analyze compare: %s\n", b.buf);
 	bt_buf_reset(&b);
@@ -81,8 +80,7 @@ static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	for (k = 0; k < BT_MS__COUNT; k++)
 		list(v, &c->methods[k], (int)k, cell, out);
 	fputs("\n(small): within the threshold; (n.s.): not significant at alpha.\n", out);
-	for (k = 0; k < sizeof cell / sizeof cell[0]; k++)
-		bt_buf_release(&cell[k]);
+	bt_cmp_cells(cell, 0);
 	bt_buf_release(&b);
 	return BT_OK;
 }

@@ -8,7 +8,7 @@
 
 #include "report.h"
 
-static void put(FILE *out, const char *s)
+void bt_md_put(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\n' || *s == '\r')
@@ -23,7 +23,7 @@ static void put(FILE *out, const char *s)
 static void facts(FILE *out, const struct bt_facts *f)
 {
 	fputs("# btrace-analyze report: ", out);
-	put(out, f->source ? f->source : "?");
+	bt_md_put(out, f->source ? f->source : "?");
 	fputs("\n\n", out);
 	fprintf(out, "%s v%lld", f->format ? f->format : "?", (long long)f->version);
 	if (f->has_pid)
@@ -46,9 +46,9 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 	for (i = 0; i < res->nfindings; i++) {
 		const struct bt_finding *f = &res->findings[i];
 		fprintf(out, "| %s | ", bt_severity_name[f->severity]);
-		put(out, f->rule);
+		bt_md_put(out, f->rule);
 		fputs(" | ", out);
-		put(out, f->message);
+		bt_md_put(out, f->message);
 		fputs(" | ", out);
 		if (f->has_tid)
 			fprintf(out, "%lld", (long long)f->tid);
@@ -73,7 +73,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 		bt_buf_reset(&b);
 		bt_format_value(&m[i]->v, u, &b);
 		fputs("| ", out);
-		put(out, m[i]->name);
+		bt_md_put(out, m[i]->name);
 		fprintf(out, " | %s%s |\n", b.buf, u == BT_UNIT_NS ? " ms" : "");
 	}
 	fputs("\n</details>\n", out);
@@ -87,7 +87,7 @@ static void table(FILE *out, const struct bt_rtable *t)
 	int c;
 
 	fputs("\n## ", out);
-	put(out, t->title);
+	bt_md_put(out, t->title);
 	fputs("\n\n", out);
 	if (!t->nrows) {
 		fputs("No rows.\n", out);
@@ -98,7 +98,7 @@ static void table(FILE *out, const struct bt_rtable *t)
 		bt_buf_reset(&b);
 		bt_format_heading(t->columns[c], t->units[c], &b);
 		fputc(' ', out);
-		put(out, b.buf);
+		bt_md_put(out, b.buf);
 		fputs(" |", out);
 	}
 	fputs("\n|", out);
@@ -113,7 +113,7 @@ static void table(FILE *out, const struct bt_rtable *t)
 			bt_buf_reset(&b);
 			bt_format_value(&t->cells[r * (size_t)t->ncols + c], t->units[c], &b);
 			fputc(' ', out);
-			put(out, b.buf);
+			bt_md_put(out, b.buf);
 			fputs(" |", out);
 		}
 		fputc('\n', out);
@@ -140,9 +140,9 @@ static int write_md(struct bt_db *db, const struct bt_result *res, FILE *out, st
 		fputs("None.\n", out);
 	for (i = 0; i < c.ndiag; i++) {
 		fputs("- ", out);
-		put(out, c.diag[i].code);
+		bt_md_put(out, c.diag[i].code);
 		fprintf(out, " (%lld): ", (long long)c.diag[i].count);
-		put(out, c.diag[i].detail);
+		bt_md_put(out, c.diag[i].detail);
 		fputc('\n', out);
 	}
 	bt_report_ctx_release(&c);

@@ -70,6 +70,9 @@ void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b)
 /* A column heading for people: "wall_ns" reads "wall ms". */
 void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b);
 
+/* Text as Markdown table-cell content: escaped, on one line. */
+void bt_md_put(FILE *out, const char *s);
+
 /* Rows a text or Markdown table shows; JSON has them all. */
 #define BT_REPORT_ROWS 30
 
