@@ -34,7 +34,7 @@ void bt_gate_defaults(struct bt_gate *g)
 	g->floor_bytes = 65536;
 	g->floor_count = 0;
 	g->alpha = 0.05;
-	g->gated = -1;
+	g->gated = 0;   /* chosen per metric */
 	g->higher_is_better = 0;
 }
 
@@ -120,9 +120,15 @@ enum bt_unit bt_metric_unit(const char *name)
 	return BT_UNIT_COUNT;
 }
 
-double bt_cmp_floor(const struct bt_gate *g, enum bt_unit u)
+/* The noise floor of g for unit u. */
+static double unit_floor(const struct bt_gate *g, enum bt_unit u)
 {
 	return u == BT_UNIT_NS ? g->floor_ns : u == BT_UNIT_BYTES ? g->floor_bytes : g->floor_count;
+}
+
+double bt_gate_threshold(const struct bt_gate *g, enum bt_unit u, double base)
+{
+	return fmax(unit_floor(g, u), g->max_regress * fabs(base));
 }
 
 int bt_cmp_is_method(const char *name)
@@ -181,7 +187,7 @@ void bt_cmp_amount(enum bt_unit u, double v, struct bt_buf *b)
 	}
 }
 
-static void judge(const struct bt_compare *c, struct bt_cmp_metric *m)
+static void judge(struct bt_cmp_metric *m)
 {
 	const struct bt_gate *g = &m->gate;
 	struct bt_buf why = BT_BUF_INIT;
@@ -215,7 +221,6 @@ static void judge(const struct bt_compare *c, struct bt_cmp_metric *m)
 			bt_buf_addf(&why, "beyond the threshold but p = %.3g >= %g: too noisy to tell",
 				    m->mwu.p, g->alpha);
 	}
-	(void)c;
 	m->reason = bt_buf_detach(&why, NULL);
 }
 
@@ -230,8 +235,7 @@ static int fill_metric(struct bt_compare *c, struct bt_cmp_metric *m, double *x,
 	bt_stats_summarize(y, k, &m->head);
 	m->delta = n && k ? m->head.median - m->base.median : NAN;
 	m->rel = n && k && m->base.median != 0 ? m->delta / fabs(m->base.median) : NAN;
-	m->threshold = n ? fmax(bt_cmp_floor(&m->gate, m->unit),
-				m->gate.max_regress * fabs(m->base.median)) : NAN;
+	m->threshold = n ? bt_gate_threshold(&m->gate, m->unit, m->base.median) : NAN;
 	m->tested = n >= 2 && k >= 2;
 	m->min_p = n && k ? smallest_p(n, k) : 1;
 	if (!m->tested)
@@ -239,9 +243,7 @@ static int fill_metric(struct bt_compare *c, struct bt_cmp_metric *m, double *x,
 	rc = bt_stats_mwu(x, n, y, k, BT_STATS_AUTO, &m->mwu, err);
 	if (!rc)
 		rc = bt_stats_hl(x, n, y, k, 1 - m->gate.alpha, BT_STATS_AUTO, &m->hl, err);
-	if (rc)
-		return bt_err_set(err, rc, "metric '%s'", m->name);   /* already set: kept */
-	return BT_OK;
+	return rc;
 }
 
 static int gated_by_default(const char *name)
@@ -265,10 +267,8 @@ static int metric_order(const void *a, const void *b)
 {
 	static const int rank[BT_VD__COUNT] = { 3, 2, 1, 0 };   /* regressed first */
 	const struct bt_cmp_metric *x = a, *y = b;
-	int gx = x->gate.gated == 1, gy = y->gate.gated == 1;
-
-	if (gx != gy)
-		return gy - gx;
+	if (x->gate.gated != y->gate.gated)
+		return y->gate.gated - x->gate.gated;
 	if (x->verdict != y->verdict)
 		return rank[x->verdict] - rank[y->verdict];
 	if (x->verdict != BT_VD_UNCHANGED) {   /* the largest move first */
@@ -284,7 +284,7 @@ static void overall(struct bt_compare *c)
 	size_t i;
 
 	for (i = 0; i < c->nm; i++)
-		if (c->m[i].gate.gated == 1)
+		if (c->m[i].gate.gated)
 			c->count[c->m[i].verdict]++, c->ngated++;
 	c->overall = c->count[BT_VD_REGRESSED] ? BT_VD_REGRESSED :
 		     c->count[BT_VD_INCONCLUSIVE] ? BT_VD_INCONCLUSIVE :
@@ -309,13 +309,12 @@ static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, do
 		m->gate.gated = chosen(o, m->name);
 		if (h && h->thresholds && (rc = h->thresholds(h->ctx, m->name, &m->gate, err)))
 			break;
-		if (m->gate.gated != 1 && bt_cmp_is_method(m->name))
+		if (!m->gate.gated && bt_cmp_is_method(m->name))
 			continue;   /* the diff shows these */
-		m->gate.gated = m->gate.gated == 1;
 		c->nm++;
 		if ((rc = fill_metric(c, m, x, y, err)))
 			break;
-		judge(c, m);
+		judge(m);
 		if (h && h->verdict)
 			rc = h->verdict(h->ctx, c, m, err);
 	}

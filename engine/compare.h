@@ -35,11 +35,14 @@ struct bt_gate {
 	double max_regress;    /* fraction of the base median (0.05 = 5 %) */
 	double floor_ns, floor_bytes, floor_count;   /* noise floors by unit */
 	double alpha;
-	int gated;             /* -1: by name (everything but method.* and trace.*) */
+	int gated;             /* 1 if gated: by --metric, else by name (everything but
+				* method.* and trace.*), then the gate script */
 	int higher_is_better;
 };
 
 void bt_gate_defaults(struct bt_gate *g);
+/* max(noise floor of unit u, max_regress * |base|): how far a median may move. */
+double bt_gate_threshold(const struct bt_gate *g, enum bt_unit u, double base);
 /* "5%", "0.05" (a fraction), "5 %": *out = 0.05. */
 int bt_gate_parse_pct(const char *s, double *out);
 /* "2ms", "150us", "1.5s", "64KB", "1MiB", "3": into the floor of that unit

@@ -117,7 +117,7 @@ static int measure_row(struct bt_compare *c, const struct bt_cmp_opts *o, size_t
 			return -rc;
 		row->p = mwu.p;
 	}
-	thr = fmax(bt_cmp_floor(&g, bt_metric_unit(name)), g.max_regress * fabs(row->base.median));
+	thr = bt_gate_threshold(&g, bt_metric_unit(name), row->base.median);
 	row->small = fabs(row->delta) <= thr;
 	row->significant = !row->small && (!row->tested || row->p < g.alpha);
 	row->incl_base = row->incl_head = NAN;

@@ -4,8 +4,6 @@
 
 #include "compare.h"
 
-/* The noise floor of g for unit u. */
-double bt_cmp_floor(const struct bt_gate *g, enum bt_unit u);
 /* 1 for a method.* metric (absent in a run means under the report's cut: 0). */
 int bt_cmp_is_method(const char *name);
 /* The stack-level diff; x and y have room for every run. */

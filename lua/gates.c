@@ -180,8 +180,6 @@ static void open_gate(lua_State *L, struct bt_gates *g)
 	lua_newtable(L);
 	lua_pushlightuserdata(L, g);
 	luaL_setfuncs(L, fns, 1);
-	lua_pushstring(L, "unchanged, improved, inconclusive, regressed");
-	lua_setfield(L, -2, "verdicts");
 	lua_setglobal(L, "gate");
 }
 
@@ -307,7 +305,7 @@ static void push_metric(lua_State *L, const struct bt_compare *c, const struct b
 	lua_setfield(L, -2, "name");
 	lua_pushstring(L, m->unit == BT_UNIT_COUNT ? "count" : bt_unit_name(m->unit));
 	lua_setfield(L, -2, "unit");
-	lua_pushboolean(L, m->gate.gated == 1);
+	lua_pushboolean(L, m->gate.gated);
 	lua_setfield(L, -2, "gated");
 	push_side(L, c, m, BT_BASE, &m->base);
 	lua_setfield(L, -2, "base");

@@ -168,6 +168,8 @@ void bt_cmp_change_cells(const struct bt_cmp_change *r, enum bt_unit u, struct b
 	p_value(r->tested, r->p, &cell[7]);
 }
 
+const char bt_cmp_legend[] = "(small): within the threshold; (n.s.): not significant at alpha.";
+
 const char *bt_cmp_list_title(int measure, enum bt_unit *u)
 {
 	static const char *const title[BT_MS__COUNT] = {

@@ -45,6 +45,8 @@ void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b);
 void bt_cmp_metric_cells(const struct bt_cmp_metric *m, struct bt_buf cell[BT_CMP_MCOLS]);
 /* One diff row's cells, in unit u. */
 void bt_cmp_change_cells(const struct bt_cmp_change *r, enum bt_unit u, struct bt_buf cell[BT_CMP_DCOLS]);
+/* What the diff rows' markers mean, a line of its own. */
+extern const char bt_cmp_legend[];
 /* The title of a diff list and the unit of its values. */
 const char *bt_cmp_list_title(int measure, enum bt_unit *u);   /* -1: blocking */
 

@@ -79,7 +79,7 @@ static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	list(v, &c->blocking, -1, cell, out);
 	for (k = 0; k < BT_MS__COUNT; k++)
 		list(v, &c->methods[k], (int)k, cell, out);
-	fputs("\n(small): within the threshold; (n.s.): not significant at alpha.\n", out);
+	fprintf(out, "\n%s\n", bt_cmp_legend);
 	bt_cmp_cells(cell, 0);
 	bt_buf_release(&b);
 	return BT_OK;
