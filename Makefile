@@ -1,7 +1,8 @@
 # btrace-analyze: one non-recursive Makefile (GNU make 4.3).
 # make            build $(B)/btrace-analyze
 # make run        install missing Debian packages, build, analyse the bundled example
-# make test       unit, golden and end-to-end tests; ends with "N passed, N failed"
+# make test       install the checkers (an xlsx reader, go, Chromium) if missing, then
+#                 unit, golden and end-to-end tests; ends with "N passed, N failed"
 # make asan       the same tests under ASan/LSan/UBSan in build-asan/
 # make bench      load, analyze, import and export 200k and 1M records: wall, CPU, peak RSS
 # make fuzz       libFuzzer on the Android importer (FUZZ_SECONDS=600)
@@ -10,12 +11,13 @@
 B ?= build
 V ?= 0
 VERSION := 0.1.0
-PKGS := sqlite3 lua5.4 libprotobuf-c xlsxwriter
-DEBS := libsqlite3-dev liblua5.4-dev libprotobuf-c-dev protobuf-c-compiler libxlsxwriter-dev pkgconf
-TEST_DEBS := sqlite3 protobuf-compiler unzip python3 python3-jsonschema time
+PKGS := sqlite3 lua5.4 libprotobuf-c xlsxwriter zlib
+DEBS := libsqlite3-dev liblua5.4-dev libprotobuf-c-dev protobuf-c-compiler libxlsxwriter-dev zlib1g-dev pkgconf
+TEST_DEBS := sqlite3 protobuf-compiler unzip python3 python3-jsonschema python3-openpyxl \
+	golang-go chromium time
 
 Q := $(if $(filter 1,$(V)),,@)
-NOBUILD_GOALS := run deps clean help
+NOBUILD_GOALS := run deps build-deps test-deps clean help
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -50,7 +52,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 MKDUMP := $(B)/tests/mkdump
 MKDUMP_SRC := $(wildcard tests/fixtures/*.c)
 
-.PHONY: all run deps test asan bench fuzz clean examples
+.PHONY: all run deps build-deps test-deps test asan bench fuzz clean examples
 .SECONDARY: $(GEN)
 
 all: $(BIN)
@@ -105,8 +107,9 @@ EXAMPLE_OPTS := --records 300 --seed 2026 --no-truth
 examples: $(MKDUMP)
 	$(MKDUMP) $(EXAMPLE_OPTS) examples
 
-deps:
-	@missing=""; for p in $(DEBS) $(TEST_DEBS); do \
+# Install what is missing of $(1), as root; otherwise say what to install.
+define install_debs
+	@missing=""; for p in $(1); do \
 		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
@@ -115,12 +118,23 @@ deps:
 	else \
 		echo "missing Debian packages; run: sudo apt-get install -y$$missing" >&2; exit 1; \
 	fi
+endef
 
-run: deps
+# The build's packages and the tests' checkers (an xlsx reader, go, Chromium).
+deps:
+	$(call install_debs,$(DEBS) $(TEST_DEBS))
+
+build-deps:
+	$(call install_debs,$(DEBS))
+
+test-deps:
+	$(call install_debs,$(TEST_DEBS))
+
+run: build-deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) examples/sampling.bin
 
-test: $(BIN) $(UNIT_BIN) $(MKDUMP)
+test: test-deps $(BIN) $(UNIT_BIN) $(MKDUMP)
 	@B=$(B) EXAMPLE_OPTS="$(EXAMPLE_OPTS)" sh tests/run.sh
 
 asan:

@@ -6,6 +6,11 @@
 set -u
 B=${B:-build}
 export B LC_ALL=C TZ=UTC
+# The checkers are the Debian packages 'make deps' installs (python3-openpyxl,
+# python3-jsonschema, golang-go, chromium): use the system's python3 and go
+# ahead of any pyenv or virtualenv on PATH, which would not see them.
+PATH=/usr/bin:$PATH
+export PATH
 ROOT=$(pwd)
 export ROOT
 log=$(mktemp)
