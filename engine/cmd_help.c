@@ -39,15 +39,17 @@ static const char common[] =
 static const struct {
 	const char *name, *usage, *text;
 } helps[] = {
-	{ "analyze", "btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [--format text|json|md] [options]",
+	{ "analyze", "btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [--format text|json|md|xlsx] [options]",
 	  "Import INPUT (or reuse a trace database), run the rules and write the\n"
 	  "report: trace facts, findings, metrics, the rules' tables, diagnostics.\n"
 	  "Without --rules the built-in attribution runs: where the wall, CPU,\n"
 	  "off-CPU and blocked time, the allocations and the page faults went, per\n"
 	  "thread and method (top-down and bottom-up), the main thread's waits and\n"
 	  "who ended them, and its longest Looper messages.\n"
-	  "The format follows -o's extension (.txt, .json, .md) or --format; default\n"
+	  "The format follows -o's extension (.txt, .json, .md, .xlsx) or --format; default\n"
 	  "is text on stdout. -o is written to a temporary file and renamed at the end.\n"
+	  "An .xlsx workbook holds a Summary (facts, findings by severity, metrics),\n"
+	  "charts of the top methods and of blocked time, and a sheet per table.\n"
 	  "  --rules FILE.lua  run a rule file (repeatable; see 'help rules');\n"
 	  "                    examples/startup.lua holds the app-startup review rules\n"
 	  "  --set KEY=VALUE   a rule parameter: RULE.param or param (repeatable; the\n"
@@ -86,7 +88,8 @@ static const struct {
 	  "metrics feed the diff: methods by self wall, CPU, off-CPU, allocations and\n"
 	  "page faults, and blocked time by kind: appeared, disappeared, grown, shrunk,\n"
 	  "ranked by their share of the change). Exit 3 when a gated metric regressed.\n"
-	  "The format follows -o's extension (.txt, .json, .md) or --format.\n"
+	  "The format follows -o's extension (.txt, .json, .md, .xlsx) or --format;\n"
+	  "an .xlsx workbook has a sheet per metric family and one for the diff.\n"
 	  "  --base R...          the baseline runs (files until the next option)\n"
 	  "  --head R...          the candidate runs\n"
 	  "  --max-regress P      relative threshold, e.g. 5% (default)\n"

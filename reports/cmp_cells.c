@@ -8,7 +8,8 @@
 
 #include "cmp_report.h"
 
-static const struct bt_cmp_reporter *const reporters[] = { &bt_cmp_text, &bt_cmp_json, &bt_cmp_md };
+static const struct bt_cmp_reporter *const reporters[] = { &bt_cmp_text, &bt_cmp_json, &bt_cmp_md,
+								   &bt_cmp_xlsx };
 
 int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp_reporter **out,
 		       struct bt_err *err)
@@ -24,7 +25,7 @@ int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp
 		}
 	}
 	if (format)
-		return bt_err_set(err, BT_EUSAGE, "unknown compare format '%s' (known: text, json, md)", format);
+		return bt_err_set(err, BT_EUSAGE, "unknown compare format '%s' (known: text, json, md, xlsx)", format);
 	return BT_OK;
 }
 
