@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jsonw.h"
+#include "utf8.h"
 
 void bt_jsonw_init(struct bt_jsonw *w, FILE *fp, int pretty)
 {
@@ -71,8 +72,14 @@ void bt_jsonw_end_array(struct bt_jsonw *w) { close_(w, ']'); }
  * hold megabytes of symbol names. */
 static void raw_str(FILE *fp, const char *s, size_t len)
 {
+	struct bt_buf clean = BT_BUF_INIT;
 	size_t i, run = 0;
 
+	if (!bt_utf8_valid(s, len)) {   /* a rule's bytes; JSON is UTF-8 */
+		bt_utf8_sanitize(&clean, s, len);
+		s = clean.buf;
+		len = clean.len;
+	}
 	fputc('"', fp);
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -93,6 +100,7 @@ static void raw_str(FILE *fp, const char *s, size_t len)
 	}
 	fwrite(s + run, 1, len - run, fp);
 	fputc('"', fp);
+	bt_buf_release(&clean);
 }
 
 void bt_jsonw_key(struct bt_jsonw *w, const char *key)

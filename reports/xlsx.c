@@ -145,6 +145,8 @@ static int taken(const struct bt_xlsx *x, const char *name)
 {
 	size_t i;
 
+	if (!strcasecmp(name, "History"))   /* Excel keeps it for itself */
+		return 1;
 	for (i = 0; i < x->nsheets; i++)
 		if (!strcasecmp(x->sheets[i]->name, name))   /* Excel's names ignore case */
 			return 1;
@@ -196,6 +198,14 @@ struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name)
 	s = bt_xcalloc(1, sizeof *s);   /* by pointer: callers keep it across new sheets */
 	s->name = bt_buf_detach(&b, NULL);
 	s->ws = workbook_add_worksheet(x->wb, s->name);
+	for (k = 1; !s->ws; k++) {   /* a name libxlsxwriter refuses after all */
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "Sheet%zu.%d", x->nsheets + 1, k);
+		free(s->name);
+		s->name = bt_xstrdup(b.buf);
+		s->ws = workbook_add_worksheet(x->wb, s->name);
+	}
+	bt_buf_release(&b);
 	x->sheets = bt_xrealloc(x->sheets, (x->nsheets + 1) * sizeof *x->sheets);
 	x->sheets[x->nsheets++] = s;
 	return s;
@@ -227,26 +237,34 @@ static size_t utf8_chars(const char *s)
 	return n;
 }
 
+/* text as a cell may hold it: valid UTF-8 (rules may emit any bytes; XML
+ * may not), at most Excel's 32767 characters. Points into b if changed. */
+static const char *cell_text(const char *text, struct bt_buf *b)
+{
+	size_t len = strlen(text);
+
+	if (!bt_utf8_valid(text, len)) {
+		bt_utf8_sanitize(b, text, len);
+		text = b->buf;
+	}
+	if (utf8_chars(text) > MAX_CELL_CHARS) {
+		if (text != b->buf)
+			bt_buf_add(b, text, len);
+		b->len = utf8_prefix(b->buf, MAX_CELL_CHARS);
+		b->buf[b->len] = '\0';
+		text = b->buf;
+	}
+	return text;
+}
+
 void bt_xlsx_text(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, const char *text,
 		  enum bt_xlsx_fmt f)
 {
 	struct bt_buf b = BT_BUF_INIT;
-	size_t len = strlen(text);
 
 	if (row >= BT_XLSX_MAX_ROWS)
 		return;
-	if (!bt_utf8_valid(text, len)) {   /* rules may emit any bytes; XML may not */
-		bt_utf8_sanitize(&b, text, len);
-		text = b.buf;
-		len = b.len;
-	}
-	if (utf8_chars(text) > MAX_CELL_CHARS) {
-		if (b.buf != text)
-			bt_buf_add(&b, text, len);
-		b.len = utf8_prefix(b.buf, MAX_CELL_CHARS);
-		b.buf[b.len] = '\0';
-		text = b.buf;
-	}
+	text = cell_text(text, &b);
 	worksheet_write_string(s->ws, (lxw_row_t)row, (lxw_col_t)col, text, x->f[f]);
 	widen(s, col, (double)utf8_chars(text) * (f == BT_XF_HEAD || f == BT_XF_SECTION ? 1.2 : 1.0));
 	bt_buf_release(&b);
@@ -379,9 +397,10 @@ void bt_xlsx_hot(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int col, int first,
 void bt_xlsx_link(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 		  const struct bt_xlsx_sheet *to, const char *text)
 {
-	struct bt_buf url = BT_BUF_INIT;
+	struct bt_buf url = BT_BUF_INIT, b = BT_BUF_INIT;
 	const char *p;
 
+	text = cell_text(text, &b);
 	bt_buf_adds(&url, "internal:'");
 	for (p = to->name; *p; p++) {
 		if (*p == '\'')   /* a quote in a quoted sheet name doubles */
@@ -392,4 +411,5 @@ void bt_xlsx_link(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 	worksheet_write_url_opt(s->ws, (lxw_row_t)row, (lxw_col_t)col, url.buf, x->f[BT_XF_LINK], text, NULL);
 	widen(s, col, (double)utf8_chars(text));
 	bt_buf_release(&url);
+	bt_buf_release(&b);
 }

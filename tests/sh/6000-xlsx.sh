@@ -24,6 +24,12 @@ bt.rule{ id = "sev", run = function()
   bt.finding{ severity = "error", message = "an <error> & more", tid = bt.main_tid(), ts = 12000000000,
     dur = 5000000, evidence = { wall_ns = 12345678, what = "x" } }
   bt.finding{ severity = "warning", message = "a warning" }
+  for _, name in ipairs{ "a/b*c?[d]:e\\f", "'quoted'", "summary", "History",
+      "a name that is longer than thirty-one characters", "a name that is longer than thirty-one characters too",
+      "\xff\xfe bad utf-8", "" } do
+    bt.table{ name = name, title = "odd name " .. name, columns = { "k", "wall_ns" },
+      rows = { { name, 1500000 }, { "x", 2500000 } } }
+  end
 end }
 EOF
 report example "$EX"
