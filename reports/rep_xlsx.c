@@ -329,7 +329,7 @@ struct chart_spec {
 	int pie;
 };
 
-#define CHART_ROWS 18   /* rows between charts: a default chart is ~15 rows high */
+#define CHART_ROWS 21   /* rows between charts: one is ~15 rows high, scaled 1.2 */
 
 /* The rows r of a query (name, value) as a data block at row, and its
  * chart beside it. Returns the next block's row. */
@@ -338,6 +338,7 @@ static int chart_block(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 {
 	static const char *const head[] = { "method", "value", "full name" };
 	struct bt_buf b = BT_BUF_INIT;
+	lxw_chart_options opt;
 	lxw_chart *ch;
 	lxw_chart_series *se;
 	int n = 0, rc;
@@ -376,12 +377,18 @@ static int chart_block(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 		chart_series_set_labels(se);
 		chart_series_set_labels_percentage(se);
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_RIGHT);
-	} else {
+	} else {   /* in a bar chart y is the category axis, x the values' */
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-		chart_axis_set_reverse(ch->x_axis);   /* the largest on top */
-		chart_axis_set_name(ch->y_axis, cs->axis);
+		chart_axis_set_reverse(ch->y_axis);   /* the largest on top */
+		chart_axis_set_crossing_max(ch->y_axis);   /* and the values below */
+		chart_axis_set_name(ch->x_axis, cs->axis);
+		if (cs->unit == BT_UNIT_BYTES)
+			chart_axis_set_num_format(ch->x_axis, "[>=1000000]#,##0,,\" MB\";#,##0,\" KB\"");
 	}
-	worksheet_insert_chart(s->ws, (lxw_row_t)row, 4, ch);
+	memset(&opt, 0, sizeof opt);
+	opt.x_scale = 1.5;   /* room for the method names */
+	opt.y_scale = 1.2;
+	worksheet_insert_chart_opt(s->ws, (lxw_row_t)row, 4, ch, &opt);
 	return row + (n + 3 > CHART_ROWS ? n + 3 : CHART_ROWS);
 }
 
