@@ -91,8 +91,10 @@ static int findings(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const s
 	bt_xlsx_text(x, s, row++, 0, "Findings", BT_XF_SECTION);
 	bt_buf_addf(&b, "%zu error, %zu warning, %zu info", n[BT_SEV_ERROR], n[BT_SEV_WARNING], n[BT_SEV_INFO]);
 	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
-	if (!res->nfindings)
+	if (!res->nfindings) {
+		bt_buf_release(&b);
 		return row + 1;
+	}
 	bt_xlsx_header(x, s, row++, head, 7);
 	for (sev = BT_SEV__COUNT - 1; sev >= 0; sev--) {   /* most severe first, in the rules' order */
 		for (i = 0; i < res->nfindings; i++) {
