@@ -20,7 +20,7 @@
 /* Timeline: slices shorter than span / this are left out, and only the
  * longest BT_HTML_SLICES of the rest are kept. */
 #define BT_HTML_SLICE_DIV 20000
-#define BT_HTML_SLICES 30000
+#define BT_HTML_SLICES 20000
 #define BT_HTML_MESSAGES 50000
 #define BT_HTML_WAITS 20000
 

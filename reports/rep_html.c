@@ -11,7 +11,7 @@
 #include "html_int.h"
 
 /* Rows a table shows; the JSON report has them all. */
-#define TABLE_ROWS 5000
+#define TABLE_ROWS 1000
 
 /* Text as HTML content or attribute value. */
 static void esc(FILE *out, const char *s)

@@ -222,7 +222,7 @@
 	/* ---- timeline ------------------------------------------------------- */
 
 	var SL = 10, MS = 4;   /* strides of slices and messages */
-	var GUTTER = 130, AXIS = 22, LANE = 16, ROW = 14, WAKER = 14;
+	var GUTTER = 150, AXIS = 22, LANE = 16, ROW = 14, WAKER = 14, MAX_ARROWS = 200;
 	var TL = D.timeline;
 	var tl = { canvas: byId('tl-canvas'), wrap: byId('tl-wrap'), a: 0, b: 1, lo: 0, hi: 1, drag: null };
 
@@ -247,13 +247,14 @@
 		tl.waits = TL.waits.slice().sort(function (x, y) { return x[0] - y[0]; });
 		tl.waits.forEach(function (w) { tl.hi = Math.max(tl.hi, w[0] + w[1]); });
 		tl.depths = maxDepth + 1;
+		/* Wakers' lanes sit between the messages and the waits, so arrows stay short. */
 		tl.yMsg = AXIS + 2;
-		tl.yWait = tl.yMsg + LANE + 2;
-		tl.ySlice = tl.yWait + LANE + 4;
-		tl.yWaker = tl.ySlice + Math.max(1, tl.depths) * ROW + 8;
+		tl.yWaker = tl.yMsg + LANE + 4;
 		tl.wakerY = {};
-		TL.threads.slice(1).forEach(function (t, k) { tl.wakerY[t[0]] = tl.yWaker + k * (WAKER + 4); });
-		tl.height = tl.yWaker + (TL.threads.length - 1) * (WAKER + 4) + 6;
+		TL.threads.slice(1).forEach(function (t, k) { tl.wakerY[t[0]] = tl.yWaker + k * (WAKER + 2); });
+		tl.yWait = tl.yWaker + (TL.threads.length - 1) * (WAKER + 2) + 4;
+		tl.ySlice = tl.yWait + LANE + 4;
+		tl.height = tl.ySlice + Math.max(1, tl.depths) * ROW + 6;
 		tl.a = tl.lo;
 		tl.b = tl.hi;
 	}
@@ -272,7 +273,7 @@
 			ctx.moveTo(x, AXIS - 4);
 			ctx.lineTo(x, tl.height);
 			ctx.stroke();
-			ctx.fillText(ms(t), x + 3, AXIS / 2);
+			ctx.fillText(step >= 1e9 ? t / 1e9 + ' s' : ms(t), x + 3, AXIS / 2);
 		}
 	}
 
@@ -284,7 +285,7 @@
 		ctx.fillText('waits', 6, tl.yWait + LANE / 2);
 		ctx.fillText(fit(TL.threads[0][1] + ' ' + TL.threads[0][0], GUTTER - 8), 6, tl.ySlice + ROW / 2);
 		TL.threads.slice(1).forEach(function (t) {
-			ctx.fillText(fit('waker ' + t[1] + ' ' + t[0], GUTTER - 8), 6, tl.wakerY[t[0]] + WAKER / 2);
+			ctx.fillText(fit(t[1] + ' ' + t[0], GUTTER - 8), 6, tl.wakerY[t[0]] + WAKER / 2);
 		});
 	}
 
@@ -320,17 +321,19 @@
 		ctx.fill();
 	}
 
+	/* Arrows for the longest waits in view (TL.waits comes longest first):
+	 * thousands of them would only paint the lanes over. */
 	function tlArrows(ctx) {
 		var n = 0, list = [], t0 = BigInt(TL.t0);
-		ctx.strokeStyle = ctx.fillStyle = '#2f6fdf';
+		ctx.strokeStyle = ctx.fillStyle = 'rgba(47, 111, 223, 0.75)';
 		ctx.lineWidth = 1.2;
-		tl.waits.forEach(function (w) {
-			if (w[3] === null) return;
+		TL.waits.forEach(function (w) {
+			if (w[3] === null || n >= MAX_ARROWS) return;
 			var x1 = tlX(w[4]), y1 = tl.wakerY[w[3]] + WAKER / 2, x2 = tlX(w[0] + w[1]), y2 = tl.yWait + LANE / 2;
 			if (Math.max(x1, x2) < GUTTER || Math.min(x1, x2) > tl.W) return;
 			arrow(ctx, x1, y1, x2, y2);
-			if (n++ < 200)
-				list.push(w[3] + ' ' + (t0 + BigInt(w[4])) + ' -> ' + TL.threads[0][0] + ' ' + (t0 + BigInt(w[0] + w[1])) + ' ' + w[2]);
+			n++;
+			list.push(w[3] + ' ' + (t0 + BigInt(w[4])) + ' -> ' + TL.threads[0][0] + ' ' + (t0 + BigInt(w[0] + w[1])) + ' ' + w[2]);
 		});
 		ctx.lineWidth = 1;
 		byId('tl-arrows').textContent = list.join('\n');
@@ -495,8 +498,10 @@
 		if (fg.root) {
 			var frames = +fg.wrap.getAttribute('data-flame-frames');
 			check('flame graph drew frames', frames > 0, frames);
-			fg.rects.forEach(function (b) {
-				if (b.nd !== fg.root && b.nd.kids.length && (!target || b.w > target.w)) target = b;
+			fg.rects.forEach(function (b) {   /* the widest frame with callees, not full width if any */
+				var W = fg.canvas.clientWidth, narrow = b.w < W - 1, tnarrow = target && target.w < W - 1;
+				if (b.nd === fg.root || !b.nd.kids.length) return;
+				if (!target || (narrow && !tnarrow) || (narrow === tnarrow && b.w > target.w)) target = b;
 			});
 			check('a frame with callees to zoom into', target !== null);
 			if (target) {
