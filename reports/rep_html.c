@@ -38,6 +38,9 @@ static void head(FILE *out, const struct bt_facts *f)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\" data-errors=\"0\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      /* The page fetches nothing; the browser enforces it. */
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'\">\n"
 	      "<title>btrace-analyze report: ", out);
 	esc(out, f->source ? f->source : "?");
 	fprintf(out, "</title>\n<style>\n%s</style>\n<script>\n%s</script>\n</head>\n<body>\n",
