@@ -189,27 +189,26 @@ static void table(FILE *out, const struct bt_rtable *t)
 	fputs("<section class=\"table\">\n<h2>", out);
 	esc(out, t->title);
 	fputs("</h2>\n", out);
-	if (!t->nrows)
-		fputs("<p>No rows.</p>\n", out);
-	else
-		fputs("<table class=\"data sortable\"><thead><tr>", out);
-	for (c = 0; t->nrows && c < t->ncols; c++) {
+	if (!t->nrows) {
+		fputs("<p>No rows.</p>\n</section>\n", out);
+		return;
+	}
+	fputs("<table class=\"data sortable\"><thead><tr>", out);
+	for (c = 0; c < t->ncols; c++) {
 		bt_buf_reset(&b);
 		bt_format_heading(t->columns[c], t->units[c], &b);
 		fputs("<th>", out);
 		esc(out, b.buf);
 		fputs("</th>", out);
 	}
-	if (t->nrows)
-		fputs("</tr></thead><tbody>\n", out);
+	fputs("</tr></thead><tbody>\n", out);
 	for (r = 0; r < shown; r++) {
 		fputs("<tr>", out);
 		for (c = 0; c < t->ncols; c++)
 			cell(out, &t->cells[r * (size_t)t->ncols + c], t->units[c], &b);
 		fputs("</tr>\n", out);
 	}
-	if (t->nrows)
-		fputs("</tbody></table>\n", out);
+	fputs("</tbody></table>\n", out);
 	if (shown < t->nrows)
 		fprintf(out, "<p class=\"note\">%zu more rows not shown (the JSON report has them all).</p>\n",
 			t->nrows - shown);

@@ -8,6 +8,7 @@
 (function () {
 	'use strict';
 
+	var started = performance.now();
 	var D = JSON.parse(document.getElementById('bt-data').textContent);
 	var NAMES = D.names;
 	var DPR = window.devicePixelRatio || 1;
@@ -558,5 +559,6 @@
 		if (TL) tlRender();
 	});
 	if (location.hash === '#selftest') selftest();
+	document.documentElement.setAttribute('data-render-ms', String(Math.round(performance.now() - started)));
 	document.documentElement.setAttribute('data-ready', '1');
 }());

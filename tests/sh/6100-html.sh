@@ -108,6 +108,8 @@ like "$(grep -o 'data-tl-view="[0-9]* [0-9]*"' "$T/d200k.dom")" 'data-tl-view="0
 check "the same input gives the same bytes" sh -c "'$BIN' analyze -q '$FIX/example' -o '$T/again.html' && cmp '$T/again.html' '$T/example.html'"
 "$BIN" analyze -q "$FIX/example" --format html >"$T/stdout.html"
 check "--format html writes the same page to stdout" cmp "$T/stdout.html" "$T/example.html"
+like "$(grep -o '[0-9]* more rows not shown' "$T/d200k.html")" '^[1-9][0-9]* more rows not shown$' \
+	"d200k: a long table is cut, with a note of the rows left out"
 size=$(wc -c <"$T/d200k.html")
 check "d200k: the page stays small ($size bytes)" test "$size" -lt 4000000
 
