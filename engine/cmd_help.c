@@ -39,17 +39,20 @@ static const char common[] =
 static const struct {
 	const char *name, *usage, *text;
 } helps[] = {
-	{ "analyze", "btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [--format text|json|md|xlsx] [options]",
+	{ "analyze", "btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [--format text|json|md|html|xlsx] [options]",
 	  "Import INPUT (or reuse a trace database), run the rules and write the\n"
 	  "report: trace facts, findings, metrics, the rules' tables, diagnostics.\n"
 	  "Without --rules the built-in attribution runs: where the wall, CPU,\n"
 	  "off-CPU and blocked time, the allocations and the page faults went, per\n"
 	  "thread and method (top-down and bottom-up), the main thread's waits and\n"
 	  "who ended them, and its longest Looper messages.\n"
-	  "The format follows -o's extension (.txt, .json, .md, .xlsx) or --format; default\n"
-	  "is text on stdout. -o is written to a temporary file and renamed at the end.\n"
-	  "An .xlsx workbook holds a Summary (facts, findings by severity, metrics),\n"
-	  "charts of the top methods and of blocked time, and a sheet per table.\n"
+	  "The format follows -o's extension (.txt, .json, .md, .html, .xlsx) or\n"
+	  "--format; default is text on stdout. -o is written to a temporary file and\n"
+	  "renamed at the end. The HTML report is one self-contained page (nothing is\n"
+	  "fetched) with a flame graph per thread and the main thread's timeline, its\n"
+	  "waits and arrows from the threads that ended them. An .xlsx workbook holds\n"
+	  "a Summary (facts, findings by severity, metrics), charts of the top methods\n"
+	  "and of blocked time, and a sheet per table.\n"
 	  "  --rules FILE.lua  run a rule file (repeatable; see 'help rules');\n"
 	  "                    examples/startup.lua holds the app-startup review rules\n"
 	  "  --set KEY=VALUE   a rule parameter: RULE.param or param (repeatable; the\n"

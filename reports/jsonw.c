@@ -70,9 +70,10 @@ void bt_jsonw_end_array(struct bt_jsonw *w) { close_(w, ']'); }
 
 /* Runs of characters that need no escape go out in one fwrite: reports
  * hold megabytes of symbol names. */
-static void raw_str(FILE *fp, const char *s, size_t len)
+static void raw_str(const struct bt_jsonw *w, const char *s, size_t len)
 {
 	struct bt_buf clean = BT_BUF_INIT;
+	FILE *fp = w->fp;
 	size_t i, run = 0;
 
 	if (!bt_utf8_valid(s, len)) {   /* a rule's bytes; JSON is UTF-8 */
@@ -83,7 +84,7 @@ static void raw_str(FILE *fp, const char *s, size_t len)
 	fputc('"', fp);
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\')
+		if (c >= 0x20 && c != '"' && c != '\\' && !(w->html && (c == '<' || c == '>' || c == '&')))
 			continue;
 		fwrite(s + run, 1, i - run, fp);
 		run = i + 1;
@@ -106,7 +107,7 @@ static void raw_str(FILE *fp, const char *s, size_t len)
 void bt_jsonw_key(struct bt_jsonw *w, const char *key)
 {
 	element(w, 0);
-	raw_str(w->fp, key, strlen(key));
+	raw_str(w, key, strlen(key));
 	fputs(w->pretty ? ": " : ":", w->fp);
 	w->after_key = 1;
 }
@@ -120,7 +121,7 @@ static void scalar(struct bt_jsonw *w)
 void bt_jsonw_str(struct bt_jsonw *w, const char *s, size_t len)
 {
 	scalar(w);
-	raw_str(w->fp, s, len);
+	raw_str(w, s, len);
 }
 
 void bt_jsonw_cstr(struct bt_jsonw *w, const char *s)

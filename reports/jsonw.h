@@ -17,6 +17,7 @@ struct bt_jsonw {
 	int first[BT_JSONW_DEPTH];   /* no member written yet at this level */
 	int pretty;
 	int after_key;               /* a key was written, its value is next */
+	int html;                    /* escape < > & as \u00XX: the JSON sits in a <script> */
 };
 
 void bt_jsonw_init(struct bt_jsonw *w, FILE *fp, int pretty);

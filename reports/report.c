@@ -9,8 +9,9 @@
 #include "alloc.h"
 #include "report.h"
 
-static const struct bt_reporter *const reporters[] = { &bt_rep_text, &bt_rep_json, &bt_rep_md,
-							      &bt_rep_xlsx };
+static const struct bt_reporter *const reporters[] = {
+	&bt_rep_text, &bt_rep_json, &bt_rep_md, &bt_rep_html, &bt_rep_xlsx
+};
 
 #define N_REPORTERS (sizeof reporters / sizeof reporters[0])
 
@@ -29,7 +30,8 @@ int bt_report_pick(const char *format, const char *path, const struct bt_reporte
 		}
 	}
 	if (format)
-		return bt_err_set(err, BT_EUSAGE, "unknown report format '%s' (known: text, json, md, xlsx)", format);
+		return bt_err_set(err, BT_EUSAGE, "unknown report format '%s' (known: text, json, md, html, xlsx)",
+				  format);
 	return BT_OK;
 }
 

@@ -24,7 +24,7 @@ struct bt_reporter {
 int bt_report_pick(const char *format, const char *path, const struct bt_reporter **out,
 		   struct bt_err *err);
 
-extern const struct bt_reporter bt_rep_text, bt_rep_json, bt_rep_md, bt_rep_xlsx;
+extern const struct bt_reporter bt_rep_text, bt_rep_json, bt_rep_md, bt_rep_html, bt_rep_xlsx;
 
 /* Output formats of the query command. */
 enum bt_rows_format { BT_FMT_TABLE, BT_FMT_CSV, BT_FMT_TSV, BT_FMT_JSON };

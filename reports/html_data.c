@@ -1,0 +1,96 @@
+/*
+ * The HTML report's embedded data (see html_int.h): the frame names the
+ * flame graph and the timeline share, and the object that holds them.
+ * Names are written once, at the end, and referred to by index, since a
+ * symbol repeats across thousands of call paths and slices.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "html_int.h"
+
+int bt_html_names_load(struct bt_html_names *n, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	size_t cap = 0;
+	int rc;
+
+	memset(n, 0, sizeof *n);
+	bt_map64_init(&n->used, 256);
+	if (bt_rows_open(&r, db, BT_SQL_FRAMES_ALL, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		int64_t id = bt_rows_int(r, 0);
+		const char *name = bt_rows_text(r, 1, NULL);
+		if (id < 0 || id >= INT32_MAX || !name)
+			continue;
+		n->by_id = bt_grow_zero(n->by_id, sizeof *n->by_id, &cap, (size_t)id);
+		free(n->by_id[id]);
+		n->by_id[id] = bt_xstrdup(name);
+		if ((size_t)id >= n->nid)
+			n->nid = (size_t)id + 1;
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+int64_t bt_html_names_ref(struct bt_html_names *n, int64_t frame_id)
+{
+	uint32_t k = bt_map64_get(&n->used, (uint64_t)frame_id);
+
+	if (k)
+		return (int64_t)k - 1;
+	BT_GROW(n->order, n->nused + 1, n->cap);
+	n->order[n->nused++] = frame_id;
+	bt_map64_put(&n->used, (uint64_t)frame_id, (uint32_t)n->nused);
+	return (int64_t)n->nused - 1;
+}
+
+static void names_write(const struct bt_html_names *n, struct bt_jsonw *w)
+{
+	size_t i;
+
+	bt_jsonw_key(w, "names");
+	bt_jsonw_begin_array(w);
+	for (i = 0; i < n->nused; i++) {
+		int64_t id = n->order[i];
+		const char *s = id >= 0 && (size_t)id < n->nid ? n->by_id[id] : NULL;
+		bt_jsonw_cstr(w, s ? s : "?");
+	}
+	bt_jsonw_end_array(w);
+}
+
+void bt_html_names_release(struct bt_html_names *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nid; i++)
+		free(n->by_id[i]);
+	free(n->by_id);
+	free(n->order);
+	bt_map64_release(&n->used);
+	memset(n, 0, sizeof *n);
+}
+
+int bt_html_data_write(struct bt_db *db, const struct bt_facts *f, FILE *out, struct bt_err *err)
+{
+	struct bt_html_names n;
+	struct bt_jsonw w;
+	int64_t tid = -1;
+	int rc;
+
+	bt_jsonw_init(&w, out, 0);
+	w.html = 1;
+	bt_jsonw_begin_object(&w);
+	rc = bt_html_names_load(&n, db, err);
+	if (!rc)
+		rc = bt_html_flame_write(db, &n, &w, &tid, err);
+	if (!rc)
+		rc = bt_html_timeline_write(db, f, f->main_tid >= 0 ? f->main_tid : tid, &n, &w, err);
+	if (!rc)
+		names_write(&n, &w);
+	bt_jsonw_end_object(&w);
+	bt_html_names_release(&n);
+	return rc;
+}
