@@ -19,7 +19,9 @@ enum {
 	BT_OPT_QUIET = 1 << 5,
 	BT_OPT_SLICE = 1 << 6,
 	BT_OPT_PERFETTO = 1 << 7,
-	BT_OPT_RULES = 1 << 8      /* --rules, --set, --fail-on */
+	BT_OPT_RULES = 1 << 8,     /* --rules, --set, --fail-on */
+	BT_OPT_PPROF = 1 << 9,
+	BT_OPT_FOLDED = 1 << 10    /* --folded, --folded-metric */
 };
 
 struct bt_opts {
@@ -28,6 +30,9 @@ struct bt_opts {
 	int ninputs;
 	const char *db, *mapping, *retrace, *out, *format;
 	const char *perfetto;      /* --perfetto OUT.pb */
+	const char *pprof;         /* --pprof OUT.pb.gz */
+	const char *folded;        /* --folded OUT.txt */
+	const char *folded_metric; /* --folded-metric wall|cpu|offcpu|alloc; NULL: wall */
 	const char *slice_policy;  /* NULL: the default policy */
 	const char **rules;        /* --rules FILE, repeatable */
 	int nrules;

@@ -61,7 +61,20 @@ static const struct {
 	  "                    error); the report is written first\n"
 	  "  --perfetto OUT.pb also write the reconstructed slices as a Perfetto trace\n"
 	  "                    (open in ui.perfetto.dev): one track per thread, upstream's\n"
-	  "                    annotations, flow arrows from each waker to the wait it ended\n" },
+	  "                    annotations, flow arrows from each waker to the wait it ended\n"
+	  "  --pprof OUT.pb.gz also write a pprof profile (gzip'd profile.proto; 'go tool\n"
+	  "                    pprof OUT.pb.gz'): the self values of each call path per\n"
+	  "                    thread and Looper message; sample types wall, cpu, offcpu\n"
+	  "                    (nanoseconds), alloc_space (bytes), alloc_objects, majflt;\n"
+	  "                    labels thread (name, or \"tid N\"), tid and msg_id (none\n"
+	  "                    outside messages): -tagfocus thread=main, -tags\n"
+	  "  --folded OUT.txt  also write folded stacks for FlameGraph (flamegraph.pl) and\n"
+	  "                    speedscope: a line \"THREAD;outer;...;leaf VALUE\" per call\n"
+	  "                    path with a positive value; the root frame is the thread's\n"
+	  "                    name (\"tid N\" if unnamed, \" (tid N)\" added if shared);\n"
+	  "                    in names ';' becomes ':' and a line break a space\n"
+	  "  --folded-metric M the folded values: wall (default), cpu or offcpu, in integer\n"
+	  "                    nanoseconds of self time, or alloc, in bytes allocated\n" },
 	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
 	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"
 	  "frames, nodes, samples, slices, messages, blocking_edges, diagnostics).\n"
