@@ -6,7 +6,13 @@
 #             (slices on demand, messages stored): what every analysis pays
 #   analyze   the default analysis with its JSON report
 #   import    a kept database (-o), slices stored as rows
-#   perfetto  --perfetto from the kept database
+# and, from that kept (already imported) database, each export on its own:
+#   report    the JSON report alone (the rules' cost, which every export pays)
+#   xlsx      -o report.xlsx
+#   html      -o report.html
+#   pprof     --pprof (with the JSON report)
+#   folded    --folded (with the JSON report)
+#   perfetto  --perfetto (with the JSON report)
 set -eu
 B=${B:-build}
 RUNS=${RUNS:-5}
@@ -22,8 +28,7 @@ measure() {   # label records command...
 	: >"$dir/times"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		rm -f "$dir/$n.db" "$dir/$n.pb"
-		[ "$label" = perfetto ] && "$BIN" import -q "$dir/$n" -o "$dir/$n.db"
+		[ "$label" = import ] && rm -f "$dir/$n.db"
 		/usr/bin/time -f '%e %M %U %S' -o "$dir/one" "$@" >/dev/null
 		cat "$dir/one" >>"$dir/times"
 		i=$((i + 1))
@@ -39,6 +44,13 @@ for n in 200000 1000000; do
 	measure load $n "$BIN" query -q "$dir/$n" "SELECT count(*) FROM messages"
 	measure analyze $n "$BIN" analyze -q "$dir/$n" -o "$dir/$n.json"
 	measure import $n "$BIN" import -q "$dir/$n" -o "$dir/$n.db"
-	measure perfetto $n "$BIN" analyze -q "$dir/$n.db" --perfetto "$dir/$n.pb"
+	r=$dir/$n.report
+	measure report $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json"
+	measure xlsx $n "$BIN" analyze -q "$dir/$n.db" -o "$r.xlsx"
+	measure html $n "$BIN" analyze -q "$dir/$n.db" -o "$r.html"
+	measure pprof $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --pprof "$r.pb.gz"
+	measure folded $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --folded "$r.folded"
+	measure perfetto $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --perfetto "$r.pb"
+	ls -l "$r".* | awk '{ printf "# %s: %.1f MB\n", $NF, $5 / 1048576 }'
 done
-rm -f "$dir"/*.db "$dir"/*.pb
+rm -f "$dir"/*.db "$dir"/*.report.*
