@@ -66,8 +66,8 @@ EOF
 }
 
 "$MKDUMP" --records 200000 --seed 42 --no-truth "$T/d200k" >/dev/null
-for case in example d200k; do
-	in=$FIX/example; [ $case = d200k ] && in=$T/d200k
+for case in example bundled d200k; do   # the spec's example, examples/sampling.bin, 200k records
+	case $case in example) in=$FIX/example ;; bundled) in=$ROOT/examples/sampling.bin ;; *) in=$T/d200k ;; esac
 	"$BIN" analyze -q "$in" -o "$T/$case.html"
 	is "$?" 0 "$case: analyze -o x.html exits 0"
 	check "$case: the page is written" test -s "$T/$case.html"

@@ -21,8 +21,9 @@ top_sql="SELECT f.name FROM methods m JOIN frames f ON f.id = m.frame_id GROUP B
 "$MKDUMP" --records 200000 --seed 42 --no-truth "$T/d200k" >/dev/null
 "$BIN" import -q "$T/d200k" -o "$T/d200k.db"
 "$BIN" import -q "$FIX/example" -o "$T/example.db"
+"$BIN" import -q "$ROOT/examples/sampling.bin" -o "$T/bundled.db"
 
-for n in example d200k; do
+for n in example bundled d200k; do   # the spec's example, examples/sampling.bin, 200k records
 	db=$T/$n.db
 	"$BIN" analyze -q "$db" -o "$T/$n.json" --perfetto "$T/$n.pb" --pprof "$T/$n.pb.gz" \
 		--folded "$T/$n.txt"; is "$?" 0 "$n: -o, --perfetto, --pprof and --folded in one run"
@@ -54,7 +55,9 @@ for n in example d200k; do
 	like "$tags" "msg_id: Total" "$n: -tags lists messages"
 	top=$(pp -top -sample_index=wall -nodecount=1 "$T/$n.pb.gz" | sed -n '/flat%/{n;p}' |
 		sed 's/^ *[^ ]* *[^ ]* *[^ ]* *[^ ]* *[^ ]* *//')
-	is "$top" "$(q "$db" "$top_sql")" "$n: the top function by flat wall is our top method by self time"
+	# pprof shows some Java names without their parameter list: compare without
+	is "$(echo "$top" | sed 's/(.*//')" "$(q "$db" "$top_sql" | sed 's/(.*//')" \
+		"$n: the top function by flat wall is our top method by self time"
 
 	for m in wall cpu offcpu alloc; do
 		case $m in wall) i=1 ;; cpu) i=2 ;; offcpu) i=3 ;; alloc) i=4 ;; esac
