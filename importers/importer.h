@@ -36,5 +36,6 @@ struct bt_importer {
 int bt_importer_find(const char *path, const struct bt_importer **out, struct bt_err *err);
 
 extern const struct bt_importer bt_imp_android;
+extern const struct bt_importer bt_imp_ios;
 
 #endif
