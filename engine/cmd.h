@@ -21,7 +21,8 @@ enum {
 	BT_OPT_PERFETTO = 1 << 7,
 	BT_OPT_RULES = 1 << 8,     /* --rules, --set, --fail-on */
 	BT_OPT_PPROF = 1 << 9,
-	BT_OPT_FOLDED = 1 << 10    /* --folded, --folded-metric */
+	BT_OPT_FOLDED = 1 << 10,   /* --folded, --folded-metric */
+	BT_OPT_SYMBOLS = 1 << 11   /* --symbols (iOS address -> name map) */
 };
 
 struct bt_opts {
@@ -29,6 +30,7 @@ struct bt_opts {
 	char **inputs;             /* positional arguments, borrowed from argv */
 	int ninputs;
 	const char *db, *mapping, *retrace, *out, *format;
+	const char *symbols;       /* --symbols FILE */
 	const char *perfetto;      /* --perfetto OUT.pb */
 	const char *pprof;         /* --pprof OUT.pb.gz */
 	const char *folded;        /* --folded OUT.txt */

@@ -30,6 +30,8 @@ static const char overview[] =
 static const char common[] =
 	"  --mapping FILE    the sampling-mapping file, when it is not beside the dump\n"
 	"  --retrace FILE    ProGuard/R8 mapping.txt to de-obfuscate class and method names\n"
+	"  --symbols FILE    iOS: address -> name map ('0xADDR name' lines, atos output);\n"
+	"                    without it frames are shown as image+0xoffset\n"
 	"  --db FILE         keep the imported database in FILE\n"
 	"  --slice-policy P  where frames begin and end between samples: midpoint\n"
 	"                    (default, the most accurate) or btrace (upstream's exact\n"

@@ -208,7 +208,7 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, enum bt_slice_p
 static int import(const struct bt_opts *o, const char *input, const struct bt_importer *imp,
 		  struct bt_db *db, struct bt_err *err)
 {
-	struct bt_import_opts io = { o->mapping, o->retrace, NULL, NULL };
+	struct bt_import_opts io = { o->mapping, o->retrace, o->symbols, NULL, NULL };
 	struct progress p = { input, -1 };
 	struct bt_capture cap;
 	struct bt_diag diag;

@@ -21,6 +21,7 @@ static const struct optdef defs[] = {
 	{ "--db", BT_OPT_DB, F(db), 0 },
 	{ "--mapping", BT_OPT_MAPPING, F(mapping), 0 },
 	{ "--retrace", BT_OPT_RETRACE, F(retrace), 0 },
+	{ "--symbols", BT_OPT_SYMBOLS, F(symbols), 0 },
 	{ "-o", BT_OPT_OUT, F(out), 0 },
 	{ "--output", BT_OPT_OUT, F(out), 0 },
 	{ "--format", BT_OPT_FORMAT, F(format), 0 },

@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "profile_int.h"
+#include "rtype.h"
 
 const char *const bt_block_kind_name[BT_BLOCK__COUNT] = {
 	"monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock"
@@ -25,6 +26,7 @@ int bt_block_kind_of(int64_t type)
 	case 2: return BT_BLOCK_BINDER;
 	case 20: return BT_BLOCK_LOADLIBRARY;
 	case 12: return BT_BLOCK_LOCK;
+	case BT_RTYPE_IOS_LOCK_WAIT: return BT_BLOCK_LOCK;
 	default: return -1;
 	}
 }

@@ -19,11 +19,16 @@ static inline int bt_rtype_is_waker(int64_t t)
 	return t == 17 || t == 22 || t == 23;
 }
 
+/* iOS database samples have types above 100 (importers/ios_int.h); the
+ * main thread's lock wait is the one that blocks. */
+#define BT_RTYPE_IOS_LOCK_WAIT 107
+
 /* Records whose duration upstream counts as blocked time: binder (2),
- * GC (11), monitor (8), park (7), wait (6), mutex (12). */
+ * GC (11), monitor (8), park (7), wait (6), mutex (12); and iOS lock
+ * waits. */
 static inline int bt_rtype_is_blocking(int64_t t)
 {
-	return t == 2 || t == 11 || bt_rtype_is_wait(t) || t == 12;
+	return t == 2 || t == 11 || bt_rtype_is_wait(t) || t == 12 || t == BT_RTYPE_IOS_LOCK_WAIT;
 }
 
 #endif

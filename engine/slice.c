@@ -497,7 +497,7 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 
 	*out = NULL;
 	rc = bt_db_meta_text(db, "format", format, sizeof format, err);
-	if (rc || strcmp(format, "android-sampling") || !cap->n)
+	if (rc || (strcmp(format, "android-sampling") && strcmp(format, "ios-database")) || !cap->n)
 		return rc;
 	s = bt_xcalloc(1, sizeof *s);
 	s->policy = policy;

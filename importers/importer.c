@@ -11,6 +11,7 @@
 
 static const struct bt_importer *const importers[] = {
 	&bt_imp_android,
+	&bt_imp_ios,
 };
 
 #define N_IMPORTERS (sizeof importers / sizeof importers[0])

@@ -17,6 +17,7 @@
 struct bt_import_opts {
 	const char *mapping;   /* explicit mapping file, or NULL to search */
 	const char *retrace;   /* ProGuard/R8 mapping.txt, or NULL */
+	const char *symbols;   /* iOS address -> name map ("0xADDR name" lines), or NULL */
 	/* Called now and then during long imports (may be NULL). */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -35,5 +36,6 @@ struct bt_importer {
 int bt_importer_find(const char *path, const struct bt_importer **out, struct bt_err *err);
 
 extern const struct bt_importer bt_imp_android;
+extern const struct bt_importer bt_imp_ios;
 
 #endif

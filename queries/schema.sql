@@ -102,6 +102,20 @@ CREATE TABLE blocking_edges (
 	waker_node_id   INTEGER
 );
 
+-- Work handed from one thread to another (iOS dispatch_async and async
+-- samples): the enqueuing sample and when the target thread started it.
+-- Not a wait, so not a blocking edge.
+CREATE TABLE dispatches (
+	id               INTEGER PRIMARY KEY,
+	kind             TEXT NOT NULL,        -- dispatch, async
+	source_tid       INTEGER NOT NULL,
+	source_sample_id INTEGER NOT NULL,
+	source_ts        INTEGER NOT NULL,
+	source_node_id   INTEGER NOT NULL,     -- the enqueuing stack
+	target_tid       INTEGER NOT NULL,
+	target_ts        INTEGER NOT NULL      -- start of execution
+);
+
 CREATE TABLE diagnostics (
 	code   TEXT PRIMARY KEY,
 	count  INTEGER NOT NULL,
@@ -119,7 +133,11 @@ INSERT INTO record_types VALUES
 	(9, 'kObjectAllocation'), (10, 'kJNITrampoline'), (11, 'kGC'), (12, 'kMutex'),
 	(13, 'kDispatchVsync'), (14, 'kSyncAndDrawFrame'), (15, 'kTraceArg'), (16, 'kFlush'),
 	(17, 'kUnpark'), (18, 'kScene'), (19, 'kGCInternal'), (20, 'kLoadLibrary'),
-	(21, 'kNativePollOnce'), (22, 'kNotify'), (23, 'kUnlock');
+	(21, 'kNativePollOnce'), (22, 'kNotify'), (23, 'kUnlock'),
+	-- iOS database samples (importers/ios_int.h)
+	(101, 'ios_cpu'), (102, 'ios_cpu_interval'), (103, 'ios_mem'), (104, 'ios_date'),
+	(105, 'ios_dispatch'), (106, 'ios_lock'), (107, 'ios_lock_wait'), (108, 'ios_async'),
+	(109, 'ios_profile'), (110, 'ios_time_range');
 
 -- Attribution (engine/profile.h): what the slices add up to. "self" is a
 -- frame's own time or count, "incl" includes its callees; in methods,

@@ -1,0 +1,333 @@
+/*
+ * Importer for btrace iOS trace databases (format spec ios-database.md),
+ * plain or gzip'd: recognised by content (an SQLite file with a
+ * BTraceModel table), read through a read-only immutable connection, and
+ * written as samples in ns since the trace start with their stacks.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "importer.h"
+#include "ios_int.h"
+#include "utf8.h"
+
+#define GZ_CAP ((uint64_t)4 << 30)   /* an inflated database beyond 4 GiB is a bomb */
+
+static const char sqlite_magic[16] = "SQLite format 3";
+
+/* Open path read-only without -wal/-shm files (the writer leaves WAL mode
+ * in the header, spec §1). */
+static int open_input(const char *path, sqlite3 **out)
+{
+	struct bt_buf uri = BT_BUF_INIT;
+	const char *p;
+	int rc;
+
+	bt_buf_adds(&uri, "file:");
+	for (p = path; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+		    strchr("/-_.~", ch))
+			bt_buf_addc(&uri, (char)ch);
+		else
+			bt_buf_addf(&uri, "%%%02X", ch);
+	}
+	bt_buf_adds(&uri, "?immutable=1");
+	rc = sqlite3_open_v2(uri.buf, out, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	bt_buf_release(&uri);
+	return rc;
+}
+
+static int probe(const char *path, const unsigned char *head, size_t n)
+{
+	struct bt_ios_ctx c;
+	int yes;
+
+	if (!head)
+		return 0;
+	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+		return bt_ios_gz_is_sqlite(path);
+	if (n < 16 || memcmp(head, sqlite_magic, 16))
+		return 0;
+	memset(&c, 0, sizeof c);
+	if (open_input(path, &c.conn) != SQLITE_OK) {
+		sqlite3_close(c.conn);
+		return 0;
+	}
+	yes = bt_ios_has_table(&c, "BTraceModel");
+	sqlite3_close(c.conn);
+	return yes;
+}
+
+struct trace_row {
+	int64_t start_us, end_us;
+	char *os_version, *bundle_id;
+};
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? bt_xstrdup((const char *)t) : NULL;
+}
+
+/* 1 if BTraceModel has column name. */
+static int trace_has(struct bt_ios_ctx *c, const char *name)
+{
+	const char *cols[] = { name, NULL };
+	struct bt_err ignored;
+
+	return bt_ios_check_columns(c, "BTraceModel", cols, &ignored) == BT_OK;
+}
+
+/* BTraceModel (§4): the last row wins, as in the reference reader. */
+static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *err)
+{
+	static const char *const cols[] = { "trace_id,start_time", NULL };
+	struct bt_buf q = BT_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc, rows = 0;
+
+	if (!bt_ios_has_table(c, "BTraceModel"))
+		return bt_err_set(err, BT_EFORMAT, "'%s' has no table 'BTraceModel': not a btrace iOS database", c->path);
+	rc = bt_ios_check_columns(c, "BTraceModel", cols, err);
+	bt_buf_addf(&q, "SELECT trace_id, start_time, %s, %s, %s, %s, %s FROM BTraceModel ORDER BY rowid",
+		    trace_has(c, "end_time") ? "end_time" : "0",
+		    trace_has(c, "os_version") ? "os_version" : "NULL",
+		    trace_has(c, "bundle_id") ? "bundle_id" : "NULL",
+		    trace_has(c, "version") ? "version" : "1",
+		    trace_has(c, "main_tid") ? "main_tid" : "NULL");
+	if (!rc && sqlite3_prepare_v2(c->conn, q.buf, -1, &st, NULL) != SQLITE_OK)
+		rc = bt_err_set(err, BT_EFORMAT, "cannot read table 'BTraceModel' of '%s': %s", c->path,
+				sqlite3_errmsg(c->conn));
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		rows++;
+		c->trace_id = sqlite3_column_int64(st, 0);
+		t->start_us = sqlite3_column_int64(st, 1);
+		t->end_us = sqlite3_column_int64(st, 2);
+		free(t->os_version);
+		free(t->bundle_id);
+		t->os_version = dup_col(st, 3);
+		t->bundle_id = dup_col(st, 4);
+		c->version = sqlite3_column_int64(st, 5);
+		c->has_main_tid = sqlite3_column_type(st, 6) != SQLITE_NULL && sqlite3_column_int64(st, 6) != 0;
+		c->main_tid = sqlite3_column_int64(st, 6);
+	}
+	sqlite3_finalize(st);
+	bt_buf_release(&q);
+	if (!rc && !rows)
+		rc = bt_err_set(err, BT_EFORMAT, "table 'BTraceModel' of '%s' has no row", c->path);
+	if (!rc && (c->version < 1 || c->version > 4))
+		rc = bt_err_set(err, BT_EFORMAT, "unknown database version %lld in '%s' table 'BTraceModel' (known: 1 to 4)",
+				(long long)c->version, c->path);
+	return rc;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct bt_ios_rec *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Main thread: BTraceModel.main_tid, else the smallest sampled tid (I-1). */
+static void pick_main(struct bt_ios_ctx *c, const struct bt_ios_recs *r)
+{
+	size_t i;
+
+	if (c->has_main_tid)
+		return;
+	for (i = 0; i < r->n; i++)
+		if (r->v[i].type && (!c->has_main_tid || r->v[i].tid < c->main_tid)) {
+			c->main_tid = r->v[i].tid;
+			c->has_main_tid = 1;
+		}
+	if (c->has_main_tid)
+		bt_diag_warn(c->diag, "main_tid_guessed", "'%s' records no main_tid; the smallest sampled tid %lld is taken as the main thread (spec §11.2)",
+			     c->path, (long long)c->main_tid);
+}
+
+/* Samples in (tid, time) order, ids 1..n; counters as recorded (MiB -> bytes). */
+static int write_samples(struct bt_ios_ctx *c, struct bt_ios_stacks *st, struct bt_ios_recs *r,
+			 struct bt_db *db, int64_t *count, struct bt_err *err)
+{
+	size_t i;
+
+	if (r->n)
+		qsort(r->v, r->n, sizeof *r->v, rec_cmp);
+	*count = 0;
+	for (i = 0; i < r->n; i++) {
+		struct bt_ios_rec *x = &r->v[i];
+		struct bt_sample s;
+		if (!x->type)
+			continue;
+		if (bt_ios_stack_node(st, x->stack_id, &x->node_id, err))
+			return err->code;
+		memset(&s, 0, sizeof s);
+		s.id = x->sample_id = ++*count;
+		s.tid = x->tid;
+		s.type = x->type;
+		s.ts = x->ts;
+		s.cpu_ns = x->cpu;
+		if (x->end_ts > x->ts) {
+			s.end_ts = x->end_ts;
+			s.end_cpu_ns = x->end_cpu;
+		} else if (x->end_ts && x->end_ts < x->ts) {
+			bt_diag_warn(c->diag, "end_before_begin", "an interval sample of tid %lld in '%s' ends before it begins; treated as a point",
+				     (long long)x->tid, c->path);
+		}
+		s.node_id = x->node_id;
+		s.alloc_objects = x->alloc_count;
+		s.alloc_bytes = x->alloc_mib << 20;
+		if (bt_db_insert_sample(db, &s, err))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, struct bt_db *db,
+			 struct bt_err *err)
+{
+	struct bt_buf name = BT_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc = BT_OK;
+
+	for (i = 0; i < r->n && !rc; i++) {
+		const struct bt_ios_rec *x = &r->v[i];
+		if (!x->type)
+			continue;
+		if (!i || x->tid != r->v[i - 1].tid || !r->v[i - 1].type)
+			rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", x->tid, NULL,
+					(int64_t)(x->tid == c->main_tid));
+		if (!rc && x->target_tid)
+			rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", x->target_tid, NULL,
+					(int64_t)(x->target_tid == c->main_tid));
+	}
+	if (!rc && c->has_main_tid)
+		rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", c->main_tid, NULL, (int64_t)1);
+	if (rc || !bt_ios_has_table(c, "ThreadInfoModel"))
+		return rc;
+	if (sqlite3_prepare_v2(c->conn, "SELECT tid, name FROM ThreadInfoModel WHERE trace_id=?1 ORDER BY rowid",
+			       -1, &st, NULL) != SQLITE_OK)
+		return bt_err_set(err, BT_EFORMAT, "cannot read table 'ThreadInfoModel' of '%s': %s", c->path,
+				  sqlite3_errmsg(c->conn));
+	sqlite3_bind_int64(st, 1, c->trace_id);
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 1);
+		int64_t tid = sqlite3_column_int64(st, 0);
+		if (!t)
+			continue;
+		bt_buf_reset(&name);
+		bt_utf8_sanitize(&name, t, (size_t)sqlite3_column_bytes(st, 1));
+		rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", tid, name.buf, (int64_t)(tid == c->main_tid));
+	}
+	sqlite3_finalize(st);
+	bt_buf_release(&name);
+	return rc;
+}
+
+static int write_meta(struct bt_ios_ctx *c, const struct trace_row *t, const struct bt_ios_stacks *st,
+		      const struct bt_import_opts *o, int64_t samples, int gz, struct bt_db *db,
+		      struct bt_err *err)
+{
+	int rc = bt_db_set_meta_text(db, "format", "ios-database", err);
+
+	rc = rc ? rc : bt_db_set_meta_int(db, "version", c->version, err);
+	rc = rc ? rc : bt_db_set_meta_text(db, "source", c->path, err);
+	rc = rc ? rc : bt_db_set_meta_text(db, "compression", gz ? "gzip" : "none", err);
+	rc = rc ? rc : bt_db_set_meta_text(db, "clock", "mach, ns since trace start", err);
+	rc = rc ? rc : bt_db_set_meta_int(db, "trace_id", c->trace_id, err);
+	rc = rc ? rc : bt_db_set_meta_int(db, "wall_start_ns", t->start_us * 1000, err);
+	if (t->end_us)
+		rc = rc ? rc : bt_db_set_meta_int(db, "wall_end_ns", t->end_us * 1000, err);
+	if (t->os_version)
+		rc = rc ? rc : bt_db_set_meta_text(db, "os_version", t->os_version, err);
+	if (t->bundle_id)
+		rc = rc ? rc : bt_db_set_meta_text(db, "process_name", t->bundle_id, err);
+	if (c->has_main_tid)
+		rc = rc ? rc : bt_db_set_meta_int(db, "main_tid", c->main_tid, err);
+	rc = rc ? rc : bt_db_set_meta_int(db, "samples", samples, err);
+	if (o->symbols) {
+		rc = rc ? rc : bt_db_set_meta_text(db, "symbols", o->symbols, err);
+		rc = rc ? rc : bt_db_set_meta_int(db, "symbolized_frames", (int64_t)st->symbolized, err);
+	}
+	return rc;
+}
+
+static int import_db(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_import_opts *o,
+		     int gz, struct bt_err *err)
+{
+	struct trace_row t = { 0, 0, NULL, NULL };
+	struct bt_ios_recs recs = { NULL, 0, 0 };
+	struct bt_ios_stacks st;
+	int64_t samples = 0;
+	int rc = read_trace(c, &t, err);
+
+	bt_ios_stacks_init(&st, db, c->diag, c->path);
+	if (!rc && o->symbols)
+		rc = bt_ios_symbols_load(&st, o->symbols, err);
+	if (!rc)
+		rc = bt_ios_stacks_load(&st, c, err);
+	if (!rc)
+		rc = bt_ios_read_samples(c, &recs, err);
+	if (!rc) {
+		bt_ios_pair_locks(&recs, c->diag);
+		pick_main(c, &recs);
+		rc = write_samples(c, &st, &recs, db, &samples, err);
+	}
+	if (!rc)
+		rc = bt_ios_link(&recs, db, c->diag, err);
+	if (!rc)
+		rc = write_threads(c, &recs, db, err);
+	if (!rc)
+		rc = write_meta(c, &t, &st, o, samples, gz, db, err);
+	bt_ios_stacks_release(&st);
+	free(recs.v);
+	free(t.os_version);
+	free(t.bundle_id);
+	return rc;
+}
+
+static int run(struct bt_db *db, const char *path, const struct bt_import_opts *o,
+	       struct bt_diag *diag, struct bt_err *err)
+{
+	struct bt_ios_ctx c;
+	unsigned char head[16];
+	char *tmp = NULL;
+	size_t n = 0;
+	int rc = BT_OK, gz;
+	FILE *f = fopen(path, "rb");
+
+	if (f) {
+		n = fread(head, 1, sizeof head, f);
+		fclose(f);
+	}
+	gz = n >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+	if (gz)
+		rc = bt_ios_gunzip(path, GZ_CAP, &tmp, err);
+	memset(&c, 0, sizeof c);
+	c.path = path;
+	c.diag = diag;
+	if (!rc && open_input(tmp ? tmp : path, &c.conn) != SQLITE_OK)
+		rc = bt_err_set(err, BT_EIO, "cannot open '%s': %s", path, sqlite3_errmsg(c.conn));
+	if (!rc && gz && !bt_ios_has_table(&c, "BTraceModel"))
+		rc = bt_err_set(err, BT_EFORMAT, "gzip'd '%s' holds no btrace iOS database (no table 'BTraceModel')", path);
+	if (!rc)
+		rc = import_db(&c, db, o, gz, err);
+	sqlite3_close(c.conn);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	return rc;
+}
+
+const struct bt_importer bt_imp_ios = { "ios-database", probe, run };
