@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "db_int.h"
+#include "fileio.h"
 
 #define BT_TOOL_NAME "btrace-analyze"
 
@@ -84,17 +85,10 @@ static const char load_pragmas[] =
 /* A new empty file in $TMPDIR for a database that is not kept. */
 static int scratch_file(struct bt_buf *name, struct bt_err *err)
 {
-	const char *dir = getenv("TMPDIR");
-	int fd;
+	int fd = bt_temp_file("btrace-analyze", "a scratch database", name, err);
 
-	bt_buf_addf(name, "%s/btrace-analyze-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(name->buf);
-	if (fd < 0) {
-		bt_err_set(err, BT_EIO, "cannot create a scratch database in '%s': %s",
-			   dir && *dir ? dir : "/tmp", strerror(errno));
-		bt_buf_release(name);
+	if (fd < 0)
 		return err->code;
-	}
 	close(fd);
 	return BT_OK;
 }

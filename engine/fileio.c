@@ -57,6 +57,22 @@ void bt_fmap_release(struct bt_fmap *m)
 	m->len = 0;
 }
 
+int bt_temp_file(const char *stem, const char *what, struct bt_buf *name, struct bt_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	bt_buf_addf(name, "%s/%s-XXXXXX", dir, stem);
+	fd = mkstemp(name->buf);
+	if (fd < 0) {
+		bt_err_set(err, BT_EIO, "cannot create %s in '%s': %s", what, dir, strerror(errno));
+		bt_buf_release(name);
+	}
+	return fd;
+}
+
 int bt_is_dir(const char *path)
 {
 	struct stat st;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "alloc.h"
 #include "err.h"
 
 struct bt_fmap {
@@ -21,6 +22,13 @@ void bt_fmap_release(struct bt_fmap *m);
 /* Let the kernel drop the pages of m[0..upto): a one-pass reader calls it
  * behind its cursor so a large input does not stay resident. */
 void bt_fmap_drop(struct bt_fmap *m, size_t upto);
+
+/*
+ * A new empty file $TMPDIR/<stem>-XXXXXX (/tmp without TMPDIR), open for
+ * writing: its path goes to name and its descriptor is returned. On
+ * failure -1, name released, and err says "cannot create <what> in '<dir>'".
+ */
+int bt_temp_file(const char *stem, const char *what, struct bt_buf *name, struct bt_err *err);
 
 /* 1 if path is a directory, 0 otherwise. */
 int bt_is_dir(const char *path);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "fileio.h"
 #include "ios_int.h"
 
 #define CHUNK 65536
@@ -83,8 +84,7 @@ static int inflate_to(FILE *in, FILE *out, const char *path, uint64_t cap, struc
 
 int bt_ios_gunzip(const char *path, uint64_t cap, char **tmp, struct bt_err *err)
 {
-	const char *dir = getenv("TMPDIR");
-	struct bt_buf name = BT_BUF_INIT;
+	struct bt_buf name = BT_BUF_INIT, what = BT_BUF_INIT;
 	FILE *in = NULL, *out = NULL;
 	int fd, rc = BT_OK;
 
@@ -92,14 +92,17 @@ int bt_ios_gunzip(const char *path, uint64_t cap, char **tmp, struct bt_err *err
 	in = fopen(path, "rb");
 	if (!in)
 		return bt_err_set(err, BT_EIO, "cannot open '%s': %s", path, strerror(errno));
-	bt_buf_addf(&name, "%s/btrace-ios-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(name.buf);
-	if (fd < 0 || !(out = fdopen(fd, "wb"))) {
+	bt_buf_addf(&what, "a temporary file for '%s'", path);
+	fd = bt_temp_file("btrace-ios", what.buf, &name, err);
+	bt_buf_release(&what);
+	if (fd < 0) {
+		rc = err->code;
+		goto out;
+	}
+	if (!(out = fdopen(fd, "wb"))) {
 		rc = bt_err_set(err, BT_EIO, "cannot create a temporary file for '%s': %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(name.buf);
-		}
+		close(fd);
+		unlink(name.buf);
 		goto out;
 	}
 	rc = inflate_to(in, out, path, cap, err);

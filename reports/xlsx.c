@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "fileio.h"
 #include "utf8.h"
 #include "xlsx.h"
 
@@ -64,18 +65,14 @@ static void formats(struct bt_xlsx *x)
 
 int bt_xlsx_open(struct bt_xlsx *x, const char *title, struct bt_err *err)
 {
-	const char *dir = getenv("TMPDIR");
 	lxw_doc_properties props;
 	struct bt_buf path = BT_BUF_INIT;
 	int fd;
 
 	memset(x, 0, sizeof *x);
-	bt_buf_addf(&path, "%s/btrace-analyze-xlsx-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path.buf);
-	if (fd < 0) {
-		bt_buf_release(&path);
-		return bt_err_set(err, BT_EIO, "cannot create a temporary file for the xlsx workbook");
-	}
+	fd = bt_temp_file("btrace-analyze-xlsx", "a temporary file for the xlsx workbook", &path, err);
+	if (fd < 0)
+		return err->code;
 	close(fd);
 	x->tmp = bt_buf_detach(&path, NULL);
 	x->wb = workbook_new(x->tmp);
