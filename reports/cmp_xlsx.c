@@ -17,21 +17,18 @@ static const enum bt_xlsx_fmt verdict_fill[BT_VD__COUNT] = {
 	[BT_VD_INCONCLUSIVE] = BT_XF_AMBER, [BT_VD_REGRESSED] = BT_XF_RED,
 };
 
-/* A family's name: "thread" of "thread.main.wall_ns". */
-static void family(const char *metric, struct bt_buf *b)
+/* The length of a metric's family: "thread" of "thread.main.wall_ns". */
+static size_t family_len(const char *metric)
 {
 	const char *dot = strchr(metric, '.');
 
-	bt_buf_reset(b);
-	bt_buf_add(b, metric, dot ? (size_t)(dot - metric) : strlen(metric));
+	return dot ? (size_t)(dot - metric) : strlen(metric);
 }
 
 /* 0 if two metrics are of one family. */
 static int family_cmp(const struct bt_cmp_metric *p, const struct bt_cmp_metric *q)
 {
-	const char *dp = strchr(p->name, '.'), *dq = strchr(q->name, '.');
-	size_t lp = dp ? (size_t)(dp - p->name) : strlen(p->name);
-	size_t lq = dq ? (size_t)(dq - q->name) : strlen(q->name);
+	size_t lp = family_len(p->name), lq = family_len(q->name);
 	int c = memcmp(p->name, q->name, lp < lq ? lp : lq);
 
 	return c ? c : (lp > lq) - (lp < lq);
@@ -260,7 +257,8 @@ static int write_xlsx(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	qsort(m, c->nm, sizeof *m, by_family);
 	sum = bt_xlsx_sheet(&x, "Summary");
 	for (i = 0; i < c->nm; i = j) {   /* a sheet per run of one family */
-		family(m[i]->name, &b);
+		bt_buf_reset(&b);
+		bt_buf_add(&b, m[i]->name, family_len(m[i]->name));
 		for (j = i + 1; j < c->nm && !family_cmp(m[i], m[j]); j++)
 			;
 		fam_name[nfam] = bt_xstrdup(b.buf);

@@ -26,15 +26,15 @@
 
 static int facts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_facts *f)
 {
-	struct { const char *key; int64_t v; int show; } nums[] = {
-		{ "format version", f->version, 1 },
-		{ "pid", f->pid, f->has_pid },
-		{ "main thread (tid)", f->main_tid, f->main_tid >= 0 },
-		{ "records", f->records, 1 },
-		{ "samples", f->samples, 1 },
-		{ "sampled threads", f->threads, f->threads >= 0 },
-		{ "start (ns)", f->start_ns, 1 },
-		{ "end (ns)", f->end_ns, 1 },
+	struct { const char *key; int64_t v; int show; enum bt_unit u; } nums[] = {
+		{ "format version", f->version, 1, BT_UNIT_NONE },
+		{ "pid", f->pid, f->has_pid, BT_UNIT_NONE },
+		{ "main thread (tid)", f->main_tid, f->main_tid >= 0, BT_UNIT_NONE },
+		{ "records", f->records, 1, BT_UNIT_COUNT },
+		{ "samples", f->samples, 1, BT_UNIT_COUNT },
+		{ "sampled threads", f->threads, f->threads >= 0, BT_UNIT_COUNT },
+		{ "start (ns)", f->start_ns, 1, BT_UNIT_COUNT },   /* start with separators, end without: */
+		{ "end (ns)", f->end_ns, 1, BT_UNIT_NONE },        /* as first written, bytes kept */
 	};
 	size_t i;
 
@@ -51,8 +51,7 @@ static int facts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const stru
 		if (!nums[i].show)
 			continue;
 		bt_xlsx_text(x, s, row, 0, nums[i].key, BT_XF_TEXT);
-		bt_xlsx_num(x, s, row++, 1, (double)nums[i].v,
-			    nums[i].key[0] == 's' || nums[i].key[0] == 'r' ? BT_UNIT_COUNT : BT_UNIT_NONE);
+		bt_xlsx_num(x, s, row++, 1, (double)nums[i].v, nums[i].u);
 	}
 	bt_xlsx_text(x, s, row, 0, "duration ms", BT_XF_TEXT);
 	bt_xlsx_num(x, s, row++, 1, (double)(f->end_ns - f->start_ns), BT_UNIT_NS);

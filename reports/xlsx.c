@@ -53,7 +53,6 @@ static void formats(struct bt_xlsx *x)
 	x->f[BT_XF_TEXT] = NULL;
 	x->f[BT_XF_INT] = fmt(wb, "0", 0);
 	x->f[BT_XF_P] = fmt(wb, "0.0000", 0);
-	x->f[BT_XF_HOT] = fill(wb, 0xFFC7CE, 0x9C0006);
 	x->f[BT_XF_RED] = fill(wb, 0xFFC7CE, 0x9C0006);
 	x->f[BT_XF_GREEN] = fill(wb, 0xC6EFCE, 0x006100);
 	x->f[BT_XF_AMBER] = fill(wb, 0xFFEB9C, 0x9C5700);
@@ -206,11 +205,6 @@ struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name)
 	x->sheets = bt_xrealloc(x->sheets, (x->nsheets + 1) * sizeof *x->sheets);
 	x->sheets[x->nsheets++] = s;
 	return s;
-}
-
-const char *bt_xlsx_sheet_name(const struct bt_xlsx_sheet *s)
-{
-	return s->name;
 }
 
 /* ---- cells ---- */
@@ -386,7 +380,7 @@ void bt_xlsx_hot(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int col, int first,
 	memset(&cf, 0, sizeof cf);
 	cf.type = LXW_CONDITIONAL_TYPE_TOP;
 	cf.value = n;
-	cf.format = x->f[BT_XF_HOT];
+	cf.format = x->f[BT_XF_RED];
 	worksheet_conditional_format_range(s->ws, (lxw_row_t)first, (lxw_col_t)col, (lxw_row_t)last,
 					   (lxw_col_t)col, &cf);
 }

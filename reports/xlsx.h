@@ -24,8 +24,7 @@
 
 enum bt_xlsx_fmt {
 	BT_XF_TITLE, BT_XF_SECTION, BT_XF_HEAD, BT_XF_TEXT, BT_XF_INT, BT_XF_P,
-	BT_XF_HOT,                 /* conditional: the hottest cells of a column */
-	BT_XF_RED, BT_XF_GREEN, BT_XF_AMBER, BT_XF_BLUE,   /* verdict and severity fills */
+	BT_XF_RED, BT_XF_GREEN, BT_XF_AMBER, BT_XF_BLUE,   /* verdict, severity and hot-cell fills */
 	BT_XF_LINK,
 	BT_XF__COUNT
 };
@@ -61,8 +60,6 @@ void bt_xlsx_discard(struct bt_xlsx *x);
 /* A new sheet named after name: characters Excel refuses become '_', the
  * length is cut to 31, and a clash gets a " (2)" suffix. Never NULL. */
 struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name);
-/* The sheet's name as given to Excel (for chart ranges and links). */
-const char *bt_xlsx_sheet_name(const struct bt_xlsx_sheet *s);
 
 /* Cells. Widths are tracked; bt_xlsx_widths applies them. */
 void bt_xlsx_text(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, const char *text,
