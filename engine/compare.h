@@ -73,6 +73,13 @@ struct bt_cmp_metric {
 enum bt_measure { BT_MS_WALL, BT_MS_CPU, BT_MS_OFFCPU, BT_MS_ALLOC, BT_MS_MAJFLT, BT_MS__COUNT };
 extern const char *const bt_measure_name[BT_MS__COUNT];
 
+/* method.<symbol>.<field>, as the attribution rules emit them: the field
+ * names of each measure, self then inclusive ("self_cpu_ns", ...). */
+extern const char *const bt_method_field[BT_MS__COUNT][2];
+/* 1 if name is method.<symbol>.<field> with a field above: the symbol's
+ * start and length in name, the measure, and 0 for self or 1 inclusive. */
+int bt_method_metric(const char *name, const char **sym, size_t *len, enum bt_measure *k, int *incl);
+
 enum bt_change { BT_CH_APPEARED, BT_CH_DISAPPEARED, BT_CH_GROWN, BT_CH_SHRUNK };
 extern const char *const bt_change_name[4];
 

@@ -15,8 +15,7 @@
 const char *const bt_measure_name[BT_MS__COUNT] = { "wall", "cpu", "offcpu", "alloc", "majflt" };
 const char *const bt_change_name[4] = { "appeared", "disappeared", "grown", "shrunk" };
 
-/* method.<symbol>.<field>: the fields of each measure, self then inclusive. */
-static const char *const field[BT_MS__COUNT][2] = {
+const char *const bt_method_field[BT_MS__COUNT][2] = {
 	{ "self_ns", "incl_ns" },
 	{ "self_cpu_ns", "incl_cpu_ns" },
 	{ "self_offcpu_ns", "incl_offcpu_ns" },
@@ -40,21 +39,40 @@ struct methods {
 	size_t n, cap;
 };
 
+int bt_method_metric(const char *name, const char **sym, size_t *len, enum bt_measure *k, int *incl)
+{
+	const char *dot;
+	int m, s;
+
+	if (strncmp(name, "method.", 7))
+		return 0;
+	*sym = name + 7;
+	dot = strrchr(*sym, '.');
+	if (!dot || dot == *sym)
+		return 0;
+	*len = (size_t)(dot - *sym);
+	for (m = 0; m < BT_MS__COUNT; m++) {
+		for (s = 0; s < 2; s++) {
+			if (!strcmp(dot + 1, bt_method_field[m][s])) {
+				*k = (enum bt_measure)m;
+				*incl = s;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 static void note_method_metric(struct methods *ms, const char *name, size_t id)
 {
-	const char *sym = name + 7, *dot = strrchr(sym, '.');
-	size_t len, k, s, j;
+	const char *sym;
+	size_t len, j;
+	enum bt_measure k;
+	int s;
 	uint32_t at;
 
-	if (!dot || dot == sym)
+	if (!bt_method_metric(name, &sym, &len, &k, &s))
 		return;
-	len = (size_t)(dot - sym);
-	for (k = 0; k < BT_MS__COUNT; k++)
-		for (s = 0; s < 2; s++)
-			if (!strcmp(dot + 1, field[k][s]))
-				goto known;
-	return;
-known:
 	at = bt_strmap_get(&ms->index, sym, len);
 	if (!at) {
 		BT_GROW(ms->m, ms->n + 1, ms->cap);

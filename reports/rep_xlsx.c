@@ -208,12 +208,8 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 
 /* ---- Method metrics: method.<symbol>.<field>, one row per symbol ---- */
 
-static const char *const method_field[] = {
-	"self_ns", "incl_ns", "self_cpu_ns", "incl_cpu_ns", "self_offcpu_ns", "incl_offcpu_ns",
-	"self_alloc_bytes", "incl_alloc_bytes", "self_majflt", "incl_majflt",
-};
-
-#define N_FIELDS (int)(sizeof method_field / sizeof method_field[0])
+#define N_FIELDS (2 * BT_MS__COUNT)   /* column k: measure k / 2, self or inclusive by k % 2 */
+#define FIELD(k) bt_method_field[(k) / 2][(k) % 2]
 
 struct method_row {
 	const char *sym;   /* in the metric's name */
@@ -234,16 +230,6 @@ static int by_self_wall(const void *a, const void *b)
 	return c ? c : (p->len > q->len) - (p->len < q->len);
 }
 
-static int method_field_of(const char *dot)
-{
-	int k;
-
-	for (k = 0; k < N_FIELDS; k++)
-		if (!strcmp(dot + 1, method_field[k]))
-			return k;
-	return -1;
-}
-
 static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_result *res)
 {
 	struct bt_strmap index;
@@ -256,18 +242,21 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 	bt_strmap_init(&index);
 	for (i = 0; i < res->nmetrics; i++) {
 		const struct bt_metric *m = &res->metrics[i];
-		const char *sym = m->name + 7, *dot;
+		const char *sym;
+		size_t len;
+		enum bt_measure ms;
+		int incl;
 		uint32_t at;
-		if (strncmp(m->name, "method.", 7) || !(dot = strrchr(sym, '.')) || dot == sym ||
-		    (k = method_field_of(dot)) < 0)
+		if (!bt_method_metric(m->name, &sym, &len, &ms, &incl))
 			continue;
-		if (!(at = bt_strmap_get(&index, sym, (size_t)(dot - sym)))) {
+		k = 2 * (int)ms + incl;
+		if (!(at = bt_strmap_get(&index, sym, len))) {
 			BT_GROW(rows, n + 1, cap);
 			memset(&rows[n], 0, sizeof rows[n]);
 			rows[n].sym = sym;
-			rows[n].len = (size_t)(dot - sym);
+			rows[n].len = len;
 			at = (uint32_t)++n;
-			bt_strmap_put(&index, sym, rows[n - 1].len, at);
+			bt_strmap_put(&index, sym, len, at);
 		}
 		rows[at - 1].v[k] = m->v.type == BT_V_INT ? (double)m->v.u.i : m->v.u.d;
 		rows[at - 1].has |= 1u << k;
@@ -279,7 +268,7 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 	heads[0] = "method";
 	for (k = 0; k < N_FIELDS; k++) {
 		bt_buf_init(&b[k]);
-		bt_format_heading(method_field[k], bt_unit_guess(method_field[k]), &b[k]);
+		bt_format_heading(FIELD(k), bt_unit_guess(FIELD(k)), &b[k]);
 		heads[k + 1] = b[k].buf;
 	}
 	bt_xlsx_header(x, s, 1, heads, N_FIELDS + 1);
@@ -290,11 +279,11 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 		bt_buf_release(&sym);
 		for (k = 0; k < N_FIELDS; k++)
 			if (rows[i].has & 1u << k)
-				bt_xlsx_num(x, s, (int)i + 2, k + 1, rows[i].v[k], bt_metric_unit(method_field[k]));
+				bt_xlsx_num(x, s, (int)i + 2, k + 1, rows[i].v[k], bt_metric_unit(FIELD(k)));
 	}
 	bt_xlsx_table_frame(s, 1, (int)i + 1, N_FIELDS + 1);
 	for (k = 0; k < N_FIELDS; k++) {
-		if (bt_metric_unit(method_field[k]) != BT_UNIT_COUNT)
+		if (bt_metric_unit(FIELD(k)) != BT_UNIT_COUNT)
 			bt_xlsx_hot(x, s, k + 1, 2, (int)i + 1, TOP_HOT);
 		bt_buf_release(&b[k]);
 	}
