@@ -12,27 +12,9 @@
 
 int bt_html_names_load(struct bt_html_names *n, struct bt_db *db, struct bt_err *err)
 {
-	struct bt_rows *r = NULL;
-	size_t cap = 0;
-	int rc;
-
 	memset(n, 0, sizeof *n);
 	bt_map64_init(&n->used, 256);
-	if (bt_rows_open(&r, db, BT_SQL_FRAMES_ALL, err))
-		return err->code;
-	while ((rc = bt_rows_next(r, err)) == 1) {
-		int64_t id = bt_rows_int(r, 0);
-		const char *name = bt_rows_text(r, 1, NULL);
-		if (id < 0 || id >= INT32_MAX || !name)
-			continue;
-		n->by_id = bt_grow_zero(n->by_id, sizeof *n->by_id, &cap, (size_t)id);
-		free(n->by_id[id]);
-		n->by_id[id] = bt_xstrdup(name);
-		if ((size_t)id >= n->nid)
-			n->nid = (size_t)id + 1;
-	}
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
+	return bt_frame_names_load(db, &n->by_id, &n->nid, err);
 }
 
 int64_t bt_html_names_ref(struct bt_html_names *n, int64_t frame_id)
@@ -63,11 +45,7 @@ static void names_write(const struct bt_html_names *n, struct bt_jsonw *w)
 
 void bt_html_names_release(struct bt_html_names *n)
 {
-	size_t i;
-
-	for (i = 0; i < n->nid; i++)
-		free(n->by_id[i]);
-	free(n->by_id);
+	bt_frame_names_free(n->by_id, n->nid);
 	free(n->order);
 	bt_map64_release(&n->used);
 	memset(n, 0, sizeof *n);

@@ -65,6 +65,12 @@ int bt_report_ctx_load(struct bt_db *db, const struct bt_result *res, struct bt_
 		       struct bt_err *err);
 void bt_report_ctx_release(struct bt_report_ctx *c);
 
+/* Every frame's name by frame id, for exporters that meet ids by the
+ * million: (*names)[id], NULL where no frame has the id, for id < *n.
+ * Free with bt_frame_names_free. */
+int bt_frame_names_load(struct bt_db *db, char ***names, size_t *n, struct bt_err *err);
+void bt_frame_names_free(char **names, size_t n);
+
 /* A value as people read it: ns as ms, bytes with binary units, percent. */
 void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b);
 /* A column heading for people: "wall_ns" reads "wall ms". */

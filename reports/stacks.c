@@ -14,6 +14,7 @@
 
 #include "alloc.h"
 #include "hash.h"
+#include "report.h"
 #include "rows.h"
 #include "stacks.h"
 
@@ -96,26 +97,6 @@ static int load_threads(struct bt_db *db, struct loader *l, struct bt_err *err)
 	while ((rc = bt_rows_next(r, err)) == 1)
 		if (!bt_map64_get(&l->tids, (uint64_t)bt_rows_int(r, 0)))
 			add_thread(l, bt_rows_int(r, 0), bt_rows_text(r, 1, NULL), bt_rows_int(r, 2) != 0);
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
-}
-
-static int load_frames(struct bt_db *db, struct bt_stacks *s, struct bt_err *err)
-{
-	struct bt_rows *r = NULL;
-	int rc;
-
-	if (bt_rows_open(&r, db, BT_SQL_FRAMES_ALL, err))
-		return err->code;
-	while ((rc = bt_rows_next(r, err)) == 1) {
-		int64_t id = bt_rows_int(r, 0);
-		const char *name = bt_rows_text(r, 1, NULL);
-		if (id <= 0 || id >= UINT32_MAX || !name)
-			continue;
-		s->frames = bt_grow_zero(s->frames, sizeof *s->frames, &s->nframes, (size_t)id);
-		free(s->frames[id]);
-		s->frames[id] = bt_xstrdup(name);
-	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
 }
@@ -266,7 +247,7 @@ int bt_stacks_load(struct bt_db *db, struct bt_stacks **out, struct bt_err *err)
 	l.s->npaths = 1;
 	rc = load_threads(db, &l, err);
 	if (!rc)
-		rc = load_frames(db, l.s, err);
+		rc = bt_frame_names_load(db, &l.s->frames, &l.s->nframes, err);
 	if (!rc)
 		rc = load_slices(db, &l, err);
 	if (!rc)
