@@ -100,9 +100,8 @@ static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *
 		    trace_has(c, "bundle_id") ? "bundle_id" : "NULL",
 		    trace_has(c, "version") ? "version" : "1",
 		    trace_has(c, "main_tid") ? "main_tid" : "NULL");
-	if (!rc && sqlite3_prepare_v2(c->conn, q.buf, -1, &st, NULL) != SQLITE_OK)
-		rc = bt_err_set(err, BT_EFORMAT, "cannot read table 'BTraceModel' of '%s': %s", c->path,
-				sqlite3_errmsg(c->conn));
+	if (!rc)
+		rc = bt_ios_prepare(c, "BTraceModel", q.buf, &st, err);
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		rows++;
 		c->trace_id = sqlite3_column_int64(st, 0);
@@ -215,11 +214,9 @@ static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, stru
 		rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", c->main_tid, NULL, (int64_t)1);
 	if (rc || !bt_ios_has_table(c, "ThreadInfoModel"))
 		return rc;
-	if (sqlite3_prepare_v2(c->conn, "SELECT tid, name FROM ThreadInfoModel WHERE trace_id=?1 ORDER BY rowid",
-			       -1, &st, NULL) != SQLITE_OK)
-		return bt_err_set(err, BT_EFORMAT, "cannot read table 'ThreadInfoModel' of '%s': %s", c->path,
-				  sqlite3_errmsg(c->conn));
-	sqlite3_bind_int64(st, 1, c->trace_id);
+	if (bt_ios_prepare(c, "ThreadInfoModel", "SELECT tid, name FROM ThreadInfoModel WHERE trace_id=?1 "
+			   "ORDER BY rowid", &st, err))
+		return err->code;
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		const char *t = (const char *)sqlite3_column_text(st, 1);
 		int64_t tid = sqlite3_column_int64(st, 0);

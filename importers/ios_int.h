@@ -17,6 +17,7 @@
 #include "rtype.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 /* Sample types of iOS records in samples.type (names in record_types). */
 enum {
@@ -87,6 +88,12 @@ int bt_ios_check_columns(struct bt_ios_ctx *c, const char *table, const char *co
 			 struct bt_err *err);
 /* 1 if the input has table. */
 int bt_ios_has_table(struct bt_ios_ctx *c, const char *table);
+/* Prepare sql, a read of table, binding ?1 (when it has it) to the trace
+ * id; a failure is bt_ios_sql_error's. */
+int bt_ios_prepare(struct bt_ios_ctx *c, const char *table, const char *sql, struct sqlite3_stmt **st,
+		   struct bt_err *err);
+/* BT_EFORMAT: "cannot read table T of F", with SQLite's reason. */
+int bt_ios_sql_error(struct bt_ios_ctx *c, const char *table, struct bt_err *err);
 
 /* Stacks (ios_stack.c). */
 struct bt_ios_image {

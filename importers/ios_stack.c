@@ -95,17 +95,13 @@ static int load_trie(struct bt_ios_stacks *s, struct bt_ios_ctx *c, struct bt_er
 		return BT_OK;
 	}
 	rc = bt_ios_check_columns(c, "CallStackTableModel", cols, err);
-	if (!rc && sqlite3_prepare_v2(c->conn, "SELECT nodes FROM CallStackTableModel WHERE trace_id=?1 ORDER BY rowid",
-				      -1, &st, NULL) != SQLITE_OK)
-		rc = bt_err_set(err, BT_EFORMAT, "cannot read table 'CallStackTableModel' of '%s': %s", s->path,
-				sqlite3_errmsg(c->conn));
 	if (!rc)
-		sqlite3_bind_int64(st, 1, c->trace_id);
+		rc = bt_ios_prepare(c, "CallStackTableModel",
+				    "SELECT nodes FROM CallStackTableModel WHERE trace_id=?1 ORDER BY rowid", &st, err);
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
 		rc = load_trie_blob(s, row++, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0), err);
 	if (!rc && step != SQLITE_DONE)
-		rc = bt_err_set(err, BT_EFORMAT, "cannot read table 'CallStackTableModel' of '%s': %s", s->path,
-				sqlite3_errmsg(c->conn));
+		rc = bt_ios_sql_error(c, "CallStackTableModel", err);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -122,12 +118,9 @@ static int load_images(struct bt_ios_stacks *s, struct bt_ios_ctx *c, struct bt_
 		return BT_OK;
 	}
 	rc = bt_ios_check_columns(c, "ImageInfoModel", cols, err);
-	if (!rc && sqlite3_prepare_v2(c->conn, "SELECT address, name FROM ImageInfoModel WHERE type=0 AND trace_id=?1 ORDER BY address",
-				      -1, &st, NULL) != SQLITE_OK)
-		rc = bt_err_set(err, BT_EFORMAT, "cannot read table 'ImageInfoModel' of '%s': %s", s->path,
-				sqlite3_errmsg(c->conn));
 	if (!rc)
-		sqlite3_bind_int64(st, 1, c->trace_id);
+		rc = bt_ios_prepare(c, "ImageInfoModel", "SELECT address, name FROM ImageInfoModel "
+				    "WHERE type=0 AND trace_id=?1 ORDER BY address", &st, err);
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 1), *slash;
 		struct bt_ios_image *im;
@@ -142,8 +135,7 @@ static int load_images(struct bt_ios_stacks *s, struct bt_ios_ctx *c, struct bt_
 		im->off = add_str(s, name, strlen(name));
 	}
 	if (!rc && step != SQLITE_DONE)
-		rc = bt_err_set(err, BT_EFORMAT, "cannot read table 'ImageInfoModel' of '%s': %s", s->path,
-				sqlite3_errmsg(c->conn));
+		rc = bt_ios_sql_error(c, "ImageInfoModel", err);
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -71,10 +71,20 @@ static const struct layout layouts[] = {
 };
 #define N_LAYOUTS (sizeof layouts / sizeof layouts[0])
 
-static int sql_error(struct bt_ios_ctx *c, const char *table, struct bt_err *err)
+int bt_ios_sql_error(struct bt_ios_ctx *c, const char *table, struct bt_err *err)
 {
 	return bt_err_set(err, BT_EFORMAT, "cannot read table '%s' of '%s': %s", table, c->path,
 			  sqlite3_errmsg(c->conn));
+}
+
+int bt_ios_prepare(struct bt_ios_ctx *c, const char *table, const char *sql, struct sqlite3_stmt **st,
+		   struct bt_err *err)
+{
+	if (sqlite3_prepare_v2(c->conn, sql, -1, st, NULL) != SQLITE_OK)
+		return bt_ios_sql_error(c, table, err);
+	if (sqlite3_bind_parameter_count(*st) >= 1)
+		sqlite3_bind_int64(*st, 1, c->trace_id);
+	return BT_OK;
 }
 
 int bt_ios_has_table(struct bt_ios_ctx *c, const char *table)
@@ -112,7 +122,7 @@ int bt_ios_check_columns(struct bt_ios_ctx *c, const char *table, const char *co
 
 	bt_buf_addf(&q, "PRAGMA table_info(\"%s\")", table);
 	if (sqlite3_prepare_v2(c->conn, q.buf, -1, &info, NULL) != SQLITE_OK)
-		rc = sql_error(c, table, err);
+		rc = bt_ios_sql_error(c, table, err);
 	for (; !rc && *cols; cols++) {
 		const char *p = *cols;
 		while (*p && !rc) {
@@ -140,10 +150,8 @@ static int read_rows(struct bt_ios_ctx *c, const struct layout *l, struct bt_ios
 	int64_t row = 0;
 
 	bt_buf_addf(&q, "SELECT %s FROM \"%s\" WHERE trace_id=?1 ORDER BY rowid", l->cols, l->table);
-	if (!rc && sqlite3_prepare_v2(c->conn, q.buf, -1, &st, NULL) != SQLITE_OK)
-		rc = sql_error(c, l->table, err);
 	if (!rc)
-		sqlite3_bind_int64(st, 1, c->trace_id);
+		rc = bt_ios_prepare(c, l->table, q.buf, &st, err);
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!strcmp(l->cols, "sample")) {
 			const unsigned char *p = sqlite3_column_blob(st, 0);
@@ -165,7 +173,7 @@ static int read_rows(struct bt_ios_ctx *c, const struct layout *l, struct bt_ios
 		row++;
 	}
 	if (!rc && step != SQLITE_DONE)
-		rc = sql_error(c, l->table, err);
+		rc = bt_ios_sql_error(c, l->table, err);
 	sqlite3_finalize(st);
 	bt_buf_release(&q);
 	return rc;
@@ -182,10 +190,8 @@ static int read_batch(struct bt_ios_ctx *c, const struct layout *l, struct bt_io
 	int64_t row = 0;
 
 	bt_buf_addf(&q, "SELECT tid, nodes FROM \"%s\" WHERE trace_id=?1 ORDER BY rowid", l->table);
-	if (!rc && sqlite3_prepare_v2(c->conn, q.buf, -1, &st, NULL) != SQLITE_OK)
-		rc = sql_error(c, l->table, err);
 	if (!rc)
-		sqlite3_bind_int64(st, 1, c->trace_id);
+		rc = bt_ios_prepare(c, l->table, q.buf, &st, err);
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *p = sqlite3_column_blob(st, 1);
 		size_t len = (size_t)sqlite3_column_bytes(st, 1);
@@ -193,7 +199,7 @@ static int read_batch(struct bt_ios_ctx *c, const struct layout *l, struct bt_io
 				 len, out, err);
 	}
 	if (!rc && step != SQLITE_DONE)
-		rc = sql_error(c, l->table, err);
+		rc = bt_ios_sql_error(c, l->table, err);
 	sqlite3_finalize(st);
 	bt_buf_release(&q);
 	return rc;
