@@ -116,6 +116,46 @@ CREATE TABLE dispatches (
 	target_ts        INTEGER NOT NULL      -- start of execution
 );
 
+-- Values over time that are not per-sample counters: iOS TimeSeriesModel
+-- counters (cpu_usage, mem_usage in bytes) and Perfetto counter tracks
+-- (as the trace gives them). track is the counter's name.
+CREATE TABLE counters (
+	track TEXT NOT NULL,
+	ts    INTEGER NOT NULL,
+	value REAL NOT NULL
+);
+
+-- Slices on a track that is no thread's: iOS TimeSeriesModel slices
+-- (hitch), Perfetto process, async and named tracks. Not call stacks, so
+-- kept out of slices and attribution.
+CREATE TABLE track_slices (
+	track TEXT NOT NULL,
+	name  TEXT NOT NULL,
+	ts    INTEGER NOT NULL,
+	dur   INTEGER NOT NULL,
+	depth INTEGER NOT NULL DEFAULT 0
+);
+
+-- Slices of a Perfetto trace named "binder transact[iface:code]" or
+-- "[iface:method|code]" (btrace 2.0), parsed.
+CREATE TABLE binder_transactions (
+	slice_id  INTEGER PRIMARY KEY,
+	tid       INTEGER NOT NULL,
+	ts        INTEGER NOT NULL,
+	dur       INTEGER NOT NULL,
+	interface TEXT NOT NULL,
+	method    TEXT,                 -- NULL in the runtime form [iface:code]
+	code      INTEGER
+);
+
+-- Slices named "pthread_create tid=N": which thread created which.
+CREATE TABLE thread_creates (
+	slice_id    INTEGER PRIMARY KEY,
+	tid         INTEGER NOT NULL,
+	ts          INTEGER NOT NULL,
+	created_tid INTEGER NOT NULL
+);
+
 CREATE TABLE diagnostics (
 	code   TEXT PRIMARY KEY,
 	count  INTEGER NOT NULL,

@@ -36,6 +36,7 @@ static void test_bulk(void)
 	is_int(one(db, "SELECT count(*) FROM record_types WHERE type <= 23"), 23, "record type names");
 	is_int(one(db, "SELECT count(*) FROM record_types WHERE type > 100"), 10, "iOS record type names");
 	is_int(one(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'dispatches'"), 1, "dispatches table");
+	is_int(one(db, "SELECT count(*) FROM sqlite_schema WHERE name IN ('counters','track_slices','binder_transactions','thread_creates')"), 4, "tables of the iOS time series and Perfetto imports");
 	bt_db_begin(db, &err);
 	memset(&s, 0, sizeof s);
 	for (i = 1; i <= 10000 && !rc; i++) {
