@@ -126,6 +126,8 @@ static int note_span(const struct bt_capture *cap, struct bt_db *db, struct bt_e
 	size_t i;
 	int rc;
 
+	if (!cap->n)
+		return BT_OK;   /* a trace of slices: its importer noted the span */
 	bt_map64_init(&tids, 64);
 	for (i = 0; i < cap->n; i++) {
 		const struct bt_csample *s = &cap->s[i];

@@ -25,18 +25,29 @@ static int is_script(enum bt_sql_id id)
 	return id == BT_SQL_SCHEMA || id == BT_SQL_BULK_TABLES;
 }
 
+/* queries/scratch_*.sql work on an importer's temporary tables, which do
+ * not exist when the database opens: they are prepared on first use. */
+static int is_scratch(enum bt_sql_id id)
+{
+	return !strncmp(bt_sql_name[id], "scratch_", 8);
+}
+
+static int prepare(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+{
+	if (sqlite3_prepare_v3(db->conn, bt_sql_text[id], -1, SQLITE_PREPARE_PERSISTENT, &db->stmt[id],
+			       NULL) != SQLITE_OK)
+		return bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s", bt_sql_name[id],
+				  sqlite3_errmsg(db->conn));
+	return BT_OK;
+}
+
 static int prepare_all(struct bt_db *db, struct bt_err *err)
 {
 	int i;
 
-	for (i = 0; i < BT_SQL__COUNT; i++) {
-		if (is_script(i))
-			continue;
-		if (sqlite3_prepare_v3(db->conn, bt_sql_text[i], -1, SQLITE_PREPARE_PERSISTENT,
-				       &db->stmt[i], NULL) != SQLITE_OK)
-			return bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s",
-					  bt_sql_name[i], sqlite3_errmsg(db->conn));
-	}
+	for (i = 0; i < BT_SQL__COUNT; i++)
+		if (!is_script(i) && !is_scratch(i) && prepare(db, i, err))
+			return err->code;
 	return BT_OK;
 }
 
@@ -269,12 +280,13 @@ int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 
 int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const char *types, ...)
 {
-	sqlite3_stmt *st = db->stmt[id];
+	sqlite3_stmt *st;
 	va_list ap;
 	int i, rc;
 
-	if (bt_db_bulk_idle(db, err))
+	if (bt_db_bulk_idle(db, err) || (!db->stmt[id] && prepare(db, id, err)))
 		return err->code;
+	st = db->stmt[id];
 	va_start(ap, types);
 	for (i = 0; types[i]; i++) {
 		int n = i + 1;
@@ -293,6 +305,15 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 				sqlite3_bind_text(st, n, s, (int)len, SQLITE_STATIC);
 			else
 				sqlite3_bind_null(st, n);
+		} else if (types[i] == 'b') {
+			const void *b = va_arg(ap, const void *);
+			size_t len = va_arg(ap, size_t);
+			if (b)
+				sqlite3_bind_blob(st, n, b, (int)len, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, n);
+		} else if (types[i] == 'r') {
+			sqlite3_bind_double(st, n, va_arg(ap, double));
 		} else {
 			sqlite3_bind_null(st, n);
 		}
@@ -303,13 +324,24 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 	return rc;
 }
 
-int bt_db_exec_ints(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, struct bt_err *err)
+int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 {
-	sqlite3_stmt *st = db->stmt[id];
-	int i;
-
 	if (bt_db_bulk_idle(db, err))
 		return err->code;
+	if (sqlite3_exec(db->conn, bt_sql_text[id], NULL, NULL, NULL) != SQLITE_OK)
+		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
+				  sqlite3_errmsg(db->conn));
+	return BT_OK;
+}
+
+int bt_db_exec_ints(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, struct bt_err *err)
+{
+	sqlite3_stmt *st;
+	int i;
+
+	if (bt_db_bulk_idle(db, err) || (!db->stmt[id] && prepare(db, id, err)))
+		return err->code;
+	st = db->stmt[id];
 	for (i = 0; i < n; i++)
 		sqlite3_bind_int64(st, i + 1, v[i]);
 	return bt_db_step_done(db, id, err);

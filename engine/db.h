@@ -48,9 +48,15 @@ void bt_db_rollback(struct bt_db *db);
  * Run a registered statement to completion. types has one letter per
  * parameter: 'i' int64_t, 't' const char *
  * (NULL binds NULL), 's' const char * and size_t length (NULL binds NULL),
+ * 'b' const void * and size_t length (a blob; NULL binds NULL), 'r' double,
  * 'n' NULL (no argument consumed). Strings need only live until it returns.
+ * Statements of queries/scratch_*.sql, on temporary tables, are prepared
+ * when first run.
  */
 int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const char *types, ...);
+
+/* Run every statement of a registered scratch_*.sql script (no parameters). */
+int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
 
 /* Run a registered statement whose n parameters are all integers. */
 int bt_db_exec_ints(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, struct bt_err *err);

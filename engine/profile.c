@@ -259,9 +259,11 @@ void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t
 	int kind = bt_block_kind_of(type);
 	struct block_event *e;
 
-	if (kind < 0 || dur <= 0 || !path)
+	if (dur <= 0 || !path)
 		return;
 	p->paths[path].self[V_BLOCK] += dur;
+	if (kind < 0)
+		return;   /* imported blocked time of no known kind: in the total only */
 	BT_GROW(p->blocks, p->nblocks + 1, p->bcap);
 	e = &p->blocks[p->nblocks++];
 	e->path = path;

@@ -56,7 +56,8 @@ uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame,
 void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice *s,
 		      const int64_t self[BT_PROFILE_NCTR], int in_msg, int msg_root);
 
-/* A blocking record of the given type ended on path after dur ns. */
+/* A blocking record of the given type ended on path after dur ns (a
+ * type of no blocking kind counts in the path's blocked total only). */
 void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t dur);
 
 /* The thread is done: flush its last message. */

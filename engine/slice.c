@@ -46,6 +46,21 @@ static const char *const loop_frames[] = {
 /* The loop's wait for the next message: idle time, not part of a message. */
 static const char idle_frame_part[] = " android.os.MessageQueue.next(";
 
+int bt_frame_is_loop(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof loop_frames / sizeof loop_frames[0]; i++)
+		if (!strcmp(name, loop_frames[i]))
+			return 1;
+	return 0;
+}
+
+int bt_frame_is_idle(const char *name)
+{
+	return name && strstr(name, idle_frame_part) != NULL;
+}
+
 int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt_err *err)
 {
 	*out = BT_SLICE_MIDPOINT;
@@ -117,12 +132,11 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, str
 		t->dropped = bt_grow_zero(t->dropped, 1, cap, id);
 		t->loop = bt_grow_zero(t->loop, 1, &lcap, id);
 		t->idle = bt_grow_zero(t->idle, 1, &icap, id);
-		t->idle[id] = name && strstr(name, idle_frame_part) != NULL;
+		t->idle[id] = bt_frame_is_idle(name);
 		t->dropped[id] = name && !strncmp(name, "<runtime", 8);
 		for (i = 0; name && i < sizeof blacklist / sizeof blacklist[0]; i++)
 			t->dropped[id] |= !strcmp(name, blacklist[i]);
-		for (i = 0; name && i < sizeof loop_frames / sizeof loop_frames[0]; i++)
-			t->loop[id] |= !strcmp(name, loop_frames[i]);
+		t->loop[id] = bt_frame_is_loop(name);
 		t->nframes = id;
 	}
 	bt_rows_close(r);

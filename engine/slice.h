@@ -18,6 +18,11 @@ enum bt_slice_policy {
 			    * records' ends; message changes split frames below the loop */
 };
 
+/* A message-loop frame (deeper frames belong to a Looper message), and the
+ * loop's wait for the next message (idle, in no message), by name. */
+int bt_frame_is_loop(const char *name);
+int bt_frame_is_idle(const char *name);
+
 /* Parse a --slice-policy name (NULL: the default, midpoint). BT_EUSAGE
  * for an unknown one. */
 int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt_err *err);

@@ -12,6 +12,7 @@
 static const struct bt_importer *const importers[] = {
 	&bt_imp_android,
 	&bt_imp_ios,
+	&bt_imp_perfetto,
 };
 
 #define N_IMPORTERS (sizeof importers / sizeof importers[0])

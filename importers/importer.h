@@ -37,5 +37,6 @@ int bt_importer_find(const char *path, const struct bt_importer **out, struct bt
 
 extern const struct bt_importer bt_imp_android;
 extern const struct bt_importer bt_imp_ios;
+extern const struct bt_importer bt_imp_perfetto;
 
 #endif

@@ -1,0 +1,3 @@
+-- scratch_pf_insert_flow: a flow begins (role 0) or ends (role 1) at an event.
+-- :id :role :tid :ts :dur INTEGER, :name TEXT
+INSERT INTO pf_flow(id, role, tid, ts, dur, name) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
