@@ -79,7 +79,7 @@ static int resolve_pending(struct pf *p, struct bt_err *err)
 		if (!t->pending)
 			continue;
 		n++;
-		if (bt_db_exec(p->db, BT_SQL_SCRATCH_PF_RESOLVE, err, "ii", (int64_t)t->uuid, -(int64_t)i - 1))
+		if (pf_spill_resolve(p, t->uuid, -(int64_t)i - 1, err))
 			return err->code;
 	}
 	if (n)

@@ -9,6 +9,7 @@
 #ifndef BT_PF_INT_H
 #define BT_PF_INT_H
 
+#include <sqlite3.h>
 #include <stdint.h>
 
 #include "db.h"
@@ -48,6 +49,18 @@ struct pf_frame {
 enum { PF_EV_BEGIN = 1, PF_EV_END = 2, PF_EV_INSTANT = 3, PF_EV_COUNTER = 4 };
 /* Where an event came from: thread slices of two sources nest into one tree. */
 enum { PF_SRC_TRACK = 0, PF_SRC_ATRACE = 1 };
+
+/* An event as spilled (pf_spill.c). */
+struct pf_event {
+	int64_t seq, k, ts;
+	uint64_t uuid;
+	int known;              /* k is known (the track was described) */
+	int kind, src;
+	uint32_t frame;
+	double v;               /* a counter's value */
+	const void *args;       /* packed pf_args, nargs bytes */
+	size_t nargs;
+};
 
 /* A track as its descriptor says. */
 struct pf_track {
@@ -98,6 +111,8 @@ struct pf {
 	int64_t packets, first_ts;
 	int have_ts;
 	int inflating;                   /* inside compressed_packets */
+	sqlite3 *spill;                  /* pf_spill.c */
+	sqlite3_stmt *ins, *res;
 	int flavor_atrace, flavor_track, flavor_ios;
 	int64_t pid;                     /* the app's, chosen after the read */
 	char *type_names[256];           /* record type names, for the Type annotation */
@@ -108,9 +123,18 @@ int pf_stream(struct pf *p, struct bt_err *err);
 /* The packets of a compressed_packets field (zlib) at byte offset off. */
 int pf_stream_inflate(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
 
-/* pf_packet.c */
+/* pf_spill.c: the events, kept in a file until all are read. */
 int pf_spill_open(struct pf *p, struct bt_err *err);
 void pf_spill_close(struct pf *p);
+int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err);
+/* Events of track uuid spilled before its descriptor get key k. */
+int pf_spill_resolve(struct pf *p, uint64_t uuid, int64_t k, struct bt_err *err);
+/* A statement giving k, ts, kind, src, frame, v, a in pairing order;
+ * pf_spill_next steps it: 1 a row, 0 the end, -1 an error. */
+int pf_spill_order(struct pf *p, sqlite3_stmt **out, struct bt_err *err);
+int pf_spill_next(struct pf *p, sqlite3_stmt *st, struct bt_err *err);
+
+/* pf_packet.c */
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
 struct pf_track *pf_track_get(struct pf *p, uint64_t uuid);
 void pf_release(struct pf *p);

@@ -17,18 +17,6 @@ typedef Perfetto__Protos__TrackEvent Event;
  * that no real uuid is likely to collide. */
 #define LEGACY_UUID(tid) (0xB7AC000000000000ULL | (uint32_t)(tid))
 
-int pf_spill_open(struct pf *p, struct bt_err *err)
-{
-	return bt_db_script(p->db, BT_SQL_SCRATCH_PF_TABLES, err);
-}
-
-void pf_spill_close(struct pf *p)
-{
-	struct bt_err ignored;
-
-	bt_db_script(p->db, BT_SQL_SCRATCH_PF_DROP, &ignored);
-}
-
 /* The key events of a track are ordered under: the thread's tid, else
  * minus the track's index + 1. */
 static int64_t track_key(const struct pf *p, const struct pf_track *t)
@@ -169,9 +157,7 @@ static int describe(struct pf *p, const Perfetto__Protos__TrackDescriptor *d, st
 		free(t->name);
 		t->name = bt_xstrdup(name);
 	}
-	if (had && bt_db_exec(p->db, BT_SQL_SCRATCH_PF_RESOLVE, err, "ii", (int64_t)t->uuid, track_key(p, t)))
-		return err->code;
-	return BT_OK;
+	return had ? pf_spill_resolve(p, t->uuid, track_key(p, t), err) : BT_OK;
 }
 
 static void process_tree(struct pf *p, const Perfetto__Protos__ProcessTree *pt)
@@ -211,18 +197,23 @@ static int spill(struct pf *p, int known, int64_t k, uint64_t uuid, int64_t ts, 
 		 uint32_t frame, double v, const struct pf_args *a, struct bt_err *err)
 {
 	unsigned char buf[4 + 8 * PF__NARGS];
-	size_t n = a && a->has ? pack_args(a, buf) : 0;
-	int64_t seq = ++p->seq;
+	struct pf_event e;
 
 	if (!p->have_ts || ts < p->first_ts)
 		p->first_ts = ts;
 	p->have_ts = 1;
-	if (known)
-		return bt_db_exec(p->db, BT_SQL_SCRATCH_PF_INSERT_EVENT, err, "iiiiiiirb", seq, k,
-				  (int64_t)uuid, ts, (int64_t)kind, (int64_t)src, (int64_t)frame, v,
-				  n ? buf : NULL, n);
-	return bt_db_exec(p->db, BT_SQL_SCRATCH_PF_INSERT_EVENT, err, "iniiiiirb", seq, (int64_t)uuid, ts,
-			  (int64_t)kind, (int64_t)src, (int64_t)frame, v, n ? buf : NULL, n);
+	e.seq = ++p->seq;
+	e.known = known;
+	e.k = k;
+	e.uuid = uuid;
+	e.ts = ts;
+	e.kind = kind;
+	e.src = src;
+	e.frame = frame;
+	e.v = v;
+	e.nargs = a && a->has ? pack_args(a, buf) : 0;
+	e.args = buf;
+	return pf_spill_event(p, &e, err);
 }
 
 static void count_begin(struct pf *p, int64_t pid)

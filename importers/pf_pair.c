@@ -13,7 +13,6 @@
 
 #include "alloc.h"
 #include "pf_int.h"
-#include "rows.h"
 
 #define MAX_DEPTH 512   /* deeper begins are dropped (and counted) */
 
@@ -263,14 +262,12 @@ static int track_event(struct pair *r, int64_t ts, int kind, uint32_t frame, dou
 			  (int64_t)r->nts);
 }
 
-static int row(struct pair *r, struct bt_rows *rows, struct bt_err *err)
+static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
 {
-	int64_t key = bt_rows_int(rows, 0), ts = bt_rows_int(rows, 1);
-	int kind = (int)bt_rows_int(rows, 2), src = (int)bt_rows_int(rows, 3);
-	uint32_t frame = (uint32_t)bt_rows_int(rows, 4);
+	int64_t key = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
+	int kind = sqlite3_column_int(st, 2), src = sqlite3_column_int(st, 3);
+	uint32_t frame = (uint32_t)sqlite3_column_int64(st, 4);
 	struct pf_args a;
-	size_t n = 0;
-	const char *blob = bt_rows_text(rows, 6, &n);
 
 	if (!r->have_key || key != r->key) {
 		if (end_key(r, err))
@@ -287,8 +284,8 @@ static int row(struct pair *r, struct bt_rows *rows, struct bt_err *err)
 	if (frame > r->p->nframes)
 		frame = 0;
 	if (key < 0)
-		return track_event(r, ts, kind, frame, bt_rows_real(rows, 5), err);
-	unpack_args(blob, n, &a);
+		return track_event(r, ts, kind, frame, sqlite3_column_double(st, 5), err);
+	unpack_args(sqlite3_column_blob(st, 6), (size_t)sqlite3_column_bytes(st, 6), &a);
 	if (kind == PF_EV_BEGIN && frame)
 		return begin(r, ts, src, frame, &a, err);
 	if (kind == PF_EV_END)
@@ -296,7 +293,7 @@ static int row(struct pair *r, struct bt_rows *rows, struct bt_err *err)
 	if (kind == PF_EV_COUNTER) {
 		char track[40];
 		snprintf(track, sizeof track, "thread %lld", (long long)key);
-		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tir", track, ts, bt_rows_real(rows, 5));
+		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tir", track, ts, sqlite3_column_double(st, 5));
 	}
 	return BT_OK;
 }
@@ -323,7 +320,7 @@ static void report(const struct pair *r, const struct pf *p)
 int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err)
 {
 	struct pair r;
-	struct bt_rows *rows = NULL;
+	sqlite3_stmt *st = NULL;
 	int rc;
 
 	memset(&r, 0, sizeof r);
@@ -332,13 +329,11 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err)
 	r.feed = bt_feed_new(p->db);
 	for (rc = 0; rc < (int)p->nframes; rc++)
 		bt_feed_frame(r.feed, (uint32_t)rc + 1, p->frames[rc].name);
-	rc = bt_db_script(p->db, BT_SQL_SCRATCH_PF_INDEX, err);
-	if (!rc)
-		rc = bt_rows_open(&rows, p->db, BT_SQL_SCRATCH_PF_EVENTS, err);
-	while (!rc && (rc = bt_rows_next(rows, err)) == 1)
-		rc = row(&r, rows, err);
+	rc = pf_spill_order(p, &st, err);
+	while (!rc && (rc = pf_spill_next(p, st, err)) == 1)
+		rc = row(&r, st, err);
 	rc = rc < 0 ? err->code : rc;
-	bt_rows_close(rows);
+	sqlite3_finalize(st);
 	if (!rc)
 		rc = end_key(&r, err);
 	if (!rc) {

@@ -1,4 +1,3 @@
--- scratch_pf_drop: the spilled events are done with.
-DROP TABLE IF EXISTS temp.pf_ev;
+-- scratch_pf_drop: the notifies and flows are done with.
 DROP TABLE IF EXISTS temp.pf_notify;
 DROP TABLE IF EXISTS temp.pf_flow;

@@ -53,12 +53,15 @@ static void facts(FILE *out, const struct bt_facts *f)
 	esc(out, f->source ? f->source : "?");
 	fputs("</h1>\n<p class=\"facts\">", out);
 	esc(out, f->format ? f->format : "?");
-	fprintf(out, " v%lld", (long long)f->version);
+	if (f->version)
+		fprintf(out, " v%lld", (long long)f->version);
 	if (f->has_pid)
 		fprintf(out, " · pid %lld, main thread tid %lld", (long long)f->pid, (long long)f->main_tid);
-	fprintf(out, " · %lld samples of %lld records · %lld threads · %.1f ms</p>\n",
-		(long long)f->samples, (long long)f->records, (long long)f->threads,
-		(double)(f->end_ns - f->start_ns) / 1e6);
+	if (f->imported)
+		fprintf(out, " · %lld slices as the trace has them", (long long)f->slices);
+	else
+		fprintf(out, " · %lld samples of %lld records", (long long)f->samples, (long long)f->records);
+	fprintf(out, " · %lld threads · %.1f ms</p>\n", (long long)f->threads, (double)(f->end_ns - f->start_ns) / 1e6);
 	if (f->mapping) {
 		fputs("<p class=\"facts\">mapping ", out);
 		esc(out, f->mapping);

@@ -25,12 +25,16 @@ static void facts(FILE *out, const struct bt_facts *f)
 	fputs("# btrace-analyze report: ", out);
 	bt_md_put(out, f->source ? f->source : "?");
 	fputs("\n\n", out);
-	fprintf(out, "%s v%lld", f->format ? f->format : "?", (long long)f->version);
+	fputs(f->format ? f->format : "?", out);
+	if (f->version)
+		fprintf(out, " v%lld", (long long)f->version);
 	if (f->has_pid)
 		fprintf(out, " · pid %lld, main thread tid %lld", (long long)f->pid, (long long)f->main_tid);
-	fprintf(out, " · %lld samples of %lld records · %lld threads · %.1f ms\n",
-		(long long)f->samples, (long long)f->records, (long long)f->threads,
-		(double)(f->end_ns - f->start_ns) / 1e6);
+	if (f->imported)
+		fprintf(out, " · %lld slices as the trace has them", (long long)f->slices);
+	else
+		fprintf(out, " · %lld samples of %lld records", (long long)f->samples, (long long)f->records);
+	fprintf(out, " · %lld threads · %.1f ms\n", (long long)f->threads, (double)(f->end_ns - f->start_ns) / 1e6);
 }
 
 static void findings(FILE *out, const struct bt_result *res, int64_t t0)

@@ -10,8 +10,8 @@
 
 static void facts(FILE *out, const struct bt_facts *f)
 {
-	fprintf(out, "trace     %s (%s v%lld)\n", f->source ? f->source : "?",
-		f->format ? f->format : "?", (long long)f->version);
+	fprintf(out, "trace     %s (%s", f->source ? f->source : "?", f->format ? f->format : "?");
+	fprintf(out, f->version ? " v%lld)\n" : ")\n", (long long)f->version);
 	if (f->mapping)
 		fprintf(out, "mapping   %s\n", f->mapping);
 	if (f->has_pid)
@@ -19,8 +19,12 @@ static void facts(FILE *out, const struct bt_facts *f)
 			(long long)f->main_tid);
 	else
 		fprintf(out, "process   pid unknown\n");
-	fprintf(out, "samples   %lld of %lld records, %lld threads\n", (long long)f->samples,
-		(long long)f->records, (long long)f->threads);
+	if (f->imported)
+		fprintf(out, "slices    %lld as the trace has them, %lld threads\n", (long long)f->slices,
+			(long long)f->threads);
+	else
+		fprintf(out, "samples   %lld of %lld records, %lld threads\n", (long long)f->samples,
+			(long long)f->records, (long long)f->threads);
 	fprintf(out, "span      %.3f ms (%lld .. %lld ns)\n", (double)(f->end_ns - f->start_ns) / 1e6,
 		(long long)f->start_ns, (long long)f->end_ns);
 }

@@ -62,6 +62,10 @@ static void meta_row(struct bt_facts *f, struct bt_rows *r)
 		f->start_ns = n;
 	else if (!strcmp(k, "last_ts"))
 		f->end_ns = n;
+	else if (!strcmp(k, "slices"))
+		f->slices = n;
+	else if (!strcmp(k, "slice_policy"))
+		f->imported = v && !strcmp(v, "imported");
 	if (!strcmp(k, "pid")) {
 		f->pid = n;
 		f->has_pid = 1;

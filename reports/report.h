@@ -38,6 +38,8 @@ int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, struc
 struct bt_facts {
 	char *format, *source, *mapping;
 	int64_t version, pid, main_tid, records, samples, threads, start_ns, end_ns;
+	int64_t slices;
+	int imported;              /* the trace brought its slices (Perfetto): no samples */
 	int has_pid;
 };
 
