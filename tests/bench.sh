@@ -13,6 +13,8 @@
 #   pprof     --pprof (with the JSON report)
 #   folded    --folded (with the JSON report)
 #   perfetto  --perfetto (with the JSON report)
+# and that Perfetto trace imported back (the Perfetto importer's figure):
+#   pfimport  import of the exported .pb into a kept database
 set -eu
 B=${B:-build}
 RUNS=${RUNS:-5}
@@ -29,6 +31,7 @@ measure() {   # label records command...
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		[ "$label" = import ] && rm -f "$dir/$n.db"
+		[ "$label" = pfimport ] && rm -f "$dir/pf.db"
 		/usr/bin/time -f '%e %M %U %S' -o "$dir/one" "$@" >/dev/null
 		cat "$dir/one" >>"$dir/times"
 		i=$((i + 1))
@@ -51,6 +54,7 @@ for n in 200000 1000000; do
 	measure pprof $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --pprof "$r.pb.gz"
 	measure folded $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --folded "$r.folded"
 	measure perfetto $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --perfetto "$r.pb"
+	measure pfimport $n "$BIN" import -q "$r.pb" -o "$dir/pf.db"
 	ls -l "$r".* | awk '{ printf "# %s: %.1f MB\n", $NF, $5 / 1048576 }'
 done
 rm -f "$dir"/*.db "$dir"/*.report.*
