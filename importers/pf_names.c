@@ -223,7 +223,7 @@ int pf_annotation(const struct pf *p, struct pf_args *a, const char *name, const
 		return 1;
 	}
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		if (strcmp(name, keys[i].key))
+		if (name[0] != keys[i].key[0] || strcmp(name, keys[i].key))
 			continue;
 		if (!value_of(d, &v))
 			return 0;
