@@ -89,7 +89,7 @@ static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *
 	static const char *const cols[] = { "trace_id,start_time", NULL };
 	struct bt_buf q = BT_BUF_INIT;
 	sqlite3_stmt *st = NULL;
-	int rc, rows = 0;
+	int rc, rows = 0, step = SQLITE_DONE;
 
 	if (!bt_ios_has_table(c, "BTraceModel"))
 		return bt_err_set(err, BT_EFORMAT, "'%s' has no table 'BTraceModel': not a btrace iOS database", c->path);
@@ -102,7 +102,7 @@ static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *
 		    trace_has(c, "main_tid") ? "main_tid" : "NULL");
 	if (!rc)
 		rc = bt_ios_prepare(c, "BTraceModel", q.buf, &st, err);
-	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		rows++;
 		c->trace_id = sqlite3_column_int64(st, 0);
 		t->start_us = sqlite3_column_int64(st, 1);
@@ -115,6 +115,8 @@ static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *
 		c->has_main_tid = sqlite3_column_type(st, 6) != SQLITE_NULL && sqlite3_column_int64(st, 6) != 0;
 		c->main_tid = sqlite3_column_int64(st, 6);
 	}
+	if (!rc && step != SQLITE_DONE)
+		rc = bt_ios_sql_error(c, "BTraceModel", err);
 	sqlite3_finalize(st);
 	bt_buf_release(&q);
 	if (!rc && !rows)
@@ -197,7 +199,7 @@ static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, stru
 	struct bt_buf name = BT_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	size_t i;
-	int rc = BT_OK;
+	int rc = BT_OK, step = SQLITE_DONE;
 
 	for (i = 0; i < r->n && !rc; i++) {
 		const struct bt_ios_rec *x = &r->v[i];
@@ -217,7 +219,7 @@ static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, stru
 	if (bt_ios_prepare(c, "ThreadInfoModel", "SELECT tid, name FROM ThreadInfoModel WHERE trace_id=?1 "
 			   "ORDER BY rowid", &st, err))
 		return err->code;
-	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *t = (const char *)sqlite3_column_text(st, 1);
 		int64_t tid = sqlite3_column_int64(st, 0);
 		if (!t)
@@ -226,6 +228,8 @@ static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, stru
 		bt_utf8_sanitize(&name, t, (size_t)sqlite3_column_bytes(st, 1));
 		rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", tid, name.buf, (int64_t)(tid == c->main_tid));
 	}
+	if (!rc && step != SQLITE_DONE)
+		rc = bt_ios_sql_error(c, "ThreadInfoModel", err);
 	sqlite3_finalize(st);
 	bt_buf_release(&name);
 	return rc;

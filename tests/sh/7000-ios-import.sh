@@ -148,3 +148,16 @@ sqlite3 "$T/other.db" "create table t(x);"
 err=$("$BIN" import "$T/other.db" -o "$T/bad.db" 2>&1)
 is "$?" 1 "other SQLite: exit 1"
 like "$err" "unrecognised input '.*other.db'" "other SQLite: not taken for an iOS database"
+
+# A table whose page is damaged fails when read, not as an early end: the
+# error names the file and the table.
+zero_page() {   # db table
+	pg=$(sqlite3 "$1" "SELECT rootpage FROM sqlite_master WHERE name = '$2'")
+	size=$(sqlite3 "$1" "PRAGMA page_size")
+	dd if=/dev/zero of="$1" bs="$size" seek=$((pg - 1)) count=1 conv=notrunc status=none
+}
+for tab in BTraceModel ThreadInfoModel CallStackTableModel CPUBatchSampleModel; do
+	mkdb "$T/page.db" 3
+	zero_page "$T/page.db" $tab
+	fatal "damaged $tab page" "$T/page.db" "cannot read table '$tab' of '.*page.db': database disk image is malformed"
+done
