@@ -177,16 +177,16 @@ static int write_samples(struct bt_ios_ctx *c, struct bt_ios_stacks *st, struct 
 		s.type = x->type;
 		s.ts = x->ts;
 		s.cpu_ns = x->cpu;
-		if (x->end_ts > x->ts) {
+		if ((x->has & BT_IOS_HAS_END) && x->end_ts > x->ts) {
 			s.end_ts = x->end_ts;
 			s.end_cpu_ns = x->end_cpu;
-		} else if (x->end_ts && x->end_ts < x->ts) {
+		} else if ((x->has & BT_IOS_HAS_END) && x->end_ts < x->ts) {
 			bt_diag_warn(c->diag, "end_before_begin", "an interval sample of tid %lld in '%s' ends before it begins; treated as a point",
 				     (long long)x->tid, c->path);
 		}
 		s.node_id = x->node_id;
 		s.alloc_objects = x->alloc_count;
-		s.alloc_bytes = x->alloc_mib << 20;
+		s.alloc_bytes = (int64_t)x->alloc_mib << 20;
 		if (bt_db_insert_sample(db, &s, err))
 			return err->code;
 	}

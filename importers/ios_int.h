@@ -33,17 +33,23 @@ enum {
 	BT_IOS_RANGE = 110       /* time range (reader-only v4) */
 };
 
-/* One decoded sample; times and CPU in ns (already scaled). */
+/* Which optional time fields a record has (bt_ios_rec.has). */
+enum { BT_IOS_HAS_END = 1, BT_IOS_HAS_END_CPU = 2, BT_IOS_HAS_TARGET = 4, BT_IOS_HAS_SIZE = 8 };
+
+/* One decoded sample. Its time fields hold the stored u32 values until
+ * bt_ios_times converts them to ns since the trace start. */
 struct bt_ios_rec {
 	int64_t tid, ts, end_ts, cpu, end_cpu;
-	int64_t alloc_mib, alloc_count;
 	int64_t target_tid, target_ts;   /* dispatch/async */
+	int64_t sample_id;               /* assigned when written */
 	uint64_t lock_id;                /* lock */
+	uint32_t alloc_mib, alloc_count;
+	uint32_t mem_size;               /* memory: bytes allocated, 0 for a free */
 	uint32_t stack_id, seq;          /* seq: order read */
 	uint32_t node_id;                /* our leaf node, when written */
 	uint16_t action;
 	int16_t type;
-	int64_t sample_id;               /* assigned when written */
+	uint8_t has;                     /* BT_IOS_HAS_* */
 };
 
 struct bt_ios_recs {
@@ -63,23 +69,43 @@ struct bt_ios_ctx {
 	int has_main_tid;
 };
 
+/*
+ * The times of one stream of records (a batch row's blob, or a per-row
+ * table in row order), which are in time order. Stored times are u32 and
+ * wrap (10 us ticks after ~11.9 h, us after ~71 min; spec Q-4): a time
+ * more than 2^31 below the previous one has wrapped, and one more than
+ * 2^31 above it after a wrap is a late record from before the wrap.
+ */
+struct bt_ios_clock {
+	int64_t last;       /* the previous time, unwrapped; -1 before the first */
+};
+#define BT_IOS_CLOCK_INIT { -1 }
+
+/* The unwrapped value of a stored u32 time v of the stream k. */
+int64_t bt_ios_unwrap(struct bt_ios_clock *k, uint32_t v);
 /* Per-version scale of sample time fields to ns (v3/v4: 10 us ticks). */
-int64_t bt_ios_time_ns(const struct bt_ios_ctx *c, uint32_t v);
+int64_t bt_ios_time_ns(const struct bt_ios_ctx *c, int64_t v);
+/* Convert r's stored times to ns since the trace start: its time through
+ * the stream's clock k, its end and target times as offsets from it
+ * (an end up to 2^31 before the time stays before it), CPU times scaled. */
+void bt_ios_times(const struct bt_ios_ctx *c, struct bt_ios_clock *k, struct bt_ios_rec *r);
 
 /*
  * Field codes of a layout, one char per field, in storage order: t time,
  * c cpu, e end time, E end cpu, s stack_id, a alloc_size, n alloc_count,
  * A addr, z size, T target tid, g target time, i tid (all u32 in blobs),
- * L lock id u48 + action u16 (8 bytes). Time codes are scaled to ns.
+ * L lock id u48 + action u16 (8 bytes). Times stay as stored until
+ * bt_ios_times.
  */
-void bt_ios_field(const struct bt_ios_ctx *c, struct bt_ios_rec *r, char code, uint64_t v);
+void bt_ios_field(struct bt_ios_rec *r, char code, uint64_t v);
 /* Size in bytes of one blob node of layout fields. */
 size_t bt_ios_node_size(const char *fields);
 /* Decode a blob of whole nodes (fields) into recs of type and thread tid
- * (a field 'i' overrides it). Errors name the table, row and byte offset. */
-int bt_ios_blob(const struct bt_ios_ctx *c, const char *table, int64_t row, const char *fields,
-		int type, int64_t tid, const unsigned char *p, size_t len, struct bt_ios_recs *out,
-		struct bt_err *err);
+ * (a field 'i' overrides it), their times through the stream's clock k.
+ * Errors name the table, row and byte offset. */
+int bt_ios_blob(const struct bt_ios_ctx *c, struct bt_ios_clock *k, const char *table, int64_t row,
+		const char *fields, int type, int64_t tid, const unsigned char *p, size_t len,
+		struct bt_ios_recs *out, struct bt_err *err);
 
 /* Tables (ios_tables.c): every sample table present into recs. */
 int bt_ios_read_samples(struct bt_ios_ctx *c, struct bt_ios_recs *out, struct bt_err *err);

@@ -144,6 +144,7 @@ static int read_rows(struct bt_ios_ctx *c, const struct layout *l, struct bt_ios
 		     struct bt_err *err)
 {
 	const char *cols[] = { l->cols, "trace_id", NULL };
+	struct bt_ios_clock k = BT_IOS_CLOCK_INIT;
 	struct bt_buf q = BT_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc = bt_ios_check_columns(c, l->table, cols, err), step;
@@ -162,13 +163,14 @@ static int read_rows(struct bt_ios_ctx *c, const struct layout *l, struct bt_ios
 						c->path, l->table, (long long)row, len < want ? len : want, len,
 						(long long)c->version, want);
 			else
-				rc = bt_ios_blob(c, l->table, row, l->fields, l->type, 0, p, len, out, err);
+				rc = bt_ios_blob(c, &k, l->table, row, l->fields, l->type, 0, p, len, out, err);
 		} else {
 			struct bt_ios_rec *x = bt_ios_recs_add(out);
-			int k;
+			int i;
 			x->type = (int16_t)l->type;
-			for (k = 0; l->fields[k]; k++)
-				bt_ios_field(c, x, l->fields[k], (uint64_t)sqlite3_column_int64(st, k));
+			for (i = 0; l->fields[i]; i++)
+				bt_ios_field(x, l->fields[i], (uint64_t)sqlite3_column_int64(st, i));
+			bt_ios_times(c, &k, x);
 		}
 		row++;
 	}
@@ -193,9 +195,10 @@ static int read_batch(struct bt_ios_ctx *c, const struct layout *l, struct bt_io
 	if (!rc)
 		rc = bt_ios_prepare(c, l->table, q.buf, &st, err);
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct bt_ios_clock k = BT_IOS_CLOCK_INIT;   /* a row holds one thread's records */
 		const unsigned char *p = sqlite3_column_blob(st, 1);
 		size_t len = (size_t)sqlite3_column_bytes(st, 1);
-		rc = bt_ios_blob(c, l->table, row++, l->fields, l->type, sqlite3_column_int64(st, 0), p,
+		rc = bt_ios_blob(c, &k, l->table, row++, l->fields, l->type, sqlite3_column_int64(st, 0), p,
 				 len, out, err);
 	}
 	if (!rc && step != SQLITE_DONE)

@@ -74,6 +74,30 @@ mkdb "$T/v2.db" 2
 is "$(q "$T/v2.db" "SELECT group_concat(ts, ' ') FROM (SELECT ts FROM samples WHERE tid = 259 ORDER BY ts)")" \
 	"100000 200000 300000 400000" "v2: µs times"
 
+# u32 times wrap (spec Q-4: 10 µs ticks after ~11.9 h): a stream of records
+# going back by more than 2^31 has wrapped; a late record from before the
+# wrap stays before it; an end or target time past the wrap follows its start.
+W=4294967296
+mkdb "$T/wrap.db" 3 "delete from CPUBatchSampleModel;
+insert into CPUBatchSampleModel(trace_id,tid,nodes) values(1,259,X'$(u32s $((W - 296)) 50 3 1 10 $((W - 96)) 60 4 1 12 100 61 3 1 12 300 62 4 1 12)');
+delete from CPUBatchIntervalSampleModel;
+insert into CPUBatchIntervalSampleModel(trace_id,tid,nodes) values(1,259,X'$(u32s $((W - 196)) 55 3 50 58 1 10)');
+create table if not exists CPUSampleModel(trace_id INTEGER,tid INTEGER,start_time INTEGER,start_cpu_time INTEGER,stack_id INTEGER,alloc_size INTEGER,alloc_count INTEGER);
+insert into CPUSampleModel values(1,771,$((W - 6)),1,3,0,0),(1,771,6,2,3,0,0),(1,771,$((W - 16)),3,3,0,0),(1,771,20,4,3,0,0);
+update DispatchSampleModel set source_time = $((W - 1)), target_time = 5;"
+"$BIN" import -q "$T/wrap.db" -o "$T/wrap.out.db"
+is "$?" 0 "wrap: import exits 0"
+D=$T/wrap.out.db
+is "$(q "$D" "SELECT group_concat(ts || ':' || coalesce(end_ts, '-'), ' ') FROM (SELECT * FROM samples WHERE tid = 259 AND type IN (101, 102) ORDER BY ts)")" \
+	"$(((W - 296) * 10000)):- $(((W - 196) * 10000)):$(((W + 50) * 10000)) $(((W - 96) * 10000)):- $(((W + 100) * 10000)):- $(((W + 300) * 10000)):-" \
+	"wrap: a batch blob's times after the wrap, and an interval ending after it, are unwrapped"
+is "$(q "$D" "SELECT group_concat(ts, ' ') FROM (SELECT ts FROM samples WHERE tid = 771 AND type = 101 ORDER BY id)")" \
+	"$(((W - 16) * 10000)) $(((W - 6) * 10000)) $(((W + 6) * 10000)) $(((W + 20) * 10000))" \
+	"wrap: per-row times unwrapped in row order, a late pre-wrap row kept before the wrap"
+is "$(q "$D" "SELECT source_ts || ' ' || target_ts FROM dispatches")" \
+	"$(((W - 1) * 10000)) $(((W + 5) * 10000))" "wrap: a dispatch's target time after the wrap follows its source time"
+is "$(q "$D" "SELECT ts FROM samples WHERE type = 106")" 4000000 "wrap: another table's stream starts afresh"
+
 # --symbols: exact and nearest-below names, atos suffixes dropped.
 printf '# atos\n0x100001000 main (in App) (main.m:3)\n0x1000010f0 -[AppDelegate run]\n100001200 -[Foo bar]\n' >"$T/syms.txt"
 "$BIN" import -q "$T/ex.db" --symbols "$T/syms.txt" -o "$T/sym.db"
