@@ -155,7 +155,8 @@ static void pick_main(struct bt_ios_ctx *c, const struct bt_ios_recs *r)
 			     c->path, (long long)c->main_tid);
 }
 
-/* Samples in (tid, time) order, ids 1..n; counters as recorded (MiB -> bytes). */
+/* Samples in (tid, time) order, ids 1..n; counters as recorded (MiB -> bytes);
+ * memory samples' sizes in sample_args. */
 static int write_samples(struct bt_ios_ctx *c, struct bt_ios_stacks *st, struct bt_ios_recs *r,
 			 struct bt_db *db, int64_t *count, struct bt_err *err)
 {
@@ -188,6 +189,11 @@ static int write_samples(struct bt_ios_ctx *c, struct bt_ios_stacks *st, struct 
 		s.alloc_objects = x->alloc_count;
 		s.alloc_bytes = (int64_t)x->alloc_mib << 20;
 		if (bt_db_insert_sample(db, &s, err))
+			return err->code;
+		/* a memory sample's own size (0: a free) is finer than the MiB
+		 * counter; its addr (pointer >> 4, truncated) has no column */
+		if ((x->has & BT_IOS_HAS_SIZE) &&
+		    bt_db_exec(db, BT_SQL_INSERT_SAMPLE_ARG, err, "ii", s.id, (int64_t)x->mem_size))
 			return err->code;
 	}
 	return BT_OK;

@@ -74,6 +74,16 @@ mkdb "$T/v2.db" 2
 is "$(q "$T/v2.db" "SELECT group_concat(ts, ' ') FROM (SELECT ts FROM samples WHERE tid = 259 ORDER BY ts)")" \
 	"100000 200000 300000 400000" "v2: µs times"
 
+# Memory samples (§10.3): the allocation's size (0 for a free) is kept in
+# sample_args, from per-row and batch tables alike.
+mkdb "$T/mem.db" 3 "create table if not exists MemSampleModel(trace_id INTEGER,tid INTEGER,addr INTEGER,size INTEGER,time INTEGER,cpu_time INTEGER,stack_id INTEGER,alloc_size INTEGER,alloc_count INTEGER);
+insert into MemSampleModel values(1,259,171798691,4096,250,65,3,1,11);
+create table if not exists MemBatchSampleModel(trace_id INTEGER,tid INTEGER,nodes BLOB);
+insert into MemBatchSampleModel values(1,771,X'$(u32s 171798691 0 170 6 2 0 1 171798692 48 180 7 1 0 2)');"
+"$BIN" import -q "$T/mem.db" -o "$T/mem.out.db"
+is "$(q "$T/mem.out.db" "SELECT group_concat(s.tid || '@' || s.ts || '=' || a.arg, ' ') FROM (SELECT * FROM samples WHERE type = 103 ORDER BY tid, ts) s JOIN sample_args a ON a.sample_id = s.id")" \
+	"259@2500000=4096 771@1700000=0 771@1800000=48" "memory: each sample's size (0: a free) in sample_args"
+
 # u32 times wrap (spec Q-4: 10 µs ticks after ~11.9 h): a stream of records
 # going back by more than 2^31 has wrapped; a late record from before the
 # wrap stays before it; an end or target time past the wrap follows its start.
