@@ -83,6 +83,15 @@ static int trace_has(struct bt_ios_ctx *c, const char *name)
 	return bt_ios_check_columns(c, "BTraceModel", cols, &ignored) == BT_OK;
 }
 
+/* A BTraceModel wall time: µs since 1970, and in ns within int64 (2262). */
+static int check_wall(struct bt_ios_ctx *c, const char *col, int64_t us, struct bt_err *err)
+{
+	if (us >= 0 && us <= INT64_MAX / 1000)
+		return BT_OK;
+	return bt_err_set(err, BT_EFORMAT, "bad %s %lld in '%s' table 'BTraceModel': not wall µs since 1970",
+			  col, (long long)us, c->path);
+}
+
 /* BTraceModel (§4): the last row wins, as in the reference reader. */
 static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *err)
 {
@@ -121,6 +130,10 @@ static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *
 	bt_buf_release(&q);
 	if (!rc && !rows)
 		rc = bt_err_set(err, BT_EFORMAT, "table 'BTraceModel' of '%s' has no row", c->path);
+	if (!rc)
+		rc = check_wall(c, "start_time", t->start_us, err);
+	if (!rc)
+		rc = check_wall(c, "end_time", t->end_us, err);
 	if (!rc && (c->version < 1 || c->version > 4))
 		rc = bt_err_set(err, BT_EFORMAT, "unknown database version %lld in '%s' table 'BTraceModel' (known: 1 to 4)",
 				(long long)c->version, c->path);
@@ -294,6 +307,8 @@ static int import_db(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_imp
 		rc = bt_ios_link(&recs, db, c->diag, err);
 	if (!rc)
 		rc = write_threads(c, &recs, db, err);
+	if (!rc)
+		rc = bt_ios_read_series(c, t.start_us, db, err);
 	if (!rc)
 		rc = write_meta(c, &t, &st, o, samples, gz, db, err);
 	bt_ios_stacks_release(&st);

@@ -2,7 +2,8 @@
  * Internals shared by the iOS database importer's files (format spec
  * ios-database.md): decoded sample records (ios_blob.c, ios_tables.c),
  * stack interning with image+offset or --symbols names (ios_stack.c),
- * gzip input (ios_gzip.c) and lock/dispatch linking (ios_link.c).
+ * the time series (ios_series.c), gzip input (ios_gzip.c) and
+ * lock/dispatch linking (ios_link.c).
  */
 #ifndef BT_IOS_INT_H
 #define BT_IOS_INT_H
@@ -165,6 +166,21 @@ int bt_ios_stacks_load(struct bt_ios_stacks *s, struct bt_ios_ctx *c, struct bt_
 int bt_ios_symbols_load(struct bt_ios_stacks *s, const char *file, struct bt_err *err);
 /* Our leaf node id for a trie stack_id (interning the path). */
 int bt_ios_stack_node(struct bt_ios_stacks *s, uint32_t stack_id, uint32_t *out, struct bt_err *err);
+
+/* Time series (ios_series.c): what one TimeSeriesModel info JSON says. */
+enum { BT_IOS_SERIES_NONE, BT_IOS_SERIES_COUNTER, BT_IOS_SERIES_SLICE, BT_IOS_SERIES_UNKNOWN };
+struct bt_ios_series {
+	int kind;                          /* from perfetto_type; NONE without it */
+	int has_val, has_begin, has_end;   /* the member was there, a number */
+	double val, begin_us, end_us;
+};
+/* Parse info text (len bytes) into out; BT_EFORMAT when it is not a JSON
+ * object, the message starting with where and giving the byte offset. */
+int bt_ios_series_parse(const char *text, size_t len, const char *where, struct bt_ios_series *out,
+			struct bt_err *err);
+/* TimeSeriesModel into counters and track_slices; start_us is the trace
+ * start (BTraceModel.start_time), the zero of counter timestamps. */
+int bt_ios_read_series(struct bt_ios_ctx *c, int64_t start_us, struct bt_db *db, struct bt_err *err);
 
 /* gzip (ios_gzip.c): 1 if the bytes look like a gzip'd SQLite file. */
 int bt_ios_gz_is_sqlite(const char *path);

@@ -74,6 +74,43 @@ mkdb "$T/v2.db" 2
 is "$(q "$T/v2.db" "SELECT group_concat(ts, ' ') FROM (SELECT ts FROM samples WHERE tid = 259 ORDER BY ts)")" \
 	"100000 200000 300000 400000" "v2: µs times"
 
+# TimeSeriesModel (§8): perfetto_type counters to counters (mem_usage in
+# bytes, as recorded), slices to track_slices (ns since the trace start);
+# other event types counted in meta; malformed rows skipped and counted.
+ts() {   # wall offset from the trace start (µs), type, info
+	printf "insert into TimeSeriesModel(trace_id,tid,timestamp,type,info) values(1,259,%s,'%s','%s');\n" \
+		$((1700000000000000 + $1)) "$2" "$3"
+}
+mkdb "$T/series.db" 3 "$(ts 2000000 cpu_usage '{"val":0.25,"perfetto_type":"counter"}')
+$(ts 1000000 hitch '{"begin_time":1000,"end_time":60000,"perfetto_type":"slice"}')
+$(ts 1100000 hitch '{"perfetto_type":"slice","end_time":70000.5,"begin_time":65000}')
+$(ts 5000 timer '{"id":7,"sub_type":"dispatch","action":"create"}')
+$(ts 6000 view '{"name":"DMFeed","perfetto_type":"flow"}')
+$(ts 7000 hitch '{"begin_time":9000,"end_time":8000,"perfetto_type":"slice"}')
+$(ts 8000 hitch '{"begin_time":-5,"end_time":8000,"perfetto_type":"slice"}')
+$(ts 10000 mem_usage '{"val":1,"perfetto_type":"counter"')
+$(ts 9000 mem_usage '{"perfetto_type":"counter"}')
+$(ts 9500 mem_usage '{"val":"12","perfetto_type":"counter"}')
+$(ts 11000 cpu_usage '[1]')
+insert into TimeSeriesModel(trace_id,tid,timestamp,type,info) values(1,259,1700000000012000,'cpu_usage',NULL);
+insert into TimeSeriesModel(trace_id,tid,timestamp,type,info) values(2,259,1700000000013000,'cpu_usage','{\"val\":9,\"perfetto_type\":\"counter\"}');"
+"$BIN" import -q "$T/series.db" -o "$T/series.out.db" 2>/dev/null
+is "$?" 0 "series: import exits 0"
+D=$T/series.out.db
+is "$(q "$D" "SELECT group_concat(track || '@' || ts || '=' || value, ' ') FROM (SELECT * FROM counters ORDER BY ts)")" \
+	"mem_usage@1000000000=104857600.0 cpu_usage@2000000000=0.25" "series: counters in ns since the start, values as recorded"
+is "$(q "$D" "SELECT group_concat(track || ':' || name || '@' || ts || '+' || dur || '/' || depth, ' ') FROM (SELECT * FROM track_slices ORDER BY ts)")" \
+	"hitch:hitch@1000000+59000000/0 hitch:hitch@65000000+5000500/0" "series: slices from begin_time/end_time (µs since the start) in ns"
+is "$(q "$D" "SELECT group_concat(code || '=' || count, ' ') FROM (SELECT * FROM diagnostics WHERE code LIKE 'bad_time_series%' ORDER BY code)")" \
+	"bad_time_series=5 bad_time_series_slice=2" "series: malformed rows counted"
+like "$(q "$D" "SELECT detail FROM diagnostics WHERE code = 'bad_time_series_slice'")" \
+	"table 'TimeSeriesModel' row 6: slice 'hitch' ends before it begins" "series: a reversed slice is named by row"
+is "$(q "$D" "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT * FROM meta WHERE key IN ('counter_values', 'track_slices', 'time_series_other') ORDER BY key)")" \
+	"counter_values=2 time_series_other=2 track_slices=2" "series: counts in meta, other event types among them"
+like "$(q "$D" "SELECT detail FROM diagnostics WHERE code = 'bad_time_series'")" \
+	"'.*series.db' table 'TimeSeriesModel' row 8 info: byte 34: unexpected end of the JSON text; skipped" \
+	"series: bad JSON is named by row and byte offset"
+
 # Memory samples (§10.3): the allocation's size (0 for a free) is kept in
 # sample_args, from per-row and batch tables alike.
 mkdb "$T/mem.db" 3 "create table if not exists MemSampleModel(trace_id INTEGER,tid INTEGER,addr INTEGER,size INTEGER,time INTEGER,cpu_time INTEGER,stack_id INTEGER,alloc_size INTEGER,alloc_count INTEGER);
@@ -173,6 +210,10 @@ mkdb "$T/v4.db" 4
 fatal "v4 with CPU tables" "$T/v4.db" "table 'CPUBatchSampleModel' in '.*v4.db' is not part of a version 4 database"
 mkdb "$T/v9.db" 9
 fatal "unknown version" "$T/v9.db" "unknown database version 9 in '.*v9.db'"
+mkdb "$T/start.db" 3 "update BTraceModel set start_time = 9223372036854775807;"
+fatal "start time past 2262" "$T/start.db" "bad start_time 9223372036854775807 in '.*start.db' table 'BTraceModel'"
+mkdb "$T/end.db" 3 "update BTraceModel set end_time = -1;"
+fatal "negative end time" "$T/end.db" "bad end_time -1 in '.*end.db' table 'BTraceModel'"
 head -c 300 "$T/trace.bin" >"$T/cut.gz"
 fatal "truncated gzip" "$T/cut.gz" "truncated gzip stream in '.*cut.gz'"
 cp "$T/trace.bin" "$T/corrupt.gz"
