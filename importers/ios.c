@@ -203,12 +203,14 @@ static int write_samples(struct bt_ios_ctx *c, struct bt_ios_stacks *st, struct 
 		s.alloc_bytes = (int64_t)x->alloc_mib << 20;
 		if (bt_db_insert_sample(db, &s, err))
 			return err->code;
-		/* a memory sample's own size (0: a free) is finer than the MiB
-		 * counter; its addr (pointer >> 4, truncated) has no column */
-		if ((x->has & BT_IOS_HAS_SIZE) &&
-		    bt_db_exec(db, BT_SQL_INSERT_SAMPLE_ARG, err, "ii", s.id, (int64_t)x->mem_size))
-			return err->code;
 	}
+	/* a memory sample's own size (0: a free) is finer than the MiB
+	 * counter; its addr (pointer >> 4, truncated) has no column. Written
+	 * after the samples, so the bulk writer is not waited for each time. */
+	for (i = 0; i < r->n; i++)
+		if (r->v[i].type && (r->v[i].has & BT_IOS_HAS_SIZE) &&
+		    bt_db_exec(db, BT_SQL_INSERT_SAMPLE_ARG, err, "ii", r->v[i].sample_id, (int64_t)r->v[i].mem_size))
+			return err->code;
 	return BT_OK;
 }
 
