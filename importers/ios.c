@@ -12,7 +12,6 @@
 
 #include "importer.h"
 #include "ios_int.h"
-#include "utf8.h"
 
 #define GZ_CAP ((uint64_t)4 << 30)   /* an inflated database beyond 4 GiB is a bomb */
 
@@ -67,11 +66,16 @@ struct trace_row {
 	char *os_version, *bundle_id;
 };
 
-static char *dup_col(sqlite3_stmt *st, int i)
+/* Column i of BTraceModel row as UTF-8, or NULL. */
+static char *dup_col(struct bt_ios_ctx *c, sqlite3_stmt *st, int i, int64_t row)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	struct bt_buf b = BT_BUF_INIT;
 
-	return t ? bt_xstrdup((const char *)t) : NULL;
+	if (!bt_ios_column_text(c, st, i, "BTraceModel", row, &b)) {
+		bt_buf_release(&b);
+		return NULL;
+	}
+	return bt_buf_detach(&b, NULL);
 }
 
 /* 1 if BTraceModel has column name. */
@@ -118,14 +122,14 @@ static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *
 		t->end_us = sqlite3_column_int64(st, 2);
 		free(t->os_version);
 		free(t->bundle_id);
-		t->os_version = dup_col(st, 3);
-		t->bundle_id = dup_col(st, 4);
+		t->os_version = dup_col(c, st, 3, rows - 1);
+		t->bundle_id = dup_col(c, st, 4, rows - 1);
 		c->version = sqlite3_column_int64(st, 5);
 		c->has_main_tid = sqlite3_column_type(st, 6) != SQLITE_NULL && sqlite3_column_int64(st, 6) != 0;
 		c->main_tid = sqlite3_column_int64(st, 6);
 	}
 	if (!rc && step != SQLITE_DONE)
-		rc = bt_ios_sql_error(c, "BTraceModel", err);
+		rc = bt_ios_sql_error(c, "BTraceModel", rows, err);
 	sqlite3_finalize(st);
 	bt_buf_release(&q);
 	if (!rc && !rows)
@@ -214,13 +218,41 @@ static int write_samples(struct bt_ios_ctx *c, struct bt_ios_stacks *st, struct 
 	return BT_OK;
 }
 
-static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, struct bt_db *db,
-			 struct bt_err *err)
+/* ThreadInfoModel (§6): thread names. */
+static int write_thread_names(struct bt_ios_ctx *c, struct bt_db *db, struct bt_err *err)
 {
 	struct bt_buf name = BT_BUF_INIT;
 	sqlite3_stmt *st = NULL;
+	int64_t row = 0;
+	int rc, step = SQLITE_DONE;
+	uint32_t tid;
+
+	if (!bt_ios_has_table(c, "ThreadInfoModel"))
+		return BT_OK;
+	rc = bt_ios_prepare(c, "ThreadInfoModel", "SELECT tid, name FROM ThreadInfoModel WHERE trace_id=?1 "
+			    "ORDER BY rowid", &st, err);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (bt_ios_column_u32(c, st, 0, "ThreadInfoModel", row, &tid) &&
+		    bt_ios_column_text(c, st, 1, "ThreadInfoModel", row, &name))
+			rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", (int64_t)tid, name.buf,
+					(int64_t)(tid == c->main_tid));
+		row++;
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = bt_ios_sql_error(c, "ThreadInfoModel", row, err);
+	sqlite3_finalize(st);
+	bt_buf_release(&name);
+	if (!rc)
+		bt_ios_count_other_traces(c, "ThreadInfoModel");
+	return rc;
+}
+
+/* Every sampled thread, dispatch target and the main thread, then names. */
+static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, struct bt_db *db,
+			 struct bt_err *err)
+{
 	size_t i;
-	int rc = BT_OK, step = SQLITE_DONE;
+	int rc = BT_OK;
 
 	for (i = 0; i < r->n && !rc; i++) {
 		const struct bt_ios_rec *x = &r->v[i];
@@ -235,25 +267,7 @@ static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, stru
 	}
 	if (!rc && c->has_main_tid)
 		rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", c->main_tid, NULL, (int64_t)1);
-	if (rc || !bt_ios_has_table(c, "ThreadInfoModel"))
-		return rc;
-	if (bt_ios_prepare(c, "ThreadInfoModel", "SELECT tid, name FROM ThreadInfoModel WHERE trace_id=?1 "
-			   "ORDER BY rowid", &st, err))
-		return err->code;
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(st, 1);
-		int64_t tid = sqlite3_column_int64(st, 0);
-		if (!t)
-			continue;
-		bt_buf_reset(&name);
-		bt_utf8_sanitize(&name, t, (size_t)sqlite3_column_bytes(st, 1));
-		rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", tid, name.buf, (int64_t)(tid == c->main_tid));
-	}
-	if (!rc && step != SQLITE_DONE)
-		rc = bt_ios_sql_error(c, "ThreadInfoModel", err);
-	sqlite3_finalize(st);
-	bt_buf_release(&name);
-	return rc;
+	return rc ? rc : write_thread_names(c, db, err);
 }
 
 static int write_meta(struct bt_ios_ctx *c, const struct trace_row *t, const struct bt_ios_stacks *st,
@@ -294,6 +308,8 @@ static int import_db(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_imp
 	int rc = read_trace(c, &t, err);
 
 	bt_ios_stacks_init(&st, db, c->diag, c->path);
+	if (!rc)
+		bt_ios_note_unknown_tables(c);
 	if (!rc && o->symbols)
 		rc = bt_ios_symbols_load(&st, o->symbols, err);
 	if (!rc)

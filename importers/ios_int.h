@@ -110,17 +110,34 @@ int bt_ios_blob(const struct bt_ios_ctx *c, struct bt_ios_clock *k, const char *
 
 /* Tables (ios_tables.c): every sample table present into recs. */
 int bt_ios_read_samples(struct bt_ios_ctx *c, struct bt_ios_recs *out, struct bt_err *err);
+/* The field codes of table's layout in version, or NULL if the table is
+ * not part of that version (spec I-5) or not a sample table. */
+const char *bt_ios_layout(const char *table, int64_t version);
+/* Count the tables of the input the importer does not know (diagnostics). */
+void bt_ios_note_unknown_tables(struct bt_ios_ctx *c);
+
+/* Input (ios_input.c). 1 if the input has table. */
+int bt_ios_has_table(struct bt_ios_ctx *c, const char *table);
 /* Check a table's columns: BT_EFORMAT naming the missing one. */
 int bt_ios_check_columns(struct bt_ios_ctx *c, const char *table, const char *const *cols,
 			 struct bt_err *err);
-/* 1 if the input has table. */
-int bt_ios_has_table(struct bt_ios_ctx *c, const char *table);
 /* Prepare sql, a read of table, binding ?1 (when it has it) to the trace
  * id; a failure is bt_ios_sql_error's. */
 int bt_ios_prepare(struct bt_ios_ctx *c, const char *table, const char *sql, struct sqlite3_stmt **st,
 		   struct bt_err *err);
-/* BT_EFORMAT: "cannot read table T of F", with SQLite's reason. */
-int bt_ios_sql_error(struct bt_ios_ctx *c, const char *table, struct bt_err *err);
+/* BT_EFORMAT: "cannot read table T of F at row N" (row < 0: no row), with
+ * SQLite's reason. */
+int bt_ios_sql_error(struct bt_ios_ctx *c, const char *table, int64_t row, struct bt_err *err);
+/* 1 and column i of st in *out if it holds a u32 (or its signed int32
+ * view); else 0, counted as bad_row_value naming table, row and column. */
+int bt_ios_column_u32(struct bt_ios_ctx *c, struct sqlite3_stmt *st, int i, const char *table,
+		      int64_t row, uint32_t *out);
+/* Column i of st as UTF-8 into out (invalid bytes U+FFFD, counted);
+ * 0 (out empty) if it is NULL. */
+int bt_ios_column_text(struct bt_ios_ctx *c, struct sqlite3_stmt *st, int i, const char *table,
+		       int64_t row, struct bt_buf *out);
+/* Count table's rows of another trace id than the trace's (diagnostics). */
+void bt_ios_count_other_traces(struct bt_ios_ctx *c, const char *table);
 
 /* Stacks (ios_stack.c). */
 struct bt_ios_image {
@@ -138,7 +155,11 @@ struct bt_ios_stacks {
 	struct bt_diag *diag;
 	const char *path;
 	struct bt_map64 trie;           /* stack_id -> entry index + 1 */
-	struct bt_ios_node { uint32_t id, parent; uint64_t addr; } *entries;
+	struct bt_ios_node {
+		uint32_t id, parent;
+		uint64_t addr;
+		uint32_t row, off;          /* where it is in the table, for messages */
+	} *entries;
 	size_t nentries;
 	struct bt_map64 trie_node;      /* stack_id -> our node id */
 	struct bt_ios_image *images;

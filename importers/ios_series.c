@@ -11,7 +11,6 @@
 
 #include "ios_int.h"
 #include "jsonr.h"
-#include "utf8.h"
 
 #define MAX_US 9007199254740.0   /* 2^53 ns in us: beyond it ns lose precision */
 
@@ -108,19 +107,17 @@ static int slice(struct series *s, const struct bt_ios_series *x, struct bt_err 
 
 static int one_row(struct series *s, sqlite3_stmt *st, struct bt_err *err)
 {
-	const char *type = (const char *)sqlite3_column_text(st, 1);
 	const char *info = (const char *)sqlite3_column_text(st, 2);
 	struct bt_ios_series x;
 	struct bt_buf where = BT_BUF_INIT;
 	struct bt_err bad = BT_ERR_INIT;
+	int has_type = bt_ios_column_text(s->c, st, 1, "TimeSeriesModel", s->row, &s->track);
 
-	if (!type || !info) {
+	if (!has_type || !info) {
 		bt_diag_warn(s->c->diag, "bad_time_series", "'%s' table 'TimeSeriesModel' row %lld has no %s; skipped",
-			     s->c->path, (long long)s->row, type ? "info" : "type");
+			     s->c->path, (long long)s->row, has_type ? "info" : "type");
 		return BT_OK;
 	}
-	bt_buf_reset(&s->track);
-	bt_utf8_sanitize(&s->track, type, (size_t)sqlite3_column_bytes(st, 1));
 	bt_buf_addf(&where, "'%s' table 'TimeSeriesModel' row %lld info", s->c->path, (long long)s->row);
 	if (bt_ios_series_parse(info, (size_t)sqlite3_column_bytes(st, 2), where.buf, &x, &bad)) {
 		bt_diag_warn(s->c->diag, "bad_time_series", "%s; skipped", bad.msg);
@@ -159,9 +156,11 @@ int bt_ios_read_series(struct bt_ios_ctx *c, int64_t start_us, struct bt_db *db,
 		s.row++;
 	}
 	if (!rc && step != SQLITE_DONE)
-		rc = bt_ios_sql_error(c, "TimeSeriesModel", err);
+		rc = bt_ios_sql_error(c, "TimeSeriesModel", s.row, err);
 	sqlite3_finalize(st);
 	bt_buf_release(&s.track);
+	if (!rc)
+		bt_ios_count_other_traces(c, "TimeSeriesModel");
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "counter_values", s.counters, err);
 	if (!rc)

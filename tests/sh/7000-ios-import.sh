@@ -234,5 +234,36 @@ zero_page() {   # db table
 for tab in BTraceModel ThreadInfoModel CallStackTableModel CPUBatchSampleModel; do
 	mkdb "$T/page.db" 3
 	zero_page "$T/page.db" $tab
-	fatal "damaged $tab page" "$T/page.db" "cannot read table '$tab' of '.*page.db': database disk image is malformed"
+	fatal "damaged $tab page" "$T/page.db" "cannot read table '$tab' of '.*page.db' at row 0: database disk image is malformed"
 done
+
+# Recoverable oddities: skipped or repaired, and counted with where they are.
+bad_utf8=$(printf 'w\377rker')
+mkdb "$T/odd.db" 3 "create table if not exists CPUSampleModel(trace_id INTEGER,tid INTEGER,start_time INTEGER,start_cpu_time INTEGER,stack_id INTEGER,alloc_size INTEGER,alloc_count INTEGER);
+insert into CPUSampleModel values(1,'main',1,1,3,0,0),(1,259,1099511627776,1,3,0,0),(1,259,-2147483548,1,3,0,0),(1,259,NULL,1,3,0,0);
+insert into CPUBatchSampleModel(trace_id,tid,nodes) values(1,'x',X'$(u32s 100 50 3 1 10)'),(2,259,X'$(u32s 100 50 3 1 10)');
+update ThreadInfoModel set name = CAST(X'$(printf %s "$bad_utf8" | od -An -tx1 | tr -d ' \n')' AS TEXT);
+update BTraceModel set bundle_id = CAST(X'636fff6d' AS TEXT);
+insert into ThreadInfoModel values(7,772,'other trace');
+create table Extra(x);"
+"$BIN" import -q "$T/odd.db" -o "$T/odd.out.db" 2>/dev/null
+is "$?" 0 "oddities: import exits 0"
+D=$T/odd.out.db
+is "$(q "$D" "SELECT group_concat(code || '=' || count, ' ') FROM (SELECT * FROM diagnostics WHERE code NOT IN ('unpaired_lock_contention') ORDER BY code)")" \
+	"bad_row_value=4 invalid_utf8=2 other_trace_rows=2 unknown_table=1" "oddities: each counted"
+like "$(q "$D" "SELECT detail FROM diagnostics WHERE code = 'bad_row_value'")" \
+	"'.*odd.db' table 'CPUSampleModel' row 0 column 'tid' is not a 32-bit integer; row skipped" "oddities: a bad value is named by table, row and column"
+is "$(q "$D" "SELECT max(ts) FROM samples WHERE type = 101")" 21474837480000 \
+	"oddities: a u32 stored as a negative int32 reads as the u32"
+is "$(q "$D" "SELECT count(*) FROM samples WHERE type = 101")" 3 "oddities: bad rows skipped, the others kept"
+is "$(q "$D" "SELECT name FROM threads WHERE tid = 771")" "w�rker" "oddities: a non-UTF-8 thread name is repaired"
+is "$(q "$D" "SELECT value FROM meta WHERE key = 'process_name'")" "co�m" "oddities: a non-UTF-8 bundle id is repaired"
+is "$(q "$D" "SELECT count(*) FROM threads WHERE tid = 772")" 0 "oddities: another trace's rows are left out"
+like "$(q "$D" "SELECT detail FROM diagnostics WHERE code = 'unknown_table'")" "table 'Extra' in '.*odd.db' is not one of the spec's" \
+	"oddities: an unknown table is named"
+
+# A cycle in the call-stack trie: the error names the row and byte offset.
+CYC=$(node 1 0 4294971392; node 5 6 4294971648; node 6 5 4294971904)
+mkdb "$T/cycle.db" 3 "update CallStackTableModel set nodes = X'$CYC';
+update CPUBatchSampleModel set nodes = X'$(u32s 100 50 5 1 10)';"
+fatal "stack cycle" "$T/cycle.db" "call stack deeper than 4096 \(a cycle\?\) at node [56] in '.*cycle.db' table 'CallStackTableModel' row 0 at byte offset (16|32)"
