@@ -185,6 +185,10 @@ void bt_ios_stacks_release(struct bt_ios_stacks *s);
 int bt_ios_stacks_load(struct bt_ios_stacks *s, struct bt_ios_ctx *c, struct bt_err *err);
 /* Load an address -> name file ("0xADDR name" lines, atos output). */
 int bt_ios_symbols_load(struct bt_ios_stacks *s, const char *file, struct bt_err *err);
+/* The same from the n bytes at data, named file in messages; BT_EFORMAT
+ * names the line. Entries add to those already loaded. */
+int bt_ios_symbols_parse(struct bt_ios_stacks *s, const char *data, size_t n, const char *file,
+			 struct bt_err *err);
 /* Our leaf node id for a trie stack_id (interning the path). */
 int bt_ios_stack_node(struct bt_ios_stacks *s, uint32_t stack_id, uint32_t *out, struct bt_err *err);
 
