@@ -298,8 +298,8 @@ static int write_meta(struct bt_ios_ctx *c, const struct trace_row *t, const str
 	return rc;
 }
 
-static int import_db(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_import_opts *o,
-		     int gz, struct bt_err *err)
+int bt_ios_import(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_import_opts *o, int gz,
+		  struct bt_err *err)
 {
 	struct trace_row t = { 0, 0, NULL, NULL };
 	struct bt_ios_recs recs = { NULL, 0, 0 };
@@ -361,7 +361,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc && gz && !bt_ios_has_table(&c, "BTraceModel"))
 		rc = bt_err_set(err, BT_EFORMAT, "gzip'd '%s' holds no btrace iOS database (no table 'BTraceModel')", path);
 	if (!rc)
-		rc = import_db(&c, db, o, gz, err);
+		rc = bt_ios_import(&c, db, o, gz, err);
 	sqlite3_close(c.conn);
 	if (tmp) {
 		unlink(tmp);

@@ -70,6 +70,12 @@ struct bt_ios_ctx {
 	int has_main_tid;
 };
 
+/* Import the database open on c->conn (c->path and c->diag set) into db,
+ * inside the caller's transaction; gz: it came gzip'd. */
+struct bt_import_opts;
+int bt_ios_import(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_import_opts *o, int gz,
+		  struct bt_err *err);
+
 /*
  * The times of one stream of records (a batch row's blob, or a per-row
  * table in row order), which are in time order. Stored times are u32 and
