@@ -329,6 +329,8 @@ int bt_ios_import(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_import
 		rc = bt_ios_read_series(c, t.start_us, db, err);
 	if (!rc)
 		rc = write_meta(c, &t, &st, o, samples, gz, db, err);
+	if (!rc)   /* as read: each lock-contention pair is one sample */
+		rc = bt_db_set_meta_int(db, "records", (int64_t)recs.n, err);
 	bt_ios_stacks_release(&st);
 	free(recs.v);
 	free(t.os_version);
