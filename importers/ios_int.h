@@ -117,8 +117,9 @@ int bt_ios_blob(const struct bt_ios_ctx *c, struct bt_ios_clock *k, const char *
 /* Tables (ios_tables.c): every sample table present into recs. */
 int bt_ios_read_samples(struct bt_ios_ctx *c, struct bt_ios_recs *out, struct bt_err *err);
 /* The field codes of table's layout in version, or NULL if the table is
- * not part of that version (spec I-5) or not a sample table. */
-const char *bt_ios_layout(const char *table, int64_t version);
+ * not part of that version (spec I-5) or not a sample table; *cols (if
+ * cols) gets a per-row table's columns, NULL for a batch table. */
+const char *bt_ios_layout(const char *table, int64_t version, const char **cols);
 /* Count the tables of the input the importer does not know (diagnostics). */
 void bt_ios_note_unknown_tables(struct bt_ios_ctx *c);
 

@@ -197,13 +197,16 @@ int bt_ios_read_samples(struct bt_ios_ctx *c, struct bt_ios_recs *out, struct bt
 	return BT_OK;
 }
 
-const char *bt_ios_layout(const char *table, int64_t version)
+const char *bt_ios_layout(const char *table, int64_t version, const char **cols)
 {
 	size_t i;
 
 	for (i = 0; i < N_LAYOUTS; i++)
-		if (!strcmp(layouts[i].table, table) && version >= layouts[i].vmin && version <= layouts[i].vmax)
+		if (!strcmp(layouts[i].table, table) && version >= layouts[i].vmin && version <= layouts[i].vmax) {
+			if (cols)
+				*cols = layouts[i].cols;
 			return layouts[i].fields;
+		}
 	return NULL;
 }
 

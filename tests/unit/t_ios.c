@@ -43,16 +43,24 @@ static void test_layouts(void)
 	size_t i;
 
 	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
-		const char *f = bt_ios_layout(want[i].table, want[i].v);
+		const char *f = bt_ios_layout(want[i].table, want[i].v, NULL);
 		snprintf(what, sizeof what, "layout: %s v%d node is %zu bytes", want[i].table, want[i].v, want[i].size);
 		is_int(f ? bt_ios_node_size(f) : 0, want[i].size, what);
 	}
-	ok(!bt_ios_layout("CPUBatchSampleModel", 4), "layout: no CPU table in version 4 (I-5)");
-	ok(!bt_ios_layout("ProfileBatchSampleModel", 3), "layout: no Profile table before version 4");
-	ok(!bt_ios_layout("AsyncSampleModel", 4), "layout: no Async table in version 4");
-	ok(!bt_ios_layout("ImageInfoModel", 3), "layout: ImageInfoModel holds no samples");
-	is_str(bt_ios_layout("DispatchBatchSampleModel", 4), "tcansTg", "layout: v4 dispatch field order");
-	is_str(bt_ios_layout("LockBatchSampleModel", 2), "Ltcsan", "layout: v2 lock batch field order");
+	ok(!bt_ios_layout("CPUBatchSampleModel", 4, NULL), "layout: no CPU table in version 4 (I-5)");
+	ok(!bt_ios_layout("ProfileBatchSampleModel", 3, NULL), "layout: no Profile table before version 4");
+	ok(!bt_ios_layout("AsyncSampleModel", 4, NULL), "layout: no Async table in version 4");
+	ok(!bt_ios_layout("ImageInfoModel", 3, NULL), "layout: ImageInfoModel holds no samples");
+	is_str(bt_ios_layout("DispatchBatchSampleModel", 4, NULL), "tcansTg", "layout: v4 dispatch field order");
+	is_str(bt_ios_layout("LockBatchSampleModel", 2, NULL), "Ltcsan", "layout: v2 lock batch field order");
+	{
+		const char *cols = "x";
+		is_str(bt_ios_layout("DispatchSampleModel", 4, &cols), "itcTgsan", "layout: v4 per-row dispatch fields");
+		is_str(cols, "tid,time,cpu_time,target_tid,target_time,stack_id,alloc_size,alloc_count",
+		       "layout: v4 per-row dispatch columns (I-4)");
+		bt_ios_layout("CPUBatchSampleModel", 3, &cols);
+		is_str(cols, NULL, "layout: a batch table has no column list");
+	}
 }
 
 /* The §12 example's CPU batch blob (v3): 10 µs ticks become ns. */
@@ -73,7 +81,7 @@ static void test_cpu_blob(void)
 		ctx(&c, &d, v);
 		r.n = 0;
 		k.last = -1;
-		is_int(bt_ios_blob(&c, &k, "CPUBatchSampleModel", 0, bt_ios_layout("CPUBatchSampleModel", 3),
+		is_int(bt_ios_blob(&c, &k, "CPUBatchSampleModel", 0, bt_ios_layout("CPUBatchSampleModel", 3, NULL),
 				   BT_IOS_CPU, 259, blob, sizeof blob, &r, &err), BT_OK, "cpu blob: decodes");
 		is_int(r.n, 2, "cpu blob: two nodes");
 		is_int(r.v[1].ts, v == 3 ? 2000000 : 200000, v == 3 ? "cpu blob v3: 200 ticks = 2 ms" : "cpu blob v1: 200 µs");
@@ -105,7 +113,7 @@ static void test_all_layouts(void)
 
 	for (t = tables; *t; t++) {
 		for (v = 1; v <= 4; v++) {
-			const char *f = bt_ios_layout(*t, v), *p;
+			const char *f = bt_ios_layout(*t, v, NULL), *p;
 			unsigned char node[64];
 			struct bt_ios_recs r = { NULL, 0, 0 };
 			struct bt_ios_clock k = BT_IOS_CLOCK_INIT;
