@@ -144,17 +144,6 @@ static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *
 	return rc;
 }
 
-static int rec_cmp(const void *a, const void *b)
-{
-	const struct bt_ios_rec *x = a, *y = b;
-
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /* Main thread: BTraceModel.main_tid, else the smallest sampled tid (I-1). */
 static void pick_main(struct bt_ios_ctx *c, const struct bt_ios_recs *r)
 {
@@ -179,8 +168,7 @@ static int write_samples(struct bt_ios_ctx *c, struct bt_ios_stacks *st, struct 
 {
 	size_t i;
 
-	if (r->n)
-		qsort(r->v, r->n, sizeof *r->v, rec_cmp);
+	bt_ios_recs_sort(r);
 	*count = 0;
 	for (i = 0; i < r->n; i++) {
 		struct bt_ios_rec *x = &r->v[i];

@@ -60,6 +60,9 @@ struct bt_ios_recs {
 
 /* A record slot appended to r (zeroed, seq set). */
 struct bt_ios_rec *bt_ios_recs_add(struct bt_ios_recs *r);
+/* Sort r by (tid, ts), ties in the order read (records' seq = their index
+ * before the sort). Tids are u32. */
+void bt_ios_recs_sort(struct bt_ios_recs *r);
 
 /* What the importer knows while reading one database. */
 struct bt_ios_ctx {
