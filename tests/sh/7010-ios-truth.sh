@@ -41,6 +41,8 @@ v4both    -        --version 4 --seed 4 --storage both --unknown-stack 5
 v4row     sym      --version 4 --seed 5 --storage row --main-not-smallest --locks 9
 CASES
 
+is "$(ls "$T"/*/ | grep -c -- '-wal$\|-shm$')" 0 "no -wal or -shm files beside the inputs (they are in WAL mode, spec §1)"
+
 # The cases cover what they claim (otherwise a check could pass vacuously).
 tv() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$T/$1/truth/summary.tsv"; }
 check "the cases have lock edges, dispatch and async links, counters, slices, empty and unknown stacks" \
