@@ -4,7 +4,8 @@
 # make test       install the checkers (an xlsx reader, go, Chromium) if missing, then
 #                 unit, golden and end-to-end tests; ends with "N passed, N failed"
 # make asan       the same tests under ASan/LSan/UBSan in build-asan/
-# make bench      load, analyze, import and export 200k and 1M records: wall, CPU, peak RSS
+# make bench      load, analyze, import and export 200k and 1M records, and a 1.2M-sample
+#                 iOS database (BENCH=ios for that alone): wall, CPU, peak RSS
 # make fuzz       libFuzzer on the Android and iOS importers (FUZZ_SECONDS=600 each;
 #                 FUZZ_TARGETS=ios for one)
 # make clean
