@@ -4,8 +4,10 @@
 # make test       install the checkers (an xlsx reader, go, Chromium) if missing, then
 #                 unit, golden and end-to-end tests; ends with "N passed, N failed"
 # make asan       the same tests under ASan/LSan/UBSan in build-asan/
-# make bench      load, analyze, import and export 200k and 1M records: wall, CPU, peak RSS
-# make fuzz       libFuzzer on the Android importer (FUZZ_SECONDS=600)
+# make bench      load, analyze, import and export 200k and 1M records, and a 1.2M-sample
+#                 iOS database (BENCH=ios for that alone): wall, CPU, peak RSS
+# make fuzz       libFuzzer on the Android and iOS importers (FUZZ_SECONDS=600 each;
+#                 FUZZ_TARGETS=ios for one)
 # make clean
 
 B ?= build
@@ -155,15 +157,17 @@ bench: $(BIN) $(MKDUMP)
 	@B=$(B) sh tests/bench.sh
 
 FUZZ_SECONDS ?= 600
-FUZZ_BIN := build-fuzz/fuzz_android
+FUZZ_TARGETS := android ios
 fuzz:
 	@$(MAKE) --no-print-directory B=build-fuzz CC=clang OPT="-O1 -g" \
 		SAN="-fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libbt.a build-fuzz/tests/mkdump
-	clang -std=c11 -D_POSIX_C_SOURCE=200809L -Iengine -Iimporters -Ibuild-fuzz/gen -O1 -g \
-		-fsanitize=fuzzer,address,undefined \
-		$$(pkg-config --cflags $(PKGS)) -o $(FUZZ_BIN) tests/fuzz/fuzz_android.c build-fuzz/libbt.a \
-		$$(pkg-config --libs $(PKGS)) -lm
-	@B=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh
+	for t in $(FUZZ_TARGETS); do \
+		clang -std=c11 -D_POSIX_C_SOURCE=200809L -Iengine -Iimporters -Ibuild-fuzz/gen -O1 -g \
+			-fsanitize=fuzzer,address,undefined $$(pkg-config --cflags $(PKGS)) \
+			-o build-fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c build-fuzz/libbt.a \
+			$$(pkg-config --libs $(PKGS)) -lm -pthread || exit 1; \
+	done
+	@B=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build build-asan build-fuzz

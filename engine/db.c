@@ -191,6 +191,11 @@ int bt_db_is_trace_db(const char *path)
 	if (!f)
 		return 0;
 	yes = fread(head, 1, sizeof head, f) == sizeof head && !memcmp(head, magic, sizeof head);
+	/* ours are never in WAL mode (journal_mode=OFF), and opening a WAL
+	 * file (an iOS btrace database) would make SQLite create -wal and
+	 * -shm files beside it: header bytes 18-19 are 2 in WAL mode */
+	if (yes && fseek(f, 18, SEEK_SET) == 0 && fread(head, 1, 2, f) == 2 && head[0] == 2 && head[1] == 2)
+		yes = 0;
 	fclose(f);
 	if (!yes)
 		return 0;
@@ -292,6 +297,8 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 		int n = i + 1;
 		if (types[i] == 'i') {
 			sqlite3_bind_int64(st, n, va_arg(ap, int64_t));
+		} else if (types[i] == 'd') {
+			sqlite3_bind_double(st, n, va_arg(ap, double));
 		} else if (types[i] == 't') {
 			const char *s = va_arg(ap, const char *);
 			if (s)

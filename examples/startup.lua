@@ -13,9 +13,11 @@ bt.builtin("attribution")
 
 local MS = 1000000
 
--- Blocking record types (format spec §4.3) and their kinds.
+-- Blocking record types (format spec §4.3; 107: an iOS main-thread lock
+-- wait) and their kinds.
 local KIND = { [8] = "monitor", [6] = "wait", [7] = "park", [11] = "gc", [2] = "binder",
-  [20] = "loadlibrary", [12] = "lock" }
+  [20] = "loadlibrary", [12] = "lock", [107] = "lock" }
+local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
 
 -- Comma-separated Lua patterns -> list.
 local function patterns(s)
@@ -144,7 +146,7 @@ WHERE tid = ? AND end_ts IS NOT NULL AND ts >= ? AND ts < ? GROUP BY type]],
         local kind = KIND[r.type]
         if kind then blocked[kind] = (blocked[kind] or 0) + r.ns end
       end
-      for _, kind in pairs(KIND) do bt.metric("startup.main.blocked_ns." .. kind, blocked[kind] or 0) end
+      for _, kind in ipairs(KINDS) do bt.metric("startup.main.blocked_ns." .. kind, blocked[kind] or 0) end
     end
     if not w.found then
       bt.finding{ severity = "info", ts = w.start, dur = dur, tid = bt.main_tid(),

@@ -12,7 +12,6 @@
 
 #include "importer.h"
 #include "ios_int.h"
-#include "utf8.h"
 
 #define GZ_CAP ((uint64_t)4 << 30)   /* an inflated database beyond 4 GiB is a bomb */
 
@@ -67,11 +66,16 @@ struct trace_row {
 	char *os_version, *bundle_id;
 };
 
-static char *dup_col(sqlite3_stmt *st, int i)
+/* Column i of BTraceModel row as UTF-8, or NULL. */
+static char *dup_col(struct bt_ios_ctx *c, sqlite3_stmt *st, int i, int64_t row)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	struct bt_buf b = BT_BUF_INIT;
 
-	return t ? bt_xstrdup((const char *)t) : NULL;
+	if (!bt_ios_column_text(c, st, i, "BTraceModel", row, &b)) {
+		bt_buf_release(&b);
+		return NULL;
+	}
+	return bt_buf_detach(&b, NULL);
 }
 
 /* 1 if BTraceModel has column name. */
@@ -83,13 +87,22 @@ static int trace_has(struct bt_ios_ctx *c, const char *name)
 	return bt_ios_check_columns(c, "BTraceModel", cols, &ignored) == BT_OK;
 }
 
+/* A BTraceModel wall time: µs since 1970, and in ns within int64 (2262). */
+static int check_wall(struct bt_ios_ctx *c, const char *col, int64_t us, struct bt_err *err)
+{
+	if (us >= 0 && us <= INT64_MAX / 1000)
+		return BT_OK;
+	return bt_err_set(err, BT_EFORMAT, "bad %s %lld in '%s' table 'BTraceModel': not wall µs since 1970",
+			  col, (long long)us, c->path);
+}
+
 /* BTraceModel (§4): the last row wins, as in the reference reader. */
 static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *err)
 {
 	static const char *const cols[] = { "trace_id,start_time", NULL };
 	struct bt_buf q = BT_BUF_INIT;
 	sqlite3_stmt *st = NULL;
-	int rc, rows = 0;
+	int rc, rows = 0, step = SQLITE_DONE;
 
 	if (!bt_ios_has_table(c, "BTraceModel"))
 		return bt_err_set(err, BT_EFORMAT, "'%s' has no table 'BTraceModel': not a btrace iOS database", c->path);
@@ -102,38 +115,33 @@ static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *
 		    trace_has(c, "main_tid") ? "main_tid" : "NULL");
 	if (!rc)
 		rc = bt_ios_prepare(c, "BTraceModel", q.buf, &st, err);
-	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		rows++;
 		c->trace_id = sqlite3_column_int64(st, 0);
 		t->start_us = sqlite3_column_int64(st, 1);
 		t->end_us = sqlite3_column_int64(st, 2);
 		free(t->os_version);
 		free(t->bundle_id);
-		t->os_version = dup_col(st, 3);
-		t->bundle_id = dup_col(st, 4);
+		t->os_version = dup_col(c, st, 3, rows - 1);
+		t->bundle_id = dup_col(c, st, 4, rows - 1);
 		c->version = sqlite3_column_int64(st, 5);
 		c->has_main_tid = sqlite3_column_type(st, 6) != SQLITE_NULL && sqlite3_column_int64(st, 6) != 0;
 		c->main_tid = sqlite3_column_int64(st, 6);
 	}
+	if (!rc && step != SQLITE_DONE)
+		rc = bt_ios_sql_error(c, "BTraceModel", rows, err);
 	sqlite3_finalize(st);
 	bt_buf_release(&q);
 	if (!rc && !rows)
 		rc = bt_err_set(err, BT_EFORMAT, "table 'BTraceModel' of '%s' has no row", c->path);
+	if (!rc)
+		rc = check_wall(c, "start_time", t->start_us, err);
+	if (!rc)
+		rc = check_wall(c, "end_time", t->end_us, err);
 	if (!rc && (c->version < 1 || c->version > 4))
 		rc = bt_err_set(err, BT_EFORMAT, "unknown database version %lld in '%s' table 'BTraceModel' (known: 1 to 4)",
 				(long long)c->version, c->path);
 	return rc;
-}
-
-static int rec_cmp(const void *a, const void *b)
-{
-	const struct bt_ios_rec *x = a, *y = b;
-
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* Main thread: BTraceModel.main_tid, else the smallest sampled tid (I-1). */
@@ -153,14 +161,14 @@ static void pick_main(struct bt_ios_ctx *c, const struct bt_ios_recs *r)
 			     c->path, (long long)c->main_tid);
 }
 
-/* Samples in (tid, time) order, ids 1..n; counters as recorded (MiB -> bytes). */
+/* Samples in (tid, time) order, ids 1..n; counters as recorded (MiB -> bytes);
+ * memory samples' sizes in sample_args. */
 static int write_samples(struct bt_ios_ctx *c, struct bt_ios_stacks *st, struct bt_ios_recs *r,
 			 struct bt_db *db, int64_t *count, struct bt_err *err)
 {
 	size_t i;
 
-	if (r->n)
-		qsort(r->v, r->n, sizeof *r->v, rec_cmp);
+	bt_ios_recs_sort(r);
 	*count = 0;
 	for (i = 0; i < r->n; i++) {
 		struct bt_ios_rec *x = &r->v[i];
@@ -175,27 +183,62 @@ static int write_samples(struct bt_ios_ctx *c, struct bt_ios_stacks *st, struct 
 		s.type = x->type;
 		s.ts = x->ts;
 		s.cpu_ns = x->cpu;
-		if (x->end_ts > x->ts) {
+		if ((x->has & BT_IOS_HAS_END) && x->end_ts > x->ts) {
 			s.end_ts = x->end_ts;
 			s.end_cpu_ns = x->end_cpu;
-		} else if (x->end_ts && x->end_ts < x->ts) {
+		} else if ((x->has & BT_IOS_HAS_END) && x->end_ts < x->ts) {
 			bt_diag_warn(c->diag, "end_before_begin", "an interval sample of tid %lld in '%s' ends before it begins; treated as a point",
 				     (long long)x->tid, c->path);
 		}
 		s.node_id = x->node_id;
 		s.alloc_objects = x->alloc_count;
-		s.alloc_bytes = x->alloc_mib << 20;
+		s.alloc_bytes = (int64_t)x->alloc_mib << 20;
 		if (bt_db_insert_sample(db, &s, err))
 			return err->code;
 	}
+	/* a memory sample's own size (0: a free) is finer than the MiB
+	 * counter; its addr (pointer >> 4, truncated) has no column. Written
+	 * after the samples, so the bulk writer is not waited for each time. */
+	for (i = 0; i < r->n; i++)
+		if (r->v[i].type && (r->v[i].has & BT_IOS_HAS_SIZE) &&
+		    bt_db_exec(db, BT_SQL_INSERT_SAMPLE_ARG, err, "ii", r->v[i].sample_id, (int64_t)r->v[i].mem_size))
+			return err->code;
 	return BT_OK;
 }
 
-static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, struct bt_db *db,
-			 struct bt_err *err)
+/* ThreadInfoModel (§6): thread names. */
+static int write_thread_names(struct bt_ios_ctx *c, struct bt_db *db, struct bt_err *err)
 {
 	struct bt_buf name = BT_BUF_INIT;
 	sqlite3_stmt *st = NULL;
+	int64_t row = 0;
+	int rc, step = SQLITE_DONE;
+	uint32_t tid;
+
+	if (!bt_ios_has_table(c, "ThreadInfoModel"))
+		return BT_OK;
+	rc = bt_ios_prepare(c, "ThreadInfoModel", "SELECT tid, name FROM ThreadInfoModel WHERE trace_id=?1 "
+			    "ORDER BY rowid", &st, err);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (bt_ios_column_u32(c, st, 0, "ThreadInfoModel", row, &tid) &&
+		    bt_ios_column_text(c, st, 1, "ThreadInfoModel", row, &name))
+			rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", (int64_t)tid, name.buf,
+					(int64_t)(tid == c->main_tid));
+		row++;
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = bt_ios_sql_error(c, "ThreadInfoModel", row, err);
+	sqlite3_finalize(st);
+	bt_buf_release(&name);
+	if (!rc)
+		bt_ios_count_other_traces(c, "ThreadInfoModel");
+	return rc;
+}
+
+/* Every sampled thread, dispatch target and the main thread, then names. */
+static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, struct bt_db *db,
+			 struct bt_err *err)
+{
 	size_t i;
 	int rc = BT_OK;
 
@@ -212,23 +255,7 @@ static int write_threads(struct bt_ios_ctx *c, const struct bt_ios_recs *r, stru
 	}
 	if (!rc && c->has_main_tid)
 		rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", c->main_tid, NULL, (int64_t)1);
-	if (rc || !bt_ios_has_table(c, "ThreadInfoModel"))
-		return rc;
-	if (bt_ios_prepare(c, "ThreadInfoModel", "SELECT tid, name FROM ThreadInfoModel WHERE trace_id=?1 "
-			   "ORDER BY rowid", &st, err))
-		return err->code;
-	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(st, 1);
-		int64_t tid = sqlite3_column_int64(st, 0);
-		if (!t)
-			continue;
-		bt_buf_reset(&name);
-		bt_utf8_sanitize(&name, t, (size_t)sqlite3_column_bytes(st, 1));
-		rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, err, "iti", tid, name.buf, (int64_t)(tid == c->main_tid));
-	}
-	sqlite3_finalize(st);
-	bt_buf_release(&name);
-	return rc;
+	return rc ? rc : write_thread_names(c, db, err);
 }
 
 static int write_meta(struct bt_ios_ctx *c, const struct trace_row *t, const struct bt_ios_stacks *st,
@@ -259,8 +286,8 @@ static int write_meta(struct bt_ios_ctx *c, const struct trace_row *t, const str
 	return rc;
 }
 
-static int import_db(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_import_opts *o,
-		     int gz, struct bt_err *err)
+int bt_ios_import(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_import_opts *o, int gz,
+		  struct bt_err *err)
 {
 	struct trace_row t = { 0, 0, NULL, NULL };
 	struct bt_ios_recs recs = { NULL, 0, 0 };
@@ -269,6 +296,8 @@ static int import_db(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_imp
 	int rc = read_trace(c, &t, err);
 
 	bt_ios_stacks_init(&st, db, c->diag, c->path);
+	if (!rc)
+		bt_ios_note_unknown_tables(c);
 	if (!rc && o->symbols)
 		rc = bt_ios_symbols_load(&st, o->symbols, err);
 	if (!rc)
@@ -285,7 +314,11 @@ static int import_db(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_imp
 	if (!rc)
 		rc = write_threads(c, &recs, db, err);
 	if (!rc)
+		rc = bt_ios_read_series(c, t.start_us, db, err);
+	if (!rc)
 		rc = write_meta(c, &t, &st, o, samples, gz, db, err);
+	if (!rc)   /* as read: each lock-contention pair is one sample */
+		rc = bt_db_set_meta_int(db, "records", (int64_t)recs.n, err);
 	bt_ios_stacks_release(&st);
 	free(recs.v);
 	free(t.os_version);
@@ -318,7 +351,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc && gz && !bt_ios_has_table(&c, "BTraceModel"))
 		rc = bt_err_set(err, BT_EFORMAT, "gzip'd '%s' holds no btrace iOS database (no table 'BTraceModel')", path);
 	if (!rc)
-		rc = import_db(&c, db, o, gz, err);
+		rc = bt_ios_import(&c, db, o, gz, err);
 	sqlite3_close(c.conn);
 	if (tmp) {
 		unlink(tmp);

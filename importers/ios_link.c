@@ -47,6 +47,7 @@ static void merge(struct bt_ios_rec *a, struct bt_ios_rec *b)
 	a->end_ts = hi;
 	a->cpu = clo;
 	a->end_cpu = chi;
+	a->has |= BT_IOS_HAS_END | BT_IOS_HAS_END_CPU;
 	a->type = hi > lo ? BT_IOS_LOCK_WAIT : BT_IOS_LOCK;
 	b->type = 0;
 }

@@ -76,6 +76,8 @@ static int load_trie_blob(struct bt_ios_stacks *s, int64_t row, const unsigned c
 				     n.id, s->path, (long long)row, at, n.id ? "a duplicate" : "id 0");
 			continue;
 		}
+		n.row = (uint32_t)row;
+		n.off = (uint32_t)at;
 		BT_GROW(s->entries, s->nentries + 1, cap);
 		s->entries[s->nentries++] = n;
 		bt_map64_put(&s->trie, n.id, (uint32_t)s->nentries);
@@ -101,16 +103,20 @@ static int load_trie(struct bt_ios_stacks *s, struct bt_ios_ctx *c, struct bt_er
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
 		rc = load_trie_blob(s, row++, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0), err);
 	if (!rc && step != SQLITE_DONE)
-		rc = bt_ios_sql_error(c, "CallStackTableModel", err);
+		rc = bt_ios_sql_error(c, "CallStackTableModel", row, err);
 	sqlite3_finalize(st);
+	if (!rc)
+		bt_ios_count_other_traces(c, "CallStackTableModel");
 	return rc;
 }
 
 static int load_images(struct bt_ios_stacks *s, struct bt_ios_ctx *c, struct bt_err *err)
 {
 	static const char *const cols[] = { "trace_id,address,type,name", NULL };
+	struct bt_buf path = BT_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
+	int64_t row = 0;
 	int rc, step = SQLITE_DONE;
 
 	if (!bt_ios_has_table(c, "ImageInfoModel")) {
@@ -122,10 +128,15 @@ static int load_images(struct bt_ios_stacks *s, struct bt_ios_ctx *c, struct bt_
 		rc = bt_ios_prepare(c, "ImageInfoModel", "SELECT address, name FROM ImageInfoModel "
 				    "WHERE type=0 AND trace_id=?1 ORDER BY address", &st, err);
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 1), *slash;
+		const char *name = "?", *slash;
 		struct bt_ios_image *im;
-		if (!name)
-			name = "?";
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER) {
+			bt_diag_warn(s->diag, "bad_row_value", "'%s' table 'ImageInfoModel' row %lld column 'address' is not an integer; row skipped",
+				     s->path, (long long)row++);
+			continue;
+		}
+		if (bt_ios_column_text(c, st, 1, "ImageInfoModel", row++, &path))
+			name = path.buf;   /* NULL when dladdr failed (§5) */
 		slash = strrchr(name, '/');
 		if (slash && slash[1])
 			name = slash + 1;
@@ -135,8 +146,11 @@ static int load_images(struct bt_ios_stacks *s, struct bt_ios_ctx *c, struct bt_
 		im->off = add_str(s, name, strlen(name));
 	}
 	if (!rc && step != SQLITE_DONE)
-		rc = bt_ios_sql_error(c, "ImageInfoModel", err);
+		rc = bt_ios_sql_error(c, "ImageInfoModel", row, err);
 	sqlite3_finalize(st);
+	bt_buf_release(&path);
+	if (!rc)
+		bt_ios_count_other_traces(c, "ImageInfoModel");
 	return rc;
 }
 
@@ -280,8 +294,8 @@ int bt_ios_stack_node(struct bt_ios_stacks *s, uint32_t stack_id, uint32_t *out,
 		}
 		if (n == MAX_DEPTH)
 			return bt_err_set(err, BT_EFORMAT,
-					  "call stack deeper than %d (a cycle?) at node %u in '%s' table 'CallStackTableModel' at byte offset %zu",
-					  MAX_DEPTH, id, s->path, (size_t)(idx - 1) * 16);
+					  "call stack deeper than %d (a cycle?) at node %u in '%s' table 'CallStackTableModel' row %u at byte offset %u",
+					  MAX_DEPTH, id, s->path, s->entries[idx - 1].row, s->entries[idx - 1].off);
 		path[n++] = idx - 1;
 		id = s->entries[idx - 1].parent;
 	}

@@ -11,6 +11,7 @@
 
 #include "fileio.h"
 #include "ios_int.h"
+#include "utf8.h"
 
 static int sym_cmp(const void *a, const void *b)
 {
@@ -52,44 +53,50 @@ static int parse_line(const char *p, const char *end, uint64_t *addr, const char
 	return 1;
 }
 
-int bt_ios_symbols_load(struct bt_ios_stacks *s, const char *file, struct bt_err *err)
+int bt_ios_symbols_parse(struct bt_ios_stacks *s, const char *data, size_t n, const char *file,
+			 struct bt_err *err)
 {
-	struct bt_fmap m = { NULL, 0 };
-	const char *p, *end, *nl, *name;
-	size_t cap = 0, len, line = 0;
+	const char *p = data, *end, *nl, *name;
+	size_t cap = s->nsyms, len, line = 0;
 	uint64_t addr;
-	int rc = bt_fmap_open(&m, file, err);
+	int k;
 
-	if (rc)
-		return rc;
-	p = (const char *)m.data;
-	end = p ? p + m.len : p;
-	for (; p && p < end; p = nl + 1) {
-		int k;
+	if (!n)
+		return BT_OK;
+	for (end = data + n; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
 		line++;
-		if (memchr(p, '\0', (size_t)(nl - p))) {
-			rc = bt_err_set(err, BT_EFORMAT, "NUL byte in line %zu of symbols file '%s'", line, file);
-			break;
-		}
+		if (memchr(p, '\0', (size_t)(nl - p)))
+			return bt_err_set(err, BT_EFORMAT, "NUL byte in line %zu of symbols file '%s'", line, file);
 		k = parse_line(p, nl, &addr, &name, &len);
-		if (k < 0) {
-			rc = bt_err_set(err, BT_EFORMAT, "bad line %zu in symbols file '%s': expected '0xADDR name'",
-					line, file);
-			break;
-		}
+		if (k < 0)
+			return bt_err_set(err, BT_EFORMAT, "bad line %zu in symbols file '%s': expected '0xADDR name'",
+					  line, file);
 		if (!k)
 			continue;
+		if (!bt_utf8_valid(name, len))
+			bt_diag_warn(s->diag, "invalid_utf8", "name at line %zu of symbols file '%s' is not UTF-8; bad bytes shown as U+FFFD",
+				     line, file);
 		BT_GROW(s->syms, s->nsyms + 1, cap);
 		s->syms[s->nsyms].addr = addr;
 		s->syms[s->nsyms++].off = s->strs.len;
-		bt_buf_add(&s->strs, name, len);
+		bt_utf8_sanitize(&s->strs, name, len);
 		bt_buf_addc(&s->strs, '\0');
 	}
-	bt_fmap_release(&m);
-	if (!rc && s->nsyms)
+	if (s->nsyms)
 		qsort(s->syms, s->nsyms, sizeof *s->syms, sym_cmp);
+	return BT_OK;
+}
+
+int bt_ios_symbols_load(struct bt_ios_stacks *s, const char *file, struct bt_err *err)
+{
+	struct bt_fmap m = { NULL, 0 };
+	int rc = bt_fmap_open(&m, file, err);
+
+	if (!rc)
+		rc = bt_ios_symbols_parse(s, (const char *)m.data, m.data ? m.len : 0, file, err);
+	bt_fmap_release(&m);
 	return rc;
 }

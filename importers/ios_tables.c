@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ios_int.h"
+#include "utf8.h"
 
 /* One table's layout for a version range: a batch table's node fields,
  * or a per-row table's columns with their field codes. */
@@ -71,109 +72,54 @@ static const struct layout layouts[] = {
 };
 #define N_LAYOUTS (sizeof layouts / sizeof layouts[0])
 
-int bt_ios_sql_error(struct bt_ios_ctx *c, const char *table, struct bt_err *err)
+/* One row of a per-row table into out (a row with a value that is not a
+ * u32 is skipped and counted). */
+static int one_row(struct bt_ios_ctx *c, const struct layout *l, sqlite3_stmt *st, int64_t row,
+		   struct bt_ios_clock *k, struct bt_ios_recs *out, struct bt_err *err)
 {
-	return bt_err_set(err, BT_EFORMAT, "cannot read table '%s' of '%s': %s", table, c->path,
-			  sqlite3_errmsg(c->conn));
-}
+	uint32_t v[16];
+	struct bt_ios_rec *x;
+	int i;
 
-int bt_ios_prepare(struct bt_ios_ctx *c, const char *table, const char *sql, struct sqlite3_stmt **st,
-		   struct bt_err *err)
-{
-	if (sqlite3_prepare_v2(c->conn, sql, -1, st, NULL) != SQLITE_OK)
-		return bt_ios_sql_error(c, table, err);
-	if (sqlite3_bind_parameter_count(*st) >= 1)
-		sqlite3_bind_int64(*st, 1, c->trace_id);
+	if (!strcmp(l->cols, "sample")) {   /* LockSampleModel: a blob */
+		const unsigned char *p = sqlite3_column_blob(st, 0);
+		size_t len = (size_t)sqlite3_column_bytes(st, 0), want = bt_ios_node_size(l->fields);
+		if (len != want)
+			return bt_err_set(err, BT_EFORMAT,
+					  "bad blob in '%s' table '%s' row %lld at byte offset %zu: %zu bytes, a version %lld sample has %zu",
+					  c->path, l->table, (long long)row, len < want ? len : want, len,
+					  (long long)c->version, want);
+		return bt_ios_blob(c, k, l->table, row, l->fields, l->type, 0, p, len, out, err);
+	}
+	for (i = 0; l->fields[i]; i++)
+		if (!bt_ios_column_u32(c, st, i, l->table, row, &v[i]))
+			return BT_OK;
+	x = bt_ios_recs_add(out);
+	x->type = (int16_t)l->type;
+	for (i = 0; l->fields[i]; i++)
+		bt_ios_field(x, l->fields[i], v[i]);
+	bt_ios_times(c, k, x);
 	return BT_OK;
 }
 
-int bt_ios_has_table(struct bt_ios_ctx *c, const char *table)
-{
-	sqlite3_stmt *st = NULL;
-	int yes = 0;
-
-	if (sqlite3_prepare_v2(c->conn, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-		yes = sqlite3_step(st) == SQLITE_ROW;
-	}
-	sqlite3_finalize(st);
-	return yes;
-}
-
-/* 1 if table has column name (from a comma-separated list item). */
-static int has_column(sqlite3_stmt *info, const char *name, size_t len)
-{
-	sqlite3_reset(info);
-	while (sqlite3_step(info) == SQLITE_ROW) {
-		const char *col = (const char *)sqlite3_column_text(info, 1);
-		if (col && strlen(col) == len && !strncmp(col, name, len))
-			return 1;
-	}
-	return 0;
-}
-
-int bt_ios_check_columns(struct bt_ios_ctx *c, const char *table, const char *const *cols,
-			 struct bt_err *err)
-{
-	struct bt_buf q = BT_BUF_INIT;
-	sqlite3_stmt *info = NULL;
-	int rc = BT_OK;
-
-	bt_buf_addf(&q, "PRAGMA table_info(\"%s\")", table);
-	if (sqlite3_prepare_v2(c->conn, q.buf, -1, &info, NULL) != SQLITE_OK)
-		rc = bt_ios_sql_error(c, table, err);
-	for (; !rc && *cols; cols++) {
-		const char *p = *cols;
-		while (*p && !rc) {
-			size_t len = strcspn(p, ",");
-			if (!has_column(info, p, len))
-				rc = bt_err_set(err, BT_EFORMAT,
-						"table '%s' in '%s' lacks column '%.*s' (version %lld layout)",
-						table, c->path, (int)len, p, (long long)c->version);
-			p += len + (p[len] == ',');
-		}
-	}
-	sqlite3_finalize(info);
-	bt_buf_release(&q);
-	return rc;
-}
-
-/* Read a per-row table: one record per row (LockSampleModel: a blob). */
+/* Read a per-row table: one record per row, its times one stream. */
 static int read_rows(struct bt_ios_ctx *c, const struct layout *l, struct bt_ios_recs *out,
 		     struct bt_err *err)
 {
 	const char *cols[] = { l->cols, "trace_id", NULL };
+	struct bt_ios_clock k = BT_IOS_CLOCK_INIT;
 	struct bt_buf q = BT_BUF_INIT;
 	sqlite3_stmt *st = NULL;
-	int rc = bt_ios_check_columns(c, l->table, cols, err), step;
+	int rc = bt_ios_check_columns(c, l->table, cols, err), step = SQLITE_DONE;
 	int64_t row = 0;
 
 	bt_buf_addf(&q, "SELECT %s FROM \"%s\" WHERE trace_id=?1 ORDER BY rowid", l->cols, l->table);
 	if (!rc)
 		rc = bt_ios_prepare(c, l->table, q.buf, &st, err);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!strcmp(l->cols, "sample")) {
-			const unsigned char *p = sqlite3_column_blob(st, 0);
-			size_t len = (size_t)sqlite3_column_bytes(st, 0), want = bt_ios_node_size(l->fields);
-			if (len != want)
-				rc = bt_err_set(err, BT_EFORMAT,
-						"bad blob in '%s' table '%s' row %lld at byte offset %zu: %zu bytes, a version %lld sample has %zu",
-						c->path, l->table, (long long)row, len < want ? len : want, len,
-						(long long)c->version, want);
-			else
-				rc = bt_ios_blob(c, l->table, row, l->fields, l->type, 0, p, len, out, err);
-		} else {
-			struct bt_ios_rec *x = bt_ios_recs_add(out);
-			int k;
-			x->type = (int16_t)l->type;
-			for (k = 0; l->fields[k]; k++)
-				bt_ios_field(c, x, l->fields[k], (uint64_t)sqlite3_column_int64(st, k));
-		}
-		row++;
-	}
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
+		rc = one_row(c, l, st, row++, &k, out, err);
 	if (!rc && step != SQLITE_DONE)
-		rc = bt_ios_sql_error(c, l->table, err);
+		rc = bt_ios_sql_error(c, l->table, row, err);
 	sqlite3_finalize(st);
 	bt_buf_release(&q);
 	return rc;
@@ -186,20 +132,23 @@ static int read_batch(struct bt_ios_ctx *c, const struct layout *l, struct bt_io
 	static const char *const cols[] = { "trace_id,tid,nodes", NULL };
 	struct bt_buf q = BT_BUF_INIT;
 	sqlite3_stmt *st = NULL;
-	int rc = bt_ios_check_columns(c, l->table, cols, err), step;
+	int rc = bt_ios_check_columns(c, l->table, cols, err), step = SQLITE_DONE;
 	int64_t row = 0;
 
 	bt_buf_addf(&q, "SELECT tid, nodes FROM \"%s\" WHERE trace_id=?1 ORDER BY rowid", l->table);
 	if (!rc)
 		rc = bt_ios_prepare(c, l->table, q.buf, &st, err);
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct bt_ios_clock k = BT_IOS_CLOCK_INIT;   /* a row holds one thread's records */
 		const unsigned char *p = sqlite3_column_blob(st, 1);
 		size_t len = (size_t)sqlite3_column_bytes(st, 1);
-		rc = bt_ios_blob(c, l->table, row++, l->fields, l->type, sqlite3_column_int64(st, 0), p,
-				 len, out, err);
+		uint32_t tid;
+		if (bt_ios_column_u32(c, st, 0, l->table, row, &tid))
+			rc = bt_ios_blob(c, &k, l->table, row, l->fields, l->type, tid, p, len, out, err);
+		row++;
 	}
 	if (!rc && step != SQLITE_DONE)
-		rc = bt_ios_sql_error(c, l->table, err);
+		rc = bt_ios_sql_error(c, l->table, row, err);
 	sqlite3_finalize(st);
 	bt_buf_release(&q);
 	return rc;
@@ -242,7 +191,63 @@ int bt_ios_read_samples(struct bt_ios_ctx *c, struct bt_ios_recs *out, struct bt
 			rc = l->cols ? read_rows(c, l, out, err) : read_batch(c, l, out, err);
 			if (rc)
 				return rc;
+			bt_ios_count_other_traces(c, l->table);
 		}
 	}
 	return BT_OK;
+}
+
+const char *bt_ios_layout(const char *table, int64_t version, const char **cols)
+{
+	size_t i;
+
+	for (i = 0; i < N_LAYOUTS; i++)
+		if (!strcmp(layouts[i].table, table) && version >= layouts[i].vmin && version <= layouts[i].vmax) {
+			if (cols)
+				*cols = layouts[i].cols;
+			return layouts[i].fields;
+		}
+	return NULL;
+}
+
+/* Tables of the spec that hold no samples (§4-§9). */
+static const char *const other_tables[] = {
+	"BTraceModel", "ImageInfoModel", "ThreadInfoModel", "CallStackTableModel", "TimeSeriesModel",
+	"MemRegionInfoModel", NULL
+};
+
+static int known(const char *table)
+{
+	const char *const *t;
+	size_t i;
+
+	for (t = other_tables; *t; t++)
+		if (!strcmp(*t, table))
+			return 1;
+	for (i = 0; i < N_LAYOUTS; i++)
+		if (!strcmp(layouts[i].table, table))
+			return 1;
+	return !strncmp(table, "sqlite_", 7);
+}
+
+void bt_ios_note_unknown_tables(struct bt_ios_ctx *c)
+{
+	struct bt_buf shown = BT_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(c->conn, "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		size_t len = (size_t)sqlite3_column_bytes(st, 0);
+		if (!name || known(name))
+			continue;
+		bt_buf_reset(&shown);
+		bt_utf8_sanitize(&shown, name, len < 100 ? len : 100);
+		bt_diag_warn(c->diag, "unknown_table", "table '%s' in '%s' is not one of the spec's; ignored",
+			     shown.buf, c->path);
+	}
+	sqlite3_finalize(st);
+	bt_buf_release(&shown);
 }

@@ -47,7 +47,8 @@ CREATE TABLE samples (
 	nivcsw        INTEGER NOT NULL DEFAULT 0
 );
 
--- The argument of kTraceArg records (type 15), which are rare: kept aside so
+-- The argument of kTraceArg records (type 15), and the size in bytes of iOS
+-- memory samples (type 103; 0 for a free), which are rare: kept aside so
 -- every sample row carries one column less.
 CREATE TABLE sample_args (
 	sample_id INTEGER PRIMARY KEY,

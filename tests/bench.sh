@@ -15,15 +15,31 @@
 #   perfetto  --perfetto (with the JSON report)
 # and that Perfetto trace imported back (the Perfetto importer's figure):
 #   pfimport  import of the exported .pb into a kept database
+# and for an iOS database (tests/fixtures/mkios.py, ~1.2M samples; with
+# BENCH=ios only these):
+#   ios-load     import + linking + reconstruction into a scratch database
+#   ios-analyze  the default analysis with its JSON report
+#   ios-gz       the same from the gzip'd database
+#   ios-import   a kept database (-o)
 set -eu
 B=${B:-build}
 RUNS=${RUNS:-5}
+BENCH=${BENCH:-android ios}
 BIN=$B/btrace-analyze
 dir=$B/bench
 mkdir -p "$dir"
+case $BENCH in *android*)
 for n in 200000 1000000; do
 	[ -f "$dir/$n/sampling.bin" ] || "$B/tests/mkdump" --records $n --seed 42 --no-truth "$dir/$n" >/dev/null
-done
+done ;; esac
+IOS_OPTS="--samples 1000000 --threads 3 --locks 300 --dispatch 3000 --mem 20000 --date 20000 --async 1000 --seed 42"
+case $BENCH in *ios*)
+if [ ! -f "$dir/ios1m/trace.db.gz" ]; then
+	echo "# writing the iOS database (mkios.py $IOS_OPTS: about 1.5 min, 1.7 GB)"
+	# shellcheck disable=SC2086
+	python3 tests/fixtures/mkios.py "$dir/ios1m" $IOS_OPTS --no-truth >/dev/null
+	gzip -c "$dir/ios1m/trace.db" >"$dir/ios1m/trace.db.gz"
+fi ;; esac
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 measure() {   # label records command...
 	label=$1 n=$2; shift 2
@@ -32,6 +48,7 @@ measure() {   # label records command...
 	while [ $i -lt "$RUNS" ]; do
 		[ "$label" = import ] && rm -f "$dir/$n.db"
 		[ "$label" = pfimport ] && rm -f "$dir/pf.db"
+		[ "$label" = ios-import ] && rm -f "$dir/ios.db"
 		/usr/bin/time -f '%e %M %U %S' -o "$dir/one" "$@" >/dev/null
 		cat "$dir/one" >>"$dir/times"
 		i=$((i + 1))
@@ -39,10 +56,11 @@ measure() {   # label records command...
 	wall=$(cut -d' ' -f1 "$dir/times" | median)
 	rss=$(cut -d' ' -f2 "$dir/times" | median)
 	cpu=$(awk '{ printf "%.2f\n", $3 + $4 }' "$dir/times" | median)
-	printf '%-9s %-10s %8s %10s %10s %12s\n' "$label" $n "$mb" "$wall" "$cpu" $((rss / 1024))
+	printf '%-11s %-10s %8s %10s %10s %12s\n' "$label" $n "$mb" "$wall" "$cpu" $((rss / 1024))
 }
-printf '%-9s %-10s %8s %10s %10s %12s\n' job records MB wall_s cpu_s peak_rss_MB
-for n in 200000 1000000; do
+printf '%-11s %-10s %8s %10s %10s %12s\n' job records MB wall_s cpu_s peak_rss_MB
+case $BENCH in *android*) ns="200000 1000000" ;; *) ns= ;; esac
+for n in $ns; do
 	mb=$(du -m --apparent-size "$dir/$n/sampling.bin" | cut -f1)
 	measure load $n "$BIN" query -q "$dir/$n" "SELECT count(*) FROM messages"
 	measure analyze $n "$BIN" analyze -q "$dir/$n" -o "$dir/$n.json"
@@ -57,4 +75,16 @@ for n in 200000 1000000; do
 	measure pfimport $n "$BIN" import -q "$r.pb" -o "$dir/pf.db"
 	ls -l "$r".* | awk '{ printf "# %s: %.1f MB\n", $NF, $5 / 1048576 }'
 done
+case $BENCH in *ios*)
+	db=$dir/ios1m/trace.db
+	n=$("$BIN" query -q "$db" "SELECT count(*) FROM samples" --format tsv | sed -n 2p)
+	mb=$(du -m --apparent-size "$db" | cut -f1)
+	measure ios-load "$n" "$BIN" query -q "$db" "SELECT count(*) FROM samples"
+	measure ios-analyze "$n" "$BIN" analyze -q "$db" -o "$dir/ios.json"
+	mb=$(du -m --apparent-size "$db.gz" | cut -f1)
+	measure ios-gz "$n" "$BIN" analyze -q "$db.gz" -o "$dir/ios.json"
+	mb=$(du -m --apparent-size "$db" | cut -f1)
+	measure ios-import "$n" "$BIN" import -q "$db" -o "$dir/ios.db"
+	rm -f "$dir/ios.json" ;;
+esac
 rm -f "$dir"/*.db "$dir"/*.report.*
