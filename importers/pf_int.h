@@ -41,6 +41,7 @@ struct pf_frame {
 	int64_t value;          /* obj (wait, notify), owner tid (monitor), code (binder), new tid */
 	uint32_t iface_off, iface_len, method_off, method_len;   /* binder, into the name */
 	int has_code, has_method;
+	int used;               /* a slice of the app's was made of it */
 	char *name;
 };
 

@@ -111,7 +111,7 @@ static int64_t marker_type(enum pf_marker m)
 static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const struct pf_args *a,
 		 struct bt_err *err)
 {
-	const struct pf_frame *f = &r->p->frames[frame - 1];
+	struct pf_frame *f = &r->p->frames[frame - 1];
 	struct bt_slice s;
 	unsigned known = 0;
 	struct tag *t;
@@ -127,6 +127,7 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 		r->deep++;
 		return BT_OK;
 	}
+	f->used = 1;
 	memset(&s, 0, sizeof s);
 	s.tid = r->key;
 	s.ts = ts;
