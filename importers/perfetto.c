@@ -213,6 +213,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_map64_init(&p.thread_name, 256);
 	bt_map64_init(&p.process_name, 64);
 	bt_map64_init(&p.begins, 64);
+	bt_map64_init(&p.seq_of, 16);
 	bt_strmap_init(&p.frame_of);
 	bt_map64_init(&threads, 64);
 	rc = load_types(&p, err);

@@ -66,6 +66,7 @@ struct pf_seq {
 	uint64_t track;         /* TrackEventDefaults.track_uuid */
 	int has_track;
 	int64_t legacy_tid, legacy_pid;   /* from a ThreadDescriptor packet */
+	int interned;           /* the maps below exist (made on first use) */
 	struct bt_map64 names, ann_names, strings;   /* iid -> offset + 1 into pool */
 	char *pool;
 	size_t plen, pcap;
@@ -94,6 +95,7 @@ struct pf {
 	/* sequences */
 	struct pf_seq *seqs;
 	size_t nseqs, scap;
+	struct bt_map64 seq_of;          /* sequence id -> index + 1 */
 	/* spill */
 	int64_t seq;                     /* events so far: their file order */
 	int64_t packets, first_ts;

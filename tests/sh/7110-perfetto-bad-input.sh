@@ -146,6 +146,14 @@ is "$(rows "$T/type 0.db" "SELECT code, count FROM diagnostics ORDER BY code")" 
 	"perfetto_bad_timestamp|1 perfetto_event_time|1 perfetto_event_type|1" "oddities: no timestamp, a print past 2^63 ns"
 is "$(rows "$T/type 0.db" "$all")" "300|0|good|100|100|0" "oddities: the good slice kept"
 
+# A new sequence in every packet (200k of them): linear, not quadratic
+python3 -c 'import sys; sys.path.insert(0, "tests/fixtures"); import mkpfcase as m
+open(sys.argv[1], "wb").write(m.plain() + b"".join(m.packet(m.fv(10, i)) for i in range(1, 200001)))' "$T/seqs.pb"
+timeout 60 "$BIN" import -q "$T/seqs.pb" -o "$T/seqs.db"
+is "$?:$(q "$T/seqs.db" "SELECT value FROM meta WHERE key = 'packets'")" 0:200008 \
+	"200k sequences: imported within a minute (one map lookup per packet)"
+is "$(rows "$T/seqs.db" "$all")" "$(rows "$T/plain.db" "$all")" "200k sequences: the slices of the trace"
+
 # ---- valid variants
 "$BIN" import -q "$T/early.pb" -o "$T/early.db"
 is "$(rows "$T/early.db" "$all")" "200|0|m|500|2000|0 201|0|before|1000|1000|0" "events before their descriptor: on its thread"
