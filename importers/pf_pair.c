@@ -35,6 +35,7 @@ struct pair {
 	struct bt_feed *feed;
 	struct tag *tags;
 	size_t ntags, tcap;
+	size_t open[2];             /* tags of each source (PF_SRC_*) */
 	struct tslice *ts;
 	size_t nts, tscap;
 	int64_t key, last_ts;
@@ -118,6 +119,7 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 
 	BT_GROW(r->tags, r->ntags + 1, r->tcap);
 	t = &r->tags[r->ntags++];
+	r->open[src]++;
 	t->src = src;
 	t->frame = frame;
 	t->flow_in = has(a, PF_FLOW_IN) ? a->v[PF_FLOW_IN] : 0;
@@ -173,6 +175,7 @@ static int pop(struct pair *r, int64_t ts, const struct pf_args *a, struct bt_er
 	struct tag t = r->tags[--r->ntags];
 	struct bt_slice s, *top;
 
+	r->open[t.src]--;
 	if (!t.real)
 		return BT_OK;
 	top = bt_feed_top(r->feed);
@@ -192,12 +195,12 @@ static int end(struct pair *r, int64_t ts, int src, const struct pf_args *a, str
 {
 	size_t j = r->ntags;
 
-	while (j > 0 && r->tags[j - 1].src != src)
-		j--;
-	if (!j) {
+	if (!r->open[src]) {   /* not by a scan: each unmatched end would walk the whole stack */
 		r->unmatched++;
 		return BT_OK;
 	}
+	while (r->tags[j - 1].src != src)
+		j--;
 	while (r->ntags > j) {   /* another source's slices still open inside: cut */
 		r->overlaps++;
 		if (pop(r, ts, NULL, err))

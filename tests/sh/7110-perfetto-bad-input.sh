@@ -154,6 +154,22 @@ is "$?:$(q "$T/seqs.db" "SELECT value FROM meta WHERE key = 'packets'")" 0:20000
 	"200k sequences: imported within a minute (one map lookup per packet)"
 is "$(rows "$T/seqs.db" "$all")" "$(rows "$T/plain.db" "$all")" "200k sequences: the slices of the trace"
 
+# 300k atrace begins never ended, then 300k app-track ends with no begin
+# on the same thread: each end is unmatched at once, not after a walk
+# down the whole stack of the other source's begins
+python3 -c 'import sys; sys.path.insert(0, "tests/fixtures"); import mkpfcase as m
+n = 300000
+f = open(sys.argv[1], "wb")
+f.write(m.head())
+for k in range(0, n, 4000):
+    f.write(m.ftrace([(1000 + i, 300, "B|300|x") for i in range(k, min(n, k + 4000))]))
+f.write(b"".join(m.event(400000 + i, 2, 20) for i in range(n)))' "$T/ends.pb"
+timeout 60 "$BIN" import -q "$T/ends.pb" -o "$T/ends.db"
+is "$?" 0 "300k unmatched ends under 300k open begins: imported within a minute"
+is "$(rows "$T/ends.db" "SELECT code, count FROM diagnostics ORDER BY code")" \
+	"perfetto_too_deep|299488 perfetto_unmatched_end|300000 perfetto_unterminated_slices|300000" \
+	"300k unmatched ends: counted, with the begins past 512 and those never ended"
+
 # ---- valid variants
 "$BIN" import -q "$T/early.pb" -o "$T/early.db"
 is "$(rows "$T/early.db" "$all")" "200|0|m|500|2000|0 201|0|before|1000|1000|0" "events before their descriptor: on its thread"
