@@ -295,7 +295,7 @@ static int flow(struct pf *p, const struct pf_track *t, uint64_t id, int role, i
 {
 	if (!t || t->tid <= 0)
 		return BT_OK;
-	return bt_db_exec(p->db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiit", (int64_t)id, (int64_t)role,
+	return bt_db_exec(p->db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiitn", (int64_t)id, (int64_t)role,
 			  t->tid, ts, (int64_t)0, name);
 }
 

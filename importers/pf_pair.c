@@ -146,9 +146,10 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 {
 	const struct pf_frame *f = &r->p->frames[t->frame - 1];
 	struct bt_db *db = r->p->db;
+	const char *edge = f->marker == PF_WAIT ? "wait" : f->marker == PF_MONITOR ? "monitor" : NULL;
 
-	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiin", t->flow_in, (int64_t)1,
-				     s->tid, s->ts, s->dur))
+	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiint", t->flow_in, (int64_t)1,
+				     s->tid, s->ts, s->dur, edge))
 		return err->code;
 	switch (f->marker) {
 	case PF_WAIT:

@@ -170,6 +170,23 @@ is "$(rows "$T/ends.db" "SELECT code, count FROM diagnostics ORDER BY code")" \
 	"perfetto_too_deep|299488 perfetto_unmatched_end|300000 perfetto_unterminated_slices|300000" \
 	"300k unmatched ends: counted, with the begins past 512 and those never ended"
 
+# 60k wait markers, each the end of a flow arrow ("wakes wait wait of
+# 300", as our --perfetto writes them): one edge each, found without a
+# scan of the edges per arrow
+python3 -c 'import struct, sys; sys.path.insert(0, "tests/fixtures"); import mkpfcase as m
+fixed = lambda field, v: m.varint(field << 3 | 1) + struct.pack("<Q", v)
+f = open(sys.argv[1], "wb")
+f.write(m.head() + m.thread_track(21, 300, 301, "waker"))
+for i in range(1, 60001):
+    t = 1000 * i
+    f.write(m.packet(m.fv(8, t) + m.fb(11, m.fv(9, 1) + m.fv(11, 20) + m.fb(23, "Object#wait(obj:0x1, timeout:0)") + fixed(48, i))))
+    f.write(m.packet(m.fv(8, t + 500) + m.fb(11, m.fv(9, 2) + m.fv(11, 20))))
+    f.write(m.packet(m.fv(8, t + 400) + m.fb(11, m.fv(9, 3) + m.fv(11, 21) + m.fb(23, "wakes wait wait of 300") + fixed(47, i))))' "$T/flows.pb"
+timeout 60 "$BIN" import -q "$T/flows.pb" -o "$T/flows.db"
+is "$?" 0 "60k wait markers with flow arrows: imported within a minute"
+is "$(rows "$T/flows.db" "SELECT kind, count(*), count(DISTINCT ts) FROM blocking_edges GROUP BY kind")" "wait|60000|60000" \
+	"60k wait markers with flow arrows: one edge per wait"
+
 # ---- valid variants
 "$BIN" import -q "$T/early.pb" -o "$T/early.db"
 is "$(rows "$T/early.db" "$all")" "200|0|m|500|2000|0 201|0|before|1000|1000|0" "events before their descriptor: on its thread"
