@@ -187,6 +187,13 @@ is "$?" 0 "60k wait markers with flow arrows: imported within a minute"
 is "$(rows "$T/flows.db" "SELECT kind, count(*), count(DISTINCT ts) FROM blocking_edges GROUP BY kind")" "wait|60000|60000" \
 	"60k wait markers with flow arrows: one edge per wait"
 
+# blocked time no sum may overflow with
+"$BIN" import -q "$T/nested-markers.pb" -o "$T/nested.db"
+is "$?" 0 "nested 4e18 ns waits: import exits 0"
+is "$(rows "$T/nested.db" "SELECT depth, block_dur FROM slices ORDER BY depth")" \
+	"0|9223372036854775807 1|7999999999999999996 2|3999999999999999997" \
+	"nested 4e18 ns waits: blocked time (own plus children's) held at 2^63 - 1"
+
 # ---- valid variants
 "$BIN" import -q "$T/early.pb" -o "$T/early.db"
 is "$(rows "$T/early.db" "$all")" "200|0|m|500|2000|0 201|0|before|1000|1000|0" "events before their descriptor: on its thread"
