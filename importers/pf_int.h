@@ -32,6 +32,10 @@ struct pf_args {
 	int64_t v[PF__NARGS];
 };
 
+/* The most an annotation's value may be (in ns, bytes or a count), and all
+ * of a kind together: attribution sums them in int64 (pf_pair.c). */
+#define PF_MAX_VALUE ((int64_t)1 << 60)
+
 /* What a slice's name says (pf_names.c): the atrace markers of btrace 2.0
  * and ART, parsed once per distinct name. */
 enum pf_marker { PF_PLAIN, PF_WAIT, PF_NOTIFY, PF_MONITOR, PF_BINDER, PF_PTHREAD };

@@ -41,7 +41,8 @@ struct pair {
 	int64_t key, last_ts;
 	int have_key, skip_key;
 	struct bt_map64 *threads;   /* tids with slices */
-	uint64_t unmatched, overlaps, unterminated, deep, other;
+	int64_t total[PF__NARGS];   /* magnitudes of the values taken, by kind */
+	uint64_t unmatched, overlaps, unterminated, deep, other, over;
 };
 
 static void unpack_args(const void *blob, size_t n, struct pf_args *a)
@@ -68,6 +69,29 @@ static void unpack_args(const void *blob, size_t n, struct pf_args *a)
 static int has(const struct pf_args *a, enum pf_arg k)
 {
 	return (a->has >> k) & 1;
+}
+
+/* Values attribution adds up (ids are not) stay, all of a kind together,
+ * within PF_MAX_VALUE: no sum of them, however taken, leaves int64. */
+static void budget(struct pair *r, struct pf_args *a)
+{
+	static const enum pf_arg summed[] = { PF_CPU, PF_SELF_CPU, PF_BLOCK, PF_COUNT, PF_OBJS, PF_BYTES,
+					      PF_MAJFLT, PF_NVCSW, PF_NIVCSW, PF_GAP, PF_GAP_CPU };
+	size_t i;
+
+	for (i = 0; i < sizeof summed / sizeof summed[0]; i++) {
+		enum pf_arg k = summed[i];
+		int64_t v;
+		if (!has(a, k))
+			continue;
+		v = a->v[k] < 0 ? -a->v[k] : a->v[k];   /* |v| <= PF_MAX_VALUE (pf_names.c) */
+		if (v > PF_MAX_VALUE - r->total[k]) {
+			a->has &= ~(1u << k);
+			r->over++;
+		} else {
+			r->total[k] += v;
+		}
+	}
 }
 
 /* An end's annotations are merged into the slice it closes (§3.2). */
@@ -294,6 +318,7 @@ static int row(struct pair *r, struct bt_rows *rows, struct bt_err *err)
 	if (key < 0)
 		return track_event(r, ts, kind, frame, bt_rows_real(rows, 5), err);
 	unpack_args(blob, n, &a);
+	budget(r, &a);
 	if (kind == PF_EV_BEGIN && frame)
 		return begin(r, ts, src, frame, &a, err);
 	if (kind == PF_EV_END)
@@ -320,6 +345,9 @@ static void report(const struct pair *r, const struct pf *p)
 	if (r->deep)
 		bt_diag_count(p->diag, "perfetto_too_deep", r->deep,
 			      "slices in '%s' nested deeper than %d; dropped", p->path, MAX_DEPTH);
+	if (r->over)
+		bt_diag_count(p->diag, "perfetto_annotation_total", r->over,
+			      "annotation values in '%s' past 2^60 in all (of one kind); ignored", p->path);
 	if (r->other)
 		bt_diag_count(p->diag, "perfetto_other_process", r->other,
 			      "slices of processes other than pid %lld in '%s'; not imported", (long long)p->pid, p->path);

@@ -187,7 +187,14 @@ is "$?" 0 "60k wait markers with flow arrows: imported within a minute"
 is "$(rows "$T/flows.db" "SELECT kind, count(*), count(DISTINCT ts) FROM blocking_edges GROUP BY kind")" "wait|60000|60000" \
 	"60k wait markers with flow arrows: one edge per wait"
 
-# blocked time no sum may overflow with
+# values no sum may overflow with: dropped and counted, never added up
+diag "huge annotations" "$T/huge-values.pb" perfetto_annotation_range 3
+is "$(rows "$T/huge annotations.db" "SELECT code, count FROM diagnostics ORDER BY code")" \
+	"perfetto_annotation_range|3 perfetto_annotation_total|1072" "huge annotations: 1072 byte counts past 2^60 in all"
+is "$(rows "$T/huge annotations.db" "SELECT count(*), sum(cpu_dur), sum(gap_dur), sum(alloc_bytes) FROM slices")" \
+	"1202|0|0|1151999999999999872" "huge annotations: the slices kept, 128 byte counts taken"
+"$BIN" -q "$T/huge annotations.db" -o "$T/huge.json"
+is "$?" 0 "huge annotations: the report adds them up"
 "$BIN" import -q "$T/nested-markers.pb" -o "$T/nested.db"
 is "$?" 0 "nested 4e18 ns waits: import exits 0"
 is "$(rows "$T/nested.db" "SELECT depth, block_dur FROM slices ORDER BY depth")" \
