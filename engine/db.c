@@ -319,8 +319,6 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 				sqlite3_bind_blob(st, n, b, (int)len, SQLITE_STATIC);
 			else
 				sqlite3_bind_null(st, n);
-		} else if (types[i] == 'r') {
-			sqlite3_bind_double(st, n, va_arg(ap, double));
 		} else {
 			sqlite3_bind_null(st, n);
 		}

@@ -48,7 +48,7 @@ void bt_db_rollback(struct bt_db *db);
  * Run a registered statement to completion. types has one letter per
  * parameter: 'i' int64_t, 'd' double, 't' const char *
  * (NULL binds NULL), 's' const char * and size_t length (NULL binds NULL),
- * 'b' const void * and size_t length (a blob; NULL binds NULL), 'r' double,
+ * 'b' const void * and size_t length (a blob; NULL binds NULL),
  * 'n' NULL (no argument consumed). Strings need only live until it returns.
  * Statements of queries/scratch_*.sql, on temporary tables, are prepared
  * when first run.

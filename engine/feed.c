@@ -74,6 +74,23 @@ static int frame_is(const struct bt_feed *f, int64_t frame, int flag)
 	return frame >= 0 && (size_t)frame < f->nflags && (f->flags[frame] & flag);
 }
 
+/* a + b, held at the int64 range: imported values are the trace's, and a
+ * hostile trace's sums must not overflow (nested blocking markers each add
+ * their children's blocked time). */
+static int64_t add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
+static int64_t sub(int64_t a, int64_t b)
+{
+	return b == INT64_MIN ? add(add(a, INT64_MAX), 1) : add(a, -b);
+}
+
 static int end_message(struct bt_feed *f, struct bt_err *err)
 {
 	int64_t id = f->msg.id;
@@ -95,7 +112,7 @@ static int add_message(struct bt_feed *f, const struct bt_slice *s, struct bt_er
 		f->msg.cpu = 0;
 	}
 	f->msg.end = s->ts + s->dur;
-	f->msg.cpu += s->cpu_dur;
+	f->msg.cpu = add(f->msg.cpu, s->cpu_dur);
 	return BT_OK;
 }
 
@@ -185,16 +202,16 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_err *err)
 		s->cpu_dur = 0;
 	s->self_dur = s->dur - n->child_dur;
 	if (!(n->known & BT_FEED_SELF_CPU))
-		s->self_cpu_dur = s->cpu_dur - n->child_cpu;
+		s->self_cpu_dur = sub(s->cpu_dur, n->child_cpu);
 	if (!(n->known & BT_FEED_BLOCK))
-		s->block_dur = n->child_block + (n->blocks ? s->dur : 0);
-	own_block = s->block_dur - n->child_block;
+		s->block_dur = add(n->child_block, n->blocks ? s->dur : 0);
+	own_block = sub(s->block_dur, n->child_block);
 	up->child_dur += s->dur;
-	up->child_cpu += s->cpu_dur;
-	up->child_block += s->block_dur;
+	up->child_cpu = add(up->child_cpu, s->cpu_dur);
+	up->child_block = add(up->child_block, s->block_dur);
 	for (k = 0; k < BT_PROFILE_NCTR; k++) {
-		self[k] = ctr[k] - n->child_ctr[k];
-		up->child_ctr[k] += ctr[k];
+		self[k] = sub(ctr[k], n->child_ctr[k]);
+		up->child_ctr[k] = add(up->child_ctr[k], ctr[k]);
 	}
 	if (own_block > 0)
 		bt_profile_block(f->profile, n->path, s->type, own_block);

@@ -103,6 +103,7 @@ static void choose_pid(struct pf *p)
 	}
 }
 
+/* The frames of the app's slices (other processes' names stay out). */
 static int write_frames(struct pf *p, struct bt_err *err)
 {
 	size_t i;
@@ -110,6 +111,8 @@ static int write_frames(struct pf *p, struct bt_err *err)
 	for (i = 0; i < p->nframes; i++) {
 		const char *n = p->frames[i].name;
 		struct bt_symbol sym;
+		if (!p->frames[i].used)
+			continue;
 		bt_symbol_parse(n, strlen(n), &sym);
 		if (bt_db_exec(p->db, BT_SQL_INSERT_FRAME, err, "intssss", (int64_t)i + 1, n, sym.ret.p, sym.ret.len,
 			       sym.cls.p, sym.cls.len, sym.method.p, sym.method.len, sym.params.p, sym.params.len))
@@ -210,6 +213,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_map64_init(&p.thread_name, 256);
 	bt_map64_init(&p.process_name, 64);
 	bt_map64_init(&p.begins, 64);
+	bt_map64_init(&p.seq_of, 16);
 	bt_strmap_init(&p.frame_of);
 	bt_map64_init(&threads, 64);
 	rc = load_types(&p, err);
@@ -221,10 +225,10 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = resolve_pending(&p, err);
 	if (!rc) {
 		choose_pid(&p);
-		rc = write_frames(&p, err);
+		rc = pf_pair(&p, &threads, err);
 	}
 	if (!rc)
-		rc = pf_pair(&p, &threads, err);
+		rc = write_frames(&p, err);
 	if (!rc)
 		rc = pf_link(&p, err);
 	if (!rc)

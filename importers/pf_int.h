@@ -33,6 +33,10 @@ struct pf_args {
 	int64_t v[PF__NARGS];
 };
 
+/* The most an annotation's value may be (in ns, bytes or a count), and all
+ * of a kind together: attribution sums them in int64 (pf_pair.c). */
+#define PF_MAX_VALUE ((int64_t)1 << 60)
+
 /* What a slice's name says (pf_names.c): the atrace markers of btrace 2.0
  * and ART, parsed once per distinct name. */
 enum pf_marker { PF_PLAIN, PF_WAIT, PF_NOTIFY, PF_MONITOR, PF_BINDER, PF_PTHREAD };
@@ -42,6 +46,7 @@ struct pf_frame {
 	int64_t value;          /* obj (wait, notify), owner tid (monitor), code (binder), new tid */
 	uint32_t iface_off, iface_len, method_off, method_len;   /* binder, into the name */
 	int has_code, has_method;
+	int used;               /* a slice of the app's was made of it */
 	char *name;
 };
 
@@ -78,6 +83,7 @@ struct pf_seq {
 	uint64_t track;         /* TrackEventDefaults.track_uuid */
 	int has_track;
 	int64_t legacy_tid, legacy_pid;   /* from a ThreadDescriptor packet */
+	int interned;           /* the maps below exist (made on first use) */
 	struct bt_map64 names, ann_names, strings;   /* iid -> offset + 1 into pool */
 	char *pool;
 	size_t plen, pcap;
@@ -106,6 +112,7 @@ struct pf {
 	/* sequences */
 	struct pf_seq *seqs;
 	size_t nseqs, scap;
+	struct bt_map64 seq_of;          /* sequence id -> index + 1 */
 	/* spill */
 	int64_t seq;                     /* events so far: their file order */
 	int64_t packets, first_ts;

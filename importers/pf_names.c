@@ -227,6 +227,11 @@ int pf_annotation(const struct pf *p, struct pf_args *a, const char *name, const
 			continue;
 		if (!value_of(d, &v))
 			return 0;
+		if (keys[i].scale && !(fabs(v * keys[i].scale) <= (double)PF_MAX_VALUE)) {
+			bt_diag_warn(p->diag, "perfetto_annotation_range", "annotation '%s' of '%s' is %g, beyond 2^60 in ns or bytes; ignored",
+				     name, p->path, v);
+			return 0;
+		}
 		a->has |= 1u << keys[i].arg;
 		a->v[keys[i].arg] = keys[i].scale ? (int64_t)llround(v * keys[i].scale) : int_of(d);
 		return 1;

@@ -43,32 +43,36 @@ struct pf_track *pf_track_get(struct pf *p, uint64_t uuid)
 	return i ? &p->tracks[i - 1] : NULL;
 }
 
+/* By a map: a hostile trace may name a new sequence in every packet. */
 static struct pf_seq *seq_get(struct pf *p, uint32_t id)
 {
-	size_t i;
+	uint32_t i = bt_map64_get(&p->seq_of, id);
 	struct pf_seq *q;
 
-	for (i = 0; i < p->nseqs; i++)   /* a trace has a handful of sequences */
-		if (p->seqs[i].id == id)
-			return &p->seqs[i];
+	if (i)
+		return &p->seqs[i - 1];
 	BT_GROW(p->seqs, p->nseqs + 1, p->scap);
 	q = &p->seqs[p->nseqs++];
 	memset(q, 0, sizeof *q);
 	q->id = id;
-	bt_map64_init(&q->names, 16);
-	bt_map64_init(&q->ann_names, 16);
-	bt_map64_init(&q->strings, 16);
+	bt_map64_put(&p->seq_of, id, (uint32_t)p->nseqs);
 	return q;
+}
+
+/* The interning maps, made when a sequence first interns (most never do). */
+static void seq_release(struct pf_seq *q)
+{
+	if (!q->interned)
+		return;
+	bt_map64_release(&q->names);
+	bt_map64_release(&q->ann_names);
+	bt_map64_release(&q->strings);
+	q->interned = 0;
 }
 
 static void seq_clear(struct pf_seq *q)
 {
-	bt_map64_release(&q->names);
-	bt_map64_release(&q->ann_names);
-	bt_map64_release(&q->strings);
-	bt_map64_init(&q->names, 16);
-	bt_map64_init(&q->ann_names, 16);
-	bt_map64_init(&q->strings, 16);
+	seq_release(q);
 	q->plen = 0;
 	q->has_track = 0;
 	q->legacy_tid = q->legacy_pid = 0;
@@ -88,7 +92,7 @@ static void seq_put(struct pf_seq *q, struct bt_map64 *m, uint64_t iid, const ch
 
 static const char *seq_str(const struct pf_seq *q, const struct bt_map64 *m, uint64_t iid)
 {
-	uint32_t at = bt_map64_get(m, iid);
+	uint32_t at = q->interned ? bt_map64_get(m, iid) : 0;
 
 	return at ? q->pool + at - 1 : NULL;
 }
@@ -96,6 +100,13 @@ static const char *seq_str(const struct pf_seq *q, const struct bt_map64 *m, uin
 static void intern(struct pf_seq *q, const Perfetto__Protos__InternedData *d)
 {
 	size_t i;
+
+	if (!q->interned) {
+		bt_map64_init(&q->names, 16);
+		bt_map64_init(&q->ann_names, 16);
+		bt_map64_init(&q->strings, 16);
+		q->interned = 1;
+	}
 
 	for (i = 0; i < d->n_event_names; i++)
 		if (d->event_names[i]->name)
@@ -275,7 +286,7 @@ static int flow(struct pf *p, const struct pf_track *t, uint64_t id, int role, i
 {
 	if (!t || t->tid <= 0)
 		return BT_OK;
-	return bt_db_exec(p->db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiit", (int64_t)id, (int64_t)role,
+	return bt_db_exec(p->db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiitn", (int64_t)id, (int64_t)role,
 			  t->tid, ts, (int64_t)0, name);
 }
 
@@ -417,12 +428,11 @@ void pf_release(struct pf *p)
 		free(p->frames[i].name);
 	free(p->frames);
 	for (i = 0; i < p->nseqs; i++) {
-		bt_map64_release(&p->seqs[i].names);
-		bt_map64_release(&p->seqs[i].ann_names);
-		bt_map64_release(&p->seqs[i].strings);
+		seq_release(&p->seqs[i]);
 		free(p->seqs[i].pool);
 	}
 	free(p->seqs);
+	bt_map64_release(&p->seq_of);
 	for (i = 0; i < 256; i++)
 		free(p->type_names[i]);
 }

@@ -34,12 +34,14 @@ struct pair {
 	struct bt_feed *feed;
 	struct tag *tags;
 	size_t ntags, tcap;
+	size_t open[2];             /* tags of each source (PF_SRC_*) */
 	struct tslice *ts;
 	size_t nts, tscap;
 	int64_t key, last_ts;
 	int have_key, skip_key;
 	struct bt_map64 *threads;   /* tids with slices */
-	uint64_t unmatched, overlaps, unterminated, deep, other;
+	int64_t total[PF__NARGS];   /* magnitudes of the values taken, by kind */
+	uint64_t unmatched, overlaps, unterminated, deep, other, over;
 };
 
 static void unpack_args(const void *blob, size_t n, struct pf_args *a)
@@ -66,6 +68,29 @@ static void unpack_args(const void *blob, size_t n, struct pf_args *a)
 static int has(const struct pf_args *a, enum pf_arg k)
 {
 	return (a->has >> k) & 1;
+}
+
+/* Values attribution adds up (ids are not) stay, all of a kind together,
+ * within PF_MAX_VALUE: no sum of them, however taken, leaves int64. */
+static void budget(struct pair *r, struct pf_args *a)
+{
+	static const enum pf_arg summed[] = { PF_CPU, PF_SELF_CPU, PF_BLOCK, PF_COUNT, PF_OBJS, PF_BYTES,
+					      PF_MAJFLT, PF_NVCSW, PF_NIVCSW, PF_GAP, PF_GAP_CPU };
+	size_t i;
+
+	for (i = 0; i < sizeof summed / sizeof summed[0]; i++) {
+		enum pf_arg k = summed[i];
+		int64_t v;
+		if (!has(a, k))
+			continue;
+		v = a->v[k] < 0 ? -a->v[k] : a->v[k];   /* |v| <= PF_MAX_VALUE (pf_names.c) */
+		if (v > PF_MAX_VALUE - r->total[k]) {
+			a->has &= ~(1u << k);
+			r->over++;
+		} else {
+			r->total[k] += v;
+		}
+	}
 }
 
 /* An end's annotations are merged into the slice it closes (§3.2). */
@@ -110,13 +135,14 @@ static int64_t marker_type(enum pf_marker m)
 static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const struct pf_args *a,
 		 struct bt_err *err)
 {
-	const struct pf_frame *f = &r->p->frames[frame - 1];
+	struct pf_frame *f = &r->p->frames[frame - 1];
 	struct bt_slice s;
 	unsigned known = 0;
 	struct tag *t;
 
 	BT_GROW(r->tags, r->ntags + 1, r->tcap);
 	t = &r->tags[r->ntags++];
+	r->open[src]++;
 	t->src = src;
 	t->frame = frame;
 	t->flow_in = has(a, PF_FLOW_IN) ? a->v[PF_FLOW_IN] : 0;
@@ -126,6 +152,7 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 		r->deep++;
 		return BT_OK;
 	}
+	f->used = 1;
 	memset(&s, 0, sizeof s);
 	s.tid = r->key;
 	s.ts = ts;
@@ -142,9 +169,10 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 {
 	const struct pf_frame *f = &r->p->frames[t->frame - 1];
 	struct bt_db *db = r->p->db;
+	const char *edge = f->marker == PF_WAIT ? "wait" : f->marker == PF_MONITOR ? "monitor" : NULL;
 
-	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiin", t->flow_in, (int64_t)1,
-				     s->tid, s->ts, s->dur))
+	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiint", t->flow_in, (int64_t)1,
+				     s->tid, s->ts, s->dur, edge))
 		return err->code;
 	switch (f->marker) {
 	case PF_WAIT:
@@ -171,6 +199,7 @@ static int pop(struct pair *r, int64_t ts, const struct pf_args *a, struct bt_er
 	struct tag t = r->tags[--r->ntags];
 	struct bt_slice s, *top;
 
+	r->open[t.src]--;
 	if (!t.real)
 		return BT_OK;
 	top = bt_feed_top(r->feed);
@@ -190,12 +219,12 @@ static int end(struct pair *r, int64_t ts, int src, const struct pf_args *a, str
 {
 	size_t j = r->ntags;
 
-	while (j > 0 && r->tags[j - 1].src != src)
-		j--;
-	if (!j) {
+	if (!r->open[src]) {   /* not by a scan: each unmatched end would walk the whole stack */
 		r->unmatched++;
 		return BT_OK;
 	}
+	while (r->tags[j - 1].src != src)
+		j--;
 	while (r->ntags > j) {   /* another source's slices still open inside: cut */
 		r->overlaps++;
 		if (pop(r, ts, NULL, err))
@@ -245,7 +274,7 @@ static int track_event(struct pair *r, int64_t ts, int kind, uint32_t frame, dou
 	const char *track = t->name ? t->name : "?";
 
 	if (kind == PF_EV_COUNTER)
-		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tir", track, ts, v);
+		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tid", track, ts, v);
 	if (kind == PF_EV_BEGIN) {
 		BT_GROW(r->ts, r->nts + 1, r->tscap);
 		r->ts[r->nts].frame = frame;
@@ -286,6 +315,7 @@ static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
 	if (key < 0)
 		return track_event(r, ts, kind, frame, sqlite3_column_double(st, 5), err);
 	unpack_args(sqlite3_column_blob(st, 6), (size_t)sqlite3_column_bytes(st, 6), &a);
+	budget(r, &a);
 	if (kind == PF_EV_BEGIN && frame)
 		return begin(r, ts, src, frame, &a, err);
 	if (kind == PF_EV_END)
@@ -293,7 +323,7 @@ static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
 	if (kind == PF_EV_COUNTER) {
 		char track[40];
 		snprintf(track, sizeof track, "thread %lld", (long long)key);
-		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tir", track, ts, sqlite3_column_double(st, 5));
+		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tid", track, ts, sqlite3_column_double(st, 5));
 	}
 	return BT_OK;
 }
@@ -312,6 +342,9 @@ static void report(const struct pair *r, const struct pf *p)
 	if (r->deep)
 		bt_diag_count(p->diag, "perfetto_too_deep", r->deep,
 			      "slices in '%s' nested deeper than %d; dropped", p->path, MAX_DEPTH);
+	if (r->over)
+		bt_diag_count(p->diag, "perfetto_annotation_total", r->over,
+			      "annotation values in '%s' past 2^60 in all (of one kind); ignored", p->path);
 	if (r->other)
 		bt_diag_count(p->diag, "perfetto_other_process", r->other,
 			      "slices of processes other than pid %lld in '%s'; not imported", (long long)p->pid, p->path);

@@ -26,20 +26,29 @@ struct in {
 	uint64_t off;        /* trace offset of buf[0] */
 };
 
+/* Errors of a gzip'd file are at offsets of the file, not of the trace:
+ * gzoffset() counts the compressed bytes inflate has taken. A stream cut
+ * short reads as a short file (Z_BUF_ERROR), so it is checked for at its
+ * end: a cut between two packets would otherwise pass unnoticed. */
 static int fill(struct in *in, struct bt_err *err)
 {
-	int n;
+	int n, zerr = Z_OK;
+	const char *msg;
 
 	in->off += in->len;
 	in->pos = in->len = 0;
 	n = gzread(in->gz, in->buf, CHUNK);
-	if (n < 0) {
-		int zerr;
-		const char *msg = gzerror(in->gz, &zerr);
-		return bt_err_set(err, BT_EFORMAT, "corrupt gzip stream in '%s' near byte offset %llu: %s",
-				  in->path, (unsigned long long)in->off, msg);
+	if (n > 0) {
+		in->len = (size_t)n;
+		return BT_OK;
 	}
-	in->len = (size_t)n;
+	msg = gzerror(in->gz, &zerr);
+	if (n < 0)
+		return bt_err_set(err, BT_EFORMAT, "corrupt gzip stream in '%s' near byte offset %lld: %s",
+				  in->path, (long long)gzoffset(in->gz), msg);
+	if (zerr == Z_BUF_ERROR)
+		return bt_err_set(err, BT_EFORMAT, "truncated gzip stream in '%s' at byte offset %lld: %s",
+				  in->path, (long long)gzoffset(in->gz), msg);
 	return BT_OK;
 }
 

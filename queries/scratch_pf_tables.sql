@@ -13,5 +13,6 @@ CREATE TEMP TABLE pf_flow (
 	tid  INTEGER NOT NULL,
 	ts   INTEGER NOT NULL,
 	dur  INTEGER NOT NULL,
-	name TEXT
+	name TEXT,
+	edge TEXT       -- an end at a marker slice: the kind of edge it gave
 );

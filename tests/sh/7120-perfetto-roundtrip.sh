@@ -1,0 +1,75 @@
+#!/bin/sh
+# --perfetto and back: a database exported with --perfetto and imported
+# again has the same slices (every column, parent structure included),
+# threads, linked waits, call-tree totals and messages
+# (tests/fixtures/check_pf_roundtrip.py reads both with sqlite3), and no
+# more blocked time per thread; a second round trip is a fixed point (same
+# tables, same bytes). Android dumps (the bundled example, a larger one,
+# faults, flush records, layout v4, the btrace slice policy) and Perfetto
+# imports of mkperfetto.py traces, whose wait markers and the export's
+# flow arrows must not give an edge twice. The checker fails on mutations.
+. tests/lib.sh
+C=tests/fixtures/check_pf_roundtrip.py
+MKPF="python3 tests/fixtures/mkperfetto.py"
+"$MKDUMP" --records 40000 --seed 31 --workers 4 --no-truth "$T/big" >/dev/null
+$MKPF "$T/b2.pb" --flavor btrace2 --seed 21 --slices 3000 --no-truth >/dev/null
+$MKPF "$T/b3.pb" --flavor btrace3 --seed 22 --slices 3000 --blocks 10 --no-truth >/dev/null
+
+# rt NAME INPUT [checker options] [-- import options]: a = the import,
+# b = a's export imported, c = b's export imported.
+rt() {
+	name=$1 in=$2 opt=
+	shift 2
+	[ "${1:-}" = --no-messages ] && { opt=$1; shift; }
+	[ "${1:-}" = -- ] && shift
+	"$BIN" import -q "$in" "$@" -o "$T/$name.a.db"
+	for x in a b; do
+		y=$(echo "$x" | tr ab bc)
+		"$BIN" analyze -q "$T/$name.$x.db" --perfetto "$T/$name.$x.pb" >/dev/null
+		"$BIN" import -q "$T/$name.$x.pb" -o "$T/$name.$y.db"
+		is "$?" 0 "$name: the export of $x imports"
+	done
+	is "$(python3 "$C" "$T/$name.a.db" "$T/$name.b.db" $opt)" ok "$name: slices, threads, linked waits, call tree, messages survive the round trip"
+	is "$(python3 "$C" "$T/$name.b.db" "$T/$name.c.db")" ok "$name: and a second one"
+	"$BIN" analyze -q "$T/$name.c.db" --perfetto "$T/$name.c.pb" >/dev/null
+	check "$name: the second export is byte for byte the first re-import's" cmp "$T/$name.b.pb" "$T/$name.c.pb"
+}
+rt bundled "$ROOT/examples/sampling.bin"
+rt big "$T/big"
+rt faults "$FIX/faults"
+rt flush "$FIX/flush"
+rt v4 "$FIX/v4"
+rt big-btrace "$T/big" --no-messages -- --slice-policy btrace
+rt mkpf-b2 "$T/b2.pb"
+rt mkpf-b3 "$T/b3.pb"
+
+# the comparisons are not empty
+for n in bundled big; do
+	like "$(q "$T/$n.a.db" "SELECT count(*) FROM blocking_edges WHERE waker_tid IS NOT NULL")" '^[1-9]' "$n: some waits are linked"
+	like "$(q "$T/$n.a.db" "SELECT count(*) FROM messages")" '^[1-9]' "$n: some messages"
+	like "$(q "$T/$n.a.db" "SELECT count(*) FROM slices WHERE wakeup_tid IS NOT NULL AND gap_dur > 0 AND alloc_bytes > 0")" '^[1-9]' \
+		"$n: slices with wake-ups, gaps and allocations"
+done
+is "$(q "$T/faults.a.db" "SELECT count(*) FROM threads WHERE name IS NULL")" 1 "faults: a thread without a name"
+is "$(q "$T/faults.b.db" "SELECT name FROM threads WHERE tid = 4245")" Thread-4245 \
+	"faults: it comes back with its track's name (known: --perfetto names every track)"
+is "$(q "$T/mkpf-b3.b.db" "SELECT count(*) FROM blocking_edges")" "$(q "$T/mkpf-b3.a.db" "SELECT count(*) FROM blocking_edges")" \
+	"mkpf-b3: a marker's wait and its flow arrow are one edge"
+like "$(q "$T/mkpf-b3.a.db" "SELECT count(*) FROM blocking_edges WHERE waker_tid IS NOT NULL")" '^[1-9]' "mkpf-b3: some waits are linked"
+is "$(q "$T/big-btrace.b.db" "SELECT value FROM meta WHERE key = 'slice_policy'")" imported \
+	"big-btrace: the re-import's slices are taken as they are"
+
+# The checker fails on a difference.
+check "checker: another dump's slices differ" sh -c "! python3 '$C' '$T/bundled.a.db' '$T/big.b.db' >/dev/null"
+mutate() {   # description sql pattern
+	cp "$T/big.b.db" "$T/mut.db"
+	sqlite3 "$T/mut.db" "$2"
+	like "$(python3 "$C" "$T/big.a.db" "$T/mut.db")" "$3" "checker: $1"
+}
+mutate "self CPU 1 ns off" "UPDATE slices SET self_cpu_dur = self_cpu_dur + 1 WHERE id = 3" '^slices .*1 rows only in the original'
+mutate "a reparented slice" "UPDATE slices SET parent_id = parent_id + 1 WHERE id = (SELECT max(id) FROM slices WHERE depth > 1)" '^slices'
+mutate "a renamed thread" "UPDATE threads SET name = 'x' WHERE is_main" '^threads'
+mutate "a lost waker" "UPDATE blocking_edges SET waker_tid = NULL WHERE id = (SELECT min(id) FROM blocking_edges)" '^edges with a waker'
+mutate "a message 1 ns longer" "UPDATE messages SET dur = dur + 1 WHERE msg_id = (SELECT min(msg_id) FROM messages)" '^messages'
+mutate "a call-tree total" "UPDATE calltree SET self_cpu_ns = self_cpu_ns + 1 WHERE id = 2" '^calltree totals'
+mutate "more blocked time" "UPDATE calltree SET self_blocked_ns = self_blocked_ns + 100000000000 WHERE id = 2" 'blocked [0-9]+ ns after re-import'
