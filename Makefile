@@ -5,7 +5,8 @@
 #                 unit, golden and end-to-end tests; ends with "N passed, N failed"
 # make asan       the same tests under ASan/LSan/UBSan in build-asan/
 # make bench      load, analyze, import and export 200k and 1M records: wall, CPU, peak RSS
-# make fuzz       libFuzzer on the Android importer (FUZZ_SECONDS=600)
+# make fuzz       libFuzzer on the Android and Perfetto importers (FUZZ_SECONDS=600 in all;
+#                 FUZZ_TARGETS="android perfetto")
 # make clean
 
 B ?= build
@@ -155,15 +156,18 @@ bench: $(BIN) $(MKDUMP)
 	@B=$(B) sh tests/bench.sh
 
 FUZZ_SECONDS ?= 600
-FUZZ_BIN := build-fuzz/fuzz_android
+FUZZ_TARGETS ?= android perfetto
+# UBSan findings abort (no recovery), so libFuzzer keeps them as crashes.
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 fuzz:
 	@$(MAKE) --no-print-directory B=build-fuzz CC=clang OPT="-O1 -g" \
-		SAN="-fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libbt.a build-fuzz/tests/mkdump
-	clang -std=c11 -D_POSIX_C_SOURCE=200809L -Iengine -Iimporters -Ibuild-fuzz/gen -O1 -g \
-		-fsanitize=fuzzer,address,undefined \
-		$$(pkg-config --cflags $(PKGS)) -o $(FUZZ_BIN) tests/fuzz/fuzz_android.c build-fuzz/libbt.a \
-		$$(pkg-config --libs $(PKGS)) -lm
-	@B=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh
+		SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libbt.a build-fuzz/tests/mkdump
+	for t in $(FUZZ_TARGETS); do \
+		clang -std=c11 -D_POSIX_C_SOURCE=200809L -Iengine -Iimporters -Ibuild-fuzz/gen -O1 -g \
+			-fsanitize=fuzzer $(FUZZ_SAN) $$(pkg-config --cflags $(PKGS)) -o build-fuzz/fuzz_$$t \
+			tests/fuzz/fuzz_$$t.c build-fuzz/libbt.a $$(pkg-config --libs $(PKGS)) -lm -pthread || exit 1; \
+	done
+	@B=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" sh tests/fuzz/run.sh
 
 clean:
 	rm -rf build build-asan build-fuzz
