@@ -4,10 +4,11 @@
 # make test       install the checkers (an xlsx reader, go, Chromium) if missing, then
 #                 unit, golden and end-to-end tests; ends with "N passed, N failed"
 # make asan       the same tests under ASan/LSan/UBSan in build-asan/
-# make bench      load, analyze, import and export 200k and 1M records, and a 1.2M-sample
-#                 iOS database (BENCH=ios for that alone): wall, CPU, peak RSS
-# make fuzz       libFuzzer on the Android and iOS importers (FUZZ_SECONDS=600 each;
-#                 FUZZ_TARGETS=ios for one)
+# make bench      load, analyze, import and export 200k and 1M records, the Perfetto
+#                 export imported back, and a 1.2M-sample iOS database (BENCH=ios for
+#                 that alone): wall, CPU, peak RSS
+# make fuzz       libFuzzer on the Android, iOS and Perfetto importers (FUZZ_SECONDS=600
+#                 in all, split between them; FUZZ_TARGETS="ios perfetto" for some)
 # make clean
 
 B ?= build
@@ -157,17 +158,18 @@ bench: $(BIN) $(MKDUMP)
 	@B=$(B) sh tests/bench.sh
 
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := android ios
+FUZZ_TARGETS ?= android ios perfetto
+# UBSan findings abort (no recovery), so libFuzzer keeps them as crashes.
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 fuzz:
 	@$(MAKE) --no-print-directory B=build-fuzz CC=clang OPT="-O1 -g" \
-		SAN="-fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libbt.a build-fuzz/tests/mkdump
+		SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libbt.a build-fuzz/tests/mkdump
 	for t in $(FUZZ_TARGETS); do \
 		clang -std=c11 -D_POSIX_C_SOURCE=200809L -Iengine -Iimporters -Ibuild-fuzz/gen -O1 -g \
-			-fsanitize=fuzzer,address,undefined $$(pkg-config --cflags $(PKGS)) \
-			-o build-fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c build-fuzz/libbt.a \
-			$$(pkg-config --libs $(PKGS)) -lm -pthread || exit 1; \
+			-fsanitize=fuzzer $(FUZZ_SAN) $$(pkg-config --cflags $(PKGS)) -o build-fuzz/fuzz_$$t \
+			tests/fuzz/fuzz_$$t.c build-fuzz/libbt.a $$(pkg-config --libs $(PKGS)) -lm -pthread || exit 1; \
 	done
-	@B=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
+	@B=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" sh tests/fuzz/run.sh
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -1,16 +1,21 @@
 #!/bin/sh
-# run.sh [android] [ios]: seed a corpus for each importer fuzzer (Android
-# dumps from mkdump, iOS databases from mkios.py turned into the harness's
-# input by ios_seed.py) and run it for $FUZZ_SECONDS seconds; prints
-# libFuzzer's final statistics. Crashes land in $B/fuzz/<target>/artifacts.
+# Seed a corpus for each importer fuzzer in $FUZZ_TARGETS (default:
+# android ios perfetto) from generated inputs and run them one after the
+# other, $FUZZ_SECONDS in all (split evenly); prints libFuzzer's final
+# statistics and exits non-zero if a fuzzer found a crash or a leak.
 set -eu
 B=${B:-build-fuzz}
-pack() {   # sampling mapping out
+targets=${FUZZ_TARGETS:-android ios perfetto}
+ntargets=$(echo $targets | wc -w)
+seconds=$((${FUZZ_SECONDS:-600} / ntargets))
+
+pack() {   # sampling mapping out: the Android harness's one-input layout
 	n=$(wc -c <"$1")
 	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((n & 255)) $((n >> 8 & 255)) \
 		$((n >> 16 & 255)) $((n >> 24 & 255)))" >"$3"
 	cat "$1" "$2" >>"$3"
 }
+
 seed_android() {   # dir
 	i=0
 	for opts in "--example" "--records 40" "--records 30 --version 3" "--records 30 --version 4" \
@@ -32,14 +37,31 @@ seed_ios() {   # dir
 		python3 tests/fuzz/ios_seed.py "$1/seed$i/trace.db" "$1/seed$i/symbols.txt" "$1/corpus/seed$i"
 	done
 }
-[ $# -gt 0 ] || set -- android
-for t in "$@"; do
+
+seed_perfetto() {   # dir: small mkperfetto traces and every mkpfcase case
+	i=0
+	for opts in "--flavor btrace2" "--flavor btrace3" "--flavor btrace3 --gzip" \
+		"--flavor btrace3 --no-annotations --threads 1" "--flavor btrace2 --threads 2 --blocks 4"; do
+		i=$((i + 1))
+		# shellcheck disable=SC2086
+		python3 tests/fixtures/mkperfetto.py "$1/corpus/seed$i" --seed "$i" --slices 30 --no-truth $opts
+	done
+	for c in $(python3 tests/fixtures/mkpfcase.py --list); do
+		python3 tests/fixtures/mkpfcase.py "$c" "$1/corpus/case-$c"
+	done
+}
+
+status=0
+for t in $targets; do
 	dir=$B/fuzz/$t
 	mkdir -p "$dir/corpus" "$dir/artifacts"
 	"seed_$t" "$dir"
-	case $t in android) max=16384 ;; *) max=32768 ;; esac
-	echo "# fuzz_$t for ${FUZZ_SECONDS:-600} s"
-	"$B/fuzz_$t" -max_total_time="${FUZZ_SECONDS:-600}" -max_len=$max -timeout=10 \
-		-rss_limit_mb=2048 -artifact_prefix="$dir/artifacts/" -print_final_stats=1 "$dir/corpus" \
-		2>&1 | tail -n 25
+	case $t in ios) max=32768 ;; *) max=16384 ;; esac
+	echo "# fuzz_$t: ${seconds}s"
+	rc=0
+	"$B/fuzz_$t" -max_total_time="$seconds" -max_len="$max" -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix="$dir/artifacts/" -print_final_stats=1 "$dir/corpus" >"$dir/log" 2>&1 || rc=$?
+	tail -n 25 "$dir/log"
+	[ "$rc" -eq 0 ] || { echo "fuzz_$t: exit $rc (log: $dir/log)"; status=1; }
 done
+exit $status

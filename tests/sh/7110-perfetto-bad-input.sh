@@ -43,6 +43,7 @@ done
 # ---- truncated and lying files
 python3 tests/fixtures/mkperfetto.py "$T/t.pb" --flavor btrace3 --seed 3 --slices 400 --no-truth >/dev/null
 # offset, header length, body length of packets 0 and 100 and of the first with a 2-byte length
+# shellcheck disable=SC2046
 set -- $(python3 - "$T/t.pb" <<'PY'
 import sys
 d = open(sys.argv[1], "rb").read()

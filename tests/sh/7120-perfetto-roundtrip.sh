@@ -29,6 +29,7 @@ rt() {
 		"$BIN" import -q "$T/$name.$x.pb" -o "$T/$name.$y.db"
 		is "$?" 0 "$name: the export of $x imports"
 	done
+	# shellcheck disable=SC2086
 	is "$(python3 "$C" "$T/$name.a.db" "$T/$name.b.db" $opt)" ok "$name: slices, threads, linked waits, call tree, messages survive the round trip"
 	is "$(python3 "$C" "$T/$name.b.db" "$T/$name.c.db")" ok "$name: and a second one"
 	"$BIN" analyze -q "$T/$name.c.db" --perfetto "$T/$name.c.pb" >/dev/null

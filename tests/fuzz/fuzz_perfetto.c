@@ -1,0 +1,70 @@
+/*
+ * libFuzzer harness for the Perfetto importer. It reads a path (plain or
+ * gzip'd, through zlib), so each input is written to one temporary file,
+ * made on the first call and removed at exit, and imported into an
+ * in-memory database, committed as the import command does.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "db.h"
+#include "diag.h"
+#include "fileio.h"
+#include "importer.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct bt_buf path = BT_BUF_INIT;
+
+static void remove_input(void)
+{
+	if (path.len)
+		unlink(path.buf);
+	bt_buf_release(&path);
+}
+
+/* The input's bytes in the temporary file; aborts if it cannot be written. */
+static void write_input(const uint8_t *data, size_t size)
+{
+	struct bt_err err = BT_ERR_INIT;
+	FILE *fp;
+
+	if (!path.len) {
+		int fd = bt_temp_file("fuzz-perfetto", "a fuzz input", &path, &err);
+		if (fd < 0)
+			abort();
+		close(fd);
+		atexit(remove_input);
+	}
+	fp = fopen(path.buf, "wb");
+	if (!fp || fwrite(data, 1, size, fp) != size || fclose(fp) != 0)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct bt_import_opts o = { NULL, NULL, NULL, NULL, NULL };
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_diag diag;
+	struct bt_db *db = NULL;
+	int rc;
+
+	write_input(data, size);
+	bt_diag_init(&diag);
+	if (bt_db_create(&db, ":memory:", &err))
+		abort();
+	rc = bt_db_begin(db, &err);
+	if (!rc)
+		rc = bt_imp_perfetto.run(db, path.buf, &o, &diag, &err);
+	if (!rc)
+		rc = bt_diag_save(&diag, db, &err);
+	if (!rc)
+		rc = bt_db_commit(db, &err);
+	if (rc)
+		bt_db_rollback(db);
+	bt_db_close(db);
+	return 0;
+}
