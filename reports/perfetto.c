@@ -24,6 +24,7 @@ typedef Perfetto__Protos__DebugAnnotation Annot;
 #define THREAD_UUID(tid) ((uint64_t)0x100000000ULL + (uint64_t)(tid))
 #define SEQ_ID 1
 #define MAX_ANNOTS 20
+#define NTYPES 256                /* record types: Android's below 32, iOS's from 101 */
 
 /* A thread's track and its open slices' end times, by depth. */
 struct track {
@@ -56,7 +57,7 @@ struct writer {
 	struct bt_map64 tmap;       /* tid -> index + 1 */
 	char **names;               /* frame names by id */
 	size_t nnames;
-	char *types[32];            /* record type names by type */
+	char *types[NTYPES];        /* record type names by type */
 	struct edge *edges;         /* sorted by waiter, ts */
 	size_t nedges;
 };
@@ -203,7 +204,7 @@ static int load_names(struct bt_db *db, struct writer *w, struct bt_err *err)
 		const char *name = bt_rows_text(r, 1, NULL);
 		if (!name)
 			continue;
-		if (id < 0 && -id < 32) {
+		if (id < 0 && -id < NTYPES) {
 			w->types[-id] = bt_xstrdup(name);
 		} else if (id > 0 && id < INT32_MAX) {
 			if ((size_t)id >= cap) {
@@ -363,7 +364,7 @@ static int begin_slice(struct writer *w, struct bt_rows *r, struct bt_err *err)
 	add_ms(&an, "SelfTime", bt_rows_int(r, C_SELF));
 	add_ms(&an, "SelfCpuTime", bt_rows_int(r, C_SELF_CPU));
 	if (bt_rows_type(r, C_TYPE) != BT_ROWS_NULL)
-		add_str(&an, "Type", type > 0 && type < 32 && w->types[type] ? w->types[type]
+		add_str(&an, "Type", type > 0 && type < NTYPES && w->types[type] ? w->types[type]
 				     : (snprintf(unknown, sizeof unknown, "%lld", (long long)type), unknown));
 	add_int(&an, "MessageId", bt_rows_int(r, C_MSG));
 	add_int(&an, "AllocatedObjects", bt_rows_int(r, C_OBJS));
@@ -527,7 +528,7 @@ static void release(struct writer *w)
 	for (i = 0; i < w->nnames; i++)
 		free(w->names[i]);
 	free(w->names);
-	for (i = 0; i < 32; i++)
+	for (i = 0; i < NTYPES; i++)
 		free(w->types[i]);
 	free(w->edges);
 	free(w->buf);

@@ -101,11 +101,10 @@ is "$(python3 "$ROOT/tests/fixtures/check_xlsx.py" report "$T/r2.xlsx" "$T/r2.js
 "$BIN" -q "$DB" -o "$T/p.json" --perfetto "$T/t.pb"
 check "--perfetto: protoc decodes it" \
 	sh -c "protoc --decode perfetto.protos.Trace -I '$ROOT/reports' '$ROOT/reports/perfetto_trace.proto' <'$T/t.pb' >'$T/t.txt'"
-# The exporter names record types below 32 only (reports/perfetto.c); the
-# iOS types (101-110) are written as numbers.
+# iOS record types (101-110) are named like Android's (ios_cpu, ...).
 "$BIN" query "$DB" "SELECT s.tid, f.name, s.ts, s.ts + s.dur, s.depth, s.cpu_dur, s.self_dur, s.sample_count,
 	s.msg_id, s.alloc_bytes, s.majflt, coalesce(s.wakeup_tid, ''),
-	CASE WHEN s.type >= 32 THEN s.type ELSE coalesce(r.name, '') END
+	coalesce(r.name, '')
 	FROM slices s JOIN frames f ON f.id = s.frame_id LEFT JOIN record_types r ON r.type = s.type" --format tsv |
 	tail -n +2 >"$T/s.tsv"
 "$BIN" query "$DB" "SELECT id, waiter_tid, ts, waker_tid, waker_ts FROM blocking_edges WHERE waker_tid IS NOT NULL" \
