@@ -292,17 +292,18 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 
 /* ---- Charts ---- */
 
-/* "Class.method" of "void com.example.Class.method(int)"; else the name. */
+/* "Class.method" of "void com.example.Class.method(int)"; else the name
+ * (its first 60 bytes), e.g. for "monitor contention with owner T (12)". */
 static void short_name(const char *name, struct bt_buf *b)
 {
 	const char *paren = strchr(name, '('), *start, *dot1 = NULL, *dot2 = NULL, *p;
 
-	if (!paren || paren == name) {
+	for (start = paren; start && start > name && start[-1] != ' '; start--)
+		;
+	if (!paren || start == paren) {
 		bt_buf_add(b, name, strnlen(name, 60));
 		return;
 	}
-	for (start = paren; start > name && start[-1] != ' '; start--)
-		;
 	for (p = start; p < paren; p++) {
 		if (*p == '.') {
 			dot2 = dot1;

@@ -98,11 +98,15 @@ w() { python3 -c 'import json, sys
 print(sorted((f["ts"], f["dur"], f["evidence"]["waker_tid"]) for f in json.load(open(sys.argv[1]))["findings"] if f["rule"] == "main-lock-wait"))' "$1"; }
 is "$(w "$T/rt.startup.json")" "$(w "$T/example.startup.json")" "rt: the same main-lock-wait findings as the dump's"
 
-# xlsx: the example's round trip, and traces whose waits hold no monitor
-# contention (known: the chart's short name of "monitor contention with
-# owner NAME (TID) ..." is empty, reports/rep_xlsx.c short_name)
+# xlsx: the example's round trip, a trace with one wait, and one whose
+# monitor contentions ("monitor contention with owner NAME (TID) ...", no
+# method shape) are among the charts' methods
 $MKPF "$T/x3.pb" --flavor btrace3 --seed 33 --slices 2000 --blocks 1 --no-truth >/dev/null
-for n in rt x3; do
+$MKPF "$T/x4.pb" --flavor btrace3 --seed 35 --slices 3000 --blocks 6 --no-truth >/dev/null
+like "$("$BIN" query "$T/x4.pb" "SELECT count(*) FROM methods m JOIN frames f ON f.id = m.frame_id
+	WHERE f.name LIKE 'monitor contention%' AND m.tid = (SELECT tid FROM threads WHERE is_main)" --format csv |
+	tail -n 1)" '^[1-9]' "x4: monitor contentions are main-thread methods"
+for n in rt x3 x4; do
 	"$BIN" -q "$T/$n.pb" -o "$T/$n.xlsx"
 	is "$?" 0 "$n: -o x.xlsx exits 0"
 	"$BIN" -q "$T/$n.pb" -o "$T/$n.json"
