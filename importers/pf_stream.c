@@ -206,28 +206,36 @@ int pf_stream(struct pf *p, struct bt_err *err)
 	return rc;
 }
 
+/* A varint of b[*i..n) into *v, *i moved past it; 0 if it runs off the
+ * end or past 64 bits. */
+static int mem_varint(const uint8_t *b, size_t n, size_t *i, uint64_t *v)
+{
+	int shift;
+
+	*v = 0;
+	for (shift = 0; *i < n && shift <= 63; shift += 7) {
+		*v |= (uint64_t)(b[*i] & 0x7f) << shift;
+		if (!(b[(*i)++] & 0x80))
+			return 1;
+	}
+	return 0;
+}
+
 /* The packets of an in-memory Trace encoding (inflated bytes). */
 static int walk(struct pf *p, const uint8_t *b, size_t n, uint64_t off, struct bt_err *err)
 {
 	size_t i = 0;
 
 	while (i < n) {
-		uint64_t key = 0, len = 0;
-		int shift = 0;
+		uint64_t key, len, skip;
 		size_t at = i;
-		for (;;) {
-			if (i >= n || shift > 63)
-				return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (inflated byte %zu)",
-						  p->path, (unsigned long long)off, at);
-			key |= (uint64_t)(b[i] & 0x7f) << shift;
-			shift += 7;
-			if (!(b[i++] & 0x80))
-				break;
-		}
+		if (!mem_varint(b, n, &i, &key))
+			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (inflated byte %zu)",
+					  p->path, (unsigned long long)off, at);
 		if ((key & 7) == 0) {
-			while (i < n && (b[i] & 0x80))
-				i++;
-			i++;
+			if (!mem_varint(b, n, &i, &skip))
+				return bt_err_set(err, BT_EFORMAT, "truncated compressed_packets in '%s' at byte offset %llu",
+						  p->path, (unsigned long long)off);
 			continue;
 		}
 		if ((key & 7) == 1 || (key & 7) == 5) {
@@ -237,14 +245,9 @@ static int walk(struct pf *p, const uint8_t *b, size_t n, uint64_t off, struct b
 		if ((key & 7) != 2)
 			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (wire type %u at inflated byte %zu)",
 					  p->path, (unsigned long long)off, (unsigned)(key & 7), at);
-		for (shift = 0;; shift += 7) {
-			if (i >= n || shift > 63)
-				return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (inflated byte %zu)",
-						  p->path, (unsigned long long)off, at);
-			len |= (uint64_t)(b[i] & 0x7f) << shift;
-			if (!(b[i++] & 0x80))
-				break;
-		}
+		if (!mem_varint(b, n, &i, &len))
+			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (inflated byte %zu)",
+					  p->path, (unsigned long long)off, at);
 		if (len > n - i)
 			return bt_err_set(err, BT_EFORMAT, "truncated packet in compressed_packets of '%s' at byte offset %llu (inflated byte %zu)",
 					  p->path, (unsigned long long)off, at);
