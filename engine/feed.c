@@ -119,7 +119,7 @@ static int add_message(struct bt_feed *f, const struct bt_slice *s, struct bt_er
 static int end_thread(struct bt_feed *f, struct bt_err *err)
 {
 	while (f->sp > 1)
-		if (bt_feed_close(f, f->stack[f->sp - 1].s.ts, err))
+		if (bt_feed_close(f, f->stack[f->sp - 1].s.ts, NULL, err))
 			return err->code;
 	if (!f->have_thread)
 		return BT_OK;
@@ -188,7 +188,7 @@ void bt_feed_known(struct bt_feed *f, unsigned known)
 		f->stack[f->sp - 1].known |= known;
 }
 
-int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_err *err)
+int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struct bt_err *err)
 {
 	struct open *n = &f->stack[--f->sp], *up = &f->stack[f->sp - 1];
 	struct bt_slice *s = &n->s;
@@ -220,6 +220,8 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_err *err)
 		f->last_ts = s->ts + s->dur;
 	if (n->msg_root && s->msg_id && add_message(f, s, err))
 		return err->code;
+	if (closed)
+		*closed = *s;
 	return bt_db_insert_slice(f->db, s, err);
 }
 

@@ -47,8 +47,9 @@ int64_t bt_feed_depth(const struct bt_feed *f);
 void bt_feed_known(struct bt_feed *f, unsigned known);
 
 /* Close the innermost open slice at end (not before its begin); its
- * values may be changed through bt_feed_top() until then. */
-int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_err *err);
+ * values may be changed through bt_feed_top() until then. The slice as
+ * stored goes to *closed unless that is NULL. */
+int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struct bt_err *err);
 
 /* Close what is open, store attribution, messages and meta; frees f. */
 int bt_feed_finish(struct bt_feed *f, struct bt_err *err);

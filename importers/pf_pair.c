@@ -197,21 +197,18 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 static int pop(struct pair *r, int64_t ts, const struct pf_args *a, struct bt_err *err)
 {
 	struct tag t = r->tags[--r->ntags];
-	struct bt_slice s, *top;
+	struct bt_slice s;
 
 	r->open[t.src]--;
 	if (!t.real)
 		return BT_OK;
-	top = bt_feed_top(r->feed);
 	if (a && a->has) {
 		unsigned known = 0;   /* the feed keeps what begin gave; an end adds to it */
-		apply_args(top, &known, a);
+		apply_args(bt_feed_top(r->feed), &known, a);
 		bt_feed_known(r->feed, known);
 	}
-	s = *top;
-	if (bt_feed_close(r->feed, ts, err))
+	if (bt_feed_close(r->feed, ts, &s, err))
 		return err->code;
-	s.dur = ts > s.ts ? ts - s.ts : 0;
 	return marker(r, &s, &t, err);
 }
 
@@ -233,11 +230,25 @@ static int end(struct pair *r, int64_t ts, int src, const struct pf_args *a, str
 	return pop(r, ts, a, err);
 }
 
+/* The current key's track (a track of no thread), by name. */
+static const char *track_name(const struct pair *r)
+{
+	const struct pf_track *t = &r->p->tracks[-r->key - 1];
+
+	return t->name ? t->name : "?";
+}
+
+/* Close the innermost open slice of the current non-thread track at end. */
+static int track_slice_end(struct pair *r, int64_t end, struct bt_err *err)
+{
+	const struct tslice *x = &r->ts[--r->nts];
+
+	return bt_db_exec(r->p->db, BT_SQL_INSERT_TRACK_SLICE, err, "ttiii", track_name(r),
+			  r->p->frames[x->frame - 1].name, x->ts, end - x->ts, (int64_t)r->nts);
+}
+
 static int end_key(struct pair *r, struct bt_err *err)
 {
-	struct pf_track *t;
-	const char *track;
-
 	if (!r->have_key)
 		return BT_OK;
 	if (r->key >= 0) {
@@ -248,15 +259,10 @@ static int end_key(struct pair *r, struct bt_err *err)
 				return err->code;
 		return BT_OK;
 	}
-	t = &r->p->tracks[-r->key - 1];
-	track = t->name ? t->name : "?";
 	r->unterminated += r->nts;
-	for (; r->nts; r->nts--) {
-		const struct tslice *x = &r->ts[r->nts - 1];
-		if (bt_db_exec(r->p->db, BT_SQL_INSERT_TRACK_SLICE, err, "ttiii", track,
-			       r->p->frames[x->frame - 1].name, x->ts, r->last_ts - x->ts, (int64_t)r->nts - 1))
+	while (r->nts)
+		if (track_slice_end(r, r->last_ts, err))
 			return err->code;
-	}
 	return BT_OK;
 }
 
@@ -270,11 +276,8 @@ static int wanted(const struct pf *p, int64_t tid)
 
 static int track_event(struct pair *r, int64_t ts, int kind, uint32_t frame, double v, struct bt_err *err)
 {
-	struct pf_track *t = &r->p->tracks[-r->key - 1];
-	const char *track = t->name ? t->name : "?";
-
 	if (kind == PF_EV_COUNTER)
-		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tid", track, ts, v);
+		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tid", track_name(r), ts, v);
 	if (kind == PF_EV_BEGIN) {
 		BT_GROW(r->ts, r->nts + 1, r->tscap);
 		r->ts[r->nts].frame = frame;
@@ -285,10 +288,7 @@ static int track_event(struct pair *r, int64_t ts, int kind, uint32_t frame, dou
 		r->unmatched++;
 		return BT_OK;
 	}
-	r->nts--;
-	return bt_db_exec(r->p->db, BT_SQL_INSERT_TRACK_SLICE, err, "ttiii", track,
-			  r->p->frames[r->ts[r->nts].frame - 1].name, r->ts[r->nts].ts, ts - r->ts[r->nts].ts,
-			  (int64_t)r->nts);
+	return track_slice_end(r, ts, err);
 }
 
 static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
