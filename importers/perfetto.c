@@ -60,9 +60,10 @@ static int load_types(struct pf *p, struct bt_err *err)
 		return err->code;
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		int64_t t = bt_rows_int(r, 0);
-		const char *name = bt_rows_text(r, 1, NULL);
-		if (t > 0 && t < 256 && name && !p->type_names[t])
-			p->type_names[t] = bt_xstrdup(name);
+		size_t len = 0;
+		const char *name = bt_rows_text(r, 1, &len);
+		if (t > 0 && t < 256 && name && !bt_strmap_get(&p->type_of, name, len))
+			bt_strmap_put(&p->type_of, name, len, (uint32_t)t + 1);
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
@@ -185,6 +186,14 @@ static int write_meta(struct pf *p, int64_t main_tid, size_t threads, struct bt_
 	return rc;
 }
 
+/* Wait edges to the notify that ended them; our arrows to edges. */
+static int pf_link(struct pf *p, struct bt_err *err)
+{
+	if (bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_WAITS, err))
+		return err->code;
+	return bt_db_script(p->db, BT_SQL_SCRATCH_PF_FLOW_EDGES, err);
+}
+
 static int count_threads(const struct bt_map64 *m)
 {
 	size_t i;
@@ -215,6 +224,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_map64_init(&p.begins, 64);
 	bt_map64_init(&p.seq_of, 16);
 	bt_strmap_init(&p.frame_of);
+	bt_strmap_init(&p.type_of);
 	bt_map64_init(&threads, 64);
 	rc = load_types(&p, err);
 	if (!rc)
@@ -239,13 +249,6 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_map64_release(&threads);
 	pf_release(&p);
 	return rc;
-}
-
-int pf_link(struct pf *p, struct bt_err *err)
-{
-	if (bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_WAITS, err))
-		return err->code;
-	return bt_db_script(p->db, BT_SQL_SCRATCH_PF_FLOW_EDGES, err);
 }
 
 const struct bt_importer bt_imp_perfetto = { "perfetto", probe, run };

@@ -71,18 +71,16 @@ struct pf_event {
 struct pf_track {
 	uint64_t uuid;
 	int64_t tid, pid;       /* tid > 0 for a thread's track, pid for a process's */
-	int is_counter;
 	int pending;            /* events came before any descriptor */
 	char *name;
 };
 
 /* Interned strings and defaults of one trusted_packet_sequence_id. */
 struct pf_seq {
-	uint32_t id;
 	int cleared;            /* incremental state valid */
 	uint64_t track;         /* TrackEventDefaults.track_uuid */
 	int has_track;
-	int64_t legacy_tid, legacy_pid;   /* from a ThreadDescriptor packet */
+	int64_t legacy_tid;     /* from a ThreadDescriptor packet */
 	int interned;           /* the maps below exist (made on first use) */
 	struct bt_map64 names, ann_names, strings;   /* iid -> offset + 1 into pool */
 	char *pool;
@@ -115,14 +113,13 @@ struct pf {
 	struct bt_map64 seq_of;          /* sequence id -> index + 1 */
 	/* spill */
 	int64_t seq;                     /* events so far: their file order */
-	int64_t packets, first_ts;
-	int have_ts;
+	int64_t packets;
 	int inflating;                   /* inside compressed_packets */
 	sqlite3 *spill;                  /* pf_spill.c */
 	sqlite3_stmt *ins, *res;
-	int flavor_atrace, flavor_track, flavor_ios;
+	int flavor_atrace, flavor_track;
 	int64_t pid;                     /* the app's, chosen after the read */
-	char *type_names[256];           /* record type names, for the Type annotation */
+	struct bt_strmap type_of;        /* record type name -> type, for the Type annotation */
 };
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */
@@ -143,20 +140,16 @@ int pf_spill_next(struct pf *p, sqlite3_stmt *st, struct bt_err *err);
 
 /* pf_packet.c */
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
-struct pf_track *pf_track_get(struct pf *p, uint64_t uuid);
 void pf_release(struct pf *p);
 
 /* pf_names.c */
 uint32_t pf_frame(struct pf *p, const char *name, size_t len);
 const char *pf_name(const struct pf *p, struct bt_map64 *m, int64_t key);
 void pf_name_put(struct pf *p, struct bt_map64 *m, int64_t key, const char *s, size_t len);
-void pf_parse_marker(struct pf_frame *f);
 int pf_annotation(const struct pf *p, struct pf_args *a, const char *name, const Perfetto__Protos__DebugAnnotation *d,
 		  const char *str);
 
 /* pf_pair.c: spilled events into slices, track slices and counters. */
 int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err);
-/* perfetto.c: wait edges to the notify that ended them, flows to edges. */
-int pf_link(struct pf *p, struct bt_err *err);
 
 #endif

@@ -105,7 +105,7 @@ static int monitor(struct pf_frame *f)
 	return number(s + strlen("Lock contention on a monitor lock (owner tid: "), &f->value, NULL);
 }
 
-void pf_parse_marker(struct pf_frame *f)
+static void pf_parse_marker(struct pf_frame *f)
 {
 	const char *n = f->name;
 
@@ -213,9 +213,8 @@ int pf_annotation(const struct pf *p, struct pf_args *a, const char *name, const
 		const char *end;
 		if (number(str, &t, &end) && *end)
 			t = -1;   /* upstream writes "20" for kLoadLibrary */
-		for (i = 0; t < 0 && i < 256; i++)
-			if (p->type_names[i] && !strcmp(p->type_names[i], str))
-				t = (int64_t)i;
+		if (t < 0)
+			t = (int64_t)bt_strmap_get(&p->type_of, str, strlen(str)) - 1;
 		if (t < 0)
 			return 0;
 		a->has |= 1u << PF_TYPE;

@@ -2,7 +2,7 @@
  * One TracePacket at a time (perfetto-subset.md §2-§4): descriptors and
  * the process tree tell which thread a track is; sequences carry interned
  * names and default tracks; track events and atrace prints are spilled
- * into temp.pf_ev with the thread they happened on, for pf_pair.c.
+ * (pf_spill.c) with the thread they happened on, for pf_pair.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +36,7 @@ static struct pf_track *track_add(struct pf *p, uint64_t uuid)
 	return t;
 }
 
-struct pf_track *pf_track_get(struct pf *p, uint64_t uuid)
+static struct pf_track *pf_track_get(struct pf *p, uint64_t uuid)
 {
 	uint32_t i = bt_map64_get(&p->track_of, uuid);
 
@@ -54,7 +54,6 @@ static struct pf_seq *seq_get(struct pf *p, uint32_t id)
 	BT_GROW(p->seqs, p->nseqs + 1, p->scap);
 	q = &p->seqs[p->nseqs++];
 	memset(q, 0, sizeof *q);
-	q->id = id;
 	bt_map64_put(&p->seq_of, id, (uint32_t)p->nseqs);
 	return q;
 }
@@ -75,7 +74,7 @@ static void seq_clear(struct pf_seq *q)
 	seq_release(q);
 	q->plen = 0;
 	q->has_track = 0;
-	q->legacy_tid = q->legacy_pid = 0;
+	q->legacy_tid = 0;
 	q->cleared = 1;
 }
 
@@ -162,7 +161,6 @@ static int describe(struct pf *p, const Perfetto__Protos__TrackDescriptor *d, st
 		note_process(p, t->pid, d->process->process_name ? d->process->process_name
 				  : d->process->n_cmdline ? d->process->cmdline[0] : name);
 	}
-	t->is_counter = d->counter != NULL;
 	t->pending = 0;
 	if (name && (!t->name || strcmp(t->name, name))) {
 		free(t->name);
@@ -210,9 +208,6 @@ static int spill(struct pf *p, int known, int64_t k, uint64_t uuid, int64_t ts, 
 	unsigned char buf[4 + 8 * PF__NARGS];
 	struct pf_event e;
 
-	if (!p->have_ts || ts < p->first_ts)
-		p->first_ts = ts;
-	p->have_ts = 1;
 	e.seq = ++p->seq;
 	e.known = known;
 	e.k = k;
@@ -433,6 +428,5 @@ void pf_release(struct pf *p)
 	}
 	free(p->seqs);
 	bt_map64_release(&p->seq_of);
-	for (i = 0; i < 256; i++)
-		free(p->type_names[i]);
+	bt_strmap_release(&p->type_of);
 }
