@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db.h"
-#include "diag.h"
-#include "err.h"
+#include "engine/db/db.h"
+#include "engine/db/diag.h"
+#include "engine/base/err.h"
 
 struct bt_import_opts {
 	const char *mapping;   /* explicit mapping file, or NULL to search */

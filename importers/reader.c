@@ -1,7 +1,7 @@
 /*
  * Bounds checking for the byte reader (see reader.h).
  */
-#include "reader.h"
+#include "importers/reader.h"
 
 void bt_rd_init(struct bt_reader *r, const unsigned char *p, size_t len, const char *path)
 {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "err.h"
+#include "engine/base/err.h"
 
 struct bt_reader {
 	const unsigned char *p;

@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "symbol.h"
+#include "importers/symbol.h"
 
 static const char *last_of(const char *s, size_t len, char c)
 {

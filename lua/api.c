@@ -9,10 +9,10 @@
 
 #include <lauxlib.h>
 
-#include "alloc.h"
-#include "api.h"
-#include "jsonw.h"
-#include "utf8.h"
+#include "engine/base/alloc.h"
+#include "lua/api.h"
+#include "engine/base/jsonw.h"
+#include "engine/base/utf8.h"
 
 static struct bt_rules_state *state(lua_State *L)
 {

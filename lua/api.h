@@ -7,8 +7,8 @@
 
 #include <lua.h>
 
-#include "db.h"
-#include "result.h"
+#include "engine/db/db.h"
+#include "engine/base/result.h"
 
 /* A --set key=value. */
 struct bt_param {

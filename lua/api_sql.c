@@ -6,8 +6,8 @@
  */
 #include <lauxlib.h>
 
-#include "api.h"
-#include "rows.h"
+#include "lua/api.h"
+#include "engine/db/rows.h"
 
 #define CURSOR "bt.cursor"
 

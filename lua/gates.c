@@ -12,10 +12,10 @@
 
 #include <lauxlib.h>
 
-#include "alloc.h"
-#include "fileio.h"
-#include "gates.h"
-#include "sandbox.h"
+#include "engine/base/alloc.h"
+#include "engine/base/fileio.h"
+#include "lua/gates.h"
+#include "lua/sandbox.h"
 
 /* One gate.metric declaration; has_* say which settings it makes. */
 struct decl {

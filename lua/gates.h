@@ -13,7 +13,7 @@
 #ifndef BT_GATES_H
 #define BT_GATES_H
 
-#include "compare.h"
+#include "engine/compare/compare.h"
 
 struct bt_gates;
 

@@ -9,12 +9,12 @@
 
 #include <lauxlib.h>
 
-#include "alloc.h"
-#include "api.h"
-#include "bt_lua.h"
-#include "fileio.h"
-#include "rules.h"
-#include "sandbox.h"
+#include "engine/base/alloc.h"
+#include "lua/api.h"
+#include "gen/bt_lua.h"
+#include "engine/base/fileio.h"
+#include "lua/rules.h"
+#include "lua/sandbox.h"
 
 const char *bt_rules_builtin(const char *name, size_t *len)
 {

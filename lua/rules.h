@@ -7,8 +7,8 @@
 #ifndef BT_RULES_H
 #define BT_RULES_H
 
-#include "db.h"
-#include "result.h"
+#include "engine/db/db.h"
+#include "engine/base/result.h"
 
 struct bt_rules_opts {
 	const char *const *files;   /* --rules in order; none: the built-in "attribution" */

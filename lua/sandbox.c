@@ -10,7 +10,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "sandbox.h"
+#include "lua/sandbox.h"
 
 #define HOOK_PERIOD 10000
 

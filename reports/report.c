@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "report.h"
+#include "engine/base/alloc.h"
+#include "reports/report.h"
 
 static const struct bt_reporter *const reporters[] = {
 	&bt_rep_text, &bt_rep_json, &bt_rep_md, &bt_rep_html, &bt_rep_xlsx

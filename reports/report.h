@@ -8,11 +8,11 @@
 
 #include <stdio.h>
 
-#include "alloc.h"
-#include "db.h"
-#include "err.h"
-#include "result.h"
-#include "rows.h"
+#include "engine/base/alloc.h"
+#include "engine/db/db.h"
+#include "engine/base/err.h"
+#include "engine/base/result.h"
+#include "engine/db/rows.h"
 
 struct bt_reporter {
 	const char *name;   /* --format value */

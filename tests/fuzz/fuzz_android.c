@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "android_int.h"
-#include "db.h"
-#include "diag.h"
-#include "importer.h"
+#include "importers/android/android_int.h"
+#include "engine/db/db.h"
+#include "engine/db/diag.h"
+#include "importers/importer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

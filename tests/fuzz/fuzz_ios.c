@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
-#include "diag.h"
-#include "importer.h"
-#include "ios_int.h"
+#include "engine/db/db.h"
+#include "engine/db/diag.h"
+#include "importers/importer.h"
+#include "importers/ios/ios_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "db.h"
-#include "diag.h"
-#include "fileio.h"
-#include "importer.h"
+#include "engine/base/alloc.h"
+#include "engine/db/db.h"
+#include "engine/db/diag.h"
+#include "engine/base/fileio.h"
+#include "importers/importer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

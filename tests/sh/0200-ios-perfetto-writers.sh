@@ -8,7 +8,7 @@
 . tests/lib.sh
 MKIOS="python3 tests/fixtures/mkios.py"
 MKPF="python3 tests/fixtures/mkperfetto.py"
-PROTO=reports/perfetto_trace.proto
+PROTO=engine/proto/perfetto_trace.proto
 
 sq() {   # db sql
 	sqlite3 "file:$1?immutable=1" "$2"
@@ -140,7 +140,7 @@ check "ios mutation: a deleted row no longer matches the truth" \
 for f in btrace2 btrace3; do
 	$MKPF "$T/$f/t.pb" --flavor $f --seed 5 --slices 1500 >/dev/null
 	check "$f: protoc decodes the trace" \
-		sh -c "protoc --decode perfetto.protos.Trace -I reports $PROTO <'$T/$f/t.pb' >'$T/$f.txt'"
+		sh -c "protoc --decode perfetto.protos.Trace -I engine/proto $PROTO <'$T/$f/t.pb' >'$T/$f.txt'"
 	check "$f: protoc --decode_raw decodes it (ftrace fields are not in the repo's proto)" \
 		sh -c "protoc --decode_raw <'$T/$f/t.pb' >'$T/$f.raw'"
 	is "$(grep -c 'type: TYPE_SLICE_BEGIN' "$T/$f.txt")" "$(tv "$T/$f" slices.app)" "$f: SLICE_BEGIN events = app slices"
@@ -176,4 +176,4 @@ check "perfetto --no-truth writes the same trace as with truth" sh -c \
 # mutation: a truncated trace no longer decodes
 head -c $(($(wc -c <"$T/p1.pb") - 3)) "$T/p1.pb" >"$T/cut.pb"
 check "perfetto mutation: protoc rejects a truncated trace" \
-	sh -c "! protoc --decode perfetto.protos.Trace -I reports $PROTO <'$T/cut.pb' >/dev/null 2>&1"
+	sh -c "! protoc --decode perfetto.protos.Trace -I engine/proto $PROTO <'$T/cut.pb' >/dev/null 2>&1"

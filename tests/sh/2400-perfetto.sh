@@ -3,7 +3,7 @@
 # per linked wait; a scratch analysis writes the same bytes as a kept
 # database; a failed export leaves nothing behind.
 . tests/lib.sh
-PROTO=reports/perfetto_trace.proto
+PROTO=engine/proto/perfetto_trace.proto
 slices_sql="SELECT s.tid, f.name, s.ts, s.ts + s.dur, s.depth, s.cpu_dur, s.self_dur, s.sample_count,
 	s.msg_id, s.alloc_bytes, s.majflt, coalesce(s.wakeup_tid, ''), coalesce(r.name, '')
 	FROM slices s JOIN frames f ON f.id = s.frame_id LEFT JOIN record_types r ON r.type = s.type"
@@ -13,7 +13,7 @@ for f in small seed2 v4 flush; do
 		"$BIN" import -q "$FIX/$f" --slice-policy $p -o "$T/$f-$p.db"
 		"$BIN" analyze -q "$T/$f-$p.db" --perfetto "$T/$f-$p.pb" >/dev/null
 		check "$f/$p: protoc decodes the export" \
-			sh -c "protoc --decode perfetto.protos.Trace -I reports $PROTO <'$T/$f-$p.pb' >'$T/$f-$p.txt'"
+			sh -c "protoc --decode perfetto.protos.Trace -I engine/proto $PROTO <'$T/$f-$p.pb' >'$T/$f-$p.txt'"
 		"$BIN" query "$T/$f-$p.db" "$slices_sql" --format tsv | tail -n +2 >"$T/s.tsv"
 		"$BIN" query "$T/$f-$p.db" "$edges_sql" --format tsv | tail -n +2 >"$T/e.tsv"
 		python3 tests/fixtures/check_perfetto.py "$T/$f-$p.txt" "$T/s.tsv" "$T/e.tsv" | sed "s/^\(ok\|not ok\) - /&$f\/$p: /"

@@ -4,7 +4,7 @@
 # formed whatever the frame names hold, and read the same from a dump and
 # from its database; bad usage and failed runs leave nothing behind.
 . tests/lib.sh
-PROTO=reports/profile.proto
+PROTO=engine/proto/profile.proto
 CHECK=tests/fixtures/check_stacks.py
 # go tool pprof offline, with its caches in $T
 HOME=$T/home GOCACHE=$T/gocache GOPATH=$T/gopath GOFLAGS=-mod=mod GOPROXY=off
@@ -35,7 +35,7 @@ for n in example bundled d200k; do   # the spec's example, examples/sampling.bin
 	tid=$(q "$db" "SELECT tid FROM threads WHERE is_main")
 
 	check "$n: protoc decodes the profile" sh -c "gunzip -c '$T/$n.pb.gz' |
-		protoc --decode=perftools.profiles.Profile -I reports $PROTO >'$T/$n.pprof.txt'"
+		protoc --decode=perftools.profiles.Profile -I engine/proto $PROTO >'$T/$n.pprof.txt'"
 	is "$(grep -c '^sample_type {' "$T/$n.pprof.txt")" 6 "$n: six sample types"
 	is "$(grep -m1 '^string_table' "$T/$n.pprof.txt")" 'string_table: ""' "$n: the string table begins with \"\""
 

@@ -53,7 +53,7 @@ is "$(py "$T/whole.json" '(d["metrics"]["startup.first_frame_found"], d["metrics
 is "$?" 0 "-o r.json: exit 0"
 is "$(python3 -c 'import json, sys, jsonschema
 jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))
-print("valid")' "$T/r.json" "$ROOT/reports/report.schema.json" 2>&1 | tail -1)" valid "r.json validates against report.schema.json"
+print("valid")' "$T/r.json" "$ROOT/reports/text/report.schema.json" 2>&1 | tail -1)" valid "r.json validates against report.schema.json"
 is "$(py "$T/r.json" '(d["trace"]["format"], d["trace"]["main_tid"], d["trace"]["samples"], d["trace"]["threads"])')" \
 	"('ios-database', 259, $(q "$DB" 'SELECT count(*) FROM samples'), $(q "$DB" 'SELECT count(DISTINCT tid) FROM samples'))" \
 	"r.json: format, main thread, sample and thread counts"
@@ -100,7 +100,7 @@ is "$(python3 "$ROOT/tests/fixtures/check_xlsx.py" report "$T/r2.xlsx" "$T/r2.js
 # ---- --perfetto, decoded by protoc, slice for slice
 "$BIN" -q "$DB" -o "$T/p.json" --perfetto "$T/t.pb"
 check "--perfetto: protoc decodes it" \
-	sh -c "protoc --decode perfetto.protos.Trace -I '$ROOT/reports' '$ROOT/reports/perfetto_trace.proto' <'$T/t.pb' >'$T/t.txt'"
+	sh -c "protoc --decode perfetto.protos.Trace -I '$ROOT/engine/proto' '$ROOT/engine/proto/perfetto_trace.proto' <'$T/t.pb' >'$T/t.txt'"
 # iOS record types (101-110) are named like Android's (ios_cpu, ...).
 "$BIN" query "$DB" "SELECT s.tid, f.name, s.ts, s.ts + s.dur, s.depth, s.cpu_dur, s.self_dur, s.sample_count,
 	s.msg_id, s.alloc_bytes, s.majflt, coalesce(s.wakeup_tid, ''),
@@ -162,7 +162,7 @@ is "$(py "$T/lock.json" '(d["diff"]["blocking"][0]["kind"], [m["verdict"] for m 
 	"('lock', ['regressed'])" "compare: lock tops the blocking diff and thread.main.blocked_ns.lock regressed"
 is "$(python3 -c 'import json, sys, jsonschema
 jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))
-print("valid")' "$T/lock.json" "$ROOT/reports/compare.schema.json" 2>&1 | tail -1)" valid "compare: the JSON validates"
+print("valid")' "$T/lock.json" "$ROOT/reports/compare/compare.schema.json" 2>&1 | tail -1)" valid "compare: the JSON validates"
 "$BIN" compare --base "$T/b1/trace.db" "$T/b2/trace.db" --head "$T/h1/trace.db" "$T/h2/trace.db" -o "$T/dbs.json" 2>/dev/null
 like "$?" '^[03]$' "compare: iOS databases analysed on the fly"
 like "$(py "$T/dbs.json" 'd["diff"]["methods"]["wall"][0]["method"]')" '\+0x' "compare: the method diff names image+offset frames"

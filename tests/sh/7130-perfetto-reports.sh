@@ -138,7 +138,7 @@ like "$(v "$T/other.cmp.json" 'd["diff"]["methods"]["wall"][0]["method"]')" 'com
 	"compare, another seed: the method diff names the traces' methods"
 is "$(python3 -c 'import json, sys, jsonschema
 jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1]))); print("valid")' \
-	"$T/other.cmp.json" "$ROOT/reports/compare.schema.json" 2>&1 | tail -1)" valid "compare, another seed: the JSON validates"
+	"$T/other.cmp.json" "$ROOT/reports/compare/compare.schema.json" 2>&1 | tail -1)" valid "compare, another seed: the JSON validates"
 "$BIN" -q "$T/p3.pb" -o "$T/a.json"; "$BIN" -q "$T/p3b.pb" -o "$T/b.json"
 "$BIN" compare --base "$T/a.json" --head "$T/b.json" -o "$T/rep.cmp.json" 2>"$T/cmp.err"
 is "$(v "$T/rep.cmp.json" 'd["verdict"]')" "$(v "$T/other.cmp.json" 'd["verdict"]')" "compare of the JSON reports: the same verdict"

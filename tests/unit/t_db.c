@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "db.h"
-#include "fileio.h"
-#include "rows.h"
-#include "tap.h"
+#include "engine/db/db.h"
+#include "engine/base/fileio.h"
+#include "engine/db/rows.h"
+#include "tests/tap.h"
 
 static int64_t one(struct bt_db *db, const char *sql)
 {

@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 
-#include "ios_int.h"
-#include "tap.h"
+#include "importers/ios/ios_int.h"
+#include "tests/tap.h"
 
 static void put32(unsigned char *p, uint32_t v)
 {

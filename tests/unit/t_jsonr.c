@@ -6,9 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../tap.h"
-#include "compare.h"
-#include "jsonr.h"
+#include "tests/tap.h"
+#include "engine/compare/compare.h"
+#include "engine/base/jsonr.h"
 
 /* Skip the whole text; the error message, or "" when it is valid. */
 static const char *check(const char *text, struct bt_err *err)

@@ -3,8 +3,8 @@
  * wait's end, by key, and the lock-id variant that also needs the wake
  * within the wait.
  */
-#include "link.h"
-#include "tap.h"
+#include "engine/recon/link.h"
+#include "tests/tap.h"
 
 int main(void)
 {

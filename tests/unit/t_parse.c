@@ -4,12 +4,12 @@
  */
 #include <stdlib.h>
 
-#include "alloc.h"
-#include "json.h"
-#include "reader.h"
-#include "symbol.h"
-#include "tap.h"
-#include "utf8.h"
+#include "engine/base/alloc.h"
+#include "importers/android/json.h"
+#include "importers/reader.h"
+#include "importers/symbol.h"
+#include "tests/tap.h"
+#include "engine/base/utf8.h"
 
 static void test_json(void)
 {

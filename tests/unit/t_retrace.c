@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "retrace.h"
-#include "symbol.h"
-#include "tap.h"
+#include "engine/base/alloc.h"
+#include "importers/android/retrace.h"
+#include "importers/symbol.h"
+#include "tests/tap.h"
 
 #define FIXTURE "tests/fixtures/retrace-mapping.txt"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "stats.h"
-#include "tap.h"
+#include "engine/compare/stats.h"
+#include "tests/tap.h"
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
 

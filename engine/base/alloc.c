@@ -1,0 +1,156 @@
+/*
+ * Out-of-memory-aborting allocators and the bt_buf string builder.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+
+char bt_buf_empty[1];
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "btrace-analyze: fatal: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *bt_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *bt_xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *bt_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *bt_xstrndup(const char *s, size_t n)
+{
+	char *p = bt_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *bt_xstrdup(const char *s)
+{
+	return bt_xstrndup(s, strlen(s));
+}
+
+void bt_buf_init(struct bt_buf *b)
+{
+	b->buf = bt_buf_empty;
+	b->len = b->cap = 0;
+}
+
+void bt_buf_release(struct bt_buf *b)
+{
+	if (b->cap)
+		free(b->buf);
+	bt_buf_init(b);
+}
+
+void bt_buf_reset(struct bt_buf *b)
+{
+	b->len = 0;
+	if (b->cap)
+		b->buf[0] = '\0';
+}
+
+void bt_buf_grow(struct bt_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+
+	if (need <= b->cap)
+		return;
+	if (!b->cap) {
+		b->buf = NULL;
+	}
+	BT_GROW(b->buf, need, b->cap);
+}
+
+void bt_buf_add(struct bt_buf *b, const void *data, size_t len)
+{
+	bt_buf_grow(b, len);
+	memcpy(b->buf + b->len, data, len);
+	b->len += len;
+	b->buf[b->len] = '\0';
+}
+
+void bt_buf_adds(struct bt_buf *b, const char *s)
+{
+	bt_buf_add(b, s, strlen(s));
+}
+
+void bt_buf_addc(struct bt_buf *b, char c)
+{
+	bt_buf_add(b, &c, 1);
+}
+
+void bt_buf_vaddf(struct bt_buf *b, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	bt_buf_grow(b, (size_t)n);
+	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void bt_buf_addf(struct bt_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bt_buf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *bt_buf_detach(struct bt_buf *b, size_t *len)
+{
+	char *s = b->cap ? b->buf : bt_xstrdup("");
+
+	if (len)
+		*len = b->len;
+	bt_buf_init(b);
+	return s;
+}
+
+void *bt_grow_zero(void *p, size_t size, size_t *cap, size_t i)
+{
+	size_t nc = *cap ? *cap : 1024;
+
+	if (i < *cap)
+		return p;
+	while (nc <= i)
+		nc *= 2;
+	p = bt_xrealloc(p, nc * size);
+	memset((char *)p + *cap * size, 0, (nc - *cap) * size);
+	*cap = nc;
+	return p;
+}
+

@@ -1,0 +1,58 @@
+/*
+ * Allocation wrappers that abort on out-of-memory, so callers never check
+ * for NULL (git's xmalloc, Redis's zmalloc), and a growable byte buffer
+ * modelled on git's strbuf.
+ */
+#ifndef BT_ALLOC_H
+#define BT_ALLOC_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "engine/base/err.h"
+
+void *bt_xmalloc(size_t n);
+void *bt_xcalloc(size_t nmemb, size_t size);
+void *bt_xrealloc(void *p, size_t n);
+char *bt_xstrdup(const char *s);
+char *bt_xstrndup(const char *s, size_t n);
+
+/* Grow *p (holding *cap elements of size) to at least need elements. */
+#define BT_GROW(p, need, cap) \
+	do { \
+		if ((size_t)(need) > (cap)) { \
+			size_t nc_ = (cap) ? (cap) * 2 : 16; \
+			while (nc_ < (size_t)(need)) \
+				nc_ *= 2; \
+			(p) = bt_xrealloc((p), nc_ * sizeof *(p)); \
+			(cap) = nc_; \
+		} \
+	} while (0)
+
+/* Grow *p, holding *cap elements of size, to hold index i; the new
+ * elements are zero. Returns the (possibly moved) array. */
+void *bt_grow_zero(void *p, size_t size, size_t *cap, size_t i);
+
+/* A NUL-terminated growable string; buf is never NULL after init. */
+struct bt_buf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+#define BT_BUF_INIT { bt_buf_empty, 0, 0 }
+extern char bt_buf_empty[];
+
+void bt_buf_init(struct bt_buf *b);
+void bt_buf_release(struct bt_buf *b);
+void bt_buf_reset(struct bt_buf *b);
+void bt_buf_grow(struct bt_buf *b, size_t extra);
+void bt_buf_add(struct bt_buf *b, const void *data, size_t len);
+void bt_buf_adds(struct bt_buf *b, const char *s);
+void bt_buf_addc(struct bt_buf *b, char c);
+void bt_buf_addf(struct bt_buf *b, const char *fmt, ...) BT_PRINTF(2, 3);
+void bt_buf_vaddf(struct bt_buf *b, const char *fmt, va_list ap) BT_PRINTF(2, 0);
+/* Hand the string to the caller, who frees it; b is reset. */
+char *bt_buf_detach(struct bt_buf *b, size_t *len);
+
+#endif

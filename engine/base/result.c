@@ -1,0 +1,243 @@
+/*
+ * The report's content (see result.h): owned copies of everything rules
+ * emit, so a rule's Lua state can go away before the report is written.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/result.h"
+
+const char *const bt_severity_name[BT_SEV__COUNT] = { "info", "warning", "error" };
+
+int bt_severity_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < BT_SEV__COUNT; i++)
+		if (!strcmp(name, bt_severity_name[i]))
+			return i;
+	return -1;
+}
+
+static const char *const unit_names[] = { "", "ns", "bytes", "pct", "count" };
+
+const char *bt_unit_name(enum bt_unit u)
+{
+	return unit_names[u];
+}
+
+int bt_unit_parse(const char *name, enum bt_unit *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof unit_names / sizeof unit_names[0]; i++) {
+		if (!strcmp(name, unit_names[i])) {
+			*out = (enum bt_unit)i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+enum bt_unit bt_unit_guess(const char *c)
+{
+	if (ends_with(c, "_ns") || strstr(c, "_ns.") || !strcmp(c, "ns") || !strcmp(c, "dur"))
+		return BT_UNIT_NS;
+	if (ends_with(c, "bytes"))
+		return BT_UNIT_BYTES;
+	if (ends_with(c, "_pct") || !strcmp(c, "pct"))
+		return BT_UNIT_PCT;
+	return BT_UNIT_NONE;
+}
+
+void bt_value_release(struct bt_value *v)
+{
+	if (v->type == BT_V_TEXT || v->type == BT_V_JSON)
+		free(v->u.s);
+	v->type = BT_V_NULL;
+}
+
+struct bt_value bt_value_text(const char *s, size_t len)
+{
+	struct bt_value v;
+
+	v.type = BT_V_TEXT;
+	v.u.s = bt_xstrndup(s, len);
+	return v;
+}
+
+void bt_result_init(struct bt_result *r)
+{
+	memset(r, 0, sizeof *r);
+}
+
+static void table_release(struct bt_rtable *t)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < t->nrows * (size_t)t->ncols; i++)
+		bt_value_release(&t->cells[i]);
+	for (c = 0; c < t->ncols; c++)
+		free(t->columns[c]);
+	free(t->columns);
+	free(t->units);
+	free(t->cells);
+	free(t->name);
+	free(t->title);
+}
+
+static void finding_release(struct bt_finding *f)
+{
+	int i;
+
+	for (i = 0; i < f->nev; i++) {
+		free(f->ev[i].key);
+		bt_value_release(&f->ev[i].v);
+	}
+	free(f->ev);
+	free(f->rule);
+	free(f->message);
+}
+
+void bt_result_release(struct bt_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmetrics; i++)
+		free(r->metrics[i].name);
+	for (i = 0; i < r->ntables; i++)
+		table_release(&r->tables[i]);
+	for (i = 0; i < r->nfindings; i++)
+		finding_release(&r->findings[i]);
+	free(r->metrics);
+	free(r->tables);
+	free(r->findings);
+	memset(r, 0, sizeof *r);
+}
+
+void bt_result_metric(struct bt_result *r, const char *name, struct bt_value v)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmetrics; i++) {
+		if (!strcmp(r->metrics[i].name, name)) {
+			r->metrics[i].v = v;
+			return;
+		}
+	}
+	BT_GROW(r->metrics, r->nmetrics + 1, r->mcap);
+	r->metrics[r->nmetrics].name = bt_xstrdup(name);
+	r->metrics[r->nmetrics++].v = v;
+}
+
+struct bt_rtable *bt_result_table(struct bt_result *r, const char *name, const char *title, int ncols)
+{
+	struct bt_rtable *t = NULL;
+	size_t i;
+
+	for (i = 0; i < r->ntables && !t; i++)
+		if (!strcmp(r->tables[i].name, name))
+			t = &r->tables[i];
+	if (t) {
+		table_release(t);
+	} else {
+		BT_GROW(r->tables, r->ntables + 1, r->tcap);
+		t = &r->tables[r->ntables++];
+	}
+	memset(t, 0, sizeof *t);
+	t->name = bt_xstrdup(name);
+	t->title = bt_xstrdup(title ? title : name);
+	t->ncols = ncols;
+	t->columns = bt_xcalloc((size_t)ncols + 1, sizeof *t->columns);
+	t->units = bt_xcalloc((size_t)ncols + 1, sizeof *t->units);
+	return t;
+}
+
+struct bt_value *bt_rtable_row(struct bt_rtable *t)
+{
+	struct bt_value *row;
+
+	BT_GROW(t->cells, (t->nrows + 1) * (size_t)t->ncols, t->cap);
+	row = &t->cells[t->nrows++ * (size_t)t->ncols];
+	memset(row, 0, (size_t)t->ncols * sizeof *row);
+	return row;
+}
+
+struct bt_finding *bt_result_finding(struct bt_result *r, const char *rule, enum bt_severity sev,
+				     const char *message)
+{
+	struct bt_finding *f;
+
+	BT_GROW(r->findings, r->nfindings + 1, r->fcap);
+	f = &r->findings[r->nfindings++];
+	memset(f, 0, sizeof *f);
+	f->rule = bt_xstrdup(rule);
+	f->severity = sev;
+	f->message = bt_xstrdup(message);
+	return f;
+}
+
+void bt_finding_evidence(struct bt_finding *f, const char *key, struct bt_value v)
+{
+	f->ev = bt_xrealloc(f->ev, (size_t)(f->nev + 1) * sizeof *f->ev);
+	f->ev[f->nev].key = bt_xstrdup(key);
+	f->ev[f->nev++].v = v;
+}
+
+/* Merge sort by (severity desc, ts, emission order): qsort is not stable. */
+static int before(const struct bt_finding *a, const struct bt_finding *b)
+{
+	if (a->severity != b->severity)
+		return a->severity > b->severity;
+	if (a->has_ts != b->has_ts)
+		return a->has_ts;
+	return a->has_ts && a->ts < b->ts;
+}
+
+static void msort(struct bt_finding *v, struct bt_finding *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	msort(v, tmp, h);
+	msort(v + h, tmp, n - h);
+	while (i < h && j < n)
+		tmp[k++] = before(&v[j], &v[i]) ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof *v);
+}
+
+void bt_result_sort(struct bt_result *r)
+{
+	struct bt_finding *tmp;
+
+	if (r->nfindings < 2)
+		return;
+	tmp = bt_xmalloc(r->nfindings * sizeof *tmp);
+	msort(r->findings, tmp, r->nfindings);
+	free(tmp);
+}
+
+int bt_result_max_severity(const struct bt_result *r)
+{
+	size_t i;
+	int max = -1;
+
+	for (i = 0; i < r->nfindings; i++)
+		if ((int)r->findings[i].severity > max)
+			max = (int)r->findings[i].severity;
+	return max;
+}

@@ -1,0 +1,73 @@
+/*
+ * UTF-8 validation and repair (see utf8.h), following the Unicode
+ * "maximal subpart" rule: each bad byte run becomes one U+FFFD.
+ */
+#include "engine/base/utf8.h"
+
+/* Length of the valid sequence at s, or 0 if it is not valid. */
+static size_t seq_len(const unsigned char *s, size_t left)
+{
+	unsigned c = s[0];
+	size_t n, i;
+	unsigned lo = 0x80, hi = 0xBF;
+
+	if (c >= 0x01 && c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (left < n)
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return n;
+}
+
+int bt_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		n = seq_len(p + i, len - i);
+		if (!n)
+			return 0;
+		i += n;
+	}
+	return 1;
+}
+
+void bt_utf8_sanitize(struct bt_buf *b, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		n = seq_len(p + i, len - i);
+		if (n) {
+			bt_buf_add(b, p + i, n);
+			i += n;
+			continue;
+		}
+		bt_buf_adds(b, "\xEF\xBF\xBD");
+		i++;
+		while (i < len && (p[i] & 0xC0) == 0x80 && !seq_len(p + i, len - i))
+			i++;
+	}
+}

@@ -1,0 +1,113 @@
+/*
+ * "btrace-analyze [analyze] INPUT": import (or reuse) a trace, run the
+ * rules (the built-in attribution unless --rules), and write the report
+ * to stdout or atomically to -o, in the format --format or the
+ * extension names; --perfetto also exports the slices for Perfetto UI,
+ * --pprof and --folded the self values of the call paths for pprof and
+ * flame graphs. Every output is committed only once all are written.
+ * --fail-on exits 3 (after writing everything) when a finding reaches it.
+ */
+#include <stdio.h>
+
+#include "engine/cli/cmd.h"
+#include "engine/base/fileio.h"
+#include "reports/export/folded.h"
+#include "reports/export/perfetto.h"
+#include "reports/export/pprof.h"
+#include "reports/report.h"
+#include "lua/rules.h"
+
+static int gate(const struct bt_opts *o, const struct bt_result *res, struct bt_err *err)
+{
+	int at = o->fail_on ? bt_severity_parse(o->fail_on) : -1;
+	size_t i, n = 0;
+
+	if (!o->fail_on)
+		return BT_OK;
+	for (i = 0; i < res->nfindings; i++)
+		n += (int)res->findings[i].severity >= at;
+	if (n)
+		return bt_err_set(err, BT_EGATE, "gate failed: %zu finding%s at or above '%s'", n,
+				  n == 1 ? "" : "s", o->fail_on);
+	return BT_OK;
+}
+
+/* --pprof and --folded, from one pass over the slices. */
+static int write_stacks(const struct bt_opts *o, struct bt_db *db, struct bt_out *pp,
+			struct bt_out *fo, struct bt_err *err)
+{
+	struct bt_stacks *st = NULL;
+	int rc = bt_stacks_load(db, &st, err);
+
+	if (!rc && o->pprof && !(rc = bt_out_open(pp, o->pprof, err)))
+		rc = bt_pprof_write(st, pp->fp, err);
+	if (!rc && o->folded && !(rc = bt_out_open(fo, o->folded, err)))
+		rc = bt_folded_write(st, bt_folded_metric_parse(o->folded_metric), fo->fp, err);
+	bt_stacks_free(st);
+	return rc;
+}
+
+int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
+{
+	struct bt_opts o;
+	struct bt_db *db = NULL;
+	struct bt_out out = { NULL, NULL, NULL }, pp = { NULL, NULL, NULL }, fo = { NULL, NULL, NULL };
+	const struct bt_reporter *rep = NULL;
+	struct bt_result res;
+	struct bt_rules_opts ro;
+	int rc = bt_opts_parse(&o, argc, argv, BT_OPT_DB | BT_OPT_OUT | BT_OPT_FORMAT |
+			       BT_OPT_MAPPING | BT_OPT_RETRACE | BT_OPT_SYMBOLS | BT_OPT_QUIET | BT_OPT_SLICE |
+			       BT_OPT_PERFETTO | BT_OPT_PPROF | BT_OPT_FOLDED | BT_OPT_RULES, err);
+
+	bt_result_init(&res);
+	if (!rc && o.help) {
+		bt_cmd_print_help("analyze");
+		goto done;
+	}
+	if (!rc && o.ninputs == 0)
+		rc = bt_err_set(err, BT_EUSAGE, "no input given");
+	if (!rc && o.ninputs > 1)
+		rc = bt_err_set(err, BT_EUSAGE, "analyze takes one input (got %d)", o.ninputs);
+	if (!rc && o.fail_on && bt_severity_parse(o.fail_on) < 0)
+		rc = bt_err_set(err, BT_EUSAGE, "--fail-on wants info, warning or error, not '%s'", o.fail_on);
+	if (!rc && bt_folded_metric_parse(o.folded_metric) < 0)
+		rc = bt_err_set(err, BT_EUSAGE, "--folded-metric wants wall, cpu, offcpu or alloc, not '%s'",
+				o.folded_metric);
+	if (!rc)
+		rc = bt_report_pick(o.format, o.out, &rep, err);
+	if (!rc)
+		rc = bt_cmd_load(&o, o.inputs[0], 0, &db, err);
+	if (!rc) {
+		ro.files = o.rules;
+		ro.nfiles = o.nrules;
+		ro.sets = o.sets;
+		ro.nsets = o.nsets;
+		rc = bt_rules_run(db, &ro, &res, err);
+	}
+	if (!rc)
+		rc = bt_out_open(&out, o.out, err);
+	if (!rc)
+		rc = rep->write(db, &res, out.fp, err);
+	if (!rc && o.perfetto)
+		rc = bt_perfetto_write(db, o.perfetto, err);
+	if (!rc && (o.pprof || o.folded))
+		rc = write_stacks(&o, db, &pp, &fo, err);
+	if (!rc)
+		rc = bt_out_commit(&out, err);
+	if (!rc)
+		rc = bt_out_commit(&pp, err);
+	if (!rc)
+		rc = bt_out_commit(&fo, err);
+	if (!rc)
+		rc = bt_db_publish(db, err);
+	if (!rc)
+		rc = gate(&o, &res, err);
+done:
+	bt_out_abort(&out);
+	bt_out_abort(&pp);
+	bt_out_abort(&fo);
+	bt_db_close(db);
+	bt_result_release(&res);
+	bt_opts_release(&o);
+	return rc;
+}

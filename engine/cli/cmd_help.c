@@ -1,0 +1,211 @@
+/*
+ * "btrace-analyze help [COMMAND]": the overview and per-command help.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/cli/cmd.h"
+
+static const char overview[] =
+	"usage: btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [options]\n"
+	"       btrace-analyze import INPUT -o trace.db [options]\n"
+	"       btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json]\n"
+	"       btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT]\n"
+	"       btrace-analyze help [COMMAND]\n"
+	"       btrace-analyze --version\n"
+	"\n"
+	"Analyse btrace mobile performance traces. INPUT is recognised by content:\n"
+	"an Android btrace 3.0 sampling dump (its mapping is found beside it), a\n"
+	"directory holding one, or a trace database this tool wrote.\n"
+	"\n"
+	"commands:\n"
+	"  analyze   import a trace and print its report (the default command)\n"
+	"  import    import a trace into a kept SQLite database\n"
+	"  query     run read-only SQL against a trace\n"
+	"  compare   compare base runs with head runs: regression gates with statistics\n"
+	"  help      show help for a command; 'help rules' documents rule files\n"
+	"\n"
+	"exit status: 0 ok, 1 bad input or runtime error, 2 usage error, 3 gate failed\n";
+
+static const char common[] =
+	"  --mapping FILE    the sampling-mapping file, when it is not beside the dump\n"
+	"  --retrace FILE    ProGuard/R8 mapping.txt to de-obfuscate class and method names\n"
+	"  --symbols FILE    iOS: address -> name map ('0xADDR name' lines, atos output);\n"
+	"                    without it frames are shown as image+0xoffset\n"
+	"  --db FILE         keep the imported database in FILE\n"
+	"  --slice-policy P  where frames begin and end between samples: midpoint\n"
+	"                    (default, the most accurate) or btrace (upstream's exact\n"
+	"                    boundaries, as Perfetto UI showed them)\n"
+	"  -q, --quiet       no progress and no warnings on stderr\n";
+
+static const struct {
+	const char *name, *usage, *text;
+} helps[] = {
+	{ "analyze", "btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [--format text|json|md|html|xlsx] [options]",
+	  "Import INPUT (or reuse a trace database), run the rules and write the\n"
+	  "report: trace facts, findings, metrics, the rules' tables, diagnostics.\n"
+	  "Without --rules the built-in attribution runs: where the wall, CPU,\n"
+	  "off-CPU and blocked time, the allocations and the page faults went, per\n"
+	  "thread and method (top-down and bottom-up), the main thread's waits and\n"
+	  "who ended them, and its longest Looper messages.\n"
+	  "The format follows -o's extension (.txt, .json, .md, .html, .xlsx) or\n"
+	  "--format; default is text on stdout. -o is written to a temporary file and\n"
+	  "renamed at the end. The HTML report is one self-contained page (nothing is\n"
+	  "fetched) with a flame graph per thread and the main thread's timeline, its\n"
+	  "waits and arrows from the threads that ended them. An .xlsx workbook holds\n"
+	  "a Summary (facts, findings by severity, metrics), charts of the top methods\n"
+	  "and of blocked time, and a sheet per table.\n"
+	  "  --rules FILE.lua  run a rule file (repeatable; see 'help rules');\n"
+	  "                    examples/startup.lua holds the app-startup review rules\n"
+	  "  --set KEY=VALUE   a rule parameter: RULE.param or param (repeatable; the\n"
+	  "                    last --set of a key wins)\n"
+	  "  --fail-on SEV     exit 3 when a finding is at least SEV (info, warning,\n"
+	  "                    error); the report is written first\n"
+	  "  --perfetto OUT.pb also write the reconstructed slices as a Perfetto trace\n"
+	  "                    (open in ui.perfetto.dev): one track per thread, upstream's\n"
+	  "                    annotations, flow arrows from each waker to the wait it ended\n"
+	  "  --pprof OUT.pb.gz also write a pprof profile (gzip'd profile.proto; 'go tool\n"
+	  "                    pprof OUT.pb.gz'): the self values of each call path per\n"
+	  "                    thread and Looper message; sample types wall, cpu, offcpu\n"
+	  "                    (nanoseconds), alloc_space (bytes), alloc_objects, majflt;\n"
+	  "                    labels thread (name, or \"tid N\"), tid and msg_id (none\n"
+	  "                    outside messages): -tagfocus thread=main, -tags\n"
+	  "  --folded OUT.txt  also write folded stacks for FlameGraph (flamegraph.pl) and\n"
+	  "                    speedscope: a line \"THREAD;outer;...;leaf VALUE\" per call\n"
+	  "                    path with a positive value; the root frame is the thread's\n"
+	  "                    name (\"tid N\" if unnamed, \" (tid N)\" added if shared);\n"
+	  "                    in names ';' becomes ':' and a line break a space\n"
+	  "  --folded-metric M the folded values: wall (default), cpu or offcpu, in integer\n"
+	  "                    nanoseconds of self time, or alloc, in bytes allocated\n" },
+	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
+	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"
+	  "frames, nodes, samples, slices, messages, blocking_edges, diagnostics).\n"
+	  "The database appears only when the import succeeded.\n" },
+	{ "query", "btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json] [-o FILE]",
+	  "Run one read-only SQL statement against a trace and print the rows.\n"
+	  "A dump is imported first (into memory, or into --db FILE).\n"
+	  "example:\n"
+	  "  btrace-analyze query sampling.bin \\\n"
+	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n" },
+	{ "compare", "btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT] [options]",
+	  "Compare the runs of a base build with those of a head build, metric by\n"
+	  "metric, and show which methods and blocking kinds moved. Each R is a JSON\n"
+	  "report ('analyze -o run.json') or a trace, analysed here with the built-in\n"
+	  "rules (or --analyze-rules). For each metric on both sides: n, median, min,\n"
+	  "max; the change of the medians; with two or more runs a side a two-sided\n"
+	  "Mann-Whitney U test (exact up to 40 runs in all, ties included; normal\n"
+	  "with tie correction beyond), Cliff's delta and the Hodges-Lehmann shift\n"
+	  "with its confidence interval. Verdict, with t = max(max-regress of the\n"
+	  "base median, the noise floor of the metric's unit):\n"
+	  "  regressed / improved   the median moved by more than t and p < alpha\n"
+	  "  unchanged              it moved by t or less\n"
+	  "  inconclusive           it moved by more than t but p >= alpha: too few runs\n"
+	  "                         to reach alpha at all, or too much noise\n"
+	  "With one run a side, t alone decides, and the output says so.\n"
+	  "Gated by default: every metric but method.* and trace.* (the method.*\n"
+	  "metrics feed the diff: methods by self wall, CPU, off-CPU, allocations and\n"
+	  "page faults, and blocked time by kind: appeared, disappeared, grown, shrunk,\n"
+	  "ranked by their share of the change). Exit 3 when a gated metric regressed.\n"
+	  "The format follows -o's extension (.txt, .json, .md, .xlsx) or --format;\n"
+	  "an .xlsx workbook has a sheet per metric family and one for the diff.\n"
+	  "  --base R...          the baseline runs (files until the next option)\n"
+	  "  --head R...          the candidate runs\n"
+	  "  --max-regress P      relative threshold, e.g. 5% (default)\n"
+	  "  --noise-floor F      absolute threshold by unit: 2ms, 64KB, 3 (repeatable;\n"
+	  "                       defaults 1ms, 64KiB, 0)\n"
+	  "  --alpha A            significance level (default 0.05)\n"
+	  "  --metric GLOB        gate only the metrics matching GLOB (repeatable)\n"
+	  "  --fail-inconclusive  exit 3 also when a gated metric is inconclusive\n"
+	  "  --rules gates.lua    a gate script: per-metric thresholds and verdicts\n"
+	  "  --top N              diff rows per list in text and Markdown (default 10)\n"
+	  "  --analyze-rules F    rule file for traces analysed here (repeatable)\n"
+	  "  --set KEY=VALUE      a parameter of those rules\n"
+	  "  -q, --quiet          no progress and no warnings on stderr\n"
+	  "Gate script (Lua 5.4, the rules' sandbox):\n"
+	  "  gate.defaults{ max_regress = \"5%\", noise_floor = { \"2ms\", \"64KB\" }, alpha = 0.05 }\n"
+	  "  gate.metric(\"startup.duration_ns\", { max_regress = \"3%\", noise_floor = \"5ms\" })\n"
+	  "  gate.metric(\"trace.*\", { gate = false })  -- also: higher_is_better = true\n"
+	  "  gate.check(function(m)   -- every reported metric, after its verdict\n"
+	  "    -- m.name, m.unit, m.gated, m.base/m.head {n, median, min, max, values},\n"
+	  "    -- m.delta, m.rel, m.threshold, m.p, m.cliffs_delta, m.shift, m.shift_lo,\n"
+	  "    -- m.shift_hi, m.verdict, m.reason\n"
+	  "    if m.name == \"thread.main.messages.over_100ms\" and m.head.median > m.base.median then\n"
+	  "      return \"regressed\", \"more messages over 100 ms\"\n"
+	  "    end\n"
+	  "  end)\n"
+	  "Declarations apply in order, later ones winning. examples/ci/ has a gate\n"
+	  "script and a CI job.\n" },
+	{ "help", "btrace-analyze help [COMMAND]", "Show the overview or one command's help.\n" },
+	{ "rules", "btrace-analyze INPUT --rules FILE.lua [--set KEY=VALUE]...",
+	  "A rule file is Lua 5.4 run in a sandbox: no io, os, package, debug,\n"
+	  "require, dofile or loadfile; load() takes text only; each rule has an\n"
+	  "instruction budget (--set lua.max_instructions=N, default 2e8) and each\n"
+	  "file a memory cap (--set lua.max_memory_mb=N, default 200). A rule that\n"
+	  "fails becomes an error finding naming file and line; the others run.\n"
+	  "\n"
+	  "Rules:\n"
+	  "  bt.rule{ id=, severity=\"info\"|\"warning\"|\"error\", params={name=default},\n"
+	  "           run=function(p) ... end }   p holds the params, --set RULE.name\n"
+	  "                                       or --set name overriding defaults\n"
+	  "  bt.param(name, default)              a parameter outside bt.rule\n"
+	  "  bt.builtin(\"attribution\")            run the built-in attribution rules too\n"
+	  "Results:\n"
+	  "  bt.finding{ message=, severity=, tid=, ts=, dur=, evidence={...} }\n"
+	  "  bt.metric(\"dotted.name\", number)\n"
+	  "  bt.table{ name=, title=, columns={...}, rows={{...}, ...}, units={col=unit} }\n"
+	  "           rows are lists in column order or maps by column name; units\n"
+	  "           (ns, bytes, pct, count) default from the name: *_ns, *bytes, *_pct\n"
+	  "Data (read-only SQL over the tables of 'help import', plus calltree,\n"
+	  "methods, method_blocking, callers, message_methods):\n"
+	  "  bt.query(sql, ...)   all rows, as tables keyed by column; integers stay\n"
+	  "                       integers, NULL is nil; ? parameters bind the values\n"
+	  "  bt.rows(sql, ...)    an iterator: for row in bt.rows(sql) do ... end\n"
+	  "  bt.scalar(sql, ...)  the first value of the first row\n"
+	  "  bt.slices{tid=, frame=, from=, to=, min_dur=, limit=}, bt.messages{tid=,\n"
+	  "  min_dur=, limit=}, bt.edges{tid=, kind=, min_dur=, limit=},\n"
+	  "  bt.methods{tid=, order=, limit=}: iterators over those tables\n"
+	  "  bt.trace() (meta as a table, main_tid), bt.main_tid(), bt.thread_name(tid),\n"
+	  "  bt.frame_name(id), bt.ms(ns), bt.bytes(n), bt.short(symbol)\n"
+	  "\n"
+	  "example (flag main-thread waits over a threshold, naming the waker):\n"
+	  "  bt.rule{ id = \"main-wait\", severity = \"warning\", params = { ms = 50 },\n"
+	  "    run = function(p)\n"
+	  "      for e in bt.edges{ tid = bt.main_tid(), min_dur = p.ms * 1000000 } do\n"
+	  "        bt.finding{ message = e.kind .. \" for \" .. bt.ms(e.dur) .. \", woken by \" ..\n"
+	  "          bt.thread_name(e.waker_tid or 0), tid = e.waiter_tid, ts = e.ts, dur = e.dur,\n"
+	  "          evidence = { waker_method = bt.frame_name(e.waker_frame_id) } }\n"
+	  "      end\n"
+	  "    end }\n"
+	  "The built-in attribution rules are lua/attribution.lua in the source tree.\n" },
+};
+
+int bt_cmd_print_help(const char *name)
+{
+	size_t i;
+
+	if (!name) {
+		fputs(overview, stdout);
+		return 0;
+	}
+	for (i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+		if (strcmp(helps[i].name, name))
+			continue;
+		printf("usage: %s\n\n%s", helps[i].usage, helps[i].text);
+		if (strcmp(name, "help") && strcmp(name, "rules") && strcmp(name, "compare"))
+			printf("\noptions:\n%s", common);
+		return 0;
+	}
+	return -1;
+}
+
+int bt_cmd_help(int argc, char **argv, struct bt_err *err)
+{
+	(void)argv;
+	if (argc > 2)
+		return bt_err_set(err, BT_EUSAGE, "help takes at most one command name");
+	if (argc == 2 && bt_cmd_print_help(argv[1]) != 0)
+		return bt_err_set(err, BT_EUSAGE, "unknown command '%s'", argv[1]);
+	if (argc < 2)
+		bt_cmd_print_help(NULL);
+	return BT_OK;
+}

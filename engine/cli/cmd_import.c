@@ -1,0 +1,35 @@
+/*
+ * "btrace-analyze import INPUT -o trace.db": import a dump into a kept
+ * trace database for later queries and analyses.
+ */
+#include <stddef.h>
+
+#include "engine/cli/cmd.h"
+
+int bt_cmd_import(int argc, char **argv, struct bt_err *err)
+{
+	struct bt_opts o;
+	struct bt_db *db = NULL;
+	int rc = bt_opts_parse(&o, argc, argv,
+			       BT_OPT_DB | BT_OPT_OUT | BT_OPT_MAPPING | BT_OPT_RETRACE | BT_OPT_SYMBOLS | BT_OPT_QUIET | BT_OPT_SLICE, err);
+
+	if (!rc && o.help) {
+		bt_cmd_print_help("import");
+		goto out;
+	}
+	if (!rc && !o.out)
+		o.out = o.db;
+	o.db = o.out;
+	if (!rc && o.ninputs != 1)
+		rc = bt_err_set(err, BT_EUSAGE, "import takes exactly one input (got %d)", o.ninputs);
+	if (!rc && !o.out)
+		rc = bt_err_set(err, BT_EUSAGE, "import needs an output database: -o trace.db");
+	if (!rc)
+		rc = bt_cmd_load(&o, o.inputs[0], 0, &db, err);
+	if (!rc)
+		rc = bt_db_publish(db, err);
+out:
+	bt_db_close(db);
+	bt_opts_release(&o);
+	return rc;
+}

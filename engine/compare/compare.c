@@ -1,0 +1,360 @@
+/*
+ * The metric half of compare (see compare.h): which metrics are reported
+ * and gated, their per-side summaries and statistics, the verdicts, and
+ * the overall verdict. The stack-level diff is in compare_diff.c.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/compare/compare.h"
+#include "engine/compare/compare_int.h"
+
+const char *const bt_verdict_name[BT_VD__COUNT] = { "unchanged", "improved", "inconclusive",
+						     "regressed" };
+
+int bt_verdict_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < BT_VD__COUNT; i++)
+		if (!strcmp(name, bt_verdict_name[i]))
+			return i;
+	return -1;
+}
+
+void bt_gate_defaults(struct bt_gate *g)
+{
+	g->max_regress = 0.05;
+	g->floor_ns = 1e6;          /* 1 ms: below a frame, above clock noise */
+	g->floor_bytes = 65536;
+	g->floor_count = 0;
+	g->alpha = 0.05;
+	g->gated = 0;   /* chosen per metric */
+	g->higher_is_better = 0;
+}
+
+/* A number and what follows it (spaces skipped); 0 if there is none. */
+static int lead_number(const char *s, double *v, const char **rest)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	*v = strtod(s, &end);
+	if (end == s || !isfinite(*v))
+		return 0;
+	while (isspace((unsigned char)*end))
+		end++;
+	*rest = end;
+	return 1;
+}
+
+int bt_gate_parse_pct(const char *s, double *out)
+{
+	const char *rest;
+	double v;
+
+	if (!lead_number(s, &v, &rest) || v < 0)
+		return -1;
+	if (!strcmp(rest, "%"))
+		v /= 100;
+	else if (*rest)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int bt_gate_parse_floor(const char *s, struct bt_gate *g)
+{
+	static const struct { const char *suffix; double scale; int unit; } units[] = {
+		{ "ns", 1, 0 }, { "us", 1e3, 0 }, { "ms", 1e6, 0 }, { "s", 1e9, 0 },
+		{ "B", 1, 1 }, { "KB", 1024, 1 }, { "KiB", 1024, 1 }, { "MB", 1048576, 1 },
+		{ "MiB", 1048576, 1 }, { "GB", 1073741824.0, 1 }, { "GiB", 1073741824.0, 1 },
+		{ "", 1, 2 },
+	};
+	const char *rest;
+	double v;
+	size_t i;
+
+	if (!lead_number(s, &v, &rest) || v < 0)
+		return -1;
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (strcmp(rest, units[i].suffix))
+			continue;
+		v *= units[i].scale;
+		*(units[i].unit == 0 ? &g->floor_ns : units[i].unit == 1 ? &g->floor_bytes :
+		  &g->floor_count) = v;
+		return 0;
+	}
+	return -1;
+}
+
+static int ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && !memcmp(s + len - n, suffix, n);
+}
+
+enum bt_unit bt_metric_unit(const char *name)
+{
+	const char *end = name + strlen(name);
+
+	while (end > name) {
+		const char *dot = end;
+		while (dot > name && dot[-1] != '.')
+			dot--;
+		if (ends_with(dot, (size_t)(end - dot), "_ns"))
+			return BT_UNIT_NS;
+		if (ends_with(dot, (size_t)(end - dot), "_bytes"))
+			return BT_UNIT_BYTES;
+		if (ends_with(dot, (size_t)(end - dot), "_pct"))
+			return BT_UNIT_PCT;
+		end = dot > name ? dot - 1 : name;
+	}
+	return BT_UNIT_COUNT;
+}
+
+/* The noise floor of g for unit u. */
+static double unit_floor(const struct bt_gate *g, enum bt_unit u)
+{
+	return u == BT_UNIT_NS ? g->floor_ns : u == BT_UNIT_BYTES ? g->floor_bytes : g->floor_count;
+}
+
+double bt_gate_threshold(const struct bt_gate *g, enum bt_unit u, double base)
+{
+	return fmax(unit_floor(g, u), g->max_regress * fabs(base));
+}
+
+int bt_cmp_is_method(const char *name)
+{
+	return !strncmp(name, "method.", 7);
+}
+
+size_t bt_compare_values(const struct bt_compare *c, size_t id, enum bt_side side, double *x)
+{
+	const struct bt_runs *rs = c->runs;
+	int zero = bt_cmp_is_method(rs->names[id]);   /* under the report's cut: ~0 */
+	size_t r, n = 0;
+
+	for (r = 0; r < rs->nruns; r++) {
+		double v = bt_runs_value(rs, r, id);
+		if (rs->run[r].side != side)
+			continue;
+		if (!isnan(v))
+			x[n++] = v;
+		else if (zero)
+			x[n++] = 0;
+	}
+	return n;
+}
+
+/* The smallest two-sided exact p with n and m runs: 2 / C(n + m, n). */
+static double smallest_p(size_t n, size_t m)
+{
+	double c = 1;
+	size_t i;
+
+	for (i = 1; i <= n; i++)
+		c = c * (double)(m + i) / (double)i;
+	return fmin(1, 2 / c);
+}
+
+void bt_cmp_amount(enum bt_unit u, double v, struct bt_buf *b)
+{
+	static const char *const bytes[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double a = fabs(v);
+	int k = 0;
+
+	if (v == 0) {
+		bt_buf_addc(b, '0');
+	} else if (u == BT_UNIT_NS) {
+		bt_buf_addf(b, a >= 1e9 ? "%.4g s" : a >= 1e5 ? "%.4g ms" : "%.3g us",
+			    a >= 1e9 ? v / 1e9 : a >= 1e5 ? v / 1e6 : v / 1e3);
+	} else if (u == BT_UNIT_BYTES) {
+		while (a >= 1024 && k < 4)
+			a /= 1024, v /= 1024, k++;
+		bt_buf_addf(b, k ? "%.4g %s" : "%.0f %s", v, bytes[k]);
+	} else if (u == BT_UNIT_PCT) {
+		bt_buf_addf(b, "%.3g %%", v);
+	} else {
+		bt_buf_addf(b, v == floor(v) && a < 1e15 ? "%.0f" : a < 1e12 ? "%.1f" : "%.4g", v);
+	}
+}
+
+static void judge(struct bt_cmp_metric *m)
+{
+	const struct bt_gate *g = &m->gate;
+	struct bt_buf why = BT_BUF_INIT;
+	double worse = g->higher_is_better ? -m->delta : m->delta;
+
+	if (!m->base.n || !m->head.n) {
+		m->verdict = BT_VD_INCONCLUSIVE;
+		bt_buf_addf(&why, "missing from the %s runs", m->base.n ? "head" : "base");
+	} else if (!m->tested) {
+		m->verdict = worse > m->threshold ? BT_VD_REGRESSED :
+			     worse < -m->threshold ? BT_VD_IMPROVED : BT_VD_UNCHANGED;
+		bt_buf_addf(&why, "one run on a side: the threshold alone decides (");
+		bt_cmp_amount(m->unit, m->threshold, &why);
+		bt_buf_adds(&why, ")");
+	} else if (fabs(m->delta) <= m->threshold) {
+		m->verdict = BT_VD_UNCHANGED;
+		bt_buf_adds(&why, "within the threshold (");
+		bt_cmp_amount(m->unit, m->threshold, &why);
+		bt_buf_addf(&why, "), p = %.3g", m->mwu.p);
+	} else if (m->mwu.p < g->alpha) {
+		m->verdict = worse > 0 ? BT_VD_REGRESSED : BT_VD_IMPROVED;
+		bt_buf_adds(&why, "beyond the threshold (");
+		bt_cmp_amount(m->unit, m->threshold, &why);
+		bt_buf_addf(&why, "), p = %.3g < %g", m->mwu.p, g->alpha);
+	} else {
+		m->verdict = BT_VD_INCONCLUSIVE;
+		if (m->min_p >= g->alpha)
+			bt_buf_addf(&why, "need more runs: %zu + %zu cannot reach p < %g "
+				    "(smallest p %.3g)", m->base.n, m->head.n, g->alpha, m->min_p);
+		else
+			bt_buf_addf(&why, "beyond the threshold but p = %.3g >= %g: too noisy to tell",
+				    m->mwu.p, g->alpha);
+	}
+	m->reason = bt_buf_detach(&why, NULL);
+}
+
+static int fill_metric(struct bt_compare *c, struct bt_cmp_metric *m, double *x, double *y,
+		       struct bt_err *err)
+{
+	size_t n = bt_compare_values(c, m->id, BT_BASE, x);
+	size_t k = bt_compare_values(c, m->id, BT_HEAD, y);
+	int rc;
+
+	bt_stats_summarize(x, n, &m->base);
+	bt_stats_summarize(y, k, &m->head);
+	m->delta = n && k ? m->head.median - m->base.median : NAN;
+	m->rel = n && k && m->base.median != 0 ? m->delta / fabs(m->base.median) : NAN;
+	m->threshold = n ? bt_gate_threshold(&m->gate, m->unit, m->base.median) : NAN;
+	m->tested = n >= 2 && k >= 2;
+	m->min_p = n && k ? smallest_p(n, k) : 1;
+	if (!m->tested)
+		return BT_OK;
+	rc = bt_stats_mwu(x, n, y, k, BT_STATS_AUTO, &m->mwu, err);
+	if (!rc)
+		rc = bt_stats_hl(x, n, y, k, 1 - m->gate.alpha, BT_STATS_AUTO, &m->hl, err);
+	return rc;
+}
+
+static int gated_by_default(const char *name)
+{
+	return !bt_cmp_is_method(name) && strncmp(name, "trace.", 6);
+}
+
+static int chosen(const struct bt_cmp_opts *o, const char *name)
+{
+	int i;
+
+	if (!o->nglobs)
+		return gated_by_default(name);
+	for (i = 0; i < o->nglobs; i++)
+		if (!fnmatch(o->globs[i], name, 0))
+			return 1;
+	return 0;
+}
+
+static int metric_order(const void *a, const void *b)
+{
+	static const int rank[BT_VD__COUNT] = { 3, 2, 1, 0 };   /* regressed first */
+	const struct bt_cmp_metric *x = a, *y = b;
+	if (x->gate.gated != y->gate.gated)
+		return y->gate.gated - x->gate.gated;
+	if (x->verdict != y->verdict)
+		return rank[x->verdict] - rank[y->verdict];
+	if (x->verdict != BT_VD_UNCHANGED) {   /* the largest move first */
+		double rx = isnan(x->rel) ? -1 : fabs(x->rel), ry = isnan(y->rel) ? -1 : fabs(y->rel);
+		if (rx != ry)
+			return rx < ry ? 1 : -1;
+	}
+	return strcmp(x->name, y->name);
+}
+
+static void overall(struct bt_compare *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nm; i++)
+		if (c->m[i].gate.gated)
+			c->count[c->m[i].verdict]++, c->ngated++;
+	c->overall = c->count[BT_VD_REGRESSED] ? BT_VD_REGRESSED :
+		     c->count[BT_VD_INCONCLUSIVE] ? BT_VD_INCONCLUSIVE :
+		     c->count[BT_VD_IMPROVED] ? BT_VD_IMPROVED : BT_VD_UNCHANGED;
+}
+
+static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, double *x, double *y,
+			   struct bt_err *err)
+{
+	const struct bt_runs *rs = c->runs;
+	const struct bt_cmp_hooks *h = o->hooks;
+	size_t id;
+	int rc = BT_OK;
+
+	c->m = bt_xcalloc(rs->nnames ? rs->nnames : 1, sizeof *c->m);
+	for (id = 0; id < rs->nnames && !rc; id++) {
+		struct bt_cmp_metric *m = &c->m[c->nm];
+		m->name = rs->names[id];
+		m->id = id;
+		m->unit = bt_metric_unit(m->name);
+		m->gate = o->def;
+		m->gate.gated = chosen(o, m->name);
+		if (h && h->thresholds && (rc = h->thresholds(h->ctx, m->name, &m->gate, err)))
+			break;
+		if (!m->gate.gated && bt_cmp_is_method(m->name))
+			continue;   /* the diff shows these */
+		c->nm++;
+		if ((rc = fill_metric(c, m, x, y, err)))
+			break;
+		judge(m);
+		if (h && h->verdict)
+			rc = h->verdict(h->ctx, c, m, err);
+	}
+	if (rc)
+		return rc;
+	qsort(c->m, c->nm, sizeof *c->m, metric_order);
+	overall(c);
+	return BT_OK;
+}
+
+int bt_compare_run(struct bt_compare *c, const struct bt_runs *runs, const struct bt_cmp_opts *o,
+		   struct bt_err *err)
+{
+	double *x = bt_xcalloc(runs->nruns + 1, sizeof *x), *y = bt_xcalloc(runs->nruns + 1, sizeof *y);
+	size_t r;
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	c->runs = runs;
+	c->def = o->def;
+	c->rules = o->rules;
+	for (r = 0; r < runs->nruns; r++)
+		runs->run[r].side == BT_BASE ? c->nbase++ : c->nhead++;
+	rc = compare_metrics(c, o, x, y, err);
+	if (!rc)
+		rc = bt_cmp_diff(c, o, x, y, err);
+	free(x);
+	free(y);
+	return rc;
+}
+
+void bt_compare_release(struct bt_compare *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nm; i++)
+		free(c->m[i].reason);
+	free(c->m);
+	for (i = 0; i < BT_MS__COUNT; i++)
+		bt_cmp_list_release(&c->methods[i]);
+	bt_cmp_list_release(&c->blocking);
+	memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,145 @@
+/*
+ * Compare (DESIGN §9): base runs against head runs, metric by metric, with
+ * a verdict for each gated metric, and the stack-level diff of the methods
+ * and blocking kinds behind the change.
+ *
+ * Verdict of one metric, with d = head median - base median (negated for a
+ * metric where higher is better) and the threshold
+ * t = max(noise floor of the metric's unit, max_regress * |base median|):
+ *   one run on a side:  d > t regressed, d < -t improved, else unchanged
+ *                       (thresholds alone decide, and the reason says so);
+ *   |d| <= t:           unchanged, however significant;
+ *   p < alpha:          regressed or improved (two-sided Mann-Whitney U);
+ *   otherwise:          inconclusive: too few runs to reach alpha at all
+ *                       ("need more runs"), or too much noise.
+ * A gate script may then set any verdict (lua/gates.h).
+ */
+#ifndef BT_COMPARE_H
+#define BT_COMPARE_H
+
+#include <stddef.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/err.h"
+#include "engine/base/result.h"
+#include "engine/compare/runs.h"
+#include "engine/compare/stats.h"
+
+enum bt_verdict { BT_VD_UNCHANGED, BT_VD_IMPROVED, BT_VD_INCONCLUSIVE, BT_VD_REGRESSED, BT_VD__COUNT };
+extern const char *const bt_verdict_name[BT_VD__COUNT];
+/* -1 if name is no verdict. */
+int bt_verdict_parse(const char *name);
+
+/* Thresholds of one metric. */
+struct bt_gate {
+	double max_regress;    /* fraction of the base median (0.05 = 5 %) */
+	double floor_ns, floor_bytes, floor_count;   /* noise floors by unit */
+	double alpha;
+	int gated;             /* 1 if gated: by --metric, else by name (everything but
+				* method.* and trace.*), then the gate script */
+	int higher_is_better;
+};
+
+void bt_gate_defaults(struct bt_gate *g);
+/* max(noise floor of unit u, max_regress * |base|): how far a median may move. */
+double bt_gate_threshold(const struct bt_gate *g, enum bt_unit u, double base);
+/* "5%", "0.05" (a fraction), "5 %": *out = 0.05. */
+int bt_gate_parse_pct(const char *s, double *out);
+/* "2ms", "150us", "1.5s", "64KB", "1MiB", "3": into the floor of that unit
+ * (time, bytes, or a bare count). */
+int bt_gate_parse_floor(const char *s, struct bt_gate *g);
+/* The unit a metric's name gives: the last dotted component ending in
+ * _ns, _bytes or _pct ("thread.main.blocked_ns.monitor" is ns), else count. */
+enum bt_unit bt_metric_unit(const char *name);
+
+struct bt_cmp_metric {
+	const char *name;        /* the runs' copy */
+	size_t id;
+	enum bt_unit unit;
+	struct bt_gate gate;     /* effective thresholds */
+	struct bt_stats_summary base, head;
+	double delta, rel;       /* of the medians, head - base; rel NaN for a base median of 0 */
+	double threshold;
+	int tested;              /* mwu and hl filled: two or more runs a side */
+	struct bt_stats_mwu mwu;
+	struct bt_stats_shift hl;
+	double min_p;            /* smallest p these run counts can give */
+	enum bt_verdict verdict;
+	char *reason;            /* owned */
+	int by_script;           /* the gate script set the verdict */
+};
+
+/* Measures of the stack-level diff, each a self and an inclusive field. */
+enum bt_measure { BT_MS_WALL, BT_MS_CPU, BT_MS_OFFCPU, BT_MS_ALLOC, BT_MS_MAJFLT, BT_MS__COUNT };
+extern const char *const bt_measure_name[BT_MS__COUNT];
+
+/* method.<symbol>.<field>, as the attribution rules emit them: the field
+ * names of each measure, self then inclusive ("self_cpu_ns", ...). */
+extern const char *const bt_method_field[BT_MS__COUNT][2];
+/* 1 if name is method.<symbol>.<field> with a field above: the symbol's
+ * start and length in name, the measure, and 0 for self or 1 inclusive. */
+int bt_method_metric(const char *name, const char **sym, size_t *len, enum bt_measure *k, int *incl);
+
+enum bt_change { BT_CH_APPEARED, BT_CH_DISAPPEARED, BT_CH_GROWN, BT_CH_SHRUNK };
+extern const char *const bt_change_name[4];
+
+/* A method (self and inclusive) or a blocking kind in one measure. */
+struct bt_cmp_change {
+	char *what;              /* method symbol, or blocking kind */
+	const char *scope;       /* blocking: "main" or "process"; NULL for methods */
+	enum bt_change change;
+	struct bt_stats_summary base, head;   /* of the self (or blocked) values */
+	double delta;            /* of the medians */
+	double share;            /* delta over the sum of |delta| of the list, in % */
+	double incl_base, incl_head;          /* inclusive medians; NaN for blocking */
+	int tested;
+	double p;                /* Mann-Whitney U on the self values */
+	int significant;         /* |delta| above the threshold, and p < alpha if tested */
+	int small;               /* |delta| within the threshold */
+};
+
+struct bt_cmp_list {
+	struct bt_cmp_change *rows;   /* ranked by |delta|, largest first */
+	size_t n;
+};
+
+struct bt_compare {
+	const struct bt_runs *runs;
+	size_t nbase, nhead;
+	struct bt_cmp_metric *m;      /* reported: gated first; by verdict, the largest move, name */
+	size_t nm, ngated;
+	size_t count[BT_VD__COUNT];   /* over gated metrics */
+	enum bt_verdict overall;
+	struct bt_cmp_list methods[BT_MS__COUNT];
+	struct bt_cmp_list blocking;
+	struct bt_gate def;           /* the flags' thresholds, for the output */
+	const char *rules;            /* gate script, or NULL */
+};
+
+/* Called for each metric before the verdict (to set its thresholds) and
+ * after it (to change the verdict); a script's errors stop the compare. */
+struct bt_cmp_hooks {
+	int (*thresholds)(void *ctx, const char *name, struct bt_gate *g, struct bt_err *err);
+	int (*verdict)(void *ctx, struct bt_compare *c, struct bt_cmp_metric *m, struct bt_err *err);
+	void *ctx;
+};
+
+struct bt_cmp_opts {
+	struct bt_gate def;
+	const char *const *globs;     /* --metric: the gated metrics; none: by name */
+	int nglobs;
+	const struct bt_cmp_hooks *hooks;   /* may be NULL */
+	const char *rules;
+};
+
+/* v in the unit's words: "12.5 ms", "3.2 MiB", "17". */
+void bt_cmp_amount(enum bt_unit u, double v, struct bt_buf *b);
+
+int bt_compare_run(struct bt_compare *c, const struct bt_runs *runs, const struct bt_cmp_opts *o,
+		   struct bt_err *err);
+void bt_compare_release(struct bt_compare *c);
+/* The values of metric id on one side (absent runs skipped, or 0 for a
+ * method's metric); returns how many, into x (room for every run). */
+size_t bt_compare_values(const struct bt_compare *c, size_t id, enum bt_side side, double *x);
+
+#endif

@@ -1,0 +1,14 @@
+/* What compare.c and compare_diff.c share. */
+#ifndef BT_COMPARE_INT_H
+#define BT_COMPARE_INT_H
+
+#include "engine/compare/compare.h"
+
+/* 1 for a method.* metric (absent in a run means under the report's cut: 0). */
+int bt_cmp_is_method(const char *name);
+/* The stack-level diff; x and y have room for every run. */
+int bt_cmp_diff(struct bt_compare *c, const struct bt_cmp_opts *o, double *x, double *y,
+		struct bt_err *err);
+void bt_cmp_list_release(struct bt_cmp_list *l);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * Reading runs for compare (see runs.h). A report is mapped and walked
+ * with the pull reader: "schema" must name a report, "metrics" is read,
+ * everything else is skipped (but checked), so ten 1M-record reports take
+ * milliseconds each.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/fileio.h"
+#include "engine/base/jsonr.h"
+#include "engine/compare/runs.h"
+
+#define REPORT_SCHEMA "btrace-analyze/report@1"
+
+void bt_runs_init(struct bt_runs *rs)
+{
+	memset(rs, 0, sizeof *rs);
+	bt_strmap_init(&rs->ids);
+}
+
+void bt_runs_release(struct bt_runs *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nnames; i++)
+		free(rs->names[i]);
+	for (i = 0; i < rs->nruns; i++) {
+		free(rs->run[i].path);
+		free(rs->run[i].v);
+	}
+	free(rs->names);
+	free(rs->run);
+	bt_strmap_release(&rs->ids);
+	memset(rs, 0, sizeof *rs);
+}
+
+static struct bt_run *new_run(struct bt_runs *rs, enum bt_side side, const char *path)
+{
+	struct bt_run *r;
+
+	BT_GROW(rs->run, rs->nruns + 1, rs->rcap);
+	r = &rs->run[rs->nruns++];
+	memset(r, 0, sizeof *r);
+	r->path = bt_xstrdup(path);
+	r->side = side;
+	return r;
+}
+
+static size_t metric_id(struct bt_runs *rs, const char *name, size_t len)
+{
+	uint32_t id = bt_strmap_get(&rs->ids, name, len);
+
+	if (id)
+		return id - 1;
+	BT_GROW(rs->names, rs->nnames + 1, rs->ncap);
+	rs->names[rs->nnames] = bt_xstrndup(name, len);
+	bt_strmap_put(&rs->ids, name, len, (uint32_t)++rs->nnames);
+	return rs->nnames - 1;
+}
+
+static void set_value(struct bt_runs *rs, struct bt_run *r, const char *name, size_t len, double v)
+{
+	size_t id = metric_id(rs, name, len);
+
+	if (id >= r->nv) {
+		size_t n = rs->ncap > id ? rs->ncap : id + 1, i;
+		r->v = bt_xrealloc(r->v, n * sizeof *r->v);
+		for (i = r->nv; i < n; i++)
+			r->v[i] = NAN;
+		r->nv = n;
+	}
+	r->v[id] = v;
+}
+
+double bt_runs_value(const struct bt_runs *rs, size_t r, size_t id)
+{
+	return id < rs->run[r].nv ? rs->run[r].v[id] : NAN;
+}
+
+int bt_runs_is_json(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	int c = EOF;
+
+	if (!f)
+		return 0;
+	do
+		c = fgetc(f);
+	while (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+	fclose(f);
+	return c == '{';
+}
+
+static int read_metrics(struct bt_runs *rs, struct bt_run *run, struct bt_jr *jr, struct bt_buf *key)
+{
+	int more = 0, rc = bt_jr_object(jr);
+	double v;
+
+	while (!rc && (more = bt_jr_key(jr, key)) == 1) {
+		enum bt_jtype t = bt_jr_peek(jr);
+		if (t == BT_J_NULL) {   /* a value the rule could not compute */
+			rc = bt_jr_skip(jr);
+			continue;
+		}
+		if (t != BT_J_NUMBER)
+			return bt_jr_fail(jr, "a metric's value is not a number");
+		if ((rc = bt_jr_number(jr, &v)))
+			break;
+		if (!isfinite(v))
+			return bt_jr_fail(jr, "a metric's value is out of range");
+		set_value(rs, run, key->buf, key->len, v);
+	}
+	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
+}
+
+static int read_report(struct bt_runs *rs, struct bt_run *run, struct bt_jr *jr)
+{
+	struct bt_buf key = BT_BUF_INIT, val = BT_BUF_INIT;
+	int more = 0, rc = bt_jr_object(jr), schema = 0, metrics = 0;
+
+	while (!rc && (more = bt_jr_key(jr, &key)) == 1) {
+		if (!strcmp(key.buf, "schema")) {
+			const char *at = jr->p;
+			if (bt_jr_peek(jr) != BT_J_STRING)
+				rc = bt_jr_fail(jr, "\"schema\" is not a string");
+			else if (!(rc = bt_jr_string(jr, &val)) && strcmp(val.buf, REPORT_SCHEMA)) {
+				jr->p = at;
+				rc = bt_jr_fail(jr, "not a btrace-analyze report (schema is not \""
+						REPORT_SCHEMA "\")");
+			}
+			schema = 1;
+		} else if (!strcmp(key.buf, "metrics")) {
+			rc = read_metrics(rs, run, jr, &val);
+			metrics = 1;
+		} else {
+			rc = bt_jr_skip(jr);
+		}
+	}
+	if (!rc && more < 0)
+		rc = jr->err->code;
+	if (!rc)
+		rc = bt_jr_finish(jr);
+	if (!rc && (!schema || !metrics))
+		rc = bt_jr_fail(jr, schema ? "the report has no \"metrics\"" :
+				"not a btrace-analyze report (no \"schema\")");
+	bt_buf_release(&key);
+	bt_buf_release(&val);
+	return rc;
+}
+
+int bt_runs_add_report(struct bt_runs *rs, enum bt_side side, const char *path, struct bt_err *err)
+{
+	struct bt_fmap m;
+	struct bt_jr jr;
+	int rc = bt_fmap_open(&m, path, err);
+
+	if (rc)
+		return rc;
+	bt_jr_init(&jr, m.data, m.len, path, err);
+	rc = read_report(rs, new_run(rs, side, path), &jr);
+	bt_fmap_release(&m);
+	return rc;
+}
+
+void bt_runs_add_result(struct bt_runs *rs, enum bt_side side, const char *path,
+			const struct bt_result *res)
+{
+	struct bt_run *run = new_run(rs, side, path);
+	size_t i;
+
+	for (i = 0; i < res->nmetrics; i++) {
+		const struct bt_value *v = &res->metrics[i].v;
+		const char *name = res->metrics[i].name;
+		if (v->type == BT_V_INT)
+			set_value(rs, run, name, strlen(name), (double)v->u.i);
+		else if (v->type == BT_V_REAL && isfinite(v->u.d))
+			set_value(rs, run, name, strlen(name), v->u.d);
+	}
+}

@@ -1,0 +1,428 @@
+/*
+ * The trace database connection (see db.h): pragmas, schema, the registry
+ * of prepared statements from queries/, transactions and publishing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/base/alloc.h"
+#include "engine/db/db_int.h"
+#include "engine/base/fileio.h"
+
+#define BT_TOOL_NAME "btrace-analyze"
+
+static int sql_fail(struct bt_db *db, const char *what, struct bt_err *err)
+{
+	return bt_err_set(err, BT_ESQL, "%s failed: %s", what, sqlite3_errmsg(db->conn));
+}
+
+static int is_script(enum bt_sql_id id)
+{
+	return id == BT_SQL_SCHEMA || id == BT_SQL_BULK_TABLES;
+}
+
+/* queries/scratch_*.sql work on an importer's temporary tables, which do
+ * not exist when the database opens: they are prepared on first use. */
+static int is_scratch(enum bt_sql_id id)
+{
+	return !strncmp(bt_sql_name[id], "scratch_", 8);
+}
+
+static int prepare(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+{
+	if (sqlite3_prepare_v3(db->conn, bt_sql_text[id], -1, SQLITE_PREPARE_PERSISTENT, &db->stmt[id],
+			       NULL) != SQLITE_OK)
+		return bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s", bt_sql_name[id],
+				  sqlite3_errmsg(db->conn));
+	return BT_OK;
+}
+
+static int prepare_all(struct bt_db *db, struct bt_err *err)
+{
+	int i;
+
+	for (i = 0; i < BT_SQL__COUNT; i++)
+		if (!is_script(i) && !is_scratch(i) && prepare(db, i, err))
+			return err->code;
+	return BT_OK;
+}
+
+int bt_db_run_sql(struct bt_db *db, const char *sql, struct bt_err *err)
+{
+	if (sqlite3_exec(db->conn, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sql_fail(db, sql, err);
+	return BT_OK;
+}
+
+/*
+ * Each connection is used by one thread at a time, so SQLite's per-call
+ * mutexes and its allocation statistics are pure overhead on bulk loads.
+ */
+static void configure_library(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_err *err)
+{
+	configure_library();
+	if (sqlite3_open_v2(file, &db->conn, flags, NULL) != SQLITE_OK) {
+		bt_err_set(err, db->conn ? BT_ESQL : BT_EIO, "cannot open database '%s': %s", file,
+			   db->conn ? sqlite3_errmsg(db->conn) : "out of memory");
+		return err->code;
+	}
+	sqlite3_extended_result_codes(db->conn, 1);
+	return BT_OK;
+}
+
+/*
+ * Bulk-load settings: the file is private until published and is thrown
+ * away on failure, so neither a journal nor fsync buys anything.
+ */
+static const char load_pragmas[] =
+	"PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	"PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-8192;";
+
+/* A new empty file in $TMPDIR for a database that is not kept. */
+static int scratch_file(struct bt_buf *name, struct bt_err *err)
+{
+	int fd = bt_temp_file("btrace-analyze", "a scratch database", name, err);
+
+	if (fd < 0)
+		return err->code;
+	close(fd);
+	return BT_OK;
+}
+
+int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
+{
+	struct bt_db *db = bt_xcalloc(1, sizeof *db);
+	struct bt_buf tmp = BT_BUF_INIT;
+	const char *file = ":memory:";
+	int rc;
+
+	*out = NULL;
+	bt_db_bulk_init(db);
+	if (!path) {
+		rc = scratch_file(&tmp, err);
+		if (rc) {
+			free(db);
+			return rc;
+		}
+		file = tmp.buf;
+	} else if (strcmp(path, ":memory:")) {
+		db->path = bt_xstrdup(path);
+		bt_buf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
+		db->tmp_path = bt_buf_detach(&tmp, NULL);
+		unlink(db->tmp_path);
+		file = db->tmp_path;
+	}
+	rc = db_connect(db, file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+	if (!path) {
+		unlink(tmp.buf);   /* SQLite keeps the descriptor; nothing is left behind */
+		bt_buf_release(&tmp);
+	}
+	if (!rc)
+		rc = bt_db_run_sql(db, load_pragmas, err);
+	if (!rc && sqlite3_exec(db->conn, bt_sql_text[BT_SQL_SCHEMA], NULL, NULL, NULL) != SQLITE_OK)
+		rc = sql_fail(db, "creating the schema", err);
+	if (!rc)
+		rc = bt_db_bulk_register(db, err);
+	if (!rc)
+		rc = prepare_all(db, err);
+	if (!rc)
+		rc = bt_db_set_meta_text(db, "tool", BT_TOOL_NAME, err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "schema_version", BT_DB_SCHEMA_VERSION, err);
+	if (rc) {
+		bt_db_close(db);
+		return rc;
+	}
+	*out = db;
+	return BT_OK;
+}
+
+int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err *err)
+{
+	struct bt_db *db = bt_xcalloc(1, sizeof *db);
+	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	int rc;
+
+	*out = NULL;
+	bt_db_bulk_init(db);
+	db->path = bt_xstrdup(path);
+	db->published = 1;
+	rc = db_connect(db, path, flags, err);
+	if (!rc && !bt_db_is_trace_db(path))
+		rc = bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database", path);
+	if (!rc)
+		rc = bt_db_bulk_register(db, err);
+	if (!rc)
+		rc = prepare_all(db, err);
+	if (!rc && readonly)
+		rc = bt_db_query_only(db, err);
+	if (rc) {
+		bt_db_close(db);
+		return rc;
+	}
+	*out = db;
+	return BT_OK;
+}
+
+int bt_db_is_trace_db(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	sqlite3 *conn = NULL;
+	sqlite3_stmt *st = NULL;
+	FILE *f = fopen(path, "rb");
+	int yes = 0;
+
+	if (!f)
+		return 0;
+	yes = fread(head, 1, sizeof head, f) == sizeof head && !memcmp(head, magic, sizeof head);
+	/* ours are never in WAL mode (journal_mode=OFF), and opening a WAL
+	 * file (an iOS btrace database) would make SQLite create -wal and
+	 * -shm files beside it: header bytes 18-19 are 2 in WAL mode */
+	if (yes && fseek(f, 18, SEEK_SET) == 0 && fread(head, 1, 2, f) == 2 && head[0] == 2 && head[1] == 2)
+		yes = 0;
+	fclose(f);
+	if (!yes)
+		return 0;
+	yes = 0;
+	configure_library();   /* before SQLite initialises, or the settings are refused */
+	if (sqlite3_open_v2(path, &conn, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(conn, "SELECT value FROM meta WHERE key='tool'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(st, 0);
+		yes = v && !strcmp((const char *)v, BT_TOOL_NAME);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(conn);
+	return yes;
+}
+
+int bt_db_publish(struct bt_db *db, struct bt_err *err)
+{
+	if (!db->tmp_path || db->published)
+		return BT_OK;
+	if (rename(db->tmp_path, db->path) != 0)
+		return bt_err_set(err, BT_EIO, "cannot rename '%s' to '%s': %s", db->tmp_path,
+				  db->path, strerror(errno));
+	db->published = 1;
+	return BT_OK;
+}
+
+void bt_db_close(struct bt_db *db)
+{
+	int i;
+
+	if (!db)
+		return;
+	bt_db_bulk_stop(db);
+	bt_db_defer_slices(db, NULL, NULL, NULL);
+	for (i = 0; i < BT_SQL__COUNT; i++)
+		sqlite3_finalize(db->stmt[i]);
+	sqlite3_close(db->conn);
+	if (db->tmp_path && !db->published)
+		unlink(db->tmp_path);
+	free(db->tmp_path);
+	free(db->path);
+	free(db);
+}
+
+const char *bt_db_path(const struct bt_db *db)
+{
+	return db->path;
+}
+
+int bt_db_begin(struct bt_db *db, struct bt_err *err)
+{
+	return bt_db_run_sql(db, "BEGIN", err);
+}
+
+int bt_db_commit(struct bt_db *db, struct bt_err *err)
+{
+	if (bt_db_flush(db, err))
+		return err->code;
+	return bt_db_run_sql(db, "COMMIT", err);
+}
+
+void bt_db_rollback(struct bt_db *db)
+{
+	bt_db_bulk_stop(db);
+	if (!sqlite3_get_autocommit(db->conn))
+		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int bt_db_query_only(struct bt_db *db, struct bt_err *err)
+{
+	db->query_only = 1;
+	return bt_db_run_sql(db, "PRAGMA query_only=ON", err);
+}
+
+int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+{
+	sqlite3_stmt *st = db->stmt[id];
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
+				  sqlite3_errmsg(db->conn));
+	return BT_OK;
+}
+
+int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const char *types, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int i, rc;
+
+	if (bt_db_bulk_idle(db, err) || (!db->stmt[id] && prepare(db, id, err)))
+		return err->code;
+	st = db->stmt[id];
+	va_start(ap, types);
+	for (i = 0; types[i]; i++) {
+		int n = i + 1;
+		if (types[i] == 'i') {
+			sqlite3_bind_int64(st, n, va_arg(ap, int64_t));
+		} else if (types[i] == 'd') {
+			sqlite3_bind_double(st, n, va_arg(ap, double));
+		} else if (types[i] == 't') {
+			const char *s = va_arg(ap, const char *);
+			if (s)
+				sqlite3_bind_text(st, n, s, -1, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, n);
+		} else if (types[i] == 's') {
+			const char *s = va_arg(ap, const char *);
+			size_t len = va_arg(ap, size_t);
+			if (s)
+				sqlite3_bind_text(st, n, s, (int)len, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, n);
+		} else if (types[i] == 'b') {
+			const void *b = va_arg(ap, const void *);
+			size_t len = va_arg(ap, size_t);
+			if (b)
+				sqlite3_bind_blob(st, n, b, (int)len, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, n);
+		} else {
+			sqlite3_bind_null(st, n);
+		}
+	}
+	va_end(ap);
+	rc = bt_db_step_done(db, id, err);
+	sqlite3_clear_bindings(st);
+	return rc;
+}
+
+int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+{
+	if (bt_db_bulk_idle(db, err))
+		return err->code;
+	if (sqlite3_exec(db->conn, bt_sql_text[id], NULL, NULL, NULL) != SQLITE_OK)
+		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
+				  sqlite3_errmsg(db->conn));
+	return BT_OK;
+}
+
+int bt_db_exec_ints(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, struct bt_err *err)
+{
+	sqlite3_stmt *st;
+	int i;
+
+	if (bt_db_bulk_idle(db, err) || (!db->stmt[id] && prepare(db, id, err)))
+		return err->code;
+	st = db->stmt[id];
+	for (i = 0; i < n; i++)
+		sqlite3_bind_int64(st, i + 1, v[i]);
+	return bt_db_step_done(db, id, err);
+}
+
+int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err)
+{
+	return bt_db_exec(db, BT_SQL_SET_META, err, "tt", key, value);
+}
+
+int bt_db_set_meta_int(struct bt_db *db, const char *key, int64_t value, struct bt_err *err)
+{
+	return bt_db_exec(db, BT_SQL_SET_META, err, "ti", key, value);
+}
+
+/* Step registered query id with text parameter arg; *row tells if a row came. */
+static int lookup(struct bt_db *db, enum bt_sql_id id, const char *arg, int *row, struct bt_err *err)
+{
+	sqlite3_stmt *st = db->stmt[id];
+	int rc;
+
+	if (bt_db_flush(db, err))
+		return err->code;
+	if (arg)
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	*row = rc == SQLITE_ROW;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		sqlite3_reset(st);
+		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
+				  sqlite3_errmsg(db->conn));
+	}
+	return BT_OK;
+}
+
+static void lookup_done(struct bt_db *db, enum bt_sql_id id)
+{
+	sqlite3_reset(db->stmt[id]);
+	sqlite3_clear_bindings(db->stmt[id]);
+}
+
+int bt_db_meta_text(struct bt_db *db, const char *key, char *buf, size_t len, struct bt_err *err)
+{
+	int row;
+
+	buf[0] = '\0';
+	if (lookup(db, BT_SQL_GET_META, key, &row, err))
+		return err->code;
+	if (row && sqlite3_column_text(db->stmt[BT_SQL_GET_META], 0))
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(db->stmt[BT_SQL_GET_META], 0));
+	lookup_done(db, BT_SQL_GET_META);
+	return BT_OK;
+}
+
+int bt_db_meta_int(struct bt_db *db, const char *key, int64_t def, int64_t *out, struct bt_err *err)
+{
+	int row;
+
+	*out = def;
+	if (lookup(db, BT_SQL_GET_META, key, &row, err))
+		return err->code;
+	if (row && sqlite3_column_type(db->stmt[BT_SQL_GET_META], 0) == SQLITE_INTEGER)
+		*out = sqlite3_column_int64(db->stmt[BT_SQL_GET_META], 0);
+	lookup_done(db, BT_SQL_GET_META);
+	return BT_OK;
+}
+
+int bt_db_main_tid(struct bt_db *db, int64_t *out, struct bt_err *err)
+{
+	int row;
+
+	*out = -1;
+	if (lookup(db, BT_SQL_MAIN_THREADS, NULL, &row, err))
+		return err->code;
+	if (row)
+		*out = sqlite3_column_int64(db->stmt[BT_SQL_MAIN_THREADS], 0);
+	lookup_done(db, BT_SQL_MAIN_THREADS);
+	return BT_OK;
+}

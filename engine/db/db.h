@@ -1,0 +1,147 @@
+/*
+ * The trace database: one SQLite connection with every statement of
+ * queries/ prepared up front, bulk-load pragmas, and publish-by-rename so a
+ * failed run never leaves a half-written database behind.
+ */
+#ifndef BT_DB_H
+#define BT_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gen/bt_sql.h"
+#include "engine/base/err.h"
+
+struct bt_db;
+
+/* Schema version written to meta; bump when tables change incompatibly. */
+#define BT_DB_SCHEMA_VERSION 1
+
+/*
+ * Create a new trace database with the schema. path NULL: a scratch file
+ * in $TMPDIR, unlinked at once so it never outlives the process; ":memory:"
+ * keeps it in memory. Otherwise the data goes to a temporary file beside
+ * path, which only bt_db_publish() renames to path; bt_db_close() before
+ * that removes it.
+ */
+int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err);
+
+/* Open a database this tool wrote. readonly also sets query_only. */
+int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err *err);
+
+/* 1 if path is an SQLite file holding a btrace-analyze trace, else 0. */
+int bt_db_is_trace_db(const char *path);
+
+/* Rename the temporary file to its final path (no-op in memory). */
+int bt_db_publish(struct bt_db *db, struct bt_err *err);
+
+/* Close and free; an unpublished temporary file is deleted. NULL is ok. */
+void bt_db_close(struct bt_db *db);
+
+const char *bt_db_path(const struct bt_db *db);
+
+int bt_db_begin(struct bt_db *db, struct bt_err *err);
+int bt_db_commit(struct bt_db *db, struct bt_err *err);
+void bt_db_rollback(struct bt_db *db);
+
+/*
+ * Run a registered statement to completion. types has one letter per
+ * parameter: 'i' int64_t, 'd' double, 't' const char *
+ * (NULL binds NULL), 's' const char * and size_t length (NULL binds NULL),
+ * 'b' const void * and size_t length (a blob; NULL binds NULL),
+ * 'n' NULL (no argument consumed). Strings need only live until it returns.
+ * Statements of queries/scratch_*.sql, on temporary tables, are prepared
+ * when first run.
+ */
+int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const char *types, ...);
+
+/* Run every statement of a registered scratch_*.sql script (no parameters). */
+int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
+
+/* Run a registered statement whose n parameters are all integers. */
+int bt_db_exec_ints(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, struct bt_err *err);
+
+/* A decoded stack record, as stored in the samples table. */
+struct bt_sample {
+	int64_t id, tid, type, ts, end_ts, cpu_ns, end_cpu_ns, msg_id, node_id;
+	int64_t alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw;
+};
+
+/*
+ * Bulk inserts, the hot path of every importer: rows are buffered and
+ * written in batches, so they become visible only after bt_db_flush(),
+ * which bt_db_commit() and bt_rows_open() call. Ids must be dense and
+ * increasing from 1 (checked). end_ts/end_cpu_ns 0 -> NULL.
+ */
+int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err);
+/* parent_id 0 -> NULL (an outermost frame). */
+int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t frame_id,
+		      int64_t depth, struct bt_err *err);
+int bt_db_flush(struct bt_db *db, struct bt_err *err);
+
+/* Called with every sample and node passed to bt_db_insert_sample and
+ * bt_db_insert_node, on the caller's thread, so a consumer can keep what
+ * it needs without reading the tables back. Either function may be NULL;
+ * NULL o stops observing. */
+struct bt_observer {
+	void (*sample)(void *ctx, const struct bt_sample *s);
+	void (*node)(void *ctx, int64_t id, int64_t parent_id, int64_t frame_id);
+	void *ctx;
+};
+void bt_db_observe(struct bt_db *db, const struct bt_observer *o);
+
+/* A reconstructed slice, as stored in the slices table. */
+struct bt_slice {
+	int64_t id, tid, depth, parent_id, frame_id, ts, dur, cpu_dur, self_dur, self_cpu_dur;
+	int64_t block_dur, msg_id, sample_count;
+	int64_t alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw;
+	int64_t type, wakeup_tid, gap_dur, gap_cpu_dur;
+};
+
+/* Insert one slice, buffered like samples; ids are explicit and may come
+ * in any order. parent_id 0 and wakeup_tid 0 become NULL, type < 0 too. */
+int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err *err);
+
+/*
+ * Slices on demand: a 1M-record trace has some 3.5M slices, and storing
+ * them costs more than everything else an analysis does. So a scratch
+ * database may leave the slices table empty and register fn, which fills
+ * it (with bt_db_insert_slice) the first time bt_db_need_slices() is
+ * called: by a cursor whose statement reads slices, or an exporter.
+ * release(ctx) runs after fn, or at close if fn never ran.
+ */
+typedef int (*bt_slices_fn)(void *ctx, struct bt_db *db, struct bt_err *err);
+void bt_db_defer_slices(struct bt_db *db, bt_slices_fn fn, void (*release)(void *), void *ctx);
+int bt_db_need_slices(struct bt_db *db, struct bt_err *err);
+/* 1 while slices are deferred and not yet filled. */
+int bt_db_slices_deferred(const struct bt_db *db);
+
+/* Make a profile's call tree the calltree table: copied into it if keep,
+ * else seen through a view; the database owns p from here on. */
+struct bt_profile;
+int bt_db_attach_calltree(struct bt_db *db, struct bt_profile *p, int keep, struct bt_err *err);
+
+/* Samples and stack nodes of a scratch analysis stay in memory: with on,
+ * inserted samples and nodes reach only the observer (the capture), and
+ * bt_db_attach_samples() then makes the capture's array (n samples, ids
+ * 1..n in order) the samples table, bt_db_attach_nodes() its parent and
+ * frame arrays (by node id 1..n, parents first) the nodes table, as
+ * virtual tables in temp; the database owns the arrays from then on. */
+struct bt_csample;
+void bt_db_rows_in_memory(struct bt_db *db, int on);
+int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_err *err);
+int bt_db_attach_nodes(struct bt_db *db, uint32_t *parent, uint32_t *frame, size_t n,
+		       struct bt_err *err);
+
+int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err);
+/* A meta value as text into buf ("" when absent), or as an integer (def when absent). */
+int bt_db_meta_text(struct bt_db *db, const char *key, char *buf, size_t len, struct bt_err *err);
+int bt_db_meta_int(struct bt_db *db, const char *key, int64_t def, int64_t *out, struct bt_err *err);
+/* The tid of the thread marked main, or -1. */
+int bt_db_main_tid(struct bt_db *db, int64_t *out, struct bt_err *err);
+int bt_db_set_meta_int(struct bt_db *db, const char *key, int64_t value, struct bt_err *err);
+
+/* Make the connection refuse writes (PRAGMA query_only). */
+int bt_db_query_only(struct bt_db *db, struct bt_err *err);
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * Internals of struct bt_db shared by db.c and rows.c, the only files that
+ * include <sqlite3.h>.
+ */
+#ifndef BT_DB_INT_H
+#define BT_DB_INT_H
+
+#include <pthread.h>
+#include <sqlite3.h>
+
+#include "engine/db/db.h"
+
+#define BT_DB_CHUNK 4096        /* rows handed to the writer thread at once */
+
+/* A sample laid out as the 14 columns of the samples table, so the
+ * writer's xColumn is one load; bit i of nulls makes column i NULL. */
+struct bt_sample_row {
+	int64_t col[14];
+	uint32_t nulls;
+};
+
+/* A slice as the 22 columns of the slices table, ids explicit. */
+struct bt_slice_row {
+	int64_t col[22];
+	uint32_t nulls;
+};
+
+/* Rows collected for the writer thread. */
+struct bt_chunk {
+	struct bt_sample_row *sample;
+	size_t nsample;
+	int64_t sample_id;          /* id of the last sample */
+	int64_t (*node)[4];
+	size_t nnode;
+	struct bt_slice_row *slice;
+	size_t nslice;
+};
+
+/*
+ * Bulk loading (db_bulk.c): the importer fills one chunk while the writer
+ * thread inserts another and a third waits in the queue, so the writer
+ * never waits for the importer. The writer alone uses the connection
+ * while busy; every other call first waits for it (bt_db_bulk_idle).
+ */
+struct bt_bulk {
+	struct bt_chunk chunk[3];
+	const struct bt_chunk *writing;  /* what the bt_bulk tables show */
+	int filling;               /* chunk the importer fills */
+	int queued;                /* chunk waiting for the writer, or -1 */
+	int inhand;                /* chunk the writer works on while busy */
+	int started, busy, quit;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct bt_err err;         /* the writer's first error */
+};
+
+struct bt_db {
+	sqlite3 *conn;
+	struct bt_bulk bulk;
+	struct bt_observer observe;
+	bt_slices_fn slices_fn;     /* fills slices on first use, then NULL */
+	void (*slices_release)(void *ctx);
+	void *slices_ctx;
+	int query_only;
+	int rows_mem;               /* samples and nodes go to the observer only */
+	sqlite3_stmt *stmt[BT_SQL__COUNT];
+	char *path;      /* final path, NULL in memory */
+	char *tmp_path;  /* where the data is until published */
+	int published;
+};
+
+/* Run fixed SQL text (a pragma, BEGIN, COMMIT) with no parameters. */
+int bt_db_run_sql(struct bt_db *db, const char *sql, struct bt_err *err);
+
+/* Step a registered statement to completion and reset it. */
+int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
+
+void bt_db_bulk_init(struct bt_db *db);
+/* Register the bt_bulk module and create the temp.bulk_* tables. */
+int bt_db_bulk_register(struct bt_db *db, struct bt_err *err);
+
+/* In-memory virtual tables (db_vtab.c): a table of schema over data. */
+struct bt_mem_vtab {
+	sqlite3_vtab base;
+	void *data;
+};
+int bt_vtab_connect(sqlite3 *conn, const char *schema, void *data, sqlite3_vtab **out);
+int bt_vtab_disconnect(sqlite3_vtab *vt);
+/* A zeroed cursor of size bytes (a struct starting with sqlite3_vtab_cursor). */
+int bt_vtab_cursor(size_t size, sqlite3_vtab_cursor **out);
+int bt_vtab_close(sqlite3_vtab_cursor *cur);
+/* xUpdate of a read-only table: present so that a write prepares and
+ * sqlite3_stmt_readonly() turns it away with the usual message; never
+ * reached. */
+/* Narrow the ids [*lo, *hi) a scan covers to the one v names: none if v
+ * is no integer id in that range (the BT_VTAB_BY_ID constraint). */
+void bt_vtab_only_id(sqlite3_value *v, size_t *lo, size_t *hi);
+int bt_vtab_update_readonly(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid);
+/* Index choice for rows in id order: "id = ?" (idxNum BT_VTAB_BY_ID) is a
+ * lookup, "tid = ?" (BT_VTAB_BY_TID, first in argv) yields tid_rows at
+ * tid_cost; ORDER BY id comes free. */
+enum { BT_VTAB_BY_TID = 1, BT_VTAB_BY_ID = 2 };
+int bt_vtab_best_index(sqlite3_index_info *info, int id_col, int tid_col, double rows, double tid_rows,
+		       double tid_cost);
+/* Wait until the writer thread is not using the connection. */
+int bt_db_bulk_idle(struct bt_db *db, struct bt_err *err);
+/* Stop and join the writer thread; pending rows are dropped. */
+void bt_db_bulk_stop(struct bt_db *db);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * The samples of a scratch analysis as an SQLite table read from memory:
+ * the importer's capture already holds every sample, so inserting them
+ * (most of the writer thread's work) is skipped, and a virtual table
+ * temp.samples, which hides the empty main.samples, reads them instead.
+ * Ids are dense from 1 in file order, so "id = ?" is an index and rows
+ * come in id order; "tid = ?" filters while scanning.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/recon/capture.h"
+#include "engine/db/db_int.h"
+
+struct sm_data {
+	struct bt_csample *s;
+	size_t n;
+};
+
+struct sm_cursor {
+	sqlite3_vtab_cursor base;
+	size_t i, end;    /* sample ids: s[i - 1] */
+	int64_t tid;      /* with has_tid: only this thread's rows */
+	int has_tid;
+};
+
+/* Columns, in the order of the samples table (queries/schema.sql). */
+enum { SM_ID, SM_TID, SM_TYPE, SM_TS, SM_END_TS, SM_CPU, SM_END_CPU, SM_MSG, SM_NODE,
+       SM_OBJS, SM_BYTES, SM_MAJFLT, SM_NVCSW, SM_NIVCSW };
+
+static const char sm_schema[] =
+	"CREATE TABLE x(id INTEGER, tid INTEGER, type INTEGER, ts INTEGER, end_ts INTEGER,"
+	" cpu_ns INTEGER, end_cpu_ns INTEGER, msg_id INTEGER, node_id INTEGER,"
+	" alloc_objects INTEGER, alloc_bytes INTEGER, majflt INTEGER, nvcsw INTEGER,"
+	" nivcsw INTEGER)";
+
+static int sm_connect(sqlite3 *conn, void *aux, int argc, const char *const *argv,
+		      sqlite3_vtab **out, char **errmsg)
+{
+	(void)argc;
+	(void)argv;
+	(void)errmsg;
+	return bt_vtab_connect(conn, sm_schema, aux, out);
+}
+
+/* A tid scan still visits every row, but yields few. */
+static int sm_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+	(void)vt;
+	return bt_vtab_best_index(info, SM_ID, SM_TID, 1e6, 1e5, 5e5);
+}
+
+static int sm_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+	(void)vt;
+	return bt_vtab_cursor(sizeof(struct sm_cursor), out);
+}
+
+static const struct sm_data *data_of(const sqlite3_vtab_cursor *cur)
+{
+	return ((const struct bt_mem_vtab *)cur->pVtab)->data;
+}
+
+/* Skip rows of other threads when filtering by tid. */
+static void sm_settle(struct sm_cursor *c)
+{
+	const struct sm_data *d = data_of(&c->base);
+
+	if (c->has_tid)
+		while (c->i < c->end && d->s[c->i - 1].tid != c->tid)
+			c->i++;
+}
+
+static int sm_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int argc,
+		     sqlite3_value **argv)
+{
+	struct sm_cursor *c = (struct sm_cursor *)cur;
+	const struct sm_data *d = data_of(cur);
+	int a = 0;
+
+	(void)idxstr;
+	(void)argc;
+	c->i = 1;
+	c->end = d->n + 1;
+	c->has_tid = 0;
+	if (idx & BT_VTAB_BY_TID) {
+		sqlite3_value *v = argv[a++];
+		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER)
+			c->end = c->i;
+		c->tid = sqlite3_value_int64(v);
+		c->has_tid = 1;
+	}
+	if (idx & BT_VTAB_BY_ID)
+		bt_vtab_only_id(argv[a], &c->i, &c->end);
+	sm_settle(c);
+	return SQLITE_OK;
+}
+
+static int sm_next(sqlite3_vtab_cursor *cur)
+{
+	struct sm_cursor *c = (struct sm_cursor *)cur;
+
+	c->i++;
+	sm_settle(c);
+	return SQLITE_OK;
+}
+
+static int sm_eof(sqlite3_vtab_cursor *cur)
+{
+	const struct sm_cursor *c = (const struct sm_cursor *)cur;
+
+	return c->i >= c->end;
+}
+
+static int sm_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+	const struct sm_cursor *c = (const struct sm_cursor *)cur;
+	const struct bt_csample *s = &data_of(cur)->s[c->i - 1];
+	int64_t v;
+
+	switch (col) {
+	case SM_ID: v = s->id; break;
+	case SM_TID: v = s->tid; break;
+	case SM_TYPE: v = s->type; break;
+	case SM_TS: v = s->ts; break;
+	case SM_END_TS: v = s->end_ts; break;
+	case SM_CPU: v = s->cpu; break;
+	case SM_END_CPU: v = s->end_cpu; break;
+	case SM_MSG: v = s->msg_id; break;
+	case SM_NODE: v = s->node_id; break;
+	case SM_OBJS: v = s->alloc_objects; break;
+	case SM_BYTES: v = s->alloc_bytes; break;
+	case SM_MAJFLT: v = s->majflt; break;
+	case SM_NVCSW: v = s->nvcsw; break;
+	default: v = s->nivcsw; break;
+	}
+	/* as stored: a point sample has no end time and no end CPU */
+	if ((col == SM_END_TS || col == SM_END_CPU) && !v)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, v);
+	return SQLITE_OK;
+}
+
+static int sm_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out)
+{
+	*out = (sqlite3_int64)((const struct sm_cursor *)cur)->i;   /* ids are dense from 1 */
+	return SQLITE_OK;
+}
+
+static const sqlite3_module sm_module = {
+	.iVersion = 0,
+	.xCreate = sm_connect,   /* temp.samples; a view would not be flattened into LEFT JOINs */
+	.xConnect = sm_connect,
+	.xBestIndex = sm_best_index,
+	.xDisconnect = bt_vtab_disconnect,
+	.xDestroy = bt_vtab_disconnect,
+	.xOpen = sm_open,
+	.xClose = bt_vtab_close,
+	.xFilter = sm_filter,
+	.xNext = sm_next,
+	.xEof = sm_eof,
+	.xColumn = sm_column,
+	.xRowid = sm_rowid,
+	.xUpdate = bt_vtab_update_readonly,
+};
+
+static void free_data(void *p)
+{
+	struct sm_data *d = p;
+
+	free(d->s);
+	free(d);
+}
+
+int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_err *err)
+{
+	struct sm_data *d = bt_xcalloc(1, sizeof *d);
+	size_t i;
+
+	d->s = s;
+	d->n = n;
+	for (i = 0; i < n; i++)
+		if (s[i].id != (int64_t)i + 1) {
+			free_data(d);
+			return bt_err_set(err, BT_ESQL, "sample id %lld at position %zu: ids must be dense",
+					  (long long)s[i].id, i + 1);
+		}
+	if (bt_db_bulk_idle(db, err)) {
+		free_data(d);
+		return err->code;
+	}
+	if (sqlite3_create_module_v2(db->conn, "bt_samples_mem", &sm_module, d, free_data) != SQLITE_OK)
+		return bt_err_set(err, BT_ESQL, "cannot register the samples: %s", sqlite3_errmsg(db->conn));
+	return bt_db_run_sql(db, "CREATE VIRTUAL TABLE temp.samples USING bt_samples_mem", err);
+}

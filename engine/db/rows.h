@@ -1,0 +1,50 @@
+/*
+ * Row cursors over the trace database: what reporters, commands and Lua
+ * read through. A cursor owns a fresh prepared statement, so several may
+ * be open at once.
+ */
+#ifndef BT_ROWS_H
+#define BT_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/db/db.h"
+
+struct bt_rows;
+
+enum { BT_ROWS_NULL, BT_ROWS_INT, BT_ROWS_REAL, BT_ROWS_TEXT, BT_ROWS_BLOB };
+
+/* Open a cursor on a registered query. */
+int bt_rows_open(struct bt_rows **out, struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
+
+/*
+ * Open a cursor on ad hoc SQL (one statement; trailing whitespace and
+ * semicolons allowed). Refused with BT_EUSAGE unless it is read-only;
+ * strict (a rule's SQL) also refuses ATTACH, DETACH and pragmas other
+ * than the schema-reading ones, so a rule cannot reach other files.
+ */
+int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, int strict,
+		     struct bt_err *err);
+
+/* Parameters are numbered from 1; text is copied. */
+void bt_rows_bind_int(struct bt_rows *r, int idx, int64_t v);
+void bt_rows_bind_real(struct bt_rows *r, int idx, double v);
+void bt_rows_bind_text(struct bt_rows *r, int idx, const char *s, size_t len);
+void bt_rows_bind_null(struct bt_rows *r, int idx);
+int bt_rows_nparams(struct bt_rows *r);
+
+/* Advance: 1 when a row is ready, 0 at the end, -1 on error (err set). */
+int bt_rows_next(struct bt_rows *r, struct bt_err *err);
+
+int bt_rows_ncols(struct bt_rows *r);
+const char *bt_rows_name(struct bt_rows *r, int col);
+int bt_rows_type(struct bt_rows *r, int col);
+int64_t bt_rows_int(struct bt_rows *r, int col);
+double bt_rows_real(struct bt_rows *r, int col);
+/* Text of a column; valid until the next bt_rows_next or close. NULL for NULL. */
+const char *bt_rows_text(struct bt_rows *r, int col, size_t *len);
+
+void bt_rows_close(struct bt_rows *r);
+
+#endif

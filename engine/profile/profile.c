@@ -1,0 +1,368 @@
+/*
+ * Profile accumulation (see profile.h): paths are interned as slices
+ * begin, and each slice's values go to its path when it ends: its own
+ * minus its children's, so a path holds self values whatever order the
+ * slices end in. Looper messages keep per-frame sums while they run; the
+ * longest ones keep their top methods.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/profile/profile_int.h"
+#include "engine/db/rtype.h"
+
+const char *const bt_block_kind_name[BT_BLOCK__COUNT] = {
+	"monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock"
+};
+
+int bt_block_kind_of(int64_t type)
+{
+	switch (type) {
+	case 8: return BT_BLOCK_MONITOR;
+	case 6: return BT_BLOCK_WAIT;
+	case 7: return BT_BLOCK_PARK;
+	case 11: return BT_BLOCK_GC;
+	case 2: return BT_BLOCK_BINDER;
+	case 20: return BT_BLOCK_LOADLIBRARY;
+	case 12: return BT_BLOCK_LOCK;
+	case BT_RTYPE_IOS_LOCK_WAIT: return BT_BLOCK_LOCK;
+	default: return -1;
+	}
+}
+
+struct bt_profile *bt_profile_new(void)
+{
+	struct bt_profile *p = bt_xcalloc(1, sizeof *p);
+
+	p->npaths = 1;   /* path 0 means "none" */
+	p->cap = 4096;
+	p->paths = bt_xcalloc(p->cap, sizeof *p->paths);
+	return p;
+}
+
+void bt_profile_free(struct bt_profile *p)
+{
+	if (!p)
+		return;
+	free(p->paths);
+	free(p->tids);
+	free(p->roots);
+	free(p->node_path);
+	free(p->open);
+	free(p->blocks);
+	free(p->msg.v);
+	free(p->msg.open);
+	free(p->msg.touched);
+	free(p->kept);
+	free(p->incl);
+	free(p);
+}
+
+static uint32_t new_path(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t thread,
+			 int depth)
+{
+	struct path *x;
+
+	BT_GROW(p->paths, p->npaths + 1, p->cap);
+	x = &p->paths[p->npaths];
+	memset(x, 0, sizeof *x);
+	x->parent = parent;
+	x->frame = frame;
+	x->thread = thread;
+	x->depth = (int16_t)depth;
+	return p->npaths++;
+}
+
+uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
+{
+	BT_GROW(p->tids, p->nthreads + 1, p->tcap);
+	p->roots = bt_xrealloc(p->roots, p->tcap * sizeof *p->roots);
+	p->tids[p->nthreads] = tid;
+	p->roots[p->nthreads] = p->root = p->npaths;
+	p->kept_from = p->nkept;
+	return new_path(p, 0, 0, p->nthreads++, -1);
+}
+
+int bt_profile_thread_paths(const struct bt_profile *p, int64_t tid, uint32_t *first, uint32_t *end)
+{
+	uint32_t t;
+
+	for (t = 0; t < p->nthreads; t++) {
+		if (p->tids[t] != tid)
+			continue;
+		*first = p->roots[t];
+		*end = t + 1 < p->nthreads ? p->roots[t + 1] : p->npaths;
+		return 1;
+	}
+	return 0;
+}
+
+/* Per-frame message sums are indexed by frame id. */
+static void msg_frames(struct cur_msg *m, uint32_t frame)
+{
+	m->v = bt_grow_zero(m->v, 4 * sizeof *m->v, &m->nframes, frame);
+	m->open = bt_grow_zero(m->open, sizeof *m->open, &m->ocap, frame);
+}
+
+/* The path of (parent, frame): a stack node always leads to the same
+ * path within a thread, so most lookups skip the walk of the parent's
+ * children (usually a new path's first encounter anyway). */
+static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node)
+{
+	uint32_t id;
+	struct path *x;
+
+	if (node && node < p->nnodes && p->node_path[node] > p->root)
+		return p->node_path[node];
+	for (id = p->paths[parent].child; id && p->paths[id].frame != frame; id = p->paths[id].sibling)
+		;
+	if (!id) {
+		id = new_path(p, parent, frame, p->paths[parent].thread, p->paths[parent].depth + 1);
+		x = &p->paths[id];
+		x->nested = p->open[frame] > 0;
+		x->sibling = p->paths[parent].child;
+		p->paths[parent].child = id;
+	}
+	if (node) {
+		p->node_path = bt_grow_zero(p->node_path, sizeof *p->node_path, &p->nnodes, node);
+		p->node_path[node] = id;
+	}
+	return id;
+}
+
+uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node,
+			  int in_msg)
+{
+	uint32_t id;
+
+	if (frame >= p->nframes)   /* checked here: this runs for every slice */
+		p->open = bt_grow_zero(p->open, sizeof *p->open, &p->nframes, frame);
+	id = intern(p, parent, frame, node);
+	p->open[frame]++;
+#if defined(__GNUC__)
+	__builtin_prefetch(&p->paths[id], 1);   /* bt_profile_leave writes it */
+#endif
+	if (in_msg) {
+		if (frame >= p->msg.nframes || frame >= p->msg.ocap)
+			msg_frames(&p->msg, frame);
+		p->msg.open[frame]++;
+	}
+	return id;
+}
+
+/* Keep the current message if it is among the thread's longest, with
+ * its top methods by self time. */
+static void keep_message(struct bt_profile *p)
+{
+	struct cur_msg *m = &p->msg;
+	struct kept_msg *k = NULL;
+	int64_t dur = m->end - m->ts;
+	size_t i, slot = p->nkept;
+	int j, n = 0;
+
+	for (i = p->kept_from; i < p->nkept && p->nkept - p->kept_from >= MSG_KEEP; i++)
+		if (slot == p->nkept || p->kept[i].dur < p->kept[slot].dur)
+			slot = i;
+	if (slot < p->nkept && p->kept[slot].dur >= dur)
+		return;
+	if (slot == p->nkept) {
+		BT_GROW(p->kept, p->nkept + 1, p->kcap);
+		p->nkept++;
+	}
+	k = &p->kept[slot];
+	k->tid = p->tids[p->nthreads - 1];
+	k->msg_id = m->id;
+	k->ts = m->ts;
+	k->dur = dur;
+	for (i = 0; i < m->ntouched; i++) {
+		uint32_t f = m->touched[i];
+		const int64_t *v = &m->v[(size_t)f * 4];
+		if (v[0] <= 0 || (n == MSG_TOP_METHODS && v[0] <= k->m[n - 1].self_ns))
+			continue;
+		if (n < MSG_TOP_METHODS)
+			n++;
+		for (j = n - 1; j > 0 && k->m[j - 1].self_ns < v[0]; j--)
+			k->m[j] = k->m[j - 1];
+		k->m[j].frame = f;
+		k->m[j].self_ns = v[0];
+		k->m[j].self_cpu = v[1];
+		k->m[j].incl_ns = v[2];
+		k->m[j].incl_cpu = v[3];
+	}
+	k->n = n;
+}
+
+static void end_message(struct bt_profile *p)
+{
+	struct cur_msg *m = &p->msg;
+	size_t i;
+
+	if (m->id)
+		keep_message(p);
+	for (i = 0; i < m->ntouched; i++)
+		memset(&m->v[(size_t)m->touched[i] * 4], 0, 4 * sizeof *m->v);
+	m->ntouched = 0;
+	m->id = 0;
+}
+
+static void add_to_message(struct bt_profile *p, uint32_t frame, const struct bt_slice *s, int msg_root)
+{
+	struct cur_msg *m = &p->msg;
+	int64_t *v = &m->v[(size_t)frame * 4];
+
+	if (s->msg_id != m->id) {
+		end_message(p);
+		m->id = s->msg_id;
+		m->ts = s->ts;
+		m->end = s->ts + s->dur;
+	}
+	if (msg_root) {
+		if (s->ts < m->ts)
+			m->ts = s->ts;
+		if (s->ts + s->dur > m->end)
+			m->end = s->ts + s->dur;
+	}
+	if (!v[0] && !v[1] && !v[2] && !v[3]) {
+		BT_GROW(m->touched, m->ntouched + 1, m->tcap);
+		m->touched[m->ntouched++] = frame;
+	}
+	v[0] += s->self_dur;
+	v[1] += s->self_cpu_dur;
+	if (--m->open[frame] == 0) {   /* outermost activation in the message */
+		v[2] += s->dur;
+		v[3] += s->cpu_dur;
+	}
+}
+
+void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice *s,
+		      const int64_t self[BT_PROFILE_NCTR], int in_msg, int msg_root)
+{
+	struct path *x = &p->paths[path];
+	int k;
+
+	p->open[x->frame]--;
+	x->self[V_WALL] += s->self_dur;
+	x->self[V_CPU] += s->self_cpu_dur;
+	for (k = 0; k < BT_PROFILE_NCTR; k++)
+		x->self[V_ABYTES + k] += self[k];
+	if (in_msg) {
+		if (s->msg_id)
+			add_to_message(p, x->frame, s, msg_root);
+		else
+			p->msg.open[x->frame]--;
+	}
+}
+
+void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t dur)
+{
+	int kind = bt_block_kind_of(type);
+	struct block_event *e;
+
+	if (dur <= 0 || !path)
+		return;
+	p->paths[path].self[V_BLOCK] += dur;
+	if (kind < 0)
+		return;   /* imported blocked time of no known kind: in the total only */
+	BT_GROW(p->blocks, p->nblocks + 1, p->bcap);
+	e = &p->blocks[p->nblocks++];
+	e->path = path;
+	e->kind = kind;
+	e->dur = dur;
+}
+
+void bt_profile_thread_end(struct bt_profile *p)
+{
+	end_message(p);
+}
+
+uint32_t bt_profile_npaths(const struct bt_profile *p)
+{
+	return p->npaths - 1;
+}
+
+/* The next thread (in ascending tid order) among two profiles' threads,
+ * each list already ascending; returns the profile's index or -1. */
+static int next_thread(struct bt_profile *const src[2], const uint32_t ti[2])
+{
+	int have0 = ti[0] < src[0]->nthreads, have1 = ti[1] < src[1]->nthreads;
+
+	if (have0 && have1)
+		return src[0]->tids[ti[0]] <= src[1]->tids[ti[1]] ? 0 : 1;
+	return have0 ? 0 : have1 ? 1 : -1;
+}
+
+struct span { int w; uint32_t old, first, end, base; };   /* a thread's paths, moved */
+
+void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
+{
+	struct bt_profile *const src[2] = { a, b };
+	uint32_t ti[2] = { 0, 0 }, nt = a->nthreads + b->nthreads, t, i, n = 1;
+	size_t bi[2] = { 0, 0 }, ki[2] = { 0, 0 }, nb = 0, nk = 0;
+	size_t bcap = a->nblocks + b->nblocks + 1, kcap = a->nkept + b->nkept + 1;
+	struct span *sp = bt_xcalloc(nt + 1, sizeof *sp);
+	int64_t *tids = bt_xcalloc(nt + 1, sizeof *tids);
+	uint32_t *roots = bt_xcalloc(nt + 1, sizeof *roots);
+	struct block_event *blocks = bt_xcalloc(bcap, sizeof *blocks);
+	struct kept_msg *kept = bt_xcalloc(kcap, sizeof *kept);
+	int w;
+
+	/* Each profile made its threads one after the other, so a thread's
+	 * paths, blocks and kept messages are contiguous there: the merged
+	 * profile takes them thread by thread in tid order. */
+	for (t = 0; (w = next_thread(src, ti)) >= 0; t++) {
+		struct bt_profile *p = src[w];
+		struct span *x = &sp[t];
+
+		x->w = w;
+		x->old = ti[w]++;
+		x->first = p->roots[x->old];
+		x->end = x->old + 1 < p->nthreads ? p->roots[x->old + 1] : p->npaths;
+		x->base = n;
+		n += x->end - x->first;
+		tids[t] = p->tids[x->old];
+		roots[t] = x->base;
+		for (; bi[w] < p->nblocks && p->paths[p->blocks[bi[w]].path].thread == x->old; bi[w]++) {
+			blocks[nb] = p->blocks[bi[w]];
+			blocks[nb++].path = p->blocks[bi[w]].path - x->first + x->base;
+		}
+		for (; ki[w] < p->nkept && p->kept[ki[w]].tid == tids[t]; ki[w]++)
+			kept[nk++] = p->kept[ki[w]];
+	}
+	/* Paths in place in a (no second copy of the largest array): a's
+	 * threads only move up, so last first; then b's fill the gaps. */
+	BT_GROW(a->paths, n, a->cap);
+	for (t = nt; t-- > 0;)
+		if (sp[t].w == 0)
+			memmove(&a->paths[sp[t].base], &a->paths[sp[t].first],
+				(sp[t].end - sp[t].first) * sizeof *a->paths);
+	for (t = 0; t < nt; t++) {
+		if (sp[t].w == 1)
+			memcpy(&a->paths[sp[t].base], &b->paths[sp[t].first],
+			       (sp[t].end - sp[t].first) * sizeof *a->paths);
+		for (i = sp[t].base; i < sp[t].base + (sp[t].end - sp[t].first); i++) {
+			struct path *x = &a->paths[i];
+			x->thread = t;
+			x->parent = x->parent ? x->parent - sp[t].first + sp[t].base : 0;
+			x->child = x->child ? x->child - sp[t].first + sp[t].base : 0;
+			x->sibling = x->sibling ? x->sibling - sp[t].first + sp[t].base : 0;
+		}
+	}
+	free(sp);
+	free(a->tids);
+	free(a->roots);
+	free(a->blocks);
+	free(a->kept);
+	a->npaths = n;
+	a->tids = tids;
+	a->roots = roots;
+	a->nthreads = nt;
+	a->tcap = nt + 1;
+	a->blocks = blocks;
+	a->nblocks = nb;
+	a->bcap = bcap;
+	a->kept = kept;
+	a->nkept = nk;
+	a->kcap = kcap;
+	bt_profile_free(b);
+}

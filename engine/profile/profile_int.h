@@ -1,0 +1,75 @@
+/*
+ * Internals of the profile shared by profile.c (accumulation while the
+ * slices stream by) and profile_store.c (roll-up and tables).
+ */
+#ifndef BT_PROFILE_INT_H
+#define BT_PROFILE_INT_H
+
+#include <stddef.h>
+
+#include "engine/base/hash.h"
+#include "engine/profile/profile.h"
+
+/* The values accumulated per path. */
+enum { V_WALL, V_CPU, V_BLOCK, V_ABYTES, V_AOBJS, V_MAJFLT, V_NVCSW, V_NIVCSW, NV };
+
+/* A call path of one thread; a thread's root has frame 0. */
+struct path {
+	uint32_t parent, frame, thread;
+	uint32_t child, sibling;  /* the newest child, the next older sibling */
+	int16_t depth;        /* -1 for a root */
+	uint8_t nested;       /* an ancestor has the same frame (recursion) */
+	int64_t self[NV];
+};
+
+struct block_event {
+	uint32_t path;
+	int32_t kind;
+	int64_t dur;
+};
+
+#define MSG_TOP_METHODS 10   /* per kept message */
+#define MSG_KEEP 100         /* longest messages kept per thread */
+
+struct msg_method {
+	uint32_t frame;
+	int64_t self_ns, self_cpu, incl_ns, incl_cpu;
+};
+
+struct kept_msg {
+	int64_t tid, msg_id, ts, dur;
+	int n;
+	struct msg_method m[MSG_TOP_METHODS];
+};
+
+/* The message being accumulated: per-frame sums over its slices. */
+struct cur_msg {
+	int64_t id, ts, end;
+	int64_t *v;           /* by frame: self_ns, self_cpu, incl_ns, incl_cpu */
+	uint32_t *open;       /* by frame: open slices of it in the message */
+	uint32_t *touched;    /* frames with values, to reset */
+	size_t ntouched, tcap, nframes, ocap;   /* nframes: v's capacity, ocap: open's */
+};
+
+struct bt_profile {
+	struct path *paths;       /* [0] unused */
+	uint32_t npaths;
+	size_t cap;
+	uint32_t *node_path;      /* stack node -> its path, if >= the thread's root */
+	size_t nnodes;
+	uint32_t *open;           /* by frame: open slices of it on the current stack */
+	size_t nframes;
+	uint32_t root;            /* the current thread's */
+	int64_t *tids;            /* by thread index */
+	uint32_t *roots;          /* by thread index; a thread's paths follow its root */
+	uint32_t nthreads;
+	size_t tcap;
+	struct block_event *blocks;
+	size_t nblocks, bcap;
+	struct cur_msg msg;
+	struct kept_msg *kept;    /* of every thread, MSG_KEEP at most each */
+	size_t nkept, kcap, kept_from;   /* this thread's start in kept */
+	int64_t (*incl)[NV];      /* by path, once rolled up */
+};
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * Rolling the profile up (see profile.h): inclusive values by summing
+ * each path into its parent, newest first (a child is always newer);
+ * per-method values with nested activations of a method counted once (a
+ * path adds its inclusive values to its frame's unless an ancestor has
+ * the same frame); blocking per method and kind; callers; messages.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/profile/profile_int.h"
+
+/* A row of methods (or callers): self and inclusive values. */
+struct mrow {
+	uint32_t thread, frame, caller;
+	int64_t self[NV], incl[NV];
+};
+
+struct blockrow {
+	uint32_t thread, frame;
+	int kind;
+	int64_t self_count, self, incl_count, incl;
+};
+
+struct rows {
+	struct bt_map64 index;
+	struct mrow *m;
+	size_t n, cap;
+};
+
+static struct mrow *row(struct rows *r, uint64_t key, uint32_t thread, uint32_t frame, uint32_t caller)
+{
+	uint32_t i = bt_map64_get(&r->index, key);
+
+	if (i)
+		return &r->m[i - 1];
+	BT_GROW(r->m, r->n + 1, r->cap);
+	memset(&r->m[r->n], 0, sizeof r->m[r->n]);
+	r->m[r->n].thread = thread;
+	r->m[r->n].frame = frame;
+	r->m[r->n].caller = caller;
+	bt_map64_put(&r->index, key, (uint32_t)++r->n);
+	return &r->m[r->n - 1];
+}
+
+static void rollup(struct bt_profile *p)
+{
+	uint32_t i;
+	int k;
+
+	p->incl = bt_xmalloc((size_t)p->npaths * sizeof *p->incl);
+	for (i = 0; i < p->npaths; i++)
+		memcpy(p->incl[i], p->paths[i].self, sizeof p->incl[i]);
+	for (i = p->npaths - 1; i > 1; i--)
+		if (p->paths[i].parent)
+			for (k = 0; k < NV; k++)
+				p->incl[p->paths[i].parent][k] += p->incl[i][k];
+}
+
+/* A thread's paths are contiguous (threads are reconstructed one after
+ * another), so the row indexes are keyed within a thread. */
+static void new_thread(struct rows *meth, struct rows *call)
+{
+	bt_map64_release(&meth->index);
+	bt_map64_release(&call->index);
+	bt_map64_init(&meth->index, 256);
+	bt_map64_init(&call->index, 256);
+}
+
+static void methods_and_callers(const struct bt_profile *p, struct rows *meth, struct rows *call)
+{
+	uint32_t i;
+	int k;
+
+	for (i = 1; i < p->npaths; i++) {
+		const struct path *x = &p->paths[i];
+		uint32_t caller = x->depth > 0 ? p->paths[x->parent].frame : 0;
+		struct mrow *m, *c;
+		if (x->depth < 0) {
+			new_thread(meth, call);
+			continue;
+		}
+		m = row(meth, x->frame, x->thread, x->frame, 0);
+		c = row(call, (uint64_t)caller << 32 | x->frame, x->thread, x->frame, caller);
+		for (k = 0; k < NV; k++) {
+			m->self[k] += x->self[k];
+			c->self[k] += x->self[k];
+		}
+		if (!x->nested)
+			for (k = 0; k < NV; k++)
+				m->incl[k] += p->incl[i][k];
+	}
+}
+
+static int store_rows(struct bt_db *db, const struct bt_profile *p, const struct rows *r, int callers,
+		      struct bt_err *err)
+{
+	int64_t v[3 + 2 * NV];
+	size_t i;
+	int k, n;
+
+	for (i = 0; i < r->n; i++) {
+		const struct mrow *m = &r->m[i];
+		n = 0;
+		v[n++] = p->tids[m->thread];
+		v[n++] = m->frame;
+		if (callers)
+			v[n++] = m->caller;
+		for (k = 0; k < NV; k++) {
+			v[n++] = m->self[k];
+			if (!callers)
+				v[n++] = m->incl[k];
+		}
+		if (bt_db_exec_ints(db, callers ? BT_SQL_INSERT_CALLER : BT_SQL_INSERT_METHOD, v, n, err))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+/* Blocked time per thread, method and kind: self to the path's frame,
+ * inclusive once to every distinct frame up the path. */
+static int store_blocking(struct bt_db *db, const struct bt_profile *p, struct bt_err *err)
+{
+	struct bt_map64 index;
+	struct blockrow *b = NULL;
+	size_t nb = 0, bcap = 0, i, nframes = 1;
+	uint32_t *stamp, a;
+	int rc = BT_OK;
+
+	for (i = 1; i < p->npaths; i++)
+		if (p->paths[i].frame >= nframes)
+			nframes = (size_t)p->paths[i].frame + 1;
+	stamp = bt_xcalloc(nframes, sizeof *stamp);
+	bt_map64_init(&index, 64);
+	for (i = 0; i < p->nblocks; i++) {
+		const struct block_event *e = &p->blocks[i];
+		if (i && p->paths[e->path].thread != p->paths[e[-1].path].thread) {
+			bt_map64_release(&index);   /* keys are per thread, like methods' */
+			bt_map64_init(&index, 64);
+		}
+		for (a = e->path; p->paths[a].depth >= 0; a = p->paths[a].parent) {
+			const struct path *x = &p->paths[a];
+			uint64_t key = (uint64_t)e->kind << 32 | x->frame;
+			uint32_t j;
+			if (stamp[x->frame] == i + 1)
+				continue;
+			stamp[x->frame] = (uint32_t)i + 1;
+			if (!(j = bt_map64_get(&index, key))) {
+				BT_GROW(b, nb + 1, bcap);
+				memset(&b[nb], 0, sizeof b[nb]);
+				b[nb].thread = x->thread;
+				b[nb].frame = x->frame;
+				b[nb].kind = e->kind;
+				bt_map64_put(&index, key, j = (uint32_t)++nb);
+			}
+			b[j - 1].incl_count++;
+			b[j - 1].incl += e->dur;
+			if (a == e->path) {
+				b[j - 1].self_count++;
+				b[j - 1].self += e->dur;
+			}
+		}
+	}
+	for (i = 0; i < nb && !rc; i++)
+		rc = bt_db_exec(db, BT_SQL_INSERT_METHOD_BLOCKING, err, "iitiiii", p->tids[b[i].thread],
+				(int64_t)b[i].frame, bt_block_kind_name[b[i].kind], b[i].self_count, b[i].self,
+				b[i].incl_count, b[i].incl);
+	free(stamp);
+	free(b);
+	bt_map64_release(&index);
+	return rc;
+}
+
+static int store_messages(struct bt_db *db, const struct bt_profile *p, struct bt_err *err)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < p->nkept; i++) {
+		const struct kept_msg *k = &p->kept[i];
+		for (j = 0; j < k->n; j++) {
+			const struct msg_method *m = &k->m[j];
+			int64_t v[8] = { k->tid, k->msg_id, j + 1, m->frame, m->self_ns, m->self_cpu,
+					 m->incl_ns, m->incl_cpu };
+			if (bt_db_exec_ints(db, BT_SQL_INSERT_MESSAGE_METHOD, v, 8, err))
+				return err->code;
+		}
+	}
+	return BT_OK;
+}
+
+int bt_profile_calltree_row(const struct bt_profile *p, uint32_t id, int64_t col[BT_CT__COUNT])
+{
+	const struct path *x = &p->paths[id];
+	int k;
+
+	if (x->depth < 0)
+		return 0;
+	col[BT_CT_ID] = id;
+	col[BT_CT_TID] = p->tids[x->thread];
+	col[BT_CT_PARENT] = p->paths[x->parent].depth >= 0 ? (int64_t)x->parent : 0;
+	col[BT_CT_FRAME] = x->frame;
+	col[BT_CT_DEPTH] = x->depth;
+	for (k = 0; k < NV; k++) {
+		col[BT_CT_SELF_NS + 2 * k] = x->self[k];
+		col[BT_CT_INCL_NS + 2 * k] = p->incl[id][k];
+	}
+	return 1;
+}
+
+int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt_err *err)
+{
+	struct rows meth, call;
+	int rc;
+
+	rollup(p);
+	memset(&meth, 0, sizeof meth);
+	memset(&call, 0, sizeof call);
+	bt_map64_init(&meth.index, 256);
+	bt_map64_init(&call.index, 256);
+	methods_and_callers(p, &meth, &call);
+	rc = store_rows(db, p, &meth, 0, err);
+	if (!rc)
+		rc = store_rows(db, p, &call, 1, err);
+	if (!rc)
+		rc = store_blocking(db, p, err);
+	if (!rc)
+		rc = store_messages(db, p, err);
+	free(meth.m);
+	free(call.m);
+	bt_map64_release(&meth.index);
+	bt_map64_release(&call.index);
+	free(p->blocks);
+	p->blocks = NULL;
+	if (rc) {
+		bt_profile_free(p);
+		return rc;
+	}
+	return bt_db_attach_calltree(db, p, keep, err);
+}

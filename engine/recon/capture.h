@@ -1,0 +1,36 @@
+/*
+ * An in-memory copy of the samples of a trace being imported, taken as
+ * they pass through bt_db_insert_sample. Reconstruction and linking work
+ * from it instead of scanning and sorting the samples table.
+ */
+#ifndef BT_CAPTURE_H
+#define BT_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/db/db.h"
+
+struct bt_csample {
+	int64_t id, tid, ts, end_ts, cpu, end_cpu;
+	int64_t alloc_objects, alloc_bytes;
+	uint32_t majflt, nvcsw, nivcsw;   /* u32 on disk (format spec §4.2) */
+	uint32_t node_id, msg_id;
+	int32_t type;
+};
+
+struct bt_capture {
+	struct bt_db *db;       /* watched until release */
+	struct bt_csample *s;   /* in insertion (file) order */
+	size_t n, cap;
+	uint32_t *parent, *frame;   /* the stack tree by node id */
+	size_t nnodes, ncap;
+};
+
+/* Start copying the samples and the stack tree inserted into db, which
+ * linking and reconstruction work from. */
+void bt_capture_begin(struct bt_capture *c, struct bt_db *db);
+/* Stop watching and free the copy. */
+void bt_capture_release(struct bt_capture *c);
+
+#endif

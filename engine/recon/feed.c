@@ -1,0 +1,248 @@
+/*
+ * Slices taken as a trace gives them (feed.h). The stack of open slices
+ * plays the part the reconstruction's node stack does (slice_tree.c):
+ * ids in preorder, children's totals for self values, the profile's path
+ * per open slice, and messages from the slices right below a message-loop
+ * frame.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/recon/feed.h"
+#include "engine/profile/profile.h"
+#include "engine/recon/slice.h"
+
+struct open {
+	struct bt_slice s;
+	unsigned known;
+	int blocks;
+	int64_t child_dur, child_cpu, child_block;
+	int64_t child_ctr[BT_PROFILE_NCTR];
+	uint32_t path;
+	unsigned char msg_root, in_msg;
+};
+
+/* The message being accumulated from consecutive message slices. */
+struct msg {
+	int64_t id, ts, end, cpu;
+};
+
+struct bt_feed {
+	struct bt_db *db;
+	struct bt_profile *profile;
+	struct open *stack;        /* [0] is the thread's root, never stored */
+	size_t sp, cap;
+	int64_t tid, next_id, count, first_ts, last_ts;
+	int have_thread;
+	unsigned char *flags;      /* by frame id: FRAME_* */
+	size_t nflags;
+	struct msg msg;
+};
+
+enum { FRAME_LOOP = 1, FRAME_IDLE = 2 };
+
+struct bt_feed *bt_feed_new(struct bt_db *db)
+{
+	struct bt_feed *f = bt_xcalloc(1, sizeof *f);
+
+	f->db = db;
+	f->profile = bt_profile_new();
+	f->next_id = 1;
+	return f;
+}
+
+void bt_feed_free(struct bt_feed *f)
+{
+	if (!f)
+		return;
+	bt_profile_free(f->profile);
+	free(f->stack);
+	free(f->flags);
+	free(f);
+}
+
+void bt_feed_frame(struct bt_feed *f, uint32_t frame, const char *name)
+{
+	f->flags = bt_grow_zero(f->flags, 1, &f->nflags, frame);
+	f->flags[frame] = (unsigned char)((bt_frame_is_loop(name) ? FRAME_LOOP : 0) |
+					  (bt_frame_is_idle(name) ? FRAME_IDLE : 0));
+}
+
+static int frame_is(const struct bt_feed *f, int64_t frame, int flag)
+{
+	return frame >= 0 && (size_t)frame < f->nflags && (f->flags[frame] & flag);
+}
+
+/* a + b, held at the int64 range: imported values are the trace's, and a
+ * hostile trace's sums must not overflow (nested blocking markers each add
+ * their children's blocked time). */
+static int64_t add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
+static int64_t sub(int64_t a, int64_t b)
+{
+	return b == INT64_MIN ? add(add(a, INT64_MAX), 1) : add(a, -b);
+}
+
+static int end_message(struct bt_feed *f, struct bt_err *err)
+{
+	int64_t id = f->msg.id;
+
+	f->msg.id = 0;
+	if (!id)
+		return BT_OK;
+	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiii", f->tid, id, f->msg.ts,
+			  f->msg.end - f->msg.ts, f->msg.cpu);
+}
+
+static int add_message(struct bt_feed *f, const struct bt_slice *s, struct bt_err *err)
+{
+	if (f->msg.id != s->msg_id) {
+		if (end_message(f, err))
+			return err->code;
+		f->msg.id = s->msg_id;
+		f->msg.ts = s->ts;
+		f->msg.cpu = 0;
+	}
+	f->msg.end = s->ts + s->dur;
+	f->msg.cpu = add(f->msg.cpu, s->cpu_dur);
+	return BT_OK;
+}
+
+static int end_thread(struct bt_feed *f, struct bt_err *err)
+{
+	while (f->sp > 1)
+		if (bt_feed_close(f, f->stack[f->sp - 1].s.ts, NULL, err))
+			return err->code;
+	if (!f->have_thread)
+		return BT_OK;
+	f->have_thread = 0;
+	bt_profile_thread_end(f->profile);
+	return end_message(f, err);
+}
+
+static int begin_thread(struct bt_feed *f, int64_t tid, struct bt_err *err)
+{
+	if (f->have_thread && tid < f->tid)
+		return bt_err_set(err, BT_EFORMAT, "imported slices of thread %lld came after thread %lld",
+				  (long long)tid, (long long)f->tid);
+	if (end_thread(f, err))
+		return err->code;
+	BT_GROW(f->stack, 1, f->cap);
+	memset(&f->stack[0], 0, sizeof f->stack[0]);
+	f->stack[0].path = bt_profile_thread(f->profile, tid);
+	f->sp = 1;
+	f->tid = tid;
+	f->have_thread = 1;
+	return BT_OK;
+}
+
+int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, int blocks,
+		 struct bt_err *err)
+{
+	struct open *n, *up;
+
+	if ((!f->have_thread || s->tid != f->tid) && begin_thread(f, s->tid, err))
+		return err->code;
+	BT_GROW(f->stack, f->sp + 1, f->cap);
+	n = &f->stack[f->sp];
+	up = &f->stack[f->sp - 1];
+	memset(n, 0, sizeof *n);
+	n->s = *s;
+	n->known = known;
+	n->blocks = blocks;
+	n->s.id = f->next_id++;
+	n->s.depth = (int64_t)f->sp - 1;
+	n->s.parent_id = f->sp > 1 ? up->s.id : 0;
+	n->msg_root = f->sp > 1 && frame_is(f, up->s.frame_id, FRAME_LOOP) &&
+		      !frame_is(f, s->frame_id, FRAME_LOOP | FRAME_IDLE);
+	n->in_msg = n->msg_root || (f->sp > 1 && up->in_msg);
+	n->path = bt_profile_enter(f->profile, up->path, (uint32_t)s->frame_id, 0, n->in_msg);
+	if (!f->count || s->ts < f->first_ts)
+		f->first_ts = s->ts;
+	f->count++;
+	f->sp++;
+	return BT_OK;
+}
+
+struct bt_slice *bt_feed_top(struct bt_feed *f)
+{
+	return f->sp > 1 ? &f->stack[f->sp - 1].s : NULL;
+}
+
+int64_t bt_feed_depth(const struct bt_feed *f)
+{
+	return f->sp > 1 ? (int64_t)f->sp - 1 : 0;
+}
+
+void bt_feed_known(struct bt_feed *f, unsigned known)
+{
+	if (f->sp > 1)
+		f->stack[f->sp - 1].known |= known;
+}
+
+int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struct bt_err *err)
+{
+	struct open *n = &f->stack[--f->sp], *up = &f->stack[f->sp - 1];
+	struct bt_slice *s = &n->s;
+	const int64_t ctr[BT_PROFILE_NCTR] = { s->alloc_bytes, s->alloc_objects, s->majflt, s->nvcsw,
+					       s->nivcsw };
+	int64_t self[BT_PROFILE_NCTR], own_block;
+	int k;
+
+	s->dur = end > s->ts ? end - s->ts : 0;
+	if (!(n->known & BT_FEED_CPU))
+		s->cpu_dur = 0;
+	s->self_dur = s->dur - n->child_dur;
+	if (!(n->known & BT_FEED_SELF_CPU))
+		s->self_cpu_dur = sub(s->cpu_dur, n->child_cpu);
+	if (!(n->known & BT_FEED_BLOCK))
+		s->block_dur = add(n->child_block, n->blocks ? s->dur : 0);
+	own_block = sub(s->block_dur, n->child_block);
+	up->child_dur += s->dur;
+	up->child_cpu = add(up->child_cpu, s->cpu_dur);
+	up->child_block = add(up->child_block, s->block_dur);
+	for (k = 0; k < BT_PROFILE_NCTR; k++) {
+		self[k] = sub(ctr[k], n->child_ctr[k]);
+		up->child_ctr[k] = add(up->child_ctr[k], ctr[k]);
+	}
+	if (own_block > 0)
+		bt_profile_block(f->profile, n->path, s->type, own_block);
+	bt_profile_leave(f->profile, n->path, s, self, n->in_msg, n->msg_root);
+	if (s->ts + s->dur > f->last_ts)
+		f->last_ts = s->ts + s->dur;
+	if (n->msg_root && s->msg_id && add_message(f, s, err))
+		return err->code;
+	if (closed)
+		*closed = *s;
+	return bt_db_insert_slice(f->db, s, err);
+}
+
+int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
+{
+	struct bt_profile *p = f->profile;
+	int rc = end_thread(f, err);
+
+	f->profile = NULL;
+	if (!rc)
+		rc = bt_profile_store(p, f->db, 1, err);
+	else
+		bt_profile_free(p);
+	if (!rc)
+		rc = bt_db_set_meta_int(f->db, "slices", f->count, err);
+	if (!rc)
+		rc = bt_db_set_meta_text(f->db, "slice_policy", "imported", err);
+	if (!rc && f->count)
+		rc = bt_db_set_meta_int(f->db, "first_ts", f->first_ts, err);
+	if (!rc && f->count)
+		rc = bt_db_set_meta_int(f->db, "last_ts", f->last_ts, err);
+	bt_feed_free(f);
+	return rc;
+}

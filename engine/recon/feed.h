@@ -1,0 +1,59 @@
+/*
+ * Slices a trace brings with it (a Perfetto trace): taken as they are, no
+ * reconstruction. The importer opens and closes them in each thread's
+ * time order, threads in ascending tid order; the feed numbers them in
+ * preorder, links parents, works out self values and inclusive blocked
+ * time, stores them, and gives them the same attribution and messages as
+ * reconstructed slices (profile.h), so every report reads them alike.
+ */
+#ifndef BT_FEED_H
+#define BT_FEED_H
+
+#include <stdint.h>
+
+#include "engine/db/db.h"
+
+struct bt_feed;
+
+/* Values of a slice the trace gave (its annotations); the rest are
+ * worked out from the slice and its children. */
+enum {
+	BT_FEED_CPU = 1u << 0,        /* cpu_dur */
+	BT_FEED_SELF_CPU = 1u << 1,   /* self_cpu_dur */
+	BT_FEED_BLOCK = 1u << 2       /* block_dur (else: its own if it blocks, plus children's) */
+};
+
+struct bt_feed *bt_feed_new(struct bt_db *db);
+
+/* Frame ids are the importer's: tell the feed each one's name, once,
+ * before a slice of it opens (it needs the message-loop frames). */
+void bt_feed_frame(struct bt_feed *f, uint32_t frame, const char *name);
+
+/*
+ * Open a slice on s->tid at s->ts with frame, type and the given values
+ * (known: BT_FEED_* bits); id, depth and parent_id are the feed's. A
+ * smaller tid than the last is BT_EINTERNAL. blocks: the slice is itself
+ * a wait of type s->type for its whole duration (a marker slice).
+ */
+int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, int blocks,
+		 struct bt_err *err);
+
+/* The innermost open slice of the current thread, or NULL. */
+struct bt_slice *bt_feed_top(struct bt_feed *f);
+int64_t bt_feed_depth(const struct bt_feed *f);
+
+/* Values of the innermost open slice set since it opened (an end event's
+ * annotations): BT_FEED_* bits to add to its known ones. */
+void bt_feed_known(struct bt_feed *f, unsigned known);
+
+/* Close the innermost open slice at end (not before its begin); its
+ * values may be changed through bt_feed_top() until then. The slice as
+ * stored goes to *closed unless that is NULL. */
+int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struct bt_err *err);
+
+/* Close what is open, store attribution, messages and meta; frees f. */
+int bt_feed_finish(struct bt_feed *f, struct bt_err *err);
+/* Free f after an error. */
+void bt_feed_free(struct bt_feed *f);
+
+#endif

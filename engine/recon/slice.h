@@ -1,0 +1,73 @@
+/*
+ * Slice reconstruction: turning the sampled stacks of each thread into
+ * frame executions (DESIGN §5). The "btrace" policy reproduces the upstream
+ * converter exactly (format spec §7-§8), quirks included, so the numbers
+ * reconcile with what users saw in Perfetto UI.
+ */
+#ifndef BT_SLICE_H
+#define BT_SLICE_H
+
+#include "engine/db/db.h"
+#include "engine/db/diag.h"
+
+struct bt_capture;
+
+enum bt_slice_policy {
+	BT_SLICE_BTRACE,   /* upstream's boundaries: a frame ends 10 ns after its last sample */
+	BT_SLICE_MIDPOINT  /* frames change halfway between samples, exactly at duration
+			    * records' ends; message changes split frames below the loop */
+};
+
+/* A message-loop frame (deeper frames belong to a Looper message), and the
+ * loop's wait for the next message (idle, in no message), by name. */
+int bt_frame_is_loop(const char *name);
+int bt_frame_is_idle(const char *name);
+
+/* Parse a --slice-policy name (NULL: the default, midpoint). BT_EUSAGE
+ * for an unknown one. */
+int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt_err *err);
+const char *bt_slice_policy_name(enum bt_slice_policy p);
+
+/* Where reconstructed slices and messages go. A nonzero return stops the
+ * run and is passed on (with err set). message and profile may be NULL;
+ * a profile accumulates the slices' attribution (profile.h). */
+struct bt_profile;
+struct bt_slice_sink {
+	int (*slice)(void *ctx, const struct bt_slice *s, struct bt_err *err);
+	int (*message)(void *ctx, int64_t tid, int64_t msg_id, int64_t ts, int64_t dur, int64_t cpu,
+		       struct bt_err *err);
+	void *ctx;
+	struct bt_profile *profile;
+};
+
+/*
+ * The reconstruction of one freshly imported Android trace: its records,
+ * turned into upstream's items (spec §7) and sorted per thread, kept so
+ * the slices can be produced again whenever a consumer needs them, without
+ * keeping the slices themselves (about 3.5 per record).
+ */
+struct bt_slicer;
+
+/* Prepare from the captured records, which the slicer takes over (the
+ * capture is left empty). *out is NULL for a trace that brings its own
+ * slices or has no records. Adds the synthetic frames to db. */
+int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *db,
+		  enum bt_slice_policy policy, struct bt_err *err);
+
+/* Produce every slice, thread by thread in tid order, and the messages. */
+int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct bt_err *err);
+/* The same on two cores: the trace's threads are shared out between sink
+ * (run here) and sink2 (run by a helper thread), each getting its threads
+ * in tid order, with slice ids counted per sink. The sinks must not share
+ * state; with profiles, bt_profile_merge() joins them afterwards. */
+int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
+		   const struct bt_slice_sink *sink2, struct bt_err *err);
+
+/* Hand the captured records (n of them) to a new owner, who must keep
+ * them alive as long as s: s still reads them but no longer frees them. */
+struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n);
+/* The same for the stack tree's parent and frame arrays (ids 1..n). */
+void bt_slicer_give_nodes(struct bt_slicer *s, uint32_t **parent, uint32_t **frame, size_t *n);
+void bt_slicer_free(struct bt_slicer *s);
+
+#endif

@@ -1,0 +1,338 @@
+/*
+ * The node-stack algorithm that turns a thread's items into slices (format
+ * spec §8.2-§8.3): a frame seen in consecutive items is one slice. Policies
+ * differ in where a frame starts and ends inside the gap between samples:
+ * btrace reproduces upstream exactly (ends at min(next item, last item +
+ * 10 ns), its duration split and zero-length quirk Q-5); midpoint splits
+ * the gap in half, is exact where duration records say so, and restarts
+ * frames below the message loop when the message id changes (DESIGN §5).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/profile/profile.h"
+#include "engine/db/rtype.h"
+#include "engine/recon/slice_int.h"
+
+#define SINGLE_SAMPLING 10   /* ns, on the wall and the CPU clock alike */
+
+/* An open slice. The root (stack[0]) is never emitted. */
+struct snode {
+	struct bt_slice s;                   /* filled as far as known */
+	int64_t begin_idx;
+	int64_t child_dur, child_cpu;
+	int64_t child_ctr[BT_PROFILE_NCTR];  /* the children's counters, for self values */
+	const struct bt_csample *base;       /* counters are deltas from this record */
+	uint32_t path;                       /* in the sink's profile */
+	unsigned char msg_root, in_msg;      /* a message's outermost slice, or inside one */
+};
+
+/* The message being accumulated from consecutive message slices. */
+struct msg {
+	int64_t id, ts, end, cpu;
+};
+
+struct run {
+	const struct bt_stacktab *tab;
+	enum bt_slice_policy policy;
+	const struct bt_item *items;
+	const struct bt_slice_sink *sink;
+	struct snode stack[BT_SLICE_MAX_FRAMES + 2];
+	size_t sp;
+	int64_t next_id;
+	struct msg msg;
+	int rc;                              /* the sink's first error */
+	struct bt_err *err;
+};
+
+static int64_t min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static int is_loop(const struct bt_stacktab *t, int64_t frame)
+{
+	return frame >= 0 && (size_t)frame <= t->nframes && t->loop[frame];
+}
+
+/* Ids are given in preorder (a parent's is smaller than its children's),
+ * while slices reach the sink as they end. */
+static void push(struct run *r, uint32_t frame, uint32_t node, int64_t t, int64_t c, int64_t idx,
+		 int64_t last_t, int64_t last_c, const struct bt_item *begin, const struct bt_item *base)
+{
+	struct snode *n = &r->stack[r->sp];
+	struct bt_slice *s = &n->s;
+
+	n->begin_idx = idx;          /* every field is set here or in pop() */
+	n->child_dur = n->child_cpu = 0;
+	memset(n->child_ctr, 0, sizeof n->child_ctr);
+	n->base = base->src;
+	s->block_dur = 0;
+	s->id = r->next_id++;
+	s->tid = begin->src->tid;
+	s->depth = (int64_t)r->sp - 1;
+	s->parent_id = r->stack[r->sp - 1].s.id;
+	s->frame_id = frame;
+	s->ts = t;
+	s->cpu_dur = c;              /* the begin CPU time until the end */
+	s->msg_id = begin->msg_id;
+	s->type = begin->type;
+	s->wakeup_tid = begin->wakeup_tid;
+	s->gap_dur = t - last_t;
+	s->gap_cpu_dur = c - last_c;
+	if (r->sink->profile) {
+		const struct snode *up = &r->stack[r->sp - 1];
+		n->msg_root = r->policy == BT_SLICE_MIDPOINT && r->sp > 1 && is_loop(r->tab, up->s.frame_id) &&
+			      !is_loop(r->tab, frame) && !(frame <= r->tab->nframes && r->tab->idle[frame]);
+		n->in_msg = n->msg_root || (r->sp > 1 && up->in_msg);
+		n->path = bt_profile_enter(r->sink->profile, up->path, frame, node, n->in_msg);
+	}
+	r->sp++;
+}
+
+/* A message slice: a child of a message-loop frame, other than the wait
+ * for the next message (idle time belongs to the loop, DESIGN §5). */
+static int is_message(const struct run *r, const struct bt_slice *s, const struct snode *parent)
+{
+	return s->parent_id && s->msg_id && !r->tab->idle[s->frame_id] &&
+	       !r->tab->loop[s->frame_id] && r->tab->loop[parent->s.frame_id];
+}
+
+/* One message per run of consecutive message slices with the same id. */
+static void end_message(struct run *r, int64_t tid)
+{
+	if (r->msg.id && !r->rc && r->sink->message)
+		r->rc = r->sink->message(r->sink->ctx, tid, r->msg.id, r->msg.ts, r->msg.end - r->msg.ts,
+					 r->msg.cpu, r->err);
+	r->msg.id = 0;
+}
+
+static void add_message(struct run *r, const struct bt_slice *s)
+{
+	if (r->msg.id != s->msg_id) {
+		end_message(r, s->tid);
+		r->msg.id = s->msg_id;
+		r->msg.ts = s->ts;
+		r->msg.cpu = 0;
+	}
+	r->msg.end = s->ts + s->dur;
+	r->msg.cpu += s->cpu_dur;
+}
+
+/* Pop the top node, ending it at (t, c); counters run up to item end. */
+static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct bt_item *end)
+{
+	struct snode *n = &r->stack[--r->sp], *parent = &r->stack[r->sp - 1];
+	struct bt_slice *s = &n->s;
+	const struct bt_csample *a = n->base, *b = end->src;
+
+	s->dur = t - s->ts;
+	s->cpu_dur = c - s->cpu_dur;
+	s->self_dur = s->dur - n->child_dur;
+	s->self_cpu_dur = s->cpu_dur - n->child_cpu;
+	s->sample_count = idx - n->begin_idx;
+	s->alloc_objects = b->alloc_objects - a->alloc_objects;
+	s->alloc_bytes = b->alloc_bytes - a->alloc_bytes;
+	s->majflt = (int64_t)b->majflt - a->majflt;
+	s->nvcsw = (int64_t)b->nvcsw - a->nvcsw;
+	s->nivcsw = (int64_t)b->nivcsw - a->nivcsw;
+	parent->child_dur += s->dur;
+	parent->child_cpu += s->cpu_dur;
+	if (r->policy == BT_SLICE_MIDPOINT && is_message(r, s, parent))
+		add_message(r, s);
+	if (r->sink->profile) {
+		const int64_t ctr[BT_PROFILE_NCTR] = { s->alloc_bytes, s->alloc_objects, s->majflt, s->nvcsw,
+						       s->nivcsw };
+		int64_t self[BT_PROFILE_NCTR];
+		int k;
+		for (k = 0; k < BT_PROFILE_NCTR; k++) {
+			self[k] = ctr[k] - n->child_ctr[k];
+			parent->child_ctr[k] += ctr[k];
+		}
+		bt_profile_leave(r->sink->profile, n->path, s, self, n->in_msg, n->msg_root);
+	}
+	if (!r->rc)
+		r->rc = r->sink->slice(r->sink->ctx, s, r->err);
+}
+
+/* Length of the common prefix of two frame lists. */
+static size_t common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+	size_t k = 0;
+
+	while (k < na && k < nb && a[k] == b[k])
+		k++;
+	return k;
+}
+
+/* One upstream step: close what disappeared, open what appeared (§8.2). */
+static void step_btrace(struct run *r, size_t i, const uint32_t *pf, size_t np,
+			const uint32_t *cf, const uint32_t *cn, size_t nc)
+{
+	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
+	size_t k = common(pf, np, cf, nc), j;
+
+	for (j = k; j < np; j++)
+		pop(r, min64(cur->ts, pre->ts + SINGLE_SAMPLING), min64(cur->cpu, pre->cpu + SINGLE_SAMPLING),
+		    (int64_t)i, cur);
+	for (j = k; j < nc; j++)
+		push(r, cf[j], cn[j], cur->ts, cur->cpu, (int64_t)i, pre->ts, pre->cpu, cur, cur);
+	/* upstream tests only the sizes here (its comment means "same stack"): Q-5 */
+	if (np == nc && pre->dup && r->sp > 1) {
+		uint32_t frame = (uint32_t)r->stack[r->sp - 1].s.frame_id;
+		pop(r, cur->ts, cur->cpu, (int64_t)i - 1, cur);
+		push(r, frame, 0, cur->ts, cur->cpu, (int64_t)i, cur->ts, cur->cpu, cur, cur);
+	}
+}
+
+/* Keep the common prefix only down to the deepest message-loop frame. */
+static size_t loop_cut(const struct bt_stacktab *t, const uint32_t *f, size_t k)
+{
+	size_t j;
+
+	for (j = k; j > 0; j--)
+		if (is_loop(t, f[j - 1]))
+			return j;
+	return k;
+}
+
+static int is_idle(const struct bt_stacktab *t, const uint32_t *f, size_t n, size_t k)
+{
+	return k >= n || ((size_t)f[k] <= t->nframes && t->idle[f[k]]);
+}
+
+/*
+ * A gap at the message loop (k frames in common, the last the loop frame):
+ * the loop's wait for the next message uses no CPU, so a message ran on
+ * after the earlier sample, or had begun before the later one, for the CPU
+ * the gap used (half each when a message ends and another begins), and
+ * the idle rest belongs to the loop frame. Returns 0 where that does not
+ * apply (no loop frame, or no message on either side).
+ */
+static int loop_gap(const struct run *r, const struct bt_item *pre, const struct bt_item *cur,
+		    const uint32_t *pf, size_t np, const uint32_t *cf, size_t nc, size_t k,
+		    int64_t *et, int64_t *ec, int64_t *st, int64_t *sc)
+{
+	int busy_pre, busy_cur;
+	int64_t gap = cur->ts - pre->ts, d = cur->cpu - pre->cpu;
+
+	if (k == 0 || !is_loop(r->tab, pf[k - 1]))
+		return 0;
+	busy_pre = !is_idle(r->tab, pf, np, k);
+	busy_cur = !is_idle(r->tab, cf, nc, k);
+	if (!busy_pre && !busy_cur)
+		return 0;
+	if (!busy_pre || !busy_cur) {
+		if (pre->msg_id == cur->msg_id && busy_pre)
+			return 0;   /* into the loop's wait without a new message id */
+	} else if (pre->msg_id == cur->msg_id) {
+		return 0;
+	}
+	d = d < 0 ? 0 : d > gap ? gap : d;
+	if (busy_pre && busy_cur) {
+		*et = pre->ts + d / 2, *ec = pre->cpu + d / 2;
+		*st = cur->ts - d / 2, *sc = cur->cpu - d / 2;
+	} else if (busy_pre) {
+		*et = *st = pre->ts + d;
+		*ec = *sc = pre->cpu + d;
+	} else {
+		*et = *st = cur->ts - d;
+		*ec = *sc = cur->cpu - d;
+	}
+	return 1;
+}
+
+/*
+ * A midpoint step: frames change halfway through the gap, except the leaf
+ * of a duration record's end (it returned exactly then), of a duration
+ * record's begin (it was entered exactly then), and at the message loop
+ * (loop_gap). Counter changes belong to the later sample's stack (DESIGN
+ * §5), so a slice's counters run from the item before its first to its last.
+ */
+static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np,
+			  const uint32_t *cf, const uint32_t *cn, size_t nc)
+{
+	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
+	int64_t mt = pre->ts + (cur->ts - pre->ts) / 2, mc = pre->cpu + (cur->cpu - pre->cpu) / 2;
+	int64_t et = mt, ec = mc, st = mt, sc = mc;   /* when popped frames end, pushed ones start */
+	size_t k = common(pf, np, cf, nc), j;
+
+	if (pre->msg_id != cur->msg_id)
+		k = loop_cut(r->tab, pf, k);
+	loop_gap(r, pre, cur, pf, np, cf, nc, k, &et, &ec, &st, &sc);
+	if (k == np && np == nc && np && pre->dup)
+		k = np - 1;   /* two calls with the same stack stay two slices */
+	for (j = np; j > k; j--) {
+		int exact = pre->dup && j == np;
+		pop(r, exact ? pre->ts : et, exact ? pre->cpu : ec, (int64_t)i, pre);
+	}
+	for (j = k; j < nc; j++) {
+		int exact = cur->exact && j == nc - 1;
+		push(r, cf[j], cn[j], exact ? cur->ts : st, exact ? cur->cpu : sc, (int64_t)i, pre->ts,
+		     pre->cpu, cur, pre);
+	}
+}
+
+int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
+			enum bt_slice_policy policy, const struct bt_slice_sink *sink, int64_t *next_id,
+			struct bt_err *err)
+{
+	struct run *r = bt_xcalloc(1, sizeof *r);
+	uint32_t fa[BT_SLICE_MAX_FRAMES], fb[BT_SLICE_MAX_FRAMES], *pf = fa, *cf = fb, *tmp;
+	uint32_t na[BT_SLICE_MAX_FRAMES], nb[BT_SLICE_MAX_FRAMES], *pn = na, *cn = nb;
+	size_t np = 0, nc, i, j;
+	int64_t tail;
+	int rc;
+
+	r->tab = t;
+	r->policy = policy;
+	r->items = items;
+	r->sink = sink;
+	r->err = err;
+	r->next_id = *next_id;
+	/* the root: never emitted, begins at the first item with CPU 0 */
+	r->stack[0].s.ts = items[0].ts;
+	if (sink->profile)
+		r->stack[0].path = bt_profile_thread(sink->profile, items[0].src->tid);
+	r->sp = 1;
+	for (i = 0; i < n && !r->rc; i++) {
+		if (i > 0 && items[i].node == items[i - 1].node && items[i].synth == items[i - 1].synth) {
+			memcpy(cf, pf, np * sizeof *cf);   /* a duration record's end: same stack */
+			memcpy(cn, pn, np * sizeof *cn);
+			nc = np;
+		} else {
+			nc = bt_item_frames(t, &items[i], pf, pn, i ? np : 0, cf, cn);
+		}
+		if (i == 0)
+			for (j = 0; j < nc; j++)
+				push(r, cf[j], cn[j], items[0].ts, items[0].cpu, 0, items[0].ts, items[0].cpu,
+				     &items[0], &items[0]);
+		else if (policy == BT_SLICE_BTRACE)
+			step_btrace(r, i, pf, np, cf, cn, nc);
+		else
+			step_midpoint(r, i, pf, np, cf, cn, nc);
+		if (items[i].block && sink->profile)
+			bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, items[i].block);
+		if (items[i].block && bt_rtype_is_blocking(items[i].type))
+			for (j = 1; j < r->sp; j++)
+				r->stack[j].s.block_dur += items[i].block;
+		tmp = pf;
+		pf = cf;
+		cf = tmp;
+		tmp = pn;
+		pn = cn;
+		cn = tmp;
+		np = nc;
+	}
+	tail = policy == BT_SLICE_BTRACE ? SINGLE_SAMPLING : 0;
+	while (r->sp > 1 && !r->rc)
+		pop(r, items[n - 1].ts + tail, items[n - 1].cpu + tail, (int64_t)n, &items[n - 1]);
+	end_message(r, items[0].src->tid);
+	if (sink->profile)
+		bt_profile_thread_end(sink->profile);
+	*next_id = r->next_id;
+	rc = r->rc;
+	free(r);
+	return rc;
+}

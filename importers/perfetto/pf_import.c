@@ -1,0 +1,254 @@
+/*
+ * The Perfetto importer: traces of btrace 2.0 (atrace prints in ftrace),
+ * btrace 3.0 (the Android converter's app tracks, perhaps after a system
+ * trace), the iOS tool, and our own --perfetto output. Slices are taken
+ * as the trace has them (engine/feed.h); how they are read, paired and
+ * linked is in pf_*.c (pf_int.h).
+ */
+#include <string.h>
+#include <zlib.h>
+
+#include "engine/base/alloc.h"
+#include "importers/perfetto/pf_int.h"
+#include "engine/db/rows.h"
+#include "importers/symbol.h"
+
+/* A Trace begins with packet fields: key 0x0A, a length, then the packet's
+ * own first key, of a wire type protobuf uses. */
+static int looks_like_trace(const unsigned char *b, size_t n)
+{
+	uint64_t len = 0;
+	size_t i = 1;
+	int shift = 0;
+
+	if (n < 3 || b[0] != 0x0A)
+		return 0;
+	while (i < n && i < 6 && (b[i] & 0x80))
+		len |= (uint64_t)(b[i++] & 0x7f) << shift, shift += 7;
+	if (i >= n || i >= 6)
+		return 0;
+	len |= (uint64_t)b[i++] << shift;
+	if (!len || i >= n)
+		return len == 0;
+	return (b[i] & 7) != 3 && (b[i] & 7) != 4 && (b[i] & 7) < 6 && b[i] >> 3;
+}
+
+static int probe(const char *path, const unsigned char *head, size_t n)
+{
+	unsigned char buf[64];
+	gzFile gz;
+	int k;
+
+	if (!head)
+		return 0;
+	if (n < 2 || head[0] != 0x1f || head[1] != 0x8b)
+		return looks_like_trace(head, n);
+	gz = gzopen(path, "rb");
+	if (!gz)
+		return 0;
+	k = gzread(gz, buf, sizeof buf);
+	gzclose(gz);
+	return k > 0 && looks_like_trace(buf, (size_t)k);
+}
+
+static int load_types(struct pf *p, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	if (bt_rows_open(&r, p->db, BT_SQL_RECORD_TYPES_ALL, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		int64_t t = bt_rows_int(r, 0);
+		size_t len = 0;
+		const char *name = bt_rows_text(r, 1, &len);
+		if (t > 0 && t < 256 && name && !bt_strmap_get(&p->type_of, name, len))
+			bt_strmap_put(&p->type_of, name, len, (uint32_t)t + 1);
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+/* Events of tracks never described stay on a track of their own. */
+static int resolve_pending(struct pf *p, struct bt_err *err)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < p->ntracks; i++) {
+		struct pf_track *t = &p->tracks[i];
+		if (!t->pending)
+			continue;
+		n++;
+		if (pf_spill_resolve(p, t->uuid, -(int64_t)i - 1, err))
+			return err->code;
+	}
+	if (n)
+		bt_diag_count(p->diag, "perfetto_undescribed_track", n,
+			      "tracks of '%s' have events but no descriptor; imported as tracks of no thread", p->path);
+	return BT_OK;
+}
+
+/* The app: the process most slices begin in. */
+static void choose_pid(struct pf *p)
+{
+	uint32_t best = 0;
+	size_t i;
+
+	for (i = 0; i < p->begins.cap; i++) {
+		const struct bt_map64_slot *s = &p->begins.slots[i];
+		if (s->val > best || (s->val && s->val == best && (int64_t)s->key < p->pid)) {
+			best = s->val;
+			p->pid = (int64_t)s->key;
+		}
+	}
+}
+
+/* The frames of the app's slices (other processes' names stay out). */
+static int write_frames(struct pf *p, struct bt_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < p->nframes; i++) {
+		const char *n = p->frames[i].name;
+		struct bt_symbol sym;
+		if (!p->frames[i].used)
+			continue;
+		bt_symbol_parse(n, strlen(n), &sym);
+		if (bt_db_exec(p->db, BT_SQL_INSERT_FRAME, err, "intssss", (int64_t)i + 1, n, sym.ret.p, sym.ret.len,
+			       sym.cls.p, sym.cls.len, sym.method.p, sym.method.len, sym.params.p, sym.params.len))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+/* A thread's name without the iOS tool's "Callstack: Thread " prefix. */
+static const char *thread_name(const struct pf *p, int64_t tid)
+{
+	static const char ios[] = "Callstack: Thread ";
+	const char *n = pf_name(p, (struct bt_map64 *)&p->thread_name, tid);
+
+	if (n && !strncmp(n, ios, sizeof ios - 1))
+		n = n[sizeof ios - 1] ? n + sizeof ios - 1 : NULL;
+	return n;
+}
+
+/* The app's threads: those with slices, and those the trace names. Main:
+ * the one whose tid is the pid, else (iOS, pid 1) the one named main. */
+static int write_threads(struct pf *p, struct bt_map64 *with_slices, int64_t *main_tid, struct bt_err *err)
+{
+	struct bt_map64 all;
+	size_t i;
+	int rc = BT_OK;
+
+	bt_map64_init(&all, 64);
+	for (i = 0; i < with_slices->cap; i++)
+		if (with_slices->slots[i].val)
+			bt_map64_put(&all, with_slices->slots[i].key, 1);
+	for (i = 0; i < p->tgid_of.cap; i++)
+		if (p->tgid_of.slots[i].val && (int64_t)p->tgid_of.slots[i].val - 1 == p->pid)
+			bt_map64_put(&all, p->tgid_of.slots[i].key, 1);
+	*main_tid = bt_map64_get(&all, (uint64_t)p->pid) ? p->pid : -1;
+	for (i = 0; i < all.cap && *main_tid < 0; i++) {
+		const char *n = all.slots[i].val ? thread_name(p, (int64_t)all.slots[i].key) : NULL;
+		if (n && !strcmp(n, "main"))
+			*main_tid = (int64_t)all.slots[i].key;
+	}
+	for (i = 0; i < all.cap && !rc; i++) {
+		int64_t tid = (int64_t)all.slots[i].key;
+		if (all.slots[i].val)
+			rc = bt_db_exec(p->db, BT_SQL_INSERT_THREAD, err, "iti", tid, thread_name(p, tid),
+					(int64_t)(tid == *main_tid));
+	}
+	bt_map64_release(&all);
+	return rc;
+}
+
+static int write_meta(struct pf *p, int64_t main_tid, size_t threads, struct bt_err *err)
+{
+	const char *process = pf_name(p, &p->process_name, p->pid);
+	const char *sources = p->flavor_track && p->flavor_atrace ? "track_event+atrace"
+			      : p->flavor_atrace ? "atrace" : "track_event";
+	int rc = bt_db_set_meta_text(p->db, "format", "perfetto", err);
+
+	rc = rc ? rc : bt_db_set_meta_text(p->db, "source", p->path, err);
+	rc = rc ? rc : bt_db_set_meta_text(p->db, "sources", sources, err);
+	rc = rc ? rc : bt_db_set_meta_text(p->db, "clock", "as the trace's timestamps", err);
+	rc = rc ? rc : bt_db_set_meta_int(p->db, "packets", p->packets, err);
+	rc = rc ? rc : bt_db_set_meta_int(p->db, "events", p->seq, err);
+	rc = rc ? rc : bt_db_set_meta_int(p->db, "sampled_threads", (int64_t)threads, err);
+	if (p->pid > 0)
+		rc = rc ? rc : bt_db_set_meta_int(p->db, "pid", p->pid, err);
+	if (process)
+		rc = rc ? rc : bt_db_set_meta_text(p->db, "process_name", process, err);
+	if (main_tid >= 0)
+		rc = rc ? rc : bt_db_set_meta_int(p->db, "main_tid", main_tid, err);
+	return rc;
+}
+
+/* Wait edges to the notify that ended them; our arrows to edges. */
+static int pf_link(struct pf *p, struct bt_err *err)
+{
+	if (bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_WAITS, err))
+		return err->code;
+	return bt_db_script(p->db, BT_SQL_SCRATCH_PF_FLOW_EDGES, err);
+}
+
+static int count_threads(const struct bt_map64 *m)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < m->cap; i++)
+		n += m->slots[i].val != 0;
+	return n;
+}
+
+static int run(struct bt_db *db, const char *path, const struct bt_import_opts *o, struct bt_diag *diag,
+	       struct bt_err *err)
+{
+	struct pf p;
+	struct bt_map64 threads;
+	int64_t main_tid = -1;
+	int rc;
+
+	memset(&p, 0, sizeof p);
+	p.db = db;
+	p.path = path;
+	p.o = o;
+	p.diag = diag;
+	bt_map64_init(&p.track_of, 64);
+	bt_map64_init(&p.tgid_of, 256);
+	bt_map64_init(&p.thread_name, 256);
+	bt_map64_init(&p.process_name, 64);
+	bt_map64_init(&p.begins, 64);
+	bt_map64_init(&p.seq_of, 16);
+	bt_strmap_init(&p.frame_of);
+	bt_strmap_init(&p.type_of);
+	bt_map64_init(&threads, 64);
+	rc = load_types(&p, err);
+	if (!rc)
+		rc = pf_spill_open(&p, err);
+	if (!rc)
+		rc = pf_stream(&p, err);
+	if (!rc)
+		rc = resolve_pending(&p, err);
+	if (!rc) {
+		choose_pid(&p);
+		rc = pf_pair(&p, &threads, err);
+	}
+	if (!rc)
+		rc = write_frames(&p, err);
+	if (!rc)
+		rc = pf_link(&p, err);
+	if (!rc)
+		rc = write_threads(&p, &threads, &main_tid, err);
+	if (!rc)
+		rc = write_meta(&p, main_tid, (size_t)count_threads(&threads), err);
+	pf_spill_close(&p);
+	bt_map64_release(&threads);
+	pf_release(&p);
+	return rc;
+}
+
+const struct bt_importer bt_imp_perfetto = { "perfetto", probe, run };

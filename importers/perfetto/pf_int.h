@@ -1,0 +1,155 @@
+/*
+ * Internals of the Perfetto importer (perfetto.c). The trace is read
+ * packet by packet (pf_stream.c); each packet updates what is known of
+ * tracks, threads and sequences and spills its events into a scratch
+ * table (pf_packet.c); events are then paired per thread in time order
+ * into slices (pf_pair.c), and waits linked to who ended them (pf_link.c).
+ * Memory stays bounded: the events wait in SQLite, not in RAM.
+ */
+#ifndef BT_PF_INT_H
+#define BT_PF_INT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "engine/db/db.h"
+#include "engine/db/diag.h"
+#include "engine/recon/feed.h"
+#include "engine/base/hash.h"
+#include "importers/importer.h"
+#include "gen/perfetto_trace.pb-c.h"
+
+/* Values a slice's debug annotations can give (upstream's keys, §8.5 of
+ * the Android spec, and the iOS tool's), by bit in pf_args.has. */
+enum pf_arg {
+	PF_CPU, PF_SELF_CPU, PF_BLOCK, PF_MSG, PF_COUNT, PF_OBJS, PF_BYTES, PF_MAJFLT, PF_NVCSW,
+	PF_NIVCSW, PF_TYPE, PF_WAKEUP, PF_GAP, PF_GAP_CPU,
+	PF_FLOW_IN,      /* a terminating flow id (our --perfetto's waker arrows) */
+	PF__NARGS
+};
+
+struct pf_args {
+	uint32_t has;
+	int64_t v[PF__NARGS];
+};
+
+/* The most an annotation's value may be (in ns, bytes or a count), and all
+ * of a kind together: attribution sums them in int64 (pf_pair.c). */
+#define PF_MAX_VALUE ((int64_t)1 << 60)
+
+/* What a slice's name says (pf_names.c): the atrace markers of btrace 2.0
+ * and ART, parsed once per distinct name. */
+enum pf_marker { PF_PLAIN, PF_WAIT, PF_NOTIFY, PF_MONITOR, PF_BINDER, PF_PTHREAD };
+
+struct pf_frame {
+	enum pf_marker marker;
+	int64_t value;          /* obj (wait, notify), owner tid (monitor), code (binder), new tid */
+	uint32_t iface_off, iface_len, method_off, method_len;   /* binder, into the name */
+	int has_code, has_method;
+	int used;               /* a slice of the app's was made of it */
+	char *name;
+};
+
+/* Event kinds as spilled. */
+enum { PF_EV_BEGIN = 1, PF_EV_END = 2, PF_EV_INSTANT = 3, PF_EV_COUNTER = 4 };
+/* Where an event came from: thread slices of two sources nest into one tree. */
+enum { PF_SRC_TRACK = 0, PF_SRC_ATRACE = 1 };
+
+/* An event as spilled (pf_spill.c). */
+struct pf_event {
+	int64_t seq, k, ts;
+	uint64_t uuid;
+	int known;              /* k is known (the track was described) */
+	int kind, src;
+	uint32_t frame;
+	double v;               /* a counter's value */
+	const void *args;       /* packed pf_args, nargs bytes */
+	size_t nargs;
+};
+
+/* A track as its descriptor says. */
+struct pf_track {
+	uint64_t uuid;
+	int64_t tid, pid;       /* tid > 0 for a thread's track, pid for a process's */
+	int pending;            /* events came before any descriptor */
+	char *name;
+};
+
+/* Interned strings and defaults of one trusted_packet_sequence_id. */
+struct pf_seq {
+	int cleared;            /* incremental state valid */
+	uint64_t track;         /* TrackEventDefaults.track_uuid */
+	int has_track;
+	int64_t legacy_tid;     /* from a ThreadDescriptor packet */
+	int interned;           /* the maps below exist (made on first use) */
+	struct bt_map64 names, ann_names, strings;   /* iid -> offset + 1 into pool */
+	char *pool;
+	size_t plen, pcap;
+};
+
+struct pf {
+	struct bt_db *db;
+	const char *path;
+	const struct bt_import_opts *o;
+	struct bt_diag *diag;
+	/* tracks, by uuid */
+	struct pf_track *tracks;
+	size_t ntracks, tcap;
+	struct bt_map64 track_of;        /* uuid -> index + 1 */
+	/* threads and processes seen anywhere */
+	struct bt_map64 tgid_of;         /* tid -> tgid + 1 (tgid < 2^31) */
+	struct bt_map64 thread_name;     /* tid -> index + 1 into names */
+	struct bt_map64 process_name;    /* pid -> index + 1 into names */
+	struct bt_map64 begins;          /* pid -> slices begun on its threads */
+	char **names;
+	size_t nnames, ncap;
+	/* frames, by name */
+	struct bt_strmap frame_of;
+	struct pf_frame *frames;         /* by id - 1 */
+	size_t nframes, fcap;
+	/* sequences */
+	struct pf_seq *seqs;
+	size_t nseqs, scap;
+	struct bt_map64 seq_of;          /* sequence id -> index + 1 */
+	/* spill */
+	int64_t seq;                     /* events so far: their file order */
+	int64_t packets;
+	int inflating;                   /* inside compressed_packets */
+	sqlite3 *spill;                  /* pf_spill.c */
+	sqlite3_stmt *ins, *res;
+	int flavor_atrace, flavor_track;
+	int64_t pid;                     /* the app's, chosen after the read */
+	struct bt_strmap type_of;        /* record type name -> type, for the Type annotation */
+};
+
+/* pf_stream.c: read every TracePacket of path, calling pf_packet(). */
+int pf_stream(struct pf *p, struct bt_err *err);
+/* The packets of a compressed_packets field (zlib) at byte offset off. */
+int pf_stream_inflate(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
+
+/* pf_spill.c: the events, kept in a file until all are read. */
+int pf_spill_open(struct pf *p, struct bt_err *err);
+void pf_spill_close(struct pf *p);
+int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err);
+/* Events of track uuid spilled before its descriptor get key k. */
+int pf_spill_resolve(struct pf *p, uint64_t uuid, int64_t k, struct bt_err *err);
+/* A statement giving k, ts, kind, src, frame, v, a in pairing order;
+ * pf_spill_next steps it: 1 a row, 0 the end, -1 an error. */
+int pf_spill_order(struct pf *p, sqlite3_stmt **out, struct bt_err *err);
+int pf_spill_next(struct pf *p, sqlite3_stmt *st, struct bt_err *err);
+
+/* pf_packet.c */
+int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
+void pf_release(struct pf *p);
+
+/* pf_names.c */
+uint32_t pf_frame(struct pf *p, const char *name, size_t len);
+const char *pf_name(const struct pf *p, struct bt_map64 *m, int64_t key);
+void pf_name_put(struct pf *p, struct bt_map64 *m, int64_t key, const char *s, size_t len);
+int pf_annotation(const struct pf *p, struct pf_args *a, const char *name, const Perfetto__Protos__DebugAnnotation *d,
+		  const char *str);
+
+/* pf_pair.c: spilled events into slices, track slices and counters. */
+int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err);
+
+#endif

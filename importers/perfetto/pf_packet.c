@@ -1,0 +1,432 @@
+/*
+ * One TracePacket at a time (perfetto-subset.md §2-§4): descriptors and
+ * the process tree tell which thread a track is; sequences carry interned
+ * names and default tracks; track events and atrace prints are spilled
+ * (pf_spill.c) with the thread they happened on, for pf_pair.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "importers/perfetto/pf_int.h"
+
+typedef Perfetto__Protos__TracePacket Packet;
+typedef Perfetto__Protos__TrackEvent Event;
+
+/* Legacy ThreadDescriptor sequences get a track of their own, keyed so
+ * that no real uuid is likely to collide. */
+#define LEGACY_UUID(tid) (0xB7AC000000000000ULL | (uint32_t)(tid))
+
+/* The key events of a track are ordered under: the thread's tid, else
+ * minus the track's index + 1. */
+static int64_t track_key(const struct pf *p, const struct pf_track *t)
+{
+	return t->tid > 0 ? t->tid : -(int64_t)(t - p->tracks) - 1;
+}
+
+static struct pf_track *track_add(struct pf *p, uint64_t uuid)
+{
+	struct pf_track *t;
+
+	BT_GROW(p->tracks, p->ntracks + 1, p->tcap);
+	t = &p->tracks[p->ntracks++];
+	memset(t, 0, sizeof *t);
+	t->uuid = uuid;
+	bt_map64_put(&p->track_of, uuid, (uint32_t)p->ntracks);
+	return t;
+}
+
+static struct pf_track *pf_track_get(struct pf *p, uint64_t uuid)
+{
+	uint32_t i = bt_map64_get(&p->track_of, uuid);
+
+	return i ? &p->tracks[i - 1] : NULL;
+}
+
+/* By a map: a hostile trace may name a new sequence in every packet. */
+static struct pf_seq *seq_get(struct pf *p, uint32_t id)
+{
+	uint32_t i = bt_map64_get(&p->seq_of, id);
+	struct pf_seq *q;
+
+	if (i)
+		return &p->seqs[i - 1];
+	BT_GROW(p->seqs, p->nseqs + 1, p->scap);
+	q = &p->seqs[p->nseqs++];
+	memset(q, 0, sizeof *q);
+	bt_map64_put(&p->seq_of, id, (uint32_t)p->nseqs);
+	return q;
+}
+
+/* The interning maps, made when a sequence first interns (most never do). */
+static void seq_release(struct pf_seq *q)
+{
+	if (!q->interned)
+		return;
+	bt_map64_release(&q->names);
+	bt_map64_release(&q->ann_names);
+	bt_map64_release(&q->strings);
+	q->interned = 0;
+}
+
+static void seq_clear(struct pf_seq *q)
+{
+	seq_release(q);
+	q->plen = 0;
+	q->has_track = 0;
+	q->legacy_tid = 0;
+	q->cleared = 1;
+}
+
+static void seq_put(struct pf_seq *q, struct bt_map64 *m, uint64_t iid, const char *s, size_t len)
+{
+	if (!iid || !s)
+		return;
+	BT_GROW(q->pool, q->plen + len + 1, q->pcap);
+	memcpy(q->pool + q->plen, s, len);
+	q->pool[q->plen + len] = '\0';
+	bt_map64_put(m, iid, (uint32_t)q->plen + 1);
+	q->plen += len + 1;
+}
+
+static const char *seq_str(const struct pf_seq *q, const struct bt_map64 *m, uint64_t iid)
+{
+	uint32_t at = q->interned ? bt_map64_get(m, iid) : 0;
+
+	return at ? q->pool + at - 1 : NULL;
+}
+
+static void intern(struct pf_seq *q, const Perfetto__Protos__InternedData *d)
+{
+	size_t i;
+
+	if (!q->interned) {
+		bt_map64_init(&q->names, 16);
+		bt_map64_init(&q->ann_names, 16);
+		bt_map64_init(&q->strings, 16);
+		q->interned = 1;
+	}
+
+	for (i = 0; i < d->n_event_names; i++)
+		if (d->event_names[i]->name)
+			seq_put(q, &q->names, d->event_names[i]->iid, d->event_names[i]->name,
+				strlen(d->event_names[i]->name));
+	for (i = 0; i < d->n_debug_annotation_names; i++)
+		if (d->debug_annotation_names[i]->name)
+			seq_put(q, &q->ann_names, d->debug_annotation_names[i]->iid,
+				d->debug_annotation_names[i]->name, strlen(d->debug_annotation_names[i]->name));
+	for (i = 0; i < d->n_debug_annotation_string_values; i++) {
+		const Perfetto__Protos__InternedString *s = d->debug_annotation_string_values[i];
+		if (s->has_str)
+			seq_put(q, &q->strings, s->iid, (const char *)s->str.data, s->str.len);
+	}
+}
+
+static void note_thread(struct pf *p, int64_t tid, int64_t pid, const char *name)
+{
+	if (tid <= 0)
+		return;
+	if (pid > 0 && pid < INT32_MAX)
+		bt_map64_put(&p->tgid_of, (uint64_t)tid, (uint32_t)pid + 1);
+	if (name && *name)
+		pf_name_put(p, &p->thread_name, tid, name, strlen(name));
+}
+
+static void note_process(struct pf *p, int64_t pid, const char *name)
+{
+	if (pid > 0 && name && *name)
+		pf_name_put(p, &p->process_name, pid, name, strlen(name));
+}
+
+/* A descriptor arrived: events spilled before it learn their thread. */
+static int describe(struct pf *p, const Perfetto__Protos__TrackDescriptor *d, struct bt_err *err)
+{
+	struct pf_track *t;
+	const char *name = d->name ? d->name : d->static_name ? d->static_name : d->atrace_name;
+	int had = 0;
+
+	if (!d->has_uuid)
+		return BT_OK;
+	t = pf_track_get(p, d->uuid);
+	if (t)
+		had = 1;
+	else
+		t = track_add(p, d->uuid);
+	if (d->thread && d->thread->has_tid && d->thread->tid > 0) {
+		t->tid = d->thread->tid;
+		t->pid = d->thread->has_pid ? d->thread->pid : 0;
+		note_thread(p, t->tid, t->pid, d->thread->thread_name ? d->thread->thread_name : name);
+	} else if (d->process && d->process->has_pid) {
+		t->pid = d->process->pid;
+		note_process(p, t->pid, d->process->process_name ? d->process->process_name
+				  : d->process->n_cmdline ? d->process->cmdline[0] : name);
+	}
+	t->pending = 0;
+	if (name && (!t->name || strcmp(t->name, name))) {
+		free(t->name);
+		t->name = bt_xstrdup(name);
+	}
+	return had ? pf_spill_resolve(p, t->uuid, track_key(p, t), err) : BT_OK;
+}
+
+static void process_tree(struct pf *p, const Perfetto__Protos__ProcessTree *pt)
+{
+	size_t i;
+
+	for (i = 0; i < pt->n_processes; i++) {
+		const Perfetto__Protos__ProcessTree__Process *x = pt->processes[i];
+		if (x->has_pid && x->n_cmdline && !pf_name(p, &p->process_name, x->pid))
+			note_process(p, x->pid, x->cmdline[0]);
+	}
+	for (i = 0; i < pt->n_threads; i++) {
+		const Perfetto__Protos__ProcessTree__Thread *x = pt->threads[i];
+		if (x->has_tid)
+			note_thread(p, x->tid, x->has_tgid ? x->tgid : 0,
+				    pf_name(p, &p->thread_name, x->tid) ? NULL : x->name);
+	}
+}
+
+/* The annotations in the compact form the spill keeps: a bit mask, then
+ * the values of the bits set, in order. */
+static size_t pack_args(const struct pf_args *a, unsigned char *buf)
+{
+	size_t n = 4;
+	int k;
+
+	memcpy(buf, &a->has, 4);
+	for (k = 0; k < PF__NARGS; k++)
+		if (a->has & 1u << k) {
+			memcpy(buf + n, &a->v[k], 8);
+			n += 8;
+		}
+	return n;
+}
+
+static int spill(struct pf *p, int known, int64_t k, uint64_t uuid, int64_t ts, int kind, int src,
+		 uint32_t frame, double v, const struct pf_args *a, struct bt_err *err)
+{
+	unsigned char buf[4 + 8 * PF__NARGS];
+	struct pf_event e;
+
+	e.seq = ++p->seq;
+	e.known = known;
+	e.k = k;
+	e.uuid = uuid;
+	e.ts = ts;
+	e.kind = kind;
+	e.src = src;
+	e.frame = frame;
+	e.v = v;
+	e.nargs = a && a->has ? pack_args(a, buf) : 0;
+	e.args = buf;
+	return pf_spill_event(p, &e, err);
+}
+
+static void count_begin(struct pf *p, int64_t pid)
+{
+	if (pid > 0 && pid < INT32_MAX)
+		bt_map64_put(&p->begins, (uint64_t)pid, bt_map64_get(&p->begins, (uint64_t)pid) + 1);
+}
+
+/* "B|tgid|name", "E|tgid|" or "E" on thread tid (§4.2); others skipped. */
+static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct bt_err *err)
+{
+	size_t len = strlen(buf);
+	const char *name, *bar;
+	int64_t tgid = 0;
+
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\0'))
+		len--;
+	if (len >= 1 && buf[0] == 'E' && (len == 1 || buf[1] == '|'))
+		return spill(p, 1, tid, 0, ts, PF_EV_END, PF_SRC_ATRACE, 0, 0, NULL, err);
+	if (len < 2 || buf[0] != 'B' || buf[1] != '|')
+		return BT_OK;
+	bar = memchr(buf + 2, '|', len - 2);
+	if (!bar)
+		return BT_OK;
+	for (name = buf + 2; name < bar && *name >= '0' && *name <= '9' && tgid < INT32_MAX; name++)
+		tgid = tgid * 10 + (*name - '0');
+	name = bar + 1;
+	if (tgid > 0 && tgid < INT32_MAX) {
+		if (!bt_map64_get(&p->tgid_of, (uint64_t)tid))
+			bt_map64_put(&p->tgid_of, (uint64_t)tid, (uint32_t)tgid + 1);
+		count_begin(p, tgid);
+	}
+	p->flavor_atrace = 1;
+	return spill(p, 1, tid, 0, ts, PF_EV_BEGIN, PF_SRC_ATRACE,
+		     pf_frame(p, name, len - (size_t)(name - buf)), 0, NULL, err);
+}
+
+static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, struct bt_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < b->n_event; i++) {
+		const Perfetto__Protos__FtraceEvent *e = b->event[i];
+		if (!e->print || !e->print->buf || !e->has_timestamp || !e->has_pid || !e->pid)
+			continue;
+		if (e->timestamp > INT64_MAX) {
+			bt_diag_warn(p->diag, "perfetto_bad_timestamp", "an ftrace event of '%s' has a timestamp beyond 2^63 ns; skipped",
+				     p->path);
+			continue;
+		}
+		if (atrace(p, e->pid, (int64_t)e->timestamp, e->print->buf, err))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+static int flow(struct pf *p, const struct pf_track *t, uint64_t id, int role, int64_t ts,
+		const char *name, struct bt_err *err)
+{
+	if (!t || t->tid <= 0)
+		return BT_OK;
+	return bt_db_exec(p->db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiitn", (int64_t)id, (int64_t)role,
+			  t->tid, ts, (int64_t)0, name);
+}
+
+static int track_event(struct pf *p, struct pf_seq *q, const Packet *pk, uint64_t off, struct bt_err *err)
+{
+	const Event *ev = pk->track_event;
+	struct pf_track *t;
+	struct pf_args a;
+	uint64_t uuid = 0;
+	const char *name = ev->name;
+	int kind = ev->has_type ? (int)ev->type : 0;
+	int64_t ts = (int64_t)pk->timestamp;
+	double v = 0;
+	size_t i;
+
+	if (kind < PF_EV_BEGIN || kind > PF_EV_COUNTER) {
+		bt_diag_warn(p->diag, "perfetto_event_type", "track events of '%s' with type %d (first at byte offset %llu) are not slices or counters; skipped",
+			     p->path, kind, (unsigned long long)off);
+		return BT_OK;
+	}
+	if (!pk->has_timestamp || pk->timestamp > INT64_MAX) {
+		bt_diag_warn(p->diag, "perfetto_event_time", "a track event of '%s' at byte offset %llu has no usable timestamp; skipped",
+			     p->path, (unsigned long long)off);
+		return BT_OK;
+	}
+	if (ev->has_track_uuid)
+		uuid = ev->track_uuid;
+	else if (q->has_track)
+		uuid = q->track;
+	else if (q->legacy_tid)
+		uuid = LEGACY_UUID(q->legacy_tid);
+	t = pf_track_get(p, uuid);
+	if (!name && ev->has_name_iid)
+		name = seq_str(q, &q->names, ev->name_iid);
+	memset(&a, 0, sizeof a);
+	for (i = 0; i < ev->n_debug_annotations; i++) {
+		const Perfetto__Protos__DebugAnnotation *d = ev->debug_annotations[i];
+		const char *an = d->name ? d->name : d->has_name_iid ? seq_str(q, &q->ann_names, d->name_iid) : NULL;
+		const char *str = d->string_value ? d->string_value
+				  : d->has_string_value_iid ? seq_str(q, &q->strings, d->string_value_iid) : NULL;
+		pf_annotation(p, &a, an, d, str);
+	}
+	for (i = 0; i < ev->n_flow_ids; i++)
+		if (flow(p, t, ev->flow_ids[i], 0, ts, name, err))
+			return err->code;
+	if (ev->n_terminating_flow_ids) {
+		if (kind == PF_EV_BEGIN) {
+			a.has |= 1u << PF_FLOW_IN;
+			a.v[PF_FLOW_IN] = (int64_t)ev->terminating_flow_ids[0];
+		} else if (flow(p, t, ev->terminating_flow_ids[0], 1, ts, name, err)) {
+			return err->code;
+		}
+	}
+	if (kind == PF_EV_INSTANT)
+		return BT_OK;   /* a point: only its flows count */
+	if (kind == PF_EV_COUNTER)
+		v = ev->has_double_counter_value ? ev->double_counter_value : (double)ev->counter_value;
+	if (kind == PF_EV_BEGIN && t && t->tid > 0)
+		count_begin(p, t->pid > 0 ? t->pid : (int64_t)bt_map64_get(&p->tgid_of, (uint64_t)t->tid) - 1);
+	if (!t) {
+		t = track_add(p, uuid);   /* described later, or never */
+		t->pending = 1;
+	}
+	p->flavor_track = 1;
+	return spill(p, !t->pending, track_key(p, t), uuid, ts, kind, PF_SRC_TRACK,
+		     kind == PF_EV_BEGIN ? pf_frame(p, name ? name : "?", name ? strlen(name) : 1) : 0, v, &a,
+		     err);
+}
+
+int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
+{
+	Packet *pk = perfetto__protos__trace_packet__unpack(NULL, len, data);
+	struct pf_seq *q;
+	int rc = BT_OK;
+
+	if (!pk)
+		return bt_err_set(err, BT_EFORMAT, "malformed TracePacket in '%s' at byte offset %llu (%zu bytes)",
+				  p->path, (unsigned long long)off, len);
+	p->packets++;
+	q = seq_get(p, pk->has_trusted_packet_sequence_id ? pk->trusted_packet_sequence_id : 0);
+	if ((pk->has_sequence_flags && (pk->sequence_flags & 1)) ||
+	    (pk->has_incremental_state_cleared && pk->incremental_state_cleared))
+		seq_clear(q);
+	if (pk->has_sequence_flags && (pk->sequence_flags & 2) && !q->cleared) {
+		bt_diag_warn(p->diag, "perfetto_incremental_state", "packets of '%s' need interned data their sequence never set (first at byte offset %llu); skipped",
+			     p->path, (unsigned long long)off);
+		goto out;
+	}
+	if (pk->interned_data)
+		intern(q, pk->interned_data);
+	if (pk->trace_packet_defaults && pk->trace_packet_defaults->track_event_defaults &&
+	    pk->trace_packet_defaults->track_event_defaults->has_track_uuid) {
+		q->has_track = 1;
+		q->track = pk->trace_packet_defaults->track_event_defaults->track_uuid;
+	}
+	if (pk->thread_descriptor && pk->thread_descriptor->has_tid && pk->thread_descriptor->tid > 0) {
+		const Perfetto__Protos__ThreadDescriptor *d = pk->thread_descriptor;
+		Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		q->legacy_tid = d->tid;
+		td.has_uuid = 1;
+		td.uuid = LEGACY_UUID(d->tid);
+		td.thread = (Perfetto__Protos__ThreadDescriptor *)d;
+		rc = describe(p, &td, err);
+	}
+	if (!rc && pk->process_descriptor && pk->process_descriptor->has_pid)
+		note_process(p, pk->process_descriptor->pid, pk->process_descriptor->process_name);
+	if (!rc && pk->track_descriptor)
+		rc = describe(p, pk->track_descriptor, err);
+	if (!rc && pk->process_tree)
+		process_tree(p, pk->process_tree);
+	if (!rc && pk->ftrace_events)
+		rc = ftrace(p, pk->ftrace_events, err);
+	if (!rc && pk->track_event)
+		rc = track_event(p, q, pk, off, err);
+	if (!rc && pk->has_compressed_packets)
+		rc = pf_stream_inflate(p, pk->compressed_packets.data, pk->compressed_packets.len, off, err);
+out:
+	perfetto__protos__trace_packet__free_unpacked(pk, NULL);
+	return rc;
+}
+
+void pf_release(struct pf *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ntracks; i++)
+		free(p->tracks[i].name);
+	free(p->tracks);
+	bt_map64_release(&p->track_of);
+	bt_map64_release(&p->tgid_of);
+	bt_map64_release(&p->thread_name);
+	bt_map64_release(&p->process_name);
+	bt_map64_release(&p->begins);
+	for (i = 0; i < p->nnames; i++)
+		free(p->names[i]);
+	free(p->names);
+	bt_strmap_release(&p->frame_of);
+	for (i = 0; i < p->nframes; i++)
+		free(p->frames[i].name);
+	free(p->frames);
+	for (i = 0; i < p->nseqs; i++) {
+		seq_release(&p->seqs[i]);
+		free(p->seqs[i].pool);
+	}
+	free(p->seqs);
+	bt_map64_release(&p->seq_of);
+	bt_strmap_release(&p->type_of);
+}

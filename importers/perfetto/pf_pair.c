@@ -1,0 +1,382 @@
+/*
+ * Pairing spilled events into slices (perfetto-subset.md §3.2, §4.2): per
+ * thread in time order, a begin opens a slice and an end closes the
+ * innermost open slice of the same source. A thread's app track and its
+ * atrace markers nest into one tree, so a wait marker lands under the
+ * method that waited. Tracks that are no thread's give track_slices and
+ * counters. Marker slices leave their edges, binder calls and thread
+ * creations behind as they close.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "importers/perfetto/pf_int.h"
+
+#define MAX_DEPTH 512   /* deeper begins are dropped (and counted) */
+
+/* An open begin: a slice of the feed, or one dropped past MAX_DEPTH. */
+struct tag {
+	int src, real;
+	uint32_t frame;
+	int64_t flow_in;     /* terminating flow id, or 0 */
+};
+
+/* An open slice of a track that is no thread's. */
+struct tslice {
+	uint32_t frame;
+	int64_t ts;
+};
+
+struct pair {
+	struct pf *p;
+	struct bt_feed *feed;
+	struct tag *tags;
+	size_t ntags, tcap;
+	size_t open[2];             /* tags of each source (PF_SRC_*) */
+	struct tslice *ts;
+	size_t nts, tscap;
+	int64_t key, last_ts;
+	int have_key, skip_key;
+	struct bt_map64 *threads;   /* tids with slices */
+	int64_t total[PF__NARGS];   /* magnitudes of the values taken, by kind */
+	uint64_t unmatched, overlaps, unterminated, deep, other, over;
+};
+
+static void unpack_args(const void *blob, size_t n, struct pf_args *a)
+{
+	const unsigned char *b = blob;
+	size_t at = 4;
+	int k;
+
+	memset(a, 0, sizeof *a);
+	if (!b || n < 4)
+		return;
+	memcpy(&a->has, b, 4);
+	for (k = 0; k < PF__NARGS; k++)
+		if (a->has & 1u << k) {
+			if (at + 8 > n) {
+				a->has &= (1u << k) - 1;
+				return;
+			}
+			memcpy(&a->v[k], b + at, 8);
+			at += 8;
+		}
+}
+
+static int has(const struct pf_args *a, enum pf_arg k)
+{
+	return (a->has >> k) & 1;
+}
+
+/* Values attribution adds up (ids are not) stay, all of a kind together,
+ * within PF_MAX_VALUE: no sum of them, however taken, leaves int64. */
+static void budget(struct pair *r, struct pf_args *a)
+{
+	static const enum pf_arg summed[] = { PF_CPU, PF_SELF_CPU, PF_BLOCK, PF_COUNT, PF_OBJS, PF_BYTES,
+					      PF_MAJFLT, PF_NVCSW, PF_NIVCSW, PF_GAP, PF_GAP_CPU };
+	size_t i;
+
+	for (i = 0; i < sizeof summed / sizeof summed[0]; i++) {
+		enum pf_arg k = summed[i];
+		int64_t v;
+		if (!has(a, k))
+			continue;
+		v = a->v[k] < 0 ? -a->v[k] : a->v[k];   /* |v| <= PF_MAX_VALUE (pf_names.c) */
+		if (v > PF_MAX_VALUE - r->total[k]) {
+			a->has &= ~(1u << k);
+			r->over++;
+		} else {
+			r->total[k] += v;
+		}
+	}
+}
+
+/* An end's annotations are merged into the slice it closes (§3.2). */
+static void apply_args(struct bt_slice *s, unsigned *known, const struct pf_args *a)
+{
+	if (has(a, PF_CPU))
+		s->cpu_dur = a->v[PF_CPU], *known |= BT_FEED_CPU;
+	if (has(a, PF_SELF_CPU))
+		s->self_cpu_dur = a->v[PF_SELF_CPU], *known |= BT_FEED_SELF_CPU;
+	if (has(a, PF_BLOCK))
+		s->block_dur = a->v[PF_BLOCK], *known |= BT_FEED_BLOCK;
+	if (has(a, PF_MSG))
+		s->msg_id = a->v[PF_MSG];
+	if (has(a, PF_COUNT))
+		s->sample_count = a->v[PF_COUNT];
+	if (has(a, PF_OBJS))
+		s->alloc_objects = a->v[PF_OBJS];
+	if (has(a, PF_BYTES))
+		s->alloc_bytes = a->v[PF_BYTES];
+	if (has(a, PF_MAJFLT))
+		s->majflt = a->v[PF_MAJFLT];
+	if (has(a, PF_NVCSW))
+		s->nvcsw = a->v[PF_NVCSW];
+	if (has(a, PF_NIVCSW))
+		s->nivcsw = a->v[PF_NIVCSW];
+	if (has(a, PF_TYPE))
+		s->type = a->v[PF_TYPE];
+	if (has(a, PF_WAKEUP))
+		s->wakeup_tid = a->v[PF_WAKEUP];
+	if (has(a, PF_GAP))
+		s->gap_dur = a->v[PF_GAP];
+	if (has(a, PF_GAP_CPU))
+		s->gap_cpu_dur = a->v[PF_GAP_CPU];
+}
+
+/* Record types a marker stands for (engine/rtype.h numbering). */
+static int64_t marker_type(enum pf_marker m)
+{
+	return m == PF_WAIT ? 6 : m == PF_MONITOR ? 8 : m == PF_BINDER ? 2 : -1;
+}
+
+static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const struct pf_args *a,
+		 struct bt_err *err)
+{
+	struct pf_frame *f = &r->p->frames[frame - 1];
+	struct bt_slice s;
+	unsigned known = 0;
+	struct tag *t;
+
+	BT_GROW(r->tags, r->ntags + 1, r->tcap);
+	t = &r->tags[r->ntags++];
+	r->open[src]++;
+	t->src = src;
+	t->frame = frame;
+	t->flow_in = has(a, PF_FLOW_IN) ? a->v[PF_FLOW_IN] : 0;
+	t->real = 1;
+	if (bt_feed_depth(r->feed) >= MAX_DEPTH) {
+		t->real = 0;
+		r->deep++;
+		return BT_OK;
+	}
+	f->used = 1;
+	memset(&s, 0, sizeof s);
+	s.tid = r->key;
+	s.ts = ts;
+	s.frame_id = frame;
+	s.type = marker_type(f->marker);
+	apply_args(&s, &known, a);
+	if (!bt_map64_get(r->threads, (uint64_t)r->key))
+		bt_map64_put(r->threads, (uint64_t)r->key, 1);
+	return bt_feed_open(r->feed, &s, known, marker_type(f->marker) >= 0, err);
+}
+
+/* What a marker slice leaves besides itself. */
+static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t, struct bt_err *err)
+{
+	const struct pf_frame *f = &r->p->frames[t->frame - 1];
+	struct bt_db *db = r->p->db;
+	const char *edge = f->marker == PF_WAIT ? "wait" : f->marker == PF_MONITOR ? "monitor" : NULL;
+
+	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiint", t->flow_in, (int64_t)1,
+				     s->tid, s->ts, s->dur, edge))
+		return err->code;
+	switch (f->marker) {
+	case PF_WAIT:
+		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intiiinnnn", s->tid, "wait", f->value, s->ts, s->dur);
+	case PF_MONITOR:
+		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intniiinin", s->tid, "monitor", s->ts, s->dur,
+				  f->value, s->ts + s->dur);
+	case PF_NOTIFY:
+		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "iii", f->value, s->tid, s->ts);
+	case PF_BINDER:
+		return bt_db_exec(db, BT_SQL_INSERT_BINDER, err, f->has_code ? "iiiissi" : "iiiissn", s->id, s->tid,
+				  s->ts, s->dur, f->name + f->iface_off, (size_t)f->iface_len,
+				  f->has_method ? f->name + f->method_off : NULL, (size_t)f->method_len, f->value);
+	case PF_PTHREAD:
+		return bt_db_exec(db, BT_SQL_INSERT_THREAD_CREATE, err, "iiii", s->id, s->tid, s->ts, f->value);
+	default:
+		return BT_OK;
+	}
+}
+
+/* Pop the top tag, closing its slice at ts. */
+static int pop(struct pair *r, int64_t ts, const struct pf_args *a, struct bt_err *err)
+{
+	struct tag t = r->tags[--r->ntags];
+	struct bt_slice s;
+
+	r->open[t.src]--;
+	if (!t.real)
+		return BT_OK;
+	if (a && a->has) {
+		unsigned known = 0;   /* the feed keeps what begin gave; an end adds to it */
+		apply_args(bt_feed_top(r->feed), &known, a);
+		bt_feed_known(r->feed, known);
+	}
+	if (bt_feed_close(r->feed, ts, &s, err))
+		return err->code;
+	return marker(r, &s, &t, err);
+}
+
+static int end(struct pair *r, int64_t ts, int src, const struct pf_args *a, struct bt_err *err)
+{
+	size_t j = r->ntags;
+
+	if (!r->open[src]) {   /* not by a scan: each unmatched end would walk the whole stack */
+		r->unmatched++;
+		return BT_OK;
+	}
+	while (r->tags[j - 1].src != src)
+		j--;
+	while (r->ntags > j) {   /* another source's slices still open inside: cut */
+		r->overlaps++;
+		if (pop(r, ts, NULL, err))
+			return err->code;
+	}
+	return pop(r, ts, a, err);
+}
+
+/* The current key's track (a track of no thread), by name. */
+static const char *track_name(const struct pair *r)
+{
+	const struct pf_track *t = &r->p->tracks[-r->key - 1];
+
+	return t->name ? t->name : "?";
+}
+
+/* Close the innermost open slice of the current non-thread track at end. */
+static int track_slice_end(struct pair *r, int64_t end, struct bt_err *err)
+{
+	const struct tslice *x = &r->ts[--r->nts];
+
+	return bt_db_exec(r->p->db, BT_SQL_INSERT_TRACK_SLICE, err, "ttiii", track_name(r),
+			  r->p->frames[x->frame - 1].name, x->ts, end - x->ts, (int64_t)r->nts);
+}
+
+static int end_key(struct pair *r, struct bt_err *err)
+{
+	if (!r->have_key)
+		return BT_OK;
+	if (r->key >= 0) {
+		if (r->ntags)
+			r->unterminated += r->ntags;
+		while (r->ntags)
+			if (pop(r, r->last_ts, NULL, err))
+				return err->code;
+		return BT_OK;
+	}
+	r->unterminated += r->nts;
+	while (r->nts)
+		if (track_slice_end(r, r->last_ts, err))
+			return err->code;
+	return BT_OK;
+}
+
+/* An app thread's, or one of unknown process (a trace naming none). */
+static int wanted(const struct pf *p, int64_t tid)
+{
+	uint32_t g = bt_map64_get(&p->tgid_of, (uint64_t)tid);
+
+	return !g || !p->pid || (int64_t)g - 1 == p->pid;
+}
+
+static int track_event(struct pair *r, int64_t ts, int kind, uint32_t frame, double v, struct bt_err *err)
+{
+	if (kind == PF_EV_COUNTER)
+		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tid", track_name(r), ts, v);
+	if (kind == PF_EV_BEGIN) {
+		BT_GROW(r->ts, r->nts + 1, r->tscap);
+		r->ts[r->nts].frame = frame;
+		r->ts[r->nts++].ts = ts;
+		return BT_OK;
+	}
+	if (!r->nts) {
+		r->unmatched++;
+		return BT_OK;
+	}
+	return track_slice_end(r, ts, err);
+}
+
+static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
+{
+	int64_t key = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
+	int kind = sqlite3_column_int(st, 2), src = sqlite3_column_int(st, 3);
+	uint32_t frame = (uint32_t)sqlite3_column_int64(st, 4);
+	struct pf_args a;
+
+	if (!r->have_key || key != r->key) {
+		if (end_key(r, err))
+			return err->code;
+		r->have_key = 1;
+		r->key = key;
+		r->skip_key = key >= 0 && !wanted(r->p, key);
+	}
+	r->last_ts = ts;
+	if (r->skip_key) {
+		r->other += kind == PF_EV_BEGIN;
+		return BT_OK;
+	}
+	if (frame > r->p->nframes)
+		frame = 0;
+	if (key < 0)
+		return track_event(r, ts, kind, frame, sqlite3_column_double(st, 5), err);
+	unpack_args(sqlite3_column_blob(st, 6), (size_t)sqlite3_column_bytes(st, 6), &a);
+	budget(r, &a);
+	if (kind == PF_EV_BEGIN && frame)
+		return begin(r, ts, src, frame, &a, err);
+	if (kind == PF_EV_END)
+		return end(r, ts, src, &a, err);
+	if (kind == PF_EV_COUNTER) {
+		char track[40];
+		snprintf(track, sizeof track, "thread %lld", (long long)key);
+		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tid", track, ts, sqlite3_column_double(st, 5));
+	}
+	return BT_OK;
+}
+
+static void report(const struct pair *r, const struct pf *p)
+{
+	if (r->unmatched)
+		bt_diag_count(p->diag, "perfetto_unmatched_end", r->unmatched,
+			      "slice ends in '%s' with no open slice of their source; skipped", p->path);
+	if (r->overlaps)
+		bt_diag_count(p->diag, "perfetto_overlapping_slices", r->overlaps,
+			      "slices in '%s' were cut short where an enclosing slice of the other source (app track or atrace) ended", p->path);
+	if (r->unterminated)
+		bt_diag_count(p->diag, "perfetto_unterminated_slices", r->unterminated,
+			      "slices in '%s' never ended; they end at their thread's or track's last event", p->path);
+	if (r->deep)
+		bt_diag_count(p->diag, "perfetto_too_deep", r->deep,
+			      "slices in '%s' nested deeper than %d; dropped", p->path, MAX_DEPTH);
+	if (r->over)
+		bt_diag_count(p->diag, "perfetto_annotation_total", r->over,
+			      "annotation values in '%s' past 2^60 in all (of one kind); ignored", p->path);
+	if (r->other)
+		bt_diag_count(p->diag, "perfetto_other_process", r->other,
+			      "slices of processes other than pid %lld in '%s'; not imported", (long long)p->pid, p->path);
+}
+
+int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err)
+{
+	struct pair r;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	r.p = p;
+	r.threads = threads;
+	r.feed = bt_feed_new(p->db);
+	for (rc = 0; rc < (int)p->nframes; rc++)
+		bt_feed_frame(r.feed, (uint32_t)rc + 1, p->frames[rc].name);
+	rc = pf_spill_order(p, &st, err);
+	while (!rc && (rc = pf_spill_next(p, st, err)) == 1)
+		rc = row(&r, st, err);
+	rc = rc < 0 ? err->code : rc;
+	sqlite3_finalize(st);
+	if (!rc)
+		rc = end_key(&r, err);
+	if (!rc) {
+		rc = bt_feed_finish(r.feed, err);
+		r.feed = NULL;
+	}
+	bt_feed_free(r.feed);
+	free(r.tags);
+	free(r.ts);
+	if (!rc)
+		report(&r, p);
+	return rc;
+}

@@ -1,0 +1,309 @@
+/*
+ * Reading a Perfetto trace packet by packet (perfetto-subset.md §2.1): the
+ * top-level Trace is walked by hand, key by key, so only one packet is in
+ * memory at a time whatever the file's size. Plain and gzip'd files read
+ * alike (zlib's gzread passes plain bytes through); compressed_packets
+ * are inflated and walked the same way. Offsets in messages are of the
+ * (inflated) trace bytes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "engine/base/alloc.h"
+#include "importers/perfetto/pf_int.h"
+
+#define MAX_PACKET (256u << 20)   /* far above any writer's; a bound for hostile lengths */
+#define CHUNK (1u << 16)
+
+struct in {
+	gzFile gz;
+	const char *path;
+	unsigned char buf[CHUNK];
+	size_t len, pos;
+	uint64_t off;        /* trace offset of buf[0] */
+};
+
+/* Errors of a gzip'd file are at offsets of the file, not of the trace:
+ * gzoffset() counts the compressed bytes inflate has taken. A stream cut
+ * short reads as a short file (Z_BUF_ERROR), so it is checked for at its
+ * end: a cut between two packets would otherwise pass unnoticed. */
+static int fill(struct in *in, struct bt_err *err)
+{
+	int n, zerr = Z_OK;
+	const char *msg;
+
+	in->off += in->len;
+	in->pos = in->len = 0;
+	n = gzread(in->gz, in->buf, CHUNK);
+	if (n > 0) {
+		in->len = (size_t)n;
+		return BT_OK;
+	}
+	msg = gzerror(in->gz, &zerr);
+	if (n < 0)
+		return bt_err_set(err, BT_EFORMAT, "corrupt gzip stream in '%s' near byte offset %lld: %s",
+				  in->path, (long long)gzoffset(in->gz), msg);
+	if (zerr == Z_BUF_ERROR)
+		return bt_err_set(err, BT_EFORMAT, "truncated gzip stream in '%s' at byte offset %lld: %s",
+				  in->path, (long long)gzoffset(in->gz), msg);
+	return BT_OK;
+}
+
+static uint64_t here(const struct in *in)
+{
+	return in->off + in->pos;
+}
+
+/* Next byte, or -1 at the end of the file. */
+static int next_byte(struct in *in, int *c, struct bt_err *err)
+{
+	if (in->pos == in->len && fill(in, err))
+		return err->code;
+	*c = in->pos < in->len ? in->buf[in->pos++] : -1;
+	return BT_OK;
+}
+
+/* A varint; *end set when the file ended before its first byte. */
+static int varint(struct in *in, uint64_t *v, int *end, const char *what, struct bt_err *err)
+{
+	uint64_t at = here(in);
+	int shift = 0, c = -1;
+
+	*v = 0;
+	*end = 0;
+	for (;;) {
+		if (next_byte(in, &c, err))
+			return err->code;
+		if (c < 0) {
+			if (!shift) {
+				*end = 1;
+				return BT_OK;
+			}
+			return bt_err_set(err, BT_EFORMAT, "truncated %s in '%s' at byte offset %llu", what,
+					  in->path, (unsigned long long)at);
+		}
+		if (shift > 63)
+			return bt_err_set(err, BT_EFORMAT, "over-long varint (%s) in '%s' at byte offset %llu", what,
+					  in->path, (unsigned long long)at);
+		*v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+		if (!(c & 0x80))
+			return BT_OK;
+	}
+}
+
+/* Read n bytes into *buf (grown as they come, so a lying length on a
+ * short file fails at its end, not at malloc), or skip them if !buf. */
+static int take(struct in *in, uint64_t n, unsigned char **buf, size_t *cap, uint64_t at,
+		struct bt_err *err)
+{
+	uint64_t got = 0;
+
+	while (got < n) {
+		size_t k;
+		if (in->pos == in->len && fill(in, err))
+			return err->code;
+		if (in->pos == in->len)
+			return bt_err_set(err, BT_EFORMAT, "truncated packet in '%s' at byte offset %llu: %llu bytes said, %llu there",
+					  in->path, (unsigned long long)at, (unsigned long long)n,
+					  (unsigned long long)got);
+		k = in->len - in->pos;
+		if (k > n - got)
+			k = (size_t)(n - got);
+		if (buf) {
+			BT_GROW(*buf, (size_t)got + k, *cap);
+			memcpy(*buf + got, in->buf + in->pos, k);
+		}
+		in->pos += k;
+		got += k;
+	}
+	return BT_OK;
+}
+
+/* Skip a field of wire type wt that is not a packet. */
+static int skip(struct in *in, unsigned wt, uint64_t at, struct bt_err *err)
+{
+	uint64_t v;
+	int end;
+
+	switch (wt) {
+	case 0:
+		if (varint(in, &v, &end, "varint", err))
+			return err->code;
+		return end ? bt_err_set(err, BT_EFORMAT, "truncated field in '%s' at byte offset %llu", in->path,
+					(unsigned long long)at) : BT_OK;
+	case 1:
+		return take(in, 8, NULL, NULL, at, err);
+	case 5:
+		return take(in, 4, NULL, NULL, at, err);
+	case 2:
+		if (varint(in, &v, &end, "length", err))
+			return err->code;
+		if (end)
+			return bt_err_set(err, BT_EFORMAT, "truncated field in '%s' at byte offset %llu", in->path,
+					  (unsigned long long)at);
+		return take(in, v, NULL, NULL, at, err);
+	default:
+		return bt_err_set(err, BT_EFORMAT, "not a Perfetto trace: wire type %u at byte offset %llu of '%s'",
+				  wt, (unsigned long long)at, in->path);
+	}
+}
+
+static void progress(const struct pf *p, struct in *in, uint64_t size)
+{
+	if (p->o->progress && size)
+		p->o->progress(p->o->progress_ctx, (uint64_t)gzoffset(in->gz), size);
+}
+
+int pf_stream(struct pf *p, struct bt_err *err)
+{
+	struct in *in = bt_xcalloc(1, sizeof *in);
+	unsigned char *pkt = NULL;
+	size_t cap = 0;
+	struct stat st;
+	uint64_t size = stat(p->path, &st) == 0 ? (uint64_t)st.st_size : 0, n = 0;
+	int rc = BT_OK;
+
+	in->path = p->path;
+	in->gz = gzopen(p->path, "rb");
+	if (!in->gz) {
+		free(in);
+		return bt_err_set(err, BT_EIO, "cannot open '%s': %s", p->path, strerror(errno));
+	}
+	gzbuffer(in->gz, 1u << 17);
+	for (;;) {
+		uint64_t key, len, at = here(in);
+		int end;
+		if ((rc = varint(in, &key, &end, "field key", err)) != 0 || end)
+			break;
+		if ((key >> 3) != 1 || (key & 7) != 2) {
+			if ((rc = skip(in, (unsigned)(key & 7), at, err)) != 0)
+				break;
+			continue;
+		}
+		if ((rc = varint(in, &len, &end, "packet length", err)) != 0)
+			break;
+		if (end || len > MAX_PACKET) {
+			rc = end ? bt_err_set(err, BT_EFORMAT, "truncated packet in '%s' at byte offset %llu", p->path,
+					      (unsigned long long)at)
+				 : bt_err_set(err, BT_EFORMAT, "packet of %llu bytes in '%s' at byte offset %llu (at most %u allowed)",
+					      (unsigned long long)len, p->path, (unsigned long long)at, MAX_PACKET);
+			break;
+		}
+		if ((rc = take(in, len, &pkt, &cap, at, err)) != 0)
+			break;
+		if ((rc = pf_packet(p, pkt, (size_t)len, at, err)) != 0)
+			break;
+		if ((++n & 0xfff) == 0)
+			progress(p, in, size);
+	}
+	gzclose(in->gz);
+	free(in);
+	free(pkt);
+	return rc;
+}
+
+/* A varint of b[*i..n) into *v, *i moved past it; 0 if it runs off the
+ * end or past 64 bits. */
+static int mem_varint(const uint8_t *b, size_t n, size_t *i, uint64_t *v)
+{
+	int shift;
+
+	*v = 0;
+	for (shift = 0; *i < n && shift <= 63; shift += 7) {
+		*v |= (uint64_t)(b[*i] & 0x7f) << shift;
+		if (!(b[(*i)++] & 0x80))
+			return 1;
+	}
+	return 0;
+}
+
+/* The packets of an in-memory Trace encoding (inflated bytes). */
+static int walk(struct pf *p, const uint8_t *b, size_t n, uint64_t off, struct bt_err *err)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		uint64_t key, len, skip;
+		size_t at = i;
+		if (!mem_varint(b, n, &i, &key))
+			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (inflated byte %zu)",
+					  p->path, (unsigned long long)off, at);
+		if ((key & 7) == 0) {
+			if (!mem_varint(b, n, &i, &skip))
+				return bt_err_set(err, BT_EFORMAT, "truncated compressed_packets in '%s' at byte offset %llu",
+						  p->path, (unsigned long long)off);
+			continue;
+		}
+		if ((key & 7) == 1 || (key & 7) == 5) {
+			i += (key & 7) == 1 ? 8 : 4;
+			continue;
+		}
+		if ((key & 7) != 2)
+			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (wire type %u at inflated byte %zu)",
+					  p->path, (unsigned long long)off, (unsigned)(key & 7), at);
+		if (!mem_varint(b, n, &i, &len))
+			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (inflated byte %zu)",
+					  p->path, (unsigned long long)off, at);
+		if (len > n - i)
+			return bt_err_set(err, BT_EFORMAT, "truncated packet in compressed_packets of '%s' at byte offset %llu (inflated byte %zu)",
+					  p->path, (unsigned long long)off, at);
+		if ((key >> 3) == 1 && pf_packet(p, b + i, (size_t)len, off, err))
+			return err->code;
+		i += (size_t)len;
+	}
+	return i == n ? BT_OK : bt_err_set(err, BT_EFORMAT, "truncated compressed_packets in '%s' at byte offset %llu",
+					   p->path, (unsigned long long)off);
+}
+
+int pf_stream_inflate(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
+{
+	z_stream z;
+	unsigned char *out = NULL;
+	size_t cap = 0, n = 0;
+	int zrc = Z_OK, rc;
+
+	if (p->inflating) {
+		bt_diag_warn(p->diag, "perfetto_nested_compression", "compressed_packets inside compressed_packets in '%s' (byte offset %llu); skipped",
+			     p->path, (unsigned long long)off);
+		return BT_OK;
+	}
+	memset(&z, 0, sizeof z);
+	if (inflateInit(&z) != Z_OK)
+		return bt_err_set(err, BT_EIO, "cannot start zlib");
+	z.next_in = (unsigned char *)data;
+	z.avail_in = (uInt)len;
+	while (zrc == Z_OK) {
+		if (n == cap) {
+			if (cap >= MAX_PACKET) {
+				inflateEnd(&z);
+				free(out);
+				return bt_err_set(err, BT_EFORMAT, "compressed_packets in '%s' at byte offset %llu inflate to over %u bytes",
+						  p->path, (unsigned long long)off, MAX_PACKET);
+			}
+			BT_GROW(out, cap + (len > 4096 ? len * 4 : 16384), cap);
+		}
+		z.next_out = out + n;
+		z.avail_out = (uInt)(cap - n);
+		zrc = inflate(&z, Z_NO_FLUSH);
+		n = cap - z.avail_out;
+		if (zrc == Z_BUF_ERROR && z.avail_out)   /* input ended before the stream did */
+			break;
+		if (zrc == Z_BUF_ERROR)
+			zrc = Z_OK;
+	}
+	inflateEnd(&z);
+	if (zrc != Z_STREAM_END) {
+		free(out);
+		return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (zlib: %s)",
+				  p->path, (unsigned long long)off, z.msg ? z.msg : "truncated stream");
+	}
+	p->inflating = 1;
+	rc = walk(p, out, n, off, err);
+	p->inflating = 0;
+	free(out);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/*
+ * Recognising an input by its content: each importer's probe looks at the
+ * first bytes (or at a directory's files) and the first to accept wins.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/base/fileio.h"
+#include "importers/importer.h"
+
+static const struct bt_importer *const importers[] = {
+	&bt_imp_android,
+	&bt_imp_ios,
+	&bt_imp_perfetto,
+};
+
+#define N_IMPORTERS (sizeof importers / sizeof importers[0])
+
+int bt_importer_find(const char *path, const struct bt_importer **out, struct bt_err *err)
+{
+	unsigned char head[64];
+	size_t n = 0, i;
+	int dir = bt_is_dir(path);
+	FILE *f;
+
+	*out = NULL;
+	if (!dir) {
+		f = fopen(path, "rb");
+		if (!f)
+			return bt_err_set(err, BT_EIO, "cannot open '%s': %s", path, strerror(errno));
+		n = fread(head, 1, sizeof head, f);
+		fclose(f);
+	}
+	for (i = 0; i < N_IMPORTERS; i++) {
+		if (importers[i]->probe(path, dir ? NULL : head, n)) {
+			*out = importers[i];
+			return BT_OK;
+		}
+	}
+	if (dir)
+		return bt_err_set(err, BT_EFORMAT, "no trace found in directory '%s' (looked for sampling, sampling.bin)", path);
+	if (n < 4)
+		return bt_err_set(err, BT_EFORMAT, "unrecognised input '%s': only %zu bytes at offset 0", path, n);
+	return bt_err_set(err, BT_EFORMAT,
+			  "unrecognised input '%s': bytes %02x %02x %02x %02x at offset 0 match no supported format",
+			  path, head[0], head[1], head[2], head[3]);
+}

@@ -1,0 +1,53 @@
+/*
+ * Compare's outputs: text for terminals, Markdown for pull-request
+ * comments, JSON for machines (reports/compare.schema.json). Text and
+ * Markdown share their cells (cmp_cells.c) and differ only in layout.
+ */
+#ifndef BT_CMP_REPORT_H
+#define BT_CMP_REPORT_H
+
+#include <stdio.h>
+
+#include "engine/compare/compare.h"
+
+struct bt_cmp_view {
+	const struct bt_compare *c;
+	const char *const *globs;   /* --metric, for the policy line */
+	int nglobs;
+	int top;                    /* diff rows per list in text and Markdown */
+	int fail_inconclusive;
+};
+
+struct bt_cmp_reporter {
+	const char *name, *ext;
+	int (*write)(const struct bt_cmp_view *v, FILE *out, struct bt_err *err);
+};
+
+extern const struct bt_cmp_reporter bt_cmp_text, bt_cmp_md, bt_cmp_json, bt_cmp_xlsx;
+
+/* By --format name, else by path's extension, else text. */
+int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp_reporter **out,
+		       struct bt_err *err);
+
+/* ---- cells shared by text and Markdown (cmp_cells.c) ---- */
+
+enum { BT_CMP_MCOLS = 8, BT_CMP_DCOLS = 8, BT_CMP_CELLS = 8 /* the larger */ };
+extern const char *const bt_cmp_mhead[BT_CMP_MCOLS];
+extern const char *const bt_cmp_dhead[BT_CMP_DCOLS];
+
+/* Init (1) or release (0) the BT_CMP_CELLS buffers of a row. */
+void bt_cmp_cells(struct bt_buf *cell, int init);
+/* The headline: "regressed: 2 of 41 gated metrics (1 inconclusive)". */
+void bt_cmp_headline(const struct bt_compare *c, struct bt_buf *b);
+/* Runs, thresholds and tests in one paragraph. */
+void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b);
+/* One metric's cells; cell[i] is reset first. */
+void bt_cmp_metric_cells(const struct bt_cmp_metric *m, struct bt_buf cell[BT_CMP_MCOLS]);
+/* One diff row's cells, in unit u. */
+void bt_cmp_change_cells(const struct bt_cmp_change *r, enum bt_unit u, struct bt_buf cell[BT_CMP_DCOLS]);
+/* What the diff rows' markers mean, a line of its own. */
+extern const char bt_cmp_legend[];
+/* The title of a diff list and the unit of its values. */
+const char *bt_cmp_list_title(int measure, enum bt_unit *u);   /* -1: blocking */
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * Compare for terminals: the headline, the policy, the metrics (gated
+ * first, regressions on top) and the diff lists, as aligned tables.
+ */
+#include <string.h>
+
+#include "reports/compare/cmp_report.h"
+#include "reports/text/grid.h"
+
+/* align: 'r' for a right-aligned (numeric) column, per column. */
+static void header(struct bt_grid *g, const char *const *head, int ncols, const char *align)
+{
+	int k;
+
+	bt_grid_init(g, ncols);
+	for (k = 0; k < ncols; k++) {
+		g->numeric[k] = align[k] == 'r';
+		bt_grid_add(g, head[k], strlen(head[k]));
+	}
+}
+
+static void add_cells(struct bt_grid *g, const struct bt_buf *cell, int ncols)
+{
+	int k;
+
+	for (k = 0; k < ncols; k++)
+		bt_grid_add(g, cell[k].buf, cell[k].len);
+}
+
+static void metrics(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
+{
+	struct bt_grid g;
+	size_t i;
+
+	header(&g, bt_cmp_mhead, BT_CMP_MCOLS, "llrrrrrl");
+	for (i = 0; i < c->nm; i++) {
+		bt_cmp_metric_cells(&c->m[i], cell);
+		add_cells(&g, cell, BT_CMP_MCOLS);
+	}
+	fprintf(out, "\nMetrics (%zu: gated first; in parentheses, not gated)\n", c->nm);
+	bt_grid_print(&g, out);
+	bt_grid_release(&g);
+}
+
+static void list(const struct bt_cmp_view *v, const struct bt_cmp_list *l, int measure,
+		 struct bt_buf *cell, FILE *out)
+{
+	enum bt_unit u;
+	const char *title = bt_cmp_list_title(measure, &u);
+	size_t i, n = l->n < (size_t)v->top ? l->n : (size_t)v->top;
+	struct bt_grid g;
+
+	if (!l->n)
+		return;
+	fprintf(out, "\n%s (%zu of %zu that moved)\n", title, n, l->n);
+	header(&g, bt_cmp_dhead, BT_CMP_DCOLS, "llrrrrrr");
+	for (i = 0; i < n; i++) {
+		bt_cmp_change_cells(&l->rows[i], u, cell);
+		add_cells(&g, cell, BT_CMP_DCOLS);
+	}
+	bt_grid_print(&g, out);
+	bt_grid_release(&g);
+}
+
+static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
+{
+	const struct bt_compare *c = v->c;
+	struct bt_buf cell[BT_CMP_CELLS], b = BT_BUF_INIT;
+	size_t k;
+
+	(void)err;
+	bt_cmp_cells(cell, 1);
+	bt_cmp_headline(c, &b);
+	fprintf(out, "btrace-analyze compare: %s\n", b.buf);
+	bt_buf_reset(&b);
+	bt_cmp_policy(v, &b);
+	fprintf(out, "%s\n", b.buf);
+	metrics(c, cell, out);
+	list(v, &c->blocking, -1, cell, out);
+	for (k = 0; k < BT_MS__COUNT; k++)
+		list(v, &c->methods[k], (int)k, cell, out);
+	fprintf(out, "\n%s\n", bt_cmp_legend);
+	bt_cmp_cells(cell, 0);
+	bt_buf_release(&b);
+	return BT_OK;
+}
+
+const struct bt_cmp_reporter bt_cmp_text = { "text", ".txt", write_text };

@@ -1,0 +1,285 @@
+/*
+ * Compare as an xlsx workbook: a Summary (the overall verdict, counts,
+ * policy, runs and links), one sheet per metric family (the name up to
+ * its first dot: process, thread, method, ...) with base and head columns,
+ * the change coloured by direction and the verdict by kind, then every
+ * run's value; and a Diff sheet with the stack-level diff lists.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/compare/cmp_report.h"
+#include "reports/xlsx/xlsx.h"
+
+static const enum bt_xlsx_fmt verdict_fill[BT_VD__COUNT] = {
+	[BT_VD_UNCHANGED] = BT_XF_TEXT, [BT_VD_IMPROVED] = BT_XF_GREEN,
+	[BT_VD_INCONCLUSIVE] = BT_XF_AMBER, [BT_VD_REGRESSED] = BT_XF_RED,
+};
+
+/* The length of a metric's family: "thread" of "thread.main.wall_ns". */
+static size_t family_len(const char *metric)
+{
+	const char *dot = strchr(metric, '.');
+
+	return dot ? (size_t)(dot - metric) : strlen(metric);
+}
+
+/* 0 if two metrics are of one family. */
+static int family_cmp(const struct bt_cmp_metric *p, const struct bt_cmp_metric *q)
+{
+	size_t lp = family_len(p->name), lq = family_len(q->name);
+	int c = memcmp(p->name, q->name, lp < lq ? lp : lq);
+
+	return c ? c : (lp > lq) - (lp < lq);
+}
+
+static int by_family(const void *a, const void *b)
+{
+	const struct bt_cmp_metric *p = *(const struct bt_cmp_metric *const *)a;
+	const struct bt_cmp_metric *q = *(const struct bt_cmp_metric *const *)b;
+	int c = family_cmp(p, q);
+
+	return c ? c : (p > q) - (p < q);   /* within a family, compare's order */
+}
+
+static void num_or_blank(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, double v,
+			 enum bt_unit u)
+{
+	if (!isnan(v))
+		bt_xlsx_num(x, s, row, col, v, u);
+}
+
+/* A change beyond the threshold is red the wrong way, green the right way. */
+static enum bt_xlsx_tone tone(double delta, double threshold, int higher_is_better)
+{
+	if (isnan(delta) || fabs(delta) <= threshold || delta == 0)
+		return BT_XT_PLAIN;
+	return (delta > 0) != (higher_is_better != 0) ? BT_XT_WORSE : BT_XT_BETTER;
+}
+
+static void change(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, double v, enum bt_unit u,
+		   enum bt_xlsx_tone t)
+{
+	if (!isnan(v))
+		bt_xlsx_num_fmt(x, s, row, col, bt_xlsx_scale(v, u), bt_xlsx_unit_format(x, u, 1, t), 12);
+}
+
+enum { M_METRIC, M_VERDICT, M_UNIT, M_GATED, M_BASE, M_HEAD, M_CHANGE, M_REL, M_P, M_THRESHOLD,
+       M_BASE_MIN, M_BASE_MAX, M_HEAD_MIN, M_HEAD_MAX, M_REASON, M__COUNT };
+
+static const char *const metric_head[M__COUNT] = {
+	"metric", "verdict", "unit", "gated", "base median", "head median", "change", "change %", "p",
+	"threshold", "base min", "base max", "head min", "head max", "why",
+};
+
+static void metric_row(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_compare *c,
+		       const struct bt_cmp_metric *m)
+{
+	enum bt_unit u = m->unit;
+	enum bt_xlsx_tone t = tone(m->delta, m->threshold, m->gate.higher_is_better);
+	size_t r;
+	int col = M__COUNT;
+
+	bt_xlsx_text(x, s, row, M_METRIC, m->name, BT_XF_TEXT);
+	bt_xlsx_text(x, s, row, M_VERDICT, bt_verdict_name[m->verdict], verdict_fill[m->verdict]);
+	bt_xlsx_text(x, s, row, M_UNIT, u == BT_UNIT_NS ? "ms" : bt_unit_name(u), BT_XF_TEXT);
+	bt_xlsx_text(x, s, row, M_GATED, m->gate.gated ? "yes" : "no", BT_XF_TEXT);
+	num_or_blank(x, s, row, M_BASE, m->base.median, u);
+	num_or_blank(x, s, row, M_HEAD, m->head.median, u);
+	change(x, s, row, M_CHANGE, m->delta, u, t);
+	change(x, s, row, M_REL, isnan(m->rel) ? NAN : m->rel * 100, BT_UNIT_PCT, t);
+	if (m->tested)
+		bt_xlsx_num_fmt(x, s, row, M_P, m->mwu.p, x->f[BT_XF_P], 8);
+	num_or_blank(x, s, row, M_THRESHOLD, m->threshold, u);
+	num_or_blank(x, s, row, M_BASE_MIN, m->base.min, u);
+	num_or_blank(x, s, row, M_BASE_MAX, m->base.max, u);
+	num_or_blank(x, s, row, M_HEAD_MIN, m->head.min, u);
+	num_or_blank(x, s, row, M_HEAD_MAX, m->head.max, u);
+	bt_xlsx_text(x, s, row, M_REASON, m->reason ? m->reason : "", BT_XF_TEXT);
+	for (r = 0; r < c->runs->nruns; r++, col++)   /* base runs, then head runs */
+		num_or_blank(x, s, row, col, bt_runs_value(c->runs, r, m->id), u);
+}
+
+/* Run columns' headings: "base 1".."base N", "head 1".. in the runs' order. */
+static char **run_heads(const struct bt_compare *c)
+{
+	char **h = bt_xcalloc(M__COUNT + c->runs->nruns + 1, sizeof *h);
+	size_t r, nb = 0, nh = 0;
+	int k;
+
+	for (k = 0; k < M__COUNT; k++)
+		h[k] = bt_xstrdup(metric_head[k]);
+	for (r = 0; r < c->runs->nruns; r++) {
+		struct bt_buf b = BT_BUF_INIT;
+		if (c->runs->run[r].side == BT_BASE)
+			bt_buf_addf(&b, "base %zu", ++nb);
+		else
+			bt_buf_addf(&b, "head %zu", ++nh);
+		h[M__COUNT + r] = bt_buf_detach(&b, NULL);
+	}
+	return h;
+}
+
+static void family_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_compare *c,
+			 const struct bt_cmp_metric *const *m, size_t n, char **heads)
+{
+	int ncols = M__COUNT + (int)c->runs->nruns, last;
+	size_t i;
+
+	bt_xlsx_text(x, s, 0, 0, "Metrics, gated first (as compare lists them)", BT_XF_SECTION);
+	bt_xlsx_header(x, s, 1, (const char *const *)heads, ncols);
+	for (i = 0; i < n && i < BT_XLSX_MAX_ROWS - 2; i++)
+		metric_row(x, s, (int)i + 2, c, m[i]);
+	last = (int)i + 1;
+	bt_xlsx_table_frame(s, 1, last, ncols);
+	bt_xlsx_widths(s);
+}
+
+/* ---- the stack-level diff ---- */
+
+static const char *const diff_head[] = {
+	"list", "change", "what", "scope", "base", "head", "delta", "share %", "inclusive base",
+	"inclusive head", "p", "significant",
+};
+
+#define DIFF_COLS (int)(sizeof diff_head / sizeof diff_head[0])
+
+static int diff_list(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_cmp_list *l,
+		     int measure)
+{
+	enum bt_unit u;
+	const char *title = bt_cmp_list_title(measure, &u);
+	size_t i;
+
+	for (i = 0; i < l->n && row < BT_XLSX_MAX_ROWS - 1; i++, row++) {
+		const struct bt_cmp_change *r = &l->rows[i];
+		enum bt_xlsx_tone t = r->significant ? tone(r->delta, 0, 0) : BT_XT_PLAIN;
+		bt_xlsx_text(x, s, row, 0, title, BT_XF_TEXT);
+		bt_xlsx_text(x, s, row, 1, bt_change_name[r->change],
+			     !r->significant ? BT_XF_TEXT : t == BT_XT_WORSE ? BT_XF_RED : BT_XF_GREEN);
+		bt_xlsx_text(x, s, row, 2, r->what, BT_XF_TEXT);
+		bt_xlsx_text(x, s, row, 3, r->scope ? r->scope : "", BT_XF_TEXT);
+		num_or_blank(x, s, row, 4, r->base.median, u);
+		num_or_blank(x, s, row, 5, r->head.median, u);
+		change(x, s, row, 6, r->delta, u, t);
+		num_or_blank(x, s, row, 7, r->share, BT_UNIT_PCT);
+		num_or_blank(x, s, row, 8, r->incl_base, u);
+		num_or_blank(x, s, row, 9, r->incl_head, u);
+		if (r->tested)
+			bt_xlsx_num_fmt(x, s, row, 10, r->p, x->f[BT_XF_P], 8);
+		bt_xlsx_text(x, s, row, 11, r->significant ? "yes" : "no", BT_XF_TEXT);
+	}
+	return row;
+}
+
+static void diff_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_compare *c)
+{
+	int row = 2, k;
+
+	bt_xlsx_text(x, s, 0, 0, bt_cmp_legend, BT_XF_TEXT);
+	bt_xlsx_header(x, s, 1, diff_head, DIFF_COLS);
+	row = diff_list(x, s, row, &c->blocking, -1);
+	for (k = 0; k < BT_MS__COUNT; k++)
+		row = diff_list(x, s, row, &c->methods[k], k);
+	bt_xlsx_table_frame(s, 1, row - 1, DIFF_COLS);
+	bt_xlsx_widths(s);
+}
+
+/* ---- Summary and the workbook ---- */
+
+static void runs(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int *row, const struct bt_compare *c,
+		 enum bt_side side)
+{
+	size_t r;
+
+	bt_xlsx_text(x, s, (*row)++, 0, side == BT_BASE ? "Base runs" : "Head runs", BT_XF_SECTION);
+	for (r = 0; r < c->runs->nruns; r++)
+		if (c->runs->run[r].side == side)
+			bt_xlsx_text(x, s, (*row)++, 0, c->runs->run[r].path, BT_XF_TEXT);
+	(*row)++;
+}
+
+static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_cmp_view *v,
+		    struct bt_xlsx_sheet *const *fam, const char *const *fam_name, size_t nfam,
+		    struct bt_xlsx_sheet *diff)
+{
+	const struct bt_compare *c = v->c;
+	struct bt_buf b = BT_BUF_INIT;
+	int row = 2, k;
+	size_t i;
+
+	bt_xlsx_text(x, s, 0, 0, "btrace-analyze compare", BT_XF_TITLE);
+	bt_xlsx_text(x, s, row, 0, "verdict", BT_XF_TEXT);
+	bt_xlsx_text(x, s, row++, 1, bt_verdict_name[c->overall], verdict_fill[c->overall]);
+	bt_cmp_headline(c, &b);
+	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
+	bt_buf_reset(&b);
+	bt_cmp_policy(v, &b);
+	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
+	row++;
+	bt_xlsx_text(x, s, row++, 0, "Gated metrics by verdict", BT_XF_SECTION);
+	for (k = BT_VD__COUNT - 1; k >= 0; k--) {
+		bt_xlsx_text(x, s, row, 0, bt_verdict_name[k], verdict_fill[k]);
+		bt_xlsx_num(x, s, row++, 1, (double)c->count[k], BT_UNIT_COUNT);
+	}
+	row++;
+	bt_xlsx_text(x, s, row++, 0, "Sheets", BT_XF_SECTION);
+	for (i = 0; i < nfam; i++) {
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "%s.* metrics", fam_name[i]);
+		bt_xlsx_link(x, s, row++, 0, fam[i], b.buf);
+	}
+	bt_xlsx_link(x, s, row++, 0, diff, "Diff: methods and blocking kinds behind the change");
+	row++;
+	runs(x, s, &row, c, BT_BASE);
+	runs(x, s, &row, c, BT_HEAD);
+	bt_buf_release(&b);
+	worksheet_set_column(s->ws, 0, 0, 28, NULL);   /* the long lines spill over */
+	worksheet_set_column(s->ws, 1, 1, 14, NULL);
+}
+
+static int write_xlsx(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
+{
+	const struct bt_compare *c = v->c;
+	const struct bt_cmp_metric **m = bt_xcalloc(c->nm + 1, sizeof *m);
+	struct bt_xlsx_sheet *sum, *diff, **fam = bt_xcalloc(c->nm + 1, sizeof *fam);
+	char **fam_name = bt_xcalloc(c->nm + 1, sizeof *fam_name), **heads = run_heads(c);
+	struct bt_buf b = BT_BUF_INIT;
+	struct bt_xlsx x;
+	size_t i, j, nfam = 0;
+	int rc = bt_xlsx_open(&x, "btrace-analyze compare", err);
+
+	if (rc)
+		goto done;
+	for (i = 0; i < c->nm; i++)
+		m[i] = &c->m[i];
+	qsort(m, c->nm, sizeof *m, by_family);
+	sum = bt_xlsx_sheet(&x, "Summary");
+	for (i = 0; i < c->nm; i = j) {   /* a sheet per run of one family */
+		bt_buf_reset(&b);
+		bt_buf_add(&b, m[i]->name, family_len(m[i]->name));
+		for (j = i + 1; j < c->nm && !family_cmp(m[i], m[j]); j++)
+			;
+		fam_name[nfam] = bt_xstrdup(b.buf);
+		fam[nfam] = bt_xlsx_sheet(&x, b.buf);
+		family_sheet(&x, fam[nfam++], c, m + i, j - i, heads);
+	}
+	diff = bt_xlsx_sheet(&x, "Diff");
+	diff_sheet(&x, diff, c);
+	summary(&x, sum, v, fam, (const char *const *)fam_name, nfam, diff);
+	rc = bt_xlsx_finish(&x, out, err);
+done:
+	for (i = 0; i < nfam; i++)
+		free(fam_name[i]);
+	for (i = 0; i < M__COUNT + c->runs->nruns; i++)
+		free(heads[i]);
+	free(heads);
+	free(fam_name);
+	free(fam);
+	free(m);
+	bt_buf_release(&b);
+	return rc;
+}
+
+const struct bt_cmp_reporter bt_cmp_xlsx = { "xlsx", ".xlsx", write_xlsx };

@@ -1,0 +1,271 @@
+/*
+ * The HTML report: one self-contained page (no network: CSS and script
+ * inline, nothing fetched) with the text report's content as HTML tables
+ * and, drawn by reports/html/report.js from data embedded as JSON, an
+ * interactive flame graph and the main thread's timeline with arrows from
+ * each waker to the wait it ended. All text from the trace is escaped.
+ */
+#include <string.h>
+
+#include "gen/bt_html.h"
+#include "reports/html/html_int.h"
+
+/* Rows a table shows; the JSON report has them all. */
+#define TABLE_ROWS 1000
+
+/* Text as HTML content or attribute value. */
+static void esc(FILE *out, const char *s)
+{
+	size_t run;
+
+	while (*s) {
+		run = strcspn(s, "&<>\"'");
+		fwrite(s, 1, run, out);
+		s += run;
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: return;
+		}
+		s++;
+	}
+}
+
+static void head(FILE *out, const struct bt_facts *f)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\" data-errors=\"0\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      /* The page fetches nothing; the browser enforces it. */
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'\">\n"
+	      "<title>btrace-analyze report: ", out);
+	esc(out, f->source ? f->source : "?");
+	fprintf(out, "</title>\n<style>\n%s</style>\n<script>\n%s</script>\n</head>\n<body>\n",
+		bt_html_text[BT_HTML_REPORT_CSS], bt_html_text[BT_HTML_CATCH_JS]);
+}
+
+static void facts(FILE *out, const struct bt_facts *f)
+{
+	fputs("<header>\n<h1>btrace-analyze report: ", out);
+	esc(out, f->source ? f->source : "?");
+	fputs("</h1>\n<p class=\"facts\">", out);
+	esc(out, f->format ? f->format : "?");
+	if (f->version)
+		fprintf(out, " v%lld", (long long)f->version);
+	if (f->has_pid)
+		fprintf(out, " · pid %lld, main thread tid %lld", (long long)f->pid, (long long)f->main_tid);
+	if (f->imported)
+		fprintf(out, " · %lld slices as the trace has them", (long long)f->slices);
+	else
+		fprintf(out, " · %lld samples of %lld records", (long long)f->samples, (long long)f->records);
+	fprintf(out, " · %lld threads · %.1f ms</p>\n", (long long)f->threads, (double)(f->end_ns - f->start_ns) / 1e6);
+	if (f->mapping) {
+		fputs("<p class=\"facts\">mapping ", out);
+		esc(out, f->mapping);
+		fputs("</p>\n", out);
+	}
+	fputs("<noscript><p>The flame graph and the timeline need JavaScript.</p></noscript>\n</header>\n", out);
+}
+
+/* A cell: numbers right-aligned, with their raw value for sorting. */
+static void cell(FILE *out, const struct bt_value *v, enum bt_unit u, struct bt_buf *b)
+{
+	bt_buf_reset(b);
+	bt_format_value(v, u, b);
+	if (v->type == BT_V_INT)
+		fprintf(out, "<td class=\"n\" data-v=\"%lld\">", (long long)v->u.i);
+	else if (v->type == BT_V_REAL)
+		fprintf(out, "<td class=\"n\" data-v=\"%.17g\">", v->u.d);
+	else
+		fputs("<td>", out);
+	esc(out, b->buf);
+	fputs("</td>", out);
+}
+
+static void evidence(FILE *out, const struct bt_finding *f, struct bt_buf *b)
+{
+	int k;
+
+	for (k = 0; k < f->nev; k++) {
+		enum bt_unit u = bt_unit_guess(f->ev[k].key);
+		bt_buf_reset(b);
+		bt_format_value(&f->ev[k].v, u, b);
+		fputs(k ? "; " : "", out);
+		esc(out, f->ev[k].key);
+		fputs("=", out);
+		esc(out, b->buf);
+		fputs(u == BT_UNIT_NS ? " ms" : "", out);
+	}
+}
+
+static void findings(FILE *out, const struct bt_result *res, int64_t t0)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	int sev;
+	size_t i, n;
+
+	fprintf(out, "<section id=\"findings\">\n<h2>Findings (%zu)</h2>\n", res->nfindings);
+	if (!res->nfindings)
+		fputs("<p>No findings.</p>\n", out);
+	for (sev = BT_SEV__COUNT - 1; sev >= 0; sev--) {
+		for (i = n = 0; i < res->nfindings; i++)
+			n += (int)res->findings[i].severity == sev;
+		if (!n)
+			continue;
+		fprintf(out, "<h3 class=\"sev-%s\">%s (%zu)</h3>\n<table class=\"data\"><thead><tr>"
+			"<th>rule</th><th>message</th><th>thread</th><th>at ms</th><th>for ms</th>"
+			"<th>evidence</th></tr></thead><tbody>\n", bt_severity_name[sev], bt_severity_name[sev], n);
+		for (i = 0; i < res->nfindings; i++) {
+			const struct bt_finding *f = &res->findings[i];
+			if ((int)f->severity != sev)
+				continue;
+			fputs("<tr><td>", out);
+			esc(out, f->rule);
+			fputs("</td><td>", out);
+			esc(out, f->message);
+			fputs("</td><td class=\"n\">", out);
+			if (f->has_tid)
+				fprintf(out, "%lld", (long long)f->tid);
+			fputs("</td><td class=\"n\">", out);
+			if (f->has_ts)
+				fprintf(out, "%.1f", (double)(f->ts - t0) / 1e6);
+			fputs("</td><td class=\"n\">", out);
+			if (f->has_dur)
+				fprintf(out, "%.1f", (double)f->dur / 1e6);
+			fputs("</td><td>", out);
+			evidence(out, f, &b);
+			fputs("</td></tr>\n", out);
+		}
+		fputs("</tbody></table>\n", out);
+	}
+	fputs("</section>\n", out);
+	bt_buf_release(&b);
+}
+
+/* Where the script draws; report.js finds these by id. */
+static void canvases(FILE *out)
+{
+	fputs("<section id=\"flame\">\n<h2>Flame graph</h2>\n<div class=\"controls\">"
+	      "<label>Thread <select id=\"fg-thread\"></select></label> "
+	      "<input id=\"fg-search\" type=\"search\" placeholder=\"Search frames\" autocomplete=\"off\"> "
+	      "<button id=\"fg-reset\" type=\"button\">Reset zoom</button> "
+	      "<span id=\"fg-match\" class=\"note\"></span></div>\n"
+	      "<p id=\"fg-note\" class=\"note\"></p>\n"
+	      "<div id=\"fg-wrap\" class=\"wrap\"><canvas id=\"fg-canvas\"></canvas></div>\n</section>\n"
+	      "<section id=\"timeline\">\n<h2>Main thread timeline</h2>\n<div class=\"controls\">"
+	      "<button id=\"tl-reset\" type=\"button\">Reset zoom</button> "
+	      "<span class=\"note\">wheel to zoom, drag to pan; arrows run from the waker to the end of the wait</span>"
+	      "</div>\n<p id=\"tl-note\" class=\"note\"></p>\n"
+	      "<div id=\"tl-wrap\" class=\"wrap\"><canvas id=\"tl-canvas\"></canvas></div>\n"
+	      "<pre id=\"tl-arrows\" hidden></pre>\n</section>\n", out);
+}
+
+static void metrics(FILE *out, const struct bt_result *res, const struct bt_metric *const *m)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i;
+
+	fprintf(out, "<section id=\"metrics\">\n<details><summary><h2>Metrics (%zu)</h2></summary>\n"
+		"<table class=\"data\"><thead><tr><th>metric</th><th>value</th></tr></thead><tbody>\n",
+		res->nmetrics);
+	for (i = 0; i < res->nmetrics; i++) {
+		enum bt_unit u = bt_unit_guess(m[i]->name);
+		fputs("<tr><td>", out);
+		esc(out, m[i]->name);
+		fputs("</td>", out);
+		cell(out, &m[i]->v, u, &b);
+		fputs(u == BT_UNIT_NS ? "<td>ms</td></tr>\n" : "<td></td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n</details>\n</section>\n", out);
+	bt_buf_release(&b);
+}
+
+static void table(FILE *out, const struct bt_rtable *t)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	size_t r, shown = t->nrows < TABLE_ROWS ? t->nrows : TABLE_ROWS;
+	int c;
+
+	fputs("<section class=\"table\">\n<h2>", out);
+	esc(out, t->title);
+	fputs("</h2>\n", out);
+	if (!t->nrows) {
+		fputs("<p>No rows.</p>\n</section>\n", out);
+		return;
+	}
+	fputs("<table class=\"data sortable\"><thead><tr>", out);
+	for (c = 0; c < t->ncols; c++) {
+		bt_buf_reset(&b);
+		bt_format_heading(t->columns[c], t->units[c], &b);
+		fputs("<th>", out);
+		esc(out, b.buf);
+		fputs("</th>", out);
+	}
+	fputs("</tr></thead><tbody>\n", out);
+	for (r = 0; r < shown; r++) {
+		fputs("<tr>", out);
+		for (c = 0; c < t->ncols; c++)
+			cell(out, &t->cells[r * (size_t)t->ncols + c], t->units[c], &b);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+	if (shown < t->nrows)
+		fprintf(out, "<p class=\"note\">%zu more rows not shown (the JSON report has them all).</p>\n",
+			t->nrows - shown);
+	fputs("</section>\n", out);
+	bt_buf_release(&b);
+}
+
+static void diagnostics(FILE *out, const struct bt_report_ctx *c)
+{
+	size_t i;
+
+	fputs("<section id=\"diagnostics\">\n<h2>Diagnostics</h2>\n", out);
+	if (!c->ndiag)
+		fputs("<p>None.</p>\n", out);
+	else
+		fputs("<ul>\n", out);
+	for (i = 0; i < c->ndiag; i++) {
+		fputs("<li><code>", out);
+		esc(out, c->diag[i].code);
+		fprintf(out, "</code> (%lld): ", (long long)c->diag[i].count);
+		esc(out, c->diag[i].detail);
+		fputs("</li>\n", out);
+	}
+	if (c->ndiag)
+		fputs("</ul>\n", out);
+	fputs("</section>\n", out);
+}
+
+static int write_html(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
+{
+	struct bt_report_ctx c;
+	size_t i;
+	int rc;
+
+	if (bt_report_ctx_load(db, res, &c, err))
+		return err->code;
+	head(out, &c.facts);
+	facts(out, &c.facts);
+	findings(out, res, c.facts.start_ns);
+	canvases(out);
+	for (i = 0; i < res->ntables; i++)
+		table(out, &res->tables[i]);
+	metrics(out, res, c.metrics);
+	diagnostics(out, &c);
+	fputs("<div id=\"bt-tip\" class=\"tip\" hidden></div>\n<pre id=\"bt-errors\" hidden></pre>\n"
+	      "<pre id=\"bt-selftest\" hidden></pre>\n<script type=\"application/json\" id=\"bt-data\">", out);
+	rc = bt_html_data_write(db, &c.facts, out, err);
+	if (!rc) {
+		fprintf(out, "</script>\n<script>\n%s</script>\n</body>\n</html>\n", bt_html_text[BT_HTML_REPORT_JS]);
+		if (ferror(out))
+			rc = bt_err_set(err, BT_EIO, "cannot write the HTML report");
+	}
+	bt_report_ctx_release(&c);
+	return rc;
+}
+
+const struct bt_reporter bt_rep_html = { "html", ".html", write_html };

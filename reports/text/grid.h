@@ -1,0 +1,28 @@
+/*
+ * An aligned text table for terminals: cells are collected row by row
+ * (the first row is the header), then printed with each column as wide
+ * as its widest cell and numeric columns right-aligned. Used by query's
+ * table format and the text report.
+ */
+#ifndef BT_GRID_H
+#define BT_GRID_H
+
+#include <stdio.h>
+
+#include "engine/base/alloc.h"
+
+struct bt_grid {
+	int ncols;
+	struct bt_buf text;     /* all cells, NUL-separated */
+	size_t *off;            /* cell start offsets, row-major */
+	size_t ncells, cap;
+	unsigned char *numeric; /* per column: right-align (all set at init) */
+};
+
+void bt_grid_init(struct bt_grid *g, int ncols);
+void bt_grid_add(struct bt_grid *g, const char *s, size_t len);
+/* Header, rule, rows; "(no rows)" when only the header was added. */
+void bt_grid_print(const struct bt_grid *g, FILE *out);
+void bt_grid_release(struct bt_grid *g);
+
+#endif

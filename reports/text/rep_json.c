@@ -1,0 +1,177 @@
+/*
+ * The JSON report, the stable interface of DESIGN §8:
+ * {schema, trace, metrics, tables, findings, diagnostics}. Metrics are
+ * sorted by name; tables keep the order rules emitted them in, with a
+ * title and each column's unit besides the contract's columns and rows.
+ * reports/report.schema.json describes it.
+ */
+#include "engine/base/jsonw.h"
+#include "reports/report.h"
+
+static void trace(struct bt_jsonw *w, const struct bt_facts *f)
+{
+	bt_jsonw_key(w, "trace");
+	bt_jsonw_begin_object(w);
+	bt_jsonw_key(w, "format");
+	bt_jsonw_cstr(w, f->format);
+	bt_jsonw_key(w, "version");
+	bt_jsonw_int(w, f->version);
+	bt_jsonw_key(w, "source");
+	bt_jsonw_cstr(w, f->source);
+	bt_jsonw_key(w, "pid");
+	if (f->has_pid)
+		bt_jsonw_int(w, f->pid);
+	else
+		bt_jsonw_null(w);
+	bt_jsonw_key(w, "main_tid");
+	if (f->main_tid >= 0)
+		bt_jsonw_int(w, f->main_tid);
+	else
+		bt_jsonw_null(w);
+	bt_jsonw_key(w, "start_ns");
+	bt_jsonw_int(w, f->start_ns);
+	bt_jsonw_key(w, "end_ns");
+	bt_jsonw_int(w, f->end_ns);
+	bt_jsonw_key(w, "threads");
+	bt_jsonw_int(w, f->threads);
+	bt_jsonw_key(w, "samples");
+	bt_jsonw_int(w, f->samples);
+	bt_jsonw_key(w, "records");
+	bt_jsonw_int(w, f->records);
+	bt_jsonw_end_object(w);
+}
+
+static void value(struct bt_jsonw *w, const struct bt_value *v)
+{
+	switch (v->type) {
+	case BT_V_INT: bt_jsonw_int(w, v->u.i); break;
+	case BT_V_REAL: bt_jsonw_real(w, v->u.d); break;
+	case BT_V_TEXT: bt_jsonw_cstr(w, v->u.s); break;
+	case BT_V_JSON: bt_jsonw_raw(w, v->u.s); break;
+	default: bt_jsonw_null(w);
+	}
+}
+
+static void metrics(struct bt_jsonw *w, const struct bt_result *res, const struct bt_metric *const *m)
+{
+	size_t i;
+
+	bt_jsonw_key(w, "metrics");
+	bt_jsonw_begin_object(w);
+	for (i = 0; i < res->nmetrics; i++) {
+		bt_jsonw_key(w, m[i]->name);
+		value(w, &m[i]->v);
+	}
+	bt_jsonw_end_object(w);
+}
+
+static void table(struct bt_jsonw *w, const struct bt_rtable *t)
+{
+	size_t r;
+	int c;
+
+	bt_jsonw_key(w, t->name);
+	bt_jsonw_begin_object(w);
+	bt_jsonw_key(w, "title");
+	bt_jsonw_cstr(w, t->title);
+	bt_jsonw_key(w, "columns");
+	bt_jsonw_begin_array(w);
+	for (c = 0; c < t->ncols; c++)
+		bt_jsonw_cstr(w, t->columns[c]);
+	bt_jsonw_end_array(w);
+	bt_jsonw_key(w, "units");
+	bt_jsonw_begin_array(w);
+	for (c = 0; c < t->ncols; c++)
+		bt_jsonw_cstr(w, bt_unit_name(t->units[c]));
+	bt_jsonw_end_array(w);
+	bt_jsonw_key(w, "rows");
+	bt_jsonw_begin_array(w);
+	for (r = 0; r < t->nrows; r++) {
+		bt_jsonw_begin_array(w);
+		for (c = 0; c < t->ncols; c++)
+			value(w, &t->cells[r * (size_t)t->ncols + c]);
+		bt_jsonw_end_array(w);
+	}
+	bt_jsonw_end_array(w);
+	bt_jsonw_end_object(w);
+}
+
+static void finding(struct bt_jsonw *w, const struct bt_finding *f)
+{
+	int k;
+
+	bt_jsonw_begin_object(w);
+	bt_jsonw_key(w, "rule");
+	bt_jsonw_cstr(w, f->rule);
+	bt_jsonw_key(w, "severity");
+	bt_jsonw_cstr(w, bt_severity_name[f->severity]);
+	bt_jsonw_key(w, "message");
+	bt_jsonw_cstr(w, f->message);
+	bt_jsonw_key(w, "tid");
+	if (f->has_tid)
+		bt_jsonw_int(w, f->tid);
+	else
+		bt_jsonw_null(w);
+	bt_jsonw_key(w, "ts");
+	if (f->has_ts)
+		bt_jsonw_int(w, f->ts);
+	else
+		bt_jsonw_null(w);
+	bt_jsonw_key(w, "dur");
+	if (f->has_dur)
+		bt_jsonw_int(w, f->dur);
+	else
+		bt_jsonw_null(w);
+	bt_jsonw_key(w, "evidence");
+	bt_jsonw_begin_object(w);
+	for (k = 0; k < f->nev; k++) {
+		bt_jsonw_key(w, f->ev[k].key);
+		value(w, &f->ev[k].v);
+	}
+	bt_jsonw_end_object(w);
+	bt_jsonw_end_object(w);
+}
+
+static int write_json(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
+{
+	struct bt_jsonw w;
+	struct bt_report_ctx c;
+	size_t i;
+
+	if (bt_report_ctx_load(db, res, &c, err))
+		return err->code;
+	bt_jsonw_init(&w, out, 1);
+	bt_jsonw_begin_object(&w);
+	bt_jsonw_key(&w, "schema");
+	bt_jsonw_cstr(&w, "btrace-analyze/report@1");
+	trace(&w, &c.facts);
+	metrics(&w, res, c.metrics);
+	bt_jsonw_key(&w, "tables");
+	bt_jsonw_begin_object(&w);
+	for (i = 0; i < res->ntables; i++)
+		table(&w, &res->tables[i]);
+	bt_jsonw_end_object(&w);
+	bt_jsonw_key(&w, "findings");
+	bt_jsonw_begin_array(&w);
+	for (i = 0; i < res->nfindings; i++)
+		finding(&w, &res->findings[i]);
+	bt_jsonw_end_array(&w);
+	bt_jsonw_key(&w, "diagnostics");
+	bt_jsonw_begin_array(&w);
+	for (i = 0; i < c.ndiag; i++) {
+		bt_jsonw_begin_object(&w);
+		bt_jsonw_key(&w, "code");
+		bt_jsonw_cstr(&w, c.diag[i].code);
+		bt_jsonw_key(&w, "count");
+		bt_jsonw_int(&w, c.diag[i].count);
+		bt_jsonw_key(&w, "detail");
+		bt_jsonw_cstr(&w, c.diag[i].detail);
+		bt_jsonw_end_object(&w);
+	}
+	bt_jsonw_end_array(&w);
+	bt_jsonw_end_object(&w);
+	bt_report_ctx_release(&c);
+	return BT_OK;
+}
+
+const struct bt_reporter bt_rep_json = { "json", ".json", write_json };

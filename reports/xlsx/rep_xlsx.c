@@ -1,0 +1,479 @@
+/*
+ * The report as an xlsx workbook for performance reviews (DESIGN §10):
+ *   Summary         the trace's facts, the findings by severity, links to
+ *                   the other sheets, the metrics and the diagnostics;
+ *   Charts          native charts of the main thread's top methods by CPU
+ *                   and off-CPU, all threads' top allocating methods, and
+ *                   the main thread's blocked time by kind, beside their
+ *                   data (read from the database, whatever the rules);
+ *   Method metrics  the method.* metrics, one row per method;
+ *   one sheet per report table, its title above a frozen header with an
+ *   autofilter, numbers in their unit's format and the hottest cells of
+ *   each time and byte column highlighted.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/compare/compare.h"
+#include "reports/report.h"
+#include "engine/db/rows.h"
+#include "reports/xlsx/xlsx.h"
+
+#define TOP_CHART 10   /* methods per chart */
+#define TOP_HOT 10     /* highlighted cells per column */
+
+/* ---- Summary ---- */
+
+static int facts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_facts *f)
+{
+	struct { const char *key; int64_t v; int show; enum bt_unit u; } nums[] = {
+		{ "format version", f->version, 1, BT_UNIT_NONE },
+		{ "pid", f->pid, f->has_pid, BT_UNIT_NONE },
+		{ "main thread (tid)", f->main_tid, f->main_tid >= 0, BT_UNIT_NONE },
+		{ "records", f->records, 1, BT_UNIT_COUNT },
+		{ "samples", f->samples, 1, BT_UNIT_COUNT },
+		{ "sampled threads", f->threads, f->threads >= 0, BT_UNIT_COUNT },
+		{ "start (ns)", f->start_ns, 1, BT_UNIT_COUNT },   /* start with separators, end without: */
+		{ "end (ns)", f->end_ns, 1, BT_UNIT_NONE },        /* as first written, bytes kept */
+	};
+	size_t i;
+
+	bt_xlsx_text(x, s, row++, 0, "Trace", BT_XF_SECTION);
+	bt_xlsx_text(x, s, row, 0, "format", BT_XF_TEXT);
+	bt_xlsx_text(x, s, row++, 1, f->format ? f->format : "", BT_XF_TEXT);
+	bt_xlsx_text(x, s, row, 0, "source", BT_XF_TEXT);
+	bt_xlsx_text(x, s, row++, 1, f->source ? f->source : "", BT_XF_TEXT);
+	if (f->mapping) {
+		bt_xlsx_text(x, s, row, 0, "mapping", BT_XF_TEXT);
+		bt_xlsx_text(x, s, row++, 1, f->mapping, BT_XF_TEXT);
+	}
+	for (i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+		if (!nums[i].show)
+			continue;
+		bt_xlsx_text(x, s, row, 0, nums[i].key, BT_XF_TEXT);
+		bt_xlsx_num(x, s, row++, 1, (double)nums[i].v, nums[i].u);
+	}
+	bt_xlsx_text(x, s, row, 0, "duration ms", BT_XF_TEXT);
+	bt_xlsx_num(x, s, row++, 1, (double)(f->end_ns - f->start_ns), BT_UNIT_NS);
+	return row + 1;
+}
+
+static const enum bt_xlsx_fmt sev_fill[BT_SEV__COUNT] = { BT_XF_BLUE, BT_XF_AMBER, BT_XF_RED };
+
+static void evidence(const struct bt_finding *f, struct bt_buf *b)
+{
+	int k;
+
+	for (k = 0; k < f->nev; k++) {
+		enum bt_unit u = bt_unit_guess(f->ev[k].key);
+		if (k)
+			bt_buf_adds(b, "; ");
+		bt_buf_adds(b, f->ev[k].key);
+		bt_buf_adds(b, ": ");
+		bt_format_value(&f->ev[k].v, u, b);
+		if (u == BT_UNIT_NS && f->ev[k].v.type != BT_V_TEXT && f->ev[k].v.type != BT_V_JSON)
+			bt_buf_adds(b, " ms");
+	}
+}
+
+static int findings(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_result *res,
+		    int64_t start)
+{
+	static const char *const head[] = { "severity", "rule", "message", "tid", "at ms", "duration ms",
+					    "evidence" };
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i, n[BT_SEV__COUNT] = { 0 };
+	int sev;
+
+	for (i = 0; i < res->nfindings; i++)
+		n[res->findings[i].severity]++;
+	bt_xlsx_text(x, s, row++, 0, "Findings", BT_XF_SECTION);
+	bt_buf_addf(&b, "%zu error, %zu warning, %zu info", n[BT_SEV_ERROR], n[BT_SEV_WARNING], n[BT_SEV_INFO]);
+	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
+	if (!res->nfindings) {
+		bt_buf_release(&b);
+		return row + 1;
+	}
+	bt_xlsx_header(x, s, row++, head, 7);
+	for (sev = BT_SEV__COUNT - 1; sev >= 0; sev--) {   /* most severe first, in the rules' order */
+		for (i = 0; i < res->nfindings; i++) {
+			const struct bt_finding *f = &res->findings[i];
+			if ((int)f->severity != sev)
+				continue;
+			bt_xlsx_text(x, s, row, 0, bt_severity_name[sev], sev_fill[sev]);
+			bt_xlsx_text(x, s, row, 1, f->rule, BT_XF_TEXT);
+			bt_xlsx_text(x, s, row, 2, f->message, BT_XF_TEXT);
+			if (f->has_tid)
+				bt_xlsx_num(x, s, row, 3, (double)f->tid, BT_UNIT_NONE);
+			if (f->has_ts)
+				bt_xlsx_num(x, s, row, 4, (double)(f->ts - start), BT_UNIT_NS);
+			if (f->has_dur)
+				bt_xlsx_num(x, s, row, 5, (double)f->dur, BT_UNIT_NS);
+			bt_buf_reset(&b);
+			evidence(f, &b);
+			bt_xlsx_text(x, s, row++, 6, b.buf, BT_XF_TEXT);
+		}
+	}
+	bt_buf_release(&b);
+	return row + 1;
+}
+
+static int metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_result *res,
+		   const struct bt_metric *const *m)
+{
+	static const char *const head[] = { "metric", "value", "unit" };
+	size_t i, methods = 0;
+
+	bt_xlsx_text(x, s, row++, 0, "Metrics", BT_XF_SECTION);
+	if (!res->nmetrics) {
+		bt_xlsx_text(x, s, row++, 0, "(none)", BT_XF_TEXT);
+		return row + 1;
+	}
+	bt_xlsx_header(x, s, row++, head, 3);
+	for (i = 0; i < res->nmetrics; i++) {
+		enum bt_unit u = bt_metric_unit(m[i]->name);
+		if (!strncmp(m[i]->name, "method.", 7)) {
+			methods++;
+			continue;
+		}
+		bt_xlsx_text(x, s, row, 0, m[i]->name, BT_XF_TEXT);
+		bt_xlsx_value(x, s, row, 1, &m[i]->v, u);
+		bt_xlsx_text(x, s, row++, 2, u == BT_UNIT_NS ? "ms" : bt_unit_name(u), BT_XF_TEXT);
+	}
+	if (methods) {
+		struct bt_buf b = BT_BUF_INIT;
+		bt_buf_addf(&b, "and %zu method.* metrics: see the sheet Method metrics", methods);
+		bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
+		bt_buf_release(&b);
+	}
+	return row + 1;
+}
+
+static int diagnostics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_report_ctx *c)
+{
+	static const char *const head[] = { "code", "count", "detail" };
+	size_t i;
+
+	bt_xlsx_text(x, s, row++, 0, "Diagnostics", BT_XF_SECTION);
+	if (!c->ndiag) {
+		bt_xlsx_text(x, s, row++, 0, "(none)", BT_XF_TEXT);
+		return row;
+	}
+	bt_xlsx_header(x, s, row++, head, 3);
+	for (i = 0; i < c->ndiag; i++) {
+		bt_xlsx_text(x, s, row, 0, c->diag[i].code, BT_XF_TEXT);
+		bt_xlsx_num(x, s, row, 1, (double)c->diag[i].count, BT_UNIT_COUNT);
+		bt_xlsx_text(x, s, row++, 2, c->diag[i].detail, BT_XF_TEXT);
+	}
+	return row;
+}
+
+/* ---- one sheet per table ---- */
+
+static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rtable *t)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	size_t r, shown = t->nrows;
+	char **heads;
+	int c, last;
+
+	if (shown > BT_XLSX_MAX_ROWS - 3)
+		shown = BT_XLSX_MAX_ROWS - 3;
+	bt_xlsx_text(x, s, 0, 0, t->title, BT_XF_SECTION);
+	heads = bt_xcalloc((size_t)t->ncols + 1, sizeof *heads);
+	for (c = 0; c < t->ncols; c++) {
+		bt_buf_reset(&b);
+		bt_format_heading(t->columns[c], t->units[c], &b);
+		heads[c] = bt_xstrdup(b.buf);
+	}
+	bt_xlsx_header(x, s, 1, (const char *const *)heads, t->ncols);
+	for (c = 0; c < t->ncols; c++)
+		free(heads[c]);
+	free(heads);
+	for (r = 0; r < shown; r++)
+		for (c = 0; c < t->ncols; c++)
+			bt_xlsx_value(x, s, (int)r + 2, c, &t->cells[r * (size_t)t->ncols + (size_t)c], t->units[c]);
+	last = (int)shown + 1;
+	if (shown < t->nrows) {
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "(%zu more rows: Excel holds %d)", t->nrows - shown, BT_XLSX_MAX_ROWS);
+		bt_xlsx_text(x, s, last + 1, 0, b.buf, BT_XF_TEXT);
+	}
+	bt_xlsx_table_frame(s, 1, last, t->ncols);
+	for (c = 0; c < t->ncols; c++)
+		if (t->units[c] == BT_UNIT_NS || t->units[c] == BT_UNIT_BYTES)
+			bt_xlsx_hot(x, s, c, 2, last, TOP_HOT);
+	bt_buf_release(&b);
+}
+
+/* ---- Method metrics: method.<symbol>.<field>, one row per symbol ---- */
+
+#define N_FIELDS (2 * BT_MS__COUNT)   /* column k: measure k / 2, self or inclusive by k % 2 */
+#define FIELD(k) bt_method_field[(k) / 2][(k) % 2]
+
+struct method_row {
+	const char *sym;   /* in the metric's name */
+	size_t len;
+	double v[N_FIELDS];
+	unsigned has;      /* bit per field */
+};
+
+static int by_self_wall(const void *a, const void *b)
+{
+	const struct method_row *p = a, *q = b;
+	size_t n = p->len < q->len ? p->len : q->len;
+	int c;
+
+	if (p->v[0] != q->v[0])
+		return p->v[0] < q->v[0] ? 1 : -1;
+	c = memcmp(p->sym, q->sym, n);
+	return c ? c : (p->len > q->len) - (p->len < q->len);
+}
+
+static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_result *res)
+{
+	struct bt_strmap index;
+	struct method_row *rows = NULL;
+	const char *heads[N_FIELDS + 1];
+	struct bt_buf b[N_FIELDS];
+	size_t i, n = 0, cap = 0;
+	int k;
+
+	bt_strmap_init(&index);
+	for (i = 0; i < res->nmetrics; i++) {
+		const struct bt_metric *m = &res->metrics[i];
+		const char *sym;
+		size_t len;
+		enum bt_measure ms;
+		int incl;
+		uint32_t at;
+		if (!bt_method_metric(m->name, &sym, &len, &ms, &incl))
+			continue;
+		k = 2 * (int)ms + incl;
+		if (!(at = bt_strmap_get(&index, sym, len))) {
+			BT_GROW(rows, n + 1, cap);
+			memset(&rows[n], 0, sizeof rows[n]);
+			rows[n].sym = sym;
+			rows[n].len = len;
+			at = (uint32_t)++n;
+			bt_strmap_put(&index, sym, len, at);
+		}
+		rows[at - 1].v[k] = m->v.type == BT_V_INT ? (double)m->v.u.i : m->v.u.d;
+		rows[at - 1].has |= 1u << k;
+	}
+	bt_strmap_release(&index);
+	if (n)
+		qsort(rows, n, sizeof *rows, by_self_wall);
+	bt_xlsx_text(x, s, 0, 0, "Method metrics (method.<symbol>.<field>), by self time", BT_XF_SECTION);
+	heads[0] = "method";
+	for (k = 0; k < N_FIELDS; k++) {
+		bt_buf_init(&b[k]);
+		bt_format_heading(FIELD(k), bt_unit_guess(FIELD(k)), &b[k]);
+		heads[k + 1] = b[k].buf;
+	}
+	bt_xlsx_header(x, s, 1, heads, N_FIELDS + 1);
+	for (i = 0; i < n && i < BT_XLSX_MAX_ROWS - 2; i++) {
+		struct bt_buf sym = BT_BUF_INIT;
+		bt_buf_add(&sym, rows[i].sym, rows[i].len);
+		bt_xlsx_text(x, s, (int)i + 2, 0, sym.buf, BT_XF_TEXT);
+		bt_buf_release(&sym);
+		for (k = 0; k < N_FIELDS; k++)
+			if (rows[i].has & 1u << k)
+				bt_xlsx_num(x, s, (int)i + 2, k + 1, rows[i].v[k], bt_metric_unit(FIELD(k)));
+	}
+	bt_xlsx_table_frame(s, 1, (int)i + 1, N_FIELDS + 1);
+	for (k = 0; k < N_FIELDS; k++) {
+		if (bt_metric_unit(FIELD(k)) != BT_UNIT_COUNT)
+			bt_xlsx_hot(x, s, k + 1, 2, (int)i + 1, TOP_HOT);
+		bt_buf_release(&b[k]);
+	}
+	free(rows);
+}
+
+/* ---- Charts ---- */
+
+/* "Class.method" of "void com.example.Class.method(int)"; else the name
+ * (its first 60 bytes), e.g. for "monitor contention with owner T (12)". */
+static void short_name(const char *name, struct bt_buf *b)
+{
+	const char *paren = strchr(name, '('), *start, *dot1 = NULL, *dot2 = NULL, *p;
+
+	for (start = paren; start && start > name && start[-1] != ' '; start--)
+		;
+	if (!paren || start == paren) {
+		bt_buf_add(b, name, strnlen(name, 60));
+		return;
+	}
+	for (p = start; p < paren; p++) {
+		if (*p == '.') {
+			dot2 = dot1;
+			dot1 = p;
+		}
+	}
+	start = dot2 ? dot2 + 1 : start;
+	bt_buf_add(b, start, (size_t)(paren - start));
+}
+
+struct chart_spec {
+	const char *title, *axis;
+	enum bt_unit unit;
+	int pie;
+};
+
+#define CHART_ROWS 21   /* rows between charts: one is ~15 rows high, scaled 1.2 */
+
+/* The rows r of a query (name, value) as a data block at row, and its
+ * chart beside it. Returns the next block's row. */
+static int chart_block(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct chart_spec *cs,
+		       struct bt_rows *r, int value_col, struct bt_err *err)
+{
+	static const char *const head[] = { "method", "value", "full name" };
+	struct bt_buf b = BT_BUF_INIT;
+	lxw_chart_options opt;
+	lxw_chart *ch;
+	lxw_chart_series *se;
+	int n = 0, rc;
+
+	bt_xlsx_text(x, s, row, 0, cs->title, BT_XF_SECTION);
+	bt_xlsx_header(x, s, row + 1, head, 3);
+	if (cs->pie)
+		worksheet_write_string(s->ws, (lxw_row_t)row + 1, 0, "kind", x->f[BT_XF_HEAD]);
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		const char *name = bt_rows_text(r, 0, NULL);
+		bt_buf_reset(&b);
+		if (cs->pie)
+			bt_buf_adds(&b, name ? name : "");
+		else
+			short_name(name ? name : "", &b);
+		bt_xlsx_text(x, s, row + 2 + n, 0, b.buf, BT_XF_TEXT);
+		bt_xlsx_num(x, s, row + 2 + n, 1, (double)bt_rows_int(r, value_col), cs->unit);
+		if (!cs->pie)
+			bt_xlsx_text(x, s, row + 2 + n, 2, name ? name : "", BT_XF_TEXT);
+		n++;
+	}
+	bt_buf_release(&b);
+	if (rc < 0)
+		return -1;
+	if (!n) {
+		bt_xlsx_text(x, s, row + 2, 0, "(no data)", BT_XF_TEXT);
+		return row + 4;
+	}
+	ch = workbook_add_chart(x->wb, cs->pie ? LXW_CHART_PIE : LXW_CHART_BAR);
+	se = chart_add_series(ch, NULL, NULL);
+	chart_series_set_categories(se, s->name, (lxw_row_t)row + 2, 0, (lxw_row_t)(row + 1 + n), 0);
+	chart_series_set_values(se, s->name, (lxw_row_t)row + 2, 1, (lxw_row_t)(row + 1 + n), 1);
+	chart_series_set_name(se, cs->axis);
+	chart_title_set_name(ch, cs->title);
+	if (cs->pie) {
+		chart_series_set_labels(se);
+		chart_series_set_labels_percentage(se);
+		chart_legend_set_position(ch, LXW_CHART_LEGEND_RIGHT);
+	} else {   /* in a bar chart y is the category axis, x the values' */
+		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+		chart_axis_set_reverse(ch->y_axis);   /* the largest on top */
+		chart_axis_set_crossing_max(ch->y_axis);   /* and the values below */
+		chart_axis_set_name(ch->x_axis, cs->axis);
+		if (cs->unit == BT_UNIT_BYTES)
+			chart_axis_set_num_format(ch->x_axis, "[>=1000000]#,##0,,\" MB\";#,##0,\" KB\"");
+	}
+	memset(&opt, 0, sizeof opt);
+	opt.x_scale = 1.5;   /* room for the method names */
+	opt.y_scale = 1.2;
+	worksheet_insert_chart_opt(s->ws, (lxw_row_t)row, 4, ch, &opt);
+	return row + (n + 3 > CHART_ROWS ? n + 3 : CHART_ROWS);
+}
+
+static int charts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, struct bt_db *db, int64_t main_tid,
+		  struct bt_err *err)
+{
+	static const struct chart_spec top[3] = {
+		{ "Main thread: top methods by self CPU time", "self CPU ms", BT_UNIT_NS, 0 },
+		{ "Main thread: top methods by self off-CPU time", "self off-CPU ms", BT_UNIT_NS, 0 },
+		{ "All threads: top methods by allocated bytes", "allocated bytes", BT_UNIT_BYTES, 0 },
+	};
+	static const struct chart_spec kinds = { "Main thread: blocked time by kind", "blocked ms",
+						 BT_UNIT_NS, 1 };
+	struct bt_rows *r = NULL;
+	int row = 0, k;
+
+	for (k = 0; k < 3 && row >= 0; k++) {
+		if (bt_rows_open(&r, db, BT_SQL_XLSX_TOP_METHODS, err))
+			return err->code;
+		if (k == 2 || main_tid < 0)
+			bt_rows_bind_null(r, 1);
+		else
+			bt_rows_bind_int(r, 1, main_tid);
+		bt_rows_bind_int(r, 2, k);
+		bt_rows_bind_int(r, 3, TOP_CHART);
+		row = chart_block(x, s, row, &top[k], r, 1, err);
+		bt_rows_close(r);
+	}
+	if (row >= 0 && main_tid >= 0) {
+		if (bt_rows_open(&r, db, BT_SQL_XLSX_BLOCKING_KINDS, err))
+			return err->code;
+		bt_rows_bind_int(r, 1, main_tid);
+		row = chart_block(x, s, row, &kinds, r, 2, err);
+		bt_rows_close(r);
+	}
+	return row < 0 ? err->code : BT_OK;
+}
+
+/* ---- the workbook ---- */
+
+static int write_xlsx(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
+{
+	struct bt_report_ctx c;
+	struct bt_xlsx x;
+	struct bt_xlsx_sheet *sum, *chart, *meth = NULL, **tabs;
+	size_t i, nmeth = 0;
+	int row, rc;
+
+	if (bt_report_ctx_load(db, res, &c, err))
+		return err->code;
+	if (bt_xlsx_open(&x, "btrace-analyze report", err)) {
+		bt_report_ctx_release(&c);
+		return err->code;
+	}
+	for (i = 0; i < res->nmetrics; i++)
+		nmeth += !strncmp(res->metrics[i].name, "method.", 7);
+	sum = bt_xlsx_sheet(&x, "Summary");
+	chart = bt_xlsx_sheet(&x, "Charts");
+	if (nmeth)
+		meth = bt_xlsx_sheet(&x, "Method metrics");
+	tabs = bt_xcalloc(res->ntables + 1, sizeof *tabs);
+	for (i = 0; i < res->ntables; i++)
+		tabs[i] = bt_xlsx_sheet(&x, res->tables[i].name);
+
+	bt_xlsx_text(&x, sum, 0, 0, "btrace-analyze report", BT_XF_TITLE);
+	row = facts(&x, sum, 2, &c.facts);
+	row = findings(&x, sum, row, res, c.facts.start_ns);
+	bt_xlsx_text(&x, sum, row++, 0, "Sheets", BT_XF_SECTION);
+	bt_xlsx_link(&x, sum, row++, 0, chart, "Charts: top methods and blocked time");
+	if (meth)
+		bt_xlsx_link(&x, sum, row++, 0, meth, "Method metrics");
+	for (i = 0; i < res->ntables; i++)
+		bt_xlsx_link(&x, sum, row++, 0, tabs[i], res->tables[i].title);
+	row = metrics(&x, sum, row + 1, res, c.metrics);
+	diagnostics(&x, sum, row, &c);
+	bt_xlsx_widths(sum);
+
+	rc = charts(&x, chart, db, c.facts.main_tid, err);
+	bt_xlsx_widths(chart);
+	if (meth) {
+		method_metrics(&x, meth, res);
+		bt_xlsx_widths(meth);
+	}
+	for (i = 0; i < res->ntables; i++) {
+		table(&x, tabs[i], &res->tables[i]);
+		bt_xlsx_widths(tabs[i]);
+	}
+	free(tabs);
+	bt_report_ctx_release(&c);
+	if (rc) {
+		bt_xlsx_discard(&x);
+		return rc;
+	}
+	return bt_xlsx_finish(&x, out, err);
+}
+
+const struct bt_reporter bt_rep_xlsx = { "xlsx", ".xlsx", write_xlsx };

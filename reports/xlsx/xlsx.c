@@ -1,0 +1,406 @@
+/*
+ * The xlsx writers' shared part (see xlsx.h). libxlsxwriter 1.1 writes
+ * only to a named file, so the workbook goes to a temporary file that is
+ * then copied to the reporter's stream, which the caller renames into
+ * place: a failed run still leaves nothing behind.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/fileio.h"
+#include "engine/base/utf8.h"
+#include "reports/xlsx/xlsx.h"
+
+#define MAX_CELL_CHARS 32767   /* Excel's limit on a cell's text */
+#define MAX_WIDTH 60.0
+#define MIN_WIDTH 6.0
+
+static lxw_format *fmt(lxw_workbook *wb, const char *num, int bold)
+{
+	lxw_format *f = workbook_add_format(wb);
+
+	if (num)
+		format_set_num_format(f, num);
+	if (bold)
+		format_set_bold(f);
+	return f;
+}
+
+static lxw_format *fill(lxw_workbook *wb, lxw_color_t bg, lxw_color_t fg)
+{
+	lxw_format *f = workbook_add_format(wb);
+
+	format_set_bg_color(f, bg);
+	format_set_font_color(f, fg);
+	return f;
+}
+
+static void formats(struct bt_xlsx *x)
+{
+	lxw_workbook *wb = x->wb;
+
+	x->f[BT_XF_TITLE] = fmt(wb, NULL, 1);
+	format_set_font_size(x->f[BT_XF_TITLE], 14);
+	x->f[BT_XF_SECTION] = fmt(wb, NULL, 1);
+	format_set_font_size(x->f[BT_XF_SECTION], 12);
+	x->f[BT_XF_HEAD] = fmt(wb, NULL, 1);
+	format_set_bg_color(x->f[BT_XF_HEAD], 0xD9E1F2);
+	format_set_bottom(x->f[BT_XF_HEAD], LXW_BORDER_THIN);
+	x->f[BT_XF_TEXT] = NULL;
+	x->f[BT_XF_INT] = fmt(wb, "0", 0);
+	x->f[BT_XF_P] = fmt(wb, "0.0000", 0);
+	x->f[BT_XF_RED] = fill(wb, 0xFFC7CE, 0x9C0006);
+	x->f[BT_XF_GREEN] = fill(wb, 0xC6EFCE, 0x006100);
+	x->f[BT_XF_AMBER] = fill(wb, 0xFFEB9C, 0x9C5700);
+	x->f[BT_XF_BLUE] = fill(wb, 0xDDEBF7, 0x1F4E78);
+	x->f[BT_XF_LINK] = fmt(wb, NULL, 0);
+	format_set_font_color(x->f[BT_XF_LINK], LXW_COLOR_BLUE);
+	format_set_underline(x->f[BT_XF_LINK], LXW_UNDERLINE_SINGLE);
+}
+
+int bt_xlsx_open(struct bt_xlsx *x, const char *title, struct bt_err *err)
+{
+	lxw_doc_properties props;
+	struct bt_buf path = BT_BUF_INIT;
+	int fd;
+
+	memset(x, 0, sizeof *x);
+	fd = bt_temp_file("btrace-analyze-xlsx", "a temporary file for the xlsx workbook", &path, err);
+	if (fd < 0)
+		return err->code;
+	close(fd);
+	x->tmp = bt_buf_detach(&path, NULL);
+	x->wb = workbook_new(x->tmp);
+	if (!x->wb) {
+		bt_xlsx_discard(x);
+		return bt_err_set(err, BT_EIO, "cannot start the xlsx workbook");
+	}
+	memset(&props, 0, sizeof props);
+	props.title = (char *)title;
+	props.author = (char *)"btrace-analyze";
+	props.created = BT_XLSX_CREATED;
+	workbook_set_properties(x->wb, &props);
+	formats(x);
+	return BT_OK;
+}
+
+static int copy_out(const char *path, FILE *out, struct bt_err *err)
+{
+	FILE *in = fopen(path, "rb");
+	char buf[1 << 16];
+	size_t n;
+	int bad = 0;
+
+	if (!in)
+		return bt_err_set(err, BT_EIO, "cannot read back the xlsx workbook");
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		bad |= fwrite(buf, 1, n, out) != n;
+	bad |= ferror(in);
+	fclose(in);
+	return bad ? bt_err_set(err, BT_EIO, "cannot write the xlsx workbook") : BT_OK;
+}
+
+int bt_xlsx_finish(struct bt_xlsx *x, FILE *out, struct bt_err *err)
+{
+	lxw_error e = workbook_close(x->wb);
+	int rc;
+
+	x->wb = NULL;
+	if (e != LXW_NO_ERROR)
+		rc = bt_err_set(err, BT_EIO, "cannot write the xlsx workbook: %s", lxw_strerror(e));
+	else
+		rc = copy_out(x->tmp, out, err);
+	bt_xlsx_discard(x);
+	return rc;
+}
+
+void bt_xlsx_discard(struct bt_xlsx *x)
+{
+	size_t i;
+
+	if (x->wb)   /* libxlsxwriter frees a workbook only by closing it */
+		workbook_close(x->wb);
+	if (x->tmp)
+		unlink(x->tmp);
+	free(x->tmp);
+	for (i = 0; i < x->nsheets; i++) {
+		free(x->sheets[i]->name);
+		free(x->sheets[i]);
+	}
+	free(x->sheets);
+	memset(x, 0, sizeof *x);
+}
+
+/* ---- sheets ---- */
+
+static int taken(const struct bt_xlsx *x, const char *name)
+{
+	size_t i;
+
+	if (!strcasecmp(name, "History"))   /* Excel keeps it for itself */
+		return 1;
+	for (i = 0; i < x->nsheets; i++)
+		if (!strcasecmp(x->sheets[i]->name, name))   /* Excel's names ignore case */
+			return 1;
+	return 0;
+}
+
+/* The first max characters of s (UTF-8), cut at a character boundary. */
+static size_t utf8_prefix(const char *s, size_t max)
+{
+	size_t i = 0, chars = 0;
+
+	while (s[i] && chars < max) {
+		i++;
+		while (((unsigned char)s[i] & 0xC0) == 0x80)
+			i++;
+		chars++;
+	}
+	return i;
+}
+
+struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name)
+{
+	struct bt_buf clean = BT_BUF_INIT, b = BT_BUF_INIT;
+	struct bt_xlsx_sheet *s;
+	size_t i;
+	int k;
+
+	bt_utf8_sanitize(&clean, name, strlen(name));
+	for (i = 0; i < clean.len; i++)
+		if (strchr("[]:*?/\\", clean.buf[i]) || (unsigned char)clean.buf[i] < 0x20)
+			clean.buf[i] = '_';
+	if (clean.len && clean.buf[0] == '\'')
+		clean.buf[0] = '_';
+	for (k = 1;; k++) {
+		char suffix[16] = "";
+		bt_buf_reset(&b);
+		if (k > 1)
+			snprintf(suffix, sizeof suffix, " (%d)", k);
+		bt_buf_add(&b, clean.buf, utf8_prefix(clean.buf, 31 - strlen(suffix)));
+		if (!b.len)
+			bt_buf_adds(&b, "Sheet");
+		while (b.len && b.buf[b.len - 1] == '\'')   /* nor end with a quote */
+			b.buf[--b.len] = '\0';
+		bt_buf_adds(&b, suffix);
+		if (!taken(x, b.buf))
+			break;
+	}
+	bt_buf_release(&clean);
+	s = bt_xcalloc(1, sizeof *s);   /* by pointer: callers keep it across new sheets */
+	s->name = bt_buf_detach(&b, NULL);
+	s->ws = workbook_add_worksheet(x->wb, s->name);
+	for (k = 1; !s->ws; k++) {   /* a name libxlsxwriter refuses after all */
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "Sheet%zu.%d", x->nsheets + 1, k);
+		free(s->name);
+		s->name = bt_xstrdup(b.buf);
+		s->ws = workbook_add_worksheet(x->wb, s->name);
+	}
+	bt_buf_release(&b);
+	x->sheets = bt_xrealloc(x->sheets, (x->nsheets + 1) * sizeof *x->sheets);
+	x->sheets[x->nsheets++] = s;
+	return s;
+}
+
+/* ---- cells ---- */
+
+static void widen(struct bt_xlsx_sheet *s, int col, double chars)
+{
+	if (col < 0 || col >= BT_XLSX_MAX_COLS)
+		return;
+	if (col >= s->ncols)
+		s->ncols = col + 1;
+	if (chars > s->width[col])
+		s->width[col] = chars;
+}
+
+static size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* text as a cell may hold it: valid UTF-8 (rules may emit any bytes; XML
+ * may not), at most Excel's 32767 characters. Points into b if changed. */
+static const char *cell_text(const char *text, struct bt_buf *b)
+{
+	size_t len = strlen(text);
+
+	if (!bt_utf8_valid(text, len)) {
+		bt_utf8_sanitize(b, text, len);
+		text = b->buf;
+	}
+	if (utf8_chars(text) > MAX_CELL_CHARS) {
+		if (text != b->buf)
+			bt_buf_add(b, text, len);
+		b->len = utf8_prefix(b->buf, MAX_CELL_CHARS);
+		b->buf[b->len] = '\0';
+		text = b->buf;
+	}
+	return text;
+}
+
+void bt_xlsx_text(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, const char *text,
+		  enum bt_xlsx_fmt f)
+{
+	struct bt_buf b = BT_BUF_INIT;
+
+	if (row >= BT_XLSX_MAX_ROWS)
+		return;
+	text = cell_text(text, &b);
+	worksheet_write_string(s->ws, (lxw_row_t)row, (lxw_col_t)col, text, x->f[f]);
+	widen(s, col, (double)utf8_chars(text) * (f == BT_XF_HEAD || f == BT_XF_SECTION ? 1.2 : 1.0));
+	bt_buf_release(&b);
+}
+
+double bt_xlsx_scale(double v, enum bt_unit u)
+{
+	if (u == BT_UNIT_NS)
+		return v / 1e6;
+	if (u == BT_UNIT_PCT)
+		return v / 100;
+	return v;
+}
+
+/* Numbers read as the text reports them: ms with thousands separators,
+ * bytes scaled to KB/MB/GB (decimal, as Excel's ',' scaling divides by
+ * 1000) while the cell keeps the exact count, percentages. A change shows
+ * its sign; signed bytes stay whole (Excel allows only two conditions). */
+static const char *const num_format[BT_UNIT_COUNT + 1][2] = {
+	[BT_UNIT_NONE] = { "#,##0.####", "+#,##0.####;-#,##0.####;0" },
+	[BT_UNIT_NS] = { "#,##0.00", "+#,##0.00;-#,##0.00;0.00" },
+	[BT_UNIT_BYTES] = { "[>=1000000]#,##0.0,,\" MB\";[>=1000]#,##0.0,\" KB\";0\" B\"",
+			    "+#,##0\" B\";-#,##0\" B\";0\" B\"" },
+	[BT_UNIT_PCT] = { "0.0%", "+0.0%;-0.0%;0.0%" },
+	[BT_UNIT_COUNT] = { "#,##0", "+#,##0;-#,##0;0" },
+};
+
+lxw_format *bt_xlsx_unit_format(struct bt_xlsx *x, enum bt_unit u, int sign, enum bt_xlsx_tone t)
+{
+	static const lxw_color_t tone_color[3] = { 0, 0xC00000, 0x00B050 };
+	lxw_format **f = &x->num[u][sign != 0][t];
+
+	if (!*f) {
+		*f = fmt(x->wb, num_format[u][sign != 0], 0);
+		if (t != BT_XT_PLAIN)
+			format_set_font_color(*f, tone_color[t]);
+	}
+	return *f;
+}
+
+void bt_xlsx_num_fmt(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, double v,
+		     lxw_format *f, int chars)
+{
+	(void)x;
+	if (row >= BT_XLSX_MAX_ROWS)
+		return;
+	worksheet_write_number(s->ws, (lxw_row_t)row, (lxw_col_t)col, v, f);
+	widen(s, col, chars);
+}
+
+/* About how many characters the number shows in its format. */
+static int shown_chars(double v, enum bt_unit u)
+{
+	char tmp[64];
+	int n = snprintf(tmp, sizeof tmp, u == BT_UNIT_NS ? "%.2f" : "%.0f", v);
+
+	return n + n / 3 + 1;   /* thousands separators, a unit */
+}
+
+void bt_xlsx_num(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, double v, enum bt_unit u)
+{
+	double shown = bt_xlsx_scale(v, u);
+
+	bt_xlsx_num_fmt(x, s, row, col, shown, u == BT_UNIT_NONE && shown == floor(shown) &&
+			fabs(shown) < 1e15 ? x->f[BT_XF_INT] : bt_xlsx_unit_format(x, u, 0, BT_XT_PLAIN),
+			u == BT_UNIT_BYTES ? 9 : shown_chars(shown, u));
+}
+
+void bt_xlsx_value(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
+		   const struct bt_value *v, enum bt_unit u)
+{
+	switch (v->type) {
+	case BT_V_NULL:
+		return;
+	case BT_V_INT:
+		bt_xlsx_num(x, s, row, col, (double)v->u.i, u);
+		return;
+	case BT_V_REAL:
+		bt_xlsx_num(x, s, row, col, v->u.d, u);
+		return;
+	default:
+		bt_xlsx_text(x, s, row, col, v->u.s, BT_XF_TEXT);
+	}
+}
+
+void bt_xlsx_header(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const char *const *heads,
+		    int ncols)
+{
+	int c;
+
+	for (c = 0; c < ncols; c++) {
+		bt_xlsx_text(x, s, row, c, heads[c], BT_XF_HEAD);
+		widen(s, c, (double)utf8_chars(heads[c]) * 1.2 + 3);   /* room for the filter button */
+	}
+}
+
+void bt_xlsx_widths(struct bt_xlsx_sheet *s)
+{
+	int c;
+
+	for (c = 0; c < s->ncols; c++) {
+		double w = s->width[c] + 1;
+		worksheet_set_column(s->ws, (lxw_col_t)c, (lxw_col_t)c,
+				     w < MIN_WIDTH ? MIN_WIDTH : w > MAX_WIDTH ? MAX_WIDTH : w, NULL);
+	}
+}
+
+void bt_xlsx_table_frame(struct bt_xlsx_sheet *s, int head, int last, int ncols)
+{
+	worksheet_freeze_panes(s->ws, (lxw_row_t)(head + 1), 0);
+	if (ncols > 0)
+		worksheet_autofilter(s->ws, (lxw_row_t)head, 0, (lxw_row_t)(last < head ? head : last),
+				     (lxw_col_t)(ncols - 1));
+}
+
+void bt_xlsx_hot(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int col, int first, int last, int n)
+{
+	lxw_conditional_format cf;
+
+	if (last < first)
+		return;
+	memset(&cf, 0, sizeof cf);
+	cf.type = LXW_CONDITIONAL_TYPE_TOP;
+	cf.value = n;
+	cf.format = x->f[BT_XF_RED];
+	worksheet_conditional_format_range(s->ws, (lxw_row_t)first, (lxw_col_t)col, (lxw_row_t)last,
+					   (lxw_col_t)col, &cf);
+}
+
+void bt_xlsx_link(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
+		  const struct bt_xlsx_sheet *to, const char *text)
+{
+	struct bt_buf url = BT_BUF_INIT, b = BT_BUF_INIT;
+	const char *p;
+
+	text = cell_text(text, &b);
+	bt_buf_adds(&url, "internal:'");
+	for (p = to->name; *p; p++) {
+		if (*p == '\'')   /* a quote in a quoted sheet name doubles */
+			bt_buf_addc(&url, '\'');
+		bt_buf_addc(&url, *p);
+	}
+	bt_buf_adds(&url, "'!A1");
+	worksheet_write_url_opt(s->ws, (lxw_row_t)row, (lxw_col_t)col, url.buf, x->f[BT_XF_LINK], text, NULL);
+	widen(s, col, (double)utf8_chars(text));
+	bt_buf_release(&url);
+	bt_buf_release(&b);
+}

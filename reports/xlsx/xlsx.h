@@ -1,0 +1,94 @@
+/*
+ * What the two xlsx writers (the report, rep_xlsx.c, and compare,
+ * cmp_xlsx.c) share: a libxlsxwriter workbook written to a temporary file
+ * and copied to the reporter's stream, the number formats by unit, sheet
+ * names Excel accepts, and column widths that follow the content.
+ *
+ * The bytes are the same for the same input: the document time is fixed
+ * and libxlsxwriter stamps its zip entries with a constant date.
+ */
+#ifndef BT_XLSX_H
+#define BT_XLSX_H
+
+#include <stdio.h>
+#include <xlsxwriter.h>
+
+#include "engine/base/err.h"
+#include "engine/base/result.h"
+
+/* The document's creation time: 2000-01-01T00:00:00Z, whatever the day. */
+#define BT_XLSX_CREATED 946684800
+
+#define BT_XLSX_MAX_ROWS 1048576   /* Excel's limit, header included */
+#define BT_XLSX_MAX_COLS 64        /* columns whose widths are tracked */
+
+enum bt_xlsx_fmt {
+	BT_XF_TITLE, BT_XF_SECTION, BT_XF_HEAD, BT_XF_TEXT, BT_XF_INT, BT_XF_P,
+	BT_XF_RED, BT_XF_GREEN, BT_XF_AMBER, BT_XF_BLUE,   /* verdict, severity and hot-cell fills */
+	BT_XF_LINK,
+	BT_XF__COUNT
+};
+
+struct bt_xlsx_sheet {
+	lxw_worksheet *ws;
+	char *name;                       /* as Excel knows it; owned */
+	double width[BT_XLSX_MAX_COLS];   /* widest cell so far, in characters */
+	int ncols;
+};
+
+/* The tone of a number: plain, or the colour of a change for the worse
+ * or for the better. */
+enum bt_xlsx_tone { BT_XT_PLAIN, BT_XT_WORSE, BT_XT_BETTER };
+
+struct bt_xlsx {
+	lxw_workbook *wb;
+	char *tmp;                 /* the workbook's temporary path */
+	lxw_format *f[BT_XF__COUNT];
+	lxw_format *num[BT_UNIT_COUNT + 1][2][3];   /* by unit, signed, tone; made on use */
+	struct bt_xlsx_sheet **sheets;
+	size_t nsheets;
+};
+
+/* A workbook on a temporary file, its formats and fixed properties
+ * (title as given). */
+int bt_xlsx_open(struct bt_xlsx *x, const char *title, struct bt_err *err);
+/* Close the workbook and copy its bytes to out; the temporary file goes. */
+int bt_xlsx_finish(struct bt_xlsx *x, FILE *out, struct bt_err *err);
+/* Free everything and remove the temporary file (safe after finish). */
+void bt_xlsx_discard(struct bt_xlsx *x);
+
+/* A new sheet named after name: characters Excel refuses become '_', the
+ * length is cut to 31, and a clash gets a " (2)" suffix. Never NULL. */
+struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name);
+
+/* Cells. Widths are tracked; bt_xlsx_widths applies them. */
+void bt_xlsx_text(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, const char *text,
+		  enum bt_xlsx_fmt f);
+/* A number in unit u: ns shown as ms, pct (0-100) as a percentage. */
+void bt_xlsx_num(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, double v, enum bt_unit u);
+/* A number with an explicit format (a fill over a unit's format, say). */
+void bt_xlsx_num_fmt(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, double v,
+		     lxw_format *f, int chars);
+void bt_xlsx_value(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
+		   const struct bt_value *v, enum bt_unit u);
+/* A header row of ncols cells at row. */
+void bt_xlsx_header(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const char *const *heads,
+		    int ncols);
+/* A link at (row, col) showing text that opens sheet to. */
+void bt_xlsx_link(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
+		  const struct bt_xlsx_sheet *to, const char *text);
+/* Column widths from the widest cells (capped), applied once at the end. */
+void bt_xlsx_widths(struct bt_xlsx_sheet *s);
+/* Freeze the rows down to the header at head and put an autofilter over
+ * rows head..last. */
+void bt_xlsx_table_frame(struct bt_xlsx_sheet *s, int head, int last, int ncols);
+/* Highlight the top n cells of a numeric column in rows first..last. */
+void bt_xlsx_hot(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int col, int first, int last, int n);
+
+/* The format of unit u's numbers, with a sign (for changes) or not, in a
+ * tone. Unit none shows integers whole. */
+lxw_format *bt_xlsx_unit_format(struct bt_xlsx *x, enum bt_unit u, int sign, enum bt_xlsx_tone t);
+/* The value shown for v in unit u (ns -> ms, pct -> fraction). */
+double bt_xlsx_scale(double v, enum bt_unit u);
+
+#endif
