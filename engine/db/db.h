@@ -116,10 +116,29 @@ int bt_db_need_slices(struct bt_db *db, struct bt_err *err);
 /* 1 while slices are deferred and not yet filled. */
 int bt_db_slices_deferred(const struct bt_db *db);
 
-/* Make a profile's call tree the calltree table: copied into it if keep,
- * else seen through a view; the database owns p from here on. */
-struct bt_profile;
-int bt_db_attach_calltree(struct bt_db *db, struct bt_profile *p, int keep, struct bt_err *err);
+/*
+ * A table whose rows stay in memory with their owner (the profile's call
+ * tree): rows are ids 1..nrows(data), row() fills the columns of one (0
+ * for a hole), tid_rows() gives the ids [*first, *end) of one thread's
+ * rows (0 if it has none; column 1 is the tid), and columns whose bit is
+ * set in zero_null read NULL for 0. Column 0 is the id.
+ */
+#define BT_MEMTAB_MAX_COLS 32
+struct bt_memtab {
+	const char *name;         /* the table's, in queries/schema.sql; a static string */
+	const char *schema;       /* "CREATE TABLE x(...)", the same columns */
+	size_t (*nrows)(const void *data);
+	int (*row)(const void *data, size_t id, int64_t col[BT_MEMTAB_MAX_COLS]);
+	int (*tid_rows)(const void *data, int64_t tid, size_t *first, size_t *end);
+	void (*release)(void *data);   /* at close; may be NULL */
+	void *data;
+	uint32_t zero_null;
+};
+
+/* Make t the table t->name: its rows copied into the stored table if
+ * keep, else seen through a temp view of the memory. The database owns
+ * t->data from here on (release runs at close), also on error. */
+int bt_db_attach_memtab(struct bt_db *db, const struct bt_memtab *t, int keep, struct bt_err *err);
 
 /* Samples and stack nodes of a scratch analysis stay in memory: with on,
  * inserted samples and nodes reach only the observer (the capture), and
@@ -127,7 +146,13 @@ int bt_db_attach_calltree(struct bt_db *db, struct bt_profile *p, int keep, stru
  * 1..n in order) the samples table, bt_db_attach_nodes() its parent and
  * frame arrays (by node id 1..n, parents first) the nodes table, as
  * virtual tables in temp; the database owns the arrays from then on. */
-struct bt_csample;
+struct bt_csample {
+	int64_t id, tid, ts, end_ts, cpu, end_cpu;
+	int64_t alloc_objects, alloc_bytes;
+	uint32_t majflt, nvcsw, nivcsw;   /* u32 on disk (format spec §4.2) */
+	uint32_t node_id, msg_id;
+	int32_t type;
+};
 void bt_db_rows_in_memory(struct bt_db *db, int on);
 int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_err *err);
 int bt_db_attach_nodes(struct bt_db *db, uint32_t *parent, uint32_t *frame, size_t n,

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
-#include "engine/recon/capture.h"
 #include "engine/db/db_int.h"
 
 struct sm_data {

@@ -1,5 +1,5 @@
 /*
- * Pieces the in-memory virtual tables share (db_bulk.c, db_calltree.c,
+ * Pieces the in-memory virtual tables share (db_bulk.c, db_memtab.c,
  * db_samples.c): allocation of tables and cursors, and the index choice
  * of a table whose rows come in id order and can be looked up by id and
  * filtered by tid.

@@ -90,7 +90,5 @@ enum {
 uint32_t bt_profile_npaths(const struct bt_profile *p);
 /* The paths [*first, *end) of thread tid; 0 if it has none. */
 int bt_profile_thread_paths(const struct bt_profile *p, int64_t tid, uint32_t *first, uint32_t *end);
-/* 0 for a root, else fills col. */
-int bt_profile_calltree_row(const struct bt_profile *p, uint32_t path, int64_t col[BT_CT__COUNT]);
 
 #endif

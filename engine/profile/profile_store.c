@@ -191,14 +191,25 @@ static int store_messages(struct bt_db *db, const struct bt_profile *p, struct b
 	return BT_OK;
 }
 
-int bt_profile_calltree_row(const struct bt_profile *p, uint32_t id, int64_t col[BT_CT__COUNT])
+/* The call tree as a table in memory (queries/schema.sql's calltree). */
+static const char calltree_schema[] =
+	"CREATE TABLE x(id INTEGER, tid INTEGER, parent_id INTEGER, frame_id INTEGER, depth INTEGER,"
+	" self_ns INTEGER, incl_ns INTEGER, self_cpu_ns INTEGER, incl_cpu_ns INTEGER,"
+	" self_blocked_ns INTEGER, incl_blocked_ns INTEGER, self_alloc_bytes INTEGER,"
+	" incl_alloc_bytes INTEGER, self_alloc_objects INTEGER, incl_alloc_objects INTEGER,"
+	" self_majflt INTEGER, incl_majflt INTEGER, self_nvcsw INTEGER, incl_nvcsw INTEGER,"
+	" self_nivcsw INTEGER, incl_nivcsw INTEGER)";
+
+/* A thread's root is no row: it is a hole in the ids. */
+static int calltree_row(const void *data, size_t id, int64_t col[BT_MEMTAB_MAX_COLS])
 {
+	const struct bt_profile *p = data;
 	const struct path *x = &p->paths[id];
 	int k;
 
 	if (x->depth < 0)
 		return 0;
-	col[BT_CT_ID] = id;
+	col[BT_CT_ID] = (int64_t)id;
 	col[BT_CT_TID] = p->tids[x->thread];
 	col[BT_CT_PARENT] = p->paths[x->parent].depth >= 0 ? (int64_t)x->parent : 0;
 	col[BT_CT_FRAME] = x->frame;
@@ -210,8 +221,31 @@ int bt_profile_calltree_row(const struct bt_profile *p, uint32_t id, int64_t col
 	return 1;
 }
 
+static size_t calltree_nrows(const void *data)
+{
+	return bt_profile_npaths(data);
+}
+
+static int calltree_tid_rows(const void *data, int64_t tid, size_t *first, size_t *end)
+{
+	uint32_t f, e;
+
+	if (!bt_profile_thread_paths(data, tid, &f, &e))
+		return 0;
+	*first = f;
+	*end = e;
+	return 1;
+}
+
+static void calltree_release(void *data)
+{
+	bt_profile_free(data);
+}
+
 int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt_err *err)
 {
+	struct bt_memtab ct = { "calltree", calltree_schema, calltree_nrows, calltree_row,
+				calltree_tid_rows, calltree_release, NULL, 1u << BT_CT_PARENT };
 	struct rows meth, call;
 	int rc;
 
@@ -238,5 +272,6 @@ int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt
 		bt_profile_free(p);
 		return rc;
 	}
-	return bt_db_attach_calltree(db, p, keep, err);
+	ct.data = p;
+	return bt_db_attach_memtab(db, &ct, keep, err);
 }

@@ -11,13 +11,8 @@
 
 #include "engine/db/db.h"
 
-struct bt_csample {
-	int64_t id, tid, ts, end_ts, cpu, end_cpu;
-	int64_t alloc_objects, alloc_bytes;
-	uint32_t majflt, nvcsw, nivcsw;   /* u32 on disk (format spec §4.2) */
-	uint32_t node_id, msg_id;
-	int32_t type;
-};
+/* struct bt_csample, a captured sample, is the in-memory samples table's
+ * row (engine/db/db.h). */
 
 struct bt_capture {
 	struct bt_db *db;       /* watched until release */
