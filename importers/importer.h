@@ -1,8 +1,7 @@
 /*
- * The importer interface: one file per input format behind struct
- * bt_importer, recognised by content. Importers decode bytes into rows
- * through engine/db.h inside the caller's transaction; they never query,
- * print or call Lua.
+ * The importers' registry: one folder per input format, each behind the
+ * struct bt_importer the pipeline runs (engine/recon/pipeline.h), found
+ * by content. A new format adds its folder and one line to the list below.
  */
 #ifndef BT_IMPORTER_H
 #define BT_IMPORTER_H
@@ -10,33 +9,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/db/db.h"
-#include "engine/db/diag.h"
 #include "engine/base/err.h"
-
-struct bt_import_opts {
-	const char *mapping;   /* explicit mapping file, or NULL to search */
-	const char *retrace;   /* ProGuard/R8 mapping.txt, or NULL */
-	const char *symbols;   /* iOS address -> name map ("0xADDR name" lines), or NULL */
-	/* Called now and then during long imports (may be NULL). */
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
-	void *progress_ctx;
-};
-
-struct bt_importer {
-	const char *name;
-	/* 1 if this importer reads path. head holds the file's first n bytes,
-	 * or is NULL when path is a directory. */
-	int (*probe)(const char *path, const unsigned char *head, size_t n);
-	int (*run)(struct bt_db *db, const char *path, const struct bt_import_opts *o,
-		   struct bt_diag *diag, struct bt_err *err);
-};
+#include "engine/recon/pipeline.h"
 
 /* The importer that recognises path, or BT_EFORMAT naming its first bytes. */
 int bt_importer_find(const char *path, const struct bt_importer **out, struct bt_err *err);
 
-extern const struct bt_importer bt_imp_android;
-extern const struct bt_importer bt_imp_ios;
-extern const struct bt_importer bt_imp_perfetto;
+/* Every importer, in the order their probes are tried: a new format is
+ * one more X(bt_imp_NAME) here, defined in its folder. */
+#define BT_IMPORTERS(X) \
+	X(bt_imp_android) \
+	X(bt_imp_ios) \
+	X(bt_imp_perfetto)
+
+#define BT_IMPORTER_DECLARE(v) extern const struct bt_importer v;
+BT_IMPORTERS(BT_IMPORTER_DECLARE)
 
 #endif

@@ -9,11 +9,9 @@
 #include "engine/base/fileio.h"
 #include "importers/importer.h"
 
-static const struct bt_importer *const importers[] = {
-	&bt_imp_android,
-	&bt_imp_ios,
-	&bt_imp_perfetto,
-};
+#define ENTRY(v) &v,
+static const struct bt_importer *const importers[] = { BT_IMPORTERS(ENTRY) };
+#undef ENTRY
 
 #define N_IMPORTERS (sizeof importers / sizeof importers[0])
 

@@ -7,6 +7,7 @@
 #define BT_CMD_H
 
 #include "engine/db/db.h"
+#include "engine/profile/tap.h"
 #include "engine/base/err.h"
 
 /* Options a command accepts (bit set passed to bt_opts_parse). */
@@ -51,12 +52,14 @@ void bt_opts_release(struct bt_opts *o);
 
 /*
  * Get a trace database for input: a database this tool wrote is opened as
- * it is (read-only if asked); anything else is recognised, imported into
- * o->db (a temporary file until bt_db_publish) or into memory, and its
- * diagnostics are printed to stderr unless o->quiet.
+ * it is (read-only if asked) and its stored slices replayed to taps;
+ * anything else is recognised and run through the pipeline into o->db (a
+ * temporary file until bt_db_publish) or into memory, every slice going
+ * to taps too, and its diagnostics are printed to stderr unless o->quiet.
+ * taps may be NULL.
  */
-int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, struct bt_db **out,
-		struct bt_err *err);
+int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const struct bt_taps *taps,
+		struct bt_db **out, struct bt_err *err);
 
 int bt_cmd_analyze(int argc, char **argv, struct bt_err *err);
 int bt_cmd_import(int argc, char **argv, struct bt_err *err);

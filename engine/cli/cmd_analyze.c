@@ -76,7 +76,7 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 	if (!rc)
 		rc = bt_report_pick(o.format, o.out, &rep, err);
 	if (!rc)
-		rc = bt_cmd_load(&o, o.inputs[0], 0, &db, err);
+		rc = bt_cmd_load(&o, o.inputs[0], 0, NULL, &db, err);
 	if (!rc) {
 		ro.files = o.rules;
 		ro.nfiles = o.nrules;

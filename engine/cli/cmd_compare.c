@@ -168,7 +168,7 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 	o.cmd = "compare";
 	o.quiet = co->quiet;
 	bt_result_init(&res);
-	rc = bt_cmd_load(&o, path, 0, &db, err);
+	rc = bt_cmd_load(&o, path, 0, NULL, &db, err);
 	if (!rc) {
 		ro.files = co->arules;
 		ro.nfiles = co->narules;

@@ -25,7 +25,7 @@ int bt_cmd_import(int argc, char **argv, struct bt_err *err)
 	if (!rc && !o.out)
 		rc = bt_err_set(err, BT_EUSAGE, "import needs an output database: -o trace.db");
 	if (!rc)
-		rc = bt_cmd_load(&o, o.inputs[0], 0, &db, err);
+		rc = bt_cmd_load(&o, o.inputs[0], 0, NULL, &db, err);
 	if (!rc)
 		rc = bt_db_publish(db, err);
 out:

@@ -27,7 +27,7 @@ int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 	if (!rc)
 		rc = bt_rows_format_parse(o.format, &f, err);
 	if (!rc)
-		rc = bt_cmd_load(&o, o.inputs[0], 1, &db, err);
+		rc = bt_cmd_load(&o, o.inputs[0], 1, NULL, &db, err);
 	if (!rc)
 		rc = bt_rows_open_sql(&r, db, o.inputs[1], 0, err);
 	if (!rc)

@@ -281,6 +281,12 @@ uint32_t bt_profile_npaths(const struct bt_profile *p)
 	return p->npaths - 1;
 }
 
+uint32_t bt_profile_path_frame(const struct bt_profile *p, uint32_t id, uint32_t *parent)
+{
+	*parent = p->paths[id].parent;
+	return p->paths[id].frame;
+}
+
 /* The next thread (in ascending tid order) among two profiles' threads,
  * each list already ascending; returns the profile's index or -1. */
 static int next_thread(struct bt_profile *const src[2], const uint32_t ti[2])

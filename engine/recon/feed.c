@@ -29,7 +29,8 @@ struct msg {
 };
 
 struct bt_feed {
-	struct bt_db *db;
+	struct bt_db *db;             /* NULL for a replay: nothing stored */
+	struct bt_taps taps;
 	struct bt_profile *profile;
 	struct open *stack;        /* [0] is the thread's root, never stored */
 	size_t sp, cap;
@@ -42,14 +43,21 @@ struct bt_feed {
 
 enum { FRAME_LOOP = 1, FRAME_IDLE = 2 };
 
-struct bt_feed *bt_feed_new(struct bt_db *db)
+struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps)
 {
 	struct bt_feed *f = bt_xcalloc(1, sizeof *f);
 
 	f->db = db;
+	if (taps)
+		f->taps = *taps;
 	f->profile = bt_profile_new();
 	f->next_id = 1;
 	return f;
+}
+
+struct bt_feed *bt_feed_new_replay(const struct bt_taps *taps)
+{
+	return bt_feed_new(NULL, taps);
 }
 
 void bt_feed_free(struct bt_feed *f)
@@ -96,7 +104,7 @@ static int end_message(struct bt_feed *f, struct bt_err *err)
 	int64_t id = f->msg.id;
 
 	f->msg.id = 0;
-	if (!id)
+	if (!id || !f->db)
 		return BT_OK;
 	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiii", f->tid, id, f->msg.ts,
 			  f->msg.end - f->msg.ts, f->msg.cpu);
@@ -200,7 +208,8 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 	s->dur = end > s->ts ? end - s->ts : 0;
 	if (!(n->known & BT_FEED_CPU))
 		s->cpu_dur = 0;
-	s->self_dur = s->dur - n->child_dur;
+	if (!(n->known & BT_FEED_SELF))
+		s->self_dur = s->dur - n->child_dur;
 	if (!(n->known & BT_FEED_SELF_CPU))
 		s->self_cpu_dur = sub(s->cpu_dur, n->child_cpu);
 	if (!(n->known & BT_FEED_BLOCK))
@@ -222,7 +231,22 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 		return err->code;
 	if (closed)
 		*closed = *s;
-	return bt_db_insert_slice(f->db, s, err);
+	for (k = 0; k < (int)f->taps.n; k++) {
+		const struct bt_slice_tap *t = &f->taps.v[k];
+		if (t->slice(t->ctx, 0, s, n->path - f->stack[0].path, self, err))
+			return err->code;
+	}
+	return f->db ? bt_db_insert_slice(f->db, s, err) : BT_OK;
+}
+
+static int taps_done(struct bt_feed *f, struct bt_err *err)
+{
+	size_t k;
+
+	for (k = 0; k < f->taps.n; k++)
+		if (f->taps.v[k].done && f->taps.v[k].done(f->taps.v[k].ctx, f->profile, err))
+			return err->code;
+	return BT_OK;
 }
 
 int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
@@ -230,6 +254,12 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 	struct bt_profile *p = f->profile;
 	int rc = end_thread(f, err);
 
+	if (!rc)
+		rc = taps_done(f, err);
+	if (!f->db) {
+		bt_feed_free(f);
+		return rc;
+	}
 	f->profile = NULL;
 	if (!rc)
 		rc = bt_profile_store(p, f->db, 1, err);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "engine/db/db.h"
+#include "engine/profile/tap.h"
 
 struct bt_feed;
 
@@ -20,10 +21,17 @@ struct bt_feed;
 enum {
 	BT_FEED_CPU = 1u << 0,        /* cpu_dur */
 	BT_FEED_SELF_CPU = 1u << 1,   /* self_cpu_dur */
-	BT_FEED_BLOCK = 1u << 2       /* block_dur (else: its own if it blocks, plus children's) */
+	BT_FEED_BLOCK = 1u << 2,      /* block_dur (else: its own if it blocks, plus children's) */
+	BT_FEED_SELF = 1u << 3        /* self_dur (else: dur less the children's) */
 };
 
-struct bt_feed *bt_feed_new(struct bt_db *db);
+/* A feed storing what it is given into db (slices, attribution, messages,
+ * meta), and passing each slice to taps (borrowed until bt_feed_finish;
+ * NULL for none). */
+struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps);
+/* A feed that stores nothing: the slices of a trace database, read back
+ * in id order, replayed to taps (borrowed until bt_feed_finish). */
+struct bt_feed *bt_feed_new_replay(const struct bt_taps *taps);
 
 /* Frame ids are the importer's: tell the feed each one's name, once,
  * before a slice of it opens (it needs the message-loop frames). */
@@ -51,7 +59,8 @@ void bt_feed_known(struct bt_feed *f, unsigned known);
  * stored goes to *closed unless that is NULL. */
 int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struct bt_err *err);
 
-/* Close what is open, store attribution, messages and meta; frees f. */
+/* Close what is open, tell the taps the run is done, store attribution,
+ * messages and meta (unless a replay); frees f. */
 int bt_feed_finish(struct bt_feed *f, struct bt_err *err);
 /* Free f after an error. */
 void bt_feed_free(struct bt_feed *f);

@@ -359,7 +359,7 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err)
 	memset(&r, 0, sizeof r);
 	r.p = p;
 	r.threads = threads;
-	r.feed = bt_feed_new(p->db);
+	r.feed = bt_feed_new(p->db, p->o->taps);
 	for (rc = 0; rc < (int)p->nframes; rc++)
 		bt_feed_frame(r.feed, (uint32_t)rc + 1, p->frames[rc].name);
 	rc = pf_spill_order(p, &st, err);

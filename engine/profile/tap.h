@@ -1,0 +1,42 @@
+/*
+ * Slice taps: consumers of the slices of the run that builds the profile,
+ * besides the database. An export or report that needs every slice (the
+ * pprof and folded stacks, the Perfetto trace, the HTML timeline) taps
+ * the one reconstruction (or the import of a trace's own slices, or the
+ * replay of a trace database's stored ones) instead of making its own.
+ */
+#ifndef BT_TAP_H
+#define BT_TAP_H
+
+#include <stdint.h>
+
+#include "engine/db/db.h"
+#include "engine/profile/profile.h"
+
+struct bt_slice_tap {
+	/*
+	 * A slice ended. The run has one or two parts (the reconstruction's
+	 * two cores) working on disjoint threads at the same time: part is 0
+	 * or 1, and a tap keeps what it collects per part. Within a part,
+	 * threads come in ascending tid order, each thread's slices as they
+	 * end (children before their parent), with ids counted per part in
+	 * preorder (a thread's ids are contiguous). path is the slice's call
+	 * path in the run's profile counted from its thread's root (the root
+	 * is 0), which stays true when the parts' profiles are merged; self
+	 * holds its counters net of its children's (profile.h's order).
+	 */
+	int (*slice)(void *ctx, int part, const struct bt_slice *s, uint32_t path,
+		     const int64_t self[BT_PROFILE_NCTR], struct bt_err *err);
+	/* The run is over and p is its profile, parts merged (for the frames
+	 * of a path: a thread's paths start at its root, bt_profile_thread_paths). */
+	int (*done)(void *ctx, const struct bt_profile *p, struct bt_err *err);
+	void *ctx;
+};
+
+/* The taps of a run, called in turn. */
+struct bt_taps {
+	const struct bt_slice_tap *v;
+	size_t n;
+};
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * The pipeline: the one way an input becomes a trace database that rules
+ * and reports read (DESIGN §2). An importer decodes its bytes into rows;
+ * the pipeline captures the records as they pass, links waits to their
+ * wakers, reconstructs the slices (or takes a trace's own, through a
+ * feed), builds the attribution profile and the Looper messages, and
+ * passes every slice to the taps of the exports that want them, all in
+ * one run. Importers implement the interface below; the command line
+ * picks one (importers/importer.h) and hands it here.
+ */
+#ifndef BT_PIPELINE_H
+#define BT_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/base/err.h"
+#include "engine/db/db.h"
+#include "engine/db/diag.h"
+#include "engine/profile/tap.h"
+#include "engine/recon/slice.h"
+
+struct bt_import_opts {
+	const char *mapping;   /* explicit mapping file, or NULL to search */
+	const char *retrace;   /* ProGuard/R8 mapping.txt, or NULL */
+	const char *symbols;   /* iOS address -> name map ("0xADDR name" lines), or NULL */
+	/* Called now and then during long imports (may be NULL). */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+	/* Set by the pipeline: the taps a trace's own slices go to as well
+	 * (bt_feed_new, feed.h). */
+	const struct bt_taps *taps;
+};
+
+/* An input format. Importers decode bytes into rows through
+ * engine/db/db.h inside the pipeline's transaction (a trace with slices
+ * of its own opens and closes them on a feed); they never query, print
+ * or call Lua. */
+struct bt_importer {
+	const char *name;
+	/* 1 if this importer reads path. head holds the file's first n bytes,
+	 * or is NULL when path is a directory. */
+	int (*probe)(const char *path, const unsigned char *head, size_t n);
+	int (*run)(struct bt_db *db, const char *path, const struct bt_import_opts *o,
+		   struct bt_diag *diag, struct bt_err *err);
+};
+
+struct bt_pipeline {
+	const struct bt_importer *imp;
+	const char *input;
+	struct bt_import_opts io;     /* io.taps is the pipeline's */
+	enum bt_slice_policy policy;
+	int keep;                     /* a kept database: samples, nodes and slices stored as rows */
+	struct bt_taps taps;          /* borrowed; their done() runs before bt_pipeline_run returns */
+};
+
+/*
+ * Run pl into db (new and empty) in one transaction, counting the
+ * input's oddities in diag. Without keep, the samples and stack nodes stay
+ * in memory and the slices are made again only if something reads the
+ * slices table (db.h's bt_db_defer_slices). On error nothing is kept.
+ */
+int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_diag *diag,
+		    struct bt_err *err);
+
+/* The slices a database already holds, to taps: read in id order and
+ * replayed as a run would give them (one part). BT_EFORMAT when a stored
+ * slice's parent is not the slice enclosing it. */
+int bt_pipeline_replay(struct bt_db *db, const struct bt_taps *taps, struct bt_err *err);
+
+#endif
