@@ -1,39 +1,12 @@
 /*
- * Choosing a reporter from --format or the output file's extension, and
- * what every reporter shares: the trace's facts, its diagnostics, and
- * values formatted for people.
+ * What every report format shares: the trace's facts, its diagnostics,
+ * and values formatted for people.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/base/alloc.h"
 #include "reports/report.h"
-
-static const struct bt_reporter *const reporters[] = {
-	&bt_rep_text, &bt_rep_json, &bt_rep_md, &bt_rep_html, &bt_rep_xlsx
-};
-
-#define N_REPORTERS (sizeof reporters / sizeof reporters[0])
-
-int bt_report_pick(const char *format, const char *path, const struct bt_reporter **out,
-		   struct bt_err *err)
-{
-	const char *ext = path ? strrchr(path, '.') : NULL;
-	size_t i;
-
-	*out = &bt_rep_text;
-	for (i = 0; i < N_REPORTERS; i++) {
-		if (format ? !strcmp(format, reporters[i]->name) :
-		    ext && !strcmp(ext, reporters[i]->ext)) {
-			*out = reporters[i];
-			return BT_OK;
-		}
-	}
-	if (format)
-		return bt_err_set(err, BT_EUSAGE, "unknown report format '%s' (known: text, json, md, html, xlsx)",
-				  format);
-	return BT_OK;
-}
 
 static void meta_row(struct bt_facts *f, struct bt_rows *r)
 {
@@ -139,40 +112,6 @@ void bt_diag_rows_free(struct bt_diag_row *d, size_t n)
 		free(d[i].detail);
 	}
 	free(d);
-}
-
-int bt_frame_names_load(struct bt_db *db, char ***names, size_t *n, struct bt_err *err)
-{
-	struct bt_rows *r = NULL;
-	size_t cap = 0;
-	int rc;
-
-	*names = NULL;
-	*n = 0;
-	if (bt_rows_open(&r, db, BT_SQL_FRAMES_ALL, err))
-		return err->code;
-	while ((rc = bt_rows_next(r, err)) == 1) {
-		int64_t id = bt_rows_int(r, 0);
-		const char *name = bt_rows_text(r, 1, NULL);
-		if (id <= 0 || id >= INT32_MAX || !name)   /* ids are positive rowids */
-			continue;
-		*names = bt_grow_zero(*names, sizeof **names, &cap, (size_t)id);
-		free((*names)[id]);
-		(*names)[id] = bt_xstrdup(name);
-		if ((size_t)id >= *n)
-			*n = (size_t)id + 1;
-	}
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
-}
-
-void bt_frame_names_free(char **names, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
 }
 
 static void human_bytes(double v, struct bt_buf *b)

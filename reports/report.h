@@ -1,7 +1,9 @@
 /*
- * Reporters: one file per output format behind struct bt_reporter. They
- * render what the rules emitted (result.h) with the trace's facts and
- * diagnostics, read through engine/rows.h.
+ * What the outputs of an analysis share: the one writer signature every
+ * report format and export has (struct bt_exporter; the table and the
+ * run's outputs are reports/outputs/), the trace's facts and diagnostics
+ * read through engine/db/rows.h, values formatted for people, and the
+ * query command's row formats.
  */
 #ifndef BT_REPORT_H
 #define BT_REPORT_H
@@ -14,17 +16,35 @@
 #include "engine/base/result.h"
 #include "engine/db/rows.h"
 
-struct bt_reporter {
-	const char *name;   /* --format value */
-	const char *ext;    /* -o extension that selects it */
-	int (*write)(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err);
+struct bt_stacks;
+struct bt_perfetto;
+struct bt_html_timeline;
+
+/* What an output needs, besides its file. */
+enum {
+	BT_NEED_RESULT = 1 << 0,     /* the rules' result and the database: written after the rules */
+	BT_NEED_STACKS = 1 << 1,     /* self values per thread, message and call path */
+	BT_NEED_SLICES = 1 << 2,     /* every slice in preorder (the Perfetto trace) */
+	BT_NEED_TIMELINE = 1 << 3    /* the longest slices of each thread (the HTML timeline) */
 };
 
-/* Reporter for --format name, else for path's extension, else text. */
-int bt_report_pick(const char *format, const char *path, const struct bt_reporter **out,
-		   struct bt_err *err);
+/* What a writer gets; only what its needs name is set. A writer without
+ * BT_NEED_RESULT must not touch db: it runs beside the rules. */
+struct bt_export {
+	struct bt_db *db;
+	const struct bt_result *res;
+	const struct bt_stacks *stacks;
+	struct bt_perfetto *perfetto;
+	const struct bt_html_timeline *timeline;
+	int folded_metric;           /* enum bt_folded_metric */
+};
 
-extern const struct bt_reporter bt_rep_text, bt_rep_json, bt_rep_md, bt_rep_html, bt_rep_xlsx;
+struct bt_exporter {
+	const char *name;            /* the --format value, or the export's option without "--" */
+	const char *ext;             /* the -o extension that selects a report format; NULL for an export */
+	unsigned needs;
+	int (*write)(const struct bt_export *x, FILE *out, struct bt_err *err);
+};
 
 /* Output formats of the query command. */
 enum bt_rows_format { BT_FMT_TABLE, BT_FMT_CSV, BT_FMT_TSV, BT_FMT_JSON };
@@ -67,11 +87,6 @@ int bt_report_ctx_load(struct bt_db *db, const struct bt_result *res, struct bt_
 		       struct bt_err *err);
 void bt_report_ctx_release(struct bt_report_ctx *c);
 
-/* Every frame's name by frame id, for exporters that meet ids by the
- * million: (*names)[id], NULL where no frame has the id, for id < *n.
- * Free with bt_frame_names_free. */
-int bt_frame_names_load(struct bt_db *db, char ***names, size_t *n, struct bt_err *err);
-void bt_frame_names_free(char **names, size_t n);
 
 /* A value as people read it: ns as ms, bytes with binary units, percent. */
 void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b);

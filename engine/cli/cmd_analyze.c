@@ -10,12 +10,9 @@
 #include <stdio.h>
 
 #include "engine/cli/cmd.h"
-#include "engine/base/fileio.h"
-#include "reports/export/folded.h"
-#include "reports/export/perfetto.h"
-#include "reports/export/pprof.h"
-#include "reports/report.h"
 #include "lua/rules.h"
+#include "reports/export/folded.h"
+#include "reports/outputs/outputs.h"
 
 static int gate(const struct bt_opts *o, const struct bt_result *res, struct bt_err *err)
 {
@@ -32,27 +29,29 @@ static int gate(const struct bt_opts *o, const struct bt_result *res, struct bt_
 	return BT_OK;
 }
 
-/* --pprof and --folded, from one pass over the slices. */
-static int write_stacks(const struct bt_opts *o, struct bt_db *db, struct bt_out *pp,
-			struct bt_out *fo, struct bt_err *err)
+/* The outputs asked for, in the order their errors should be found in:
+ * the report, then the exports. */
+static int add_outputs(const struct bt_opts *o, struct bt_outputs *out, struct bt_err *err)
 {
-	struct bt_stacks *st = NULL;
-	int rc = bt_stacks_load(db, &st, err);
+	const struct bt_exporter *rep;
 
-	if (!rc && o->pprof && !(rc = bt_out_open(pp, o->pprof, err)))
-		rc = bt_pprof_write(st, pp->fp, err);
-	if (!rc && o->folded && !(rc = bt_out_open(fo, o->folded, err)))
-		rc = bt_folded_write(st, bt_folded_metric_parse(o->folded_metric), fo->fp, err);
-	bt_stacks_free(st);
-	return rc;
+	if (bt_report_pick(o->format, o->out, &rep, err))
+		return err->code;
+	bt_outputs_add(out, rep, o->out);
+	if (o->perfetto)
+		bt_outputs_add(out, &bt_exp_perfetto, o->perfetto);
+	if (o->pprof)
+		bt_outputs_add(out, &bt_exp_pprof, o->pprof);
+	if (o->folded)
+		bt_outputs_add(out, &bt_exp_folded, o->folded);
+	return BT_OK;
 }
 
 int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 {
 	struct bt_opts o;
 	struct bt_db *db = NULL;
-	struct bt_out out = { NULL, NULL, NULL }, pp = { NULL, NULL, NULL }, fo = { NULL, NULL, NULL };
-	const struct bt_reporter *rep = NULL;
+	struct bt_outputs *out = NULL;
 	struct bt_result res;
 	struct bt_rules_opts ro;
 	int rc = bt_opts_parse(&o, argc, argv, BT_OPT_DB | BT_OPT_OUT | BT_OPT_FORMAT |
@@ -73,10 +72,14 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 	if (!rc && bt_folded_metric_parse(o.folded_metric) < 0)
 		rc = bt_err_set(err, BT_EUSAGE, "--folded-metric wants wall, cpu, offcpu or alloc, not '%s'",
 				o.folded_metric);
+	if (!rc) {
+		out = bt_outputs_new(bt_folded_metric_parse(o.folded_metric));
+		rc = add_outputs(&o, out, err);
+	}
 	if (!rc)
-		rc = bt_report_pick(o.format, o.out, &rep, err);
+		rc = bt_cmd_load(&o, o.inputs[0], 0, bt_outputs_taps(out), &db, err);
 	if (!rc)
-		rc = bt_cmd_load(&o, o.inputs[0], 0, NULL, &db, err);
+		rc = bt_outputs_start(out, db, err);
 	if (!rc) {
 		ro.files = o.rules;
 		ro.nfiles = o.nrules;
@@ -85,27 +88,13 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 		rc = bt_rules_run(db, &ro, &res, err);
 	}
 	if (!rc)
-		rc = bt_out_open(&out, o.out, err);
-	if (!rc)
-		rc = rep->write(db, &res, out.fp, err);
-	if (!rc && o.perfetto)
-		rc = bt_perfetto_write(db, o.perfetto, err);
-	if (!rc && (o.pprof || o.folded))
-		rc = write_stacks(&o, db, &pp, &fo, err);
-	if (!rc)
-		rc = bt_out_commit(&out, err);
-	if (!rc)
-		rc = bt_out_commit(&pp, err);
-	if (!rc)
-		rc = bt_out_commit(&fo, err);
+		rc = bt_outputs_finish(out, db, &res, err);
 	if (!rc)
 		rc = bt_db_publish(db, err);
 	if (!rc)
 		rc = gate(&o, &res, err);
 done:
-	bt_out_abort(&out);
-	bt_out_abort(&pp);
-	bt_out_abort(&fo);
+	bt_outputs_free(out);
 	bt_db_close(db);
 	bt_result_release(&res);
 	bt_opts_release(&o);

@@ -227,3 +227,37 @@ void bt_rows_close(struct bt_rows *r)
 	sqlite3_finalize(r->st);
 	free(r);
 }
+
+int bt_frame_names_load(struct bt_db *db, char ***names, size_t *n, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*names = NULL;
+	*n = 0;
+	if (bt_rows_open(&r, db, BT_SQL_FRAMES_ALL, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		int64_t id = bt_rows_int(r, 0);
+		const char *name = bt_rows_text(r, 1, NULL);
+		if (id <= 0 || id >= INT32_MAX || !name)   /* ids are positive rowids */
+			continue;
+		*names = bt_grow_zero(*names, sizeof **names, &cap, (size_t)id);
+		free((*names)[id]);
+		(*names)[id] = bt_xstrdup(name);
+		if ((size_t)id >= *n)
+			*n = (size_t)id + 1;
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+void bt_frame_names_free(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}

@@ -47,4 +47,10 @@ const char *bt_rows_text(struct bt_rows *r, int col, size_t *len);
 
 void bt_rows_close(struct bt_rows *r);
 
+/* Every frame's name by frame id, for exporters that meet ids by the
+ * million: (*names)[id], NULL where no frame has the id, for id < *n.
+ * Free with bt_frame_names_free. */
+int bt_frame_names_load(struct bt_db *db, char ***names, size_t *n, struct bt_err *err);
+void bt_frame_names_free(char **names, size_t n);
+
 #endif

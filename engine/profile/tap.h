@@ -14,6 +14,10 @@
 #include "engine/profile/profile.h"
 
 struct bt_slice_tap {
+	/* Before the first slice (may be NULL): the trace's facts so far are
+	 * in db (its meta and threads; a trace that brings its own slices may
+	 * name its main thread only later). */
+	int (*begin)(void *ctx, struct bt_db *db, struct bt_err *err);
 	/*
 	 * A slice ended. The run has one or two parts (the reconstruction's
 	 * two cores) working on disjoint threads at the same time: part is 0
@@ -38,5 +42,10 @@ struct bt_taps {
 	const struct bt_slice_tap *v;
 	size_t n;
 };
+
+/* Each tap's begin, then each tap's done, in turn (NULL ones skipped);
+ * the first error stops them. */
+int bt_taps_begin(const struct bt_taps *t, struct bt_db *db, struct bt_err *err);
+int bt_taps_done(const struct bt_taps *t, const struct bt_profile *p, struct bt_err *err);
 
 #endif

@@ -35,7 +35,7 @@ struct bt_feed {
 	struct open *stack;        /* [0] is the thread's root, never stored */
 	size_t sp, cap;
 	int64_t tid, next_id, count, first_ts, last_ts;
-	int have_thread;
+	int have_thread, begun;
 	unsigned char *flags;      /* by frame id: FRAME_* */
 	size_t nflags;
 	struct msg msg;
@@ -157,6 +157,9 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 {
 	struct open *n, *up;
 
+	if (!f->begun && f->db && bt_taps_begin(&f->taps, f->db, err))
+		return err->code;
+	f->begun = 1;
 	if ((!f->have_thread || s->tid != f->tid) && begin_thread(f, s->tid, err))
 		return err->code;
 	BT_GROW(f->stack, f->sp + 1, f->cap);
@@ -239,15 +242,7 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 	return f->db ? bt_db_insert_slice(f->db, s, err) : BT_OK;
 }
 
-static int taps_done(struct bt_feed *f, struct bt_err *err)
-{
-	size_t k;
 
-	for (k = 0; k < f->taps.n; k++)
-		if (f->taps.v[k].done && f->taps.v[k].done(f->taps.v[k].ctx, f->profile, err))
-			return err->code;
-	return BT_OK;
-}
 
 int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 {
@@ -255,7 +250,7 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 	int rc = end_thread(f, err);
 
 	if (!rc)
-		rc = taps_done(f, err);
+		rc = bt_taps_done(&f->taps, f->profile, err);
 	if (!f->db) {
 		bt_feed_free(f);
 		return rc;

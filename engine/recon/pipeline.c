@@ -161,16 +161,6 @@ static int attach_rows(struct bt_capture *cap, struct bt_slicer *sl, struct bt_d
 	return bt_db_attach_nodes(db, parent, frame, nnodes, err);
 }
 
-static int taps_done(const struct bt_taps *taps, const struct bt_profile *p, struct bt_err *err)
-{
-	size_t k;
-
-	for (k = 0; k < taps->n; k++)
-		if (taps->v[k].done && taps->v[k].done(taps->v[k].ctx, p, err))
-			return err->code;
-	return BT_OK;
-}
-
 /* Reconstruct: messages and attribution always, slices now or deferred
  * (see above), every slice to the taps. */
 static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt_pipeline *pl,
@@ -188,9 +178,11 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		return rc;
 	}
 	sink.profile = bt_profile_new();
-	rc = pl->keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);
+	rc = bt_taps_begin(&pl->taps, db, err);
 	if (!rc)
-		rc = taps_done(&pl->taps, sink.profile, err);
+		rc = pl->keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);
+	if (!rc)
+		rc = bt_taps_done(&pl->taps, sink.profile, err);
 	if (!rc)
 		rc = bt_profile_store(sink.profile, db, pl->keep, err);
 	else
@@ -327,7 +319,7 @@ int bt_pipeline_replay(struct bt_db *db, const struct bt_taps *taps, struct bt_e
 	struct bt_rows *r = NULL;
 	int rc;
 
-	if (bt_rows_open(&r, db, BT_SQL_REPLAY_SLICES, err)) {
+	if (bt_taps_begin(taps, db, err) || bt_rows_open(&r, db, BT_SQL_REPLAY_SLICES, err)) {
 		bt_feed_free(f);
 		return err->code;
 	}

@@ -10,6 +10,7 @@
 #include "engine/base/alloc.h"
 #include "reports/export/folded.h"
 #include "engine/base/hash.h"
+#include "reports/report.h"
 
 static const char *const metric_names[] = { "wall", "cpu", "offcpu", "alloc" };
 
@@ -131,3 +132,10 @@ int bt_folded_write(const struct bt_stacks *s, enum bt_folded_metric metric, FIL
 	free(lines);
 	return rc;
 }
+
+static int write_export(const struct bt_export *x, FILE *out, struct bt_err *err)
+{
+	return bt_folded_write(x->stacks, (enum bt_folded_metric)x->folded_metric, out, err);
+}
+
+const struct bt_exporter bt_exp_folded = { "folded", NULL, BT_NEED_STACKS, write_export };

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "engine/base/err.h"
-#include "reports/export/stacks.h"
+#include "engine/profile/stacks.h"
 
 /* What a line's value counts: self wall, CPU or off-CPU ns, or bytes. */
 enum bt_folded_metric { BT_FOLDED_WALL, BT_FOLDED_CPU, BT_FOLDED_OFFCPU, BT_FOLDED_ALLOC };

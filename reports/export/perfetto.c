@@ -10,11 +10,12 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
-#include "engine/base/fileio.h"
 #include "engine/base/hash.h"
-#include "reports/export/perfetto.h"
-#include "gen/perfetto_trace.pb-c.h"
 #include "engine/db/rows.h"
+#include "gen/perfetto_trace.pb-c.h"
+#include "reports/export/perfetto.h"
+#include "reports/export/slice_log.h"
+#include "reports/report.h"
 
 typedef Perfetto__Protos__TracePacket Packet;
 typedef Perfetto__Protos__TrackEvent Event;
@@ -43,7 +44,8 @@ struct edge {
 
 #define OUT_BUF (1u << 20)
 
-struct writer {
+struct bt_perfetto {
+	struct bt_slice_log *log;   /* the run's slices */
 	FILE *fp;
 	uint8_t *out;               /* packets not yet written, OUT_BUF bytes */
 	size_t nout;
@@ -62,7 +64,7 @@ struct writer {
 	size_t nedges;
 };
 
-static int flush_out(struct writer *w, struct bt_err *err)
+static int flush_out(struct bt_perfetto *w, struct bt_err *err)
 {
 	if (w->nout && fwrite(w->out, 1, w->nout, w->fp) != w->nout)
 		return bt_err_set(err, BT_EIO, "cannot write the Perfetto trace");
@@ -70,7 +72,7 @@ static int flush_out(struct writer *w, struct bt_err *err)
 	return BT_OK;
 }
 
-static int emit(struct writer *w, const uint8_t *b, size_t n, struct bt_err *err)
+static int emit(struct bt_perfetto *w, const uint8_t *b, size_t n, struct bt_err *err)
 {
 	if (w->nout + n > OUT_BUF && flush_out(w, err))
 		return err->code;
@@ -83,7 +85,7 @@ static int emit(struct writer *w, const uint8_t *b, size_t n, struct bt_err *err
 }
 
 /* Append one packet as Trace.packet (field 1, length-delimited). */
-static int put(struct writer *w, Packet *p, struct bt_err *err)
+static int put(struct bt_perfetto *w, Packet *p, struct bt_err *err)
 {
 	uint8_t hdr[11];
 	size_t len, h = 0;
@@ -108,7 +110,7 @@ static int put(struct writer *w, Packet *p, struct bt_err *err)
 	return BT_OK;
 }
 
-static struct track *track_of(struct writer *w, int64_t tid)
+static struct track *track_of(struct bt_perfetto *w, int64_t tid)
 {
 	uint32_t k = bt_map64_get(&w->tmap, (uint64_t)tid);
 
@@ -121,7 +123,7 @@ static struct track *track_of(struct writer *w, int64_t tid)
 	return &w->tracks[w->ntracks - 1];
 }
 
-static int describe_thread(struct writer *w, struct track *t, struct bt_err *err)
+static int describe_thread(struct bt_perfetto *w, struct track *t, struct bt_err *err)
 {
 	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
@@ -149,7 +151,7 @@ static int describe_thread(struct writer *w, struct track *t, struct bt_err *err
 }
 
 /* The threads table's threads become tracks, main thread first. */
-static int load_threads(struct bt_db *db, struct writer *w, int *first_is_main, struct bt_err *err)
+static int load_threads(struct bt_db *db, struct bt_perfetto *w, int *first_is_main, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	int rc;
@@ -168,7 +170,7 @@ static int load_threads(struct bt_db *db, struct writer *w, int *first_is_main, 
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int describe(struct writer *w, struct bt_err *err)
+static int describe(struct bt_perfetto *w, struct bt_err *err)
 {
 	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
@@ -191,7 +193,7 @@ static int describe(struct writer *w, struct bt_err *err)
 	return BT_OK;
 }
 
-static int load_names(struct bt_db *db, struct writer *w, struct bt_err *err)
+static int load_names(struct bt_db *db, struct bt_perfetto *w, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	size_t cap = 0;
@@ -221,7 +223,7 @@ static int load_names(struct bt_db *db, struct writer *w, struct bt_err *err)
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int load_edges(struct bt_db *db, struct writer *w, struct bt_err *err)
+static int load_edges(struct bt_db *db, struct bt_perfetto *w, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	size_t cap = 0;
@@ -246,7 +248,7 @@ static int load_edges(struct bt_db *db, struct writer *w, struct bt_err *err)
 }
 
 /* The first unused edge ending at a wait of tid that began at ts. */
-static struct edge *edge_at(struct writer *w, int64_t tid, int64_t ts)
+static struct edge *edge_at(struct bt_perfetto *w, int64_t tid, int64_t ts)
 {
 	size_t lo = 0, hi = w->nedges;
 
@@ -264,7 +266,7 @@ static struct edge *edge_at(struct writer *w, int64_t tid, int64_t ts)
 	return NULL;
 }
 
-static int end_slice(struct writer *w, struct track *t, struct bt_err *err)
+static int end_slice(struct bt_perfetto *w, struct track *t, struct bt_err *err)
 {
 	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Event ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
@@ -332,18 +334,16 @@ static void add_str(struct annots *s, const char *name, const char *v)
 	annot(s, name)->string_value = (char *)v;
 }
 
-/* Columns of perfetto_slices.sql. */
-enum { C_TID, C_DEPTH, C_TS, C_DUR, C_CPU, C_SELF, C_SELF_CPU, C_BLOCK, C_MSG, C_COUNT, C_OBJS,
-       C_BYTES, C_MAJFLT, C_NVCSW, C_NIVCSW, C_TYPE, C_WAKEUP, C_GAP, C_GAP_CPU, C_FRAME };
-
-static int begin_slice(struct writer *w, struct bt_rows *r, struct bt_err *err)
+/* A slice's SLICE_BEGIN; the ends of the slices it follows on its track
+ * come first. type < 0 and wakeup_tid 0 are none (NULL when stored). */
+static int begin_slice(struct bt_perfetto *w, const struct bt_slice *s, struct bt_err *err)
 {
 	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Event ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	struct annots an;
-	struct track *t = track_of(w, bt_rows_int(r, C_TID));
-	int64_t depth = bt_rows_int(r, C_DEPTH), ts = bt_rows_int(r, C_TS), frame = bt_rows_int(r, C_FRAME);
-	int64_t type = bt_rows_int(r, C_TYPE), end = ts + bt_rows_int(r, C_DUR);
+	struct track *t = track_of(w, s->tid);
+	int64_t depth = s->depth, ts = s->ts, frame = s->frame_id;
+	int64_t type = s->type, end = ts + s->dur;
 	char bytes[32], unknown[32];
 	struct edge *e;
 	uint64_t flow;
@@ -354,26 +354,26 @@ static int begin_slice(struct writer *w, struct bt_rows *r, struct bt_err *err)
 		if (end_slice(w, t, err))
 			return err->code;
 	an.n = 0;
-	if (bt_rows_type(r, C_WAKEUP) != BT_ROWS_NULL)
-		add_int(&an, "WakeUpBy", bt_rows_int(r, C_WAKEUP));
-	add_ms(&an, "BlockTime", bt_rows_int(r, C_BLOCK));
-	add_ms(&an, "CPUTime", bt_rows_int(r, C_CPU));
-	add_int(&an, "Count", bt_rows_int(r, C_COUNT));
-	add_ms(&an, "Gap", bt_rows_int(r, C_GAP));
-	add_ms(&an, "Gap.CPU", bt_rows_int(r, C_GAP_CPU));
-	add_ms(&an, "SelfTime", bt_rows_int(r, C_SELF));
-	add_ms(&an, "SelfCpuTime", bt_rows_int(r, C_SELF_CPU));
-	if (bt_rows_type(r, C_TYPE) != BT_ROWS_NULL)
+	if (s->wakeup_tid)
+		add_int(&an, "WakeUpBy", s->wakeup_tid);
+	add_ms(&an, "BlockTime", s->block_dur);
+	add_ms(&an, "CPUTime", s->cpu_dur);
+	add_int(&an, "Count", s->sample_count);
+	add_ms(&an, "Gap", s->gap_dur);
+	add_ms(&an, "Gap.CPU", s->gap_cpu_dur);
+	add_ms(&an, "SelfTime", s->self_dur);
+	add_ms(&an, "SelfCpuTime", s->self_cpu_dur);
+	if (type >= 0)
 		add_str(&an, "Type", type > 0 && type < NTYPES && w->types[type] ? w->types[type]
 				     : (snprintf(unknown, sizeof unknown, "%lld", (long long)type), unknown));
-	add_int(&an, "MessageId", bt_rows_int(r, C_MSG));
-	add_int(&an, "AllocatedObjects", bt_rows_int(r, C_OBJS));
-	human_bytes(bt_rows_int(r, C_BYTES), bytes, sizeof bytes);
+	add_int(&an, "MessageId", s->msg_id);
+	add_int(&an, "AllocatedObjects", s->alloc_objects);
+	human_bytes(s->alloc_bytes, bytes, sizeof bytes);
 	add_str(&an, "AllocatedBytes", bytes);
-	add_int(&an, "AllocatedBytesNum", bt_rows_int(r, C_BYTES));
-	add_int(&an, "MajFlt", bt_rows_int(r, C_MAJFLT));
-	add_int(&an, "NvCsw", bt_rows_int(r, C_NVCSW));
-	add_int(&an, "NivCsw", bt_rows_int(r, C_NIVCSW));
+	add_int(&an, "AllocatedBytesNum", s->alloc_bytes);
+	add_int(&an, "MajFlt", s->majflt);
+	add_int(&an, "NvCsw", s->nvcsw);
+	add_int(&an, "NivCsw", s->nivcsw);
 	add_ms(&an, "_Begin", ts);
 	add_ms(&an, "_End", end);
 	ev.has_type = ev.has_track_uuid = 1;
@@ -396,20 +396,17 @@ static int begin_slice(struct writer *w, struct bt_rows *r, struct bt_err *err)
 	return put(w, &p, err);
 }
 
-static int slices(struct bt_db *db, struct writer *w, struct bt_err *err)
+static int slices(struct bt_perfetto *w, struct bt_err *err)
 {
-	struct bt_rows *r = NULL;
+	struct bt_slice s;
 	size_t i;
 	int rc;
 
-	if (bt_rows_open(&r, db, BT_SQL_PERFETTO_SLICES, err))
+	if (bt_slice_log_seal(w->log, err))
 		return err->code;
-	while ((rc = bt_rows_next(r, err)) == 1)
-		if (begin_slice(w, r, err)) {
-			rc = -1;
-			break;
-		}
-	bt_rows_close(r);
+	while ((rc = bt_slice_log_next(w->log, &s, err)) == 1)
+		if (begin_slice(w, &s, err))
+			return err->code;
 	if (rc < 0)
 		return err->code;
 	for (i = 0; i < w->ntracks; i++)
@@ -420,7 +417,7 @@ static int slices(struct bt_db *db, struct writer *w, struct bt_err *err)
 }
 
 /* An instant on tid's track at ts, starting or ending flow id. */
-static int instant(struct writer *w, int64_t tid, int64_t ts, const char *name, uint64_t id,
+static int instant(struct bt_perfetto *w, int64_t tid, int64_t ts, const char *name, uint64_t id,
 		   int terminating, struct bt_err *err)
 {
 	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
@@ -448,7 +445,7 @@ static int instant(struct writer *w, int64_t tid, int64_t ts, const char *name, 
 
 /* Each waker's instant starts a flow; a wait no slice began at gets an
  * instant of its own to end it. */
-static int flows(struct writer *w, struct bt_err *err)
+static int flows(struct bt_perfetto *w, struct bt_err *err)
 {
 	char name[64];
 	size_t i;
@@ -465,7 +462,7 @@ static int flows(struct writer *w, struct bt_err *err)
 }
 
 /* The process and the threads of the threads table. */
-static int process_tree(struct writer *w, struct bt_err *err)
+static int process_tree(struct bt_perfetto *w, struct bt_err *err)
 {
 	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__ProcessTree tree = PERFETTO__PROTOS__PROCESS_TREE__INIT;
@@ -504,7 +501,7 @@ static int process_tree(struct writer *w, struct bt_err *err)
 }
 
 /* pid and process name: meta's, else the main thread's name. */
-static int process_facts(struct bt_db *db, struct writer *w, int first_is_main, struct bt_err *err)
+static int process_facts(struct bt_db *db, struct bt_perfetto *w, int first_is_main, struct bt_err *err)
 {
 	if (bt_db_meta_int(db, "pid", 0, &w->pid, err) ||
 	    bt_db_meta_text(db, "process_name", w->process, sizeof w->process, err))
@@ -516,10 +513,39 @@ static int process_facts(struct bt_db *db, struct writer *w, int first_is_main, 
 	return BT_OK;
 }
 
-static void release(struct writer *w)
+static int tap_slice(void *ctx, int part, const struct bt_slice *s, uint32_t path,
+		     const int64_t self[BT_PROFILE_NCTR], struct bt_err *err)
+{
+	struct bt_perfetto *w = ctx;
+
+	(void)path;
+	(void)self;
+	return bt_slice_log_add(w->log, part, s, err);
+}
+
+struct bt_perfetto *bt_perfetto_new(void)
+{
+	struct bt_perfetto *w = bt_xcalloc(1, sizeof *w);
+
+	w->first = 1;
+	w->log = bt_slice_log_new();
+	bt_map64_init(&w->tmap, 64);
+	return w;
+}
+
+struct bt_slice_tap bt_perfetto_tap(struct bt_perfetto *x)
+{
+	struct bt_slice_tap t = { NULL, tap_slice, NULL, x };
+
+	return t;
+}
+
+void bt_perfetto_free(struct bt_perfetto *w)
 {
 	size_t i;
 
+	if (!w)
+		return;
 	for (i = 0; i < w->ntracks; i++) {
 		free(w->tracks[i].ends);
 		free(w->tracks[i].name);
@@ -534,41 +560,45 @@ static void release(struct writer *w)
 	free(w->buf);
 	free(w->out);
 	bt_map64_release(&w->tmap);
+	bt_slice_log_free(w->log);
+	free(w);
 }
 
-int bt_perfetto_write(struct bt_db *db, const char *path, struct bt_err *err)
+int bt_perfetto_load(struct bt_perfetto *w, struct bt_db *db, struct bt_err *err)
 {
-	struct bt_out out = { NULL, NULL, NULL };
-	struct writer w;
-	int first_is_main = 0, rc;
+	int first_is_main = 0, rc = load_threads(db, w, &first_is_main, err);
 
-	memset(&w, 0, sizeof w);
-	w.first = 1;
-	w.out = bt_xmalloc(OUT_BUF);
-	bt_map64_init(&w.tmap, 64);
-	rc = bt_out_open(&out, path, err);
-	w.fp = out.fp;
 	if (!rc)
-		rc = load_threads(db, &w, &first_is_main, err);
+		rc = process_facts(db, w, first_is_main, err);
 	if (!rc)
-		rc = process_facts(db, &w, first_is_main, err);
+		rc = load_names(db, w, err);
 	if (!rc)
-		rc = load_names(db, &w, err);
-	if (!rc)
-		rc = load_edges(db, &w, err);
-	if (!rc)
-		rc = describe(&w, err);
-	if (!rc)
-		rc = slices(db, &w, err);
-	if (!rc)
-		rc = flows(&w, err);
-	if (!rc)
-		rc = process_tree(&w, err);
-	if (!rc)
-		rc = flush_out(&w, err);
-	if (!rc)
-		rc = bt_out_commit(&out, err);
-	bt_out_abort(&out);
-	release(&w);
+		rc = load_edges(db, w, err);
 	return rc;
 }
+
+int bt_perfetto_write(struct bt_perfetto *w, FILE *fp, struct bt_err *err)
+{
+	int rc;
+
+	w->fp = fp;
+	w->out = bt_xmalloc(OUT_BUF);
+	w->nout = 0;
+	rc = describe(w, err);
+	if (!rc)
+		rc = slices(w, err);
+	if (!rc)
+		rc = flows(w, err);
+	if (!rc)
+		rc = process_tree(w, err);
+	if (!rc)
+		rc = flush_out(w, err);
+	return rc;
+}
+
+static int write_export(const struct bt_export *x, FILE *out, struct bt_err *err)
+{
+	return bt_perfetto_write(x->perfetto, out, err);
+}
+
+const struct bt_exporter bt_exp_perfetto = { "perfetto", NULL, BT_NEED_SLICES, write_export };

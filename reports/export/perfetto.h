@@ -6,15 +6,31 @@
 #ifndef BT_PERFETTO_H
 #define BT_PERFETTO_H
 
-#include "engine/db/db.h"
+#include <stdio.h>
+
 #include "engine/base/err.h"
+#include "engine/db/db.h"
+#include "engine/profile/tap.h"
+
+struct bt_perfetto;
+
+/* An export and the tap that keeps the run's slices for it (in a slice
+ * log, slice_log.h); x must outlive the run. */
+struct bt_perfetto *bt_perfetto_new(void);
+struct bt_slice_tap bt_perfetto_tap(struct bt_perfetto *x);
+void bt_perfetto_free(struct bt_perfetto *x);
+
+/* After the run: the threads, frame and record type names, process facts
+ * and linked waits from db. */
+int bt_perfetto_load(struct bt_perfetto *x, struct bt_db *db, struct bt_err *err);
 
 /*
- * Write path (atomically): a process track, one track per thread, a
- * SLICE_BEGIN (with annotations) and SLICE_END per slice, an instant on
- * each waker's track with a flow to the wait it ended, and a process tree.
- * Packets are streamed one at a time; memory does not grow with slices.
+ * Write the trace to fp (db is not used): a process track, one track per
+ * thread, a SLICE_BEGIN (with annotations) and SLICE_END per slice, an
+ * instant on each waker's track with a flow to the wait it ended, and a
+ * process tree. Packets are written one at a time as the slices are read
+ * back.
  */
-int bt_perfetto_write(struct bt_db *db, const char *path, struct bt_err *err);
+int bt_perfetto_write(struct bt_perfetto *x, FILE *fp, struct bt_err *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include "engine/base/hash.h"
 #include "reports/export/pprof.h"
 #include "gen/profile.pb-c.h"
+#include "reports/report.h"
 
 typedef Perftools__Profiles__Sample Sample;
 typedef Perftools__Profiles__Label Label;
@@ -299,3 +300,10 @@ int bt_pprof_write(const struct bt_stacks *s, FILE *fp, struct bt_err *err)
 	release(&w);
 	return rc;
 }
+
+static int write_export(const struct bt_export *x, FILE *out, struct bt_err *err)
+{
+	return bt_pprof_write(x->stacks, out, err);
+}
+
+const struct bt_exporter bt_exp_pprof = { "pprof", NULL, BT_NEED_STACKS, write_export };

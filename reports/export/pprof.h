@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "engine/base/err.h"
-#include "reports/export/stacks.h"
+#include "engine/profile/stacks.h"
 
 /*
  * Write s to fp as a gzip'd perftools.profiles.Profile: sample types

@@ -51,7 +51,8 @@ void bt_html_names_release(struct bt_html_names *n)
 	memset(n, 0, sizeof *n);
 }
 
-int bt_html_data_write(struct bt_db *db, const struct bt_facts *f, FILE *out, struct bt_err *err)
+int bt_html_data_write(struct bt_db *db, const struct bt_html_timeline *tl, const struct bt_facts *f,
+		       FILE *out, struct bt_err *err)
 {
 	struct bt_html_names n;
 	struct bt_jsonw w;
@@ -65,7 +66,7 @@ int bt_html_data_write(struct bt_db *db, const struct bt_facts *f, FILE *out, st
 	if (!rc)
 		rc = bt_html_flame_write(db, &n, &w, &tid, err);
 	if (!rc)
-		rc = bt_html_timeline_write(db, f, f->main_tid >= 0 ? f->main_tid : tid, &n, &w, err);
+		rc = bt_html_timeline_write(db, tl, f, f->main_tid >= 0 ? f->main_tid : tid, &n, &w, err);
 	if (!rc)
 		names_write(&n, &w);
 	bt_jsonw_end_object(&w);

@@ -11,6 +11,7 @@
 
 #include "engine/base/hash.h"
 #include "engine/base/jsonw.h"
+#include "reports/html/html.h"
 #include "reports/report.h"
 
 /* Flame graph: call paths under this share of their thread's wall time
@@ -44,12 +45,15 @@ void bt_html_names_release(struct bt_html_names *n);
 int bt_html_flame_write(struct bt_db *db, struct bt_html_names *n, struct bt_jsonw *w,
 			int64_t *first_tid, struct bt_err *err);
 
-/* "timeline": thread tid's messages, longest slices and waits, from t0. */
-int bt_html_timeline_write(struct bt_db *db, const struct bt_facts *f, int64_t tid,
-			   struct bt_html_names *n, struct bt_jsonw *w, struct bt_err *err);
+/* "timeline": thread tid's messages, longest slices (from tl) and waits,
+ * from t0. */
+int bt_html_timeline_write(struct bt_db *db, const struct bt_html_timeline *tl,
+			   const struct bt_facts *f, int64_t tid, struct bt_html_names *n,
+			   struct bt_jsonw *w, struct bt_err *err);
 
 /* The whole data object, for the <script> element: '<' is escaped, so
  * no symbol can end the element. */
-int bt_html_data_write(struct bt_db *db, const struct bt_facts *f, FILE *out, struct bt_err *err);
+int bt_html_data_write(struct bt_db *db, const struct bt_html_timeline *tl, const struct bt_facts *f,
+		       FILE *out, struct bt_err *err);
 
 #endif

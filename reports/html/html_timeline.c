@@ -3,8 +3,9 @@
  * messages, its slices long enough to see, and its waits with the waker
  * of each, all as times from t0. The main thread of a 1M-record trace has
  * some 765k slices, so only those of at least span / BT_HTML_SLICE_DIV
- * are kept (at most BT_HTML_SLICES, the longest), and the page says how
- * many were left out.
+ * are shown (at most BT_HTML_SLICES, the longest), and the page says how
+ * many were left out. The slices come from a tap on the run (html.h),
+ * which keeps each thread's BT_HTML_SLICES longest in a heap.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,52 +44,202 @@ static int messages(struct bt_db *db, int64_t tid, int64_t t0, struct bt_jsonw *
 	return BT_OK;
 }
 
-static int count(struct bt_db *db, enum bt_sql_id id, int64_t tid, int64_t *n, struct bt_err *err)
-{
-	struct bt_rows *r = NULL;
-	int rc;
+/* A slice the timeline may show: the columns it writes, and the order
+ * it keeps them in (longest first, then earlier, then shallower, then the
+ * earlier id). */
+enum { S_TS, S_DUR, S_DEPTH, S_FRAME, S_CPU, S_SELF, S_BLOCK, S_BYTES, S_OBJS, S_MAJFLT, S__COUNT };
 
-	*n = 0;
-	if (bt_rows_open(&r, db, id, err))
-		return err->code;
-	bt_rows_bind_int(r, 1, tid);
-	if ((rc = bt_rows_next(r, err)) == 1)
-		*n = bt_rows_int(r, 0);
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
+struct kept {
+	int64_t v[S__COUNT];
+	int64_t id;
+};
+
+/* A thread's slice count and its BT_HTML_SLICES longest, as a heap with
+ * the one to drop next on top. */
+struct tl_thread {
+	int64_t tid, count;
+	struct kept *k;
+	size_t n, cap;
+};
+
+struct tl_part {
+	struct tl_thread *t;
+	size_t n, cap;
+};
+
+struct bt_html_timeline {
+	struct tl_part part[2];
+	int64_t only_tid;          /* the thread worth keeping, or -1: every thread */
+};
+
+/* 1 if a goes before b in the timeline's order. */
+static int before(const struct kept *a, const struct kept *b)
+{
+	if (a->v[S_DUR] != b->v[S_DUR])
+		return a->v[S_DUR] > b->v[S_DUR];
+	if (a->v[S_TS] != b->v[S_TS])
+		return a->v[S_TS] < b->v[S_TS];
+	if (a->v[S_DEPTH] != b->v[S_DEPTH])
+		return a->v[S_DEPTH] < b->v[S_DEPTH];
+	return a->id < b->id;
 }
 
-/* Columns of html_slices.sql. */
-enum { S_TS, S_DUR, S_DEPTH, S_FRAME, S__COUNT = 10 };
-
-static int slices(struct bt_db *db, int64_t tid, int64_t t0, int64_t span, struct bt_html_names *n,
-		  struct bt_jsonw *w, struct bt_err *err)
+static void sift_down(struct kept *h, size_t n, size_t i)
 {
-	struct bt_rows *r = NULL;
-	int64_t total, min = span / BT_HTML_SLICE_DIV;
-	int rc, c;
+	for (;;) {
+		size_t c = 2 * i + 1, worst = i;
+		struct kept tmp;
+		if (c < n && before(&h[worst], &h[c]))
+			worst = c;
+		if (c + 1 < n && before(&h[worst], &h[c + 1]))
+			worst = c + 1;
+		if (worst == i)
+			return;
+		tmp = h[i];
+		h[i] = h[worst];
+		h[worst] = tmp;
+		i = worst;
+	}
+}
 
-	if (count(db, BT_SQL_HTML_SLICE_COUNT, tid, &total, err) ||
-	    bt_rows_open(&r, db, BT_SQL_HTML_SLICES, err))
-		return err->code;
-	bt_rows_bind_int(r, 1, tid);
-	bt_rows_bind_int(r, 2, min);
-	bt_rows_bind_int(r, 3, BT_HTML_SLICES);
+static void sift_up(struct kept *h, size_t i)
+{
+	while (i > 0 && before(&h[(i - 1) / 2], &h[i])) {
+		struct kept tmp = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = tmp;
+		i = (i - 1) / 2;
+	}
+}
+
+static void keep(struct tl_thread *t, const struct kept *k)
+{
+	if (t->n < BT_HTML_SLICES) {
+		BT_GROW(t->k, t->n + 1, t->cap);
+		t->k[t->n] = *k;
+		sift_up(t->k, t->n++);
+	} else if (before(k, &t->k[0])) {
+		t->k[0] = *k;
+		sift_down(t->k, t->n, 0);
+	}
+}
+
+static int tl_begin(void *ctx, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_html_timeline *tl = ctx;
+
+	return bt_db_meta_int(db, "main_tid", -1, &tl->only_tid, err);
+}
+
+static int tl_slice(void *ctx, int part, const struct bt_slice *s, uint32_t path,
+		    const int64_t self[BT_PROFILE_NCTR], struct bt_err *err)
+{
+	struct bt_html_timeline *tl = ctx;
+	struct tl_part *p = &tl->part[part];
+	struct tl_thread *t;
+	struct kept k;
+
+	(void)path;
+	(void)self;
+	(void)err;
+	if (tl->only_tid >= 0 && s->tid != tl->only_tid)
+		return BT_OK;
+	if (!p->n || p->t[p->n - 1].tid != s->tid) {   /* a part's threads come one by one */
+		BT_GROW(p->t, p->n + 1, p->cap);
+		memset(&p->t[p->n], 0, sizeof p->t[0]);
+		p->t[p->n++].tid = s->tid;
+	}
+	t = &p->t[p->n - 1];
+	t->count++;
+	k.v[S_TS] = s->ts;
+	k.v[S_DUR] = s->dur;
+	k.v[S_DEPTH] = s->depth;
+	k.v[S_FRAME] = s->frame_id;
+	k.v[S_CPU] = s->cpu_dur;
+	k.v[S_SELF] = s->self_dur;
+	k.v[S_BLOCK] = s->block_dur;
+	k.v[S_BYTES] = s->alloc_bytes;
+	k.v[S_OBJS] = s->alloc_objects;
+	k.v[S_MAJFLT] = s->majflt;
+	k.id = s->id;
+	keep(t, &k);
+	return BT_OK;
+}
+
+struct bt_html_timeline *bt_html_timeline_new(void)
+{
+	struct bt_html_timeline *tl = bt_xcalloc(1, sizeof *tl);
+
+	tl->only_tid = -1;
+	return tl;
+}
+
+struct bt_slice_tap bt_html_timeline_tap(struct bt_html_timeline *tl)
+{
+	struct bt_slice_tap t = { tl_begin, tl_slice, NULL, tl };
+
+	return t;
+}
+
+void bt_html_timeline_free(struct bt_html_timeline *tl)
+{
+	size_t i;
+	int k;
+
+	if (!tl)
+		return;
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < tl->part[k].n; i++)
+			free(tl->part[k].t[i].k);
+		free(tl->part[k].t);
+	}
+	free(tl);
+}
+
+static const struct tl_thread *find_thread(const struct bt_html_timeline *tl, int64_t tid)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; tl && k < 2; k++)
+		for (i = 0; i < tl->part[k].n; i++)
+			if (tl->part[k].t[i].tid == tid)
+				return &tl->part[k].t[i];
+	return NULL;
+}
+
+static int kept_cmp(const void *a, const void *b)
+{
+	return before(a, b) ? -1 : before(b, a);
+}
+
+static void slices(const struct bt_html_timeline *tl, int64_t tid, int64_t t0, int64_t span,
+		   struct bt_html_names *n, struct bt_jsonw *w)
+{
+	const struct tl_thread *t = find_thread(tl, tid);
+	struct kept *k = NULL;
+	int64_t min = span / BT_HTML_SLICE_DIV;
+	size_t i, nk = 0;
+	int c;
+
+	if (t && t->n) {
+		k = bt_xmalloc(t->n * sizeof *k);
+		memcpy(k, t->k, t->n * sizeof *k);
+		nk = t->n;
+		qsort(k, nk, sizeof *k, kept_cmp);
+	}
 	bt_jsonw_key(w, "slices");
 	bt_jsonw_begin_array(w);
-	while ((rc = bt_rows_next(r, err)) == 1)
+	for (i = 0; i < nk && k[i].v[S_DUR] >= min; i++)
 		for (c = 0; c < S__COUNT; c++)
-			bt_jsonw_int(w, c == S_TS ? bt_rows_int(r, c) - t0 :
-				     c == S_FRAME ? bt_html_names_ref(n, bt_rows_int(r, c)) : bt_rows_int(r, c));
+			bt_jsonw_int(w, c == S_TS ? k[i].v[c] - t0 :
+				     c == S_FRAME ? bt_html_names_ref(n, k[i].v[c]) : k[i].v[c]);
 	bt_jsonw_end_array(w);
-	bt_rows_close(r);
-	if (rc < 0)
-		return err->code;
 	bt_jsonw_key(w, "slices_total");
-	bt_jsonw_int(w, total);
+	bt_jsonw_int(w, t ? t->count : 0);
 	bt_jsonw_key(w, "slices_min_ns");
 	bt_jsonw_int(w, min);
-	return BT_OK;
+	free(k);
 }
 
 static void lane(struct lanes *l, int64_t tid)
@@ -175,8 +326,9 @@ static int threads(struct bt_db *db, int64_t tid, struct lanes *l, struct bt_jso
 	return rc < 0 ? err->code : BT_OK;
 }
 
-int bt_html_timeline_write(struct bt_db *db, const struct bt_facts *f, int64_t tid,
-			   struct bt_html_names *n, struct bt_jsonw *w, struct bt_err *err)
+int bt_html_timeline_write(struct bt_db *db, const struct bt_html_timeline *tl,
+			   const struct bt_facts *f, int64_t tid, struct bt_html_names *n,
+			   struct bt_jsonw *w, struct bt_err *err)
 {
 	struct lanes l;
 	char t0[32];
@@ -197,7 +349,7 @@ int bt_html_timeline_write(struct bt_db *db, const struct bt_facts *f, int64_t t
 	bt_jsonw_int(w, f->end_ns - f->start_ns);
 	rc = messages(db, tid, f->start_ns, w, err);
 	if (!rc)
-		rc = slices(db, tid, f->start_ns, f->end_ns - f->start_ns, n, w, err);
+		slices(tl, tid, f->start_ns, f->end_ns - f->start_ns, n, w);
 	if (!rc)
 		rc = waits(db, tid, f->start_ns, &l, w, err);
 	if (!rc)

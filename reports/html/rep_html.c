@@ -240,8 +240,10 @@ static void diagnostics(FILE *out, const struct bt_report_ctx *c)
 	fputs("</section>\n", out);
 }
 
-static int write_html(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
+static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 {
+	struct bt_db *db = x->db;
+	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
 	size_t i;
 	int rc;
@@ -258,7 +260,7 @@ static int write_html(struct bt_db *db, const struct bt_result *res, FILE *out, 
 	diagnostics(out, &c);
 	fputs("<div id=\"bt-tip\" class=\"tip\" hidden></div>\n<pre id=\"bt-errors\" hidden></pre>\n"
 	      "<pre id=\"bt-selftest\" hidden></pre>\n<script type=\"application/json\" id=\"bt-data\">", out);
-	rc = bt_html_data_write(db, &c.facts, out, err);
+	rc = bt_html_data_write(db, x->timeline, &c.facts, out, err);
 	if (!rc) {
 		fprintf(out, "</script>\n<script>\n%s</script>\n</body>\n</html>\n", bt_html_text[BT_HTML_REPORT_JS]);
 		if (ferror(out))
@@ -268,4 +270,4 @@ static int write_html(struct bt_db *db, const struct bt_result *res, FILE *out, 
 	return rc;
 }
 
-const struct bt_reporter bt_rep_html = { "html", ".html", write_html };
+const struct bt_exporter bt_rep_html = { "html", ".html", BT_NEED_RESULT | BT_NEED_TIMELINE, write_html };

@@ -132,8 +132,10 @@ static void finding(struct bt_jsonw *w, const struct bt_finding *f)
 	bt_jsonw_end_object(w);
 }
 
-static int write_json(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
+static int write_json(const struct bt_export *x, FILE *out, struct bt_err *err)
 {
+	struct bt_db *db = x->db;
+	const struct bt_result *res = x->res;
 	struct bt_jsonw w;
 	struct bt_report_ctx c;
 	size_t i;
@@ -174,4 +176,4 @@ static int write_json(struct bt_db *db, const struct bt_result *res, FILE *out, 
 	return BT_OK;
 }
 
-const struct bt_reporter bt_rep_json = { "json", ".json", write_json };
+const struct bt_exporter bt_rep_json = { "json", ".json", BT_NEED_RESULT, write_json };

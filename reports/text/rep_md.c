@@ -127,8 +127,10 @@ static void table(FILE *out, const struct bt_rtable *t)
 	bt_buf_release(&b);
 }
 
-static int write_md(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
+static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 {
+	struct bt_db *db = x->db;
+	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
 	size_t i;
 
@@ -153,4 +155,4 @@ static int write_md(struct bt_db *db, const struct bt_result *res, FILE *out, st
 	return BT_OK;
 }
 
-const struct bt_reporter bt_rep_md = { "md", ".md", write_md };
+const struct bt_exporter bt_rep_md = { "md", ".md", BT_NEED_RESULT, write_md };

@@ -119,8 +119,10 @@ static void table(FILE *out, const struct bt_rtable *t)
 	bt_buf_release(&b);
 }
 
-static int write_text(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
+static int write_text(const struct bt_export *x, FILE *out, struct bt_err *err)
 {
+	struct bt_db *db = x->db;
+	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
 	size_t i;
 
@@ -140,4 +142,4 @@ static int write_text(struct bt_db *db, const struct bt_result *res, FILE *out, 
 	return BT_OK;
 }
 
-const struct bt_reporter bt_rep_text = { "text", ".txt", write_text };
+const struct bt_exporter bt_rep_text = { "text", ".txt", BT_NEED_RESULT, write_text };

@@ -420,8 +420,10 @@ static int charts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, struct bt_db *db, 
 
 /* ---- the workbook ---- */
 
-static int write_xlsx(struct bt_db *db, const struct bt_result *res, FILE *out, struct bt_err *err)
+static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 {
+	struct bt_db *db = ex->db;
+	const struct bt_result *res = ex->res;
 	struct bt_report_ctx c;
 	struct bt_xlsx x;
 	struct bt_xlsx_sheet *sum, *chart, *meth = NULL, **tabs;
@@ -476,4 +478,4 @@ static int write_xlsx(struct bt_db *db, const struct bt_result *res, FILE *out, 
 	return bt_xlsx_finish(&x, out, err);
 }
 
-const struct bt_reporter bt_rep_xlsx = { "xlsx", ".xlsx", write_xlsx };
+const struct bt_exporter bt_rep_xlsx = { "xlsx", ".xlsx", BT_NEED_RESULT, write_xlsx };

@@ -1,7 +1,8 @@
 /*
- * Self values per thread, Looper message and call path, summed from the
- * slices: what the pprof and folded-stack exports write. A thread's sums
- * equal its calltree totals (the slices are what the calltree adds up).
+ * Self values per thread, Looper message and call path: what the pprof and
+ * folded-stack exports write. Collected by a tap on the run that builds
+ * the profile (tap.h), so the exports need no slices of their own; a
+ * thread's sums equal its calltree totals (both add up the same slices).
  */
 #ifndef BT_STACKS_H
 #define BT_STACKS_H
@@ -9,8 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/db/db.h"
 #include "engine/base/err.h"
+#include "engine/db/db.h"
+#include "engine/profile/tap.h"
 
 /* The values of an entry: self wall and CPU ns, and the self counters
  * (a slice's own net of its children's). Off-CPU is wall - CPU. */
@@ -25,7 +27,7 @@ struct bt_stacks_thread {
 
 /* A (thread, message, call path) with its values. msg 0: not in a
  * Looper message. A path met again after other messages of its thread
- * may have a second entry for the same (thread, message): add them up. */
+ * has a second entry for the same (thread, message): add them up. */
 struct bt_stacks_entry {
 	uint32_t ctx;   /* index in ctx */
 	uint32_t path;  /* >= 1 */
@@ -37,27 +39,31 @@ struct bt_stacks_ctx {
 	int64_t msg;
 };
 
+struct bt_stacks_run;
+
 struct bt_stacks {
-	struct bt_stacks_thread *threads;
+	struct bt_stacks_thread *threads;   /* the threads table's, main first, then others by first use */
 	size_t nthreads;
 	char **frames;          /* names by frame id; NULL for an unknown id */
 	size_t nframes;
 	uint32_t *parent;       /* by path: the caller's path, 0 for an outermost frame */
 	uint32_t *frame;        /* by path: the frame id */
-	size_t npaths;          /* paths are 1..npaths-1 */
+	size_t npaths;          /* paths are 1..npaths-1, shared by the threads */
 	struct bt_stacks_ctx *ctx;
 	size_t nctx;
-	struct bt_stacks_entry *e;   /* in order of first appearance */
+	struct bt_stacks_entry *e;   /* in order of first appearance (threads by tid, then preorder) */
 	size_t n;
 	int64_t first_ts, last_ts;   /* the trace span (meta) */
+	struct bt_stacks_run *run;   /* collection state, until bt_stacks_load_names */
 };
 
-/*
- * Read the slices (filling deferred ones) and sum them. The result is the
- * caller's to free with bt_stacks_free. BT_ESQL on a failed query,
- * BT_EFORMAT when a slice's parent is not the enclosing slice.
- */
-int bt_stacks_load(struct bt_db *db, struct bt_stacks **out, struct bt_err *err);
+/* An empty collection and the tap that fills it; s must outlive the run. */
+struct bt_stacks *bt_stacks_new(void);
+struct bt_slice_tap bt_stacks_tap(struct bt_stacks *s);
+
+/* After the run: the threads, frame names and trace span from db; the
+ * stacks are then complete. */
+int bt_stacks_load_names(struct bt_stacks *s, struct bt_db *db, struct bt_err *err);
 void bt_stacks_free(struct bt_stacks *s);
 
 /* Name of frame id; "?" when unknown. Valid until bt_stacks_free. */

@@ -1,0 +1,201 @@
+/*
+ * The outputs of an analysis (output.h): the exporter table, the taps
+ * their needs make, the helper thread that writes the exports while the
+ * rules run, and the all-or-nothing commit.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/fileio.h"
+#include "engine/profile/stacks.h"
+#include "reports/export/perfetto.h"
+#include "reports/html/html.h"
+#include "reports/outputs/outputs.h"
+
+static const struct bt_exporter *const reports[] = {
+	&bt_rep_text, &bt_rep_json, &bt_rep_md, &bt_rep_html, &bt_rep_xlsx
+};
+
+#define N_REPORTS (sizeof reports / sizeof reports[0])
+
+int bt_report_pick(const char *format, const char *path, const struct bt_exporter **out,
+		   struct bt_err *err)
+{
+	const char *ext = path ? strrchr(path, '.') : NULL;
+	size_t i;
+
+	*out = &bt_rep_text;
+	for (i = 0; i < N_REPORTS; i++) {
+		if (format ? !strcmp(format, reports[i]->name) : ext && !strcmp(ext, reports[i]->ext)) {
+			*out = reports[i];
+			return BT_OK;
+		}
+	}
+	if (format)
+		return bt_err_set(err, BT_EUSAGE, "unknown report format '%s' (known: text, json, md, html, xlsx)",
+				  format);
+	return BT_OK;
+}
+
+struct output {
+	const struct bt_exporter *x;
+	const char *path;
+	struct bt_out out;
+	int rc;                     /* its writer's result */
+	struct bt_err err;
+};
+
+#define MAX_OUTPUTS 8
+#define MAX_TAPS 3
+
+struct bt_outputs {
+	struct output v[MAX_OUTPUTS];
+	size_t n;
+	struct bt_export x;
+	struct bt_stacks *stacks;
+	struct bt_perfetto *perfetto;
+	struct bt_html_timeline *timeline;
+	struct bt_slice_tap tapv[MAX_TAPS];
+	struct bt_taps taps;
+	pthread_t helper;
+	int started;                /* the helper runs */
+};
+
+struct bt_outputs *bt_outputs_new(int folded_metric)
+{
+	struct bt_outputs *o = bt_xcalloc(1, sizeof *o);
+
+	o->x.folded_metric = folded_metric;
+	o->taps.v = o->tapv;
+	return o;
+}
+
+void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const char *path)
+{
+	struct output *d;
+
+	if (o->n == MAX_OUTPUTS)
+		abort();   /* the command line adds at most one of each */
+	d = &o->v[o->n++];
+	memset(d, 0, sizeof *d);
+	d->x = x;
+	d->path = path;
+	d->err = (struct bt_err)BT_ERR_INIT;
+	if ((x->needs & BT_NEED_STACKS) && !o->stacks) {
+		o->stacks = bt_stacks_new();
+		o->tapv[o->taps.n++] = bt_stacks_tap(o->stacks);
+	}
+	if ((x->needs & BT_NEED_SLICES) && !o->perfetto) {
+		o->perfetto = bt_perfetto_new();
+		o->tapv[o->taps.n++] = bt_perfetto_tap(o->perfetto);
+	}
+	if ((x->needs & BT_NEED_TIMELINE) && !o->timeline) {
+		o->timeline = bt_html_timeline_new();
+		o->tapv[o->taps.n++] = bt_html_timeline_tap(o->timeline);
+	}
+}
+
+const struct bt_taps *bt_outputs_taps(struct bt_outputs *o)
+{
+	return &o->taps;
+}
+
+/* The helper thread: every export that needs no result, in turn. */
+static void *write_exports(void *arg)
+{
+	struct bt_outputs *o = arg;
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		struct output *d = &o->v[i];
+		if (!(d->x->needs & BT_NEED_RESULT))
+			d->rc = d->x->write(&o->x, d->out.fp, &d->err);
+	}
+	return NULL;
+}
+
+/* A helper thread pays when there are exports to write, and none of
+ * them shares stdout with another output. */
+static int helper_wanted(const struct bt_outputs *o)
+{
+	size_t i, exports = 0, to_stdout = 0;
+
+	for (i = 0; i < o->n; i++) {
+		exports += !(o->v[i].x->needs & BT_NEED_RESULT);
+		to_stdout += o->v[i].out.fp == stdout;
+	}
+	for (i = 0; i < o->n; i++)
+		if (!(o->v[i].x->needs & BT_NEED_RESULT) && o->v[i].out.fp == stdout && to_stdout > 1)
+			return 0;
+	return exports > 0;
+}
+
+int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		if (bt_out_open(&o->v[i].out, o->v[i].path, err))
+			return err->code;
+	if (o->stacks && bt_stacks_load_names(o->stacks, db, err))
+		return err->code;
+	if (o->perfetto && bt_perfetto_load(o->perfetto, db, err))
+		return err->code;
+	o->x.stacks = o->stacks;
+	o->x.perfetto = o->perfetto;
+	o->x.timeline = o->timeline;
+	if (helper_wanted(o))   /* without a helper, finish writes them */
+		o->started = pthread_create(&o->helper, NULL, write_exports, o) == 0;
+	return BT_OK;
+}
+
+static void join(struct bt_outputs *o)
+{
+	if (o->started)
+		pthread_join(o->helper, NULL);
+	o->started = 0;
+}
+
+int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_result *res,
+		      struct bt_err *err)
+{
+	int helped = o->started;
+	size_t i;
+
+	o->x.db = db;
+	o->x.res = res;
+	for (i = 0; i < o->n; i++) {
+		struct output *d = &o->v[i];
+		if ((d->x->needs & BT_NEED_RESULT) || !helped)
+			d->rc = d->x->write(&o->x, d->out.fp, &d->err);
+	}
+	join(o);
+	for (i = 0; i < o->n; i++)   /* the first failure, in the order added */
+		if (o->v[i].rc)
+			return bt_err_set(err, o->v[i].err.code, "%s", o->v[i].err.msg);
+	for (i = 0; i < o->n; i++)   /* all written through before any is renamed */
+		if (o->v[i].out.fp && o->v[i].out.fp != stdout && (fflush(o->v[i].out.fp) || ferror(o->v[i].out.fp)))
+			return bt_err_set(err, BT_EIO, "cannot write '%s': %s", o->v[i].path, strerror(errno));
+	for (i = 0; i < o->n; i++)
+		if (bt_out_commit(&o->v[i].out, err))
+			return err->code;
+	return BT_OK;
+}
+
+void bt_outputs_free(struct bt_outputs *o)
+{
+	size_t i;
+
+	if (!o)
+		return;
+	join(o);
+	for (i = 0; i < o->n; i++)
+		bt_out_abort(&o->v[i].out);
+	bt_stacks_free(o->stacks);
+	bt_perfetto_free(o->perfetto);
+	bt_html_timeline_free(o->timeline);
+	free(o);
+}

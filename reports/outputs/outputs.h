@@ -1,0 +1,47 @@
+/*
+ * The outputs of an analysis behind one table: the report formats (-o,
+ * --format) and the exports (--perfetto, --pprof, --folded), each a
+ * struct bt_exporter (reports/report.h). What an output needs from the
+ * slices it gets from taps on the run that builds the profile; the
+ * exports that need no rules' result are written on a helper thread while
+ * the rules run; and every output is committed only when all of them
+ * succeeded (DESIGN §3). A new format adds its exporter to the table in
+ * outputs.c (a report format) or an option on the command line (an export).
+ */
+#ifndef BT_OUTPUTS_H
+#define BT_OUTPUTS_H
+
+#include "engine/base/err.h"
+#include "engine/base/result.h"
+#include "engine/db/db.h"
+#include "engine/profile/tap.h"
+#include "reports/report.h"
+
+extern const struct bt_exporter bt_rep_text, bt_rep_json, bt_rep_md, bt_rep_html, bt_rep_xlsx;
+extern const struct bt_exporter bt_exp_perfetto, bt_exp_pprof, bt_exp_folded;
+
+/* The report format for --format name, else for path's extension, else
+ * text. BT_EUSAGE for an unknown name. */
+int bt_report_pick(const char *format, const char *path, const struct bt_exporter **out,
+		   struct bt_err *err);
+
+struct bt_outputs;
+
+struct bt_outputs *bt_outputs_new(int folded_metric);
+/* Add an output of x to path (NULL or "-": stdout), in the order their
+ * errors should be found in. */
+void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const char *path);
+/* The taps the run must feed for the outputs' needs; valid until
+ * bt_outputs_free. */
+const struct bt_taps *bt_outputs_taps(struct bt_outputs *o);
+/* After the run, before the rules: open every output, read what they
+ * need from db, and start writing the exports that need no result. */
+int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err);
+/* After the rules: write the rest, wait for the exports, and commit every
+ * output if all succeeded (else none is). */
+int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_result *res,
+		      struct bt_err *err);
+/* Free o; uncommitted outputs are removed. Waits for the helper thread. */
+void bt_outputs_free(struct bt_outputs *o);
+
+#endif
