@@ -14,7 +14,9 @@
  * Get a trace database for input: a database this tool wrote is opened as
  * it is (read-only if asked); anything else is recognised, imported into
  * o->db (a temporary file until bt_db_publish) or into memory, and its
- * diagnostics are printed to stderr unless o->quiet.
+ * diagnostics are printed to stderr unless o->quiet. BT_EUSAGE when
+ * o->slice_policy is set for an input whose slices are not reconstructed
+ * here (a trace database, a Perfetto trace).
  */
 int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, struct bt_db **out,
 		struct bt_err *err);

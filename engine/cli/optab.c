@@ -7,9 +7,21 @@
 #include <stdlib.h>
 
 #include "engine/cli/opts.h"
+#include "engine/recon/slice.h"
 
 #define F(x) offsetof(struct bt_opts, x)
 #define VALUE(n, a, h, f) { .name = n, .arg = a, .help = h, .kind = BT_OPTK_VALUE, .field = F(f) }
+
+/* An unknown policy is refused when parsed, whatever the input (where a
+ * known one cannot apply, bt_cmd_load refuses it). */
+static int slice_policy(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	enum bt_slice_policy p;
+
+	(void)o;
+	(void)name;
+	return bt_slice_policy_parse(v, &p, err);
+}
 
 /* Options of every command that loads a trace. */
 static const struct bt_opt opt_output = { .name = "--output", .alias = "-o", .kind = BT_OPTK_VALUE,
@@ -29,6 +41,7 @@ static const struct bt_opt opt_symbols =
 static const struct bt_opt opt_db = VALUE("--db", "FILE", "keep the imported database in FILE", db);
 static const struct bt_opt opt_slice_policy = {
 	.name = "--slice-policy", .arg = "P", .kind = BT_OPTK_VALUE, .field = F(slice_policy),
+	.parse = slice_policy,
 	.help = "where frames begin and end between samples: midpoint\n"
 		"(default, the most accurate) or btrace (upstream's exact\n"
 		"boundaries, as Perfetto UI showed them)" };
