@@ -54,9 +54,7 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 	struct bt_outputs *out = NULL;
 	struct bt_result res;
 	struct bt_rules_opts ro;
-	int rc = bt_opts_parse(&o, argc, argv, BT_OPT_DB | BT_OPT_OUT | BT_OPT_FORMAT |
-			       BT_OPT_MAPPING | BT_OPT_RETRACE | BT_OPT_SYMBOLS | BT_OPT_QUIET | BT_OPT_SLICE |
-			       BT_OPT_PERFETTO | BT_OPT_PPROF | BT_OPT_FOLDED | BT_OPT_RULES, err);
+	int rc = bt_opts_parse(&o, &bt_optab_analyze, argc, argv, err);
 
 	bt_result_init(&res);
 	if (!rc && o.help) {

@@ -27,19 +27,12 @@ static const char overview[] =
 	"\n"
 	"exit status: 0 ok, 1 bad input or runtime error, 2 usage error, 3 gate failed\n";
 
-static const char common[] =
-	"  --mapping FILE    the sampling-mapping file, when it is not beside the dump\n"
-	"  --retrace FILE    ProGuard/R8 mapping.txt to de-obfuscate class and method names\n"
-	"  --symbols FILE    iOS: address -> name map ('0xADDR name' lines, atos output);\n"
-	"                    without it frames are shown as image+0xoffset\n"
-	"  --db FILE         keep the imported database in FILE\n"
-	"  --slice-policy P  where frames begin and end between samples: midpoint\n"
-	"                    (default, the most accurate) or btrace (upstream's exact\n"
-	"                    boundaries, as Perfetto UI showed them)\n"
-	"  -q, --quiet       no progress and no warnings on stderr\n";
-
+/* A command's usage line, its text, the options of its table and the
+ * text after them. */
 static const struct {
 	const char *name, *usage, *text;
+	const struct bt_optcmd *opts;
+	const char *after;
 } helps[] = {
 	{ "analyze", "btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [--format text|json|md|html|xlsx] [options]",
 	  "Import INPUT (or reuse a trace database), run the rules and write the\n"
@@ -54,39 +47,20 @@ static const struct {
 	  "fetched) with a flame graph per thread and the main thread's timeline, its\n"
 	  "waits and arrows from the threads that ended them. An .xlsx workbook holds\n"
 	  "a Summary (facts, findings by severity, metrics), charts of the top methods\n"
-	  "and of blocked time, and a sheet per table.\n"
-	  "  --rules FILE.lua  run a rule file (repeatable; see 'help rules');\n"
-	  "                    examples/startup.lua holds the app-startup review rules\n"
-	  "  --set KEY=VALUE   a rule parameter: RULE.param or param (repeatable; the\n"
-	  "                    last --set of a key wins)\n"
-	  "  --fail-on SEV     exit 3 when a finding is at least SEV (info, warning,\n"
-	  "                    error); the report is written first\n"
-	  "  --perfetto OUT.pb also write the reconstructed slices as a Perfetto trace\n"
-	  "                    (open in ui.perfetto.dev): one track per thread, upstream's\n"
-	  "                    annotations, flow arrows from each waker to the wait it ended\n"
-	  "  --pprof OUT.pb.gz also write a pprof profile (gzip'd profile.proto; 'go tool\n"
-	  "                    pprof OUT.pb.gz'): the self values of each call path per\n"
-	  "                    thread and Looper message; sample types wall, cpu, offcpu\n"
-	  "                    (nanoseconds), alloc_space (bytes), alloc_objects, majflt;\n"
-	  "                    labels thread (name, or \"tid N\"), tid and msg_id (none\n"
-	  "                    outside messages): -tagfocus thread=main, -tags\n"
-	  "  --folded OUT.txt  also write folded stacks for FlameGraph (flamegraph.pl) and\n"
-	  "                    speedscope: a line \"THREAD;outer;...;leaf VALUE\" per call\n"
-	  "                    path with a positive value; the root frame is the thread's\n"
-	  "                    name (\"tid N\" if unnamed, \" (tid N)\" added if shared);\n"
-	  "                    in names ';' becomes ':' and a line break a space\n"
-	  "  --folded-metric M the folded values: wall (default), cpu or offcpu, in integer\n"
-	  "                    nanoseconds of self time, or alloc, in bytes allocated\n" },
+	  "and of blocked time, and a sheet per table.\n",
+	  &bt_optab_analyze, NULL },
 	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
 	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"
 	  "frames, nodes, samples, slices, messages, blocking_edges, diagnostics).\n"
-	  "The database appears only when the import succeeded.\n" },
+	  "The database appears only when the import succeeded.\n",
+	  &bt_optab_import, NULL },
 	{ "query", "btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json] [-o FILE]",
 	  "Run one read-only SQL statement against a trace and print the rows.\n"
 	  "A dump is imported first (into memory, or into --db FILE).\n"
 	  "example:\n"
 	  "  btrace-analyze query sampling.bin \\\n"
-	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n" },
+	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n",
+	  &bt_optab_query, NULL },
 	{ "compare", "btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT] [options]",
 	  "Compare the runs of a base build with those of a head build, metric by\n"
 	  "metric, and show which methods and blocking kinds moved. Each R is a JSON\n"
@@ -107,20 +81,8 @@ static const struct {
 	  "page faults, and blocked time by kind: appeared, disappeared, grown, shrunk,\n"
 	  "ranked by their share of the change). Exit 3 when a gated metric regressed.\n"
 	  "The format follows -o's extension (.txt, .json, .md, .xlsx) or --format;\n"
-	  "an .xlsx workbook has a sheet per metric family and one for the diff.\n"
-	  "  --base R...          the baseline runs (files until the next option)\n"
-	  "  --head R...          the candidate runs\n"
-	  "  --max-regress P      relative threshold, e.g. 5% (default)\n"
-	  "  --noise-floor F      absolute threshold by unit: 2ms, 64KB, 3 (repeatable;\n"
-	  "                       defaults 1ms, 64KiB, 0)\n"
-	  "  --alpha A            significance level (default 0.05)\n"
-	  "  --metric GLOB        gate only the metrics matching GLOB (repeatable)\n"
-	  "  --fail-inconclusive  exit 3 also when a gated metric is inconclusive\n"
-	  "  --rules gates.lua    a gate script: per-metric thresholds and verdicts\n"
-	  "  --top N              diff rows per list in text and Markdown (default 10)\n"
-	  "  --analyze-rules F    rule file for traces analysed here (repeatable)\n"
-	  "  --set KEY=VALUE      a parameter of those rules\n"
-	  "  -q, --quiet          no progress and no warnings on stderr\n"
+	  "an .xlsx workbook has a sheet per metric family and one for the diff.\n",
+	  &bt_optab_compare,
 	  "Gate script (Lua 5.4, the rules' sandbox):\n"
 	  "  gate.defaults{ max_regress = \"5%\", noise_floor = { \"2ms\", \"64KB\" }, alpha = 0.05 }\n"
 	  "  gate.metric(\"startup.duration_ns\", { max_regress = \"3%\", noise_floor = \"5ms\" })\n"
@@ -135,7 +97,7 @@ static const struct {
 	  "  end)\n"
 	  "Declarations apply in order, later ones winning. examples/ci/ has a gate\n"
 	  "script and a CI job.\n" },
-	{ "help", "btrace-analyze help [COMMAND]", "Show the overview or one command's help.\n" },
+	{ "help", "btrace-analyze help [COMMAND]", "Show the overview or one command's help.\n", NULL, NULL },
 	{ "rules", "btrace-analyze INPUT --rules FILE.lua [--set KEY=VALUE]...",
 	  "A rule file is Lua 5.4 run in a sandbox: no io, os, package, debug,\n"
 	  "require, dofile or loadfile; load() takes text only; each rule has an\n"
@@ -176,7 +138,8 @@ static const struct {
 	  "          evidence = { waker_method = bt.frame_name(e.waker_frame_id) } }\n"
 	  "      end\n"
 	  "    end }\n"
-	  "The built-in attribution rules are lua/attribution.lua in the source tree.\n" },
+	  "The built-in attribution rules are lua/attribution.lua in the source tree.\n",
+	  NULL, NULL },
 };
 
 int bt_cmd_print_help(const char *name)
@@ -191,8 +154,10 @@ int bt_cmd_print_help(const char *name)
 		if (strcmp(helps[i].name, name))
 			continue;
 		printf("usage: %s\n\n%s", helps[i].usage, helps[i].text);
-		if (strcmp(name, "help") && strcmp(name, "rules") && strcmp(name, "compare"))
-			printf("\noptions:\n%s", common);
+		if (helps[i].opts)
+			bt_opts_print(helps[i].opts, stdout);
+		if (helps[i].after)
+			fputs(helps[i].after, stdout);
 		return 0;
 	}
 	return -1;

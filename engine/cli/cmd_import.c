@@ -10,8 +10,7 @@ int bt_cmd_import(int argc, char **argv, struct bt_err *err)
 {
 	struct bt_opts o;
 	struct bt_db *db = NULL;
-	int rc = bt_opts_parse(&o, argc, argv,
-			       BT_OPT_DB | BT_OPT_OUT | BT_OPT_MAPPING | BT_OPT_RETRACE | BT_OPT_SYMBOLS | BT_OPT_QUIET | BT_OPT_SLICE, err);
+	int rc = bt_opts_parse(&o, &bt_optab_import, argc, argv, err);
 
 	if (!rc && o.help) {
 		bt_cmd_print_help("import");

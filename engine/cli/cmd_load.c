@@ -86,11 +86,17 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 
 	*out = NULL;
 	if (bt_db_is_trace_db(input)) {
+		if (o->slice_policy)
+			return bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': a trace "
+					  "database keeps the slices it was imported with", input);
 		rc = bt_db_open(&db, input, readonly, err);
 		if (!rc && taps && taps->n)
 			rc = bt_pipeline_replay(db, taps, err);
 	} else {
 		rc = bt_importer_find(input, &imp, err);
+		if (!rc && imp == &bt_imp_perfetto && o->slice_policy)
+			rc = bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': a Perfetto "
+					"trace's slices are taken as the trace gives them", input);
 		if (!rc)
 			rc = bt_db_create(&db, o->db, err);
 		if (!rc)

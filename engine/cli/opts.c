@@ -1,95 +1,138 @@
 /*
- * The shared option parser: "--name VALUE", "--name=VALUE", "-o VALUE" and
- * positional inputs, each command allowing its own subset.
+ * The option parser and help lister over a command's option table
+ * (opts.h): "--name VALUE", "--name=VALUE", "-o VALUE", flags, lists, runs
+ * lists and positional inputs.
  */
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/base/alloc.h"
-#include "engine/cli/cmd.h"
+#include "engine/cli/opts.h"
 
-struct optdef {
-	const char *name;
-	unsigned bit;
-	size_t field;      /* offset of the const char * in struct bt_opts */
-	size_t count;      /* repeatable: offset of the int count; field is a list */
-};
+_Static_assert(offsetof(struct bt_opts, cmd) == 0, "field 0 must be no option's");
 
-#define F(x) offsetof(struct bt_opts, x)
-static const struct optdef defs[] = {
-	{ "--db", BT_OPT_DB, F(db), 0 },
-	{ "--mapping", BT_OPT_MAPPING, F(mapping), 0 },
-	{ "--retrace", BT_OPT_RETRACE, F(retrace), 0 },
-	{ "--symbols", BT_OPT_SYMBOLS, F(symbols), 0 },
-	{ "-o", BT_OPT_OUT, F(out), 0 },
-	{ "--output", BT_OPT_OUT, F(out), 0 },
-	{ "--format", BT_OPT_FORMAT, F(format), 0 },
-	{ "--slice-policy", BT_OPT_SLICE, F(slice_policy), 0 },
-	{ "--perfetto", BT_OPT_PERFETTO, F(perfetto), 0 },
-	{ "--pprof", BT_OPT_PPROF, F(pprof), 0 },
-	{ "--folded", BT_OPT_FOLDED, F(folded), 0 },
-	{ "--folded-metric", BT_OPT_FOLDED, F(folded_metric), 0 },
-	{ "--rules", BT_OPT_RULES, F(rules), F(nrules) },
-	{ "--set", BT_OPT_RULES, F(sets), F(nsets) },
-	{ "--fail-on", BT_OPT_RULES, F(fail_on), 0 },
-};
-#undef F
-
-static int value_opt(struct bt_opts *o, int argc, char **argv, int *i, unsigned allowed,
-		     struct bt_err *err)
+static int is_list(const struct bt_opt *d)
 {
-	const char *arg = argv[*i], *eq = strchr(arg, '=');
-	size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg), k;
-
-	for (k = 0; k < sizeof defs / sizeof defs[0]; k++) {
-		const char **slot;
-		if (strlen(defs[k].name) != nlen || strncmp(defs[k].name, arg, nlen))
-			continue;
-		if (!(allowed & defs[k].bit))
-			break;
-		slot = (const char **)((char *)o + defs[k].field);
-		if (defs[k].count) {   /* the list has room for every argument */
-			int *n = (int *)((char *)o + defs[k].count);
-			slot = &(*(const char ***)slot)[(*n)++];
-		}
-		if (eq) {
-			*slot = eq + 1;
-		} else if (*i + 1 < argc) {
-			*slot = argv[++*i];
-		} else {
-			return bt_err_set(err, BT_EUSAGE, "option '%s' needs a value", defs[k].name);
-		}
-		return BT_OK;
-	}
-	return bt_err_set(err, BT_EUSAGE, "unknown option '%.*s' for '%s' (see 'btrace-analyze help %s')",
-			  (int)nlen, arg, o->cmd, o->cmd);
+	return d->kind == BT_OPTK_LIST || d->kind == BT_OPTK_RUNS;
 }
 
-int bt_opts_parse(struct bt_opts *o, int argc, char **argv, unsigned allowed, struct bt_err *err)
+/* The entry named by arg's first n bytes, from c's lists. */
+static const struct bt_opt *find(const struct bt_optcmd *c, const char *arg, size_t n)
 {
-	int i, dashdash = 0;
+	const struct bt_opt *const *lists[2] = { c->opts, c->common };
+	const struct bt_opt *const *p;
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		for (p = lists[k]; p && *p; p++) {
+			const char *a = (*p)->alias;
+			if ((strlen((*p)->name) == n && !strncmp((*p)->name, arg, n)) ||
+			    (a && strlen(a) == n && !strncmp(a, arg, n)))
+				return *p;
+		}
+	}
+	return NULL;
+}
+
+/* Every list of c's table gets room for all the arguments. */
+static void alloc_lists(struct bt_opts *o, const struct bt_optcmd *c, int argc)
+{
+	const struct bt_opt *const *lists[2] = { c->opts, c->common };
+	const struct bt_opt *const *p;
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		for (p = lists[k]; p && *p; p++) {
+			const char ***slot = (const char ***)((char *)o + (*p)->field);
+			if (is_list(*p) && !*slot)
+				*slot = bt_xcalloc((size_t)argc + 1, sizeof **slot);
+		}
+	}
+}
+
+static void store(struct bt_opts *o, const struct bt_opt *d, const char *v)
+{
+	char *base = (char *)o;
+
+	if (!d->field)
+		return;
+	if (is_list(d)) {
+		const char **list = *(const char ***)(base + d->field);
+		int *n = (int *)(base + d->count);
+		list[(*n)++] = v;
+	} else {
+		*(const char **)(base + d->field) = v;
+	}
+}
+
+/* argv[*i], an option: its entry's value is taken (from after '=' or the
+ * next argument), checked and stored. *runs is the open runs list. */
+static int option(struct bt_opts *o, const struct bt_optcmd *c, int argc, char **argv, int *i,
+		  const struct bt_opt **runs, struct bt_err *err)
+{
+	const char *arg = argv[*i], *eq = strchr(arg, '='), *v = eq ? eq + 1 : NULL;
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct bt_opt *d = find(c, arg, n);
+	int rc;
+
+	if (!d)
+		return bt_err_set(err, BT_EUSAGE, "unknown option '%.*s' for '%s' (see 'btrace-analyze help %s')",
+				  (int)n, arg, o->cmd, o->cmd);
+	if (d->kind == BT_OPTK_FLAG && eq)
+		return bt_err_set(err, BT_EUSAGE, "option '%.*s' takes no value", (int)n, arg);
+	if (d->kind == BT_OPTK_FLAG) {
+		*(int *)((char *)o + d->field) = 1;
+		return BT_OK;
+	}
+	*runs = d->kind == BT_OPTK_RUNS ? d : NULL;
+	if (!v && d->kind == BT_OPTK_RUNS)
+		return BT_OK;
+	if (!v && *i + 1 >= argc)
+		return bt_err_set(err, BT_EUSAGE, "option '%s' needs a value", arg);
+	if (!v)
+		v = argv[++*i];
+	if (d->parse && (rc = d->parse(o, d->name, v, err)))
+		return rc;
+	store(o, d, v);
+	return BT_OK;
+}
+
+static int positional(struct bt_opts *o, const struct bt_optcmd *c, const struct bt_opt *runs,
+		      char *a, struct bt_err *err)
+{
+	if (runs)
+		store(o, runs, a);
+	else if (c->stray)
+		return bt_err_set(err, BT_EUSAGE, "'%s': %s", a, c->stray);
+	else
+		o->inputs[o->ninputs++] = a;
+	return BT_OK;
+}
+
+int bt_opts_parse(struct bt_opts *o, const struct bt_optcmd *c, int argc, char **argv,
+		  struct bt_err *err)
+{
+	const struct bt_opt *runs = NULL;
+	int i, rc = BT_OK, dashdash = 0;
 
 	memset(o, 0, sizeof *o);
 	o->cmd = argv[0];
-	o->inputs = bt_xcalloc((size_t)argc, sizeof *o->inputs);
-	o->rules = bt_xcalloc((size_t)argc, sizeof *o->rules);
-	o->sets = bt_xcalloc((size_t)argc, sizeof *o->sets);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || !strcmp(a, "-")) {
-			o->inputs[o->ninputs++] = argv[i];
-		} else if (!strcmp(a, "--")) {
+	o->inputs = bt_xcalloc((size_t)argc + 1, sizeof *o->inputs);
+	alloc_lists(o, c, argc);
+	if (c->init)
+		c->init(o);
+	for (i = 1; i < argc && !rc; i++) {
+		char *a = argv[i];
+		if (dashdash || a[0] != '-' || !strcmp(a, "-"))
+			rc = positional(o, c, runs, a, err);
+		else if (!strcmp(a, "--") && !c->stray)
 			dashdash = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		else if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			o->help = 1;
-		} else if ((allowed & BT_OPT_QUIET) && (!strcmp(a, "-q") || !strcmp(a, "--quiet"))) {
-			o->quiet = 1;
-		} else if (value_opt(o, argc, argv, &i, allowed, err)) {
-			return err->code;
-		}
+		else
+			rc = option(o, c, argc, argv, &i, &runs, err);
 	}
-	return BT_OK;
+	return rc;
 }
 
 void bt_opts_release(struct bt_opts *o)
@@ -97,6 +140,42 @@ void bt_opts_release(struct bt_opts *o)
 	free(o->inputs);
 	free(o->rules);
 	free(o->sets);
+	free(o->base);
+	free(o->head);
+	free(o->globs);
+	free(o->arules);
 	o->inputs = NULL;
-	o->rules = o->sets = NULL;
+	o->rules = o->sets = o->base = o->head = o->globs = o->arules = NULL;
+}
+
+/* "  -q, --quiet       no progress ...": the names padded to width, the
+ * description's further lines indented below its first. */
+static void print_opt(const struct bt_opt *d, int width, FILE *fp)
+{
+	const char *h = d->help, *nl;
+	int n = fprintf(fp, "  %s%s%s%s%s", d->alias ? d->alias : "", d->alias ? ", " : "", d->name,
+			d->arg ? " " : "", d->arg ? d->arg : "") - 2;
+
+	fprintf(fp, "%*s", n < width ? width - n + 1 : 1, "");
+	while ((nl = strchr(h, '\n'))) {
+		fprintf(fp, "%.*s\n%*s", (int)(nl - h), h, width + 3, "");
+		h = nl + 1;
+	}
+	fprintf(fp, "%s\n", h);
+}
+
+static void print_list(const struct bt_opt *const *p, int width, FILE *fp)
+{
+	for (; p && *p; p++)
+		if ((*p)->help)
+			print_opt(*p, width, fp);
+}
+
+void bt_opts_print(const struct bt_optcmd *c, FILE *fp)
+{
+	print_list(c->opts, c->width, fp);
+	if (c->common) {
+		fputs("\noptions:\n", fp);
+		print_list(c->common, c->width, fp);
+	}
 }

@@ -55,3 +55,26 @@ like "$(head -c 300 "$T/r.json")" '"schema": "btrace-analyze/report@1"' "analyze
 like "$("$BIN" import -q "$ex" -o "$T/imp.db" && ls "$T")" "imp.db" "import -o"
 printf 'SQLite format 3\000 but not really' >"$T/fake.db"
 err=$("$BIN" "$T/fake.db" 2>&1); is "$?" 1 "foreign SQLite-looking file: exit 1"
+
+# --slice-policy: an unknown one is refused when parsed, whatever the
+# input; a known one is refused where slices are not reconstructed here.
+err=$("$BIN" "$ex" --slice-policy bogus 2>&1); is "$?" 2 "unknown slice policy with a dump: exit 2"
+like "$err" "error: unknown slice policy 'bogus' \(known: midpoint, btrace\)" "unknown slice policy with a dump: message"
+err=$("$BIN" "$T/moved.db" --slice-policy bogus 2>&1); is "$?" 2 "unknown slice policy with a trace database: exit 2"
+like "$err" "error: unknown slice policy 'bogus'" "unknown slice policy with a trace database: message"
+err=$("$BIN" query "$ex" "SELECT 1" --slice-policy=bogus 2>&1); is "$?" 2 "unknown slice policy (query, =VALUE): exit 2"
+err=$("$BIN" "$T/moved.db" --slice-policy btrace 2>&1); is "$?" 2 "slice policy with a trace database: exit 2"
+like "$err" "error: --slice-policy does not apply to '.*moved.db': a trace database keeps the slices it was imported with" \
+	"slice policy with a trace database: message"
+"$BIN" query "$T/moved.db" "SELECT 1" --slice-policy midpoint >/dev/null 2>&1; is "$?" 2 "slice policy with a trace database (query): exit 2"
+"$BIN" -q "$ex" --perfetto "$T/ex.pb" >/dev/null
+err=$("$BIN" "$T/ex.pb" --slice-policy midpoint 2>&1); is "$?" 2 "slice policy with a Perfetto trace: exit 2"
+like "$err" "error: --slice-policy does not apply to '.*ex.pb': a Perfetto trace's slices are taken as the trace gives them" \
+	"slice policy with a Perfetto trace: message"
+"$BIN" import -q "$T/ex.pb" --slice-policy btrace -o "$T/pf.db" >/dev/null 2>&1; is "$?" 2 "slice policy with a Perfetto trace (import): exit 2"
+check "slice policy with a Perfetto trace (import): no database left" test ! -e "$T/pf.db"
+"$BIN" -q "$T/ex.pb" >/dev/null; is "$?" 0 "a Perfetto trace without --slice-policy still loads"
+is "$(q "$T/moved.db" "SELECT value FROM meta WHERE key = 'slice_policy'")" midpoint "a trace database without --slice-policy still loads"
+"$BIN" -q "$ex" --slice-policy btrace -o "$T/bt.json"; is "$?" 0 "slice policy with a dump: exit 0"
+is "$("$BIN" query -q "$ex" "SELECT value FROM meta WHERE key = 'slice_policy'" --slice-policy btrace --format tsv | sed -n 2p)" btrace \
+	"slice policy with a dump: applied"

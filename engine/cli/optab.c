@@ -1,0 +1,191 @@
+/*
+ * The option tables: every option once (its names, value, help line and
+ * parser), and per command the list of those it takes. 'help COMMAND'
+ * lists them from here, in table order; the options shared by the
+ * commands that load a trace are one group.
+ */
+#include <stdlib.h>
+
+#include "engine/cli/opts.h"
+#include "engine/recon/slice.h"
+
+#define F(x) offsetof(struct bt_opts, x)
+#define VALUE(n, a, h, f) { .name = n, .arg = a, .help = h, .kind = BT_OPTK_VALUE, .field = F(f) }
+
+/* An unknown policy is refused when parsed, whatever the input (where a
+ * known one cannot apply, bt_cmd_load refuses it). */
+static int slice_policy(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	enum bt_slice_policy p;
+
+	(void)o;
+	(void)name;
+	return bt_slice_policy_parse(v, &p, err);
+}
+
+/* Options of every command that loads a trace. */
+static const struct bt_opt opt_output = { .name = "--output", .alias = "-o", .kind = BT_OPTK_VALUE,
+					  .field = F(out) };
+static const struct bt_opt opt_format = { .name = "--format", .kind = BT_OPTK_VALUE, .field = F(format) };
+static const struct bt_opt opt_quiet = { .name = "--quiet", .alias = "-q",
+					 .help = "no progress and no warnings on stderr",
+					 .kind = BT_OPTK_FLAG, .field = F(quiet) };
+static const struct bt_opt opt_mapping =
+	VALUE("--mapping", "FILE", "the sampling-mapping file, when it is not beside the dump", mapping);
+static const struct bt_opt opt_retrace =
+	VALUE("--retrace", "FILE", "ProGuard/R8 mapping.txt to de-obfuscate class and method names",
+	      retrace);
+static const struct bt_opt opt_symbols =
+	VALUE("--symbols", "FILE", "iOS: address -> name map ('0xADDR name' lines, atos output);\n"
+	      "without it frames are shown as image+0xoffset", symbols);
+static const struct bt_opt opt_db = VALUE("--db", "FILE", "keep the imported database in FILE", db);
+static const struct bt_opt opt_slice_policy = {
+	.name = "--slice-policy", .arg = "P", .kind = BT_OPTK_VALUE, .field = F(slice_policy),
+	.parse = slice_policy,
+	.help = "where frames begin and end between samples: midpoint\n"
+		"(default, the most accurate) or btrace (upstream's exact\n"
+		"boundaries, as Perfetto UI showed them)" };
+
+static const struct bt_opt *const load_opts[] = {
+	&opt_mapping, &opt_retrace, &opt_symbols, &opt_db, &opt_slice_policy, &opt_quiet, NULL
+};
+
+/* analyze */
+static const struct bt_opt opt_rules = {
+	.name = "--rules", .arg = "FILE.lua", .kind = BT_OPTK_LIST, .field = F(rules), .count = F(nrules),
+	.help = "run a rule file (repeatable; see 'help rules');\n"
+		"examples/startup.lua holds the app-startup review rules" };
+static const struct bt_opt opt_set = {
+	.name = "--set", .arg = "KEY=VALUE", .kind = BT_OPTK_LIST, .field = F(sets), .count = F(nsets),
+	.help = "a rule parameter: RULE.param or param (repeatable; the\n"
+		"last --set of a key wins)" };
+static const struct bt_opt opt_fail_on = VALUE("--fail-on", "SEV",
+	"exit 3 when a finding is at least SEV (info, warning,\n"
+	"error); the report is written first", fail_on);
+static const struct bt_opt opt_perfetto = VALUE("--perfetto", "OUT.pb",
+	"also write the reconstructed slices as a Perfetto trace\n"
+	"(open in ui.perfetto.dev): one track per thread, upstream's\n"
+	"annotations, flow arrows from each waker to the wait it ended", perfetto);
+static const struct bt_opt opt_pprof = VALUE("--pprof", "OUT.pb.gz",
+	"also write a pprof profile (gzip'd profile.proto; 'go tool\n"
+	"pprof OUT.pb.gz'): the self values of each call path per\n"
+	"thread and Looper message; sample types wall, cpu, offcpu\n"
+	"(nanoseconds), alloc_space (bytes), alloc_objects, majflt;\n"
+	"labels thread (name, or \"tid N\"), tid and msg_id (none\n"
+	"outside messages): -tagfocus thread=main, -tags", pprof);
+static const struct bt_opt opt_folded = VALUE("--folded", "OUT.txt",
+	"also write folded stacks for FlameGraph (flamegraph.pl) and\n"
+	"speedscope: a line \"THREAD;outer;...;leaf VALUE\" per call\n"
+	"path with a positive value; the root frame is the thread's\n"
+	"name (\"tid N\" if unnamed, \" (tid N)\" added if shared);\n"
+	"in names ';' becomes ':' and a line break a space", folded);
+static const struct bt_opt opt_folded_metric = VALUE("--folded-metric", "M",
+	"the folded values: wall (default), cpu or offcpu, in integer\n"
+	"nanoseconds of self time, or alloc, in bytes allocated", folded_metric);
+
+static const struct bt_opt *const analyze_opts[] = {
+	&opt_output, &opt_format, &opt_rules, &opt_set, &opt_fail_on, &opt_perfetto, &opt_pprof,
+	&opt_folded, &opt_folded_metric, NULL
+};
+const struct bt_optcmd bt_optab_analyze = { analyze_opts, load_opts, 17, NULL, NULL };
+
+/* import, query */
+static const struct bt_opt *const import_opts[] = { &opt_output, NULL };
+const struct bt_optcmd bt_optab_import = { import_opts, load_opts, 17, NULL, NULL };
+
+static const struct bt_opt *const query_opts[] = { &opt_output, &opt_format, NULL };
+const struct bt_optcmd bt_optab_query = { query_opts, load_opts, 17, NULL, NULL };
+
+/* compare */
+static int max_regress(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	if (bt_gate_parse_pct(v, &o->gate.max_regress))
+		return bt_err_set(err, BT_EUSAGE, "%s wants a percentage like 5%%, not '%s'", name, v);
+	return BT_OK;
+}
+
+static int alpha(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !(d > 0 && d < 1))
+		return bt_err_set(err, BT_EUSAGE, "%s wants a number between 0 and 1, not '%s'", name, v);
+	o->gate.alpha = d;
+	return BT_OK;
+}
+
+static int noise_floor(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	if (bt_gate_parse_floor(v, &o->gate))
+		return bt_err_set(err, BT_EUSAGE, "%s wants an amount like 2ms, 64KB or 3, not '%s'", name, v);
+	return BT_OK;
+}
+
+static int top(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	char *end;
+
+	o->top = (int)strtol(v, &end, 10);
+	if (*end || o->top < 0)
+		return bt_err_set(err, BT_EUSAGE, "%s wants a count, not '%s'", name, v);
+	return BT_OK;
+}
+
+static int one_gate_script(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	(void)v;
+	if (o->gates)
+		return bt_err_set(err, BT_EUSAGE, "compare takes one gate script (%s)", name);
+	return BT_OK;
+}
+
+static void compare_init(struct bt_opts *o)
+{
+	bt_gate_defaults(&o->gate);
+	o->top = 10;
+}
+
+static const struct bt_opt opt_base = {
+	.name = "--base", .arg = "R...", .help = "the baseline runs (files until the next option)",
+	.kind = BT_OPTK_RUNS, .field = F(base), .count = F(nbase) };
+static const struct bt_opt opt_head = {
+	.name = "--head", .arg = "R...", .help = "the candidate runs",
+	.kind = BT_OPTK_RUNS, .field = F(head), .count = F(nhead) };
+static const struct bt_opt opt_max_regress = {
+	.name = "--max-regress", .arg = "P", .help = "relative threshold, e.g. 5% (default)",
+	.kind = BT_OPTK_VALUE, .parse = max_regress };
+static const struct bt_opt opt_noise_floor = {
+	.name = "--noise-floor", .arg = "F", .kind = BT_OPTK_VALUE, .parse = noise_floor,
+	.help = "absolute threshold by unit: 2ms, 64KB, 3 (repeatable;\n"
+		"defaults 1ms, 64KiB, 0)" };
+static const struct bt_opt opt_alpha = {
+	.name = "--alpha", .arg = "A", .help = "significance level (default 0.05)",
+	.kind = BT_OPTK_VALUE, .parse = alpha };
+static const struct bt_opt opt_metric = {
+	.name = "--metric", .arg = "GLOB", .help = "gate only the metrics matching GLOB (repeatable)",
+	.kind = BT_OPTK_LIST, .field = F(globs), .count = F(nglobs) };
+static const struct bt_opt opt_fail_inconclusive = {
+	.name = "--fail-inconclusive", .help = "exit 3 also when a gated metric is inconclusive",
+	.kind = BT_OPTK_FLAG, .field = F(fail_inconclusive) };
+static const struct bt_opt opt_gates = {
+	.name = "--rules", .arg = "gates.lua", .help = "a gate script: per-metric thresholds and verdicts",
+	.kind = BT_OPTK_VALUE, .field = F(gates), .parse = one_gate_script };
+static const struct bt_opt opt_top = {
+	.name = "--top", .arg = "N", .help = "diff rows per list in text and Markdown (default 10)",
+	.kind = BT_OPTK_VALUE, .parse = top };
+static const struct bt_opt opt_analyze_rules = {
+	.name = "--analyze-rules", .arg = "F", .help = "rule file for traces analysed here (repeatable)",
+	.kind = BT_OPTK_LIST, .field = F(arules), .count = F(narules) };
+static const struct bt_opt opt_analyze_set = {
+	.name = "--set", .arg = "KEY=VALUE", .help = "a parameter of those rules",
+	.kind = BT_OPTK_LIST, .field = F(sets), .count = F(nsets) };
+
+static const struct bt_opt *const compare_opts[] = {
+	&opt_output, &opt_format, &opt_base, &opt_head, &opt_max_regress, &opt_noise_floor, &opt_alpha,
+	&opt_metric, &opt_fail_inconclusive, &opt_gates, &opt_top, &opt_analyze_rules, &opt_analyze_set,
+	&opt_quiet, NULL
+};
+const struct bt_optcmd bt_optab_compare = {
+	compare_opts, NULL, 20, "runs follow --base or --head", compare_init
+};

@@ -1,0 +1,103 @@
+/*
+ * The command line options: what a command's parse fills in (struct
+ * bt_opts), one option table per command (optab.c) holding each option's
+ * names, help line and parsing, and the one parser and help printer that
+ * read those tables (opts.c). Adding an option is adding a table entry.
+ */
+#ifndef BT_OPTS_H
+#define BT_OPTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "engine/base/err.h"
+#include "engine/compare/compare.h"
+
+struct bt_opts {
+	const char *cmd;           /* for messages; first, so that offset 0 is no option's */
+	char **inputs;             /* positional arguments, borrowed from argv */
+	int ninputs;
+	const char *db, *mapping, *retrace, *out, *format;
+	const char *symbols;       /* --symbols FILE */
+	const char *perfetto;      /* --perfetto OUT.pb */
+	const char *pprof;         /* --pprof OUT.pb.gz */
+	const char *folded;        /* --folded OUT.txt */
+	const char *folded_metric; /* --folded-metric wall|cpu|offcpu|alloc; NULL: wall */
+	const char *slice_policy;  /* NULL: the default policy; a known name when set */
+	const char **rules;        /* --rules FILE, repeatable */
+	int nrules;
+	const char **sets;         /* --set key=value, repeatable */
+	int nsets;
+	const char *fail_on;       /* --fail-on SEVERITY */
+	int quiet;
+	int help;
+	/* compare */
+	const char **base, **head; /* --base R..., --head R... */
+	int nbase, nhead;
+	const char **globs;        /* --metric GLOB, repeatable */
+	int nglobs;
+	const char **arules;       /* --analyze-rules FILE, repeatable */
+	int narules;
+	const char *gates;         /* --rules gates.lua (one) */
+	struct bt_gate gate;       /* --max-regress, --noise-floor, --alpha over the defaults */
+	int fail_inconclusive;
+	int top;                   /* --top N, default 10 */
+};
+
+enum bt_opt_kind {
+	BT_OPTK_FLAG,   /* "--name": sets the int at field to 1 */
+	BT_OPTK_VALUE,  /* "--name VALUE" or "--name=VALUE": the last one is kept at field */
+	BT_OPTK_LIST,   /* a repeatable value: appended to the list at field, counted at count */
+	BT_OPTK_RUNS    /* "--name R...": a list that also takes the positional arguments
+			 * after it (flags between them allowed) until the next option
+			 * with a value; "--name=R" adds R and does the same */
+};
+
+struct bt_opt {
+	const char *name;      /* "--output" */
+	const char *alias;     /* "-o", or NULL */
+	const char *arg;       /* help: the value's name ("FILE"); NULL for a flag */
+	const char *help;      /* help: the description, lines wrapped as printed; NULL: not
+				* listed (the command's usage line and text describe it) */
+	enum bt_opt_kind kind;
+	size_t field;          /* offsetof(struct bt_opts, ...) where it is stored; 0: nowhere */
+	size_t count;          /* lists: offsetof the int count */
+	/* Checks a value before it is stored, and may convert it into other
+	 * fields: BT_EUSAGE refuses it; name is the entry's name. NULL:
+	 * any value is taken. */
+	int (*parse)(struct bt_opts *o, const char *name, const char *value, struct bt_err *err);
+};
+
+/* A command's options: its own, listed right below its help text, and a
+ * shared group, listed under "options:". Both lists end with NULL. */
+struct bt_optcmd {
+	const struct bt_opt *const *opts;
+	const struct bt_opt *const *common;   /* may be NULL */
+	int width;             /* help: the names' column; descriptions start 3 after */
+	/* NULL: positional arguments are inputs, and "--" ends the options.
+	 * Else they belong to the last BT_OPTK_RUNS option, and one before
+	 * any is refused with this reason. */
+	const char *stray;
+	void (*init)(struct bt_opts *o);      /* defaults before parsing; may be NULL */
+};
+
+extern const struct bt_optcmd bt_optab_analyze;
+extern const struct bt_optcmd bt_optab_import;
+extern const struct bt_optcmd bt_optab_query;
+extern const struct bt_optcmd bt_optab_compare;
+
+/*
+ * Parse argv[1..argc) (argv[0] is the command name) by c's table into o,
+ * whose lists borrow from argv; -h and --help set o->help for every
+ * command. BT_EUSAGE for an unknown option, a missing value or one the
+ * option's parser refuses. Call bt_opts_release in any case.
+ */
+int bt_opts_parse(struct bt_opts *o, const struct bt_optcmd *c, int argc, char **argv,
+		  struct bt_err *err);
+void bt_opts_release(struct bt_opts *o);
+
+/* Print c's options as help lists to fp: its own, then the shared ones
+ * under "options:". */
+void bt_opts_print(const struct bt_optcmd *c, FILE *fp);
+
+#endif
