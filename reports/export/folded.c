@@ -55,20 +55,24 @@ struct line {
 	int64_t v;
 };
 
-/* Sum the entries by (thread, path), in order of first appearance. */
+/* Sum the entries by (thread, path), in order of first appearance. A
+ * thread's entries come together, so a path's last line is almost always
+ * the one: the map is only asked when it is not. */
 static struct line *sum_lines(const struct bt_stacks *s, enum bt_folded_metric m, size_t *n)
 {
 	struct bt_map64 map;
 	struct line *l = NULL;
+	uint32_t *last = bt_xcalloc(s->npaths + 1, sizeof *last);
 	size_t cap = 0, i;
 
 	*n = 0;
-	bt_map64_init(&map, s->npaths);
+	bt_map64_init(&map, 1024);
 	for (i = 0; i < s->n; i++) {
 		const struct bt_stacks_entry *e = &s->e[i];
-		uint32_t t = s->ctx[e->ctx].thread;
+		uint32_t t = s->ctx[e->ctx].thread, k = last[e->path];
 		uint64_t key = (uint64_t)t << 32 | e->path;
-		uint32_t k = bt_map64_get(&map, key);
+		if (!k || l[k - 1].thread != t)
+			k = bt_map64_get(&map, key);
 		if (!k) {
 			BT_GROW(l, *n + 1, cap);
 			l[*n].thread = t;
@@ -77,58 +81,109 @@ static struct line *sum_lines(const struct bt_stacks *s, enum bt_folded_metric m
 			bt_map64_put(&map, key, (uint32_t)++*n);
 			k = (uint32_t)*n;
 		}
+		last[e->path] = k;
 		l[k - 1].v += value_of(e, m);
 	}
 	bt_map64_release(&map);
+	free(last);
 	return l;
 }
 
-static void put_line(const struct bt_stacks *s, char **roots, char **names, const struct line *l,
-		     uint32_t **frames, size_t *cap, FILE *fp)
+/* A frame's text as the lines show it. */
+struct text {
+	char *s;
+	size_t len;
+};
+
+static struct text text_of(const char *name)
 {
+	struct text t;
+
+	t.s = frame_text(name);
+	t.len = strlen(t.s);
+	return t;
+}
+
+#define OUT_BUF (1u << 20)
+
+/* Lines are built in buf and written OUT_BUF bytes at a time. */
+struct out {
+	FILE *fp;
+	char *buf;
+	size_t n, cap;
+	uint32_t *frames;
+	size_t fcap;
+};
+
+static void put(struct out *o, const char *s, size_t len)
+{
+	if (o->n + len > o->cap) {
+		if (o->n)
+			fwrite(o->buf, 1, o->n, o->fp);
+		o->n = 0;
+		if (len > o->cap) {
+			fwrite(s, 1, len, o->fp);
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, s, len);
+	o->n += len;
+}
+
+static void put_line(const struct bt_stacks *s, const struct text *roots, const struct text *names,
+		     const struct line *l, struct out *o)
+{
+	static const struct text unknown = { (char *)"?", 1 };
+	char num[32];
 	size_t n = 0;
 	uint32_t p;
+	int len;
 
 	for (p = l->path; p; p = s->parent[p]) {
-		BT_GROW(*frames, n + 1, *cap);
-		(*frames)[n++] = s->frame[p];
+		BT_GROW(o->frames, n + 1, o->fcap);
+		o->frames[n++] = s->frame[p];
 	}
-	fputs(roots[l->thread], fp);
+	put(o, roots[l->thread].s, roots[l->thread].len);
 	while (n--) {
-		uint32_t f = (*frames)[n];
-		putc(';', fp);
-		fputs(f < s->nframes && names[f] ? names[f] : "?", fp);
+		uint32_t f = o->frames[n];
+		const struct text *t = f < s->nframes && names[f].s ? &names[f] : &unknown;
+		put(o, ";", 1);
+		put(o, t->s, t->len);
 	}
-	fprintf(fp, " %" PRId64 "\n", l->v);
+	len = snprintf(num, sizeof num, " %" PRId64 "\n", l->v);
+	put(o, num, (size_t)len);
 }
 
 int bt_folded_write(const struct bt_stacks *s, enum bt_folded_metric metric, FILE *fp,
 		    struct bt_err *err)
 {
-	char **roots = bt_xcalloc(s->nthreads + 1, sizeof *roots);
-	char **names = bt_xcalloc(s->nframes + 1, sizeof *names);
-	uint32_t *frames = NULL;
-	size_t nlines, cap = 0, i;
+	struct text *roots = bt_xcalloc(s->nthreads + 1, sizeof *roots);
+	struct text *names = bt_xcalloc(s->nframes + 1, sizeof *names);
+	struct out o = { fp, bt_xmalloc(OUT_BUF), 0, OUT_BUF, NULL, 0 };
+	size_t nlines, i;
 	struct line *lines = sum_lines(s, metric, &nlines);
 	int rc = BT_OK;
 
 	for (i = 0; i < s->nthreads; i++)
-		roots[i] = frame_text(s->threads[i].root);
+		roots[i] = text_of(s->threads[i].root);
 	for (i = 0; i < s->nframes; i++)
 		if (s->frames[i])
-			names[i] = frame_text(s->frames[i]);
+			names[i] = text_of(s->frames[i]);
 	for (i = 0; i < nlines; i++)
 		if (lines[i].v > 0)
-			put_line(s, roots, names, &lines[i], &frames, &cap, fp);
+			put_line(s, roots, names, &lines[i], &o);
+	if (o.n)
+		fwrite(o.buf, 1, o.n, fp);
 	if (ferror(fp))
 		rc = bt_err_set(err, BT_EIO, "cannot write the folded stacks: %s", strerror(errno));
 	for (i = 0; i < s->nthreads; i++)
-		free(roots[i]);
+		free(roots[i].s);
 	for (i = 0; i < s->nframes; i++)
-		free(names[i]);
+		free(names[i].s);
 	free(roots);
 	free(names);
-	free(frames);
+	free(o.buf);
+	free(o.frames);
 	free(lines);
 	return rc;
 }

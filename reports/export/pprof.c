@@ -169,18 +169,64 @@ static int header(struct writer *w, const struct bt_stacks *s, struct bt_err *er
 				       " and call path; offcpu = wall - cpu; time_nanos on the trace clock"), err);
 }
 
-/* One entry as a Sample, unless all its values are 0. */
+static size_t varint_size(uint64_t v)
+{
+	size_t n = 1;
+
+	for (; v >= 0x80; v >>= 7)
+		n++;
+	return n;
+}
+
+/* A packed repeated field (proto3's way for scalars): tag, length, the
+ * values as varints; nothing for none. */
+static size_t put_packed(uint8_t *b, int field, const uint64_t *v, size_t n)
+{
+	size_t len = 0, at, i;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++)
+		len += varint_size(v[i]);
+	at = varint(b, (uint64_t)field << 3 | 2);
+	at += varint(b + at, len);
+	for (i = 0; i < n; i++)
+		at += varint(b + at, v[i]);
+	return at;
+}
+
+/* A Label (key, str, num; zeros left out, as proto3 packs them) as
+ * Sample's field 3. */
+static size_t put_label(uint8_t *b, int64_t key, int64_t sv, int64_t num)
+{
+	const int64_t f[3] = { key, sv, num };
+	size_t len = 0, at, k;
+
+	for (k = 0; k < 3; k++)
+		len += f[k] ? 1 + varint_size((uint64_t)f[k]) : 0;
+	at = varint(b, 3 << 3 | 2);
+	at += varint(b + at, len);
+	for (k = 0; k < 3; k++)
+		if (f[k]) {
+			b[at++] = (uint8_t)((k + 1) << 3);
+			at += varint(b + at, (uint64_t)f[k]);
+		}
+	return at;
+}
+
+/* One entry as a Sample, unless all its values are 0. Packed here, byte
+ * for byte as protobuf-c would (a million samples make its generic packer
+ * the export's largest cost). */
 static int sample(struct writer *w, const struct bt_stacks *s, const struct bt_stacks_entry *e,
 		  struct bt_err *err)
 {
-	Sample sm = PERFTOOLS__PROFILES__SAMPLE__INIT;
-	Label lab[3], *labp[3];
 	const struct bt_stacks_ctx *c = &s->ctx[e->ctx];
 	const struct bt_stacks_thread *t = &s->threads[c->thread];
 	int64_t v[NTYPES] = { e->v[BT_SV_WALL], e->v[BT_SV_CPU], e->v[BT_SV_WALL] - e->v[BT_SV_CPU],
 			      e->v[BT_SV_ABYTES], e->v[BT_SV_AOBJS], e->v[BT_SV_MAJFLT] };
+	uint64_t uv[NTYPES];
 	uint32_t p;
-	size_t n = 0, i;
+	size_t n = 0, i, at;
 
 	for (i = 0; i < NTYPES && !v[i]; i++)
 		;
@@ -190,23 +236,17 @@ static int sample(struct writer *w, const struct bt_stacks *s, const struct bt_s
 		BT_GROW(w->locs, n + 1, w->lcap);
 		w->locs[n++] = s->frame[p];
 	}
-	for (i = 0; i < 3; i++) {
-		perftools__profiles__label__init(&lab[i]);
-		labp[i] = &lab[i];
-	}
-	lab[0].key = w->k_thread;
-	lab[0].str = w->labels[c->thread];
-	lab[1].key = w->k_tid;
-	lab[1].num = t->tid;
-	lab[2].key = w->k_msg;
-	lab[2].num = c->msg;
-	sm.n_location_id = n;
-	sm.location_id = w->locs;
-	sm.n_value = NTYPES;
-	sm.value = v;
-	sm.n_label = c->msg ? 3 : 2;
-	sm.label = labp;
-	return put_msg(w, F_SAMPLE, &sm.base, err);
+	for (i = 0; i < NTYPES; i++)
+		uv[i] = (uint64_t)v[i];
+	/* at most 10 bytes a value, and three labels of three fields */
+	BT_GROW(w->buf, 32 + 10 * (n + NTYPES) + 3 * 40, w->cap);
+	at = put_packed(w->buf, 1, w->locs, n);
+	at += put_packed(w->buf + at, 2, uv, NTYPES);
+	at += put_label(w->buf + at, w->k_thread, w->labels[c->thread], 0);
+	at += put_label(w->buf + at, w->k_tid, 0, t->tid);
+	if (c->msg)
+		at += put_label(w->buf + at, w->k_msg, 0, c->msg);
+	return put_bytes(w, F_SAMPLE, w->buf, at, err);
 }
 
 /* A Location and a Function (same id) per frame a path uses, in one

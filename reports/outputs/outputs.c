@@ -1,7 +1,7 @@
 /*
- * The outputs of an analysis (output.h): the exporter table, the taps
- * their needs make, the helper thread that writes the exports while the
- * rules run, and the all-or-nothing commit.
+ * The outputs of an analysis (outputs.h): the report formats' table, the
+ * taps the outputs' needs make, the threads that write the exports while
+ * the rules run (one each), and the all-or-nothing commit.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -44,6 +44,9 @@ struct output {
 	const struct bt_exporter *x;
 	const char *path;
 	struct bt_out out;
+	struct bt_export ex;        /* its own copy: threads share nothing */
+	pthread_t thread;
+	int threaded;               /* its writer runs on thread */
 	int rc;                     /* its writer's result */
 	struct bt_err err;
 };
@@ -60,8 +63,6 @@ struct bt_outputs {
 	struct bt_html_timeline *timeline;
 	struct bt_slice_tap tapv[MAX_TAPS];
 	struct bt_taps taps;
-	pthread_t helper;
-	int started;                /* the helper runs */
 };
 
 struct bt_outputs *bt_outputs_new(int folded_metric)
@@ -103,34 +104,25 @@ const struct bt_taps *bt_outputs_taps(struct bt_outputs *o)
 	return &o->taps;
 }
 
-/* The helper thread: every export that needs no result, in turn. */
-static void *write_exports(void *arg)
+static void *write_one(void *arg)
 {
-	struct bt_outputs *o = arg;
-	size_t i;
+	struct output *d = arg;
 
-	for (i = 0; i < o->n; i++) {
-		struct output *d = &o->v[i];
-		if (!(d->x->needs & BT_NEED_RESULT))
-			d->rc = d->x->write(&o->x, d->out.fp, &d->err);
-	}
+	d->rc = d->x->write(&d->ex, d->out.fp, &d->err);
 	return NULL;
 }
 
-/* A helper thread pays when there are exports to write, and none of
- * them shares stdout with another output. */
-static int helper_wanted(const struct bt_outputs *o)
+/* An export gets a thread of its own unless it shares stdout with
+ * another output. */
+static int own_thread(const struct bt_outputs *o, const struct output *d)
 {
-	size_t i, exports = 0, to_stdout = 0;
+	size_t i, to_stdout = 0;
 
-	for (i = 0; i < o->n; i++) {
-		exports += !(o->v[i].x->needs & BT_NEED_RESULT);
-		to_stdout += o->v[i].out.fp == stdout;
-	}
+	if (d->x->needs & BT_NEED_RESULT)
+		return 0;
 	for (i = 0; i < o->n; i++)
-		if (!(o->v[i].x->needs & BT_NEED_RESULT) && o->v[i].out.fp == stdout && to_stdout > 1)
-			return 0;
-	return exports > 0;
+		to_stdout += o->v[i].out.fp == stdout;
+	return d->out.fp != stdout || to_stdout == 1;
 }
 
 int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
@@ -147,30 +139,38 @@ int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
 	o->x.stacks = o->stacks;
 	o->x.perfetto = o->perfetto;
 	o->x.timeline = o->timeline;
-	if (helper_wanted(o))   /* without a helper, finish writes them */
-		o->started = pthread_create(&o->helper, NULL, write_exports, o) == 0;
+	for (i = 0; i < o->n; i++) {   /* without its thread, finish writes it */
+		struct output *d = &o->v[i];
+		d->ex = o->x;
+		if (own_thread(o, d))
+			d->threaded = pthread_create(&d->thread, NULL, write_one, d) == 0;
+	}
 	return BT_OK;
 }
 
 static void join(struct bt_outputs *o)
 {
-	if (o->started)
-		pthread_join(o->helper, NULL);
-	o->started = 0;
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->v[i].threaded)
+			pthread_join(o->v[i].thread, NULL);
+	for (i = 0; i < o->n; i++)
+		o->v[i].threaded = 0;
 }
 
 int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_result *res,
 		      struct bt_err *err)
 {
-	int helped = o->started;
 	size_t i;
 
 	o->x.db = db;
 	o->x.res = res;
 	for (i = 0; i < o->n; i++) {
-		struct output *d = &o->v[i];
-		if ((d->x->needs & BT_NEED_RESULT) || !helped)
-			d->rc = d->x->write(&o->x, d->out.fp, &d->err);
+		if (o->v[i].threaded)
+			continue;
+		o->v[i].ex = o->x;
+		write_one(&o->v[i]);
 	}
 	join(o);
 	for (i = 0; i < o->n; i++)   /* the first failure, in the order added */
