@@ -27,7 +27,7 @@ struct actx {
 	struct bt_diag *diag;
 	const struct bt_import_opts *o;
 	const struct bt_android_input *in;
-	struct bt_stacks st;
+	struct bt_android_stacks st;
 	uint32_t version, count;
 	uint64_t time_ms;
 	int64_t pid, start_ms;
@@ -296,7 +296,7 @@ static int read_record(struct actx *c, struct bt_err *err)
 		return err->code;
 	frames = bt_rd_bytes(&c->r, 8 * (size_t)saved);
 	if (check_record(c, &s, saved, actual, start)) {
-		if (bt_stacks_intern(&c->st, (uint16_t)s.tid, frames, saved, &leaf, err))
+		if (bt_android_stacks_intern(&c->st, (uint16_t)s.tid, frames, saved, &leaf, err))
 			return err->code;
 		s.id = (int64_t)c->samples + 1;
 		s.node_id = leaf;
@@ -457,17 +457,17 @@ int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 		rc = read_header(c, err);
 	if (!rc) {
 		check_pid(c);
-		bt_stacks_init(&c->st, db, have_map ? &map : NULL, rt, diag);
+		bt_android_stacks_init(&c->st, db, have_map ? &map : NULL, rt, diag);
 		rc = read_records(c, err);
 		if (!rc)
-			rc = bt_stacks_finish(&c->st, err);
+			rc = bt_android_stacks_finish(&c->st, err);
 		if (!rc)
 			rc = write_args(c, err);
 		if (!rc)
 			rc = write_threads(c, have_map ? &map : NULL, err);
 		if (!rc)
 			rc = write_meta(c, in->mapping_path, rt, err);
-		bt_stacks_release(&c->st);
+		bt_android_stacks_release(&c->st);
 	}
 	bt_retrace_free(rt);
 	bt_amap_release(&map);

@@ -27,7 +27,7 @@ typedef Perftools__Profiles__ValueType ValueType;
 enum { F_SAMPLE_TYPE = 1, F_SAMPLE = 2, F_MAPPING = 3, F_LOCATION = 4, F_FUNCTION = 5, F_STRING = 6,
        F_TIME = 9, F_DURATION = 10, F_PERIOD_TYPE = 11, F_COMMENT = 13, F_DEFAULT_TYPE = 14 };
 
-struct writer {
+struct pprof_writer {
 	FILE *fp;
 	z_stream z;
 	int zinit;
@@ -44,7 +44,7 @@ struct writer {
 	int64_t *labels;            /* thread label strings, by thread */
 };
 
-static int deflate_in(struct writer *w, int flush, struct bt_err *err)
+static int deflate_in(struct pprof_writer *w, int flush, struct bt_err *err)
 {
 	int zrc;
 
@@ -65,7 +65,7 @@ static int deflate_in(struct writer *w, int flush, struct bt_err *err)
 	return BT_OK;
 }
 
-static int emit(struct writer *w, const void *p, size_t n, struct bt_err *err)
+static int emit(struct pprof_writer *w, const void *p, size_t n, struct bt_err *err)
 {
 	const uint8_t *b = p;
 
@@ -92,7 +92,7 @@ static size_t varint(uint8_t *b, uint64_t v)
 }
 
 /* A length-delimited field: tag, length, bytes. */
-static int put_bytes(struct writer *w, int field, const void *p, size_t len, struct bt_err *err)
+static int put_bytes(struct pprof_writer *w, int field, const void *p, size_t len, struct bt_err *err)
 {
 	uint8_t hdr[20];
 	size_t h = varint(hdr, (uint64_t)field << 3 | 2);
@@ -103,7 +103,7 @@ static int put_bytes(struct writer *w, int field, const void *p, size_t len, str
 	return BT_OK;
 }
 
-static int put_int(struct writer *w, int field, int64_t v, struct bt_err *err)
+static int put_int(struct pprof_writer *w, int field, int64_t v, struct bt_err *err)
 {
 	uint8_t b[20];
 	size_t h = varint(b, (uint64_t)field << 3);
@@ -113,7 +113,7 @@ static int put_int(struct writer *w, int field, int64_t v, struct bt_err *err)
 }
 
 /* Pack a message (any protobuf-c message) and put it as field. */
-static int put_msg(struct writer *w, int field, const ProtobufCMessage *m, struct bt_err *err)
+static int put_msg(struct pprof_writer *w, int field, const ProtobufCMessage *m, struct bt_err *err)
 {
 	size_t len = protobuf_c_message_get_packed_size(m);
 
@@ -123,7 +123,7 @@ static int put_msg(struct writer *w, int field, const ProtobufCMessage *m, struc
 }
 
 /* Index of s in the string table, added if new. */
-static int64_t str(struct writer *w, const char *s)
+static int64_t str(struct pprof_writer *w, const char *s)
 {
 	size_t len = strlen(s);
 	uint32_t k = bt_strmap_get(&w->smap, s, len);
@@ -141,7 +141,7 @@ static const char *const type_names[NTYPES][2] = {
 	{ "alloc_space", "bytes" }, { "alloc_objects", "count" }, { "majflt", "count" },
 };
 
-static int header(struct writer *w, const struct bt_stacks *s, struct bt_err *err)
+static int header(struct pprof_writer *w, const struct bt_stacks *s, struct bt_err *err)
 {
 	ValueType vt = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
 	size_t i;
@@ -169,7 +169,7 @@ static int header(struct writer *w, const struct bt_stacks *s, struct bt_err *er
 }
 
 /* One entry as a Sample, unless all its values are 0. */
-static int sample(struct writer *w, const struct bt_stacks *s, const struct bt_stacks_entry *e,
+static int sample(struct pprof_writer *w, const struct bt_stacks *s, const struct bt_stacks_entry *e,
 		  struct bt_err *err)
 {
 	Sample sm = PERFTOOLS__PROFILES__SAMPLE__INIT;
@@ -210,7 +210,7 @@ static int sample(struct writer *w, const struct bt_stacks *s, const struct bt_s
 
 /* A Location and a Function (same id) per frame a path uses, in one
  * mapping whose functions are known. */
-static int frames(struct writer *w, const struct bt_stacks *s, struct bt_err *err)
+static int frames(struct pprof_writer *w, const struct bt_stacks *s, struct bt_err *err)
 {
 	Perftools__Profiles__Mapping map = PERFTOOLS__PROFILES__MAPPING__INIT;
 	Perftools__Profiles__Location loc = PERFTOOLS__PROFILES__LOCATION__INIT;
@@ -242,7 +242,7 @@ static int frames(struct writer *w, const struct bt_stacks *s, struct bt_err *er
 	return rc;
 }
 
-static int strings(struct writer *w, struct bt_err *err)
+static int strings(struct pprof_writer *w, struct bt_err *err)
 {
 	size_t i;
 
@@ -252,7 +252,7 @@ static int strings(struct writer *w, struct bt_err *err)
 	return BT_OK;
 }
 
-static void release(struct writer *w)
+static void release(struct pprof_writer *w)
 {
 	size_t i;
 
@@ -271,7 +271,7 @@ static void release(struct writer *w)
 
 int bt_pprof_write(const struct bt_stacks *s, FILE *fp, struct bt_err *err)
 {
-	struct writer w;
+	struct pprof_writer w;
 	size_t i;
 	int rc;
 
