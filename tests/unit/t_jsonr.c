@@ -174,10 +174,6 @@ static void thresholds(void)
 	   "64KB sets the bytes floor only");
 	ok(!bt_gate_parse_floor("3", &g) && g.floor_count == 3, "a bare count");
 	ok(bt_gate_parse_floor("2 parsecs", &g) && bt_gate_parse_floor("ms", &g), "bad floors fail");
-	is_int(bt_metric_unit("thread.main.blocked_ns.monitor"), BT_UNIT_NS, "unit from a middle component");
-	is_int(bt_metric_unit("method.a.b_ns(int).self_alloc_bytes"), BT_UNIT_BYTES, "the last unit wins");
-	is_int(bt_metric_unit("thread.main.messages.over_16ms"), BT_UNIT_COUNT, "a count");
-	is_int(bt_metric_unit("x.cpu_pct"), BT_UNIT_PCT, "a percentage");
 }
 
 int main(void)
