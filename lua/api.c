@@ -277,7 +277,7 @@ static int l_table(lua_State *L)
 	for (c = 0; c < ncols; c++) {
 		lua_rawgeti(L, 4, c + 1);
 		t->columns[c] = bt_xstrdup(lua_tostring(L, -1));
-		t->units[c] = bt_unit_guess(t->columns[c]);
+		t->units[c] = bt_unit_of(t->columns[c], BT_UNIT_NONE);
 		if (lua_istable(L, 5) && lua_getfield(L, 5, t->columns[c]) != LUA_TNIL &&
 		    (!lua_isstring(L, -1) || !bt_unit_parse(lua_tostring(L, -1), &t->units[c])))
 			luaL_error(L, "bt.table: unit of %s must be one of ns, bytes, pct, count, \"\"",

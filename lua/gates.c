@@ -236,7 +236,7 @@ void bt_gates_close(struct bt_gates *g)
 static int thresholds(void *ctx, const char *name, struct bt_gate *out, struct bt_err *err)
 {
 	struct bt_gates *g = ctx;
-	enum bt_unit u = bt_metric_unit(name);
+	enum bt_unit u = bt_unit_of(name, BT_UNIT_COUNT);
 	size_t i;
 
 	(void)err;

@@ -30,7 +30,7 @@ const char *bt_rules_builtin(const char *name, size_t *len)
 	return NULL;
 }
 
-struct run {
+struct rule_file {
 	struct bt_rules_state st;
 	struct bt_sandbox sb;
 	const char *text;      /* the file's chunk */
@@ -40,7 +40,7 @@ struct run {
 	int rules_ref;         /* the list bt.rule fills */
 };
 
-static struct run *run_of(lua_State *L)
+static struct rule_file *run_of(lua_State *L)
 {
 	return lua_touserdata(L, lua_upvalueindex(1));
 }
@@ -58,7 +58,7 @@ static const char *error_text(lua_State *L, int status)
 	return msg;
 }
 
-static void error_finding(struct run *r, const char *rule, const char *msg)
+static void error_finding(struct rule_file *r, const char *rule, const char *msg)
 {
 	struct bt_finding *f = bt_result_finding(r->st.res, rule, BT_SEV_ERROR, msg);
 
@@ -83,7 +83,7 @@ static int l_builtin(lua_State *L)
 /* Set up bt: C functions, then lua/bt.lua, which returns the rule list. */
 static int open_bt(lua_State *L)
 {
-	struct run *r = run_of(L);
+	struct rule_file *r = run_of(L);
 	size_t len;
 	const char *text = bt_rules_builtin("bt", &len);
 
@@ -102,7 +102,7 @@ static int open_bt(lua_State *L)
 }
 
 /* The parameters of the rule at idx, resolved against --set. */
-static void push_params(lua_State *L, struct run *r, int rule)
+static void push_params(lua_State *L, struct rule_file *r, int rule)
 {
 	lua_newtable(L);
 	if (lua_getfield(L, rule, "params") != LUA_TTABLE) {
@@ -123,7 +123,7 @@ static void push_params(lua_State *L, struct run *r, int rule)
 }
 
 /* Run registered rule i, turning its failure into an error finding. */
-static int run_rule(lua_State *L, struct run *r, lua_Integer i)
+static int run_rule(lua_State *L, struct rule_file *r, lua_Integer i)
 {
 	int rule, status, sev;
 	const char *id;
@@ -155,7 +155,7 @@ static int run_rule(lua_State *L, struct run *r, lua_Integer i)
 /* The whole file, protected: bt, the chunk, then its rules. */
 static int file_main(lua_State *L)
 {
-	struct run *r = run_of(L);
+	struct rule_file *r = run_of(L);
 	lua_Integer i, n;
 	int status;
 
@@ -219,7 +219,7 @@ static char *stem_of(const char *path)
 	return s;
 }
 
-static int run_file(struct run *r, struct bt_err *err)
+static int run_file(struct rule_file *r, struct bt_err *err)
 {
 	long long insns = param_ll(&r->st, "lua.max_instructions", BT_LUA_MAX_INSNS, err);
 	long long mb = param_ll(&r->st, "lua.max_memory_mb", BT_LUA_MAX_MB, err);
@@ -241,7 +241,7 @@ static int run_file(struct run *r, struct bt_err *err)
 
 static int run_one(struct bt_rules_state *base, const char *path, struct bt_err *err)
 {
-	struct run r;
+	struct rule_file r;
 	struct bt_fmap m = { NULL, 0 };
 	int rc;
 

@@ -16,6 +16,7 @@ void bt_jr_init(struct bt_jr *r, const void *data, size_t len, const char *file,
 	r->start = r->p = data ? data : "";
 	r->end = r->p + (data ? len : 0);
 	r->file = file;
+	r->max_depth = BT_JR_MAX_DEPTH;
 	r->err = err;
 }
 
@@ -23,6 +24,11 @@ int bt_jr_fail(struct bt_jr *r, const char *what)
 {
 	return bt_err_set(r->err, BT_EFORMAT, "%s: byte %zu: %s", r->file, (size_t)(r->p - r->start),
 			  what);
+}
+
+size_t bt_jr_offset(const struct bt_jr *r)
+{
+	return (size_t)(r->p - r->start);
 }
 
 static void skip_ws(struct bt_jr *r)
@@ -56,14 +62,16 @@ static int expect(struct bt_jr *r, char c, const char *what)
 	return BT_OK;
 }
 
+/* The bracket that would nest too deeply is the wrong byte: checked
+ * before it is consumed. */
 static int open_level(struct bt_jr *r, char c, const char *what)
 {
-	int rc = expect(r, c, what);
-
-	if (rc)
-		return rc;
-	if (r->depth == BT_JR_MAX_DEPTH)
+	skip_ws(r);
+	if (r->p < r->end && *r->p == c &&
+	    (r->depth >= r->max_depth || r->depth >= BT_JR_MAX_DEPTH))
 		return bt_jr_fail(r, "JSON nested too deeply");
+	if (expect(r, c, what))
+		return r->err->code;
 	r->first[r->depth++] = 1;
 	return BT_OK;
 }
@@ -239,6 +247,14 @@ static const char *digits(const char *p, const char *end)
 	return p;
 }
 
+/* Fail at p, the first byte the number's grammar refuses. */
+static const char *bad_number(struct bt_jr *r, const char *p, const char *what)
+{
+	r->p = p;
+	bt_jr_fail(r, what);
+	return NULL;
+}
+
 /* The end of the number at r->p per the JSON grammar, or NULL (failed). */
 static const char *scan_number(struct bt_jr *r)
 {
@@ -253,11 +269,11 @@ static const char *scan_number(struct bt_jr *r)
 	else if (p < end && *p >= '1' && *p <= '9')
 		p = digits(p, end);
 	else
-		return bt_jr_fail(r, "expected a number"), NULL;
+		return bad_number(r, p, "expected a number");
 	if (p < end && *p == '.') {
 		q = digits(p + 1, end);
 		if (q == p + 1)
-			return bt_jr_fail(r, "expected digits after '.' in a number"), NULL;
+			return bad_number(r, q, "expected digits after '.' in a number");
 		p = q;
 	}
 	if (p < end && (*p == 'e' || *p == 'E')) {
@@ -266,7 +282,7 @@ static const char *scan_number(struct bt_jr *r)
 			p++;
 		q = digits(p, end);
 		if (q == p)
-			return bt_jr_fail(r, "expected digits in a number's exponent"), NULL;
+			return bad_number(r, p, "expected digits in a number's exponent");
 		p = q;
 	}
 	return p;
@@ -287,6 +303,29 @@ int bt_jr_number(struct bt_jr *r, double *out)
 	*out = strtod(tmp, NULL);
 	r->p = p;
 	return BT_OK;
+}
+
+int bt_jr_int(struct bt_jr *r, int64_t *out)
+{
+	const char *p, *q;
+	uint64_t v = 0;
+	int neg;
+
+	skip_ws(r);
+	if (!(p = scan_number(r)))
+		return -1;
+	q = r->p;
+	r->p = p;
+	neg = *q == '-';
+	for (q += neg; q < p; q++) {
+		if (*q < '0' || *q > '9' || v > (UINT64_MAX - 9) / 10)
+			return 0;   /* a fraction or an exponent, or far out of range */
+		v = v * 10 + (uint64_t)(*q - '0');
+	}
+	if (v > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return 0;
+	*out = neg && v ? -(int64_t)(v - 1) - 1 : (int64_t)v;
+	return 1;
 }
 
 static int literal(struct bt_jr *r, const char *word)

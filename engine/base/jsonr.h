@@ -8,6 +8,7 @@
 #define BT_JSONR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/err.h"
@@ -20,6 +21,7 @@ struct bt_jr {
 	const char *start, *p, *end;
 	const char *file;    /* for messages */
 	int depth;           /* open objects and arrays */
+	int max_depth;       /* BT_JR_MAX_DEPTH unless the caller lowers it */
 	unsigned char first[BT_JR_MAX_DEPTH];   /* no member read yet, per level */
 	struct bt_err *err;
 };
@@ -39,11 +41,18 @@ int bt_jr_array(struct bt_jr *r);
 int bt_jr_more(struct bt_jr *r);
 int bt_jr_string(struct bt_jr *r, struct bt_buf *out);
 int bt_jr_number(struct bt_jr *r, double *out);
+/* An integer read exactly (no double in between): 1 and *out for an
+ * integer literal that fits int64_t; 0 for a number that is not one (a
+ * fraction, an exponent, out of range), consumed and *out untouched; -1
+ * when the text there is no number (err is set). */
+int bt_jr_int(struct bt_jr *r, int64_t *out);
 /* Skip one value of any type, checking its syntax. */
 int bt_jr_skip(struct bt_jr *r);
 /* After the top-level value: only whitespace may follow. */
 int bt_jr_finish(struct bt_jr *r);
 /* Fail with "FILE: byte N: what" at the reader's position. */
 int bt_jr_fail(struct bt_jr *r, const char *what);
+/* The reader's byte offset; after a failure, the one its message names. */
+size_t bt_jr_offset(const struct bt_jr *r);
 
 #endif

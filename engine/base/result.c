@@ -40,22 +40,39 @@ int bt_unit_parse(const char *name, enum bt_unit *out)
 	return 0;
 }
 
-static int ends_with(const char *s, const char *suffix)
+/* 1 if the name component c[0..n) is word w or ends in "_w". */
+static int component_is(const char *c, size_t n, const char *w)
 {
-	size_t n = strlen(s), m = strlen(suffix);
+	size_t m = strlen(w);
 
-	return n >= m && !strcmp(s + n - m, suffix);
+	return n >= m && !memcmp(c + n - m, w, m) && (n == m || c[n - m - 1] == '_');
 }
 
-enum bt_unit bt_unit_guess(const char *c)
+static enum bt_unit component_unit(const char *c, size_t n)
 {
-	if (ends_with(c, "_ns") || strstr(c, "_ns.") || !strcmp(c, "ns") || !strcmp(c, "dur"))
+	if (component_is(c, n, "ns") || (n == 3 && !memcmp(c, "dur", 3)))
 		return BT_UNIT_NS;
-	if (ends_with(c, "bytes"))
+	if (n >= 5 && !memcmp(c + n - 5, "bytes", 5))   /* "*bytes", as help rules says */
 		return BT_UNIT_BYTES;
-	if (ends_with(c, "_pct") || !strcmp(c, "pct"))
+	if (component_is(c, n, "pct"))
 		return BT_UNIT_PCT;
 	return BT_UNIT_NONE;
+}
+
+enum bt_unit bt_unit_of(const char *name, enum bt_unit otherwise)
+{
+	const char *end = name + strlen(name), *c;
+	enum bt_unit u;
+
+	for (;;) {
+		for (c = end; c > name && c[-1] != '.'; c--)
+			;
+		if ((u = component_unit(c, (size_t)(end - c))) != BT_UNIT_NONE)
+			return u;
+		if (c == name)
+			return otherwise;
+		end = c - 1;
+	}
 }
 
 void bt_value_release(struct bt_value *v)

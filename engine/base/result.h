@@ -20,7 +20,8 @@ struct bt_value {
 	} u;
 };
 
-/* How a column's numbers read: by name suffix unless a rule says. */
+/* How a column's or a metric's numbers read: by name (bt_unit_of) unless a
+ * rule says. */
 enum bt_unit { BT_UNIT_NONE, BT_UNIT_NS, BT_UNIT_BYTES, BT_UNIT_PCT, BT_UNIT_COUNT };
 
 struct bt_rtable {
@@ -77,7 +78,17 @@ void bt_result_metric(struct bt_result *r, const char *name, struct bt_value v);
 struct bt_rtable *bt_result_table(struct bt_result *r, const char *name, const char *title, int ncols);
 /* Room for one more row: ncols cells, all NULL. */
 struct bt_value *bt_rtable_row(struct bt_rtable *t);
-enum bt_unit bt_unit_guess(const char *column);
+/*
+ * The one rule for the unit a metric or column name implies: the last
+ * dot-separated component that names a unit decides. A component names
+ * ns when it is "ns" or "dur" or ends in "_ns", bytes when it ends in
+ * "bytes", pct when it is "pct" or ends in "_pct". A name
+ * without one gets otherwise: BT_UNIT_NONE for a table column (a plain
+ * number), BT_UNIT_COUNT for a metric.
+ * "thread.main.blocked_ns.monitor" is ns; "method.a.b_ns(int).self_alloc_bytes"
+ * bytes; "thread.main.messages.over_16ms" has none.
+ */
+enum bt_unit bt_unit_of(const char *name, enum bt_unit otherwise);
 /* 0 if name is no unit (names: "", ns, bytes, pct, count). */
 int bt_unit_parse(const char *name, enum bt_unit *out);
 const char *bt_unit_name(enum bt_unit u);

@@ -94,32 +94,6 @@ int bt_gate_parse_floor(const char *s, struct bt_gate *g)
 	return -1;
 }
 
-static int ends_with(const char *s, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return len >= n && !memcmp(s + len - n, suffix, n);
-}
-
-enum bt_unit bt_metric_unit(const char *name)
-{
-	const char *end = name + strlen(name);
-
-	while (end > name) {
-		const char *dot = end;
-		while (dot > name && dot[-1] != '.')
-			dot--;
-		if (ends_with(dot, (size_t)(end - dot), "_ns"))
-			return BT_UNIT_NS;
-		if (ends_with(dot, (size_t)(end - dot), "_bytes"))
-			return BT_UNIT_BYTES;
-		if (ends_with(dot, (size_t)(end - dot), "_pct"))
-			return BT_UNIT_PCT;
-		end = dot > name ? dot - 1 : name;
-	}
-	return BT_UNIT_COUNT;
-}
-
 /* The noise floor of g for unit u. */
 static double unit_floor(const struct bt_gate *g, enum bt_unit u)
 {
@@ -304,7 +278,7 @@ static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, do
 		struct bt_cmp_metric *m = &c->m[c->nm];
 		m->name = rs->names[id];
 		m->id = id;
-		m->unit = bt_metric_unit(m->name);
+		m->unit = bt_unit_of(m->name, BT_UNIT_COUNT);
 		m->gate = o->def;
 		m->gate.gated = chosen(o, m->name);
 		if (h && h->thresholds && (rc = h->thresholds(h->ctx, m->name, &m->gate, err)))

@@ -48,9 +48,6 @@ int bt_gate_parse_pct(const char *s, double *out);
 /* "2ms", "150us", "1.5s", "64KB", "1MiB", "3": into the floor of that unit
  * (time, bytes, or a bare count). */
 int bt_gate_parse_floor(const char *s, struct bt_gate *g);
-/* The unit a metric's name gives: the last dotted component ending in
- * _ns, _bytes or _pct ("thread.main.blocked_ns.monitor" is ns), else count. */
-enum bt_unit bt_metric_unit(const char *name);
 
 struct bt_cmp_metric {
 	const char *name;        /* the runs' copy */

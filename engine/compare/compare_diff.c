@@ -135,7 +135,7 @@ static int measure_row(struct bt_compare *c, const struct bt_cmp_opts *o, size_t
 			return -rc;
 		row->p = mwu.p;
 	}
-	thr = bt_gate_threshold(&g, bt_metric_unit(name), row->base.median);
+	thr = bt_gate_threshold(&g, bt_unit_of(name, BT_UNIT_COUNT), row->base.median);
 	row->small = fabs(row->delta) <= thr;
 	row->significant = !row->small && (!row->tested || row->p < g.alpha);
 	row->incl_base = row->incl_head = NAN;

@@ -24,7 +24,7 @@ struct open {
 };
 
 /* The message being accumulated from consecutive message slices. */
-struct msg {
+struct feed_msg {
 	int64_t id, ts, end, cpu;
 };
 
@@ -38,7 +38,7 @@ struct bt_feed {
 	int have_thread, begun;
 	unsigned char *flags;      /* by frame id: FRAME_* */
 	size_t nflags;
-	struct msg msg;
+	struct feed_msg msg;
 };
 
 enum { FRAME_LOOP = 1, FRAME_IDLE = 2 };

@@ -10,8 +10,8 @@
 
 #include "importers/android/android_int.h"
 #include "engine/base/fileio.h"
+#include "engine/base/jsonr.h"
 #include "importers/importer.h"
-#include "importers/android/json.h"
 #include "importers/reader.h"
 #include "importers/android/retrace.h"
 
@@ -27,7 +27,7 @@ struct actx {
 	struct bt_diag *diag;
 	const struct bt_import_opts *o;
 	const struct bt_android_input *in;
-	struct bt_stacks st;
+	struct bt_android_stacks st;
 	uint32_t version, count;
 	uint64_t time_ms;
 	int64_t pid, start_ms;
@@ -98,11 +98,63 @@ static int probe(const char *path, const unsigned char *head, size_t n)
 	return n >= 4 && (head[0] | head[1] << 8 | head[2] << 16 | (uint32_t)head[3] << 24) == MAGIC;
 }
 
+/* How deep the extra JSON may nest: the top object and 32 levels in it. */
+#define EXTRA_DEPTH 33
+
+/* What the extra JSON says of one member read as an integer. */
+enum { EXTRA_MISSING, EXTRA_FOUND, EXTRA_NOT_INT };
+
+/* The value at r: EXTRA_FOUND and *out for an integer, EXTRA_NOT_INT for
+ * any other value (skipped); -1 when the JSON is malformed there. */
+static int extra_int(struct bt_jr *r, int64_t *out)
+{
+	int n;
+
+	if (bt_jr_peek(r) != BT_J_NUMBER)
+		return bt_jr_skip(r) ? -1 : EXTRA_NOT_INT;
+	n = bt_jr_int(r, out);
+	return n < 0 ? -1 : n ? EXTRA_FOUND : EXTRA_NOT_INT;
+}
+
+/* processId and startTime of the extra JSON s[0..len) into c, their
+ * EXTRA_* outcomes into st[] (of repeated keys, the last counts). -1 if s
+ * is not a JSON object: *where is then the offset of the first wrong byte
+ * and both outcomes are EXTRA_MISSING. */
+static int scan_extra(struct actx *c, const char *s, size_t len, int st[2], size_t *where)
+{
+	static const char *const keys[2] = { "processId", "startTime" };
+	int64_t *val[2] = { &c->pid, &c->start_ms };
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_buf key = BT_BUF_INIT;
+	struct bt_jr r;
+	int more = 0, bad, k;
+
+	st[0] = st[1] = EXTRA_MISSING;
+	bt_jr_init(&r, s, len, c->path, &err);
+	r.max_depth = EXTRA_DEPTH;
+	bad = bt_jr_object(&r) != BT_OK;
+	while (!bad && (more = bt_jr_key(&r, &key)) == 1) {
+		for (k = 0; k < 2 && (key.len != strlen(keys[k]) || memcmp(key.buf, keys[k], key.len)); k++)
+			;
+		if (k == 2)
+			bad = bt_jr_skip(&r) != BT_OK;
+		else if ((st[k] = extra_int(&r, val[k])) < 0)
+			bad = 1;
+	}
+	bt_buf_release(&key);
+	if (bad || more < 0 || bt_jr_finish(&r)) {
+		*where = bt_jr_offset(&r);
+		st[0] = st[1] = EXTRA_MISSING;
+		return -1;
+	}
+	return 0;
+}
+
 static int read_extra(struct actx *c, int32_t len, struct bt_err *err)
 {
 	const char *s;
 	size_t where = 0;
-	int rc;
+	int st[2];
 
 	if (len < 0)
 		return bt_err_set(err, BT_EFORMAT, "negative extra JSON length %d in '%s' at offset 24",
@@ -110,17 +162,17 @@ static int read_extra(struct actx *c, int32_t len, struct bt_err *err)
 	if (bt_rd_need(&c->r, (size_t)len, "extra JSON", err))
 		return err->code;
 	s = (const char *)bt_rd_bytes(&c->r, (size_t)len);
-	rc = bt_json_get_int(s, (size_t)len, "processId", &c->pid, &where);
-	if (len && rc == BT_JSON_BAD) {
+	/* no extra JSON at all is only a missing pid */
+	if (scan_extra(c, s, (size_t)len, st, &where) && len) {
 		bt_diag_warn(c->diag, "bad_extra_json", "extra JSON in '%s' is malformed at offset %zu; pid unknown",
 			     c->path, 28 + where);
 		return BT_OK;
 	}
-	c->has_pid = rc == BT_JSON_FOUND;
+	c->has_pid = st[0] == EXTRA_FOUND;
 	if (!c->has_pid)
 		bt_diag_warn(c->diag, "missing_pid", "extra JSON in '%s' has no integer processId; the main thread is unknown",
 			     c->path);
-	c->has_start = bt_json_get_int(s, (size_t)len, "startTime", &c->start_ms, NULL) == BT_JSON_FOUND;
+	c->has_start = st[1] == EXTRA_FOUND;
 	return BT_OK;
 }
 
@@ -244,7 +296,7 @@ static int read_record(struct actx *c, struct bt_err *err)
 		return err->code;
 	frames = bt_rd_bytes(&c->r, 8 * (size_t)saved);
 	if (check_record(c, &s, saved, actual, start)) {
-		if (bt_stacks_intern(&c->st, (uint16_t)s.tid, frames, saved, &leaf, err))
+		if (bt_android_stacks_intern(&c->st, (uint16_t)s.tid, frames, saved, &leaf, err))
 			return err->code;
 		s.id = (int64_t)c->samples + 1;
 		s.node_id = leaf;
@@ -405,17 +457,17 @@ int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 		rc = read_header(c, err);
 	if (!rc) {
 		check_pid(c);
-		bt_stacks_init(&c->st, db, have_map ? &map : NULL, rt, diag);
+		bt_android_stacks_init(&c->st, db, have_map ? &map : NULL, rt, diag);
 		rc = read_records(c, err);
 		if (!rc)
-			rc = bt_stacks_finish(&c->st, err);
+			rc = bt_android_stacks_finish(&c->st, err);
 		if (!rc)
 			rc = write_args(c, err);
 		if (!rc)
 			rc = write_threads(c, have_map ? &map : NULL, err);
 		if (!rc)
 			rc = write_meta(c, in->mapping_path, rt, err);
-		bt_stacks_release(&c->st);
+		bt_android_stacks_release(&c->st);
 	}
 	bt_retrace_free(rt);
 	bt_amap_release(&map);

@@ -42,7 +42,7 @@ int bt_amap_load(struct bt_amap *m, const unsigned char *p, size_t len, const ch
 const struct bt_amap_entry *bt_amap_find(const struct bt_amap *m, uint64_t ptr);
 
 /* Interning of recorded stacks into frames and nodes rows. */
-struct bt_stacks {
+struct bt_android_stacks {
 	struct bt_db *db;
 	const struct bt_amap *map;         /* NULL when there is no mapping */
 	const struct bt_retrace *retrace;  /* NULL unless --retrace */
@@ -55,25 +55,26 @@ struct bt_stacks {
 	uint32_t nframes, nnodes;
 	struct bt_tstack *last[65536];     /* previous stack per tid */
 	struct bt_buf name, scratch;
-	/* frames rows wait here until bt_stacks_finish(): writing them as they
-	 * appear would make the importer wait for the bulk writer */
+	/* frames rows wait here until bt_android_stacks_finish(): writing
+	 * them as they appear would make the importer wait for the bulk writer */
 	struct bt_buf names;               /* NUL-separated symbols */
 	struct bt_frame_row { uint64_t ptr; size_t off, len; } *frames;
 	size_t frames_cap;
 	uint64_t retraced;
 };
 
-void bt_stacks_init(struct bt_stacks *s, struct bt_db *db, const struct bt_amap *map,
-		    const struct bt_retrace *rt, struct bt_diag *diag);
-void bt_stacks_release(struct bt_stacks *s);
+void bt_android_stacks_init(struct bt_android_stacks *s, struct bt_db *db,
+			    const struct bt_amap *map, const struct bt_retrace *rt, struct bt_diag *diag);
+void bt_android_stacks_release(struct bt_android_stacks *s);
 /*
  * Intern a stack of depth frame pointers stored leaf-first at frames (raw
  * little-endian u64s) for thread tid; *leaf gets its leaf node id.
  */
-int bt_stacks_intern(struct bt_stacks *s, uint16_t tid, const unsigned char *frames,
-		     uint32_t depth, uint32_t *leaf, struct bt_err *err);
+int bt_android_stacks_intern(struct bt_android_stacks *s, uint16_t tid,
+			     const unsigned char *frames, uint32_t depth, uint32_t *leaf,
+			     struct bt_err *err);
 /* Write the frames rows collected so far. */
-int bt_stacks_finish(struct bt_stacks *s, struct bt_err *err);
+int bt_android_stacks_finish(struct bt_android_stacks *s, struct bt_err *err);
 
 /* The bytes of one dump: the sampling file and its mapping (path NULL: none). */
 struct bt_android_input {

@@ -21,8 +21,8 @@ struct bt_tstack {
 	uint32_t node[BT_ANDROID_MAX_DEPTH];
 };
 
-void bt_stacks_init(struct bt_stacks *s, struct bt_db *db, const struct bt_amap *map,
-		    const struct bt_retrace *rt, struct bt_diag *diag)
+void bt_android_stacks_init(struct bt_android_stacks *s, struct bt_db *db,
+			    const struct bt_amap *map, const struct bt_retrace *rt, struct bt_diag *diag)
 {
 	memset(s, 0, sizeof *s);
 	s->db = db;
@@ -39,7 +39,7 @@ void bt_stacks_init(struct bt_stacks *s, struct bt_db *db, const struct bt_amap 
 	bt_buf_init(&s->names);
 }
 
-void bt_stacks_release(struct bt_stacks *s)
+void bt_android_stacks_release(struct bt_android_stacks *s)
 {
 	size_t i;
 
@@ -56,7 +56,7 @@ void bt_stacks_release(struct bt_stacks *s)
 }
 
 /* Build the display name of ptr into s->name. */
-static void frame_name(struct bt_stacks *s, uint64_t ptr)
+static void frame_name(struct bt_android_stacks *s, uint64_t ptr)
 {
 	const struct bt_amap_entry *e = s->map ? bt_amap_find(s->map, ptr) : NULL;
 
@@ -88,7 +88,7 @@ static void frame_name(struct bt_stacks *s, uint64_t ptr)
 }
 
 /* Remember frame id (== s->nframes) with the name in s->name. */
-static void add_frame(struct bt_stacks *s, uint64_t ptr)
+static void add_frame(struct bt_android_stacks *s, uint64_t ptr)
 {
 	struct bt_frame_row *f;
 
@@ -101,7 +101,7 @@ static void add_frame(struct bt_stacks *s, uint64_t ptr)
 	bt_buf_addc(&s->names, '\0');
 }
 
-int bt_stacks_finish(struct bt_stacks *s, struct bt_err *err)
+int bt_android_stacks_finish(struct bt_android_stacks *s, struct bt_err *err)
 {
 	uint32_t i;
 
@@ -119,7 +119,7 @@ int bt_stacks_finish(struct bt_stacks *s, struct bt_err *err)
 	return BT_OK;
 }
 
-static uint32_t frame_of(struct bt_stacks *s, uint64_t ptr)
+static uint32_t frame_of(struct bt_android_stacks *s, uint64_t ptr)
 {
 	uint32_t id = bt_map64_get(&s->ptr_frame, ptr);
 
@@ -142,7 +142,7 @@ static uint32_t frame_of(struct bt_stacks *s, uint64_t ptr)
  * answers most lookups before the frame and the (cache-missing) node hash
  * tables are consulted.
  */
-static int node_of(struct bt_stacks *s, uint32_t parent, uint64_t ptr, uint32_t depth,
+static int node_of(struct bt_android_stacks *s, uint32_t parent, uint64_t ptr, uint32_t depth,
 		   uint32_t *out, struct bt_err *err)
 {
 	struct bt_memo *m = &s->memo[parent];
@@ -174,8 +174,9 @@ static int node_of(struct bt_stacks *s, uint32_t parent, uint64_t ptr, uint32_t 
 	return BT_OK;
 }
 
-int bt_stacks_intern(struct bt_stacks *s, uint16_t tid, const unsigned char *frames,
-		     uint32_t depth, uint32_t *leaf, struct bt_err *err)
+int bt_android_stacks_intern(struct bt_android_stacks *s, uint16_t tid,
+			     const unsigned char *frames, uint32_t depth, uint32_t *leaf,
+			     struct bt_err *err)
 {
 	struct bt_tstack *t = s->last[tid];
 	uint32_t k = 0, j, parent;

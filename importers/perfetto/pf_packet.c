@@ -10,9 +10,6 @@
 #include "engine/base/alloc.h"
 #include "importers/perfetto/pf_int.h"
 
-typedef Perfetto__Protos__TracePacket Packet;
-typedef Perfetto__Protos__TrackEvent Event;
-
 /* Legacy ThreadDescriptor sequences get a track of their own, keyed so
  * that no real uuid is likely to collide. */
 #define LEGACY_UUID(tid) (0xB7AC000000000000ULL | (uint32_t)(tid))
@@ -285,9 +282,10 @@ static int flow(struct pf *p, const struct pf_track *t, uint64_t id, int role, i
 			  t->tid, ts, (int64_t)0, name);
 }
 
-static int track_event(struct pf *p, struct pf_seq *q, const Packet *pk, uint64_t off, struct bt_err *err)
+static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__TracePacket *pk,
+		       uint64_t off, struct bt_err *err)
 {
-	const Event *ev = pk->track_event;
+	const Perfetto__Protos__TrackEvent *ev = pk->track_event;
 	struct pf_track *t;
 	struct pf_args a;
 	uint64_t uuid = 0;
@@ -353,7 +351,7 @@ static int track_event(struct pf *p, struct pf_seq *q, const Packet *pk, uint64_
 
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
 {
-	Packet *pk = perfetto__protos__trace_packet__unpack(NULL, len, data);
+	Perfetto__Protos__TracePacket *pk = perfetto__protos__trace_packet__unpack(NULL, len, data);
 	struct pf_seq *q;
 	int rc = BT_OK;
 

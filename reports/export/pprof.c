@@ -28,7 +28,7 @@ typedef Perftools__Profiles__ValueType ValueType;
 enum { F_SAMPLE_TYPE = 1, F_SAMPLE = 2, F_MAPPING = 3, F_LOCATION = 4, F_FUNCTION = 5, F_STRING = 6,
        F_TIME = 9, F_DURATION = 10, F_PERIOD_TYPE = 11, F_COMMENT = 13, F_DEFAULT_TYPE = 14 };
 
-struct writer {
+struct pprof_writer {
 	FILE *fp;
 	z_stream z;
 	int zinit;
@@ -45,7 +45,7 @@ struct writer {
 	int64_t *labels;            /* thread label strings, by thread */
 };
 
-static int deflate_in(struct writer *w, int flush, struct bt_err *err)
+static int deflate_in(struct pprof_writer *w, int flush, struct bt_err *err)
 {
 	int zrc;
 
@@ -66,7 +66,7 @@ static int deflate_in(struct writer *w, int flush, struct bt_err *err)
 	return BT_OK;
 }
 
-static int emit(struct writer *w, const void *p, size_t n, struct bt_err *err)
+static int emit(struct pprof_writer *w, const void *p, size_t n, struct bt_err *err)
 {
 	const uint8_t *b = p;
 
@@ -93,7 +93,7 @@ static size_t varint(uint8_t *b, uint64_t v)
 }
 
 /* A length-delimited field: tag, length, bytes. */
-static int put_bytes(struct writer *w, int field, const void *p, size_t len, struct bt_err *err)
+static int put_bytes(struct pprof_writer *w, int field, const void *p, size_t len, struct bt_err *err)
 {
 	uint8_t hdr[20];
 	size_t h = varint(hdr, (uint64_t)field << 3 | 2);
@@ -104,7 +104,7 @@ static int put_bytes(struct writer *w, int field, const void *p, size_t len, str
 	return BT_OK;
 }
 
-static int put_int(struct writer *w, int field, int64_t v, struct bt_err *err)
+static int put_int(struct pprof_writer *w, int field, int64_t v, struct bt_err *err)
 {
 	uint8_t b[20];
 	size_t h = varint(b, (uint64_t)field << 3);
@@ -114,7 +114,7 @@ static int put_int(struct writer *w, int field, int64_t v, struct bt_err *err)
 }
 
 /* Pack a message (any protobuf-c message) and put it as field. */
-static int put_msg(struct writer *w, int field, const ProtobufCMessage *m, struct bt_err *err)
+static int put_msg(struct pprof_writer *w, int field, const ProtobufCMessage *m, struct bt_err *err)
 {
 	size_t len = protobuf_c_message_get_packed_size(m);
 
@@ -124,7 +124,7 @@ static int put_msg(struct writer *w, int field, const ProtobufCMessage *m, struc
 }
 
 /* Index of s in the string table, added if new. */
-static int64_t str(struct writer *w, const char *s)
+static int64_t str(struct pprof_writer *w, const char *s)
 {
 	size_t len = strlen(s);
 	uint32_t k = bt_strmap_get(&w->smap, s, len);
@@ -142,7 +142,7 @@ static const char *const type_names[NTYPES][2] = {
 	{ "alloc_space", "bytes" }, { "alloc_objects", "count" }, { "majflt", "count" },
 };
 
-static int header(struct writer *w, const struct bt_stacks *s, struct bt_err *err)
+static int header(struct pprof_writer *w, const struct bt_stacks *s, struct bt_err *err)
 {
 	ValueType vt = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
 	size_t i;
@@ -217,7 +217,7 @@ static size_t put_label(uint8_t *b, int64_t key, int64_t sv, int64_t num)
 /* One entry as a Sample, unless all its values are 0. Packed here, byte
  * for byte as protobuf-c would (a million samples make its generic packer
  * the export's largest cost). */
-static int sample(struct writer *w, const struct bt_stacks *s, const struct bt_stacks_entry *e,
+static int sample(struct pprof_writer *w, const struct bt_stacks *s, const struct bt_stacks_entry *e,
 		  struct bt_err *err)
 {
 	const struct bt_stacks_ctx *c = &s->ctx[e->ctx];
@@ -251,7 +251,7 @@ static int sample(struct writer *w, const struct bt_stacks *s, const struct bt_s
 
 /* A Location and a Function (same id) per frame a path uses, in one
  * mapping whose functions are known. */
-static int frames(struct writer *w, const struct bt_stacks *s, struct bt_err *err)
+static int frames(struct pprof_writer *w, const struct bt_stacks *s, struct bt_err *err)
 {
 	Perftools__Profiles__Mapping map = PERFTOOLS__PROFILES__MAPPING__INIT;
 	Perftools__Profiles__Location loc = PERFTOOLS__PROFILES__LOCATION__INIT;
@@ -283,7 +283,7 @@ static int frames(struct writer *w, const struct bt_stacks *s, struct bt_err *er
 	return rc;
 }
 
-static int strings(struct writer *w, struct bt_err *err)
+static int strings(struct pprof_writer *w, struct bt_err *err)
 {
 	size_t i;
 
@@ -293,7 +293,7 @@ static int strings(struct writer *w, struct bt_err *err)
 	return BT_OK;
 }
 
-static void release(struct writer *w)
+static void release(struct pprof_writer *w)
 {
 	size_t i;
 
@@ -312,7 +312,7 @@ static void release(struct writer *w)
 
 int bt_pprof_write(const struct bt_stacks *s, FILE *fp, struct bt_err *err)
 {
-	struct writer w;
+	struct pprof_writer w;
 	size_t i;
 	int rc;
 

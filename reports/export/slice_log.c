@@ -24,7 +24,7 @@ struct lthread {
 	uint64_t first, end;
 };
 
-struct part {
+struct log_part {
 	FILE *fp;
 	struct bt_buf path;          /* for messages: the file is unlinked at once */
 	uint64_t size;               /* bytes written */
@@ -37,7 +37,7 @@ struct part {
 };
 
 struct bt_slice_log {
-	struct part p[2];
+	struct log_part p[2];
 	size_t ti[2];                /* reading: the next thread of each part */
 	int cur;                     /* the part of the thread being read, or -1 */
 	uint64_t id, next;           /* its next id; slices read so far */
@@ -58,7 +58,7 @@ void bt_slice_log_free(struct bt_slice_log *l)
 	if (!l)
 		return;
 	for (k = 0; k < 2; k++) {
-		struct part *p = &l->p[k];
+		struct log_part *p = &l->p[k];
 		if (p->fp)
 			fclose(p->fp);
 		if (p->map)
@@ -83,7 +83,7 @@ static size_t put_varint(unsigned char *b, int64_t v)
 	return n;
 }
 
-static int open_part(struct part *p, struct bt_err *err)
+static int open_part(struct log_part *p, struct bt_err *err)
 {
 	int fd = bt_temp_file("btrace-slices", "the slice log of the Perfetto export", &p->path, err);
 
@@ -100,7 +100,7 @@ static int open_part(struct part *p, struct bt_err *err)
 
 int bt_slice_log_add(struct bt_slice_log *l, int part, const struct bt_slice *s, struct bt_err *err)
 {
-	struct part *p = &l->p[part];
+	struct log_part *p = &l->p[part];
 	const int64_t v[NFIELDS] = { s->depth, s->frame_id, s->ts, s->dur, s->cpu_dur, s->self_dur,
 				     s->self_cpu_dur, s->block_dur, s->msg_id, s->sample_count,
 				     s->alloc_objects, s->alloc_bytes, s->majflt, s->nvcsw, s->nivcsw,
@@ -138,7 +138,7 @@ int bt_slice_log_seal(struct bt_slice_log *l, struct bt_err *err)
 	int k;
 
 	for (k = 0; k < 2; k++) {
-		struct part *p = &l->p[k];
+		struct log_part *p = &l->p[k];
 		void *m;
 		if (!p->fp || !p->size)
 			continue;
@@ -166,13 +166,13 @@ static int next_thread(const struct bt_slice_log *l)
 	return have0 ? 0 : have1 ? 1 : -1;
 }
 
-static int damaged(const struct part *p, uint64_t id, struct bt_err *err)
+static int damaged(const struct log_part *p, uint64_t id, struct bt_err *err)
 {
 	return bt_err_set(err, BT_EFORMAT, "the slice log '%s' has no whole record for slice %llu",
 			  p->path.buf, (unsigned long long)id);
 }
 
-static int decode(const struct part *p, uint64_t id, int64_t v[NFIELDS], struct bt_err *err)
+static int decode(const struct log_part *p, uint64_t id, int64_t v[NFIELDS], struct bt_err *err)
 {
 	size_t at, k;
 
@@ -197,7 +197,7 @@ int bt_slice_log_next(struct bt_slice_log *l, struct bt_slice *s, struct bt_err 
 {
 	const struct lthread *t;
 	int64_t v[NFIELDS];
-	struct part *p;
+	struct log_part *p;
 
 	while (l->cur < 0 || l->id >= l->p[l->cur].t[l->ti[l->cur] - 1].end) {
 		if ((l->cur = next_thread(l)) < 0)

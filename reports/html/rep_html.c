@@ -90,7 +90,7 @@ static void evidence(FILE *out, const struct bt_finding *f, struct bt_buf *b)
 	int k;
 
 	for (k = 0; k < f->nev; k++) {
-		enum bt_unit u = bt_unit_guess(f->ev[k].key);
+		enum bt_unit u = bt_unit_of(f->ev[k].key, BT_UNIT_NONE);
 		bt_buf_reset(b);
 		bt_format_value(&f->ev[k].v, u, b);
 		fputs(k ? "; " : "", out);
@@ -172,7 +172,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 		"<table class=\"data\"><thead><tr><th>metric</th><th>value</th></tr></thead><tbody>\n",
 		res->nmetrics);
 	for (i = 0; i < res->nmetrics; i++) {
-		enum bt_unit u = bt_unit_guess(m[i]->name);
+		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
 		fputs("<tr><td>", out);
 		esc(out, m[i]->name);
 		fputs("</td>", out);

@@ -73,7 +73,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 	fprintf(out, "\n<details><summary>Metrics (%zu)</summary>\n\n| metric | value |\n|---|---:|\n",
 		res->nmetrics);
 	for (i = 0; i < res->nmetrics; i++) {
-		enum bt_unit u = bt_unit_guess(m[i]->name);
+		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
 		bt_buf_reset(&b);
 		bt_format_value(&m[i]->v, u, &b);
 		fputs("| ", out);

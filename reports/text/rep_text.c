@@ -53,7 +53,7 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 		}
 		for (k = 0; k < f->nev; k++) {
 			const struct bt_value *v = &f->ev[k].v;
-			enum bt_unit u = bt_unit_guess(f->ev[k].key);
+			enum bt_unit u = bt_unit_of(f->ev[k].key, BT_UNIT_NONE);
 			int number = v->type == BT_V_INT || v->type == BT_V_REAL;
 
 			bt_buf_reset(&b);
@@ -73,7 +73,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 
 	fputs("\nMetrics\n\n", out);
 	for (i = 0; i < res->nmetrics; i++) {
-		enum bt_unit u = bt_unit_guess(m[i]->name);
+		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
 		if (!strncmp(m[i]->name, "method.", 7))
 			continue;
 		bt_buf_reset(&b);

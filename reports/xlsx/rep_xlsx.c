@@ -65,7 +65,7 @@ static void evidence(const struct bt_finding *f, struct bt_buf *b)
 	int k;
 
 	for (k = 0; k < f->nev; k++) {
-		enum bt_unit u = bt_unit_guess(f->ev[k].key);
+		enum bt_unit u = bt_unit_of(f->ev[k].key, BT_UNIT_NONE);
 		if (k)
 			bt_buf_adds(b, "; ");
 		bt_buf_adds(b, f->ev[k].key);
@@ -131,7 +131,7 @@ static int metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const st
 	}
 	bt_xlsx_header(x, s, row++, head, 3);
 	for (i = 0; i < res->nmetrics; i++) {
-		enum bt_unit u = bt_metric_unit(m[i]->name);
+		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
 		if (!strncmp(m[i]->name, "method.", 7)) {
 			methods++;
 			continue;
@@ -236,6 +236,7 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 	struct method_row *rows = NULL;
 	const char *heads[N_FIELDS + 1];
 	struct bt_buf b[N_FIELDS];
+	enum bt_unit unit[N_FIELDS];   /* one per column: values, heading and hot cells agree */
 	size_t i, n = 0, cap = 0;
 	int k;
 
@@ -268,7 +269,8 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 	heads[0] = "method";
 	for (k = 0; k < N_FIELDS; k++) {
 		bt_buf_init(&b[k]);
-		bt_format_heading(FIELD(k), bt_unit_guess(FIELD(k)), &b[k]);
+		unit[k] = bt_unit_of(FIELD(k), BT_UNIT_COUNT);
+		bt_format_heading(FIELD(k), unit[k], &b[k]);
 		heads[k + 1] = b[k].buf;
 	}
 	bt_xlsx_header(x, s, 1, heads, N_FIELDS + 1);
@@ -279,11 +281,11 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 		bt_buf_release(&sym);
 		for (k = 0; k < N_FIELDS; k++)
 			if (rows[i].has & 1u << k)
-				bt_xlsx_num(x, s, (int)i + 2, k + 1, rows[i].v[k], bt_metric_unit(FIELD(k)));
+				bt_xlsx_num(x, s, (int)i + 2, k + 1, rows[i].v[k], unit[k]);
 	}
 	bt_xlsx_table_frame(s, 1, (int)i + 1, N_FIELDS + 1);
 	for (k = 0; k < N_FIELDS; k++) {
-		if (bt_metric_unit(FIELD(k)) != BT_UNIT_COUNT)
+		if (unit[k] != BT_UNIT_COUNT)
 			bt_xlsx_hot(x, s, k + 1, 2, (int)i + 1, TOP_HOT);
 		bt_buf_release(&b[k]);
 	}

@@ -1,7 +1,8 @@
 /*
- * The JSON pull reader (engine/jsonr.c) and the thresholds compare parses
- * (engine/compare.c): values read back exactly, bad text fails with the
- * byte offset of the first wrong byte, and skipping checks what it skips.
+ * The JSON pull reader (engine/base/jsonr.c) and the thresholds compare
+ * parses (engine/compare/compare.c): values read back exactly (integers
+ * without a double in between), bad text fails with the byte offset of the
+ * first wrong byte, and skipping checks what it skips.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -34,8 +35,9 @@ static void valid(void)
 		{ "{\"a\":1,}", "t.json: byte 7: expected a string key in an object" },
 		{ "[1 2]", "t.json: byte 3: expected ',' or ']' in an array" },
 		{ "01", "t.json: byte 1: text after the JSON value" },
-		{ "1.", "t.json: byte 0: expected digits after '.' in a number" },
-		{ "-", "t.json: byte 0: expected a number" },
+		{ "1.", "t.json: byte 2: expected digits after '.' in a number" },
+		{ "-", "t.json: byte 1: expected a number" },
+		{ "[1e+]", "t.json: byte 4: expected digits in a number's exponent" },
 		{ "\"a\tb\"", "t.json: byte 2: control character in a string" },
 		{ "\"\\x\"", "t.json: byte 2: bad escape in a string" },
 		{ "\"\\udc00\"", "t.json: byte 7: lone low surrogate in a \\u escape" },
@@ -65,9 +67,66 @@ static void nesting(void)
 	memset(deep, '[', 600);
 	deep[600] = 0;
 	check(deep, &err);
-	if (!ok(!strcmp(err.msg, "t.json: byte 257: JSON nested too deeply"), "nesting is capped"))
+	if (!ok(!strcmp(err.msg, "t.json: byte 256: JSON nested too deeply"), "nesting is capped at the bracket too deep"))
 		printf("#   got '%s'\n", err.msg);
 	free(deep);
+}
+
+/* A lower cap set by the caller; the offset is the bracket's. */
+static void max_depth(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_jr r;
+
+	bt_jr_init(&r, "[[[]]]", 6, "t.json", &err);
+	r.max_depth = 3;
+	ok(!bt_jr_skip(&r) && !bt_jr_finish(&r), "three levels under a cap of 3");
+	bt_jr_init(&r, "[[[[]]]]", 8, "t.json", &err);
+	r.max_depth = 3;
+	ok(bt_jr_skip(&r) == BT_EFORMAT && bt_jr_offset(&r) == 3, "a fourth level refused at its bracket");
+	is_str(err.msg, "t.json: byte 3: JSON nested too deeply", "the message names it");
+}
+
+/* bt_jr_int on one number: its result, and *out (7 when untouched). */
+static int int_of(const char *text, int64_t *out, struct bt_err *err)
+{
+	struct bt_jr r;
+	int n;
+
+	bt_err_clear(err);
+	*out = 7;
+	bt_jr_init(&r, text, strlen(text), "t.json", err);
+	n = bt_jr_int(&r, out);
+	if (n >= 0 && bt_jr_finish(&r))
+		return -2;   /* the number was not consumed whole */
+	return n;
+}
+
+static void integers(void)
+{
+	static const struct { const char *text; int n; int64_t v; } cases[] = {
+		{ "0", 1, 0 }, { "-0", 1, 0 }, { " 42 ", 1, 42 }, { "-7", 1, -7 },
+		{ "9007199254740993", 1, 9007199254740993 },           /* 2^53 + 1: a double rounds it */
+		{ "-9007199254740993", 1, -9007199254740993 },
+		{ "9223372036854775807", 1, INT64_MAX }, { "-9223372036854775808", 1, INT64_MIN },
+		{ "9223372036854775808", 0, 7 }, { "-9223372036854775809", 0, 7 },
+		{ "18446744073709551616", 0, 7 }, { "99999999999999999999999", 0, 7 },
+		{ "1.5", 0, 7 }, { "1.0", 0, 7 }, { "1e3", 0, 7 }, { "1E+2", 0, 7 }, { "-0.0", 0, 7 },
+	};
+	struct bt_err err = BT_ERR_INIT;
+	int64_t v;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int n = int_of(cases[i].text, &v, &err);
+		if (!ok(n == cases[i].n && v == cases[i].v && !err.code, cases[i].text))
+			printf("#   got %d, %lld (%s)\n", n, (long long)v, err.msg);
+	}
+	ok(int_of("-", &v, &err) == -1 && v == 7, "a lone minus fails");
+	is_str(err.msg, "t.json: byte 1: expected a number", "at the byte after it");
+	ok(int_of("\"1\"", &v, &err) == -1, "a string is no number");
+	is_str(err.msg, "t.json: byte 0: expected a number", "where the value starts");
+	ok(int_of("012", &v, &err) == -2 && v == 0, "a leading zero ends the number");
 }
 
 static void values(void)
@@ -115,16 +174,14 @@ static void thresholds(void)
 	   "64KB sets the bytes floor only");
 	ok(!bt_gate_parse_floor("3", &g) && g.floor_count == 3, "a bare count");
 	ok(bt_gate_parse_floor("2 parsecs", &g) && bt_gate_parse_floor("ms", &g), "bad floors fail");
-	is_int(bt_metric_unit("thread.main.blocked_ns.monitor"), BT_UNIT_NS, "unit from a middle component");
-	is_int(bt_metric_unit("method.a.b_ns(int).self_alloc_bytes"), BT_UNIT_BYTES, "the last unit wins");
-	is_int(bt_metric_unit("thread.main.messages.over_16ms"), BT_UNIT_COUNT, "a count");
-	is_int(bt_metric_unit("x.cpu_pct"), BT_UNIT_PCT, "a percentage");
 }
 
 int main(void)
 {
 	valid();
 	nesting();
+	max_depth();
+	integers();
 	values();
 	thresholds();
 	return done_testing();

@@ -1,42 +1,128 @@
 /*
- * Unit tests of the small parsers importers rely on: the extra-JSON
- * reader, method symbol splitting, UTF-8 repair and the byte reader.
+ * Unit tests of the small parsers importers rely on: the Android dump's
+ * extra JSON (read with engine/base/jsonr), method symbol splitting, UTF-8
+ * repair and the byte reader.
  */
 #include <stdlib.h>
 
 #include "engine/base/alloc.h"
-#include "importers/android/json.h"
+#include "engine/db/db.h"
+#include "engine/db/diag.h"
+#include "importers/android/android_int.h"
+#include "importers/importer.h"
 #include "importers/reader.h"
 #include "importers/symbol.h"
 #include "tests/tap.h"
 #include "engine/base/utf8.h"
 
-static void test_json(void)
-{
-	int64_t v = 0;
-	size_t where = 0;
+#define NONE INT64_MIN
 
-	is_int(bt_json_get_int("{\"processId\":12345}", 19, "processId", &v, NULL), BT_JSON_FOUND, "json: pid found");
-	is_int(v, 12345, "json: pid value");
-	is_int(bt_json_get_int("{\"a\":[1,{\"b\":2}],\"startTime\":-7 }", 33, "startTime", &v, NULL), BT_JSON_FOUND, "json: nested skipped");
-	is_int(v, -7, "json: negative value");
-	is_int(bt_json_get_int("{}", 2, "processId", &v, NULL), BT_JSON_MISSING, "json: empty object");
-	is_int(bt_json_get_int("{\"processId\":\"12\"}", 18, "processId", &v, NULL), BT_JSON_NOT_INT, "json: string pid");
-	is_int(bt_json_get_int("{\"processId\":1.5}", 17, "processId", &v, NULL), BT_JSON_NOT_INT, "json: real pid");
-	is_int(bt_json_get_int("{\"processId\":99999999999999999999}", 34, "processId", &v, NULL), BT_JSON_NOT_INT, "json: overflow");
-	is_int(bt_json_get_int("{\"processId\":12", 15, "processId", &v, &where), BT_JSON_BAD, "json: truncated");
-	is_int((long long)where, 15, "json: truncated at end");
-	is_int(bt_json_get_int("{\"p\":1} x", 9, "p", &v, &where), BT_JSON_BAD, "json: trailing garbage");
-	is_int(bt_json_get_int("", 0, "p", &v, NULL), BT_JSON_BAD, "json: empty text");
-	{
-		char deep[200];
-		int i;
-		memset(deep, '[', sizeof deep);
-		memcpy(deep, "{\"a\":", 5);
-		for (i = 5; i < 200; i++)
-			deep[i] = '[';
-		is_int(bt_json_get_int(deep, sizeof deep, "a", &v, NULL), BT_JSON_BAD, "json: deep nesting refused");
-	}
+/* What the Android importer makes of one extra JSON: the pid and start
+ * time it keeps (NONE: none) and the warning it gives ("" for none). */
+struct extra_case {
+	const char *json, *what;
+	int64_t pid, start_ms;
+	const char *code, *detail;
+};
+
+static const char *warning(const struct bt_diag *d, const char *code)
+{
+	int i;
+
+	for (i = 0; i < d->n; i++)
+		if (!strcmp(d->items[i].code, code))
+			return d->items[i].detail;
+	return NULL;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16), p[3] = (unsigned char)(v >> 24);
+}
+
+/* A sampling file of no records whose header carries json, imported. */
+static void extra_one(const struct extra_case *k)
+{
+	struct bt_import_opts o = { NULL, NULL, NULL, NULL, NULL };
+	struct bt_android_input in = { "x.bin", NULL, 0, NULL, NULL, 0, NULL, NULL };
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_diag diag;
+	struct bt_db *db = NULL;
+	size_t len = strlen(k->json);
+	unsigned char *b = bt_xcalloc(28 + len, 1);
+	int64_t pid = -2, start = -2;
+	const char *d;
+
+	put_u32(b, 0x01020304u);
+	put_u32(b + 8, 5);
+	put_u32(b + 24, (uint32_t)len);
+	memcpy(b + 28, k->json, len);
+	in.data = b;
+	in.len = 28 + len;
+	bt_diag_init(&diag);
+	if (bt_db_create(&db, ":memory:", &err) || bt_db_begin(db, &err) ||
+	    bt_android_import_bytes(db, &in, &o, &diag, &err) ||
+	    bt_db_meta_int(db, "pid", NONE, &pid, &err) ||
+	    bt_db_meta_int(db, "start_time_ns", NONE, &start, &err))
+		printf("#   %s: %s\n", k->what, err.msg);
+	is_int(pid, k->pid, k->what);
+	is_int(start, k->start_ms == NONE ? NONE : k->start_ms * 1000000, k->what);
+	d = *k->code ? warning(&diag, k->code) : NULL;
+	if (*k->code)
+		is_str(d, k->detail, k->what);
+	ok(!warning(&diag, "bad_extra_json") == (strcmp(k->code, "bad_extra_json") != 0), k->what);
+	ok(!warning(&diag, "missing_pid") == (strcmp(k->code, "missing_pid") != 0), k->what);
+	bt_db_close(db);
+	free(b);
+}
+
+/* The extra JSON (format spec §3): integer members read exactly, anything
+ * else about them a missing pid, malformed text a warning with the offset
+ * in the file (the JSON starts at 28) of its first wrong byte. */
+static void test_extra(void)
+{
+	static const char nopid[] = "extra JSON in 'x.bin' has no integer processId; the main thread is unknown";
+#define BAD(off) "extra JSON in 'x.bin' is malformed at offset " #off "; pid unknown"
+	static const struct extra_case cases[] = {
+		{ "{\"processId\":12345}", "extra: pid found", 12345, NONE, "", "" },
+		{ "{\"a\":[1,{\"b\":2}],\"startTime\":-7 }", "extra: nested values skipped, a negative start",
+		  NONE, -7, "missing_pid", nopid },
+		{ " { \"processId\" : 7 , \"startTime\" : 1700000000123 } ", "extra: whitespace, both members",
+		  7, 1700000000123, "", "" },
+		{ "{\"processId\":9007199254740993}", "extra: a pid above 2^53 read exactly",
+		  9007199254740993, NONE, "pid_truncated",
+		  "pid 9007199254740993 does not fit the format's 16-bit tids; main thread matched as tid 1, other tids may alias" },
+		{ "{\"processId\":-0}", "extra: -0 is 0", 0, NONE, "", "" },
+		{ "{}", "extra: empty object", NONE, NONE, "missing_pid", nopid },
+		{ "", "extra: no extra JSON is a missing pid only", NONE, NONE, "missing_pid", nopid },
+		{ "{\"processId\":\"12\"}", "extra: a string pid", NONE, NONE, "missing_pid", nopid },
+		{ "{\"processId\":1.5}", "extra: a fraction", NONE, NONE, "missing_pid", nopid },
+		{ "{\"processId\":1e3}", "extra: an exponent", NONE, NONE, "missing_pid", nopid },
+		{ "{\"processId\":99999999999999999999}", "extra: out of range", NONE, NONE, "missing_pid", nopid },
+		{ "{\"processId\":9223372036854775808,\"startTime\":-9223}", "extra: one past INT64_MAX",
+		  NONE, -9223, "missing_pid", nopid },
+		{ "{\"processId\":5,\"processId\":null}", "extra: the last of repeated keys counts",
+		  NONE, NONE, "missing_pid", nopid },
+		{ "{\"process\\u0049d\":5}", "extra: keys compare unescaped", 5, NONE, "", "" },
+		{ "{\"processId\":12", "extra: truncated", NONE, NONE, "bad_extra_json", BAD(43) },
+		{ "{\"p\":1} x", "extra: trailing garbage", NONE, NONE, "bad_extra_json", BAD(36) },
+		{ "[1]", "extra: not an object", NONE, NONE, "bad_extra_json", BAD(28) },
+		{ "{\"processId\":1.}", "extra: a bad number, at its wrong byte", NONE, NONE, "bad_extra_json", BAD(43) },
+		{ "{\"processId\":-}", "extra: a lone minus", NONE, NONE, "bad_extra_json", BAD(42) },
+		{ "{\"processId\":012}", "extra: a leading zero", NONE, NONE, "bad_extra_json", BAD(42) },
+		{ "{\"processId\":5,}", "extra: a trailing comma", NONE, NONE, "bad_extra_json", BAD(43) },
+		{ "{\"a\":\"\\x\",\"processId\":5}", "extra: a bad escape", NONE, NONE, "bad_extra_json", BAD(35) },
+		{ "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],\"processId\":3}",
+		  "extra: 32 levels inside the object", 3, NONE, "", "" },
+		{ "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],\"processId\":3}",
+		  "extra: 33 levels refused at the 33rd bracket", NONE, NONE, "bad_extra_json", BAD(65) },
+	};
+#undef BAD
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		extra_one(&cases[i]);
 }
 
 static void span_is(struct bt_span s, const char *want, const char *what)
@@ -108,7 +194,7 @@ static void test_reader(void)
 
 int main(void)
 {
-	test_json();
+	test_extra();
 	test_symbol();
 	test_utf8();
 	test_reader();
