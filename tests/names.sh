@@ -3,7 +3,8 @@
 # reports lua: no two files share a basename (an include or a debugger's
 # "file.c:12" should name one file), and no struct, enum or union tag is
 # defined (given a body) twice, nor a typedef name, even file-local ones
-# in different files (grep and the reader should find one definition).
+# in different files (grep and the reader should find one definition),
+# nor an include guard (tests' headers included).
 # Comments and string literals are skipped; a body's '{' may be on the
 # tag's line or open the next line.
 # Usage: tests/names.sh [ROOT]; prints each duplicate, exits 1 if any.
@@ -83,6 +84,17 @@ END {
 		if (count[n] > 1) print "names: " n " defined " count[n] " times:" where[n]
 }' $files | LC_ALL=C sort)
 
-[ -z "$same_file$same_type" ] && exit 0
-printf '%s\n' "$same_file" "$same_type" | sed '/^$/d'
+# Include guards, tests' headers too: two headers with one guard hide
+# each other from whoever includes both.
+# shellcheck disable=SC2046
+same_guard=$(awk 'FNR == 1 { done = 0 } !done && /^#ifndef[ \t]/ { print $2 "\t" FILENAME; done = 1 }' \
+	$(find engine importers reports lua tests -name '*.h' 2>/dev/null | LC_ALL=C sort) | awk -F'\t' '
+{ count[$1]++; where[$1] = where[$1] " " $2 }
+END {
+	for (g in count)
+		if (count[g] > 1) print "names: include guard " g " used " count[g] " times:" where[g]
+}' | LC_ALL=C sort)
+
+[ -z "$same_file$same_type$same_guard" ] && exit 0
+printf '%s\n' "$same_file" "$same_type" "$same_guard" | sed '/^$/d'
 exit 1

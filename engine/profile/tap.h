@@ -5,8 +5,8 @@
  * the one reconstruction (or the import of a trace's own slices, or the
  * replay of a trace database's stored ones) instead of making its own.
  */
-#ifndef BT_TAP_H
-#define BT_TAP_H
+#ifndef BT_PROFILE_TAP_H
+#define BT_PROFILE_TAP_H
 
 #include <stdint.h>
 

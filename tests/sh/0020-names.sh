@@ -44,3 +44,10 @@ printf '%s\n' '/* struct bt_amap { a comment */' 'static const char *s = "struct
 out=$(sh tests/names.sh "$T/tree" 2>&1); rc=$?
 is "$rc" 0 "tags in comments and strings are no definitions"
 [ "$rc" = 0 ] || printf '#   %s\n' "$out"
+
+tree
+printf '%s\n' '#ifndef BT_DB_H' '#define BT_DB_H' '#endif' >"$T/tree/engine/profile/other.h"
+out=$(sh tests/names.sh "$T/tree" 2>&1); rc=$?
+is "$rc" 1 "planted: a second include guard BT_DB_H fails the check"
+like "$out" "include guard BT_DB_H used 2 times: engine/db/db.h engine/profile/other.h" \
+	"planted: a second include guard is named"
