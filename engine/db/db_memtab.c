@@ -14,8 +14,14 @@
 struct mt_cursor {
 	sqlite3_vtab_cursor base;
 	size_t i, end;   /* row ids */
+	int ge_col;      /* with a lower bound: only rows where col[ge_col] >= ge; else -1 */
+	int64_t ge;
 	int64_t col[BT_MEMTAB_MAX_COLS];
 };
+
+/* idxNum bit: "column >= ?" is checked while scanning (the column in the
+ * bits above 8), so rows below a threshold never reach SQLite. */
+#define MT_BY_GE 4
 
 static const struct bt_memtab *table_of(const sqlite3_vtab_cursor *cur)
 {
@@ -33,11 +39,26 @@ static int mt_connect(sqlite3 *conn, void *aux, int argc, const char *const *arg
 	return bt_vtab_connect(conn, t->schema, aux, out);
 }
 
-/* A thread's rows are contiguous: a tid scan reads only them. */
+/* A thread's rows are contiguous: a tid scan reads only them. One lower
+ * bound on another column is checked here too (SQLite checks it again:
+ * a bound that is no integer filters nothing here). */
 static int mt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
+	int i, n = 0, rc = bt_vtab_best_index(info, 0, 1, 1e6, 1e4, 1e4);
+
 	(void)vt;
-	return bt_vtab_best_index(info, 0, 1, 1e6, 1e4, 1e4);
+	for (i = 0; i < info->nConstraint; i++)
+		n += info->aConstraintUsage[i].argvIndex > 0;
+	for (i = 0; i < info->nConstraint; i++) {
+		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+		if (c->usable && c->op == SQLITE_INDEX_CONSTRAINT_GE && c->iColumn > 1 &&
+		    c->iColumn < BT_MEMTAB_MAX_COLS) {
+			info->idxNum |= MT_BY_GE | c->iColumn << 8;
+			info->aConstraintUsage[i].argvIndex = ++n;
+			break;
+		}
+	}
+	return rc;
 }
 
 static int mt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
@@ -51,7 +72,7 @@ static void mt_settle(struct mt_cursor *c)
 {
 	const struct bt_memtab *t = table_of(&c->base);
 
-	while (c->i < c->end && !t->row(t->data, c->i, c->col))
+	while (c->i < c->end && (!t->row(t->data, c->i, c->col) || (c->ge_col >= 0 && c->col[c->ge_col] < c->ge)))
 		c->i++;
 }
 
@@ -78,7 +99,12 @@ static int mt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 		}
 	}
 	if (idx & BT_VTAB_BY_ID)
-		bt_vtab_only_id(argv[a], &c->i, &c->end);
+		bt_vtab_only_id(argv[a++], &c->i, &c->end);
+	c->ge_col = -1;
+	if ((idx & MT_BY_GE) && sqlite3_value_numeric_type(argv[a]) == SQLITE_INTEGER) {
+		c->ge_col = idx >> 8;
+		c->ge = sqlite3_value_int64(argv[a]);
+	}
 	mt_settle(c);
 	return SQLITE_OK;
 }

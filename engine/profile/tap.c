@@ -22,3 +22,8 @@ int bt_taps_done(const struct bt_taps *t, const struct bt_profile *p, struct bt_
 			return err->code;
 	return BT_OK;
 }
+
+int bt_taps_ready(const struct bt_taps *t, struct bt_db *db, struct bt_err *err)
+{
+	return t && t->ready ? t->ready(t->ctx, db, err) : BT_OK;
+}

@@ -37,15 +37,27 @@ struct bt_slice_tap {
 	void *ctx;
 };
 
-/* The taps of a run, called in turn. */
+/* The taps of a run, called in turn, and whoever owns them. */
 struct bt_taps {
 	const struct bt_slice_tap *v;
 	size_t n;
+	/*
+	 * Once every tap is done and the database holds all a consumer may
+	 * want besides the slices (threads, frames, meta, waits): right after
+	 * a reconstruction, before its attribution is stored; after the import
+	 * of a trace that brings its own slices; at the end of a replay. Read
+	 * db then (on the caller's thread) and start using what the taps
+	 * collected, while the run goes on. Called once; may be NULL.
+	 */
+	int (*ready)(void *ctx, struct bt_db *db, struct bt_err *err);
+	void *ctx;
 };
 
 /* Each tap's begin, then each tap's done, in turn (NULL ones skipped);
  * the first error stops them. */
 int bt_taps_begin(const struct bt_taps *t, struct bt_db *db, struct bt_err *err);
 int bt_taps_done(const struct bt_taps *t, const struct bt_profile *p, struct bt_err *err);
+/* The owner's ready, if any. */
+int bt_taps_ready(const struct bt_taps *t, struct bt_db *db, struct bt_err *err);
 
 #endif

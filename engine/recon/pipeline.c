@@ -162,9 +162,10 @@ static int attach_rows(struct bt_capture *cap, struct bt_slicer *sl, struct bt_d
 }
 
 /* Reconstruct: messages and attribution always, slices now or deferred
- * (see above), every slice to the taps. */
+ * (see above), every slice to the taps, whose owner is ready before the
+ * attribution is stored (*ready set). */
 static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt_pipeline *pl,
-		       struct bt_err *err)
+		       int *ready, struct bt_err *err)
 {
 	struct bt_slicer *sl = NULL;
 	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0 };
@@ -183,6 +184,10 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		rc = pl->keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);
 	if (!rc)
 		rc = bt_taps_done(&pl->taps, sink.profile, err);
+	if (!rc) {
+		*ready = 1;
+		rc = bt_taps_ready(&pl->taps, db, err);
+	}
 	if (!rc)
 		rc = bt_profile_store(sink.profile, db, pl->keep, err);
 	else
@@ -204,7 +209,7 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 {
 	struct bt_import_opts io = pl->io;
 	struct bt_capture cap;
-	int rc = bt_db_begin(db, err);
+	int ready = 0, rc = bt_db_begin(db, err);
 
 	io.taps = &pl->taps;
 	bt_capture_begin(&cap, db);
@@ -216,7 +221,9 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	if (!rc)
 		rc = note_span(&cap, db, err);
 	if (!rc)
-		rc = reconstruct(&cap, db, pl, err);
+		rc = reconstruct(&cap, db, pl, &ready, err);
+	if (!rc && !ready)   /* no reconstruction: the trace's own slices are in */
+		rc = bt_taps_ready(&pl->taps, db, err);
 	bt_capture_release(&cap);
 	if (!rc)
 		rc = bt_diag_save(diag, db, err);
@@ -336,5 +343,7 @@ int bt_pipeline_replay(struct bt_db *db, const struct bt_taps *taps, struct bt_e
 		bt_feed_free(f);
 		return err->code;
 	}
-	return bt_feed_finish(f, err);
+	if (bt_feed_finish(f, err))
+		return err->code;
+	return bt_taps_ready(taps, db, err);
 }

@@ -63,7 +63,13 @@ struct bt_outputs {
 	struct bt_html_timeline *timeline;
 	struct bt_slice_tap tapv[MAX_TAPS];
 	struct bt_taps taps;
+	int ready;                  /* started */
 };
+
+static int ready(void *ctx, struct bt_db *db, struct bt_err *err)
+{
+	return bt_outputs_start(ctx, db, err);
+}
 
 struct bt_outputs *bt_outputs_new(int folded_metric)
 {
@@ -71,6 +77,8 @@ struct bt_outputs *bt_outputs_new(int folded_metric)
 
 	o->x.folded_metric = folded_metric;
 	o->taps.v = o->tapv;
+	o->taps.ready = ready;
+	o->taps.ctx = o;
 	return o;
 }
 
@@ -129,6 +137,9 @@ int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
 {
 	size_t i;
 
+	if (o->ready)
+		return BT_OK;
+	o->ready = 1;
 	for (i = 0; i < o->n; i++)
 		if (bt_out_open(&o->v[i].out, o->v[i].path, err))
 			return err->code;

@@ -32,10 +32,11 @@ struct bt_outputs *bt_outputs_new(int folded_metric);
  * errors should be found in. */
 void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const char *path);
 /* The taps the run must feed for the outputs' needs; valid until
- * bt_outputs_free. */
+ * bt_outputs_free. Their ready (tap.h) is bt_outputs_start. */
 const struct bt_taps *bt_outputs_taps(struct bt_outputs *o);
-/* After the run, before the rules: open every output, read what they
- * need from db, and start writing the exports that need no result. */
+/* Once the run is ready, before the rules: open every output, read what
+ * they need from db, and start writing the exports that need no result
+ * (on threads that do not touch db). Once: later calls do nothing. */
 int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err);
 /* After the rules: write the rest, wait for the exports, and commit every
  * output if all succeeded (else none is). */
