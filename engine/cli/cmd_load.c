@@ -90,7 +90,7 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 			return bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': a trace "
 					  "database keeps the slices it was imported with", input);
 		rc = bt_db_open(&db, input, readonly, err);
-		if (!rc && taps && taps->n)
+		if (!rc && taps && (taps->n || taps->stacks))
 			rc = bt_pipeline_replay(db, taps, err);
 	} else {
 		rc = bt_importer_find(input, &imp, err);

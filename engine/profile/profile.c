@@ -56,7 +56,15 @@ void bt_profile_free(struct bt_profile *p)
 	free(p->msg.touched);
 	free(p->kept);
 	free(p->incl);
+	free(p->ent);
+	free(p->emsg);
+	free(p->efirst);
 	free(p);
+}
+
+void bt_profile_keep_entries(struct bt_profile *p)
+{
+	p->keep_entries = 1;
 }
 
 static uint32_t new_path(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t thread,
@@ -78,6 +86,8 @@ uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
 {
 	BT_GROW(p->tids, p->nthreads + 1, p->tcap);
 	p->roots = bt_xrealloc(p->roots, p->tcap * sizeof *p->roots);
+	p->efirst = bt_xrealloc(p->efirst, p->tcap * sizeof *p->efirst);
+	p->efirst[p->nthreads] = p->nent;
 	p->tids[p->nthreads] = tid;
 	p->roots[p->nthreads] = p->root = p->npaths;
 	p->kept_from = p->nkept;
@@ -139,8 +149,27 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 	return id;
 }
 
+/* The entry of path id for a slice in message msg: the path's last one
+ * while the message is the same, else a new one. Slices reach here in
+ * preorder, so entries come in order of first appearance. */
+static void enter_entry(struct bt_profile *p, uint32_t id, int64_t msg)
+{
+	struct path *x = &p->paths[id];
+	size_t cap = p->ecap;
+
+	if (x->entry && p->emsg[x->entry - 1] == msg)
+		return;
+	BT_GROW(p->ent, p->nent + 1, p->ecap);
+	if (p->ecap != cap)
+		p->emsg = bt_xrealloc(p->emsg, p->ecap * sizeof *p->emsg);
+	memset(&p->ent[p->nent], 0, sizeof p->ent[0]);
+	p->ent[p->nent].path = id;
+	p->emsg[p->nent] = msg;
+	x->entry = (uint32_t)++p->nent;
+}
+
 uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node,
-			  int in_msg)
+			  int in_msg, int64_t msg)
 {
 	uint32_t id;
 
@@ -148,6 +177,8 @@ uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame,
 		p->open = bt_grow_zero(p->open, sizeof *p->open, &p->nframes, frame);
 	id = intern(p, parent, frame, node);
 	p->open[frame]++;
+	if (p->keep_entries)
+		enter_entry(p, id, msg);
 #if defined(__GNUC__)
 	__builtin_prefetch(&p->paths[id], 1);   /* bt_profile_leave writes it */
 #endif
@@ -254,6 +285,14 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 	x->self[V_CPU] += s->self_cpu_dur;
 	for (k = 0; k < BT_PROFILE_NCTR; k++)
 		x->self[V_ABYTES + k] += self[k];
+	if (p->keep_entries) {   /* a path's slices never nest: its last entry is this one's */
+		struct bt_stacks_entry *e = &p->ent[x->entry - 1];
+		e->v[BT_SV_WALL] += s->self_dur;
+		e->v[BT_SV_CPU] += s->self_cpu_dur;
+		e->v[BT_SV_ABYTES] += self[0];
+		e->v[BT_SV_AOBJS] += self[1];
+		e->v[BT_SV_MAJFLT] += self[2];
+	}
 	if (in_msg) {
 		if (s->msg_id)
 			add_to_message(p, x->frame, s, msg_root);
@@ -308,6 +347,46 @@ static int next_thread(struct bt_profile *const src[2], const uint32_t ti[2])
 
 struct span { int w; uint32_t old, first, end, base; };   /* a thread's paths, moved */
 
+/* The entries of a's and b's threads in the merged order, in a's array as
+ * the paths are: a's only move up (last first), b's fill the gaps; each
+ * thread's paths renumbered as sp says. */
+static void merge_entries(struct bt_profile *a, struct bt_profile *b, const struct span *sp, uint32_t nt)
+{
+	struct bt_profile *const src[2] = { a, b };
+	size_t *first = bt_xcalloc(nt + 1, sizeof *first), *from = bt_xcalloc(nt + 1, sizeof *from);
+	size_t n = 0, t, i, len;
+
+	for (t = 0; t < nt; t++) {   /* where each thread's entries go */
+		const struct bt_profile *p = src[sp[t].w];
+		size_t end = sp[t].old + 1 < p->nthreads ? p->efirst[sp[t].old + 1] : p->nent;
+		from[t] = p->efirst[sp[t].old];
+		first[t] = n;
+		n += end - from[t];
+	}
+	first[nt] = n;
+	BT_GROW(a->ent, n + 1, a->ecap);
+	a->emsg = bt_xrealloc(a->emsg, a->ecap * sizeof *a->emsg);
+	for (t = nt; t-- > 0;)
+		if (sp[t].w == 0) {
+			len = first[t + 1] - first[t];
+			memmove(&a->ent[first[t]], &a->ent[from[t]], len * sizeof *a->ent);
+			memmove(&a->emsg[first[t]], &a->emsg[from[t]], len * sizeof *a->emsg);
+		}
+	for (t = 0; t < nt; t++) {
+		len = first[t + 1] - first[t];
+		if (sp[t].w == 1) {
+			memcpy(&a->ent[first[t]], &b->ent[from[t]], len * sizeof *a->ent);
+			memcpy(&a->emsg[first[t]], &b->emsg[from[t]], len * sizeof *a->emsg);
+		}
+		for (i = first[t]; i < first[t + 1]; i++)
+			a->ent[i].path = a->ent[i].path - sp[t].first + sp[t].base;
+	}
+	a->nent = n;
+	free(a->efirst);
+	a->efirst = bt_xrealloc(first, (nt + 1) * sizeof *first);
+	free(from);
+}
+
 void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 {
 	struct bt_profile *const src[2] = { a, b };
@@ -361,6 +440,12 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 			x->child = x->child ? x->child - sp[t].first + sp[t].base : 0;
 			x->sibling = x->sibling ? x->sibling - sp[t].first + sp[t].base : 0;
 		}
+	}
+	if (a->keep_entries) {
+		merge_entries(a, b, sp, nt);
+	} else {
+		free(a->efirst);
+		a->efirst = bt_xcalloc(nt + 1, sizeof *a->efirst);
 	}
 	free(sp);
 	free(a->tids);

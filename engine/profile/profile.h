@@ -40,11 +40,17 @@ void bt_profile_free(struct bt_profile *p);
 /* The root path of a thread, where its outermost frames hang. */
 uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid);
 
-/* The path of frame called from path parent. node, if not 0, is the
- * stack node the frame comes from (a cache key); in_msg marks a slice in
- * a Looper message (at or under the slice right below the loop frame). */
+/* The path of frame called from path parent, for a slice opening in
+ * Looper message msg (0: none). node, if not 0, is the stack node the
+ * frame comes from (a cache key); in_msg marks a slice in a Looper
+ * message (at or under the slice right below the loop frame). */
 uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node,
-			  int in_msg);
+			  int in_msg, int64_t msg);
+
+/* Keep, besides the paths' totals, their self values per Looper message:
+ * what the stacks take (stacks.h) for --pprof and --folded. Before the
+ * first thread. */
+void bt_profile_keep_entries(struct bt_profile *p);
 
 /* Counters a slice has, in this order: alloc bytes, alloc objects,
  * major faults, voluntary and involuntary context switches. */

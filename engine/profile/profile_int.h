@@ -9,6 +9,7 @@
 
 #include "engine/base/hash.h"
 #include "engine/profile/profile.h"
+#include "engine/profile/stacks.h"
 
 /* The values accumulated per path. */
 enum { V_WALL, V_CPU, V_BLOCK, V_ABYTES, V_AOBJS, V_MAJFLT, V_NVCSW, V_NIVCSW, NV };
@@ -17,6 +18,7 @@ enum { V_WALL, V_CPU, V_BLOCK, V_ABYTES, V_AOBJS, V_MAJFLT, V_NVCSW, V_NIVCSW, N
 struct path {
 	uint32_t parent, frame, thread;
 	uint32_t child, sibling;  /* the newest child, the next older sibling */
+	uint32_t entry;       /* with entries kept: its last entry + 1 */
 	int16_t depth;        /* -1 for a root */
 	uint8_t nested;       /* an ancestor has the same frame (recursion) */
 	int64_t self[NV];
@@ -70,6 +72,13 @@ struct bt_profile {
 	struct kept_msg *kept;    /* of every thread, MSG_KEEP at most each */
 	size_t nkept, kcap, kept_from;   /* this thread's start in kept */
 	int64_t (*incl)[NV];      /* by path, once rolled up */
+	/* Entries (bt_profile_keep_entries): a path's self values per Looper
+	 * message, made in preorder, each thread's together; ctx unused. */
+	int keep_entries;
+	struct bt_stacks_entry *ent;
+	int64_t *emsg;            /* by entry: its message */
+	size_t nent, ecap;
+	size_t *efirst;           /* by thread index: its first entry */
 };
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * Self values per thread, Looper message and call path: what the pprof and
- * folded-stack exports write. Collected by a tap on the run that builds
- * the profile (tap.h), so the exports need no slices of their own; a
- * thread's sums equal its calltree totals (both add up the same slices).
+ * folded-stack exports write. The run's profile keeps them while it adds
+ * up the slices (its paths' values split by message), so the exports need
+ * no slices of their own; a thread's sums equal its calltree totals.
  */
 #ifndef BT_STACKS_H
 #define BT_STACKS_H
@@ -12,7 +12,7 @@
 
 #include "engine/base/err.h"
 #include "engine/db/db.h"
-#include "engine/profile/tap.h"
+#include "engine/profile/profile.h"
 
 /* The values of an entry: self wall and CPU ns, and the self counters
  * (a slice's own net of its children's). Off-CPU is wall - CPU. */
@@ -54,12 +54,14 @@ struct bt_stacks {
 	struct bt_stacks_entry *e;   /* in order of first appearance (threads by tid, then preorder) */
 	size_t n;
 	int64_t first_ts, last_ts;   /* the trace span (meta) */
-	struct bt_stacks_run *run;   /* collection state, until bt_stacks_load_names */
+	struct bt_stacks_run *run;   /* what the profile gave, until bt_stacks_load_names */
 };
 
-/* An empty collection and the tap that fills it; s must outlive the run. */
+/* An empty collection, filled from a run's profile (tap.h's stacks). */
 struct bt_stacks *bt_stacks_new(void);
-struct bt_slice_tap bt_stacks_tap(struct bt_stacks *s);
+/* Take the entries of p (kept, profile.h's bt_profile_keep_entries) once
+ * its run is over, parts merged; p keeps its totals. */
+void bt_stacks_take(struct bt_stacks *s, struct bt_profile *p);
 
 /* After the run: the threads, frame names and trace span from db; the
  * stacks are then complete. */

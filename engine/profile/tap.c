@@ -1,6 +1,7 @@
 /*
  * Calling a run's taps in turn (tap.h).
  */
+#include "engine/profile/stacks.h"
 #include "engine/profile/tap.h"
 
 int bt_taps_begin(const struct bt_taps *t, struct bt_db *db, struct bt_err *err)
@@ -13,9 +14,12 @@ int bt_taps_begin(const struct bt_taps *t, struct bt_db *db, struct bt_err *err)
 	return BT_OK;
 }
 
-int bt_taps_done(const struct bt_taps *t, const struct bt_profile *p, struct bt_err *err)
+int bt_taps_done(const struct bt_taps *t, struct bt_profile *p, struct bt_err *err)
 {
 	size_t k;
+
+	if (t && t->stacks)
+		bt_stacks_take(t->stacks, p);
 
 	for (k = 0; t && k < t->n; k++)
 		if (t->v[k].done && t->v[k].done(t->v[k].ctx, p, err))

@@ -13,6 +13,8 @@
 #include "engine/db/db.h"
 #include "engine/profile/profile.h"
 
+struct bt_stacks;
+
 struct bt_slice_tap {
 	/* Before the first slice (may be NULL): the trace's facts so far are
 	 * in db (its meta and threads; a trace that brings its own slices may
@@ -51,12 +53,15 @@ struct bt_taps {
 	 */
 	int (*ready)(void *ctx, struct bt_db *db, struct bt_err *err);
 	void *ctx;
+	/* The stacks to fill (NULL: none): the run's profile keeps its paths'
+	 * values per message, which the stacks take when it is done. */
+	struct bt_stacks *stacks;
 };
 
-/* Each tap's begin, then each tap's done, in turn (NULL ones skipped);
- * the first error stops them. */
+/* Each tap's begin, then each tap's done, in turn (NULL ones skipped; the
+ * stacks take p's entries at done); the first error stops them. */
 int bt_taps_begin(const struct bt_taps *t, struct bt_db *db, struct bt_err *err);
-int bt_taps_done(const struct bt_taps *t, const struct bt_profile *p, struct bt_err *err);
+int bt_taps_done(const struct bt_taps *t, struct bt_profile *p, struct bt_err *err);
 /* The owner's ready, if any. */
 int bt_taps_ready(const struct bt_taps *t, struct bt_db *db, struct bt_err *err);
 

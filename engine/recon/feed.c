@@ -51,6 +51,8 @@ struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps)
 	if (taps)
 		f->taps = *taps;
 	f->profile = bt_profile_new();
+	if (f->taps.stacks)
+		bt_profile_keep_entries(f->profile);
 	f->next_id = 1;
 	return f;
 }
@@ -175,7 +177,7 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 	n->msg_root = f->sp > 1 && frame_is(f, up->s.frame_id, FRAME_LOOP) &&
 		      !frame_is(f, s->frame_id, FRAME_LOOP | FRAME_IDLE);
 	n->in_msg = n->msg_root || (f->sp > 1 && up->in_msg);
-	n->path = bt_profile_enter(f->profile, up->path, (uint32_t)s->frame_id, 0, n->in_msg);
+	n->path = bt_profile_enter(f->profile, up->path, (uint32_t)s->frame_id, 0, n->in_msg, s->msg_id);
 	if (!f->count || s->ts < f->first_ts)
 		f->first_ts = s->ts;
 	f->count++;

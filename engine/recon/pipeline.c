@@ -79,7 +79,11 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
 	struct fill f2 = { NULL, 0, 1, f->taps, 0, NULL, 0, 0 };
 	struct bt_slice_sink sink2 = { fill_slice, fill_message, &f2, bt_profile_new() };
 	size_t i;
-	int rc = bt_slicer_run2(sl, sink, &sink2, err);
+	int rc;
+
+	if (f->taps->stacks)
+		bt_profile_keep_entries(sink2.profile);
+	rc = bt_slicer_run2(sl, sink, &sink2, err);
 
 	bt_profile_merge(sink->profile, sink2.profile);
 	f->count += f2.count;
@@ -179,6 +183,8 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		return rc;
 	}
 	sink.profile = bt_profile_new();
+	if (pl->taps.stacks)
+		bt_profile_keep_entries(sink.profile);
 	rc = bt_taps_begin(&pl->taps, db, err);
 	if (!rc)
 		rc = pl->keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);

@@ -86,7 +86,7 @@ static void push(struct run *r, uint32_t frame, uint32_t node, int64_t t, int64_
 		n->msg_root = r->policy == BT_SLICE_MIDPOINT && r->sp > 1 && is_loop(r->tab, up->s.frame_id) &&
 			      !is_loop(r->tab, frame) && !(frame <= r->tab->nframes && r->tab->idle[frame]);
 		n->in_msg = n->msg_root || (r->sp > 1 && up->in_msg);
-		n->path = bt_profile_enter(r->sink->profile, up->path, frame, node, n->in_msg);
+		n->path = bt_profile_enter(r->sink->profile, up->path, frame, node, n->in_msg, s->msg_id);
 	}
 	r->sp++;
 }

@@ -52,7 +52,7 @@ struct output {
 };
 
 #define MAX_OUTPUTS 8
-#define MAX_TAPS 3
+#define MAX_TAPS 2
 
 struct bt_outputs {
 	struct output v[MAX_OUTPUTS];
@@ -93,10 +93,8 @@ void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const cha
 	d->x = x;
 	d->path = path;
 	d->err = (struct bt_err)BT_ERR_INIT;
-	if ((x->needs & BT_NEED_STACKS) && !o->stacks) {
-		o->stacks = bt_stacks_new();
-		o->tapv[o->taps.n++] = bt_stacks_tap(o->stacks);
-	}
+	if ((x->needs & BT_NEED_STACKS) && !o->stacks)
+		o->taps.stacks = o->stacks = bt_stacks_new();
 	if ((x->needs & BT_NEED_SLICES) && !o->perfetto) {
 		o->perfetto = bt_perfetto_new();
 		o->tapv[o->taps.n++] = bt_perfetto_tap(o->perfetto);
