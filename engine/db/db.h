@@ -118,21 +118,25 @@ int bt_db_slices_deferred(const struct bt_db *db);
 
 /*
  * A table whose rows stay in memory with their owner (the profile's call
- * tree): rows are ids 1..nrows(data), row() fills the columns of one (0
- * for a hole), tid_rows() gives the ids [*first, *end) of one thread's
- * rows (0 if it has none; column 1 is the tid), and columns whose bit is
- * set in zero_null read NULL for 0. Column 0 is the id.
+ * tree): rows are ids 1..nrows(data), some of them holes (exists() 0);
+ * column() gives one value of a row (column 0 is the id, column 1 the
+ * tid); tid_rows() gives the ids [*first, *end) of one thread's rows (0 if
+ * it has none), which are contiguous and, when tid_sorted, in ascending
+ * tid order from thread to thread. Columns whose bit is set in zero_null
+ * read NULL for 0.
  */
 #define BT_MEMTAB_MAX_COLS 32
 struct bt_memtab {
 	const char *name;         /* the table's, in queries/schema.sql; a static string */
 	const char *schema;       /* "CREATE TABLE x(...)", the same columns */
 	size_t (*nrows)(const void *data);
-	int (*row)(const void *data, size_t id, int64_t col[BT_MEMTAB_MAX_COLS]);
+	int (*exists)(const void *data, size_t id);
+	int64_t (*column)(const void *data, size_t id, int col);
 	int (*tid_rows)(const void *data, int64_t tid, size_t *first, size_t *end);
 	void (*release)(void *data);   /* at close; may be NULL */
 	void *data;
 	uint32_t zero_null;
+	int tid_sorted;
 };
 
 /* Make t the table t->name: its rows copied into the stored table if

@@ -14,9 +14,8 @@
 struct mt_cursor {
 	sqlite3_vtab_cursor base;
 	size_t i, end;   /* row ids */
-	int ge_col;      /* with a lower bound: only rows where col[ge_col] >= ge; else -1 */
+	int ge_col;      /* with a lower bound: only rows where that column >= ge; else -1 */
 	int64_t ge;
-	int64_t col[BT_MEMTAB_MAX_COLS];
 };
 
 /* idxNum bit: "column >= ?" is checked while scanning (the column in the
@@ -39,14 +38,17 @@ static int mt_connect(sqlite3 *conn, void *aux, int argc, const char *const *arg
 	return bt_vtab_connect(conn, t->schema, aux, out);
 }
 
-/* A thread's rows are contiguous: a tid scan reads only them. One lower
- * bound on another column is checked here too (SQLite checks it again:
- * a bound that is no integer filters nothing here). */
+/* A thread's rows are contiguous: a tid scan reads only them, and with
+ * threads in tid order rows come ordered by tid too. One lower bound on
+ * another column is checked here too (SQLite checks it again: a bound
+ * that is no integer filters nothing here). */
 static int mt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
+	const struct bt_memtab *t = ((const struct bt_mem_vtab *)vt)->data;
 	int i, n = 0, rc = bt_vtab_best_index(info, 0, 1, 1e6, 1e4, 1e4);
 
-	(void)vt;
+	if (t->tid_sorted && info->nOrderBy == 1 && info->aOrderBy[0].iColumn == 1 && !info->aOrderBy[0].desc)
+		info->orderByConsumed = 1;   /* a GROUP BY tid needs no sort */
 	for (i = 0; i < info->nConstraint; i++)
 		n += info->aConstraintUsage[i].argvIndex > 0;
 	for (i = 0; i < info->nConstraint; i++) {
@@ -72,7 +74,8 @@ static void mt_settle(struct mt_cursor *c)
 {
 	const struct bt_memtab *t = table_of(&c->base);
 
-	while (c->i < c->end && (!t->row(t->data, c->i, c->col) || (c->ge_col >= 0 && c->col[c->ge_col] < c->ge)))
+	while (c->i < c->end && (!t->exists(t->data, c->i) ||
+				 (c->ge_col >= 0 && t->column(t->data, c->i, c->ge_col) < c->ge)))
 		c->i++;
 }
 
@@ -128,13 +131,18 @@ static int mt_eof(sqlite3_vtab_cursor *cur)
 static int mt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	const struct mt_cursor *c = (const struct mt_cursor *)cur;
+	const struct bt_memtab *t = table_of(cur);
+	int64_t v;
 
-	if (col < 0 || col >= BT_MEMTAB_MAX_COLS)
+	if (col < 0 || col >= BT_MEMTAB_MAX_COLS) {
 		sqlite3_result_null(ctx);
-	else if (!c->col[col] && (table_of(cur)->zero_null & (1u << col)))
+		return SQLITE_OK;
+	}
+	v = t->column(t->data, c->i, col);
+	if (!v && (t->zero_null & (1u << col)))
 		sqlite3_result_null(ctx);
 	else
-		sqlite3_result_int64(ctx, c->col[col]);
+		sqlite3_result_int64(ctx, v);
 	return SQLITE_OK;
 }
 

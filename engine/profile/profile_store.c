@@ -201,24 +201,31 @@ static const char calltree_schema[] =
 	" self_nivcsw INTEGER, incl_nivcsw INTEGER)";
 
 /* A thread's root is no row: it is a hole in the ids. */
-static int calltree_row(const void *data, size_t id, int64_t col[BT_MEMTAB_MAX_COLS])
+static int calltree_exists(const void *data, size_t id)
+{
+	const struct bt_profile *p = data;
+
+	return p->paths[id].depth >= 0;
+}
+
+static int64_t calltree_column(const void *data, size_t id, int col)
 {
 	const struct bt_profile *p = data;
 	const struct path *x = &p->paths[id];
-	int k;
 
-	if (x->depth < 0)
-		return 0;
-	col[BT_CT_ID] = (int64_t)id;
-	col[BT_CT_TID] = p->tids[x->thread];
-	col[BT_CT_PARENT] = p->paths[x->parent].depth >= 0 ? (int64_t)x->parent : 0;
-	col[BT_CT_FRAME] = x->frame;
-	col[BT_CT_DEPTH] = x->depth;
-	for (k = 0; k < NV; k++) {
-		col[BT_CT_SELF_NS + 2 * k] = x->self[k];
-		col[BT_CT_INCL_NS + 2 * k] = p->incl[id][k];
+	switch (col) {
+	case BT_CT_ID: return (int64_t)id;
+	case BT_CT_TID: return p->tids[x->thread];
+	case BT_CT_PARENT: return p->paths[x->parent].depth >= 0 ? (int64_t)x->parent : 0;
+	case BT_CT_FRAME: return x->frame;
+	case BT_CT_DEPTH: return x->depth;
+	default:
+		if (col >= BT_CT__COUNT)
+			return 0;
+		/* self and inclusive alternate from BT_CT_SELF_NS, value by value */
+		return (col - BT_CT_SELF_NS) % 2 ? p->incl[id][(col - BT_CT_SELF_NS) / 2]
+						 : x->self[(col - BT_CT_SELF_NS) / 2];
 	}
-	return 1;
 }
 
 static size_t calltree_nrows(const void *data)
@@ -237,6 +244,18 @@ static int calltree_tid_rows(const void *data, int64_t tid, size_t *first, size_
 	return 1;
 }
 
+/* Threads in ascending tid order (a reconstruction's and a feed's are),
+ * so their contiguous rows are in tid order too. */
+static int tids_ascending(const struct bt_profile *p)
+{
+	uint32_t t;
+
+	for (t = 1; t < p->nthreads; t++)
+		if (p->tids[t] <= p->tids[t - 1])
+			return 0;
+	return 1;
+}
+
 static void calltree_release(void *data)
 {
 	bt_profile_free(data);
@@ -244,8 +263,8 @@ static void calltree_release(void *data)
 
 int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt_err *err)
 {
-	struct bt_memtab ct = { "calltree", calltree_schema, calltree_nrows, calltree_row,
-				calltree_tid_rows, calltree_release, NULL, 1u << BT_CT_PARENT };
+	struct bt_memtab ct = { "calltree", calltree_schema, calltree_nrows, calltree_exists,
+				calltree_column, calltree_tid_rows, calltree_release, NULL, 1u << BT_CT_PARENT, 0 };
 	struct rows meth, call;
 	int rc;
 
@@ -273,5 +292,6 @@ int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt
 		return rc;
 	}
 	ct.data = p;
+	ct.tid_sorted = tids_ascending(p);
 	return bt_db_attach_memtab(db, &ct, keep, err);
 }
