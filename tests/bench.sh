@@ -5,6 +5,8 @@
 #   load      import + linking + reconstruction into a scratch database
 #             (slices on demand, messages stored): what every analysis pays
 #   analyze   the default analysis with its JSON report
+#   exports   the same run with -o report.html --pprof --folded (issue 16's
+#             budget: at most 1.5 times analyze), outputs deleted beforehand
 #   import    a kept database (-o), slices stored as rows
 # and, from that kept (already imported) database, each export on its own:
 #   report    the JSON report alone (the rules' cost, which every export pays)
@@ -49,6 +51,8 @@ measure() {   # label records command...
 		[ "$label" = import ] && rm -f "$dir/$n.db"
 		[ "$label" = pfimport ] && rm -f "$dir/pf.db"
 		[ "$label" = ios-import ] && rm -f "$dir/ios.db"
+		# shellcheck disable=SC2086
+		[ -n "${clean:-}" ] && rm -f $clean   # outputs replaced, not deleted, inside the timing
 		/usr/bin/time -f '%e %M %U %S' -o "$dir/one" "$@" >/dev/null
 		cat "$dir/one" >>"$dir/times"
 		i=$((i + 1))
@@ -57,6 +61,7 @@ measure() {   # label records command...
 	rss=$(cut -d' ' -f2 "$dir/times" | median)
 	cpu=$(awk '{ printf "%.2f\n", $3 + $4 }' "$dir/times" | median)
 	printf '%-11s %-10s %8s %10s %10s %12s\n' "$label" $n "$mb" "$wall" "$cpu" $((rss / 1024))
+	last_wall=$wall
 }
 printf '%-11s %-10s %8s %10s %10s %12s\n' job records MB wall_s cpu_s peak_rss_MB
 case $BENCH in *android*) ns="200000 1000000" ;; *) ns= ;; esac
@@ -64,6 +69,13 @@ for n in $ns; do
 	mb=$(du -m --apparent-size "$dir/$n/sampling.bin" | cut -f1)
 	measure load $n "$BIN" query -q "$dir/$n" "SELECT count(*) FROM messages"
 	measure analyze $n "$BIN" analyze -q "$dir/$n" -o "$dir/$n.json"
+	analyze_wall=$last_wall
+	e=$dir/$n.exports
+	clean="$e.html $e.pb.gz $e.folded"
+	measure exports $n "$BIN" analyze -q "$dir/$n" -o "$e.html" --pprof "$e.pb.gz" --folded "$e.folded"
+	clean=
+	awk -v a="$analyze_wall" -v e="$last_wall" 'BEGIN { printf "# exports / analyze: %.2f (budget 1.5)\n", e / a }'
+	rm -f "$e".*
 	measure import $n "$BIN" import -q "$dir/$n" -o "$dir/$n.db"
 	r=$dir/$n.report
 	measure report $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json"

@@ -87,6 +87,13 @@ void bt_buf_reset(struct bt_buf *b)
 		b->buf[0] = '\0';
 }
 
+void bt_buf_setlen(struct bt_buf *b, size_t len)
+{
+	b->len = len;
+	if (b->cap)
+		b->buf[len] = '\0';
+}
+
 void bt_buf_grow(struct bt_buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;

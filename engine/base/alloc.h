@@ -46,6 +46,8 @@ extern char bt_buf_empty[];
 void bt_buf_init(struct bt_buf *b);
 void bt_buf_release(struct bt_buf *b);
 void bt_buf_reset(struct bt_buf *b);
+/* Cut the string to its first len bytes (len <= b->len). */
+void bt_buf_setlen(struct bt_buf *b, size_t len);
 void bt_buf_grow(struct bt_buf *b, size_t extra);
 void bt_buf_add(struct bt_buf *b, const void *data, size_t len);
 void bt_buf_adds(struct bt_buf *b, const char *s);

@@ -1,7 +1,8 @@
 /*
  * The command layer: the command table's entry points (one file each),
  * their options (opts.h), and loading an input into a trace database.
- * Only main.c and cmd_*.c see importers/, reports/ and lua/ together.
+ * engine/cli/ is the only part of engine/ that includes importers/,
+ * reports/ and lua/ (tests/layering.sh checks it).
  */
 #ifndef BT_CMD_H
 #define BT_CMD_H

@@ -1,6 +1,7 @@
 /*
- * Internals of struct bt_db shared by db.c and rows.c, the only files that
- * include <sqlite3.h>.
+ * Internals of struct bt_db shared by the files of engine/db/, the only
+ * part of the engine that includes <sqlite3.h> (the iOS and Perfetto
+ * importers read SQLite files of their own).
  */
 #ifndef BT_DB_INT_H
 #define BT_DB_INT_H

@@ -57,7 +57,6 @@ void bt_profile_free(struct bt_profile *p)
 	free(p->kept);
 	free(p->incl);
 	free(p->ent);
-	free(p->emsg);
 	free(p->efirst);
 	free(p);
 }
@@ -149,22 +148,44 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 	return id;
 }
 
+/* The values an entry takes from its path's totals (the path's self
+ * values, in entries' order). */
+static const int entry_value[BT_SV__COUNT] = { V_WALL, V_CPU, V_ABYTES, V_AOBJS, V_MAJFLT };
+
+/* An entry holds its path's totals when it began, negated; when the next
+ * one begins (or the thread ends) the totals then are added, which leaves
+ * what the entry's slices added: a path's slices never nest, so they all
+ * ended by then. No slice has to find its entry (a cache miss each). */
+static void close_entry(struct bt_profile *p, const struct path *x)
+{
+	struct bt_stacks_entry *e = &p->ent[x->entry - 1];
+	int k;
+
+	for (k = 0; k < BT_SV__COUNT; k++)
+		e->v[k] += x->self[entry_value[k]];
+}
+
 /* The entry of path id for a slice in message msg: the path's last one
  * while the message is the same, else a new one. Slices reach here in
  * preorder, so entries come in order of first appearance. */
 static void enter_entry(struct bt_profile *p, uint32_t id, int64_t msg)
 {
 	struct path *x = &p->paths[id];
-	size_t cap = p->ecap;
+	uint32_t key = msg >= 0 && msg < UINT32_MAX ? (uint32_t)msg : UINT32_MAX;
+	int k;
 
-	if (x->entry && p->emsg[x->entry - 1] == msg)
+	/* the path is in the cache, its last entry seldom: compare the message there */
+	if (x->entry && x->emsg == key && (key != UINT32_MAX || p->ent[x->entry - 1].msg == msg))
 		return;
+	if (x->entry)
+		close_entry(p, x);
+	x->emsg = key;
 	BT_GROW(p->ent, p->nent + 1, p->ecap);
-	if (p->ecap != cap)
-		p->emsg = bt_xrealloc(p->emsg, p->ecap * sizeof *p->emsg);
 	memset(&p->ent[p->nent], 0, sizeof p->ent[0]);
 	p->ent[p->nent].path = id;
-	p->emsg[p->nent] = msg;
+	p->ent[p->nent].msg = msg;
+	for (k = 0; k < BT_SV__COUNT; k++)
+		p->ent[p->nent].v[k] = -x->self[entry_value[k]];
 	x->entry = (uint32_t)++p->nent;
 }
 
@@ -285,14 +306,6 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 	x->self[V_CPU] += s->self_cpu_dur;
 	for (k = 0; k < BT_PROFILE_NCTR; k++)
 		x->self[V_ABYTES + k] += self[k];
-	if (p->keep_entries) {   /* a path's slices never nest: its last entry is this one's */
-		struct bt_stacks_entry *e = &p->ent[x->entry - 1];
-		e->v[BT_SV_WALL] += s->self_dur;
-		e->v[BT_SV_CPU] += s->self_cpu_dur;
-		e->v[BT_SV_ABYTES] += self[0];
-		e->v[BT_SV_AOBJS] += self[1];
-		e->v[BT_SV_MAJFLT] += self[2];
-	}
 	if (in_msg) {
 		if (s->msg_id)
 			add_to_message(p, x->frame, s, msg_root);
@@ -320,7 +333,12 @@ void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t
 
 void bt_profile_thread_end(struct bt_profile *p)
 {
+	uint32_t id;
+
 	end_message(p);
+	for (id = p->root + 1; p->keep_entries && id < p->npaths; id++)   /* the thread's paths */
+		if (p->paths[id].entry)
+			close_entry(p, &p->paths[id]);
 }
 
 uint32_t bt_profile_npaths(const struct bt_profile *p)
@@ -365,18 +383,15 @@ static void merge_entries(struct bt_profile *a, struct bt_profile *b, const stru
 	}
 	first[nt] = n;
 	BT_GROW(a->ent, n + 1, a->ecap);
-	a->emsg = bt_xrealloc(a->emsg, a->ecap * sizeof *a->emsg);
 	for (t = nt; t-- > 0;)
 		if (sp[t].w == 0) {
 			len = first[t + 1] - first[t];
 			memmove(&a->ent[first[t]], &a->ent[from[t]], len * sizeof *a->ent);
-			memmove(&a->emsg[first[t]], &a->emsg[from[t]], len * sizeof *a->emsg);
 		}
 	for (t = 0; t < nt; t++) {
 		len = first[t + 1] - first[t];
 		if (sp[t].w == 1) {
 			memcpy(&a->ent[first[t]], &b->ent[from[t]], len * sizeof *a->ent);
-			memcpy(&a->emsg[first[t]], &b->emsg[from[t]], len * sizeof *a->emsg);
 		}
 		for (i = first[t]; i < first[t + 1]; i++)
 			a->ent[i].path = a->ent[i].path - sp[t].first + sp[t].base;

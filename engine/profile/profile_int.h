@@ -19,6 +19,8 @@ struct path {
 	uint32_t parent, frame, thread;
 	uint32_t child, sibling;  /* the newest child, the next older sibling */
 	uint32_t entry;       /* with entries kept: its last entry + 1 */
+	uint32_t emsg;        /* and that entry's message, if below UINT32_MAX (all a
+			       * dump's are), else UINT32_MAX: see the entry */
 	int16_t depth;        /* -1 for a root */
 	uint8_t nested;       /* an ancestor has the same frame (recursion) */
 	int64_t self[NV];
@@ -76,7 +78,6 @@ struct bt_profile {
 	 * message, made in preorder, each thread's together; ctx unused. */
 	int keep_entries;
 	struct bt_stacks_entry *ent;
-	int64_t *emsg;            /* by entry: its message */
 	size_t nent, ecap;
 	size_t *efirst;           /* by thread index: its first entry */
 };

@@ -4,9 +4,9 @@
  * Looper message, made in preorder as the slices opened (a slice goes to
  * its path's last entry while the message is the same, else to a new one,
  * as a path's slices never nest), each thread's together, threads in tid
- * order. They only need the profile's paths, which belong to one thread
- * each, turned into paths shared by all threads (the same frames from the
- * outermost down), numbered in order of first appearance.
+ * order. The paths are the profile's, each of one thread: a (thread,
+ * path) pair is what a pair of a thread and its frames from the outermost
+ * down would be, and the exports only write frames.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,13 +21,6 @@
 
 struct bt_stacks_run {
 	int64_t *tids;               /* by an entry's ctx, until names are loaded */
-	int64_t *msg;                /* by entry, until names are loaded */
-};
-
-/* Where a shared path is in the tree: its first callee, the next callee
- * of its caller. */
-struct pnode {
-	uint32_t child, sibling;
 };
 
 struct bt_stacks *bt_stacks_new(void)
@@ -46,95 +39,34 @@ static void run_free(struct bt_stacks_run *r)
 	if (!r)
 		return;
 	free(r->tids);
-	free(r->msg);
 	free(r);
-}
-
-/* The shared path of frame under parent: a walk of parent's callees,
- * which are few. */
-static uint32_t path_of(struct bt_stacks *s, struct pnode **pn, size_t *pcap, uint32_t parent,
-			uint32_t frame)
-{
-	uint32_t p;
-
-	for (p = (*pn)[parent].child; p && s->frame[p] != frame; p = (*pn)[p].sibling)
-		;
-	if (p)
-		return p;
-	if (s->npaths == *pcap) {
-		*pcap *= 2;
-		s->parent = bt_xrealloc(s->parent, *pcap * sizeof *s->parent);
-		s->frame = bt_xrealloc(s->frame, *pcap * sizeof *s->frame);
-		*pn = bt_xrealloc(*pn, *pcap * sizeof **pn);
-	}
-	p = (uint32_t)s->npaths++;
-	s->parent[p] = parent;
-	s->frame[p] = frame;
-	(*pn)[p].child = 0;
-	(*pn)[p].sibling = (*pn)[parent].child;
-	(*pn)[parent].child = p;
-	return p;
-}
-
-/* Turning the profile's paths (each of a thread) into shared ones. */
-struct mapper {
-	struct bt_stacks *s;
-	const struct bt_profile *prof;
-	uint32_t *map;          /* by profile path: its shared path, 0 until known */
-	struct pnode *pn;       /* by shared path */
-	size_t pcap;
-	uint32_t *chain;
-	size_t ccap;
-};
-
-/* The shared path of profile path pp; its callers first, which an earlier
- * entry has mapped already unless the path's own thread is new. */
-static uint32_t map_path(struct mapper *m, uint32_t pp)
-{
-	const struct path *paths = m->prof->paths;
-	uint32_t q = pp, sp;
-	size_t n = 0;
-
-	while (paths[q].depth >= 0 && !m->map[q]) {
-		BT_GROW(m->chain, n + 1, m->ccap);
-		m->chain[n++] = q;
-		q = paths[q].parent;
-	}
-	sp = paths[q].depth >= 0 ? m->map[q] : 0;
-	while (n--) {
-		q = m->chain[n];
-		sp = m->map[q] = path_of(m->s, &m->pn, &m->pcap, sp, paths[q].frame);
-	}
-	return sp;
 }
 
 void bt_stacks_take(struct bt_stacks *s, struct bt_profile *p)
 {
 	struct bt_stacks_run *r = s->run;
-	struct mapper m = { s, p, NULL, NULL, 1, NULL, 0 };
-	uint32_t t;
-	size_t i;
+	uint32_t t, i;
+	size_t k;
 
-	m.map = bt_xcalloc((size_t)p->npaths + 1, sizeof *m.map);
-	m.pn = bt_xcalloc(m.pcap, sizeof *m.pn);
 	s->e = p->ent;
 	s->n = p->nent;
-	r->msg = p->emsg;
-	r->tids = bt_xcalloc((size_t)p->nthreads + 1, sizeof *r->tids);
 	p->ent = NULL;
-	p->emsg = NULL;
 	p->nent = p->ecap = 0;
+	s->npaths = p->npaths;
+	s->parent = bt_xrealloc(s->parent, s->npaths * sizeof *s->parent);
+	s->frame = bt_xrealloc(s->frame, s->npaths * sizeof *s->frame);
+	for (i = 0; i < p->npaths; i++) {   /* a thread's root is no frame */
+		const struct path *x = &p->paths[i];
+		s->parent[i] = x->depth > 0 ? x->parent : 0;
+		s->frame[i] = x->depth >= 0 ? x->frame : 0;
+	}
+	r->tids = bt_xcalloc((size_t)p->nthreads + 1, sizeof *r->tids);
 	for (t = 0; t < p->nthreads; t++) {
 		size_t end = t + 1 < p->nthreads ? p->efirst[t + 1] : s->n;
 		r->tids[t] = p->tids[t];
-		for (i = p->efirst[t]; i < end; i++) {
-			s->e[i].ctx = t;
-			s->e[i].path = map_path(&m, s->e[i].path);
-		}
+		for (k = p->efirst[t]; k < end; k++)
+			s->e[k].ctx = t;
 	}
-	free(m.map);
-	free(m.pn);
-	free(m.chain);
 }
 
 /* Threads and Looper messages of the entries, numbered as they appear. */
@@ -225,6 +157,8 @@ int bt_stacks_load_names(struct bt_stacks *s, struct bt_db *db, struct bt_err *e
 {
 	struct bt_stacks_run *r = s->run;
 	struct namer l;
+	uint32_t slot = 0, ctx = 0;
+	int64_t msg = 0;
 	size_t i;
 	int rc;
 
@@ -235,8 +169,16 @@ int bt_stacks_load_names(struct bt_stacks *s, struct bt_db *db, struct bt_err *e
 	rc = load_threads(db, &l, err);
 	if (!rc)
 		rc = bt_frame_names_load(db, &s->frames, &s->nframes, err);
-	for (i = 0; i < s->n && !rc; i++)
-		s->e[i].ctx = ctx_of(&l, thread_of(&l, r->tids[s->e[i].ctx]), r->msg[i]);
+	for (i = 0; i < s->n && !rc; i++) {   /* runs of one thread and message are the rule */
+		struct bt_stacks_entry *e = &s->e[i];
+		if (i && e->ctx == slot && e->msg == msg) {
+			e->ctx = ctx;
+			continue;
+		}
+		slot = e->ctx;
+		msg = e->msg;
+		e->ctx = ctx = ctx_of(&l, thread_of(&l, r->tids[slot]), msg);
+	}
 	if (!rc)
 		rc = bt_db_meta_int(db, "first_ts", 0, &s->first_ts, err);
 	if (!rc)

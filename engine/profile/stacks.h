@@ -31,6 +31,7 @@ struct bt_stacks_thread {
 struct bt_stacks_entry {
 	uint32_t ctx;   /* index in ctx */
 	uint32_t path;  /* >= 1 */
+	int64_t msg;    /* ctx's, kept beside the values the run adds to */
 	int64_t v[BT_SV__COUNT];
 };
 
@@ -47,8 +48,8 @@ struct bt_stacks {
 	char **frames;          /* names by frame id; NULL for an unknown id */
 	size_t nframes;
 	uint32_t *parent;       /* by path: the caller's path, 0 for an outermost frame */
-	uint32_t *frame;        /* by path: the frame id */
-	size_t npaths;          /* paths are 1..npaths-1, shared by the threads */
+	uint32_t *frame;        /* by path: the frame id (0 for a thread's root, which no entry has) */
+	size_t npaths;          /* paths are 1..npaths-1, each of one thread */
 	struct bt_stacks_ctx *ctx;
 	size_t nctx;
 	struct bt_stacks_entry *e;   /* in order of first appearance (threads by tid, then preorder) */

@@ -8,8 +8,35 @@ int bt_taps_begin(const struct bt_taps *t, struct bt_db *db, struct bt_err *err)
 {
 	size_t k;
 
+	for (k = 0; t && k < t->n; k++) {
+		t->want[k].tid = -1;
+		t->want[k].min_dur = INT64_MIN;
+		if (t->v[k].begin && t->v[k].begin(t->v[k].ctx, db, &t->want[k], err))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+int bt_taps_slice(const struct bt_taps *t, int part, const struct bt_slice *s, uint32_t path,
+		  const int64_t self[BT_PROFILE_NCTR], struct bt_err *err)
+{
+	size_t k;
+
+	for (k = 0; k < t->n; k++) {
+		const struct bt_tap_filter *w = &t->want[k];
+		if ((w->tid < 0 || w->tid == s->tid) && s->dur >= w->min_dur &&
+		    t->v[k].slice(t->v[k].ctx, part, s, path, self, err))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+int bt_taps_thread(const struct bt_taps *t, int part, int64_t tid, int64_t n, struct bt_err *err)
+{
+	size_t k;
+
 	for (k = 0; t && k < t->n; k++)
-		if (t->v[k].begin && t->v[k].begin(t->v[k].ctx, db, err))
+		if (t->v[k].thread && t->v[k].thread(t->v[k].ctx, part, tid, n, err))
 			return err->code;
 	return BT_OK;
 }

@@ -15,11 +15,18 @@
 
 struct bt_stacks;
 
+/* The slices a tap is given: those of thread tid (-1: of every thread)
+ * lasting at least min_dur ns. The others only count (thread below). */
+struct bt_tap_filter {
+	int64_t tid, min_dur;
+};
+
 struct bt_slice_tap {
 	/* Before the first slice (may be NULL): the trace's facts so far are
 	 * in db (its meta and threads; a trace that brings its own slices may
-	 * name its main thread only later). */
-	int (*begin)(void *ctx, struct bt_db *db, struct bt_err *err);
+	 * name its main thread only later); *want (every slice, unless begin
+	 * narrows it) spares the run calls for slices the tap would drop. */
+	int (*begin)(void *ctx, struct bt_db *db, struct bt_tap_filter *want, struct bt_err *err);
 	/*
 	 * A slice ended. The run has one or two parts (the reconstruction's
 	 * two cores) working on disjoint threads at the same time: part is 0
@@ -33,6 +40,9 @@ struct bt_slice_tap {
 	 */
 	int (*slice)(void *ctx, int part, const struct bt_slice *s, uint32_t path,
 		     const int64_t self[BT_PROFILE_NCTR], struct bt_err *err);
+	/* A thread's slices are all given (may be NULL): it had n, wanted or
+	 * not. */
+	int (*thread)(void *ctx, int part, int64_t tid, int64_t n, struct bt_err *err);
 	/* The run is over and p is its profile, parts merged (for the frames
 	 * of a path: a thread's paths start at its root, bt_profile_thread_paths). */
 	int (*done)(void *ctx, const struct bt_profile *p, struct bt_err *err);
@@ -42,6 +52,7 @@ struct bt_slice_tap {
 /* The taps of a run, called in turn, and whoever owns them. */
 struct bt_taps {
 	const struct bt_slice_tap *v;
+	struct bt_tap_filter *want;   /* by tap: what begin asked for */
 	size_t n;
 	/*
 	 * Once every tap is done and the database holds all a consumer may
@@ -64,5 +75,10 @@ int bt_taps_begin(const struct bt_taps *t, struct bt_db *db, struct bt_err *err)
 int bt_taps_done(const struct bt_taps *t, struct bt_profile *p, struct bt_err *err);
 /* The owner's ready, if any. */
 int bt_taps_ready(const struct bt_taps *t, struct bt_db *db, struct bt_err *err);
+/* Slice s ended on part: to each tap that wants it. */
+int bt_taps_slice(const struct bt_taps *t, int part, const struct bt_slice *s, uint32_t path,
+		  const int64_t self[BT_PROFILE_NCTR], struct bt_err *err);
+/* A thread's n slices are done: to each tap's thread. */
+int bt_taps_thread(const struct bt_taps *t, int part, int64_t tid, int64_t n, struct bt_err *err);
 
 #endif

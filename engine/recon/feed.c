@@ -35,6 +35,7 @@ struct bt_feed {
 	struct open *stack;        /* [0] is the thread's root, never stored */
 	size_t sp, cap;
 	int64_t tid, next_id, count, first_ts, last_ts;
+	int64_t thread_first;      /* the current thread's first slice id */
 	int have_thread, begun;
 	unsigned char *flags;      /* by frame id: FRAME_* */
 	size_t nflags;
@@ -135,6 +136,8 @@ static int end_thread(struct bt_feed *f, struct bt_err *err)
 		return BT_OK;
 	f->have_thread = 0;
 	bt_profile_thread_end(f->profile);
+	if (bt_taps_thread(&f->taps, 0, f->tid, f->next_id - f->thread_first, err))
+		return err->code;
 	return end_message(f, err);
 }
 
@@ -150,6 +153,7 @@ static int begin_thread(struct bt_feed *f, int64_t tid, struct bt_err *err)
 	f->stack[0].path = bt_profile_thread(f->profile, tid);
 	f->sp = 1;
 	f->tid = tid;
+	f->thread_first = f->next_id;
 	f->have_thread = 1;
 	return BT_OK;
 }
@@ -236,11 +240,8 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 		return err->code;
 	if (closed)
 		*closed = *s;
-	for (k = 0; k < (int)f->taps.n; k++) {
-		const struct bt_slice_tap *t = &f->taps.v[k];
-		if (t->slice(t->ctx, 0, s, n->path - f->stack[0].path, self, err))
-			return err->code;
-	}
+	if (f->taps.n && bt_taps_slice(&f->taps, 0, s, n->path - f->stack[0].path, self, err))
+		return err->code;
 	return f->db ? bt_db_insert_slice(f->db, s, err) : BT_OK;
 }
 

@@ -43,15 +43,18 @@ static int fill_slice(void *ctx, const struct bt_slice *s, uint32_t path,
 		      const int64_t self[BT_PROFILE_NCTR], struct bt_err *err)
 {
 	struct fill *f = ctx;
-	size_t k;
 
 	f->count++;
-	for (k = 0; f->taps && k < f->taps->n; k++) {
-		const struct bt_slice_tap *t = &f->taps->v[k];
-		if (t->slice(t->ctx, f->part, s, path, self, err))
-			return err->code;
-	}
+	if (f->taps && f->taps->n && bt_taps_slice(f->taps, f->part, s, path, self, err))
+		return err->code;
 	return f->store ? bt_db_insert_slice(f->db, s, err) : BT_OK;
+}
+
+static int fill_thread(void *ctx, int64_t tid, int64_t n, struct bt_err *err)
+{
+	struct fill *f = ctx;
+
+	return bt_taps_thread(f->taps, f->part, tid, n, err);
 }
 
 static int fill_message(void *ctx, int64_t tid, int64_t msg_id, int64_t ts, int64_t dur, int64_t cpu,
@@ -77,7 +80,7 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
 		       struct bt_err *err)
 {
 	struct fill f2 = { NULL, 0, 1, f->taps, 0, NULL, 0, 0 };
-	struct bt_slice_sink sink2 = { fill_slice, fill_message, &f2, bt_profile_new() };
+	struct bt_slice_sink sink2 = { fill_slice, fill_message, &f2, bt_profile_new(), fill_thread };
 	size_t i;
 	int rc;
 
@@ -99,7 +102,7 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
 static int fill_deferred(void *ctx, struct bt_db *db, struct bt_err *err)
 {
 	struct fill f = { db, 1, 0, NULL, 0, NULL, 0, 0 };
-	struct bt_slice_sink sink = { fill_slice, NULL, &f, NULL };
+	struct bt_slice_sink sink = { fill_slice, NULL, &f, NULL, NULL };
 
 	return bt_slicer_run(ctx, &sink, err);
 }
@@ -173,7 +176,7 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 {
 	struct bt_slicer *sl = NULL;
 	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0 };
-	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL };
+	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL, fill_thread };
 	int rc = bt_slicer_new(&sl, cap, db, pl->policy, err);
 
 	if (!rc && !pl->keep)

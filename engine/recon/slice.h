@@ -42,6 +42,8 @@ struct bt_slice_sink {
 		       struct bt_err *err);
 	void *ctx;
 	struct bt_profile *profile;
+	/* A thread's slices are all given: n of them (may be NULL). */
+	int (*thread)(void *ctx, int64_t tid, int64_t n, struct bt_err *err);
 };
 
 /*

@@ -334,6 +334,8 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 	end_message(r, items[0].src->tid);
 	if (sink->profile)
 		bt_profile_thread_end(sink->profile);
+	if (!r->rc && sink->thread)
+		r->rc = sink->thread(sink->ctx, items[0].src->tid, r->next_id - *next_id, err);
 	*next_id = r->next_id;
 	rc = r->rc;
 	free(r);

@@ -2,7 +2,7 @@
  * The Perfetto importer: traces of btrace 2.0 (atrace prints in ftrace),
  * btrace 3.0 (the Android converter's app tracks, perhaps after a system
  * trace), the iOS tool, and our own --perfetto output. Slices are taken
- * as the trace has them (engine/feed.h); how they are read, paired and
+ * as the trace has them (engine/recon/feed.h); how they are read, paired and
  * linked is in pf_*.c (pf_int.h).
  */
 #include <string.h>

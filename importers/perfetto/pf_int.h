@@ -1,10 +1,11 @@
 /*
- * Internals of the Perfetto importer (perfetto.c). The trace is read
+ * Internals of the Perfetto importer (pf_import.c). The trace is read
  * packet by packet (pf_stream.c); each packet updates what is known of
  * tracks, threads and sequences and spills its events into a scratch
- * table (pf_packet.c); events are then paired per thread in time order
- * into slices (pf_pair.c), and waits linked to who ended them (pf_link.c).
- * Memory stays bounded: the events wait in SQLite, not in RAM.
+ * table (pf_packet.c, pf_spill.c); events are then paired per thread in
+ * time order into slices on the pipeline's feed (pf_pair.c), and waits
+ * linked to who ended them (pf_import.c). Memory stays bounded: the events
+ * wait in SQLite, not in RAM.
  */
 #ifndef BT_PF_INT_H
 #define BT_PF_INT_H

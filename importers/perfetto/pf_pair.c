@@ -126,7 +126,7 @@ static void apply_args(struct bt_slice *s, unsigned *known, const struct pf_args
 		s->gap_cpu_dur = a->v[PF_GAP_CPU];
 }
 
-/* Record types a marker stands for (engine/rtype.h numbering). */
+/* Record types a marker stands for (engine/db/rtype.h numbering). */
 static int64_t marker_type(enum pf_marker m)
 {
 	return m == PF_WAIT ? 6 : m == PF_MONITOR ? 8 : m == PF_BINDER ? 2 : -1;

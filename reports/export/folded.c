@@ -106,13 +106,11 @@ static struct text text_of(const char *name)
 
 #define OUT_BUF (1u << 20)
 
-/* Lines are built in buf and written OUT_BUF bytes at a time. */
+/* Lines are written OUT_BUF bytes at a time. */
 struct out {
 	FILE *fp;
 	char *buf;
 	size_t n, cap;
-	uint32_t *frames;
-	size_t fcap;
 };
 
 static void put(struct out *o, const char *s, size_t len)
@@ -130,28 +128,78 @@ static void put(struct out *o, const char *s, size_t len)
 	o->n += len;
 }
 
-static void put_line(const struct bt_stacks *s, const struct text *roots, const struct text *names,
-		     const struct line *l, struct out *o)
+/* The text of the last line built, as a stack of its paths and the text's
+ * length after each: the next line keeps what it shares (the lines of a
+ * thread are mostly neighbours in its call tree) and appends the rest. */
+struct line_text {
+	struct bt_buf b;
+	uint32_t thread;
+	int have;
+	size_t root;              /* the text's length after the thread's name */
+	uint32_t *path;           /* the stack: paths, outermost first */
+	size_t *len;              /* the text's length after each */
+	size_t n, cap;
+	uint32_t *pos;            /* by path: its place in the stack + 1, if still there */
+	uint32_t *chain;
+	size_t ccap;
+};
+
+static void build(struct line_text *t, const struct bt_stacks *s, const struct text *roots,
+		  const struct text *names, const struct line *l)
 {
 	static const struct text unknown = { (char *)"?", 1 };
-	char num[32];
-	size_t n = 0;
-	uint32_t p;
-	int len;
+	uint32_t p = l->path;
+	size_t nc = 0, keep;
 
-	for (p = l->path; p; p = s->parent[p]) {
-		BT_GROW(o->frames, n + 1, o->fcap);
-		o->frames[n++] = s->frame[p];
+	if (!t->have || t->thread != l->thread) {
+		t->have = 1;
+		t->thread = l->thread;
+		t->n = 0;
+		bt_buf_reset(&t->b);
+		bt_buf_add(&t->b, roots[l->thread].s, roots[l->thread].len);
+		t->root = t->b.len;
 	}
-	put(o, roots[l->thread].s, roots[l->thread].len);
-	while (n--) {
-		uint32_t f = o->frames[n];
-		const struct text *t = f < s->nframes && names[f].s ? &names[f] : &unknown;
-		put(o, ";", 1);
-		put(o, t->s, t->len);
+	while (p && !(t->pos[p] && t->pos[p] <= t->n && t->path[t->pos[p] - 1] == p)) {
+		BT_GROW(t->chain, nc + 1, t->ccap);
+		t->chain[nc++] = p;
+		p = s->parent[p];
 	}
-	len = snprintf(num, sizeof num, " %" PRId64 "\n", l->v);
-	put(o, num, (size_t)len);
+	keep = p ? t->pos[p] : 0;
+	t->n = keep;
+	bt_buf_setlen(&t->b, keep ? t->len[keep - 1] : t->root);
+	while (nc--) {
+		uint32_t f;
+		const struct text *x;
+		p = t->chain[nc];
+		f = s->frame[p];
+		x = f < s->nframes && names[f].s ? &names[f] : &unknown;
+		bt_buf_add(&t->b, ";", 1);
+		bt_buf_add(&t->b, x->s, x->len);
+		if (t->n == t->cap) {
+			BT_GROW(t->path, t->n + 1, t->cap);
+			t->len = bt_xrealloc(t->len, t->cap * sizeof *t->len);
+		}
+		t->path[t->n] = p;
+		t->len[t->n] = t->b.len;
+		t->pos[p] = (uint32_t)++t->n;
+	}
+}
+
+/* " VALUE\n" for a positive value into b (at least 24 bytes); its length. */
+static size_t value_text(char *b, int64_t v)
+{
+	char d[24];
+	size_t n = 0, k = 0;
+	uint64_t u = (uint64_t)v;
+
+	do
+		d[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	b[k++] = ' ';
+	while (n)
+		b[k++] = d[--n];
+	b[k++] = '\n';
+	return k;
 }
 
 int bt_folded_write(const struct bt_stacks *s, enum bt_folded_metric metric, FILE *fp,
@@ -159,19 +207,28 @@ int bt_folded_write(const struct bt_stacks *s, enum bt_folded_metric metric, FIL
 {
 	struct text *roots = bt_xcalloc(s->nthreads + 1, sizeof *roots);
 	struct text *names = bt_xcalloc(s->nframes + 1, sizeof *names);
-	struct out o = { fp, bt_xmalloc(OUT_BUF), 0, OUT_BUF, NULL, 0 };
+	struct out o = { fp, bt_xmalloc(OUT_BUF), 0, OUT_BUF };
+	struct line_text t;
 	size_t nlines, i;
 	struct line *lines = sum_lines(s, metric, &nlines);
+	char num[32];
 	int rc = BT_OK;
 
+	memset(&t, 0, sizeof t);
+	t.b = (struct bt_buf)BT_BUF_INIT;
+	t.pos = bt_xcalloc(s->npaths + 1, sizeof *t.pos);
 	for (i = 0; i < s->nthreads; i++)
 		roots[i] = text_of(s->threads[i].root);
 	for (i = 0; i < s->nframes; i++)
 		if (s->frames[i])
 			names[i] = text_of(s->frames[i]);
-	for (i = 0; i < nlines; i++)
-		if (lines[i].v > 0)
-			put_line(s, roots, names, &lines[i], &o);
+	for (i = 0; i < nlines; i++) {
+		if (lines[i].v <= 0)
+			continue;
+		build(&t, s, roots, names, &lines[i]);
+		put(&o, t.b.buf, t.b.len);
+		put(&o, num, value_text(num, lines[i].v));
+	}
 	if (o.n)
 		fwrite(o.buf, 1, o.n, fp);
 	if (ferror(fp))
@@ -183,7 +240,11 @@ int bt_folded_write(const struct bt_stacks *s, enum bt_folded_metric metric, FIL
 	free(roots);
 	free(names);
 	free(o.buf);
-	free(o.frames);
+	bt_buf_release(&t.b);
+	free(t.path);
+	free(t.len);
+	free(t.pos);
+	free(t.chain);
 	free(lines);
 	return rc;
 }

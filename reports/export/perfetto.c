@@ -535,7 +535,7 @@ struct bt_perfetto *bt_perfetto_new(void)
 
 struct bt_slice_tap bt_perfetto_tap(struct bt_perfetto *x)
 {
-	struct bt_slice_tap t = { NULL, tap_slice, NULL, x };
+	struct bt_slice_tap t = { NULL, tap_slice, NULL, NULL, x };
 
 	return t;
 }

@@ -69,7 +69,6 @@ struct tl_part {
 
 struct bt_html_timeline {
 	struct tl_part part[2];
-	int64_t only_tid;          /* the thread worth keeping, or -1: every thread */
 };
 
 /* 1 if a goes before b in the timeline's order. */
@@ -124,33 +123,54 @@ static void keep(struct tl_thread *t, const struct kept *k)
 	}
 }
 
-static int tl_begin(void *ctx, struct bt_db *db, struct bt_err *err)
+/* Only the main thread's slices, and only those of at least span /
+ * BT_HTML_SLICE_DIV, when the trace says them before its slices (a dump
+ * does; a Perfetto trace only after): the report shows no others, the
+ * span as the report's facts take it (bt_facts_load). */
+static int tl_begin(void *ctx, struct bt_db *db, struct bt_tap_filter *want, struct bt_err *err)
+{
+	int64_t threads, first, last;
+
+	(void)ctx;
+	if (bt_db_meta_int(db, "main_tid", -1, &want->tid, err) ||
+	    bt_db_meta_int(db, "sampled_threads", -1, &threads, err) ||
+	    bt_db_meta_int(db, "first_ts", 0, &first, err) || bt_db_meta_int(db, "last_ts", 0, &last, err))
+		return err->code;
+	if (threads >= 0 && last > first)
+		want->min_dur = (last - first) / BT_HTML_SLICE_DIV;
+	return BT_OK;
+}
+
+/* The part's record of thread tid: its threads come one by one. */
+static struct tl_thread *thread_of(struct tl_part *p, int64_t tid)
+{
+	if (!p->n || p->t[p->n - 1].tid != tid) {
+		BT_GROW(p->t, p->n + 1, p->cap);
+		memset(&p->t[p->n], 0, sizeof p->t[0]);
+		p->t[p->n++].tid = tid;
+	}
+	return &p->t[p->n - 1];
+}
+
+static int tl_thread(void *ctx, int part, int64_t tid, int64_t n, struct bt_err *err)
 {
 	struct bt_html_timeline *tl = ctx;
 
-	return bt_db_meta_int(db, "main_tid", -1, &tl->only_tid, err);
+	(void)err;
+	thread_of(&tl->part[part], tid)->count = n;
+	return BT_OK;
 }
 
 static int tl_slice(void *ctx, int part, const struct bt_slice *s, uint32_t path,
 		    const int64_t self[BT_PROFILE_NCTR], struct bt_err *err)
 {
 	struct bt_html_timeline *tl = ctx;
-	struct tl_part *p = &tl->part[part];
-	struct tl_thread *t;
+	struct tl_thread *t = thread_of(&tl->part[part], s->tid);
 	struct kept k;
 
 	(void)path;
 	(void)self;
 	(void)err;
-	if (tl->only_tid >= 0 && s->tid != tl->only_tid)
-		return BT_OK;
-	if (!p->n || p->t[p->n - 1].tid != s->tid) {   /* a part's threads come one by one */
-		BT_GROW(p->t, p->n + 1, p->cap);
-		memset(&p->t[p->n], 0, sizeof p->t[0]);
-		p->t[p->n++].tid = s->tid;
-	}
-	t = &p->t[p->n - 1];
-	t->count++;
 	k.v[S_TS] = s->ts;
 	k.v[S_DUR] = s->dur;
 	k.v[S_DEPTH] = s->depth;
@@ -168,15 +188,12 @@ static int tl_slice(void *ctx, int part, const struct bt_slice *s, uint32_t path
 
 struct bt_html_timeline *bt_html_timeline_new(void)
 {
-	struct bt_html_timeline *tl = bt_xcalloc(1, sizeof *tl);
-
-	tl->only_tid = -1;
-	return tl;
+	return bt_xcalloc(1, sizeof(struct bt_html_timeline));
 }
 
 struct bt_slice_tap bt_html_timeline_tap(struct bt_html_timeline *tl)
 {
-	struct bt_slice_tap t = { tl_begin, tl_slice, NULL, tl };
+	struct bt_slice_tap t = { tl_begin, tl_slice, tl_thread, NULL, tl };
 
 	return t;
 }

@@ -62,6 +62,7 @@ struct bt_outputs {
 	struct bt_perfetto *perfetto;
 	struct bt_html_timeline *timeline;
 	struct bt_slice_tap tapv[MAX_TAPS];
+	struct bt_tap_filter want[MAX_TAPS];
 	struct bt_taps taps;
 	int ready;                  /* started */
 };
@@ -77,6 +78,7 @@ struct bt_outputs *bt_outputs_new(int folded_metric)
 
 	o->x.folded_metric = folded_metric;
 	o->taps.v = o->tapv;
+	o->taps.want = o->want;
 	o->taps.ready = ready;
 	o->taps.ctx = o;
 	return o;

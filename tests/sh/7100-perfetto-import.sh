@@ -1,5 +1,5 @@
 #!/bin/sh
-# Perfetto import (importers/perfetto.c) against the truth of the
+# Perfetto import (importers/perfetto/) against the truth of the
 # independent trace writer (tests/fixtures/mkperfetto.py): btrace 2.0
 # (atrace prints) and 3.0 (app tracks plus a system part) traces of
 # several seeds, thread and wait counts, gzip'd and without annotations,

@@ -1,5 +1,5 @@
 /*
- * Unit tests for ProGuard/R8 retrace (importers/retrace.c): mapping.txt
+ * Unit tests for ProGuard/R8 retrace (importers/android/retrace.c): mapping.txt
  * parsing and symbol rewriting per android-sampling.md §9, plus hostile
  * mappings (CRLF, no final newline, malformed lines, long lines, garbage).
  */
