@@ -53,6 +53,7 @@ measure() {   # label records command...
 		[ "$label" = ios-import ] && rm -f "$dir/ios.db"
 		# shellcheck disable=SC2086
 		[ -n "${clean:-}" ] && rm -f $clean   # outputs replaced, not deleted, inside the timing
+		sync   # earlier jobs' writes are flushed now, not by the kernel during this one
 		/usr/bin/time -f '%e %M %U %S' -o "$dir/one" "$@" >/dev/null
 		cat "$dir/one" >>"$dir/times"
 		i=$((i + 1))

@@ -75,7 +75,12 @@ static int ready(void *ctx, struct bt_db *db, struct bt_err *err)
 struct bt_outputs *bt_outputs_new(int folded_metric)
 {
 	struct bt_outputs *o = bt_xcalloc(1, sizeof *o);
+	size_t k;
 
+	for (k = 0; k < MAX_TAPS; k++) {   /* every slice, until a tap's begin says otherwise */
+		o->want[k].tid = -1;
+		o->want[k].min_dur = INT64_MIN;
+	}
 	o->x.folded_metric = folded_metric;
 	o->taps.v = o->tapv;
 	o->taps.want = o->want;
