@@ -2,13 +2,14 @@
  * The slice log (slice_log.h). A record is the slice's fields as zigzag
  * varints (a 1M-record trace's 3.5M slices take ~250 MB instead of ~600
  * MB as structs); a part's records go to its file in the order the
- * slices end, and an index by id finds them in preorder when read back
- * through a read-only map of the file.
+ * slices end, and an index by id finds them in preorder when read back.
+ * Reading in preorder stays near where the slices ended (a subtree's
+ * slices are together either way), so a few windows of the file, read
+ * with pread, serve it without mapping the whole log into memory.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "engine/base/alloc.h"
@@ -17,6 +18,15 @@
 
 #define NFIELDS 19
 #define MAX_RECORD (NFIELDS * 10)
+#define WINDOW (64 * 1024)
+#define NWINDOWS 16
+
+/* A part of the file read into memory. */
+struct window {
+	uint64_t start, used;        /* used: when last read from, to pick the one to reuse */
+	size_t len;
+	unsigned char *buf;
+};
 
 /* A thread of a part: its slices' ids [first, end). */
 struct lthread {
@@ -32,8 +42,8 @@ struct log_part {
 	size_t ocap;
 	struct lthread *t;
 	size_t nt, tcap;
-	const unsigned char *map;
-	size_t maplen;
+	struct window win[NWINDOWS];
+	uint64_t clock;
 };
 
 struct bt_slice_log {
@@ -53,7 +63,7 @@ struct bt_slice_log *bt_slice_log_new(void)
 
 void bt_slice_log_free(struct bt_slice_log *l)
 {
-	int k;
+	int k, i;
 
 	if (!l)
 		return;
@@ -61,8 +71,8 @@ void bt_slice_log_free(struct bt_slice_log *l)
 		struct log_part *p = &l->p[k];
 		if (p->fp)
 			fclose(p->fp);
-		if (p->map)
-			munmap((void *)p->map, p->maplen);
+		for (i = 0; i < NWINDOWS; i++)
+			free(p->win[i].buf);
 		bt_buf_release(&p->path);
 		free(p->off);
 		free(p->t);
@@ -139,20 +149,49 @@ int bt_slice_log_seal(struct bt_slice_log *l, struct bt_err *err)
 
 	for (k = 0; k < 2; k++) {
 		struct log_part *p = &l->p[k];
-		void *m;
-		if (!p->fp || !p->size)
-			continue;
-		if (fflush(p->fp))
+		if (p->fp && fflush(p->fp))
 			return bt_err_set(err, BT_EIO, "cannot write the slice log '%s': %s", p->path.buf,
 					  strerror(errno));
-		m = mmap(NULL, (size_t)p->size, PROT_READ, MAP_PRIVATE, fileno(p->fp), 0);
-		if (m == MAP_FAILED)
-			return bt_err_set(err, BT_EIO, "cannot map the slice log '%s': %s", p->path.buf,
-					  strerror(errno));
-		p->map = m;
-		p->maplen = (size_t)p->size;
 	}
 	return BT_OK;
+}
+
+/* The bytes of the file from off on (at least MAX_RECORD of them, or to
+ * its end) in a window; *avail says how many. NULL with err set when the
+ * file cannot be read. */
+static const unsigned char *window_at(struct log_part *p, uint64_t off, size_t *avail, struct bt_err *err)
+{
+	struct window *w = NULL;
+	uint64_t start;
+	ssize_t got;
+	int i;
+
+	for (i = 0; i < NWINDOWS; i++) {
+		struct window *c = &p->win[i];
+		if (c->len && off >= c->start && off < c->start + c->len &&
+		    (off + MAX_RECORD <= c->start + c->len || c->start + c->len == p->size)) {
+			c->used = ++p->clock;
+			*avail = (size_t)(c->start + c->len - off);
+			return c->buf + (off - c->start);
+		}
+		if (!w || c->used < w->used)
+			w = c;
+	}
+	start = off & ~(uint64_t)4095;
+	if (start + WINDOW < off + MAX_RECORD)
+		start = off;
+	if (!w->buf)
+		w->buf = bt_xmalloc(WINDOW);
+	got = pread(fileno(p->fp), w->buf, WINDOW, (off_t)start);
+	if (got < 0) {
+		bt_err_set(err, BT_EIO, "cannot read the slice log '%s': %s", p->path.buf, strerror(errno));
+		return NULL;
+	}
+	w->start = start;
+	w->len = (size_t)got;
+	w->used = ++p->clock;
+	*avail = off < start + w->len ? (size_t)(start + w->len - off) : 0;
+	return w->buf + (off - start);
 }
 
 /* The next thread in tid order among the parts' (theirs are disjoint and
@@ -172,22 +211,24 @@ static int damaged(const struct log_part *p, uint64_t id, struct bt_err *err)
 			  p->path.buf, (unsigned long long)id);
 }
 
-static int decode(const struct log_part *p, uint64_t id, int64_t v[NFIELDS], struct bt_err *err)
+static int decode(struct log_part *p, uint64_t id, int64_t v[NFIELDS], struct bt_err *err)
 {
-	size_t at, k;
+	const unsigned char *b;
+	size_t at = 0, avail, k;
 
-	if (id >= p->ocap || !p->off[id] || p->off[id] > p->maplen)
+	if (id >= p->ocap || !p->off[id] || p->off[id] > p->size)
 		return damaged(p, id, err);
-	at = (size_t)p->off[id] - 1;
+	if (!(b = window_at(p, p->off[id] - 1, &avail, err)))
+		return err->code;
 	for (k = 0; k < NFIELDS; k++) {
 		uint64_t z = 0;
 		int shift = 0;
 		do {
-			if (at >= p->maplen || shift > 63)
+			if (at >= avail || shift > 63)
 				return damaged(p, id, err);
-			z |= (uint64_t)(p->map[at] & 0x7F) << shift;
+			z |= (uint64_t)(b[at] & 0x7F) << shift;
 			shift += 7;
-		} while (p->map[at++] & 0x80);
+		} while (b[at++] & 0x80);
 		v[k] = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
 	}
 	return BT_OK;
