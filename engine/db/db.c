@@ -230,6 +230,9 @@ void bt_db_close(struct bt_db *db)
 	if (!db)
 		return;
 	bt_db_bulk_stop(db);
+	/* The deferred slices' maker (the slicer) reads the records and nodes
+	 * the connection's in-memory tables own: it goes first, they go with
+	 * the connection (engine/recon/pipeline.c says who hands what on). */
 	bt_db_defer_slices(db, NULL, NULL, NULL);
 	for (i = 0; i < BT_SQL__COUNT; i++)
 		sqlite3_finalize(db->stmt[i]);
