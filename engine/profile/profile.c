@@ -93,25 +93,17 @@ uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
 	return new_path(p, 0, 0, p->nthreads++, -1);
 }
 
-int bt_profile_thread_at(const struct bt_profile *p, size_t i, int64_t *tid, uint32_t *first,
-			 uint32_t *end)
-{
-	if (i >= p->nthreads)
-		return 0;
-	*tid = p->tids[i];
-	*first = p->roots[i];
-	*end = i + 1 < p->nthreads ? p->roots[i + 1] : p->npaths;
-	return 1;
-}
-
 int bt_profile_thread_paths(const struct bt_profile *p, int64_t tid, uint32_t *first, uint32_t *end)
 {
 	uint32_t t;
-	int64_t x;
 
-	for (t = 0; t < p->nthreads; t++)
-		if (p->tids[t] == tid)
-			return bt_profile_thread_at(p, t, &x, first, end);
+	for (t = 0; t < p->nthreads; t++) {
+		if (p->tids[t] != tid)
+			continue;
+		*first = p->roots[t];
+		*end = t + 1 < p->nthreads ? p->roots[t + 1] : p->npaths;
+		return 1;
+	}
 	return 0;
 }
 
@@ -349,12 +341,6 @@ void bt_profile_thread_end(struct bt_profile *p)
 uint32_t bt_profile_npaths(const struct bt_profile *p)
 {
 	return p->npaths - 1;
-}
-
-uint32_t bt_profile_path_frame(const struct bt_profile *p, uint32_t id, uint32_t *parent)
-{
-	*parent = p->paths[id].parent;
-	return p->paths[id].frame;
 }
 
 /* The next thread (in ascending tid order) among two profiles' threads,

@@ -94,14 +94,7 @@ enum {
 
 /* Paths are 1..n; roots (threads) are skipped by the table. */
 uint32_t bt_profile_npaths(const struct bt_profile *p);
-/* The paths [*first, *end) of thread tid; 0 if it has none. The first is
- * the thread's root. */
+/* The paths [*first, *end) of thread tid; 0 if it has none. */
 int bt_profile_thread_paths(const struct bt_profile *p, int64_t tid, uint32_t *first, uint32_t *end);
-/* The i-th thread (ascending tid order, unless built otherwise): its tid
- * and paths [*first, *end), the first its root; 0 past the last. */
-int bt_profile_thread_at(const struct bt_profile *p, size_t i, int64_t *tid, uint32_t *first,
-			 uint32_t *end);
-/* The frame of path id and its caller's path (0 for a thread's root). */
-uint32_t bt_profile_path_frame(const struct bt_profile *p, uint32_t id, uint32_t *parent);
 
 #endif

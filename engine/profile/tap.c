@@ -17,15 +17,14 @@ int bt_taps_begin(const struct bt_taps *t, struct bt_db *db, struct bt_err *err)
 	return BT_OK;
 }
 
-int bt_taps_slice(const struct bt_taps *t, int part, const struct bt_slice *s, uint32_t path,
-		  const int64_t self[BT_PROFILE_NCTR], struct bt_err *err)
+int bt_taps_slice(const struct bt_taps *t, int part, const struct bt_slice *s, struct bt_err *err)
 {
 	size_t k;
 
 	for (k = 0; k < t->n; k++) {
 		const struct bt_tap_filter *w = &t->want[k];
 		if ((w->tid < 0 || w->tid == s->tid) && s->dur >= w->min_dur &&
-		    t->v[k].slice(t->v[k].ctx, part, s, path, self, err))
+		    t->v[k].slice(t->v[k].ctx, part, s, err))
 			return err->code;
 	}
 	return BT_OK;
@@ -41,17 +40,10 @@ int bt_taps_thread(const struct bt_taps *t, int part, int64_t tid, int64_t n, st
 	return BT_OK;
 }
 
-int bt_taps_done(const struct bt_taps *t, struct bt_profile *p, struct bt_err *err)
+void bt_taps_done(const struct bt_taps *t, struct bt_profile *p)
 {
-	size_t k;
-
 	if (t && t->stacks)
 		bt_stacks_take(t->stacks, p);
-
-	for (k = 0; t && k < t->n; k++)
-		if (t->v[k].done && t->v[k].done(t->v[k].ctx, p, err))
-			return err->code;
-	return BT_OK;
 }
 
 int bt_taps_ready(const struct bt_taps *t, struct bt_db *db, struct bt_err *err)

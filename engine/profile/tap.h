@@ -1,9 +1,10 @@
 /*
  * Slice taps: consumers of the slices of the run that builds the profile,
- * besides the database. An export or report that needs every slice (the
- * pprof and folded stacks, the Perfetto trace, the HTML timeline) taps
- * the one reconstruction (or the import of a trace's own slices, or the
- * replay of a trace database's stored ones) instead of making its own.
+ * besides the database. An export or report that needs slices (the
+ * Perfetto trace, the HTML timeline) taps the one reconstruction (or the
+ * import of a trace's own slices, or the replay of a trace database's
+ * stored ones) instead of making its own; the pprof and folded stacks
+ * come from the run's profile itself (stacks.h).
  */
 #ifndef BT_PROFILE_TAP_H
 #define BT_PROFILE_TAP_H
@@ -28,24 +29,17 @@ struct bt_slice_tap {
 	 * narrows it) spares the run calls for slices the tap would drop. */
 	int (*begin)(void *ctx, struct bt_db *db, struct bt_tap_filter *want, struct bt_err *err);
 	/*
-	 * A slice ended. The run has one or two parts (the reconstruction's
-	 * two cores) working on disjoint threads at the same time: part is 0
-	 * or 1, and a tap keeps what it collects per part. Within a part,
-	 * threads come in ascending tid order, each thread's slices as they
-	 * end (children before their parent), with ids counted per part in
-	 * preorder (a thread's ids are contiguous). path is the slice's call
-	 * path in the run's profile counted from its thread's root (the root
-	 * is 0), which stays true when the parts' profiles are merged; self
-	 * holds its counters net of its children's (profile.h's order).
+	 * A slice it wants ended. The run has one or two parts (the
+	 * reconstruction's two cores) working on disjoint threads at the same
+	 * time: part is 0 or 1, and a tap keeps what it collects per part.
+	 * Within a part, threads come in ascending tid order, each thread's
+	 * slices as they end (children before their parent), with ids counted
+	 * per part in preorder (a thread's ids are contiguous).
 	 */
-	int (*slice)(void *ctx, int part, const struct bt_slice *s, uint32_t path,
-		     const int64_t self[BT_PROFILE_NCTR], struct bt_err *err);
+	int (*slice)(void *ctx, int part, const struct bt_slice *s, struct bt_err *err);
 	/* A thread's slices are all given (may be NULL): it had n, wanted or
 	 * not. */
 	int (*thread)(void *ctx, int part, int64_t tid, int64_t n, struct bt_err *err);
-	/* The run is over and p is its profile, parts merged (for the frames
-	 * of a path: a thread's paths start at its root, bt_profile_thread_paths). */
-	int (*done)(void *ctx, const struct bt_profile *p, struct bt_err *err);
 	void *ctx;
 };
 
@@ -69,15 +63,16 @@ struct bt_taps {
 	struct bt_stacks *stacks;
 };
 
-/* Each tap's begin, then each tap's done, in turn (NULL ones skipped; the
- * stacks take p's entries at done); the first error stops them. */
+/* Each tap's begin, in turn (NULL ones skipped); the first error stops
+ * them. */
 int bt_taps_begin(const struct bt_taps *t, struct bt_db *db, struct bt_err *err);
-int bt_taps_done(const struct bt_taps *t, struct bt_profile *p, struct bt_err *err);
+/* The run is over and p is its profile (parts merged): the stacks take
+ * its entries. */
+void bt_taps_done(const struct bt_taps *t, struct bt_profile *p);
 /* The owner's ready, if any. */
 int bt_taps_ready(const struct bt_taps *t, struct bt_db *db, struct bt_err *err);
 /* Slice s ended on part: to each tap that wants it. */
-int bt_taps_slice(const struct bt_taps *t, int part, const struct bt_slice *s, uint32_t path,
-		  const int64_t self[BT_PROFILE_NCTR], struct bt_err *err);
+int bt_taps_slice(const struct bt_taps *t, int part, const struct bt_slice *s, struct bt_err *err);
 /* A thread's n slices are done: to each tap's thread. */
 int bt_taps_thread(const struct bt_taps *t, int part, int64_t tid, int64_t n, struct bt_err *err);
 

@@ -240,7 +240,7 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 		return err->code;
 	if (closed)
 		*closed = *s;
-	if (f->taps.n && bt_taps_slice(&f->taps, 0, s, n->path - f->stack[0].path, self, err))
+	if (f->taps.n && bt_taps_slice(&f->taps, 0, s, err))
 		return err->code;
 	return f->db ? bt_db_insert_slice(f->db, s, err) : BT_OK;
 }
@@ -253,7 +253,7 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 	int rc = end_thread(f, err);
 
 	if (!rc)
-		rc = bt_taps_done(&f->taps, f->profile, err);
+		bt_taps_done(&f->taps, f->profile);
 	if (!f->db) {
 		bt_feed_free(f);
 		return rc;

@@ -39,13 +39,12 @@ struct fill {
 	size_t nmsgs, mcap;
 };
 
-static int fill_slice(void *ctx, const struct bt_slice *s, uint32_t path,
-		      const int64_t self[BT_PROFILE_NCTR], struct bt_err *err)
+static int fill_slice(void *ctx, const struct bt_slice *s, struct bt_err *err)
 {
 	struct fill *f = ctx;
 
 	f->count++;
-	if (f->taps && f->taps->n && bt_taps_slice(f->taps, f->part, s, path, self, err))
+	if (f->taps && f->taps->n && bt_taps_slice(f->taps, f->part, s, err))
 		return err->code;
 	return f->store ? bt_db_insert_slice(f->db, s, err) : BT_OK;
 }
@@ -191,9 +190,8 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 	rc = bt_taps_begin(&pl->taps, db, err);
 	if (!rc)
 		rc = pl->keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);
-	if (!rc)
-		rc = bt_taps_done(&pl->taps, sink.profile, err);
 	if (!rc) {
+		bt_taps_done(&pl->taps, sink.profile);
 		*ready = 1;
 		rc = bt_taps_ready(&pl->taps, db, err);
 	}

@@ -9,7 +9,6 @@
 
 #include "engine/db/db.h"
 #include "engine/db/diag.h"
-#include "engine/profile/profile.h"
 
 struct bt_capture;
 
@@ -31,13 +30,11 @@ const char *bt_slice_policy_name(enum bt_slice_policy p);
 
 /* Where reconstructed slices and messages go. A nonzero return stops the
  * run and is passed on (with err set). message and profile may be NULL;
- * a profile accumulates the slices' attribution (profile.h). A slice
- * comes as it ends, with its path in the profile counted from its
- * thread's root (0 without a profile) and its counters net of its
- * children's, as a tap wants them (tap.h). */
+ * a profile accumulates the slices' attribution (profile.h). Slices come
+ * as they end. */
+struct bt_profile;
 struct bt_slice_sink {
-	int (*slice)(void *ctx, const struct bt_slice *s, uint32_t path,
-		     const int64_t self[BT_PROFILE_NCTR], struct bt_err *err);
+	int (*slice)(void *ctx, const struct bt_slice *s, struct bt_err *err);
 	int (*message)(void *ctx, int64_t tid, int64_t msg_id, int64_t ts, int64_t dur, int64_t cpu,
 		       struct bt_err *err);
 	void *ctx;

@@ -126,8 +126,6 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 	struct snode *n = &r->stack[--r->sp], *parent = &r->stack[r->sp - 1];
 	struct bt_slice *s = &n->s;
 	const struct bt_csample *a = n->base, *b = end->src;
-	int64_t ctr[BT_PROFILE_NCTR], self[BT_PROFILE_NCTR];
-	int k;
 
 	s->dur = t - s->ts;
 	s->cpu_dur = c - s->cpu_dur;
@@ -139,24 +137,23 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 	s->majflt = (int64_t)b->majflt - a->majflt;
 	s->nvcsw = (int64_t)b->nvcsw - a->nvcsw;
 	s->nivcsw = (int64_t)b->nivcsw - a->nivcsw;
-	ctr[0] = s->alloc_bytes;   /* the profile's order */
-	ctr[1] = s->alloc_objects;
-	ctr[2] = s->majflt;
-	ctr[3] = s->nvcsw;
-	ctr[4] = s->nivcsw;
 	parent->child_dur += s->dur;
 	parent->child_cpu += s->cpu_dur;
-	for (k = 0; k < BT_PROFILE_NCTR; k++) {
-		self[k] = ctr[k] - n->child_ctr[k];
-		parent->child_ctr[k] += ctr[k];
-	}
 	if (r->policy == BT_SLICE_MIDPOINT && is_message(r, s, parent))
 		add_message(r, s);
-	if (r->sink->profile)
+	if (r->sink->profile) {
+		const int64_t ctr[BT_PROFILE_NCTR] = { s->alloc_bytes, s->alloc_objects, s->majflt, s->nvcsw,
+						       s->nivcsw };
+		int64_t self[BT_PROFILE_NCTR];
+		int k;
+		for (k = 0; k < BT_PROFILE_NCTR; k++) {
+			self[k] = ctr[k] - n->child_ctr[k];
+			parent->child_ctr[k] += ctr[k];
+		}
 		bt_profile_leave(r->sink->profile, n->path, s, self, n->in_msg, n->msg_root);
+	}
 	if (!r->rc)
-		r->rc = r->sink->slice(r->sink->ctx, s, r->sink->profile ? n->path - r->stack[0].path : 0,
-				       self, r->err);
+		r->rc = r->sink->slice(r->sink->ctx, s, r->err);
 }
 
 /* Length of the common prefix of two frame lists. */

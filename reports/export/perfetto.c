@@ -513,13 +513,10 @@ static int process_facts(struct bt_db *db, struct bt_perfetto *w, int first_is_m
 	return BT_OK;
 }
 
-static int tap_slice(void *ctx, int part, const struct bt_slice *s, uint32_t path,
-		     const int64_t self[BT_PROFILE_NCTR], struct bt_err *err)
+static int tap_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
 {
 	struct bt_perfetto *w = ctx;
 
-	(void)path;
-	(void)self;
 	return bt_slice_log_add(w->log, part, s, err);
 }
 
@@ -535,7 +532,7 @@ struct bt_perfetto *bt_perfetto_new(void)
 
 struct bt_slice_tap bt_perfetto_tap(struct bt_perfetto *x)
 {
-	struct bt_slice_tap t = { NULL, tap_slice, NULL, NULL, x };
+	struct bt_slice_tap t = { NULL, tap_slice, NULL, x };
 
 	return t;
 }

@@ -161,15 +161,12 @@ static int tl_thread(void *ctx, int part, int64_t tid, int64_t n, struct bt_err 
 	return BT_OK;
 }
 
-static int tl_slice(void *ctx, int part, const struct bt_slice *s, uint32_t path,
-		    const int64_t self[BT_PROFILE_NCTR], struct bt_err *err)
+static int tl_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
 {
 	struct bt_html_timeline *tl = ctx;
 	struct tl_thread *t = thread_of(&tl->part[part], s->tid);
 	struct kept k;
 
-	(void)path;
-	(void)self;
 	(void)err;
 	k.v[S_TS] = s->ts;
 	k.v[S_DUR] = s->dur;
@@ -193,7 +190,7 @@ struct bt_html_timeline *bt_html_timeline_new(void)
 
 struct bt_slice_tap bt_html_timeline_tap(struct bt_html_timeline *tl)
 {
-	struct bt_slice_tap t = { tl_begin, tl_slice, tl_thread, NULL, tl };
+	struct bt_slice_tap t = { tl_begin, tl_slice, tl_thread, tl };
 
 	return t;
 }
