@@ -9,7 +9,6 @@
 
 #include "engine/base/alloc.h"
 #include "reports/export/folded.h"
-#include "engine/base/hash.h"
 #include "reports/report.h"
 
 static const char *const metric_names[] = { "wall", "cpu", "offcpu", "alloc" };
@@ -55,37 +54,28 @@ struct line {
 	int64_t v;
 };
 
-/* Sum the entries by (thread, path), in order of first appearance. A
- * thread's entries come together, so a path's last line is almost always
- * the one: the map is only asked when it is not. */
+/* Sum the entries by (thread, path), in order of first appearance. A path
+ * is of one thread (stacks.h), so the path alone finds its line. */
 static struct line *sum_lines(const struct bt_stacks *s, enum bt_folded_metric m, size_t *n)
 {
-	struct bt_map64 map;
 	struct line *l = NULL;
-	uint32_t *last = bt_xcalloc(s->npaths + 1, sizeof *last);
+	uint32_t *line = bt_xcalloc(s->npaths + 1, sizeof *line);   /* by path: its line + 1 */
 	size_t cap = 0, i;
 
 	*n = 0;
-	bt_map64_init(&map, 1024);
 	for (i = 0; i < s->n; i++) {
 		const struct bt_stacks_entry *e = &s->e[i];
-		uint32_t t = s->ctx[e->ctx].thread, k = last[e->path];
-		uint64_t key = (uint64_t)t << 32 | e->path;
-		if (!k || l[k - 1].thread != t)
-			k = bt_map64_get(&map, key);
+		uint32_t k = line[e->path];
 		if (!k) {
 			BT_GROW(l, *n + 1, cap);
-			l[*n].thread = t;
+			l[*n].thread = s->ctx[e->ctx].thread;
 			l[*n].path = e->path;
 			l[*n].v = 0;
-			bt_map64_put(&map, key, (uint32_t)++*n);
-			k = (uint32_t)*n;
+			k = line[e->path] = (uint32_t)++*n;
 		}
-		last[e->path] = k;
 		l[k - 1].v += value_of(e, m);
 	}
-	bt_map64_release(&map);
-	free(last);
+	free(line);
 	return l;
 }
 
