@@ -221,6 +221,9 @@ WHERE tid = ? AND msg_id = ? ORDER BY rank LIMIT 3]], main, r.msg_id) do
     -- compare's stack-level diff reads. A method under the cut in a run
     -- reads as 0 there, so the cut is low.
     local pct = p.method_metric_pct / 100
+    -- a zero total has nothing to attribute: its cut is NULL, which no
+    -- sum passes (0 >= 0 would make every method a metric)
+    local function cut(total) if total > 0 then return total * pct end return nil end
     local fields = { "self_ns", "self_cpu_ns", "self_offcpu_ns", "incl_ns", "incl_cpu_ns",
       "incl_offcpu_ns", "self_alloc_bytes", "incl_alloc_bytes", "self_majflt", "incl_majflt" }
     for r in bt.rows([[
@@ -232,8 +235,8 @@ SELECT f.name, sum(m.self_ns) AS self_ns, sum(m.self_cpu_ns) AS self_cpu_ns,
        sum(m.self_majflt) AS self_majflt, sum(m.incl_majflt) AS incl_majflt
 FROM methods m JOIN frames f ON f.id = m.frame_id GROUP BY f.name
 HAVING sum(m.incl_ns) >= ? OR sum(m.self_cpu_ns) >= ? OR sum(m.incl_alloc_bytes) >= ?
-    OR sum(m.incl_majflt) >= ? ORDER BY f.name]], process.wall_ns * pct, process.cpu_ns * pct,
-        process.alloc_bytes * pct, process.majflt * pct) do
+    OR sum(m.incl_majflt) >= ? ORDER BY f.name]], cut(process.wall_ns), cut(process.cpu_ns), cut(process.alloc_bytes),
+        cut(process.majflt)) do
       for _, k in ipairs(fields) do
         bt.metric("method." .. r.name .. "." .. k, r[k])
       end

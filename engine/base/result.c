@@ -94,6 +94,8 @@ struct bt_value bt_value_text(const char *s, size_t len)
 void bt_result_init(struct bt_result *r)
 {
 	memset(r, 0, sizeof *r);
+	bt_strmap_init(&r->metric_index);
+	bt_strmap_init(&r->table_index);
 }
 
 static void table_release(struct bt_rtable *t)
@@ -129,8 +131,10 @@ void bt_result_release(struct bt_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nmetrics; i++)
+	for (i = 0; i < r->nmetrics; i++) {
 		free(r->metrics[i].name);
+		bt_value_release(&r->metrics[i].v);
+	}
 	for (i = 0; i < r->ntables; i++)
 		table_release(&r->tables[i]);
 	for (i = 0; i < r->nfindings; i++)
@@ -138,36 +142,39 @@ void bt_result_release(struct bt_result *r)
 	free(r->metrics);
 	free(r->tables);
 	free(r->findings);
+	bt_strmap_release(&r->metric_index);
+	bt_strmap_release(&r->table_index);
 	memset(r, 0, sizeof *r);
 }
 
 void bt_result_metric(struct bt_result *r, const char *name, struct bt_value v)
 {
-	size_t i;
+	size_t len = strlen(name);
+	uint32_t at = bt_strmap_get(&r->metric_index, name, len);
 
-	for (i = 0; i < r->nmetrics; i++) {
-		if (!strcmp(r->metrics[i].name, name)) {
-			r->metrics[i].v = v;
-			return;
-		}
+	if (at) {
+		bt_value_release(&r->metrics[at - 1].v);
+		r->metrics[at - 1].v = v;
+		return;
 	}
 	BT_GROW(r->metrics, r->nmetrics + 1, r->mcap);
+	bt_strmap_put(&r->metric_index, name, len, (uint32_t)r->nmetrics + 1);
 	r->metrics[r->nmetrics].name = bt_xstrdup(name);
 	r->metrics[r->nmetrics++].v = v;
 }
 
 struct bt_rtable *bt_result_table(struct bt_result *r, const char *name, const char *title, int ncols)
 {
-	struct bt_rtable *t = NULL;
-	size_t i;
+	size_t len = strlen(name);
+	uint32_t at = bt_strmap_get(&r->table_index, name, len);
+	struct bt_rtable *t;
 
-	for (i = 0; i < r->ntables && !t; i++)
-		if (!strcmp(r->tables[i].name, name))
-			t = &r->tables[i];
-	if (t) {
+	if (at) {
+		t = &r->tables[at - 1];
 		table_release(t);
 	} else {
 		BT_GROW(r->tables, r->ntables + 1, r->tcap);
+		bt_strmap_put(&r->table_index, name, len, (uint32_t)r->ntables + 1);
 		t = &r->tables[r->ntables++];
 	}
 	memset(t, 0, sizeof *t);

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/base/hash.h"
+
 enum bt_vtype { BT_V_NULL, BT_V_INT, BT_V_REAL, BT_V_TEXT, BT_V_JSON /* raw JSON text */ };
 
 struct bt_value {
@@ -65,12 +67,15 @@ struct bt_result {
 	size_t ntables, tcap;
 	struct bt_finding *findings;
 	size_t nfindings, fcap;
+	/* name -> index + 1, so a rule setting n metrics costs O(n), not O(n^2) */
+	struct bt_strmap metric_index, table_index;
 };
 
 void bt_result_init(struct bt_result *r);
 void bt_result_release(struct bt_result *r);
 
-/* Set a metric (a later value for the same name replaces the earlier). */
+/* Set a metric (a later value for the same name replaces the earlier,
+ * which is released). Takes v. */
 void bt_result_metric(struct bt_result *r, const char *name, struct bt_value v);
 
 /* A new table with ncols columns, replacing one of the same name; the

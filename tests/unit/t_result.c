@@ -3,6 +3,10 @@
  * metric and column names that every report, compare and the gates use,
  * and unit names both ways.
  */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
 #include "engine/base/result.h"
 #include "tests/tap.h"
 
@@ -65,9 +69,45 @@ static void names(void)
 	ok(!bt_unit_parse("ms", &u), "ms is no unit name");
 }
 
+/* Metrics and tables are found by name in O(1): 100k metrics, each set
+ * twice (the second a text value that must replace, not leak, the first:
+ * make asan checks), take well under a second. */
+static void store(void)
+{
+	struct bt_result r;
+	char name[64];
+	clock_t t0 = clock();
+	int i, n = 100000;
+	double secs;
+
+	bt_result_init(&r);
+	for (i = 0; i < 2 * n; i++) {
+		struct bt_value v = bt_value_text("x", 1);
+		snprintf(name, sizeof name, "method.m%d.self_ns", i % n);
+		if (i < n) {
+			bt_value_release(&v);
+			v.type = BT_V_INT;
+			v.u.i = i;
+		}
+		bt_result_metric(&r, name, v);
+	}
+	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	is_int((long long)r.nmetrics, n, "a metric set again replaces itself");
+	ok(r.metrics[7].v.type == BT_V_TEXT && !strcmp(r.metrics[7].name, "method.m7.self_ns"),
+	   "the later value wins, in the first one's place");
+	ok(secs < 1.0, "200k metric sets are not quadratic");
+	bt_result_table(&r, "t", NULL, 1)->columns[0] = NULL;
+	bt_rtable_row(bt_result_table(&r, "u", NULL, 1));
+	bt_result_table(&r, "t", "T", 2);
+	is_int((long long)r.ntables, 2, "a table of the same name replaces the earlier one");
+	is_str(r.tables[0].title, "T", "in its place");
+	bt_result_release(&r);
+}
+
 int main(void)
 {
 	unit_of();
 	names();
+	store();
 	return done_testing();
 }
