@@ -11,6 +11,7 @@
 
 #include "engine/base/alloc.h"
 #include "lua/api.h"
+#include "lua/sandbox.h"
 #include "engine/base/jsonw.h"
 #include "engine/base/utf8.h"
 
@@ -20,63 +21,97 @@ static struct bt_rules_state *state(lua_State *L)
 }
 
 /* The string keys of the table at idx, sorted, so output never depends
- * on hash order. Copies, as the keys only live while the table does. */
-struct keys {
-	char **k;
-	size_t n, cap;
+ * on hash order. Lua owns everything (a table anchoring the keys and the
+ * sorted array, both left on the stack), so an error cannot leak them. */
+struct key {
+	const char *s;
+	size_t len;
+	lua_Integer at;   /* its index in the anchoring table */
 };
 
 static int cmp_key(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct key *x = a, *y = b;
+	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-static void sorted_keys(lua_State *L, int idx, struct keys *ks)
+static struct key *sorted_keys(lua_State *L, int idx, size_t *n)
 {
+	size_t count = 0, k = 0;
+	struct key *ks;
+	int anchor;
+
 	idx = lua_absindex(L, idx);
-	memset(ks, 0, sizeof *ks);
 	lua_pushnil(L);
 	while (lua_next(L, idx)) {
 		lua_pop(L, 1);
-		if (lua_type(L, -1) == LUA_TSTRING) {
-			BT_GROW(ks->k, ks->n + 1, ks->cap);
-			ks->k[ks->n++] = bt_xstrdup(lua_tostring(L, -1));
+		count += lua_type(L, -1) == LUA_TSTRING;
+	}
+	lua_newtable(L);
+	anchor = lua_gettop(L);
+	ks = lua_newuserdatauv(L, count * sizeof *ks + 1, 0);
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) == LUA_TSTRING && k < count) {
+			lua_pushvalue(L, -1);
+			lua_rawseti(L, anchor, (lua_Integer)k + 1);
+			ks[k].s = lua_tolstring(L, -1, &ks[k].len);
+			ks[k].at = (lua_Integer)k + 1;
+			k++;
 		}
 	}
-	if (ks->n)
-		qsort(ks->k, ks->n, sizeof *ks->k, cmp_key);
+	if (k)
+		qsort(ks, k, sizeof *ks, cmp_key);
+	*n = k;
+	return ks;
 }
 
-static void keys_release(struct keys *ks)
+/* Push t[key k] for the keys sorted_keys left at anchor (no allocation). */
+static void push_field(lua_State *L, int t, int anchor, const struct key *k)
 {
-	size_t i;
-
-	for (i = 0; i < ks->n; i++)
-		free(ks->k[i]);
-	free(ks->k);
+	lua_rawgeti(L, anchor, k->at);
+	lua_rawget(L, t);
 }
 
-static void json_str(struct bt_jsonw *w, const char *s, size_t len)
+/* JSON text of a table, written where an error cannot leak the stream:
+ * inside a protected call. Bounded by the memory account's room. */
+struct json {
+	struct bt_jsonw w;
+	size_t room, used;
+};
+
+static void json_room(lua_State *L, struct json *j, size_t n)
+{
+	j->used += n;
+	if (j->used > j->room)
+		bt_sandbox_stop(L, BT_SB_MEMORY);
+}
+
+static void json_str(lua_State *L, struct json *j, const char *s, size_t len)
 {
 	struct bt_buf b = BT_BUF_INIT;
 
+	json_room(L, j, len + 2);
 	bt_utf8_sanitize(&b, s, len);
-	bt_jsonw_str(w, b.buf, b.len);
+	bt_jsonw_str(&j->w, b.buf, b.len);
 	bt_buf_release(&b);
 }
 
-static void json_value(lua_State *L, int idx, struct bt_jsonw *w, int depth);
+static void json_value(lua_State *L, int idx, struct json *j, int depth);
 
-/* A table with keys 1..n only is an array, anything else an object.
- * Never raises: the caller holds a stream. */
-static void json_table(lua_State *L, int idx, struct bt_jsonw *w, int depth)
+/* A table with keys 1..n only is an array, anything else an object. */
+static void json_table(lua_State *L, int idx, struct json *j, int depth)
 {
 	lua_Integer n = (lua_Integer)lua_rawlen(L, idx), i, count = 0;
-	struct keys ks;
-	size_t k;
+	struct key *ks;
+	size_t k, nk;
+	int anchor;
 
-	if (depth > 16 || !lua_checkstack(L, 4)) {
-		bt_jsonw_null(w);
+	if (depth > 16 || !lua_checkstack(L, 6)) {
+		bt_jsonw_null(&j->w);
 		return;
 	}
 	lua_pushnil(L);
@@ -85,63 +120,117 @@ static void json_table(lua_State *L, int idx, struct bt_jsonw *w, int depth)
 		lua_pop(L, 1);
 	}
 	if (count == n && n > 0) {
-		bt_jsonw_begin_array(w);
+		bt_jsonw_begin_array(&j->w);
 		for (i = 1; i <= n; i++) {
 			lua_rawgeti(L, idx, i);
-			json_value(L, lua_gettop(L), w, depth + 1);
+			json_value(L, lua_gettop(L), j, depth + 1);
 			lua_pop(L, 1);
 		}
-		bt_jsonw_end_array(w);
+		bt_jsonw_end_array(&j->w);
 		return;
 	}
-	sorted_keys(L, idx, &ks);
-	bt_jsonw_begin_object(w);
-	for (k = 0; k < ks.n; k++) {
-		bt_jsonw_key(w, ks.k[k]);
-		lua_pushstring(L, ks.k[k]);
+	ks = sorted_keys(L, idx, &nk);
+	anchor = lua_gettop(L) - 1;
+	bt_jsonw_begin_object(&j->w);
+	for (k = 0; k < nk; k++) {
+		json_room(L, j, ks[k].len + 4);
+		lua_rawgeti(L, anchor, ks[k].at);
+		bt_jsonw_key(&j->w, lua_tostring(L, -1));
 		lua_rawget(L, idx);
-		json_value(L, lua_gettop(L), w, depth + 1);
+		json_value(L, lua_gettop(L), j, depth + 1);
 		lua_pop(L, 1);
 	}
-	bt_jsonw_end_object(w);
-	keys_release(&ks);
+	bt_jsonw_end_object(&j->w);
+	lua_pop(L, 2);
 }
 
-static void json_value(lua_State *L, int idx, struct bt_jsonw *w, int depth)
+static void json_value(lua_State *L, int idx, struct json *j, int depth)
 {
 	size_t len;
 	const char *s;
 
+	json_room(L, j, 24);
 	switch (lua_type(L, idx)) {
 	case LUA_TNUMBER:
 		if (lua_isinteger(L, idx))
-			bt_jsonw_int(w, lua_tointeger(L, idx));
+			bt_jsonw_int(&j->w, lua_tointeger(L, idx));
 		else
-			bt_jsonw_real(w, lua_tonumber(L, idx));
+			bt_jsonw_real(&j->w, lua_tonumber(L, idx));
 		break;
 	case LUA_TBOOLEAN:
-		bt_jsonw_bool(w, lua_toboolean(L, idx));
+		bt_jsonw_bool(&j->w, lua_toboolean(L, idx));
 		break;
 	case LUA_TSTRING:
 		s = lua_tolstring(L, idx, &len);
-		json_str(w, s, len);
+		json_str(L, j, s, len);
 		break;
 	case LUA_TTABLE:
-		json_table(L, idx, w, depth);
+		json_table(L, idx, j, depth);
 		break;
 	default:
-		bt_jsonw_null(w);
+		bt_jsonw_null(&j->w);
 	}
+}
+
+/* json_value(1: the struct json, 2: the table) under pcall. */
+static int json_protected(lua_State *L)
+{
+	json_value(L, 2, lua_touserdata(L, 1), 0);
+	return 0;
+}
+
+/* The table at idx as JSON text, charged to the memory account. */
+static char *json_of(lua_State *L, int idx, size_t *len)
+{
+	struct bt_sandbox *sb = bt_sandbox_of(L);
+	struct json j;
+	char *json = NULL;
+	FILE *fp;
+	int status;
+
+	idx = lua_absindex(L, idx);
+	if (!(fp = open_memstream(&json, len)))
+		luaL_error(L, "out of memory");
+	memset(&j, 0, sizeof j);
+	j.room = bt_sandbox_room(sb);
+	bt_jsonw_init(&j.w, fp, 0);
+	lua_pushcfunction(L, json_protected);
+	lua_pushlightuserdata(L, &j);
+	lua_pushvalue(L, idx);
+	status = lua_pcall(L, 2, 0, 0);
+	fclose(fp);
+	if (status == LUA_OK && !bt_sandbox_charge_fits(sb, *len))
+		status = -1;
+	if (status != LUA_OK) {
+		free(json);
+		if (status == -1)
+			bt_sandbox_raise(L);
+		lua_error(L);
+	}
+	return json;
+}
+
+/* A string as report text: invalid UTF-8 and NULs become U+FFFD (so the
+ * text is never cut at a NUL), charged to the memory account. */
+static char *text_of(lua_State *L, const char *s, size_t len)
+{
+	struct bt_sandbox *sb = bt_sandbox_of(L);
+	struct bt_buf b = BT_BUF_INIT;
+
+	bt_sandbox_charge(L, len + 1);
+	bt_utf8_sanitize(&b, s, len);
+	if (b.len > len && !bt_sandbox_charge_fits(sb, b.len - len)) {
+		bt_buf_release(&b);
+		bt_sandbox_raise(L);
+	}
+	return bt_buf_detach(&b, NULL);
 }
 
 struct bt_value bt_api_value(lua_State *L, int idx)
 {
 	struct bt_value v;
-	struct bt_jsonw w;
 	size_t len;
 	const char *s;
-	char *json = NULL;
-	FILE *fp;
 
 	memset(&v, 0, sizeof v);
 	switch (lua_type(L, idx)) {
@@ -158,22 +247,14 @@ struct bt_value bt_api_value(lua_State *L, int idx)
 		v.type = BT_V_INT;
 		v.u.i = lua_toboolean(L, idx);
 		break;
-	case LUA_TSTRING: {
-		struct bt_buf b = BT_BUF_INIT;
+	case LUA_TSTRING:
 		s = lua_tolstring(L, idx, &len);
-		bt_utf8_sanitize(&b, s, len);
+		v.u.s = text_of(L, s, len);
 		v.type = BT_V_TEXT;
-		v.u.s = bt_buf_detach(&b, NULL);
 		break;
-	}
 	case LUA_TTABLE:
-		if (!(fp = open_memstream(&json, &len)))
-			luaL_error(L, "out of memory");
-		bt_jsonw_init(&w, fp, 0);
-		json_value(L, lua_absindex(L, idx), &w, 0);
-		fclose(fp);
+		v.u.s = json_of(L, idx, &len);
 		v.type = BT_V_JSON;
-		v.u.s = json;
 		break;
 	default:
 		break;
@@ -201,32 +282,37 @@ static int l_finding(lua_State *L)
 	struct bt_rules_state *st = state(L);
 	struct bt_finding *f;
 	const char *msg, *rule = st->rule;
+	char *text;
 	int sev = (int)st->severity;
+	size_t len;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	if (lua_getfield(L, 1, "message") != LUA_TSTRING)
 		luaL_error(L, "bt.finding: message must be a string");
-	msg = lua_tostring(L, -1);
+	msg = lua_tolstring(L, -1, &len);
 	if (lua_getfield(L, 1, "severity") != LUA_TNIL &&
 	    (!lua_isstring(L, -1) || (sev = bt_severity_parse(lua_tostring(L, -1))) < 0))
 		luaL_error(L, "bt.finding: severity must be info, warning or error");
 	if (lua_getfield(L, 1, "rule") != LUA_TNIL)
 		rule = luaL_checkstring(L, -1);
-	f = bt_result_finding(st->res, rule, (enum bt_severity)sev, msg);
+	bt_sandbox_charge(L, 128 + strlen(rule));
+	text = text_of(L, msg, len);
+	f = bt_result_finding(st->res, rule, (enum bt_severity)sev, text);
+	free(text);
 	f->has_tid = opt_int_field(L, 1, "tid", &f->tid);
 	f->has_ts = opt_int_field(L, 1, "ts", &f->ts);
 	f->has_dur = opt_int_field(L, 1, "dur", &f->dur);
 	if (lua_getfield(L, 1, "evidence") == LUA_TTABLE) {
-		struct keys ks;
-		size_t k;
-		sorted_keys(L, -1, &ks);
-		for (k = 0; k < ks.n; k++) {
-			lua_pushstring(L, ks.k[k]);
-			lua_rawget(L, -2);
-			bt_finding_evidence(f, ks.k[k], bt_api_value(L, -1));
+		int ev = lua_gettop(L), anchor = ev + 1;
+		size_t k, nk;
+		struct key *ks = sorted_keys(L, ev, &nk);
+		for (k = 0; k < nk; k++) {
+			bt_sandbox_charge(L, 48 + ks[k].len);
+			push_field(L, ev, anchor, &ks[k]);
+			bt_finding_evidence(f, ks[k].s, bt_api_value(L, -1));
 			lua_pop(L, 1);
 		}
-		keys_release(&ks);
+		lua_pop(L, 2);
 	} else if (!lua_isnil(L, -1)) {
 		luaL_error(L, "bt.finding: evidence must be a table");
 	}
@@ -242,6 +328,7 @@ static int l_metric(lua_State *L)
 	luaL_checktype(L, 2, LUA_TNUMBER);
 	if (!*name)
 		luaL_error(L, "bt.metric: empty name");
+	bt_sandbox_charge(L, 64 + strlen(name));
 	bt_result_metric(st->res, name, bt_api_value(L, 2));
 	return 0;
 }
@@ -273,6 +360,7 @@ static int l_table(lua_State *L)
 			luaL_error(L, "bt.table: column %d is not a name", c);
 		lua_pop(L, 1);
 	}
+	bt_sandbox_charge(L, 128 + strlen(name) + (title ? strlen(title) : 0) + 48 * (size_t)ncols);
 	t = bt_result_table(st->res, name, title, ncols);
 	for (c = 0; c < ncols; c++) {
 		lua_rawgeti(L, 4, c + 1);
@@ -289,6 +377,7 @@ static int l_table(lua_State *L)
 		struct bt_value *row;
 		if (lua_rawgeti(L, 6, r) != LUA_TTABLE)
 			luaL_error(L, "bt.table: row %d is not a table", (int)r);
+		bt_sandbox_charge(L, sizeof *row * (size_t)ncols);
 		row = bt_rtable_row(t);
 		for (c = 0; c < ncols; c++) {
 			/* a row is a list in column order or a map by column name */

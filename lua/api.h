@@ -8,6 +8,7 @@
 #include <lua.h>
 
 #include "engine/db/db.h"
+#include "engine/db/rows.h"
 #include "engine/base/result.h"
 
 /* A --set key=value. */
@@ -27,6 +28,9 @@ struct bt_rules_state {
 	const char *rule;            /* the rule running, or the file's stem */
 	enum bt_severity severity;   /* the running rule's default */
 	struct bt_err *usage;        /* a bad --set value is a usage error */
+	struct bt_rows_budget sql;   /* the file's limits on its cursors (api_sql.c) */
+	int sql_open;                /* its cursors open now */
+	int64_t sql_base;            /* what SQLite held when the first of them opened */
 };
 
 /* Push the bt table with the C functions, bound to st. */

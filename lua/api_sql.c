@@ -2,11 +2,15 @@
  * Read-only SQL for rules: bt.query (all rows), bt.rows (an iterator that
  * closes its cursor when the loop ends, even by break) and bt.scalar.
  * Rows are tables keyed by column name; integers stay integers, NULL is
- * an absent key. Statements go through rows.c's strict mode.
+ * an absent key. Statements go through rows.c's strict mode, and step
+ * under the file's limits: their VM steps are charged to its time budget,
+ * and SQLite may hold no more than the room left in its memory account
+ * above what it held when none of the file's cursors was open.
  */
 #include <lauxlib.h>
 
 #include "lua/api.h"
+#include "lua/sandbox.h"
 #include "engine/db/rows.h"
 
 #define CURSOR "bt.cursor"
@@ -14,6 +18,7 @@
 struct cursor {
 	struct bt_rows *r;
 	int ncols;
+	struct bt_rules_state *st;
 };
 
 static struct bt_rules_state *state(lua_State *L)
@@ -61,10 +66,14 @@ static struct cursor *open_cursor(lua_State *L)
 
 	c->r = NULL;
 	c->ncols = 0;
+	c->st = st;
 	luaL_setmetatable(L, CURSOR);
 	lua_insert(L, 2);
 	if (bt_rows_open_sql(&c->r, st->db, sql, 1, &err))
 		luaL_error(L, "%s", err.msg);
+	if (st->sql_open++ == 0)   /* none open: what SQLite holds now is not the file's */
+		st->sql_base = bt_rows_heap_used();
+	bt_rows_budget(c->r, &st->sql);
 	c->ncols = bt_rows_ncols(c->r);
 	bind(L, c->r, 3);
 	lua_settop(L, 2);
@@ -86,14 +95,33 @@ static void push_cell(lua_State *L, struct bt_rows *r, int i)
 	}
 }
 
+/* Step under the file's limits: 1 a row, 0 the end; errors raise. */
+static int step(lua_State *L, struct cursor *c)
+{
+	struct bt_sandbox *sb = bt_sandbox_of(L);
+	struct bt_err err = BT_ERR_INIT;
+	int rc;
+
+	int64_t held;
+
+	c->st->sql.heap_limit = c->st->sql_base + (int64_t)(bt_sandbox_room(sb) + sb->sql);
+	rc = bt_rows_next(c->r, &err);
+	held = bt_rows_heap_used() - c->st->sql_base;
+	sb->sql = held > 0 ? (size_t)held : 0;   /* the row is held while Lua copies it */
+	if (rc >= 0)
+		return rc;
+	if (c->st->sql.stopped || sb->stop)
+		bt_sandbox_raise(L);
+	if (c->st->sql.nomem)
+		bt_sandbox_stop(L, BT_SB_MEMORY);
+	return luaL_error(L, "%s", err.msg);
+}
+
 /* Step; push the row table, or nothing at the end. Errors raise. */
 static int next_row(lua_State *L, struct cursor *c)
 {
-	struct bt_err err = BT_ERR_INIT;
-	int rc = bt_rows_next(c->r, &err), i;
+	int rc = step(L, c), i;
 
-	if (rc < 0)
-		luaL_error(L, "%s", err.msg);
 	if (rc == 0)
 		return 0;
 	lua_createtable(L, 0, c->ncols);
@@ -106,6 +134,10 @@ static int next_row(lua_State *L, struct cursor *c)
 
 static void close_cursor(struct cursor *c)
 {
+	if (c->r && --c->st->sql_open == 0) {
+		struct bt_sandbox *sb = c->st->sql.ctx;
+		sb->sql = 0;   /* none open: nothing SQLite holds is the file's */
+	}
 	bt_rows_close(c->r);
 	c->r = NULL;
 }
@@ -133,11 +165,8 @@ static int l_query(lua_State *L)
 static int l_scalar(lua_State *L)
 {
 	struct cursor *c = open_cursor(L);
-	struct bt_err err = BT_ERR_INIT;
-	int rc = bt_rows_next(c->r, &err);
+	int rc = step(L, c);
 
-	if (rc < 0)
-		luaL_error(L, "%s", err.msg);
 	if (rc == 1 && c->ncols > 0)
 		push_cell(L, c->r, 0);
 	else
@@ -172,12 +201,21 @@ static int l_rows(lua_State *L)
 	return 4;
 }
 
+/* Every BT_ROWS_TICK VM steps: charge them; nonzero stops the statement. */
+static int sql_tick(void *ctx)
+{
+	return !bt_sandbox_work_fits(ctx, BT_ROWS_TICK);
+}
+
 void bt_api_sql_open(lua_State *L, struct bt_rules_state *st)
 {
 	static const luaL_Reg fns[] = {
 		{ "query", l_query }, { "scalar", l_scalar }, { "rows", l_rows }, { NULL, NULL }
 	};
 
+	st->sql.tick = sql_tick;
+	st->sql.ctx = bt_sandbox_of(L);
+	st->sql_open = 0;
 	if (luaL_newmetatable(L, CURSOR)) {
 		lua_pushcfunction(L, cursor_gc);
 		lua_setfield(L, -2, "__gc");

@@ -183,10 +183,20 @@ static void open_gate(lua_State *L, struct bt_gates *g)
 	lua_setglobal(L, "gate");
 }
 
-static int fail(struct bt_gates *g, struct bt_err *err)
+/* The script's error; a limit hit (the whole script has one time budget
+ * and one memory account) says which limit, in C memory. */
+static int fail(struct bt_gates *g, int status, struct bt_err *err)
 {
-	const char *msg = lua_tostring(g->sb.L, -1);
+	const char *msg = status != LUA_ERRMEM ? lua_tostring(g->sb.L, -1) : NULL;
+	enum bt_sandbox_stop why = g->sb.stop ? g->sb.stop : BT_SB_MEMORY;
+	char limit[200];
 
+	if (g->sb.stop || status == LUA_ERRMEM) {
+		bt_sandbox_limit_text(&g->sb, why, limit, sizeof limit);
+		if (msg && strstr(msg, why == BT_SB_TIME ? "time limit: " : "memory limit: "))
+			return bt_err_set(err, BT_ELUA, "gate script '%s' stopped: %s", g->path, msg);
+		return bt_err_set(err, BT_ELUA, "gate script '%s' stopped: %s", g->path, limit);
+	}
 	return bt_err_set(err, BT_ELUA, "gate script: %s", msg ? msg : "(error object is not a string)");
 }
 
@@ -204,9 +214,11 @@ int bt_gates_open(struct bt_gates **out, const char *path, struct bt_err *err)
 	if (!rc) {
 		open_gate(g->sb.L, g);
 		bt_buf_addf(&chunk, "@%s", path);
-		if (bt_sandbox_load(&g->sb, m.data ? (const char *)m.data : "", m.len, chunk.buf) != LUA_OK ||
-		    bt_sandbox_pcall(&g->sb, 0, 0) != LUA_OK)
-			rc = fail(g, err);
+		int status = bt_sandbox_load(&g->sb, m.data ? (const char *)m.data : "", m.len, chunk.buf);
+		if (status == LUA_OK)
+			status = bt_sandbox_pcall(&g->sb, 0, 0);
+		if (status != LUA_OK)
+			rc = fail(g, status, err);
 	}
 	bt_buf_release(&chunk);
 	bt_fmap_release(&m);
@@ -279,7 +291,8 @@ static void set_num(lua_State *L, const char *k, double v)
 static void push_side(lua_State *L, const struct bt_compare *c, const struct bt_cmp_metric *m,
 		      enum bt_side side, const struct bt_stats_summary *s)
 {
-	double *x = bt_xcalloc(c->runs->nruns + 1, sizeof *x);
+	/* Lua's memory, so an error (a memory limit) cannot leak it */
+	double *x = lua_newuserdatauv(L, (c->runs->nruns + 1) * sizeof *x, 0);
 	size_t i, n = bt_compare_values(c, m->id, side, x);
 
 	lua_createtable(L, 0, 5);
@@ -294,7 +307,7 @@ static void push_side(lua_State *L, const struct bt_compare *c, const struct bt_
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "values");
-	free(x);
+	lua_remove(L, -2);
 }
 
 /* The table a check sees. */
@@ -327,21 +340,43 @@ static void push_metric(lua_State *L, const struct bt_compare *c, const struct b
 	lua_setfield(L, -2, "reason");
 }
 
+/* One check on one metric: (1: struct call) -> verdict, reason. Protected,
+ * as building the metric's table allocates under the memory account. */
+struct call {
+	struct bt_gates *g;
+	const struct bt_compare *c;
+	const struct bt_cmp_metric *m;
+	lua_Integer i;
+};
+
+static int call_check(lua_State *L)
+{
+	struct call *k = lua_touserdata(L, 1);
+
+	lua_rawgeti(L, LUA_REGISTRYINDEX, k->g->checks_ref);
+	lua_rawgeti(L, -1, k->i);
+	push_metric(L, k->c, k->m);
+	lua_call(L, 1, 2);
+	return 2;
+}
+
 static int verdict(void *ctx, struct bt_compare *c, struct bt_cmp_metric *m, struct bt_err *err)
 {
 	struct bt_gates *g = ctx;
 	lua_State *L = g->sb.L;
+	struct call k = { g, c, m, 0 };
 	lua_Integer i, n;
-	int list, v;
+	int list, v, status;
 
 	lua_rawgeti(L, LUA_REGISTRYINDEX, g->checks_ref);
 	list = lua_gettop(L);
 	n = (lua_Integer)lua_rawlen(L, list);
 	for (i = 1; i <= n; i++) {
-		lua_rawgeti(L, list, i);
-		push_metric(L, c, m);
-		if (bt_sandbox_pcall(&g->sb, 1, 2) != LUA_OK) {
-			int rc = fail(g, err);
+		k.i = i;
+		lua_pushcfunction(L, call_check);
+		lua_pushlightuserdata(L, &k);
+		if ((status = bt_sandbox_pcall(&g->sb, 1, 2)) != LUA_OK) {
+			int rc = fail(g, status, err);
 			lua_settop(L, list - 1);
 			return rc;
 		}

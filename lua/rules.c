@@ -1,9 +1,12 @@
 /*
  * The rule driver (see rules.h). Per file: a fresh sandbox, the bt table
  * (C functions from api.c plus the Lua library lua/bt.lua), the file's
- * chunk, then each rule it registered with bt.rule, under its own pcall
- * and instruction budget. Everything that touches Lua runs protected.
+ * chunk, then each rule it registered with bt.rule, under its own pcall.
+ * The file has one time budget and one memory account (sandbox.h): a
+ * limit hit stops the file, and its later rules do not run. Everything
+ * that touches Lua runs protected.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +41,7 @@ struct rule_file {
 	char *chunkname;
 	char *stem;            /* rule id for the file's own findings */
 	int rules_ref;         /* the list bt.rule fills */
+	size_t stop_finding;   /* index + 1 of the finding saying the file stopped */
 };
 
 static struct rule_file *run_of(lua_State *L)
@@ -63,6 +67,53 @@ static void error_finding(struct rule_file *r, const char *rule, const char *msg
 	struct bt_finding *f = bt_result_finding(r->st.res, rule, BT_SEV_ERROR, msg);
 
 	bt_finding_evidence(f, "file", bt_value_text(r->st.file, strlen(r->st.file)));
+}
+
+/* A limit stopped the file in rule (or its chunk): say which, where and
+ * what limit, in C memory, as Lua may have no room left. */
+static void stop_finding(struct rule_file *r, const char *rule, int status)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	enum bt_sandbox_stop why = r->sb.stop ? r->sb.stop : BT_SB_MEMORY;
+	const char *msg = status != LUA_ERRMEM ? lua_tostring(r->sb.L, -1) : NULL;
+	char limit[200];
+
+	bt_sandbox_limit_text(&r->sb, why, limit, sizeof limit);
+	bt_buf_addf(&b, "rule '%s' in '%s' stopped: ", rule, r->st.file);
+	if (msg && strstr(msg, why == BT_SB_TIME ? "time limit: " : "memory limit: "))
+		bt_buf_adds(&b, msg);   /* the limit, with the line it hit */
+	else
+		bt_buf_adds(&b, limit);
+	error_finding(r, rule, b.buf);
+	r->stop_finding = r->st.res->nfindings;
+	bt_buf_release(&b);
+}
+
+/* The status of a failed pcall in rule: a stop or an ordinary error. */
+static void failed(lua_State *L, struct rule_file *r, const char *rule, int status)
+{
+	if (r->sb.stop || status == LUA_ERRMEM) {
+		if (!r->sb.stop)
+			r->sb.stop = BT_SB_MEMORY;
+		stop_finding(r, rule, status);
+	} else {
+		error_finding(r, rule, error_text(L, status));
+	}
+}
+
+/* The stop's finding also says how many rules did not run. */
+static void note_not_run(struct rule_file *r, lua_Integer n)
+{
+	struct bt_finding *f;
+	struct bt_buf b = BT_BUF_INIT;
+
+	if (!r->stop_finding || n <= 0)
+		return;
+	f = &r->st.res->findings[r->stop_finding - 1];
+	bt_buf_addf(&b, "%s; %lld later rule%s of the file did not run", f->message, (long long)n,
+		    n == 1 ? "" : "s");
+	free(f->message);
+	f->message = bt_buf_detach(&b, NULL);
 }
 
 /* bt.builtin(name): run a built-in rule file in this state. */
@@ -146,7 +197,7 @@ static int run_rule(lua_State *L, struct rule_file *r, lua_Integer i)
 	if (status != LUA_OK) {
 		if (r->st.usage->code)
 			return lua_error(L);
-		error_finding(r, id, error_text(L, status));
+		failed(L, r, id, status);
 	}
 	lua_settop(L, rule - 2);
 	return 0;
@@ -170,14 +221,15 @@ static int file_main(lua_State *L)
 	if (status != LUA_OK) {
 		if (r->st.usage->code)
 			return lua_error(L);
-		error_finding(r, r->stem, error_text(L, status));
+		failed(L, r, r->stem, status);
 		lua_settop(L, 0);
 	}
 	lua_rawgeti(L, LUA_REGISTRYINDEX, r->rules_ref);
 	n = (lua_Integer)lua_rawlen(L, -1);
 	lua_pop(L, 1);
-	for (i = 1; i <= n; i++)
+	for (i = 1; i <= n && !r->sb.stop; i++)
 		run_rule(L, r, i);
+	note_not_run(r, n - i + 1);
 	return 0;
 }
 
@@ -230,11 +282,16 @@ static int run_file(struct rule_file *r, struct bt_err *err)
 		return err->code;
 	if (!(L = bt_sandbox_open(&r->sb, (size_t)mb << 20, insns)))
 		return bt_err_set(err, BT_ELUA, "cannot start Lua for '%s' (memory cap %lld MB)", r->st.file, mb);
+	r->sb.tunable = 1;
 	lua_pushlightuserdata(L, r);
 	lua_pushcclosure(L, file_main, 1);
 	status = lua_pcall(L, 0, 0, 0);
-	if (status != LUA_OK && !err->code)
-		error_finding(r, r->stem, error_text(L, status));
+	if (status != LUA_OK && !err->code) {
+		if (r->sb.stop || status == LUA_ERRMEM)
+			stop_finding(r, r->st.rule ? r->st.rule : r->stem, status);
+		else
+			error_finding(r, r->stem, error_text(L, status));
+	}
 	bt_sandbox_close(&r->sb);
 	return err->code;
 }

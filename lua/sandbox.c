@@ -1,9 +1,11 @@
 /*
  * The rule sandbox (see sandbox.h). Limits live in the state itself: the
- * allocator refuses blocks past the cap (Lua raises "not enough memory"),
- * and a count hook raises an error once the budget is spent, which also
- * stops loops inside pcall (the error is raised again at every hook).
+ * allocator refuses blocks past the account (Lua raises "not enough
+ * memory"), and a count hook raises once the budget is spent; from then
+ * on the hook fires at every instruction, which also stops loops inside
+ * pcall (the error is raised again at every hook).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,7 @@
 #include "lua/sandbox.h"
 
 #define HOOK_PERIOD 10000
+#define GRACE (1 << 20)   /* past the cap, for the host's own error reporting */
 
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -25,7 +28,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 		sb->mem -= old;
 		return NULL;
 	}
-	if (nsize > old && sb->mem + (nsize - old) > sb->mem_cap)
+	if (nsize > old && nsize - old > bt_sandbox_room(sb) + (sb->grace ? GRACE : 0))
 		return NULL;
 	if (!(p = realloc(ptr, nsize)))
 		return NULL;
@@ -41,22 +44,108 @@ struct bt_sandbox *bt_sandbox_of(lua_State *L)
 	return ud;
 }
 
+size_t bt_sandbox_room(const struct bt_sandbox *sb)
+{
+	size_t used = sb->mem + sb->host + sb->sql;
+
+	return used < sb->mem_cap ? sb->mem_cap - used : 0;
+}
+
+void bt_sandbox_limit_text(const struct bt_sandbox *sb, enum bt_sandbox_stop why, char *buf,
+			   size_t len)
+{
+	if (why == BT_SB_MEMORY)
+		snprintf(buf, len, "memory limit: %zu MB for the file's Lua heap, its findings, metrics "
+			 "and tables and its SQL%s", sb->mem_cap >> 20,
+			 sb->tunable ? " (--set lua.max_memory_mb=N)" : "");
+	else
+		snprintf(buf, len, "time limit: %lld instructions for the whole file (Lua, pattern "
+			 "matching and SQL steps)%s", sb->insn_cap,
+			 sb->tunable ? " (--set lua.max_instructions=N)" : "");
+}
+
+/* From now on every instruction fails, so a pcall in the script cannot
+ * catch the stop and go on: each level unwinds in turn. */
+static void make_sticky(struct bt_sandbox *sb, lua_State *L, enum bt_sandbox_stop why);
+
 static void count_hook(lua_State *L, lua_Debug *ar)
 {
 	struct bt_sandbox *sb = bt_sandbox_of(L);
+	char limit[200];
 
-	sb->insns += HOOK_PERIOD;
-	if (sb->insns <= sb->insn_cap)
-		return;
-	/* from now on every instruction fails, so a pcall in the rule
-	 * cannot catch the error and go on: each level unwinds in turn */
+	if (!sb->stop) {
+		sb->insns += HOOK_PERIOD;
+		if (sb->insns <= sb->insn_cap)
+			return;
+		make_sticky(sb, L, BT_SB_TIME);
+	}
+	bt_sandbox_limit_text(sb, sb->stop, limit, sizeof limit);
+	if (ar && lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+		luaL_error(L, "%s:%d: %s", ar->short_src, ar->currentline, limit);
+	luaL_error(L, "%s", limit);
+}
+
+static void make_sticky(struct bt_sandbox *sb, lua_State *L, enum bt_sandbox_stop why)
+{
+	sb->stop = why;
 	lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
 	lua_sethook(sb->L, count_hook, LUA_MASKCOUNT, 1);
-	if (ar && lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
-		luaL_error(L, "%s:%d: instruction budget exceeded (%I instructions; --set lua.max_instructions=N)",
-			   ar->short_src, ar->currentline, (lua_Integer)sb->insn_cap);
-	luaL_error(L, "instruction budget exceeded (%I instructions; --set lua.max_instructions=N)",
-		   (lua_Integer)sb->insn_cap);
+}
+
+int bt_sandbox_raise(lua_State *L)
+{
+	struct bt_sandbox *sb = bt_sandbox_of(L);
+	char limit[200];
+
+	bt_sandbox_limit_text(sb, sb->stop ? sb->stop : BT_SB_TIME, limit, sizeof limit);
+	return luaL_error(L, "%s", limit);
+}
+
+int bt_sandbox_stop(lua_State *L, enum bt_sandbox_stop why)
+{
+	struct bt_sandbox *sb = bt_sandbox_of(L);
+
+	if (!sb->stop)
+		make_sticky(sb, L, why);
+	return bt_sandbox_raise(L);
+}
+
+int bt_sandbox_work_fits(struct bt_sandbox *sb, long long n)
+{
+	if (!sb->stop && n <= sb->insn_cap - sb->insns) {
+		sb->insns += n;
+		return 1;
+	}
+	if (!sb->stop)
+		make_sticky(sb, sb->L, BT_SB_TIME);
+	return 0;
+}
+
+void bt_sandbox_work(lua_State *L, long long n)
+{
+	struct bt_sandbox *sb = bt_sandbox_of(L);
+
+	if (!bt_sandbox_work_fits(sb, n))
+		bt_sandbox_stop(L, sb->stop);
+}
+
+int bt_sandbox_charge_fits(struct bt_sandbox *sb, size_t n)
+{
+	if (!sb->stop && n <= bt_sandbox_room(sb)) {
+		sb->host += n;
+		return 1;
+	}
+	if (!sb->stop)
+		make_sticky(sb, sb->L, BT_SB_MEMORY);
+	return 0;
+}
+
+void bt_sandbox_charge(lua_State *L, size_t n)
+{
+	struct bt_sandbox *sb = bt_sandbox_of(L);
+
+	if (!bt_sandbox_charge_fits(sb, n))
+		bt_sandbox_stop(L, sb->stop);
 }
 
 /* load(chunk [, chunkname [, mode [, env]]]) with mode forced to "t". */
@@ -76,6 +165,25 @@ static int safe_load(lua_State *L)
 	return lua_gettop(L) - 4;
 }
 
+/* setmetatable without finalizers: Lua runs __gc with hooks off, so an
+ * endless one would escape the time limit (also at close). Lua marks an
+ * object for finalization only when setmetatable sees __gc, so a __gc
+ * added to the metatable later never runs. */
+static int safe_setmetatable(lua_State *L)
+{
+	if (lua_type(L, 2) == LUA_TTABLE) {
+		lua_pushliteral(L, "__gc");
+		if (lua_rawget(L, 2) != LUA_TNIL)
+			return luaL_error(L, "setmetatable: __gc metamethods are not allowed in the "
+					  "sandbox (finalizers run outside its time limit)");
+		lua_pop(L, 1);
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	return 1;
+}
+
 /* print() writes to stderr, so rule output never mixes with the report. */
 static int safe_print(lua_State *L)
 {
@@ -92,6 +200,13 @@ static int safe_print(lua_State *L)
 	}
 	fputc('\n', stderr);
 	return 0;
+}
+
+static void wrap_global(lua_State *L, const char *name, lua_CFunction f)
+{
+	lua_getglobal(L, name);
+	lua_pushcclosure(L, f, 1);
+	lua_setglobal(L, name);
 }
 
 static void open_libs(lua_State *L)
@@ -117,14 +232,14 @@ static void open_libs(lua_State *L)
 		lua_pushnil(L);
 		lua_setglobal(L, unsafe[i]);
 	}
-	lua_getglobal(L, "load");
-	lua_pushcclosure(L, safe_load, 1);
-	lua_setglobal(L, "load");
+	wrap_global(L, "load", safe_load);
+	wrap_global(L, "setmetatable", safe_setmetatable);
 	lua_pushcfunction(L, safe_print);
 	lua_setglobal(L, "print");
 	lua_getglobal(L, LUA_STRLIBNAME);
 	lua_pushnil(L);
 	lua_setfield(L, -2, "dump");
+	bt_pattern_open(L);
 	lua_pop(L, 1);
 }
 
@@ -164,7 +279,14 @@ int bt_sandbox_load(struct bt_sandbox *sb, const char *buf, size_t len, const ch
 
 int bt_sandbox_pcall(struct bt_sandbox *sb, int nargs, int nresults)
 {
-	sb->insns = 0;
-	lua_sethook(sb->L, count_hook, LUA_MASKCOUNT, HOOK_PERIOD);
+	if (sb->stop) {
+		char limit[200];
+		lua_pop(sb->L, nargs + 1);
+		bt_sandbox_limit_text(sb, sb->stop, limit, sizeof limit);
+		sb->grace = 1;
+		lua_pushstring(sb->L, limit);
+		sb->grace = 0;
+		return LUA_ERRRUN;
+	}
 	return lua_pcall(sb->L, nargs, nresults, 0);
 }

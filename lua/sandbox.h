@@ -1,8 +1,17 @@
 /*
  * A Lua 5.4 state for untrusted rule scripts (DESIGN §7): base, string,
  * table, math, utf8 and coroutine only (no io, os, package, debug,
- * dofile/loadfile, string.dump), load() of text chunks only, a memory cap
- * enforced by the allocator and an instruction budget by a count hook.
+ * dofile/loadfile, string.dump, no __gc finalizers), load() of text chunks
+ * only, and two limits for the whole file (a rule file or a gate script):
+ * one time budget and one memory account.
+ *
+ * The time budget counts Lua instructions (a count hook), the steps of
+ * pattern matching (pattern.c) and of SQLite's virtual machine (api_sql.c).
+ * The memory account holds Lua's heap, what the file copied into the report
+ * (findings, metrics, tables: never given back) and, while a statement of
+ * the file steps, what SQLite holds above what it held when the file began.
+ * A limit hit stops the file: from then on every instruction raises again,
+ * so a pcall in the script cannot catch the stop and go on.
  */
 #ifndef BT_SANDBOX_H
 #define BT_SANDBOX_H
@@ -12,13 +21,19 @@
 
 #include <lua.h>
 
-#define BT_LUA_MAX_INSNS 200000000LL    /* per rule (~1 s); --set lua.max_instructions */
-#define BT_LUA_MAX_MB 200               /* per rule file; --set lua.max_memory_mb */
+#define BT_LUA_MAX_INSNS 200000000LL    /* per file (~1 s); --set lua.max_instructions */
+#define BT_LUA_MAX_MB 200               /* per file; --set lua.max_memory_mb */
+
+enum bt_sandbox_stop { BT_SB_RUNNING, BT_SB_TIME, BT_SB_MEMORY };
 
 struct bt_sandbox {
 	lua_State *L;
-	size_t mem, mem_cap;
-	long long insns, insn_cap;   /* counted in steps of the hook's period */
+	size_t mem, host, mem_cap;   /* Lua's heap, the host copies, their cap */
+	size_t sql;                  /* what the file's open statements hold (api_sql.c) */
+	long long insns, insn_cap;   /* work done (instructions and steps), its cap */
+	enum bt_sandbox_stop stop;   /* which limit stopped the file */
+	int tunable;                 /* the limits come from --set (a rule file) */
+	int grace;                   /* let the host report an error past the cap */
 };
 
 /* NULL when even the empty state does not fit in mem_cap. */
@@ -29,10 +44,40 @@ void bt_sandbox_close(struct bt_sandbox *sb);
  * luaL_loadbufferx: LUA_OK and the function pushed, or an error message. */
 int bt_sandbox_load(struct bt_sandbox *sb, const char *buf, size_t len, const char *chunkname);
 
-/* lua_pcall with a fresh instruction budget. */
+/* lua_pcall under the file's budget (not a fresh one); fails at once,
+ * without running anything, once the file was stopped. */
 int bt_sandbox_pcall(struct bt_sandbox *sb, int nargs, int nresults);
 
 /* The sandbox that owns L. */
 struct bt_sandbox *bt_sandbox_of(lua_State *L);
+
+/* Charge n steps of work done in C (a matcher, SQL) to the time budget;
+ * raises the stop when it is spent. */
+void bt_sandbox_work(lua_State *L, long long n);
+/* 1 if n more steps fit the budget; 0 marks the file stopped (the caller
+ * raises with bt_sandbox_raise once it has cleaned up). */
+int bt_sandbox_work_fits(struct bt_sandbox *sb, long long n);
+
+/* Bytes left in the memory account. */
+size_t bt_sandbox_room(const struct bt_sandbox *sb);
+/* Charge n bytes copied into host memory; raises the stop if they do
+ * not fit. bt_sandbox_charge_fits: the same without raising (0: stopped). */
+void bt_sandbox_charge(lua_State *L, size_t n);
+int bt_sandbox_charge_fits(struct bt_sandbox *sb, size_t n);
+
+/* Raise the error of the limit that stopped the file (sb->stop set). */
+int bt_sandbox_raise(lua_State *L);
+/* Mark the file stopped by limit why and raise its error. */
+int bt_sandbox_stop(lua_State *L, enum bt_sandbox_stop why);
+
+/* The words for a limit (why: BT_SB_TIME or BT_SB_MEMORY), e.g. "time
+ * limit: ...", written into buf (C memory: it is also wanted when Lua has
+ * no room left). */
+void bt_sandbox_limit_text(const struct bt_sandbox *sb, enum bt_sandbox_stop why, char *buf,
+			   size_t len);
+
+/* string.find, match, gmatch and gsub whose matcher charges its steps
+ * (pattern.c); replaces those in the string table at the top of the stack. */
+void bt_pattern_open(lua_State *L);
 
 #endif

@@ -71,6 +71,7 @@ static void configure_library(void)
 	done = 1;
 	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	bt_rows_heap_install();
 }
 
 static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_err *err)

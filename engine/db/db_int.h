@@ -71,6 +71,10 @@ struct bt_db {
 	int published;
 };
 
+/* Count what SQLite allocates (rows.c), so a rule's statements can be
+ * held to its memory account; before SQLite is initialised. */
+void bt_rows_heap_install(void);
+
 /* Run fixed SQL text (a pragma, BEGIN, COMMIT) with no parameters. */
 int bt_db_run_sql(struct bt_db *db, const char *sql, struct bt_err *err);
 

@@ -3,6 +3,7 @@
  * sqlite3_stmt_readonly so a query can never change a trace.
  */
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "engine/base/alloc.h"
@@ -13,6 +14,7 @@ struct bt_rows {
 	struct bt_db *db;
 	sqlite3_stmt *st;
 	const char *name;   /* for messages */
+	struct bt_rows_budget *budget;
 };
 
 static struct bt_rows *rows_new(struct bt_db *db, sqlite3_stmt *st, const char *name)
@@ -22,13 +24,14 @@ static struct bt_rows *rows_new(struct bt_db *db, sqlite3_stmt *st, const char *
 	r->db = db;
 	r->st = st;
 	r->name = name;
+	r->budget = NULL;
 	return r;
 }
 
 /* What the authorizer watches while a statement is prepared. */
 struct watch {
 	int reads_slices;
-	int strict;        /* a rule's SQL: no ATTACH, DETACH or PRAGMA */
+	int strict;        /* a rule's SQL: no ATTACH, DETACH, PRAGMA or transactions */
 	int refused;
 };
 
@@ -55,7 +58,11 @@ static int watch(void *ctx, int action, const char *a, const char *b, const char
 	if (action == SQLITE_READ && a && !sqlite3_stricmp(a, "slices"))
 		w->reads_slices = 1;
 	if (w->strict && (action == SQLITE_ATTACH || action == SQLITE_DETACH ||
+			  action == SQLITE_TRANSACTION || action == SQLITE_SAVEPOINT ||
 			  (action == SQLITE_PRAGMA && !harmless_pragma(a)) ||
+			  /* a pragma as a table-valued function: pragma_NAME */
+			  (action == SQLITE_READ && a && !sqlite3_strnicmp(a, "pragma_", 7) &&
+			   !harmless_pragma(a + 7)) ||
 			  (action == SQLITE_FUNCTION && b && !sqlite3_stricmp(b, "load_extension")))) {
 		w->refused = 1;
 		return SQLITE_DENY;
@@ -124,7 +131,8 @@ int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, in
 	if (rc < 0)
 		return err->code;
 	if (rc == SQLITE_AUTH)
-		return bt_err_set(err, BT_EUSAGE, "query refused: rules may not ATTACH, DETACH or use pragmas");
+		return bt_err_set(err, BT_EUSAGE, "query refused: rules may not ATTACH, DETACH, use pragmas or "
+				  "transactions");
 	if (rc != SQLITE_OK) {
 		sqlite3_finalize(st);
 		return bt_err_set(err, BT_EUSAGE, "bad query: %s", sqlite3_errmsg(db->conn));
@@ -168,9 +176,106 @@ int bt_rows_nparams(struct bt_rows *r)
 	return sqlite3_bind_parameter_count(r->st);
 }
 
+void bt_rows_budget(struct bt_rows *r, struct bt_rows_budget *b)
+{
+	r->budget = b;
+}
+
+/*
+ * SQLite's allocator, counted: SQLite's own statistics take a mutex per
+ * allocation (db.c turns them off), a relaxed counter costs next to
+ * nothing. The limit is set only while a budgeted step runs, when no
+ * other thread uses SQLite.
+ */
+static sqlite3_mem_methods heap_base;
+static atomic_llong heap_used, heap_limit;
+
+static int heap_refuses(long long more)
+{
+	long long limit = atomic_load_explicit(&heap_limit, memory_order_relaxed);
+
+	return limit > 0 && atomic_load_explicit(&heap_used, memory_order_relaxed) + more > limit;
+}
+
+static void heap_count(long long n)
+{
+	atomic_fetch_add_explicit(&heap_used, n, memory_order_relaxed);
+}
+
+static void *heap_malloc(int n)
+{
+	void *p;
+
+	if (heap_refuses(n))
+		return NULL;
+	if ((p = heap_base.xMalloc(n)))
+		heap_count(heap_base.xSize(p));
+	return p;
+}
+
+static void heap_free(void *p)
+{
+	if (p)
+		heap_count(-(long long)heap_base.xSize(p));
+	heap_base.xFree(p);
+}
+
+static void *heap_realloc(void *p, int n)
+{
+	int old = heap_base.xSize(p);
+	void *q;
+
+	if (n > old && heap_refuses(n - old))
+		return NULL;
+	if ((q = heap_base.xRealloc(p, n)))
+		heap_count((long long)heap_base.xSize(q) - old);
+	return q;
+}
+
+void bt_rows_heap_install(void)
+{
+	sqlite3_mem_methods m;
+
+	sqlite3_config(SQLITE_CONFIG_GETMALLOC, &heap_base);
+	m = heap_base;
+	m.xMalloc = heap_malloc;
+	m.xFree = heap_free;
+	m.xRealloc = heap_realloc;
+	sqlite3_config(SQLITE_CONFIG_MALLOC, &m);
+}
+
+int64_t bt_rows_heap_used(void)
+{
+	return atomic_load_explicit(&heap_used, memory_order_relaxed);
+}
+
+static int tick(void *ctx)
+{
+	struct bt_rows_budget *b = ctx;
+
+	return (b->stopped = b->tick(b->ctx));
+}
+
+/* A step under r's budget: the progress handler and the heap limit are
+ * the connection's and the process's, so they hold for this step only. */
+static int step_budgeted(struct bt_rows *r)
+{
+	struct bt_rows_budget *b = r->budget;
+	int rc;
+
+	b->stopped = b->nomem = 0;
+	sqlite3_progress_handler(r->db->conn, BT_ROWS_TICK, tick, b);
+	atomic_store_explicit(&heap_limit, b->heap_limit, memory_order_relaxed);
+	rc = sqlite3_step(r->st);
+	atomic_store_explicit(&heap_limit, 0, memory_order_relaxed);
+	sqlite3_progress_handler(r->db->conn, 0, NULL, NULL);
+	b->nomem = rc == SQLITE_NOMEM;
+	return rc;
+}
+
 int bt_rows_next(struct bt_rows *r, struct bt_err *err)
 {
-	int rc = sqlite3_step(r->st);
+	int rc = r->budget ? step_budgeted(r) : sqlite3_step(r->st);
 
 	if (rc == SQLITE_ROW)
 		return 1;

@@ -21,7 +21,8 @@ int bt_rows_open(struct bt_rows **out, struct bt_db *db, enum bt_sql_id id, stru
 /*
  * Open a cursor on ad hoc SQL (one statement; trailing whitespace and
  * semicolons allowed). Refused with BT_EUSAGE unless it is read-only;
- * strict (a rule's SQL) also refuses ATTACH, DETACH and pragmas other
+ * strict (a rule's SQL) also refuses ATTACH, DETACH, transactions and
+ * savepoints, and pragmas (as statements or pragma_NAME tables) other
  * than the schema-reading ones, so a rule cannot reach other files.
  */
 int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, int strict,
@@ -33,6 +34,24 @@ void bt_rows_bind_real(struct bt_rows *r, int idx, double v);
 void bt_rows_bind_text(struct bt_rows *r, int idx, const char *s, size_t len);
 void bt_rows_bind_null(struct bt_rows *r, int idx);
 int bt_rows_nparams(struct bt_rows *r);
+
+/*
+ * Limits on a cursor's steps (a rule's SQL, DESIGN §7): tick(ctx) runs
+ * every BT_ROWS_TICK steps of SQLite's virtual machine and stops the
+ * statement by returning nonzero (stopped is then set); while the cursor
+ * steps, SQLite may hold at most heap_limit bytes in all (<= 0: no limit;
+ * nomem is set when that stopped it). b is borrowed for the cursor's life.
+ */
+#define BT_ROWS_TICK 1000
+struct bt_rows_budget {
+	int (*tick)(void *ctx);
+	void *ctx;
+	int64_t heap_limit;
+	int stopped, nomem;
+};
+void bt_rows_budget(struct bt_rows *r, struct bt_rows_budget *b);
+/* Bytes SQLite holds now, in the whole process. */
+int64_t bt_rows_heap_used(void);
 
 /* Advance: 1 when a row is ready, 0 at the end, -1 on error (err set). */
 int bt_rows_next(struct bt_rows *r, struct bt_err *err);

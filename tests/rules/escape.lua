@@ -18,15 +18,9 @@ bt.rule{ id = "attach", run = function()
 end }
 bt.rule{ id = "pragma", run = function() bt.query("PRAGMA writable_schema = 1") end }
 bt.rule{ id = "write", run = function() bt.query("DELETE FROM samples") end }
-bt.rule{ id = "loop", run = function() while true do end end }
-bt.rule{ id = "pcall-loop", run = function()
-  while true do pcall(function() while true do end end) end
-end }
-bt.rule{ id = "memory", run = function()
-  local t = {}
-  for i = 1, math.maxinteger do t[i] = string.rep("x", 1000) .. i end
-end }
 bt.rule{ id = "survivor", run = function()
   bt.finding{ message = "still running", severity = "info",
     evidence = { samples = bt.scalar("SELECT count(*) FROM samples") } }
 end }
+-- The limits (time, memory), which stop the whole file, are tested one
+-- file each in tests/rules/hostile/ (tests/sh/4400-hostile-rules.sh).
