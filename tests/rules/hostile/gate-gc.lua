@@ -1,0 +1,2 @@
+-- A finalizer in a gate script: refused.
+setmetatable({}, { __gc = function() while true do end end })

@@ -1,0 +1,2 @@
+local t = {}
+for i = 1, math.maxinteger do t[i] = ("x"):rep(1000) .. i end

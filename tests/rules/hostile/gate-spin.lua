@@ -1,0 +1,1 @@
+gate.check(function(m) while true do pcall(function() while true do end end) end end)
