@@ -23,7 +23,7 @@ static struct bt_rules_state *state(lua_State *L)
 /* The string keys of the table at idx, sorted, so output never depends
  * on hash order. Lua owns everything (a table anchoring the keys and the
  * sorted array, both left on the stack), so an error cannot leak them. */
-struct key {
+struct sorted_key {
 	const char *s;
 	size_t len;
 	lua_Integer at;   /* its index in the anchoring table */
@@ -31,16 +31,16 @@ struct key {
 
 static int cmp_key(const void *a, const void *b)
 {
-	const struct key *x = a, *y = b;
+	const struct sorted_key *x = a, *y = b;
 	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
 
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-static struct key *sorted_keys(lua_State *L, int idx, size_t *n)
+static struct sorted_key *sorted_keys(lua_State *L, int idx, size_t *n)
 {
 	size_t count = 0, k = 0;
-	struct key *ks;
+	struct sorted_key *ks;
 	int anchor;
 
 	idx = lua_absindex(L, idx);
@@ -70,7 +70,7 @@ static struct key *sorted_keys(lua_State *L, int idx, size_t *n)
 }
 
 /* Push t[key k] for the keys sorted_keys left at anchor (no allocation). */
-static void push_field(lua_State *L, int t, int anchor, const struct key *k)
+static void push_field(lua_State *L, int t, int anchor, const struct sorted_key *k)
 {
 	lua_rawgeti(L, anchor, k->at);
 	lua_rawget(L, t);
@@ -106,7 +106,7 @@ static void json_value(lua_State *L, int idx, struct json *j, int depth);
 static void json_table(lua_State *L, int idx, struct json *j, int depth)
 {
 	lua_Integer n = (lua_Integer)lua_rawlen(L, idx), i, count = 0;
-	struct key *ks;
+	struct sorted_key *ks;
 	size_t k, nk;
 	int anchor;
 
@@ -305,7 +305,7 @@ static int l_finding(lua_State *L)
 	if (lua_getfield(L, 1, "evidence") == LUA_TTABLE) {
 		int ev = lua_gettop(L), anchor = ev + 1;
 		size_t k, nk;
-		struct key *ks = sorted_keys(L, ev, &nk);
+		struct sorted_key *ks = sorted_keys(L, ev, &nk);
 		for (k = 0; k < nk; k++) {
 			bt_sandbox_charge(L, 48 + ks[k].len);
 			push_field(L, ev, anchor, &ks[k]);
