@@ -12,6 +12,7 @@
 #include "engine/base/alloc.h"
 #include "engine/db/db_int.h"
 #include "engine/base/fileio.h"
+#include "engine/base/temps.h"
 
 #define BT_TOOL_NAME "btrace-analyze"
 
@@ -104,6 +105,27 @@ static int scratch_file(struct bt_buf *name, struct bt_err *err)
 	return BT_OK;
 }
 
+/* The temporary beside path that is renamed over it (or over the file
+ * its symbolic links end at, so a link stays a link) when published. */
+static int temp_beside(struct bt_db *db, const char *path, struct bt_err *err)
+{
+	struct bt_buf real = BT_BUF_INIT;
+	int stream;
+
+	if (!strcmp(path, "-"))
+		return bt_err_set(err, BT_EUSAGE, "a trace database cannot be written to stdout: give a file");
+	if (bt_out_target(path, "a trace database", &real, &stream, err)) {
+		bt_buf_release(&real);
+		return err->code;
+	}
+	db->path = bt_buf_detach(&real, NULL);
+	bt_buf_addf(&real, "%s.tmp-%ld", db->path, (long)getpid());
+	db->tmp_path = bt_buf_detach(&real, NULL);
+	bt_temps_add(db->tmp_path);
+	unlink(db->tmp_path);
+	return BT_OK;
+}
+
 int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 {
 	struct bt_db *db = bt_xcalloc(1, sizeof *db);
@@ -121,15 +143,15 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 		}
 		file = tmp.buf;
 	} else if (strcmp(path, ":memory:")) {
-		db->path = bt_xstrdup(path);
-		bt_buf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-		db->tmp_path = bt_buf_detach(&tmp, NULL);
-		unlink(db->tmp_path);
+		if ((rc = temp_beside(db, path, err))) {
+			bt_db_close(db);
+			return rc;
+		}
 		file = db->tmp_path;
 	}
 	rc = db_connect(db, file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
 	if (!path) {
-		unlink(tmp.buf);   /* SQLite keeps the descriptor; nothing is left behind */
+		bt_temps_remove(tmp.buf);   /* SQLite keeps the descriptor; nothing is left behind */
 		bt_buf_release(&tmp);
 	}
 	if (!rc)
@@ -220,6 +242,7 @@ int bt_db_publish(struct bt_db *db, struct bt_err *err)
 		return bt_err_set(err, BT_EIO, "cannot rename '%s' to '%s': %s", db->tmp_path,
 				  db->path, strerror(errno));
 	db->published = 1;
+	bt_temps_forget(db->tmp_path);
 	return BT_OK;
 }
 
@@ -238,7 +261,7 @@ void bt_db_close(struct bt_db *db)
 		sqlite3_finalize(db->stmt[i]);
 	sqlite3_close(db->conn);
 	if (db->tmp_path && !db->published)
-		unlink(db->tmp_path);
+		bt_temps_remove(db->tmp_path);
 	free(db->tmp_path);
 	free(db->path);
 	free(db);

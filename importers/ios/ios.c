@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/base/temps.h"
 #include "importers/importer.h"
 #include "importers/ios/ios_int.h"
 
@@ -354,7 +355,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = bt_ios_import(&c, db, o, gz, err);
 	sqlite3_close(c.conn);
 	if (tmp) {
-		unlink(tmp);
+		bt_temps_remove(tmp);
 		free(tmp);
 	}
 	return rc;

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "engine/base/fileio.h"
+#include "engine/base/temps.h"
 #include "importers/ios/ios_int.h"
 
 #define CHUNK 65536
@@ -102,14 +103,14 @@ int bt_ios_gunzip(const char *path, uint64_t cap, char **tmp, struct bt_err *err
 	if (!(out = fdopen(fd, "wb"))) {
 		rc = bt_err_set(err, BT_EIO, "cannot create a temporary file for '%s': %s", path, strerror(errno));
 		close(fd);
-		unlink(name.buf);
+		bt_temps_remove(name.buf);
 		goto out;
 	}
 	rc = inflate_to(in, out, path, cap, err);
 	if (fclose(out) && !rc)
 		rc = bt_err_set(err, BT_EIO, "cannot write the inflated copy of '%s': %s", path, strerror(errno));
 	if (rc)
-		unlink(name.buf);
+		bt_temps_remove(name.buf);
 	else
 		*tmp = bt_buf_detach(&name, NULL);
 out:

@@ -112,6 +112,19 @@ void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const cha
 	}
 }
 
+int bt_outputs_check(const struct bt_outputs *o, struct bt_err *err)
+{
+	struct bt_buf real = BT_BUF_INIT;
+	size_t i;
+	int stream, rc = BT_OK;
+
+	for (i = 0; i < o->n && !rc; i++)
+		if (o->v[i].path && strcmp(o->v[i].path, "-"))
+			rc = bt_out_target(o->v[i].path, NULL, &real, &stream, err);
+	bt_buf_release(&real);
+	return rc;
+}
+
 const struct bt_taps *bt_outputs_taps(struct bt_outputs *o)
 {
 	return &o->taps;

@@ -12,6 +12,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
+#include "engine/base/temps.h"
 #include "engine/base/utf8.h"
 #include "reports/xlsx/xlsx.h"
 
@@ -125,7 +126,7 @@ void bt_xlsx_discard(struct bt_xlsx *x)
 	if (x->wb)   /* libxlsxwriter frees a workbook only by closing it */
 		workbook_close(x->wb);
 	if (x->tmp)
-		unlink(x->tmp);
+		bt_temps_remove(x->tmp);
 	free(x->tmp);
 	for (i = 0; i < x->nsheets; i++) {
 		free(x->sheets[i]->name);
