@@ -240,7 +240,7 @@ int bt_out_open(struct bt_out *o, const char *path, struct bt_err *err)
 	bt_temps_add(o->tmp);
 	o->fp = fopen(o->tmp, "wb");
 	if (!o->fp) {
-		bt_err_set(err, BT_EIO, "cannot create '%s': %s", o->tmp, strerror(errno));
+		bt_err_set(err, BT_EIO, "cannot create '%s': %s", path, strerror(errno));
 		bt_out_abort(o);
 		return err->code;
 	}

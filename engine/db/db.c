@@ -16,9 +16,34 @@
 
 #define BT_TOOL_NAME "btrace-analyze"
 
+/* A full disk or an I/O error is about a file: say which, and the errno
+ * (the scratch database of a run without --db lives in $TMPDIR). */
 static int sql_fail(struct bt_db *db, const char *what, struct bt_err *err)
 {
-	return bt_err_set(err, BT_ESQL, "%s failed: %s", what, sqlite3_errmsg(db->conn));
+	int code = sqlite3_errcode(db->conn) & 0xff, sys = sqlite3_system_errno(db->conn);
+	const char *dir = getenv("TMPDIR");
+
+	if (!sys && code == SQLITE_FULL)
+		sys = ENOSPC;   /* SQLite keeps no errno for a short write */
+	if (code != SQLITE_FULL && code != SQLITE_IOERR)
+		return bt_err_set(err, BT_ESQL, "%s failed: %s", what, sqlite3_errmsg(db->conn));
+	if (db->tmp_path)
+		return bt_err_set(err, BT_ESQL, "%s failed: %s: writing '%s': %s", what, sqlite3_errmsg(db->conn),
+				  db->tmp_path, sys ? strerror(sys) : "no system error");
+	return bt_err_set(err, BT_ESQL, "%s failed: %s: writing the scratch database in '%s': %s", what,
+			  sqlite3_errmsg(db->conn), dir && *dir ? dir : "/tmp",
+			  sys ? strerror(sys) : "no system error");
+}
+
+static int query_fail(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+{
+	struct bt_buf what = BT_BUF_INIT;
+	int rc;
+
+	bt_buf_addf(&what, "query '%s'", bt_sql_name[id]);
+	rc = sql_fail(db, what.buf, err);
+	bt_buf_release(&what);
+	return rc;
 }
 
 static int is_script(enum bt_sql_id id)
@@ -304,8 +329,7 @@ int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
-				  sqlite3_errmsg(db->conn));
+		return query_fail(db, id, err);
 	return BT_OK;
 }
 
@@ -360,8 +384,7 @@ int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 	if (bt_db_bulk_idle(db, err))
 		return err->code;
 	if (sqlite3_exec(db->conn, bt_sql_text[id], NULL, NULL, NULL) != SQLITE_OK)
-		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
-				  sqlite3_errmsg(db->conn));
+		return query_fail(db, id, err);
 	return BT_OK;
 }
 
@@ -402,8 +425,7 @@ static int lookup(struct bt_db *db, enum bt_sql_id id, const char *arg, int *row
 	*row = rc == SQLITE_ROW;
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		sqlite3_reset(st);
-		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
-				  sqlite3_errmsg(db->conn));
+		return query_fail(db, id, err);
 	}
 	return BT_OK;
 }

@@ -4,6 +4,7 @@
  * then copied to the reporter's stream, which the caller renames into
  * place: a failed run still leaves nothing behind.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,12 +98,13 @@ static int copy_out(const char *path, FILE *out, struct bt_err *err)
 	int bad = 0;
 
 	if (!in)
-		return bt_err_set(err, BT_EIO, "cannot read back the xlsx workbook");
+		return bt_err_set(err, BT_EIO, "cannot read back the xlsx workbook '%s': %s", path,
+				  strerror(errno));
 	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
 		bad |= fwrite(buf, 1, n, out) != n;
 	bad |= ferror(in);
 	fclose(in);
-	return bad ? bt_err_set(err, BT_EIO, "cannot write the xlsx workbook") : BT_OK;
+	return bad ? bt_err_set(err, BT_EIO, "cannot write the xlsx workbook: %s", strerror(errno)) : BT_OK;
 }
 
 int bt_xlsx_finish(struct bt_xlsx *x, FILE *out, struct bt_err *err)
@@ -112,7 +114,8 @@ int bt_xlsx_finish(struct bt_xlsx *x, FILE *out, struct bt_err *err)
 
 	x->wb = NULL;
 	if (e != LXW_NO_ERROR)
-		rc = bt_err_set(err, BT_EIO, "cannot write the xlsx workbook: %s", lxw_strerror(e));
+		rc = bt_err_set(err, BT_EIO, "cannot write the xlsx workbook to '%s': %s (%s)", x->tmp,
+				lxw_strerror(e), errno ? strerror(errno) : "no system error");
 	else
 		rc = copy_out(x->tmp, out, err);
 	bt_xlsx_discard(x);
