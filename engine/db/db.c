@@ -199,6 +199,25 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 	return BT_OK;
 }
 
+/* A database that says it is ours but lacks a table or column (a damaged
+ * or hand-made file) is named as such, not by the first query it breaks. */
+static int prepare_existing(struct bt_db *db, const char *path, struct bt_err *err)
+{
+	struct bt_err e = BT_ERR_INIT;
+	const char *msg;
+
+	if (!prepare_all(db, &e))
+		return BT_OK;
+	msg = sqlite3_errmsg(db->conn);
+	if (!strncmp(msg, "no such table: ", 15))
+		return bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database: it has no "
+				  "table '%s' (%s)", path, msg + 15, e.msg);
+	if (!strncmp(msg, "no such column: ", 16))
+		return bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database of this "
+				  "version: a table lacks column '%s' (%s)", path, msg + 16, e.msg);
+	return bt_err_set(err, e.code, "'%s': %s", path, e.msg);
+}
+
 int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err *err)
 {
 	struct bt_db *db = bt_xcalloc(1, sizeof *db);
@@ -215,7 +234,7 @@ int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err
 	if (!rc)
 		rc = bt_db_bulk_register(db, err);
 	if (!rc)
-		rc = prepare_all(db, err);
+		rc = prepare_existing(db, path, err);
 	if (!rc && readonly)
 		rc = bt_db_query_only(db, err);
 	if (rc) {
