@@ -24,7 +24,7 @@ struct slot {
 static struct slot slots[NSLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGABRT };
 
 void bt_temps_cleanup(void)
 {

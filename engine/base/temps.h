@@ -1,8 +1,8 @@
 /*
  * The registry of temporary files: every file the tool creates only to
  * rename or delete later is named here before it is created, so that
- * SIGINT, SIGTERM, SIGHUP, SIGPIPE and exit() (an out-of-memory exit
- * included) remove it. The handler is async-signal safe: a fixed array of
+ * SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGABRT (an out-of-memory abort) and
+ * exit() (an out-of-memory exit(1) too) remove it. The handler is async-signal safe: a fixed array of
  * paths, unlink() each, then the signal's default action (exit 128+sig).
  */
 #ifndef BT_TEMPS_H
