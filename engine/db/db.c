@@ -3,6 +3,7 @@
  * of prepared statements from queries/, transactions and publishing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +104,10 @@ static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_e
 {
 	configure_library();
 	if (sqlite3_open_v2(file, &db->conn, flags, NULL) != SQLITE_OK) {
-		bt_err_set(err, db->conn ? BT_ESQL : BT_EIO, "cannot open database '%s': %s", file,
-			   db->conn ? sqlite3_errmsg(db->conn) : "out of memory");
+		int sys = db->conn ? sqlite3_system_errno(db->conn) : 0;
+		bt_err_set(err, db->conn ? BT_ESQL : BT_EIO, "cannot open database '%s': %s%s%s", file,
+			   db->conn ? sqlite3_errmsg(db->conn) : "out of memory", sys ? ": " : "",
+			   sys ? strerror(sys) : "");
 		return err->code;
 	}
 	sqlite3_extended_result_codes(db->conn, 1);
@@ -135,7 +138,7 @@ static int scratch_file(struct bt_buf *name, struct bt_err *err)
 static int temp_beside(struct bt_db *db, const char *path, struct bt_err *err)
 {
 	struct bt_buf real = BT_BUF_INIT;
-	int stream;
+	int stream, fd;
 
 	if (!strcmp(path, "-"))
 		return bt_err_set(err, BT_EUSAGE, "a trace database cannot be written to stdout: give a file");
@@ -147,7 +150,12 @@ static int temp_beside(struct bt_db *db, const char *path, struct bt_err *err)
 	bt_buf_addf(&real, "%s.tmp-%ld", db->path, (long)getpid());
 	db->tmp_path = bt_buf_detach(&real, NULL);
 	bt_temps_add(db->tmp_path);
-	unlink(db->tmp_path);
+	/* made empty here (an empty file is a new database) so a failure has
+	 * its errno: SQLite's would be "unable to open database file" */
+	fd = open(db->tmp_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return bt_err_set(err, BT_EIO, "cannot create '%s': %s", db->tmp_path, strerror(errno));
+	close(fd);
 	return BT_OK;
 }
 
