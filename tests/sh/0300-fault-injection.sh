@@ -26,14 +26,22 @@ ln -s /proc/self/fd/1 "$T/so"
 is "$("$BIN" -q "$ex" -o "$T/so" | wc -c)" "$size" "-o a link to /proc/self/fd/1: the report goes to the pipe"
 check "and the link stays a link" test -L "$T/so"
 
-kind=$(stat -c %F /dev/stdout)
-is "$("$BIN" -q "$ex" -o /dev/stdout | wc -c)" "$size" "-o /dev/stdout: the report goes to stdout"
-is "$(stat -c %F /dev/stdout)" "$kind" "/dev/stdout is what it was ($kind)"
+# The machine's /dev/stdout is tried only once a device node of our own
+# came through: a tool that replaces it (as before) must not break the box.
+mknod "$T/null" c 1 3 2>/dev/null || ln -s /dev/null "$T/null"
+kind=$(stat -L -c %F "$T/null")
+"$BIN" -q "$ex" -o "$T/null"
+is "$?:$(stat -L -c %F "$T/null")" "0:$kind" "-o a character device: written through, still a device"
+if [ "$(stat -L -c %F "$T/null")" = "$kind" ] && [ -L "$T/so" ]; then
+	kind=$(stat -c %F /dev/stdout)
+	is "$("$BIN" -q "$ex" -o /dev/stdout | wc -c)" "$size" "-o /dev/stdout: the report goes to stdout"
+	is "$(stat -c %F /dev/stdout)" "$kind" "/dev/stdout is what it was ($kind)"
+else
+	echo "not ok - -o /dev/stdout not tried: outputs replace devices and links"
+fi
 "$BIN" -q "$ex" -o - >"$T/dash.txt"
 check "-o -: the text report on stdout" cmp -s "$T/want.txt" "$T/dash.txt"
 like "$("$BIN" -q "$ex" -o - --format json | head -c 200)" '"schema"' "-o - --format json: JSON on stdout"
-"$BIN" -q "$ex" -o /dev/null
-is "$?:$(stat -c %F /dev/null)" "0:character special file" "-o /dev/null: written through, still a device"
 
 echo old >"$T/target.txt"
 ln -s target.txt "$T/link.txt"
@@ -84,9 +92,9 @@ for args in "analyze $T/in.fifo" "import $T/in.fifo -o $T/x.db" "query $T/in.fif
 	is "$?" 1 "a FIFO as ${args%% *}'s ${args#* }: exit 1, no hang"
 	like "$out" "cannot read '$T/in.fifo': it is a FIFO, not a regular file" "the message names it and what it is"
 done
-out=$(timeout 20 "$BIN" /dev/null 2>&1)
+out=$(timeout 20 "$BIN" "$T/null" 2>&1)
 is "$?" 1 "a device as input: exit 1"
-like "$out" "cannot read '/dev/null': it is a character device" "the message says it is a device"
+like "$out" "cannot read '$T/null': it is a character device" "the message says it is a device"
 
 # --- read-only and full file systems ----------------------------------
 mkdir -p "$T/ro" "$T/full" "$T/fulltmp"
