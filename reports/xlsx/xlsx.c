@@ -78,8 +78,10 @@ int bt_xlsx_open(struct bt_xlsx *x, const char *title, struct bt_err *err)
 	x->tmp = bt_buf_detach(&path, NULL);
 	x->wb = workbook_new(x->tmp);
 	if (!x->wb) {
+		bt_err_set(err, BT_EIO, "cannot start the xlsx workbook '%s': %s", x->tmp,
+			   errno ? strerror(errno) : "out of memory");
 		bt_xlsx_discard(x);
-		return bt_err_set(err, BT_EIO, "cannot start the xlsx workbook");
+		return err->code;
 	}
 	memset(&props, 0, sizeof props);
 	props.title = (char *)title;

@@ -32,4 +32,7 @@ out=$(timeout 20 "$BIN" compare --base "$T/r.fifo" --head "$T/r.fifo" 2>&1)
 is "$?" 1 "compare of a FIFO: exit 1"
 like "$out" "cannot read '$T/r.fifo': it is a FIFO, not a regular file" "compare says it is a FIFO"
 unlike "$out" "no such file" "not 'no such file or directory'"
+out=$(timeout 20 "$BIN" -q "$T/ios/trace.db" --symbols "$T/r.fifo" 2>&1)
+is "$?" 1 "--symbols a FIFO: exit 1, no hang"
+like "$out" "cannot read '$T/r.fifo': it is a FIFO, not a regular file" "--symbols says it is a FIFO"
 :
