@@ -16,7 +16,18 @@ struct bt_fmap {
 	size_t len;
 };
 
-/* Map a whole regular file read-only. Release with bt_fmap_release. */
+/* What a stat mode names, for messages: "a FIFO", "a directory", ... */
+const char *bt_file_kind(unsigned mode);
+
+/*
+ * Check that input path is a regular file (or a directory, when dir_ok)
+ * before anything reads it: it is opened without blocking, so a FIFO is
+ * refused rather than waited on. BT_EIO: "cannot read 'path': it is a
+ * FIFO, not a regular file", or the open's errno text.
+ */
+int bt_input_check(const char *path, int dir_ok, struct bt_err *err);
+
+/* Map a whole regular file read-only (refused as bt_input_check does). Release with bt_fmap_release. */
 int bt_fmap_open(struct bt_fmap *m, const char *path, struct bt_err *err);
 void bt_fmap_release(struct bt_fmap *m);
 /* Let the kernel drop the pages of m[0..upto): a one-pass reader calls it
@@ -24,9 +35,12 @@ void bt_fmap_release(struct bt_fmap *m);
 void bt_fmap_drop(struct bt_fmap *m, size_t upto);
 
 /*
- * A new empty file $TMPDIR/<stem>-XXXXXX (/tmp without TMPDIR), open for
- * writing: its path goes to name and its descriptor is returned. On
- * failure -1, name released, and err says "cannot create <what> in '<dir>'".
+ * A new empty file $TMPDIR/<stem>-PID-XXXXXX (/tmp without TMPDIR), open
+ * for reading and writing: its path goes to name and its descriptor is
+ * returned. The path is in the temporaries' registry (temps.h) from before
+ * the file exists: remove it with bt_temps_remove (or bt_temps_forget once
+ * it is gone). On failure -1, name released, and err says "cannot create
+ * <what> in '<dir>'" with the errno text.
  */
 int bt_temp_file(const char *stem, const char *what, struct bt_buf *name, struct bt_err *err);
 
@@ -35,13 +49,28 @@ int bt_is_dir(const char *path);
 /* 1 if path names an existing regular file. */
 int bt_is_file(const char *path);
 
-/* An output in progress: fp writes to tmp until bt_out_commit renames it. */
+/*
+ * Where an output to path goes. A regular file, or none yet, is replaced
+ * by renaming a temporary over it: real gets the file a chain of symbolic
+ * links ends at, so the link is kept and its target replaced atomically.
+ * A FIFO or character device (a pipe, /dev/stdout, /dev/null) is written
+ * through (*stream = 1, real = path), unless need_file says why the
+ * output needs a regular file ("a trace database"). A directory, socket
+ * or block device, or a stream when need_file is given, is BT_EUSAGE
+ * naming path and what it is. real is the caller's to release.
+ */
+int bt_out_target(const char *path, const char *need_file, struct bt_buf *real, int *stream,
+		  struct bt_err *err);
+
+/* An output in progress: fp writes to tmp until bt_out_commit renames it
+ * to path; tmp is NULL when fp writes through (stdout, a FIFO, a device). */
 struct bt_out {
 	FILE *fp;
 	char *path, *tmp;
 };
 
-/* path "-" or NULL writes to stdout directly. */
+/* path "-" or NULL writes to stdout directly; otherwise as bt_out_target
+ * says. The temporary PATH.tmp-PID is in the temporaries' registry. */
 int bt_out_open(struct bt_out *o, const char *path, struct bt_err *err);
 int bt_out_commit(struct bt_out *o, struct bt_err *err);
 /* Abandon an output: the temporary file is removed. Safe after commit. */

@@ -44,7 +44,7 @@ static int add_outputs(const struct bt_opts *o, struct bt_outputs *out, struct b
 		bt_outputs_add(out, &bt_exp_pprof, o->pprof);
 	if (o->folded)
 		bt_outputs_add(out, &bt_exp_folded, o->folded);
-	return BT_OK;
+	return bt_outputs_check(out, err);
 }
 
 int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)

@@ -61,8 +61,8 @@ static int read_side(struct bt_runs *rs, enum bt_side side, const char **paths, 
 	int i, rc = BT_OK;
 
 	for (i = 0; i < n && !rc; i++) {
-		if (!bt_is_file(paths[i]) && !bt_is_dir(paths[i]))
-			rc = bt_err_set(err, BT_EIO, "%s: no such file or directory", paths[i]);
+		if (bt_input_check(paths[i], 1, err))
+			rc = err->code;
 		else if (bt_runs_is_json(paths[i]))
 			rc = bt_runs_add_report(rs, side, paths[i], err);
 		else

@@ -42,12 +42,16 @@ static const struct {
 	  "thread and method (top-down and bottom-up), the main thread's waits and\n"
 	  "who ended them, and its longest Looper messages.\n"
 	  "The format follows -o's extension (.txt, .json, .md, .html, .xlsx) or\n"
-	  "--format; default is text on stdout. -o is written to a temporary file and\n"
-	  "renamed at the end. The HTML report is one self-contained page (nothing is\n"
-	  "fetched) with a flame graph per thread and the main thread's timeline, its\n"
-	  "waits and arrows from the threads that ended them. An .xlsx workbook holds\n"
-	  "a Summary (facts, findings by severity, metrics), charts of the top methods\n"
-	  "and of blocked time, and a sheet per table.\n",
+	  "--format; default is text on stdout, as with -o - (the format is then\n"
+	  "--format's, or text). -o, --db and the exports are written to a temporary\n"
+	  "file renamed over the path at the end, so a failed or interrupted run\n"
+	  "keeps the old file; through a symbolic link its target is replaced and the\n"
+	  "link kept; a FIFO or device (/dev/stdout) is written through. The HTML\n"
+	  "report is one self-contained page (nothing is fetched) with a flame graph\n"
+	  "per thread and the main thread's timeline, its waits and arrows from the\n"
+	  "threads that ended them. An .xlsx workbook holds a Summary (facts,\n"
+	  "findings by severity, metrics), charts of the top methods and of blocked\n"
+	  "time, and a sheet per table.\n",
 	  &bt_optab_analyze, NULL },
 	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
 	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/base/fileio.h"
 #include "engine/cli/cmd.h"
 #include "engine/db/diag.h"
 #include "engine/recon/pipeline.h"
@@ -85,6 +86,8 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 	int rc;
 
 	*out = NULL;
+	if (bt_input_check(input, 1, err))   /* before anything opens it: a FIFO would block */
+		return err->code;
 	if (bt_db_is_trace_db(input)) {
 		if (o->slice_policy)
 			return bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': a trace "

@@ -10,6 +10,7 @@
 #include <malloc.h>
 #endif
 
+#include "engine/base/temps.h"
 #include "engine/cli/cmd.h"
 
 #ifndef BT_VERSION
@@ -67,6 +68,7 @@ int main(int argc, char **argv)
 		/* "btrace-analyze INPUT ..." means analyze: argv[0] stands for the command */
 		argv[0] = analyze_argv0;
 	}
+	bt_temps_install();
 	rc = fn(argc, argv, &err);
 	if (rc && err.code) {
 		fprintf(stderr, "btrace-analyze: error: %s\n", err.msg);

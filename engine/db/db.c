@@ -3,6 +3,7 @@
  * of prepared statements from queries/, transactions and publishing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,38 @@
 #include "engine/base/alloc.h"
 #include "engine/db/db_int.h"
 #include "engine/base/fileio.h"
+#include "engine/base/temps.h"
 
 #define BT_TOOL_NAME "btrace-analyze"
 
+/* A full disk or an I/O error is about a file: say which, and the errno
+ * (the scratch database of a run without --db lives in $TMPDIR). */
 static int sql_fail(struct bt_db *db, const char *what, struct bt_err *err)
 {
-	return bt_err_set(err, BT_ESQL, "%s failed: %s", what, sqlite3_errmsg(db->conn));
+	int code = sqlite3_errcode(db->conn) & 0xff, sys = sqlite3_system_errno(db->conn);
+	const char *dir = getenv("TMPDIR");
+
+	if (!sys && code == SQLITE_FULL)
+		sys = ENOSPC;   /* SQLite keeps no errno for a short write */
+	if (code != SQLITE_FULL && code != SQLITE_IOERR)
+		return bt_err_set(err, BT_ESQL, "%s failed: %s", what, sqlite3_errmsg(db->conn));
+	if (db->tmp_path)
+		return bt_err_set(err, BT_ESQL, "%s failed: %s: writing '%s': %s", what, sqlite3_errmsg(db->conn),
+				  db->tmp_path, sys ? strerror(sys) : "no system error");
+	return bt_err_set(err, BT_ESQL, "%s failed: %s: writing the scratch database in '%s': %s", what,
+			  sqlite3_errmsg(db->conn), dir && *dir ? dir : "/tmp",
+			  sys ? strerror(sys) : "no system error");
+}
+
+static int query_fail(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+{
+	struct bt_buf what = BT_BUF_INIT;
+	int rc;
+
+	bt_buf_addf(&what, "query '%s'", bt_sql_name[id]);
+	rc = sql_fail(db, what.buf, err);
+	bt_buf_release(&what);
+	return rc;
 }
 
 static int is_script(enum bt_sql_id id)
@@ -78,8 +105,10 @@ static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_e
 {
 	configure_library();
 	if (sqlite3_open_v2(file, &db->conn, flags, NULL) != SQLITE_OK) {
-		bt_err_set(err, db->conn ? BT_ESQL : BT_EIO, "cannot open database '%s': %s", file,
-			   db->conn ? sqlite3_errmsg(db->conn) : "out of memory");
+		int sys = db->conn ? sqlite3_system_errno(db->conn) : 0;
+		bt_err_set(err, db->conn ? BT_ESQL : BT_EIO, "cannot open database '%s': %s%s%s", file,
+			   db->conn ? sqlite3_errmsg(db->conn) : "out of memory", sys ? ": " : "",
+			   sys ? strerror(sys) : "");
 		return err->code;
 	}
 	sqlite3_extended_result_codes(db->conn, 1);
@@ -105,6 +134,32 @@ static int scratch_file(struct bt_buf *name, struct bt_err *err)
 	return BT_OK;
 }
 
+/* The temporary beside path that is renamed over it (or over the file
+ * its symbolic links end at, so a link stays a link) when published. */
+static int temp_beside(struct bt_db *db, const char *path, struct bt_err *err)
+{
+	struct bt_buf real = BT_BUF_INIT;
+	int stream, fd;
+
+	if (!strcmp(path, "-"))
+		return bt_err_set(err, BT_EUSAGE, "a trace database cannot be written to stdout: give a file");
+	if (bt_out_target(path, "a trace database", &real, &stream, err)) {
+		bt_buf_release(&real);
+		return err->code;
+	}
+	db->path = bt_buf_detach(&real, NULL);
+	bt_buf_addf(&real, "%s.tmp-%ld", db->path, (long)getpid());
+	db->tmp_path = bt_buf_detach(&real, NULL);
+	bt_temps_add(db->tmp_path);
+	/* made empty here (an empty file is a new database) so a failure has
+	 * its errno: SQLite's would be "unable to open database file" */
+	fd = open(db->tmp_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return bt_err_set(err, BT_EIO, "cannot create '%s': %s", db->tmp_path, strerror(errno));
+	close(fd);
+	return BT_OK;
+}
+
 int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 {
 	struct bt_db *db = bt_xcalloc(1, sizeof *db);
@@ -122,15 +177,15 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 		}
 		file = tmp.buf;
 	} else if (strcmp(path, ":memory:")) {
-		db->path = bt_xstrdup(path);
-		bt_buf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-		db->tmp_path = bt_buf_detach(&tmp, NULL);
-		unlink(db->tmp_path);
+		if ((rc = temp_beside(db, path, err))) {
+			bt_db_close(db);
+			return rc;
+		}
 		file = db->tmp_path;
 	}
 	rc = db_connect(db, file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
 	if (!path) {
-		unlink(tmp.buf);   /* SQLite keeps the descriptor; nothing is left behind */
+		bt_temps_remove(tmp.buf);   /* SQLite keeps the descriptor; nothing is left behind */
 		bt_buf_release(&tmp);
 	}
 	if (!rc)
@@ -153,6 +208,25 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 	return BT_OK;
 }
 
+/* A database that says it is ours but lacks a table or column (a damaged
+ * or hand-made file) is named as such, not by the first query it breaks. */
+static int prepare_existing(struct bt_db *db, const char *path, struct bt_err *err)
+{
+	struct bt_err e = BT_ERR_INIT;
+	const char *msg;
+
+	if (!prepare_all(db, &e))
+		return BT_OK;
+	msg = sqlite3_errmsg(db->conn);
+	if (!strncmp(msg, "no such table: ", 15))
+		return bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database: it has no "
+				  "table '%s' (%s)", path, msg + 15, e.msg);
+	if (!strncmp(msg, "no such column: ", 16))
+		return bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database of this "
+				  "version: a table lacks column '%s' (%s)", path, msg + 16, e.msg);
+	return bt_err_set(err, e.code, "'%s': %s", path, e.msg);
+}
+
 int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err *err)
 {
 	struct bt_db *db = bt_xcalloc(1, sizeof *db);
@@ -169,7 +243,7 @@ int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err
 	if (!rc)
 		rc = bt_db_bulk_register(db, err);
 	if (!rc)
-		rc = prepare_all(db, err);
+		rc = prepare_existing(db, path, err);
 	if (!rc && readonly)
 		rc = bt_db_query_only(db, err);
 	if (rc) {
@@ -221,6 +295,7 @@ int bt_db_publish(struct bt_db *db, struct bt_err *err)
 		return bt_err_set(err, BT_EIO, "cannot rename '%s' to '%s': %s", db->tmp_path,
 				  db->path, strerror(errno));
 	db->published = 1;
+	bt_temps_forget(db->tmp_path);
 	return BT_OK;
 }
 
@@ -239,7 +314,7 @@ void bt_db_close(struct bt_db *db)
 		sqlite3_finalize(db->stmt[i]);
 	sqlite3_close(db->conn);
 	if (db->tmp_path && !db->published)
-		unlink(db->tmp_path);
+		bt_temps_remove(db->tmp_path);
 	free(db->tmp_path);
 	free(db->path);
 	free(db);
@@ -282,8 +357,7 @@ int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
-				  sqlite3_errmsg(db->conn));
+		return query_fail(db, id, err);
 	return BT_OK;
 }
 
@@ -338,8 +412,7 @@ int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 	if (bt_db_bulk_idle(db, err))
 		return err->code;
 	if (sqlite3_exec(db->conn, bt_sql_text[id], NULL, NULL, NULL) != SQLITE_OK)
-		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
-				  sqlite3_errmsg(db->conn));
+		return query_fail(db, id, err);
 	return BT_OK;
 }
 
@@ -380,8 +453,7 @@ static int lookup(struct bt_db *db, enum bt_sql_id id, const char *arg, int *row
 	*row = rc == SQLITE_ROW;
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		sqlite3_reset(st);
-		return bt_err_set(err, BT_ESQL, "query '%s' failed: %s", bt_sql_name[id],
-				  sqlite3_errmsg(db->conn));
+		return query_fail(db, id, err);
 	}
 	return BT_OK;
 }

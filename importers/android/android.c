@@ -424,8 +424,8 @@ static int locate(const char *path, const struct bt_import_opts *o, char **sampl
 			*mapping = find_mapping(path);
 	}
 	if (o->mapping) {
-		if (!bt_is_file(o->mapping))
-			return bt_err_set(err, BT_EIO, "cannot read mapping '%s'", o->mapping);
+		if (bt_input_check(o->mapping, 0, err))   /* names the cause: missing, a FIFO, ... */
+			return err->code;
 		*mapping = bt_xstrdup(o->mapping);
 	}
 	return BT_OK;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/base/temps.h"
 #include "importers/importer.h"
 #include "importers/ios/ios_int.h"
 
@@ -43,6 +44,7 @@ static int open_input(const char *path, sqlite3 **out)
 static int probe(const char *path, const unsigned char *head, size_t n)
 {
 	struct bt_ios_ctx c;
+	struct bt_err e = BT_ERR_INIT;
 	int yes;
 
 	if (!head)
@@ -56,7 +58,8 @@ static int probe(const char *path, const unsigned char *head, size_t n)
 		sqlite3_close(c.conn);
 		return 0;
 	}
-	yes = bt_ios_has_table(&c, "BTraceModel");
+	/* a file whose schema cannot be read is claimed, so the error says so */
+	yes = bt_ios_has_table(&c, "BTraceModel") || bt_ios_check_schema(&c, &e);
 	sqlite3_close(c.conn);
 	return yes;
 }
@@ -348,13 +351,15 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	c.diag = diag;
 	if (!rc && open_input(tmp ? tmp : path, &c.conn) != SQLITE_OK)
 		rc = bt_err_set(err, BT_EIO, "cannot open '%s': %s", path, sqlite3_errmsg(c.conn));
+	if (!rc)
+		rc = bt_ios_check_schema(&c, err);
 	if (!rc && gz && !bt_ios_has_table(&c, "BTraceModel"))
 		rc = bt_err_set(err, BT_EFORMAT, "gzip'd '%s' holds no btrace iOS database (no table 'BTraceModel')", path);
 	if (!rc)
 		rc = bt_ios_import(&c, db, o, gz, err);
 	sqlite3_close(c.conn);
 	if (tmp) {
-		unlink(tmp);
+		bt_temps_remove(tmp);
 		free(tmp);
 	}
 	return rc;

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "engine/base/fileio.h"
+#include "engine/base/temps.h"
 #include "importers/ios/ios_int.h"
 
 #define CHUNK 65536
@@ -36,7 +37,8 @@ int bt_ios_gz_is_sqlite(const char *path)
 	return yes;
 }
 
-static int inflate_to(FILE *in, FILE *out, const char *path, uint64_t cap, struct bt_err *err)
+static int inflate_to(FILE *in, FILE *out, const char *path, const char *tmp, uint64_t cap,
+		      struct bt_err *err)
 {
 	unsigned char *ibuf = bt_xmalloc(CHUNK), *obuf = bt_xmalloc(CHUNK);
 	z_stream z;
@@ -72,8 +74,8 @@ static int inflate_to(FILE *in, FILE *out, const char *path, uint64_t cap, struc
 				rc = bt_err_set(err, BT_EFORMAT, "gzip'd '%s' inflates to more than %llu bytes (the cap)",
 						path, (unsigned long long)cap);
 			else if (got && fwrite(obuf, 1, got, out) != got)
-				rc = bt_err_set(err, BT_EIO, "cannot write the inflated copy of '%s': %s", path,
-						strerror(errno));
+				rc = bt_err_set(err, BT_EIO, "cannot write the inflated copy of '%s' to '%s': %s",
+						path, tmp, strerror(errno));
 		}
 	}
 	inflateEnd(&z);
@@ -102,14 +104,15 @@ int bt_ios_gunzip(const char *path, uint64_t cap, char **tmp, struct bt_err *err
 	if (!(out = fdopen(fd, "wb"))) {
 		rc = bt_err_set(err, BT_EIO, "cannot create a temporary file for '%s': %s", path, strerror(errno));
 		close(fd);
-		unlink(name.buf);
+		bt_temps_remove(name.buf);
 		goto out;
 	}
-	rc = inflate_to(in, out, path, cap, err);
+	rc = inflate_to(in, out, path, name.buf, cap, err);
 	if (fclose(out) && !rc)
-		rc = bt_err_set(err, BT_EIO, "cannot write the inflated copy of '%s': %s", path, strerror(errno));
+		rc = bt_err_set(err, BT_EIO, "cannot write the inflated copy of '%s' to '%s': %s", path,
+				name.buf, strerror(errno));
 	if (rc)
-		unlink(name.buf);
+		bt_temps_remove(name.buf);
 	else
 		*tmp = bt_buf_detach(&name, NULL);
 out:

@@ -29,6 +29,19 @@ int bt_ios_prepare(struct bt_ios_ctx *c, const char *table, const char *sql, str
 	return BT_OK;
 }
 
+int bt_ios_check_schema(struct bt_ios_ctx *c, struct bt_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int ok = sqlite3_prepare_v2(c->conn, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) == SQLITE_OK &&
+		 sqlite3_step(st) == SQLITE_ROW;
+
+	if (!ok)   /* the message before finalize, which would reset it */
+		bt_err_set(err, BT_EFORMAT, "damaged SQLite file '%s': its schema (table sqlite_master, "
+			   "from page 1 at byte offset 100) cannot be read: %s", c->path, sqlite3_errmsg(c->conn));
+	sqlite3_finalize(st);
+	return ok ? BT_OK : err->code;
+}
+
 int bt_ios_has_table(struct bt_ios_ctx *c, const char *table)
 {
 	sqlite3_stmt *st = NULL;

@@ -126,7 +126,10 @@ const char *bt_ios_layout(const char *table, int64_t version, const char **cols)
 /* Count the tables of the input the importer does not know (diagnostics). */
 void bt_ios_note_unknown_tables(struct bt_ios_ctx *c);
 
-/* Input (ios_input.c). 1 if the input has table. */
+/* Input (ios_input.c). BT_EFORMAT naming the file when SQLite cannot
+ * read its schema (a damaged first page): SQLite, but nothing readable. */
+int bt_ios_check_schema(struct bt_ios_ctx *c, struct bt_err *err);
+/* 1 if the input has table. */
 int bt_ios_has_table(struct bt_ios_ctx *c, const char *table);
 /* Check a table's columns: BT_EFORMAT naming the missing one. */
 int bt_ios_check_columns(struct bt_ios_ctx *c, const char *table, const char *const *cols,

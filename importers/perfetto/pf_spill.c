@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "engine/base/fileio.h"
+#include "engine/base/temps.h"
 #include "importers/perfetto/pf_int.h"
 
 static const char spill_pragmas[] =
@@ -45,7 +46,7 @@ int pf_spill_open(struct pf *p, struct bt_err *err)
 		rc = run(p, "BEGIN", "starting", err);
 	if (!rc)
 		rc = run(p, bt_sql_text[BT_SQL_SCRATCH_PF_SPILL], "creating", err);
-	unlink(name.buf);
+	bt_temps_remove(name.buf);
 	bt_buf_release(&name);
 	if (!rc && (sqlite3_prepare_v2(p->spill, bt_sql_text[BT_SQL_SCRATCH_PF_INSERT_EVENT], -1, &p->ins,
 				       NULL) != SQLITE_OK ||

@@ -5,6 +5,7 @@
  * upstream's converter (format spec §10), minus its quirks: the process
  * track gets a real uuid (not 0, Q-6) and thread names no newline (Q-4).
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,7 @@ struct bt_perfetto {
 static int flush_out(struct bt_perfetto *w, struct bt_err *err)
 {
 	if (w->nout && fwrite(w->out, 1, w->nout, w->fp) != w->nout)
-		return bt_err_set(err, BT_EIO, "cannot write the Perfetto trace");
+		return bt_err_set(err, BT_EIO, "cannot write the Perfetto trace: %s", strerror(errno));
 	w->nout = 0;
 	return BT_OK;
 }
@@ -78,7 +79,7 @@ static int emit(struct bt_perfetto *w, const uint8_t *b, size_t n, struct bt_err
 		return err->code;
 	if (n > OUT_BUF)
 		return fwrite(b, 1, n, w->fp) == n ? BT_OK
-			: bt_err_set(err, BT_EIO, "cannot write the Perfetto trace");
+			: bt_err_set(err, BT_EIO, "cannot write the Perfetto trace: %s", strerror(errno));
 	memcpy(w->out + w->nout, b, n);
 	w->nout += n;
 	return BT_OK;

@@ -14,6 +14,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
+#include "engine/base/temps.h"
 #include "reports/export/slice_log.h"
 
 #define NFIELDS 19
@@ -99,7 +100,7 @@ static int open_part(struct log_part *p, struct bt_err *err)
 
 	if (fd < 0)
 		return err->code;
-	unlink(p->path.buf);
+	bt_temps_remove(p->path.buf);
 	if (!(p->fp = fdopen(fd, "w+b"))) {
 		close(fd);
 		return bt_err_set(err, BT_EIO, "cannot open the slice log '%s': %s", p->path.buf, strerror(errno));

@@ -5,6 +5,7 @@
  * interactive flame graph and the main thread's timeline with arrows from
  * each waker to the wait it ended. All text from the trace is escaped.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "gen/bt_html.h"
@@ -264,7 +265,7 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	if (!rc) {
 		fprintf(out, "</script>\n<script>\n%s</script>\n</body>\n</html>\n", bt_html_text[BT_HTML_REPORT_JS]);
 		if (ferror(out))
-			rc = bt_err_set(err, BT_EIO, "cannot write the HTML report");
+			rc = bt_err_set(err, BT_EIO, "cannot write the HTML report: %s", strerror(errno));
 	}
 	bt_report_ctx_release(&c);
 	return rc;

@@ -112,6 +112,19 @@ void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const cha
 	}
 }
 
+int bt_outputs_check(const struct bt_outputs *o, struct bt_err *err)
+{
+	struct bt_buf real = BT_BUF_INIT;
+	size_t i;
+	int stream, rc = BT_OK;
+
+	for (i = 0; i < o->n && !rc; i++)
+		if (o->v[i].path && strcmp(o->v[i].path, "-"))
+			rc = bt_out_target(o->v[i].path, NULL, &real, &stream, err);
+	bt_buf_release(&real);
+	return rc;
+}
+
 const struct bt_taps *bt_outputs_taps(struct bt_outputs *o)
 {
 	return &o->taps;
@@ -175,6 +188,15 @@ static void join(struct bt_outputs *o)
 		o->v[i].threaded = 0;
 }
 
+static int failed(const struct output *d, struct bt_err *err)
+{
+	const char *path = d->path && strcmp(d->path, "-") ? d->path : "stdout";
+
+	if (strstr(d->err.msg, path))
+		return bt_err_set(err, d->err.code, "%s", d->err.msg);
+	return bt_err_set(err, d->err.code, "'%s': %s", path, d->err.msg);
+}
+
 int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_result *res,
 		      struct bt_err *err)
 {
@@ -189,9 +211,9 @@ int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_re
 		write_one(&o->v[i]);
 	}
 	join(o);
-	for (i = 0; i < o->n; i++)   /* the first failure, in the order added */
+	for (i = 0; i < o->n; i++)   /* the first failure, in the order added: the writers know no path */
 		if (o->v[i].rc)
-			return bt_err_set(err, o->v[i].err.code, "%s", o->v[i].err.msg);
+			return failed(&o->v[i], err);
 	for (i = 0; i < o->n; i++)   /* all written through before any is renamed */
 		if (o->v[i].out.fp && o->v[i].out.fp != stdout && (fflush(o->v[i].out.fp) || ferror(o->v[i].out.fp)))
 			return bt_err_set(err, BT_EIO, "cannot write '%s': %s", o->v[i].path, strerror(errno));

@@ -31,6 +31,9 @@ struct bt_outputs *bt_outputs_new(int folded_metric);
 /* Add an output of x to path (NULL or "-": stdout), in the order their
  * errors should be found in. */
 void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const char *path);
+/* Before the run: BT_EUSAGE if an output's path cannot be one (a
+ * directory, a socket; see bt_out_target), so the run is not wasted. */
+int bt_outputs_check(const struct bt_outputs *o, struct bt_err *err);
 /* The taps the run must feed for the outputs' needs; valid until
  * bt_outputs_free. Their ready (tap.h) is bt_outputs_start. */
 const struct bt_taps *bt_outputs_taps(struct bt_outputs *o);

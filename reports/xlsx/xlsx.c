@@ -4,6 +4,7 @@
  * then copied to the reporter's stream, which the caller renames into
  * place: a failed run still leaves nothing behind.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
+#include "engine/base/temps.h"
 #include "engine/base/utf8.h"
 #include "reports/xlsx/xlsx.h"
 
@@ -76,8 +78,10 @@ int bt_xlsx_open(struct bt_xlsx *x, const char *title, struct bt_err *err)
 	x->tmp = bt_buf_detach(&path, NULL);
 	x->wb = workbook_new(x->tmp);
 	if (!x->wb) {
+		bt_err_set(err, BT_EIO, "cannot start the xlsx workbook '%s': %s", x->tmp,
+			   errno ? strerror(errno) : "out of memory");
 		bt_xlsx_discard(x);
-		return bt_err_set(err, BT_EIO, "cannot start the xlsx workbook");
+		return err->code;
 	}
 	memset(&props, 0, sizeof props);
 	props.title = (char *)title;
@@ -96,12 +100,13 @@ static int copy_out(const char *path, FILE *out, struct bt_err *err)
 	int bad = 0;
 
 	if (!in)
-		return bt_err_set(err, BT_EIO, "cannot read back the xlsx workbook");
+		return bt_err_set(err, BT_EIO, "cannot read back the xlsx workbook '%s': %s", path,
+				  strerror(errno));
 	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
 		bad |= fwrite(buf, 1, n, out) != n;
 	bad |= ferror(in);
 	fclose(in);
-	return bad ? bt_err_set(err, BT_EIO, "cannot write the xlsx workbook") : BT_OK;
+	return bad ? bt_err_set(err, BT_EIO, "cannot write the xlsx workbook: %s", strerror(errno)) : BT_OK;
 }
 
 int bt_xlsx_finish(struct bt_xlsx *x, FILE *out, struct bt_err *err)
@@ -111,7 +116,8 @@ int bt_xlsx_finish(struct bt_xlsx *x, FILE *out, struct bt_err *err)
 
 	x->wb = NULL;
 	if (e != LXW_NO_ERROR)
-		rc = bt_err_set(err, BT_EIO, "cannot write the xlsx workbook: %s", lxw_strerror(e));
+		rc = bt_err_set(err, BT_EIO, "cannot write the xlsx workbook to '%s': %s (%s)", x->tmp,
+				lxw_strerror(e), errno ? strerror(errno) : "no system error");
 	else
 		rc = copy_out(x->tmp, out, err);
 	bt_xlsx_discard(x);
@@ -125,7 +131,7 @@ void bt_xlsx_discard(struct bt_xlsx *x)
 	if (x->wb)   /* libxlsxwriter frees a workbook only by closing it */
 		workbook_close(x->wb);
 	if (x->tmp)
-		unlink(x->tmp);
+		bt_temps_remove(x->tmp);
 	free(x->tmp);
 	for (i = 0; i < x->nsheets; i++) {
 		free(x->sheets[i]->name);

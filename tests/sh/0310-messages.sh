@@ -1,0 +1,38 @@
+#!/bin/sh
+# Messages that name the file and the cause (issue 17): an SQLite file
+# whose schema page is damaged is not "no supported format", plain or
+# gzip'd; a file with our meta but not our tables names the missing table
+# rather than the first query it breaks; compare's FIFO is not "no such
+# file or directory".
+. tests/lib.sh
+
+python3 tests/fixtures/mkios.py --no-truth "$T/ios" >/dev/null
+cp "$T/ios/trace.db" "$T/damaged.db"
+printf '\377\377\377\377\377\377\377\377\377\377\377\377' |
+	dd of="$T/damaged.db" bs=1 seek=100 conv=notrunc status=none
+out=$("$BIN" -q "$T/damaged.db" 2>&1)
+is "$?" 1 "a damaged schema page: exit 1"
+like "$out" "damaged SQLite file '$T/damaged.db': its schema \(table sqlite_master, from page 1 at byte offset 100\) cannot be read: database disk image is malformed" \
+	"the message says what is wrong and where"
+gzip -c "$T/damaged.db" >"$T/damaged.gz"
+out=$("$BIN" -q "$T/damaged.gz" 2>&1)
+is "$?" 1 "the same gzip'd: exit 1"
+like "$out" "damaged SQLite file '$T/damaged.gz'" "the message names the .gz"
+
+sqlite3 "$T/meta.db" "CREATE TABLE meta(key TEXT PRIMARY KEY, value); INSERT INTO meta VALUES('tool', 'btrace-analyze');"
+for cmd in analyze query; do
+	if [ $cmd = query ]; then out=$("$BIN" query "$T/meta.db" "SELECT 1" 2>&1); else out=$("$BIN" "$T/meta.db" 2>&1); fi
+	is "$?" 1 "$cmd of a database with only our meta: exit 1"
+	like "$out" "'$T/meta.db' is not a btrace-analyze trace database: it has no table 'diagnostics'" \
+		"$cmd: the message names the file and the missing table"
+done
+
+mkfifo "$T/r.fifo"
+out=$(timeout 20 "$BIN" compare --base "$T/r.fifo" --head "$T/r.fifo" 2>&1)
+is "$?" 1 "compare of a FIFO: exit 1"
+like "$out" "cannot read '$T/r.fifo': it is a FIFO, not a regular file" "compare says it is a FIFO"
+unlike "$out" "no such file" "not 'no such file or directory'"
+out=$(timeout 20 "$BIN" -q "$T/ios/trace.db" --symbols "$T/r.fifo" 2>&1)
+is "$?" 1 "--symbols a FIFO: exit 1, no hang"
+like "$out" "cannot read '$T/r.fifo': it is a FIFO, not a regular file" "--symbols says it is a FIFO"
+:
