@@ -36,7 +36,8 @@ int bt_ios_gz_is_sqlite(const char *path)
 	return yes;
 }
 
-static int inflate_to(FILE *in, FILE *out, const char *path, uint64_t cap, struct bt_err *err)
+static int inflate_to(FILE *in, FILE *out, const char *path, uint64_t cap, struct bt_ios_cut *cut,
+		      struct bt_err *err)
 {
 	unsigned char *ibuf = bt_xmalloc(CHUNK), *obuf = bt_xmalloc(CHUNK);
 	z_stream z;
@@ -49,6 +50,11 @@ static int inflate_to(FILE *in, FILE *out, const char *path, uint64_t cap, struc
 	while (!rc && zr != Z_STREAM_END) {
 		z.avail_in = (uInt)fread(ibuf, 1, CHUNK, in);
 		z.next_in = ibuf;
+		if (!z.avail_in && !cut->strict) {   /* keep what inflated */
+			cut->gz = 1;
+			cut->gz_at = consumed;
+			break;
+		}
 		if (!z.avail_in) {
 			rc = bt_err_set(err, BT_EFORMAT, "truncated gzip stream in '%s' at byte offset %llu",
 					path, (unsigned long long)consumed);
@@ -82,7 +88,8 @@ static int inflate_to(FILE *in, FILE *out, const char *path, uint64_t cap, struc
 	return rc;
 }
 
-int bt_ios_gunzip(const char *path, uint64_t cap, char **tmp, struct bt_err *err)
+int bt_ios_gunzip(const char *path, uint64_t cap, struct bt_ios_cut *cut, char **tmp,
+		  struct bt_err *err)
 {
 	struct bt_buf name = BT_BUF_INIT, what = BT_BUF_INIT;
 	FILE *in = NULL, *out = NULL;
@@ -105,7 +112,7 @@ int bt_ios_gunzip(const char *path, uint64_t cap, char **tmp, struct bt_err *err
 		unlink(name.buf);
 		goto out;
 	}
-	rc = inflate_to(in, out, path, cap, err);
+	rc = inflate_to(in, out, path, cap, cut, err);
 	if (fclose(out) && !rc)
 		rc = bt_err_set(err, BT_EIO, "cannot write the inflated copy of '%s': %s", path, strerror(errno));
 	if (rc)
