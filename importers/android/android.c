@@ -334,9 +334,9 @@ static int salvage(struct actx *c, struct bt_err *err)
 		bt_buf_addf(&count, ", %llu of the %u records its header counts",
 			    (unsigned long long)(c->count - c->records), c->count);
 	rc = bt_diag_partial(c->diag, c->db, "truncated_dump", err,
-			     "'%s' is cut at offset %zu inside the %s of record %llu (which starts at offset %zu): "
-			     "%zu bytes lost%s; the %llu records before are imported",
-			     c->path, c->r.len, c->cut.what, (unsigned long long)c->records, c->cut.start, lost,
+			     "'%s' is cut at offset %zu in record %llu (its %s, from offset %zu): "
+			     "%zu bytes lost%s; %llu records imported",
+			     c->path, c->r.len, (unsigned long long)c->records, c->cut.what, c->cut.start, lost,
 			     count.buf, (unsigned long long)c->records);
 	bt_buf_release(&count);
 	return rc;
