@@ -181,19 +181,19 @@ static int salvage(struct pf *p, const struct in *in, int cut, uint64_t at, uint
 
 	bt_err_clear(err);
 	if (cut)
-		bt_buf_addf(&where, "inside the packet at byte offset %llu: that packet (%llu bytes of it there)",
+		bt_buf_addf(&where, "in the packet at byte offset %llu: that packet (%llu bytes of it there)",
 			    (unsigned long long)at, (unsigned long long)(here(in) - at));
 	else
 		bt_buf_addf(&where, "between packets:");
 	if (in->gz_cut)
 		rc = bt_diag_partial(p->diag, p->db, "truncated_trace", err,
-				     "the gzip stream of '%s' ends early at byte offset %lld of the file (trace byte %llu), "
-				     "%s%s the rest of the stream lost; the %llu packets before are imported",
+				     "the gzip stream of '%s' ends early at byte offset %lld (trace byte %llu), "
+				     "%s%s the rest lost; %llu packets imported",
 				     p->path, in->gz_at, (unsigned long long)here(in), where.buf,
 				     cut ? " and" : "", (unsigned long long)n);
 	else
 		rc = bt_diag_partial(p->diag, p->db, "truncated_trace", err,
-				     "'%s' is cut at byte offset %llu %s lost; the %llu packets before are imported",
+				     "'%s' is cut at byte offset %llu %s lost; %llu packets imported",
 				     p->path, (unsigned long long)here(in), where.buf, (unsigned long long)n);
 	bt_buf_release(&where);
 	return rc;
