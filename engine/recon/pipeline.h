@@ -24,13 +24,13 @@ struct bt_import_opts {
 	const char *mapping;   /* explicit mapping file, or NULL to search */
 	const char *retrace;   /* ProGuard/R8 mapping.txt, or NULL */
 	const char *symbols;   /* iOS address -> name map ("0xADDR name" lines), or NULL */
-	int strict;            /* an input cut short is an error, not salvaged (bt_diag_partial) */
 	/* Called now and then during long imports (may be NULL). */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
 	/* Set by the pipeline: the taps a trace's own slices go to as well
 	 * (bt_feed_new, feed.h). */
 	const struct bt_taps *taps;
+	int strict;            /* an input cut short is an error, not salvaged (bt_diag_partial) */
 };
 
 /* An input format. Importers decode bytes into rows through
