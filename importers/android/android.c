@@ -2,7 +2,8 @@
  * Importer for btrace Android 3.0 sampling dumps (format spec §3-§6): the
  * sampling file's header, extra JSON and records, plus the mapping file
  * found beside it. One pass over the mapped bytes, no per-record
- * allocation; every oddity is fatal with its offset or counted.
+ * allocation; every oddity is fatal with its offset or counted. A file cut
+ * short keeps its records (or entries) before the cut, unless --strict.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -118,10 +118,12 @@ static int take(struct in *in, uint64_t n, unsigned char **buf, size_t *cap, uin
 		size_t k;
 		if (in->pos == in->len && fill(in, err))
 			return err->code;
-		if (in->pos == in->len && (in->cut = 1))
+		if (in->pos == in->len) {
+			in->cut = 1;
 			return bt_err_set(err, BT_EFORMAT, "truncated packet in '%s' at byte offset %llu: %llu bytes said, %llu there",
 					  in->path, (unsigned long long)at, (unsigned long long)n,
 					  (unsigned long long)got);
+		}
 		k = in->len - in->pos;
 		if (k > n - got)
 			k = (size_t)(n - got);
@@ -155,7 +157,8 @@ static int skip(struct in *in, unsigned wt, uint64_t at, struct bt_err *err)
 	case 2:
 		if (varint(in, &v, &end, "length", err))
 			return err->code;
-		if ((in->cut = end))
+		in->cut = end;
+		if (end)
 			return bt_err_set(err, BT_EFORMAT, "truncated field in '%s' at byte offset %llu", in->path,
 					  (unsigned long long)at);
 		return take(in, v, NULL, NULL, at, err);
@@ -229,7 +232,8 @@ int pf_stream(struct pf *p, struct bt_err *err)
 		}
 		if ((rc = varint(in, &len, &end, "packet length", err)) != 0)
 			break;
-		if ((in->cut = end) || len > MAX_PACKET) {
+		in->cut = end;
+		if (end || len > MAX_PACKET) {
 			rc = end ? bt_err_set(err, BT_EFORMAT, "truncated packet in '%s' at byte offset %llu", p->path,
 					      (unsigned long long)at)
 				 : bt_err_set(err, BT_EFORMAT, "packet of %llu bytes in '%s' at byte offset %llu (at most %u allowed)",
@@ -243,6 +247,7 @@ int pf_stream(struct pf *p, struct bt_err *err)
 		if ((++n & 0xfff) == 0)
 			progress(p, in, size);
 	}
+	/* a cut inside a packet, or a gzip stream that ended between two */
 	if (rc ? in->cut && !in->strict : in->gz_cut)
 		rc = salvage(p, in, in->cut, at, n, err);
 	gzclose(in->gz);
