@@ -19,6 +19,8 @@ static void meta_row(struct bt_facts *f, struct bt_rows *r)
 		f->format = bt_xstrdup(v ? v : "");
 	else if (!strcmp(k, "source"))
 		f->source = bt_xstrdup(v ? v : "");
+	else if (!strcmp(k, "partial_reason") && v)
+		f->partial = bt_xstrdup(v);
 	else if (!strcmp(k, "mapping") && v)
 		f->mapping = bt_xstrdup(v);
 	else if (!strcmp(k, "version"))
@@ -79,6 +81,7 @@ void bt_facts_release(struct bt_facts *f)
 	free(f->format);
 	free(f->source);
 	free(f->mapping);
+	free(f->partial);
 	memset(f, 0, sizeof *f);
 }
 

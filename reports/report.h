@@ -57,6 +57,7 @@ int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, struc
 /* Facts about the trace that head every report. Strings owned by f. */
 struct bt_facts {
 	char *format, *source, *mapping;
+	char *partial;             /* why the input was cut short and salvaged; NULL: intact */
 	int64_t version, pid, main_tid, records, samples, threads, start_ns, end_ns;
 	int64_t slices;
 	int imported;              /* the trace brought its slices (Perfetto): no samples */

@@ -62,6 +62,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	pl.io.mapping = o->mapping;
 	pl.io.retrace = o->retrace;
 	pl.io.symbols = o->symbols;
+	pl.io.strict = o->strict;
 	pl.keep = o->db != NULL;
 	if (taps)
 		pl.taps = *taps;

@@ -38,6 +38,10 @@ static const struct bt_opt opt_retrace =
 static const struct bt_opt opt_symbols =
 	VALUE("--symbols", "FILE", "iOS: address -> name map ('0xADDR name' lines, atos output);\n"
 	      "without it frames are shown as image+0xoffset", symbols);
+static const struct bt_opt opt_strict = {
+	.name = "--strict", .kind = BT_OPTK_FLAG, .field = F(strict),
+	.help = "refuse an input cut short (exit 1) instead of importing\n"
+		"it up to its last intact record, marked partial" };
 static const struct bt_opt opt_db = VALUE("--db", "FILE", "keep the imported database in FILE", db);
 static const struct bt_opt opt_slice_policy = {
 	.name = "--slice-policy", .arg = "P", .kind = BT_OPTK_VALUE, .field = F(slice_policy),
@@ -47,7 +51,8 @@ static const struct bt_opt opt_slice_policy = {
 		"boundaries, as Perfetto UI showed them)" };
 
 static const struct bt_opt *const load_opts[] = {
-	&opt_mapping, &opt_retrace, &opt_symbols, &opt_db, &opt_slice_policy, &opt_quiet, NULL
+	&opt_mapping, &opt_retrace, &opt_symbols, &opt_db, &opt_slice_policy, &opt_strict, &opt_quiet,
+	NULL
 };
 
 /* analyze */

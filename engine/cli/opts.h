@@ -30,6 +30,7 @@ struct bt_opts {
 	int nsets;
 	const char *fail_on;       /* --fail-on SEVERITY */
 	int quiet;
+	int strict;                /* --strict: an input cut short is an error */
 	int help;
 	/* compare */
 	const char **base, **head; /* --base R..., --head R... */

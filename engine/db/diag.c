@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/base/alloc.h"
 #include "engine/db/diag.h"
 
 void bt_diag_init(struct bt_diag *d)
@@ -52,6 +53,29 @@ void bt_diag_count(struct bt_diag *d, const char *code, uint64_t n, const char *
 	va_start(ap, fmt);
 	vsnprintf(it->detail, sizeof it->detail, fmt, ap);
 	va_end(ap);
+}
+
+int bt_diag_partial(struct bt_diag *d, struct bt_db *db, const char *code, struct bt_err *err,
+		    const char *fmt, ...)
+{
+	struct bt_buf now = BT_BUF_INIT, all = BT_BUF_INIT;
+	char before[2048];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	bt_buf_vaddf(&now, fmt, ap);
+	va_end(ap);
+	bt_diag_count(d, code, 1, "%s", now.buf);
+	rc = bt_db_meta_text(db, "partial_reason", before, sizeof before, err);
+	if (before[0])   /* a dump and its mapping may both be cut */
+		bt_buf_addf(&all, "%s; ", before);
+	bt_buf_adds(&all, now.buf);
+	rc = rc ? rc : bt_db_set_meta_int(db, "partial", 1, err);
+	rc = rc ? rc : bt_db_set_meta_text(db, "partial_reason", all.buf, err);
+	bt_buf_release(&now);
+	bt_buf_release(&all);
+	return rc;
 }
 
 int bt_diag_save(const struct bt_diag *d, struct bt_db *db, struct bt_err *err)

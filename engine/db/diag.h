@@ -30,6 +30,16 @@ void bt_diag_warn(struct bt_diag *d, const char *code, const char *fmt, ...) BT_
 /* Count n occurrences at once with a detail (replaces an earlier detail). */
 void bt_diag_count(struct bt_diag *d, const char *code, uint64_t n, const char *fmt, ...) BT_PRINTF(4, 5);
 
+/*
+ * An input cut short and imported up to its last intact part: counts
+ * code with the formatted text as its detail, and marks the trace partial
+ * in meta (partial = 1, partial_reason = the texts of every cut, joined
+ * by "; "), which the reports show at their top. Inside the import's
+ * transaction; BT_ESQL if meta cannot be written.
+ */
+int bt_diag_partial(struct bt_diag *d, struct bt_db *db, const char *code, struct bt_err *err,
+		    const char *fmt, ...) BT_PRINTF(5, 6);
+
 /* Write every class to the diagnostics table (inside the caller's transaction). */
 int bt_diag_save(const struct bt_diag *d, struct bt_db *db, struct bt_err *err);
 

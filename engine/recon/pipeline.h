@@ -30,6 +30,7 @@ struct bt_import_opts {
 	/* Set by the pipeline: the taps a trace's own slices go to as well
 	 * (bt_feed_new, feed.h). */
 	const struct bt_taps *taps;
+	int strict;            /* an input cut short is an error, not salvaged (bt_diag_partial) */
 };
 
 /* An input format. Importers decode bytes into rows through

@@ -2,7 +2,8 @@
  * Importer for btrace Android 3.0 sampling dumps (format spec §3-§6): the
  * sampling file's header, extra JSON and records, plus the mapping file
  * found beside it. One pass over the mapped bytes, no per-record
- * allocation; every oddity is fatal with its offset or counted.
+ * allocation; every oddity is fatal with its offset or counted. A file cut
+ * short keeps its records (or entries) before the cut, unless --strict.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@ struct actx {
 	int64_t pid, start_ms;
 	int has_pid, has_start;
 	uint64_t records, samples;
+	/* where the file ran out inside a record (need() failed), for salvage */
+	struct { int yes; size_t start; const char *what; } cut;
 	unsigned char seen[65536];      /* tids with valid samples */
 	struct { int64_t id, arg; } *args;   /* kTraceArg arguments, written at the end */
 	size_t nargs, args_cap;
@@ -204,6 +207,9 @@ static int need(struct actx *c, size_t n, const char *what, uint64_t idx, size_t
 {
 	if (n <= bt_rd_left(&c->r))
 		return BT_OK;
+	c->cut.yes = 1;
+	c->cut.start = start;
+	c->cut.what = what;
 	return bt_err_set(err, BT_EFORMAT,
 			  "truncated %s of record %llu in '%s' at offset %zu: need %zu bytes, %zu left (record starts at offset %zu)",
 			  what, (unsigned long long)idx, c->path, c->r.off, n, bt_rd_left(&c->r), start);
@@ -314,11 +320,34 @@ static int read_record(struct actx *c, struct bt_err *err)
 	return BT_OK;
 }
 
+/* The file ends inside record c->records: keep the records before it
+ * (--strict: the truncation error stands). */
+static int salvage(struct actx *c, struct bt_err *err)
+{
+	size_t lost = c->r.len - c->cut.start;
+	struct bt_buf count = BT_BUF_INIT;
+	int rc;
+
+	if (c->o->strict)
+		return err->code;
+	bt_err_clear(err);
+	if (c->count > c->records)
+		bt_buf_addf(&count, ", %llu of the %u records its header counts",
+			    (unsigned long long)(c->count - c->records), c->count);
+	rc = bt_diag_partial(c->diag, c->db, "truncated_dump", err,
+			     "'%s' is cut at offset %zu in record %llu (its %s, from offset %zu): "
+			     "%zu bytes lost%s; %llu records imported",
+			     c->path, c->r.len, (unsigned long long)c->records, c->cut.what, c->cut.start, lost,
+			     count.buf, (unsigned long long)c->records);
+	bt_buf_release(&count);
+	return rc;
+}
+
 static int read_records(struct actx *c, struct bt_err *err)
 {
 	while (bt_rd_left(&c->r)) {
 		if (read_record(c, err))
-			return err->code;
+			return c->cut.yes ? salvage(c, err) : err->code;
 		if (c->records % PROGRESS_EVERY)
 			continue;
 		if (c->o->progress)
@@ -431,6 +460,35 @@ static int locate(const char *path, const struct bt_import_opts *o, char **sampl
 	return BT_OK;
 }
 
+/* A mapping cut short keeps the entries before the cut; frames it does not
+ * name get placeholders, threads no name (--strict: the error stands). */
+static int map_salvage(const struct bt_android_input *in, const struct bt_amap *m,
+		       const struct bt_import_opts *o, struct bt_db *db, struct bt_diag *diag,
+		       struct bt_err *err)
+{
+	const char *path = in->mapping_path;
+	size_t lost = in->mapping_len - m->cut.at;
+
+	if (o->strict)
+		return err->code;
+	bt_err_clear(err);
+	if (!strcmp(m->cut.section, "header"))
+		return bt_diag_partial(diag, db, "truncated_mapping", err,
+				       "mapping '%s' is cut at offset %zu inside its header: no frame is named, no thread either",
+				       path, in->mapping_len);
+	if (!strcmp(m->cut.section, "method"))
+		return bt_diag_partial(diag, db, "truncated_mapping", err,
+				       "mapping '%s' is cut at offset %zu inside method entry %u (from offset %zu): "
+				       "%zu bytes, %u of the %u methods it declares and the thread names lost; "
+				       "their frames get placeholder names",
+				       path, in->mapping_len, m->cut.index, m->cut.at, lost,
+				       m->declared - m->cut.index, m->declared);
+	return bt_diag_partial(diag, db, "truncated_mapping", err,
+			       "mapping '%s' is cut at offset %zu inside thread-name entry %u (from offset %zu): "
+			       "%zu bytes lost; the %u thread names before are kept",
+			       path, in->mapping_len, m->cut.index, m->cut.at, lost, m->cut.index);
+}
+
 int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 			    const struct bt_import_opts *o, struct bt_diag *diag, struct bt_err *err)
 {
@@ -445,6 +503,8 @@ int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 	else
 		bt_diag_warn(diag, "mapping_missing", "no mapping file for '%s' (looked for <stem>-mapping.bin, sampling-mapping.bin, sampling-mapping); frames get placeholder names",
 			     in->path);
+	if (rc && map.cut.yes)
+		rc = map_salvage(in, &map, o, db, diag, err);
 	if (!rc && o->retrace)
 		rc = bt_retrace_load(&rt, o->retrace, err);
 	c->path = in->path;

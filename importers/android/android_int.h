@@ -31,11 +31,20 @@ struct bt_amap {
 	} *threads;
 	size_t nthreads, threads_cap;
 	uint32_t declared;            /* method count in the header */
+	/* Set when bt_amap_load failed because the file ends inside an entry:
+	 * what was read before it is kept, and the caller may go on. */
+	struct bt_amap_cut {
+		int yes;
+		const char *section;  /* "header", "method" or "thread-name" */
+		size_t at;            /* where the cut entry starts */
+		uint32_t index;       /* its number in the section */
+	} cut;
 };
 
 void bt_amap_init(struct bt_amap *m);
 void bt_amap_release(struct bt_amap *m);
-/* Decode a mapping file held in p[0..len). */
+/* Decode a mapping file held in p[0..len). A file cut short is
+ * BT_EFORMAT with m->cut set and the entries before the cut kept. */
 int bt_amap_load(struct bt_amap *m, const unsigned char *p, size_t len, const char *path,
 		 struct bt_diag *diag, struct bt_err *err);
 /* Entry for ptr, or NULL when the mapping lacks it. */

@@ -1,7 +1,8 @@
 /*
  * Decoding of the Android sampling-mapping file (format spec §6): method
  * entries then thread-name entries up to EOF. Exact bounds replace the
- * upstream reader's "> 12 bytes left" test (quirk Q-3).
+ * upstream reader's "> 12 bytes left" test (quirk Q-3). A file cut inside
+ * an entry keeps the entries before it (m->cut says where).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,16 @@ const struct bt_amap_entry *bt_amap_find(const struct bt_amap *m, uint64_t ptr)
 	return i ? &m->entries[i - 1] : NULL;
 }
 
+/* The file ends inside the entry of section starting at at. */
+static int cut(struct bt_amap *m, const char *section, size_t at, size_t index, int code)
+{
+	m->cut.yes = 1;
+	m->cut.section = section;
+	m->cut.at = at;
+	m->cut.index = (uint32_t)index;
+	return code;
+}
+
 static int read_methods(struct bt_amap *m, struct bt_reader *r, struct bt_diag *diag,
 			struct bt_err *err)
 {
@@ -52,11 +63,11 @@ static int read_methods(struct bt_amap *m, struct bt_reader *r, struct bt_diag *
 			return BT_OK;
 		}
 		if (bt_rd_need(r, 10, "method entry", err))
-			return err->code;
+			return cut(m, "method", r->off, i, err->code);
 		ptr = bt_rd_u64(r);
 		len = bt_rd_u16(r);
 		if (bt_rd_need(r, len, "method symbol", err))
-			return err->code;
+			return cut(m, "method", r->off - 10, i, err->code);
 		if (bt_map64_get(&m->index, ptr)) {
 			bt_diag_warn(diag, "mapping_duplicate", "method pointer 0x%llx listed twice in '%s' (offset %zu); the first entry is kept",
 				     (unsigned long long)ptr, r->path, r->off - 10);
@@ -97,11 +108,11 @@ static int read_threads(struct bt_amap *m, struct bt_reader *r, struct bt_diag *
 		uint8_t len;
 
 		if (bt_rd_need(r, 3, "thread-name entry", err))
-			return err->code;
+			return cut(m, "thread-name", off, m->nthreads, err->code);
 		tid = bt_rd_u16(r);
 		len = bt_rd_u8(r);
 		if (bt_rd_need(r, len, "thread name", err))
-			return err->code;
+			return cut(m, "thread-name", off, m->nthreads, err->code);
 		if (!len) {
 			bt_diag_warn(diag, "empty_thread_name", "empty name for tid %u in '%s' at offset %zu",
 				     tid, r->path, off);
@@ -121,7 +132,7 @@ int bt_amap_load(struct bt_amap *m, const unsigned char *p, size_t len, const ch
 
 	bt_rd_init(&r, p, len, path);
 	if (bt_rd_need(&r, 16, "mapping header", err))
-		return err->code;
+		return cut(m, "header", 0, 0, err->code);
 	magic = bt_rd_u64(&r);
 	version = bt_rd_u32(&r);
 	m->declared = bt_rd_u32(&r);

@@ -2,7 +2,9 @@
  * Importer for btrace iOS trace databases (format spec ios-database.md),
  * plain or gzip'd: recognised by content (an SQLite file with a
  * BTraceModel table), read through a read-only immutable connection, and
- * written as samples in ns since the trace start with their stacks.
+ * written as samples in ns since the trace start with their stacks. A
+ * database cut short (or a gzip stream that ends early) is imported table
+ * by table as far as its pages go, marked partial, unless --strict.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -19,8 +21,11 @@
 static const char sqlite_magic[16] = "SQLite format 3";
 
 /* Open path read-only without -wal/-shm files (the writer leaves WAL mode
- * in the header, spec §1). */
-static int open_input(const char *path, sqlite3 **out)
+ * in the header, spec §1). A file cut short (cut->db) is read as far as
+ * its whole pages go: writable_schema makes SQLite take the file's size
+ * over its header's instead of refusing the whole file (no write is
+ * made). */
+static int open_input(const char *path, const struct bt_ios_cut *cut, sqlite3 **out)
 {
 	struct bt_buf uri = BT_BUF_INIT;
 	const char *p;
@@ -36,8 +41,11 @@ static int open_input(const char *path, sqlite3 **out)
 			bt_buf_addf(&uri, "%%%02X", ch);
 	}
 	bt_buf_adds(&uri, "?immutable=1");
-	rc = sqlite3_open_v2(uri.buf, out, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	rc = sqlite3_open_v2(uri.buf, out, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+			     cut->db ? bt_ios_cut_vfs(cut) : NULL);
 	bt_buf_release(&uri);
+	if (rc == SQLITE_OK && cut->db)
+		rc = sqlite3_exec(*out, "PRAGMA writable_schema=ON", NULL, NULL, NULL);
 	return rc;
 }
 
@@ -45,7 +53,7 @@ static int probe(const char *path, const unsigned char *head, size_t n)
 {
 	struct bt_ios_ctx c;
 	struct bt_err e = BT_ERR_INIT;
-	int yes;
+	int yes, cut;
 
 	if (!head)
 		return 0;
@@ -54,12 +62,14 @@ static int probe(const char *path, const unsigned char *head, size_t n)
 	if (n < 16 || memcmp(head, sqlite_magic, 16))
 		return 0;
 	memset(&c, 0, sizeof c);
-	if (open_input(path, &c.conn) != SQLITE_OK) {
+	cut = bt_ios_check_size(path, &c.cut);
+	if (open_input(path, &c.cut, &c.conn) != SQLITE_OK) {
 		sqlite3_close(c.conn);
-		return 0;
+		return cut;
 	}
-	/* a file whose schema cannot be read is claimed, so the error says so */
-	yes = bt_ios_has_table(&c, "BTraceModel") || bt_ios_check_schema(&c, &e);
+	/* a cut file is claimed whatever it holds, so the error says what is
+	 * lost; a file whose schema cannot be read too, so the error says so */
+	yes = cut || bt_ios_has_table(&c, "BTraceModel") || bt_ios_check_schema(&c, &e);
 	sqlite3_close(c.conn);
 	return yes;
 }
@@ -135,6 +145,9 @@ static int read_trace(struct bt_ios_ctx *c, struct trace_row *t, struct bt_err *
 		rc = bt_ios_sql_error(c, "BTraceModel", rows, err);
 	sqlite3_finalize(st);
 	bt_buf_release(&q);
+	if (!rc && !rows && c->cut.db)
+		rc = bt_err_set(err, BT_EFORMAT, "table 'BTraceModel' of '%s' is lost: the file is cut at byte offset %llu, nothing can be imported",
+				c->path, (unsigned long long)c->cut.size);
 	if (!rc && !rows)
 		rc = bt_err_set(err, BT_EFORMAT, "table 'BTraceModel' of '%s' has no row", c->path);
 	if (!rc)
@@ -329,6 +342,54 @@ int bt_ios_import(struct bt_ios_ctx *c, struct bt_db *db, const struct bt_import
 	return rc;
 }
 
+/* A database cut short: refused with --strict or when its schema is lost. */
+static int check_cut(struct bt_ios_ctx *c, struct bt_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int whole;
+
+	if (!c->cut.db)
+		return BT_OK;
+	if (c->cut.strict)
+		return bt_err_set(err, BT_EFORMAT, "truncated database '%s': %llu bytes, its header says %llu%s",
+				  c->path, (unsigned long long)c->cut.size, (unsigned long long)c->cut.want,
+				  c->cut.gz ? " (the gzip stream ends early)" : "");
+	whole = sqlite3_prepare_v2(c->conn, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) == SQLITE_OK &&
+		sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (!whole || c->cut.size < c->cut.page || !c->cut.want)
+		return bt_err_set(err, BT_EFORMAT, "'%s' is cut at byte offset %llu%s: its schema is lost, nothing can be imported",
+				  c->path, (unsigned long long)c->cut.size, c->cut.gz ? " (inflated; the gzip stream ends early)" : "");
+	return BT_OK;
+}
+
+/* Mark a trace read from a cut input partial, saying what was lost. */
+static int note_cut(struct bt_ios_ctx *c, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_buf gz = BT_BUF_INIT;
+	int rc;
+
+	if (!c->cut.db && !c->cut.gz)
+		return BT_OK;
+	if (c->cut.gz)
+		bt_buf_addf(&gz, "the gzip stream of '%s' ends early at byte offset %llu, ", c->path,
+			    (unsigned long long)c->cut.gz_at);
+	if (!c->cut.db)
+		rc = bt_diag_partial(c->diag, db, "truncated_database", err,
+				     "%sbut the %llu bytes of the database it holds are all there",
+				     gz.buf, (unsigned long long)c->cut.size);
+	else
+		rc = bt_diag_partial(c->diag, db, "truncated_database", err,
+				     "%s%s%s%s is cut at byte offset %llu of the %llu its header says (%llu bytes lost); %s%s",
+				     gz.buf, c->cut.gz ? "the database it holds" : "'", c->cut.gz ? "" : c->path,
+				     c->cut.gz ? "" : "'", (unsigned long long)c->cut.size, (unsigned long long)c->cut.want,
+				     (unsigned long long)(c->cut.want - c->cut.size),
+				     c->cut.tables.len ? "tables read up to the cut: " : "every table read is whole",
+				     c->cut.tables.buf);
+	bt_buf_release(&gz);
+	return rc;
+}
+
 static int run(struct bt_db *db, const char *path, const struct bt_import_opts *o,
 	       struct bt_diag *diag, struct bt_err *err)
 {
@@ -344,19 +405,28 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		fclose(f);
 	}
 	gz = n >= 2 && head[0] == 0x1f && head[1] == 0x8b;
-	if (gz)
-		rc = bt_ios_gunzip(path, GZ_CAP, &tmp, err);
 	memset(&c, 0, sizeof c);
 	c.path = path;
 	c.diag = diag;
-	if (!rc && open_input(tmp ? tmp : path, &c.conn) != SQLITE_OK)
+	c.cut.strict = o->strict;
+	c.cut.tables = (struct bt_buf)BT_BUF_INIT;
+	if (gz)
+		rc = bt_ios_gunzip(path, GZ_CAP, &c.cut, &tmp, err);
+	if (!rc)
+		bt_ios_check_size(tmp ? tmp : path, &c.cut);
+	if (!rc && open_input(tmp ? tmp : path, &c.cut, &c.conn) != SQLITE_OK)
 		rc = bt_err_set(err, BT_EIO, "cannot open '%s': %s", path, sqlite3_errmsg(c.conn));
 	if (!rc)
+		rc = check_cut(&c, err);
+	if (!rc && !c.cut.db)   /* a cut file's schema: check_cut said */
 		rc = bt_ios_check_schema(&c, err);
 	if (!rc && gz && !bt_ios_has_table(&c, "BTraceModel"))
 		rc = bt_err_set(err, BT_EFORMAT, "gzip'd '%s' holds no btrace iOS database (no table 'BTraceModel')", path);
 	if (!rc)
 		rc = bt_ios_import(&c, db, o, gz, err);
+	if (!rc)
+		rc = note_cut(&c, db, err);
+	bt_buf_release(&c.cut.tables);
 	sqlite3_close(c.conn);
 	if (tmp) {
 		bt_temps_remove(tmp);

@@ -38,7 +38,7 @@ int bt_ios_gz_is_sqlite(const char *path)
 }
 
 static int inflate_to(FILE *in, FILE *out, const char *path, const char *tmp, uint64_t cap,
-		      struct bt_err *err)
+		      struct bt_ios_cut *cut, struct bt_err *err)
 {
 	unsigned char *ibuf = bt_xmalloc(CHUNK), *obuf = bt_xmalloc(CHUNK);
 	z_stream z;
@@ -51,6 +51,11 @@ static int inflate_to(FILE *in, FILE *out, const char *path, const char *tmp, ui
 	while (!rc && zr != Z_STREAM_END) {
 		z.avail_in = (uInt)fread(ibuf, 1, CHUNK, in);
 		z.next_in = ibuf;
+		if (!z.avail_in && !cut->strict) {   /* keep what inflated */
+			cut->gz = 1;
+			cut->gz_at = consumed;
+			break;
+		}
 		if (!z.avail_in) {
 			rc = bt_err_set(err, BT_EFORMAT, "truncated gzip stream in '%s' at byte offset %llu",
 					path, (unsigned long long)consumed);
@@ -84,7 +89,8 @@ static int inflate_to(FILE *in, FILE *out, const char *path, const char *tmp, ui
 	return rc;
 }
 
-int bt_ios_gunzip(const char *path, uint64_t cap, char **tmp, struct bt_err *err)
+int bt_ios_gunzip(const char *path, uint64_t cap, struct bt_ios_cut *cut, char **tmp,
+		  struct bt_err *err)
 {
 	struct bt_buf name = BT_BUF_INIT, what = BT_BUF_INIT;
 	FILE *in = NULL, *out = NULL;
@@ -107,7 +113,7 @@ int bt_ios_gunzip(const char *path, uint64_t cap, char **tmp, struct bt_err *err
 		bt_temps_remove(name.buf);
 		goto out;
 	}
-	rc = inflate_to(in, out, path, name.buf, cap, err);
+	rc = inflate_to(in, out, path, name.buf, cap, cut, err);
 	if (fclose(out) && !rc)
 		rc = bt_err_set(err, BT_EIO, "cannot write the inflated copy of '%s' to '%s': %s", path,
 				name.buf, strerror(errno));

@@ -2,16 +2,114 @@
  * Reading the input database through SQLite (format spec §2): which tables
  * and columns it has, statements bound to the trace id, errors naming the
  * table and row, and column values checked as the writer's types (u32
- * integers, UTF-8 text) with what does not fit counted in diagnostics.
+ * integers, UTF-8 text) with what does not fit counted in diagnostics. A
+ * database cut short is read table by table, as far as its pages go.
  */
 #include <sqlite3.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "importers/ios/ios_int.h"
 #include "engine/base/utf8.h"
 
+int bt_ios_check_size(const char *path, struct bt_ios_cut *cut)
+{
+	unsigned char h[100];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(h, 1, sizeof h, f) : 0;
+	long size = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
+	uint64_t page, pages;
+
+	if (f)
+		fclose(f);
+	if (size < 0)
+		return 0;
+	cut->size = (uint64_t)size;
+	if (n < sizeof h) {   /* not even the header: the want is unknown */
+		cut->db = 1;
+		return 1;
+	}
+	page = (uint64_t)(h[16] << 8 | h[17]);
+	page = page == 1 ? 65536 : page;
+	pages = (uint64_t)h[28] << 24 | (uint64_t)h[29] << 16 | (uint64_t)h[30] << 8 | h[31];
+	/* the in-header size counts only when its change counter is current */
+	if (!pages || memcmp(h + 24, h + 92, 4))
+		return 0;
+	cut->want = pages * page;
+	cut->page = page;
+	cut->db = cut->size < cut->want;
+	return cut->db;
+}
+
+/* The cut VFS: the default one, but a file's size is the whole pages of
+ * it, so pages past them are missing (SQLITE_CORRUPT when a read needs
+ * them). Files are opened one at a time, so one limit serves. */
+static sqlite3_vfs cut_vfs;
+static sqlite3_io_methods cut_methods;
+static int (*real_size)(sqlite3_file *, sqlite3_int64 *);
+static sqlite3_int64 cut_limit;
+
+static int cut_size(sqlite3_file *f, sqlite3_int64 *size)
+{
+	int rc = real_size(f, size);
+
+	if (rc == SQLITE_OK && *size > cut_limit)
+		*size = cut_limit;
+	return rc;
+}
+
+static int cut_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags, int *out)
+{
+	sqlite3_vfs *real = vfs->pAppData;
+	int rc = real->xOpen(real, name, f, flags, out);
+
+	if (rc != SQLITE_OK || !f->pMethods)
+		return rc;
+	if (!real_size) {   /* the default VFS's methods, but for the size */
+		cut_methods = *f->pMethods;
+		real_size = cut_methods.xFileSize;
+		cut_methods.xFileSize = cut_size;
+	}
+	if (f->pMethods->xFileSize == real_size)
+		f->pMethods = &cut_methods;
+	return rc;
+}
+
+const char *bt_ios_cut_vfs(const struct bt_ios_cut *cut)
+{
+	sqlite3_vfs *real = sqlite3_vfs_find(NULL);
+
+	cut_limit = (sqlite3_int64)(cut->page ? cut->size / cut->page * cut->page : 0);
+	if (!cut_vfs.zName && real) {
+		cut_vfs = *real;
+		cut_vfs.zName = "btrace-cut";
+		cut_vfs.pAppData = real;
+		cut_vfs.xOpen = cut_open;
+		cut_vfs.pNext = NULL;
+		sqlite3_vfs_register(&cut_vfs, 0);
+	}
+	return cut_vfs.zName;
+}
+
+/* The read of table stopped at row: are these the missing pages? */
+static int cut_short(struct bt_ios_ctx *c, const char *table, int64_t row)
+{
+	int code = sqlite3_extended_errcode(c->conn) & 0xff;
+
+	if (!c->cut.db || c->cut.strict || row < 0 || (code != SQLITE_CORRUPT && code != SQLITE_IOERR))
+		return 0;
+	bt_buf_addf(&c->cut.tables, "%s'%s' ", c->cut.tables.len ? ", " : "", table);
+	if (row)
+		bt_buf_addf(&c->cut.tables, "after %lld rows", (long long)row);
+	else
+		bt_buf_adds(&c->cut.tables, "lost");
+	return 1;
+}
+
 int bt_ios_sql_error(struct bt_ios_ctx *c, const char *table, int64_t row, struct bt_err *err)
 {
+	if (cut_short(c, table, row))
+		return BT_OK;
 	if (row < 0)
 		return bt_err_set(err, BT_EFORMAT, "cannot read table '%s' of '%s': %s", table, c->path,
 				  sqlite3_errmsg(c->conn));

@@ -64,6 +64,18 @@ struct bt_ios_rec *bt_ios_recs_add(struct bt_ios_recs *r);
  * before the sort). Tids are u32. */
 void bt_ios_recs_sort(struct bt_ios_recs *r);
 
+/* Where an input was cut short: imported as far as SQLite reads it,
+ * table by table, unless --strict. */
+struct bt_ios_cut {
+	int strict;              /* in: refuse instead */
+	int gz;                  /* the gzip stream ended early ... */
+	uint64_t gz_at;          /* ... at this byte of the .gz file */
+	int db;                  /* the database is shorter than its header says */
+	uint64_t size, want;     /* its bytes, and the header's page count x page size */
+	uint64_t page;           /* its page size */
+	struct bt_buf tables;    /* "T after N rows, " for each table a read failed in */
+};
+
 /* What the importer knows while reading one database. */
 struct bt_ios_ctx {
 	const char *path;        /* the input as named by the user */
@@ -71,6 +83,7 @@ struct bt_ios_ctx {
 	struct bt_diag *diag;
 	int64_t trace_id, version, main_tid;
 	int has_main_tid;
+	struct bt_ios_cut cut;
 };
 
 /* Import the database open on c->conn (c->path and c->diag set) into db,
@@ -139,7 +152,8 @@ int bt_ios_check_columns(struct bt_ios_ctx *c, const char *table, const char *co
 int bt_ios_prepare(struct bt_ios_ctx *c, const char *table, const char *sql, struct sqlite3_stmt **st,
 		   struct bt_err *err);
 /* BT_EFORMAT: "cannot read table T of F at row N" (row < 0: no row), with
- * SQLite's reason. */
+ * SQLite's reason; BT_OK, the table noted in c->cut.tables, when the
+ * database is cut short and the read ran into the missing pages. */
 int bt_ios_sql_error(struct bt_ios_ctx *c, const char *table, int64_t row, struct bt_err *err);
 /* 1 and column i of st in *out if it holds a u32 (or its signed int32
  * view); else 0, counted as bad_row_value naming table, row and column. */
@@ -223,8 +237,17 @@ int bt_ios_read_series(struct bt_ios_ctx *c, int64_t start_us, struct bt_db *db,
 /* gzip (ios_gzip.c): 1 if the bytes look like a gzip'd SQLite file. */
 int bt_ios_gz_is_sqlite(const char *path);
 /* Inflate path into a new temporary file (unlinked by the caller) whose
- * name goes to *tmp (caller frees); at most cap bytes of output. */
-int bt_ios_gunzip(const char *path, uint64_t cap, char **tmp, struct bt_err *err);
+ * name goes to *tmp (caller frees); at most cap bytes of output. A stream
+ * that ends early keeps what inflated, noted in cut (unless cut->strict). */
+int bt_ios_gunzip(const char *path, uint64_t cap, struct bt_ios_cut *cut, char **tmp,
+		  struct bt_err *err);
+/* Note in cut whether the SQLite file at path is shorter than its header
+ * says (c->cut.db, size, want); 1 if it is. */
+int bt_ios_check_size(const char *path, struct bt_ios_cut *cut);
+/* The name of a VFS that shows SQLite a file cut short only up to its
+ * last whole page (bt_ios_check_size called first), so a half page is
+ * missing rather than zeros read as rows. */
+const char *bt_ios_cut_vfs(const struct bt_ios_cut *cut);
 
 /* Linking (ios_link.c): pair main-thread contention samples into waits
  * (in place: the pair becomes one BT_IOS_LOCK_WAIT record, the other

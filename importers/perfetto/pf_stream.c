@@ -4,7 +4,9 @@
  * memory at a time whatever the file's size. Plain and gzip'd files read
  * alike (zlib's gzread passes plain bytes through); compressed_packets
  * are inflated and walked the same way. Offsets in messages are of the
- * (inflated) trace bytes.
+ * (inflated) trace bytes. A file that ends inside a packet (or a gzip
+ * stream that ends early) keeps the packets before the cut, unless
+ * --strict.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +26,10 @@ struct in {
 	unsigned char buf[CHUNK];
 	size_t len, pos;
 	uint64_t off;        /* trace offset of buf[0] */
+	int strict;
+	int cut;             /* the file ended inside the element being read */
+	int gz_cut;          /* the gzip stream ended early (not --strict) */
+	long long gz_at;     /* the file offset where it did */
 };
 
 /* Errors of a gzip'd file are at offsets of the file, not of the trace:
@@ -46,6 +52,11 @@ static int fill(struct in *in, struct bt_err *err)
 	if (n < 0)
 		return bt_err_set(err, BT_EFORMAT, "corrupt gzip stream in '%s' near byte offset %lld: %s",
 				  in->path, (long long)gzoffset(in->gz), msg);
+	if (zerr == Z_BUF_ERROR && !in->strict) {   /* what inflated is kept */
+		in->gz_cut = 1;
+		in->gz_at = (long long)gzoffset(in->gz);
+		return BT_OK;
+	}
 	if (zerr == Z_BUF_ERROR)
 		return bt_err_set(err, BT_EFORMAT, "truncated gzip stream in '%s' at byte offset %lld: %s",
 				  in->path, (long long)gzoffset(in->gz), msg);
@@ -82,6 +93,7 @@ static int varint(struct in *in, uint64_t *v, int *end, const char *what, struct
 				*end = 1;
 				return BT_OK;
 			}
+			in->cut = 1;
 			return bt_err_set(err, BT_EFORMAT, "truncated %s in '%s' at byte offset %llu", what,
 					  in->path, (unsigned long long)at);
 		}
@@ -106,10 +118,12 @@ static int take(struct in *in, uint64_t n, unsigned char **buf, size_t *cap, uin
 		size_t k;
 		if (in->pos == in->len && fill(in, err))
 			return err->code;
-		if (in->pos == in->len)
+		if (in->pos == in->len) {
+			in->cut = 1;
 			return bt_err_set(err, BT_EFORMAT, "truncated packet in '%s' at byte offset %llu: %llu bytes said, %llu there",
 					  in->path, (unsigned long long)at, (unsigned long long)n,
 					  (unsigned long long)got);
+		}
 		k = in->len - in->pos;
 		if (k > n - got)
 			k = (size_t)(n - got);
@@ -133,6 +147,7 @@ static int skip(struct in *in, unsigned wt, uint64_t at, struct bt_err *err)
 	case 0:
 		if (varint(in, &v, &end, "varint", err))
 			return err->code;
+		in->cut = end;
 		return end ? bt_err_set(err, BT_EFORMAT, "truncated field in '%s' at byte offset %llu", in->path,
 					(unsigned long long)at) : BT_OK;
 	case 1:
@@ -142,6 +157,7 @@ static int skip(struct in *in, unsigned wt, uint64_t at, struct bt_err *err)
 	case 2:
 		if (varint(in, &v, &end, "length", err))
 			return err->code;
+		in->cut = end;
 		if (end)
 			return bt_err_set(err, BT_EFORMAT, "truncated field in '%s' at byte offset %llu", in->path,
 					  (unsigned long long)at);
@@ -158,16 +174,45 @@ static void progress(const struct pf *p, struct in *in, uint64_t size)
 		p->o->progress(p->o->progress_ctx, (uint64_t)gzoffset(in->gz), size);
 }
 
+/* The file ended inside the element at `at` (cut) or the gzip stream
+ * early: keep the n packets before (--strict kept the error). */
+static int salvage(struct pf *p, const struct in *in, int cut, uint64_t at, uint64_t n,
+		   struct bt_err *err)
+{
+	struct bt_buf where = BT_BUF_INIT;
+	int rc;
+
+	bt_err_clear(err);
+	if (cut)
+		bt_buf_addf(&where, "in the packet at byte offset %llu: that packet (%llu bytes of it there)",
+			    (unsigned long long)at, (unsigned long long)(here(in) - at));
+	else
+		bt_buf_addf(&where, "between packets:");
+	if (in->gz_cut)
+		rc = bt_diag_partial(p->diag, p->db, "truncated_trace", err,
+				     "the gzip stream of '%s' ends early at byte offset %lld (trace byte %llu), "
+				     "%s%s the rest lost; %llu packets imported",
+				     p->path, in->gz_at, (unsigned long long)here(in), where.buf,
+				     cut ? " and" : "", (unsigned long long)n);
+	else
+		rc = bt_diag_partial(p->diag, p->db, "truncated_trace", err,
+				     "'%s' is cut at byte offset %llu %s lost; %llu packets imported",
+				     p->path, (unsigned long long)here(in), where.buf, (unsigned long long)n);
+	bt_buf_release(&where);
+	return rc;
+}
+
 int pf_stream(struct pf *p, struct bt_err *err)
 {
 	struct in *in = bt_xcalloc(1, sizeof *in);
 	unsigned char *pkt = NULL;
 	size_t cap = 0;
 	struct stat st;
-	uint64_t size = stat(p->path, &st) == 0 ? (uint64_t)st.st_size : 0, n = 0;
+	uint64_t size = stat(p->path, &st) == 0 ? (uint64_t)st.st_size : 0, n = 0, at = 0;
 	int rc = BT_OK;
 
 	in->path = p->path;
+	in->strict = p->o->strict;
 	in->gz = gzopen(p->path, "rb");
 	if (!in->gz) {
 		free(in);
@@ -175,8 +220,9 @@ int pf_stream(struct pf *p, struct bt_err *err)
 	}
 	gzbuffer(in->gz, 1u << 17);
 	for (;;) {
-		uint64_t key, len, at = here(in);
+		uint64_t key, len;
 		int end;
+		at = here(in);
 		if ((rc = varint(in, &key, &end, "field key", err)) != 0 || end)
 			break;
 		if ((key >> 3) != 1 || (key & 7) != 2) {
@@ -186,6 +232,7 @@ int pf_stream(struct pf *p, struct bt_err *err)
 		}
 		if ((rc = varint(in, &len, &end, "packet length", err)) != 0)
 			break;
+		in->cut = end;
 		if (end || len > MAX_PACKET) {
 			rc = end ? bt_err_set(err, BT_EFORMAT, "truncated packet in '%s' at byte offset %llu", p->path,
 					      (unsigned long long)at)
@@ -200,6 +247,9 @@ int pf_stream(struct pf *p, struct bt_err *err)
 		if ((++n & 0xfff) == 0)
 			progress(p, in, size);
 	}
+	/* a cut inside a packet, or a gzip stream that ended between two */
+	if (rc ? in->cut && !in->strict : in->gz_cut)
+		rc = salvage(p, in, in->cut, at, n, err);
 	gzclose(in->gz);
 	free(in);
 	free(pkt);

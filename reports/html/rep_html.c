@@ -52,7 +52,13 @@ static void facts(FILE *out, const struct bt_facts *f)
 {
 	fputs("<header>\n<h1>btrace-analyze report: ", out);
 	esc(out, f->source ? f->source : "?");
-	fputs("</h1>\n<p class=\"facts\">", out);
+	fputs("</h1>\n", out);
+	if (f->partial) {
+		fputs("<p class=\"facts sev-error\"><strong>Partial trace</strong>: the input is cut short: ", out);
+		esc(out, f->partial);
+		fputs("</p>\n", out);
+	}
+	fputs("<p class=\"facts\">", out);
 	esc(out, f->format ? f->format : "?");
 	if (f->version)
 		fprintf(out, " v%lld", (long long)f->version);

@@ -38,6 +38,10 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 	bt_jsonw_int(w, f->samples);
 	bt_jsonw_key(w, "records");
 	bt_jsonw_int(w, f->records);
+	if (f->partial) {
+		bt_jsonw_key(w, "partial");
+		bt_jsonw_cstr(w, f->partial);
+	}
 	bt_jsonw_end_object(w);
 }
 

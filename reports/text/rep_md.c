@@ -25,6 +25,11 @@ static void facts(FILE *out, const struct bt_facts *f)
 	fputs("# btrace-analyze report: ", out);
 	bt_md_put(out, f->source ? f->source : "?");
 	fputs("\n\n", out);
+	if (f->partial) {
+		fputs("> **Partial trace**: the input is cut short: ", out);
+		bt_md_put(out, f->partial);
+		fputs("\n\n", out);
+	}
 	fputs(f->format ? f->format : "?", out);
 	if (f->version)
 		fprintf(out, " v%lld", (long long)f->version);

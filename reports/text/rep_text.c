@@ -10,6 +10,8 @@
 
 static void facts(FILE *out, const struct bt_facts *f)
 {
+	if (f->partial)   /* first: every figure below is of what was salvaged */
+		fprintf(out, "PARTIAL   the input is cut short: %s\n", f->partial);
 	fprintf(out, "trace     %s (%s", f->source ? f->source : "?", f->format ? f->format : "?");
 	fprintf(out, f->version ? " v%lld)\n" : ")\n", (long long)f->version);
 	if (f->mapping)

@@ -1,19 +1,27 @@
 #!/bin/sh
 # Hostile input (DESIGN §11): fatal cases exit 1 with the file and byte
 # offset and leave nothing behind; recoverable ones are counted in
-# diagnostics, warned about, and shown in the report.
+# diagnostics, warned about, and shown in the report. Files cut short are
+# salvaged (tests/sh/1300-salvage.sh): here --strict refuses them.
 . tests/lib.sh
 
 # fatal CASE FILE PATTERN: import must fail with exit 1, the message must
 # match, and neither the database nor a temporary file may remain.
+# strict_fatal: the same with --strict (a file cut short).
+STRICT=
 fatal() {
 	name=$1; input=$2; pat=$3
-	err=$("$BIN" import "$input" -o "$T/out.db" 2>&1 >/dev/null)
+	err=$("$BIN" import $STRICT "$input" -o "$T/out.db" 2>&1 >/dev/null)
 	is "$?" 1 "$name: exit 1"
 	like "$err" "^btrace-analyze: error: .*$pat" "$name: message"
 	is "$(ls "$T" | grep -c 'out\.')" 0 "$name: no partial database"
-	"$BIN" analyze "$input" -o "$T/report.json" >/dev/null 2>&1
+	"$BIN" analyze $STRICT "$input" -o "$T/report.json" >/dev/null 2>&1
 	is "$(ls "$T" | grep -c 'report\.')" 0 "$name: no partial report"
+}
+strict_fatal() {
+	STRICT=--strict
+	fatal "$@"
+	STRICT=
 }
 
 # diag CASE DIR CODE COUNT: import succeeds, the diagnostic is counted, the
@@ -49,11 +57,11 @@ elen=$(get_u32 "$FIX/small/sampling.bin" 24)
 rec0=$((28 + elen))
 d=$(copy_dump small rec)
 head -c $((rec0 + 30)) "$FIX/small/sampling.bin" >"$d/sampling.bin"
-fatal "truncated record" "$d/sampling.bin" "truncated header of record 0 in '.*sampling.bin' at offset $rec0: need 40 bytes, 30 left"
+strict_fatal "truncated record" "$d/sampling.bin" "truncated header of record 0 in '.*sampling.bin' at offset $rec0: need 40 bytes, 30 left"
 
 d=$(copy_dump small stack)
 head -c $((rec0 + 76 + 4)) "$FIX/small/sampling.bin" >"$d/sampling.bin"
-fatal "truncated stack" "$d/sampling.bin" "truncated stack of record 0 in '.*sampling.bin' at offset $((rec0 + 76))"
+strict_fatal "truncated stack" "$d/sampling.bin" "truncated stack of record 0 in '.*sampling.bin' at offset $((rec0 + 76))"
 
 d=$(copy_dump small absurd)
 put_u32 "$d/sampling.bin" $((rec0 + 68)) 4294967295
@@ -65,20 +73,20 @@ fatal "negative extra length" "$d/sampling.bin" "negative extra JSON length -1 i
 
 d=$(copy_dump small maptab)
 head -c 21 "$FIX/small/sampling-mapping.bin" >"$d/sampling-mapping.bin"
-fatal "truncated mapping table" "$d/sampling.bin" "truncated method entry in '.*sampling-mapping.bin' at offset 16: need 10 bytes, 5 left"
+strict_fatal "truncated mapping table" "$d/sampling.bin" "truncated method entry in '.*sampling-mapping.bin' at offset 16: need 10 bytes, 5 left"
 
 d=$(copy_dump small mapsym)
 head -c 30 "$FIX/small/sampling-mapping.bin" >"$d/sampling-mapping.bin"
-fatal "truncated mapping symbol" "$d/sampling.bin" "truncated method symbol in '.*sampling-mapping.bin' at offset 26"
+strict_fatal "truncated mapping symbol" "$d/sampling.bin" "truncated method symbol in '.*sampling-mapping.bin' at offset 26"
 
 d=$(copy_dump small mapthr)
 n=$(wc -c <"$FIX/small/sampling-mapping.bin")
 head -c $((n - 1)) "$FIX/small/sampling-mapping.bin" >"$d/sampling-mapping.bin"
-fatal "truncated thread-name section" "$d/sampling.bin" "truncated thread name in '.*sampling-mapping.bin' at offset [0-9]+: need [0-9]+ bytes"
+strict_fatal "truncated thread-name section" "$d/sampling.bin" "truncated thread name in '.*sampling-mapping.bin' at offset [0-9]+: need [0-9]+ bytes"
 
 d=$(copy_dump small maphdr)
 head -c 10 "$FIX/small/sampling-mapping.bin" >"$d/sampling-mapping.bin"
-fatal "truncated mapping header" "$d/sampling.bin" "truncated mapping header in '.*sampling-mapping.bin' at offset 0"
+strict_fatal "truncated mapping header" "$d/sampling.bin" "truncated mapping header in '.*sampling-mapping.bin' at offset 0"
 
 f=$FIX/faults
 diag "depth 0" "$f" empty_stack "$(truth "$f" zero_depth)"

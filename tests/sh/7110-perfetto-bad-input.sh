@@ -2,7 +2,8 @@
 # Perfetto input at its edges (DESIGN §11): truncated files (plain and
 # gzip'd), lying lengths, wrong wire types, malformed packets, corrupt
 # compressed_packets exit 1 naming the file and the byte offset and leave
-# nothing behind; recoverable oddities (ends without begins, slices never
+# nothing behind (files cut short with --strict: without it they are
+# salvaged, tests/sh/7140-perfetto-salvage.sh); recoverable oddities (ends without begins, slices never
 # ended, nesting past 512, events before their descriptor or with none,
 # state a sequence never got, ...) are counted in diagnostics; the valid
 # variants (iOS layout, interned names, compressed_packets) import right.
@@ -11,15 +12,22 @@
 CASE="python3 tests/fixtures/mkpfcase.py"
 
 # fatal NAME FILE PATTERN: exit 1, the message, no database, no report.
+# strict_fatal: the same with --strict (a file cut short).
+STRICT=
 fatal() {
 	name=$1 input=$2 pat=$3
 	rm -f "$T"/out.* "$T"/report.*   # a case before that wrongly succeeded
-	err=$("$BIN" import "$input" -o "$T/out.db" 2>&1 >/dev/null)
+	err=$("$BIN" import $STRICT "$input" -o "$T/out.db" 2>&1 >/dev/null)
 	is "$?" 1 "$name: exit 1"
 	like "$err" "^btrace-analyze: error: $pat" "$name: message names the file and the byte offset"
 	is "$(ls "$T" | grep -c '^out\.')" 0 "$name: no partial database"
-	"$BIN" analyze "$input" -o "$T/report.json" >/dev/null 2>&1
+	"$BIN" analyze $STRICT "$input" -o "$T/report.json" >/dev/null 2>&1
 	is "$?:$(ls "$T" | grep -c '^report\.')" 1:0 "$name: analyze fails too, no partial report"
+}
+strict_fatal() {
+	STRICT=--strict
+	fatal "$@"
+	STRICT=
 }
 
 # diag NAME FILE CODE COUNT: exit 0, counted, warned about, in the report.
@@ -60,13 +68,13 @@ PY
 )
 o0=$1 h0=$2 l0=$3 o1=$4 h1=$5 l1=$6 o2=$7
 head -c 40 "$T/t.pb" >"$T/cut1.pb"
-fatal "cut in the first packet" "$T/cut1.pb" "truncated packet in '.*cut1.pb' at byte offset $o0: $l0 bytes said, $((40 - h0)) there"
+strict_fatal "cut in the first packet" "$T/cut1.pb" "truncated packet in '.*cut1.pb' at byte offset $o0: $l0 bytes said, $((40 - h0)) there"
 head -c $((o1 + h1 + l1 / 2)) "$T/t.pb" >"$T/cut2.pb"
-fatal "cut in packet 100" "$T/cut2.pb" "truncated packet in '.*cut2.pb' at byte offset $o1: $l1 bytes said, $((l1 / 2)) there"
+strict_fatal "cut in packet 100" "$T/cut2.pb" "truncated packet in '.*cut2.pb' at byte offset $o1: $l1 bytes said, $((l1 / 2)) there"
 head -c $((o1 + 1)) "$T/t.pb" >"$T/cut3.pb"
-fatal "cut after a packet's key" "$T/cut3.pb" "truncated packet in '.*cut3.pb' at byte offset $o1\$"
+strict_fatal "cut after a packet's key" "$T/cut3.pb" "truncated packet in '.*cut3.pb' at byte offset $o1\$"
 head -c $((o2 + 2)) "$T/t.pb" >"$T/cut4.pb"
-fatal "cut in a packet's length" "$T/cut4.pb" "truncated packet length in '.*cut4.pb' at byte offset $((o2 + 1))\$"
+strict_fatal "cut in a packet's length" "$T/cut4.pb" "truncated packet length in '.*cut4.pb' at byte offset $((o2 + 1))\$"
 head -c "$o1" "$T/t.pb" >"$T/cut5.pb"
 "$BIN" import -q "$T/cut5.pb" -o "$T/cut5.db"
 is "$?:$(q "$T/cut5.db" "SELECT value FROM meta WHERE key = 'packets'")" 0:100 \
@@ -74,7 +82,7 @@ is "$?:$(q "$T/cut5.db" "SELECT value FROM meta WHERE key = 'packets'")" 0:100 \
 
 p=$(wc -c <"$T/plain.pb")
 { cat "$T/plain.pb"; printf '\n\350\007'; head -c 20 /dev/zero; } >"$T/long.pb"
-fatal "length past the end" "$T/long.pb" "truncated packet in '.*long.pb' at byte offset $p: 1000 bytes said, 20 there"
+strict_fatal "length past the end" "$T/long.pb" "truncated packet in '.*long.pb' at byte offset $p: 1000 bytes said, 20 there"
 { cat "$T/plain.pb"; printf '\n\377\377\377\377\017'; } >"$T/absurd.pb"
 fatal "absurd length" "$T/absurd.pb" "packet of 4294967295 bytes in '.*absurd.pb' at byte offset $p \\(at most 268435456 allowed\\)"
 { cat "$T/plain.pb"; printf '\013\001'; } >"$T/wire.pb"
@@ -88,9 +96,9 @@ fatal "malformed packet" "$T/malformed.pb" "malformed TracePacket in '.*malforme
 gzip -c "$T/t.pb" >"$T/g.pb"
 n=$(wc -c <"$T/g.pb")
 head -c $((n / 2)) "$T/g.pb" >"$T/gcut.pb"
-fatal "gzip cut in half" "$T/gcut.pb" "truncated gzip stream in '.*gcut.pb' at byte offset $((n / 2)): .*unexpected end of file"
+strict_fatal "gzip cut in half" "$T/gcut.pb" "truncated gzip stream in '.*gcut.pb' at byte offset $((n / 2)): .*unexpected end of file"
 head -c $((n - 4)) "$T/g.pb" >"$T/gtrail.pb"
-fatal "gzip without its length trailer" "$T/gtrail.pb" "truncated gzip stream in '.*gtrail.pb' at byte offset $((n - 4)): "
+strict_fatal "gzip without its length trailer" "$T/gtrail.pb" "truncated gzip stream in '.*gtrail.pb' at byte offset $((n - 4)): "
 cp "$T/g.pb" "$T/gbad.pb"
 printf '\377\377\377\377\377\377\377\377' | dd of="$T/gbad.pb" bs=1 seek=$((n / 2)) conv=notrunc status=none
 err=$("$BIN" import "$T/gbad.pb" -o "$T/out.db" 2>&1 >/dev/null)
