@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/base/err.h"
 
@@ -32,6 +33,17 @@ char *bt_xstrndup(const char *s, size_t n);
 /* Grow *p, holding *cap elements of size, to hold index i; the new
  * elements are zero. Returns the (possibly moved) array. */
 void *bt_grow_zero(void *p, size_t size, size_t *cap, size_t i);
+
+/* a + b, held at INT64_MAX or INT64_MIN instead of overflowing: sums of
+ * many values (profile totals) stay defined whatever the input holds. */
+static inline int64_t bt_sat_add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
 
 /* A NUL-terminated growable string; buf is never NULL after init. */
 struct bt_buf {

@@ -56,7 +56,7 @@ static void rollup(struct bt_profile *p)
 	for (i = p->npaths - 1; i > 1; i--)
 		if (p->paths[i].parent)
 			for (k = 0; k < NV; k++)
-				p->incl[p->paths[i].parent][k] += p->incl[i][k];
+				p->incl[p->paths[i].parent][k] = bt_sat_add(p->incl[p->paths[i].parent][k], p->incl[i][k]);
 }
 
 /* A thread's paths are contiguous (threads are reconstructed one after
@@ -85,12 +85,12 @@ static void methods_and_callers(const struct bt_profile *p, struct rows *meth, s
 		m = row(meth, x->frame, x->thread, x->frame, 0);
 		c = row(call, (uint64_t)caller << 32 | x->frame, x->thread, x->frame, caller);
 		for (k = 0; k < NV; k++) {
-			m->self[k] += x->self[k];
-			c->self[k] += x->self[k];
+			m->self[k] = bt_sat_add(m->self[k], x->self[k]);
+			c->self[k] = bt_sat_add(c->self[k], x->self[k]);
 		}
 		if (!x->nested)
 			for (k = 0; k < NV; k++)
-				m->incl[k] += p->incl[i][k];
+				m->incl[k] = bt_sat_add(m->incl[k], p->incl[i][k]);
 	}
 }
 
