@@ -1,7 +1,7 @@
 /*
- * Allocation wrappers that abort on out-of-memory, so callers never check
- * for NULL (git's xmalloc, Redis's zmalloc), and a growable byte buffer
- * modelled on git's strbuf.
+ * Allocation wrappers that end the run on out-of-memory, so callers never
+ * check for NULL (git's xmalloc, Redis's zmalloc), and a growable byte
+ * buffer modelled on git's strbuf.
  */
 #ifndef BT_ALLOC_H
 #define BT_ALLOC_H
@@ -12,11 +12,25 @@
 
 #include "engine/base/err.h"
 
+/*
+ * On allocation failure these print "btrace-analyze: error: out of memory
+ * allocating N bytes (ACTIVITY)" and exit(1) (not abort: no core, and the
+ * atexit handlers that remove temporary files run).
+ */
 void *bt_xmalloc(size_t n);
 void *bt_xcalloc(size_t nmemb, size_t size);
 void *bt_xrealloc(void *p, size_t n);
 char *bt_xstrdup(const char *s);
 char *bt_xstrndup(const char *s, size_t n);
+
+/* Name what the run is doing for the out-of-memory message: "what
+ * 'subject'" (e.g. "importing", a path), or nothing with NULL what. Both
+ * strings are borrowed and must stay valid until the next call; set by
+ * the big phases on the main thread, read by any thread. */
+void bt_alloc_doing(const char *what, const char *subject);
+/* Report an allocation of n bytes that failed elsewhere (SQLite,
+ * libxlsxwriter, protobuf-c) as bt_xmalloc does, and exit(1). */
+_Noreturn void bt_alloc_fail(size_t n);
 
 /* Grow *p (holding *cap elements of size) to at least need elements. */
 #define BT_GROW(p, need, cap) \

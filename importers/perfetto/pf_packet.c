@@ -355,9 +355,25 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 		     err);
 }
 
+/* protobuf-c's allocations go through bt_xmalloc: running out is then the
+ * out-of-memory error (exit 1), not a "malformed TracePacket". */
+static void *pb_alloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return bt_xmalloc(n);
+}
+
+static void pb_free(void *ctx, void *ptr)
+{
+	(void)ctx;
+	free(ptr);
+}
+
+static ProtobufCAllocator pb_allocator = { pb_alloc, pb_free, NULL };
+
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
 {
-	Perfetto__Protos__TracePacket *pk = perfetto__protos__trace_packet__unpack(NULL, len, data);
+	Perfetto__Protos__TracePacket *pk = perfetto__protos__trace_packet__unpack(&pb_allocator, len, data);
 	struct pf_seq *q;
 	int rc = BT_OK;
 
@@ -403,7 +419,7 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 	if (!rc && pk->has_compressed_packets)
 		rc = pf_stream_inflate(p, pk->compressed_packets.data, pk->compressed_packets.len, off, err);
 out:
-	perfetto__protos__trace_packet__free_unpacked(pk, NULL);
+	perfetto__protos__trace_packet__free_unpacked(pk, &pb_allocator);
 	return rc;
 }
 
