@@ -21,7 +21,7 @@ for mb in 50 60 80 100 110 120; do
 	case $rc in
 	0) is "$(ls "$T" | grep -c '^o\.')" 2 "${mb} MB: enough, both outputs written" ;;
 	1)
-		like "$err" "^btrace-analyze: error: (out of memory allocating [0-9]+ bytes \\((importing|reconstructing the slices of|running the rules on|writing the outputs of) 'd'\\)|.*'d.*': Cannot allocate memory)$" \
+		like "$err" "^btrace-analyze: error: (out of memory allocating [0-9]+ bytes \\((importing|reconstructing the slices of|running the rules on|writing the outputs of) 'd'\\)|.*'d.*'.*(Cannot allocate memory|out of memory).*)$" \
 			"${mb} MB: exit 1 saying what was being allocated"
 		is "$(ls "$T" | grep -c '^o\.')" 0 "${mb} MB: no report, export or temporary left"
 		case $err in *"out of memory allocating"*) ooms=$((ooms + 1)) ;; esac
