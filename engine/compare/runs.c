@@ -191,8 +191,10 @@ int bt_runs_add_report(struct bt_runs *rs, enum bt_side side, const char *path, 
 
 	if (rc)
 		return rc;
+	bt_alloc_doing("reading the report", path);
 	bt_jr_init(&jr, m.data, m.len, path, err);
 	rc = read_report(rs, new_run(rs, side, path), &jr);
+	bt_alloc_doing(NULL, NULL);   /* path is the caller's */
 	bt_fmap_release(&m);
 	return rc;
 }
