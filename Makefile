@@ -7,8 +7,9 @@
 # make bench      load, analyze, import and export 200k and 1M records, the Perfetto
 #                 export imported back, and a 1.2M-sample iOS database (BENCH=ios for
 #                 that alone): wall, CPU, peak RSS
-# make fuzz       libFuzzer on the Android, iOS and Perfetto importers (FUZZ_SECONDS=600
-#                 in all, split between them; FUZZ_TARGETS="ios perfetto" for some)
+# make fuzz       libFuzzer on the Android, iOS and Perfetto importers and compare's JSON
+#                 report reader (FUZZ_SECONDS=600 in all, split between them;
+#                 FUZZ_TARGETS="ios perfetto" for some)
 # make clean
 
 B ?= build
@@ -161,12 +162,13 @@ bench: $(BIN) $(MKDUMP)
 	@B=$(B) sh tests/bench.sh
 
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= android ios perfetto
+FUZZ_TARGETS ?= android ios perfetto json
 # UBSan findings abort (no recovery), so libFuzzer keeps them as crashes.
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 fuzz:
 	@$(MAKE) --no-print-directory B=build-fuzz CC=clang OPT="-O1 -g" \
-		SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libbt.a build-fuzz/tests/mkdump
+		SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libbt.a build-fuzz/tests/mkdump \
+		build-fuzz/btrace-analyze
 	for t in $(FUZZ_TARGETS); do \
 		clang -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Ibuild-fuzz -O1 -g \
 			-fsanitize=fuzzer $(FUZZ_SAN) $$(pkg-config --cflags $(PKGS)) -o build-fuzz/fuzz_$$t \

@@ -1,6 +1,8 @@
 /*
- * Out-of-memory-aborting allocators and the bt_buf string builder.
+ * Allocators that end the run on out-of-memory, and the bt_buf string
+ * builder.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,10 +11,33 @@
 
 char bt_buf_empty[1];
 
+/* Atomic: set on the main thread, read by whichever thread runs out. */
+static _Atomic(const char *) doing_what, doing_subject;
+
+void bt_alloc_doing(const char *what, const char *subject)
+{
+	atomic_store(&doing_subject, subject);
+	atomic_store(&doing_what, what);
+}
+
+/* No allocation here: the message is printed with what is at hand. */
+_Noreturn void bt_alloc_fail(size_t n)
+{
+	const char *what = atomic_load(&doing_what), *subject = atomic_load(&doing_subject);
+
+	if (what && subject)
+		fprintf(stderr, "btrace-analyze: error: out of memory allocating %zu bytes (%s '%s')\n", n, what,
+			subject);
+	else if (what)
+		fprintf(stderr, "btrace-analyze: error: out of memory allocating %zu bytes (%s)\n", n, what);
+	else
+		fprintf(stderr, "btrace-analyze: error: out of memory allocating %zu bytes\n", n);
+	exit(1);
+}
+
 static void oom(size_t n)
 {
-	fprintf(stderr, "btrace-analyze: fatal: out of memory allocating %zu bytes\n", n);
-	abort();
+	bt_alloc_fail(n);
 }
 
 void *bt_xmalloc(size_t n)

@@ -1,21 +1,36 @@
 /*
- * Allocation wrappers that abort on out-of-memory, so callers never check
- * for NULL (git's xmalloc, Redis's zmalloc), and a growable byte buffer
- * modelled on git's strbuf.
+ * Allocation wrappers that end the run on out-of-memory, so callers never
+ * check for NULL (git's xmalloc, Redis's zmalloc), and a growable byte
+ * buffer modelled on git's strbuf.
  */
 #ifndef BT_ALLOC_H
 #define BT_ALLOC_H
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/base/err.h"
 
+/*
+ * On allocation failure these print "btrace-analyze: error: out of memory
+ * allocating N bytes (ACTIVITY)" and exit(1) (not abort: no core, and the
+ * atexit handlers that remove temporary files run).
+ */
 void *bt_xmalloc(size_t n);
 void *bt_xcalloc(size_t nmemb, size_t size);
 void *bt_xrealloc(void *p, size_t n);
 char *bt_xstrdup(const char *s);
 char *bt_xstrndup(const char *s, size_t n);
+
+/* Name what the run is doing for the out-of-memory message: "what
+ * 'subject'" (e.g. "importing", a path), or nothing with NULL what. Both
+ * strings are borrowed and must stay valid until the next call; set by
+ * the big phases on the main thread, read by any thread. */
+void bt_alloc_doing(const char *what, const char *subject);
+/* Report an allocation of n bytes that failed elsewhere (SQLite,
+ * libxlsxwriter, protobuf-c) as bt_xmalloc does, and exit(1). */
+_Noreturn void bt_alloc_fail(size_t n);
 
 /* Grow *p (holding *cap elements of size) to at least need elements. */
 #define BT_GROW(p, need, cap) \
@@ -32,6 +47,17 @@ char *bt_xstrndup(const char *s, size_t n);
 /* Grow *p, holding *cap elements of size, to hold index i; the new
  * elements are zero. Returns the (possibly moved) array. */
 void *bt_grow_zero(void *p, size_t size, size_t *cap, size_t i);
+
+/* a + b, held at INT64_MAX or INT64_MIN instead of overflowing: sums of
+ * many values (profile totals) stay defined whatever the input holds. */
+static inline int64_t bt_sat_add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
 
 /* A NUL-terminated growable string; buf is never NULL after init. */
 struct bt_buf {

@@ -206,12 +206,16 @@ static int string_body(struct bt_jr *r, struct bt_buf *out)
 			high |= (unsigned char)*r->p++;
 		if (out)
 			bt_buf_add(out, run, (size_t)(r->p - run));
-		if (r->p == r->end)
-			return bt_jr_fail(r, "unterminated string");
+		if (r->p == r->end) {   /* out of the loop, so scratch is freed */
+			rc = bt_jr_fail(r, "unterminated string");
+			break;
+		}
 		if (*r->p == '"')
 			break;
-		if (*r->p != '\\')
-			return bt_jr_fail(r, "control character in a string");
+		if (*r->p != '\\') {
+			rc = bt_jr_fail(r, "control character in a string");
+			break;
+		}
 		r->p++;
 		escaped = 1;
 		bt_buf_reset(&scratch);

@@ -83,8 +83,10 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 		ro.nfiles = o.nrules;
 		ro.sets = o.sets;
 		ro.nsets = o.nsets;
+		bt_alloc_doing("running the rules on", o.inputs[0]);
 		rc = bt_rules_run(db, &ro, &res, err);
 	}
+	bt_alloc_doing("writing the outputs of", o.inputs[0]);
 	if (!rc)
 		rc = bt_outputs_finish(out, db, &res, err);
 	if (!rc)

@@ -29,6 +29,8 @@ void bt_runs_release(struct bt_runs *rs)
 	for (i = 0; i < rs->nruns; i++) {
 		free(rs->run[i].path);
 		free(rs->run[i].v);
+		free(rs->run[i].fv);
+		bt_map64_release(&rs->run[i].far);
 	}
 	free(rs->names);
 	free(rs->run);
@@ -45,6 +47,7 @@ static struct bt_run *new_run(struct bt_runs *rs, enum bt_side side, const char 
 	memset(r, 0, sizeof *r);
 	r->path = bt_xstrdup(path);
 	r->side = side;
+	bt_map64_init(&r->far, 16);
 	return r;
 }
 
@@ -60,23 +63,53 @@ static size_t metric_id(struct bt_runs *rs, const char *name, size_t len)
 	return rs->nnames - 1;
 }
 
+/* Room in r->v for id if that keeps v within about twice the run's
+ * values; 0 when id belongs in the sparse part. */
+static int grow_dense(struct bt_run *r, size_t id)
+{
+	size_t budget = 2 * r->count + 1024, n = r->nv ? r->nv : 64, i;
+
+	if (id >= budget)
+		return 0;
+	while (n <= id)
+		n *= 2;
+	if (n > budget)
+		n = budget;
+	r->v = bt_xrealloc(r->v, n * sizeof *r->v);
+	for (i = r->nv; i < n; i++)
+		r->v[i] = NAN;
+	r->nv = n;
+	return 1;
+}
+
 static void set_value(struct bt_runs *rs, struct bt_run *r, const char *name, size_t len, double v)
 {
 	size_t id = metric_id(rs, name, len);
+	uint32_t at;
 
-	if (id >= r->nv) {
-		size_t n = rs->ncap > id ? rs->ncap : id + 1, i;
-		r->v = bt_xrealloc(r->v, n * sizeof *r->v);
-		for (i = r->nv; i < n; i++)
-			r->v[i] = NAN;
-		r->nv = n;
+	r->count++;
+	if (id < r->nv || grow_dense(r, id)) {
+		r->v[id] = v;
+		return;
 	}
-	r->v[id] = v;
+	at = bt_map64_get(&r->far, id);
+	if (!at) {
+		BT_GROW(r->fv, r->nfv + 1, r->fvcap);
+		at = (uint32_t)++r->nfv;
+		bt_map64_put(&r->far, id, at);
+	}
+	r->fv[at - 1] = v;
 }
 
 double bt_runs_value(const struct bt_runs *rs, size_t r, size_t id)
 {
-	return id < rs->run[r].nv ? rs->run[r].v[id] : NAN;
+	const struct bt_run *x = &rs->run[r];
+	uint32_t at;
+
+	if (id < x->nv && !isnan(x->v[id]))
+		return x->v[id];
+	at = bt_map64_get(&x->far, id);   /* set before v grew over id */
+	return at ? x->fv[at - 1] : NAN;
 }
 
 int bt_runs_is_json(const char *path)
@@ -158,8 +191,10 @@ int bt_runs_add_report(struct bt_runs *rs, enum bt_side side, const char *path, 
 
 	if (rc)
 		return rc;
+	bt_alloc_doing("reading the report", path);
 	bt_jr_init(&jr, m.data, m.len, path, err);
 	rc = read_report(rs, new_run(rs, side, path), &jr);
+	bt_alloc_doing(NULL, NULL);   /* path is the caller's */
 	bt_fmap_release(&m);
 	return rc;
 }

@@ -15,11 +15,18 @@
 
 enum bt_side { BT_BASE, BT_HEAD };
 
+/* A run's values take memory in proportion to its own metrics, not to
+ * all runs' names: ids below nv are in v, kept at most about twice the
+ * run's count (plus 1024); the others are in far (id -> index + 1 into
+ * fv). One tiny run read after a 1M-metric report takes a few KB. */
 struct bt_run {
 	char *path;          /* as given on the command line */
 	enum bt_side side;
 	double *v;           /* by metric id, nv of them; NaN: absent */
-	size_t nv;
+	size_t nv, count;    /* count: values set */
+	struct bt_map64 far;
+	double *fv;
+	size_t nfv, fvcap;
 };
 
 struct bt_runs {

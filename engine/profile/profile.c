@@ -154,7 +154,7 @@ static void close_entry(struct bt_profile *p, const struct path *x)
 	int k;
 
 	for (k = 0; k < BT_SV__COUNT; k++)
-		e->v[k] += x->self[entry_value[k]];
+		e->v[k] = bt_sat_add(e->v[k], x->self[entry_value[k]]);
 }
 
 /* The entry of path id for a slice in message msg: the path's last one
@@ -279,11 +279,11 @@ static void add_to_message(struct bt_profile *p, uint32_t frame, const struct bt
 		BT_GROW(m->touched, m->ntouched + 1, m->tcap);
 		m->touched[m->ntouched++] = frame;
 	}
-	v[0] += s->self_dur;
-	v[1] += s->self_cpu_dur;
+	v[0] = bt_sat_add(v[0], s->self_dur);
+	v[1] = bt_sat_add(v[1], s->self_cpu_dur);
 	if (--m->open[frame] == 0) {   /* outermost activation in the message */
-		v[2] += s->dur;
-		v[3] += s->cpu_dur;
+		v[2] = bt_sat_add(v[2], s->dur);
+		v[3] = bt_sat_add(v[3], s->cpu_dur);
 	}
 }
 
@@ -294,10 +294,10 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 	int k;
 
 	p->open[x->frame]--;
-	x->self[V_WALL] += s->self_dur;
-	x->self[V_CPU] += s->self_cpu_dur;
+	x->self[V_WALL] = bt_sat_add(x->self[V_WALL], s->self_dur);
+	x->self[V_CPU] = bt_sat_add(x->self[V_CPU], s->self_cpu_dur);
 	for (k = 0; k < BT_PROFILE_NCTR; k++)
-		x->self[V_ABYTES + k] += self[k];
+		x->self[V_ABYTES + k] = bt_sat_add(x->self[V_ABYTES + k], self[k]);
 	if (in_msg) {
 		if (s->msg_id)
 			add_to_message(p, x->frame, s, msg_root);
@@ -313,7 +313,7 @@ void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t
 
 	if (dur <= 0 || !path)
 		return;
-	p->paths[path].self[V_BLOCK] += dur;
+	p->paths[path].self[V_BLOCK] = bt_sat_add(p->paths[path].self[V_BLOCK], dur);
 	if (kind < 0)
 		return;   /* imported blocked time of no known kind: in the total only */
 	BT_GROW(p->blocks, p->nblocks + 1, p->bcap);

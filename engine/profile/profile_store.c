@@ -56,20 +56,33 @@ static void rollup(struct bt_profile *p)
 	for (i = p->npaths - 1; i > 1; i--)
 		if (p->paths[i].parent)
 			for (k = 0; k < NV; k++)
-				p->incl[p->paths[i].parent][k] += p->incl[i][k];
+				p->incl[p->paths[i].parent][k] = bt_sat_add(p->incl[p->paths[i].parent][k], p->incl[i][k]);
 }
 
+static int store_rows(struct bt_db *db, const struct bt_profile *p, const struct rows *r, int callers,
+		      struct bt_err *err);
+
 /* A thread's paths are contiguous (threads are reconstructed one after
- * another), so the row indexes are keyed within a thread. */
-static void new_thread(struct rows *meth, struct rows *call)
+ * another), so the row indexes are keyed within a thread, and its rows
+ * are stored when the next thread begins: the rows in memory are one
+ * thread's (some 280 bytes per method the thread ran), not the trace's. */
+static int new_thread(struct bt_db *db, const struct bt_profile *p, struct rows *meth, struct rows *call,
+		      struct bt_err *err)
 {
+	int rc = store_rows(db, p, meth, 0, err);
+
+	if (!rc)
+		rc = store_rows(db, p, call, 1, err);
+	meth->n = call->n = 0;
 	bt_map64_release(&meth->index);
 	bt_map64_release(&call->index);
 	bt_map64_init(&meth->index, 256);
 	bt_map64_init(&call->index, 256);
+	return rc;
 }
 
-static void methods_and_callers(const struct bt_profile *p, struct rows *meth, struct rows *call)
+static int methods_and_callers(struct bt_db *db, const struct bt_profile *p, struct rows *meth,
+			       struct rows *call, struct bt_err *err)
 {
 	uint32_t i;
 	int k;
@@ -79,19 +92,21 @@ static void methods_and_callers(const struct bt_profile *p, struct rows *meth, s
 		uint32_t caller = x->depth > 0 ? p->paths[x->parent].frame : 0;
 		struct mrow *m, *c;
 		if (x->depth < 0) {
-			new_thread(meth, call);
+			if (new_thread(db, p, meth, call, err))
+				return err->code;
 			continue;
 		}
 		m = row(meth, x->frame, x->thread, x->frame, 0);
 		c = row(call, (uint64_t)caller << 32 | x->frame, x->thread, x->frame, caller);
 		for (k = 0; k < NV; k++) {
-			m->self[k] += x->self[k];
-			c->self[k] += x->self[k];
+			m->self[k] = bt_sat_add(m->self[k], x->self[k]);
+			c->self[k] = bt_sat_add(c->self[k], x->self[k]);
 		}
 		if (!x->nested)
 			for (k = 0; k < NV; k++)
-				m->incl[k] += p->incl[i][k];
+				m->incl[k] = bt_sat_add(m->incl[k], p->incl[i][k]);
 	}
+	return new_thread(db, p, meth, call, err);
 }
 
 static int store_rows(struct bt_db *db, const struct bt_profile *p, const struct rows *r, int callers,
@@ -273,10 +288,7 @@ int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt
 	memset(&call, 0, sizeof call);
 	bt_map64_init(&meth.index, 256);
 	bt_map64_init(&call.index, 256);
-	methods_and_callers(p, &meth, &call);
-	rc = store_rows(db, p, &meth, 0, err);
-	if (!rc)
-		rc = store_rows(db, p, &call, 1, err);
+	rc = methods_and_callers(db, p, &meth, &call, err);
 	if (!rc)
 		rc = store_blocking(db, p, err);
 	if (!rc)

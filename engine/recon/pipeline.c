@@ -221,8 +221,10 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	io.taps = &pl->taps;
 	bt_capture_begin(&cap, db);
 	bt_db_rows_in_memory(db, !pl->keep);
+	bt_alloc_doing("importing", pl->input);
 	if (!rc)
 		rc = pl->imp->run(db, pl->input, &io, diag, err);
+	bt_alloc_doing("reconstructing the slices of", pl->input);
 	if (!rc)
 		rc = bt_link_run(&cap, db, diag, err);
 	if (!rc)

@@ -20,6 +20,19 @@
 #include "engine/profile/tap.h"
 #include "engine/recon/slice.h"
 
+/*
+ * What importers accept of a trace's numbers (DESIGN §11): a u64 field
+ * beyond these is a diagnostic (value_out_of_range) and the record is
+ * dropped, or an error with the offset. Times (timestamps, durations, CPU
+ * times, in ns) stay below 2^62, 146 years: the difference of any two is
+ * then an int64, and so is the sum of two. Counters (allocations, Perfetto
+ * counter values) stay below 2^53, where a double still holds them
+ * exactly. Sums over many records can still pass int64, so the engine adds
+ * them with bt_sat_add (engine/base/alloc.h).
+ */
+#define BT_MAX_TIME_NS ((int64_t)1 << 62)
+#define BT_MAX_COUNTER ((int64_t)1 << 53)
+
 struct bt_import_opts {
 	const char *mapping;   /* explicit mapping file, or NULL to search */
 	const char *retrace;   /* ProGuard/R8 mapping.txt, or NULL */

@@ -117,7 +117,7 @@ static void add_message(struct run *r, const struct bt_slice *s)
 		r->msg.cpu = 0;
 	}
 	r->msg.end = s->ts + s->dur;
-	r->msg.cpu += s->cpu_dur;
+	r->msg.cpu = bt_sat_add(r->msg.cpu, s->cpu_dur);
 }
 
 /* Pop the top node, ending it at (t, c); counters run up to item end. */
@@ -137,8 +137,8 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 	s->majflt = (int64_t)b->majflt - a->majflt;
 	s->nvcsw = (int64_t)b->nvcsw - a->nvcsw;
 	s->nivcsw = (int64_t)b->nivcsw - a->nivcsw;
-	parent->child_dur += s->dur;
-	parent->child_cpu += s->cpu_dur;
+	parent->child_dur = bt_sat_add(parent->child_dur, s->dur);
+	parent->child_cpu = bt_sat_add(parent->child_cpu, s->cpu_dur);
 	if (r->policy == BT_SLICE_MIDPOINT && is_message(r, s, parent))
 		add_message(r, s);
 	if (r->sink->profile) {
@@ -148,7 +148,7 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 		int k;
 		for (k = 0; k < BT_PROFILE_NCTR; k++) {
 			self[k] = ctr[k] - n->child_ctr[k];
-			parent->child_ctr[k] += ctr[k];
+			parent->child_ctr[k] = bt_sat_add(parent->child_ctr[k], ctr[k]);
 		}
 		bt_profile_leave(r->sink->profile, n->path, s, self, n->in_msg, n->msg_root);
 	}
@@ -316,7 +316,7 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 			bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, items[i].block);
 		if (items[i].block && bt_rtype_is_blocking(items[i].type))
 			for (j = 1; j < r->sp; j++)
-				r->stack[j].s.block_dur += items[i].block;
+				r->stack[j].s.block_dur = bt_sat_add(r->stack[j].s.block_dur, items[i].block);
 		tmp = pf;
 		pf = cf;
 		cf = tmp;

@@ -283,6 +283,25 @@ static int check_record(struct actx *c, const struct bt_sample *s, uint32_t save
 	return 1;
 }
 
+/* 1 if every time and counter of s is within the bounds of pipeline.h;
+ * else the first that is not is counted and the record is dropped. */
+static int check_values(struct actx *c, const struct bt_sample *s, size_t start)
+{
+	static const char *const names[] = { "timestamp", "end timestamp", "CPU time", "end CPU time",
+					     "allocated objects", "allocated bytes" };
+	const int64_t v[] = { s->ts, s->end_ts, s->cpu_ns, s->end_cpu_ns, s->alloc_objects, s->alloc_bytes };
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof *v; i++)
+		if ((uint64_t)v[i] >= (uint64_t)(i < 4 ? BT_MAX_TIME_NS : BT_MAX_COUNTER)) {
+			bt_diag_warn(c->diag, "value_out_of_range", "record %llu at offset %zu of '%s' has %s %llu (beyond 2^%d); skipped",
+				     (unsigned long long)c->records, start, c->path, names[i],
+				     (unsigned long long)v[i], i < 4 ? 62 : 53);
+			return 0;
+		}
+	return 1;
+}
+
 static int read_record(struct actx *c, struct bt_err *err)
 {
 	struct bt_sample s;
@@ -301,7 +320,7 @@ static int read_record(struct actx *c, struct bt_err *err)
 	if (need(c, 8 * (size_t)saved, "stack", c->records, start, err))
 		return err->code;
 	frames = bt_rd_bytes(&c->r, 8 * (size_t)saved);
-	if (check_record(c, &s, saved, actual, start)) {
+	if (check_record(c, &s, saved, actual, start) && check_values(c, &s, start)) {
 		if (bt_android_stacks_intern(&c->st, (uint16_t)s.tid, frames, saved, &leaf, err))
 			return err->code;
 		s.id = (int64_t)c->samples + 1;
@@ -387,6 +406,24 @@ static void check_pid(struct actx *c)
 	else if (c->pid >= 32768)
 		bt_diag_warn(c->diag, "pid_sign", "pid %lld is >= 32768: upstream tools read such tids as negative and cannot find the main thread; read unsigned here",
 			     (long long)c->pid);
+}
+
+/* The header's dump time and the extra JSON's startTime are ms: beyond
+ * the ns bound of pipeline.h they are counted and left out. */
+static void check_times(struct actx *c)
+{
+	const int64_t max_ms = BT_MAX_TIME_NS / 1000000;
+
+	if (c->time_ms >= (uint64_t)max_ms) {
+		bt_diag_warn(c->diag, "value_out_of_range", "dump time %llu ms in '%s' at offset 12 is beyond 2^62 ns; taken as 0",
+			     (unsigned long long)c->time_ms, c->path);
+		c->time_ms = 0;
+	}
+	if (c->has_start && (c->start_ms <= -max_ms || c->start_ms >= max_ms)) {
+		bt_diag_warn(c->diag, "value_out_of_range", "extra JSON startTime %lld ms in '%s' is beyond 2^62 ns; left out",
+			     (long long)c->start_ms, c->path);
+		c->has_start = 0;
+	}
 }
 
 static int write_threads(struct actx *c, const struct bt_amap *map, struct bt_err *err)
@@ -517,6 +554,7 @@ int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 		rc = read_header(c, err);
 	if (!rc) {
 		check_pid(c);
+		check_times(c);
 		bt_android_stacks_init(&c->st, db, have_map ? &map : NULL, rt, diag);
 		rc = read_records(c, err);
 		if (!rc)

@@ -11,6 +11,7 @@
 
 #include "importers/ios/ios_int.h"
 #include "engine/base/jsonr.h"
+#include "engine/recon/pipeline.h"
 
 #define MAX_US 9007199254740.0   /* 2^53 ns in us: beyond it ns lose precision */
 
@@ -73,10 +74,12 @@ static int counter(struct series *s, int64_t timestamp_us, const struct bt_ios_s
 {
 	double us = (double)timestamp_us - (double)s->start_us;
 
-	if (!x->has_val || !isfinite(x->val) || fabs(us) > MAX_US) {
+	/* counters stay below 2^53 (pipeline.h's bound), NaN and infinities too */
+	if (!x->has_val || !(fabs(x->val) < (double)BT_MAX_COUNTER) || fabs(us) > MAX_US) {
 		bt_diag_warn(s->c->diag, "bad_time_series", "'%s' table 'TimeSeriesModel' row %lld: counter '%s' %s; skipped",
 			     s->c->path, (long long)s->row, s->track.buf,
 			     !x->has_val ? "has no numeric 'val'" : !isfinite(x->val) ? "value is not finite" :
+			     !(fabs(x->val) < (double)BT_MAX_COUNTER) ? "value is beyond 2^53" :
 			     "is far from the trace start");
 		return BT_OK;
 	}

@@ -116,6 +116,7 @@ struct pf {
 	int64_t seq;                     /* events so far: their file order */
 	int64_t packets;
 	int inflating;                   /* inside compressed_packets */
+	uint64_t inflated, empty;        /* compressed_packets' bytes, empty packets: both capped */
 	sqlite3 *spill;                  /* pf_spill.c */
 	sqlite3_stmt *ins, *res;
 	int flavor_atrace, flavor_track;

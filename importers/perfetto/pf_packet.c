@@ -4,6 +4,7 @@
  * names and default tracks; track events and atrace prints are spilled
  * (pf_spill.c) with the thread they happened on, for pf_pair.c.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,8 +263,8 @@ static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, st
 		const Perfetto__Protos__FtraceEvent *e = b->event[i];
 		if (!e->print || !e->print->buf || !e->has_timestamp || !e->has_pid || !e->pid)
 			continue;
-		if (e->timestamp > INT64_MAX) {
-			bt_diag_warn(p->diag, "perfetto_bad_timestamp", "an ftrace event of '%s' has a timestamp beyond 2^63 ns; skipped",
+		if (e->timestamp >= (uint64_t)BT_MAX_TIME_NS) {   /* the bound of pipeline.h */
+			bt_diag_warn(p->diag, "perfetto_bad_timestamp", "an ftrace event of '%s' has a timestamp beyond 2^62 ns; skipped",
 				     p->path);
 			continue;
 		}
@@ -300,7 +301,7 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 			     p->path, kind, (unsigned long long)off);
 		return BT_OK;
 	}
-	if (!pk->has_timestamp || pk->timestamp > INT64_MAX) {
+	if (!pk->has_timestamp || pk->timestamp >= (uint64_t)BT_MAX_TIME_NS) {   /* pipeline.h's bound */
 		bt_diag_warn(p->diag, "perfetto_event_time", "a track event of '%s' at byte offset %llu has no usable timestamp; skipped",
 			     p->path, (unsigned long long)off);
 		return BT_OK;
@@ -337,6 +338,11 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 		return BT_OK;   /* a point: only its flows count */
 	if (kind == PF_EV_COUNTER)
 		v = ev->has_double_counter_value ? ev->double_counter_value : (double)ev->counter_value;
+	if (kind == PF_EV_COUNTER && !(fabs(v) < (double)BT_MAX_COUNTER)) {   /* NaN too */
+		bt_diag_warn(p->diag, "perfetto_counter_range", "a counter value of '%s' at byte offset %llu is not a number below 2^53; skipped",
+			     p->path, (unsigned long long)off);
+		return BT_OK;
+	}
 	if (kind == PF_EV_BEGIN && t && t->tid > 0)
 		count_begin(p, t->pid > 0 ? t->pid : (int64_t)bt_map64_get(&p->tgid_of, (uint64_t)t->tid) - 1);
 	if (!t) {
@@ -349,9 +355,25 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 		     err);
 }
 
+/* protobuf-c's allocations go through bt_xmalloc: running out is then the
+ * out-of-memory error (exit 1), not a "malformed TracePacket". */
+static void *pb_alloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return bt_xmalloc(n);
+}
+
+static void pb_free(void *ctx, void *ptr)
+{
+	(void)ctx;
+	free(ptr);
+}
+
+static ProtobufCAllocator pb_allocator = { pb_alloc, pb_free, NULL };
+
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
 {
-	Perfetto__Protos__TracePacket *pk = perfetto__protos__trace_packet__unpack(NULL, len, data);
+	Perfetto__Protos__TracePacket *pk = perfetto__protos__trace_packet__unpack(&pb_allocator, len, data);
 	struct pf_seq *q;
 	int rc = BT_OK;
 
@@ -397,7 +419,7 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 	if (!rc && pk->has_compressed_packets)
 		rc = pf_stream_inflate(p, pk->compressed_packets.data, pk->compressed_packets.len, off, err);
 out:
-	perfetto__protos__trace_packet__free_unpacked(pk, NULL);
+	perfetto__protos__trace_packet__free_unpacked(pk, &pb_allocator);
 	return rc;
 }
 

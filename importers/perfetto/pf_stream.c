@@ -19,6 +19,13 @@
 
 #define MAX_PACKET (256u << 20)   /* far above any writer's; a bound for hostile lengths */
 #define CHUNK (1u << 16)
+/* A gzip'd trace inflating past 4 GiB is a bomb, as for iOS (ios.c's
+ * GZ_CAP): no trace a phone writes comes near it. */
+#define GZ_CAP ((uint64_t)4 << 30)
+/* Writers emit no empty packets (a zero-length TracePacket says nothing);
+ * past this many the input is filler, and reading on would only spend
+ * time (a 2 MB .pb.gz holds a billion of them). */
+#define MAX_EMPTY (1u << 20)
 
 struct in {
 	gzFile gz;
@@ -43,6 +50,9 @@ static int fill(struct in *in, struct bt_err *err)
 
 	in->off += in->len;
 	in->pos = in->len = 0;
+	if (in->off >= GZ_CAP && !gzdirect(in->gz))
+		return bt_err_set(err, BT_EFORMAT, "gzip'd '%s' inflates to more than %llu bytes (the cap) at byte offset %lld",
+				  in->path, (unsigned long long)GZ_CAP, (long long)gzoffset(in->gz));
 	n = gzread(in->gz, in->buf, CHUNK);
 	if (n > 0) {
 		in->len = (size_t)n;
@@ -168,6 +178,15 @@ static int skip(struct in *in, unsigned wt, uint64_t at, struct bt_err *err)
 	}
 }
 
+/* Count an empty packet at offset at; an error past MAX_EMPTY. */
+static int empty_packet(struct pf *p, uint64_t at, struct bt_err *err)
+{
+	if (++p->empty <= MAX_EMPTY)
+		return BT_OK;
+	return bt_err_set(err, BT_EFORMAT, "over %u empty packets in '%s' (the last at byte offset %llu): not a trace a writer makes",
+			  MAX_EMPTY, p->path, (unsigned long long)at);
+}
+
 static void progress(const struct pf *p, struct in *in, uint64_t size)
 {
 	if (p->o->progress && size)
@@ -225,6 +244,11 @@ int pf_stream(struct pf *p, struct bt_err *err)
 		at = here(in);
 		if ((rc = varint(in, &key, &end, "field key", err)) != 0 || end)
 			break;
+		if ((key >> 3) == 0) {   /* protobuf has no field 0: zero bytes, not a trace */
+			rc = bt_err_set(err, BT_EFORMAT, "not a Perfetto trace: field number 0 at byte offset %llu of '%s'",
+					(unsigned long long)at, p->path);
+			break;
+		}
 		if ((key >> 3) != 1 || (key & 7) != 2) {
 			if ((rc = skip(in, (unsigned)(key & 7), at, err)) != 0)
 				break;
@@ -240,6 +264,8 @@ int pf_stream(struct pf *p, struct bt_err *err)
 					      (unsigned long long)len, p->path, (unsigned long long)at, MAX_PACKET);
 			break;
 		}
+		if (!len && (rc = empty_packet(p, at, err)) != 0)
+			break;
 		if ((rc = take(in, len, &pkt, &cap, at, err)) != 0)
 			break;
 		if ((rc = pf_packet(p, pkt, (size_t)len, at, err)) != 0)
@@ -282,6 +308,9 @@ static int walk(struct pf *p, const uint8_t *b, size_t n, uint64_t off, struct b
 		if (!mem_varint(b, n, &i, &key))
 			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (inflated byte %zu)",
 					  p->path, (unsigned long long)off, at);
+		if ((key >> 3) == 0)
+			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (field number 0 at inflated byte %zu)",
+					  p->path, (unsigned long long)off, at);
 		if ((key & 7) == 0) {
 			if (!mem_varint(b, n, &i, &skip))
 				return bt_err_set(err, BT_EFORMAT, "truncated compressed_packets in '%s' at byte offset %llu",
@@ -301,6 +330,8 @@ static int walk(struct pf *p, const uint8_t *b, size_t n, uint64_t off, struct b
 		if (len > n - i)
 			return bt_err_set(err, BT_EFORMAT, "truncated packet in compressed_packets of '%s' at byte offset %llu (inflated byte %zu)",
 					  p->path, (unsigned long long)off, at);
+		if ((key >> 3) == 1 && !len && empty_packet(p, off, err))
+			return err->code;
 		if ((key >> 3) == 1 && pf_packet(p, b + i, (size_t)len, off, err))
 			return err->code;
 		i += (size_t)len;
@@ -350,6 +381,12 @@ int pf_stream_inflate(struct pf *p, const uint8_t *data, size_t len, uint64_t of
 		free(out);
 		return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (zlib: %s)",
 				  p->path, (unsigned long long)off, z.msg ? z.msg : "truncated stream");
+	}
+	p->inflated += n;
+	if (p->inflated > GZ_CAP) {
+		free(out);
+		return bt_err_set(err, BT_EFORMAT, "compressed_packets of '%s' inflate to more than %llu bytes in all (the cap) at byte offset %llu",
+				  p->path, (unsigned long long)GZ_CAP, (unsigned long long)off);
 	}
 	p->inflating = 1;
 	rc = walk(p, out, n, off, err);

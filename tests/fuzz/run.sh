@@ -1,11 +1,11 @@
 #!/bin/sh
 # Seed a corpus for each importer fuzzer in $FUZZ_TARGETS (default:
-# android ios perfetto) from generated inputs and run them one after the
+# android ios perfetto json) from generated inputs and run them one after the
 # other, $FUZZ_SECONDS in all (split evenly); prints libFuzzer's final
 # statistics and exits non-zero if a fuzzer found a crash or a leak.
 set -eu
 B=${B:-build-fuzz}
-targets=${FUZZ_TARGETS:-android ios perfetto}
+targets=${FUZZ_TARGETS:-android ios perfetto json}
 ntargets=$(echo $targets | wc -w)
 seconds=$((${FUZZ_SECONDS:-600} / ntargets))
 
@@ -51,12 +51,22 @@ seed_perfetto() {   # dir: small mkperfetto traces and every mkpfcase case
 	done
 }
 
+seed_json() {   # dir: the example's JSON report, a bigger run's, and edge cases
+	"$B/btrace-analyze" -q examples/sampling.bin -o "$1/corpus/example.json"
+	"$B/tests/mkdump" --records 200 --no-truth "$1/d" >/dev/null
+	"$B/btrace-analyze" -q "$1/d" -o "$1/corpus/dump.json"
+	printf '{"schema":"btrace-analyze/report@1","metrics":{"a":1,"b":null,"c":-2.5e3,"d":"x"}}' \
+		>"$1/corpus/edges.json"
+	printf '{"schema":"btrace-analyze/report@1","x":[1,[2,{"y":"\\u00e9\\ud83d\\ude00"}],true,false,null],"metrics":{}}' \
+		>"$1/corpus/nested.json"
+}
+
 status=0
 for t in $targets; do
 	dir=$B/fuzz/$t
 	mkdir -p "$dir/corpus" "$dir/artifacts"
 	"seed_$t" "$dir"
-	case $t in ios) max=32768 ;; *) max=16384 ;; esac
+	case $t in ios) max=32768 ;; json) max=131072 ;; *) max=16384 ;; esac
 	echo "# fuzz_$t: ${seconds}s"
 	rc=0
 	"$B/fuzz_$t" -max_total_time="$seconds" -max_len="$max" -timeout=10 -rss_limit_mb=2048 \

@@ -1,0 +1,123 @@
+/*
+ * libFuzzer harness for the JSON report reader, compare's input: the pull
+ * reader (engine/base/jsonr.c) walks each input held in memory at its
+ * exact size, so a read past the end is ASan's; then the input, written
+ * to one temporary file (made on the first call, removed at exit), is
+ * loaded as a report by compare's runs (engine/compare/runs.c), twice,
+ * as a base and a head run sharing metric names.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/fileio.h"
+#include "engine/base/jsonr.h"
+#include "engine/compare/runs.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct bt_buf path = BT_BUF_INIT;
+
+static void remove_input(void)
+{
+	if (path.len)
+		unlink(path.buf);
+	bt_buf_release(&path);
+}
+
+/* The input's bytes in the temporary file; aborts if it cannot be written. */
+static void write_input(const uint8_t *data, size_t size)
+{
+	struct bt_err err = BT_ERR_INIT;
+	FILE *fp;
+
+	if (!path.len) {
+		int fd = bt_temp_file("fuzz-json", "a fuzz input", &path, &err);
+		if (fd < 0)
+			abort();
+		close(fd);
+		atexit(remove_input);
+	}
+	fp = fopen(path.buf, "wb");
+	if (!fp || fwrite(data, 1, size, fp) != size || fclose(fp) != 0)
+		abort();
+}
+
+/* Every value of the text through every reader call; the result of the
+ * walk is not the point, only that no call misbehaves. */
+static int walk(struct bt_jr *r, struct bt_buf *s)
+{
+	double d;
+	int64_t i;
+	int more = 0, rc = BT_OK;
+
+	switch (bt_jr_peek(r)) {
+	case BT_J_OBJECT:
+		if (bt_jr_object(r))
+			return 1;
+		while (!rc && (more = bt_jr_key(r, s)) == 1)
+			rc = walk(r, s);
+		return rc || more < 0;
+	case BT_J_ARRAY:
+		if (bt_jr_array(r))
+			return 1;
+		while (!rc && (more = bt_jr_more(r)) == 1)
+			rc = walk(r, s);
+		return rc || more < 0;
+	case BT_J_STRING:
+		return bt_jr_string(r, s) != BT_OK;
+	case BT_J_NUMBER: {
+		struct bt_jr again = *r;
+		if (bt_jr_int(&again, &i) < 0)
+			return 1;
+		return bt_jr_number(r, &d) != BT_OK;
+	}
+	default:
+		return bt_jr_skip(r) != BT_OK;
+	}
+}
+
+static void read_in_memory(const uint8_t *data, size_t size)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_buf s = BT_BUF_INIT;
+	char *copy = bt_xmalloc(size ? size : 1);   /* exact size: overreads are caught */
+	struct bt_jr r;
+
+	memcpy(copy, data, size);
+	bt_jr_init(&r, copy, size, "fuzz.json", &err);
+	if (!walk(&r, &s))
+		bt_jr_finish(&r);
+	bt_jr_init(&r, copy, size, "fuzz.json", &err);
+	if (!bt_jr_skip(&r))
+		bt_jr_finish(&r);
+	(void)bt_jr_offset(&r);
+	bt_buf_release(&s);
+	free(copy);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_runs rs;
+	size_t r, id;
+	double sum = 0;   /* read, so the lookups are not optimised away */
+
+	read_in_memory(data, size);
+	write_input(data, size);
+	bt_runs_init(&rs);
+	if (!bt_runs_add_report(&rs, BT_BASE, path.buf, &err) &&
+	    !bt_runs_add_report(&rs, BT_HEAD, path.buf, &err))
+		for (r = 0; r < rs.nruns; r++)
+			for (id = 0; id < rs.nnames; id++) {
+				double v = bt_runs_value(&rs, r, id);
+				if (!isnan(v))
+					sum += v;
+			}
+	bt_runs_release(&rs);
+	return isnan(sum) ? 0 : 0;
+}
