@@ -28,10 +28,10 @@ bt.rule{
     local process = { wall_ns = 0, cpu_ns = 0, blocked_ns = 0, alloc_bytes = 0,
       alloc_objects = 0, majflt = 0, nvcsw = 0, nivcsw = 0 }
     for r in bt.rows([[
-SELECT tid, sum(self_ns) AS wall_ns, sum(self_cpu_ns) AS cpu_ns,
-       sum(self_blocked_ns) AS blocked_ns, sum(self_alloc_bytes) AS alloc_bytes,
-       sum(self_alloc_objects) AS alloc_objects, sum(self_majflt) AS majflt,
-       sum(self_nvcsw) AS nvcsw, sum(self_nivcsw) AS nivcsw
+SELECT tid, CAST(total(self_ns) AS INTEGER) AS wall_ns, CAST(total(self_cpu_ns) AS INTEGER) AS cpu_ns,
+       CAST(total(self_blocked_ns) AS INTEGER) AS blocked_ns, CAST(total(self_alloc_bytes) AS INTEGER) AS alloc_bytes,
+       CAST(total(self_alloc_objects) AS INTEGER) AS alloc_objects, CAST(total(self_majflt) AS INTEGER) AS majflt,
+       CAST(total(self_nvcsw) AS INTEGER) AS nvcsw, CAST(total(self_nivcsw) AS INTEGER) AS nivcsw
 FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid]]) do
       local off = r.wall_ns - r.cpu_ns
       totals[r.tid] = r
@@ -49,7 +49,7 @@ FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid]]) do
     local blocking, main_kind, process_kind = {}, {}, {}
     for _, k in ipairs(KINDS) do process_kind[k] = 0 end
     for r in bt.rows([[
-SELECT tid, kind, sum(self_count) AS n, sum(self_ns) AS ns FROM method_blocking
+SELECT tid, kind, CAST(total(self_count) AS INTEGER) AS n, CAST(total(self_ns) AS INTEGER) AS ns FROM method_blocking
 GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
       local wall = totals[r.tid] and totals[r.tid].wall_ns or 0
       blocking[#blocking + 1] = { r.tid, name(r.tid), r.kind, r.n, r.ns,
@@ -195,8 +195,8 @@ WHERE e.waiter_tid = ? ORDER BY e.dur DESC, e.ts]], main) do
 
       -- Longest Looper messages (jank and ANR candidates).
       local msgs, count, total, max, over16, over100 = {}, 0, 0, 0, 0, 0
-      for r in bt.rows("SELECT count(*) AS n, sum(dur) AS total, max(dur) AS max, " ..
-          "sum(dur >= 16000000) AS o16, sum(dur >= 100000000) AS o100 FROM messages WHERE tid = ?", main) do
+      for r in bt.rows("SELECT count(*) AS n, CAST(total(dur) AS INTEGER) AS total, max(dur) AS max, " ..
+          "CAST(total(dur >= 16000000) AS INTEGER) AS o16, CAST(total(dur >= 100000000) AS INTEGER) AS o100 FROM messages WHERE tid = ?", main) do
         count, total, max, over16, over100 = r.n, r.total or 0, r.max or 0, r.o16 or 0, r.o100 or 0
       end
       for r in bt.messages{ tid = main, limit = p.messages } do
@@ -227,15 +227,15 @@ WHERE tid = ? AND msg_id = ? ORDER BY rank LIMIT 3]], main, r.msg_id) do
     local fields = { "self_ns", "self_cpu_ns", "self_offcpu_ns", "incl_ns", "incl_cpu_ns",
       "incl_offcpu_ns", "self_alloc_bytes", "incl_alloc_bytes", "self_majflt", "incl_majflt" }
     for r in bt.rows([[
-SELECT f.name, sum(m.self_ns) AS self_ns, sum(m.self_cpu_ns) AS self_cpu_ns,
-       sum(m.self_ns - m.self_cpu_ns) AS self_offcpu_ns,
-       sum(m.incl_ns) AS incl_ns, sum(m.incl_cpu_ns) AS incl_cpu_ns,
-       sum(m.incl_ns - m.incl_cpu_ns) AS incl_offcpu_ns,
-       sum(m.self_alloc_bytes) AS self_alloc_bytes, sum(m.incl_alloc_bytes) AS incl_alloc_bytes,
-       sum(m.self_majflt) AS self_majflt, sum(m.incl_majflt) AS incl_majflt
+SELECT f.name, CAST(total(m.self_ns) AS INTEGER) AS self_ns, CAST(total(m.self_cpu_ns) AS INTEGER) AS self_cpu_ns,
+       CAST(total(m.self_ns - m.self_cpu_ns) AS INTEGER) AS self_offcpu_ns,
+       CAST(total(m.incl_ns) AS INTEGER) AS incl_ns, CAST(total(m.incl_cpu_ns) AS INTEGER) AS incl_cpu_ns,
+       CAST(total(m.incl_ns - m.incl_cpu_ns) AS INTEGER) AS incl_offcpu_ns,
+       CAST(total(m.self_alloc_bytes) AS INTEGER) AS self_alloc_bytes, CAST(total(m.incl_alloc_bytes) AS INTEGER) AS incl_alloc_bytes,
+       CAST(total(m.self_majflt) AS INTEGER) AS self_majflt, CAST(total(m.incl_majflt) AS INTEGER) AS incl_majflt
 FROM methods m JOIN frames f ON f.id = m.frame_id GROUP BY f.name
-HAVING sum(m.incl_ns) >= ? OR sum(m.self_cpu_ns) >= ? OR sum(m.incl_alloc_bytes) >= ?
-    OR sum(m.incl_majflt) >= ? ORDER BY f.name]], cut(process.wall_ns), cut(process.cpu_ns), cut(process.alloc_bytes),
+HAVING CAST(total(m.incl_ns) AS INTEGER) >= ? OR CAST(total(m.self_cpu_ns) AS INTEGER) >= ? OR CAST(total(m.incl_alloc_bytes) AS INTEGER) >= ?
+    OR CAST(total(m.incl_majflt) AS INTEGER) >= ? ORDER BY f.name]], cut(process.wall_ns), cut(process.cpu_ns), cut(process.alloc_bytes),
         cut(process.majflt)) do
       for _, k in ipairs(fields) do
         bt.metric("method." .. r.name .. "." .. k, r[k])

@@ -4,7 +4,7 @@
 # extra JSON startTime lies beyond 2^62 ns, imports with the record dropped
 # (or the value left out) and counted as value_out_of_range; every output
 # is made from it, exit 0, no negative span, and under `make asan`
-# (UBSan) no overflow anywhere. Values just inside the bounds are kept.
+# (UBSan) no overflow anywhere, nor in the built-in rules' sums. Values just inside the bounds are kept.
 # The corpus comes from tests/fixtures/mutvalues.py.
 . tests/lib.sh
 
@@ -24,6 +24,9 @@ outputs() {   # dir name: prints nothing, runs the checks
 	is "$?" 0 "$2: $rep, pprof, folded and perfetto made, exit 0"
 	unlike "$err" "runtime error|Sanitizer" "$2: no overflow"
 	like "$("$BIN" -q "$1")" "^span +[0-9.]+ ms" "$2: the span is not negative"
+	# sums over values inside the bounds must not overflow in the rules' SQL
+	"$BIN" -q "$1" -o "$1/j.json"
+	unlike "$(cat "$1/j.json")" '"severity": "error"' "$2: no rule failed (no SQL integer overflow)"
 }
 i=0
 
