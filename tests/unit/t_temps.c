@@ -54,10 +54,16 @@ static int child(const char *name, int how, int forget)
 {
 	struct rlimit no_core = { 0, 0 };
 	int status = -1;
-	pid_t pid = fork();
+	pid_t pid;
 
+	fflush(stdout);   /* or the child's exit() prints the lines so far again */
+	pid = fork();
 	if (pid == 0) {
 		setrlimit(RLIMIT_CORE, &no_core);
+		/* the handler is what is tested, not the caller's disposition: a
+		 * background job starts with SIGINT ignored, which install keeps */
+		if (how)
+			signal(how, SIG_DFL);
 		bt_temps_install();
 		bt_temps_add(at(name));
 		put(at(name), "x");
