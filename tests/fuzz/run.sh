@@ -8,6 +8,7 @@ B=${B:-build-fuzz}
 targets=${FUZZ_TARGETS:-android ios perfetto json}
 ntargets=$(echo $targets | wc -w)
 seconds=$((${FUZZ_SECONDS:-600} / ntargets))
+[ "$seconds" -gt 0 ] || seconds=1   # 0 would tell libFuzzer to run forever
 
 pack() {   # sampling mapping out: the Android harness's one-input layout
 	n=$(wc -c <"$1")
