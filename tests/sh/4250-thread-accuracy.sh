@@ -1,0 +1,91 @@
+#!/bin/sh
+# Per-thread-class accuracy of the slices (issue 18): per slice policy
+# (btrace, midpoint, the default), main thread and other threads apart,
+# the per-(thread, method) inclusive wall and CPU error against the
+# writer's truth (tests/fixtures/score_threads.py) over methods with at
+# least 1 ms of true inclusive wall time: time-weighted, mean and 90th
+# percentile. Five seeds of both app models (mkdump --app classic, and
+# --app idle: HandlerThreads, binder threads, idle pool workers, I/O
+# inside tasks, capture bursts; tests/fixtures/README.md). Prints the
+# medians over the seeds as TAP comments and bounds them by today's
+# figures plus a margin, so that the test fails when accuracy regresses.
+#
+# Issue 18's targets, for the lead (not asserted yet; today's figures are
+# in the bounds below):
+#   other threads: time-weighted wall <= 20 %, p90 <= 100 %
+#   main thread:   time-weighted wall <= 5 %, CPU <= 3 %
+#   all threads:   time-weighted wall <= 15 %, CPU <= 8 %
+# When the idle-aware default policy lands, tighten the `default` rows to
+# those targets (and keep `btrace` and `midpoint` where they are).
+. tests/lib.sh
+S=$ROOT/tests/fixtures/score_threads.py
+
+for app in classic idle; do
+	for s in 1 2 3 4 5; do
+		d=$T/$app-$s
+		"$MKDUMP" --app "$app" --records 20000 --seed "$s" "$d" >/dev/null
+		"$BIN" import -q "$d" --slice-policy btrace -o "$d-btrace.db"
+		"$BIN" import -q "$d" --slice-policy midpoint -o "$d-midpoint.db"
+		"$BIN" import -q "$d" -o "$d-default.db"
+		python3 "$S" "$d" btrace="$d-btrace.db" midpoint="$d-midpoint.db" \
+			default="$d-default.db" | sed "s/^/$app	/" >"$d.score"
+	done
+done
+is "$(python3 "$ROOT/tests/fixtures/verify_dump.py" "$T/idle-1")" ok "--app idle writes a dump verify_dump.py accepts"
+# The idle model's other threads are mostly idle, the classic one's never.
+idle=$(awk -F'\t' '$2 == "truth" && $3 == "other" { printf "%d\n", 100 * $4 / $5 }' "$T/idle-1.score")
+check "--app idle: other threads idle most of their wall time ($idle %)" test "$idle" -ge 50
+is "$(awk -F'\t' '$2 == "truth" { print $4 }' "$T/classic-1.score" | sort -u)" 0.000 "--app classic: no idle truth"
+
+# Medians over the seeds: app policy class then the six errors in %.
+cat "$T"/*.score | python3 -c '
+import sys
+from collections import defaultdict
+v = defaultdict(list)
+for line in sys.stdin:
+    f = line.rstrip("\n").split("\t")
+    if f[1] != "truth":
+        v[tuple(f[:3])].append([float(x) for x in f[4:]])
+for k in sorted(v):
+    cols = list(zip(*v[k]))
+    print(" ".join(k) + " " + " ".join("%.1f" % (100 * sorted(c)[len(c) // 2]) for c in cols))
+' >"$T/medians"
+echo "# median over seeds 1-5 (20,000 records), error in %:"
+echo "# app     policy   class  wall.tw wall.mean wall.p90  cpu.tw cpu.mean cpu.p90"
+awk '{ printf "# %-8s %-8s %-6s %7s %9s %8s %7s %8s %7s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }' "$T/medians"
+
+# Bounds (%): today's medians plus about 10 %, rounded up. app policy
+# class wall.tw wall.p90 cpu.tw cpu.p90
+while read -r app pol cls wtw wp90 ctw cp90; do
+	got=$(awk -v a="$app" -v p="$pol" -v c="$cls" '$1 == a && $2 == p && $3 == c { print $4, $6, $7, $9 }' "$T/medians")
+	check "$app $pol $cls: wall tw/p90, cpu tw/p90 ($got) within $wtw $wp90 $ctw $cp90 %" \
+		awk -v g="$got" -v b="$wtw $wp90 $ctw $cp90" 'BEGIN {
+			n = split(g, x, " "); split(b, y, " ")
+			if (n != 4) exit 1
+			for (i = 1; i <= 4; i++) if (x[i] + 0 > y[i] + 0) exit 1 }'
+done <<'EOF'
+classic btrace all 26 96 22 96
+classic btrace main 17 88 18 95
+classic btrace other 29 100 23 96
+classic default all 24 51 6 35
+classic default main 6 32 5 35
+classic default other 30 54 6 35
+classic midpoint all 24 51 6 35
+classic midpoint main 6 32 5 35
+classic midpoint other 30 54 6 35
+idle btrace all 73 111 21 111
+idle btrace main 17 83 18 93
+idle btrace other 89 111 27 111
+idle default all 88 721 5 44
+idle default main 6 25 5 32
+idle default other 112 903 5 45
+idle midpoint all 88 721 5 44
+idle midpoint main 6 25 5 32
+idle midpoint other 112 903 5 45
+EOF
+
+# The scorer sees a wrong reconstruction: every slice twice as long.
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE slices SET dur = 2 * dur"); c.commit()' "$T/idle-1-midpoint.db"
+like "$(python3 "$S" "$T/idle-1" x="$T/idle-1-midpoint.db" | awk -F'\t' '$2 == "main" { print $4 }')" \
+	'^(0\.9[0-9]*|1\.[0-9]*)$' "doubled slices score a main-thread wall error near 100 %"
