@@ -48,11 +48,16 @@ for line in sys.stdin:
         v[tuple(f[:3])].append([float(x) for x in f[4:]])
 for k in sorted(v):
     cols = list(zip(*v[k]))
-    print(" ".join(k) + " " + " ".join("%.1f" % (100 * sorted(c)[len(c) // 2]) for c in cols))
+    print(" ".join(k) + " " + " ".join("%.1f" % (100 * sorted(c)[len(c) // 2]) for c in cols) +
+          " " + " ".join("%.1f-%.1f" % (100 * min(cols[i]), 100 * max(cols[i])) for i in (0, 3)))
 ' >"$T/medians"
 echo "# median over seeds 1-5 (20,000 records), error in %:"
 echo "# app     policy   class  wall.tw wall.mean wall.p90  cpu.tw cpu.mean cpu.p90"
 awk '{ printf "# %-8s %-8s %-6s %7s %9s %8s %7s %8s %7s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }' "$T/medians"
+echo "# range over the seeds: app policy class wall.tw cpu.tw"
+awk '{ printf "# %-8s %-8s %-6s %11s %11s\n", $1, $2, $3, $10, $11 }' "$T/medians"
+awk -F'\t' '$2 == "truth" && $3 == "other" { i += $4; w += $5 } END {
+	printf "# --app idle, other threads: %.0f %% of their wall time idle (truth)\n", 100 * i / w }' "$T"/idle-*.score
 echo "# issue 18's targets (default policy, not asserted yet): other wall.tw <= 20, wall.p90 <= 100;"
 echo "#   main wall.tw <= 5, cpu.tw <= 3; all wall.tw <= 15, cpu.tw <= 8"
 
