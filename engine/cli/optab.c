@@ -47,8 +47,9 @@ static const struct bt_opt opt_slice_policy = {
 	.name = "--slice-policy", .arg = "P", .kind = BT_OPTK_VALUE, .field = F(slice_policy),
 	.parse = slice_policy,
 	.help = "where frames begin and end between samples: midpoint\n"
-		"(default, the most accurate) or btrace (upstream's exact\n"
-		"boundaries, as Perfetto UI showed them)" };
+		"(default), btrace (upstream's exact boundaries, as Perfetto\n"
+		"UI showed them) or idle (midpoint, and a worker's sleep in a\n"
+		"gap ends its task: better off the main thread; issue 18)" };
 
 static const struct bt_opt *const load_opts[] = {
 	&opt_mapping, &opt_retrace, &opt_symbols, &opt_db, &opt_slice_policy, &opt_strict, &opt_quiet,

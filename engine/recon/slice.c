@@ -61,20 +61,39 @@ int bt_frame_is_idle(const char *name)
 	return name && strstr(name, idle_frame_part) != NULL;
 }
 
+/* Where a worker's task begins: a thread pool's loop calls each task from
+ * runWorker; a binder thread runs each call from execTransact, and waits
+ * in the driver, below every Java frame, between calls. */
+static const char task_below_part[] = " java.util.concurrent.ThreadPoolExecutor.runWorker(";
+static const char task_root_part[] = " android.os.Binder.execTransact(";
+
+int bt_frame_task(const char *name)
+{
+	if (!name)
+		return 0;
+	return strstr(name, task_below_part) ? BT_TASK_BELOW : strstr(name, task_root_part) ? BT_TASK_ROOT : 0;
+}
+
+static const char *const policy_names[] = { "btrace", "midpoint", "idle" };
+
 int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt_err *err)
 {
+	size_t i;
+
 	*out = BT_SLICE_MIDPOINT;
-	if (!name || !strcmp(name, "midpoint"))
+	if (!name)
 		return BT_OK;
-	*out = BT_SLICE_BTRACE;
-	if (!strcmp(name, "btrace"))
-		return BT_OK;
-	return bt_err_set(err, BT_EUSAGE, "unknown slice policy '%s' (known: midpoint, btrace)", name);
+	for (i = 0; i < sizeof policy_names / sizeof policy_names[0]; i++)
+		if (!strcmp(name, policy_names[i])) {
+			*out = (enum bt_slice_policy)i;
+			return BT_OK;
+		}
+	return bt_err_set(err, BT_EUSAGE, "unknown slice policy '%s' (known: midpoint, btrace, idle)", name);
 }
 
 const char *bt_slice_policy_name(enum bt_slice_policy p)
 {
-	return p == BT_SLICE_BTRACE ? "btrace" : "midpoint";
+	return policy_names[p];
 }
 
 size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, const uint32_t *pf,
@@ -128,11 +147,13 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, str
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		size_t id = (size_t)bt_rows_int(r, 0);
 		const char *name = bt_rows_text(r, 1, NULL);
-		size_t lcap = *cap, icap = *cap;
+		size_t lcap = *cap, icap = *cap, tcap = *cap;
 		t->dropped = bt_grow_zero(t->dropped, 1, cap, id);
 		t->loop = bt_grow_zero(t->loop, 1, &lcap, id);
 		t->idle = bt_grow_zero(t->idle, 1, &icap, id);
+		t->task = bt_grow_zero(t->task, 1, &tcap, id);
 		t->idle[id] = bt_frame_is_idle(name);
+		t->task[id] = (unsigned char)bt_frame_task(name);
 		t->dropped[id] = name && !strncmp(name, "<runtime", 8);
 		for (i = 0; name && i < sizeof blacklist / sizeof blacklist[0]; i++)
 			t->dropped[id] |= !strcmp(name, blacklist[i]);
@@ -155,11 +176,12 @@ static int add_synthetic(const struct bt_capture *cap, struct bt_db *db, struct 
 			;
 		if (i == cap->n)
 			continue;
-		size_t lcap = *dcap, icap = *dcap;
+		size_t lcap = *dcap, icap = *dcap, tcap = *dcap;
 		ids[k] = (uint32_t)++t->nframes;
 		t->dropped = bt_grow_zero(t->dropped, 1, dcap, ids[k]);
 		t->loop = bt_grow_zero(t->loop, 1, &lcap, ids[k]);
 		t->idle = bt_grow_zero(t->idle, 1, &icap, ids[k]);
+		t->task = bt_grow_zero(t->task, 1, &tcap, ids[k]);
 		if (bt_db_exec(db, BT_SQL_INSERT_FRAME, err, "iittttt", (int64_t)ids[k],
 			       (int64_t)synthetic[k].address, synthetic[k].name, "void", synthetic[k].cls,
 			       synthetic[k].method, ""))
@@ -496,6 +518,7 @@ void bt_slicer_free(struct bt_slicer *s)
 	free(s->tab.dropped);
 	free(s->tab.loop);
 	free(s->tab.idle);
+	free(s->tab.task);
 	free(s);
 }
 

@@ -14,14 +14,22 @@ struct bt_capture;
 
 enum bt_slice_policy {
 	BT_SLICE_BTRACE,   /* upstream's boundaries: a frame ends 10 ns after its last sample */
-	BT_SLICE_MIDPOINT  /* frames change halfway between samples, exactly at duration
+	BT_SLICE_MIDPOINT, /* frames change halfway between samples, exactly at duration
 			    * records' ends; message changes split frames below the loop */
+	BT_SLICE_IDLE      /* midpoint, and where the thread slept in a gap, the CPU it used
+			    * places the boundaries and a long sleep ends its task (slice_tree.c) */
 };
 
 /* A message-loop frame (deeper frames belong to a Looper message), and the
  * loop's wait for the next message (idle, in no message), by name. */
 int bt_frame_is_loop(const char *name);
 int bt_frame_is_idle(const char *name);
+
+/* A worker's task boundary, by name: BT_TASK_BELOW for a frame whose
+ * callees are one task (a pool worker's runWorker), BT_TASK_ROOT for the
+ * first frame of one (a binder call's execTransact), 0 for others. */
+enum { BT_TASK_BELOW = 1, BT_TASK_ROOT = 2 };
+int bt_frame_task(const char *name);
 
 /* Parse a --slice-policy name (NULL: the default, midpoint). BT_EUSAGE
  * for an unknown one. */

@@ -36,6 +36,7 @@ struct bt_stacktab {
 	unsigned char *dropped;     /* by frame id: filtered out by upstream */
 	unsigned char *loop;        /* by frame id: a message-loop frame */
 	unsigned char *idle;        /* by frame id: waiting for the next message */
+	unsigned char *task;        /* by frame id: a worker's task boundary (bt_frame_task) */
 	size_t nframes;
 	uint32_t *pos;              /* by node id: its index in the last list made (a hint,
 				     * checked before use, so never stale in effect) */

@@ -5,7 +5,8 @@
  * btrace reproduces upstream exactly (ends at min(next item, last item +
  * 10 ns), its duration split and zero-length quirk Q-5); midpoint splits
  * the gap in half, is exact where duration records say so, and restarts
- * frames below the message loop when the message id changes (DESIGN §5).
+ * frames below the message loop when the message id changes (DESIGN §5);
+ * idle is midpoint where the thread may have slept (idle_gap).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,11 @@
 #include "engine/recon/slice_int.h"
 
 #define SINGLE_SAMPLING 10   /* ns, on the wall and the CPU clock alike */
+/* Off-CPU time in one gap past which a sleeping worker is taken to have
+ * finished its task: an unhooked wait inside a task (disk, network, a
+ * lock without a record) is mostly milliseconds, a worker's wait for work
+ * is unbounded (seconds between binder calls, pool tasks, messages). */
+#define TASK_IDLE_NS 10000000
 
 /* An open slice. The root (stack[0]) is never emitted. */
 struct snode {
@@ -83,7 +89,7 @@ static void push(struct run *r, uint32_t frame, uint32_t node, int64_t t, int64_
 	s->gap_cpu_dur = c - last_c;
 	if (r->sink->profile) {
 		const struct snode *up = &r->stack[r->sp - 1];
-		n->msg_root = r->policy == BT_SLICE_MIDPOINT && r->sp > 1 && is_loop(r->tab, up->s.frame_id) &&
+		n->msg_root = r->policy != BT_SLICE_BTRACE && r->sp > 1 && is_loop(r->tab, up->s.frame_id) &&
 			      !is_loop(r->tab, frame) && !(frame <= r->tab->nframes && r->tab->idle[frame]);
 		n->in_msg = n->msg_root || (r->sp > 1 && up->in_msg);
 		n->path = bt_profile_enter(r->sink->profile, up->path, frame, node, n->in_msg, s->msg_id);
@@ -139,7 +145,7 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 	s->nivcsw = (int64_t)b->nivcsw - a->nivcsw;
 	parent->child_dur = bt_sat_add(parent->child_dur, s->dur);
 	parent->child_cpu = bt_sat_add(parent->child_cpu, s->cpu_dur);
-	if (r->policy == BT_SLICE_MIDPOINT && is_message(r, s, parent))
+	if (r->policy != BT_SLICE_BTRACE && is_message(r, s, parent))
 		add_message(r, s);
 	if (r->sink->profile) {
 		const int64_t ctr[BT_PROFILE_NCTR] = { s->alloc_bytes, s->alloc_objects, s->majflt, s->nvcsw,
@@ -243,6 +249,55 @@ static int loop_gap(const struct run *r, const struct bt_item *pre, const struct
 	return 1;
 }
 
+/* Where a worker's task begins on stack f: below its deepest runWorker,
+ * or at a binder call's root; n when the stack has no boundary. */
+static size_t task_cut(const struct bt_stacktab *t, const uint32_t *f, size_t n)
+{
+	size_t j;
+
+	if (!t->task)
+		return n;
+	for (j = n; j > 0; j--)
+		if ((size_t)f[j - 1] <= t->nframes && t->task[f[j - 1]] == BT_TASK_BELOW)
+			return j;
+	for (j = 0; j < n; j++)
+		if ((size_t)f[j] <= t->nframes && t->task[f[j]] == BT_TASK_ROOT)
+			return j;
+	return n;
+}
+
+/*
+ * The idle policy's gap, where the thread slept in it (its voluntary
+ * context switches rose) and the message loop did not decide (loop_gap):
+ * the CPU it used is the only time it surely ran, so frames that end ran
+ * on for half of it after the earlier sample and frames that begin ran
+ * for half of it before the later one; the rest of the gap stays with the
+ * frames both samples share. A sleep longer than TASK_IDLE_NS between two
+ * plain samples ends the task too (the worker went back for more work),
+ * even when both samples show the same stack. Returns the frames kept.
+ * The residual bias: a long unhooked wait inside a task splits it.
+ */
+static size_t idle_gap(const struct run *r, const struct bt_item *pre, const struct bt_item *cur,
+		       const uint32_t *pf, size_t np, size_t nc, size_t k, int64_t *et, int64_t *ec,
+		       int64_t *st, int64_t *sc)
+{
+	int64_t gap = cur->ts - pre->ts, d = cur->cpu - pre->cpu;
+	size_t cut;
+
+	if (cur->src->nvcsw <= pre->src->nvcsw)
+		return k;   /* no sleep: off the CPU only by preemption, still in its frames */
+	d = d < 0 ? 0 : d > gap ? gap : d;
+	if (!pre->dup && !cur->exact && gap - d > TASK_IDLE_NS) {
+		cut = task_cut(r->tab, pf, np);
+		k = cut < k ? cut : k;
+	}
+	if (k < np || k < nc) {
+		*et = pre->ts + d / 2, *ec = pre->cpu + d / 2;
+		*st = cur->ts - d / 2, *sc = cur->cpu - d / 2;
+	}
+	return k;
+}
+
 /*
  * A midpoint step: frames change halfway through the gap, except the leaf
  * of a duration record's end (it returned exactly then), of a duration
@@ -260,7 +315,8 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 
 	if (pre->msg_id != cur->msg_id)
 		k = loop_cut(r->tab, pf, k);
-	loop_gap(r, pre, cur, pf, np, cf, nc, k, &et, &ec, &st, &sc);
+	if (!loop_gap(r, pre, cur, pf, np, cf, nc, k, &et, &ec, &st, &sc) && r->policy == BT_SLICE_IDLE)
+		k = idle_gap(r, pre, cur, pf, np, nc, k, &et, &ec, &st, &sc);
 	if (k == np && np == nc && np && pre->dup)
 		k = np - 1;   /* two calls with the same stack stay two slices */
 	for (j = np; j > k; j--) {

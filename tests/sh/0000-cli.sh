@@ -59,7 +59,7 @@ err=$("$BIN" "$T/fake.db" 2>&1); is "$?" 1 "foreign SQLite-looking file: exit 1"
 # --slice-policy: an unknown one is refused when parsed, whatever the
 # input; a known one is refused where slices are not reconstructed here.
 err=$("$BIN" "$ex" --slice-policy bogus 2>&1); is "$?" 2 "unknown slice policy with a dump: exit 2"
-like "$err" "error: unknown slice policy 'bogus' \(known: midpoint, btrace\)" "unknown slice policy with a dump: message"
+like "$err" "error: unknown slice policy 'bogus' \(known: midpoint, btrace, idle\)" "unknown slice policy with a dump: message"
 err=$("$BIN" "$T/moved.db" --slice-policy bogus 2>&1); is "$?" 2 "unknown slice policy with a trace database: exit 2"
 like "$err" "error: unknown slice policy 'bogus'" "unknown slice policy with a trace database: message"
 err=$("$BIN" query "$ex" "SELECT 1" --slice-policy=bogus 2>&1); is "$?" 2 "unknown slice policy (query, =VALUE): exit 2"

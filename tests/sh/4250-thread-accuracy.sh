@@ -1,6 +1,6 @@
 #!/bin/sh
 # Per-thread-class accuracy of the slices (issue 18): per slice policy
-# (btrace, midpoint, the default), main thread and other threads apart,
+# (btrace, midpoint, idle, the default), main thread and other threads apart,
 # the per-(thread, method) inclusive wall and CPU error against the
 # writer's truth (tests/fixtures/score_threads.py) over methods with at
 # least 1 ms of true inclusive wall time: time-weighted, mean and 90th
@@ -26,8 +26,9 @@ for app in classic idle; do
 		"$MKDUMP" --app "$app" --records 20000 --seed "$s" "$d" >/dev/null
 		"$BIN" import -q "$d" --slice-policy btrace -o "$d-btrace.db"
 		"$BIN" import -q "$d" --slice-policy midpoint -o "$d-midpoint.db"
+		"$BIN" import -q "$d" --slice-policy idle -o "$d-idle.db"
 		"$BIN" import -q "$d" -o "$d-default.db"
-		python3 "$S" "$d" btrace="$d-btrace.db" midpoint="$d-midpoint.db" \
+		python3 "$S" "$d" btrace="$d-btrace.db" midpoint="$d-midpoint.db" idle="$d-idle.db" \
 			default="$d-default.db" | sed "s/^/$app	/" >"$d.score"
 	done
 done
@@ -82,6 +83,12 @@ classic default other 30 54 6 35
 classic midpoint all 24 51 6 35
 classic midpoint main 6 32 5 35
 classic midpoint other 30 54 6 35
+classic idle all 14 33 6 35
+classic idle main 6 31 5 35
+classic idle other 16 37 6 35
+idle idle all 48 91 5 43
+idle idle main 6 23 5 28
+idle idle other 59 94 5 47
 idle btrace all 71 111 20 111
 idle btrace main 17 80 18 88
 idle btrace other 85 111 27 111
@@ -101,6 +108,13 @@ got=$(figures classic btrace main)
 bound=$(awk '$1 == "classic" && $2 == "midpoint" && $3 == "main" { print $4, $5, $6, $7 }' "$T/bounds")
 if within "$got" "$bound"; then r="not ok"; else r=ok; fi
 echo "$r - the bounds catch a regression: btrace's main-thread figures ($got) exceed midpoint's ($bound)"
+# The idle policy moves only time: messages and every thread's allocations
+# are those of midpoint.
+for q in "SELECT tid, msg_id, ts, dur, cpu_dur FROM messages ORDER BY 1, 2, 3" \
+	"SELECT tid, sum(self_alloc_bytes), sum(self_alloc_objects) FROM methods GROUP BY tid ORDER BY 1"; do
+	is "$(q "$T/idle-1-idle.db" "$q" | md5sum)" "$(q "$T/idle-1-midpoint.db" "$q" | md5sum)" \
+		"idle policy: same as midpoint: $q"
+done
 # The scorer sees a wrong reconstruction: every slice twice as long.
 python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE slices SET dur = 2 * dur"); c.commit()' "$T/idle-1-midpoint.db"
