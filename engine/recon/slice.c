@@ -66,11 +66,14 @@ int bt_frame_is_idle(const char *name)
  * in the driver, below every Java frame, between calls. */
 static const char task_below_part[] = " java.util.concurrent.ThreadPoolExecutor.runWorker(";
 static const char task_root_part[] = " android.os.Binder.execTransact(";
+static const char task_wait_part[] = " java.util.concurrent.ThreadPoolExecutor.getTask(";
 
 int bt_frame_task(const char *name)
 {
 	if (!name)
 		return 0;
+	if (strstr(name, task_wait_part))
+		return BT_TASK_WAIT;
 	return strstr(name, task_below_part) ? BT_TASK_BELOW : strstr(name, task_root_part) ? BT_TASK_ROOT : 0;
 }
 

@@ -27,8 +27,9 @@ int bt_frame_is_idle(const char *name);
 
 /* A worker's task boundary, by name: BT_TASK_BELOW for a frame whose
  * callees are one task (a pool worker's runWorker), BT_TASK_ROOT for the
- * first frame of one (a binder call's execTransact), 0 for others. */
-enum { BT_TASK_BELOW = 1, BT_TASK_ROOT = 2 };
+ * first frame of one (a binder call's execTransact), BT_TASK_WAIT for the
+ * worker's wait for its next task (getTask), 0 for others. */
+enum { BT_TASK_BELOW = 1, BT_TASK_ROOT = 2, BT_TASK_WAIT = 3 };
 int bt_frame_task(const char *name);
 
 /* Parse a --slice-policy name (NULL: the default, midpoint). BT_EUSAGE

@@ -48,6 +48,8 @@ struct run {
 	size_t sp;
 	int64_t next_id;
 	struct msg msg;
+	const struct bt_item *wait;          /* the idle policy: the thread's last sample in its
+					      * wait for work (through getTask), or NULL */
 	int rc;                              /* the sink's first error */
 	struct bt_err *err;
 };
@@ -274,21 +276,24 @@ static size_t task_cut(const struct bt_stacktab *t, const uint32_t *f, size_t n)
  * for half of it before the later one; the rest of the gap stays with the
  * frames both samples share. A sleep longer than TASK_IDLE_NS between two
  * plain samples ends the task too (the worker went back for more work),
- * even when both samples show the same stack. Returns the frames kept.
+ * even when both samples show the same stack (*to_wait set when that was
+ * a pool worker's, whose wait_stretch follows). Returns the frames kept.
  * The residual bias: a long unhooked wait inside a task splits it.
  */
 static size_t idle_gap(const struct run *r, const struct bt_item *pre, const struct bt_item *cur,
 		       const uint32_t *pf, size_t np, size_t nc, size_t k, int64_t *et, int64_t *ec,
-		       int64_t *st, int64_t *sc)
+		       int64_t *st, int64_t *sc, int *to_wait)
 {
 	int64_t gap = cur->ts - pre->ts, d = cur->cpu - pre->cpu;
 	size_t cut;
 
+	*to_wait = 0;
 	if (cur->src->nvcsw <= pre->src->nvcsw)
 		return k;   /* no sleep: off the CPU only by preemption, still in its frames */
 	d = d < 0 ? 0 : d > gap ? gap : d;
 	if (!pre->dup && !cur->exact && gap - d > TASK_IDLE_NS) {
 		cut = task_cut(r->tab, pf, np);
+		*to_wait = cut <= k && cut < np && cut > 0 && r->tab->task[pf[cut - 1]] == BT_TASK_BELOW;
 		k = cut < k ? cut : k;
 	}
 	if (k < np || k < nc) {
@@ -296,6 +301,43 @@ static size_t idle_gap(const struct run *r, const struct bt_item *pre, const str
 		*st = cur->ts - d / 2, *sc = cur->cpu - d / 2;
 	}
 	return k;
+}
+
+/*
+ * A pool worker's sleep between two tasks (idle_gap) is spent in its wait
+ * for work: the stack of its last sample there (getTask down to the park,
+ * as a rate-limited record of an earlier wait showed it) runs from et to
+ * st, with no counters. The park that began this sleep was usually not
+ * recorded (the 1 ms limiter drops it), but the stack is the same each
+ * time. Nothing is added when the thread has not been seen waiting.
+ */
+static void wait_stretch(struct run *r, size_t i, const uint32_t *pf, size_t k, int64_t et, int64_t ec,
+			 int64_t st, int64_t sc)
+{
+	const struct bt_item *pre = &r->items[i - 1];
+	uint32_t wf[BT_SLICE_MAX_FRAMES], wn[BT_SLICE_MAX_FRAMES];
+	size_t nw, m;
+
+	if (!r->wait)
+		return;
+	nw = bt_item_frames(r->tab, r->wait, NULL, NULL, 0, wf, wn);
+	if (nw <= k || common(pf, k, wf, nw) < k)
+		return;   /* not under the same runWorker */
+	for (m = k; m < nw; m++)
+		push(r, wf[m], wn[m], et, ec, (int64_t)i, pre->ts, pre->cpu, r->wait, pre);
+	for (m = nw; m > k; m--)
+		pop(r, st, sc, (int64_t)i, pre);
+}
+
+/* Whether frames f hold a worker's wait for work. */
+static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
+{
+	size_t j;
+
+	for (j = 0; t->task && j < n; j++)
+		if ((size_t)f[j] <= t->nframes && t->task[f[j]] == BT_TASK_WAIT)
+			return 1;
+	return 0;
 }
 
 /*
@@ -312,17 +354,20 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	int64_t mt = pre->ts + (cur->ts - pre->ts) / 2, mc = pre->cpu + (cur->cpu - pre->cpu) / 2;
 	int64_t et = mt, ec = mc, st = mt, sc = mc;   /* when popped frames end, pushed ones start */
 	size_t k = common(pf, np, cf, nc), j;
+	int to_wait = 0;
 
 	if (pre->msg_id != cur->msg_id)
 		k = loop_cut(r->tab, pf, k);
 	if (!loop_gap(r, pre, cur, pf, np, cf, nc, k, &et, &ec, &st, &sc) && r->policy == BT_SLICE_IDLE)
-		k = idle_gap(r, pre, cur, pf, np, nc, k, &et, &ec, &st, &sc);
+		k = idle_gap(r, pre, cur, pf, np, nc, k, &et, &ec, &st, &sc, &to_wait);
 	if (k == np && np == nc && np && pre->dup)
 		k = np - 1;   /* two calls with the same stack stay two slices */
 	for (j = np; j > k; j--) {
 		int exact = pre->dup && j == np;
 		pop(r, exact ? pre->ts : et, exact ? pre->cpu : ec, (int64_t)i, pre);
 	}
+	if (to_wait)
+		wait_stretch(r, i, pf, k, et, ec, st, sc);
 	for (j = k; j < nc; j++) {
 		int exact = cur->exact && j == nc - 1;
 		push(r, cf[j], cn[j], exact ? cur->ts : st, exact ? cur->cpu : sc, (int64_t)i, pre->ts,
@@ -368,6 +413,8 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 			step_btrace(r, i, pf, np, cf, cn, nc);
 		else
 			step_midpoint(r, i, pf, np, cf, cn, nc);
+		if (policy == BT_SLICE_IDLE && !items[i].dup && in_wait(t, cf, nc))
+			r->wait = &items[i];
 		if (items[i].block && sink->profile)
 			bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, items[i].block);
 		if (items[i].block && bt_rtype_is_blocking(items[i].type))
