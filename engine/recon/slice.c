@@ -43,8 +43,10 @@ static const char *const loop_frames[] = {
 	"boolean android.os.Looper.loopOnce(android.os.Looper, long, int)",
 };
 
-/* The loop's wait for the next message: idle time, not part of a message. */
+/* The loop's wait for the next message: idle time, not part of a message;
+ * it sleeps in nativePollOnce. */
 static const char idle_frame_part[] = " android.os.MessageQueue.next(";
+static const char poll_frame_part[] = " android.os.MessageQueue.nativePollOnce(";
 
 int bt_frame_is_loop(const char *name)
 {
@@ -157,6 +159,10 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, str
 		t->task = bt_grow_zero(t->task, 1, &tcap, id);
 		t->idle[id] = bt_frame_is_idle(name);
 		t->task[id] = (unsigned char)bt_frame_task(name);
+		if (!t->next && bt_frame_is_idle(name))
+			t->next = (uint32_t)id;
+		if (!t->poll && name && strstr(name, poll_frame_part))
+			t->poll = (uint32_t)id;
 		t->dropped[id] = name && !strncmp(name, "<runtime", 8);
 		for (i = 0; name && i < sizeof blacklist / sizeof blacklist[0]; i++)
 			t->dropped[id] |= !strcmp(name, blacklist[i]);

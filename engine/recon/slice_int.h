@@ -37,6 +37,8 @@ struct bt_stacktab {
 	unsigned char *loop;        /* by frame id: a message-loop frame */
 	unsigned char *idle;        /* by frame id: waiting for the next message */
 	unsigned char *task;        /* by frame id: a worker's task boundary (bt_frame_task) */
+	uint32_t next, poll;        /* the loop's wait: MessageQueue.next and nativePollOnce's
+				     * frame ids where the trace knows them, or 0 */
 	size_t nframes;
 	uint32_t *pos;              /* by node id: its index in the last list made (a hint,
 				     * checked before use, so never stale in effect) */

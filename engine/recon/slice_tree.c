@@ -329,6 +329,28 @@ static void wait_stretch(struct run *r, size_t i, const uint32_t *pf, size_t k, 
 		pop(r, st, sc, (int64_t)i, pre);
 }
 
+/*
+ * The idle policy's loop gap between two messages that both ran in it
+ * (loop_gap's idle rest, from et to st): the loop waited in
+ * MessageQueue.next and slept in nativePollOnce, which no sample shows
+ * (a HandlerThread's poll leaves no record; the main thread's timer
+ * catches few), so those frames run through it, where the trace knows
+ * them, with no counters.
+ */
+static void loop_wait(struct run *r, size_t i, int64_t et, int64_t ec, int64_t st, int64_t sc)
+{
+	const struct bt_item *pre = &r->items[i - 1];
+
+	if (!r->tab->next)
+		return;
+	push(r, r->tab->next, 0, et, ec, (int64_t)i, pre->ts, pre->cpu, pre, pre);
+	if (r->tab->poll) {
+		push(r, r->tab->poll, 0, et, ec, (int64_t)i, pre->ts, pre->cpu, pre, pre);
+		pop(r, st, sc, (int64_t)i, pre);
+	}
+	pop(r, st, sc, (int64_t)i, pre);
+}
+
 /* Whether frames f hold a worker's wait for work. */
 static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 {
@@ -354,11 +376,11 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	int64_t mt = pre->ts + (cur->ts - pre->ts) / 2, mc = pre->cpu + (cur->cpu - pre->cpu) / 2;
 	int64_t et = mt, ec = mc, st = mt, sc = mc;   /* when popped frames end, pushed ones start */
 	size_t k = common(pf, np, cf, nc), j;
-	int to_wait = 0;
+	int to_wait = 0, looped;
 
 	if (pre->msg_id != cur->msg_id)
 		k = loop_cut(r->tab, pf, k);
-	if (!loop_gap(r, pre, cur, pf, np, cf, nc, k, &et, &ec, &st, &sc) && r->policy == BT_SLICE_IDLE)
+	if (!(looped = loop_gap(r, pre, cur, pf, np, cf, nc, k, &et, &ec, &st, &sc)) && r->policy == BT_SLICE_IDLE)
 		k = idle_gap(r, pre, cur, pf, np, nc, k, &et, &ec, &st, &sc, &to_wait);
 	if (k == np && np == nc && np && pre->dup)
 		k = np - 1;   /* two calls with the same stack stay two slices */
@@ -368,6 +390,8 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	}
 	if (to_wait)
 		wait_stretch(r, i, pf, k, et, ec, st, sc);
+	if (looped && st > et && r->policy == BT_SLICE_IDLE)
+		loop_wait(r, i, et, ec, st, sc);
 	for (j = k; j < nc; j++) {
 		int exact = cur->exact && j == nc - 1;
 		push(r, cf[j], cn[j], exact ? cur->ts : st, exact ? cur->cpu : sc, (int64_t)i, pre->ts,

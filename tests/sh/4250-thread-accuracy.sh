@@ -83,12 +83,12 @@ classic default other 30 54 6 35
 classic midpoint all 24 51 6 35
 classic midpoint main 6 32 5 35
 classic midpoint other 30 54 6 35
-classic idle all 9 33 6 35
-classic idle main 6 31 5 35
+classic idle all 8 32 6 35
+classic idle main 3 28 5 35
 classic idle other 10 37 6 35
-idle idle all 14 86 5 43
-idle idle main 6 23 5 28
-idle idle other 16 89 5 47
+idle idle all 8 85 5 43
+idle idle main 3 22 5 28
+idle idle other 9 88 5 47
 idle btrace all 71 111 20 111
 idle btrace main 17 80 18 88
 idle btrace other 85 111 27 111
