@@ -122,8 +122,10 @@ size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, con
 	}
 	if (k && k + n > BT_SLICE_MAX_FRAMES - 1)
 		return bt_item_frames(t, it, NULL, NULL, 0, out, nodes);   /* too deep: cut below */
-	memcpy(out, pf, k * sizeof *out);
-	memcpy(nodes, pn, k * sizeof *nodes);
+	if (k) {   /* without a previous list (pf NULL), nothing is kept */
+		memcpy(out, pf, k * sizeof *out);
+		memcpy(nodes, pn, k * sizeof *nodes);
+	}
 	cut = !k && node != 0;   /* then the nodes do not name the frames' positions */
 	while (n) {
 		n--;
