@@ -161,7 +161,7 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, str
 		t->task = bt_grow_zero(t->task, 1, &tcap, id);
 		t->idle[id] = bt_frame_is_idle(name);
 		t->task[id] = (unsigned char)bt_frame_task(name);
-		if (!t->next && bt_frame_is_idle(name))
+		if (!t->next && t->idle[id])
 			t->next = (uint32_t)id;
 		if (!t->poll && name && strstr(name, poll_frame_part))
 			t->poll = (uint32_t)id;

@@ -251,19 +251,23 @@ static int loop_gap(const struct run *r, const struct bt_item *pre, const struct
 	return 1;
 }
 
+/* A frame's task boundary (bt_frame_task), 0 when it has none. */
+static int task_of(const struct bt_stacktab *t, uint32_t frame)
+{
+	return t->task && (size_t)frame <= t->nframes ? t->task[frame] : 0;
+}
+
 /* Where a worker's task begins on stack f: below its deepest runWorker,
  * or at a binder call's root; n when the stack has no boundary. */
 static size_t task_cut(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 {
 	size_t j;
 
-	if (!t->task)
-		return n;
 	for (j = n; j > 0; j--)
-		if ((size_t)f[j - 1] <= t->nframes && t->task[f[j - 1]] == BT_TASK_BELOW)
+		if (task_of(t, f[j - 1]) == BT_TASK_BELOW)
 			return j;
 	for (j = 0; j < n; j++)
-		if ((size_t)f[j] <= t->nframes && t->task[f[j]] == BT_TASK_ROOT)
+		if (task_of(t, f[j]) == BT_TASK_ROOT)
 			return j;
 	return n;
 }
@@ -293,7 +297,7 @@ static size_t idle_gap(const struct run *r, const struct bt_item *pre, const str
 	d = d < 0 ? 0 : d > gap ? gap : d;
 	if (!pre->dup && !cur->exact && gap - d > TASK_IDLE_NS) {
 		cut = task_cut(r->tab, pf, np);
-		*to_wait = cut <= k && cut < np && cut > 0 && r->tab->task[pf[cut - 1]] == BT_TASK_BELOW;
+		*to_wait = cut <= k && cut < np && cut > 0 && task_of(r->tab, pf[cut - 1]) == BT_TASK_BELOW;
 		k = cut < k ? cut : k;
 	}
 	if (k < np || k < nc) {
@@ -301,6 +305,20 @@ static size_t idle_gap(const struct run *r, const struct bt_item *pre, const str
 		*st = cur->ts - d / 2, *sc = cur->cpu - d / 2;
 	}
 	return k;
+}
+
+/* Frames f (nodes, or none) open through the gap before item i, from
+ * (et, ec) to (st, sc), with no counters; begin gives their record fields. */
+static void stretch(struct run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
+		    const struct bt_item *begin, int64_t et, int64_t ec, int64_t st, int64_t sc)
+{
+	const struct bt_item *pre = &r->items[i - 1];
+	size_t m;
+
+	for (m = 0; m < n; m++)
+		push(r, f[m], nodes ? nodes[m] : 0, et, ec, (int64_t)i, pre->ts, pre->cpu, begin, pre);
+	while (n--)
+		pop(r, st, sc, (int64_t)i, pre);
 }
 
 /*
@@ -314,19 +332,14 @@ static size_t idle_gap(const struct run *r, const struct bt_item *pre, const str
 static void wait_stretch(struct run *r, size_t i, const uint32_t *pf, size_t k, int64_t et, int64_t ec,
 			 int64_t st, int64_t sc)
 {
-	const struct bt_item *pre = &r->items[i - 1];
 	uint32_t wf[BT_SLICE_MAX_FRAMES], wn[BT_SLICE_MAX_FRAMES];
-	size_t nw, m;
+	size_t nw;
 
 	if (!r->wait)
 		return;
 	nw = bt_item_frames(r->tab, r->wait, NULL, NULL, 0, wf, wn);
-	if (nw <= k || common(pf, k, wf, nw) < k)
-		return;   /* not under the same runWorker */
-	for (m = k; m < nw; m++)
-		push(r, wf[m], wn[m], et, ec, (int64_t)i, pre->ts, pre->cpu, r->wait, pre);
-	for (m = nw; m > k; m--)
-		pop(r, st, sc, (int64_t)i, pre);
+	if (nw > k && common(pf, k, wf, nw) >= k)   /* under the same runWorker */
+		stretch(r, i, wf + k, wn + k, nw - k, r->wait, et, ec, st, sc);
 }
 
 /*
@@ -339,16 +352,10 @@ static void wait_stretch(struct run *r, size_t i, const uint32_t *pf, size_t k, 
  */
 static void loop_wait(struct run *r, size_t i, int64_t et, int64_t ec, int64_t st, int64_t sc)
 {
-	const struct bt_item *pre = &r->items[i - 1];
+	const uint32_t f[2] = { r->tab->next, r->tab->poll };
 
-	if (!r->tab->next)
-		return;
-	push(r, r->tab->next, 0, et, ec, (int64_t)i, pre->ts, pre->cpu, pre, pre);
-	if (r->tab->poll) {
-		push(r, r->tab->poll, 0, et, ec, (int64_t)i, pre->ts, pre->cpu, pre, pre);
-		pop(r, st, sc, (int64_t)i, pre);
-	}
-	pop(r, st, sc, (int64_t)i, pre);
+	if (f[0])
+		stretch(r, i, f, NULL, f[1] ? 2 : 1, &r->items[i - 1], et, ec, st, sc);
 }
 
 /* Whether frames f hold a worker's wait for work. */
@@ -356,8 +363,8 @@ static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 {
 	size_t j;
 
-	for (j = 0; t->task && j < n; j++)
-		if ((size_t)f[j] <= t->nframes && t->task[f[j]] == BT_TASK_WAIT)
+	for (j = 0; j < n; j++)
+		if (task_of(t, f[j]) == BT_TASK_WAIT)
 			return 1;
 	return 0;
 }
