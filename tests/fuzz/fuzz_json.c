@@ -17,35 +17,9 @@
 #include "engine/base/fileio.h"
 #include "engine/base/jsonr.h"
 #include "engine/compare/runs.h"
+#include "tests/fuzz/fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static struct bt_buf path = BT_BUF_INIT;
-
-static void remove_input(void)
-{
-	if (path.len)
-		unlink(path.buf);
-	bt_buf_release(&path);
-}
-
-/* The input's bytes in the temporary file; aborts if it cannot be written. */
-static void write_input(const uint8_t *data, size_t size)
-{
-	struct bt_err err = BT_ERR_INIT;
-	FILE *fp;
-
-	if (!path.len) {
-		int fd = bt_temp_file("fuzz-json", "a fuzz input", &path, &err);
-		if (fd < 0)
-			abort();
-		close(fd);
-		atexit(remove_input);
-	}
-	fp = fopen(path.buf, "wb");
-	if (!fp || fwrite(data, 1, size, fp) != size || fclose(fp) != 0)
-		abort();
-}
 
 /* Every value of the text through every reader call; the result of the
  * walk is not the point, only that no call misbehaves. */
@@ -102,16 +76,17 @@ static void read_in_memory(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const char *path;
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_runs rs;
 	size_t r, id;
 	double sum = 0;   /* read, so the lookups are not optimised away */
 
 	read_in_memory(data, size);
-	write_input(data, size);
+	path = fuzz_write_input("fuzz-json", data, size);
 	bt_runs_init(&rs);
-	if (!bt_runs_add_report(&rs, BT_BASE, path.buf, &err) &&
-	    !bt_runs_add_report(&rs, BT_HEAD, path.buf, &err))
+	if (!bt_runs_add_report(&rs, BT_BASE, path, &err) &&
+	    !bt_runs_add_report(&rs, BT_HEAD, path, &err))
 		for (r = 0; r < rs.nruns; r++)
 			for (id = 0; id < rs.nnames; id++) {
 				double v = bt_runs_value(&rs, r, id);

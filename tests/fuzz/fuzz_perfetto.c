@@ -14,51 +14,26 @@
 #include "engine/db/diag.h"
 #include "engine/base/fileio.h"
 #include "importers/importer.h"
+#include "tests/fuzz/fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct bt_buf path = BT_BUF_INIT;
-
-static void remove_input(void)
-{
-	if (path.len)
-		unlink(path.buf);
-	bt_buf_release(&path);
-}
-
-/* The input's bytes in the temporary file; aborts if it cannot be written. */
-static void write_input(const uint8_t *data, size_t size)
-{
-	struct bt_err err = BT_ERR_INIT;
-	FILE *fp;
-
-	if (!path.len) {
-		int fd = bt_temp_file("fuzz-perfetto", "a fuzz input", &path, &err);
-		if (fd < 0)
-			abort();
-		close(fd);
-		atexit(remove_input);
-	}
-	fp = fopen(path.buf, "wb");
-	if (!fp || fwrite(data, 1, size, fp) != size || fclose(fp) != 0)
-		abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const char *path;
 	struct bt_import_opts o = { NULL, NULL, NULL, NULL, NULL, NULL, 0 };
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_diag diag;
 	struct bt_db *db = NULL;
 	int rc;
 
-	write_input(data, size);
+	path = fuzz_write_input("fuzz-perfetto", data, size);
 	bt_diag_init(&diag);
 	if (bt_db_create(&db, ":memory:", &err))
 		abort();
 	rc = bt_db_begin(db, &err);
 	if (!rc)
-		rc = bt_imp_perfetto.run(db, path.buf, &o, &diag, &err);
+		rc = bt_imp_perfetto.run(db, path, &o, &diag, &err);
 	if (!rc)
 		rc = bt_diag_save(&diag, db, &err);
 	if (!rc)
