@@ -27,6 +27,27 @@ unlike() {   # text pattern(grep -E) description
 		echo "not ok - $3"; echo "#   '$1'"; echo "#   matches '$2'"; else echo "ok - $3"; fi
 }
 
+# Whether the tool is a sanitizer build: ASan reserves terabytes of shadow
+# memory, so it cannot run under an address-space limit.
+sanitized() {
+	! prlimit --as=$((1 << 30)) "$BIN" --version >/dev/null 2>&1
+}
+
+# A command's peak RSS in KB (/usr/bin/time -v); its output is dropped.
+peak() {   # command...
+	/usr/bin/time -v "$@" 2>&1 >/dev/null | awk '/Maximum resident set size/ { print $NF }'
+}
+
+# value < limit, checked in the plain build only: ASan keeps freed memory in
+# quarantine and pads every block, so RSS is no measure there.
+rss_bound() {   # value limit description
+	if sanitized; then
+		echo "ok - $3 # SKIP RSS under a sanitizer"
+	else
+		is "$(($1 < $2))" 1 "$3"
+	fi
+}
+
 # Value of key in a truth summary.tsv.
 truth() {   # dir key
 	awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1/truth/summary.tsv"

@@ -7,17 +7,6 @@
 # /usr/bin/time -v; the result is the same as with the values all dense.
 . tests/lib.sh
 
-# ASan keeps freed memory in quarantine and pads every block, so RSS is no
-# measure there (it cannot run under an address-space limit either, which
-# tells such a build): the bound is checked in the plain build only.
-bound() {   # value limit description
-	if ! prlimit --as=$((1 << 30)) "$BIN" --version >/dev/null 2>&1; then
-		echo "ok - $3 # SKIP RSS under a sanitizer"
-	else
-		is "$(($1 < $2))" 1 "$3"
-	fi
-}
-
 python3 - "$T" <<'PY'
 import json, sys
 d = sys.argv[1]
@@ -31,16 +20,13 @@ for i in range(300):
                    "metrics": {"process.cpu_ns": 1000 + i, "tiny.%d" % i: i, "method.m99999.wall_ns": 5 + i % 7}}, f)
 PY
 
-peak() {   # command...: its peak RSS in KB
-	/usr/bin/time -v "$@" 2>&1 >/dev/null | awk '/Maximum resident set size/ { print $NF }'
-}
 base=$(cd "$T" && ls t*.json | sort -t t -k 2 -n | head -150 | tr '\n' ' ')
 head=$(cd "$T" && ls t*.json | sort -t t -k 2 -n | tail -150 | tr '\n' ' ')
 # shellcheck disable=SC2086
 many=$(cd "$T" && peak "$BIN" compare --base big.json $base --head $head -o many.json)
 one=$(cd "$T" && peak "$BIN" compare --base big.json t0.json --head t1.json -o one.json)
 is "$(test -s "$T/many.json" && test -s "$T/one.json" && echo yes)" yes "both compares ran"
-bound "$((many - one))" 30000 "300 tiny runs add under 100 KB each ($((many - one)) KB in all)"
+rss_bound "$((many - one))" 30000 "300 tiny runs add under 100 KB each ($((many - one)) KB in all)"
 is "$(python3 -c 'import json, sys
 m = {x["name"]: x for x in json.load(open(sys.argv[1]))["metrics"]}
 c, t = m["process.cpu_ns"], m["tiny.200"]

@@ -10,32 +10,6 @@
 # track, name, map slots and call path): bound 2 KB.
 . tests/lib.sh
 
-# ASan keeps freed memory in quarantine and pads every block, so RSS is no
-# measure there (it cannot run under an address-space limit either, which
-# tells such a build): the bound is checked in the plain build only.
-bound() {   # value limit description
-	if ! prlimit --as=$((1 << 30)) "$BIN" --version >/dev/null 2>&1; then
-		echo "ok - $3 # SKIP RSS under a sanitizer"
-	else
-		is "$(($1 < $2))" 1 "$3"
-	fi
-}
-
-# ASan keeps freed memory in quarantine and pads every block, so RSS is no
-# measure there (it cannot run under an address-space limit either, which
-# tells such a build): the bound is checked in the plain build only.
-bound() {   # value limit description
-	if ! prlimit --as=$((1 << 30)) "$BIN" --version >/dev/null 2>&1; then
-		echo "ok - $3 # SKIP RSS under a sanitizer"
-	else
-		is "$(($1 < $2))" 1 "$3"
-	fi
-}
-
-peak() {   # command...: its peak RSS in KB
-	/usr/bin/time -v "$@" 2>&1 >/dev/null | awk '/Maximum resident set size/ { print $NF }'
-}
-
 # ---- iOS: a small database, then N more threads of two CPU samples each
 python3 tests/fixtures/mkios.py "$T/ios" --threads 3 --samples 300 --locks 0 --dispatch 0 --mem 0 \
 	--date 0 --async 0 --no-truth --storage row >/dev/null
@@ -53,7 +27,7 @@ a=$(peak "$BIN" import -q "$(ios_threads 8000)" -o "$T/a.db")
 b=$(peak "$BIN" import -q "$(ios_threads 16000)" -o "$T/b.db")
 is "$(q "$T/b.db" "SELECT count(*) >= 16000 FROM threads")" 1 "iOS: 16k threads imported"
 per=$(((b - a) * 1024 / 8000))
-bound "$per" 5120 "iOS: under 5 KB per thread ($per bytes)"
+rss_bound "$per" 5120 "iOS: under 5 KB per thread ($per bytes)"
 
 # ---- Perfetto: N threads with a track and one slice each
 pf_threads() {   # n: the trace, its path printed
@@ -69,4 +43,4 @@ a=$(peak "$BIN" import -q "$(pf_threads 20000)" -o "$T/pa.db")
 b=$(peak "$BIN" import -q "$(pf_threads 40000)" -o "$T/pb.db")
 is "$(q "$T/pb.db" "SELECT count(*) FROM threads")" 40000 "Perfetto: 40k threads imported"
 per=$(((b - a) * 1024 / 20000))
-bound "$per" 2048 "Perfetto: under 2 KB per thread ($per bytes)"
+rss_bound "$per" 2048 "Perfetto: under 2 KB per thread ($per bytes)"
