@@ -23,12 +23,14 @@ bt.rule{
     local main = bt.main_tid()
     local name = bt.thread_name
 
-    -- Threads: totals are the sums of the methods' self values.
+    -- Threads: totals are the sums of the methods' self values; wall time
+    -- includes idle time (a thread waiting for work), no method's.
     local threads, totals = {}, {}
-    local process = { wall_ns = 0, cpu_ns = 0, blocked_ns = 0, alloc_bytes = 0,
+    local process = { wall_ns = 0, cpu_ns = 0, blocked_ns = 0, idle_ns = 0, alloc_bytes = 0,
       alloc_objects = 0, majflt = 0, nvcsw = 0, nivcsw = 0 }
     for r in bt.rows([[
-SELECT tid, CAST(total(self_ns) AS INTEGER) AS wall_ns, CAST(total(self_cpu_ns) AS INTEGER) AS cpu_ns,
+SELECT tid, CAST(total(self_ns + self_idle_ns) AS INTEGER) AS wall_ns, CAST(total(self_cpu_ns) AS INTEGER) AS cpu_ns,
+       CAST(total(self_idle_ns) AS INTEGER) AS idle_ns,
        CAST(total(self_blocked_ns) AS INTEGER) AS blocked_ns, CAST(total(self_alloc_bytes) AS INTEGER) AS alloc_bytes,
        CAST(total(self_alloc_objects) AS INTEGER) AS alloc_objects, CAST(total(self_majflt) AS INTEGER) AS majflt,
        CAST(total(self_nvcsw) AS INTEGER) AS nvcsw, CAST(total(self_nivcsw) AS INTEGER) AS nivcsw
@@ -36,11 +38,12 @@ FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid]]) do
       local off = r.wall_ns - r.cpu_ns
       totals[r.tid] = r
       threads[#threads + 1] = { r.tid, name(r.tid), r.tid == main and 1 or 0, r.wall_ns, r.cpu_ns, off,
-        r.blocked_ns, off - r.blocked_ns, r.alloc_bytes, r.alloc_objects, r.majflt, r.nvcsw, r.nivcsw }
+        r.blocked_ns, r.idle_ns, off - r.blocked_ns - r.idle_ns, r.alloc_bytes, r.alloc_objects, r.majflt,
+        r.nvcsw, r.nivcsw }
       for k in pairs(process) do process[k] = process[k] + r[k] end
     end
     bt.table{ name = "threads", title = "Threads",
-      columns = { "tid", "thread", "main", "wall_ns", "cpu_ns", "offcpu_ns", "blocked_ns",
+      columns = { "tid", "thread", "main", "wall_ns", "cpu_ns", "offcpu_ns", "blocked_ns", "idle_ns",
         "unexplained_ns", "alloc_bytes", "alloc_objects", "majflt", "nvcsw", "nivcsw" },
       units = { main = "", majflt = "count", nvcsw = "count", nivcsw = "count", alloc_objects = "count" },
       rows = threads }
@@ -71,7 +74,8 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
       bt.metric("thread.main.cpu_ns", m.cpu_ns)
       bt.metric("thread.main.offcpu_ns", m.wall_ns - m.cpu_ns)
       bt.metric("thread.main.blocked_ns", m.blocked_ns)
-      bt.metric("thread.main.unexplained_ns", m.wall_ns - m.cpu_ns - m.blocked_ns)
+      bt.metric("thread.main.idle_ns", m.idle_ns)
+      bt.metric("thread.main.unexplained_ns", m.wall_ns - m.cpu_ns - m.blocked_ns - m.idle_ns)
       for _, k in ipairs(KINDS) do bt.metric("thread.main.blocked_ns." .. k, main_kind[k] or 0) end
       for _, k in ipairs({ "alloc_bytes", "alloc_objects", "majflt", "nvcsw", "nivcsw" }) do
         bt.metric("thread.main." .. k, m[k])

@@ -7,11 +7,30 @@ CREATE TABLE meta (
 	value
 ) WITHOUT ROWID;
 
+-- A thread's time from its first record to its last (wall_dur) splits
+-- into running (cpu_dur), blocked in blocking records (blocked_dur, by
+-- kind in thread_blocking), idle (waiting for work: idle slices) and the
+-- unexplained rest (off the CPU, no record says why); they add up to
+-- wall_dur exactly (blocked and idle time that overlaps running time is
+-- counted as running). NULL where the slices came with the trace.
 CREATE TABLE threads (
-	tid     INTEGER PRIMARY KEY,  -- as recorded (Android: low 16 bits)
-	name    TEXT,                 -- NULL when the dump names no thread
-	is_main INTEGER NOT NULL DEFAULT 0
+	tid             INTEGER PRIMARY KEY,  -- as recorded (Android: low 16 bits)
+	name            TEXT,                 -- NULL when the dump names no thread
+	is_main         INTEGER NOT NULL DEFAULT 0,
+	wall_dur        INTEGER,
+	cpu_dur         INTEGER,
+	blocked_dur     INTEGER,
+	idle_dur        INTEGER,
+	unexplained_dur INTEGER
 );
+
+CREATE TABLE thread_blocking (
+	tid   INTEGER NOT NULL,
+	kind  TEXT NOT NULL,       -- as in method_blocking
+	count INTEGER NOT NULL,    -- records
+	dur   INTEGER NOT NULL,    -- their wall time
+	PRIMARY KEY (tid, kind)
+) WITHOUT ROWID;
 
 CREATE TABLE frames (
 	id          INTEGER PRIMARY KEY,
@@ -77,7 +96,8 @@ CREATE TABLE slices (
 	type          INTEGER,              -- record type of the sample that opened it
 	wakeup_tid    INTEGER,              -- thread that woke this wait (upstream WakeUpBy)
 	gap_dur       INTEGER NOT NULL DEFAULT 0,  -- time since the thread's previous sample
-	gap_cpu_dur   INTEGER NOT NULL DEFAULT 0
+	gap_cpu_dur   INTEGER NOT NULL DEFAULT 0,
+	idle          INTEGER NOT NULL DEFAULT 0   -- 1: the thread waited for work: its own off-CPU time is idle
 );
 
 CREATE TABLE messages (
@@ -86,6 +106,8 @@ CREATE TABLE messages (
 	ts      INTEGER NOT NULL,
 	dur     INTEGER NOT NULL,
 	cpu_dur INTEGER NOT NULL DEFAULT 0,
+	block_dur INTEGER NOT NULL DEFAULT 0,  -- blocking records inside it
+	idle_dur  INTEGER NOT NULL DEFAULT 0,  -- idle slices inside it
 	PRIMARY KEY (tid, msg_id)
 ) WITHOUT ROWID;
 
@@ -184,6 +206,10 @@ INSERT INTO record_types VALUES
 -- frame's own time or count, "incl" includes its callees; in methods,
 -- nested activations of a method count once. blocked: wall time of
 -- blocking records (monitor, wait, park, GC, binder, loadLibrary).
+-- idle: the off-CPU time of idle slices (a thread waiting for work, as
+-- the idle policy finds it: the loop's wait for a message, a worker's
+-- for a task), which the wall values (ns) leave out: a path's slices
+-- took ns + idle_ns of wall time.
 CREATE TABLE calltree (
 	id                 INTEGER PRIMARY KEY,  -- a call path of one thread
 	tid                INTEGER NOT NULL,
@@ -197,7 +223,9 @@ CREATE TABLE calltree (
 	self_alloc_objects INTEGER NOT NULL, incl_alloc_objects INTEGER NOT NULL,
 	self_majflt        INTEGER NOT NULL, incl_majflt        INTEGER NOT NULL,
 	self_nvcsw         INTEGER NOT NULL, incl_nvcsw         INTEGER NOT NULL,
-	self_nivcsw        INTEGER NOT NULL, incl_nivcsw        INTEGER NOT NULL
+	self_nivcsw        INTEGER NOT NULL, incl_nivcsw        INTEGER NOT NULL,
+	self_idle_ns       INTEGER NOT NULL, incl_idle_ns       INTEGER NOT NULL,
+	idle               INTEGER NOT NULL      -- 1: its slices are idle slices
 );
 
 CREATE TABLE methods (
@@ -211,6 +239,7 @@ CREATE TABLE methods (
 	self_majflt        INTEGER NOT NULL, incl_majflt        INTEGER NOT NULL,
 	self_nvcsw         INTEGER NOT NULL, incl_nvcsw         INTEGER NOT NULL,
 	self_nivcsw        INTEGER NOT NULL, incl_nivcsw        INTEGER NOT NULL,
+	self_idle_ns       INTEGER NOT NULL, incl_idle_ns       INTEGER NOT NULL,
 	PRIMARY KEY (tid, frame_id)
 ) WITHOUT ROWID;
 
@@ -240,6 +269,7 @@ CREATE TABLE callers (
 	self_majflt        INTEGER NOT NULL,
 	self_nvcsw         INTEGER NOT NULL,
 	self_nivcsw        INTEGER NOT NULL,
+	self_idle_ns       INTEGER NOT NULL,
 	PRIMARY KEY (tid, frame_id, caller_frame_id)
 ) WITHOUT ROWID;
 

@@ -37,6 +37,7 @@ struct bt_export {
 	struct bt_perfetto *perfetto;
 	const struct bt_html_timeline *timeline;
 	int folded_metric;           /* enum bt_folded_metric */
+	int show_idle;               /* --idle: idle time in the flame graphs, pprof and folded */
 };
 
 struct bt_exporter {

@@ -71,7 +71,7 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 		rc = bt_err_set(err, BT_EUSAGE, "--folded-metric wants wall, cpu, offcpu or alloc, not '%s'",
 				o.folded_metric);
 	if (!rc) {
-		out = bt_outputs_new(bt_folded_metric_parse(o.folded_metric));
+		out = bt_outputs_new(bt_folded_metric_parse(o.folded_metric), o.show_idle);
 		rc = add_outputs(&o, out, err);
 	}
 	if (!rc)

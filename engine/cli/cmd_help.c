@@ -55,7 +55,8 @@ static const struct {
 	  &bt_optab_analyze, NULL },
 	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
 	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"
-	  "frames, nodes, samples, slices, messages, blocking_edges, diagnostics).\n"
+	  "thread_blocking, frames, nodes, samples, slices, messages, blocking_edges,\n"
+	  "diagnostics).\n"
 	  "The database appears only when the import succeeded.\n",
 	  &bt_optab_import, NULL },
 	{ "query", "btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json] [-o FILE]",
@@ -142,6 +143,13 @@ static const struct {
 	  "  bt.methods{tid=, order=, limit=}: iterators over those tables\n"
 	  "  bt.trace() (meta as a table, main_tid), bt.main_tid(), bt.thread_name(tid),\n"
 	  "  bt.frame_name(id), bt.ms(ns), bt.bytes(n), bt.short(symbol)\n"
+	  "Idle time (a thread waiting for work: the loop's wait for a message, a\n"
+	  "worker's for its next task) is no method's: slices.idle = 1 marks the\n"
+	  "slices of a wait (\"(idle)\" where no frame shows it), whose off-CPU own\n"
+	  "time is in no wall value; calltree, methods and callers hold it as\n"
+	  "self_idle_ns and incl_idle_ns; threads splits wall_dur into cpu_dur,\n"
+	  "blocked_dur (by kind in thread_blocking), idle_dur and unexplained_dur;\n"
+	  "messages hold block_dur and idle_dur.\n"
 	  "\n"
 	  "example (flag main-thread waits over a threshold, naming the waker):\n"
 	  "  bt.rule{ id = \"main-wait\", severity = \"warning\", params = { ms = 50 },\n"

@@ -46,10 +46,11 @@ static const struct bt_opt opt_db = VALUE("--db", "FILE", "keep the imported dat
 static const struct bt_opt opt_slice_policy = {
 	.name = "--slice-policy", .arg = "P", .kind = BT_OPTK_VALUE, .field = F(slice_policy),
 	.parse = slice_policy,
-	.help = "where frames begin and end between samples: midpoint\n"
-		"(default), btrace (upstream's exact boundaries, as Perfetto\n"
-		"UI showed them) or idle (midpoint, and a worker's sleep in a\n"
-		"gap ends its task: better off the main thread; issue 18)" };
+	.help = "where frames begin and end between samples: idle\n"
+		"(default: a thread waiting for work is idle, in no method's\n"
+		"time; README 'Slice policies'), midpoint (gaps split in\n"
+		"half, no idle state) or btrace (upstream's exact boundaries,\n"
+		"as Perfetto UI showed them)" };
 
 static const struct bt_opt *const load_opts[] = {
 	&opt_mapping, &opt_retrace, &opt_symbols, &opt_db, &opt_slice_policy, &opt_strict, &opt_quiet,
@@ -89,9 +90,15 @@ static const struct bt_opt opt_folded_metric = VALUE("--folded-metric", "M",
 	"the folded values: wall (default), cpu or offcpu, in integer\n"
 	"nanoseconds of self time, or alloc, in bytes allocated", folded_metric);
 
+static const struct bt_opt opt_idle = {
+	.name = "--idle", .kind = BT_OPTK_FLAG, .field = F(show_idle),
+	.help = "keep idle time (a thread waiting for work) in the HTML\n"
+		"flame graphs, pprof and folded stacks, as an \"(idle)\"\n"
+		"frame; left out by default, as it is no method's time" };
+
 static const struct bt_opt *const analyze_opts[] = {
 	&opt_output, &opt_format, &opt_rules, &opt_set, &opt_fail_on, &opt_perfetto, &opt_pprof,
-	&opt_folded, &opt_folded_metric, NULL
+	&opt_folded, &opt_folded_metric, &opt_idle, NULL
 };
 const struct bt_optcmd bt_optab_analyze = { analyze_opts, load_opts, 17, NULL, NULL };
 

@@ -31,6 +31,7 @@ struct bt_opts {
 	const char *fail_on;       /* --fail-on SEVERITY */
 	int quiet;
 	int strict;                /* --strict: an input cut short is an error */
+	int show_idle;             /* --idle: idle time in the flame graphs, pprof and folded */
 	int help;
 	/* compare */
 	const char **base, **head; /* --base R..., --head R... */

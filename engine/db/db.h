@@ -96,7 +96,17 @@ struct bt_slice {
 	int64_t block_dur, msg_id, sample_count;
 	int64_t alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw;
 	int64_t type, wakeup_tid, gap_dur, gap_cpu_dur;
+	int64_t idle;   /* 1: the thread waited for work here (the idle policy) */
 };
+
+/* The idle time of an idle slice (else 0): the off-CPU part of its own
+ * time, which no method's time includes. */
+static inline int64_t bt_slice_idle_part(const struct bt_slice *s)
+{
+	int64_t v = s->self_dur - s->self_cpu_dur;
+
+	return !s->idle || v < 0 ? 0 : v > s->self_dur ? s->self_dur : v;
+}
 
 /* Insert one slice, buffered like samples; ids are explicit and may come
  * in any order. parent_id 0 and wakeup_tid 0 become NULL, type < 0 too. */

@@ -58,7 +58,7 @@ static const char *const bulk_decl[] = {
 	"CREATE TABLE x(id, parent_id, frame_id, depth)",
 	"CREATE TABLE x(id, tid, depth, parent_id, frame_id, ts, dur, cpu_dur, self_dur, self_cpu_dur,"
 	" block_dur, msg_id, sample_count, alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw, type,"
-	" wakeup_tid, gap_dur, gap_cpu_dur)",
+	" wakeup_tid, gap_dur, gap_cpu_dur, idle)",
 };
 
 static int bulk_connect(sqlite3 *conn, void *aux, int argc, const char *const *argv,
@@ -393,6 +393,7 @@ int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err
 	v[19] = s->wakeup_tid;
 	v[20] = s->gap_dur;
 	v[21] = s->gap_cpu_dur;
+	v[22] = s->idle;
 	r->nulls = (s->parent_id ? 0 : 1u << 3) | (s->type >= 0 ? 0 : 1u << 18) |
 		   (s->wakeup_tid ? 0 : 1u << 19);
 	return c->nslice == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;

@@ -20,9 +20,9 @@ struct bt_sample_row {
 	uint32_t nulls;
 };
 
-/* A slice as the 22 columns of the slices table, ids explicit. */
+/* A slice as the 23 columns of the slices table, ids explicit. */
 struct bt_slice_row {
-	int64_t col[22];
+	int64_t col[23];
 	uint32_t nulls;
 };
 

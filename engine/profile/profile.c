@@ -47,6 +47,7 @@ void bt_profile_free(struct bt_profile *p)
 		return;
 	free(p->paths);
 	free(p->tids);
+	free(p->span);
 	free(p->roots);
 	free(p->node_path);
 	free(p->open);
@@ -85,6 +86,8 @@ uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
 {
 	BT_GROW(p->tids, p->nthreads + 1, p->tcap);
 	p->roots = bt_xrealloc(p->roots, p->tcap * sizeof *p->roots);
+	p->span = bt_xrealloc(p->span, p->tcap * sizeof *p->span);
+	p->span[p->nthreads][0] = p->span[p->nthreads][1] = -1;
 	p->efirst = bt_xrealloc(p->efirst, p->tcap * sizeof *p->efirst);
 	p->efirst[p->nthreads] = p->nent;
 	p->tids[p->nthreads] = tid;
@@ -117,7 +120,7 @@ static void msg_frames(struct cur_msg *m, uint32_t frame)
 /* The path of (parent, frame): a stack node always leads to the same
  * path within a thread, so most lookups skip the walk of the parent's
  * children (usually a new path's first encounter anyway). */
-static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node)
+static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node, int idle)
 {
 	uint32_t id;
 	struct path *x;
@@ -130,6 +133,7 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 		id = new_path(p, parent, frame, p->paths[parent].thread, p->paths[parent].depth + 1);
 		x = &p->paths[id];
 		x->nested = p->open[frame] > 0;
+		x->idle = idle != 0;
 		x->sibling = p->paths[parent].child;
 		p->paths[parent].child = id;
 	}
@@ -142,7 +146,7 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 
 /* The values an entry takes from its path's totals (the path's self
  * values, in entries' order). */
-static const int entry_value[BT_SV__COUNT] = { V_WALL, V_CPU, V_ABYTES, V_AOBJS, V_MAJFLT };
+static const int entry_value[BT_SV__COUNT] = { V_WALL, V_CPU, V_ABYTES, V_AOBJS, V_MAJFLT, V_IDLE };
 
 /* An entry holds its path's totals when it began, negated; when the next
  * one begins (or the thread ends) the totals then are added, which leaves
@@ -182,13 +186,13 @@ static void enter_entry(struct bt_profile *p, uint32_t id, int64_t msg)
 }
 
 uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node,
-			  int in_msg, int64_t msg)
+			  int in_msg, int64_t msg, int idle)
 {
 	uint32_t id;
 
 	if (frame >= p->nframes)   /* checked here: this runs for every slice */
 		p->open = bt_grow_zero(p->open, sizeof *p->open, &p->nframes, frame);
-	id = intern(p, parent, frame, node);
+	id = intern(p, parent, frame, node, idle);
 	p->open[frame]++;
 	if (p->keep_entries)
 		enter_entry(p, id, msg);
@@ -291,11 +295,14 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 		      const int64_t self[BT_PROFILE_NCTR], int in_msg, int msg_root)
 {
 	struct path *x = &p->paths[path];
+	int64_t idle;
 	int k;
 
 	p->open[x->frame]--;
-	x->self[V_WALL] = bt_sat_add(x->self[V_WALL], s->self_dur);
+	idle = x->idle ? bt_slice_idle_part(s) : 0;
+	x->self[V_WALL] = bt_sat_add(x->self[V_WALL], s->self_dur - idle);
 	x->self[V_CPU] = bt_sat_add(x->self[V_CPU], s->self_cpu_dur);
+	x->self[V_IDLE] = bt_sat_add(x->self[V_IDLE], idle);
 	for (k = 0; k < BT_PROFILE_NCTR; k++)
 		x->self[V_ABYTES + k] = bt_sat_add(x->self[V_ABYTES + k], self[k]);
 	if (in_msg) {
@@ -321,6 +328,14 @@ void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t
 	e->path = path;
 	e->kind = kind;
 	e->dur = dur;
+}
+
+void bt_profile_thread_span(struct bt_profile *p, int64_t wall, int64_t cpu)
+{
+	if (p->nthreads) {
+		p->span[p->nthreads - 1][0] = wall;
+		p->span[p->nthreads - 1][1] = cpu;
+	}
 }
 
 void bt_profile_thread_end(struct bt_profile *p)
@@ -401,6 +416,7 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 	size_t bcap = a->nblocks + b->nblocks + 1, kcap = a->nkept + b->nkept + 1;
 	struct span *sp = bt_xcalloc(nt + 1, sizeof *sp);
 	int64_t *tids = bt_xcalloc(nt + 1, sizeof *tids);
+	int64_t (*span)[2] = bt_xcalloc(nt + 1, sizeof *span);
 	uint32_t *roots = bt_xcalloc(nt + 1, sizeof *roots);
 	struct block_event *blocks = bt_xcalloc(bcap, sizeof *blocks);
 	struct kept_msg *kept = bt_xcalloc(kcap, sizeof *kept);
@@ -420,6 +436,7 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 		x->base = n;
 		n += x->end - x->first;
 		tids[t] = p->tids[x->old];
+		memcpy(span[t], p->span[x->old], sizeof span[t]);
 		roots[t] = x->base;
 		for (; bi[w] < p->nblocks && p->paths[p->blocks[bi[w]].path].thread == x->old; bi[w]++) {
 			blocks[nb] = p->blocks[bi[w]];
@@ -455,11 +472,13 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 	}
 	free(sp);
 	free(a->tids);
+	free(a->span);
 	free(a->roots);
 	free(a->blocks);
 	free(a->kept);
 	a->npaths = n;
 	a->tids = tids;
+	a->span = span;
 	a->roots = roots;
 	a->nthreads = nt;
 	a->tcap = nt + 1;

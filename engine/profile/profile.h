@@ -43,9 +43,11 @@ uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid);
 /* The path of frame called from path parent, for a slice opening in
  * Looper message msg (0: none). node, if not 0, is the stack node the
  * frame comes from (a cache key); in_msg marks a slice in a Looper
- * message (at or under the slice right below the loop frame). */
+ * message (at or under the slice right below the loop frame); idle an
+ * idle slice (the same for every slice of a path: its frame and its
+ * caller's decide, slice_tree.c). */
 uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node,
-			  int in_msg, int64_t msg);
+			  int in_msg, int64_t msg, int idle);
 
 /* Keep, besides the paths' totals, their self values per Looper message:
  * what the stacks take (stacks.h) for --pprof and --folded. Before the
@@ -65,6 +67,10 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 /* A blocking record of the given type ended on path after dur ns (a
  * type of no blocking kind counts in the path's blocked total only). */
 void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t dur);
+
+/* The current thread's span: wall and CPU time from its first record to
+ * its last, which its breakdown (threads table) splits up. */
+void bt_profile_thread_span(struct bt_profile *p, int64_t wall, int64_t cpu);
 
 /* The thread is done: flush its last message. */
 void bt_profile_thread_end(struct bt_profile *p);
@@ -89,6 +95,7 @@ enum {
 	BT_CT_SELF_BLOCK, BT_CT_INCL_BLOCK, BT_CT_SELF_ABYTES, BT_CT_INCL_ABYTES,
 	BT_CT_SELF_AOBJS, BT_CT_INCL_AOBJS, BT_CT_SELF_MAJFLT, BT_CT_INCL_MAJFLT,
 	BT_CT_SELF_NVCSW, BT_CT_INCL_NVCSW, BT_CT_SELF_NIVCSW, BT_CT_INCL_NIVCSW,
+	BT_CT_SELF_IDLE, BT_CT_INCL_IDLE, BT_CT_IDLE,
 	BT_CT__COUNT
 };
 

@@ -12,7 +12,7 @@
 #include "engine/profile/stacks.h"
 
 /* The values accumulated per path. */
-enum { V_WALL, V_CPU, V_BLOCK, V_ABYTES, V_AOBJS, V_MAJFLT, V_NVCSW, V_NIVCSW, NV };
+enum { V_WALL, V_CPU, V_BLOCK, V_ABYTES, V_AOBJS, V_MAJFLT, V_NVCSW, V_NIVCSW, V_IDLE, NV };
 
 /* A call path of one thread; a thread's root has frame 0. */
 struct path {
@@ -23,6 +23,7 @@ struct path {
 			       * dump's are), else UINT32_MAX: see the entry */
 	int16_t depth;        /* -1 for a root */
 	uint8_t nested;       /* an ancestor has the same frame (recursion) */
+	uint8_t idle;         /* its slices are idle ones: their self time is V_IDLE too */
 	int64_t self[NV];
 };
 
@@ -65,6 +66,8 @@ struct bt_profile {
 	size_t nframes;
 	uint32_t root;            /* the current thread's */
 	int64_t *tids;            /* by thread index */
+	int64_t (*span)[2];       /* by thread index: wall and CPU time from its first
+				   * record to its last (bt_profile_thread_span), or -1 */
 	uint32_t *roots;          /* by thread index; a thread's paths follow its root */
 	uint32_t nthreads;
 	size_t tcap;

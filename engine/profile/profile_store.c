@@ -3,7 +3,9 @@
  * each path into its parent, newest first (a child is always newer);
  * per-method values with nested activations of a method counted once (a
  * path adds its inclusive values to its frame's unless an ancestor has
- * the same frame); blocking per method and kind; callers; messages.
+ * the same frame); blocking per method and kind; callers; messages; each
+ * thread's breakdown into running, blocked, idle and unexplained time.
+ * Idle time (profile.h) is in no wall value: it is a value of its own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +118,7 @@ static int store_rows(struct bt_db *db, const struct bt_profile *p, const struct
 	size_t i;
 	int k, n;
 
+
 	for (i = 0; i < r->n; i++) {
 		const struct mrow *m = &r->m[i];
 		n = 0;
@@ -188,6 +191,50 @@ static int store_blocking(struct bt_db *db, const struct bt_profile *p, struct b
 	return rc;
 }
 
+/*
+ * Each thread's span (from its first record to its last) split into
+ * running, blocked, idle and the unexplained rest, in that order of
+ * precedence so that the parts add up: blocking records and idle slices
+ * can hold running time (a lock spun on, a poll that handled an event).
+ * Blocked time by kind is the records' own.
+ */
+static int store_threads(struct bt_db *db, const struct bt_profile *p, struct bt_err *err)
+{
+	int64_t (*kinds)[BT_BLOCK__COUNT][2] = bt_xcalloc((size_t)p->nthreads + 1, sizeof *kinds);
+	uint32_t t, i, end;
+	size_t b;
+	int k, rc = BT_OK;
+
+	for (b = 0; b < p->nblocks; b++) {
+		int64_t *c = kinds[p->paths[p->blocks[b].path].thread][p->blocks[b].kind];
+		c[0]++;
+		c[1] = bt_sat_add(c[1], p->blocks[b].dur);
+	}
+	for (t = 0; t < p->nthreads && !rc; t++) {
+		int64_t wall = p->span[t][0], cpu = p->span[t][1], blocked = 0, idle = 0, rest;
+		for (k = 0; k < BT_BLOCK__COUNT && !rc; k++)
+			if (kinds[t][k][0])
+				rc = bt_db_exec(db, BT_SQL_INSERT_THREAD_BLOCKING, err, "itii", p->tids[t],
+						bt_block_kind_name[k], kinds[t][k][0], kinds[t][k][1]);
+		if (wall < 0 || rc)
+			continue;   /* no span: slices that came with the trace */
+		end = t + 1 < p->nthreads ? p->roots[t + 1] : p->npaths;
+		for (i = p->roots[t] + 1; i < end; i++) {
+			blocked = bt_sat_add(blocked, p->paths[i].self[V_BLOCK]);
+			idle = bt_sat_add(idle, p->paths[i].self[V_IDLE]);
+		}
+		cpu = cpu < 0 ? 0 : cpu > wall ? wall : cpu;
+		rest = wall - cpu;
+		blocked = blocked < 0 ? 0 : blocked > rest ? rest : blocked;
+		rest -= blocked;
+		idle = idle < 0 ? 0 : idle > rest ? rest : idle;
+		rc = bt_db_exec(db, BT_SQL_UPDATE_THREAD_TIMES, err, "iiiiii", p->tids[t], wall, cpu, blocked, idle,
+				rest - idle);
+	}
+	free(kinds);
+	return rc;
+}
+
 static int store_messages(struct bt_db *db, const struct bt_profile *p, struct bt_err *err)
 {
 	size_t i;
@@ -213,7 +260,8 @@ static const char calltree_schema[] =
 	" self_blocked_ns INTEGER, incl_blocked_ns INTEGER, self_alloc_bytes INTEGER,"
 	" incl_alloc_bytes INTEGER, self_alloc_objects INTEGER, incl_alloc_objects INTEGER,"
 	" self_majflt INTEGER, incl_majflt INTEGER, self_nvcsw INTEGER, incl_nvcsw INTEGER,"
-	" self_nivcsw INTEGER, incl_nivcsw INTEGER)";
+	" self_nivcsw INTEGER, incl_nivcsw INTEGER, self_idle_ns INTEGER, incl_idle_ns INTEGER,"
+	" idle INTEGER)";
 
 /* A thread's root is no row: it is a hole in the ids. */
 static int calltree_exists(const void *data, size_t id)
@@ -234,6 +282,7 @@ static int64_t calltree_column(const void *data, size_t id, int col)
 	case BT_CT_PARENT: return p->paths[x->parent].depth >= 0 ? (int64_t)x->parent : 0;
 	case BT_CT_FRAME: return x->frame;
 	case BT_CT_DEPTH: return x->depth;
+	case BT_CT_IDLE: return x->idle;
 	default:
 		if (col >= BT_CT__COUNT)
 			return 0;
@@ -289,6 +338,8 @@ int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt
 	bt_map64_init(&meth.index, 256);
 	bt_map64_init(&call.index, 256);
 	rc = methods_and_callers(db, p, &meth, &call, err);
+	if (!rc)
+		rc = store_threads(db, p, err);
 	if (!rc)
 		rc = store_blocking(db, p, err);
 	if (!rc)

@@ -153,6 +153,49 @@ static int load_threads(struct bt_db *db, struct namer *l, struct bt_err *err)
 	return rc < 0 ? err->code : BT_OK;
 }
 
+/*
+ * Idle time is in no wall value (profile.h); shown, it becomes an
+ * "(idle)" frame called from where the thread waited (the idle path
+ * itself where that is the "(idle)" frame), an entry of its own beside
+ * the entry it came with. Without that frame (no trace's idle) there is
+ * nothing to show.
+ */
+static void show_idle(struct bt_stacks *s)
+{
+	uint32_t *child, idle_frame = 0;
+	size_t i, n = s->n, cap = s->n, pcap = s->npaths;
+
+	for (i = 1; i < s->nframes && !idle_frame; i++)
+		if (s->frames[i] && !strcmp(s->frames[i], "(idle)"))
+			idle_frame = (uint32_t)i;
+	if (!idle_frame)
+		return;
+	child = bt_xcalloc(s->npaths + 1, sizeof *child);   /* a path's "(idle)" callee */
+	for (i = 0; i < n; i++) {
+		struct bt_stacks_entry e = s->e[i];
+		uint32_t p = e.path;
+		if (e.v[BT_SV_IDLE] <= 0)
+			continue;
+		if (s->frame[p] == idle_frame) {
+			s->e[i].v[BT_SV_WALL] = bt_sat_add(s->e[i].v[BT_SV_WALL], e.v[BT_SV_IDLE]);
+			continue;
+		}
+		if (!child[p]) {
+			BT_GROW(s->parent, s->npaths + 1, pcap);
+			s->frame = bt_xrealloc(s->frame, pcap * sizeof *s->frame);
+			s->parent[s->npaths] = p;
+			s->frame[s->npaths] = idle_frame;
+			child[p] = (uint32_t)s->npaths++;
+		}
+		memset(e.v, 0, sizeof e.v);
+		e.path = child[p];
+		e.v[BT_SV_WALL] = s->e[i].v[BT_SV_IDLE];
+		BT_GROW(s->e, s->n + 1, cap);
+		s->e[s->n++] = e;
+	}
+	free(child);
+}
+
 int bt_stacks_load_names(struct bt_stacks *s, struct bt_db *db, struct bt_err *err)
 {
 	struct bt_stacks_run *r = s->run;
@@ -169,6 +212,8 @@ int bt_stacks_load_names(struct bt_stacks *s, struct bt_db *db, struct bt_err *e
 	rc = load_threads(db, &l, err);
 	if (!rc)
 		rc = bt_frame_names_load(db, &s->frames, &s->nframes, err);
+	if (!rc && s->show_idle)
+		show_idle(s);
 	for (i = 0; i < s->n && !rc; i++) {   /* runs of one thread and message are the rule */
 		struct bt_stacks_entry *e = &s->e[i];
 		if (i && e->ctx == slot && e->msg == msg) {

@@ -15,8 +15,9 @@
 #include "engine/profile/profile.h"
 
 /* The values of an entry: self wall and CPU ns, and the self counters
- * (a slice's own net of its children's). Off-CPU is wall - CPU. */
-enum { BT_SV_WALL, BT_SV_CPU, BT_SV_ABYTES, BT_SV_AOBJS, BT_SV_MAJFLT, BT_SV__COUNT };
+ * (a slice's own net of its children's), and idle ns, which wall leaves
+ * out (profile.h). Off-CPU is wall - CPU. */
+enum { BT_SV_WALL, BT_SV_CPU, BT_SV_ABYTES, BT_SV_AOBJS, BT_SV_MAJFLT, BT_SV_IDLE, BT_SV__COUNT };
 
 struct bt_stacks_thread {
 	int64_t tid;
@@ -49,6 +50,8 @@ struct bt_stacks {
 	size_t nframes;
 	uint32_t *parent;       /* by path: the caller's path, 0 for an outermost frame */
 	uint32_t *frame;        /* by path: the frame id (0 for a thread's root, which no entry has) */
+	int show_idle;          /* set before bt_stacks_load_names: idle time (BT_SV_IDLE) becomes
+				 * wall time of an "(idle)" frame (else only wall time is shown) */
 	size_t npaths;          /* paths are 1..npaths-1, each of one thread */
 	struct bt_stacks_ctx *ctx;
 	size_t nctx;

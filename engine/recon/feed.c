@@ -25,7 +25,7 @@ struct open {
 
 /* The message being accumulated from consecutive message slices. */
 struct feed_msg {
-	int64_t id, ts, end, cpu;
+	int64_t id, ts, end, cpu, block;
 };
 
 struct bt_feed {
@@ -109,8 +109,8 @@ static int end_message(struct bt_feed *f, struct bt_err *err)
 	f->msg.id = 0;
 	if (!id || !f->db)
 		return BT_OK;
-	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiii", f->tid, id, f->msg.ts,
-			  f->msg.end - f->msg.ts, f->msg.cpu);
+	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiiii", f->tid, id, f->msg.ts,
+			  f->msg.end - f->msg.ts, f->msg.cpu, f->msg.block, (int64_t)0);
 }
 
 static int add_message(struct bt_feed *f, const struct bt_slice *s, struct bt_err *err)
@@ -120,10 +120,11 @@ static int add_message(struct bt_feed *f, const struct bt_slice *s, struct bt_er
 			return err->code;
 		f->msg.id = s->msg_id;
 		f->msg.ts = s->ts;
-		f->msg.cpu = 0;
+		f->msg.cpu = f->msg.block = 0;
 	}
 	f->msg.end = s->ts + s->dur;
 	f->msg.cpu = add(f->msg.cpu, s->cpu_dur);
+	f->msg.block = add(f->msg.block, s->block_dur);
 	return BT_OK;
 }
 
@@ -181,7 +182,8 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 	n->msg_root = f->sp > 1 && frame_is(f, up->s.frame_id, FRAME_LOOP) &&
 		      !frame_is(f, s->frame_id, FRAME_LOOP | FRAME_IDLE);
 	n->in_msg = n->msg_root || (f->sp > 1 && up->in_msg);
-	n->path = bt_profile_enter(f->profile, up->path, (uint32_t)s->frame_id, 0, n->in_msg, s->msg_id);
+	n->path = bt_profile_enter(f->profile, up->path, (uint32_t)s->frame_id, 0, n->in_msg, s->msg_id,
+				   s->idle != 0);
 	if (!f->count || s->ts < f->first_ts)
 		f->first_ts = s->ts;
 	f->count++;

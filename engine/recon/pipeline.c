@@ -35,7 +35,7 @@ struct fill {
 	int store, part;
 	const struct bt_taps *taps;
 	int64_t count;
-	int64_t (*msgs)[5];
+	struct bt_message *msgs;
 	size_t nmsgs, mcap;
 };
 
@@ -56,21 +56,22 @@ static int fill_thread(void *ctx, int64_t tid, int64_t n, struct bt_err *err)
 	return bt_taps_thread(f->taps, f->part, tid, n, err);
 }
 
-static int fill_message(void *ctx, int64_t tid, int64_t msg_id, int64_t ts, int64_t dur, int64_t cpu,
-			struct bt_err *err)
+static int insert_message(struct bt_db *db, const struct bt_message *m, struct bt_err *err)
+{
+	return bt_db_exec(db, BT_SQL_INSERT_MESSAGE, err, "iiiiiii", m->tid, m->msg_id, m->ts, m->dur, m->cpu,
+			  m->block, m->idle);
+}
+
+static int fill_message(void *ctx, const struct bt_message *m, struct bt_err *err)
 {
 	struct fill *f = ctx;
 
 	if (!f->db) {
 		BT_GROW(f->msgs, f->nmsgs + 1, f->mcap);
-		f->msgs[f->nmsgs][0] = tid;
-		f->msgs[f->nmsgs][1] = msg_id;
-		f->msgs[f->nmsgs][2] = ts;
-		f->msgs[f->nmsgs][3] = dur;
-		f->msgs[f->nmsgs++][4] = cpu;
+		f->msgs[f->nmsgs++] = *m;
 		return BT_OK;
 	}
-	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiii", tid, msg_id, ts, dur, cpu);
+	return insert_message(f->db, m, err);
 }
 
 /* A scratch analysis reconstructs on two cores (slices are only counted
@@ -90,8 +91,7 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
 	bt_profile_merge(sink->profile, sink2.profile);
 	f->count += f2.count;
 	for (i = 0; i < f2.nmsgs && !rc; i++)
-		rc = bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiii", f2.msgs[i][0], f2.msgs[i][1],
-				f2.msgs[i][2], f2.msgs[i][3], f2.msgs[i][4]);
+		rc = insert_message(f->db, &f2.msgs[i], err);
 	free(f2.msgs);
 	return rc;
 }
@@ -190,6 +190,8 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 	rc = bt_taps_begin(&pl->taps, db, err);
 	if (!rc)
 		rc = pl->keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);
+	if (!rc)
+		rc = bt_slicer_store_frames(sl, db, err);
 	if (!rc) {
 		bt_taps_done(&pl->taps, sink.profile);
 		*ready = 1;
@@ -250,7 +252,7 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 /* Columns of replay_slices.sql: the slices table's, in its order. */
 enum { R_ID, R_TID, R_DEPTH, R_PARENT, R_FRAME, R_TS, R_DUR, R_CPU, R_SELF, R_SELF_CPU, R_BLOCK,
        R_MSG, R_COUNT, R_OBJS, R_BYTES, R_MAJFLT, R_NVCSW, R_NIVCSW, R_TYPE, R_WAKEUP, R_GAP,
-       R_GAP_CPU };
+       R_GAP_CPU, R_IDLE };
 
 #define REPLAY_MAX_DEPTH (1 << 20)
 
@@ -280,6 +282,7 @@ static void read_slice(struct bt_rows *r, struct bt_slice *s, int64_t *id, int64
 	s->wakeup_tid = bt_rows_int(r, R_WAKEUP);
 	s->gap_dur = bt_rows_int(r, R_GAP);
 	s->gap_cpu_dur = bt_rows_int(r, R_GAP_CPU);
+	s->idle = bt_rows_int(r, R_IDLE);
 }
 
 /* Stored ids of the open slices, by depth. */

@@ -64,19 +64,37 @@ int bt_frame_is_idle(const char *name)
 }
 
 /* Where a worker's task begins: a thread pool's loop calls each task from
- * runWorker; a binder thread runs each call from execTransact, and waits
- * in the driver, below every Java frame, between calls. */
-static const char task_below_part[] = " java.util.concurrent.ThreadPoolExecutor.runWorker(";
-static const char task_root_part[] = " android.os.Binder.execTransact(";
-static const char task_wait_part[] = " java.util.concurrent.ThreadPoolExecutor.getTask(";
+ * runWorker (Java's and Kotlin coroutines' pools alike), a daemon's from
+ * runInternal; a binder thread runs each call from execTransact, and
+ * waits in the driver, below every Java frame, between calls. Work run
+ * from inside a wait (an IdleHandler, input events the poll dispatches)
+ * is no idle time. */
+static const struct {
+	const char *part;
+	int task;
+} task_parts[] = {
+	{ " java.util.concurrent.ThreadPoolExecutor.getTask(", BT_TASK_WAIT },
+	{ " java.util.concurrent.ForkJoinPool.awaitWork(", BT_TASK_WAIT },
+	{ " kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.tryPark(", BT_TASK_WAIT },
+	{ " java.lang.ref.ReferenceQueue.remove(", BT_TASK_WAIT },
+	{ " java.util.concurrent.ThreadPoolExecutor.runWorker(", BT_TASK_BELOW },
+	{ " java.util.concurrent.ForkJoinPool.runWorker(", BT_TASK_BELOW },
+	{ " kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.runWorker(", BT_TASK_BELOW },
+	{ " java.lang.Daemons$FinalizerDaemon.runInternal(", BT_TASK_BELOW },
+	{ " java.lang.Daemons$ReferenceQueueDaemon.runInternal(", BT_TASK_BELOW },
+	{ " android.os.Binder.execTransact(", BT_TASK_ROOT },
+	{ ".queueIdle(", BT_TASK_WORK },
+	{ " android.os.MessageQueue.dispatchEvents(", BT_TASK_WORK },
+};
 
 int bt_frame_task(const char *name)
 {
-	if (!name)
-		return 0;
-	if (strstr(name, task_wait_part))
-		return BT_TASK_WAIT;
-	return strstr(name, task_below_part) ? BT_TASK_BELOW : strstr(name, task_root_part) ? BT_TASK_ROOT : 0;
+	size_t i;
+
+	for (i = 0; name && i < sizeof task_parts / sizeof task_parts[0]; i++)
+		if (strstr(name, task_parts[i].part))
+			return task_parts[i].task;
+	return 0;
 }
 
 static const char *const policy_names[] = { "btrace", "midpoint", "idle" };
@@ -85,7 +103,7 @@ int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt
 {
 	size_t i;
 
-	*out = BT_SLICE_MIDPOINT;
+	*out = BT_SLICE_IDLE;
 	if (!name)
 		return BT_OK;
 	for (i = 0; i < sizeof policy_names / sizeof policy_names[0]; i++)
@@ -93,7 +111,7 @@ int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt
 			*out = (enum bt_slice_policy)i;
 			return BT_OK;
 		}
-	return bt_err_set(err, BT_EUSAGE, "unknown slice policy '%s' (known: midpoint, btrace, idle)", name);
+	return bt_err_set(err, BT_EUSAGE, "unknown slice policy '%s' (known: idle, midpoint, btrace)", name);
 }
 
 const char *bt_slice_policy_name(enum bt_slice_policy p)
@@ -199,6 +217,22 @@ static int add_synthetic(const struct bt_capture *cap, struct bt_db *db, struct 
 			return err->code;
 	}
 	return BT_OK;
+}
+
+/* The idle policy's "(idle)" frame: a thread's wait for work where the
+ * trace shows no frame of it (slice_tree.c), and the name of idle time
+ * where the exports show it. Its row is added once some slice is idle
+ * (bt_slicer_run), so a trace without idle time has no such frame. */
+static void add_idle_frame(struct bt_stacktab *t, size_t *dcap)
+{
+	size_t lcap = *dcap, icap = *dcap, tcap = *dcap;
+
+	t->idle_frame = (uint32_t)++t->nframes;
+	t->dropped = bt_grow_zero(t->dropped, 1, dcap, t->idle_frame);
+	t->loop = bt_grow_zero(t->loop, 1, &lcap, t->idle_frame);
+	t->idle = bt_grow_zero(t->idle, 1, &icap, t->idle_frame);
+	t->task = bt_grow_zero(t->task, 1, &tcap, t->idle_frame);
+	t->idle[t->idle_frame] = 1;   /* the loop's wait, where it stands for it */
 }
 
 /* One thread's items, in file order until sorted. */
@@ -389,7 +423,18 @@ struct bt_slicer {
 	size_t nrecords;
 	int given, given_nodes;       /* records, the node arrays: someone else's now */
 	enum bt_slice_policy policy;
+	unsigned char idle_seen;      /* the runs made idle slices (tab.idle_seen) */
+	int idle_stored;              /* the "(idle)" frame's row is in the database */
 };
+
+int bt_slicer_store_frames(struct bt_slicer *s, struct bt_db *db, struct bt_err *err)
+{
+	if (!s->idle_seen || s->idle_stored)
+		return BT_OK;
+	s->idle_stored = 1;
+	return bt_db_exec(db, BT_SQL_INSERT_FRAME, err, "iittttt", (int64_t)s->tab.idle_frame,
+			  (int64_t)0x7FFFFFFFFFFFFFFDULL, "(idle)", "", NULL, "(idle)", "");
+}
 
 struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n)
 {
@@ -429,6 +474,7 @@ struct worker {
 	size_t *idx, n;
 	struct bt_err err;
 	int rc;
+	unsigned char idle_seen;
 };
 
 static void *work(void *arg)
@@ -481,6 +527,7 @@ int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 		w[k].sink = k ? sink2 : sink;
 		w[k].tab = s->tab;
 		w[k].tab.pos = bt_xcalloc(s->tab.nnodes + 1, sizeof *w[k].tab.pos);
+		w[k].tab.idle_seen = &w[k].idle_seen;
 		w[k].idx = bt_xcalloc(s->th.n + 1, sizeof *w[k].idx);
 		w[k].err = (struct bt_err)BT_ERR_INIT;
 	}
@@ -498,6 +545,7 @@ int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 	else
 		work(&w[1]);
 	for (k = 0; k < 2; k++) {
+		s->idle_seen |= w[k].idle_seen;
 		free(w[k].tab.pos);
 		free(w[k].idx);
 	}
@@ -558,6 +606,9 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 		bt_slicer_free(s);
 		return err->code;
 	}
+	if (policy == BT_SLICE_IDLE)
+		add_idle_frame(&s->tab, &dcap);
+	s->tab.idle_seen = &s->idle_seen;
 	build_items(cap, version, start_ns, main_tid, synth, &s->th);
 	s->records = cap->s;
 	s->nrecords = cap->n;

@@ -26,13 +26,15 @@ int bt_frame_is_loop(const char *name);
 int bt_frame_is_idle(const char *name);
 
 /* A worker's task boundary, by name: BT_TASK_BELOW for a frame whose
- * callees are one task (a pool worker's runWorker), BT_TASK_ROOT for the
- * first frame of one (a binder call's execTransact), BT_TASK_WAIT for the
- * worker's wait for its next task (getTask), 0 for others. */
-enum { BT_TASK_BELOW = 1, BT_TASK_ROOT = 2, BT_TASK_WAIT = 3 };
+ * callees are one task (a pool worker's runWorker, a daemon's
+ * runInternal), BT_TASK_ROOT for the first frame of one (a binder call's
+ * execTransact), BT_TASK_WAIT for the worker's wait for its next task
+ * (getTask), BT_TASK_WORK for work run from inside a wait (an IdleHandler,
+ * input events dispatched from the loop's poll), 0 for others. */
+enum { BT_TASK_BELOW = 1, BT_TASK_ROOT = 2, BT_TASK_WAIT = 3, BT_TASK_WORK = 4 };
 int bt_frame_task(const char *name);
 
-/* Parse a --slice-policy name (NULL: the default, midpoint). BT_EUSAGE
+/* Parse a --slice-policy name (NULL: the default, idle). BT_EUSAGE
  * for an unknown one. */
 int bt_slice_policy_parse(const char *name, enum bt_slice_policy *out, struct bt_err *err);
 const char *bt_slice_policy_name(enum bt_slice_policy p);
@@ -42,10 +44,14 @@ const char *bt_slice_policy_name(enum bt_slice_policy p);
  * a profile accumulates the slices' attribution (profile.h). Slices come
  * as they end. */
 struct bt_profile;
+/* A Looper message as the slices show it: its wall span, CPU, blocked
+ * (blocking records inside it) and idle time (idle slices inside it). */
+struct bt_message {
+	int64_t tid, msg_id, ts, dur, cpu, block, idle;
+};
 struct bt_slice_sink {
 	int (*slice)(void *ctx, const struct bt_slice *s, struct bt_err *err);
-	int (*message)(void *ctx, int64_t tid, int64_t msg_id, int64_t ts, int64_t dur, int64_t cpu,
-		       struct bt_err *err);
+	int (*message)(void *ctx, const struct bt_message *m, struct bt_err *err);
 	void *ctx;
 	struct bt_profile *profile;
 	/* A thread's slices are all given: n of them (may be NULL). */
@@ -66,6 +72,9 @@ struct bt_slicer;
 int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *db,
 		  enum bt_slice_policy policy, struct bt_err *err);
 
+/* Add the frames the runs so far needed beyond the trace's own (the
+ * idle policy's "(idle)"), once. After a run, before names are read. */
+int bt_slicer_store_frames(struct bt_slicer *s, struct bt_db *db, struct bt_err *err);
 /* Produce every slice, thread by thread in tid order, and the messages. */
 int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct bt_err *err);
 /* The same on two cores: the trace's threads are shared out between sink

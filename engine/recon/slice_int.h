@@ -37,6 +37,9 @@ struct bt_stacktab {
 	unsigned char *loop;        /* by frame id: a message-loop frame */
 	unsigned char *idle;        /* by frame id: waiting for the next message */
 	unsigned char *task;        /* by frame id: a worker's task boundary (bt_frame_task) */
+	uint32_t idle_frame;        /* the idle policy's synthetic "(idle)" frame, or 0 */
+	unsigned char *idle_seen;   /* set to 1 by a run that made an idle slice (the frames
+				     * table then gets "(idle)"); each worker has its own */
 	uint32_t next, poll;        /* the loop's wait: MessageQueue.next and nativePollOnce's
 				     * frame ids where the trace knows them, or 0 */
 	size_t nframes;

@@ -28,15 +28,17 @@ struct snode {
 	struct bt_slice s;                   /* filled as far as known */
 	int64_t begin_idx;
 	int64_t child_dur, child_cpu;
+	int64_t child_idle;                  /* the children's idle time (idle_in) */
 	int64_t child_ctr[BT_PROFILE_NCTR];  /* the children's counters, for self values */
 	const struct bt_csample *base;       /* counters are deltas from this record */
 	uint32_t path;                       /* in the sink's profile */
 	unsigned char msg_root, in_msg;      /* a message's outermost slice, or inside one */
+	unsigned char idle;                  /* an idle slice (is_idle_slice) */
 };
 
 /* The message being accumulated from consecutive message slices. */
 struct msg {
-	int64_t id, ts, end, cpu;
+	int64_t id, ts, end, cpu, block, idle;
 };
 
 struct run {
@@ -64,6 +66,27 @@ static int is_loop(const struct bt_stacktab *t, int64_t frame)
 	return frame >= 0 && (size_t)frame <= t->nframes && t->loop[frame];
 }
 
+/* A frame's task boundary (bt_frame_task), 0 when it has none. */
+static int task_of(const struct bt_stacktab *t, uint32_t frame)
+{
+	return t->task && (size_t)frame <= t->nframes ? t->task[frame] : 0;
+}
+
+/*
+ * An idle slice (the idle policy's): the thread waiting for work, which
+ * is no method's time. A wait for work begins at the loop's wait for the
+ * next message, a worker's wait for its next task, or the "(idle)" frame
+ * that stands for a wait no sample shows; everything below it waits too,
+ * except work run from inside the wait (BT_TASK_WORK), and what that calls.
+ */
+static int is_idle_slice(const struct bt_stacktab *t, uint32_t frame, int parent_idle)
+{
+	if (parent_idle)
+		return task_of(t, frame) != BT_TASK_WORK;
+	return frame == t->idle_frame || ((size_t)frame <= t->nframes && t->idle[frame]) ||
+	       task_of(t, frame) == BT_TASK_WAIT;
+}
+
 /* Ids are given in preorder (a parent's is smaller than its children's),
  * while slices reach the sink as they end. */
 static void push(struct run *r, uint32_t frame, uint32_t node, int64_t t, int64_t c, int64_t idx,
@@ -73,7 +96,10 @@ static void push(struct run *r, uint32_t frame, uint32_t node, int64_t t, int64_
 	struct bt_slice *s = &n->s;
 
 	n->begin_idx = idx;          /* every field is set here or in pop() */
-	n->child_dur = n->child_cpu = 0;
+	n->child_dur = n->child_cpu = n->child_idle = 0;
+	n->idle = r->policy == BT_SLICE_IDLE && is_idle_slice(r->tab, frame, r->stack[r->sp - 1].idle);
+	if (n->idle && r->tab->idle_seen)
+		*r->tab->idle_seen = 1;
 	memset(n->child_ctr, 0, sizeof n->child_ctr);
 	n->base = base->src;
 	s->block_dur = 0;
@@ -89,12 +115,14 @@ static void push(struct run *r, uint32_t frame, uint32_t node, int64_t t, int64_
 	s->wakeup_tid = begin->wakeup_tid;
 	s->gap_dur = t - last_t;
 	s->gap_cpu_dur = c - last_c;
+	s->idle = n->idle;
 	if (r->sink->profile) {
 		const struct snode *up = &r->stack[r->sp - 1];
 		n->msg_root = r->policy != BT_SLICE_BTRACE && r->sp > 1 && is_loop(r->tab, up->s.frame_id) &&
 			      !is_loop(r->tab, frame) && !(frame <= r->tab->nframes && r->tab->idle[frame]);
 		n->in_msg = n->msg_root || (r->sp > 1 && up->in_msg);
-		n->path = bt_profile_enter(r->sink->profile, up->path, frame, node, n->in_msg, s->msg_id);
+		n->path = bt_profile_enter(r->sink->profile, up->path, frame, node, n->in_msg, s->msg_id,
+					   n->idle);
 	}
 	r->sp++;
 }
@@ -110,22 +138,26 @@ static int is_message(const struct run *r, const struct bt_slice *s, const struc
 /* One message per run of consecutive message slices with the same id. */
 static void end_message(struct run *r, int64_t tid)
 {
-	if (r->msg.id && !r->rc && r->sink->message)
-		r->rc = r->sink->message(r->sink->ctx, tid, r->msg.id, r->msg.ts, r->msg.end - r->msg.ts,
-					 r->msg.cpu, r->err);
+	if (r->msg.id && !r->rc && r->sink->message) {
+		const struct bt_message m = { tid, r->msg.id, r->msg.ts, r->msg.end - r->msg.ts, r->msg.cpu,
+					      r->msg.block, r->msg.idle };
+		r->rc = r->sink->message(r->sink->ctx, &m, r->err);
+	}
 	r->msg.id = 0;
 }
 
-static void add_message(struct run *r, const struct bt_slice *s)
+static void add_message(struct run *r, const struct bt_slice *s, int64_t idle)
 {
 	if (r->msg.id != s->msg_id) {
 		end_message(r, s->tid);
 		r->msg.id = s->msg_id;
 		r->msg.ts = s->ts;
-		r->msg.cpu = 0;
+		r->msg.cpu = r->msg.block = r->msg.idle = 0;
 	}
 	r->msg.end = s->ts + s->dur;
 	r->msg.cpu = bt_sat_add(r->msg.cpu, s->cpu_dur);
+	r->msg.block = bt_sat_add(r->msg.block, s->block_dur);
+	r->msg.idle = bt_sat_add(r->msg.idle, idle);
 }
 
 /* Pop the top node, ending it at (t, c); counters run up to item end. */
@@ -134,6 +166,7 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 	struct snode *n = &r->stack[--r->sp], *parent = &r->stack[r->sp - 1];
 	struct bt_slice *s = &n->s;
 	const struct bt_csample *a = n->base, *b = end->src;
+	int64_t idle;   /* the time in idle state inside the slice */
 
 	s->dur = t - s->ts;
 	s->cpu_dur = c - s->cpu_dur;
@@ -147,8 +180,10 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 	s->nivcsw = (int64_t)b->nivcsw - a->nivcsw;
 	parent->child_dur = bt_sat_add(parent->child_dur, s->dur);
 	parent->child_cpu = bt_sat_add(parent->child_cpu, s->cpu_dur);
+	idle = bt_sat_add(bt_slice_idle_part(s), n->child_idle);
+	parent->child_idle = bt_sat_add(parent->child_idle, idle);
 	if (r->policy != BT_SLICE_BTRACE && is_message(r, s, parent))
-		add_message(r, s);
+		add_message(r, s, idle);
 	if (r->sink->profile) {
 		const int64_t ctr[BT_PROFILE_NCTR] = { s->alloc_bytes, s->alloc_objects, s->majflt, s->nvcsw,
 						       s->nivcsw };
@@ -251,12 +286,6 @@ static int loop_gap(const struct run *r, const struct bt_item *pre, const struct
 	return 1;
 }
 
-/* A frame's task boundary (bt_frame_task), 0 when it has none. */
-static int task_of(const struct bt_stacktab *t, uint32_t frame)
-{
-	return t->task && (size_t)frame <= t->nframes ? t->task[frame] : 0;
-}
-
 /* Where a worker's task begins on stack f: below its deepest runWorker,
  * or at a binder call's root; n when the stack has no boundary. */
 static size_t task_cut(const struct bt_stacktab *t, const uint32_t *f, size_t n)
@@ -278,26 +307,33 @@ static size_t task_cut(const struct bt_stacktab *t, const uint32_t *f, size_t n)
  * the CPU it used is the only time it surely ran, so frames that end ran
  * on for half of it after the earlier sample and frames that begin ran
  * for half of it before the later one; the rest of the gap stays with the
- * frames both samples share. A sleep longer than TASK_IDLE_NS between two
- * plain samples ends the task too (the worker went back for more work),
- * even when both samples show the same stack (*to_wait set when that was
- * a pool worker's, whose wait_stretch follows). Returns the frames kept.
- * The residual bias: a long unhooked wait inside a task splits it.
+ * frames both samples share, unless the worker went back for more work
+ * in it: then that rest is idle (*between set; *to_wait too when it was a
+ * pool worker's, whose wait_stretch follows). A worker went back when
+ * its task changed (the stacks part at or above where the earlier one's
+ * task began: a worker runs one task at a time and fetches the next one
+ * from its wait), or when it slept longer than TASK_IDLE_NS between two
+ * plain samples (duration records are exact about their sleep), even
+ * with the same stack: the task ends there and begins again. Returns the
+ * frames kept.
+ * The residual bias: a long unhooked wait inside a task splits it, and a
+ * task that slept just before its end gives that sleep to the wait.
  */
 static size_t idle_gap(const struct run *r, const struct bt_item *pre, const struct bt_item *cur,
 		       const uint32_t *pf, size_t np, size_t nc, size_t k, int64_t *et, int64_t *ec,
-		       int64_t *st, int64_t *sc, int *to_wait)
+		       int64_t *st, int64_t *sc, int *to_wait, int *between)
 {
 	int64_t gap = cur->ts - pre->ts, d = cur->cpu - pre->cpu;
 	size_t cut;
 
-	*to_wait = 0;
+	*to_wait = *between = 0;
 	if (cur->src->nvcsw <= pre->src->nvcsw)
 		return k;   /* no sleep: off the CPU only by preemption, still in its frames */
 	d = d < 0 ? 0 : d > gap ? gap : d;
-	if (!pre->dup && !cur->exact && gap - d > TASK_IDLE_NS) {
-		cut = task_cut(r->tab, pf, np);
-		*to_wait = cut <= k && cut < np && cut > 0 && task_of(r->tab, pf[cut - 1]) == BT_TASK_BELOW;
+	cut = task_cut(r->tab, pf, np);
+	if (cut < np && (k <= cut || (!pre->dup && !cur->exact && gap - d > TASK_IDLE_NS))) {
+		*between = 1;
+		*to_wait = cut <= k && cut > 0 && task_of(r->tab, pf[cut - 1]) == BT_TASK_BELOW;
 		k = cut < k ? cut : k;
 	}
 	if (k < np || k < nc) {
@@ -327,19 +363,28 @@ static void stretch(struct run *r, size_t i, const uint32_t *f, const uint32_t *
  * as a rate-limited record of an earlier wait showed it) runs from et to
  * st, with no counters. The park that began this sleep was usually not
  * recorded (the 1 ms limiter drops it), but the stack is the same each
- * time. Nothing is added when the thread has not been seen waiting.
+ * time. Returns 0, adding nothing, when the thread has not been seen
+ * waiting.
  */
-static void wait_stretch(struct run *r, size_t i, const uint32_t *pf, size_t k, int64_t et, int64_t ec,
-			 int64_t st, int64_t sc)
+static int wait_stretch(struct run *r, size_t i, const uint32_t *pf, size_t k, int64_t et, int64_t ec,
+			int64_t st, int64_t sc)
 {
 	uint32_t wf[BT_SLICE_MAX_FRAMES], wn[BT_SLICE_MAX_FRAMES];
 	size_t nw;
 
 	if (!r->wait)
-		return;
+		return 0;
 	nw = bt_item_frames(r->tab, r->wait, NULL, NULL, 0, wf, wn);
-	if (nw > k && common(pf, k, wf, nw) >= k)   /* under the same runWorker */
-		stretch(r, i, wf + k, wn + k, nw - k, r->wait, et, ec, st, sc);
+	if (nw <= k || common(pf, k, wf, nw) < k)   /* not under the same runWorker */
+		return 0;
+	stretch(r, i, wf + k, wn + k, nw - k, r->wait, et, ec, st, sc);
+	return 1;
+}
+
+/* An idle time no sample shows a frame of: the "(idle)" frame. */
+static void idle_stretch(struct run *r, size_t i, int64_t et, int64_t ec, int64_t st, int64_t sc)
+{
+	stretch(r, i, &r->tab->idle_frame, NULL, 1, &r->items[i - 1], et, ec, st, sc);
 }
 
 /*
@@ -348,7 +393,7 @@ static void wait_stretch(struct run *r, size_t i, const uint32_t *pf, size_t k, 
  * MessageQueue.next and slept in nativePollOnce, which no sample shows
  * (a HandlerThread's poll leaves no record; the main thread's timer
  * catches few), so those frames run through it, where the trace knows
- * them, with no counters.
+ * them, with no counters (else the "(idle)" frame does).
  */
 static void loop_wait(struct run *r, size_t i, int64_t et, int64_t ec, int64_t st, int64_t sc)
 {
@@ -356,6 +401,8 @@ static void loop_wait(struct run *r, size_t i, int64_t et, int64_t ec, int64_t s
 
 	if (f[0])
 		stretch(r, i, f, NULL, f[1] ? 2 : 1, &r->items[i - 1], et, ec, st, sc);
+	else
+		idle_stretch(r, i, et, ec, st, sc);
 }
 
 /* Whether frames f hold a worker's wait for work. */
@@ -383,20 +430,20 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	int64_t mt = pre->ts + (cur->ts - pre->ts) / 2, mc = pre->cpu + (cur->cpu - pre->cpu) / 2;
 	int64_t et = mt, ec = mc, st = mt, sc = mc;   /* when popped frames end, pushed ones start */
 	size_t k = common(pf, np, cf, nc), j;
-	int to_wait = 0, looped;
+	int to_wait = 0, between = 0, looped;
 
 	if (pre->msg_id != cur->msg_id)
 		k = loop_cut(r->tab, pf, k);
 	if (!(looped = loop_gap(r, pre, cur, pf, np, cf, nc, k, &et, &ec, &st, &sc)) && r->policy == BT_SLICE_IDLE)
-		k = idle_gap(r, pre, cur, pf, np, nc, k, &et, &ec, &st, &sc, &to_wait);
+		k = idle_gap(r, pre, cur, pf, np, nc, k, &et, &ec, &st, &sc, &to_wait, &between);
 	if (k == np && np == nc && np && pre->dup)
 		k = np - 1;   /* two calls with the same stack stay two slices */
 	for (j = np; j > k; j--) {
 		int exact = pre->dup && j == np;
 		pop(r, exact ? pre->ts : et, exact ? pre->cpu : ec, (int64_t)i, pre);
 	}
-	if (to_wait)
-		wait_stretch(r, i, pf, k, et, ec, st, sc);
+	if (between && st > et && !(to_wait && wait_stretch(r, i, pf, k, et, ec, st, sc)))
+		idle_stretch(r, i, et, ec, st, sc);
 	if (looped && st > et && r->policy == BT_SLICE_IDLE)
 		loop_wait(r, i, et, ec, st, sc);
 	for (j = k; j < nc; j++) {
@@ -463,8 +510,10 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 	while (r->sp > 1 && !r->rc)
 		pop(r, items[n - 1].ts + tail, items[n - 1].cpu + tail, (int64_t)n, &items[n - 1]);
 	end_message(r, items[0].src->tid);
-	if (sink->profile)
+	if (sink->profile) {
+		bt_profile_thread_span(sink->profile, items[n - 1].ts - items[0].ts, items[n - 1].cpu - items[0].cpu);
 		bt_profile_thread_end(sink->profile);
+	}
 	if (!r->rc && sink->thread)
 		r->rc = sink->thread(sink->ctx, items[0].src->tid, r->next_id - *next_id, err);
 	*next_id = r->next_id;

@@ -124,6 +124,8 @@ static void apply_args(struct bt_slice *s, unsigned *known, const struct pf_args
 		s->gap_dur = a->v[PF_GAP];
 	if (has(a, PF_GAP_CPU))
 		s->gap_cpu_dur = a->v[PF_GAP_CPU];
+	if (has(a, PF_IDLE))
+		s->idle = a->v[PF_IDLE] != 0;
 }
 
 /* Record types a marker stands for (engine/db/rtype.h numbering). */

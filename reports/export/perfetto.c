@@ -364,6 +364,8 @@ static int begin_slice(struct bt_perfetto *w, const struct bt_slice *s, struct b
 	add_ms(&an, "Gap.CPU", s->gap_cpu_dur);
 	add_ms(&an, "SelfTime", s->self_dur);
 	add_ms(&an, "SelfCpuTime", s->self_cpu_dur);
+	if (s->idle)
+		add_int(&an, "Idle", 1);   /* only there: other policies' exports stay as they were */
 	if (type >= 0)
 		add_str(&an, "Type", type > 0 && type < NTYPES && w->types[type] ? w->types[type]
 				     : (snprintf(unknown, sizeof unknown, "%lld", (long long)type), unknown));

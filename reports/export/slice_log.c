@@ -17,7 +17,7 @@
 #include "engine/base/temps.h"
 #include "reports/export/slice_log.h"
 
-#define NFIELDS 19
+#define NFIELDS 20
 #define MAX_RECORD (NFIELDS * 10)
 #define WINDOW (64 * 1024)
 #define NWINDOWS 16
@@ -115,7 +115,7 @@ int bt_slice_log_add(struct bt_slice_log *l, int part, const struct bt_slice *s,
 	const int64_t v[NFIELDS] = { s->depth, s->frame_id, s->ts, s->dur, s->cpu_dur, s->self_dur,
 				     s->self_cpu_dur, s->block_dur, s->msg_id, s->sample_count,
 				     s->alloc_objects, s->alloc_bytes, s->majflt, s->nvcsw, s->nivcsw,
-				     s->type, s->wakeup_tid, s->gap_dur, s->gap_cpu_dur };
+				     s->type, s->wakeup_tid, s->gap_dur, s->gap_cpu_dur, s->idle };
 	unsigned char rec[MAX_RECORD];
 	size_t n = 0, k;
 	uint64_t id = (uint64_t)s->id;
@@ -273,5 +273,6 @@ int bt_slice_log_next(struct bt_slice_log *l, struct bt_slice *s, struct bt_err 
 	s->wakeup_tid = v[16];
 	s->gap_dur = v[17];
 	s->gap_cpu_dur = v[18];
+	s->idle = v[19];
 	return 1;
 }

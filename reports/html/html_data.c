@@ -52,7 +52,7 @@ void bt_html_names_release(struct bt_html_names *n)
 }
 
 int bt_html_data_write(struct bt_db *db, const struct bt_html_timeline *tl, const struct bt_facts *f,
-		       FILE *out, struct bt_err *err)
+		       int show_idle, FILE *out, struct bt_err *err)
 {
 	struct bt_html_names n;
 	struct bt_jsonw w;
@@ -64,7 +64,7 @@ int bt_html_data_write(struct bt_db *db, const struct bt_html_timeline *tl, cons
 	bt_jsonw_begin_object(&w);
 	rc = bt_html_names_load(&n, db, err);
 	if (!rc)
-		rc = bt_html_flame_write(db, &n, &w, &tid, err);
+		rc = bt_html_flame_write(db, &n, &w, show_idle, &tid, err);
 	if (!rc)
 		rc = bt_html_timeline_write(db, tl, f, f->main_tid >= 0 ? f->main_tid : tid, &n, &w, err);
 	if (!rc)

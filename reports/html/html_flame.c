@@ -18,7 +18,7 @@ struct fthread {
 	char *name;
 };
 
-static int load_threads(struct bt_db *db, struct fthread **out, size_t *n, struct bt_err *err)
+static int load_threads(struct bt_db *db, int show_idle, struct fthread **out, size_t *n, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	size_t cap = 0;
@@ -28,6 +28,7 @@ static int load_threads(struct bt_db *db, struct fthread **out, size_t *n, struc
 	*n = 0;
 	if (bt_rows_open(&r, db, BT_SQL_HTML_FLAME_THREADS, err))
 		return err->code;
+	bt_rows_bind_int(r, 1, show_idle);
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		struct fthread *t;
 		const char *name = bt_rows_text(r, 1, NULL);
@@ -60,8 +61,8 @@ static void node(struct bt_rows *r, struct bt_html_names *n, struct bt_map64 *id
 		bt_jsonw_int(w, bt_rows_int(r, c));
 }
 
-static int nodes(struct bt_db *db, const struct fthread *t, int64_t min, struct bt_html_names *n,
-		 struct bt_jsonw *w, int64_t *kept, struct bt_err *err)
+static int nodes(struct bt_db *db, const struct fthread *t, int64_t min, int show_idle,
+		 struct bt_html_names *n, struct bt_jsonw *w, int64_t *kept, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	struct bt_map64 idx;
@@ -72,6 +73,7 @@ static int nodes(struct bt_db *db, const struct fthread *t, int64_t min, struct 
 		return err->code;
 	bt_rows_bind_int(r, 1, t->tid);
 	bt_rows_bind_int(r, 2, min);
+	bt_rows_bind_int(r, 3, show_idle);
 	bt_map64_init(&idx, 1024);
 	bt_jsonw_key(w, "nodes");
 	bt_jsonw_begin_array(w);
@@ -83,7 +85,7 @@ static int nodes(struct bt_db *db, const struct fthread *t, int64_t min, struct 
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int thread(struct bt_db *db, const struct fthread *t, struct bt_html_names *n,
+static int thread(struct bt_db *db, const struct fthread *t, int show_idle, struct bt_html_names *n,
 		  struct bt_jsonw *w, struct bt_err *err)
 {
 	int64_t min = t->total / 10000 * BT_HTML_FLAME_MIN, kept;
@@ -99,7 +101,7 @@ static int thread(struct bt_db *db, const struct fthread *t, struct bt_html_name
 	bt_jsonw_int(w, t->main);
 	bt_jsonw_key(w, "min_ns");
 	bt_jsonw_int(w, min);
-	if (nodes(db, t, min, n, w, &kept, err))
+	if (nodes(db, t, min, show_idle, n, w, &kept, err))
 		return err->code;
 	bt_jsonw_key(w, "paths");
 	bt_jsonw_int(w, t->paths);
@@ -109,12 +111,12 @@ static int thread(struct bt_db *db, const struct fthread *t, struct bt_html_name
 	return BT_OK;
 }
 
-int bt_html_flame_write(struct bt_db *db, struct bt_html_names *n, struct bt_jsonw *w,
+int bt_html_flame_write(struct bt_db *db, struct bt_html_names *n, struct bt_jsonw *w, int show_idle,
 			int64_t *first_tid, struct bt_err *err)
 {
 	struct fthread *t = NULL;
 	size_t nt = 0, i;
-	int rc = load_threads(db, &t, &nt, err);
+	int rc = load_threads(db, show_idle, &t, &nt, err);
 
 	*first_tid = nt ? t[0].tid : -1;
 	bt_jsonw_key(w, "flame");
@@ -127,7 +129,7 @@ int bt_html_flame_write(struct bt_db *db, struct bt_html_names *n, struct bt_jso
 	bt_jsonw_begin_array(w);
 	for (i = 0; !rc && i < nt && i < BT_HTML_FLAME_THREADS; i++)
 		if (t[i].total > 0)
-			rc = thread(db, &t[i], n, w, err);
+			rc = thread(db, &t[i], show_idle, n, w, err);
 	bt_jsonw_end_array(w);
 	bt_jsonw_end_object(w);
 	for (i = 0; i < nt; i++)

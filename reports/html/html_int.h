@@ -41,8 +41,9 @@ int64_t bt_html_names_ref(struct bt_html_names *n, int64_t frame_id);
 void bt_html_names_release(struct bt_html_names *n);
 
 /* "flame": {threads: [...]} from the calltree table, main thread first;
- * *first_tid is the first thread's tid, or -1 if there is none. */
-int bt_html_flame_write(struct bt_db *db, struct bt_html_names *n, struct bt_jsonw *w,
+ * *first_tid is the first thread's tid, or -1 if there is none. Idle
+ * paths and time are left out unless show_idle. */
+int bt_html_flame_write(struct bt_db *db, struct bt_html_names *n, struct bt_jsonw *w, int show_idle,
 			int64_t *first_tid, struct bt_err *err);
 
 /* "timeline": thread tid's messages, longest slices (from tl) and waits,
@@ -54,6 +55,6 @@ int bt_html_timeline_write(struct bt_db *db, const struct bt_html_timeline *tl,
 /* The whole data object, for the <script> element: '<' is escaped, so
  * no symbol can end the element. */
 int bt_html_data_write(struct bt_db *db, const struct bt_html_timeline *tl, const struct bt_facts *f,
-		       FILE *out, struct bt_err *err);
+		       int show_idle, FILE *out, struct bt_err *err);
 
 #endif

@@ -267,7 +267,7 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	diagnostics(out, &c);
 	fputs("<div id=\"bt-tip\" class=\"tip\" hidden></div>\n<pre id=\"bt-errors\" hidden></pre>\n"
 	      "<pre id=\"bt-selftest\" hidden></pre>\n<script type=\"application/json\" id=\"bt-data\">", out);
-	rc = bt_html_data_write(db, x->timeline, &c.facts, out, err);
+	rc = bt_html_data_write(db, x->timeline, &c.facts, x->show_idle, out, err);
 	if (!rc) {
 		fprintf(out, "</script>\n<script>\n%s</script>\n</body>\n</html>\n", bt_html_text[BT_HTML_REPORT_JS]);
 		if (ferror(out))

@@ -72,7 +72,7 @@ static int ready(void *ctx, struct bt_db *db, struct bt_err *err)
 	return bt_outputs_start(ctx, db, err);
 }
 
-struct bt_outputs *bt_outputs_new(int folded_metric)
+struct bt_outputs *bt_outputs_new(int folded_metric, int show_idle)
 {
 	struct bt_outputs *o = bt_xcalloc(1, sizeof *o);
 	size_t k;
@@ -82,6 +82,7 @@ struct bt_outputs *bt_outputs_new(int folded_metric)
 		o->want[k].min_dur = INT64_MIN;
 	}
 	o->x.folded_metric = folded_metric;
+	o->x.show_idle = show_idle;
 	o->taps.v = o->tapv;
 	o->taps.want = o->want;
 	o->taps.ready = ready;
@@ -161,6 +162,8 @@ int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
 	for (i = 0; i < o->n; i++)
 		if (bt_out_open(&o->v[i].out, o->v[i].path, err))
 			return err->code;
+	if (o->stacks)
+		o->stacks->show_idle = o->x.show_idle;
 	if (o->stacks && bt_stacks_load_names(o->stacks, db, err))
 		return err->code;
 	if (o->perfetto && bt_perfetto_load(o->perfetto, db, err))

@@ -27,7 +27,8 @@ int bt_report_pick(const char *format, const char *path, const struct bt_exporte
 
 struct bt_outputs;
 
-struct bt_outputs *bt_outputs_new(int folded_metric);
+/* folded_metric: enum bt_folded_metric; show_idle: --idle (struct bt_export) */
+struct bt_outputs *bt_outputs_new(int folded_metric, int show_idle);
 /* Add an output of x to path (NULL or "-": stdout), in the order their
  * errors should be found in. */
 void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const char *path);

@@ -59,7 +59,7 @@ err=$("$BIN" "$T/fake.db" 2>&1); is "$?" 1 "foreign SQLite-looking file: exit 1"
 # --slice-policy: an unknown one is refused when parsed, whatever the
 # input; a known one is refused where slices are not reconstructed here.
 err=$("$BIN" "$ex" --slice-policy bogus 2>&1); is "$?" 2 "unknown slice policy with a dump: exit 2"
-like "$err" "error: unknown slice policy 'bogus' \(known: midpoint, btrace, idle\)" "unknown slice policy with a dump: message"
+like "$err" "error: unknown slice policy 'bogus' \(known: idle, midpoint, btrace\)" "unknown slice policy with a dump: message"
 err=$("$BIN" "$T/moved.db" --slice-policy bogus 2>&1); is "$?" 2 "unknown slice policy with a trace database: exit 2"
 like "$err" "error: unknown slice policy 'bogus'" "unknown slice policy with a trace database: message"
 err=$("$BIN" query "$ex" "SELECT 1" --slice-policy=bogus 2>&1); is "$?" 2 "unknown slice policy (query, =VALUE): exit 2"
@@ -74,7 +74,7 @@ like "$err" "error: --slice-policy does not apply to '.*ex.pb': a Perfetto trace
 "$BIN" import -q "$T/ex.pb" --slice-policy btrace -o "$T/pf.db" >/dev/null 2>&1; is "$?" 2 "slice policy with a Perfetto trace (import): exit 2"
 check "slice policy with a Perfetto trace (import): no database left" test ! -e "$T/pf.db"
 "$BIN" -q "$T/ex.pb" >/dev/null; is "$?" 0 "a Perfetto trace without --slice-policy still loads"
-is "$(q "$T/moved.db" "SELECT value FROM meta WHERE key = 'slice_policy'")" midpoint "a trace database without --slice-policy still loads"
+is "$(q "$T/moved.db" "SELECT value FROM meta WHERE key = 'slice_policy'")" idle "a trace database without --slice-policy still loads"
 "$BIN" -q "$ex" --slice-policy btrace -o "$T/bt.json"; is "$?" 0 "slice policy with a dump: exit 0"
 is "$("$BIN" query -q "$ex" "SELECT value FROM meta WHERE key = 'slice_policy'" --slice-policy btrace --format tsv | sed -n 2p)" btrace \
 	"slice policy with a dump: applied"

@@ -15,7 +15,7 @@ com.original.SyncWorker -> com.example.Worker:
 MAP
 db=$T/r.db
 "$BIN" import -q "$FIX/example" --retrace "$T/mapping.txt" -o "$db"
-got=$("$BIN" query "$db" "SELECT name FROM frames ORDER BY id" --format tsv | sed 1d | tr '\n' '|')
+got=$("$BIN" query "$db" "SELECT name FROM frames WHERE name != '(idle)' ORDER BY id" --format tsv | sed 1d | tr '\n' '|')
 is "$got" "void android.os.Looper.loop()|com.original.HomeActivity.onCreate(android.os.Bundle)|com.original.HomeActivity.loadEverything()|void java.lang.Object.wait(long, int)|com.original.SyncWorker.runSync()|void java.lang.Object.notifyAll()|" "retraced names (return type dropped), framework names kept"
 is "$(q "$db" "SELECT class || '.' || method FROM frames WHERE id = 3")" "com.original.HomeActivity.loadEverything" "retraced name parsed into class and method"
 is "$(q "$db" "SELECT value FROM meta WHERE key = 'retraced_frames'")" 3 "retraced frame count recorded"

@@ -1,4 +1,4 @@
-# The default policy (midpoint) without a flag, and slices on demand: a
+# The default policy (idle) without a flag, and slices on demand: a
 # scratch analysis fills slices only when a query reads them, and then
 # they equal those stored by a kept import, column for column. Its
 # samples and nodes stay in memory (temp.samples, temp.nodes) and read the
@@ -6,12 +6,13 @@
 . tests/lib.sh
 cols='s.*'
 "$BIN" import -q "$FIX/seed2" -o "$T/default.db"
-"$BIN" import -q "$FIX/seed2" --slice-policy midpoint -o "$T/midpoint.db"
-is "$(q "$T/default.db" "SELECT value FROM meta WHERE key = 'slice_policy'")" midpoint "default policy recorded as midpoint"
+"$BIN" import -q "$FIX/seed2" --slice-policy idle -o "$T/idle.db"
+is "$(q "$T/default.db" "SELECT value FROM meta WHERE key = 'slice_policy'")" idle "default policy recorded as idle"
 is "$(q "$T/default.db" "SELECT (SELECT value FROM meta WHERE key = 'slices') = count(*) FROM slices")" 1 "meta counts the stored slices"
 "$BIN" query "$T/default.db" "SELECT * FROM slices ORDER BY id" --format tsv >"$T/kept.tsv"
-"$BIN" query "$T/midpoint.db" "SELECT * FROM slices ORDER BY id" --format tsv >"$T/mid.tsv"
-check "no flag equals --slice-policy midpoint" cmp -s "$T/kept.tsv" "$T/mid.tsv"
+"$BIN" query "$T/idle.db" "SELECT * FROM slices ORDER BY id" --format tsv >"$T/idle.tsv"
+check "no flag equals --slice-policy idle" cmp -s "$T/kept.tsv" "$T/idle.tsv"
+like "$(q "$T/default.db" "SELECT count(*) FROM slices WHERE idle")" '^[1-9]' "the default policy finds idle slices"
 "$BIN" query "$FIX/seed2" "SELECT * FROM slices ORDER BY id" --format tsv >"$T/scratch.tsv" 2>/dev/null
 check "slices filled on demand equal the kept import's" cmp -s "$T/kept.tsv" "$T/scratch.tsv"
 is "$(wc -l <"$T/kept.tsv")" "$(($(q "$T/default.db" 'SELECT count(*) FROM slices') + 1))" "every slice listed"
