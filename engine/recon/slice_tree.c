@@ -17,6 +17,7 @@
 #include "engine/recon/slice_int.h"
 
 #define SINGLE_SAMPLING 10   /* ns, on the wall and the CPU clock alike */
+#define JNI_ENTRY 10         /* kJNITrampoline: taken as a generic-JNI native method is entered */
 /* Off-CPU time in one gap past which a sleeping worker is taken to have
  * finished its task: an unhooked wait inside a task (disk, network, a
  * lock without a record) is mostly milliseconds, a worker's wait for work
@@ -358,6 +359,17 @@ static void loop_wait(struct run *r, size_t i, int64_t et, int64_t ec, int64_t s
 		stretch(r, i, f, NULL, f[1] ? 2 : 1, &r->items[i - 1], et, ec, st, sc);
 }
 
+/*
+ * Whether the leaf of item it was entered exactly at its time: a duration
+ * record's begin, and in the idle policy a kJNITrampoline sample, which
+ * the writer takes when a native method is entered (format spec §4.3),
+ * so that method, its leaf, began then, not halfway through the gap.
+ */
+static int entered(const struct run *r, const struct bt_item *it)
+{
+	return it->exact || (r->policy == BT_SLICE_IDLE && it->type == JNI_ENTRY && !it->dup && !it->synth);
+}
+
 /* Whether frames f hold a worker's wait for work. */
 static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 {
@@ -372,8 +384,8 @@ static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 /*
  * A midpoint step: frames change halfway through the gap, except the leaf
  * of a duration record's end (it returned exactly then), of a duration
- * record's begin (it was entered exactly then), and at the message loop
- * (loop_gap). Counter changes belong to the later sample's stack (DESIGN
+ * record's begin or, in the idle policy, a native method's entry (it was
+ * entered exactly then: entered), and at the message loop (loop_gap). Counter changes belong to the later sample's stack (DESIGN
  * §5), so a slice's counters run from the item before its first to its last.
  */
 static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np,
@@ -400,7 +412,7 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	if (looped && st > et && r->policy == BT_SLICE_IDLE)
 		loop_wait(r, i, et, ec, st, sc);
 	for (j = k; j < nc; j++) {
-		int exact = cur->exact && j == nc - 1;
+		int exact = j == nc - 1 && entered(r, cur);
 		push(r, cf[j], cn[j], exact ? cur->ts : st, exact ? cur->cpu : sc, (int64_t)i, pre->ts,
 		     pre->cpu, cur, pre);
 	}
