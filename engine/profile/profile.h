@@ -13,6 +13,9 @@
  *   message_methods  the longest Looper messages' top methods
  *
  * Self values of a thread's paths sum exactly to its totals (the root).
+ * Idle time (the off-CPU own time of idle slices, bt_slice_idle_part) is
+ * in no wall value: it is a value of its own (self_idle_ns, incl_idle_ns),
+ * so no method's time includes a thread's wait for work.
  */
 #ifndef BT_PROFILE_H
 #define BT_PROFILE_H

@@ -17,7 +17,9 @@ enum bt_slice_policy {
 	BT_SLICE_MIDPOINT, /* frames change halfway between samples, exactly at duration
 			    * records' ends; message changes split frames below the loop */
 	BT_SLICE_IDLE      /* midpoint, and where the thread slept in a gap, the CPU it used
-			    * places the boundaries and a long sleep ends its task (slice_tree.c) */
+			    * places the boundaries and a long sleep ends its task; a native
+			    * method begins at its entry sample, and a gap where frames end
+			    * and others begin is split in thirds (slice_tree.c) */
 };
 
 /* A message-loop frame (deeper frames belong to a Looper message), and the

@@ -6,7 +6,25 @@
  * 10 ns), its duration split and zero-length quirk Q-5); midpoint splits
  * the gap in half, is exact where duration records say so, and restarts
  * frames below the message loop when the message id changes (DESIGN §5);
- * idle is midpoint where the thread may have slept (idle_gap).
+ * idle is midpoint where the thread ran through the gap, and knows when a
+ * thread was idle, waiting for work (README "The idle model"):
+ *   - voluntary context switches: no rise, no sleep in the gap: the thread
+ *     stayed in the frames both samples show (thirds: two boundaries);
+ *   - the CPU delta: where it slept, the CPU it used is the only time it
+ *     surely ran, half after the earlier sample, half before the later;
+ *   - its role, from its frames (bt_frame_task): a worker that changed task
+ *     or slept over TASK_IDLE_NS between plain samples went back to its
+ *     wait for work (idle_gap), a pool worker's through its wait's stack
+ *     (wait_stretch), a binder thread's through "(idle)";
+ *   - duration records are exact, and so is a native method's entry
+ *     (entered);
+ *   - Looper message ids: a change means the loop waited in between
+ *     (loop_gap, loop_wait).
+ * The wait's slices are idle slices (is_idle_slice): their off-CPU own time
+ * is idle time, which no method's wall time includes (profile.h). The
+ * residual bias: an unhooked wait over TASK_IDLE_NS inside a task splits
+ * it and counts as idle; a short wait for work between two runs of the
+ * same task stays in the worker's frames.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +35,7 @@
 #include "engine/recon/slice_int.h"
 
 #define SINGLE_SAMPLING 10   /* ns, on the wall and the CPU clock alike */
+#define JNI_ENTRY 10         /* kJNITrampoline: taken as a generic-JNI native method is entered */
 /* Off-CPU time in one gap past which a sleeping worker is taken to have
  * finished its task: an unhooked wait inside a task (disk, network, a
  * lock without a record) is mostly milliseconds, a worker's wait for work
@@ -343,6 +362,32 @@ static size_t idle_gap(const struct run *r, const struct bt_item *pre, const str
 	return k;
 }
 
+/*
+ * The idle policy's gap where frames end, others begin and the thread did
+ * not sleep (idle_gap left it as midpoint has it): the ended frames
+ * returned before the begun ones were called, and the frames both samples
+ * share ran in between (the return, their own code, the call). The gap
+ * holds those three stretches in a row, and nothing in the records tells
+ * their lengths apart: as the middle of a gap is the best guess for one
+ * boundary in it, its thirds are for two (the expected places of two
+ * ordered points in it). So the ended frames run on for the first third
+ * of its wall and CPU time and the begun ones for the last; midpoint
+ * gives them the shared frames' third too, and with it every deep frame
+ * more than it ran (most of the main thread's CPU error, issue 18). The
+ * residual bias: calls that began and ended between two samples are in
+ * no slice either way; where capture points are dense, midpoint's larger
+ * share had made up for them on average, and a method's total can now
+ * come out a little short there.
+ */
+static void thirds(const struct bt_item *pre, const struct bt_item *cur, int64_t *et, int64_t *ec,
+		   int64_t *st, int64_t *sc)
+{
+	int64_t gap = cur->ts - pre->ts, d = cur->cpu - pre->cpu;
+
+	*et = pre->ts + gap / 3, *ec = pre->cpu + d / 3;
+	*st = cur->ts - gap / 3, *sc = cur->cpu - d / 3;
+}
+
 /* Frames f (nodes, or none) open through the gap before item i, from
  * (et, ec) to (st, sc), with no counters; begin gives their record fields. */
 static void stretch(struct run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
@@ -405,6 +450,17 @@ static void loop_wait(struct run *r, size_t i, int64_t et, int64_t ec, int64_t s
 		idle_stretch(r, i, et, ec, st, sc);
 }
 
+/*
+ * Whether the leaf of item it was entered exactly at its time: a duration
+ * record's begin, and in the idle policy a kJNITrampoline sample, which
+ * the writer takes when a native method is entered (format spec §4.3),
+ * so that method, its leaf, began then, not halfway through the gap.
+ */
+static int entered(const struct run *r, const struct bt_item *it)
+{
+	return it->exact || (r->policy == BT_SLICE_IDLE && it->type == JNI_ENTRY && !it->dup && !it->synth);
+}
+
 /* Whether frames f hold a worker's wait for work. */
 static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 {
@@ -419,8 +475,8 @@ static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 /*
  * A midpoint step: frames change halfway through the gap, except the leaf
  * of a duration record's end (it returned exactly then), of a duration
- * record's begin (it was entered exactly then), and at the message loop
- * (loop_gap). Counter changes belong to the later sample's stack (DESIGN
+ * record's begin or, in the idle policy, a native method's entry (it was
+ * entered exactly then: entered), and at the message loop (loop_gap). Counter changes belong to the later sample's stack (DESIGN
  * §5), so a slice's counters run from the item before its first to its last.
  */
 static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np,
@@ -438,6 +494,11 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 		k = idle_gap(r, pre, cur, pf, np, nc, k, &et, &ec, &st, &sc, &to_wait, &between);
 	if (k == np && np == nc && np && pre->dup)
 		k = np - 1;   /* two calls with the same stack stay two slices */
+	/* two boundaries to place: with only an exact end (a duration record's)
+	 * or an exact begin (entered) on one side, the middle stands for the other */
+	if (r->policy == BT_SLICE_IDLE && !looped && cur->src->nvcsw <= pre->src->nvcsw &&
+	    np - k > (size_t)(pre->dup != 0) && nc - k > (size_t)entered(r, cur))
+		thirds(pre, cur, &et, &ec, &st, &sc);
 	for (j = np; j > k; j--) {
 		int exact = pre->dup && j == np;
 		pop(r, exact ? pre->ts : et, exact ? pre->cpu : ec, (int64_t)i, pre);
@@ -447,7 +508,7 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	if (looped && st > et && r->policy == BT_SLICE_IDLE)
 		loop_wait(r, i, et, ec, st, sc);
 	for (j = k; j < nc; j++) {
-		int exact = cur->exact && j == nc - 1;
+		int exact = j == nc - 1 && entered(r, cur);
 		push(r, cf[j], cn[j], exact ? cur->ts : st, exact ? cur->cpu : sc, (int64_t)i, pre->ts,
 		     pre->cpu, cur, pre);
 	}

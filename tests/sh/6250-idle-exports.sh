@@ -85,3 +85,24 @@ check "midpoint: --idle changes nothing" cmp "$T/m1.txt" "$T/m2.txt"
 like "$("$BIN" help rules)" "slices.idle = 1 marks" "help rules: the idle state"
 like "$("$BIN" help rules)" "idle_dur and unexplained_dur" "help rules: the threads' breakdown"
 like "$("$BIN" help analyze)" "--idle" "help analyze: --idle"
+
+# compare's method diff: two runs of a mostly idle app; no wait for work
+# is among the methods that moved (their self times hold no idle time).
+"$MKDUMP" --app idle --records 20000 --seed 8 --no-truth "$T/d8" >/dev/null
+"$BIN" -q "$T/d" -o "$T/r7.json"
+"$BIN" -q "$T/d8" -o "$T/r8.json"
+out=$("$BIN" compare --base "$T/r7.json" --head "$T/r8.json" 2>&1)
+like "$out" "Methods that changed most: self wall time" "compare: a method diff"
+unlike "$(echo "$out" | sed -n '/^Methods that changed most/,$p')" \
+	"getTask|nativePollOnce|MessageQueue.next\(|\(idle\)" "compare: no wait for work among the methods that moved"
+# ... and the method metrics compare diffs: the waits hold no off-CPU
+# self time, where midpoint gave them the idle time.
+wait_offcpu() {
+	python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+print(sum(v for k, v in m.items() if k.endswith(".self_offcpu_ns") and
+          any(w in k for w in ("getTask(", "nativePollOnce(", "MessageQueue.next(", "(idle)"))))' "$1"
+}
+is "$(wait_offcpu "$T/r7.json")" 0 "report: the waits for work have no off-CPU self time"
+"$BIN" -q "$T/d" --slice-policy midpoint -o "$T/m7.json"
+check "report, midpoint: they had ($(wait_offcpu "$T/m7.json") ns)" test "$(wait_offcpu "$T/m7.json")" -gt 0
