@@ -285,3 +285,51 @@ CREATE TABLE message_methods (
 	incl_cpu_ns INTEGER NOT NULL,
 	PRIMARY KEY (tid, msg_id, rank)
 ) WITHOUT ROWID;
+
+-- The app start (engine/startup/startup.h): where it begins and ends, how
+-- each boundary was found, and what the main thread did in each phase. No
+-- rows when the trace shows no start. Phases: bind_application,
+-- content_providers, application_create, activity_launch, activity_create,
+-- activity_start, activity_resume, first_frame, fully_drawn, and startup
+-- (the whole window, ts to end_ts).
+CREATE TABLE startup (
+	kind       TEXT NOT NULL,      -- cold, warm, hot
+	tid        INTEGER NOT NULL,   -- the app's main thread
+	package    TEXT,               -- the app's package (its Application class's)
+	ts         INTEGER NOT NULL,   -- process start (cold), launch (warm), resume (hot)
+	end_ts     INTEGER,            -- end of the first frame after the launch; NULL: none
+	ttid_ns    INTEGER,            -- time to initial display: end_ts - ts
+	ttfd_ns    INTEGER,            -- time to full display: reportFullyDrawn - ts; NULL: none
+	source     TEXT NOT NULL,      -- how ts was found (a frame or slice name)
+	end_source TEXT                -- how end_ts was found
+);
+
+CREATE TABLE startup_phases (
+	phase          TEXT NOT NULL,
+	ts             INTEGER NOT NULL,
+	dur            INTEGER NOT NULL,
+	source         TEXT NOT NULL,      -- the frame or slice it was found by
+	exact          INTEGER NOT NULL,   -- 1: a trace's own bounds; 0: within sampling resolution
+	cpu_ns         INTEGER,            -- the main thread in it: running,
+	blocked_ns     INTEGER,            -- in blocking records,
+	idle_ns        INTEGER,            -- idle,
+	unexplained_ns INTEGER             -- the rest (they add up to dur)
+);
+
+-- Per phase, the main thread's top methods by self CPU time in it.
+CREATE TABLE startup_methods (
+	phase       TEXT NOT NULL,
+	rank        INTEGER NOT NULL,
+	frame_id    INTEGER NOT NULL,
+	self_cpu_ns INTEGER NOT NULL,
+	self_ns     INTEGER NOT NULL
+);
+
+-- Per phase, the main thread's blocked time by kind (its records'
+-- overlap with the phase).
+CREATE TABLE startup_blocking (
+	phase TEXT NOT NULL,
+	kind  TEXT NOT NULL,
+	count INTEGER NOT NULL,
+	dur   INTEGER NOT NULL
+);

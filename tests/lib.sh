@@ -4,6 +4,10 @@
 BIN=$ROOT/$B/btrace-analyze
 MKDUMP=$ROOT/$B/tests/mkdump
 FIX=$ROOT/$B/fixtures
+# Real traces recorded by other tools: ../shared/real-traces beside the
+# checkout (never copied into it); a clone elsewhere finds the machine's.
+REAL=${BT_REAL_TRACES:-$ROOT/../shared/real-traces}
+[ -d "$REAL" ] || REAL=/work/shared/real-traces
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

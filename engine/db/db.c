@@ -375,6 +375,12 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 		int n = i + 1;
 		if (types[i] == 'i') {
 			sqlite3_bind_int64(st, n, va_arg(ap, int64_t));
+		} else if (types[i] == 'm') {
+			int64_t v = va_arg(ap, int64_t);
+			if (v == INT64_MIN)
+				sqlite3_bind_null(st, n);
+			else
+				sqlite3_bind_int64(st, n, v);
 		} else if (types[i] == 'd') {
 			sqlite3_bind_double(st, n, va_arg(ap, double));
 		} else if (types[i] == 't') {

@@ -49,7 +49,8 @@ void bt_db_rollback(struct bt_db *db);
  * parameter: 'i' int64_t, 'd' double, 't' const char *
  * (NULL binds NULL), 's' const char * and size_t length (NULL binds NULL),
  * 'b' const void * and size_t length (a blob; NULL binds NULL),
- * 'n' NULL (no argument consumed). Strings need only live until it returns.
+ * 'n' NULL (no argument consumed), 'm' int64_t that may be missing
+ * (INT64_MIN binds NULL). Strings need only live until it returns.
  * Statements of queries/scratch_*.sql, on temporary tables, are prepared
  * when first run.
  */

@@ -26,6 +26,7 @@
 #include "engine/recon/feed.h"
 #include "engine/recon/link.h"
 #include "engine/recon/pipeline.h"
+#include "engine/startup/startup.h"
 
 /* A part of the reconstruction (one of its two cores): where its slices
  * and messages go. Slices of a kept database are stored, a scratch one's
@@ -37,6 +38,7 @@ struct fill {
 	int64_t count;
 	struct bt_message *msgs;
 	size_t nmsgs, mcap;
+	struct bt_startup *startup;   /* fed the main thread's slices (one part has them) */
 };
 
 static int fill_slice(void *ctx, const struct bt_slice *s, struct bt_err *err)
@@ -44,6 +46,8 @@ static int fill_slice(void *ctx, const struct bt_slice *s, struct bt_err *err)
 	struct fill *f = ctx;
 
 	f->count++;
+	if (f->startup && s->tid == bt_startup_tid(f->startup))
+		bt_startup_add(f->startup, s);
 	if (f->taps && f->taps->n && bt_taps_slice(f->taps, f->part, s, err))
 		return err->code;
 	return f->store ? bt_db_insert_slice(f->db, s, err) : BT_OK;
@@ -79,7 +83,7 @@ static int fill_message(void *ctx, const struct bt_message *m, struct bt_err *er
 static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sink *sink,
 		       struct bt_err *err)
 {
-	struct fill f2 = { NULL, 0, 1, f->taps, 0, NULL, 0, 0 };
+	struct fill f2 = { NULL, 0, 1, f->taps, 0, NULL, 0, 0, f->startup };
 	struct bt_slice_sink sink2 = { fill_slice, fill_message, &f2, bt_profile_new(), fill_thread };
 	size_t i;
 	int rc;
@@ -100,7 +104,7 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
  * reader of the slices table (no taps: they had the first run's). */
 static int fill_deferred(void *ctx, struct bt_db *db, struct bt_err *err)
 {
-	struct fill f = { db, 1, 0, NULL, 0, NULL, 0, 0 };
+	struct fill f = { db, 1, 0, NULL, 0, NULL, 0, 0, NULL };
 	struct bt_slice_sink sink = { fill_slice, NULL, &f, NULL, NULL };
 
 	return bt_slicer_run(ctx, &sink, err);
@@ -171,10 +175,10 @@ static int attach_rows(struct bt_capture *cap, struct bt_slicer *sl, struct bt_d
  * (see above), every slice to the taps, whose owner is ready before the
  * attribution is stored (*ready set). */
 static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt_pipeline *pl,
-		       int *ready, struct bt_err *err)
+		       struct bt_diag *diag, int *ready, struct bt_err *err)
 {
 	struct bt_slicer *sl = NULL;
-	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0 };
+	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0, NULL };
 	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL, fill_thread };
 	int rc = bt_slicer_new(&sl, cap, db, pl->policy, err);
 
@@ -184,14 +188,19 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		bt_slicer_free(sl);
 		return rc;
 	}
+	rc = bt_startup_new(&f.startup, db, err);
 	sink.profile = bt_profile_new();
-	if (pl->taps.stacks)
+	if (!rc && pl->taps.stacks)
 		bt_profile_keep_entries(sink.profile);
-	rc = bt_taps_begin(&pl->taps, db, err);
+	if (!rc)
+		rc = bt_taps_begin(&pl->taps, db, err);
 	if (!rc)
 		rc = pl->keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);
 	if (!rc)
 		rc = bt_slicer_store_frames(sl, db, err);
+	if (!rc && f.startup)
+		rc = bt_startup_store(f.startup, db, diag, err);
+	bt_startup_free(f.startup);
 	if (!rc) {
 		bt_taps_done(&pl->taps, sink.profile);
 		*ready = 1;
@@ -232,8 +241,10 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	if (!rc)
 		rc = note_span(&cap, db, err);
 	if (!rc)
-		rc = reconstruct(&cap, db, pl, &ready, err);
+		rc = reconstruct(&cap, db, pl, diag, &ready, err);
 	if (!rc && !ready)   /* no reconstruction: the trace's own slices are in */
+		rc = bt_startup_from_slices(db, diag, err);
+	if (!rc && !ready)
 		rc = bt_taps_ready(&pl->taps, db, err);
 	bt_capture_release(&cap);
 	if (!rc)

@@ -1,0 +1,573 @@
+/*
+ * The app start (startup.h). A phase is the first activation of its
+ * frame on the main thread (the first frame: the first doFrame that
+ * begins after the launch); the start is the process's (cold: the main
+ * thread's first slice or bindApplication, whichever is earlier) or the
+ * launch's (warm) or the resume's (hot); the end is the end of the first
+ * frame (time to initial display). A phase's main-thread breakdown comes
+ * from its activation itself (its CPU, blocked and idle time); the whole
+ * window's, and every phase's top methods, from the slices inside it,
+ * those that straddle an edge counted by their share of it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/hash.h"
+#include "engine/db/diag.h"
+#include "engine/profile/profile.h"
+#include "engine/db/rows.h"
+#include "engine/startup/startup.h"
+
+#define STARTUP_MAX_SLICES 400000   /* the main thread's, kept until the first frame */
+#define TOP_METHODS 10               /* per phase */
+
+/* Phases in report order; PH_STARTUP is the whole window. */
+enum phase {
+	PH_BIND, PH_PROVIDERS, PH_APP_CREATE, PH_LAUNCH, PH_ACT_CREATE, PH_ACT_START, PH_RESUME,
+	PH_FRAME, PH_DRAWN, PH_STARTUP, PH__COUNT
+};
+
+static const char *const phase_name[PH__COUNT] = {
+	"bind_application", "content_providers", "application_create", "activity_launch",
+	"activity_create", "activity_start", "activity_resume", "first_frame", "fully_drawn", "startup"
+};
+
+/* How a frame's name marks a phase: a part of a method's PrettyMethod
+ * name (a dump's frames) or an atrace slice name's prefix (a trace's). */
+static const struct {
+	enum phase ph;
+	const char *part;
+	int prefix;    /* 1: the name begins with part (atrace), 0: contains it */
+} marks[] = {
+	{ PH_BIND, " android.app.ActivityThread.handleBindApplication(", 0 },
+	{ PH_BIND, "bindApplication", 1 },
+	{ PH_PROVIDERS, " android.app.ActivityThread.installContentProviders(", 0 },
+	{ PH_APP_CREATE, " android.app.Instrumentation.callApplicationOnCreate(", 0 },
+	{ PH_APP_CREATE, " application:didFinishLaunchingWithOptions:]", 0 },   /* iOS */
+	{ PH_LAUNCH, " android.app.ActivityThread.performLaunchActivity(", 0 },
+	{ PH_LAUNCH, "activityStart", 1 },
+	{ PH_ACT_CREATE, " android.app.Instrumentation.callActivityOnCreate(", 0 },
+	{ PH_ACT_CREATE, "performCreate:", 1 },
+	{ PH_ACT_START, " android.app.Activity.performStart(", 0 },
+	{ PH_ACT_START, "performStart", 1 },
+	{ PH_RESUME, " android.app.ActivityThread.handleResumeActivity(", 0 },
+	{ PH_RESUME, "activityResume", 1 },
+	{ PH_FRAME, " android.view.Choreographer.doFrame(", 0 },
+	{ PH_FRAME, "Choreographer#doFrame", 1 },
+	{ PH_FRAME, "CA::Transaction::commit(", 0 },   /* iOS: the first frame's commit */
+	{ PH_DRAWN, " android.app.Activity.reportFullyDrawn(", 0 },
+	{ PH_DRAWN, "reportFullyDrawn", 1 },
+};
+
+/* A main-thread slice, as much as the tables need; self_block is its
+ * blocked time net of its callees' (slices come children first). */
+struct mslice {
+	int64_t ts, dur, self, self_cpu, self_block, idle_own;
+	uint32_t frame, depth;
+};
+
+struct found {
+	int have;
+	int64_t ts, dur, cpu, block, idle_in;
+	uint32_t frame;
+	int exact;
+};
+
+struct bt_startup {
+	int64_t tid;
+	unsigned char *role;       /* by frame id: 1 + enum phase, 0 for none */
+	char **names;              /* by frame id, for the sources */
+	size_t nframes;
+	struct mslice *v;
+	size_t n, cap;
+	int full;                  /* STARTUP_MAX_SLICES reached */
+	int done;                  /* the first frame after the launch ended */
+	struct found ph[PH__COUNT];
+	int64_t first_ts;          /* the main thread's first slice */
+	int have_first;
+	int exact;                 /* the trace's own slices: their bounds are exact */
+	int64_t *child_block;      /* by depth: blocked time of the slices ended below it */
+	size_t ncb;
+	int64_t app_depth;         /* callApplicationOnCreate's depth (the app's class below it) */
+	int cpu_known;             /* some slice used CPU: the trace has CPU times */
+};
+
+static int role_of(const char *name)
+{
+	size_t i, len;
+
+	for (i = 0; name && i < sizeof marks / sizeof marks[0]; i++) {
+		len = strlen(marks[i].part);
+		if (marks[i].prefix ? !strncmp(name, marks[i].part, len) : strstr(name, marks[i].part) != NULL)
+			return 1 + (int)marks[i].ph;
+	}
+	return 0;
+}
+
+int bt_startup_new(struct bt_startup **out, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_startup *st;
+	struct bt_rows *r = NULL;
+	int64_t tid;
+	size_t cap = 0, ncap = 0;
+	int rc, any = 0;
+
+	*out = NULL;
+	if (bt_db_main_tid(db, &tid, err))
+		return err->code;
+	if (tid < 0)
+		return BT_OK;
+	st = bt_xcalloc(1, sizeof *st);
+	st->tid = tid;
+	st->app_depth = -1;
+	if (bt_rows_open(&r, db, BT_SQL_FRAMES_ALL, err)) {
+		bt_startup_free(st);
+		return err->code;
+	}
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		int64_t id = bt_rows_int(r, 0);
+		const char *name = bt_rows_text(r, 1, NULL);
+		int role = role_of(name);
+		if (id <= 0 || id >= UINT32_MAX || !role)
+			continue;
+		st->role = bt_grow_zero(st->role, 1, &cap, (size_t)id);
+		st->names = bt_grow_zero(st->names, sizeof *st->names, &ncap, (size_t)id);
+		st->role[id] = (unsigned char)role;
+		free(st->names[id]);
+		st->names[id] = bt_xstrdup(name);
+		if ((size_t)id >= st->nframes)
+			st->nframes = (size_t)id + 1;
+		any = 1;
+	}
+	bt_rows_close(r);
+	if (rc < 0 || !any) {
+		bt_startup_free(st);
+		return rc < 0 ? err->code : BT_OK;
+	}
+	*out = st;
+	return BT_OK;
+}
+
+void bt_startup_free(struct bt_startup *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nframes; i++)
+		free(st->names[i]);
+	free(st->names);
+	free(st->role);
+	free(st->v);
+	free(st->child_block);
+	free(st);
+}
+
+int64_t bt_startup_tid(const struct bt_startup *st)
+{
+	return st->tid;
+}
+
+static int role(const struct bt_startup *st, int64_t frame)
+{
+	return frame > 0 && (size_t)frame < st->nframes ? st->role[frame] : 0;
+}
+
+/* The launch's begin, for the first frame after it: the launch, else
+ * the resume (a hot start), else an iOS app's didFinishLaunching, else
+ * none (-1). */
+static int64_t launch_ts(const struct bt_startup *st)
+{
+	if (st->ph[PH_LAUNCH].have)
+		return st->ph[PH_LAUNCH].ts;
+	if (st->ph[PH_RESUME].have)
+		return st->ph[PH_RESUME].ts;
+	return st->ph[PH_APP_CREATE].have && !st->ph[PH_BIND].have ? st->ph[PH_APP_CREATE].ts : -1;
+}
+
+static void note(struct bt_startup *st, const struct bt_slice *s, int ph)
+{
+	struct found *f = &st->ph[ph];
+
+	if (ph == PH_FRAME && (launch_ts(st) < 0 || s->ts < launch_ts(st)))
+		return;   /* a frame before the launch (an earlier activity's) */
+	if (f->have && f->ts <= s->ts)
+		return;
+	f->have = 1;
+	f->ts = s->ts;
+	f->dur = s->dur;
+	f->cpu = s->cpu_dur;
+	f->block = s->block_dur;
+	f->frame = (uint32_t)s->frame_id;
+	f->exact = st->exact;
+	if (ph == PH_APP_CREATE)
+		st->app_depth = s->depth;
+	if (ph == PH_FRAME)
+		st->done = 1;
+}
+
+/* Blocked time net of the callees': slices of a thread end children
+ * first, so the callees' sums wait one level below. */
+static int64_t self_block(struct bt_startup *st, const struct bt_slice *s)
+{
+	size_t d = s->depth < 0 ? 0 : (size_t)s->depth;
+	int64_t below;
+
+	if (d + 2 > st->ncb)
+		st->child_block = bt_grow_zero(st->child_block, sizeof *st->child_block, &st->ncb, d + 2);
+	below = st->child_block[d + 1];
+	st->child_block[d + 1] = 0;
+	st->child_block[d] = bt_sat_add(st->child_block[d], s->block_dur);
+	return s->block_dur - below;
+}
+
+void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
+{
+	int ph = role(st, s->frame_id);
+	int64_t blocked = self_block(st, s);
+	struct mslice *m;
+
+	if (!st->have_first || s->ts < st->first_ts)
+		st->first_ts = s->ts, st->have_first = 1;
+	if (ph)
+		note(st, s, ph - 1);
+	if (st->done && !(ph - 1 == PH_FRAME))
+		return;   /* only what ends by the first frame's end is kept */
+	if (st->n == STARTUP_MAX_SLICES) {
+		st->full = 1;
+		return;
+	}
+	BT_GROW(st->v, st->n + 1, st->cap);
+	m = &st->v[st->n++];
+	st->cpu_known |= s->cpu_dur > 0;
+	m->ts = s->ts;
+	m->dur = s->dur;
+	m->self = s->self_dur;
+	m->self_cpu = s->self_cpu_dur;
+	m->self_block = blocked;
+	m->idle_own = bt_slice_idle_part(s);
+	m->frame = (uint32_t)s->frame_id;
+	m->depth = s->depth < 0 ? 0 : (uint32_t)s->depth;
+}
+
+/* The share of [a, b) that slice m covers, in [0, 1]. */
+static double share(const struct mslice *m, int64_t a, int64_t b)
+{
+	int64_t lo = m->ts > a ? m->ts : a, hi = m->ts + m->dur < b ? m->ts + m->dur : b;
+
+	if (hi <= lo)
+		return m->dur == 0 && m->ts >= a && m->ts < b;
+	return m->dur > 0 ? (double)(hi - lo) / (double)m->dur : 1.0;
+}
+
+/* What the main thread did in [a, b): from the slices, those that
+ * straddle an edge by their share; running, then blocked, then idle
+ * take precedence, so the four add up to b - a. */
+struct parts {
+	int64_t cpu, blocked, idle, rest;
+};
+
+static struct parts split(const struct bt_startup *st, int64_t a, int64_t b)
+{
+	double cpu = 0, blocked = 0, idle = 0;
+	struct parts p;
+	int64_t wall = b - a, left;
+	size_t i;
+
+	for (i = 0; i < st->n; i++) {
+		double f = share(&st->v[i], a, b);
+		if (f <= 0)
+			continue;
+		cpu += f * (double)st->v[i].self_cpu;
+		blocked += f * (double)st->v[i].self_block;
+		idle += f * (double)st->v[i].idle_own;
+	}
+	p.cpu = (int64_t)cpu < wall ? (int64_t)cpu : wall;
+	p.cpu = p.cpu < 0 ? 0 : p.cpu;
+	left = wall - p.cpu;
+	p.blocked = (int64_t)blocked < left ? (int64_t)blocked : left;
+	p.blocked = p.blocked < 0 ? 0 : p.blocked;
+	left -= p.blocked;
+	p.idle = (int64_t)idle < left ? (int64_t)idle : left;
+	p.idle = p.idle < 0 ? 0 : p.idle;
+	p.rest = left - p.idle;
+	return p;
+}
+
+struct mtotal {
+	uint32_t frame;
+	double self_cpu, self;
+};
+
+static int by_cpu(const void *x, const void *y)
+{
+	const struct mtotal *a = x, *b = y;
+
+	if (a->self_cpu != b->self_cpu)
+		return a->self_cpu < b->self_cpu ? 1 : -1;
+	return (a->frame > b->frame) - (a->frame < b->frame);
+}
+
+/* The top methods by self CPU time in [a, b). */
+static int store_methods(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t a,
+			 int64_t b, struct bt_err *err)
+{
+	struct bt_map64 index;
+	struct mtotal *t = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc = BT_OK;
+
+	bt_map64_init(&index, 256);
+	for (i = 0; i < st->n; i++) {
+		double f = share(&st->v[i], a, b);
+		uint32_t k;
+		if (f <= 0 || st->v[i].self_cpu <= 0)
+			continue;
+		if (!(k = bt_map64_get(&index, st->v[i].frame))) {
+			BT_GROW(t, n + 1, cap);
+			memset(&t[n], 0, sizeof t[n]);
+			t[n].frame = st->v[i].frame;
+			bt_map64_put(&index, st->v[i].frame, k = (uint32_t)++n);
+		}
+		t[k - 1].self_cpu += f * (double)st->v[i].self_cpu;
+		t[k - 1].self += f * (double)(st->v[i].self - st->v[i].idle_own);
+	}
+	if (n)
+		qsort(t, n, sizeof *t, by_cpu);
+	for (i = 0; i < n && i < TOP_METHODS && !rc; i++)
+		rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP_METHOD, err, "tiiii", phase, (int64_t)i + 1,
+				(int64_t)t[i].frame, (int64_t)t[i].self_cpu, (int64_t)t[i].self);
+	free(t);
+	bt_map64_release(&index);
+	return rc;
+}
+
+static int kind_named(const char *name)
+{
+	int k;
+
+	for (k = 0; name && k < BT_BLOCK__COUNT; k++)
+		if (!strcmp(name, bt_block_kind_name[k]))
+			return k;
+	return -1;
+}
+
+/* Blocked time by kind in [a, b): the thread's duration records where
+ * the trace has samples, else its waits. */
+static int store_blocking(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t a,
+			  int64_t b, int samples, struct bt_err *err)
+{
+	int64_t count[BT_BLOCK__COUNT] = { 0 }, dur[BT_BLOCK__COUNT] = { 0 };
+	struct bt_rows *r = NULL;
+	int rc, k;
+
+	if (bt_rows_open(&r, db, samples ? BT_SQL_STARTUP_BLOCKED_SAMPLES : BT_SQL_STARTUP_BLOCKED_EDGES, err))
+		return err->code;
+	bt_rows_bind_int(r, 1, st->tid);
+	bt_rows_bind_int(r, 2, a);
+	bt_rows_bind_int(r, 3, b);
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		k = samples ? bt_block_kind_of(bt_rows_int(r, 0)) : kind_named(bt_rows_text(r, 0, NULL));
+		if (k < 0)
+			continue;
+		count[k] += bt_rows_int(r, 1);
+		dur[k] = bt_sat_add(dur[k], bt_rows_int(r, 2));
+	}
+	bt_rows_close(r);
+	if (rc < 0)
+		return err->code;
+	for (k = 0; k < BT_BLOCK__COUNT; k++)
+		if (count[k] && bt_db_exec(db, BT_SQL_INSERT_STARTUP_BLOCKING, err, "ttii", phase,
+					   bt_block_kind_name[k], count[k], dur[k]))
+			return err->code;
+	return BT_OK;
+}
+
+static int store_phase(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t ts,
+		       int64_t dur, const char *source, int exact, int samples, struct bt_err *err)
+{
+	struct parts p = split(st, ts, ts + dur);
+
+	if (!st->cpu_known)   /* a trace without CPU time: running and the rest are unknown */
+		p.cpu = p.rest = INT64_MIN;
+	if (bt_db_exec(db, BT_SQL_INSERT_STARTUP_PHASE, err, "tiitimmmm", phase, ts, dur, source,
+		       (int64_t)exact, p.cpu, p.blocked, p.idle, p.rest) ||
+	    store_methods(st, db, phase, ts, ts + dur, err) ||
+	    store_blocking(st, db, phase, ts, ts + dur, samples, err))
+		return err->code;
+	return BT_OK;
+}
+
+/* The app's package: that of the class whose onCreate
+ * callApplicationOnCreate called ("void com.foo.App.onCreate()" gives
+ * com.foo), else NULL. */
+static char *app_package(const struct bt_startup *st, struct bt_db *db)
+{
+	const struct found *f = &st->ph[PH_APP_CREATE];
+	const struct mslice *best = NULL;
+	const char *name, *sp, *end;
+	char **names = NULL;
+	size_t i, n = 0;
+	char *out = NULL;
+	struct bt_err err = BT_ERR_INIT;
+
+	for (i = 0; f->have && i < st->n; i++) {
+		const struct mslice *m = &st->v[i];
+		if ((int64_t)m->depth == st->app_depth + 1 && m->ts >= f->ts && m->ts < f->ts + f->dur &&
+		    (!best || m->ts < best->ts))
+			best = m;
+	}
+	if (!best || bt_frame_names_load(db, &names, &n, &err) || best->frame >= n || !(name = names[best->frame]))
+		goto done;
+	sp = strchr(name, ' ');
+	name = sp && sp < strchr(name, '(') ? sp + 1 : name;
+	if (!(end = strchr(name, '(')))
+		goto done;
+	while (end > name && end[-1] != '.')   /* the method */
+		end--;
+	if (end > name)
+		end--;
+	while (end > name && end[-1] != '.')   /* the class */
+		end--;
+	if (end > name + 1)
+		out = bt_xstrndup(name, (size_t)(end - 1 - name));
+done:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return out;
+}
+
+/* Without the Application class: the process's name (a trace's), else
+ * the main thread's (a dump's main thread is named after its process). */
+static int fallback_package(const struct bt_startup *st, struct bt_db *db, char **out, struct bt_err *err)
+{
+	char name[256];
+	struct bt_rows *r = NULL;
+	const char *t;
+	int rc;
+
+	*out = NULL;
+	if (bt_db_meta_text(db, "process_name", name, sizeof name, err))
+		return err->code;
+	if (name[0]) {
+		*out = bt_xstrdup(name);
+		return BT_OK;
+	}
+	if (bt_rows_open(&r, db, BT_SQL_STARTUP_THREAD_NAME, err))
+		return err->code;
+	bt_rows_bind_int(r, 1, st->tid);
+	if ((rc = bt_rows_next(r, err)) == 1 && (t = bt_rows_text(r, 0, NULL)) != NULL)
+		*out = bt_xstrdup(t);
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static int have_samples(struct bt_db *db, int64_t tid, int *out, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	if (bt_rows_open(&r, db, BT_SQL_STARTUP_BLOCKED_SAMPLES, err))
+		return err->code;
+	bt_rows_bind_int(r, 1, tid);
+	bt_rows_bind_int(r, 2, INT64_MIN);
+	bt_rows_bind_int(r, 3, INT64_MAX);
+	rc = bt_rows_next(r, err);
+	*out = rc == 1;
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static const char *source_of(const struct bt_startup *st, const struct found *f)
+{
+	return f->frame < st->nframes && st->names[f->frame] ? st->names[f->frame] : "?";
+}
+
+int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
+{
+	const struct found *ph = st->ph;
+	const char *kind, *source;
+	int64_t ts, end = 0, ttfd = 0;
+	char *package = NULL;
+	int samples = 0, k, rc;
+	int have_end = ph[PH_FRAME].have;
+
+	if (!ph[PH_BIND].have && !ph[PH_LAUNCH].have && !ph[PH_RESUME].have && !ph[PH_APP_CREATE].have)
+		return BT_OK;   /* no start in the trace */
+	if (ph[PH_BIND].have || (!ph[PH_LAUNCH].have && !ph[PH_RESUME].have)) {
+		const struct found *f = ph[PH_BIND].have ? &ph[PH_BIND] : &ph[PH_APP_CREATE];
+		kind = "cold";   /* bindApplication, or an iOS app's didFinishLaunching */
+		ts = st->first_ts < f->ts ? st->first_ts : f->ts;
+		source = st->first_ts < f->ts ? "first main-thread record" : source_of(st, f);
+	} else {
+		const struct found *f = ph[PH_LAUNCH].have ? &ph[PH_LAUNCH] : &ph[PH_RESUME];
+		kind = ph[PH_LAUNCH].have ? "warm" : "hot";
+		ts = f->ts;
+		source = source_of(st, f);
+	}
+	if (have_end)
+		end = ph[PH_FRAME].ts + ph[PH_FRAME].dur;
+	else
+		bt_diag_warn(diag, "startup_no_first_frame", "a %s start at %lld with no frame after %s%s",
+			     kind, (long long)ts, ph[PH_LAUNCH].have ? "its launch" : "its resume",
+			     st->full ? " among the main thread's first slices" : "");
+	if (ph[PH_BIND].have && !ph[PH_LAUNCH].have)
+		bt_diag_warn(diag, "startup_no_launch", "bindApplication at %lld and no activity launch",
+			     (long long)ph[PH_BIND].ts);
+	if (ph[PH_DRAWN].have)
+		ttfd = ph[PH_DRAWN].ts - ts;
+	if ((rc = have_samples(db, st->tid, &samples, err)) != BT_OK)
+		return rc;
+	if (!(package = app_package(st, db)) && (rc = fallback_package(st, db, &package, err)) != BT_OK)
+		return rc;
+	rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP, err, "tit" "imm" "m" "tt", kind, st->tid, package, ts,
+			have_end ? end : INT64_MIN, have_end ? end - ts : INT64_MIN,
+			ph[PH_DRAWN].have ? ttfd : INT64_MIN, source,
+			have_end ? source_of(st, &ph[PH_FRAME]) : NULL);
+	free(package);
+	for (k = 0; k < PH_STARTUP && !rc; k++)
+		if (ph[k].have)
+			rc = store_phase(st, db, phase_name[k], ph[k].ts, ph[k].dur, source_of(st, &ph[k]),
+					 ph[k].exact, samples, err);
+	if (!rc && have_end)
+		rc = store_phase(st, db, phase_name[PH_STARTUP], ts, end - ts, source, st->exact, samples, err);
+	return rc;
+}
+
+int bt_startup_from_slices(struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
+{
+	struct bt_startup *st = NULL;
+	struct bt_rows *r = NULL;
+	struct bt_slice s;
+	int rc;
+
+	if (bt_startup_new(&st, db, err) || !st)
+		return err->code;
+	st->exact = 1;
+	if (bt_rows_open(&r, db, BT_SQL_STARTUP_MAIN_SLICES, err)) {
+		bt_startup_free(st);
+		return err->code;
+	}
+	bt_rows_bind_int(r, 1, st->tid);
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		memset(&s, 0, sizeof s);
+		s.tid = st->tid;
+		s.depth = bt_rows_int(r, 0);
+		s.frame_id = bt_rows_int(r, 1);
+		s.ts = bt_rows_int(r, 2);
+		s.dur = bt_rows_int(r, 3);
+		s.cpu_dur = bt_rows_int(r, 4);
+		s.self_dur = bt_rows_int(r, 5);
+		s.self_cpu_dur = bt_rows_int(r, 6);
+		s.block_dur = bt_rows_int(r, 7);
+		s.idle = bt_rows_int(r, 8);
+		s.type = bt_rows_type(r, 9) == BT_ROWS_NULL ? -1 : bt_rows_int(r, 9);
+		bt_startup_add(st, &s);
+	}
+	bt_rows_close(r);
+	rc = rc < 0 ? err->code : bt_startup_store(st, db, diag, err);
+	bt_startup_free(st);
+	return rc;
+}

@@ -1,0 +1,43 @@
+/*
+ * The app start (issue 19): where it begins and ends, its phases, and what
+ * the main thread did in each, as the tables startup, startup_phases,
+ * startup_methods and startup_blocking (queries/schema.sql).
+ *
+ * The boundaries are activations of the framework's own frames on the
+ * main thread: a dump's methods (ActivityThread.handleBindApplication,
+ * performLaunchActivity, Choreographer.doFrame, ...) or a trace's atrace
+ * slices (bindApplication, activityStart, Choreographer#doFrame N, ...),
+ * so one collector serves a reconstruction (fed as the main thread's
+ * slices end) and a trace that brings its own slices (fed from the
+ * slices table). It keeps the main thread's slices only until the first
+ * frame after the launch has ended, and at most STARTUP_MAX_SLICES.
+ */
+#ifndef BT_STARTUP_H
+#define BT_STARTUP_H
+
+#include <stdint.h>
+
+#include "engine/db/db.h"
+#include "engine/db/diag.h"
+
+struct bt_startup;
+
+/* A collector for the main thread of db (NULL when db names none, or
+ * its frames have no start's frame: then there is nothing to find). */
+int bt_startup_new(struct bt_startup **out, struct bt_db *db, struct bt_err *err);
+void bt_startup_free(struct bt_startup *st);
+
+/* The main thread's tid, for the caller's filter. */
+int64_t bt_startup_tid(const struct bt_startup *st);
+
+/* A slice of the main thread ended (any order within the thread). */
+void bt_startup_add(struct bt_startup *st, const struct bt_slice *s);
+
+/* Find the start in what was added and write its tables (none when no
+ * start is there, with a diagnostic when a boundary is missing). */
+int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
+
+/* The same from the stored slices of a trace that brought its own. */
+int bt_startup_from_slices(struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
+
+#endif

@@ -1,0 +1,30 @@
+#!/bin/sh
+# The startup model (engine/startup) on a real Perfetto trace of a warm app
+# start (../shared/real-traces/perfetto-api32-startup-warm, the app's
+# markers only): activityStart to the end of the first Choreographer#doFrame
+# after it, the phases exact (the trace's own slices), reportFullyDrawn,
+# the package from the process name, and the main thread's CPU unknown
+# (the trace has none) rather than 0.
+. tests/lib.sh
+tr=$REAL/perfetto-api32-startup-warm/derived/api32_app7663_only.pb
+check "the real warm-start trace is there ($tr)" test -s "$tr"
+"$BIN" import -q "$tr" -o "$T/w.db"
+is "$?" 0 "import exits 0"
+is "$(q "$T/w.db" "SELECT kind, tid, package, source, end_source FROM startup")" \
+	"warm	7663	androidx.benchmark.integration.macrobenchmark.target	activityStart	Choreographer#doFrame 191185" \
+	"a warm start of the app, from activityStart to the first frame after it"
+is "$(q "$T/w.db" "SELECT ttid_ns, ttfd_ns FROM startup")" "134862305	624743286" \
+	"time to initial display 134.9 ms, to full display 624.7 ms (reportFullyDrawn)"
+is "$(q "$T/w.db" "SELECT group_concat(phase, ' ') FROM (SELECT phase FROM startup_phases ORDER BY ts, phase)")" \
+	"activity_launch startup activity_create activity_resume first_frame fully_drawn" "the phases found"
+is "$(q "$T/w.db" "SELECT count(*) FROM startup_phases WHERE NOT exact")" 0 "every boundary exact (the trace's own slices)"
+is "$(q "$T/w.db" "SELECT count(*) FROM startup_phases WHERE cpu_ns IS NOT NULL OR unexplained_ns IS NOT NULL")" 0 \
+	"running time unknown, not 0, in a trace without CPU times"
+is "$(q "$T/w.db" "SELECT s.end_ts = p.ts + p.dur FROM startup s, startup_phases p WHERE p.phase = 'first_frame'")" 1 \
+	"the window ends where the first frame does"
+is "$(q "$T/w.db" "SELECT count(*) FROM startup_phases WHERE ts < (SELECT ts FROM startup) OR ts + dur > (SELECT ts FROM startup) + 700000000")" 0 \
+	"phases inside the start"
+# A trace database analysed again keeps its start.
+"$BIN" -q "$T/w.db" -o "$T/r.json"
+is "$?" 0 "the database analyses"
+is "$(q "$T/w.db" "SELECT count(*) FROM startup")" 1 "one start"
