@@ -142,7 +142,10 @@ static const struct {
 	  "  min_dur=, limit=}, bt.edges{tid=, kind=, min_dur=, limit=},\n"
 	  "  bt.methods{tid=, order=, limit=}: iterators over those tables\n"
 	  "  bt.trace() (meta as a table, main_tid), bt.main_tid(), bt.thread_name(tid),\n"
-	  "  bt.frame_name(id), bt.ms(ns), bt.bytes(n), bt.short(symbol)\n"
+	  "  bt.frame_name(id), bt.ms(ns), bt.bytes(n), bt.short(symbol)\n",
+	  NULL,
+	  /* after: the data model's states, and an example (one literal is
+	   * at most 4095 bytes in C99) */
 	  "Idle time (a thread waiting for work: the loop's wait for a message, a\n"
 	  "worker's for its next task) is no method's: slices.idle = 1 marks the\n"
 	  "slices of a wait (\"(idle)\" where no frame shows it), whose off-CPU own\n"
@@ -150,6 +153,16 @@ static const struct {
 	  "self_idle_ns and incl_idle_ns; threads splits wall_dur into cpu_dur,\n"
 	  "blocked_dur (by kind in thread_blocking), idle_dur and unexplained_dur;\n"
 	  "messages hold block_dur and idle_dur.\n"
+	  "The app start: startup (kind cold/warm/hot, tid, package, ts, end_ts =\n"
+	  "end of the first frame, ttid_ns, ttfd_ns, source, end_source),\n"
+	  "startup_phases (phase: bind_application, content_providers,\n"
+	  "application_create, activity_launch, activity_create, activity_start,\n"
+	  "activity_resume, first_frame, fully_drawn, startup = the window; ts, dur,\n"
+	  "source, exact, and the main thread's cpu_ns, blocked_ns, idle_ns,\n"
+	  "unexplained_ns in it), startup_methods (phase, rank, frame_id, self_cpu_ns,\n"
+	  "self_ns), startup_blocking (phase, kind, count, dur). bt.startup() gives the\n"
+	  "start with .phases (in time order) and .phase[name], each with .methods\n"
+	  "and .blocking; nil when the trace shows no start.\n"
 	  "\n"
 	  "example (flag main-thread waits over a threshold, naming the waker):\n"
 	  "  bt.rule{ id = \"main-wait\", severity = \"warning\", params = { ms = 50 },\n"
@@ -160,8 +173,7 @@ static const struct {
 	  "          evidence = { waker_method = bt.frame_name(e.waker_frame_id) } }\n"
 	  "      end\n"
 	  "    end }\n"
-	  "The built-in attribution rules are lua/attribution.lua in the source tree.\n",
-	  NULL, NULL },
+	  "The built-in attribution rules are lua/attribution.lua in the source tree.\n" },
 };
 
 int bt_cmd_print_help(const char *name)

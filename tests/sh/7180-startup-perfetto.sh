@@ -28,3 +28,16 @@ is "$(q "$T/w.db" "SELECT count(*) FROM startup_phases WHERE ts < (SELECT ts FRO
 "$BIN" -q "$T/w.db" -o "$T/r.json"
 is "$?" 0 "the database analyses"
 is "$(q "$T/w.db" "SELECT count(*) FROM startup")" 1 "one start"
+# Rules see it through bt.startup().
+cat >"$T/st.lua" <<'LUA'
+bt.rule{ id = "s", severity = "info", run = function()
+  local s = bt.startup()
+  bt.finding{ message = string.format("%s %s %d phases, first %s, resume %s, frame methods %d",
+    s.kind, bt.ms(s.ttid_ns), #s.phases, s.phases[1].phase, bt.ms(s.phase.activity_resume.dur),
+    #s.phase.first_frame.methods) }
+end }
+LUA
+like "$("$BIN" "$T/w.db" --rules "$T/st.lua")" "warm 134.9 ms 6 phases, first activity_launch, resume 106.5 ms, frame methods 0" \
+	"bt.startup(): the start, its phases in time order and by name"
+like "$("$BIN" help rules)" "bt.startup\(\) gives the" "help rules: bt.startup()"
+like "$("$BIN" help rules)" "startup_phases \(phase: bind_application" "help rules: the startup tables"
