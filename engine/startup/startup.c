@@ -25,12 +25,13 @@
 /* Phases in report order; PH_STARTUP is the whole window. */
 enum phase {
 	PH_BIND, PH_PROVIDERS, PH_APP_CREATE, PH_LAUNCH, PH_ACT_CREATE, PH_ACT_START, PH_RESUME,
-	PH_FRAME, PH_DRAWN, PH_STARTUP, PH__COUNT
+	PH_FRAME, PH_DRAWN, PH_RESTART, PH_STARTUP, PH__COUNT
 };
 
 static const char *const phase_name[PH__COUNT] = {
 	"bind_application", "content_providers", "application_create", "activity_launch",
-	"activity_create", "activity_start", "activity_resume", "first_frame", "fully_drawn", "startup"
+	"activity_create", "activity_start", "activity_resume", "first_frame", "fully_drawn",
+	"activity_restart", "startup"
 };
 
 /* How a frame's name marks a phase: a part of a method's PrettyMethod
@@ -52,6 +53,8 @@ static const struct {
 	{ PH_ACT_START, " android.app.Activity.performStart(", 0 },
 	{ PH_ACT_START, "performStart", 1 },
 	{ PH_RESUME, " android.app.ActivityThread.handleResumeActivity(", 0 },
+	{ PH_RESTART, " android.app.ActivityThread.performRestartActivity(", 0 },   /* a hot start's */
+	{ PH_RESTART, "activityRestart", 1 },
 	{ PH_RESUME, "activityResume", 1 },
 	{ PH_FRAME, " android.view.Choreographer.doFrame(", 0 },
 	{ PH_FRAME, "Choreographer#doFrame", 1 },
@@ -181,6 +184,8 @@ static int64_t launch_ts(const struct bt_startup *st)
 {
 	if (st->ph[PH_LAUNCH].have)
 		return st->ph[PH_LAUNCH].ts;
+	if (st->ph[PH_RESTART].have)
+		return st->ph[PH_RESTART].ts;
 	if (st->ph[PH_RESUME].have)
 		return st->ph[PH_RESUME].ts;
 	return st->ph[PH_APP_CREATE].have && !st->ph[PH_BIND].have ? st->ph[PH_APP_CREATE].ts : -1;
@@ -494,15 +499,17 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 	int samples = 0, k, rc;
 	int have_end = ph[PH_FRAME].have;
 
-	if (!ph[PH_BIND].have && !ph[PH_LAUNCH].have && !ph[PH_RESUME].have && !ph[PH_APP_CREATE].have)
+	if (!ph[PH_BIND].have && !ph[PH_LAUNCH].have && !ph[PH_RESUME].have && !ph[PH_RESTART].have &&
+	    !ph[PH_APP_CREATE].have)
 		return BT_OK;   /* no start in the trace */
-	if (ph[PH_BIND].have || (!ph[PH_LAUNCH].have && !ph[PH_RESUME].have)) {
+	if (ph[PH_BIND].have || (!ph[PH_LAUNCH].have && !ph[PH_RESUME].have && !ph[PH_RESTART].have)) {
 		const struct found *f = ph[PH_BIND].have ? &ph[PH_BIND] : &ph[PH_APP_CREATE];
 		kind = "cold";   /* bindApplication, or an iOS app's didFinishLaunching */
 		ts = st->first_ts < f->ts ? st->first_ts : f->ts;
 		source = st->first_ts < f->ts ? "first main-thread record" : source_of(st, f);
 	} else {
-		const struct found *f = ph[PH_LAUNCH].have ? &ph[PH_LAUNCH] : &ph[PH_RESUME];
+		const struct found *f = ph[PH_LAUNCH].have ? &ph[PH_LAUNCH] :
+					ph[PH_RESTART].have ? &ph[PH_RESTART] : &ph[PH_RESUME];
 		kind = ph[PH_LAUNCH].have ? "warm" : "hot";
 		ts = f->ts;
 		source = source_of(st, f);
@@ -527,7 +534,7 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 			ph[PH_DRAWN].have ? ttfd : INT64_MIN, source,
 			have_end ? source_of(st, &ph[PH_FRAME]) : NULL);
 	free(package);
-	for (k = 0; k < PH_STARTUP && !rc; k++)
+	for (k = 0; k < PH_RESTART && !rc; k++)   /* a restart only begins a hot start */
 		if (ph[k].have)
 			rc = store_phase(st, db, phase_name[k], ph[k].ts, ph[k].dur, source_of(st, &ph[k]),
 					 ph[k].exact, samples, err);
