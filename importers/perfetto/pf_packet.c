@@ -276,7 +276,7 @@ static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct
 		if (!bt_map64_get(&p->tgid_of, (uint64_t)tid))
 			bt_map64_put(&p->tgid_of, (uint64_t)tid, (uint32_t)tgid + 1);
 		count_begin(p, tgid);
-		pf_mark(p, tgid, tid, name + 1, len - (size_t)(name + 1 - buf));
+		pf_mark(p, tgid, tid, name, len - (size_t)(name - buf));
 	}
 	p->flavor_atrace = 1;
 	return spill(p, 1, tid, 0, ts, PF_EV_BEGIN, PF_SRC_ATRACE,
