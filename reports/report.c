@@ -23,6 +23,8 @@ static void meta_row(struct bt_facts *f, struct bt_rows *r)
 		f->partial = bt_xstrdup(v);
 	else if (!strcmp(k, "mapping") && v)
 		f->mapping = bt_xstrdup(v);
+	else if (!strcmp(k, "process_name") && v)
+		f->process = bt_xstrdup(v);
 	else if (!strcmp(k, "version"))
 		f->version = n;
 	else if (!strcmp(k, "main_tid"))
@@ -82,6 +84,7 @@ void bt_facts_release(struct bt_facts *f)
 	free(f->source);
 	free(f->mapping);
 	free(f->partial);
+	free(f->process);
 	memset(f, 0, sizeof *f);
 }
 

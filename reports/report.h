@@ -59,6 +59,7 @@ int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, struc
 struct bt_facts {
 	char *format, *source, *mapping;
 	char *partial;             /* why the input was cut short and salvaged; NULL: intact */
+	char *process;             /* the process's name (meta process_name); NULL: unknown */
 	int64_t version, pid, main_tid, records, samples, threads, start_ns, end_ns;
 	int64_t slices;
 	int imported;              /* the trace brought its slices (Perfetto): no samples */

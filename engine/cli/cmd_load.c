@@ -63,6 +63,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	pl.io.retrace = o->retrace;
 	pl.io.symbols = o->symbols;
 	pl.io.strict = o->strict;
+	pl.io.process = o->process;
 	pl.keep = o->db != NULL;
 	if (taps)
 		pl.taps = *taps;
@@ -93,6 +94,9 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 		if (o->slice_policy)
 			return bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': a trace "
 					  "database keeps the slices it was imported with", input);
+		if (o->process)
+			return bt_err_set(err, BT_EUSAGE, "--process does not apply to '%s': a trace "
+					  "database keeps the process it was imported with", input);
 		rc = bt_db_open(&db, input, readonly, err);
 		if (!rc && taps && (taps->n || taps->stacks))
 			rc = bt_pipeline_replay(db, taps, err);
@@ -101,6 +105,9 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 		if (!rc && imp == &bt_imp_perfetto && o->slice_policy)
 			rc = bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': a Perfetto "
 					"trace's slices are taken as the trace gives them", input);
+		if (!rc && imp != &bt_imp_perfetto && o->process)
+			rc = bt_err_set(err, BT_EUSAGE, "--process does not apply to '%s': only a Perfetto "
+					"trace holds several processes", input);
 		if (!rc)
 			rc = bt_db_create(&db, o->db, err);
 		if (!rc)

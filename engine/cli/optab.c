@@ -52,9 +52,16 @@ static const struct bt_opt opt_slice_policy = {
 		"half, no idle state) or btrace (upstream's exact boundaries,\n"
 		"as Perfetto UI showed them)" };
 
+static const struct bt_opt opt_process = VALUE("--process", "NAME|PID",
+	"Perfetto: the process to analyse, by name (or its last\n"
+	"path component) or pid; by default the app being started\n"
+	"(the 'launching:' target, else the process whose main\n"
+	"thread ran bindApplication, activityStart or\n"
+	"activityResume), else the one with most slices", process);
+
 static const struct bt_opt *const load_opts[] = {
-	&opt_mapping, &opt_retrace, &opt_symbols, &opt_db, &opt_slice_policy, &opt_strict, &opt_quiet,
-	NULL
+	&opt_mapping, &opt_retrace, &opt_symbols, &opt_process, &opt_db, &opt_slice_policy, &opt_strict,
+	&opt_quiet, NULL
 };
 
 /* analyze */
@@ -100,14 +107,14 @@ static const struct bt_opt *const analyze_opts[] = {
 	&opt_output, &opt_format, &opt_rules, &opt_set, &opt_fail_on, &opt_perfetto, &opt_pprof,
 	&opt_folded, &opt_folded_metric, &opt_idle, NULL
 };
-const struct bt_optcmd bt_optab_analyze = { analyze_opts, load_opts, 17, NULL, NULL };
+const struct bt_optcmd bt_optab_analyze = { analyze_opts, load_opts, 19, NULL, NULL };
 
 /* import, query */
 static const struct bt_opt *const import_opts[] = { &opt_output, NULL };
-const struct bt_optcmd bt_optab_import = { import_opts, load_opts, 17, NULL, NULL };
+const struct bt_optcmd bt_optab_import = { import_opts, load_opts, 19, NULL, NULL };
 
 static const struct bt_opt *const query_opts[] = { &opt_output, &opt_format, NULL };
-const struct bt_optcmd bt_optab_query = { query_opts, load_opts, 17, NULL, NULL };
+const struct bt_optcmd bt_optab_query = { query_opts, load_opts, 19, NULL, NULL };
 
 /* compare */
 static int max_regress(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)

@@ -24,6 +24,7 @@ struct bt_opts {
 	const char *folded;        /* --folded OUT.txt */
 	const char *folded_metric; /* --folded-metric wall|cpu|offcpu|alloc; NULL: wall */
 	const char *slice_policy;  /* NULL: the default policy; a known name when set */
+	const char *process;       /* --process NAME|PID: a Perfetto trace's app */
 	const char **rules;        /* --rules FILE, repeatable */
 	int nrules;
 	const char **sets;         /* --set key=value, repeatable */

@@ -44,6 +44,7 @@ struct bt_import_opts {
 	 * (bt_feed_new, feed.h). */
 	const struct bt_taps *taps;
 	int strict;            /* an input cut short is an error, not salvaged (bt_diag_partial) */
+	const char *process;   /* Perfetto: the process to analyse (name or pid), or NULL to choose */
 };
 
 /* An input format. Importers decode bytes into rows through

@@ -89,21 +89,6 @@ static int resolve_pending(struct pf *p, struct bt_err *err)
 	return BT_OK;
 }
 
-/* The app: the process most slices begin in. */
-static void choose_pid(struct pf *p)
-{
-	uint32_t best = 0;
-	size_t i;
-
-	for (i = 0; i < p->begins.cap; i++) {
-		const struct bt_map64_slot *s = &p->begins.slots[i];
-		if (s->val > best || (s->val && s->val == best && (int64_t)s->key < p->pid)) {
-			best = s->val;
-			p->pid = (int64_t)s->key;
-		}
-	}
-}
-
 /* The frames of the app's slices (other processes' names stay out). */
 static int write_frames(struct pf *p, struct bt_err *err)
 {
@@ -222,6 +207,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_map64_init(&p.thread_name, 256);
 	bt_map64_init(&p.process_name, 64);
 	bt_map64_init(&p.begins, 64);
+	bt_map64_init(&p.marks, 16);
 	bt_map64_init(&p.seq_of, 16);
 	bt_strmap_init(&p.frame_of);
 	bt_strmap_init(&p.type_of);
@@ -233,10 +219,10 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = pf_stream(&p, err);
 	if (!rc)
 		rc = resolve_pending(&p, err);
-	if (!rc) {
-		choose_pid(&p);
+	if (!rc)
+		rc = pf_choose(&p, err);
+	if (!rc)
 		rc = pf_pair(&p, &threads, err);
-	}
 	if (!rc)
 		rc = write_frames(&p, err);
 	if (!rc)
@@ -245,9 +231,12 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = write_threads(&p, &threads, &main_tid, err);
 	if (!rc)
 		rc = write_meta(&p, main_tid, (size_t)count_threads(&threads), err);
+	if (!rc)
+		rc = pf_choose_meta(&p, err);
 	pf_spill_close(&p);
 	bt_map64_release(&threads);
 	pf_release(&p);
+	pf_choose_release(&p);
 	return rc;
 }
 

@@ -69,6 +69,21 @@ struct pf_event {
 	size_t nargs;
 };
 
+/* Markers on a process's main thread that say an app start ran there. */
+enum { PF_MARK_BIND = 1, PF_MARK_START = 2, PF_MARK_RESUME = 4 };
+
+/* A launch system_server announced: its "launching: PKG" async slice, an
+ * atrace S/F pair (by cookie) or a slice on a track (uuid). */
+struct pf_launch {
+	char *pkg;
+	int64_t ts, end_ts;     /* end_ts -1: never ended */
+	int64_t cookie;
+	int track;              /* on a track (uuid), else atrace (cookie) */
+	uint64_t uuid;
+	int depth;              /* the track's slices open inside it */
+	int open;
+};
+
 /* A track as its descriptor says. */
 struct pf_track {
 	uint64_t uuid;
@@ -121,7 +136,13 @@ struct pf {
 	sqlite3 *spill;                  /* pf_spill.c */
 	sqlite3_stmt *ins, *res;
 	int flavor_atrace, flavor_track;
-	int64_t pid;                     /* the app's, chosen after the read */
+	int64_t pid;                     /* the app's, chosen after the read (pf_choose.c) */
+	const char *choice;              /* why: "--process", "launching: PKG", a marker, "most slices" */
+	char *choice_buf;
+	struct bt_map64 marks;           /* pid -> PF_MARK_* seen on its main thread */
+	struct pf_launch *launches, *launch;   /* launch: the chosen one's, if any */
+	size_t nlaunches, lcap;
+	int open_launches;
 	struct bt_strmap type_of;        /* record type name -> type, for the Type annotation */
 };
 
@@ -151,6 +172,20 @@ const char *pf_name(const struct pf *p, struct bt_map64 *m, int64_t key);
 void pf_name_put(struct pf *p, struct bt_map64 *m, int64_t key, const char *s, size_t len);
 int pf_annotation(const struct pf *p, struct pf_args *a, const char *name, const Perfetto__Protos__DebugAnnotation *d,
 		  const char *str);
+
+/* pf_choose.c: what the read saw of app starts, and the choice of the app. */
+void pf_mark(struct pf *p, int64_t pid, int64_t tid, const char *name, size_t len);
+int pf_is_launch(const char *name, size_t len);
+/* uuid: the track of a track event's launch; NULL for atrace's. */
+void pf_launch_begin(struct pf *p, const char *name, size_t len, int64_t ts, int64_t cookie,
+		     const uint64_t *uuid);
+void pf_launch_end(struct pf *p, const char *name, size_t len, int64_t cookie, int64_t ts);
+void pf_launch_track(struct pf *p, uint64_t uuid, int kind, int64_t ts);
+/* Sets p->pid and p->choice; BT_EUSAGE if --process names no process
+ * with slices (the message lists those with most). */
+int pf_choose(struct pf *p, struct bt_err *err);
+int pf_choose_meta(struct pf *p, struct bt_err *err);
+void pf_choose_release(struct pf *p);
 
 /* pf_pair.c: spilled events into slices, track slices and counters. */
 int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err);

@@ -226,7 +226,30 @@ static void count_begin(struct pf *p, int64_t pid)
 		bt_map64_put(&p->begins, (uint64_t)pid, bt_map64_get(&p->begins, (uint64_t)pid) + 1);
 }
 
-/* "B|tgid|name", "E|tgid|" or "E" on thread tid (§4.2); others skipped. */
+/* "S|tgid|name|cookie" and "F|tgid|name|cookie", async slices: only
+ * system_server's "launching: PKG" is kept, to choose the app by. */
+static void async_print(struct pf *p, int64_t ts, const char *buf, size_t len)
+{
+	const char *name = memchr(buf + 2, '|', len - 2), *bar = buf + len, *c;
+	int64_t cookie = 0;
+
+	if (!name)
+		return;
+	name++;
+	while (bar > name && bar[-1] != '|')
+		bar--;
+	if (bar-- == name || !pf_is_launch(name, (size_t)(bar - name)))
+		return;
+	for (c = bar + 1; c < buf + len && *c >= '0' && *c <= '9' && cookie < INT32_MAX; c++)
+		cookie = cookie * 10 + (*c - '0');
+	if (buf[0] == 'S')
+		pf_launch_begin(p, name, (size_t)(bar - name), ts, cookie, NULL);
+	else
+		pf_launch_end(p, name, (size_t)(bar - name), cookie, ts);
+}
+
+/* "B|tgid|name", "E|tgid|" or "E" on thread tid (§4.2); S and F (above);
+ * others skipped. */
 static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct bt_err *err)
 {
 	size_t len = strlen(buf);
@@ -237,6 +260,10 @@ static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct
 		len--;
 	if (len >= 1 && buf[0] == 'E' && (len == 1 || buf[1] == '|'))
 		return spill(p, 1, tid, 0, ts, PF_EV_END, PF_SRC_ATRACE, 0, 0, NULL, err);
+	if (len > 2 && (buf[0] == 'S' || buf[0] == 'F') && buf[1] == '|') {
+		async_print(p, ts, buf, len);
+		return BT_OK;
+	}
 	if (len < 2 || buf[0] != 'B' || buf[1] != '|')
 		return BT_OK;
 	bar = memchr(buf + 2, '|', len - 2);
@@ -249,6 +276,7 @@ static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct
 		if (!bt_map64_get(&p->tgid_of, (uint64_t)tid))
 			bt_map64_put(&p->tgid_of, (uint64_t)tid, (uint32_t)tgid + 1);
 		count_begin(p, tgid);
+		pf_mark(p, tgid, tid, name, len - (size_t)(name - buf));
 	}
 	p->flavor_atrace = 1;
 	return spill(p, 1, tid, 0, ts, PF_EV_BEGIN, PF_SRC_ATRACE,
@@ -343,8 +371,16 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 			     p->path, (unsigned long long)off);
 		return BT_OK;
 	}
-	if (kind == PF_EV_BEGIN && t && t->tid > 0)
-		count_begin(p, t->pid > 0 ? t->pid : (int64_t)bt_map64_get(&p->tgid_of, (uint64_t)t->tid) - 1);
+	if (kind == PF_EV_BEGIN && t && t->tid > 0) {
+		int64_t pid = t->pid > 0 ? t->pid : (int64_t)bt_map64_get(&p->tgid_of, (uint64_t)t->tid) - 1;
+		count_begin(p, pid);
+		if (name)
+			pf_mark(p, pid, t->tid, name, strlen(name));
+	}
+	if (p->open_launches && kind != PF_EV_COUNTER)
+		pf_launch_track(p, uuid, kind, ts);
+	if (kind == PF_EV_BEGIN && name && pf_is_launch(name, strlen(name)))
+		pf_launch_begin(p, name, strlen(name), ts, 0, &uuid);
 	if (!t) {
 		t = track_add(p, uuid);   /* described later, or never */
 		t->pending = 1;

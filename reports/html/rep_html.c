@@ -62,8 +62,13 @@ static void facts(FILE *out, const struct bt_facts *f)
 	esc(out, f->format ? f->format : "?");
 	if (f->version)
 		fprintf(out, " v%lld", (long long)f->version);
+	if (f->has_pid && f->process) {
+		fputs(" · ", out);
+		esc(out, f->process);
+		fputc(',', out);
+	}
 	if (f->has_pid)
-		fprintf(out, " · pid %lld, main thread tid %lld", (long long)f->pid, (long long)f->main_tid);
+		fprintf(out, "%s pid %lld, main thread tid %lld", f->process ? "" : " ·", (long long)f->pid, (long long)f->main_tid);
 	if (f->imported)
 		fprintf(out, " · %lld slices as the trace has them", (long long)f->slices);
 	else

@@ -16,7 +16,10 @@ static void facts(FILE *out, const struct bt_facts *f)
 	fprintf(out, f->version ? " v%lld)\n" : ")\n", (long long)f->version);
 	if (f->mapping)
 		fprintf(out, "mapping   %s\n", f->mapping);
-	if (f->has_pid)
+	if (f->has_pid && f->process)
+		fprintf(out, "process   %s, pid %lld, main thread tid %lld\n", f->process, (long long)f->pid,
+			(long long)f->main_tid);
+	else if (f->has_pid)
 		fprintf(out, "process   pid %lld, main thread tid %lld\n", (long long)f->pid,
 			(long long)f->main_tid);
 	else
