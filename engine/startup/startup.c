@@ -21,6 +21,7 @@
 
 #define STARTUP_MAX_SLICES 400000   /* the main thread's, kept until the first frame */
 #define TOP_METHODS 10               /* per phase */
+#define LAUNCH_LEAD_NS 10000000000LL /* a launching: slice this far before the app's first phase */
 
 /* Phases in report order; PH_STARTUP is the whole window. */
 enum phase {
@@ -510,9 +511,18 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 	} else {
 		const struct found *f = ph[PH_LAUNCH].have ? &ph[PH_LAUNCH] :
 					ph[PH_RESTART].have ? &ph[PH_RESTART] : &ph[PH_RESUME];
+		int64_t launch;
 		kind = ph[PH_LAUNCH].have ? "warm" : "hot";
 		ts = f->ts;
 		source = source_of(st, f);
+		/* a system trace's launching: slice (system_server's, in meta) begins
+		 * the start where the user does: at the intent, before the app ran */
+		if (bt_db_meta_int(db, "launch_ts", INT64_MIN, &launch, err))
+			return err->code;
+		if (launch != INT64_MIN && launch <= ts && ts - launch < LAUNCH_LEAD_NS) {
+			ts = launch;
+			source = "launching";
+		}
 	}
 	if (have_end)
 		end = ph[PH_FRAME].ts + ph[PH_FRAME].dur;
@@ -534,10 +544,24 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 			ph[PH_DRAWN].have ? ttfd : INT64_MIN, source,
 			have_end ? source_of(st, &ph[PH_FRAME]) : NULL);
 	free(package);
-	for (k = 0; k < PH_RESTART && !rc; k++)   /* a restart only begins a hot start */
-		if (ph[k].have)
-			rc = store_phase(st, db, phase_name[k], ph[k].ts, ph[k].dur, source_of(st, &ph[k]),
-					 ph[k].exact, samples, err);
+	for (k = 0; k < PH_RESTART && !rc; k++) {   /* a restart only begins a hot start */
+		struct found f = ph[k];
+		const char *how = source_of(st, &f);
+		if (k == PH_ACT_START && !f.have && ph[PH_LAUNCH].have && ph[PH_RESUME].have &&
+		    ph[PH_RESUME].ts > ph[PH_LAUNCH].ts + ph[PH_LAUNCH].dur) {
+			/* atrace marks no onStart: it runs between the launch and the resume */
+			f = ph[PH_LAUNCH];
+			f.ts = ph[PH_LAUNCH].ts + ph[PH_LAUNCH].dur;
+			f.dur = ph[PH_RESUME].ts - f.ts;
+			how = "between the launch and the resume";
+		} else if (k == PH_DRAWN && f.have && have_end && f.ts >= end) {
+			/* full display: from the initial display to the app's report */
+			f.dur = f.ts - end;
+			f.ts = end;
+		}
+		if (f.have)
+			rc = store_phase(st, db, phase_name[k], f.ts, f.dur, how, f.exact, samples, err);
+	}
 	if (!rc && have_end)
 		rc = store_phase(st, db, phase_name[PH_STARTUP], ts, end - ts, source, st->exact, samples, err);
 	return rc;

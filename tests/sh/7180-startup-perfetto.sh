@@ -1,10 +1,12 @@
 #!/bin/sh
-# The startup model (engine/startup) on a real Perfetto trace of a warm app
+# The startup model (engine/startup) on Perfetto traces: a real warm app
 # start (../shared/real-traces/perfetto-api32-startup-warm, the app's
 # markers only): activityStart to the end of the first Choreographer#doFrame
 # after it, the phases exact (the trace's own slices), reportFullyDrawn,
 # the package from the process name, and the main thread's CPU unknown
-# (the trace has none) rather than 0.
+# (the trace has none) rather than 0; the whole system trace, where the
+# start is system_server's launching: slice; and mkperfetto.py's cold, warm
+# and hot app starts against their truth (check_pf_startup.py).
 . tests/lib.sh
 tr=$REAL/perfetto-api32-startup-warm/derived/api32_app7663_only.pb
 check "the real warm-start trace is there ($tr)" test -s "$tr"
@@ -16,7 +18,8 @@ is "$(q "$T/w.db" "SELECT kind, tid, package, source, end_source FROM startup")"
 is "$(q "$T/w.db" "SELECT ttid_ns, ttfd_ns FROM startup")" "134862305	624743286" \
 	"time to initial display 134.9 ms, to full display 624.7 ms (reportFullyDrawn)"
 is "$(q "$T/w.db" "SELECT group_concat(phase, ' ') FROM (SELECT phase FROM startup_phases ORDER BY ts, phase)")" \
-	"activity_launch startup activity_create activity_resume first_frame fully_drawn" "the phases found"
+	"activity_launch startup activity_create activity_start activity_resume first_frame fully_drawn" \
+	"the phases found (onStart between the launch and the resume, atrace marks none)"
 is "$(q "$T/w.db" "SELECT count(*) FROM startup_phases WHERE NOT exact")" 0 "every boundary exact (the trace's own slices)"
 is "$(q "$T/w.db" "SELECT count(*) FROM startup_phases WHERE cpu_ns IS NOT NULL OR unexplained_ns IS NOT NULL")" 0 \
 	"running time unknown, not 0, in a trace without CPU times"
@@ -37,7 +40,22 @@ bt.rule{ id = "s", severity = "info", run = function()
     #s.phase.first_frame.methods) }
 end }
 LUA
-like "$("$BIN" "$T/w.db" --rules "$T/st.lua")" "warm 134.9 ms 6 phases, first activity_launch, resume 106.5 ms, frame methods 0" \
+like "$("$BIN" "$T/w.db" --rules "$T/st.lua")" "warm 134.9 ms 7 phases, first activity_launch, resume 106.5 ms, frame methods 0" \
 	"bt.startup(): the start, its phases in time order and by name"
 like "$("$BIN" help rules)" "bt.startup\(\) gives the" "help rules: bt.startup()"
 like "$("$BIN" help rules)" "startup_phases \(phase: bind_application" "help rules: the startup tables"
+
+# The whole system trace: the app chosen by its launching: slice, which
+# begins the start.
+"$BIN" import -q "$REAL/perfetto-api32-startup-warm/api32_startup_warm.perfetto-trace" -o "$T/sys.db"
+is "$(q "$T/sys.db" "SELECT kind, tid, source, ts = (SELECT value FROM meta WHERE key = 'launch_ts'), ttid_ns FROM startup")" \
+	"warm	7663	launching	1	142753866" "system trace: the start begins at launching:, 142.8 ms to initial display"
+# The writer's app starts.
+for k in cold warm hot; do
+	for s in 1 2; do
+		python3 tests/fixtures/mkperfetto.py "$T/$k$s.pb" --flavor appstart --start "$k" --seed "$s" >/dev/null
+		"$BIN" import -q "$T/$k$s.pb" -o "$T/$k$s.db"
+		is "$(python3 tests/fixtures/check_pf_startup.py "$T/truth/startup.json" "$T/$k$s.db" 2>&1)" ok \
+			"mkperfetto $k start, seed $s: the start, its kind and every phase exact"
+	done
+done
