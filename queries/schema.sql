@@ -285,3 +285,25 @@ CREATE TABLE message_methods (
 	incl_cpu_ns INTEGER NOT NULL,
 	PRIMARY KEY (tid, msg_id, rank)
 ) WITHOUT ROWID;
+
+-- The app's start (engine/startup/): the window, its phases and the main
+-- thread inside them.
+CREATE TABLE startup (            -- one row when the trace shows an app start
+  kind TEXT NOT NULL,             -- cold, warm, hot
+  tid INTEGER NOT NULL,           -- the app's main thread
+  package TEXT,                   -- the app's package (its Application class's, or the process name)
+  ts INTEGER NOT NULL,            -- the start: process start (cold) or launch (warm, hot)
+  end_ts INTEGER,                 -- end of the first frame (initial display); NULL: not found
+  ttid_ns INTEGER,                -- end_ts - ts
+  ttfd_ns INTEGER,                -- Activity.reportFullyDrawn - ts; NULL without one
+  source TEXT NOT NULL,           -- how ts was found (a frame or slice name, "first main-thread record")
+  end_source TEXT);               -- how end_ts was found
+CREATE TABLE startup_phases (     -- bind_application, content_providers, application_create,
+  phase TEXT NOT NULL,            -- activity_launch, activity_create, activity_start, activity_resume,
+  ts INTEGER NOT NULL,            -- first_frame, fully_drawn; and 'startup' for the whole window
+  dur INTEGER NOT NULL,
+  source TEXT NOT NULL, exact INTEGER NOT NULL,   -- 1: bounds exact, 0: within sampling resolution
+  cpu_ns INTEGER, blocked_ns INTEGER, idle_ns INTEGER, unexplained_ns INTEGER);   -- the main thread in it
+CREATE TABLE startup_methods (phase TEXT, rank INTEGER, frame_id INTEGER, self_cpu_ns INTEGER,
+  self_ns INTEGER);               -- per phase, top methods by self CPU on the main thread
+CREATE TABLE startup_blocking (phase TEXT, kind TEXT, count INTEGER, dur INTEGER);
