@@ -246,7 +246,7 @@ bt.rule{
       bt.finding{ headline = true, tid = tid, ts = w.start, dur = dur,
         severity = (p.budget_ms > 0 and dur > p.budget_ms * MS) and "warning" or nil,
         message = w.why .. ": the rules look at " .. (w.found and "it, " or "the whole trace, ") ..
-          bt.ms(dur), evidence = { scope = w.scope } }
+          bt.ms(dur), evidence = { scope = w.scope, msg_id = w.msg_id } }
       return
     end
     local s = w.row
