@@ -18,6 +18,7 @@ bt.builtin("attribution")
 
 local MS = 1000000
 local main_tid   -- the startup's main thread (below, with the window)
+local window_breakdown   -- the main thread in the window without the model (below)
 local FRAMEWORK = "android.,androidx.,com.android.,java.,javax.,sun.,dalvik.,libcore.,kotlin."
 
 -- Parameters every rule has, plus its own.
@@ -174,8 +175,8 @@ local function startup_package()
 end
 
 -- Without a model, first_frame (Lua patterns on Class.method) can still
--- end the window: at the end of the main-thread message (else the slice)
--- that first runs a matching method.
+-- end the window: at the end of the main-thread message that first runs
+-- a matching method (outside messages: where that method starts).
 local function first_frame_end(pats)
   stacks()
   local ids = {}
@@ -191,7 +192,10 @@ local function first_frame_end(pats)
   if not s then return nil end
   local m = s.msg_id ~= 0 and bt.query("SELECT ts + dur AS e FROM messages WHERE tid = ? AND msg_id = ?",
     main_tid(), s.msg_id)[1]
-  return m and m.e or (s.ts + s.dur), s.msg_id
+  -- the slice may open before its first sample (slice policy): use the sample
+  local at = bt.scalar("SELECT min(ts) FROM samples WHERE tid = ? AND ts >= ? AND ts <= ?",
+    main_tid(), s.ts, s.ts + s.dur)
+  return m and m.e or at or s.ts, s.msg_id
 end
 
 -- The window the rules look at: {start, finish, row, whole, found, scope, why}.
@@ -228,6 +232,29 @@ end
 
 ----------------------------------------------------------------- headlines
 
+-- Blocking record types (format spec §4.3; 107: an iOS main-thread lock
+-- wait) and their kinds.
+local KIND = { [8] = "monitor", [6] = "wait", [7] = "park", [11] = "gc", [2] = "binder",
+  [20] = "loadlibrary", [12] = "lock", [107] = "lock" }
+local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
+
+-- Without the model: the main thread's CPU (thread clock) and blocked time
+-- by kind inside the window, from its samples (records cut at the end).
+window_breakdown = function(w, main)
+  if not main then return end
+  local cpu = bt.scalar([[SELECT max(coalesce(end_cpu_ns, cpu_ns)) - min(cpu_ns) FROM samples
+WHERE tid = ? AND ts >= ? AND ts <= ? AND cpu_ns IS NOT NULL]], main, w.start, w.finish)
+  bt.metric("startup.main.cpu_ns", cpu or 0)
+  local blocked = {}
+  for r in bt.rows([[SELECT type, sum(min(end_ts, ?) - ts) AS ns FROM samples
+WHERE tid = ? AND end_ts IS NOT NULL AND ts >= ? AND ts < ? GROUP BY type ORDER BY type]],
+    w.finish, main, w.start, w.finish) do
+    local kind = KIND[r.type]
+    if kind then blocked[kind] = (blocked[kind] or 0) + r.ns end
+  end
+  for _, kind in ipairs(KINDS) do bt.metric("startup.main.blocked_ns." .. kind, blocked[kind] or 0) end
+end
+
 bt.rule{
   id = "startup-duration",
   severity = "info",
@@ -243,6 +270,7 @@ bt.rule{
     bt.metric("startup.found", w.row and 1 or 0)
     local tid = main_tid()
     if not w.row then
+      window_breakdown(w, tid)
       bt.finding{ headline = true, tid = tid, ts = w.start, dur = dur,
         severity = (p.budget_ms > 0 and dur > p.budget_ms * MS) and "warning" or nil,
         message = w.why .. ": the rules look at " .. (w.found and "it, " or "the whole trace, ") ..
