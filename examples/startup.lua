@@ -3,21 +3,30 @@
 --   btrace-analyze sampling.bin --rules examples/startup.lua
 --   btrace-analyze sampling.bin --rules examples/startup.lua --set lock_ms=20
 --
--- Startup runs from the start of the trace to the end of the main-thread
--- Looper message that draws the first frame (the first message whose
--- stack holds a method matching first_frame). Every threshold below is a
--- parameter: --set NAME=VALUE, or --set RULE.NAME=VALUE for one rule.
--- The built-in attribution report (tables and metrics) runs first.
+-- Built on the engine's startup model (tables startup, startup_phases,
+-- startup_methods, startup_blocking): every rule looks inside the startup
+-- window (startup.ts .. end_ts) unless scope=trace; without a startup row
+-- the window is the whole trace, and the first finding says so. The
+-- duration and the main thread's breakdown are headlines: listed first.
+-- Repeated findings are grouped: past `cap` (5) a rule gives one summary
+-- finding plus its cap longest. Every threshold is a parameter: --set
+-- NAME=VALUE, or --set RULE.NAME=VALUE for one rule. The rules read
+-- samples where the trace has them and slices, edges and messages where
+-- it has only those (Perfetto imports). The attribution report runs first.
 
 bt.builtin("attribution")
 
 local MS = 1000000
+local main_tid   -- the startup's main thread (below, with the window)
+local window_breakdown   -- the main thread in the window without the model (below)
+local FRAMEWORK = "android.,androidx.,com.android.,java.,javax.,sun.,dalvik.,libcore.,kotlin."
 
--- Blocking record types (format spec §4.3; 107: an iOS main-thread lock
--- wait) and their kinds.
-local KIND = { [8] = "monitor", [6] = "wait", [7] = "park", [11] = "gc", [2] = "binder",
-  [20] = "loadlibrary", [12] = "lock", [107] = "lock" }
-local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
+-- Parameters every rule has, plus its own.
+local function params(own)
+  local p = { scope = "startup", cap = 5, first_frame = "" }
+  for k, v in pairs(own) do p[k] = v end
+  return p
+end
 
 -- Comma-separated Lua patterns -> list.
 local function patterns(s)
@@ -26,8 +35,16 @@ local function patterns(s)
   return out
 end
 
--- The stack forest, loaded once per file: parent and frame of every node,
--- and per frame "Class.method" and whether the class is framework code.
+-- "1,178"
+local function commas(n)
+  local s = tostring(math.tointeger(n) or n)
+  local r
+  repeat s, r = s:gsub("^(%d+)(%d%d%d)", "%1,%2") until r == 0
+  return s
+end
+
+-- The stack forest, loaded once: parent and frame of every node, and per
+-- frame "Class.method" and its class.
 local parent, frame_of, frames
 local function stacks()
   if parent then return end
@@ -42,7 +59,6 @@ local function stacks()
   end
 end
 
--- Is a frame framework code? (class prefix in the framework list)
 local prefix_lists = {}   -- by the list's text: rules may set their own
 local function is_framework(fid, list)
   local prefixes = prefix_lists[list]
@@ -55,6 +71,10 @@ local function is_framework(fid, list)
     if cls:sub(1, #pre) == pre then return true end
   end
   return false
+end
+
+local function name_of(fid)
+  return fid and frames[fid] and frames[fid].name or nil
 end
 
 -- The innermost app frame of a stack (the code that made the call), or
@@ -72,266 +92,480 @@ local function app_frame(node, list)
   return first
 end
 
-local function name_of(fid)
-  return fid and frames[fid] and frames[fid].name or nil
+-- The same from a slice: up its parents (slice-only inputs have no nodes).
+local function app_frame_of_slice(id, list)
+  stacks()
+  local first
+  while id do
+    local s = bt.query("SELECT parent_id, frame_id FROM slices WHERE id = ?", id)[1]
+    if not s then break end
+    first = first or s.frame_id
+    if not is_framework(s.frame_id, list) then return s.frame_id end
+    id = s.parent_id
+  end
+  return first
 end
 
--- Startup window: trace start to the end of the first-frame message.
-local window
-local function startup(p)
-  if window then return window end
+-- The deepest main-thread slice holding ts..ts+dur (a wait without a sample).
+local function slice_at(tid, ts, dur)
+  return bt.scalar([[SELECT id FROM slices WHERE tid = ? AND ts <= ? AND ts + dur >= ?
+ORDER BY depth DESC LIMIT 1]], tid, ts, ts + dur)
+end
+
+local function in_window(w, ts)
+  return ts >= w.start and ts < w.finish
+end
+
+-- Emit a rule's items: each one up to cap (0: no cap); past it, one
+-- summary finding ("1,178 main-thread waits >= 5 ms, 9.7 s in total; the
+-- 5 longest: ...") then the cap longest. An item: key (sorts, longest
+-- first), ts, dur, build() -> finding table, short() -> text.
+local function emit(p, items, what, total)
+  local cap = math.tointeger(p.cap) or 5
+  if cap <= 0 or #items <= cap then
+    for _, it in ipairs(items) do bt.finding(it.build()) end
+    return
+  end
+  local first, last = math.maxinteger, math.mininteger
+  for _, it in ipairs(items) do
+    if it.ts < first then first = it.ts end
+    if it.ts + (it.dur or 0) > last then last = it.ts + (it.dur or 0) end
+  end
+  local top = {}
+  for i, it in ipairs(items) do top[i] = it end
+  table.sort(top, function(a, b) if a.key ~= b.key then return a.key > b.key end return a.ts < b.ts end)
+  local shown, texts = {}, {}
+  for i = 1, cap do shown[i] = top[i].build() texts[i] = top[i].short() end
+  bt.finding{ tid = main_tid(), ts = first, dur = last - first,
+    message = string.format("%s %s%s; the %d %s: %s", commas(#items), what,
+      total and (", " .. bt.ms(total) .. " in total") or "", cap,
+      total and "longest" or "largest", table.concat(texts, "; ")),
+    evidence = { count = #items, total_ns = total, shown = cap } }
+  for _, f in ipairs(shown) do bt.finding(f) end
+end
+
+local function sum_dur(items)
+  local t = 0
+  for _, it in ipairs(items) do t = t + it.dur end
+  return t
+end
+
+------------------------------------------------------------ the window
+
+-- The startup row, or false (none, or a database older than the model).
+local model
+local function startup_row()
+  if model == nil then
+    local ok, rows = pcall(bt.query, "SELECT * FROM startup ORDER BY ts LIMIT 1")
+    model = ok and rows[1] or false
+  end
+  return model
+end
+
+function main_tid()
+  local s = startup_row()
+  return s and s.tid or bt.main_tid()
+end
+
+local function startup_package()
+  local s = startup_row()
+  if s and s.package then return s.package end
+  local tid = main_tid()
+  return tid and bt.thread_name(tid)
+end
+
+-- Without a model, first_frame (Lua patterns on Class.method) can still
+-- end the window: at the end of the main-thread message that first runs
+-- a matching method (outside messages: where that method starts).
+local function first_frame_end(pats)
   stacks()
-  local main = bt.main_tid()
-  local facts = bt.trace()
-  local start = math.tointeger(facts.first_ts) or
-    bt.scalar("SELECT min(ts) FROM samples") or 0
-  local last = math.tointeger(facts.last_ts) or start
-  local want = {}
-  local pats = patterns(p.first_frame)
+  local ids = {}
   for fid, f in pairs(frames) do
     for _, pat in ipairs(pats) do
-      if f.cm:find(pat) then want[fid] = true break end
+      if f.cm:find(pat) then ids[#ids + 1] = math.tointeger(fid) break end
     end
   end
-  -- hit[node]: the stack through node holds a wanted frame. Parents have
-  -- smaller ids than their children, so one pass in id order settles it.
-  local hit = {}
-  local function under(n)
-    local h = hit[n]
-    if h == nil then
-      local pa = parent[n]
-      h = want[frame_of[n]] or (pa and under(pa)) or false
-      hit[n] = h
-    end
-    return h
+  if #ids == 0 or not main_tid() then return nil end
+  table.sort(ids)
+  local s = bt.query("SELECT ts, dur, msg_id FROM slices WHERE tid = ? AND frame_id IN (" ..
+    table.concat(ids, ",") .. ") ORDER BY ts, depth LIMIT 1", main_tid())[1]
+  if not s then return nil end
+  local m = s.msg_id ~= 0 and bt.query("SELECT ts + dur AS e FROM messages WHERE tid = ? AND msg_id = ?",
+    main_tid(), s.msg_id)[1]
+  -- the slice may open before its first sample (slice policy): use the sample
+  local at = bt.scalar("SELECT min(ts) FROM samples WHERE tid = ? AND ts >= ? AND ts <= ?",
+    main_tid(), s.ts, s.ts + s.dur)
+  return m and m.e or at or s.ts, s.msg_id
+end
+
+-- The window the rules look at: {start, finish, row, whole, found, scope, why}.
+local windows = {}
+local function W(p)
+  if p.scope ~= "startup" and p.scope ~= "trace" then
+    error("scope must be startup or trace, not '" .. tostring(p.scope) .. "'")
   end
-  window = { start = start, finish = last, found = false }
-  if main then
-    for s in bt.rows("SELECT ts, msg_id, node_id FROM samples WHERE tid = ? ORDER BY ts, id", main) do
-      if under(s.node_id) then
-        local m = s.msg_id ~= 0 and bt.query(
-          "SELECT ts, dur FROM messages WHERE tid = ? AND msg_id = ?", main, s.msg_id)[1]
-        window.finish = m and (m.ts + m.dur) or s.ts
-        window.found, window.msg_id, window.frame_ts = true, s.msg_id, s.ts
-        break
+  local key = p.scope .. "\0" .. p.first_frame
+  if windows[key] then return windows[key] end
+  local facts = bt.trace()
+  local first = math.tointeger(facts.first_ts) or bt.scalar("SELECT min(ts) FROM slices") or 0
+  local last = math.tointeger(facts.last_ts) or bt.scalar("SELECT max(ts + dur) FROM slices") or first
+  local s = startup_row()
+  local w = { start = first, finish = last, whole = true, scope = p.scope, row = s or nil }
+  if s and s.end_ts then w.found = true end
+  if p.scope == "startup" and s then
+    w.start, w.finish, w.whole = s.ts, s.end_ts or last, false
+  elseif not s then
+    w.why = "no app start found in the trace (no startup row)"
+    if p.first_frame ~= "" then
+      local e, msg = first_frame_end(patterns(p.first_frame))
+      if e then
+        w.finish, w.whole, w.found, w.msg_id = e, false, true, msg
+        w.why = "no startup row; the first frame matching '" .. p.first_frame .. "' ends the window"
+      else
+        w.why = "no startup row and no main-thread frame matching '" .. p.first_frame .. "'"
       end
     end
   end
-  return window
+  windows[key] = w
+  return w
+end
+
+----------------------------------------------------------------- headlines
+
+-- Blocking record types (format spec §4.3; 107: an iOS main-thread lock
+-- wait) and their kinds.
+local KIND = { [8] = "monitor", [6] = "wait", [7] = "park", [11] = "gc", [2] = "binder",
+  [20] = "loadlibrary", [12] = "lock", [107] = "lock" }
+local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
+
+-- Without the model: the main thread's CPU (thread clock) and blocked time
+-- by kind inside the window, from its samples (records cut at the end).
+window_breakdown = function(w, main)
+  if not main then return end
+  local cpu = bt.scalar([[SELECT max(coalesce(end_cpu_ns, cpu_ns)) - min(cpu_ns) FROM samples
+WHERE tid = ? AND ts >= ? AND ts <= ? AND cpu_ns IS NOT NULL]], main, w.start, w.finish)
+  bt.metric("startup.main.cpu_ns", cpu or 0)
+  local blocked = {}
+  for r in bt.rows([[SELECT type, sum(min(end_ts, ?) - ts) AS ns FROM samples
+WHERE tid = ? AND end_ts IS NOT NULL AND ts >= ? AND ts < ? GROUP BY type ORDER BY type]],
+    w.finish, main, w.start, w.finish) do
+    local kind = KIND[r.type]
+    if kind then blocked[kind] = (blocked[kind] or 0) + r.ns end
+  end
+  for _, kind in ipairs(KINDS) do bt.metric("startup.main.blocked_ns." .. kind, blocked[kind] or 0) end
 end
 
 bt.rule{
   id = "startup-duration",
-  severity = "warning",
-  params = {
-    first_frame = "%.doFrame$",   -- Lua patterns on Class.method, comma-separated
-    budget_ms = 0,                -- warn above this many ms (0: no budget)
+  severity = "info",
+  params = params{
+    cold_ms = 5000, warm_ms = 2000, hot_ms = 1500,   -- Android vitals' slow starts
+    budget_ms = 0,                                   -- warn above this too (0: none)
   },
   run = function(p)
-    local w = startup(p)
+    local w = W(p)
     local dur = w.finish - w.start
     bt.metric("startup.duration_ns", dur)
     bt.metric("startup.first_frame_found", w.found and 1 or 0)
-    local main = bt.main_tid()
-    if main then
-      -- The main thread inside the window: CPU from its thread clock, and
-      -- blocked time by kind (records cut at the window's end).
-      local cpu = bt.scalar([[SELECT max(coalesce(end_cpu_ns, cpu_ns)) - min(cpu_ns) FROM samples
-WHERE tid = ? AND ts >= ? AND ts <= ? AND cpu_ns IS NOT NULL]], main, w.start, w.finish)
-      bt.metric("startup.main.cpu_ns", cpu or 0)
-      local blocked = {}
-      for r in bt.rows([[SELECT type, sum(min(end_ts, ?) - ts) AS ns FROM samples
-WHERE tid = ? AND end_ts IS NOT NULL AND ts >= ? AND ts < ? GROUP BY type]],
-        w.finish, main, w.start, w.finish) do
-        local kind = KIND[r.type]
-        if kind then blocked[kind] = (blocked[kind] or 0) + r.ns end
-      end
-      for _, kind in ipairs(KINDS) do bt.metric("startup.main.blocked_ns." .. kind, blocked[kind] or 0) end
+    bt.metric("startup.found", w.row and 1 or 0)
+    local tid = main_tid()
+    if not w.row then
+      window_breakdown(w, tid)
+      bt.finding{ headline = true, tid = tid, ts = w.start, dur = dur,
+        severity = (p.budget_ms > 0 and dur > p.budget_ms * MS) and "warning" or nil,
+        message = w.why .. ": the rules look at " .. (w.found and "it, " or "the whole trace, ") ..
+          bt.ms(dur), evidence = { scope = w.scope, msg_id = w.msg_id } }
+      return
     end
-    if not w.found then
-      bt.finding{ severity = "info", ts = w.start, dur = dur, tid = bt.main_tid(),
-        message = "no main-thread frame matching '" .. p.first_frame ..
-          "': startup taken as the whole trace, " .. bt.ms(dur) }
-    elseif p.budget_ms > 0 and dur > p.budget_ms * MS then
-      bt.finding{ ts = w.start, dur = dur, tid = bt.main_tid(),
-        message = string.format("startup took %s, over the %s budget", bt.ms(dur), bt.ms(p.budget_ms * MS)),
-        evidence = { msg_id = w.msg_id, first_frame_ts = w.frame_ts } }
-    else
-      bt.finding{ severity = "info", ts = w.start, dur = dur, tid = bt.main_tid(),
-        message = "startup: first frame drawn after " .. bt.ms(dur),
-        evidence = { msg_id = w.msg_id, first_frame_ts = w.frame_ts } }
+    local s = w.row
+    local limit = (p[s.kind .. "_ms"] or 0) * MS
+    local slow = s.ttid_ns and limit > 0 and s.ttid_ns >= limit
+    local over = s.ttid_ns and p.budget_ms > 0 and s.ttid_ns > p.budget_ms * MS
+    bt.metric("startup.ttid_ns", s.ttid_ns or dur)
+    if s.ttfd_ns then bt.metric("startup.ttfd_ns", s.ttfd_ns) end
+    bt.metric("startup.slow", slow and 1 or 0)
+    local msg = string.format("%s start of %s: initial display after %s%s", s.kind, s.package or "the app",
+      s.ttid_ns and bt.ms(s.ttid_ns) or "? (no first frame found)",
+      s.ttfd_ns and (", full display after " .. bt.ms(s.ttfd_ns)) or "")
+    if slow then
+      msg = msg .. string.format(", slow (Android vitals: %s for a %s start)", bt.ms(limit), s.kind)
+    elseif over then
+      msg = msg .. ", over the " .. bt.ms(p.budget_ms * MS) .. " budget"
+    end
+    if w.scope == "trace" then msg = msg .. "; scope=trace: the rules look at the whole trace" end
+    bt.finding{ headline = true, tid = tid, ts = s.ts, dur = s.ttid_ns or dur,
+      severity = (slow or over) and "warning" or nil, message = msg,
+      evidence = { kind = s.kind, package = s.package, ttid_ns = s.ttid_ns, ttfd_ns = s.ttfd_ns,
+        source = s.source, end_source = s.end_source, slow_ns = limit } }
+  end }
+
+-- The main thread in startup, from startup_phases / _blocking / _methods.
+bt.rule{
+  id = "startup-breakdown",
+  severity = "info",
+  params = params{ top = 3 },   -- methods named per phase
+  run = function(p)
+    local w = W(p)
+    if not w.row then return end
+    local blocked = {}
+    for b in bt.rows("SELECT kind, count, dur FROM startup_blocking WHERE phase = 'startup' ORDER BY dur DESC, kind") do
+      blocked[#blocked + 1] = b.kind .. " " .. bt.ms(b.dur)
+      bt.metric("startup.main.blocked_ns." .. b.kind, b.dur)
+    end
+    for ph in bt.rows("SELECT * FROM startup_phases ORDER BY ts, dur DESC, phase") do
+      local pre = "startup.phase." .. ph.phase .. "."
+      bt.metric(pre .. "dur_ns", ph.dur)
+      for _, k in ipairs{ "cpu_ns", "blocked_ns", "idle_ns", "unexplained_ns" } do
+        if ph[k] then bt.metric(pre .. k, ph[k]) end
+      end
+      if ph.phase == "startup" and ph.cpu_ns then bt.metric("startup.main.cpu_ns", ph.cpu_ns) end
+      local top = {}
+      for m in bt.rows("SELECT frame_id, self_cpu_ns FROM startup_methods WHERE phase = ? ORDER BY rank LIMIT ?",
+        ph.phase, math.tointeger(p.top) or 3) do
+        top[#top + 1] = bt.short(bt.frame_name(m.frame_id)) .. " " .. bt.ms(m.self_cpu_ns)
+      end
+      bt.finding{ headline = true, tid = main_tid(), ts = ph.ts, dur = ph.dur,
+        message = string.format("%s %s: running %s, blocked %s%s, idle %s, unexplained %s%s",
+          ph.phase, bt.ms(ph.dur), bt.ms(ph.cpu_ns), bt.ms(ph.blocked_ns),
+          (ph.phase == "startup" and #blocked > 0) and (" (" .. table.concat(blocked, ", ") .. ")") or "",
+          bt.ms(ph.idle_ns), bt.ms(ph.unexplained_ns),
+          #top > 0 and ("; top by CPU: " .. table.concat(top, ", ")) or ""),
+        evidence = { phase = ph.phase, source = ph.source, exact = ph.exact, cpu_ns = ph.cpu_ns,
+          blocked_ns = ph.blocked_ns, idle_ns = ph.idle_ns, unexplained_ns = ph.unexplained_ns } }
     end
   end }
+
+----------------------------------------------------------------- waits
 
 bt.rule{
   id = "main-lock-wait",
   severity = "warning",
-  params = {
+  params = params{
     lock_ms = 5,   -- report main-thread monitor / wait / park / lock waits this long
-    framework = "android.,androidx.,com.android.,java.,javax.,sun.,dalvik.,libcore.,kotlin.",
+    framework = FRAMEWORK,
   },
   run = function(p)
-    local main = bt.main_tid()
+    local w, main = W(p), main_tid()
     if not main then return end
+    local items = {}
     for e in bt.edges{ tid = main, min_dur = math.floor(p.lock_ms * MS) } do
-      local waiter = bt.query("SELECT node_id FROM samples WHERE id = ?", e.waiter_sample_id)[1]
-      local caller = waiter and app_frame(waiter.node_id, p.framework)
-      local waker_method = e.waker_node_id and app_frame(e.waker_node_id, p.framework)
-      local who = e.waker_tid and (bt.thread_name(e.waker_tid) .. " (" .. e.waker_tid .. ")") or "an unknown thread"
-      bt.finding{ tid = main, ts = e.ts, dur = e.dur,
-        message = string.format("main thread blocked %s on %s in %s, released by %s in %s",
-          bt.ms(e.dur), e.kind, bt.short(name_of(caller)), who,
-          e.waker_node_id and bt.short(name_of(waker_method)) or "?"),
-        evidence = { kind = e.kind, lock_id = e.lock_id, method = bt.frame_name(e.waiter_frame_id),
-          caller = name_of(caller), waker_tid = e.waker_tid, waker_ts = e.waker_ts,
-          waker_frame = e.waker_frame_id and bt.frame_name(e.waker_frame_id),
-          waker_method = e.waker_node_id and name_of(waker_method) } }
+      if in_window(w, e.ts) then
+        local function build()
+          local node = e.waiter_sample_id and
+            bt.scalar("SELECT node_id FROM samples WHERE id = ?", e.waiter_sample_id)
+          local caller = node and app_frame(node, p.framework) or
+            app_frame_of_slice(slice_at(main, e.ts, e.dur), p.framework)
+          local waker_method = e.waker_node_id and app_frame(e.waker_node_id, p.framework)
+          local who = e.waker_tid and (bt.thread_name(e.waker_tid) .. " (" .. e.waker_tid .. ")") or "an unknown thread"
+          return { tid = main, ts = e.ts, dur = e.dur,
+            message = string.format("main thread blocked %s on %s in %s, released by %s in %s",
+              bt.ms(e.dur), e.kind, bt.short(name_of(caller)), who,
+              e.waker_node_id and bt.short(name_of(waker_method)) or "?"),
+            evidence = { kind = e.kind, lock_id = e.lock_id, method = bt.frame_name(e.waiter_frame_id),
+              caller = name_of(caller), waker_tid = e.waker_tid, waker_ts = e.waker_ts,
+              waker_frame = e.waker_frame_id and bt.frame_name(e.waker_frame_id),
+              waker_method = e.waker_node_id and name_of(waker_method) } }
+        end
+        items[#items + 1] = { key = e.dur, ts = e.ts, dur = e.dur, build = build,
+          short = function()
+            return string.format("%s %s, released by %s", bt.ms(e.dur), e.kind,
+              e.waker_tid and bt.thread_name(e.waker_tid) or "?")
+          end }
+      end
     end
+    emit(p, items, "main-thread waits >= " .. bt.ms(math.floor(p.lock_ms * MS)), sum_dur(items))
   end }
 
--- Blocking records of one type on the main thread, in time order, at
--- least min_ns long and (when window) inside startup.
-local function main_records(rtype, min_ns, window)
-  local main = bt.main_tid()
+-- Main-thread blocks of one record type in the window: from samples where
+-- the main thread has them, else from slices whose frame name matches
+-- one of names (atrace / Perfetto names of the same waits).
+local function main_blocks(w, rtype, names, min_ns, list)
+  local main = main_tid()
   local out = {}
   if not main then return out end
-  local sql = [[
+  if bt.scalar("SELECT 1 FROM samples WHERE tid = ? LIMIT 1", main) then
+    for r in bt.rows([[
 SELECT s.ts, s.end_ts - s.ts AS dur, s.node_id, s.msg_id, n.frame_id
 FROM samples s JOIN nodes n ON n.id = s.node_id
-WHERE s.tid = ? AND s.type = ? AND s.end_ts - s.ts >= ?]] ..
-    (window and " AND s.ts < ?" or "") .. " ORDER BY s.ts"
-  local args = { main, rtype, min_ns }
-  if window then args[4] = window.finish end
-  for r in bt.rows(sql, table.unpack(args)) do out[#out + 1] = r end
+WHERE s.tid = ? AND s.type = ? AND s.end_ts - s.ts >= ? AND s.ts >= ? AND s.ts < ? ORDER BY s.ts]],
+      main, rtype, min_ns, w.start, w.finish) do
+      r.caller = function() return app_frame(r.node_id, list) end
+      out[#out + 1] = r
+    end
+    return out
+  end
+  stacks()
+  local ids = {}
+  for fid, f in pairs(frames) do
+    for _, pat in ipairs(names) do
+      if f.name:find(pat) then ids[#ids + 1] = math.tointeger(fid) break end
+    end
+  end
+  if #ids == 0 then return out end
+  table.sort(ids)
+  for r in bt.rows("SELECT id, ts, dur, msg_id, frame_id FROM slices WHERE tid = ? AND dur >= ? AND ts >= ? AND ts < ?" ..
+    " AND (type = ? OR frame_id IN (" .. table.concat(ids, ",") .. ")) ORDER BY ts, depth",
+    main, min_ns, w.start, w.finish, rtype) do
+    r.caller = function() return app_frame_of_slice(r.id, list) end
+    out[#out + 1] = r
+  end
   return out
 end
 
-local function blocking_rule(id, rtype, what, param, default, in_startup)
+local function blocking_rule(id, rtype, names, what, plural, param, default)
   bt.rule{
     id = id,
     severity = "warning",
-    params = {
-      [param] = default,
-      first_frame = "%.doFrame$",
-      framework = "android.,androidx.,com.android.,java.,javax.,sun.,dalvik.,libcore.,kotlin.",
-    },
+    params = params{ [param] = default, framework = FRAMEWORK },
     run = function(p)
-      local w = in_startup and startup(p) or nil
-      for _, r in ipairs(main_records(rtype, math.floor(p[param] * MS), w)) do
-        local caller = app_frame(r.node_id, p.framework)
-        bt.finding{ tid = bt.main_tid(), ts = r.ts, dur = r.dur,
-          message = string.format("%s on the main thread for %s in %s", what, bt.ms(r.dur),
-            bt.short(name_of(caller))),
-          evidence = { method = bt.frame_name(r.frame_id), caller = name_of(caller), msg_id = r.msg_id } }
+      local w, main = W(p), main_tid()
+      local items = {}
+      for _, r in ipairs(main_blocks(w, rtype, names, math.floor(p[param] * MS), p.framework)) do
+        items[#items + 1] = { key = r.dur, ts = r.ts, dur = r.dur,
+          short = function() return bt.ms(r.dur) end,
+          build = function()
+            local caller = r.caller()
+            return { tid = main, ts = r.ts, dur = r.dur,
+              message = string.format("%s on the main thread for %s in %s", what, bt.ms(r.dur),
+                bt.short(name_of(caller))),
+              evidence = { method = bt.frame_name(r.frame_id), caller = name_of(caller), msg_id = r.msg_id } }
+          end }
       end
+      emit(p, items, plural .. " on the main thread >= " .. bt.ms(math.floor(p[param] * MS)), sum_dur(items))
     end }
 end
 
 -- Record types: format spec §4.3 (queries/schema.sql record_types).
-blocking_rule("main-binder", 2, "binder call", "binder_ms", 5, false)
-blocking_rule("main-loadlibrary", 20, "System.loadLibrary", "loadlibrary_ms", 0, false)
-blocking_rule("startup-gc", 11, "wait for GC during startup", "gc_ms", 2, true)
+blocking_rule("main-binder", 2, { "^binder transact", "BinderProxy%.transact" }, "binder call", "binder calls", "binder_ms", 5)
+blocking_rule("main-loadlibrary", 20, { "loadLibrary" }, "System.loadLibrary", "System.loadLibrary calls", "loadlibrary_ms", 0)
+blocking_rule("startup-gc", 11, { "WaitForGcToComplete", "^GC: Wait" }, "wait for GC", "GC waits", "gc_ms", 2)
 
 bt.rule{
   id = "long-message",
   severity = "warning",
-  params = {
+  params = params{
     message_ms = 50,    -- main-thread Looper messages this long are reported
     anr_ms = 5000,      -- and as errors from this long (input-dispatch ANR)
     methods = 3,        -- top self methods named per message
   },
   run = function(p)
-    local main = bt.main_tid()
+    local w, main = W(p), main_tid()
     if not main then return end
+    local items = {}
     for m in bt.messages{ tid = main, min_dur = math.floor(p.message_ms * MS) } do
-      local top = {}
-      for r in bt.rows([[SELECT frame_id, self_ns FROM message_methods
+      if m.ts < w.finish and m.ts + m.dur > w.start then
+        items[#items + 1] = { key = m.dur, ts = m.ts, dur = m.dur,
+          short = function() return "message " .. m.msg_id .. " " .. bt.ms(m.dur) end,
+          build = function()
+            local top = {}
+            for r in bt.rows([[SELECT frame_id, self_ns FROM message_methods
 WHERE tid = ? AND msg_id = ? ORDER BY rank LIMIT ?]], main, m.msg_id, math.tointeger(p.methods) or 3) do
-        top[#top + 1] = bt.short(bt.frame_name(r.frame_id)) .. " " .. bt.ms(r.self_ns)
+              top[#top + 1] = bt.short(bt.frame_name(r.frame_id)) .. " " .. bt.ms(r.self_ns)
+            end
+            return { tid = main, ts = m.ts, dur = m.dur,
+              severity = m.dur >= p.anr_ms * MS and "error" or nil,
+              message = string.format("message %d ran %s on the main thread%s", m.msg_id, bt.ms(m.dur),
+                #top > 0 and (": " .. table.concat(top, ", ")) or ""),
+              evidence = { msg_id = m.msg_id, cpu_ns = m.cpu_dur, top_methods = table.concat(top, "; ") } }
+          end }
       end
-      bt.finding{ tid = main, ts = m.ts, dur = m.dur,
-        severity = m.dur >= p.anr_ms * MS and "error" or nil,
-        message = string.format("message %d ran %s on the main thread%s", m.msg_id, bt.ms(m.dur),
-          #top > 0 and (": " .. table.concat(top, ", ")) or ""),
-        evidence = { msg_id = m.msg_id, cpu_ns = m.cpu_dur, top_methods = table.concat(top, "; ") } }
     end
+    table.sort(items, function(a, b) return a.ts < b.ts end)
+    emit(p, items, "main-thread messages >= " .. bt.ms(math.floor(p.message_ms * MS)), sum_dur(items))
   end }
 
--- First and last sample time of each wanted frame on one thread: per
--- node, the wanted frames on its stack (shared with the parent's list
--- unless the node adds one).
-local function spans(tid, want)
+----------------------------------------------------------------- methods
+
+-- App methods: those of the app's package (the startup row's, else the
+-- main thread's name) and those matching a `methods` pattern.
+local function app_methods(p)
   stacks()
-  local on, out = {}, {}
-  local none = {}
-  local function stack_of(n)
-    local l = on[n]
-    if l == nil then
-      local pa = parent[n]
-      l = pa and stack_of(pa) or none
-      local fid = frame_of[n]
-      if want[fid] then
-        local c = { fid }
-        for _, x in ipairs(l) do c[#c + 1] = x end
-        l = c
+  local pkg = p.package ~= "" and p.package or startup_package()
+  local pats = patterns(p.methods)
+  local want = {}
+  for fid, f in pairs(frames) do
+    local ok = pkg and pkg ~= "" and (f.class == pkg or f.class:sub(1, #pkg + 1) == pkg .. ".")
+    if not ok then
+      for _, pat in ipairs(pats) do
+        if f.cm:find(pat) then ok = true break end
       end
-      on[n] = l
     end
-    return l
+    if ok then want[fid] = true end
   end
-  if next(want) == nil then return out end
-  for s in bt.rows("SELECT ts, coalesce(end_ts, ts) AS te, node_id FROM samples WHERE tid = ?", tid) do
-    for _, fid in ipairs(stack_of(s.node_id)) do
+  return want
+end
+
+-- Per wanted method on one thread inside the window: inclusive column
+-- (nested activations once) and the first and last activation.
+local function window_totals(tid, w, want, column)
+  local out, open_end = {}, {}
+  for s in bt.rows("SELECT frame_id, ts, dur, " .. column .. " AS v FROM slices WHERE tid = ? AND ts >= ? AND ts < ?" ..
+    " ORDER BY ts, depth", tid, w.start, w.finish) do
+    local fid = s.frame_id
+    if want[fid] and s.ts >= (open_end[fid] or math.mininteger) then
+      open_end[fid] = s.ts + s.dur
       local x = out[fid]
-      if not x then out[fid] = { first = s.ts, last = s.te }
-      else
-        if s.ts < x.first then x.first = s.ts end
-        if s.te > x.last then x.last = s.te end
-      end
+      if not x then out[fid] = { v = s.v, first = s.ts, last = s.ts + s.dur }
+      else x.v, x.last = x.v + s.v, s.ts + s.dur end
     end
   end
   return out
 end
 
--- Heavy allocation or page faults in startup-style methods (onCreate...).
-local function method_rule(id, column, what, param, default, fmt)
+-- The whole trace: the methods table, spans from the slices.
+local function trace_totals(tid, want, column)
+  local out = {}
+  for m in bt.methods{ tid = tid, order = column } do
+    if m[column] <= 0 then break end
+    if want[m.frame_id] then
+      out[m.frame_id] = { v = m[column], self = m[column:gsub("^incl_", "self_")], incl_ns = m.incl_ns }
+    end
+  end
+  for s in bt.rows("SELECT frame_id, min(ts) AS first, max(ts + dur) AS last FROM slices WHERE tid = ? GROUP BY frame_id ORDER BY frame_id", tid) do
+    local x = out[s.frame_id]
+    if x then x.first, x.last = s.first, s.last end
+  end
+  return out
+end
+
+-- Heavy allocation or page faults in the app's methods.
+local function method_rule(id, column, what, param, default, scale, fmt)
   bt.rule{
     id = id,
     severity = "warning",
-    params = {
+    params = params{
       [param] = default,
-      methods = "%.onCreate%w*$,%.onStart$,%.onResume$,%.attachBaseContext$,%.startup%.",
+      package = "",   -- the app's package; "": the startup row's, else the main thread's name
+      methods = "%.onCreate%w*$,%.onStart$,%.onResume$,%.attachBaseContext$",
     },
     run = function(p)
-      local main = bt.main_tid()
+      local w, main = W(p), main_tid()
       if not main then return end
-      stacks()
-      local pats = patterns(p.methods)
-      local limit = p[param] * (column == "incl_alloc_bytes" and 1024 or 1)
-      local hits, want = {}, {}
-      for m in bt.methods{ tid = main, order = column } do
-        if m[column] < limit then break end
-        local cm = frames[m.frame_id] and frames[m.frame_id].cm or m.name
-        for _, pat in ipairs(pats) do
-          if cm:find(pat) then
-            hits[#hits + 1], want[m.frame_id] = m, true
-            break
-          end
+      local want = app_methods(p)
+      local limit = p[param] * scale
+      local tot = w.whole and trace_totals(main, want, "incl_" .. column) or
+        window_totals(main, w, want, column)
+      local items = {}
+      for fid, x in pairs(tot) do
+        if x.v >= limit and x.v > 0 then
+          local name = name_of(fid) or bt.frame_name(fid)
+          items[#items + 1] = { key = x.v, ts = x.first or w.start, dur = x.first and (x.last - x.first),
+            short = function() return fmt(x.v) .. " " .. bt.short(name) end,
+            build = function()
+              return { tid = main, ts = x.first, dur = x.first and (x.last - x.first),
+                message = string.format("%s %s in %s%s", fmt(x.v), what, bt.short(name),
+                  x.self and (" (" .. fmt(x.self) .. " in the method itself)") or
+                    (w.whole and "" or " during startup")),
+                evidence = { method = name, ["incl_" .. column] = x.v,
+                  ["self_" .. column] = x.self, incl_ns = x.incl_ns } }
+            end }
         end
       end
-      local span = spans(main, want)
-      local self_col = column:gsub("^incl_", "self_")
-      for _, m in ipairs(hits) do
-        local s = span[m.frame_id]
-        bt.finding{ tid = main, ts = s and s.first, dur = s and (s.last - s.first),
-          message = string.format("%s %s in %s (%s in the method itself)", fmt(m[column]), what,
-            bt.short(m.name), fmt(m[self_col])),
-          evidence = { method = m.name, [column] = m[column], [self_col] = m[self_col],
-            incl_ns = m.incl_ns } }
-      end
+      table.sort(items, function(a, b) if a.ts ~= b.ts then return a.ts < b.ts end return a.key > b.key end)
+      emit(p, items, "app methods with " .. what .. " >= " .. fmt(limit))
     end }
 end
 
-method_rule("startup-method-alloc", "incl_alloc_bytes", "allocated", "alloc_kb", 1024, bt.bytes)
-method_rule("startup-method-faults", "incl_majflt", "major page faults", "majflt", 20,
-  function(n) return tostring(n) end)
+method_rule("startup-method-alloc", "alloc_bytes", "allocated", "alloc_kb", 1024, 1024, bt.bytes)
+method_rule("startup-method-faults", "majflt", "major page faults", "majflt", 20, 1,
+  function(n) return commas(n) end)

@@ -276,7 +276,7 @@ static int opt_int_field(lua_State *L, int t, const char *name, int64_t *out)
 	return ok;
 }
 
-/* bt.finding{message=, severity=, rule=, tid=, ts=, dur=, evidence={}} */
+/* bt.finding{message=, severity=, rule=, tid=, ts=, dur=, headline=, evidence={}} */
 static int l_finding(lua_State *L)
 {
 	struct bt_rules_state *st = state(L);
@@ -302,6 +302,9 @@ static int l_finding(lua_State *L)
 	f->has_tid = opt_int_field(L, 1, "tid", &f->tid);
 	f->has_ts = opt_int_field(L, 1, "ts", &f->ts);
 	f->has_dur = opt_int_field(L, 1, "dur", &f->dur);
+	lua_getfield(L, 1, "headline");
+	f->headline = lua_toboolean(L, -1);
+	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "evidence") == LUA_TTABLE) {
 		int ev = lua_gettop(L), anchor = ev + 1;
 		size_t k, nk;

@@ -217,9 +217,13 @@ void bt_finding_evidence(struct bt_finding *f, const char *key, struct bt_value 
 	f->ev[f->nev++].v = v;
 }
 
-/* Merge sort by (severity desc, ts, emission order): qsort is not stable. */
+/* Merge sort by (headline, severity desc, ts, emission order): qsort is
+ * not stable. A headline leads whatever its severity: a review reads the
+ * startup's duration before the waits inside it. */
 static int before(const struct bt_finding *a, const struct bt_finding *b)
 {
+	if (a->headline != b->headline)
+		return a->headline;
 	if (a->severity != b->severity)
 		return a->severity > b->severity;
 	if (a->has_ts != b->has_ts)

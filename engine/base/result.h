@@ -50,6 +50,7 @@ struct bt_finding {
 	char *rule, *message;
 	enum bt_severity severity;
 	int has_tid, has_ts, has_dur;
+	int headline;   /* the review's headline (a startup's duration): listed first */
 	int64_t tid, ts, dur;
 	struct bt_evidence *ev;
 	int nev;
@@ -103,7 +104,7 @@ struct bt_finding *bt_result_finding(struct bt_result *r, const char *rule, enum
 				     const char *message);
 void bt_finding_evidence(struct bt_finding *f, const char *key, struct bt_value v);
 
-/* Findings most severe first, then by time; stable. */
+/* Findings: headlines first, then most severe first, then by time; stable. */
 void bt_result_sort(struct bt_result *r);
 /* The highest severity of any finding, or -1. */
 int bt_result_max_severity(const struct bt_result *r);

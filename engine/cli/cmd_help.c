@@ -128,6 +128,7 @@ static const struct {
 	  "  bt.builtin(\"attribution\")            run the built-in attribution rules too\n"
 	  "Results:\n"
 	  "  bt.finding{ message=, severity=, tid=, ts=, dur=, evidence={...} }\n"
+	  "           headline=true: listed before every other finding\n"
 	  "  bt.metric(\"dotted.name\", number)\n"
 	  "  bt.table{ name=, title=, columns={...}, rows={{...}, ...}, units={col=unit} }\n"
 	  "           rows are lists in column order or maps by column name; units\n"

@@ -10,6 +10,7 @@
 
 #include "gen/bt_html.h"
 #include "reports/html/html_int.h"
+#include "reports/report_startup.h"
 
 /* Rows a table shows; the JSON report has them all. */
 #define TABLE_ROWS 1000
@@ -113,47 +114,87 @@ static void evidence(FILE *out, const struct bt_finding *f, struct bt_buf *b)
 	}
 }
 
+/* One group of findings: the headlines (sev < 0), or one severity's others. */
+static void finding_group(FILE *out, const struct bt_result *res, int sev, int64_t t0, struct bt_buf *b)
+{
+	const char *name = sev < 0 ? "headline" : bt_severity_name[sev];
+	size_t i, n;
+
+	for (i = n = 0; i < res->nfindings; i++)
+		n += sev < 0 ? res->findings[i].headline
+			     : !res->findings[i].headline && (int)res->findings[i].severity == sev;
+	if (!n)
+		return;
+	fprintf(out, "<h3 class=\"sev-%s\">%s (%zu)</h3>\n<table class=\"data\"><thead><tr>"
+		"<th>rule</th><th>message</th><th>thread</th><th>at ms</th><th>for ms</th>"
+		"<th>evidence</th></tr></thead><tbody>\n", sev < 0 ? "info" : name, name, n);
+	for (i = 0; i < res->nfindings; i++) {
+		const struct bt_finding *f = &res->findings[i];
+		if (sev < 0 ? !f->headline : f->headline || (int)f->severity != sev)
+			continue;
+		fputs("<tr><td>", out);
+		esc(out, f->rule);
+		fputs("</td><td>", out);
+		esc(out, f->message);
+		fputs("</td><td class=\"n\">", out);
+		if (f->has_tid)
+			fprintf(out, "%lld", (long long)f->tid);
+		fputs("</td><td class=\"n\">", out);
+		if (f->has_ts)
+			fprintf(out, "%.1f", (double)(f->ts - t0) / 1e6);
+		fputs("</td><td class=\"n\">", out);
+		if (f->has_dur)
+			fprintf(out, "%.1f", (double)f->dur / 1e6);
+		fputs("</td><td>", out);
+		evidence(out, f, b);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
+
 static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	int sev;
-	size_t i, n;
 
 	fprintf(out, "<section id=\"findings\">\n<h2>Findings (%zu)</h2>\n", res->nfindings);
 	if (!res->nfindings)
 		fputs("<p>No findings.</p>\n", out);
-	for (sev = BT_SEV__COUNT - 1; sev >= 0; sev--) {
-		for (i = n = 0; i < res->nfindings; i++)
-			n += (int)res->findings[i].severity == sev;
-		if (!n)
-			continue;
-		fprintf(out, "<h3 class=\"sev-%s\">%s (%zu)</h3>\n<table class=\"data\"><thead><tr>"
-			"<th>rule</th><th>message</th><th>thread</th><th>at ms</th><th>for ms</th>"
-			"<th>evidence</th></tr></thead><tbody>\n", bt_severity_name[sev], bt_severity_name[sev], n);
-		for (i = 0; i < res->nfindings; i++) {
-			const struct bt_finding *f = &res->findings[i];
-			if ((int)f->severity != sev)
-				continue;
-			fputs("<tr><td>", out);
-			esc(out, f->rule);
-			fputs("</td><td>", out);
-			esc(out, f->message);
-			fputs("</td><td class=\"n\">", out);
-			if (f->has_tid)
-				fprintf(out, "%lld", (long long)f->tid);
-			fputs("</td><td class=\"n\">", out);
-			if (f->has_ts)
-				fprintf(out, "%.1f", (double)(f->ts - t0) / 1e6);
-			fputs("</td><td class=\"n\">", out);
-			if (f->has_dur)
-				fprintf(out, "%.1f", (double)f->dur / 1e6);
-			fputs("</td><td>", out);
-			evidence(out, f, &b);
-			fputs("</td></tr>\n", out);
-		}
-		fputs("</tbody></table>\n", out);
-	}
+	finding_group(out, res, -1, t0, &b);
+	for (sev = BT_SEV__COUNT - 1; sev >= 0; sev--)
+		finding_group(out, res, sev, t0, &b);
 	fputs("</section>\n", out);
+	bt_buf_release(&b);
+}
+
+/* The startup summary (reports/report_startup.h): headline and phases. */
+static void startup(FILE *out, const struct bt_startup_sum *s)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i, k;
+
+	if (!s->found)
+		return;
+	bt_startup_sum_headline(s, &b);
+	fputs("<section id=\"startup\">\n<h2>Startup</h2>\n<p class=\"facts\"><strong>", out);
+	esc(out, b.buf);
+	fputs("</strong></p>\n<table class=\"data\"><thead><tr><th>phase</th><th>start ms</th><th>dur ms</th>"
+	      "<th>running ms</th><th>blocked ms</th><th>idle ms</th><th>unexplained ms</th><th>bounds</th>"
+	      "</tr></thead><tbody>\n", out);
+	for (i = 0; i < s->nphases; i++) {
+		const struct bt_su_phase *p = &s->phases[i];
+		int64_t v[6] = { p->ts - s->ts, p->dur, p->cpu, p->blocked, p->idle, p->unexplained };
+		fputs("<tr><td>", out);
+		esc(out, p->phase ? p->phase : "?");
+		fputs("</td>", out);
+		for (k = 0; k < 6; k++) {
+			bt_buf_reset(&b);
+			bt_startup_sum_ms(v[k], &b);
+			fprintf(out, "<td class=\"n\">%s</td>", b.buf);
+		}
+		fprintf(out, "<td>%s</td></tr>\n", p->exact ? "exact" : "sampled");
+	}
+	fputs("</tbody></table>\n</section>\n", out);
 	bt_buf_release(&b);
 }
 
@@ -257,15 +298,24 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	struct bt_db *db = x->db;
 	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
+	struct bt_startup_sum su;
 	size_t i;
 	int rc;
 
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
+	if (bt_startup_sum_load(db, &su, err)) {
+		bt_report_ctx_release(&c);
+		return err->code;
+	}
 	head(out, &c.facts);
 	facts(out, &c.facts);
-	findings(out, res, c.facts.start_ns);
+	startup(out, &su);
+	bt_startup_sum_release(&su);
+	/* the flame graph before the findings: a long trace's many findings
+	 * must not push it out of sight */
 	canvases(out);
+	findings(out, res, c.facts.start_ns);
 	for (i = 0; i < res->ntables; i++)
 		table(out, &res->tables[i]);
 	metrics(out, res, c.metrics);

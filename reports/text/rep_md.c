@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "reports/report.h"
+#include "reports/report_startup.h"
 
 void bt_md_put(FILE *out, const char *s)
 {
@@ -142,11 +143,18 @@ static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 	struct bt_db *db = x->db;
 	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
+	struct bt_startup_sum su;
 	size_t i;
 
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
+	if (bt_startup_sum_load(db, &su, err)) {
+		bt_report_ctx_release(&c);
+		return err->code;
+	}
 	facts(out, &c.facts);
+	bt_startup_sum_md(out, &su);   /* the review's headline, before the findings */
+	bt_startup_sum_release(&su);
 	findings(out, res, c.facts.start_ns);
 	metrics(out, res, c.metrics);
 	for (i = 0; i < res->ntables; i++)

@@ -1,12 +1,14 @@
 /*
- * The text report, for a terminal: trace facts, findings most severe
- * first, metrics, then each table aligned, ns shown as ms and bytes with
- * binary units. Long tables are cut at BT_REPORT_ROWS rows.
+ * The text report, for a terminal: trace facts, the startup summary
+ * (when the model found one), findings (headlines, then most severe
+ * first), metrics, then each table aligned, ns shown as ms and bytes
+ * with binary units. Long tables are cut at BT_REPORT_ROWS rows.
  */
 #include <string.h>
 
 #include "reports/text/grid.h"
 #include "reports/report.h"
+#include "reports/report_startup.h"
 
 static void facts(FILE *out, const struct bt_facts *f)
 {
@@ -129,11 +131,18 @@ static int write_text(const struct bt_export *x, FILE *out, struct bt_err *err)
 	struct bt_db *db = x->db;
 	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
+	struct bt_startup_sum su;
 	size_t i;
 
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
+	if (bt_startup_sum_load(db, &su, err)) {
+		bt_report_ctx_release(&c);
+		return err->code;
+	}
 	facts(out, &c.facts);
+	bt_startup_sum_text(out, &su);   /* the review's headline, before the findings */
+	bt_startup_sum_release(&su);
 	findings(out, res, c.facts.start_ns);
 	metrics(out, res, c.metrics);
 	for (i = 0; i < res->ntables; i++)

@@ -17,6 +17,7 @@
 #include "engine/compare/compare.h"
 #include "reports/report.h"
 #include "engine/db/rows.h"
+#include "reports/report_startup.h"
 #include "reports/xlsx/xlsx.h"
 
 #define TOP_CHART 10   /* methods per chart */
@@ -59,6 +60,34 @@ static int facts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const stru
 	}
 	bt_xlsx_text(x, s, row, 0, "duration ms", BT_XF_TEXT);
 	bt_xlsx_num(x, s, row++, 1, (double)(f->end_ns - f->start_ns), BT_UNIT_NS);
+	return row + 1;
+}
+
+/* The startup summary (reports/report_startup.h), before the findings. */
+static int startup(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_startup_sum *su)
+{
+	static const char *const heads[] = { "phase", "start ms", "dur ms", "running ms", "blocked ms",
+					     "idle ms", "unexplained ms", "bounds" };
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i;
+	int k;
+
+	if (!su->found)
+		return row;
+	bt_xlsx_text(x, s, row++, 0, "Startup", BT_XF_SECTION);
+	bt_startup_sum_headline(su, &b);
+	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
+	bt_buf_release(&b);
+	bt_xlsx_header(x, s, row++, heads, 8);
+	for (i = 0; i < su->nphases; i++, row++) {
+		const struct bt_su_phase *p = &su->phases[i];
+		int64_t v[6] = { p->ts - su->ts, p->dur, p->cpu, p->blocked, p->idle, p->unexplained };
+		bt_xlsx_text(x, s, row, 0, p->phase ? p->phase : "?", BT_XF_TEXT);
+		for (k = 0; k < 6; k++)
+			if (v[k] != BT_NONE)
+				bt_xlsx_num(x, s, row, k + 1, (double)v[k], BT_UNIT_NS);
+		bt_xlsx_text(x, s, row, 7, p->exact ? "exact" : "sampled", BT_XF_TEXT);
+	}
 	return row + 1;
 }
 
@@ -431,6 +460,7 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 	struct bt_db *db = ex->db;
 	const struct bt_result *res = ex->res;
 	struct bt_report_ctx c;
+	struct bt_startup_sum su;
 	struct bt_xlsx x;
 	struct bt_xlsx_sheet *sum, *chart, *meth = NULL, **tabs;
 	size_t i, nmeth = 0;
@@ -438,7 +468,12 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
+	if (bt_startup_sum_load(db, &su, err)) {
+		bt_report_ctx_release(&c);
+		return err->code;
+	}
 	if (bt_xlsx_open(&x, "btrace-analyze report", err)) {
+		bt_startup_sum_release(&su);
 		bt_report_ctx_release(&c);
 		return err->code;
 	}
@@ -454,6 +489,8 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 
 	bt_xlsx_text(&x, sum, 0, 0, "btrace-analyze report", BT_XF_TITLE);
 	row = facts(&x, sum, 2, &c.facts);
+	row = startup(&x, sum, row, &su);   /* the review's headline, before the findings */
+	bt_startup_sum_release(&su);
 	row = findings(&x, sum, row, res, c.facts.start_ns);
 	bt_xlsx_text(&x, sum, row++, 0, "Sheets", BT_XF_SECTION);
 	bt_xlsx_link(&x, sum, row++, 0, chart, "Charts: top methods and blocked time");

@@ -23,15 +23,16 @@ edges=$T/a/truth/lock_edges.tsv
 
 # ---- startup.lua on the gzip'd database itself (a scratch analysis)
 # shellcheck disable=SC2086
-out=$("$BIN" "$IN" $SYM --rules "$R" 2>/dev/null)
+out=$("$BIN" "$IN" $SYM --rules "$R" --set cap=0 2>/dev/null)
 is "$?" 0 "startup.lua: exit 0"
 like "$out" "ios-database v3" "startup.lua: the text report names the format"
 is "$(printf '%s\n' "$out" | grep -c '^warning \[main-lock-wait\]')" \
 	"$(awk -F'\t' 'NR > 1 && $6 >= 5000000' "$edges" | wc -l | tr -d ' ')" \
 	"startup.lua: one main-lock-wait finding per truth lock edge of 5 ms or more"
 # shellcheck disable=SC2086
-"$BIN" -q "$IN" $SYM --rules "$R" --set lock_ms=0 --set first_frame=viewDidLoad -o "$T/startup.json"
-is "$(py "$T/startup.json" 'sorted((f["ts"], f["dur"], f["evidence"]["waker_tid"], f["evidence"]["waker_ts"]) for f in d["findings"] if f["rule"] == "main-lock-wait")')" \
+"$BIN" -q "$IN" $SYM --rules "$R" --set cap=0 --set lock_ms=0 --set first_frame=viewDidLoad -o "$T/startup.json"
+"$BIN" -q "$IN" $SYM --rules "$R" --set cap=0 --set lock_ms=0 -o "$T/waits.json"
+is "$(py "$T/waits.json" 'sorted((f["ts"], f["dur"], f["evidence"]["waker_tid"], f["evidence"]["waker_ts"]) for f in d["findings"] if f["rule"] == "main-lock-wait")')" \
 	"$(python3 -c 'import csv, sys
 r = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 print(sorted((int(e["ts_ns"]), int(e["dur_ns"]), int(e["waker_tid"]), int(e["waker_ts_ns"])) for e in r))' "$edges")" \

@@ -83,7 +83,7 @@ for n in p3 p2 rt; do
 	"$BIN" import -q "$T/$n.again.pb" -o "$T/$n.again.db"
 	is "$(python3 tests/fixtures/check_pf_roundtrip.py "$db" "$T/$n.again.db")" ok "$n: --perfetto again: the same slices, threads, waits"
 
-	"$BIN" -q "$in" --rules examples/startup.lua --set lock_ms=0.5 -o "$T/$n.startup.json"
+	"$BIN" -q "$in" --rules examples/startup.lua --set cap=0 --set lock_ms=0.5 -o "$T/$n.startup.json"
 	is "$?" 0 "$n: startup.lua exits 0"
 	is "$(python3 "$K" startup "$T/$n.startup.json" "$db" 0.5)" ok "$n: startup.lua: a main-lock-wait finding per main-thread wait, startup the whole trace"
 
@@ -93,7 +93,7 @@ done
 # the bundled example's waits, through the round trip, are the ones
 # startup.lua finds in the dump (its startup window is not: that needs
 # samples, which a Perfetto trace has none of)
-"$BIN" -q "$ROOT/examples/sampling.bin" --rules examples/startup.lua --set lock_ms=0.5 -o "$T/example.startup.json"
+"$BIN" -q "$ROOT/examples/sampling.bin" --rules examples/startup.lua --set cap=0 --set lock_ms=0.5 -o "$T/example.startup.json"
 w() { python3 -c 'import json, sys
 print(sorted((f["ts"], f["dur"], f["evidence"]["waker_tid"]) for f in json.load(open(sys.argv[1]))["findings"] if f["rule"] == "main-lock-wait"))' "$1"; }
 is "$(w "$T/rt.startup.json")" "$(w "$T/example.startup.json")" "rt: the same main-lock-wait findings as the dump's"

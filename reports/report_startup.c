@@ -1,0 +1,260 @@
+/*
+ * The startup summary the reports open with: read from the startup
+ * tables once, and written as text and Markdown here (HTML and xlsx
+ * write the same fields in their own files).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/db/rows.h"
+#include "reports/report.h"
+#include "reports/report_startup.h"
+
+static char *text_or_null(struct bt_rows *r, int col)
+{
+	const char *t = bt_rows_text(r, col, NULL);
+
+	return t ? bt_xstrdup(t) : NULL;
+}
+
+static int64_t int_or_none(struct bt_rows *r, int col)
+{
+	return bt_rows_text(r, col, NULL) ? bt_rows_int(r, col) : BT_NONE;
+}
+
+static int load_row(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	if (bt_rows_open(&r, db, BT_SQL_REPORT_STARTUP, err))
+		return err->code;
+	if ((rc = bt_rows_next(r, err)) == 1) {
+		s->found = 1;
+		s->kind = text_or_null(r, 0);
+		s->tid = bt_rows_int(r, 1);
+		s->package = text_or_null(r, 2);
+		s->ts = bt_rows_int(r, 3);
+		s->end_ts = int_or_none(r, 4);
+		s->ttid = int_or_none(r, 5);
+		s->ttfd = int_or_none(r, 6);
+		s->source = text_or_null(r, 7);
+		s->end_source = text_or_null(r, 8);
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static int load_phases(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	size_t cap = 0;
+	int rc;
+
+	if (bt_rows_open(&r, db, BT_SQL_REPORT_STARTUP_PHASES, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		struct bt_su_phase *p;
+		BT_GROW(s->phases, s->nphases + 1, cap);
+		p = &s->phases[s->nphases++];
+		p->phase = text_or_null(r, 0);
+		p->ts = bt_rows_int(r, 1);
+		p->dur = bt_rows_int(r, 2);
+		p->exact = (int)bt_rows_int(r, 3);
+		p->cpu = int_or_none(r, 4);
+		p->blocked = int_or_none(r, 5);
+		p->idle = int_or_none(r, 6);
+		p->unexplained = int_or_none(r, 7);
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static int load_rest(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	size_t cap = 0;
+	int rc;
+
+	if (bt_rows_open(&r, db, BT_SQL_REPORT_STARTUP_BLOCKING, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		BT_GROW(s->blocking, s->nblocking + 1, cap);
+		s->blocking[s->nblocking].kind = text_or_null(r, 0);
+		s->blocking[s->nblocking].count = bt_rows_int(r, 1);
+		s->blocking[s->nblocking++].dur = bt_rows_int(r, 2);
+	}
+	bt_rows_close(r);
+	if (rc < 0 || bt_rows_open(&r, db, BT_SQL_REPORT_STARTUP_METHODS, err))
+		return err->code;
+	cap = 0;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		BT_GROW(s->methods, s->nmethods + 1, cap);
+		s->methods[s->nmethods].name = text_or_null(r, 0);
+		s->methods[s->nmethods].self_cpu = int_or_none(r, 1);
+		s->methods[s->nmethods++].self = int_or_none(r, 2);
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+int bt_startup_sum_load(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *err)
+{
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	rc = load_row(db, s, err);
+	if (!rc && s->found)
+		rc = load_phases(db, s, err);
+	if (!rc && s->found)
+		rc = load_rest(db, s, err);
+	if (rc)
+		bt_startup_sum_release(s);
+	return rc;
+}
+
+void bt_startup_sum_release(struct bt_startup_sum *s)
+{
+	size_t i;
+
+	free(s->kind);
+	free(s->package);
+	free(s->source);
+	free(s->end_source);
+	for (i = 0; i < s->nphases; i++)
+		free(s->phases[i].phase);
+	free(s->phases);
+	for (i = 0; i < s->nblocking; i++)
+		free(s->blocking[i].kind);
+	free(s->blocking);
+	for (i = 0; i < s->nmethods; i++)
+		free(s->methods[i].name);
+	free(s->methods);
+	memset(s, 0, sizeof *s);
+}
+
+void bt_startup_sum_ms(int64_t ns, struct bt_buf *b)
+{
+	if (ns != BT_NONE)
+		bt_buf_addf(b, "%.1f", (double)ns / 1e6);
+}
+
+void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b)
+{
+	bt_buf_addf(b, "%s start of %s: initial display ", s->kind ? s->kind : "?",
+		    s->package ? s->package : "the app");
+	if (s->ttid == BT_NONE) {
+		bt_buf_adds(b, "not found");
+	} else {
+		bt_startup_sum_ms(s->ttid, b);
+		bt_buf_adds(b, " ms");
+	}
+	if (s->ttfd != BT_NONE) {
+		bt_buf_adds(b, ", full display ");
+		bt_startup_sum_ms(s->ttfd, b);
+		bt_buf_adds(b, " ms");
+	}
+}
+
+/* "monitor 120.0 ms (3), binder 60.0 ms (2)": time and waits */
+static void kinds(const struct bt_startup_sum *s, struct bt_buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < s->nblocking; i++) {
+		bt_buf_addf(b, "%s%s ", i ? ", " : "", s->blocking[i].kind ? s->blocking[i].kind : "?");
+		bt_startup_sum_ms(s->blocking[i].dur, b);
+		bt_buf_addf(b, " ms (%lld)", (long long)s->blocking[i].count);
+	}
+}
+
+static const char *const cols[] = { "phase", "start ms", "dur ms", "running ms", "blocked ms",
+				     "idle ms", "unexplained ms", "bounds" };
+
+/* The cells of one phase row as text, in cols[] order. */
+static void phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c[8])
+{
+	int k;
+
+	for (k = 0; k < 8; k++)
+		bt_buf_reset(&c[k]);
+	bt_buf_adds(&c[0], p->phase ? p->phase : "?");
+	bt_startup_sum_ms(p->ts - t0, &c[1]);
+	bt_startup_sum_ms(p->dur, &c[2]);
+	bt_startup_sum_ms(p->cpu, &c[3]);
+	bt_startup_sum_ms(p->blocked, &c[4]);
+	bt_startup_sum_ms(p->idle, &c[5]);
+	bt_startup_sum_ms(p->unexplained, &c[6]);
+	bt_buf_adds(&c[7], p->exact ? "exact" : "sampled");
+}
+
+void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s)
+{
+	struct bt_buf b = BT_BUF_INIT, c[8];
+	size_t i;
+	int k;
+
+	if (!s->found)
+		return;
+	bt_startup_sum_headline(s, &b);
+	fprintf(out, "\nStartup   %s\n", b.buf);
+	fprintf(out, "          from %s to %s (main thread tid %lld)\n", s->source ? s->source : "?",
+		s->end_source ? s->end_source : "?", (long long)s->tid);
+	if (s->nblocking) {
+		bt_buf_reset(&b);
+		kinds(s, &b);
+		fprintf(out, "          blocked: %s\n", b.buf);
+	}
+	for (i = 0; i < s->nmethods; i++)
+		fprintf(out, "          top by CPU: %s %.1f ms\n", s->methods[i].name ? s->methods[i].name : "?",
+			s->methods[i].self_cpu == BT_NONE ? 0.0 : (double)s->methods[i].self_cpu / 1e6);
+	for (k = 0; k < 8; k++)
+		bt_buf_init(&c[k]);
+	if (s->nphases)
+		fprintf(out, "\n  %-20s %10s %10s %10s %10s %10s %14s  %s\n", cols[0], cols[1], cols[2], cols[3],
+			cols[4], cols[5], cols[6], cols[7]);
+	for (i = 0; i < s->nphases; i++) {
+		phase_cells(&s->phases[i], s->ts, c);
+		fprintf(out, "  %-20s %10s %10s %10s %10s %10s %14s  %s\n", c[0].buf, c[1].buf, c[2].buf, c[3].buf,
+			c[4].buf, c[5].buf, c[6].buf, c[7].buf);
+	}
+	for (k = 0; k < 8; k++)
+		bt_buf_release(&c[k]);
+	bt_buf_release(&b);
+}
+
+void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
+{
+	struct bt_buf b = BT_BUF_INIT, c[8];
+	size_t i;
+	int k;
+
+	if (!s->found)
+		return;
+	bt_startup_sum_headline(s, &b);
+	fputs("\n## Startup\n\n**", out);
+	bt_md_put(out, b.buf);
+	fputs("**", out);
+	if (s->nblocking) {
+		bt_buf_reset(&b);
+		kinds(s, &b);
+		fputs(" · blocked: ", out);
+		bt_md_put(out, b.buf);
+	}
+	fputs("\n\n| phase | start ms | dur ms | running ms | blocked ms | idle ms | unexplained ms | bounds |\n"
+	      "|---|---:|---:|---:|---:|---:|---:|---|\n", out);
+	for (k = 0; k < 8; k++)
+		bt_buf_init(&c[k]);
+	for (i = 0; i < s->nphases; i++) {
+		phase_cells(&s->phases[i], s->ts, c);
+		for (k = 0; k < 8; k++) {
+			fputs("| ", out);
+			bt_md_put(out, c[k].buf);
+			fputs(" ", out);
+		}
+		fputs("|\n", out);
+	}
+	for (k = 0; k < 8; k++)
+		bt_buf_release(&c[k]);
+	bt_buf_release(&b);
+}

@@ -1,0 +1,63 @@
+/*
+ * The startup summary every report opens with (issue 19): the app start
+ * the engine's model found, its phases with the main thread's breakdown,
+ * blocked time by kind and the top methods, read once so the text,
+ * Markdown, HTML and xlsx reports show the same figures.
+ */
+#ifndef BT_REPORT_STARTUP_H
+#define BT_REPORT_STARTUP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/err.h"
+#include "engine/db/db.h"
+
+#define BT_NONE INT64_MIN   /* a NULL column */
+
+struct bt_su_phase {
+	char *phase;
+	int64_t ts, dur, cpu, blocked, idle, unexplained;   /* BT_NONE when unknown */
+	int exact;
+};
+
+struct bt_su_kind {
+	char *kind;
+	int64_t count, dur;
+};
+
+struct bt_su_method {
+	char *name;
+	int64_t self_cpu, self;
+};
+
+/* Strings and arrays owned by the summary. found = 0: no startup row. */
+struct bt_startup_sum {
+	int found;
+	char *kind, *package, *source, *end_source;
+	int64_t tid, ts, end_ts, ttid, ttfd;   /* BT_NONE when unknown */
+	struct bt_su_phase *phases;
+	size_t nphases;
+	struct bt_su_kind *blocking;
+	size_t nblocking;
+	struct bt_su_method *methods;
+	size_t nmethods;
+};
+
+/* Read the summary; BT_ESQL on a failed query (s released). */
+int bt_startup_sum_load(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *err);
+void bt_startup_sum_release(struct bt_startup_sum *s);
+
+/* The headline line: "cold start of PKG: initial display 812.3 ms, full
+ * display 1.2 s". Appended to b. */
+void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b);
+/* A value in ms ("412.0"), or "" for BT_NONE. Appended to b. */
+void bt_startup_sum_ms(int64_t ns, struct bt_buf *b);
+
+/* The startup as text lines (the text report); nothing without one. */
+void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s);
+/* The same as Markdown (a heading, the headline and a phases table). */
+void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s);
+
+#endif
