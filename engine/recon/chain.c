@@ -172,7 +172,8 @@ static int64_t unlocker(const struct src *s, const struct blk *k, int64_t key,
 	return 0;
 }
 
-/* Hop h's own blocking in its interval; the longest block, or NULL. */
+/* Hop h's own blocking in its interval: its time, and the longest
+ * block for the kind and the stack; NULL if none. */
 static const struct blk *blocking(const struct src *s, struct hop *h)
 {
 	const struct blk *best = NULL;
@@ -199,6 +200,36 @@ static const struct blk *blocking(const struct src *s, struct hop *h)
 	return best;
 }
 
+/* The thread that ended a block of hop h inside its interval, the latest
+ * such block first (*which); 0 if no record names one. */
+static int64_t releaser(const struct src *s, struct hop *h, int64_t key, const int64_t *seen,
+			int nseen, const struct blk **which)
+{
+	size_t i, first = first_block(s, h->tid, h->ts), last = first;
+	int64_t tid;
+	int j;
+
+	while (last < s->nb && s->b[last].tid == h->tid && s->b[last].ts < h->end)
+		last++;
+	for (i = last; i-- > first;) {
+		const struct blk *k = &s->b[i];
+		tid = k->releaser;
+		for (j = 0; tid && j < nseen && seen[j] != tid; j++)
+			;
+		if (tid && j < nseen)
+			tid = 0;   /* a cycle: not a next hop */
+		if (!tid && k->type == 8)
+			tid = unlocker(s, k, key, seen, nseen);
+		if (tid) {
+			*which = k;
+			h->kind = k->kind;   /* the blocking the next hop explains */
+			h->node = k->node;
+			return tid;
+		}
+	}
+	return 0;
+}
+
 static struct hop *add_hop(struct bt_chain *c, int64_t edge, int n, int64_t tid, int64_t ts,
 			   int64_t end)
 {
@@ -222,23 +253,16 @@ static void walk(struct bt_chain *c, const struct src *s, int64_t edge, int64_t 
 		 int64_t waker)
 {
 	int64_t seen[BT_CHAIN_DEPTH + 1], tid = waker, key = ts;
-	int n, i;
+	int n;
 
 	seen[0] = s->main_tid;
 	for (n = 1; n <= BT_CHAIN_DEPTH; n++) {
 		struct hop *h = add_hop(c, edge, n, tid, ts, end);
-		const struct blk *k;
+		const struct blk *k = NULL;
 		seen[n] = tid;
-		k = blocking(s, h);
-		if (!k)
+		if (!blocking(s, h))
 			break;
-		tid = k->releaser;
-		for (i = 0; tid && i <= n && seen[i] != tid; i++)
-			;
-		if (tid && i <= n)
-			tid = 0;   /* a cycle: the chain ends */
-		if (!tid && k->type == 8)
-			tid = unlocker(s, k, key, seen, n + 1);
+		tid = releaser(s, h, key, seen, n + 1, &k);
 		if (!tid)
 			break;
 		ts = k->ts > ts ? k->ts : ts;
