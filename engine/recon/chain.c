@@ -54,15 +54,22 @@ struct contrib {
 	int64_t frame, ts, end, ov;
 };
 
+/* What one part of the run collects; its threads come one after the
+ * other, so the last thread's run of hops is kept. */
 struct part {
 	struct contrib *v;
 	size_t n, cap;
+	int64_t tid;
+	size_t lo, hi;   /* tid's positions in order */
+	size_t cur;      /* the first of them ending after the last slice's end */
 };
 
 struct bt_chain {
 	struct hop *h;
 	size_t nh, hcap;
 	uint32_t *order;          /* hop indices by (tid, ts) */
+	uint32_t *group_end;      /* by position in order: end of its thread's run */
+	int64_t *end;             /* by position in order: the hop's end */
 	struct bt_map64 by_tid;   /* tid -> 1 + its first position in order */
 	struct part part[2];
 };
@@ -110,23 +117,20 @@ static int wake_cmp(const void *a, const void *b)
 /* The other threads' blocking records and every waker record. */
 static void collect(struct src *s, const struct bt_capture *cap)
 {
-	size_t i, nb = 0, nw = 0;
+	size_t i, wcap = 0;
 
 	for (i = 0; i < cap->n; i++) {
 		const struct bt_csample *r = &cap->s[i];
-		nb += bt_rtype_is_blocking(r->type) && r->tid != s->main_tid && r->end_ts > r->ts;
-		nw += bt_rtype_is_waker(r->type) && r->end_ts;
-	}
-	s->b = bt_xmalloc((nb ? nb : 1) * sizeof *s->b);
-	s->bcap = nb ? nb : 1;
-	s->w = bt_xmalloc((nw ? nw : 1) * sizeof *s->w);
-	for (i = 0; i < cap->n; i++) {
-		const struct bt_csample *r = &cap->s[i];
-		if (bt_rtype_is_blocking(r->type) && r->tid != s->main_tid && r->end_ts > r->ts)
+		if (r->type < 2 || (r->type > 12 && r->type < 17) || r->end_ts <= 0)
+			continue;   /* point records: most of them */
+		if (bt_rtype_is_blocking(r->type) && r->tid != s->main_tid && r->end_ts > r->ts) {
+			BT_GROW(s->b, s->nb + 1, s->bcap);
 			s->b[s->nb++] = (struct blk){ r->tid, r->ts, r->end_ts, r->node_id, 0,
 						      kind_of(r->type), r->type };
-		else if (bt_rtype_is_waker(r->type) && r->end_ts)
+		} else if (bt_rtype_is_waker(r->type)) {
+			BT_GROW(s->w, s->nw + 1, wcap);
 			s->w[s->nw++] = (struct wake){ r->ts, r->end_ts, r->tid, r->type };
+		}
 	}
 }
 
@@ -327,25 +331,34 @@ static void index_hops(struct bt_chain *c)
 	qsort(c->order, c->nh, sizeof *c->order, hop_cmp);
 	sort_ctx = NULL;
 	bt_map64_init(&c->by_tid, 64);
-	for (i = c->nh; i-- > 0;)
-		bt_map64_put(&c->by_tid, (uint64_t)c->h[c->order[i]].tid, (uint32_t)i + 1);
+	c->group_end = bt_xmalloc(c->nh * sizeof *c->group_end);
+	c->end = bt_xmalloc(c->nh * sizeof *c->end);
+	for (i = 0; i < c->nh; i++)
+		c->end[i] = c->h[c->order[i]].end;
+	c->part[0].tid = c->part[1].tid = -1;
+	for (i = c->nh; i-- > 0;) {
+		int64_t tid = c->h[c->order[i]].tid;
+		int last = i + 1 == c->nh || c->h[c->order[i + 1]].tid != tid;
+		c->group_end[i] = last ? (uint32_t)i + 1 : c->group_end[i + 1];
+		bt_map64_put(&c->by_tid, (uint64_t)tid, (uint32_t)i + 1);
+	}
 }
 
-/* Position in order of the first hop of tid that ends after t, or nh. */
-static size_t first_hop(const struct bt_chain *c, int64_t tid, int64_t t)
+/* Positions in order of tid's hops: [*lo, *hi), empty if none. */
+static void hops_of(const struct bt_chain *c, int64_t tid, size_t *lo, size_t *hi)
 {
 	uint32_t at = bt_map64_get(&c->by_tid, (uint64_t)tid);
-	size_t a, b;
 
-	if (!at)
-		return c->nh;
-	a = at - 1;
-	b = a;
-	while (b < c->nh && c->h[c->order[b]].tid == tid)
-		b++;
+	*lo = at ? at - 1 : 0;
+	*hi = at ? c->group_end[at - 1] : 0;
+}
+
+/* Position of the first hop in [a, b) that ends after t, or b. */
+static size_t first_hop(const struct bt_chain *c, size_t a, size_t b, int64_t t)
+{
 	while (a < b) {   /* a thread's hops do not overlap: ends sorted too */
 		size_t m = a + (b - a) / 2;
-		if (c->h[c->order[m]].end <= t)
+		if (c->end[m] <= t)
 			a = m + 1;
 		else
 			b = m;
@@ -356,16 +369,15 @@ static size_t first_hop(const struct bt_chain *c, int64_t tid, int64_t t)
 /* A hop that did not block gets the stack of its last sample inside. */
 static void last_samples(struct bt_chain *c, const struct bt_capture *cap)
 {
-	size_t i, k;
+	size_t i, k, lo, hi;
 
 	for (i = 0; i < cap->n; i++) {
 		const struct bt_csample *r = &cap->s[i];
-		if (!bt_map64_get(&c->by_tid, (uint64_t)r->tid))
-			continue;
-		k = first_hop(c, r->tid, r->ts - 1);
-		if (k < c->nh) {
+		hops_of(c, r->tid, &lo, &hi);
+		k = first_hop(c, lo, hi, r->ts - 1);
+		if (k < hi) {
 			struct hop *h = &c->h[c->order[k]];
-			if (h->tid == r->tid && h->ts <= r->ts && r->ts >= h->last_ts) {
+			if (h->ts <= r->ts && r->ts >= h->last_ts) {
 				h->last_ts = r->ts;
 				h->last_node = r->node_id;
 			}
@@ -408,6 +420,19 @@ int bt_chain_new(struct bt_chain **out, const struct bt_capture *cap, struct bt_
 	return BT_OK;
 }
 
+/* Slice s (ending at end) against the hop at position k. */
+static void add(struct bt_chain *c, struct part *p, size_t k, const struct bt_slice *s, int64_t end)
+{
+	const struct hop *h = &c->h[c->order[k]];
+	int64_t lo = h->ts > s->ts ? h->ts : s->ts, hi = h->end < end ? h->end : end;
+
+	if (hi <= lo)
+		return;
+	BT_GROW(p->v, p->n + 1, p->cap);
+	p->v[p->n++] = (struct contrib){ c->order[k], (uint32_t)s->depth, s->frame_id, s->ts, end,
+					 hi - lo };
+}
+
 void bt_chain_slice(struct bt_chain *c, int part, const struct bt_slice *s)
 {
 	int64_t end = s->ts + s->dur;
@@ -417,17 +442,18 @@ void bt_chain_slice(struct bt_chain *c, int part, const struct bt_slice *s)
 	if (!c || s->dur <= 0)
 		return;
 	p = &c->part[part ? 1 : 0];
-	for (k = first_hop(c, s->tid, s->ts); k < c->nh; k++) {
-		const struct hop *h = &c->h[c->order[k]];
-		int64_t lo = h->ts > s->ts ? h->ts : s->ts, hi = h->end < end ? h->end : end;
-		if (h->tid != s->tid || h->ts >= end)
-			break;
-		if (hi <= lo)
-			continue;
-		BT_GROW(p->v, p->n + 1, p->cap);
-		p->v[p->n++] = (struct contrib){ c->order[k], (uint32_t)s->depth, s->frame_id, s->ts,
-						 end, hi - lo };
+	if (p->tid != s->tid) {
+		p->tid = s->tid;
+		hops_of(c, s->tid, &p->lo, &p->hi);
+		p->cur = p->lo;
 	}
+	/* a thread's slices come as they end: the cursor only moves on */
+	while (p->cur < p->hi && c->end[p->cur] <= end)
+		p->cur++;
+	if (p->cur < p->hi)
+		add(c, p, p->cur, s, end);
+	for (k = p->cur; k-- > p->lo && c->end[k] > s->ts;)
+		add(c, p, k, s, end);
 }
 
 /* By hop, frame, start, and the longest first: an activation nested in
@@ -525,6 +551,8 @@ void bt_chain_free(struct bt_chain *c)
 		return;
 	free(c->h);
 	free(c->order);
+	free(c->group_end);
+	free(c->end);
 	if (c->by_tid.slots)
 		bt_map64_release(&c->by_tid);
 	free(c->part[0].v);
