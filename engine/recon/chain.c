@@ -274,26 +274,26 @@ static void walk(struct bt_chain *c, const struct src *s, int64_t edge, int64_t 
 	}
 }
 
-/* Columns of chain_edges.sql. */
+/* Columns of wait_chain_edges.sql. */
 enum { E_ID, E_WAITER, E_SAMPLE, E_TS, E_DUR, E_WAKER };
 
-struct edge {
+struct root {
 	int64_t id, waiter, ts, end, waker;
 };
 
 /* The waits with a waker: the main thread's into *roots, the others'
  * (lock-id formats) become blocks that name their releaser. */
-static int read_edges(struct src *s, struct bt_db *db, struct edge **roots, size_t *nroots,
+static int read_edges(struct src *s, struct bt_db *db, struct root **roots, size_t *nroots,
 		      struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	size_t cap = 0;
 	int rc;
 
-	if (bt_rows_open(&r, db, BT_SQL_CHAIN_EDGES, err))
+	if (bt_rows_open(&r, db, BT_SQL_WAIT_CHAIN_EDGES, err))
 		return err->code;
 	while ((rc = bt_rows_next(r, err)) == 1) {
-		struct edge e = { bt_rows_int(r, E_ID), bt_rows_int(r, E_WAITER), bt_rows_int(r, E_TS),
+		struct root e = { bt_rows_int(r, E_ID), bt_rows_int(r, E_WAITER), bt_rows_int(r, E_TS),
 				  0, bt_rows_int(r, E_WAKER) };
 		e.end = e.ts + bt_rows_int(r, E_DUR);
 		if (e.waiter == s->main_tid) {
@@ -392,7 +392,7 @@ int bt_chain_new(struct bt_chain **out, const struct bt_capture *cap, struct bt_
 		 struct bt_err *err)
 {
 	struct src s = { NULL, 0, 0, NULL, 0, 0 };
-	struct edge *roots = NULL;
+	struct root *roots = NULL;
 	struct bt_chain *c;
 	size_t nroots = 0, i;
 

@@ -7,7 +7,7 @@
 # every hop 2 whose blocking was recorded is found with the right thread,
 # and hop 1's top method equals the truth's in most waits (measured at
 # --records 10000: classic 50-58 %, idle 79-85 %; the truth's top method is
-# in the engine's top 5 in 86-99 %). Also: a scratch analysis (slices
+# in the engine's top 5 in 88-99 %). Also: a scratch analysis (slices
 # streamed on two cores, never stored) gives the kept database's chains,
 # bt.chain() in a rule, and the checker fails on a damaged chain.
 . tests/lib.sh
