@@ -144,6 +144,23 @@ FROM startup_methods m JOIN frames f ON f.id = m.frame_id WHERE m.phase = ? ORDE
   return s
 end
 
+-- bt.chain(edge_id): the wait chain behind a main-thread wait (table
+-- wait_chain): its hops in order (1: the waker over the wait; n+1: the
+-- thread that ended hop n's own blocking, where a record names it), each
+-- with its top methods by overlap ({rank=, frame_id=, name=, overlap_ns=}).
+-- An empty list when the wait has no waker.
+function bt.chain(edge_id)
+  local id = math.tointeger(edge_id)
+  if id == nil then error("bt.chain: edge_id must be an integer", 2) end
+  local hops = bt.query("SELECT * FROM wait_chain WHERE edge_id = ? ORDER BY hop", id)
+  for _, h in ipairs(hops) do
+    h.methods = bt.query([[
+SELECT m.rank, m.frame_id, f.name, m.overlap_ns FROM wait_chain_methods m
+JOIN frames f ON f.id = m.frame_id WHERE m.edge_id = ? AND m.hop = ? ORDER BY m.rank]], id, h.hop)
+  end
+  return hops
+end
+
 -- Formatting for messages.
 function bt.ms(ns)
   return string.format("%.1f ms", (ns or 0) / 1e6)

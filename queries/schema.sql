@@ -333,3 +333,30 @@ CREATE TABLE startup_blocking (
 	count INTEGER NOT NULL,
 	dur   INTEGER NOT NULL
 );
+
+-- The critical path behind each main-thread wait with a known waker
+-- (engine/recon/chain.c): hop 1 is the waker over the wait; hop n+1 is the
+-- thread that ended hop n's own blocking, over the part of the wait that
+-- blocking covers, where a record names it (a waker record or a lock id).
+CREATE TABLE wait_chain (
+	edge_id     INTEGER NOT NULL,   -- blocking_edges.id
+	hop         INTEGER NOT NULL,   -- 1: the waker; 2: what hop 1 waited on; ...
+	tid         INTEGER NOT NULL,
+	ts          INTEGER NOT NULL,   -- the interval this hop covers
+	dur         INTEGER NOT NULL,
+	blocked_kind TEXT,              -- the hop thread's own blocking in it (longest kind)
+	blocked_ns  INTEGER NOT NULL DEFAULT 0,
+	node_id     INTEGER,            -- its stack while blocked (or its last sample in the interval)
+	PRIMARY KEY (edge_id, hop)
+) WITHOUT ROWID;
+
+-- Each hop's top methods: inclusive time of the hop thread's activations
+-- overlapping the hop's interval (nested activations of a frame once).
+CREATE TABLE wait_chain_methods (
+	edge_id    INTEGER NOT NULL,
+	hop        INTEGER NOT NULL,
+	rank       INTEGER NOT NULL,    -- 1 = most overlap; ties: leaf-most first
+	frame_id   INTEGER NOT NULL,
+	overlap_ns INTEGER NOT NULL,
+	PRIMARY KEY (edge_id, hop, rank)
+) WITHOUT ROWID;

@@ -147,6 +147,14 @@ static const struct {
 	  NULL,
 	  /* after: the data model's states, and an example (one literal is
 	   * at most 4095 bytes in C99) */
+	  "Wait chains (tables wait_chain, wait_chain_methods): behind each main-thread\n"
+	  "wait with a waker, hop 1 is the waker over the wait (tid, ts, dur, its own\n"
+	  "blocking: blocked_kind, blocked_ns, node_id its stack) with its top 5\n"
+	  "methods by overlap; hop n+1 is the thread that ended hop n's blocking, only\n"
+	  "where a record names it (an unlock record of the same wait, a lock id):\n"
+	  "btrace records wakers for the main thread's waits only.\n"
+	  "  bt.chain(edge_id)    the hops in order, each with .methods ({rank=,\n"
+	  "                       frame_id=, name=, overlap_ns=}); {} without a waker\n"
 	  "Idle time (a thread waiting for work: the loop's wait for a message, a\n"
 	  "worker's for its next task) is no method's: slices.idle = 1 marks the\n"
 	  "slices of a wait (\"(idle)\" where no frame shows it), whose off-CPU own\n"

@@ -23,6 +23,7 @@
 #include "engine/base/hash.h"
 #include "engine/db/rows.h"
 #include "engine/recon/capture.h"
+#include "engine/recon/chain.h"
 #include "engine/recon/feed.h"
 #include "engine/recon/link.h"
 #include "engine/recon/pipeline.h"
@@ -38,6 +39,7 @@ struct fill {
 	int64_t count;
 	struct bt_message *msgs;
 	size_t nmsgs, mcap;
+	struct bt_chain *chain;   /* the wait chains take every slice */
 	struct bt_startup *startup;   /* fed the main thread's slices (one part has them) */
 };
 
@@ -46,6 +48,7 @@ static int fill_slice(void *ctx, const struct bt_slice *s, struct bt_err *err)
 	struct fill *f = ctx;
 
 	f->count++;
+	bt_chain_slice(f->chain, f->part, s);
 	if (f->startup && s->tid == bt_startup_tid(f->startup))
 		bt_startup_add(f->startup, s);
 	if (f->taps && f->taps->n && bt_taps_slice(f->taps, f->part, s, err))
@@ -83,7 +86,7 @@ static int fill_message(void *ctx, const struct bt_message *m, struct bt_err *er
 static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sink *sink,
 		       struct bt_err *err)
 {
-	struct fill f2 = { NULL, 0, 1, f->taps, 0, NULL, 0, 0, f->startup };
+	struct fill f2 = { NULL, 0, 1, f->taps, 0, NULL, 0, 0, f->chain, f->startup };
 	struct bt_slice_sink sink2 = { fill_slice, fill_message, &f2, bt_profile_new(), fill_thread };
 	size_t i;
 	int rc;
@@ -104,7 +107,7 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
  * reader of the slices table (no taps: they had the first run's). */
 static int fill_deferred(void *ctx, struct bt_db *db, struct bt_err *err)
 {
-	struct fill f = { db, 1, 0, NULL, 0, NULL, 0, 0, NULL };
+	struct fill f = { db, 1, 0, NULL, 0, NULL, 0, 0, NULL, NULL };
 	struct bt_slice_sink sink = { fill_slice, NULL, &f, NULL, NULL };
 
 	return bt_slicer_run(ctx, &sink, err);
@@ -178,13 +181,18 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		       struct bt_diag *diag, int *ready, struct bt_err *err)
 {
 	struct bt_slicer *sl = NULL;
-	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0, NULL };
+	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0, NULL, NULL };
 	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL, fill_thread };
-	int rc = bt_slicer_new(&sl, cap, db, pl->policy, err);
+	int rc = bt_chain_new(&f.chain, cap, db, err);
 
+	if (!rc)
+		rc = bt_slicer_new(&sl, cap, db, pl->policy, err);
+	if (!rc && !sl)   /* no records: the chains have no methods */
+		rc = bt_chain_store(f.chain, db, err);
 	if (!rc && !pl->keep)
 		rc = attach_rows(cap, sl, db, err);
 	if (rc || !sl) {
+		bt_chain_free(f.chain);
 		bt_slicer_free(sl);
 		return rc;
 	}
@@ -196,6 +204,9 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		rc = bt_taps_begin(&pl->taps, db, err);
 	if (!rc)
 		rc = pl->keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);
+	if (!rc)
+		rc = bt_chain_store(f.chain, db, err);
+	bt_chain_free(f.chain);
 	if (!rc)
 		rc = bt_slicer_store_frames(sl, db, err);
 	if (!rc && f.startup)
