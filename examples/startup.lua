@@ -324,11 +324,14 @@ bt.rule{
         ph.phase, math.tointeger(p.top) or 3) do
         top[#top + 1] = bt.short(bt.frame_name(m.frame_id)) .. " " .. bt.ms(m.self_cpu_ns)
       end
+      -- a trace without CPU times (atrace markers only) leaves running and
+      -- unexplained time unknown, not 0
+      local unknown = "unknown (no CPU times in the trace)"
       bt.finding{ headline = true, tid = main_tid(), ts = ph.ts, dur = ph.dur,
         message = string.format("%s %s: running %s, blocked %s%s, idle %s, unexplained %s%s",
-          ph.phase, bt.ms(ph.dur), bt.ms(ph.cpu_ns), bt.ms(ph.blocked_ns),
+          ph.phase, bt.ms(ph.dur), ph.cpu_ns and bt.ms(ph.cpu_ns) or unknown, bt.ms(ph.blocked_ns),
           (ph.phase == "startup" and #blocked > 0) and (" (" .. table.concat(blocked, ", ") .. ")") or "",
-          bt.ms(ph.idle_ns), bt.ms(ph.unexplained_ns),
+          bt.ms(ph.idle_ns), ph.unexplained_ns and bt.ms(ph.unexplained_ns) or "unknown",
           #top > 0 and ("; top by CPU: " .. table.concat(top, ", ")) or ""),
         evidence = { phase = ph.phase, source = ph.source, exact = ph.exact, cpu_ns = ph.cpu_ns,
           blocked_ns = ph.blocked_ns, idle_ns = ph.idle_ns, unexplained_ns = ph.unexplained_ns } }

@@ -59,3 +59,14 @@ for k in cold warm hot; do
 			"mkperfetto $k start, seed $s: the start, its kind and every phase exact"
 	done
 done
+# examples/startup.lua on the system trace: the model's window and phases,
+# non-zero metrics, headlines first, running time said to be unknown.
+"$BIN" "$T/sys.db" --rules examples/startup.lua -o "$T/sys.json"
+is "$?" 0 "startup.lua on the system trace: exit 0"
+is "$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1])); m = r["metrics"]
+print(m["startup.found"], m["startup.ttid_ns"], m["startup.phase.activity_resume.dur_ns"] > 0,
+      r["findings"][0]["rule"], r["findings"][1]["rule"])' "$T/sys.json")" \
+	"1 142753866 True startup-duration startup-breakdown" "startup.lua: the start's metrics, its duration and breakdown first"
+like "$("$BIN" "$T/sys.db" --rules examples/startup.lua)" "running unknown \(no CPU times in the trace\)" \
+	"startup.lua: running time unknown where the trace has no CPU times"
