@@ -67,6 +67,24 @@ for k in cold warm hot; do
 		done
 	done
 done
+# --app idle: every main-thread nativePollOnce (the start's waits too) is
+# a looper row of idle.tsv, and check_idle.py agrees with the rest.
+polls_idle() {   # dir
+	python3 - "$1" <<'EOF'
+import sys
+d = sys.argv[1] + "/truth/"
+rows = lambda f: [l.split("\t") for l in open(d + f).read().split("\n")[1:] if l]
+main = [r[0] for r in rows("threads.tsv") if r[2] == "1"][0]
+polls = {(r[3], r[4]) for r in rows("intervals.tsv") if r[0] == main and "nativePollOnce" in r[2]}
+idle = {(r[2], r[3]) for r in rows("idle.tsv") if r[0] == main and r[1] == "looper"}
+print("ok" if polls and polls <= idle else "%d of %d polls not idle" % (len(polls - idle), len(polls)))
+EOF
+}
+for k in cold warm hot; do
+	is "$(polls_idle "$T/$k-idle-1")" ok "--startup $k --app idle: the main thread's Looper waits are in idle.tsv"
+	like "$(python3 tests/fixtures/check_idle.py "$T/$k-idle-1" "$T/$k-idle-1.db")" '^ok ' \
+		"--startup $k --app idle: check_idle.py agrees"
+done
 "$MKDUMP" --app idle --seed 2 --records 6000 "$T/none" >/dev/null
 "$BIN" import -q "$T/none" -o "$T/none.db"
 is "$(frames_on_main "$T/none.db")" "" "without --startup: none of the start's frames"
