@@ -21,6 +21,7 @@
 
 #define STARTUP_MAX_SLICES 400000   /* the main thread's, kept until the first frame */
 #define TOP_METHODS 10               /* per phase */
+#define FULLY_DRAWN_NS 30000000000LL /* reportFullyDrawn at most this long after the first frame */
 #define LAUNCH_LEAD_NS 10000000000LL /* a launching: slice this far before the app's first phase */
 
 /* Phases in report order; PH_STARTUP is the whole window. */
@@ -86,7 +87,7 @@ struct bt_startup {
 	struct mslice *v;
 	size_t n, cap;
 	int full;                  /* STARTUP_MAX_SLICES reached */
-	int done;                  /* the first frame after the launch ended */
+	int done;                  /* no more slices are needed (kept_all) */
 	struct found ph[PH__COUNT];
 	int64_t first_ts;          /* the main thread's first slice */
 	int have_first;
@@ -209,8 +210,18 @@ static void note(struct bt_startup *st, const struct bt_slice *s, int ph)
 	f->exact = st->exact;
 	if (ph == PH_APP_CREATE)
 		st->app_depth = s->depth;
-	if (ph == PH_FRAME)
+}
+
+/* Whether the slices kept so far hold every phase: those up to the first
+ * frame, then those up to reportFullyDrawn (the full-display phase), which
+ * an app makes within FULLY_DRAWN_NS of its first frame or not at all. */
+static int kept_all(struct bt_startup *st, const struct bt_slice *s)
+{
+	const struct found *f = &st->ph[PH_FRAME];
+
+	if (!st->done && f->have && (st->ph[PH_DRAWN].have || s->ts > f->ts + f->dur + FULLY_DRAWN_NS))
 		st->done = 1;
+	return st->done;
 }
 
 /* Blocked time net of the callees': slices of a thread end children
@@ -238,8 +249,8 @@ void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
 		st->first_ts = s->ts, st->have_first = 1;
 	if (ph)
 		note(st, s, ph - 1);
-	if (st->done && !(ph - 1 == PH_FRAME))
-		return;   /* only what ends by the first frame's end is kept */
+	if (kept_all(st, s))
+		return;
 	if (st->n == STARTUP_MAX_SLICES) {
 		st->full = 1;
 		return;

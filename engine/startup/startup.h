@@ -10,7 +10,8 @@
  * so one collector serves a reconstruction (fed as the main thread's
  * slices end) and a trace that brings its own slices (fed from the
  * slices table). It keeps the main thread's slices only until the first
- * frame after the launch has ended, and at most STARTUP_MAX_SLICES.
+ * frame after the launch has ended, or until reportFullyDrawn where the
+ * app reports full display, and at most STARTUP_MAX_SLICES.
  */
 #ifndef BT_STARTUP_H
 #define BT_STARTUP_H

@@ -75,3 +75,18 @@ like "$(py "$T/none.json" "print(d['findings'][0]['rule'], d['findings'][0]['mes
 	"without a startup row: the whole trace, said in the first finding"
 "$BIN" -q "$T/long.db" -o "$T/none.txt"
 unlike "$(cat "$T/none.txt")" '^Startup ' "without a startup row: no summary"
+
+# The same on the engine's own model: a long dump that begins with a cold
+# start (mkdump --startup cold), no hand-made rows.
+"$MKDUMP" --records 200000 --seed 6 --startup cold "$T/cold" >/dev/null
+"$BIN" -q "$T/cold" --rules "$R" --set lock_ms=0 --set message_ms=1 --db "$T/cold.db" -o "$T/c.json"
+is "$?" 0 "startup.lua on a long dump with a cold start"
+win=$(sqlite3 "$T/cold.db" "SELECT ts || ' ' || max(end_ts, ts + coalesce(ttfd_ns, 0)) FROM startup")
+like "$win" '^[0-9]+ [0-9]+$' "the engine found the start ($win)"
+is "$(py "$T/c.json" "w = '$win'.split(); print(all(int(w[0]) <= f['ts'] < int(w[1]) for f in d['findings'] if 'ts' in f))")" True \
+	"every finding starts inside the engine's startup window (to full display)"
+is "$(sqlite3 "$T/cold.db" "SELECT cpu_ns > 0 FROM startup_phases WHERE phase = 'fully_drawn'")" 1 \
+	"the full-display phase has the main thread's running time"
+like "$(py "$T/c.json" "print(len(d['findings']))")" '^[1-5]?[0-9]$' "the findings are bounded (under 60)"
+like "$(py "$T/c.json" "print(d['findings'][0]['rule'], d['findings'][0]['message'])")" \
+	'^startup-duration cold start of com.example.app: initial display after [0-9.]+ ms' "the headline first, the package found"
