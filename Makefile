@@ -120,7 +120,7 @@ $(MKDUMP): $(MKDUMP_SRC) $(wildcard tests/fixtures/*.h)
 
 # The bundled example is the test writer's output for these options; a test
 # checks that it still regenerates byte for byte.
-EXAMPLE_OPTS := --records 300 --seed 2026 --no-truth
+EXAMPLE_OPTS := --records 700 --seed 9 --startup cold --no-truth
 examples: $(MKDUMP)
 	$(MKDUMP) $(EXAMPLE_OPTS) examples
 

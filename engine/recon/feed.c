@@ -180,7 +180,7 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 	n->s.depth = (int64_t)f->sp - 1;
 	n->s.parent_id = f->sp > 1 ? up->s.id : 0;
 	n->msg_root = f->sp > 1 && frame_is(f, up->s.frame_id, FRAME_LOOP) &&
-		      !frame_is(f, s->frame_id, FRAME_LOOP | FRAME_IDLE);
+		      !frame_is(f, s->frame_id, FRAME_LOOP | FRAME_IDLE) && !s->idle;   /* the loop's wait */
 	n->in_msg = n->msg_root || (f->sp > 1 && up->in_msg);
 	n->path = bt_profile_enter(f->profile, up->path, (uint32_t)s->frame_id, 0, n->in_msg, s->msg_id,
 				   s->idle != 0);

@@ -65,16 +65,15 @@ static const struct {
 	{ PH_DRAWN, "reportFullyDrawn", 1 },
 };
 
-/* A main-thread slice, as much as the tables need; self_block is its
- * blocked time net of its callees' (slices come children first). */
+/* A main-thread slice, as much as the tables need. */
 struct mslice {
-	int64_t ts, dur, self, self_cpu, self_block, idle_own;
+	int64_t ts, dur, self, self_cpu, idle_own;
 	uint32_t frame, depth;
 };
 
 struct found {
 	int have;
-	int64_t ts, dur, cpu, block, idle_in;
+	int64_t ts, dur;
 	uint32_t frame;
 	int exact;
 };
@@ -92,8 +91,6 @@ struct bt_startup {
 	int64_t first_ts;          /* the main thread's first slice */
 	int have_first;
 	int exact;                 /* the trace's own slices: their bounds are exact */
-	int64_t *child_block;      /* by depth: blocked time of the slices ended below it */
-	size_t ncb;
 	int64_t app_depth;         /* callApplicationOnCreate's depth (the app's class below it) */
 	int cpu_known;             /* some slice used CPU: the trace has CPU times */
 };
@@ -165,7 +162,6 @@ void bt_startup_free(struct bt_startup *st)
 	free(st->names);
 	free(st->role);
 	free(st->v);
-	free(st->child_block);
 	free(st);
 }
 
@@ -204,8 +200,6 @@ static void note(struct bt_startup *st, const struct bt_slice *s, int ph)
 	f->have = 1;
 	f->ts = s->ts;
 	f->dur = s->dur;
-	f->cpu = s->cpu_dur;
-	f->block = s->block_dur;
 	f->frame = (uint32_t)s->frame_id;
 	f->exact = st->exact;
 	if (ph == PH_APP_CREATE)
@@ -224,25 +218,9 @@ static int kept_all(struct bt_startup *st, const struct bt_slice *s)
 	return st->done;
 }
 
-/* Blocked time net of the callees': slices of a thread end children
- * first, so the callees' sums wait one level below. */
-static int64_t self_block(struct bt_startup *st, const struct bt_slice *s)
-{
-	size_t d = s->depth < 0 ? 0 : (size_t)s->depth;
-	int64_t below;
-
-	if (d + 2 > st->ncb)
-		st->child_block = bt_grow_zero(st->child_block, sizeof *st->child_block, &st->ncb, d + 2);
-	below = st->child_block[d + 1];
-	st->child_block[d + 1] = 0;
-	st->child_block[d] = bt_sat_add(st->child_block[d], s->block_dur);
-	return s->block_dur - below;
-}
-
 void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
 {
 	int ph = role(st, s->frame_id);
-	int64_t blocked = self_block(st, s);
 	struct mslice *m;
 
 	if (!st->have_first || s->ts < st->first_ts)
@@ -262,7 +240,6 @@ void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
 	m->dur = s->dur;
 	m->self = s->self_dur;
 	m->self_cpu = s->self_cpu_dur;
-	m->self_block = blocked;
 	m->idle_own = bt_slice_idle_part(s);
 	m->frame = (uint32_t)s->frame_id;
 	m->depth = s->depth < 0 ? 0 : (uint32_t)s->depth;
@@ -278,16 +255,17 @@ static double share(const struct mslice *m, int64_t a, int64_t b)
 	return m->dur > 0 ? (double)(hi - lo) / (double)m->dur : 1.0;
 }
 
-/* What the main thread did in [a, b): from the slices, those that
- * straddle an edge by their share; running, then blocked, then idle
+/* What the main thread did in [a, b): running and idle from the slices,
+ * those that straddle an edge by their share, blocked as its blocking
+ * records overlap it (store_blocking); running, then blocked, then idle
  * take precedence, so the four add up to b - a. */
 struct parts {
 	int64_t cpu, blocked, idle, rest;
 };
 
-static struct parts split(const struct bt_startup *st, int64_t a, int64_t b)
+static struct parts split(const struct bt_startup *st, int64_t a, int64_t b, int64_t blocked)
 {
-	double cpu = 0, blocked = 0, idle = 0;
+	double cpu = 0, idle = 0;
 	struct parts p;
 	int64_t wall = b - a, left;
 	size_t i;
@@ -297,13 +275,12 @@ static struct parts split(const struct bt_startup *st, int64_t a, int64_t b)
 		if (f <= 0)
 			continue;
 		cpu += f * (double)st->v[i].self_cpu;
-		blocked += f * (double)st->v[i].self_block;
 		idle += f * (double)st->v[i].idle_own;
 	}
 	p.cpu = (int64_t)cpu < wall ? (int64_t)cpu : wall;
 	p.cpu = p.cpu < 0 ? 0 : p.cpu;
 	left = wall - p.cpu;
-	p.blocked = (int64_t)blocked < left ? (int64_t)blocked : left;
+	p.blocked = blocked < left ? blocked : left;
 	p.blocked = p.blocked < 0 ? 0 : p.blocked;
 	left -= p.blocked;
 	p.idle = (int64_t)idle < left ? (int64_t)idle : left;
@@ -373,7 +350,7 @@ static int kind_named(const char *name)
 /* Blocked time by kind in [a, b): the thread's duration records where
  * the trace has samples, else its waits. */
 static int store_blocking(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t a,
-			  int64_t b, int samples, struct bt_err *err)
+			  int64_t b, int samples, int64_t *total, struct bt_err *err)
 {
 	int64_t count[BT_BLOCK__COUNT] = { 0 }, dur[BT_BLOCK__COUNT] = { 0 };
 	struct bt_rows *r = NULL;
@@ -394,24 +371,30 @@ static int store_blocking(const struct bt_startup *st, struct bt_db *db, const c
 	bt_rows_close(r);
 	if (rc < 0)
 		return err->code;
-	for (k = 0; k < BT_BLOCK__COUNT; k++)
+	*total = 0;
+	for (k = 0; k < BT_BLOCK__COUNT; k++) {
+		*total = bt_sat_add(*total, dur[k]);
 		if (count[k] && bt_db_exec(db, BT_SQL_INSERT_STARTUP_BLOCKING, err, "ttii", phase,
 					   bt_block_kind_name[k], count[k], dur[k]))
 			return err->code;
+	}
 	return BT_OK;
 }
 
 static int store_phase(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t ts,
 		       int64_t dur, const char *source, int exact, int samples, struct bt_err *err)
 {
-	struct parts p = split(st, ts, ts + dur);
+	struct parts p;
+	int64_t blocked = 0;
 
+	if (store_blocking(st, db, phase, ts, ts + dur, samples, &blocked, err))
+		return err->code;
+	p = split(st, ts, ts + dur, blocked);
 	if (!st->cpu_known)   /* a trace without CPU time: running and the rest are unknown */
 		p.cpu = p.rest = INT64_MIN;
 	if (bt_db_exec(db, BT_SQL_INSERT_STARTUP_PHASE, err, "tiitimmmm", phase, ts, dur, source,
 		       (int64_t)exact, p.cpu, p.blocked, p.idle, p.rest) ||
-	    store_methods(st, db, phase, ts, ts + dur, err) ||
-	    store_blocking(st, db, phase, ts, ts + dur, samples, err))
+	    store_methods(st, db, phase, ts, ts + dur, err))
 		return err->code;
 	return BT_OK;
 }

@@ -21,7 +21,7 @@ check "another seed, another dump" sh -c "! cmp -s '$T/a/sampling.bin' '$T/c/sam
 
 # examples/ is the writer's output for the Makefile's EXAMPLE_OPTS.
 # shellcheck disable=SC2086
-"$MKDUMP" ${EXAMPLE_OPTS:---records 300 --seed 2026 --no-truth} "$T/ex" >/dev/null
+"$MKDUMP" ${EXAMPLE_OPTS:---records 700 --seed 9 --startup cold --no-truth} "$T/ex" >/dev/null
 check "examples/sampling.bin regenerates byte for byte" cmp "$T/ex/sampling.bin" examples/sampling.bin
 check "examples/sampling-mapping.bin regenerates byte for byte" cmp "$T/ex/sampling-mapping.bin" examples/sampling-mapping.bin
-like "$("$BIN" examples/sampling.bin)" "samples +300 of 300 records" "the bundled example analyses"
+like "$("$BIN" examples/sampling.bin)" "samples +700 of 700 records" "the bundled example analyses"

@@ -91,4 +91,5 @@ unlike "$(mutate startup-method-faults 'f["evidence"]["method"] = "void com.exam
 # the walk-through in examples/README.md
 "$BIN" "$ROOT/examples/sampling.bin" --rules "$R" >"$T/ex.txt" 2>"$T/ex.err"
 is "$?" 0 "the example dump runs with startup.lua"
-like "$(cat "$T/ex.txt")" '\[startup-duration\] no app start found in the trace' "the example without a startup row: the whole trace, said so"
+like "$(cat "$T/ex.txt")" '\[startup-duration\] cold start of com.example.app: initial display after 387.5 ms' \
+	"the example: its cold start found, the duration first"
