@@ -71,6 +71,11 @@ struct mslice {
 	uint32_t frame, depth;
 };
 
+struct block {
+	int kind;
+	int64_t ts, end;
+};
+
 struct found {
 	int have;
 	int64_t ts, dur;
@@ -93,6 +98,8 @@ struct bt_startup {
 	int exact;                 /* the trace's own slices: their bounds are exact */
 	int64_t app_depth;         /* callApplicationOnCreate's depth (the app's class below it) */
 	int cpu_known;             /* some slice used CPU: the trace has CPU times */
+	struct block *blk;         /* the main thread's blocking records (load_blocks) */
+	size_t nblk, bcap;
 };
 
 static int role_of(const char *name)
@@ -162,6 +169,7 @@ void bt_startup_free(struct bt_startup *st)
 	free(st->names);
 	free(st->role);
 	free(st->v);
+	free(st->blk);
 	free(st);
 }
 
@@ -347,30 +355,51 @@ static int kind_named(const char *name)
 	return -1;
 }
 
-/* Blocked time by kind in [a, b): the thread's duration records where
- * the trace has samples, else its waits. */
+/* The main thread's blocking records (its duration records where the
+ * trace has samples, else its waits), read once for every phase. */
+static int load_blocks(struct bt_startup *st, struct bt_db *db, struct bt_err *err)
+{
+	int from_samples;
+
+	for (from_samples = 1; from_samples >= 0 && !st->nblk; from_samples--) {
+		struct bt_rows *r = NULL;
+		int rc;
+		if (bt_rows_open(&r, db, from_samples ? BT_SQL_STARTUP_BLOCKS_SAMPLES : BT_SQL_STARTUP_BLOCKS_EDGES,
+				 err))
+			return err->code;
+		bt_rows_bind_int(r, 1, st->tid);
+		while ((rc = bt_rows_next(r, err)) == 1) {
+			int k = from_samples ? bt_block_kind_of(bt_rows_int(r, 0)) : kind_named(bt_rows_text(r, 0, NULL));
+			if (k < 0)
+				continue;
+			BT_GROW(st->blk, st->nblk + 1, st->bcap);
+			st->blk[st->nblk].kind = k;
+			st->blk[st->nblk].ts = bt_rows_int(r, 1);
+			st->blk[st->nblk++].end = bt_rows_int(r, 2);
+		}
+		bt_rows_close(r);
+		if (rc < 0)
+			return err->code;
+	}
+	return BT_OK;
+}
+
+/* Blocked time by kind in [a, b): the records' overlap with it. */
 static int store_blocking(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t a,
-			  int64_t b, int samples, int64_t *total, struct bt_err *err)
+			  int64_t b, int64_t *total, struct bt_err *err)
 {
 	int64_t count[BT_BLOCK__COUNT] = { 0 }, dur[BT_BLOCK__COUNT] = { 0 };
-	struct bt_rows *r = NULL;
-	int rc, k;
+	size_t i;
+	int k;
 
-	if (bt_rows_open(&r, db, samples ? BT_SQL_STARTUP_BLOCKED_SAMPLES : BT_SQL_STARTUP_BLOCKED_EDGES, err))
-		return err->code;
-	bt_rows_bind_int(r, 1, st->tid);
-	bt_rows_bind_int(r, 2, a);
-	bt_rows_bind_int(r, 3, b);
-	while ((rc = bt_rows_next(r, err)) == 1) {
-		k = samples ? bt_block_kind_of(bt_rows_int(r, 0)) : kind_named(bt_rows_text(r, 0, NULL));
-		if (k < 0)
+	for (i = 0; i < st->nblk; i++) {
+		const struct block *x = &st->blk[i];
+		int64_t lo = x->ts > a ? x->ts : a, hi = x->end < b ? x->end : b;
+		if (hi <= lo)
 			continue;
-		count[k] += bt_rows_int(r, 1);
-		dur[k] = bt_sat_add(dur[k], bt_rows_int(r, 2));
+		count[x->kind]++;
+		dur[x->kind] = bt_sat_add(dur[x->kind], hi - lo);
 	}
-	bt_rows_close(r);
-	if (rc < 0)
-		return err->code;
 	*total = 0;
 	for (k = 0; k < BT_BLOCK__COUNT; k++) {
 		*total = bt_sat_add(*total, dur[k]);
@@ -382,12 +411,12 @@ static int store_blocking(const struct bt_startup *st, struct bt_db *db, const c
 }
 
 static int store_phase(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t ts,
-		       int64_t dur, const char *source, int exact, int samples, struct bt_err *err)
+		       int64_t dur, const char *source, int exact, struct bt_err *err)
 {
 	struct parts p;
 	int64_t blocked = 0;
 
-	if (store_blocking(st, db, phase, ts, ts + dur, samples, &blocked, err))
+	if (store_blocking(st, db, phase, ts, ts + dur, &blocked, err))
 		return err->code;
 	p = split(st, ts, ts + dur, blocked);
 	if (!st->cpu_known)   /* a trace without CPU time: running and the rest are unknown */
@@ -464,22 +493,6 @@ static int fallback_package(const struct bt_startup *st, struct bt_db *db, char 
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int have_samples(struct bt_db *db, int64_t tid, int *out, struct bt_err *err)
-{
-	struct bt_rows *r = NULL;
-	int rc;
-
-	if (bt_rows_open(&r, db, BT_SQL_STARTUP_BLOCKED_SAMPLES, err))
-		return err->code;
-	bt_rows_bind_int(r, 1, tid);
-	bt_rows_bind_int(r, 2, INT64_MIN);
-	bt_rows_bind_int(r, 3, INT64_MAX);
-	rc = bt_rows_next(r, err);
-	*out = rc == 1;
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
-}
-
 static const char *source_of(const struct bt_startup *st, const struct found *f)
 {
 	return f->frame < st->nframes && st->names[f->frame] ? st->names[f->frame] : "?";
@@ -491,7 +504,7 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 	const char *kind, *source;
 	int64_t ts, end = 0, ttfd = 0;
 	char *package = NULL;
-	int samples = 0, k, rc;
+	int k, rc;
 	int have_end = ph[PH_FRAME].have;
 
 	if (!ph[PH_BIND].have && !ph[PH_LAUNCH].have && !ph[PH_RESUME].have && !ph[PH_RESTART].have &&
@@ -529,7 +542,7 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 			     (long long)ph[PH_BIND].ts);
 	if (ph[PH_DRAWN].have)
 		ttfd = ph[PH_DRAWN].ts - ts;
-	if ((rc = have_samples(db, st->tid, &samples, err)) != BT_OK)
+	if ((rc = load_blocks(st, db, err)) != BT_OK)
 		return rc;
 	if (!(package = app_package(st, db)) && (rc = fallback_package(st, db, &package, err)) != BT_OK)
 		return rc;
@@ -554,10 +567,10 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 			f.ts = end;
 		}
 		if (f.have)
-			rc = store_phase(st, db, phase_name[k], f.ts, f.dur, how, f.exact, samples, err);
+			rc = store_phase(st, db, phase_name[k], f.ts, f.dur, how, f.exact, err);
 	}
 	if (!rc && have_end)
-		rc = store_phase(st, db, phase_name[PH_STARTUP], ts, end - ts, source, st->exact, samples, err);
+		rc = store_phase(st, db, phase_name[PH_STARTUP], ts, end - ts, source, st->exact, err);
 	return rc;
 }
 
