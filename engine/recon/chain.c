@@ -406,8 +406,10 @@ int bt_chain_new(struct bt_chain **out, const struct bt_capture *cap, struct bt_
 		free(roots);
 		return err->code;
 	}
-	qsort(s.b, s.nb, sizeof *s.b, blk_cmp);
-	qsort(s.w, s.nw, sizeof *s.w, wake_cmp);
+	if (s.nb)   /* qsort wants a non-NULL array even when empty */
+		qsort(s.b, s.nb, sizeof *s.b, blk_cmp);
+	if (s.nw)
+		qsort(s.w, s.nw, sizeof *s.w, wake_cmp);
 	c = bt_xcalloc(1, sizeof *c);
 	for (i = 0; i < nroots; i++)
 		walk(c, &s, roots[i].id, roots[i].ts, roots[i].end, roots[i].waker);
