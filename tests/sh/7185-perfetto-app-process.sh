@@ -9,7 +9,7 @@
 # start of ../shared/real-traces picks its app (pid 7663).
 . tests/lib.sh
 MKPF="python3 tests/fixtures/mkperfetto.py"
-REAL=$ROOT/../shared/real-traces/perfetto-api32-startup-warm
+WARM=$REAL/perfetto-api32-startup-warm   # lib.sh finds the real traces
 
 meta() {   # db key
 	sqlite3 "file:$1?immutable=1" "SELECT value FROM meta WHERE key = '$2'"
@@ -98,8 +98,8 @@ like "$?:$(head -1 "$T/x.err")" "^2:.*--process does not apply to .*only a Perfe
 	"--process on an Android dump: refused"
 
 # ---- the real warm start (API 32 system trace, 665 processes)
-if [ -f "$REAL/api32_startup_warm.perfetto-trace" ]; then
-	"$BIN" import -q "$REAL/api32_startup_warm.perfetto-trace" -o "$T/real.db"
+if [ -f "$WARM/api32_startup_warm.perfetto-trace" ]; then
+	"$BIN" import -q "$WARM/api32_startup_warm.perfetto-trace" -o "$T/real.db"
 	is "$(meta "$T/real.db" pid)/$(meta "$T/real.db" main_tid)/$(meta "$T/real.db" process_name)" \
 		"7663/7663/androidx.benchmark.integration.macrobenchmark.target" "real warm start: the app, not surfaceflinger"
 	is "$(meta "$T/real.db" process_choice)" "launching: androidx.benchmark.integration.macrobenchmark.target" \
@@ -109,10 +109,10 @@ if [ -f "$REAL/api32_startup_warm.perfetto-trace" ]; then
 	is "$(q "$T/real.db" "SELECT group_concat(f.name, ',') FROM (SELECT * FROM slices WHERE tid = 7663 AND depth = 0
 		ORDER BY ts) s JOIN frames f ON f.id = s.frame_id WHERE f.name IN ('activityStart', 'activityResume')")" \
 		"activityStart,activityResume" "real warm start: its main thread's activityStart and activityResume"
-	"$BIN" import -q "$REAL/derived/api32_system_server_only.pb" -o "$T/ss.db"
+	"$BIN" import -q "$WARM/derived/api32_system_server_only.pb" -o "$T/ss.db"
 	is "$(meta "$T/ss.db" pid)" 7663 "real, surfaceflinger's markers dropped: still the app, not system_server"
-	"$BIN" import -q "$REAL/api32_startup_warm.perfetto-trace" --process system_server -o "$T/rss.db"
+	"$BIN" import -q "$WARM/api32_startup_warm.perfetto-trace" --process system_server -o "$T/rss.db"
 	is "$(meta "$T/rss.db" pid)" 1858 "real: --process system_server"
 else
-	echo "ok - real warm start # SKIP $REAL not here"
+	echo "ok - real warm start # SKIP $WARM not here"
 fi
