@@ -26,6 +26,7 @@ enum pf_arg {
 	PF_CPU, PF_SELF_CPU, PF_BLOCK, PF_MSG, PF_COUNT, PF_OBJS, PF_BYTES, PF_MAJFLT, PF_NVCSW,
 	PF_NIVCSW, PF_TYPE, PF_WAKEUP, PF_GAP, PF_GAP_CPU,
 	PF_IDLE,         /* our --perfetto's idle slices (1) */
+	PF_WAIT_TIME,    /* our --perfetto's: the length of the wait an arrow ends */
 	PF_FLOW_IN,      /* a terminating flow id (our --perfetto's waker arrows) */
 	PF__NARGS
 };

@@ -196,6 +196,7 @@ static const struct {
 	{ "AllocatedBytesNum", PF_BYTES, 0 }, { "MajFlt", PF_MAJFLT, 0 }, { "NvCsw", PF_NVCSW, 0 },
 	{ "NivCsw", PF_NIVCSW, 0 }, { "WakeUpBy", PF_WAKEUP, 0 }, { "Gap", PF_GAP, 1e6 },
 	{ "Gap.CPU", PF_GAP_CPU, 1e6 }, { "Idle", PF_IDLE, 0 },
+	{ "WaitTime", PF_WAIT_TIME, 1e6 },
 	{ "cpu_time_int", PF_CPU, 1e3 }, { "alloc_size", PF_BYTES, 1048576.0 },
 	{ "alloc_count", PF_OBJS, 0 },
 };

@@ -302,13 +302,17 @@ static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, st
 	return BT_OK;
 }
 
+/* A flow's begin (role 0) or end (1) at an instant: an end our export
+ * wrote carries the length of the wait it stands for (WaitTime). */
 static int flow(struct pf *p, const struct pf_track *t, uint64_t id, int role, int64_t ts,
-		const char *name, struct bt_err *err)
+		const char *name, const struct pf_args *a, struct bt_err *err)
 {
+	int64_t wait = role && (a->has >> PF_WAIT_TIME & 1) && a->v[PF_WAIT_TIME] > 0 ? a->v[PF_WAIT_TIME] : 0;
+
 	if (!t || t->tid <= 0)
 		return BT_OK;
 	return bt_db_exec(p->db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiitn", (int64_t)id, (int64_t)role,
-			  t->tid, ts, (int64_t)0, name);
+			  t->tid, ts, wait, name);
 }
 
 static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__TracePacket *pk,
@@ -352,13 +356,13 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 		pf_annotation(p, &a, an, d, str);
 	}
 	for (i = 0; i < ev->n_flow_ids; i++)
-		if (flow(p, t, ev->flow_ids[i], 0, ts, name, err))
+		if (flow(p, t, ev->flow_ids[i], 0, ts, name, &a, err))
 			return err->code;
 	if (ev->n_terminating_flow_ids) {
 		if (kind == PF_EV_BEGIN) {
 			a.has |= 1u << PF_FLOW_IN;
 			a.v[PF_FLOW_IN] = (int64_t)ev->terminating_flow_ids[0];
-		} else if (flow(p, t, ev->terminating_flow_ids[0], 1, ts, name, err)) {
+		} else if (flow(p, t, ev->terminating_flow_ids[0], 1, ts, name, &a, err)) {
 			return err->code;
 		}
 	}

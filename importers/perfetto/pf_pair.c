@@ -21,6 +21,7 @@ struct tag {
 	int src, real;
 	uint32_t frame;
 	int64_t flow_in;     /* terminating flow id, or 0 */
+	int64_t wait_time;   /* the length of the wait it ends (WaitTime), or -1 */
 };
 
 /* An open slice of a track that is no thread's. */
@@ -148,6 +149,7 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	t->src = src;
 	t->frame = frame;
 	t->flow_in = has(a, PF_FLOW_IN) ? a->v[PF_FLOW_IN] : 0;
+	t->wait_time = has(a, PF_WAIT_TIME) && a->v[PF_WAIT_TIME] >= 0 ? a->v[PF_WAIT_TIME] : -1;
 	t->real = 1;
 	if (bt_feed_depth(r->feed) >= MAX_DEPTH) {
 		t->real = 0;
@@ -174,7 +176,7 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 	const char *edge = f->marker == PF_WAIT ? "wait" : f->marker == PF_MONITOR ? "monitor" : NULL;
 
 	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiint", t->flow_in, (int64_t)1,
-				     s->tid, s->ts, s->dur, edge))
+				     s->tid, s->ts, t->wait_time >= 0 ? t->wait_time : s->dur, edge))
 		return err->code;
 	switch (f->marker) {
 	case PF_WAIT:

@@ -25,7 +25,7 @@ typedef Perfetto__Protos__DebugAnnotation Annot;
 #define PROCESS_UUID 1
 #define THREAD_UUID(tid) ((uint64_t)0x100000000ULL + (uint64_t)(tid))
 #define SEQ_ID 1
-#define MAX_ANNOTS 20
+#define MAX_ANNOTS 24
 #define NTYPES 256                /* record types: Android's below 32, iOS's from 101 */
 
 /* A thread's track and its open slices' end times, by depth. */
@@ -38,7 +38,7 @@ struct track {
 };
 
 struct edge {
-	int64_t id, waiter_tid, ts, waker_tid, waker_ts;
+	int64_t id, waiter_tid, ts, waker_tid, waker_ts, dur;
 	char kind[16];
 	int used;
 };
@@ -243,6 +243,7 @@ static int load_edges(struct bt_db *db, struct bt_perfetto *w, struct bt_err *er
 		e->waker_tid = bt_rows_int(r, 3);
 		e->waker_ts = bt_rows_int(r, 4);
 		snprintf(e->kind, sizeof e->kind, "%s", bt_rows_text(r, 5, NULL) ? bt_rows_text(r, 5, NULL) : "");
+		e->dur = bt_rows_int(r, 6);
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
@@ -379,13 +380,16 @@ static int begin_slice(struct bt_perfetto *w, const struct bt_slice *s, struct b
 	add_int(&an, "NivCsw", s->nivcsw);
 	add_ms(&an, "_Begin", ts);
 	add_ms(&an, "_End", end);
+	if ((e = edge_at(w, t->tid, ts)) != NULL)   /* the wait's own length: the arrow ends on its
+						     * record's outermost slice, which may be longer */
+		add_ms(&an, "WaitTime", e->dur);
 	ev.has_type = ev.has_track_uuid = 1;
 	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
 	ev.track_uuid = THREAD_UUID(t->tid);
 	ev.name = frame > 0 && (size_t)frame < w->nnames && w->names[frame] ? w->names[frame] : (char *)"?";
 	ev.n_debug_annotations = an.n;
 	ev.debug_annotations = an.p;
-	if ((e = edge_at(w, t->tid, ts)) != NULL) {
+	if (e) {
 		e->used = 1;
 		flow = (uint64_t)e->id;
 		ev.n_terminating_flow_ids = 1;
@@ -419,13 +423,15 @@ static int slices(struct bt_perfetto *w, struct bt_err *err)
 	return BT_OK;
 }
 
-/* An instant on tid's track at ts, starting or ending flow id. */
+/* An instant on tid's track at ts, starting or ending flow id; an ending
+ * one carries the length of the wait it stands for (wait >= 0). */
 static int instant(struct bt_perfetto *w, int64_t tid, int64_t ts, const char *name, uint64_t id,
-		   int terminating, struct bt_err *err)
+		   int terminating, int64_t wait, struct bt_err *err)
 {
 	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Event ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	struct track *t = track_of(w, tid);
+	struct annots an;
 
 	if (!t->described && describe_thread(w, t, err))
 		return err->code;
@@ -433,9 +439,15 @@ static int instant(struct bt_perfetto *w, int64_t tid, int64_t ts, const char *n
 	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
 	ev.track_uuid = THREAD_UUID(tid);
 	ev.name = (char *)name;
+	an.n = 0;
 	if (terminating) {
 		ev.n_terminating_flow_ids = 1;
 		ev.terminating_flow_ids = &id;
+		if (wait >= 0) {
+			add_ms(&an, "WaitTime", wait);
+			ev.n_debug_annotations = an.n;
+			ev.debug_annotations = an.p;
+		}
 	} else {
 		ev.n_flow_ids = 1;
 		ev.flow_ids = &id;
@@ -456,9 +468,9 @@ static int flows(struct bt_perfetto *w, struct bt_err *err)
 	for (i = 0; i < w->nedges; i++) {
 		const struct edge *e = &w->edges[i];
 		snprintf(name, sizeof name, "wakes %s wait of %lld", e->kind, (long long)e->waiter_tid);
-		if (instant(w, e->waker_tid, e->waker_ts, name, (uint64_t)e->id, 0, err))
+		if (instant(w, e->waker_tid, e->waker_ts, name, (uint64_t)e->id, 0, -1, err))
 			return err->code;
-		if (!e->used && instant(w, e->waiter_tid, e->ts, e->kind, (uint64_t)e->id, 1, err))
+		if (!e->used && instant(w, e->waiter_tid, e->ts, e->kind, (uint64_t)e->id, 1, e->dur, err))
 			return err->code;
 	}
 	return BT_OK;

@@ -94,12 +94,11 @@ done
 # startup.lua finds in the dump (its startup window is not: that needs
 # samples, which a Perfetto trace has none of)
 "$BIN" -q "$ROOT/examples/sampling.bin" --rules examples/startup.lua --set cap=0 --set lock_ms=0.5 -o "$T/example.startup.json"
-# Compared by begin and waker, the waits that have one: the export carries
-# a wait only as its waker's arrow, which ends on the outermost slice the
-# wait's record opened, so a re-import reads that slice's length as the
-# wait's (known, left: the arrow should end on the record's leaf).
+# Compared by begin, length and waker, the waits that have one: the export
+# carries a wait only as its waker's arrow (ending on the outermost slice
+# the wait's record opened, with the wait's own length as WaitTime).
 w() { python3 -c 'import json, sys
-print(sorted((f["ts"], f["evidence"]["waker_tid"]) for f in json.load(open(sys.argv[1]))["findings"]
+print(sorted((f["ts"], f["dur"], f["evidence"]["waker_tid"]) for f in json.load(open(sys.argv[1]))["findings"]
              if f["rule"] == "main-lock-wait" and f["evidence"].get("waker_tid")))' "$1"; }
 is "$(w "$T/rt.startup.json")" "$(w "$T/example.startup.json")" "rt: the same main-lock-wait findings as the dump's"
 
