@@ -201,7 +201,7 @@ static int store_blocking(struct bt_db *db, const struct bt_profile *p, struct b
 static int store_threads(struct bt_db *db, const struct bt_profile *p, struct bt_err *err)
 {
 	int64_t (*kinds)[BT_BLOCK__COUNT][2] = bt_xcalloc((size_t)p->nthreads + 1, sizeof *kinds);
-	uint32_t t, i, end;
+	uint32_t t;
 	size_t b;
 	int k, rc = BT_OK;
 
@@ -218,11 +218,8 @@ static int store_threads(struct bt_db *db, const struct bt_profile *p, struct bt
 						bt_block_kind_name[k], kinds[t][k][0], kinds[t][k][1]);
 		if (wall < 0 || rc)
 			continue;   /* no span: slices that came with the trace */
-		end = t + 1 < p->nthreads ? p->roots[t + 1] : p->npaths;
-		for (i = p->roots[t] + 1; i < end; i++) {
-			blocked = bt_sat_add(blocked, p->paths[i].self[V_BLOCK]);
-			idle = bt_sat_add(idle, p->paths[i].self[V_IDLE]);
-		}
+		blocked = p->incl[p->roots[t]][V_BLOCK];   /* the root's roll-up: all its paths' */
+		idle = p->incl[p->roots[t]][V_IDLE];
 		cpu = cpu < 0 ? 0 : cpu > wall ? wall : cpu;
 		rest = wall - cpu;
 		blocked = blocked < 0 ? 0 : blocked > rest ? rest : blocked;

@@ -4,10 +4,10 @@
  * begins after the launch); the start is the process's (cold: the main
  * thread's first slice or bindApplication, whichever is earlier) or the
  * launch's (warm) or the resume's (hot); the end is the end of the first
- * frame (time to initial display). A phase's main-thread breakdown comes
- * from its activation itself (its CPU, blocked and idle time); the whole
- * window's, and every phase's top methods, from the slices inside it,
- * those that straddle an edge counted by their share of it.
+ * frame (time to initial display). A phase's (and the window's)
+ * main-thread breakdown and top methods come from the slices inside it,
+ * those that straddle an edge counted by their share of it, and its
+ * blocked time from the blocking records that overlap it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +80,6 @@ struct found {
 	int have;
 	int64_t ts, dur;
 	uint32_t frame;
-	int exact;
 };
 
 struct bt_startup {
@@ -209,7 +208,6 @@ static void note(struct bt_startup *st, const struct bt_slice *s, int ph)
 	f->ts = s->ts;
 	f->dur = s->dur;
 	f->frame = (uint32_t)s->frame_id;
-	f->exact = st->exact;
 	if (ph == PH_APP_CREATE)
 		st->app_depth = s->depth;
 }
@@ -411,7 +409,7 @@ static int store_blocking(const struct bt_startup *st, struct bt_db *db, const c
 }
 
 static int store_phase(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t ts,
-		       int64_t dur, const char *source, int exact, struct bt_err *err)
+		       int64_t dur, const char *source, struct bt_err *err)
 {
 	struct parts p;
 	int64_t blocked = 0;
@@ -422,7 +420,7 @@ static int store_phase(const struct bt_startup *st, struct bt_db *db, const char
 	if (!st->cpu_known)   /* a trace without CPU time: running and the rest are unknown */
 		p.cpu = p.rest = INT64_MIN;
 	if (bt_db_exec(db, BT_SQL_INSERT_STARTUP_PHASE, err, "tiitimmmm", phase, ts, dur, source,
-		       (int64_t)exact, p.cpu, p.blocked, p.idle, p.rest) ||
+		       (int64_t)st->exact, p.cpu, p.blocked, p.idle, p.rest) ||
 	    store_methods(st, db, phase, ts, ts + dur, err))
 		return err->code;
 	return BT_OK;
@@ -567,10 +565,10 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 			f.ts = end;
 		}
 		if (f.have)
-			rc = store_phase(st, db, phase_name[k], f.ts, f.dur, how, f.exact, err);
+			rc = store_phase(st, db, phase_name[k], f.ts, f.dur, how, err);
 	}
 	if (!rc && have_end)
-		rc = store_phase(st, db, phase_name[PH_STARTUP], ts, end - ts, source, st->exact, err);
+		rc = store_phase(st, db, phase_name[PH_STARTUP], ts, end - ts, source, err);
 	return rc;
 }
 
