@@ -159,6 +159,17 @@ size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, con
 	return k;
 }
 
+/* Room for frame id in the per-frame arrays (zeroed); *cap is theirs. */
+static void frame_slot(struct bt_stacktab *t, size_t *cap, size_t id)
+{
+	size_t lcap = *cap, icap = *cap, tcap = *cap;
+
+	t->dropped = bt_grow_zero(t->dropped, 1, cap, id);
+	t->loop = bt_grow_zero(t->loop, 1, &lcap, id);
+	t->idle = bt_grow_zero(t->idle, 1, &icap, id);
+	t->task = bt_grow_zero(t->task, 1, &tcap, id);
+}
+
 /* Which frames upstream drops: runtime frames and its blacklist (which,
  * lacking return types, never matches real symbols: spec I-6). */
 static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, struct bt_err *err)
@@ -172,11 +183,7 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, str
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		size_t id = (size_t)bt_rows_int(r, 0);
 		const char *name = bt_rows_text(r, 1, NULL);
-		size_t lcap = *cap, icap = *cap, tcap = *cap;
-		t->dropped = bt_grow_zero(t->dropped, 1, cap, id);
-		t->loop = bt_grow_zero(t->loop, 1, &lcap, id);
-		t->idle = bt_grow_zero(t->idle, 1, &icap, id);
-		t->task = bt_grow_zero(t->task, 1, &tcap, id);
+		frame_slot(t, cap, id);
 		t->idle[id] = bt_frame_is_idle(name);
 		t->task[id] = (unsigned char)bt_frame_task(name);
 		if (!t->next && t->idle[id])
@@ -205,12 +212,8 @@ static int add_synthetic(const struct bt_capture *cap, struct bt_db *db, struct 
 			;
 		if (i == cap->n)
 			continue;
-		size_t lcap = *dcap, icap = *dcap, tcap = *dcap;
 		ids[k] = (uint32_t)++t->nframes;
-		t->dropped = bt_grow_zero(t->dropped, 1, dcap, ids[k]);
-		t->loop = bt_grow_zero(t->loop, 1, &lcap, ids[k]);
-		t->idle = bt_grow_zero(t->idle, 1, &icap, ids[k]);
-		t->task = bt_grow_zero(t->task, 1, &tcap, ids[k]);
+		frame_slot(t, dcap, ids[k]);
 		if (bt_db_exec(db, BT_SQL_INSERT_FRAME, err, "iittttt", (int64_t)ids[k],
 			       (int64_t)synthetic[k].address, synthetic[k].name, "void", synthetic[k].cls,
 			       synthetic[k].method, ""))
@@ -225,13 +228,8 @@ static int add_synthetic(const struct bt_capture *cap, struct bt_db *db, struct 
  * (bt_slicer_run), so a trace without idle time has no such frame. */
 static void add_idle_frame(struct bt_stacktab *t, size_t *dcap)
 {
-	size_t lcap = *dcap, icap = *dcap, tcap = *dcap;
-
 	t->idle_frame = (uint32_t)++t->nframes;
-	t->dropped = bt_grow_zero(t->dropped, 1, dcap, t->idle_frame);
-	t->loop = bt_grow_zero(t->loop, 1, &lcap, t->idle_frame);
-	t->idle = bt_grow_zero(t->idle, 1, &icap, t->idle_frame);
-	t->task = bt_grow_zero(t->task, 1, &tcap, t->idle_frame);
+	frame_slot(t, dcap, t->idle_frame);
 	t->idle[t->idle_frame] = 1;   /* the loop's wait, where it stands for it */
 }
 
