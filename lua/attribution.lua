@@ -8,6 +8,9 @@
 -- percent. Off-CPU = wall - CPU; unexplained = off-CPU not covered by a
 -- blocking record (runnable, I/O that is not hooked...).
 
+-- The measures compare gates by default come with the report.
+bt.builtin("gate")
+
 local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
 
 bt.rule{

@@ -126,7 +126,7 @@ function bt.methods(opts)
 end
 
 -- bt.startup(): the app start (table startup) with its phases (in time
--- order, each with its main-thread breakdown, its methods by self CPU and
+-- order, each with its main-thread breakdown, its top ten methods by self CPU and
 -- its blocked time by kind), or nil when the trace shows no start. The
 -- window is startup.ts to startup.end_ts (nil when no first frame).
 function bt.startup()
@@ -135,7 +135,7 @@ function bt.startup()
   s.phases, s.phase = {}, {}
   for p in bt.rows("SELECT * FROM startup_phases ORDER BY ts, phase") do
     p.methods = bt.query([[SELECT m.rank, m.frame_id, m.self_cpu_ns, m.self_ns, f.name
-FROM startup_methods m JOIN frames f ON f.id = m.frame_id WHERE m.phase = ? ORDER BY m.rank]], p.phase)
+FROM startup_methods m JOIN frames f ON f.id = m.frame_id WHERE m.phase = ? AND m.rank <= 10 ORDER BY m.rank]], p.phase)
     p.blocking = bt.query("SELECT kind, count, dur FROM startup_blocking WHERE phase = ? ORDER BY dur DESC, kind",
       p.phase)
     s.phases[#s.phases + 1] = p

@@ -108,6 +108,7 @@ CREATE TABLE messages (
 	cpu_dur INTEGER NOT NULL DEFAULT 0,
 	block_dur INTEGER NOT NULL DEFAULT 0,  -- blocking records inside it
 	idle_dur  INTEGER NOT NULL DEFAULT 0,  -- idle slices inside it
+	alloc_bytes INTEGER NOT NULL DEFAULT 0,  -- allocated inside it
 	PRIMARY KEY (tid, msg_id)
 ) WITHOUT ROWID;
 
@@ -316,7 +317,8 @@ CREATE TABLE startup_phases (
 	unexplained_ns INTEGER             -- the rest (they add up to dur)
 );
 
--- Per phase, the main thread's top methods by self CPU time in it.
+-- Per phase, the main thread's top ten methods by self CPU time in it; for
+-- the whole window ('startup'), every method with own time in it.
 CREATE TABLE startup_methods (
 	phase       TEXT NOT NULL,
 	rank        INTEGER NOT NULL,

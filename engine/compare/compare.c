@@ -33,7 +33,7 @@ void bt_gate_defaults(struct bt_gate *g)
 	g->floor_ns = 1e6;          /* 1 ms: below a frame, above clock noise */
 	g->floor_bytes = 65536;
 	g->floor_count = 0;
-	g->alpha = 0.05;
+	g->alpha = 0.01;            /* family-wise: a same-build comparison fails 1 time in 100 */
 	g->gated = 0;   /* chosen per metric */
 	g->higher_is_better = 0;
 }
@@ -107,7 +107,7 @@ double bt_gate_threshold(const struct bt_gate *g, enum bt_unit u, double base)
 
 int bt_cmp_is_method(const char *name)
 {
-	return !strncmp(name, "method.", 7);
+	return !strncmp(name, "method.", 7) || strstr(name, ".method.") || strstr(name, ".by.");
 }
 
 size_t bt_compare_values(const struct bt_compare *c, size_t id, enum bt_side side, double *x)
@@ -161,6 +161,22 @@ void bt_cmp_amount(enum bt_unit u, double v, struct bt_buf *b)
 	}
 }
 
+/* The p a verdict reads: the family's adjusted p for a gated metric. */
+static double p_of(const struct bt_cmp_metric *m)
+{
+	return m->in_family ? m->p_adj : m->mwu.p;
+}
+
+/* Runs a side that let every relabeling test reach p < alpha. */
+static size_t runs_needed(double alpha)
+{
+	size_t k = 2;
+
+	while (k < 50 && 2 / bt_family_choose(2 * k, k) >= alpha)
+		k++;
+	return k;
+}
+
 static void judge(struct bt_cmp_metric *m)
 {
 	const struct bt_gate *g = &m->gate;
@@ -181,19 +197,21 @@ static void judge(struct bt_cmp_metric *m)
 		bt_buf_adds(&why, "within the threshold (");
 		bt_cmp_amount(m->unit, m->threshold, &why);
 		bt_buf_addf(&why, "), p = %.3g", m->mwu.p);
-	} else if (m->mwu.p < g->alpha) {
+	} else if (p_of(m) < g->alpha) {
 		m->verdict = worse > 0 ? BT_VD_REGRESSED : BT_VD_IMPROVED;
 		bt_buf_adds(&why, "beyond the threshold (");
 		bt_cmp_amount(m->unit, m->threshold, &why);
-		bt_buf_addf(&why, "), p = %.3g < %g", m->mwu.p, g->alpha);
+		bt_buf_addf(&why, "), p = %.3g < %g%s", p_of(m), g->alpha,
+			    m->in_family ? " (family-wise)" : "");
 	} else {
 		m->verdict = BT_VD_INCONCLUSIVE;
 		if (m->min_p >= g->alpha)
 			bt_buf_addf(&why, "need more runs: %zu + %zu cannot reach p < %g "
-				    "(smallest p %.3g)", m->base.n, m->head.n, g->alpha, m->min_p);
+				    "(smallest p %.3g; %zu + %zu can)", m->base.n, m->head.n, g->alpha,
+				    m->min_p, runs_needed(g->alpha), runs_needed(g->alpha));
 		else
 			bt_buf_addf(&why, "beyond the threshold but p = %.3g >= %g: too noisy to tell",
-				    m->mwu.p, g->alpha);
+				    p_of(m), g->alpha);
 	}
 	m->reason = bt_buf_detach(&why, NULL);
 }
@@ -220,9 +238,25 @@ static int fill_metric(struct bt_compare *c, struct bt_cmp_metric *m, double *x,
 	return rc;
 }
 
-static int gated_by_default(const char *name)
+/* What regresses when the app gets slower, whatever the trace's length:
+ * lua/gate.lua's measures. Whole-trace totals (process.*, thread.main.*
+ * sums, method.*) move with how long the capture ran: reported, not gated. */
+int bt_cmp_gated_by_default(const char *name)
 {
-	return !bt_cmp_is_method(name) && strncmp(name, "trace.", 6);
+	static const char *const globs[] = {
+		"startup.ttid_ns", "startup.main.cpu_ns", "startup.main.blocked_ns.*",
+		"startup.main.method.*.self_cpu_ns", "startup.main.method.*.self_ns",
+		"thread.main.per_msg.wall_ns", "thread.main.per_msg.cpu_ns",
+		"thread.main.per_msg.alloc_bytes", "thread.main.wait.*.mean_ns",
+	};
+	size_t i;
+
+	if (strstr(name, ".by."))
+		return 0;
+	for (i = 0; i < sizeof globs / sizeof globs[0]; i++)
+		if (!fnmatch(globs[i], name, 0))
+			return 1;
+	return 0;
 }
 
 static int chosen(const struct bt_cmp_opts *o, const char *name)
@@ -230,7 +264,7 @@ static int chosen(const struct bt_cmp_opts *o, const char *name)
 	int i;
 
 	if (!o->nglobs)
-		return gated_by_default(name);
+		return bt_cmp_gated_by_default(name);
 	for (i = 0; i < o->nglobs; i++)
 		if (!fnmatch(o->globs[i], name, 0))
 			return 1;
@@ -265,12 +299,56 @@ static void overall(struct bt_compare *c)
 		     c->count[BT_VD_IMPROVED] ? BT_VD_IMPROVED : BT_VD_UNCHANGED;
 }
 
+/* Half the threshold at the pooled median: a move of the threshold reads
+ * T ~ 2 however still the runs were, and the label-free value keeps the
+ * statistic the same function of the data in every relabeling. */
+#define S0_OF_THRESHOLD 0.5
+
+/* The gated metrics every run has, one family (family.h). */
+static void test_family(struct bt_compare *c, double *x)
+{
+	const struct bt_runs *rs = c->runs;
+	size_t nr = rs->nruns, i, j = 0, r, *at = bt_xcalloc(c->nm + 1, sizeof *at);
+	double *v = bt_xcalloc(c->nm * nr + 1, sizeof *v), *s0 = bt_xcalloc(c->nm + 1, sizeof *s0);
+	double *t = bt_xcalloc(c->nm + 1, sizeof *t), *p = bt_xcalloc(c->nm + 1, sizeof *p);
+	unsigned char *head = bt_xcalloc(nr + 1, 1);
+	struct bt_stats_summary pooled;
+
+	for (r = 0; r < nr; r++)
+		head[r] = rs->run[r].side == BT_HEAD;
+	for (i = 0; i < c->nm; i++) {
+		struct bt_cmp_metric *m = &c->m[i];
+		int zero = bt_cmp_is_method(m->name);
+		if (!m->gate.gated || !m->tested || m->base.n != c->nbase || m->head.n != c->nhead)
+			continue;
+		for (r = 0; r < nr; r++) {
+			double val = bt_runs_value(rs, r, m->id);
+			v[j * nr + r] = x[r] = isnan(val) && zero ? 0 : val;
+		}
+		bt_stats_summarize(x, nr, &pooled);
+		s0[j] = S0_OF_THRESHOLD * bt_gate_threshold(&m->gate, m->unit, pooled.median);
+		if (!(s0[j] > 0))
+			s0[j] = 1e-9;
+		at[j++] = i;
+	}
+	c->nfamily = j;
+	bt_family_maxt(j, nr, head, v, s0, t, p, &c->fam);
+	for (i = 0; i < j; i++) {
+		struct bt_cmp_metric *m = &c->m[at[i]];
+		m->in_family = 1;
+		m->t = t[i];
+		m->p_adj = p[i];
+		m->min_p = c->fam.min_p;
+	}
+	free(at), free(v), free(s0), free(t), free(p), free(head);
+}
+
 static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, double *x, double *y,
 			   struct bt_err *err)
 {
 	const struct bt_runs *rs = c->runs;
 	const struct bt_cmp_hooks *h = o->hooks;
-	size_t id;
+	size_t id, i;
 	int rc = BT_OK;
 
 	c->m = bt_xcalloc(rs->nnames ? rs->nnames : 1, sizeof *c->m);
@@ -284,13 +362,17 @@ static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, do
 		if (h && h->thresholds && (rc = h->thresholds(h->ctx, m->name, &m->gate, err)))
 			break;
 		if (!m->gate.gated && bt_cmp_is_method(m->name))
-			continue;   /* the diff shows these */
+			continue;   /* the diff and the causes show these */
 		c->nm++;
-		if ((rc = fill_metric(c, m, x, y, err)))
-			break;
-		judge(m);
+		rc = fill_metric(c, m, x, y, err);
+	}
+	if (rc)
+		return rc;
+	test_family(c, x);
+	for (i = 0; i < c->nm && !rc; i++) {
+		judge(&c->m[i]);
 		if (h && h->verdict)
-			rc = h->verdict(h->ctx, c, m, err);
+			rc = h->verdict(h->ctx, c, &c->m[i], err);
 	}
 	if (rc)
 		return rc;
@@ -313,8 +395,11 @@ int bt_compare_run(struct bt_compare *c, const struct bt_runs *runs, const struc
 	for (r = 0; r < runs->nruns; r++)
 		runs->run[r].side == BT_BASE ? c->nbase++ : c->nhead++;
 	rc = compare_metrics(c, o, x, y, err);
-	if (!rc)
+	if (!rc) {
+		bt_cmp_causes(c, x);
+		bt_cmp_headline_build(c);
 		rc = bt_cmp_diff(c, o, x, y, err);
+	}
 	free(x);
 	free(y);
 	return rc;
@@ -324,9 +409,12 @@ void bt_compare_release(struct bt_compare *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nm; i++)
+	for (i = 0; i < c->nm; i++) {
 		free(c->m[i].reason);
+		bt_cmp_causes_release(&c->m[i]);
+	}
 	free(c->m);
+	free(c->headline);
 	for (i = 0; i < BT_MS__COUNT; i++)
 		bt_cmp_list_release(&c->methods[i]);
 	bt_cmp_list_release(&c->blocking);

@@ -9,10 +9,16 @@
  *   one run on a side:  d > t regressed, d < -t improved, else unchanged
  *                       (thresholds alone decide, and the reason says so);
  *   |d| <= t:           unchanged, however significant;
- *   p < alpha:          regressed or improved (two-sided Mann-Whitney U);
+ *   p < alpha:          regressed or improved; for a gated metric p is its
+ *                       adjusted p in the family of every gated metric
+ *                       (family.h), so alpha bounds the chance that a
+ *                       same-build comparison fails the gate at all; an
+ *                       ungated metric's p is its own (Mann-Whitney U);
  *   otherwise:          inconclusive: too few runs to reach alpha at all
  *                       ("need more runs"), or too much noise.
- * A gate script may then set any verdict (lua/gates.h).
+ * A gate script may then set any verdict (lua/gates.h). Every regressed or
+ * improved metric lists its causes (causes.c): the measures of its own
+ * scope (methods, blocking kinds, holders) whose medians moved most.
  */
 #ifndef BT_COMPARE_H
 #define BT_COMPARE_H
@@ -22,6 +28,7 @@
 #include "engine/base/alloc.h"
 #include "engine/base/err.h"
 #include "engine/base/result.h"
+#include "engine/compare/family.h"
 #include "engine/compare/runs.h"
 #include "engine/compare/stats.h"
 
@@ -34,9 +41,9 @@ int bt_verdict_parse(const char *name);
 struct bt_gate {
 	double max_regress;    /* fraction of the base median (0.05 = 5 %) */
 	double floor_ns, floor_bytes, floor_count;   /* noise floors by unit */
-	double alpha;
-	int gated;             /* 1 if gated: by --metric, else by name (everything but
-				* method.* and trace.*), then the gate script */
+	double alpha;          /* family-wise for gated metrics */
+	int gated;             /* 1 if gated: by --metric, else by name (bt_cmp_gated_by_default),
+				* then the gate script */
 	int higher_is_better;
 };
 
@@ -49,8 +56,18 @@ int bt_gate_parse_pct(const char *s, double *out);
  * (time, bytes, or a bare count). */
 int bt_gate_parse_floor(const char *s, struct bt_gate *g);
 
+/* A measure of a metric's scope that moved with it. */
+struct bt_cmp_cause {
+	size_t id;               /* its metric */
+	char *label;             /* "ConfigLoader.parse self CPU", "monitor blocking" (owned) */
+	char *holder;            /* a blocking kind's top holder, short, or NULL (owned) */
+	double base, head, delta, rel;   /* medians; rel NaN for a base of 0 */
+	double of_change;        /* delta over the metric's delta, in % */
+};
+
 struct bt_cmp_metric {
 	const char *name;        /* the runs' copy */
+	char *label;             /* for people: "startup main-thread CPU" (owned) */
 	size_t id;
 	enum bt_unit unit;
 	struct bt_gate gate;     /* effective thresholds */
@@ -61,9 +78,13 @@ struct bt_cmp_metric {
 	struct bt_stats_mwu mwu;
 	struct bt_stats_shift hl;
 	double min_p;            /* smallest p these run counts can give */
+	int in_family;           /* gated and in every run: t and p_adj filled */
+	double t, p_adj;         /* regularised Welch t; family-wise adjusted p */
 	enum bt_verdict verdict;
 	char *reason;            /* owned */
 	int by_script;           /* the gate script set the verdict */
+	struct bt_cmp_cause *causes;   /* regressed or improved: largest move first */
+	size_t ncauses;
 };
 
 /* Measures of the stack-level diff, each a self and an inclusive field. */
@@ -111,6 +132,10 @@ struct bt_compare {
 	struct bt_cmp_list blocking;
 	struct bt_gate def;           /* the flags' thresholds, for the output */
 	const char *rules;            /* gate script, or NULL */
+	struct bt_family_info fam;    /* the gated metrics' family */
+	size_t nfamily;
+	const struct bt_cmp_metric *lead;   /* the headline's metric, or NULL */
+	char *headline;               /* one line: verdict, lead metric, top cause (owned) */
 };
 
 /* Called for each metric before the verdict (to set its thresholds) and
@@ -129,8 +154,20 @@ struct bt_cmp_opts {
 	const char *rules;
 };
 
+/* 1 if compare gates the metric when neither --metric nor a gate script
+ * says: the startup window, the main thread per message and per wait,
+ * app methods in startup (lua/gate.lua writes them). */
+int bt_cmp_gated_by_default(const char *name);
+
 /* v in the unit's words: "12.5 ms", "3.2 MiB", "17". */
 void bt_cmp_amount(enum bt_unit u, double v, struct bt_buf *b);
+
+/* "a.b.C.m" from "void a.b.C.m(int)": Class.method, "C.m". */
+void bt_cmp_short(const char *name, size_t len, struct bt_buf *b);
+/* The metric for people: "startup main-thread CPU", "Foo.bar self CPU in startup" (malloc'd). */
+char *bt_cmp_label(const char *name);
+/* "Foo.bar self CPU +50 % (384 ms → 578 ms)[, held by H]" */
+void bt_cmp_cause_words(const struct bt_compare *c, const struct bt_cmp_cause *k, struct bt_buf *b);
 
 int bt_compare_run(struct bt_compare *c, const struct bt_runs *runs, const struct bt_cmp_opts *o,
 		   struct bt_err *err);

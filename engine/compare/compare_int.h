@@ -11,4 +11,10 @@ int bt_cmp_diff(struct bt_compare *c, const struct bt_cmp_opts *o, double *x, do
 		struct bt_err *err);
 void bt_cmp_list_release(struct bt_cmp_list *l);
 
+/* causes.c: labels for every metric, causes for the moved ones. */
+void bt_cmp_causes(struct bt_compare *c, double *x);
+void bt_cmp_causes_release(struct bt_cmp_metric *m);
+/* headline.c */
+void bt_cmp_headline_build(struct bt_compare *c);
+
 #endif

@@ -25,7 +25,7 @@ struct open {
 
 /* The message being accumulated from consecutive message slices. */
 struct feed_msg {
-	int64_t id, ts, end, cpu, block;
+	int64_t id, ts, end, cpu, block, alloc;
 };
 
 struct bt_feed {
@@ -109,8 +109,8 @@ static int end_message(struct bt_feed *f, struct bt_err *err)
 	f->msg.id = 0;
 	if (!id || !f->db)
 		return BT_OK;
-	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiiii", f->tid, id, f->msg.ts,
-			  f->msg.end - f->msg.ts, f->msg.cpu, f->msg.block, (int64_t)0);
+	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiiiii", f->tid, id, f->msg.ts,
+			  f->msg.end - f->msg.ts, f->msg.cpu, f->msg.block, (int64_t)0, f->msg.alloc);
 }
 
 static int add_message(struct bt_feed *f, const struct bt_slice *s, struct bt_err *err)
@@ -120,11 +120,12 @@ static int add_message(struct bt_feed *f, const struct bt_slice *s, struct bt_er
 			return err->code;
 		f->msg.id = s->msg_id;
 		f->msg.ts = s->ts;
-		f->msg.cpu = f->msg.block = 0;
+		f->msg.cpu = f->msg.block = f->msg.alloc = 0;
 	}
 	f->msg.end = s->ts + s->dur;
 	f->msg.cpu = add(f->msg.cpu, s->cpu_dur);
 	f->msg.block = add(f->msg.block, s->block_dur);
+	f->msg.alloc = add(f->msg.alloc, s->alloc_bytes);
 	return BT_OK;
 }
 

@@ -65,8 +65,8 @@ static int fill_thread(void *ctx, int64_t tid, int64_t n, struct bt_err *err)
 
 static int insert_message(struct bt_db *db, const struct bt_message *m, struct bt_err *err)
 {
-	return bt_db_exec(db, BT_SQL_INSERT_MESSAGE, err, "iiiiiii", m->tid, m->msg_id, m->ts, m->dur, m->cpu,
-			  m->block, m->idle);
+	return bt_db_exec(db, BT_SQL_INSERT_MESSAGE, err, "iiiiiiii", m->tid, m->msg_id, m->ts, m->dur, m->cpu,
+			  m->block, m->idle, m->alloc);
 }
 
 static int fill_message(void *ctx, const struct bt_message *m, struct bt_err *err)

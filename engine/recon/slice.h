@@ -49,7 +49,7 @@ struct bt_profile;
 /* A Looper message as the slices show it: its wall span, CPU, blocked
  * (blocking records inside it) and idle time (idle slices inside it). */
 struct bt_message {
-	int64_t tid, msg_id, ts, dur, cpu, block, idle;
+	int64_t tid, msg_id, ts, dur, cpu, block, idle, alloc;
 };
 struct bt_slice_sink {
 	int (*slice)(void *ctx, const struct bt_slice *s, struct bt_err *err);

@@ -57,7 +57,7 @@ struct snode {
 
 /* The message being accumulated from consecutive message slices. */
 struct msg {
-	int64_t id, ts, end, cpu, block, idle;
+	int64_t id, ts, end, cpu, block, idle, alloc;
 };
 
 struct run {
@@ -159,7 +159,7 @@ static void end_message(struct run *r, int64_t tid)
 {
 	if (r->msg.id && !r->rc && r->sink->message) {
 		const struct bt_message m = { tid, r->msg.id, r->msg.ts, r->msg.end - r->msg.ts, r->msg.cpu,
-					      r->msg.block, r->msg.idle };
+					      r->msg.block, r->msg.idle, r->msg.alloc };
 		r->rc = r->sink->message(r->sink->ctx, &m, r->err);
 	}
 	r->msg.id = 0;
@@ -171,12 +171,13 @@ static void add_message(struct run *r, const struct bt_slice *s, int64_t idle)
 		end_message(r, s->tid);
 		r->msg.id = s->msg_id;
 		r->msg.ts = s->ts;
-		r->msg.cpu = r->msg.block = r->msg.idle = 0;
+		r->msg.cpu = r->msg.block = r->msg.idle = r->msg.alloc = 0;
 	}
 	r->msg.end = s->ts + s->dur;
 	r->msg.cpu = bt_sat_add(r->msg.cpu, s->cpu_dur);
 	r->msg.block = bt_sat_add(r->msg.block, s->block_dur);
 	r->msg.idle = bt_sat_add(r->msg.idle, idle);
+	r->msg.alloc = bt_sat_add(r->msg.alloc, s->alloc_bytes);
 }
 
 /* Pop the top node, ending it at (t, c); counters run up to item end. */

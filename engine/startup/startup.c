@@ -20,7 +20,7 @@
 #include "engine/startup/startup.h"
 
 #define STARTUP_MAX_SLICES 400000   /* the main thread's, kept until the first frame */
-#define TOP_METHODS 10               /* per phase */
+#define TOP_METHODS 10               /* per phase; the whole window keeps every method (the gate's) */
 #define FULLY_DRAWN_NS 30000000000LL /* reportFullyDrawn at most this long after the first frame */
 #define LAUNCH_LEAD_NS 10000000000LL /* a launching: slice this far before the app's first phase */
 
@@ -309,20 +309,22 @@ static int by_cpu(const void *x, const void *y)
 	return (a->frame > b->frame) - (a->frame < b->frame);
 }
 
-/* The top methods by self CPU time in [a, b). */
+/* The top methods by self CPU time in [a, b): all of them (those with
+ * any own time, running or not) for the whole window, which compare
+ * gates method by method. */
 static int store_methods(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t a,
 			 int64_t b, struct bt_err *err)
 {
 	struct bt_map64 index;
 	struct mtotal *t = NULL;
 	size_t n = 0, cap = 0, i;
-	int rc = BT_OK;
+	int rc = BT_OK, all = !strcmp(phase, phase_name[PH_STARTUP]);
 
 	bt_map64_init(&index, 256);
 	for (i = 0; i < st->n; i++) {
 		double f = share(&st->v[i], a, b);
 		uint32_t k;
-		if (f <= 0 || st->v[i].self_cpu <= 0)
+		if (f <= 0 || (st->v[i].self_cpu <= 0 && (!all || st->v[i].self <= st->v[i].idle_own)))
 			continue;
 		if (!(k = bt_map64_get(&index, st->v[i].frame))) {
 			BT_GROW(t, n + 1, cap);
@@ -335,7 +337,7 @@ static int store_methods(const struct bt_startup *st, struct bt_db *db, const ch
 	}
 	if (n)
 		qsort(t, n, sizeof *t, by_cpu);
-	for (i = 0; i < n && i < TOP_METHODS && !rc; i++)
+	for (i = 0; i < n && (all || i < TOP_METHODS) && !rc; i++)
 		rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP_METHOD, err, "tiiii", phase, (int64_t)i + 1,
 				(int64_t)t[i].frame, (int64_t)t[i].self_cpu, (int64_t)t[i].self);
 	free(t);

@@ -24,6 +24,7 @@ X=$(python3 "$C" pick "$T/s1")
 like "$X" "com\\.example\\.app\\." "a main-thread app method to slow: $X"
 run slow --seed 4 --slow-method "$X:50"
 run lock --seed 5 --lock-scale 2
+run ladd --seed 6 --lock-add 5
 run z1 --seed 1 --jitter 0
 run z2 --seed 2 --jitter 0
 "$MKDUMP" --build-seed 8 --main-messages 60 --seed 1 "$T/other" >/dev/null
@@ -61,6 +62,11 @@ unlike "$(python3 "$C" grows "$X" "$BASE" "$T/lock")" "^ok" "grows fails when th
 
 is "$(python3 "$C" lock 2 "$BASE" "$T/lock")" ok "--lock-scale 2: main monitor waits x2, other waits unchanged"
 unlike "$(python3 "$C" lock 2 "$BASE" "$T/s3")" "^ok" "lock fails on an unscaled run"
+is "$(python3 "$C" lockadd 5 "$BASE" "$T/ladd")" ok "--lock-add 5: main monitor waits 5 ms longer each, other waits unchanged"
+unlike "$(python3 "$C" lockadd 5 "$BASE" "$T/s3")" "^ok" "lockadd fails on an unchanged run"
+unlike "$(python3 "$C" lockadd 10 "$BASE" "$T/ladd")" "^ok" "lockadd fails on another amount"
 
 "$MKDUMP" --jitter 0.1 "$T/u" >/dev/null 2>&1; is "$?" 2 "--jitter without --build-seed exits 2"
+"$MKDUMP" --lock-add 5 "$T/u" >/dev/null 2>&1; is "$?" 2 "--lock-add without --build-seed exits 2"
+"$MKDUMP" --build-seed 1 --lock-add -1 "$T/u" >/dev/null 2>&1; is "$?" 2 "--lock-add below 0 exits 2"
 "$MKDUMP" --build-seed 1 --slow-method nosuch:5 "$T/u" >/dev/null 2>&1; is "$?" 2 "--slow-method matching no symbol exits 2"

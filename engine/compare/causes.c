@@ -1,0 +1,299 @@
+/*
+ * What a gated move is made of (compare.h): each regressed or improved
+ * metric lists the measures of its own scope whose medians moved the same
+ * way, largest first, and the headline names the most important regressed
+ * metric with its top cause. Scopes follow lua/gate.lua's names: startup
+ * time is made of app methods' CPU and blocking by kind, blocking of a kind
+ * of its holders' share, per-message time of per-message method time; the
+ * whole-trace totals of the built-in report of method.* metrics.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/compare/compare_int.h"
+
+#define MAX_CAUSES 5
+
+/* A metric (a whole name, or a prefix ending in '.') and where its causes
+ * are: names with a prefix and a suffix, the part between them the method,
+ * kind or holder; "%s" in a prefix is the metric's own kind. */
+static const struct scope {
+	const char *metric;
+	const char *cause[2][2];
+} scopes[] = {
+	{ "startup.ttid_ns", { { "startup.main.method.", ".self_cpu_ns" }, { "startup.main.blocked_ns.", "" } } },
+	{ "startup.main.cpu_ns", { { "startup.main.method.", ".self_cpu_ns" } } },
+	{ "startup.main.blocked_ns.", { { "startup.main.wait.%s.by.", ".ns" } } },
+	{ "thread.main.wait.", { { "thread.main.wait.%s.by.", ".ns" } } },
+	{ "thread.main.per_msg.wall_ns", { { "thread.main.per_msg.method.", ".self_ns" } } },
+	{ "thread.main.per_msg.cpu_ns", { { "thread.main.per_msg.method.", ".self_cpu_ns" } } },
+	{ "process.cpu_ns", { { "method.", ".self_cpu_ns" } } },
+	{ "process.wall_ns", { { "method.", ".self_ns" } } },
+	{ "process.offcpu_ns", { { "method.", ".self_offcpu_ns" } } },
+	{ "process.alloc_bytes", { { "method.", ".self_alloc_bytes" } } },
+	{ "process.majflt", { { "method.", ".self_majflt" } } },
+	{ "thread.main.cpu_ns", { { "method.", ".self_cpu_ns" } } },
+	{ "thread.main.wall_ns", { { "method.", ".self_ns" } } },
+};
+
+void bt_cmp_short(const char *name, size_t len, struct bt_buf *b)
+{
+	const char *paren = memchr(name, '(', len), *start, *p;
+	int dots = 0;
+
+	if (!paren) {
+		bt_buf_add(b, name, len);
+		return;
+	}
+	for (p = start = paren; p > name; p--) {   /* back over "Class.method" */
+		char ch = p[-1];
+		if (ch == ' ')
+			break;
+		if (ch == '.' && ++dots == 2)
+			break;
+		start = p - 1;
+	}
+	bt_buf_add(b, start, (size_t)(paren - start));
+}
+
+static int ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+/* "startup.main.method.SYM.self_cpu_ns" -> "SYM-short self CPU"; 0 if no method. */
+static int method_words(const char *name, struct bt_buf *b)
+{
+	static const char *const field[][2] = {
+		{ ".self_cpu_ns", " self CPU" }, { ".self_ns", " self wall" },
+		{ ".self_offcpu_ns", " self off-CPU" }, { ".self_alloc_bytes", " self alloc" },
+		{ ".self_majflt", " self major faults" },
+	};
+	const char *sym = !strncmp(name, "method.", 7) ? name + 7 : strstr(name, ".method.");
+	size_t i, n;
+
+	if (!sym)
+		return 0;
+	if (sym != name + 7)
+		sym += 8;
+	n = strlen(sym);
+	for (i = 0; i < sizeof field / sizeof field[0]; i++) {
+		if (ends_with(sym, n, field[i][0])) {
+			bt_cmp_short(sym, n - strlen(field[i][0]), b);
+			bt_buf_adds(b, field[i][1]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+char *bt_cmp_label(const char *name)
+{
+	static const struct { const char *name, *label; } fixed[] = {
+		{ "startup.ttid_ns", "startup time to initial display" },
+		{ "startup.main.cpu_ns", "startup main-thread CPU" },
+		{ "thread.main.per_msg.wall_ns", "main-thread time per message" },
+		{ "thread.main.per_msg.cpu_ns", "main-thread CPU per message" },
+		{ "thread.main.per_msg.alloc_bytes", "main-thread allocations per message" },
+	};
+	struct bt_buf b = BT_BUF_INIT;
+	const char *k;
+	size_t i;
+
+	for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (!strcmp(name, fixed[i].name))
+			return bt_xstrdup(fixed[i].label);
+	if (!strncmp(name, "startup.main.blocked_ns.", 24)) {
+		bt_buf_addf(&b, "startup main-thread %s blocking", name + 24);
+	} else if (!strncmp(name, "thread.main.wait.", 17) && (k = strstr(name, ".mean_ns")) && !k[8]) {
+		bt_buf_addf(&b, "main-thread %.*s wait (mean)", (int)(k - name - 17), name + 17);
+	} else if (!strncmp(name, "startup.main.method.", 20) && method_words(name, &b)) {
+		bt_buf_adds(&b, " in startup");
+	} else if (!method_words(name, &b)) {
+		bt_buf_adds(&b, name);
+	}
+	return bt_buf_detach(&b, NULL);
+}
+
+/* The cause's label from the part of its name between prefix and suffix. */
+static char *cause_label(const char *name, const char *mid, size_t len)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	const char *by = strstr(name, ".by.");
+
+	if (by) {
+		bt_buf_adds(&b, "held by ");
+		bt_cmp_short(mid, len, &b);
+	} else if (!method_words(name, &b)) {
+		bt_buf_addf(&b, "%.*s blocking", (int)len, mid);
+	}
+	return bt_buf_detach(&b, NULL);
+}
+
+static const struct scope *scope_of(const char *name, char *kind, size_t cap)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof scopes / sizeof scopes[0]; i++) {
+		const char *s = scopes[i].metric;
+		n = strlen(s);
+		if (s[n - 1] != '.' ? strcmp(name, s) : strncmp(name, s, n))
+			continue;
+		kind[0] = 0;
+		if (s[n - 1] == '.') {   /* the kind: up to the next '.', if any */
+			const char *rest = name + n, *dot = strchr(rest, '.');
+			size_t k = dot ? (size_t)(dot - rest) : strlen(rest);
+			if (k >= cap)
+				return NULL;
+			memcpy(kind, rest, k);
+			kind[k] = 0;
+		}
+		return &scopes[i];
+	}
+	return NULL;
+}
+
+/* tmpl with its "%s" (if any) replaced by kind; 0 if it does not fit. */
+static int expand(const char *tmpl, const char *kind, char *out, size_t cap)
+{
+	const char *at = strstr(tmpl, "%s");
+	size_t a = at ? (size_t)(at - tmpl) : strlen(tmpl), k = at ? strlen(kind) : 0;
+	size_t rest = at ? strlen(at + 2) : 0;
+
+	if (a + k + rest >= cap)
+		return 0;
+	memcpy(out, tmpl, a);
+	memcpy(out + a, kind, k);
+	memcpy(out + a + k, at ? at + 2 : "", rest + 1);
+	return 1;
+}
+
+static int by_move(const void *a, const void *b)
+{
+	const struct bt_cmp_cause *x = a, *y = b;
+
+	if (fabs(x->delta) != fabs(y->delta))
+		return fabs(x->delta) < fabs(y->delta) ? 1 : -1;
+	return strcmp(x->label, y->label);
+}
+
+static double median_on(const struct bt_compare *c, size_t id, enum bt_side side, double *x)
+{
+	struct bt_stats_summary s;
+
+	bt_stats_summarize(x, bt_compare_values(c, id, side, x), &s);
+	return s.median;
+}
+
+/* Candidates of one prefix/suffix pair that moved the metric's way. */
+static void collect(const struct bt_compare *c, const struct bt_cmp_metric *m, const char *pre,
+		    const char *suf, struct bt_cmp_cause **out, size_t *n, size_t *cap, double *x)
+{
+	const struct bt_runs *rs = c->runs;
+	size_t id, pl = strlen(pre), sl = strlen(suf);
+
+	for (id = 0; id < rs->nnames; id++) {
+		const char *name = rs->names[id];
+		size_t len = strlen(name);
+		struct bt_cmp_cause k;
+		if (len <= pl + sl || strncmp(name, pre, pl) || !ends_with(name, len, suf) || id == m->id)
+			continue;
+		if (!sl && strchr(name + pl, '.'))   /* a kind, not a deeper name */
+			continue;
+		memset(&k, 0, sizeof k);
+		k.id = id;
+		k.base = median_on(c, id, BT_BASE, x);
+		k.head = median_on(c, id, BT_HEAD, x);
+		k.delta = k.head - k.base;
+		if (!(k.delta * m->delta > 0))
+			continue;
+		k.rel = k.base != 0 ? k.delta / fabs(k.base) : NAN;
+		k.of_change = 100 * k.delta / m->delta;
+		k.label = cause_label(name, name + pl, len - pl - sl);
+		BT_GROW(*out, *n + 1, *cap);
+		(*out)[(*n)++] = k;
+	}
+}
+
+/* The top holder of a blocking-kind cause, "startup.main.blocked_ns.K". */
+static char *holder_of(const struct bt_compare *c, const struct bt_cmp_cause *k, double *x)
+{
+	const char *name = c->runs->names[k->id];
+	struct bt_cmp_metric as;
+	struct bt_cmp_cause *hs = NULL;
+	size_t n = 0, cap = 0, i;
+	char pre[160];
+	char *who = NULL;
+
+	if (strncmp(name, "startup.main.blocked_ns.", 24) ||
+	    (size_t)snprintf(pre, sizeof pre, "startup.main.wait.%s.by.", name + 24) >= sizeof pre)
+		return NULL;
+	memset(&as, 0, sizeof as);
+	as.id = k->id;
+	as.delta = k->delta;
+	collect(c, &as, pre, ".ns", &hs, &n, &cap, x);
+	if (n) {
+		qsort(hs, n, sizeof *hs, by_move);
+		who = bt_xstrdup(hs[0].label + 8);   /* past "held by " */
+	}
+	for (i = 0; i < n; i++)
+		free(hs[i].label);
+	free(hs);
+	return who;
+}
+
+static void metric_causes(const struct bt_compare *c, struct bt_cmp_metric *m, double *x)
+{
+	char kind[64], pre[160];
+	const struct scope *s = scope_of(m->name, kind, sizeof kind);
+	struct bt_cmp_cause *out = NULL;
+	size_t n = 0, cap = 0, i;
+
+	if (!s || !(m->delta != 0))
+		return;
+	for (i = 0; i < 2 && s->cause[i][0]; i++) {
+		if (!expand(s->cause[i][0], kind, pre, sizeof pre))
+			continue;
+		collect(c, m, pre, s->cause[i][1], &out, &n, &cap, x);
+	}
+	if (n)
+		qsort(out, n, sizeof *out, by_move);
+	for (i = MAX_CAUSES; i < n; i++)
+		free(out[i].label);
+	m->ncauses = n < MAX_CAUSES ? n : MAX_CAUSES;
+	m->causes = out;
+	for (i = 0; i < m->ncauses; i++)
+		m->causes[i].holder = holder_of(c, &m->causes[i], x);
+}
+
+void bt_cmp_causes(struct bt_compare *c, double *x)
+{
+	size_t i;
+
+	for (i = 0; i < c->nm; i++) {
+		struct bt_cmp_metric *m = &c->m[i];
+		m->label = bt_cmp_label(m->name);
+		if (m->verdict == BT_VD_REGRESSED || m->verdict == BT_VD_IMPROVED)
+			metric_causes(c, m, x);
+	}
+}
+
+void bt_cmp_causes_release(struct bt_cmp_metric *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncauses; i++) {
+		free(m->causes[i].label);
+		free(m->causes[i].holder);
+	}
+	free(m->causes);
+	free(m->label);
+	m->causes = NULL;
+	m->ncauses = 0;
+	m->label = NULL;
+}

@@ -1,0 +1,194 @@
+/*
+ * The family's max-T permutation test (family.h). Per relabeling, each
+ * test's T comes from the head runs' sum and sum of squares (the base
+ * side's are the totals minus those), so a relabeling costs O(tests x
+ * head runs); the step-down maximum is a running maximum over the tests
+ * in order of their observed |T|, smallest first.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/compare/family.h"
+
+double bt_family_choose(size_t n, size_t k)
+{
+	double c = 1;
+	size_t i;
+
+	if (k > n)
+		return 0;
+	for (i = 1; i <= k; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return floor(c + 0.5);
+}
+
+struct fam {
+	size_t nt, nruns, nh;
+	const double *v, *s0;
+	double *sum, *sq;      /* per test, over every run */
+	double *abs_t;         /* this relabeling's |T| per test */
+	size_t *order;         /* tests by observed |T|, largest first */
+	const double *obs;     /* observed |T| */
+	size_t *count;         /* per position in order */
+};
+
+/* |T| of every test with the head runs at idx[0..nh-1]; signed into t if given. */
+static void stats(struct fam *f, const size_t *idx, double *t)
+{
+	size_t j, i, n = f->nruns - f->nh, m = f->nh;
+
+	for (j = 0; j < f->nt; j++) {
+		const double *x = f->v + j * f->nruns;
+		double hs = 0, hq = 0, bs, bq, mh, mb, vh, vb, d, den;
+		for (i = 0; i < m; i++)
+			hs += x[idx[i]], hq += x[idx[i]] * x[idx[i]];
+		bs = f->sum[j] - hs;
+		bq = f->sq[j] - hq;
+		mh = hs / (double)m;
+		mb = bs / (double)n;
+		vh = m > 1 ? fmax(0, (hq - hs * mh) / (double)(m - 1)) : 0;
+		vb = n > 1 ? fmax(0, (bq - bs * mb) / (double)(n - 1)) : 0;
+		d = mh - mb;
+		den = sqrt(vh / (double)m + vb / (double)n + f->s0[j] * f->s0[j]);
+		f->abs_t[j] = fabs(d / den);
+		if (t)
+			t[j] = d / den;
+	}
+}
+
+/* Count, for each position k of order, whether the maximum over the tests
+ * at k and after (those with smaller observed |T|) reaches the observed |T|
+ * at k. The tolerance keeps a relabeling that only rounds differently
+ * (the mirror split of n = m) counted. */
+static void tally(struct fam *f)
+{
+	double q = 0;
+	size_t k = f->nt;
+
+	while (k--) {
+		size_t j = f->order[k];
+		q = fmax(q, f->abs_t[j]);
+		if (q >= f->obs[j] * (1 - 1e-9))
+			f->count[k]++;
+	}
+}
+
+static const double *sort_key;
+
+static int by_abs_desc(const void *a, const void *b)
+{
+	double x = sort_key[*(const size_t *)a], y = sort_key[*(const size_t *)b];
+
+	if (x != y)
+		return x < y ? 1 : -1;
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* Every k-subset of nruns, in lexicographic order. */
+static size_t enumerate(struct fam *f, size_t *idx)
+{
+	size_t k = f->nh, i, done = 0;
+
+	for (i = 0; i < k; i++)
+		idx[i] = i;
+	for (;;) {
+		stats(f, idx, NULL);
+		tally(f);
+		done++;
+		for (i = k; i-- > 0;)
+			if (idx[i] != f->nruns - k + i)
+				break;
+		if (i == (size_t)-1 || (k == 0))
+			return done;
+		idx[i]++;
+		for (i++; i < k; i++)
+			idx[i] = idx[i - 1] + 1;
+	}
+}
+
+static uint64_t next_rand(uint64_t *s)   /* splitmix64 */
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The observed split plus BT_FAMILY_RANDOM random ones. */
+static size_t sample(struct fam *f, const size_t *obs_idx, size_t *idx)
+{
+	size_t *deck = bt_xcalloc(f->nruns, sizeof *deck), b, i;
+	uint64_t seed = 20;
+
+	memcpy(idx, obs_idx, f->nh * sizeof *idx);
+	stats(f, idx, NULL);
+	tally(f);
+	for (i = 0; i < f->nruns; i++)
+		deck[i] = i;
+	for (b = 0; b < BT_FAMILY_RANDOM; b++) {
+		for (i = 0; i < f->nh; i++) {   /* a partial Fisher-Yates shuffle */
+			size_t r = i + (size_t)(next_rand(&seed) % (f->nruns - i)), tmp = deck[i];
+			deck[i] = deck[r];
+			deck[r] = tmp;
+		}
+		stats(f, deck, NULL);
+		tally(f);
+	}
+	free(deck);
+	return BT_FAMILY_RANDOM + 1;
+}
+
+void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const double *v,
+		    const double *s0, double *t, double *p, struct bt_family_info *info)
+{
+	struct fam f;
+	size_t *idx, *obs_idx, j, r, nh = 0, total;
+	double splits;
+	double *obs;
+
+	for (r = 0; r < nruns; r++)
+		nh += head[r] != 0;
+	splits = bt_family_choose(nruns, nh);
+	info->exact = splits <= BT_FAMILY_EXACT_MAX;
+	info->relabelings = info->exact ? (size_t)splits : BT_FAMILY_RANDOM + 1;
+	/* the observed split, and its mirror when both sides have as many runs */
+	info->min_p = (info->exact && 2 * nh == nruns ? 2.0 : 1.0) / (double)info->relabelings;
+	if (!nt)
+		return;
+	memset(&f, 0, sizeof f);
+	f.nt = nt, f.nruns = nruns, f.nh = nh, f.v = v, f.s0 = s0;
+	f.sum = bt_xcalloc(nt, sizeof *f.sum);
+	f.sq = bt_xcalloc(nt, sizeof *f.sq);
+	f.abs_t = bt_xcalloc(nt, sizeof *f.abs_t);
+	f.order = bt_xcalloc(nt, sizeof *f.order);
+	f.count = bt_xcalloc(nt, sizeof *f.count);
+	obs = bt_xcalloc(nt, sizeof *obs);
+	idx = bt_xcalloc(nh + 1, sizeof *idx);
+	obs_idx = bt_xcalloc(nh + 1, sizeof *obs_idx);
+	for (j = 0; j < nt; j++)
+		for (r = 0; r < nruns; r++)
+			f.sum[j] += v[j * nruns + r], f.sq[j] += v[j * nruns + r] * v[j * nruns + r];
+	for (r = 0, j = 0; r < nruns; r++)
+		if (head[r])
+			obs_idx[j++] = r;
+	stats(&f, obs_idx, t);
+	memcpy(obs, f.abs_t, nt * sizeof *obs);
+	f.obs = obs;
+	for (j = 0; j < nt; j++)
+		f.order[j] = j;
+	sort_key = obs;
+	qsort(f.order, nt, sizeof *f.order, by_abs_desc);
+	total = info->exact ? enumerate(&f, idx) : sample(&f, obs_idx, idx);
+	for (j = 0; j < nt; j++) {   /* step-down: never below the p of a larger T */
+		double pj = (double)f.count[j] / (double)total;
+		if (j)
+			pj = fmax(pj, p[f.order[j - 1]]);
+		p[f.order[j]] = fmin(1, pj);
+	}
+	free(f.sum), free(f.sq), free(f.abs_t), free(f.order), free(f.count);
+	free(obs), free(idx), free(obs_idx);
+}

@@ -1,0 +1,50 @@
+/*
+ * One family of tests over every gated measure of a compare: the
+ * step-down max-T permutation procedure of Westfall and Young (1993, "Resampling-Based Multiple Testing", algorithm 2.8), which
+ * controls the family-wise error rate: under the null (the same build on
+ * both sides, so run labels are exchangeable) the chance that any test of
+ * the family reads significant at alpha is at most alpha, however many
+ * tests there are and however they correlate (method times, their callers
+ * and the totals that contain them move together).
+ *
+ * Each test's statistic is a regularised Welch t,
+ *   T = (mean head - mean base) / sqrt(s_b^2 / n + s_h^2 / m + s0^2),
+ * where s0 (the test's own, label-free: from its threshold) keeps a
+ * measure whose runs happen to agree exactly from reading as infinitely
+ * significant (Tusher, Tibshirani and Chu 2001, SAM's fudge factor).
+ * Because T keeps the size of a move against the noise, a clear change
+ * stands out of the permutation distribution of the maximum even with
+ * 5 + 5 runs, where a rank statistic is saturated by chance orderings.
+ *
+ * Relabelings: every split of the runs when there are at most
+ * BT_FAMILY_EXACT_MAX of them (C(10, 5) = 252), else BT_FAMILY_RANDOM
+ * random splits (a fixed seed: the same inputs give the same p) plus the
+ * observed one, p = (1 + count) / (1 + B) (Phipson and Smyth 2010).
+ */
+#ifndef BT_FAMILY_H
+#define BT_FAMILY_H
+
+#include <stddef.h>
+
+#define BT_FAMILY_EXACT_MAX 20000
+#define BT_FAMILY_RANDOM 9999
+
+struct bt_family_info {
+	size_t relabelings;   /* counted, the observed one included */
+	int exact;            /* 1: every split; 0: random splits */
+	double min_p;         /* the smallest adjusted p these runs can give */
+};
+
+/*
+ * nt tests over nruns runs: v[j * nruns + r] is test j's value in run r
+ * (finite), head[r] 1 for a head run. s0[j] > 0. Fills t[j] (observed
+ * statistic, head minus base) and p[j] (adjusted p, two-sided). Needs at
+ * least one run a side; with nt = 0 only info is filled.
+ */
+void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const double *v,
+		    const double *s0, double *t, double *p, struct bt_family_info *info);
+
+/* C(n, k) as a double (exact below 2^53). */
+double bt_family_choose(size_t n, size_t k);
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * The one line a reviewer reads first (compare.h): the verdict, the most
+ * important metric that moved (startup before the main thread's
+ * per-message and per-wait measures, those before single methods), its
+ * change and family-wise p, and its top cause:
+ *   regressed: startup main-thread CPU +12.6 ms (+3.1 %, p=0.0079); top
+ *   cause ConfigLoader.parse self CPU +50 % (384 ms → 578 ms)
+ */
+#include <math.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/compare/compare_int.h"
+
+static int importance(const char *name)
+{
+	static const char *const order[] = {
+		"startup.ttid_ns", "startup.main.cpu_ns", "startup.main.blocked_ns.", "thread.main.wait.",
+		"thread.main.per_msg.", "startup.main.method.",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (!strncmp(name, order[i], strlen(order[i])))
+			return (int)i;
+	return (int)i;
+}
+
+static double p_read(const struct bt_cmp_metric *m)
+{
+	return m->in_family ? m->p_adj : m->tested ? m->mwu.p : NAN;
+}
+
+/* The gated metric with verdict v that leads, or NULL. */
+static const struct bt_cmp_metric *lead(const struct bt_compare *c, enum bt_verdict v)
+{
+	const struct bt_cmp_metric *best = NULL;
+	size_t i;
+
+	for (i = 0; i < c->nm; i++) {
+		const struct bt_cmp_metric *m = &c->m[i];
+		int a, b;
+		if (!m->gate.gated || m->verdict != v)
+			continue;
+		if (!best) {
+			best = m;
+			continue;
+		}
+		a = importance(m->name), b = importance(best->name);
+		if (a < b || (a == b && fabs(m->delta) * (isnan(m->rel) ? 0 : fabs(m->rel)) >
+			      fabs(best->delta) * (isnan(best->rel) ? 0 : fabs(best->rel))))
+			best = m;
+	}
+	return best;
+}
+
+static void signed_amount(enum bt_unit u, double v, struct bt_buf *b)
+{
+	if (v > 0)
+		bt_buf_addc(b, '+');
+	bt_cmp_amount(u, v, b);
+}
+
+static void rel_pct(double rel, struct bt_buf *b)
+{
+	if (isnan(rel))
+		bt_buf_adds(b, "new");
+	else
+		bt_buf_addf(b, "%+.0f %%", 100 * rel);
+}
+
+void bt_cmp_cause_words(const struct bt_compare *c, const struct bt_cmp_cause *k, struct bt_buf *b)
+{
+	enum bt_unit u = bt_unit_of(c->runs->names[k->id], BT_UNIT_COUNT);
+
+	bt_buf_addf(b, "%s ", k->label);
+	rel_pct(k->rel, b);
+	bt_buf_adds(b, " (");
+	bt_cmp_amount(u, k->base, b);
+	bt_buf_adds(b, " \xe2\x86\x92 ");
+	bt_cmp_amount(u, k->head, b);
+	bt_buf_adds(b, ")");
+	if (k->holder)
+		bt_buf_addf(b, ", held by %s", k->holder);
+}
+
+void bt_cmp_headline_build(struct bt_compare *c)
+{
+	static const enum bt_verdict pick[] = { BT_VD_REGRESSED, BT_VD_IMPROVED };
+	const struct bt_cmp_metric *m = NULL;
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i;
+
+	bt_buf_addf(&b, "%s: ", bt_verdict_name[c->overall]);
+	for (i = 0; i < 2 && !m; i++)
+		if (c->overall == pick[i] || (c->overall == BT_VD_INCONCLUSIVE && pick[i] == BT_VD_IMPROVED))
+			m = lead(c, pick[i]);
+	c->lead = m;
+	if (m) {
+		bt_buf_addf(&b, "%s ", m->label);
+		signed_amount(m->unit, m->delta, &b);
+		bt_buf_adds(&b, " (");
+		rel_pct(m->rel, &b);
+		if (!isnan(p_read(m)))
+			bt_buf_addf(&b, ", p=%.2g", p_read(m));
+		bt_buf_adds(&b, ")");
+		if (m->ncauses) {
+			bt_buf_adds(&b, "; top cause ");
+			bt_cmp_cause_words(c, &m->causes[0], &b);
+		}
+		if (c->count[m->verdict] > 1)
+			bt_buf_addf(&b, "; %zu of %zu gated metrics %s", c->count[m->verdict], c->ngated,
+				    bt_verdict_name[m->verdict]);
+	} else if (c->overall == BT_VD_INCONCLUSIVE) {
+		bt_buf_addf(&b, "%zu of %zu gated metrics moved beyond their thresholds without reaching "
+			    "p < %g", c->count[BT_VD_INCONCLUSIVE], c->ngated, c->def.alpha);
+	} else {
+		bt_buf_addf(&b, "none of %zu gated metrics moved beyond its threshold", c->ngated);
+	}
+	c->headline = bt_buf_detach(&b, NULL);
+}

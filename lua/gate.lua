@@ -1,0 +1,150 @@
+-- gate.lua: the measures compare gates by default (see `btrace-analyze help
+-- compare`), run with the built-in attribution report. They stay the same
+-- size whatever the trace's length: the startup window, per Looper message
+-- of the main thread, or per wait. Causes (".by." and per-message method
+-- metrics) are not gated: compare ranks them to explain a gated move.
+--
+--   startup.ttid_ns, startup.main.cpu_ns, startup.main.blocked_ns.<kind>
+--   startup.main.method.<method>.self_cpu_ns / .self_ns    app methods, idle out
+--   startup.main.wait.<kind>.by.<holder>.ns                 blocked time per holder
+--   thread.main.per_msg.wall_ns / .cpu_ns / .alloc_bytes   mean per message (after the start)
+--   thread.main.per_msg.method.<method>.self_cpu_ns / .self_ns
+--   thread.main.wait.<kind>.mean_ns                         mean length of a wait
+--   thread.main.wait.<kind>.by.<holder>.ns                  its share of that mean
+--
+-- A holder is the innermost app method on the stack of the thread that
+-- ended the wait (the lock's holder, the notifier), else its innermost frame.
+
+local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
+local MIN_NS = 500000   -- methods under this (half the default noise floor) are left out
+
+-- Framework code is not the app's, whatever the trace says its package is.
+local FRAMEWORK = { "android.", "androidx.", "java.", "javax.", "kotlin.", "kotlinx.", "dalvik.",
+  "com.android.", "libcore.", "sun.", "org.apache.", "org.json.", "com.google.android." }
+
+-- The class part of a PrettyMethod name ("void a.b.C.m(int)" gives "a.b.C.m").
+local function qualified(name)
+  return name:match("([%w_$.<>]+)%(") or name
+end
+
+local function framework(q)
+  for _, p in ipairs(FRAMEWORK) do
+    if q:sub(1, #p) == p then return true end
+  end
+  return false
+end
+
+-- The app's package: the start's, else the process name, else none (then
+-- every method outside the framework is the app's).
+local function app_filter()
+  local pkg = bt.scalar("SELECT package FROM startup LIMIT 1") or
+    bt.scalar("SELECT value FROM meta WHERE key = 'process_name'")
+  if pkg and pkg:find("^[%w_]+%.[%w_.]+$") then
+    local pre = pkg .. "."
+    return function(name)
+      local q = qualified(name)
+      return q:sub(1, #pre) == pre
+    end
+  end
+  return function(name) return not framework(qualified(name)) and name:find("%(") ~= nil end
+end
+
+-- The holders of the main thread's waits, by waker node, from one walk up
+-- every waker stack (the nodes they share are read once).
+local function holder_of(is_app, main)
+  local parent, frame = {}, {}
+  for r in bt.rows([[WITH RECURSIVE up(id) AS (
+  SELECT DISTINCT waker_node_id FROM blocking_edges WHERE waiter_tid = ? AND waker_node_id IS NOT NULL
+  UNION SELECT n.parent_id FROM up JOIN nodes n ON n.id = up.id WHERE n.parent_id IS NOT NULL)
+SELECT n.id, n.parent_id, f.name FROM up JOIN nodes n ON n.id = up.id JOIN frames f ON f.id = n.frame_id]], main) do
+    parent[r.id], frame[r.id] = r.parent_id, r.name
+  end
+  local memo = {}
+  return function(node)
+    if not node or not frame[node] then return "(unknown)" end
+    if memo[node] then return memo[node] end
+    local at = node
+    while at and frame[at] and not is_app(frame[at]) do at = parent[at] end
+    memo[node] = at and frame[at] or frame[node]
+    return memo[node]
+  end
+end
+
+local function startup_window(main, is_app, holder)
+  local s = bt.query("SELECT * FROM startup WHERE end_ts IS NOT NULL LIMIT 1")[1]
+  if not s or s.tid ~= main then return end
+  bt.metric("startup.ttid_ns", s.ttid_ns)
+  local cpu = bt.scalar("SELECT cpu_ns FROM startup_phases WHERE phase = 'startup'")
+  if cpu then bt.metric("startup.main.cpu_ns", cpu) end
+  for _, k in ipairs(KINDS) do
+    bt.metric("startup.main.blocked_ns." .. k,
+      bt.scalar("SELECT dur FROM startup_blocking WHERE phase = 'startup' AND kind = ?", k) or 0)
+  end
+  for r in bt.rows([[SELECT f.name, m.self_cpu_ns, m.self_ns FROM startup_methods m JOIN frames f ON f.id = m.frame_id
+WHERE m.phase = 'startup' AND (m.self_cpu_ns >= ? OR m.self_ns >= ?) ORDER BY m.rank]], MIN_NS, MIN_NS) do
+    if is_app(r.name) then
+      bt.metric("startup.main.method." .. r.name .. ".self_cpu_ns", r.self_cpu_ns)
+      bt.metric("startup.main.method." .. r.name .. ".self_ns", r.self_ns)
+    end
+  end
+  local by = {}
+  for e in bt.rows([[SELECT kind, waker_node_id, min(ts + dur, ?2) - max(ts, ?1) AS ns FROM blocking_edges
+WHERE waiter_tid = ?3 AND ts < ?2 AND ts + dur > ?1]], s.ts, s.end_ts, main) do
+    local key = e.kind .. ".by." .. holder(e.waker_node_id)
+    by[key] = (by[key] or 0) + e.ns
+  end
+  for key, ns in pairs(by) do bt.metric("startup.main.wait." .. key .. ".ns", ns) end
+  return s.end_ts
+end
+
+-- Messages after the start (all of them without one): the start has its
+-- own measures, and its messages are not like the rest.
+local function per_message(main, is_app, after)
+  local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall, total(cpu_dur) AS cpu,
+  total(alloc_bytes) AS alloc FROM messages WHERE tid = ? AND ts >= ?]], main, after)[1]
+  if not m or m.n == 0 then return end
+  local n = m.n
+  bt.metric("thread.main.per_msg.wall_ns", m.wall / n)
+  bt.metric("thread.main.per_msg.cpu_ns", m.cpu / n)
+  bt.metric("thread.main.per_msg.alloc_bytes", m.alloc / n)
+  -- causes: the thread's method totals less the start's, per message
+  for r in bt.rows([[SELECT f.name, m.self_cpu_ns - coalesce(s.self_cpu_ns, 0) AS cpu, m.self_ns - coalesce(s.self_ns, 0) AS wall
+FROM methods m JOIN frames f ON f.id = m.frame_id
+LEFT JOIN startup_methods s ON s.phase = 'startup' AND s.frame_id = m.frame_id AND ? > 0
+WHERE m.tid = ?]], after, main) do
+    if (r.cpu >= MIN_NS or r.wall >= MIN_NS) and is_app(r.name) then
+      local pre = "thread.main.per_msg.method." .. r.name
+      bt.metric(pre .. ".self_cpu_ns", r.cpu / n)
+      bt.metric(pre .. ".self_ns", r.wall / n)
+    end
+  end
+end
+
+local function waits(main, holder)
+  local count, total, by = {}, {}, {}
+  for e in bt.rows("SELECT kind, dur, waker_node_id FROM blocking_edges WHERE waiter_tid = ?", main) do
+    count[e.kind] = (count[e.kind] or 0) + 1
+    total[e.kind] = (total[e.kind] or 0) + e.dur
+    local key = e.kind .. ".by." .. holder(e.waker_node_id)
+    by[key] = (by[key] or 0) + e.dur
+  end
+  for k, n in pairs(count) do bt.metric("thread.main.wait." .. k .. ".mean_ns", total[k] / n) end
+  for key, ns in pairs(by) do
+    local k = key:match("^(.-)%.by%.")
+    bt.metric("thread.main.wait." .. key .. ".ns", ns / count[k])
+  end
+end
+
+bt.rule{
+  id = "gate-measures",
+  severity = "info",
+  run = function()
+    local main = bt.main_tid()
+    if not main then return end
+    local is_app = app_filter()
+    local holder = holder_of(is_app, main)
+    local after = startup_window(main, is_app, holder) or 0
+    per_message(main, is_app, after)
+    waits(main, holder)
+  end,
+}
