@@ -5,7 +5,7 @@
 -- metrics) are not gated: compare ranks them to explain a gated move.
 --
 --   startup.ttid_ns, startup.main.cpu_ns, startup.main.blocked_ns.<kind>
---   startup.main.method.<method>.self_cpu_ns / .self_ns    app methods, idle out
+--   startup.main.method.<method>.self_cpu_ns / .self_ns / .incl_ns   app methods, idle out
 --   startup.main.wait.<kind>.by.<holder>.ns                 blocked time per holder
 --   thread.main.per_msg.wall_ns / .cpu_ns / .alloc_bytes   mean per message (after the start)
 --   thread.main.per_msg.method.<method>.self_cpu_ns / .self_ns
@@ -80,11 +80,14 @@ local function startup_window(main, is_app, holder)
     bt.metric("startup.main.blocked_ns." .. k,
       bt.scalar("SELECT dur FROM startup_blocking WHERE phase = 'startup' AND kind = ?", k) or 0)
   end
-  for r in bt.rows([[SELECT f.name, m.self_cpu_ns, m.self_ns FROM startup_methods m JOIN frames f ON f.id = m.frame_id
-WHERE m.phase = 'startup' AND (m.self_cpu_ns >= ? OR m.self_ns >= ?) ORDER BY m.rank]], MIN_NS, MIN_NS) do
+  for r in bt.rows([[SELECT f.name, m.self_cpu_ns, m.self_ns, m.incl_ns FROM startup_methods m
+JOIN frames f ON f.id = m.frame_id
+WHERE m.phase = 'startup' AND (m.self_cpu_ns >= ?1 OR m.self_ns >= ?1 OR m.incl_ns >= ?1) ORDER BY m.rank]], MIN_NS) do
     if is_app(r.name) then
-      bt.metric("startup.main.method." .. r.name .. ".self_cpu_ns", r.self_cpu_ns)
-      bt.metric("startup.main.method." .. r.name .. ".self_ns", r.self_ns)
+      local pre = "startup.main.method." .. r.name
+      bt.metric(pre .. ".self_cpu_ns", r.self_cpu_ns)
+      bt.metric(pre .. ".self_ns", r.self_ns)
+      bt.metric(pre .. ".incl_ns", r.incl_ns or 0)
     end
   end
   local by = {}

@@ -324,7 +324,8 @@ CREATE TABLE startup_methods (
 	rank        INTEGER NOT NULL,
 	frame_id    INTEGER NOT NULL,
 	self_cpu_ns INTEGER NOT NULL,
-	self_ns     INTEGER NOT NULL
+	self_ns     INTEGER NOT NULL,
+	incl_ns     INTEGER              -- the window's: inclusive wall time in it; NULL for a phase
 );
 
 -- Per phase, the main thread's blocked time by kind (its records'

@@ -8,6 +8,7 @@
  * whole-trace totals of the built-in report of method.* metrics.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +23,12 @@
  * kind or holder; "%s" in a prefix is the metric's own kind. */
 static const struct scope {
 	const char *metric;
-	const char *cause[2][2];
+	const char *cause[3][2];
 } scopes[] = {
-	{ "startup.ttid_ns", { { "startup.main.method.", ".self_cpu_ns" }, { "startup.main.blocked_ns.", "" } } },
-	{ "startup.main.cpu_ns", { { "startup.main.method.", ".self_cpu_ns" } } },
+	{ "startup.ttid_ns", { { "startup.main.method.", ".incl_ns" }, { "startup.main.method.", ".self_ns" },
+			       { "startup.main.blocked_ns.", "" } } },
+	{ "startup.main.cpu_ns", { { "startup.main.method.", ".incl_ns" },
+				   { "startup.main.method.", ".self_cpu_ns" } } },
 	{ "startup.main.blocked_ns.", { { "startup.main.wait.%s.by.", ".ns" } } },
 	{ "thread.main.wait.", { { "thread.main.wait.%s.by.", ".ns" } } },
 	{ "thread.main.per_msg.wall_ns", { { "thread.main.per_msg.method.", ".self_ns" } } },
@@ -70,7 +73,7 @@ static int ends_with(const char *s, size_t n, const char *suffix)
 static int method_words(const char *name, struct bt_buf *b)
 {
 	static const char *const field[][2] = {
-		{ ".self_cpu_ns", " self CPU" }, { ".self_ns", " self wall" },
+		{ ".self_cpu_ns", " self CPU" }, { ".self_ns", " self wall" }, { ".incl_ns", " inclusive" },
 		{ ".self_offcpu_ns", " self off-CPU" }, { ".self_alloc_bytes", " self alloc" },
 		{ ".self_majflt", " self major faults" },
 	};
@@ -247,6 +250,40 @@ static char *holder_of(const struct bt_compare *c, const struct bt_cmp_cause *k,
 	return who;
 }
 
+/*
+ * Which cause leads. A blocking kind that carries half the move does. Else
+ * the slowed method: a method's change shows in its own inclusive time and
+ * in every caller's, while with samples at capture points part of it lands
+ * in the methods sampled next to it, so the deepest method (the smallest
+ * base value) among those that carry most of the largest move is the one
+ * that changed. out is sorted by move.
+ */
+static void first_cause(const struct bt_compare *c, const struct bt_cmp_metric *m,
+			struct bt_cmp_cause *out, size_t n)
+{
+	size_t i, at = SIZE_MAX;
+	double top = 0;
+
+	for (i = 0; i < n && at == SIZE_MAX; i++) {
+		if (strstr(c->runs->names[out[i].id], ".method."))
+			top = fmax(top, fabs(out[i].delta));
+		else if (fabs(out[i].delta) >= 0.5 * fabs(m->delta))
+			at = i;
+	}
+	if (at == SIZE_MAX) {
+		for (i = 0; i < n; i++)
+			if (strstr(c->runs->names[out[i].id], ".method.") &&
+			    fabs(out[i].delta) >= BT_CMP_CARRY * top &&
+			    (at == SIZE_MAX || fabs(out[i].base) < fabs(out[at].base)))
+				at = i;
+	}
+	if (at != SIZE_MAX && at) {
+		struct bt_cmp_cause k = out[at];
+		memmove(out + 1, out, at * sizeof *out);
+		out[0] = k;
+	}
+}
+
 static void metric_causes(const struct bt_compare *c, struct bt_cmp_metric *m, double *x)
 {
 	char kind[64], pre[160];
@@ -256,13 +293,14 @@ static void metric_causes(const struct bt_compare *c, struct bt_cmp_metric *m, d
 
 	if (!s || !(m->delta != 0))
 		return;
-	for (i = 0; i < 2 && s->cause[i][0]; i++) {
+	for (i = 0; i < 3 && s->cause[i][0]; i++) {
 		if (!expand(s->cause[i][0], kind, pre, sizeof pre))
 			continue;
 		collect(c, m, pre, s->cause[i][1], &out, &n, &cap, x);
 	}
 	if (n)
 		qsort(out, n, sizeof *out, by_move);
+	first_cause(c, m, out, n);
 	for (i = MAX_CAUSES; i < n; i++)
 		free(out[i].label);
 	m->ncauses = n < MAX_CAUSES ? n : MAX_CAUSES;

@@ -11,6 +11,10 @@ int bt_cmp_diff(struct bt_compare *c, const struct bt_cmp_opts *o, double *x, do
 		struct bt_err *err);
 void bt_cmp_list_release(struct bt_cmp_list *l);
 
+/* A method carries a move when its change is at least this share of the
+ * largest (causes.c, headline.c). */
+#define BT_CMP_CARRY 0.6
+
 /* causes.c: labels for every metric, causes for the moved ones. */
 void bt_cmp_causes(struct bt_compare *c, double *x);
 void bt_cmp_causes_release(struct bt_cmp_metric *m);

@@ -29,7 +29,8 @@ struct fam {
 	size_t nt, nruns, nh;
 	const double *v, *s0;
 	double *sum, *sq;      /* per test, over every run */
-	double *abs_t;         /* this relabeling's |T| per test */
+	double *abs_t;         /* this relabeling's |T| (or dir T) per test */
+	const double *dir;     /* NULL: two-sided */
 	size_t *order;         /* tests by observed |T|, largest first */
 	const double *obs;     /* observed |T| */
 	size_t *count;         /* per position in order */
@@ -53,7 +54,7 @@ static void stats(struct fam *f, const size_t *idx, double *t)
 		vb = n > 1 ? fmax(0, (bq - bs * mb) / (double)(n - 1)) : 0;
 		d = mh - mb;
 		den = sqrt(vh / (double)m + vb / (double)n + f->s0[j] * f->s0[j]);
-		f->abs_t[j] = fabs(d / den);
+		f->abs_t[j] = f->dir ? f->dir[j] * d / den : fabs(d / den);
 		if (t)
 			t[j] = d / den;
 	}
@@ -65,13 +66,13 @@ static void stats(struct fam *f, const size_t *idx, double *t)
  * (the mirror split of n = m) counted. */
 static void tally(struct fam *f)
 {
-	double q = 0;
+	double q = -HUGE_VAL;
 	size_t k = f->nt;
 
 	while (k--) {
 		size_t j = f->order[k];
 		q = fmax(q, f->abs_t[j]);
-		if (q >= f->obs[j] * (1 - 1e-9))
+		if (q >= f->obs[j] - 1e-9 * fabs(f->obs[j]))
 			f->count[k]++;
 	}
 }
@@ -143,7 +144,8 @@ static size_t sample(struct fam *f, const size_t *obs_idx, size_t *idx)
 }
 
 void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const double *v,
-		    const double *s0, double *t, double *p, struct bt_family_info *info)
+		    const double *s0, const double *dir, double *t, double *p,
+		    struct bt_family_info *info)
 {
 	struct fam f;
 	size_t *idx, *obs_idx, j, r, nh = 0, total;
@@ -156,11 +158,11 @@ void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const do
 	info->exact = splits <= BT_FAMILY_EXACT_MAX;
 	info->relabelings = info->exact ? (size_t)splits : BT_FAMILY_RANDOM + 1;
 	/* the observed split, and its mirror when both sides have as many runs */
-	info->min_p = (info->exact && 2 * nh == nruns ? 2.0 : 1.0) / (double)info->relabelings;
+	info->min_p = (!dir && info->exact && 2 * nh == nruns ? 2.0 : 1.0) / (double)info->relabelings;
 	if (!nt)
 		return;
 	memset(&f, 0, sizeof f);
-	f.nt = nt, f.nruns = nruns, f.nh = nh, f.v = v, f.s0 = s0;
+	f.nt = nt, f.nruns = nruns, f.nh = nh, f.v = v, f.s0 = s0, f.dir = dir;
 	f.sum = bt_xcalloc(nt, sizeof *f.sum);
 	f.sq = bt_xcalloc(nt, sizeof *f.sq);
 	f.abs_t = bt_xcalloc(nt, sizeof *f.abs_t);

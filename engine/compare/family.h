@@ -15,6 +15,9 @@
  * Because T keeps the size of a move against the noise, a clear change
  * stands out of the permutation distribution of the maximum even with
  * 5 + 5 runs, where a rank statistic is saturated by chance orderings.
+ * The gate asks one-sided questions (did anything get worse; did anything
+ * get better), each its own family: exit 3 has the family-wise error
+ * alpha.
  *
  * Relabelings: every split of the runs when there are at most
  * BT_FAMILY_EXACT_MAX of them (C(10, 5) = 252), else BT_FAMILY_RANDOM
@@ -32,17 +35,20 @@
 struct bt_family_info {
 	size_t relabelings;   /* counted, the observed one included */
 	int exact;            /* 1: every split; 0: random splits */
-	double min_p;         /* the smallest adjusted p these runs can give */
+	double min_p;         /* the smallest adjusted p these runs can give (of the last call) */
 };
 
 /*
  * nt tests over nruns runs: v[j * nruns + r] is test j's value in run r
- * (finite), head[r] 1 for a head run. s0[j] > 0. Fills t[j] (observed
- * statistic, head minus base) and p[j] (adjusted p, two-sided). Needs at
- * least one run a side; with nt = 0 only info is filled.
+ * (finite), head[r] 1 for a head run. s0[j] > 0. dir NULL: two-sided,
+ * the maximum of |T|; else one-sided, the maximum of dir[j] T (dir[j] = 1
+ * when a higher head is the direction tested, -1 when a lower one is).
+ * Fills t[j] (observed statistic, head minus base) and p[j] (adjusted p).
+ * Needs at least one run a side; with nt = 0 only info is filled.
  */
 void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const double *v,
-		    const double *s0, double *t, double *p, struct bt_family_info *info);
+		    const double *s0, const double *dir, double *t, double *p,
+		    struct bt_family_info *info);
 
 /* C(n, k) as a double (exact below 2^53). */
 double bt_family_choose(size_t n, size_t k);

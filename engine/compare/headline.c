@@ -31,6 +31,26 @@ static double p_read(const struct bt_cmp_metric *m)
 	return m->in_family ? m->p_adj : m->tested ? m->mwu.p : NAN;
 }
 
+/* Among methods' metrics with verdict v: the deepest (smallest base) of
+ * those that carry the largest move (see causes.c). */
+static const struct bt_cmp_metric *carrier(const struct bt_compare *c, enum bt_verdict v, int level)
+{
+	const struct bt_cmp_metric *best = NULL;
+	double top = 0;
+	size_t i;
+
+	for (i = 0; i < c->nm; i++)
+		if (c->m[i].gate.gated && c->m[i].verdict == v && importance(c->m[i].name) == level)
+			top = fmax(top, fabs(c->m[i].delta));
+	for (i = 0; i < c->nm; i++) {
+		const struct bt_cmp_metric *m = &c->m[i];
+		if (m->gate.gated && m->verdict == v && importance(m->name) == level &&
+		    fabs(m->delta) >= BT_CMP_CARRY * top && (!best || fabs(m->base.median) < fabs(best->base.median)))
+			best = m;
+	}
+	return best;
+}
+
 /* The gated metric with verdict v that leads, or NULL. */
 static const struct bt_cmp_metric *lead(const struct bt_compare *c, enum bt_verdict v)
 {
@@ -51,6 +71,8 @@ static const struct bt_cmp_metric *lead(const struct bt_compare *c, enum bt_verd
 			      fabs(best->delta) * (isnan(best->rel) ? 0 : fabs(best->rel))))
 			best = m;
 	}
+	if (best && strstr(best->name, ".method."))
+		return carrier(c, v, importance(best->name));
 	return best;
 }
 
@@ -84,6 +106,24 @@ void bt_cmp_cause_words(const struct bt_compare *c, const struct bt_cmp_cause *k
 		bt_buf_addf(b, ", held by %s", k->holder);
 }
 
+/* A lead that is no method's (startup blocking, per-message time) says
+ * which method moved most too, when one did with it. */
+static void method_clause(const struct bt_compare *c, const struct bt_cmp_metric *m, struct bt_buf *b)
+{
+	const struct bt_cmp_metric *k;
+
+	if (strstr(m->name, ".method.") || !(k = carrier(c, m->verdict, importance("startup.main.method."))))
+		return;
+	if (m->ncauses && strstr(c->runs->names[m->causes[0].id], ".method.") &&
+	    !strncmp(c->runs->names[m->causes[0].id], k->name, strlen(k->name) - strlen(strrchr(k->name, '.'))))
+		return;   /* the top cause is that method */
+	bt_buf_addf(b, "; method %s ", k->label);
+	signed_amount(k->unit, k->delta, b);
+	bt_buf_adds(b, " (");
+	rel_pct(k->rel, b);
+	bt_buf_adds(b, ")");
+}
+
 void bt_cmp_headline_build(struct bt_compare *c)
 {
 	static const enum bt_verdict pick[] = { BT_VD_REGRESSED, BT_VD_IMPROVED };
@@ -108,6 +148,7 @@ void bt_cmp_headline_build(struct bt_compare *c)
 			bt_buf_adds(&b, "; top cause ");
 			bt_cmp_cause_words(c, &m->causes[0], &b);
 		}
+		method_clause(c, m, &b);
 		if (c->count[m->verdict] > 1)
 			bt_buf_addf(&b, "; %zu of %zu gated metrics %s", c->count[m->verdict], c->ngated,
 				    bt_verdict_name[m->verdict]);

@@ -20,6 +20,7 @@
 #include "engine/startup/startup.h"
 
 #define STARTUP_MAX_SLICES 400000   /* the main thread's, kept until the first frame */
+#define MAX_NEST 512                 /* deeper slices are not checked for recursion */
 #define TOP_METHODS 10               /* per phase; the whole window keeps every method (the gate's) */
 #define FULLY_DRAWN_NS 30000000000LL /* reportFullyDrawn at most this long after the first frame */
 #define LAUNCH_LEAD_NS 10000000000LL /* a launching: slice this far before the app's first phase */
@@ -297,7 +298,7 @@ static struct parts split(const struct bt_startup *st, int64_t a, int64_t b, int
 
 struct mtotal {
 	uint32_t frame;
-	double self_cpu, self;
+	double self_cpu, self, incl;
 };
 
 static int by_cpu(const void *x, const void *y)
@@ -309,9 +310,63 @@ static int by_cpu(const void *x, const void *y)
 	return (a->frame > b->frame) - (a->frame < b->frame);
 }
 
+/* The entry of frame in t (index: frame -> position + 1), made if new. */
+static struct mtotal *total_of(struct bt_map64 *index, struct mtotal **t, size_t *n, size_t *cap,
+			       uint32_t frame)
+{
+	uint32_t k = bt_map64_get(index, frame);
+
+	if (!k) {
+		BT_GROW(*t, *n + 1, *cap);
+		memset(&(*t)[*n], 0, sizeof (*t)[*n]);
+		(*t)[*n].frame = frame;
+		bt_map64_put(index, frame, k = (uint32_t)++*n);
+	}
+	return &(*t)[k - 1];
+}
+
+static const struct mslice *order_v;
+
+static int by_ts_depth(const void *x, const void *y)
+{
+	const struct mslice *a = &order_v[*(const size_t *)x], *b = &order_v[*(const size_t *)y];
+
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return (a->depth > b->depth) - (a->depth < b->depth);
+}
+
+/* Each frame's inclusive wall time in [a, b): its slices' overlap with it,
+ * a recursive call's counted once (inside an open slice of its frame). */
+static void add_inclusive(const struct bt_startup *st, int64_t a, int64_t b, struct bt_map64 *index,
+			  struct mtotal **t, size_t *n, size_t *cap)
+{
+	const struct mslice *open[MAX_NEST];
+	size_t *idx = bt_xcalloc(st->n + 1, sizeof *idx), i, m = 0, d;
+
+	for (i = 0; i < st->n; i++)
+		if (share(&st->v[i], a, b) > 0)
+			idx[m++] = i;
+	order_v = st->v;
+	qsort(idx, m, sizeof *idx, by_ts_depth);
+	memset(open, 0, sizeof open);
+	for (i = 0; i < m; i++) {
+		const struct mslice *s = &st->v[idx[i]];
+		int nested = 0;
+		for (d = 0; d < s->depth && d < MAX_NEST && !nested; d++)
+			nested = open[d] && open[d]->frame == s->frame && open[d]->ts + open[d]->dur > s->ts;
+		if (s->depth < MAX_NEST)
+			open[s->depth] = s;
+		if (!nested)
+			total_of(index, t, n, cap, s->frame)->incl += share(s, a, b) * (double)s->dur;
+	}
+	free(idx);
+}
+
 /* The top methods by self CPU time in [a, b): all of them (those with
- * any own time, running or not) for the whole window, which compare
- * gates method by method. */
+ * any own time, running or not, or only callees' time) for the whole
+ * window, with their inclusive time, which compare gates method by
+ * method. */
 static int store_methods(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t a,
 			 int64_t b, struct bt_err *err)
 {
@@ -323,23 +378,21 @@ static int store_methods(const struct bt_startup *st, struct bt_db *db, const ch
 	bt_map64_init(&index, 256);
 	for (i = 0; i < st->n; i++) {
 		double f = share(&st->v[i], a, b);
-		uint32_t k;
+		struct mtotal *e;
 		if (f <= 0 || (st->v[i].self_cpu <= 0 && (!all || st->v[i].self <= st->v[i].idle_own)))
 			continue;
-		if (!(k = bt_map64_get(&index, st->v[i].frame))) {
-			BT_GROW(t, n + 1, cap);
-			memset(&t[n], 0, sizeof t[n]);
-			t[n].frame = st->v[i].frame;
-			bt_map64_put(&index, st->v[i].frame, k = (uint32_t)++n);
-		}
-		t[k - 1].self_cpu += f * (double)st->v[i].self_cpu;
-		t[k - 1].self += f * (double)(st->v[i].self - st->v[i].idle_own);
+		e = total_of(&index, &t, &n, &cap, st->v[i].frame);
+		e->self_cpu += f * (double)st->v[i].self_cpu;
+		e->self += f * (double)(st->v[i].self - st->v[i].idle_own);
 	}
+	if (all)
+		add_inclusive(st, a, b, &index, &t, &n, &cap);
 	if (n)
 		qsort(t, n, sizeof *t, by_cpu);
 	for (i = 0; i < n && (all || i < TOP_METHODS) && !rc; i++)
-		rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP_METHOD, err, "tiiii", phase, (int64_t)i + 1,
-				(int64_t)t[i].frame, (int64_t)t[i].self_cpu, (int64_t)t[i].self);
+		rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP_METHOD, err, "tiiiim", phase, (int64_t)i + 1,
+				(int64_t)t[i].frame, (int64_t)t[i].self_cpu, (int64_t)t[i].self,
+				all ? (int64_t)t[i].incl : INT64_MIN);
 	free(t);
 	bt_map64_release(&index);
 	return rc;

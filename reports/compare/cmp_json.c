@@ -81,6 +81,58 @@ static void policy(struct bt_jsonw *w, const struct bt_cmp_view *v)
 	bt_jsonw_end_object(w);
 }
 
+static void causes(struct bt_jsonw *w, const struct bt_compare *c, const struct bt_cmp_metric *m)
+{
+	size_t i;
+
+	bt_jsonw_key(w, "causes");
+	bt_jsonw_begin_array(w);
+	for (i = 0; i < m->ncauses; i++) {
+		const struct bt_cmp_cause *k = &m->causes[i];
+		bt_jsonw_begin_object(w);
+		bt_jsonw_key(w, "name");
+		bt_jsonw_cstr(w, c->runs->names[k->id]);
+		bt_jsonw_key(w, "label");
+		bt_jsonw_cstr(w, k->label);
+		bt_jsonw_key(w, "holder");
+		bt_jsonw_cstr(w, k->holder);
+		num(w, "base", k->base);
+		num(w, "head", k->head);
+		num(w, "delta", k->delta);
+		num(w, "rel", k->rel);
+		num(w, "of_change_pct", k->of_change);
+		bt_jsonw_end_object(w);
+	}
+	bt_jsonw_end_array(w);
+}
+
+static void family_test(struct bt_jsonw *w, const struct bt_cmp_metric *m)
+{
+	bt_jsonw_key(w, "family");
+	if (!m->in_family) {
+		bt_jsonw_null(w);
+		return;
+	}
+	bt_jsonw_begin_object(w);
+	num(w, "t", m->t);
+	num(w, "p_adj", m->p_adj);
+	bt_jsonw_end_object(w);
+}
+
+static void family(struct bt_jsonw *w, const struct bt_compare *c)
+{
+	bt_jsonw_key(w, "family");
+	bt_jsonw_begin_object(w);
+	bt_jsonw_key(w, "method");
+	bt_jsonw_cstr(w, "westfall-young step-down max-T");
+	num(w, "tests", (double)c->nfamily);
+	num(w, "relabelings", (double)c->fam.relabelings);
+	bt_jsonw_key(w, "exact");
+	bt_jsonw_bool(w, c->fam.exact);
+	num(w, "min_p", c->fam.min_p);
+	bt_jsonw_end_object(w);
+}
+
 static void metric(struct bt_jsonw *w, const struct bt_compare *c, const struct bt_cmp_metric *m,
 		   double *x)
 {
@@ -89,6 +141,8 @@ static void metric(struct bt_jsonw *w, const struct bt_compare *c, const struct 
 	bt_jsonw_begin_object(w);
 	bt_jsonw_key(w, "name");
 	bt_jsonw_cstr(w, m->name);
+	bt_jsonw_key(w, "label");
+	bt_jsonw_cstr(w, m->label);
 	bt_jsonw_key(w, "unit");
 	bt_jsonw_cstr(w, m->unit == BT_UNIT_COUNT ? "count" : bt_unit_name(m->unit));
 	bt_jsonw_key(w, "gated");
@@ -130,6 +184,8 @@ static void metric(struct bt_jsonw *w, const struct bt_compare *c, const struct 
 		bt_jsonw_end_object(w);
 		bt_jsonw_end_object(w);
 	}
+	family_test(w, m);
+	causes(w, c, m);
 	bt_jsonw_end_object(w);
 }
 
@@ -183,6 +239,8 @@ static int write_json(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	bt_jsonw_cstr(&w, COMPARE_SCHEMA);
 	bt_jsonw_key(&w, "verdict");
 	bt_jsonw_cstr(&w, bt_verdict_name[c->overall]);
+	bt_jsonw_key(&w, "headline");
+	bt_jsonw_cstr(&w, c->headline);
 	bt_jsonw_key(&w, "counts");
 	bt_jsonw_begin_object(&w);
 	for (i = 0; i < BT_VD__COUNT; i++)
@@ -193,6 +251,7 @@ static int write_json(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	bt_jsonw_key(&w, "head");
 	runs(&w, c, BT_HEAD);
 	policy(&w, v);
+	family(&w, c);
 	bt_jsonw_key(&w, "metrics");
 	bt_jsonw_begin_array(&w);
 	for (i = 0; i < c->nm; i++)
