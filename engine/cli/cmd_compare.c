@@ -26,7 +26,7 @@
 #define SHOWN_RUNS 3   /* paths a warning's summary line names */
 
 /* One -o: its format and, once opened, where it goes. */
-struct output {
+struct cmp_output {
 	const char *path;   /* NULL or "-": stdout */
 	const struct bt_cmp_reporter *rep;
 	struct bt_out out;
@@ -80,7 +80,7 @@ static int check_inputs(const struct bt_opts *o, struct bt_err *err)
 
 /* An output that cannot be written (a directory, no such folder, two -o
  * naming one file) is told before the work too. */
-static int check_output(struct output *v, size_t k, struct bt_buf *real, struct bt_err *err)
+static int check_output(struct cmp_output *v, size_t k, struct bt_buf *real, struct bt_err *err)
 {
 	struct bt_buf dir = BT_BUF_INIT;
 	int stream, rc = BT_OK;
@@ -110,10 +110,10 @@ static int check_output(struct output *v, size_t k, struct bt_buf *real, struct 
 
 /* The outputs -o asks for (stdout when none), each in the format --format
  * or its extension names, all checked. */
-static int pick_outputs(const struct bt_opts *o, struct output **out, size_t *n, struct bt_err *err)
+static int pick_outputs(const struct bt_opts *o, struct cmp_output **out, size_t *n, struct bt_err *err)
 {
 	size_t k, nv = o->nouts ? (size_t)o->nouts : 1;
-	struct output *v = bt_xcalloc(nv, sizeof *v);
+	struct cmp_output *v = bt_xcalloc(nv, sizeof *v);
 	struct bt_buf *real = bt_xcalloc(nv, sizeof *real);
 	int rc = BT_OK;
 
@@ -133,7 +133,7 @@ static int pick_outputs(const struct bt_opts *o, struct output **out, size_t *n,
 
 /* Each output written, then flushed, before any is renamed into place: a
  * failure leaves none of them (the caller aborts the rest). */
-static int write_outputs(struct output *v, size_t n, const struct bt_cmp_view *view, struct bt_err *err)
+static int write_outputs(struct cmp_output *v, size_t n, const struct bt_cmp_view *view, struct bt_err *err)
 {
 	struct bt_err e;
 	size_t k;
@@ -267,7 +267,7 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 	struct bt_runs rs;
 	struct bt_gates *gates = NULL;
 	struct bt_compare c;
-	struct output *outs = NULL;
+	struct cmp_output *outs = NULL;
 	struct bt_cmp_view view;
 	size_t k, nouts = 0;
 	int rc = parse(&o, argc, argv, err);
