@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "engine/cli/cmd.h"
 #include "reports/compare/cmp_report.h"
@@ -78,34 +79,48 @@ static int check_inputs(const struct bt_opts *o, struct bt_err *err)
 	return BT_OK;
 }
 
+/* Where a new file at real goes, for telling two -o apart: its folder's
+ * identity (device and inode) and its name, so "./x.json" and "x.json"
+ * are one file. BT_EIO if that folder is missing or not writable. */
+static int canonical(const char *path, struct bt_buf *real, struct bt_err *err)
+{
+	char *slash = strrchr(real->buf, '/'), *name;
+	struct stat st;
+	int rc = BT_OK;
+
+	name = bt_xstrdup(slash ? slash + 1 : real->buf);
+	if (slash)
+		slash[slash == real->buf] = '\0';   /* "/x" keeps its "/" */
+	if (stat(slash ? real->buf : ".", &st) || access(slash ? real->buf : ".", W_OK | X_OK))
+		rc = bt_err_set(err, BT_EIO, "cannot create '%s': %s", path, strerror(errno));
+	bt_buf_reset(real);
+	bt_buf_addf(real, "%llu:%llu/%s", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+		    name);
+	free(name);
+	return rc;
+}
+
 /* An output that cannot be written (a directory, no such folder, two -o
  * naming one file) is told before the work too. */
 static int check_output(struct cmp_output *v, size_t k, struct bt_buf *real, struct bt_err *err)
 {
-	struct bt_buf dir = BT_BUF_INIT;
-	int stream, rc = BT_OK;
+	const char *path = v[k].path ? v[k].path : "-";
+	int stream, rc;
 	size_t i;
-	char *slash;
 
-	for (i = 0; i < k; i++)
-		if (!strcmp(v[i].path ? v[i].path : "-", v[k].path ? v[k].path : "-"))
-			return bt_err_set(err, BT_EUSAGE, "'%s' is given twice as an output",
-					  v[k].path ? v[k].path : "-");
-	if (!v[k].path || !strcmp(v[k].path, "-"))
-		return BT_OK;
-	if ((rc = bt_out_target(v[k].path, NULL, &real[k], &stream, err)))
+	if (!*path)
+		return bt_err_set(err, BT_EUSAGE, "an output path is empty");
+	if (strcmp(path, "-") && (rc = bt_out_target(path, NULL, &real[k], &stream, err)))
 		return rc;
+	if (strcmp(path, "-") && !stream && (rc = canonical(path, &real[k], err)))
+		return rc;
+	if (!strcmp(path, "-"))
+		bt_buf_addf(&real[k], "-");
 	for (i = 0; i < k; i++)
-		if (real[i].len && !strcmp(real[i].buf, real[k].buf))
-			return bt_err_set(err, BT_EUSAGE, "'%s' and '%s' are one file", v[i].path, v[k].path);
-	bt_buf_addf(&dir, "%s", real[k].buf);
-	slash = strrchr(dir.buf, '/');
-	if (slash)
-		slash[slash == dir.buf] = '\0';
-	if (!stream && access(slash ? dir.buf : ".", W_OK | X_OK))
-		rc = bt_err_set(err, BT_EIO, "cannot create '%s': %s", v[k].path, strerror(errno));
-	bt_buf_release(&dir);
-	return rc;
+		if (!strcmp(real[i].buf, real[k].buf))
+			return bt_err_set(err, BT_EUSAGE, "'%s' and '%s' are one output",
+					  v[i].path ? v[i].path : "-", path);
+	return BT_OK;
 }
 
 /* The outputs -o asks for (stdout when none), each in the format --format

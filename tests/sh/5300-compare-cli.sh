@@ -64,7 +64,14 @@ like "$(cat "$T/err")" "--format applies to one output" "--format with several -
 # shellcheck disable=SC2086
 "$BIN" compare --base $BASE --head $HEAD -o "$T/u.json" -o "$T/u.md" -o "$T/u.json" 2>"$T/err"
 is "$?" 2 "one path twice: usage error"
-like "$(cat "$T/err")" "'$T/u.json' is given twice as an output" "one path twice: names it"
+like "$(cat "$T/err")" "'$T/u.json' and '$T/u.json' are one output" "one path twice: names it"
+# shellcheck disable=SC2086
+(cd "$T" && "$BIN" compare --base $BASE --head $HEAD -o u.json -o ./all/../u.json 2>"$T/err")
+is "$?" 2 "one file by two paths: usage error"
+like "$(cat "$T/err")" "'u.json' and './all/../u.json' are one output" "one file by two paths: names both"
+# shellcheck disable=SC2086
+"$BIN" compare --base $BASE --head $HEAD -o - -o - 2>"$T/err" >/dev/null
+is "$?" 2 "stdout twice: usage error"
 check "usage errors: no output" test ! -e "$T/u.json" -o -e "$T/u.md"
 
 # All or none: a full disk among the outputs leaves none of them, and the
