@@ -17,7 +17,8 @@
  * it is (read-only if asked) and its stored slices replayed to taps;
  * anything else is recognised and run through the pipeline into o->db (a
  * temporary file until bt_db_publish) or into memory, every slice going
- * to taps too, and its diagnostics are printed to stderr unless o->quiet.
+ * to taps too, and its diagnostics are printed to stderr unless o->quiet
+ * or o->diag_later.
  * taps may be NULL. BT_EUSAGE when o->slice_policy is set for an input
  * whose slices are not reconstructed here (a trace database, a Perfetto
  * trace).

@@ -1,20 +1,37 @@
 /*
- * "btrace-analyze compare --base R... --head R...": read (or analyse) every
- * run, compare them (compare.h) under the flags' thresholds and an
- * optional gate script, write the comparison, and exit 3 when a gated
- * metric regressed (or, with --fail-inconclusive, could not be judged).
- * An R that is a JSON report is read; anything else is analysed here with
- * the built-in rules (or --analyze-rules), as 'analyze' would.
+ * "btrace-analyze compare --base R... --head R...": check every input and
+ * output, read (or analyse) every run, compare them (compare.h) under the
+ * flags' thresholds and an optional gate script, write the comparison once
+ * per -o (all committed or none), tell the runs' warnings once, and exit 3
+ * when a gated metric regressed (or, with --fail-inconclusive, could not
+ * be judged). An R that is a JSON report is read; anything else is
+ * analysed here with the built-in rules (or --analyze-rules), as 'analyze'
+ * would.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "engine/cli/cmd.h"
 #include "reports/compare/cmp_report.h"
 #include "engine/compare/compare.h"
 #include "engine/base/fileio.h"
+#include "importers/importer.h"
 #include "lua/gates.h"
 #include "lua/rules.h"
+#include "reports/report.h"
 #include "engine/compare/runs.h"
+
+#define SHOWN_RUNS 3   /* paths a warning's summary line names */
+
+/* One -o: its format and, once opened, where it goes. */
+struct cmp_output {
+	const char *path;   /* NULL or "-": stdout */
+	const struct bt_cmp_reporter *rep;
+	struct bt_out out;
+};
 
 /* Runs on both sides, unless only help was asked for. */
 static int parse(struct bt_opts *o, int argc, char **argv, struct bt_err *err)
@@ -23,6 +40,146 @@ static int parse(struct bt_opts *o, int argc, char **argv, struct bt_err *err)
 
 	if (!rc && !o->help && (!o->nbase || !o->nhead))
 		rc = bt_err_set(err, BT_EUSAGE, "compare needs runs on both sides: --base R... --head R...");
+	if (!rc && o->nouts > 1 && o->format)
+		rc = bt_err_set(err, BT_EUSAGE, "--format applies to one output; with several -o each "
+				"takes its format from its extension (.txt .md .json .xlsx)");
+	return rc;
+}
+
+/* A run compare can read: a JSON report, a trace database or an input an
+ * importer recognises (by its first bytes: cheap, nothing is imported). */
+static int check_run(const char *path, struct bt_err *err)
+{
+	const struct bt_importer *imp;
+
+	if (bt_input_check(path, 1, err))
+		return err->code;
+	if (bt_runs_is_json(path) || bt_db_is_trace_db(path))
+		return BT_OK;
+	return bt_importer_find(path, &imp, err);
+}
+
+/* Before the first run is analysed: a missing head run, gate script or
+ * rule file is told at once, not after every base run. */
+static int check_inputs(const struct bt_opts *o, struct bt_err *err)
+{
+	int i;
+
+	for (i = 0; i < o->nbase; i++)
+		if (check_run(o->base[i], err))
+			return err->code;
+	for (i = 0; i < o->nhead; i++)
+		if (check_run(o->head[i], err))
+			return err->code;
+	if (o->gates && bt_input_check(o->gates, 0, err))
+		return err->code;
+	for (i = 0; i < o->narules; i++)
+		if (bt_input_check(o->arules[i], 0, err))
+			return err->code;
+	return BT_OK;
+}
+
+/* Where a new file at real goes, for telling two -o apart: its folder's
+ * identity (device and inode) and its name, so "./x.json" and "x.json"
+ * are one file. BT_EIO if that folder is missing or not writable. */
+static int canonical(const char *path, struct bt_buf *real, struct bt_err *err)
+{
+	char *slash = strrchr(real->buf, '/'), *name;
+	struct stat st;
+	int rc = BT_OK;
+
+	name = bt_xstrdup(slash ? slash + 1 : real->buf);
+	if (slash)
+		slash[slash == real->buf] = '\0';   /* "/x" keeps its "/" */
+	if (stat(slash ? real->buf : ".", &st) || access(slash ? real->buf : ".", W_OK | X_OK))
+		rc = bt_err_set(err, BT_EIO, "cannot create '%s': %s", path, strerror(errno));
+	bt_buf_reset(real);
+	bt_buf_addf(real, "%llu:%llu/%s", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+		    name);
+	free(name);
+	return rc;
+}
+
+/* An output that cannot be written (a directory, no such folder, two -o
+ * naming one file) is told before the work too. */
+static int check_output(struct cmp_output *v, size_t k, struct bt_buf *real, struct bt_err *err)
+{
+	const char *path = v[k].path ? v[k].path : "-";
+	int stream, rc;
+	size_t i;
+
+	if (!*path)
+		return bt_err_set(err, BT_EUSAGE, "an output path is empty");
+	if (strcmp(path, "-") && (rc = bt_out_target(path, NULL, &real[k], &stream, err)))
+		return rc;
+	if (strcmp(path, "-") && !stream && (rc = canonical(path, &real[k], err)))
+		return rc;
+	if (!strcmp(path, "-"))
+		bt_buf_addf(&real[k], "-");
+	for (i = 0; i < k; i++)
+		if (!strcmp(real[i].buf, real[k].buf))
+			return bt_err_set(err, BT_EUSAGE, "'%s' and '%s' are one output",
+					  v[i].path ? v[i].path : "-", path);
+	return BT_OK;
+}
+
+/* The outputs -o asks for (stdout when none), each in the format --format
+ * or its extension names, all checked. */
+static int pick_outputs(const struct bt_opts *o, struct cmp_output **out, size_t *n, struct bt_err *err)
+{
+	size_t k, nv = o->nouts ? (size_t)o->nouts : 1;
+	struct cmp_output *v = bt_xcalloc(nv, sizeof *v);
+	struct bt_buf *real = bt_xcalloc(nv, sizeof *real);
+	int rc = BT_OK;
+
+	for (k = 0; k < nv && !rc; k++) {
+		v[k].path = o->nouts ? o->outs[k] : NULL;
+		rc = bt_cmp_report_pick(o->format, v[k].path, &v[k].rep, err);
+		if (!rc)
+			rc = check_output(v, k, real, err);
+	}
+	for (k = 0; k < nv; k++)
+		bt_buf_release(&real[k]);
+	free(real);
+	*out = v;
+	*n = nv;
+	return rc;
+}
+
+/* Each output written, then flushed, before any is renamed into place: a
+ * failure leaves none of them (the caller aborts the rest). */
+static int write_outputs(struct cmp_output *v, size_t n, const struct bt_cmp_view *view, struct bt_err *err)
+{
+	struct bt_err e;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const char *path = v[k].path && strcmp(v[k].path, "-") ? v[k].path : "stdout";
+		memset(&e, 0, sizeof e);
+		if (bt_out_open(&v[k].out, v[k].path, err))
+			return err->code;
+		if (v[k].rep->write(view, v[k].out.fp, &e))
+			return strstr(e.msg, path) ? bt_err_set(err, e.code, "%s", e.msg) :
+				bt_err_set(err, e.code, "'%s': %s", path, e.msg);
+		if (v[k].out.fp != stdout && (fflush(v[k].out.fp) || ferror(v[k].out.fp)))
+			return bt_err_set(err, BT_EIO, "cannot write '%s': %s", v[k].path, strerror(errno));
+	}
+	for (k = 0; k < n; k++)
+		if (bt_out_commit(&v[k].out, err))
+			return err->code;
+	return BT_OK;
+}
+
+/* The diagnostics of a run analysed here, as warnings of the last run. */
+static int add_warnings(struct bt_runs *rs, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_diag_row *d = NULL;
+	size_t i, n = 0;
+	int rc = bt_diag_rows_load(db, &d, &n, err);
+
+	for (i = 0; !rc && i < n; i++)
+		bt_runs_warn(rs, d[i].code, d[i].count > 0 ? (uint64_t)d[i].count : 1, d[i].detail);
+	bt_diag_rows_free(d, n);
 	return rc;
 }
 
@@ -39,6 +196,7 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 	memset(&o, 0, sizeof o);
 	o.cmd = "compare";
 	o.quiet = co->quiet;
+	o.diag_later = 1;
 	bt_result_init(&res);
 	rc = bt_cmd_load(&o, path, 0, NULL, &db, err);
 	if (!rc) {
@@ -48,8 +206,10 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 		ro.nsets = co->nsets;
 		rc = bt_rules_run(db, &ro, &res, err);
 	}
-	if (!rc)
+	if (!rc) {
 		bt_runs_add_result(rs, side, path, &res);
+		rc = add_warnings(rs, db, err);
+	}
 	bt_db_close(db);
 	bt_result_release(&res);
 	return rc;
@@ -71,6 +231,24 @@ static int read_side(struct bt_runs *rs, enum bt_side side, const char **paths, 
 	return rc;
 }
 
+/* Each class of warning once, for all runs: "3 of 10 runs ('a', 'b', 'c',
+ * and 1 more): DETAIL [code, N times]". */
+static void print_warnings(const struct bt_runs *rs)
+{
+	size_t i, k;
+
+	for (i = 0; i < rs->nwarn; i++) {
+		const struct bt_runs_warning *w = &rs->warn[i];
+		fprintf(stderr, "btrace-analyze: warning: %zu of %zu runs (", w->nruns, rs->nruns);
+		for (k = 0; k < w->nruns && k < SHOWN_RUNS; k++)
+			fprintf(stderr, "%s'%s'", k ? ", " : "", rs->run[w->runs[k]].path);
+		if (w->nruns > SHOWN_RUNS)
+			fprintf(stderr, ", and %zu more", w->nruns - SHOWN_RUNS);
+		fprintf(stderr, "): %s [%s, %llu time%s]\n", w->detail, w->code,
+			(unsigned long long)w->count, w->count == 1 ? "" : "s");
+	}
+}
+
 static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, struct bt_err *err)
 {
 	if (c->count[BT_VD_REGRESSED])
@@ -82,17 +260,31 @@ static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, s
 	return BT_OK;
 }
 
+static int run_compare(const struct bt_opts *o, struct bt_runs *rs, struct bt_gates *gates,
+		       struct bt_compare *c, struct bt_err *err)
+{
+	struct bt_cmp_hooks hooks = { NULL, NULL, NULL };
+	struct bt_cmp_opts co;
+
+	if (gates)
+		bt_gates_hooks(gates, &hooks);
+	co.def = o->gate;
+	co.globs = o->globs;
+	co.nglobs = o->nglobs;
+	co.hooks = gates ? &hooks : NULL;
+	co.rules = o->gates;
+	return bt_compare_run(c, rs, &co, err);
+}
+
 int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 {
 	struct bt_opts o;
 	struct bt_runs rs;
 	struct bt_gates *gates = NULL;
-	struct bt_cmp_hooks hooks = { NULL, NULL, NULL };
-	struct bt_cmp_opts co;
 	struct bt_compare c;
-	struct bt_out out = { NULL, NULL, NULL };
-	const struct bt_cmp_reporter *rep = NULL;
+	struct cmp_output *outs = NULL;
 	struct bt_cmp_view view;
+	size_t k, nouts = 0;
 	int rc = parse(&o, argc, argv, err);
 
 	bt_runs_init(&rs);
@@ -102,37 +294,33 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 		goto done;
 	}
 	if (!rc)
-		rc = bt_cmp_report_pick(o.format, o.out, &rep, err);
-	if (!rc && o.gates && !(rc = bt_gates_open(&gates, o.gates, err)))
-		bt_gates_hooks(gates, &hooks);
+		rc = pick_outputs(&o, &outs, &nouts, err);
+	if (!rc)
+		rc = check_inputs(&o, err);
+	if (!rc && o.gates)
+		rc = bt_gates_open(&gates, o.gates, err);
 	if (!rc)
 		rc = read_side(&rs, BT_BASE, o.base, o.nbase, &o, err);
 	if (!rc)
 		rc = read_side(&rs, BT_HEAD, o.head, o.nhead, &o, err);
-	if (!rc) {
-		co.def = o.gate;
-		co.globs = o.globs;
-		co.nglobs = o.nglobs;
-		co.hooks = gates ? &hooks : NULL;
-		co.rules = o.gates;
-		rc = bt_compare_run(&c, &rs, &co, err);
-	}
 	if (!rc)
-		rc = bt_out_open(&out, o.out, err);
+		rc = run_compare(&o, &rs, gates, &c, err);
 	if (!rc) {
 		view.c = &c;
 		view.globs = o.globs;
 		view.nglobs = o.nglobs;
 		view.top = o.top;
 		view.fail_inconclusive = o.fail_inconclusive;
-		rc = rep->write(&view, out.fp, err);
+		rc = write_outputs(outs, nouts, &view, err);
 	}
-	if (!rc)
-		rc = bt_out_commit(&out, err);
 	if (!rc)
 		rc = verdict_status(&o, &c, err);
 done:
-	bt_out_abort(&out);
+	if (!o.quiet)
+		print_warnings(&rs);
+	for (k = 0; k < nouts; k++)
+		bt_out_abort(&outs[k].out);
+	free(outs);
 	bt_compare_release(&c);
 	bt_gates_close(gates);
 	bt_runs_release(&rs);

@@ -10,7 +10,7 @@ static const char overview[] =
 	"usage: btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [options]\n"
 	"       btrace-analyze import INPUT -o trace.db [options]\n"
 	"       btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json]\n"
-	"       btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT]\n"
+	"       btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT]...\n"
 	"       btrace-analyze help [COMMAND]\n"
 	"       btrace-analyze --version\n"
 	"\n"
@@ -66,7 +66,7 @@ static const struct {
 	  "  btrace-analyze query sampling.bin \\\n"
 	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n",
 	  &bt_optab_query, NULL },
-	{ "compare", "btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT] [options]",
+	{ "compare", "btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT]... [options]",
 	  "Compare the runs of a base build with those of a head build, metric by\n"
 	  "metric, and show which methods and blocking kinds moved. Each R is a JSON\n"
 	  "report ('analyze -o run.json') or a trace, analysed here with the built-in\n"
@@ -85,8 +85,15 @@ static const struct {
 	  "metrics feed the diff: methods by self wall, CPU, off-CPU, allocations and\n"
 	  "page faults, and blocked time by kind: appeared, disappeared, grown, shrunk,\n"
 	  "ranked by their share of the change). Exit 3 when a gated metric regressed.\n"
-	  "The format follows -o's extension (.txt, .json, .md, .xlsx) or --format;\n"
-	  "an .xlsx workbook has a sheet per metric family and one for the diff.\n",
+	  "Every R, gate script and rule file is checked (readable, a report or a\n"
+	  "trace some importer recognises) before the first run is analysed. The\n"
+	  "runs' warnings (what an import recovered from, as 'analyze' prints them)\n"
+	  "are told once at the end, each kind with how many runs had it and which.\n"
+	  "One comparison, written to every -o (repeatable: -o cmp.md -o cmp.json\n"
+	  "-o cmp.xlsx), each in the format of its extension (.txt, .json, .md,\n"
+	  ".xlsx; text otherwise), or --format with a single -o (or none: stdout).\n"
+	  "Either every output is written or none is. An .xlsx workbook has a sheet\n"
+	  "per metric family and one for the diff; the JSON holds the warnings too.\n",
 	  &bt_optab_compare,
 	  "Gate script (Lua 5.4, the rules' sandbox):\n"
 	  "  gate.defaults{ max_regress = \"5%\", noise_floor = { \"2ms\", \"64KB\" }, alpha = 0.05 }\n"

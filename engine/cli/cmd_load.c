@@ -75,7 +75,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	rc = bt_pipeline_run(db, &pl, &diag, err);
 	if (pl.io.progress && p.last >= 0)
 		fputs("\r\033[K", stderr);
-	if (!rc && !o->quiet)
+	if (!rc && !o->quiet && !o->diag_later)
 		print_diagnostics(&diag);
 	return rc;
 }

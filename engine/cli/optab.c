@@ -201,8 +201,17 @@ static const struct bt_opt opt_analyze_set = {
 	.name = "--set", .arg = "KEY=VALUE", .help = "a parameter of those rules",
 	.kind = BT_OPTK_LIST, .field = F(sets), .count = F(nsets) };
 
+/* Repeatable: one comparison written in several formats. */
+static const struct bt_opt opt_outputs = {
+	.name = "--output", .alias = "-o", .arg = "OUT", .kind = BT_OPTK_LIST, .field = F(outs),
+	.count = F(nouts),
+	.help = "write the comparison to OUT (repeatable)" };
+static const struct bt_opt opt_cmp_format = {
+	.name = "--format", .arg = "F", .kind = BT_OPTK_VALUE, .field = F(format),
+	.help = "text, md, json or xlsx, for a single -o or stdout" };
+
 static const struct bt_opt *const compare_opts[] = {
-	&opt_output, &opt_format, &opt_base, &opt_head, &opt_max_regress, &opt_noise_floor, &opt_alpha,
+	&opt_outputs, &opt_cmp_format, &opt_base, &opt_head, &opt_max_regress, &opt_noise_floor, &opt_alpha,
 	&opt_metric, &opt_fail_inconclusive, &opt_gates, &opt_top, &opt_analyze_rules, &opt_analyze_set,
 	&opt_quiet, NULL
 };

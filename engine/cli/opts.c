@@ -144,8 +144,9 @@ void bt_opts_release(struct bt_opts *o)
 	free(o->head);
 	free(o->globs);
 	free(o->arules);
+	free(o->outs);
 	o->inputs = NULL;
-	o->rules = o->sets = o->base = o->head = o->globs = o->arules = NULL;
+	o->rules = o->sets = o->base = o->head = o->globs = o->arules = o->outs = NULL;
 }
 
 /* "  -q, --quiet       no progress ...": the names padded to width, the

@@ -31,10 +31,14 @@ struct bt_opts {
 	int nsets;
 	const char *fail_on;       /* --fail-on SEVERITY */
 	int quiet;
+	int diag_later;            /* bt_cmd_load prints no diagnostics: the caller reads them
+				    * from the database (compare's one summary of all runs) */
 	int strict;                /* --strict: an input cut short is an error */
 	int show_idle;             /* --idle: idle time in the flame graphs, pprof and folded */
 	int help;
 	/* compare */
+	const char **outs;         /* -o OUT, repeatable: one output per path */
+	int nouts;
 	const char **base, **head; /* --base R..., --head R... */
 	int nbase, nhead;
 	const char **globs;        /* --metric GLOB, repeatable */

@@ -1,8 +1,8 @@
 /*
  * Reading runs for compare (see runs.h). A report is mapped and walked
- * with the pull reader: "schema" must name a report, "metrics" is read,
- * everything else is skipped (but checked), so ten 1M-record reports take
- * milliseconds each.
+ * with the pull reader: "schema" must name a report, "metrics" and
+ * "diagnostics" are read, everything else is skipped (but checked), so ten
+ * 1M-record reports take milliseconds each.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -32,6 +32,12 @@ void bt_runs_release(struct bt_runs *rs)
 		free(rs->run[i].fv);
 		bt_map64_release(&rs->run[i].far);
 	}
+	for (i = 0; i < rs->nwarn; i++) {
+		free(rs->warn[i].code);
+		free(rs->warn[i].detail);
+		free(rs->warn[i].runs);
+	}
+	free(rs->warn);
 	free(rs->names);
 	free(rs->run);
 	bt_strmap_release(&rs->ids);
@@ -112,6 +118,28 @@ double bt_runs_value(const struct bt_runs *rs, size_t r, size_t id)
 	return at ? x->fv[at - 1] : NAN;
 }
 
+void bt_runs_warn(struct bt_runs *rs, const char *code, uint64_t count, const char *detail)
+{
+	size_t i, r = rs->nruns - 1;
+	struct bt_runs_warning *w = NULL;
+
+	for (i = 0; i < rs->nwarn && !w; i++)
+		if (!strcmp(rs->warn[i].code, code))
+			w = &rs->warn[i];
+	if (!w) {
+		BT_GROW(rs->warn, rs->nwarn + 1, rs->wcap);
+		w = &rs->warn[rs->nwarn++];
+		memset(w, 0, sizeof *w);
+		w->code = bt_xstrdup(code);
+		w->detail = bt_xstrdup(detail);
+	}
+	w->count += count;
+	if (!w->nruns || w->runs[w->nruns - 1] != r) {
+		BT_GROW(w->runs, w->nruns + 1, w->rcap);
+		w->runs[w->nruns++] = r;
+	}
+}
+
 int bt_runs_is_json(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -148,6 +176,46 @@ static int read_metrics(struct bt_runs *rs, struct bt_run *run, struct bt_jr *jr
 	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
 }
 
+/* One of "diagnostics": {"code", "count", "detail"}; other keys skipped. */
+static int read_diagnostic(struct bt_runs *rs, struct bt_jr *jr, struct bt_buf *key)
+{
+	struct bt_buf code = BT_BUF_INIT, detail = BT_BUF_INIT;
+	int64_t count = 1;
+	int more = 0, rc = bt_jr_peek(jr) == BT_J_OBJECT ? bt_jr_object(jr) :
+		bt_jr_fail(jr, "a diagnostic is not an object");
+
+	while (!rc && (more = bt_jr_key(jr, key)) == 1) {
+		int str = bt_jr_peek(jr) == BT_J_STRING;
+		if (!strcmp(key->buf, "code") || !strcmp(key->buf, "detail"))
+			rc = !str ? bt_jr_fail(jr, "a diagnostic's code or detail is not a string") :
+				bt_jr_string(jr, key->buf[0] == 'c' ? &code : &detail);
+		else if (!strcmp(key->buf, "count"))
+			rc = bt_jr_int(jr, &count) != 1 || count < 0 ?
+				bt_jr_fail(jr, "a diagnostic's count is not a count") : BT_OK;
+		else
+			rc = bt_jr_skip(jr);
+	}
+	if (!rc && more < 0)
+		rc = jr->err->code;
+	if (!rc && !code.len)
+		rc = bt_jr_fail(jr, "a diagnostic has no code");
+	if (!rc)
+		bt_runs_warn(rs, code.buf, (uint64_t)count, detail.len ? detail.buf : "");
+	bt_buf_release(&code);
+	bt_buf_release(&detail);
+	return rc;
+}
+
+static int read_diagnostics(struct bt_runs *rs, struct bt_jr *jr, struct bt_buf *key)
+{
+	int more = 0, rc = bt_jr_peek(jr) == BT_J_ARRAY ? bt_jr_array(jr) :
+		bt_jr_fail(jr, "\"diagnostics\" is not an array");
+
+	while (!rc && (more = bt_jr_more(jr)) == 1)
+		rc = read_diagnostic(rs, jr, key);
+	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
+}
+
 static int read_report(struct bt_runs *rs, struct bt_run *run, struct bt_jr *jr)
 {
 	struct bt_buf key = BT_BUF_INIT, val = BT_BUF_INIT;
@@ -167,6 +235,8 @@ static int read_report(struct bt_runs *rs, struct bt_run *run, struct bt_jr *jr)
 		} else if (!strcmp(key.buf, "metrics")) {
 			rc = read_metrics(rs, run, jr, &val);
 			metrics = 1;
+		} else if (!strcmp(key.buf, "diagnostics")) {
+			rc = read_diagnostics(rs, jr, &val);
 		} else {
 			rc = bt_jr_skip(jr);
 		}

@@ -54,6 +54,47 @@ static void runs(struct bt_jsonw *w, const struct bt_compare *c, enum bt_side si
 	bt_jsonw_end_array(w);
 }
 
+/* The runs of side that had warning w, as indices into that side's list. */
+static void warning_runs(struct bt_jsonw *w, const struct bt_runs *rs, const struct bt_runs_warning *x,
+			 enum bt_side side)
+{
+	size_t i, r, at = 0;
+
+	bt_jsonw_begin_array(w);
+	for (i = 0, r = 0; i < x->nruns; i++) {
+		for (; r < x->runs[i]; r++)
+			at += rs->run[r].side == side;
+		if (rs->run[r].side == side)
+			bt_jsonw_int(w, (int64_t)at);
+	}
+	bt_jsonw_end_array(w);
+}
+
+/* Each class of the runs' warnings once: the diagnostics of the reports
+ * read and of the traces analysed, with the runs that had it. */
+static void warnings(struct bt_jsonw *w, const struct bt_runs *rs)
+{
+	size_t i;
+
+	bt_jsonw_key(w, "warnings");
+	bt_jsonw_begin_array(w);
+	for (i = 0; i < rs->nwarn; i++) {
+		const struct bt_runs_warning *x = &rs->warn[i];
+		bt_jsonw_begin_object(w);
+		bt_jsonw_key(w, "code");
+		bt_jsonw_cstr(w, x->code);
+		bt_jsonw_key(w, "detail");
+		bt_jsonw_cstr(w, x->detail);
+		num(w, "count", (double)x->count);
+		bt_jsonw_key(w, "base");
+		warning_runs(w, rs, x, BT_BASE);
+		bt_jsonw_key(w, "head");
+		warning_runs(w, rs, x, BT_HEAD);
+		bt_jsonw_end_object(w);
+	}
+	bt_jsonw_end_array(w);
+}
+
 static void policy(struct bt_jsonw *w, const struct bt_cmp_view *v)
 {
 	const struct bt_gate *g = &v->c->def;
@@ -269,6 +310,7 @@ static int write_json(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	}
 	bt_jsonw_end_object(&w);
 	bt_jsonw_end_object(&w);
+	warnings(&w, c->runs);
 	bt_jsonw_end_object(&w);
 	fputc('\n', out);
 	free(x);
