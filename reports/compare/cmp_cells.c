@@ -48,15 +48,7 @@ void bt_cmp_cells(struct bt_buf *cell, int init)
 
 void bt_cmp_headline(const struct bt_compare *c, struct bt_buf *b)
 {
-	bt_buf_addf(b, "%s", bt_verdict_name[c->overall]);
-	if (c->count[BT_VD_REGRESSED])
-		bt_buf_addf(b, ": %zu of %zu gated metrics regressed", c->count[BT_VD_REGRESSED], c->ngated);
-	else
-		bt_buf_addf(b, ": %zu gated metrics, none regressed", c->ngated);
-	if (c->count[BT_VD_INCONCLUSIVE])
-		bt_buf_addf(b, ", %zu inconclusive", c->count[BT_VD_INCONCLUSIVE]);
-	if (c->count[BT_VD_IMPROVED])
-		bt_buf_addf(b, ", %zu improved", c->count[BT_VD_IMPROVED]);
+	bt_buf_adds(b, c->headline ? c->headline : bt_verdict_name[c->overall]);
 }
 
 void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b)
@@ -69,8 +61,11 @@ void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b)
 	if (c->nbase < 2 || c->nhead < 2)
 		bt_buf_adds(b, "With one run on a side the thresholds alone decide (no test). ");
 	else
-		bt_buf_addf(b, "Two-sided Mann-Whitney U (exact up to %d runs in all), Hodges-Lehmann "
-			    "shift with its interval. ", BT_STATS_EXACT_MAX);
+		bt_buf_addf(b, "The %zu gated metrics are one family: p is family-wise (Westfall-Young "
+			    "step-down max-T over %s%zu relabelings of the runs; smallest p %.2g), so a "
+			    "same build fails the gate with probability at most alpha. Ungated metrics: "
+			    "Mann-Whitney U, Hodges-Lehmann shift. ", c->nfamily,
+			    c->fam.exact ? "all " : "", c->fam.relabelings, c->fam.min_p);
 	bt_buf_addf(b, "Regressed: the median moved by more than max(%g %% of the base, noise floor ",
 		    100 * c->def.max_regress);
 	bt_cmp_amount(BT_UNIT_NS, c->def.floor_ns, b);
@@ -130,7 +125,7 @@ void bt_cmp_metric_cells(const struct bt_cmp_metric *m, struct bt_buf cell[BT_CM
 	signed_amount(m->unit, m->delta, &cell[4]);
 	if (!isnan(m->rel))
 		bt_buf_addf(&cell[4], " (%+.1f %%)", 100 * m->rel);
-	p_value(m->tested, m->mwu.p, &cell[5]);
+	p_value(m->tested, m->in_family ? m->p_adj : m->mwu.p, &cell[5]);
 	if (m->tested) {
 		signed_amount(m->unit, m->hl.est, &cell[6]);
 		bt_buf_adds(&cell[6], " [");
@@ -167,6 +162,96 @@ void bt_cmp_change_cells(const struct bt_cmp_change *r, enum bt_unit u, struct b
 		amount(u, r->incl_head, &cell[6]);
 	}
 	p_value(r->tested, r->p, &cell[7]);
+}
+
+const char *const bt_cmp_shead[BT_CMP_SCOLS] = { "metric", "base", "head", "delta", "p", "n", "" };
+const char *const bt_cmp_khead[BT_CMP_KCOLS] = { "cause", "base", "head", "change",
+						  "share of the metric's change" };
+
+/* Verdict order in the compact table: regressed, improved, inconclusive, unchanged. */
+static int summary_rank(const struct bt_cmp_metric *m)
+{
+	static const int rank[BT_VD__COUNT] = { 3, 1, 2, 0 };
+
+	return rank[m->verdict];
+}
+
+static int key_metric(const char *name)
+{
+	return !strstr(name, ".method.") && (!strncmp(name, "startup.", 8) || !strncmp(name, "thread.main.", 12));
+}
+
+#define SUMMARY_INCONCLUSIVE 10   /* noise, mostly: the rest are in the details */
+
+size_t bt_cmp_summary_rows(const struct bt_compare *c, size_t *at, size_t max, size_t *more)
+{
+	size_t i, n = 0, unsure = 0;
+	int r;
+
+	*more = 0;
+	for (r = 0; r < 4; r++) {
+		for (i = 0; i < c->nm; i++) {
+			const struct bt_cmp_metric *m = &c->m[i];
+			if (!m->gate.gated || summary_rank(m) != r || (r == 3 && !key_metric(m->name)) ||
+			    (m->base.max == 0 && m->head.max == 0 && m->base.min == 0 && m->head.min == 0))
+				continue;
+			if (n < max && (r != 2 || unsure++ < SUMMARY_INCONCLUSIVE))
+				at[n++] = i;
+			else if (r < 3)
+				++*more;
+		}
+	}
+	return n;
+}
+
+void bt_cmp_summary_cells(const struct bt_compare *c, const struct bt_cmp_metric *m,
+			  struct bt_buf cell[BT_CMP_SCOLS])
+{
+	int i;
+	double p = m->in_family ? m->p_adj : m->tested ? m->mwu.p : NAN;
+
+	for (i = 0; i < BT_CMP_SCOLS; i++)
+		bt_buf_reset(&cell[i]);
+	bt_buf_adds(&cell[0], m->label ? m->label : m->name);
+	amount(m->unit, m->base.median, &cell[1]);
+	amount(m->unit, m->head.median, &cell[2]);
+	if (m->verdict != BT_VD_REGRESSED && m->verdict != BT_VD_IMPROVED)
+		bt_buf_adds(&cell[3], "~");
+	else if (!isnan(m->rel))
+		bt_buf_addf(&cell[3], "%+.1f %%", 100 * m->rel);
+	else
+		signed_amount(m->unit, m->delta, &cell[3]);
+	p_value(!isnan(p), p, &cell[4]);
+	bt_buf_addf(&cell[5], "%zu+%zu", m->base.n, m->head.n);
+	if (m->verdict != BT_VD_UNCHANGED)
+		bt_buf_adds(&cell[6], bt_verdict_name[m->verdict]);
+	(void)c;
+}
+
+void bt_cmp_causes_title(const struct bt_cmp_metric *m, struct bt_buf *b)
+{
+	bt_buf_addf(b, "Causes of %s ", m->label ? m->label : m->name);
+	signed_amount(m->unit, m->delta, b);
+	bt_buf_addf(b, " (%s)", bt_verdict_name[m->verdict]);
+}
+
+void bt_cmp_cause_cells(const struct bt_compare *c, const struct bt_cmp_cause *k,
+			struct bt_buf cell[BT_CMP_KCOLS])
+{
+	enum bt_unit u = bt_unit_of(c->runs->names[k->id], BT_UNIT_COUNT);
+	int i;
+
+	for (i = 0; i < BT_CMP_KCOLS; i++)
+		bt_buf_reset(&cell[i]);
+	bt_buf_adds(&cell[0], k->label);
+	if (k->holder)
+		bt_buf_addf(&cell[0], " (held by %s)", k->holder);
+	amount(u, k->base, &cell[1]);
+	amount(u, k->head, &cell[2]);
+	signed_amount(u, k->delta, &cell[3]);
+	if (!isnan(k->rel))
+		bt_buf_addf(&cell[3], " (%+.0f %%)", 100 * k->rel);
+	bt_buf_addf(&cell[4], "%.0f %%", k->of_change);
 }
 
 const char bt_cmp_legend[] = "(small): within the threshold; (n.s.): not significant at alpha.";

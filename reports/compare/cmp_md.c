@@ -1,14 +1,23 @@
 /*
- * Compare as Markdown for a pull-request comment: the verdict as a
- * heading, what moved in tables, the unchanged metrics folded away in a
- * <details> block. Cells are escaped as in the Markdown report (bt_md_put).
+ * Compare as Markdown for a pull-request comment, in the order a reviewer
+ * reads: the verdict as a heading with the compact table, the causes of
+ * each moved metric, then the details (the policy, the moved metrics with
+ * their reasons, the diff lists, the unchanged metrics folded in a
+ * <details> block). A comment holds 65,536 characters: the output stays
+ * under MD_LIMIT bytes (at least as many characters), the least important
+ * sections cut first, at a row, with a note saying what was left out.
+ * Cells are escaped as in the Markdown report (bt_md_put).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/compare/cmp_report.h"
 #include "reports/report.h"
 
-static void head(FILE *out, const char *const *h, int n)
+#define MD_LIMIT 60000
+#define SUMMARY_ROWS 40
+
+static void head(FILE *out, const char *const *h, int n, const char *align)
 {
 	int k;
 
@@ -19,7 +28,7 @@ static void head(FILE *out, const char *const *h, int n)
 	}
 	fputs("|\n", out);
 	for (k = 0; k < n; k++)
-		fputs(k == 0 || k == 1 || k == n - 1 ? "|---" : "|---:", out);
+		fputs(align[k] == 'r' ? "|---:" : "|---", out);
 	fputs("|\n", out);
 }
 
@@ -35,8 +44,46 @@ static void row(FILE *out, const struct bt_buf *cell, int n)
 	fputs("|\n", out);
 }
 
+static void summary(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
+{
+	size_t *at = bt_xcalloc(c->nm + 1, sizeof *at), n, i, more;
+
+	n = bt_cmp_summary_rows(c, at, SUMMARY_ROWS, &more);
+	head(out, bt_cmp_shead, BT_CMP_SCOLS, "lrrrrrl");
+	for (i = 0; i < n; i++) {
+		bt_cmp_summary_cells(c, &c->m[at[i]], cell);
+		row(out, cell, BT_CMP_SCOLS);
+	}
+	if (more)
+		fprintf(out, "\n%zu more moved; see the details.\n", more);
+	free(at);
+}
+
+static void causes(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
+{
+	struct bt_buf title = BT_BUF_INIT;
+	size_t i, k;
+
+	for (i = 0; i < c->nm; i++) {
+		const struct bt_cmp_metric *m = &c->m[i];
+		if (!m->gate.gated || !m->ncauses)
+			continue;
+		bt_buf_reset(&title);
+		bt_cmp_causes_title(m, &title);
+		fputs("\n#### ", out);
+		bt_md_put(out, title.buf);
+		fputs("\n\n", out);
+		head(out, bt_cmp_khead, BT_CMP_KCOLS, "lrrrr");
+		for (k = 0; k < m->ncauses; k++) {
+			bt_cmp_cause_cells(c, &m->causes[k], cell);
+			row(out, cell, BT_CMP_KCOLS);
+		}
+	}
+	bt_buf_release(&title);
+}
+
 /* The metrics whose verdict is (unchanged != 0) or is not unchanged. */
-static size_t metrics(const struct bt_compare *c, struct bt_buf *cell, int unchanged, FILE *out)
+static void metrics(const struct bt_compare *c, struct bt_buf *cell, int unchanged, FILE *out)
 {
 	size_t i, n = 0;
 
@@ -44,11 +91,10 @@ static size_t metrics(const struct bt_compare *c, struct bt_buf *cell, int uncha
 		if ((c->m[i].verdict == BT_VD_UNCHANGED) != unchanged)
 			continue;
 		if (!n++)
-			head(out, bt_cmp_mhead, BT_CMP_MCOLS);
+			head(out, bt_cmp_mhead, BT_CMP_MCOLS, "llrrrrrl");
 		bt_cmp_metric_cells(&c->m[i], cell);
 		row(out, cell, BT_CMP_MCOLS);
 	}
-	return n;
 }
 
 static void list(const struct bt_cmp_view *v, const struct bt_cmp_list *l, int measure,
@@ -60,42 +106,120 @@ static void list(const struct bt_cmp_view *v, const struct bt_cmp_list *l, int m
 
 	if (!l->n)
 		return;
-	fprintf(out, "\n### %s (%zu of %zu that moved)\n\n", title, n, l->n);
-	head(out, bt_cmp_dhead, BT_CMP_DCOLS);
+	fprintf(out, "\n#### %s (%zu of %zu that moved)\n\n", title, n, l->n);
+	head(out, bt_cmp_dhead, BT_CMP_DCOLS, "llrrrrrr");
 	for (i = 0; i < n; i++) {
 		bt_cmp_change_cells(&l->rows[i], u, cell);
 		row(out, cell, BT_CMP_DCOLS);
 	}
 }
 
-static int write_md(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
+enum { S_SUMMARY, S_CAUSES, S_POLICY, S_MOVED, S_DIFF, S_UNCHANGED, S__COUNT };
+
+static const char *const section_name[S__COUNT] = {
+	"the summary", "the causes", "the policy", "the moved metrics' details", "the diff lists",
+	"the unchanged metrics"
+};
+
+struct section {
+	char *text;
+	size_t len;
+	const char *close;   /* closes what the text opened, written even when it is cut */
+};
+
+static void render(const struct bt_cmp_view *v, struct bt_buf *cell, int k, struct section *s)
 {
 	const struct bt_compare *c = v->c;
-	struct bt_buf cell[BT_CMP_CELLS], b = BT_BUF_INIT;
-	size_t k, unchanged = c->nm;
+	struct bt_buf b = BT_BUF_INIT;
+	FILE *f = open_memstream(&s->text, &s->len);
+	size_t i, unchanged = 0;
 
-	(void)err;
-	bt_cmp_cells(cell, 1);
-	bt_cmp_headline(c, &b);
-	fputs("## btrace-analyze compare: ", out);
-	bt_md_put(out, b.buf);
-	fputs("\n\n", out);
-	bt_buf_reset(&b);
-	bt_cmp_policy(v, &b);
-	bt_md_put(out, b.buf);
-	fputs("\n\n", out);
-	unchanged -= metrics(c, cell, 0, out);
-	if (unchanged) {
-		fprintf(out, "\n<details><summary>%zu unchanged metrics</summary>\n\n", unchanged);
-		metrics(c, cell, 1, out);
-		fputs("\n</details>\n", out);
+	s->close = "";
+	if (!f) {
+		s->text = NULL, s->len = 0;
+		return;
 	}
-	list(v, &c->blocking, -1, cell, out);
-	for (k = 0; k < BT_MS__COUNT; k++)
-		list(v, &c->methods[k], (int)k, cell, out);
-	fprintf(out, "\n%s\n", bt_cmp_legend);
-	bt_cmp_cells(cell, 0);
+	if (k == S_SUMMARY) {
+		bt_cmp_headline(c, &b);
+		fputs("## btrace-analyze compare: ", f);
+		bt_md_put(f, b.buf);
+		fputs("\n\n", f);
+		summary(c, cell, f);
+	} else if (k == S_CAUSES) {
+		causes(c, cell, f);
+	} else if (k == S_POLICY) {
+		bt_cmp_policy(v, &b);
+		fputs("\n### Details\n\n", f);
+		bt_md_put(f, b.buf);
+		fputs("\n\n", f);
+	} else if (k == S_MOVED) {
+		metrics(c, cell, 0, f);
+	} else if (k == S_DIFF) {
+		list(v, &c->blocking, -1, cell, f);
+		for (i = 0; i < BT_MS__COUNT; i++)
+			list(v, &c->methods[i], (int)i, cell, f);
+		fprintf(f, "\n%s\n", bt_cmp_legend);
+	} else {
+		for (i = 0; i < c->nm; i++)
+			unchanged += c->m[i].verdict == BT_VD_UNCHANGED;
+		if (unchanged) {
+			fprintf(f, "\n<details><summary>%zu unchanged metrics</summary>\n\n", unchanged);
+			metrics(c, cell, 1, f);
+			s->close = "\n</details>\n";
+		}
+	}
+	fclose(f);
 	bt_buf_release(&b);
+}
+
+/* The whole lines of s that fit in room bytes. */
+static size_t lines_within(const struct section *s, size_t room)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < s->len && i < room; i++)
+		if (s->text[i] == '\n')
+			n = i + 1;
+	return n;
+}
+
+static int write_md(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
+{
+	struct bt_buf cell[BT_CMP_CELLS], note = BT_BUF_INIT;
+	struct section s[S__COUNT];
+	size_t used = 0, k, reserve = 600;   /* the note */
+	int cut = -1;
+
+	bt_cmp_cells(cell, 1);
+	for (k = 0; k < S__COUNT; k++)
+		render(v, cell, (int)k, &s[k]);
+	for (k = 0; k < S__COUNT; k++) {
+		size_t whole = s[k].len + strlen(s[k].close), keep;
+		if (cut < 0 && used + whole + reserve <= MD_LIMIT) {
+			fwrite(s[k].text, 1, s[k].len, out);
+			fputs(s[k].close, out);
+			used += whole;
+			continue;
+		}
+		if (cut < 0) {
+			keep = lines_within(&s[k], MD_LIMIT - reserve - used - strlen(s[k].close));
+			fwrite(s[k].text, 1, keep, out);
+			fputs(s[k].close, out);
+			bt_buf_addf(&note, "\n> Left out to stay under GitHub's comment limit (%d characters "
+				    "here): %s (cut after %zu of %zu bytes)", MD_LIMIT, section_name[k], keep,
+				    s[k].len);
+			cut = (int)k;
+		} else {
+			bt_buf_addf(&note, ", %s", section_name[k]);
+		}
+	}
+	if (cut >= 0)
+		fprintf(out, "%s. The JSON and xlsx outputs (-o) have everything.\n", note.buf);
+	for (k = 0; k < S__COUNT; k++)
+		free(s[k].text);
+	bt_cmp_cells(cell, 0);
+	bt_buf_release(&note);
+	(void)err;
 	return BT_OK;
 }
 

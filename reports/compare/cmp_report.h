@@ -31,13 +31,31 @@ int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp
 
 /* ---- cells shared by text and Markdown (cmp_cells.c) ---- */
 
-enum { BT_CMP_MCOLS = 8, BT_CMP_DCOLS = 8, BT_CMP_CELLS = 8 /* the larger */ };
+enum { BT_CMP_MCOLS = 8, BT_CMP_DCOLS = 8, BT_CMP_SCOLS = 7, BT_CMP_KCOLS = 5,
+       BT_CMP_CELLS = 8 /* the largest */ };
 extern const char *const bt_cmp_mhead[BT_CMP_MCOLS];
 extern const char *const bt_cmp_dhead[BT_CMP_DCOLS];
+extern const char *const bt_cmp_shead[BT_CMP_SCOLS];   /* the compact table */
+extern const char *const bt_cmp_khead[BT_CMP_KCOLS];   /* a metric's causes */
+
+/* Rows of the compact table: the gated metrics that moved, then the
+ * gated metrics of the startup window and the main thread that did not
+ * (what a reviewer looks for first), at most max of them; the others are
+ * in the details. Fills at[] (indices into c->m) and returns how many;
+ * *more gets how many moved gated metrics were left out. */
+size_t bt_cmp_summary_rows(const struct bt_compare *c, size_t *at, size_t max, size_t *more);
+/* One compact row, benchstat's way: "~" for a change that is not a
+ * regression or an improvement. */
+void bt_cmp_summary_cells(const struct bt_compare *c, const struct bt_cmp_metric *m,
+			  struct bt_buf cell[BT_CMP_SCOLS]);
+/* "Causes of startup main-thread CPU +12.6 ms:" */
+void bt_cmp_causes_title(const struct bt_cmp_metric *m, struct bt_buf *b);
+void bt_cmp_cause_cells(const struct bt_compare *c, const struct bt_cmp_cause *k,
+			struct bt_buf cell[BT_CMP_KCOLS]);
 
 /* Init (1) or release (0) the BT_CMP_CELLS buffers of a row. */
 void bt_cmp_cells(struct bt_buf *cell, int init);
-/* The headline: "regressed: 2 of 41 gated metrics (1 inconclusive)". */
+/* The headline: the compare's (headline.c). */
 void bt_cmp_headline(const struct bt_compare *c, struct bt_buf *b);
 /* Runs, thresholds and tests in one paragraph. */
 void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b);

@@ -1,7 +1,10 @@
 /*
- * Compare for terminals: the headline, the policy, the metrics (gated
+ * Compare for terminals, in the order a reviewer reads: the headline, the
+ * compact table (benchstat's: base, head, delta or "~", p, n), the causes
+ * of each moved metric, then the details: the policy, every metric (gated
  * first, regressions on top) and the diff lists, as aligned tables.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/compare/cmp_report.h"
@@ -25,6 +28,51 @@ static void add_cells(struct bt_grid *g, const struct bt_buf *cell, int ncols)
 
 	for (k = 0; k < ncols; k++)
 		bt_grid_add(g, cell[k].buf, cell[k].len);
+}
+
+#define SUMMARY_ROWS 40
+
+static void summary(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
+{
+	size_t *at = bt_xcalloc(c->nm + 1, sizeof *at), n, i, more;
+	struct bt_grid g;
+
+	n = bt_cmp_summary_rows(c, at, SUMMARY_ROWS, &more);
+	header(&g, bt_cmp_shead, BT_CMP_SCOLS, "lrrrrrl");
+	for (i = 0; i < n; i++) {
+		bt_cmp_summary_cells(c, &c->m[at[i]], cell);
+		add_cells(&g, cell, BT_CMP_SCOLS);
+	}
+	fputc('\n', out);
+	bt_grid_print(&g, out);
+	if (more)
+		fprintf(out, "(%zu more moved; see Metrics below)\n", more);
+	bt_grid_release(&g);
+	free(at);
+}
+
+static void causes(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
+{
+	struct bt_buf title = BT_BUF_INIT;
+	struct bt_grid g;
+	size_t i, k;
+
+	for (i = 0; i < c->nm; i++) {
+		const struct bt_cmp_metric *m = &c->m[i];
+		if (!m->gate.gated || !m->ncauses)
+			continue;
+		bt_buf_reset(&title);
+		bt_cmp_causes_title(m, &title);
+		fprintf(out, "\n%s\n", title.buf);
+		header(&g, bt_cmp_khead, BT_CMP_KCOLS, "lrrrr");
+		for (k = 0; k < m->ncauses; k++) {
+			bt_cmp_cause_cells(c, &m->causes[k], cell);
+			add_cells(&g, cell, BT_CMP_KCOLS);
+		}
+		bt_grid_print(&g, out);
+		bt_grid_release(&g);
+	}
+	bt_buf_release(&title);
 }
 
 static void metrics(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
@@ -72,9 +120,11 @@ static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	bt_cmp_cells(cell, 1);
 	bt_cmp_headline(c, &b);
 	fprintf(out, "btrace-analyze compare: %s\n", b.buf);
+	summary(c, cell, out);
+	causes(c, cell, out);
 	bt_buf_reset(&b);
 	bt_cmp_policy(v, &b);
-	fprintf(out, "%s\n", b.buf);
+	fprintf(out, "\nDetails. %s\n", b.buf);
 	metrics(c, cell, out);
 	list(v, &c->blocking, -1, cell, out);
 	for (k = 0; k < BT_MS__COUNT; k++)
