@@ -1,14 +1,15 @@
 -- gate.lua: the measures compare gates by default (see `btrace-analyze help
 -- compare`), run with the built-in attribution report. They stay the same
--- size whatever the trace's length: the startup window, per Looper message
--- of the main thread, or per wait. Causes (".by." and per-message method
--- metrics) are not gated: compare ranks them to explain a gated move.
+-- size whatever the trace's length: the startup window, the main thread's
+-- Looper messages (totals compare scales to the median run's number of
+-- messages), or per wait. Causes (".by." metrics) are not gated: compare
+-- ranks them to explain a gated move.
 --
 --   startup.ttid_ns, startup.main.cpu_ns, startup.main.blocked_ns.<kind>
 --   startup.main.method.<method>.self_cpu_ns / .self_ns / .incl_ns   app methods, idle out
 --   startup.main.wait.<kind>.by.<holder>.ns                 blocked time per holder
---   thread.main.per_msg.wall_ns / .cpu_ns / .alloc_bytes   mean per message (after the start)
---   thread.main.per_msg.method.<method>.self_cpu_ns / .self_ns
+--   thread.main.msgs.count, .wall_ns / .cpu_ns / .alloc_bytes   messages after the start
+--   thread.main.msgs.method.<method>.self_cpu_ns / .self_ns   app methods in them
 --   thread.main.wait.<kind>.mean_ns                         mean length of a wait
 --   thread.main.wait.<kind>.by.<holder>.ns                  its share of that mean
 --
@@ -100,25 +101,27 @@ WHERE waiter_tid = ?3 AND ts < ?2 AND ts + dur > ?1]], s.ts, s.end_ts, main) do
   return s.end_ts
 end
 
--- Messages after the start (all of them without one): the start has its
--- own measures, and its messages are not like the rest.
-local function per_message(main, is_app, after)
+-- The messages after the start (all of them without one): the start has
+-- its own measures, and its messages are not like the rest. Totals, with
+-- their count: compare reads them as over the median run's number of
+-- messages, so a longer capture does not read as a slower app.
+local function messages(main, is_app, after)
   local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall, total(cpu_dur) AS cpu,
   total(alloc_bytes) AS alloc FROM messages WHERE tid = ? AND ts >= ?]], main, after)[1]
   if not m or m.n == 0 then return end
-  local n = m.n
-  bt.metric("thread.main.per_msg.wall_ns", m.wall / n)
-  bt.metric("thread.main.per_msg.cpu_ns", m.cpu / n)
-  bt.metric("thread.main.per_msg.alloc_bytes", m.alloc / n)
-  -- causes: the thread's method totals less the start's, per message
+  bt.metric("thread.main.msgs.count", m.n)
+  bt.metric("thread.main.msgs.wall_ns", m.wall)
+  bt.metric("thread.main.msgs.cpu_ns", m.cpu)
+  bt.metric("thread.main.msgs.alloc_bytes", m.alloc)
+  -- the thread's method totals less the start's
   for r in bt.rows([[SELECT f.name, m.self_cpu_ns - coalesce(s.self_cpu_ns, 0) AS cpu, m.self_ns - coalesce(s.self_ns, 0) AS wall
 FROM methods m JOIN frames f ON f.id = m.frame_id
 LEFT JOIN startup_methods s ON s.phase = 'startup' AND s.frame_id = m.frame_id AND ? > 0
 WHERE m.tid = ?]], after, main) do
     if (r.cpu >= MIN_NS or r.wall >= MIN_NS) and is_app(r.name) then
-      local pre = "thread.main.per_msg.method." .. r.name
-      bt.metric(pre .. ".self_cpu_ns", r.cpu / n)
-      bt.metric(pre .. ".self_ns", r.wall / n)
+      local pre = "thread.main.msgs.method." .. r.name
+      bt.metric(pre .. ".self_cpu_ns", r.cpu)
+      bt.metric(pre .. ".self_ns", r.wall)
     end
   end
 end
@@ -147,7 +150,7 @@ bt.rule{
     local is_app = app_filter()
     local holder = holder_of(is_app, main)
     local after = startup_window(main, is_app, holder) or 0
-    per_message(main, is_app, after)
+    messages(main, is_app, after)
     waits(main, holder)
   end,
 }

@@ -31,8 +31,8 @@ static const struct scope {
 				   { "startup.main.method.", ".self_cpu_ns" } } },
 	{ "startup.main.blocked_ns.", { { "startup.main.wait.%s.by.", ".ns" } } },
 	{ "thread.main.wait.", { { "thread.main.wait.%s.by.", ".ns" } } },
-	{ "thread.main.per_msg.wall_ns", { { "thread.main.per_msg.method.", ".self_ns" } } },
-	{ "thread.main.per_msg.cpu_ns", { { "thread.main.per_msg.method.", ".self_cpu_ns" } } },
+	{ BT_CMP_MSGS "wall_ns", { { BT_CMP_MSGS "method.", ".self_ns" } } },
+	{ BT_CMP_MSGS "cpu_ns", { { BT_CMP_MSGS "method.", ".self_cpu_ns" } } },
 	{ "process.cpu_ns", { { "method.", ".self_cpu_ns" } } },
 	{ "process.wall_ns", { { "method.", ".self_ns" } } },
 	{ "process.offcpu_ns", { { "method.", ".self_offcpu_ns" } } },
@@ -100,9 +100,10 @@ char *bt_cmp_label(const char *name)
 	static const struct { const char *name, *label; } fixed[] = {
 		{ "startup.ttid_ns", "startup time to initial display" },
 		{ "startup.main.cpu_ns", "startup main-thread CPU" },
-		{ "thread.main.per_msg.wall_ns", "main-thread time per message" },
-		{ "thread.main.per_msg.cpu_ns", "main-thread CPU per message" },
-		{ "thread.main.per_msg.alloc_bytes", "main-thread allocations per message" },
+		{ BT_CMP_MSGS "wall_ns", "main-thread time in messages" },
+		{ BT_CMP_MSGS "cpu_ns", "main-thread CPU in messages" },
+		{ BT_CMP_MSGS "alloc_bytes", "main-thread allocations in messages" },
+		{ BT_CMP_MSGS "count", "main-thread messages" },
 	};
 	struct bt_buf b = BT_BUF_INIT;
 	const char *k;
@@ -117,6 +118,9 @@ char *bt_cmp_label(const char *name)
 		bt_buf_addf(&b, "main-thread %.*s wait (mean)", (int)(k - name - 17), name + 17);
 	} else if (!strncmp(name, "startup.main.method.", 20) && method_words(name, &b)) {
 		bt_buf_adds(&b, " in startup");
+	} else if (!strncmp(name, BT_CMP_MSGS "method.", strlen(BT_CMP_MSGS "method.")) &&
+		   method_words(name, &b)) {
+		bt_buf_adds(&b, " in messages");
 	} else if (!method_words(name, &b)) {
 		bt_buf_adds(&b, name);
 	}

@@ -110,22 +110,58 @@ int bt_cmp_is_method(const char *name)
 	return !strncmp(name, "method.", 7) || strstr(name, ".method.") || strstr(name, ".by.");
 }
 
+int bt_cmp_per_messages(const char *name)
+{
+	return !strncmp(name, BT_CMP_MSGS, strlen(BT_CMP_MSGS)) && strcmp(name, BT_CMP_MSGS "count");
+}
+
+double bt_compare_value(const struct bt_compare *c, size_t r, size_t id)
+{
+	const char *name = c->runs->names[id];
+	double v = bt_runs_value(c->runs, r, id);
+
+	if (isnan(v) && bt_cmp_is_method(name))
+		v = 0;   /* under the report's cut: ~0 */
+	if (c->msg_scale && bt_cmp_per_messages(name))
+		v *= c->msg_scale[r];
+	return v;
+}
+
 size_t bt_compare_values(const struct bt_compare *c, size_t id, enum bt_side side, double *x)
 {
-	const struct bt_runs *rs = c->runs;
-	int zero = bt_cmp_is_method(rs->names[id]);   /* under the report's cut: ~0 */
 	size_t r, n = 0;
 
-	for (r = 0; r < rs->nruns; r++) {
-		double v = bt_runs_value(rs, r, id);
-		if (rs->run[r].side != side)
+	for (r = 0; r < c->runs->nruns; r++) {
+		double v;
+		if (c->runs->run[r].side != side)
 			continue;
-		if (!isnan(v))
+		if (!isnan(v = bt_compare_value(c, r, id)))
 			x[n++] = v;
-		else if (zero)
-			x[n++] = 0;
 	}
 	return n;
+}
+
+/* Totals over a run's messages read as over the median run's number of
+ * messages (lua/gate.lua): the same work whatever the capture's length. */
+static void message_scale(struct bt_compare *c, double *x)
+{
+	const struct bt_runs *rs = c->runs;
+	uint32_t at = bt_strmap_get(&rs->ids, BT_CMP_MSGS "count", strlen(BT_CMP_MSGS "count"));
+	struct bt_stats_summary s;
+	size_t r, n = 0;
+
+	if (!at)
+		return;
+	for (r = 0; r < rs->nruns; r++)
+		if (bt_runs_value(rs, r, at - 1) > 0)
+			x[n++] = bt_runs_value(rs, r, at - 1);
+	bt_stats_summarize(x, n, &s);
+	c->msg_ref = s.median;
+	c->msg_scale = bt_xcalloc(rs->nruns + 1, sizeof *c->msg_scale);
+	for (r = 0; r < rs->nruns; r++) {
+		double k = bt_runs_value(rs, r, at - 1);
+		c->msg_scale[r] = k > 0 ? c->msg_ref / k : NAN;
+	}
 }
 
 /* The smallest two-sided exact p with n and m runs: 2 / C(n + m, n). */
@@ -248,8 +284,9 @@ int bt_cmp_gated_by_default(const char *name)
 		"startup.main.method.*.self_cpu_ns", "startup.main.method.*.self_ns",
 		"startup.main.method.*.incl_ns",
 
-		"thread.main.per_msg.wall_ns", "thread.main.per_msg.cpu_ns",
-		"thread.main.per_msg.alloc_bytes", "thread.main.wait.*.mean_ns",
+		BT_CMP_MSGS "wall_ns", BT_CMP_MSGS "cpu_ns", BT_CMP_MSGS "alloc_bytes",
+		BT_CMP_MSGS "method.*.self_cpu_ns", BT_CMP_MSGS "method.*.self_ns",
+		"thread.main.wait.*.mean_ns",
 	};
 	size_t i;
 
@@ -324,13 +361,10 @@ static void test_family(struct bt_compare *c, double *x)
 		head[r] = rs->run[r].side == BT_HEAD;
 	for (i = 0; i < c->nm; i++) {
 		struct bt_cmp_metric *m = &c->m[i];
-		int zero = bt_cmp_is_method(m->name);
 		if (!m->gate.gated || !m->tested || m->base.n != c->nbase || m->head.n != c->nhead)
 			continue;
-		for (r = 0; r < nr; r++) {
-			double val = bt_runs_value(rs, r, m->id);
-			v[j * nr + r] = x[r] = isnan(val) && zero ? 0 : val;
-		}
+		for (r = 0; r < nr; r++)
+			v[j * nr + r] = x[r] = bt_compare_value(c, r, m->id);
 		bt_stats_summarize(x, nr, &pooled);
 		s0[j] = S0_OF_THRESHOLD * bt_gate_threshold(&m->gate, m->unit, pooled.median);
 		if (!(s0[j] > 0))
@@ -404,6 +438,7 @@ int bt_compare_run(struct bt_compare *c, const struct bt_runs *runs, const struc
 	c->rules = o->rules;
 	for (r = 0; r < runs->nruns; r++)
 		runs->run[r].side == BT_BASE ? c->nbase++ : c->nhead++;
+	message_scale(c, x);
 	rc = compare_metrics(c, o, x, y, err);
 	if (!rc) {
 		bt_cmp_causes(c, x);
@@ -425,6 +460,7 @@ void bt_compare_release(struct bt_compare *c)
 	}
 	free(c->m);
 	free(c->headline);
+	free(c->msg_scale);
 	for (i = 0; i < BT_MS__COUNT; i++)
 		bt_cmp_list_release(&c->methods[i]);
 	bt_cmp_list_release(&c->blocking);

@@ -136,6 +136,8 @@ struct bt_compare {
 	size_t nfamily;
 	const struct bt_cmp_metric *lead;   /* the headline's metric, or NULL */
 	char *headline;               /* one line: verdict, lead metric, top cause (owned) */
+	double *msg_scale;            /* per run: median messages over its own (BT_CMP_MSGS), or NULL */
+	double msg_ref;               /* the median run's messages */
 };
 
 /* Called for each metric before the verdict (to set its thresholds) and
@@ -153,6 +155,11 @@ struct bt_cmp_opts {
 	const struct bt_cmp_hooks *hooks;   /* may be NULL */
 	const char *rules;
 };
+
+/* Main-thread totals over the messages after the start (lua/gate.lua);
+ * compare reads them as over the median run's number of messages. */
+#define BT_CMP_MSGS "thread.main.msgs."
+int bt_cmp_per_messages(const char *name);
 
 /* 1 if compare gates the metric when neither --metric nor a gate script
  * says: the startup window, the main thread per message and per wait,
@@ -172,6 +179,10 @@ void bt_cmp_cause_words(const struct bt_compare *c, const struct bt_cmp_cause *k
 int bt_compare_run(struct bt_compare *c, const struct bt_runs *runs, const struct bt_cmp_opts *o,
 		   struct bt_err *err);
 void bt_compare_release(struct bt_compare *c);
+/* Metric id's value in run r as compare reads it: 0 for a method's metric
+ * the run does not have (under the report's cut), per-message totals
+ * scaled to the median run's messages; NaN when absent. */
+double bt_compare_value(const struct bt_compare *c, size_t r, size_t id);
 /* The values of metric id on one side (absent runs skipped, or 0 for a
  * method's metric); returns how many, into x (room for every run). */
 size_t bt_compare_values(const struct bt_compare *c, size_t id, enum bt_side side, double *x);

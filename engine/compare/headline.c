@@ -16,7 +16,8 @@ static int importance(const char *name)
 {
 	static const char *const order[] = {
 		"startup.ttid_ns", "startup.main.cpu_ns", "startup.main.blocked_ns.", "thread.main.wait.",
-		"thread.main.per_msg.", "startup.main.method.",
+		BT_CMP_MSGS "wall_ns", BT_CMP_MSGS "cpu_ns", BT_CMP_MSGS "alloc", "startup.main.method.",
+		BT_CMP_MSGS "method.",
 	};
 	size_t i;
 
@@ -31,22 +32,55 @@ static double p_read(const struct bt_cmp_metric *m)
 	return m->in_family ? m->p_adj : m->tested ? m->mwu.p : NAN;
 }
 
-/* Among methods' metrics with verdict v: the deepest (smallest base) of
- * those that carry the largest move (see causes.c). */
-static const struct bt_cmp_metric *carrier(const struct bt_compare *c, enum bt_verdict v, int level)
+/* The method part of a scoped method metric ("X.method.SYM.field"). */
+static int symbol_of(const char *name, const char **sym, size_t *len)
+{
+	const char *at = strstr(name, ".method."), *dot;
+
+	if (!at)
+		return 0;
+	*sym = at + 8;
+	dot = strrchr(*sym, '.');
+	*len = dot ? (size_t)(dot - *sym) : strlen(*sym);
+	return 1;
+}
+
+/*
+ * The method that moved, among the gated methods' metrics with verdict v:
+ * the one with the most such metrics (self CPU, self wall and inclusive in
+ * the start, self CPU and wall in the messages), the larger sum of moves on
+ * a tie, shown by its metric of the largest |t|. A slowed method moves in
+ * every scope it runs in and by the most time; the methods sampled next to
+ * it get part of its time (samples come at capture points), mostly in one
+ * scope.
+ */
+static const struct bt_cmp_metric *moved_method(const struct bt_compare *c, enum bt_verdict v)
 {
 	const struct bt_cmp_metric *best = NULL;
-	double top = 0;
-	size_t i;
+	int best_n = 0;
+	double best_t = 0;
+	size_t i, j;
 
-	for (i = 0; i < c->nm; i++)
-		if (c->m[i].gate.gated && c->m[i].verdict == v && importance(c->m[i].name) == level)
-			top = fmax(top, fabs(c->m[i].delta));
 	for (i = 0; i < c->nm; i++) {
-		const struct bt_cmp_metric *m = &c->m[i];
-		if (m->gate.gated && m->verdict == v && importance(m->name) == level &&
-		    fabs(m->delta) >= BT_CMP_CARRY * top && (!best || fabs(m->base.median) < fabs(best->base.median)))
-			best = m;
+		const struct bt_cmp_metric *m = &c->m[i], *show = m;
+		const char *s, *s2;
+		size_t len, len2;
+		int n = 0;
+		double t = 0;
+		if (!m->gate.gated || m->verdict != v || !symbol_of(m->name, &s, &len))
+			continue;
+		for (j = 0; j < c->nm; j++) {
+			const struct bt_cmp_metric *o = &c->m[j];
+			if (!o->gate.gated || o->verdict != v || !symbol_of(o->name, &s2, &len2) || len2 != len ||
+			    memcmp(s, s2, len))
+				continue;
+			n++;
+			t += fabs(o->delta);
+			if (fabs(o->t) > fabs(show->t))
+				show = o;
+		}
+		if (n > best_n || (n == best_n && t > best_t))
+			best = show, best_n = n, best_t = t;
 	}
 	return best;
 }
@@ -72,7 +106,7 @@ static const struct bt_cmp_metric *lead(const struct bt_compare *c, enum bt_verd
 			best = m;
 	}
 	if (best && strstr(best->name, ".method."))
-		return carrier(c, v, importance(best->name));
+		return moved_method(c, v);
 	return best;
 }
 
@@ -112,7 +146,7 @@ static void method_clause(const struct bt_compare *c, const struct bt_cmp_metric
 {
 	const struct bt_cmp_metric *k;
 
-	if (strstr(m->name, ".method.") || !(k = carrier(c, m->verdict, importance("startup.main.method."))))
+	if (strstr(m->name, ".method.") || !(k = moved_method(c, m->verdict)))
 		return;
 	if (m->ncauses && strstr(c->runs->names[m->causes[0].id], ".method.") &&
 	    !strncmp(c->runs->names[m->causes[0].id], k->name, strlen(k->name) - strlen(strrchr(k->name, '.'))))
