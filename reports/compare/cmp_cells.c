@@ -9,7 +9,7 @@
 #include "reports/compare/cmp_report.h"
 
 static const struct bt_cmp_reporter *const reporters[] = { &bt_cmp_text, &bt_cmp_json, &bt_cmp_md,
-								   &bt_cmp_xlsx };
+								   &bt_cmp_xlsx, &bt_cmp_html };
 
 int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp_reporter **out,
 		       struct bt_err *err)
