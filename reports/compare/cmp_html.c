@@ -265,8 +265,9 @@ static void changes(const struct diff *d, FILE *out)
 {
 	size_t *ix = bt_xmalloc((d->t->nnodes + 1) * sizeof *ix), n = 0, i;
 
-	for (i = 0; i < d->t->nnodes; i++)
-		if (d->n[i].state[0] != ST_UNCHANGED)
+	for (i = 0; i < d->t->nnodes; i++)   /* a path only on one side counts with its self time */
+		if (d->n[i].state[0] != ST_UNCHANGED &&
+		    fmax(d->n[i].v[0][V_SELF], d->n[i].v[1][V_SELF]) > d->floor_ns)
 			ix[n++] = i;
 	sort_d = d;
 	qsort(ix, n, sizeof *ix, by_change);
