@@ -85,8 +85,15 @@ static const struct {
 	  "metrics feed the diff: methods by self wall, CPU, off-CPU, allocations and\n"
 	  "page faults, and blocked time by kind: appeared, disappeared, grown, shrunk,\n"
 	  "ranked by their share of the change). Exit 3 when a gated metric regressed.\n"
-	  "The format follows -o's extension (.txt, .json, .md, .xlsx) or --format;\n"
-	  "an .xlsx workbook has a sheet per metric family and one for the diff.\n",
+	  "The format follows -o's extension (.txt, .json, .md, .xlsx, .html) or\n"
+	  "--format; an .xlsx workbook has a sheet per metric family, one for the diff\n"
+	  "and a Charts sheet (each regressed metric's runs, base against head, at most\n"
+	  "20). An .html page is a differential flame graph of the main thread from the\n"
+	  "reports' main_calltree: width the head's median inclusive time (or CPU, or\n"
+	  "the base's), colour the change of self time (red grown, blue shrunk, grey\n"
+	  "within the thresholds or p >= alpha; [+]/[-] only on one side); click to\n"
+	  "zoom, hover for the medians. Paths under attribution.tree_min_pct (1 %) of\n"
+	  "the thread are not in a report: lower it (--set) for method-level detail.\n",
 	  &bt_optab_compare,
 	  "Gate script (Lua 5.4, the rules' sandbox):\n"
 	  "  gate.defaults{ max_regress = \"5%\", noise_floor = { \"2ms\", \"64KB\" }, alpha = 0.05 }\n"
