@@ -91,9 +91,17 @@ static const struct {
 	  "are told once at the end, each kind with how many runs had it and which.\n"
 	  "One comparison, written to every -o (repeatable: -o cmp.md -o cmp.json\n"
 	  "-o cmp.xlsx), each in the format of its extension (.txt, .json, .md,\n"
-	  ".xlsx; text otherwise), or --format with a single -o (or none: stdout).\n"
-	  "Either every output is written or none is. An .xlsx workbook has a sheet\n"
-	  "per metric family and one for the diff; the JSON holds the warnings too.\n",
+	  ".xlsx, .html; text otherwise), or --format with a single -o (or none:\n"
+	  "stdout). Either every output is written or none is; the JSON holds the\n"
+	  "warnings too. An .xlsx workbook has a sheet per metric family, one for the\n"
+	  "diff and a Charts sheet (each regressed metric's runs, base against head,\n"
+	  "at most 20). An .html page is a differential flame graph of the main thread\n"
+	  "from the reports' main_calltree: width the head's median inclusive time (or\n"
+	  "CPU, or the base's), colour the change of self time (red grown, blue\n"
+	  "shrunk, grey within the thresholds or p >= alpha; [+]/[-] only on one\n"
+	  "side); click to zoom, hover for the medians. Paths under\n"
+	  "attribution.tree_min_pct of the thread are not in a report (--set lowers\n"
+	  "it).\n",
 	  &bt_optab_compare,
 	  "Gate script (Lua 5.4, the rules' sandbox):\n"
 	  "  gate.defaults{ max_regress = \"5%\", noise_floor = { \"2ms\", \"64KB\" }, alpha = 0.05 }\n"

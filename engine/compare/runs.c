@@ -18,6 +18,8 @@ void bt_runs_init(struct bt_runs *rs)
 {
 	memset(rs, 0, sizeof *rs);
 	bt_strmap_init(&rs->ids);
+	bt_strmap_init(&rs->tree.name_ids);
+	bt_map64_init(&rs->tree.paths, 256);
 }
 
 void bt_runs_release(struct bt_runs *rs)
@@ -41,6 +43,7 @@ void bt_runs_release(struct bt_runs *rs)
 	free(rs->names);
 	free(rs->run);
 	bt_strmap_release(&rs->ids);
+	bt_runs_tree_release(&rs->tree);
 	memset(rs, 0, sizeof *rs);
 }
 
@@ -216,6 +219,20 @@ static int read_diagnostics(struct bt_runs *rs, struct bt_jr *jr, struct bt_buf 
 	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
 }
 
+/* "tables": main_calltree into the merged tree, the others skipped. */
+static int read_tables(struct bt_runs *rs, struct bt_jr *jr, struct bt_buf *key)
+{
+	int more = 0, rc = bt_jr_object(jr);
+
+	while (!rc && (more = bt_jr_key(jr, key)) == 1) {
+		if (!strcmp(key->buf, "main_calltree") && bt_jr_peek(jr) == BT_J_OBJECT)
+			rc = bt_runs_tree_json(rs, rs->nruns - 1, jr);
+		else
+			rc = bt_jr_skip(jr);
+	}
+	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
+}
+
 static int read_report(struct bt_runs *rs, struct bt_run *run, struct bt_jr *jr)
 {
 	struct bt_buf key = BT_BUF_INIT, val = BT_BUF_INIT;
@@ -237,6 +254,8 @@ static int read_report(struct bt_runs *rs, struct bt_run *run, struct bt_jr *jr)
 			metrics = 1;
 		} else if (!strcmp(key.buf, "diagnostics")) {
 			rc = read_diagnostics(rs, jr, &val);
+		} else if (!strcmp(key.buf, "tables") && bt_jr_peek(jr) == BT_J_OBJECT) {
+			rc = read_tables(rs, jr, &val);
 		} else {
 			rc = bt_jr_skip(jr);
 		}
@@ -283,4 +302,5 @@ void bt_runs_add_result(struct bt_runs *rs, enum bt_side side, const char *path,
 		else if (v->type == BT_V_REAL && isfinite(v->u.d))
 			set_value(rs, run, name, strlen(name), v->u.d);
 	}
+	bt_runs_tree_result(rs, rs->nruns - 1, res);
 }

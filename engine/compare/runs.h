@@ -12,9 +12,37 @@
 
 #include "engine/base/err.h"
 #include "engine/base/hash.h"
+#include "engine/base/jsonr.h"
 #include "engine/base/result.h"
 
 enum bt_side { BT_BASE, BT_HEAD };
+
+/* The main thread's call tree of every run (the reports' main_calltree
+ * table: a node per call path over 1 % of the thread), merged into one
+ * tree: a node per path, and one value entry per run that has the path,
+ * so the tree is held once however many runs there are. */
+struct bt_tnode {
+	uint32_t parent;     /* node index + 1; 0 for a root */
+	uint32_t name;       /* index into names */
+	uint32_t depth;
+	uint32_t last_run;   /* run index + 1 of the last entry: a path twice in a run is refused */
+};
+
+struct bt_tval {
+	uint32_t node, run;
+	double incl, self, incl_cpu;   /* ns: wall with idle left out, and CPU */
+};
+
+struct bt_tree {
+	struct bt_strmap name_ids;   /* method -> index + 1 */
+	char **names;
+	size_t nnames, ncap;
+	struct bt_map64 paths;       /* (parent << 32 | name) -> node index + 1 */
+	struct bt_tnode *node;
+	size_t nnodes, nodecap;
+	struct bt_tval *val;         /* in the order read: by run, then by row */
+	size_t nval, valcap;
+};
 
 /* A run's values take memory in proportion to its own metrics, not to
  * all runs' names: ids below nv are in v, kept at most about twice the
@@ -28,6 +56,7 @@ struct bt_run {
 	struct bt_map64 far;
 	double *fv;
 	size_t nfv, fvcap;
+	int has_tree;        /* its report had a main_calltree table */
 };
 
 /* A class of warning (a diagnostic's code) over every run that had it:
@@ -48,6 +77,7 @@ struct bt_runs {
 	size_t nruns, rcap;
 	struct bt_runs_warning *warn;   /* in the order first seen */
 	size_t nwarn, wcap;
+	struct bt_tree tree;
 };
 
 void bt_runs_init(struct bt_runs *rs);
@@ -63,6 +93,15 @@ void bt_runs_add_result(struct bt_runs *rs, enum bt_side side, const char *path,
 /* Count a warning of the last run added: count occurrences of code, with
  * detail as its example if the code is new. */
 void bt_runs_warn(struct bt_runs *rs, const char *code, uint64_t count, const char *detail);
+/* The main_calltree table of run r into rs->tree: from the report being
+ * read (jr at the table's object; the table is consumed), or from a
+ * result. A table without the method, incl_ns, self_ns and incl_cpu_ns
+ * columns is no tree (has_tree stays 0); a malformed row fails with the
+ * file and byte offset (BT_EFORMAT). runs_tree.c. */
+int bt_runs_tree_json(struct bt_runs *rs, size_t r, struct bt_jr *jr);
+void bt_runs_tree_result(struct bt_runs *rs, size_t r, const struct bt_result *res);
+void bt_runs_tree_release(struct bt_tree *t);
+
 /* Value of metric id in run r, NaN if absent. */
 double bt_runs_value(const struct bt_runs *rs, size_t r, size_t id);
 

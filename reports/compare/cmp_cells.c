@@ -9,7 +9,7 @@
 #include "reports/compare/cmp_report.h"
 
 static const struct bt_cmp_reporter *const reporters[] = { &bt_cmp_text, &bt_cmp_json, &bt_cmp_md,
-								   &bt_cmp_xlsx };
+								   &bt_cmp_xlsx, &bt_cmp_html };
 
 int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp_reporter **out,
 		       struct bt_err *err)
@@ -25,7 +25,7 @@ int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp
 		}
 	}
 	if (format)
-		return bt_err_set(err, BT_EUSAGE, "unknown compare format '%s' (known: text, json, md, xlsx)", format);
+		return bt_err_set(err, BT_EUSAGE, "unknown compare format '%s' (known: text, json, md, xlsx, html)", format);
 	return BT_OK;
 }
 

@@ -23,7 +23,7 @@ struct bt_cmp_reporter {
 	int (*write)(const struct bt_cmp_view *v, FILE *out, struct bt_err *err);
 };
 
-extern const struct bt_cmp_reporter bt_cmp_text, bt_cmp_md, bt_cmp_json, bt_cmp_xlsx;
+extern const struct bt_cmp_reporter bt_cmp_text, bt_cmp_md, bt_cmp_json, bt_cmp_xlsx, bt_cmp_html;
 
 /* By --format name, else by path's extension, else text. */
 int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp_reporter **out,

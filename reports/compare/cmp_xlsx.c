@@ -3,7 +3,8 @@
  * policy, runs and links), one sheet per metric family (the name up to
  * its first dot: process, thread, method, ...) with base and head columns,
  * the change coloured by direction and the verdict by kind, then every
- * run's value; and a Diff sheet with the stack-level diff lists.
+ * run's value; a Diff sheet with the stack-level diff lists; and a Charts
+ * sheet: every run's value of each regressed metric, base against head.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -186,6 +187,82 @@ static void diff_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct 
 	bt_xlsx_widths(s);
 }
 
+/* ---- charts of the regressed metrics ---- */
+
+/* Charts at most: a reviewer reads the first few; the metric sheets have
+ * every run's value of the others. */
+#define MAX_CHARTS 20
+
+static const char *axis_unit(enum bt_unit u)
+{
+	return u == BT_UNIT_NS ? "ms" : u == BT_UNIT_BYTES ? "bytes" : u == BT_UNIT_PCT ? "%" : "count";
+}
+
+/* One metric's block at row: its name (the chart's title), the runs' values
+ * in columns of base and head (ms for times), and its column chart beside. */
+static int chart(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_compare *c,
+		 const struct bt_cmp_metric *m, double *v)
+{
+	static const char *const head[] = { "run", "base", "head" };
+	size_t n[2], i, most;
+	lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_COLUMN);
+	int side;
+
+	bt_xlsx_text(x, s, row, 0, m->name, BT_XF_SECTION);
+	bt_xlsx_text(x, s, row + 1, 0, axis_unit(m->unit), BT_XF_TEXT);
+	bt_xlsx_header(x, s, row + 2, head, 3);
+	n[0] = bt_compare_values(c, m->id, BT_BASE, v);
+	for (i = 0; i < n[0]; i++)
+		bt_xlsx_num_fmt(x, s, row + 3 + (int)i, 1, bt_xlsx_scale(v[i], m->unit == BT_UNIT_PCT ? BT_UNIT_NONE : m->unit), NULL, 10);
+	n[1] = bt_compare_values(c, m->id, BT_HEAD, v);
+	for (i = 0; i < n[1]; i++)
+		bt_xlsx_num_fmt(x, s, row + 3 + (int)i, 2, bt_xlsx_scale(v[i], m->unit == BT_UNIT_PCT ? BT_UNIT_NONE : m->unit), NULL, 10);
+	most = n[0] > n[1] ? n[0] : n[1];
+	for (i = 0; i < most; i++)
+		bt_xlsx_num(x, s, row + 3 + (int)i, 0, (double)(i + 1), BT_UNIT_COUNT);
+	chart_title_set_name_range(ch, s->name, (lxw_row_t)row, 0);
+	for (side = 0; side < 2; side++) {
+		lxw_chart_series *ser = chart_add_series(ch, NULL, NULL);
+		if (!n[side])
+			n[side] = 1;   /* an empty range is no range; the blank cell draws nothing */
+		chart_series_set_categories(ser, s->name, (lxw_row_t)row + 3, 0, (lxw_row_t)(row + 2 + (int)most), 0);
+		chart_series_set_values(ser, s->name, (lxw_row_t)row + 3, (lxw_col_t)(1 + side),
+					(lxw_row_t)(row + 2 + (int)n[side]), (lxw_col_t)(1 + side));
+		chart_series_set_name_range(ser, s->name, (lxw_row_t)row + 2, (lxw_col_t)(1 + side));
+	}
+	chart_axis_set_name(ch->x_axis, "run");
+	chart_axis_set_name_range(ch->y_axis, s->name, (lxw_row_t)row + 1, 0);
+	worksheet_insert_chart(s->ws, (lxw_row_t)row, 4, ch);
+	return row + (most + 4 > 17 ? (int)most + 4 : 17);   /* a chart is about 15 rows high */
+}
+
+static void charts_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_compare *c)
+{
+	double *v = bt_xcalloc(c->runs->nruns + 1, sizeof *v);
+	size_t i, n = 0;
+	int row = 2;
+	struct bt_buf b = BT_BUF_INIT;
+
+	for (i = 0; i < c->nm; i++) {
+		if (!c->m[i].gate.gated || c->m[i].verdict != BT_VD_REGRESSED)
+			continue;
+		if (n++ < MAX_CHARTS && (size_t)row + c->runs->nruns + 20 < (size_t)BT_XLSX_MAX_ROWS)
+			row = chart(x, s, row, c, &c->m[i], v);
+	}
+	if (!n)
+		bt_buf_adds(&b, "No metric regressed: no charts.");
+	else
+		bt_buf_addf(&b, "Every run's value of each regressed metric, base against head (times in ms)%s",
+			    n > MAX_CHARTS ? "" : ".");
+	if (n > MAX_CHARTS)
+		bt_buf_addf(&b, "; the first %d of %zu regressed metrics (the metric sheets have the others).",
+			    MAX_CHARTS, n);
+	bt_xlsx_text(x, s, 0, 0, b.buf, BT_XF_TEXT);
+	worksheet_set_column(s->ws, 0, 0, 14, NULL);
+	bt_buf_release(&b);
+	free(v);
+}
+
 /* ---- Summary and the workbook ---- */
 
 static void runs(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int *row, const struct bt_compare *c,
@@ -202,7 +279,7 @@ static void runs(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int *row, const str
 
 static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_cmp_view *v,
 		    struct bt_xlsx_sheet *const *fam, const char *const *fam_name, size_t nfam,
-		    struct bt_xlsx_sheet *diff)
+		    struct bt_xlsx_sheet *diff, struct bt_xlsx_sheet *charts)
 {
 	const struct bt_compare *c = v->c;
 	struct bt_buf b = BT_BUF_INIT;
@@ -231,6 +308,7 @@ static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_
 		bt_xlsx_link(x, s, row++, 0, fam[i], b.buf);
 	}
 	bt_xlsx_link(x, s, row++, 0, diff, "Diff: methods and blocking kinds behind the change");
+	bt_xlsx_link(x, s, row++, 0, charts, "Charts: every run's value of the regressed metrics");
 	row++;
 	runs(x, s, &row, c, BT_BASE);
 	runs(x, s, &row, c, BT_HEAD);
@@ -243,7 +321,7 @@ static int write_xlsx(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 {
 	const struct bt_compare *c = v->c;
 	const struct bt_cmp_metric **m = bt_xcalloc(c->nm + 1, sizeof *m);
-	struct bt_xlsx_sheet *sum, *diff, **fam = bt_xcalloc(c->nm + 1, sizeof *fam);
+	struct bt_xlsx_sheet *sum, *diff, *charts, **fam = bt_xcalloc(c->nm + 1, sizeof *fam);
 	char **fam_name = bt_xcalloc(c->nm + 1, sizeof *fam_name), **heads = run_heads(c);
 	struct bt_buf b = BT_BUF_INIT;
 	struct bt_xlsx x;
@@ -267,7 +345,9 @@ static int write_xlsx(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	}
 	diff = bt_xlsx_sheet(&x, "Diff");
 	diff_sheet(&x, diff, c);
-	summary(&x, sum, v, fam, (const char *const *)fam_name, nfam, diff);
+	charts = bt_xlsx_sheet(&x, "Charts");
+	charts_sheet(&x, charts, c);
+	summary(&x, sum, v, fam, (const char *const *)fam_name, nfam, diff, charts);
 	rc = bt_xlsx_finish(&x, out, err);
 done:
 	for (i = 0; i < nfam; i++)

@@ -52,6 +52,12 @@ int bt_html_timeline_write(struct bt_db *db, const struct bt_html_timeline *tl,
 			   const struct bt_facts *f, int64_t tid, struct bt_html_names *n,
 			   struct bt_jsonw *w, struct bt_err *err);
 
+/* Text as HTML content or attribute value (rep_html.c). */
+void bt_html_esc(FILE *out, const char *s);
+/* The page up to <body>: the stylesheet and catch.js inline, nothing
+ * fetched (a Content-Security-Policy says so). */
+void bt_html_head(FILE *out, const char *title);
+
 /* The whole data object, for the <script> element: '<' is escaped, so
  * no symbol can end the element. */
 int bt_html_data_write(struct bt_db *db, const struct bt_html_timeline *tl, const struct bt_facts *f,

@@ -15,8 +15,7 @@
 /* Rows a table shows; the JSON report has them all. */
 #define TABLE_ROWS 1000
 
-/* Text as HTML content or attribute value. */
-static void esc(FILE *out, const char *s)
+void bt_html_esc(FILE *out, const char *s)
 {
 	size_t run;
 
@@ -36,15 +35,15 @@ static void esc(FILE *out, const char *s)
 	}
 }
 
-static void head(FILE *out, const struct bt_facts *f)
+void bt_html_head(FILE *out, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\" data-errors=\"0\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      /* The page fetches nothing; the browser enforces it. */
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'\">\n"
-	      "<title>btrace-analyze report: ", out);
-	esc(out, f->source ? f->source : "?");
+	      "<title>", out);
+	bt_html_esc(out, title);
 	fprintf(out, "</title>\n<style>\n%s</style>\n<script>\n%s</script>\n</head>\n<body>\n",
 		bt_html_text[BT_HTML_REPORT_CSS], bt_html_text[BT_HTML_CATCH_JS]);
 }
@@ -52,20 +51,20 @@ static void head(FILE *out, const struct bt_facts *f)
 static void facts(FILE *out, const struct bt_facts *f)
 {
 	fputs("<header>\n<h1>btrace-analyze report: ", out);
-	esc(out, f->source ? f->source : "?");
+	bt_html_esc(out, f->source ? f->source : "?");
 	fputs("</h1>\n", out);
 	if (f->partial) {
 		fputs("<p class=\"facts sev-error\"><strong>Partial trace</strong>: the input is cut short: ", out);
-		esc(out, f->partial);
+		bt_html_esc(out, f->partial);
 		fputs("</p>\n", out);
 	}
 	fputs("<p class=\"facts\">", out);
-	esc(out, f->format ? f->format : "?");
+	bt_html_esc(out, f->format ? f->format : "?");
 	if (f->version)
 		fprintf(out, " v%lld", (long long)f->version);
 	if (f->has_pid && f->process) {
 		fputs(" · ", out);
-		esc(out, f->process);
+		bt_html_esc(out, f->process);
 		fputc(',', out);
 	}
 	if (f->has_pid)
@@ -77,7 +76,7 @@ static void facts(FILE *out, const struct bt_facts *f)
 	fprintf(out, " · %lld threads · %.1f ms</p>\n", (long long)f->threads, (double)(f->end_ns - f->start_ns) / 1e6);
 	if (f->mapping) {
 		fputs("<p class=\"facts\">mapping ", out);
-		esc(out, f->mapping);
+		bt_html_esc(out, f->mapping);
 		fputs("</p>\n", out);
 	}
 	fputs("<noscript><p>The flame graph and the timeline need JavaScript.</p></noscript>\n</header>\n", out);
@@ -94,7 +93,7 @@ static void cell(FILE *out, const struct bt_value *v, enum bt_unit u, struct bt_
 		fprintf(out, "<td class=\"n\" data-v=\"%.17g\">", v->u.d);
 	else
 		fputs("<td>", out);
-	esc(out, b->buf);
+	bt_html_esc(out, b->buf);
 	fputs("</td>", out);
 }
 
@@ -107,9 +106,9 @@ static void evidence(FILE *out, const struct bt_finding *f, struct bt_buf *b)
 		bt_buf_reset(b);
 		bt_format_value(&f->ev[k].v, u, b);
 		fputs(k ? "; " : "", out);
-		esc(out, f->ev[k].key);
+		bt_html_esc(out, f->ev[k].key);
 		fputs("=", out);
-		esc(out, b->buf);
+		bt_html_esc(out, b->buf);
 		fputs(u == BT_UNIT_NS ? " ms" : "", out);
 	}
 }
@@ -133,9 +132,9 @@ static void finding_group(FILE *out, const struct bt_result *res, int sev, int64
 		if (sev < 0 ? !f->headline : f->headline || (int)f->severity != sev)
 			continue;
 		fputs("<tr><td>", out);
-		esc(out, f->rule);
+		bt_html_esc(out, f->rule);
 		fputs("</td><td>", out);
-		esc(out, f->message);
+		bt_html_esc(out, f->message);
 		fputs("</td><td class=\"n\">", out);
 		if (f->has_tid)
 			fprintf(out, "%lld", (long long)f->tid);
@@ -177,7 +176,7 @@ static void startup(FILE *out, const struct bt_startup_sum *s)
 		return;
 	bt_startup_sum_headline(s, &b);
 	fputs("<section id=\"startup\">\n<h2>Startup</h2>\n<p class=\"facts\"><strong>", out);
-	esc(out, b.buf);
+	bt_html_esc(out, b.buf);
 	fputs("</strong></p>\n<table class=\"data\"><thead><tr><th>phase</th><th>start ms</th><th>dur ms</th>"
 	      "<th>running ms</th><th>blocked ms</th><th>idle ms</th><th>unexplained ms</th><th>bounds</th>"
 	      "</tr></thead><tbody>\n", out);
@@ -185,7 +184,7 @@ static void startup(FILE *out, const struct bt_startup_sum *s)
 		const struct bt_su_phase *p = &s->phases[i];
 		int64_t v[6] = { p->ts - s->ts, p->dur, p->cpu, p->blocked, p->idle, p->unexplained };
 		fputs("<tr><td>", out);
-		esc(out, p->phase ? p->phase : "?");
+		bt_html_esc(out, p->phase ? p->phase : "?");
 		fputs("</td>", out);
 		for (k = 0; k < 6; k++) {
 			bt_buf_reset(&b);
@@ -227,7 +226,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 	for (i = 0; i < res->nmetrics; i++) {
 		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
 		fputs("<tr><td>", out);
-		esc(out, m[i]->name);
+		bt_html_esc(out, m[i]->name);
 		fputs("</td>", out);
 		cell(out, &m[i]->v, u, &b);
 		fputs(u == BT_UNIT_NS ? "<td>ms</td></tr>\n" : "<td></td></tr>\n", out);
@@ -243,7 +242,7 @@ static void table(FILE *out, const struct bt_rtable *t)
 	int c;
 
 	fputs("<section class=\"table\">\n<h2>", out);
-	esc(out, t->title);
+	bt_html_esc(out, t->title);
 	fputs("</h2>\n", out);
 	if (!t->nrows) {
 		fputs("<p>No rows.</p>\n</section>\n", out);
@@ -254,7 +253,7 @@ static void table(FILE *out, const struct bt_rtable *t)
 		bt_buf_reset(&b);
 		bt_format_heading(t->columns[c], t->units[c], &b);
 		fputs("<th>", out);
-		esc(out, b.buf);
+		bt_html_esc(out, b.buf);
 		fputs("</th>", out);
 	}
 	fputs("</tr></thead><tbody>\n", out);
@@ -283,9 +282,9 @@ static void diagnostics(FILE *out, const struct bt_report_ctx *c)
 		fputs("<ul>\n", out);
 	for (i = 0; i < c->ndiag; i++) {
 		fputs("<li><code>", out);
-		esc(out, c->diag[i].code);
+		bt_html_esc(out, c->diag[i].code);
 		fprintf(out, "</code> (%lld): ", (long long)c->diag[i].count);
-		esc(out, c->diag[i].detail);
+		bt_html_esc(out, c->diag[i].detail);
 		fputs("</li>\n", out);
 	}
 	if (c->ndiag)
@@ -299,6 +298,7 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
 	struct bt_startup_sum su;
+	struct bt_buf title = BT_BUF_INIT;
 	size_t i;
 	int rc;
 
@@ -308,7 +308,9 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 		bt_report_ctx_release(&c);
 		return err->code;
 	}
-	head(out, &c.facts);
+	bt_buf_addf(&title, "btrace-analyze report: %s", c.facts.source ? c.facts.source : "?");
+	bt_html_head(out, title.buf);
+	bt_buf_release(&title);
 	facts(out, &c.facts);
 	startup(out, &su);
 	bt_startup_sum_release(&su);

@@ -2,7 +2,9 @@
  * the JSON in #bt-data (reports/html_*.c): the flame graph (thread
  * selector, click to zoom, search, tooltips), the main thread's timeline
  * (messages, slices, waits, arrows from each waker; wheel zoom, drag pan)
- * and sortable tables. With #selftest in the URL it drives the real event
+ * and sortable tables. A page with D.diff (compare -o diff.html) draws a
+ * differential flame graph: nodes carry head and base values and a state
+ * per measure, widths by the chosen measure, colours by the change. With #selftest in the URL it drives the real event
  * handlers and writes what happened into #bt-selftest, for headless tests.
  * Counts of what was drawn go into data-* attributes for the same reason. */
 (function () {
@@ -71,17 +73,18 @@
 
 	/* ---- flame graph ---------------------------------------------------- */
 
-	var STRIDE = 8, NM = 6, RH = 18;   /* node: parent, name, then NM inclusive values */
+	var STRIDE = 8, RH = 18;   /* node: parent, name, then STRIDE - 2 inclusive values */
 	var fg = { canvas: byId('fg-canvas'), wrap: byId('fg-wrap'), roots: [], root: null, zoom: null,
-		rects: [], term: '', thread: 0 };
+		rects: [], term: '', thread: 0, wi: 0, paint: function (nd) { return color(nd.name); } };
 
 	/* The thread's call tree. Self values are inclusive minus the drawn
 	 * callees', so callees too small to embed count as their caller's. */
 	function buildTree(th) {
-		var a = th.nodes, n = a.length / STRIDE, nodes = [], i, k;
-		var root = { name: th.name + ' (all frames)', v: [0, 0, 0, 0, 0, 0], kids: [], parent: null, depth: 0 };
+		var a = th.nodes, S = th.stride || STRIDE, NM = S - 2, n = a.length / S, nodes = [], i, k;
+		var root = { name: th.name + ' (all frames)', v: [], kids: [], parent: null, depth: 0 };
+		for (k = 0; k < NM; k++) root.v.push(0);
 		for (i = 0; i < n; i++) {
-			var o = i * STRIDE, p = a[o];
+			var o = i * S, p = a[o];
 			var nd = { name: NAMES[a[o + 1]], v: a.slice(o + 2, o + 2 + NM), kids: [],
 				parent: p < 0 ? root : nodes[p] };
 			nd.depth = nd.parent.depth + 1;
@@ -113,25 +116,30 @@
 		function box(nd, x, w, above) {
 			var y = nd.depth * RH, label = fit(nd.name, w);
 			ctx.globalAlpha = above ? 0.55 : 1;
-			ctx.fillStyle = matches(nd) ? '#d63aff' : nd === fg.root ? '#c9ced8' : color(nd.name);
+			ctx.fillStyle = matches(nd) ? '#d63aff' : nd === fg.root ? '#c9ced8' : fg.paint(nd);
 			ctx.fillRect(x, y, Math.max(w - 1, 0.5), RH - 1);
+			if (fg.mark) label = fit(fg.mark(nd) + nd.name, w);
 			if (label) {
 				ctx.fillStyle = '#1d2433';
 				ctx.fillText(label, x + 3, y + RH / 2);
 			}
 			fg.rects.push({ x: x, y: y, w: w, nd: nd });
+			if (!above && fg.drawn) fg.drawn(nd);
 			drawn++;
 			if (matches(nd)) lit++;
 		}
 		for (p = z; p; p = p.parent) chain.unshift(p);
 		chain.slice(0, -1).forEach(function (nd) { box(nd, 0, W, true); });
-		var scale = W / Math.max(1, z.v[0]);
-		(function walk(nd, x) {
-			var w = nd.v[0] * scale;
+		var scale = W / Math.max(1, z.v[fg.wi]);
+		if (fg.reset) fg.reset();
+		/* Callees never overflow their caller: medians of runs need not add up. */
+		(function walk(nd, x, room) {
+			var w = Math.min(nd.v[fg.wi] * scale, room), end = x + w;
 			if (w < 0.5 && nd !== z) return;
 			box(nd, x, w, false);
-			nd.kids.forEach(function (c) { walk(c, x); x += c.v[0] * scale; });
-		}(z, 0));
+			nd.kids.forEach(function (c) { walk(c, x, end - x); x = Math.min(end, x + c.v[fg.wi] * scale); });
+		}(z, 0, W));
+		if (fg.done) fg.done();
 		ctx.globalAlpha = 1;
 		fg.wrap.setAttribute('data-flame-frames', String(drawn));
 		fg.wrap.setAttribute('data-flame-highlighted', String(lit));
@@ -163,7 +171,7 @@
 		fg.thread = i;
 		fg.root = fg.roots[i] || (fg.roots[i] = buildTree(th));
 		fg.zoom = fg.root;
-		byId('fg-note').textContent = th.paths + ' call paths of ' + th.name + ' (tid ' + th.tid + '), ' +
+		byId('fg-note').textContent = D.diff ? diffNote(th) : th.paths + ' call paths of ' + th.name + ' (tid ' + th.tid + '), ' +
 			ms(fg.root.v[0]) + ' wall; ' + th.merged + ' paths under ' + D.flame.min_pct +
 			' % of the thread were merged into their callers\' self time' +
 			(D.flame.threads_left_out ? '; ' + D.flame.threads_left_out + ' smaller threads not shown' : '') + '.';
@@ -181,6 +189,7 @@
 	}
 
 	function fgTip(nd, ev) {
+		if (D.diff) return showTip(diffTip(nd), ev);
 		var T = fg.root.v, v = nd.v, s = nd.self;
 		showTip([nd.name,
 			'wall      ' + ms(v[0]) + ' incl (' + pct(v[0], T[0]) + ')   ' + ms(s[0]) + ' self',
@@ -192,8 +201,68 @@
 			nd === fg.root ? '' : '(self includes callees too small to draw)'], ev);
 	}
 
+	/* ---- differential flame graph (compare -o diff.html) ------------------ */
+
+	/* v: head wall, head CPU, base wall, base CPU (inclusive), head and base
+	 * self wall, head and base self CPU, wall state, CPU state. */
+	var STATES = ['unchanged', 'grown', 'shrunk', 'appeared', 'disappeared'];
+
+	function diffOf(nd) {
+		var c = fg.wi & 1, h = nd.v[4 + 2 * c], b = nd.v[5 + 2 * c], st = nd === fg.root ? 0 : nd.v[8 + c];
+		return { h: h, b: b, d: h - b, rel: b > 0 ? (h - b) / b : h > 0 ? Infinity : 0, st: st };
+	}
+	/* Red grown, blue shrunk, grey unchanged; saturation by the relative
+	 * change (full at +/-50 %, and for paths on one side only). */
+	function diffPaint(nd) {
+		var x = diffOf(nd), s;
+		if (!red(x) && x.st !== 2 && !(x.st === 4 && x.b > D.diff.floor_ns)) return '#c8ccd4';
+		s = x.st >= 3 ? 1 : Math.min(1, Math.abs(x.rel) / 0.5);
+		return 'hsl(' + (x.st === 1 || x.st === 3 ? 0 : 215) + ',' + Math.round(35 + 55 * s) + '%,' +
+			Math.round(80 - 30 * s) + '%)';
+	}
+	/* Grown, or appeared with a self time above the noise floor. */
+	function red(x) { return x.st === 1 || (x.st === 3 && x.h > D.diff.floor_ns); }
+	function diffNote(th) {
+		return th.paths + ' call paths of the ' + th.name + ', medians of ' + D.diff.base + ' base and ' +
+			D.diff.head + ' head runs; ' + th.merged + ' paths in at most half of the runs of each side left out.';
+	}
+	function diffTip(nd) {
+		var c = fg.wi & 1, x = diffOf(nd), what = c ? 'CPU' : 'wall';
+		return [nd.name, STATES[x.st] + ' (self ' + what + ')',
+			'self ' + what + '  base ' + ms(x.b) + '   head ' + ms(x.h),
+			'delta ' + (x.d >= 0 ? '+' : '') + ms(x.d) + (isFinite(x.rel) ? ' (' + (x.rel >= 0 ? '+' : '') +
+				(100 * x.rel).toFixed(1) + ' %)' : ' (new)'),
+			'inclusive ' + what + '  base ' + ms(nd.v[2 + c]) + '   head ' + ms(nd.v[c]),
+			nd === fg.root ? '' : '(medians over the runs; self CPU includes callees under 1 %)'];
+	}
+	/* What was drawn, for tests: counts by state and the reddest node. */
+	function diffInit() {
+		var count, top, nred;
+		fg.paint = diffPaint;
+		fg.mark = function (nd) { var st = diffOf(nd).st; return st === 3 ? '[+] ' : st === 4 ? '[-] ' : ''; };
+		fg.reset = function () { count = [0, 0, 0, 0, 0]; top = null; nred = 0; };
+		fg.drawn = function (nd) {
+			var x = diffOf(nd);
+			if (nd === fg.root) return;
+			count[x.st]++;
+			if (red(x)) nred++;
+			var sat = Math.min(1, x.rel / 0.5);   /* the reddest: most saturated, then the largest delta */
+			if (red(x) && (!top || sat > top.sat || (sat === top.sat && x.d > top.d)))
+				top = { nd: nd, sat: sat, d: x.d };
+		};
+		fg.done = function () {
+			STATES.forEach(function (s, i) { fg.wrap.setAttribute('data-diff-' + s, String(count[i])); });
+			fg.wrap.setAttribute('data-diff-red', String(nred));
+			fg.wrap.setAttribute('data-diff-reddest', top ? top.nd.name : '');
+			fg.wrap.setAttribute('data-diff-reddest-delta', top ? String(top.d) : '');
+			fg.wrap.setAttribute('data-diff-measure', String(fg.wi));
+		};
+		byId('fg-measure').addEventListener('change', function (e) { fg.wi = +e.target.value; fgRender(); });
+	}
+
 	function fgInit() {
 		var sel = byId('fg-thread');
+		if (D.diff) diffInit();
 		if (!D.flame.threads.length) {
 			byId('fg-note').textContent = 'No call tree in this trace.';
 			fg.wrap.setAttribute('data-flame-frames', '0');
@@ -426,7 +495,7 @@
 
 	function tlInit() {
 		if (!TL) {
-			byId('tl-note').textContent = 'No thread to show.';
+			if (byId('tl-note')) byId('tl-note').textContent = 'No thread to show.';
 			return;
 		}
 		tlPrepare();
@@ -516,7 +585,8 @@
 				fire(fg.canvas, 'mousemove', r.left + 5, r.top + target.y + RH / 2);
 				check('hover shows the frame\'s self and inclusive times', !tip.hidden &&
 					tip.textContent.indexOf(target.nd.name) === 0 && /self/.test(tip.textContent) &&
-					/CPU/.test(tip.textContent) && /page faults/.test(tip.textContent));
+					(D.diff ? /base .* head /.test(tip.textContent) && /delta /.test(tip.textContent)
+						: /CPU/.test(tip.textContent) && /page faults/.test(tip.textContent)));
 				var term = target.nd.name.slice(-Math.min(12, target.nd.name.length));
 				var box = byId('fg-search');
 				box.value = term;
