@@ -186,6 +186,9 @@ void bt_cmp_headline_build(struct bt_compare *c)
 		if (c->count[m->verdict] > 1)
 			bt_buf_addf(&b, "; %zu of %zu gated metrics %s", c->count[m->verdict], c->ngated,
 				    bt_verdict_name[m->verdict]);
+	} else if (c->overall == BT_VD_INCONCLUSIVE && c->nfamily && c->fam.min_p >= c->def.alpha) {
+		bt_buf_addf(&b, "need more runs: %zu + %zu cannot reach p < %g (smallest p %.3g)",
+			    c->nbase, c->nhead, c->def.alpha, c->fam.min_p);
 	} else if (c->overall == BT_VD_INCONCLUSIVE) {
 		bt_buf_addf(&b, "%zu of %zu gated metrics moved beyond their thresholds without reaching "
 			    "p < %g", c->count[BT_VD_INCONCLUSIVE], c->ngated, c->def.alpha);

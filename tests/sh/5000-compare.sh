@@ -116,8 +116,10 @@ like "$(jq_ "$T/one.json" '[m["reason"] for m in d["metrics"] if m["name"] == "t
 is "$(jq_ "$T/one.json" '[m["test"] for m in d["metrics"]][:1]')" "[None]" "one run a side: no test"
 "$BIN" compare --base "$T/base1.json" "$T/base2.json" --head "$T/lock1.json" "$T/lock2.json" -o "$T/two.txt"
 is "$?" 0 "two runs a side: inconclusive is not fatal"
-like "$(cat "$T/two.txt")" "need more runs: 2 \\+ 2 cannot reach p < 0.05 \\(smallest p 0.333\\)" \
-	"two runs a side: need more runs"
+like "$(head -1 "$T/two.txt")" "inconclusive: need more runs: 2 \\+ 2 cannot reach p < 0.01 \\(smallest p 0.167\\)" \
+	"two runs a side: the headline says more runs are needed"
+like "$(cat "$T/two.txt")" "need more runs: 2 \\+ 2 cannot reach p < 0.01 \\(smallest p 0.167; 5 \\+ 5 can\\)" \
+	"two runs a side: a metric's reason says how many would do"
 "$BIN" compare --base "$T/base1.json" "$T/base2.json" --head "$T/lock1.json" "$T/lock2.json" \
 	--fail-inconclusive -o "$T/two.txt" 2>"$T/err"
 is "$?" 3 "--fail-inconclusive: exit 3"
@@ -126,7 +128,9 @@ like "$(cat "$T/err")" "gated metrics inconclusive" "--fail-inconclusive: the me
 # Text and Markdown.
 # shellcheck disable=SC2046
 "$BIN" compare --base $(side base) --head $(side slow) >"$T/slow.txt"
-like "$(head -1 "$T/slow.txt")" "^btrace-analyze compare: regressed: [0-9]+ of [0-9]+ gated metrics regressed" "text: headline"
+like "$(head -1 "$T/slow.txt")" "^btrace-analyze compare: regressed: ConfigLoader.applyDefaults self (CPU|wall) in messages \\+[0-9.]+ ms \\(\\+[0-9]+ %, p=0.0001\\); [0-9]+ of [0-9]+ gated metrics regressed" \
+	"text: the headline names the slower method, its change and p (10 + 10 runs: random relabelings)"
+like "$(sed -n 3,4p "$T/slow.txt")" "^metric +base +head +delta +p +n" "text: the compact table comes next"
 like "$(grep -A3 '^Methods that changed most: self wall time' "$T/slow.txt" | tail -1)" "^grown +void com.example.app.startup.ConfigLoader.applyDefaults" \
 	"text: the slower method heads its list"
 # shellcheck disable=SC2046
@@ -140,7 +144,7 @@ like "$(cat "$T/slow.md")" "^<details><summary>[0-9]+ unchanged metrics</summary
 # shellcheck disable=SC2046
 "$BIN" compare --base $(side base) --head $(side same) --rules "$ROOT/examples/ci/gates.lua" -o "$T/g.json"
 is "$?" 0 "examples/ci/gates.lua: same build passes"
-is "$(jq_ "$T/g.json" '[(m["max_regress"], m["gated"]) for m in d["metrics"] if m["name"] in ("thread.main.blocked_ns.monitor", "trace.slices")]')" \
+is "$(jq_ "$T/g.json" '[(m["max_regress"], m["gated"]) for m in d["metrics"] if m["name"] in ("thread.main.wait.monitor.mean_ns", "trace.slices")]')" \
 	"[(0.1, True), (0.05, False)]" "gates.lua: per-metric thresholds and gating apply"
 cat >"$T/method-gate.lua" <<'LUA'
 gate.metric("*", { gate = false })
@@ -153,7 +157,7 @@ is "$(jq_ "$T/mg.json" '[(m["name"].split("ConfigLoader.")[1], m["verdict"]) for
 	"[('applyDefaults(java.util.Map).self_ns', 'regressed')]" "the gated method metric regressed"
 cat >"$T/check.lua" <<'LUA'
 gate.check(function(m)
-  if m.name == "thread.main.wall_ns" and m.head.n == 10 and #m.base.values == 10 then
+  if m.name == "thread.main.msgs.wall_ns" and m.head.n == 10 and #m.base.values == 10 then
     return "regressed", "custom: " .. m.verdict .. " p=" .. tostring(m.p ~= nil)
   end
 end)
@@ -161,7 +165,7 @@ LUA
 # shellcheck disable=SC2046
 "$BIN" compare --base $(side base) --head $(side same) --rules "$T/check.lua" -o "$T/ck.json"
 is "$?" 3 "a check's own verdict fails the gate"
-is "$(jq_ "$T/ck.json" '[(m["reason"], m["by_script"]) for m in d["metrics"] if m["name"] == "thread.main.wall_ns"]')" \
+is "$(jq_ "$T/ck.json" '[(m["reason"], m["by_script"]) for m in d["metrics"] if m["name"] == "thread.main.msgs.wall_ns"]')" \
 	"[('custom: unchanged p=true', True)]" "the check saw the statistics and set the reason"
 printf 'gate.metric("x", { max_regress = "lots" })\n' >"$T/bad1.lua"
 printf 'gate.check(function(m) return "worse" end)\n' >"$T/bad2.lua"
