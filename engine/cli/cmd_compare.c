@@ -38,8 +38,12 @@ static int parse(struct bt_opts *o, int argc, char **argv, struct bt_err *err)
 {
 	int rc = bt_opts_parse(o, &bt_optab_compare, argc, argv, err);
 
-	if (!rc && !o->help && (!o->nbase || !o->nhead))
+	if (!rc && !o->help && o->ncalib && (o->nbase || o->nhead))
+		rc = bt_err_set(err, BT_EUSAGE, "--calibrate takes runs of one build, not --base or --head");
+	else if (!rc && !o->help && !o->ncalib && (!o->nbase || !o->nhead))
 		rc = bt_err_set(err, BT_EUSAGE, "compare needs runs on both sides: --base R... --head R...");
+	if (!rc && o->ncalib && o->nouts > 1)
+		rc = bt_err_set(err, BT_EUSAGE, "--calibrate writes one output");
 	if (!rc && o->nouts > 1 && o->format)
 		rc = bt_err_set(err, BT_EUSAGE, "--format applies to one output; with several -o each "
 				"takes its format from its extension (.txt .md .json .xlsx)");
@@ -70,6 +74,9 @@ static int check_inputs(const struct bt_opts *o, struct bt_err *err)
 			return err->code;
 	for (i = 0; i < o->nhead; i++)
 		if (check_run(o->head[i], err))
+			return err->code;
+	for (i = 0; i < o->ncalib; i++)
+		if (check_run(o->calib[i], err))
 			return err->code;
 	if (o->gates && bt_input_check(o->gates, 0, err))
 		return err->code;
@@ -260,20 +267,45 @@ static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, s
 	return BT_OK;
 }
 
+static void cmp_opts(const struct bt_opts *o, struct bt_gates *gates, struct bt_cmp_hooks *hooks,
+		     struct bt_cmp_opts *co)
+{
+	if (gates)
+		bt_gates_hooks(gates, hooks);
+	co->def = o->gate;
+	co->globs = o->globs;
+	co->nglobs = o->nglobs;
+	co->hooks = gates ? hooks : NULL;
+	co->rules = o->gates;
+}
+
 static int run_compare(const struct bt_opts *o, struct bt_runs *rs, struct bt_gates *gates,
 		       struct bt_compare *c, struct bt_err *err)
 {
 	struct bt_cmp_hooks hooks = { NULL, NULL, NULL };
 	struct bt_cmp_opts co;
 
-	if (gates)
-		bt_gates_hooks(gates, &hooks);
-	co.def = o->gate;
-	co.globs = o->globs;
-	co.nglobs = o->nglobs;
-	co.hooks = gates ? &hooks : NULL;
-	co.rules = o->gates;
+	cmp_opts(o, gates, &hooks, &co);
 	return bt_compare_run(c, rs, &co, err);
+}
+
+/* --calibrate: the pool's A/A splits, written to the one output. */
+static int run_calibrate(const struct bt_opts *o, struct bt_runs *rs, struct bt_gates *gates,
+			 struct cmp_output *out, struct bt_err *err)
+{
+	struct bt_cmp_hooks hooks = { NULL, NULL, NULL };
+	struct bt_cmp_opts co;
+	struct bt_calibration cal;
+	int rc;
+
+	cmp_opts(o, gates, &hooks, &co);
+	rc = bt_calibrate(&cal, rs, &co, (size_t)o->cal_runs, (size_t)o->cal_splits, err);
+	if (!rc && !(rc = bt_out_open(&out->out, out->path, err)))
+		rc = bt_cmp_calibration_write(&cal, out->path, out->out.fp, err);
+	if (!rc)
+		rc = bt_out_commit(&out->out, err);
+	bt_calibration_release(&cal);
+	return rc;
 }
 
 int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
@@ -299,6 +331,11 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 		rc = check_inputs(&o, err);
 	if (!rc && o.gates)
 		rc = bt_gates_open(&gates, o.gates, err);
+	if (!rc && o.ncalib) {
+		if (!(rc = read_side(&rs, BT_BASE, o.calib, o.ncalib, &o, err)))
+			rc = run_calibrate(&o, &rs, gates, &outs[0], err);
+		goto done;
+	}
 	if (!rc)
 		rc = read_side(&rs, BT_BASE, o.base, o.nbase, &o, err);
 	if (!rc)

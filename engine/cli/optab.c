@@ -142,14 +142,30 @@ static int noise_floor(struct bt_opts *o, const char *name, const char *v, struc
 	return BT_OK;
 }
 
-static int top(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+static int count_into(int *at, const char *name, const char *v, int least, struct bt_err *err)
 {
 	char *end;
+	long n = strtol(v, &end, 10);
 
-	o->top = (int)strtol(v, &end, 10);
-	if (*end || o->top < 0)
-		return bt_err_set(err, BT_EUSAGE, "%s wants a count, not '%s'", name, v);
+	if (!*v || *end || n < least || n > 100000)
+		return bt_err_set(err, BT_EUSAGE, "%s wants a count from %d, not '%s'", name, least, v);
+	*at = (int)n;
 	return BT_OK;
+}
+
+static int top(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	return count_into(&o->top, name, v, 0, err);
+}
+
+static int cal_runs(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	return count_into(&o->cal_runs, name, v, 2, err);
+}
+
+static int cal_splits(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	return count_into(&o->cal_splits, name, v, 1, err);
 }
 
 static int one_gate_script(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
@@ -164,6 +180,8 @@ static void compare_init(struct bt_opts *o)
 {
 	bt_gate_defaults(&o->gate);
 	o->top = 10;
+	o->cal_runs = 5;
+	o->cal_splits = 100;
 }
 
 static const struct bt_opt opt_base = {
@@ -179,8 +197,17 @@ static const struct bt_opt opt_noise_floor = {
 	.name = "--noise-floor", .arg = "F", .kind = BT_OPTK_VALUE, .parse = noise_floor,
 	.help = "absolute threshold by unit: 2ms, 64KB, 3 (repeatable;\n"
 		"defaults 1ms, 64KiB, 0)" };
+static const struct bt_opt opt_calibrate = {
+	.name = "--calibrate", .arg = "R...", .kind = BT_OPTK_RUNS, .field = F(calib), .count = F(ncalib),
+	.help = "runs of one build: the false-alarm rate of A/A\nsplits and each metric's smallest detectable change" };
+static const struct bt_opt opt_cal_runs = {
+	.name = "--runs", .arg = "N", .help = "--calibrate: runs a side (default 5)",
+	.kind = BT_OPTK_VALUE, .parse = cal_runs };
+static const struct bt_opt opt_cal_splits = {
+	.name = "--splits", .arg = "K", .help = "--calibrate: A/A comparisons (default 100)",
+	.kind = BT_OPTK_VALUE, .parse = cal_splits };
 static const struct bt_opt opt_alpha = {
-	.name = "--alpha", .arg = "A", .help = "significance level (default 0.05)",
+	.name = "--alpha", .arg = "A", .help = "family-wise significance level (default 0.01)",
 	.kind = BT_OPTK_VALUE, .parse = alpha };
 static const struct bt_opt opt_metric = {
 	.name = "--metric", .arg = "GLOB", .help = "gate only the metrics matching GLOB (repeatable)",
@@ -213,7 +240,7 @@ static const struct bt_opt opt_cmp_format = {
 static const struct bt_opt *const compare_opts[] = {
 	&opt_outputs, &opt_cmp_format, &opt_base, &opt_head, &opt_max_regress, &opt_noise_floor, &opt_alpha,
 	&opt_metric, &opt_fail_inconclusive, &opt_gates, &opt_top, &opt_analyze_rules, &opt_analyze_set,
-	&opt_quiet, NULL
+	&opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_quiet, NULL
 };
 const struct bt_optcmd bt_optab_compare = {
 	compare_opts, NULL, 20, "runs follow --base or --head", compare_init

@@ -49,6 +49,9 @@ struct bt_opts {
 	struct bt_gate gate;       /* --max-regress, --noise-floor, --alpha over the defaults */
 	int fail_inconclusive;
 	int top;                   /* --top N, default 10 */
+	const char **calib;        /* --calibrate R...: runs of one build */
+	int ncalib;
+	int cal_runs, cal_splits;  /* --runs N a side (5), --splits K (100) */
 };
 
 enum bt_opt_kind {

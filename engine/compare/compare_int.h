@@ -11,6 +11,9 @@ int bt_cmp_diff(struct bt_compare *c, const struct bt_cmp_opts *o, double *x, do
 		struct bt_err *err);
 void bt_cmp_list_release(struct bt_cmp_list *l);
 
+/* The statistic's own floor, a share of the threshold (compare.c). */
+#define BT_CMP_S0 0.25
+
 /* A method carries a move when its change is at least this share of the
  * largest (causes.c, headline.c). */
 #define BT_CMP_CARRY 0.6

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "engine/compare/calibrate.h"
 #include "engine/compare/compare.h"
 
 struct bt_cmp_view {
@@ -24,6 +25,10 @@ struct bt_cmp_reporter {
 };
 
 extern const struct bt_cmp_reporter bt_cmp_text, bt_cmp_md, bt_cmp_json, bt_cmp_xlsx, bt_cmp_html;
+
+/* compare --calibrate's output: JSON when path ends in .json, else text. */
+int bt_cmp_calibration_write(const struct bt_calibration *cal, const char *path, FILE *out,
+			     struct bt_err *err);
 
 /* By --format name, else by path's extension, else text. */
 int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp_reporter **out,

@@ -1,0 +1,59 @@
+#!/bin/sh
+# The gate's error rates (issue 20), measured over many comparisons of
+# 5 + 5 runs of one simulated build (mkdump --build-seed, 3 % jitter,
+# 20,000 records, a cold start), each a real `compare` of JSON reports
+# (tests/fixtures/gate_rates.py draws them):
+#   - false alarms: 100 A/A comparisons (two disjoint sets of the same
+#     build's runs) exit 3 at most once (1 %);
+#   - a 1.5x slowdown of one of four startup main-thread methods with at
+#     least 5 ms of self time in the window (by the truth) exits 3 in at
+#     least 95 % of 40 comparisons, and the headline names the method in
+#     at least NAMED % of them (the slicer sees only part of a slowdown
+#     between capture points: README "The CI gate");
+#   - 5 ms more on every main-thread monitor wait exits 3 naming monitor
+#     blocking and the holder's method in at least 95 % of 40.
+# The build seed is not the one the statistic was tuned on (11).
+. tests/lib.sh
+R=$ROOT/tests/fixtures/gate_rates.py
+NAMED=60
+run() {   # dir seed [mkdump options]: a run's JSON report in dir
+	_d=$1 _s=$2
+	shift 2
+	mkdir -p "$_d"
+	"$MKDUMP" --build-seed 23 --seed "$_s" --startup cold --records 20000 --no-truth "$@" "$T/dump" \
+		>/dev/null && "$BIN" -q "$T/dump" -o "$_d/r$_s.json"
+}
+
+"$MKDUMP" --build-seed 23 --seed 1 --startup cold --records 20000 "$T/truth" >/dev/null
+SLOW=$(python3 "$ROOT/tests/fixtures/check_runs.py" startup-pick "$T/truth" 5 | head -4)
+is "$(printf '%s\n' "$SLOW" | grep -c '($')" 4 "four startup methods with 5 ms of self time to slow: $(echo $SLOW)"
+
+for s in $(seq 1 40); do run "$T/aa" "$s"; done
+for m in $SLOW; do
+	for s in $(seq 101 110); do run "$T/slow/$m" "$s" --slow-method "$m:50"; done
+done
+for s in $(seq 201 220); do run "$T/lock" "$s" --lock-add 5; done
+is "$(find "$T" -name '*.json' | wc -l)" 100 "100 reports: 40 same-build runs, 4 x 10 slowed, 20 with longer waits"
+
+out=$(python3 "$R" "$BIN" 1 aa 100 "$T/aa")
+like "$out" "^ok" "false alarms at most 1 in 100 A/A comparisons: ${out%%
+*}"
+out=$(python3 "$R" "$BIN" 2 ab 40 "$T/aa" "$T/slow")
+like "$out" "^ok" "a method 1.5x slower in startup fails the gate (exit 3) in 95 % of 40: ${out%%
+*}"
+out=$(python3 "$R" --target "$NAMED" "$BIN" 2 ab 40 "$T/aa" "$T/slow" @)
+like "$out" "^ok" "... the headline names it in $NAMED % at least: ${out%%
+*}"
+out=$(python3 "$R" "$BIN" 3 ab 40 "$T/aa" "$T/lock" monitor "held by")
+like "$out" "^ok" "5 ms more per main-thread monitor wait: exit 3 naming monitor blocking and its holder in 95 % of 40: ${out%%
+*}"
+
+# The checks fail when they should: same-build heads are detected never,
+# and a pool that mixes two builds gives false alarms.
+out=$(python3 "$R" "$BIN" 4 ab 10 "$T/aa" "$T/aa")
+like "$out" "^FAIL detected 0/10" "the detection check fails on same-build heads"
+mkdir -p "$T/mixed"
+i=0; for f in "$T"/slow/*/*.json; do i=$((i + 1)); cp "$f" "$T/mixed/s$i.json"; done
+cp "$T"/aa/r*.json "$T/mixed/"
+out=$(python3 "$R" "$BIN" 5 aa 20 "$T/mixed")
+like "$out" "^FAIL false alarms" "the false-alarm check fails when the pool mixes builds"
