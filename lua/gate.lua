@@ -11,6 +11,7 @@
 --   thread.main.msgs.count, .wall_ns / .cpu_ns / .alloc_bytes   messages after the start
 --   thread.main.msgs.method.<method>.self_cpu_ns / .self_ns   app methods in them
 --   thread.main.wait.<kind>.mean_ns                         mean length of a wait
+--   thread.main.per_s.blocked_ns.<kind>                     blocked per second of the thread
 --   thread.main.wait.<kind>.by.<holder>.ns                  its share of that mean
 --
 -- A holder is the innermost app method on the stack of the thread that
@@ -135,6 +136,15 @@ local function waits(main, holder)
     by[key] = (by[key] or 0) + e.dur
   end
   for k, n in pairs(count) do bt.metric("thread.main.wait." .. k .. ".mean_ns", total[k] / n) end
+  -- how much of its time the thread spends in each kind of wait: more
+  -- waits of the same length show here (and a trace without messages
+  -- has nothing else)
+  local wall = bt.scalar("SELECT wall_dur FROM threads WHERE tid = ?", main)
+  if wall and wall > 0 then
+    for _, k in ipairs(KINDS) do
+      bt.metric("thread.main.per_s.blocked_ns." .. k, (total[k] or 0) * 1e9 / wall)
+    end
+  end
   for key, ns in pairs(by) do
     local k = key:match("^(.-)%.by%.")
     bt.metric("thread.main.wait." .. key .. ".ns", ns / count[k])

@@ -31,6 +31,7 @@ static const struct scope {
 				   { "startup.main.method.", ".self_cpu_ns" } } },
 	{ "startup.main.blocked_ns.", { { "startup.main.wait.%s.by.", ".ns" } } },
 	{ "thread.main.wait.", { { "thread.main.wait.%s.by.", ".ns" } } },
+	{ "thread.main.per_s.blocked_ns.", { { "thread.main.wait.%s.by.", ".ns" } } },
 	{ BT_CMP_MSGS "wall_ns", { { BT_CMP_MSGS "method.", ".self_ns" } } },
 	{ BT_CMP_MSGS "cpu_ns", { { BT_CMP_MSGS "method.", ".self_cpu_ns" } } },
 	{ "process.cpu_ns", { { "method.", ".self_cpu_ns" } } },
@@ -114,6 +115,8 @@ char *bt_cmp_label(const char *name)
 			return bt_xstrdup(fixed[i].label);
 	if (!strncmp(name, "startup.main.blocked_ns.", 24)) {
 		bt_buf_addf(&b, "startup main-thread %s blocking", name + 24);
+	} else if (!strncmp(name, "thread.main.per_s.blocked_ns.", 29)) {
+		bt_buf_addf(&b, "main-thread %s blocking per second", name + 29);
 	} else if (!strncmp(name, "thread.main.wait.", 17) && (k = strstr(name, ".mean_ns")) && !k[8]) {
 		bt_buf_addf(&b, "main-thread %.*s wait (mean)", (int)(k - name - 17), name + 17);
 	} else if (!strncmp(name, "startup.main.method.", 20) && method_words(name, &b)) {

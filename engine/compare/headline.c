@@ -16,6 +16,7 @@ static int importance(const char *name)
 {
 	static const char *const order[] = {
 		"startup.ttid_ns", "startup.main.cpu_ns", "startup.main.blocked_ns.", "thread.main.wait.",
+		"thread.main.per_s.",
 		BT_CMP_MSGS "wall_ns", BT_CMP_MSGS "cpu_ns", BT_CMP_MSGS "alloc", "startup.main.method.",
 		BT_CMP_MSGS "method.",
 	};
