@@ -147,6 +147,11 @@ void bt_result_release(struct bt_result *r)
 	memset(r, 0, sizeof *r);
 }
 
+int bt_metric_per_method(const char *name)
+{
+	return !strncmp(name, "method.", 7) || strstr(name, ".method.") || strstr(name, ".by.");
+}
+
 void bt_result_metric(struct bt_result *r, const char *name, struct bt_value v)
 {
 	size_t len = strlen(name);

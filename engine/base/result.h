@@ -78,6 +78,10 @@ void bt_result_release(struct bt_result *r);
 /* Set a metric (a later value for the same name replaces the earlier,
  * which is released). Takes v. */
 void bt_result_metric(struct bt_result *r, const char *name, struct bt_value v);
+/* 1 for a metric of one method or one holder (method.*, *.method.*,
+ * *.by.*): there are hundreds, so the text and xlsx reports only count
+ * them and compare reads one a run lacks as 0 (under the report's cut). */
+int bt_metric_per_method(const char *name);
 
 /* A new table with ncols columns, replacing one of the same name; the
  * caller fills columns[] and units[] and appends rows. */

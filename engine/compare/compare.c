@@ -107,7 +107,7 @@ double bt_gate_threshold(const struct bt_gate *g, enum bt_unit u, double base)
 
 int bt_cmp_is_method(const char *name)
 {
-	return !strncmp(name, "method.", 7) || strstr(name, ".method.") || strstr(name, ".by.");
+	return bt_metric_per_method(name);
 }
 
 int bt_cmp_per_messages(const char *name)

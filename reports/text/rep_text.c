@@ -81,7 +81,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 	fputs("\nMetrics\n\n", out);
 	for (i = 0; i < res->nmetrics; i++) {
 		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
-		if (!strncmp(m[i]->name, "method.", 7))
+		if (bt_metric_per_method(m[i]->name))
 			continue;
 		bt_buf_reset(&b);
 		bt_format_value(&m[i]->v, u, &b);
@@ -89,7 +89,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 		shown++;
 	}
 	if (shown < res->nmetrics)
-		fprintf(out, "(and %zu method.* metrics: see the JSON report)\n", res->nmetrics - shown);
+		fprintf(out, "(and %zu per-method metrics: see the JSON report)\n", res->nmetrics - shown);
 	if (!res->nmetrics)
 		fputs("(none)\n", out);
 	bt_buf_release(&b);

@@ -165,7 +165,7 @@ static int metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const st
 	bt_xlsx_header(x, s, row++, head, 3);
 	for (i = 0; i < res->nmetrics; i++) {
 		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
-		if (!strncmp(m[i]->name, "method.", 7)) {
+		if (bt_metric_per_method(m[i]->name)) {
 			methods++;
 			continue;
 		}
@@ -175,7 +175,8 @@ static int metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const st
 	}
 	if (methods) {
 		struct bt_buf b = BT_BUF_INIT;
-		bt_buf_addf(&b, "and %zu method.* metrics: see the sheet Method metrics", methods);
+		bt_buf_addf(&b, "and %zu per-method metrics: method.* in the sheet Method metrics, "
+			    "the gate's (startup.main.method.*, ...) in the JSON report", methods);
 		bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
 		bt_buf_release(&b);
 	}
