@@ -48,26 +48,24 @@ static int symbol_of(const char *name, const char **sym, size_t *len)
 
 /*
  * The method that moved, among the gated methods' metrics with verdict v:
- * the one with the most such metrics (self CPU, self wall and inclusive in
- * the start, self CPU and wall in the messages), the larger sum of moves on
- * a tie, shown by its metric of the largest |t|. A slowed method moves in
- * every scope it runs in and by the most time; the methods sampled next to
- * it get part of its time (samples come at capture points), mostly in one
- * scope.
+ * the one whose metrics (self CPU, self wall and inclusive in the start,
+ * self CPU and wall in the messages) moved by the most time in all, shown
+ * by its metric of the largest |t|. A slowed method adds the most time;
+ * the methods sampled next to it get part of it (samples come at capture
+ * points), each less (on simulated slowdowns this named the slowed method
+ * more often than counting scopes or summing t: BENCHMARKS.md).
  */
 static const struct bt_cmp_metric *moved_method(const struct bt_compare *c, enum bt_verdict v)
 {
 	const struct bt_cmp_metric *best = NULL;
-	int best_n = 0;
-	double best_t = 0;
+	double best_sum = 0;
 	size_t i, j;
 
 	for (i = 0; i < c->nm; i++) {
 		const struct bt_cmp_metric *m = &c->m[i], *show = m;
 		const char *s, *s2;
 		size_t len, len2;
-		int n = 0;
-		double t = 0;
+		double sum = 0;
 		if (!m->gate.gated || m->verdict != v || !symbol_of(m->name, &s, &len))
 			continue;
 		for (j = 0; j < c->nm; j++) {
@@ -75,13 +73,12 @@ static const struct bt_cmp_metric *moved_method(const struct bt_compare *c, enum
 			if (!o->gate.gated || o->verdict != v || !symbol_of(o->name, &s2, &len2) || len2 != len ||
 			    memcmp(s, s2, len))
 				continue;
-			n++;
-			t += fabs(o->delta);
+			sum += fabs(o->delta);
 			if (fabs(o->t) > fabs(show->t))
 				show = o;
 		}
-		if (n > best_n || (n == best_n && t > best_t))
-			best = show, best_n = n, best_t = t;
+		if (!best || sum > best_sum)
+			best = show, best_sum = sum;
 	}
 	return best;
 }

@@ -15,7 +15,7 @@
 # The build seed is not the one the statistic was tuned on (11).
 . tests/lib.sh
 R=$ROOT/tests/fixtures/gate_rates.py
-NAMED=60
+NAMED=85
 run() {   # dir seed [mkdump options]: a run's JSON report in dir
 	_d=$1 _s=$2
 	shift 2
