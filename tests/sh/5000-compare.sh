@@ -139,6 +139,28 @@ like "$(head -1 "$T/slow.md")" "^## btrace-analyze compare: regressed" "Markdown
 like "$(cat "$T/slow.md")" "^\\| grown \\| void com\\.example\\.app\\.startup\\.ConfigLoader\\.applyDefaults\\(java\\.util\\.Map\\) \\|" \
 	"Markdown: the method row, escaped"
 like "$(cat "$T/slow.md")" "^<details><summary>[0-9]+ unchanged metrics</summary>" "Markdown: unchanged metrics folded"
+is "$(python3 - "$T/slow.md" <<'PY'
+import sys
+t = open(sys.argv[1], encoding="utf-8").read()
+bad = []
+if len(t) >= 60000:
+    bad.append(f"{len(t)} characters")
+cut = "Left out to stay under GitHub's comment limit" in t
+if cut != (t.count("<details>") != t.count("</details>") or "(cut after" in t):
+    bad.append("a cut without its note, or a note without a cut")
+if t.count("<details>") != t.count("</details>"):
+    bad.append("an open <details>")
+if "\n| metric | base | head | delta | p | n |" not in t[:5000]:
+    bad.append("no compact table first")
+print(bad or "ok")
+PY
+)" ok "Markdown: under 60,000 characters, the compact table first, every <details> closed, a cut said"
+# shellcheck disable=SC2046
+"$BIN" compare --base $(side base) --head $(side slow) --top 100000 -o "$T/big.md" 2>/dev/null
+like "$(tail -1 "$T/big.md")" "^> Left out to stay under GitHub's comment limit \\(60000 characters here\\): the (diff lists|unchanged metrics)" \
+	"Markdown: with every diff row asked for, the least important sections are cut, with a note"
+is "$(python3 -c 'import sys; print(len(open(sys.argv[1], encoding="utf-8").read()) < 60000)' "$T/big.md")" True \
+	"Markdown: ... and it stays under 60,000 characters"
 
 # Gate scripts.
 # shellcheck disable=SC2046

@@ -55,3 +55,39 @@ out=$(python3 "$R" "$BIN" 4 ab 10 "$T/aa" "$T/aa")
 like "$out" "^FAIL detected 0/10" "the detection check fails on same-build heads"
 out=$(python3 "$R" --args "--alpha 0.3 --max-regress 0% --noise-floor 0ns --noise-floor 0B" "$BIN" 5 aa 20 "$T/aa")
 like "$out" "^FAIL false alarms" "the false-alarm check fails on a gate without thresholds at alpha 0.3"
+
+# compare --calibrate on the same-build pool: 50 A/A splits in process,
+# the false-alarm rate with its bound, each gated metric's smallest
+# detectable change, smaller with more runs and never under its threshold.
+"$BIN" compare -q --calibrate "$T"/aa/*.json --splits 50 -o "$T/cal.json"
+is "$?" 0 "--calibrate: exit 0"
+is "$(python3 - "$T/cal.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = []
+if (d["pool"], d["per_side"], d["splits"], d["n"]) != (40, 5, 50, [3, 5, 10, 20]):
+    bad.append("sizes")
+if d["alarms"] > 2 or not 0 < d["t_crit"] < 20 or not d["rate"] <= d["upper95"] <= 1:
+    bad.append(("rate", d["alarms"], d["t_crit"], d["upper95"]))
+names = {m["name"] for m in d["metrics"]}
+if not {"startup.ttid_ns", "startup.main.cpu_ns", "thread.main.msgs.wall_ns"} <= names:
+    bad.append("the start's and the messages' measures")
+for m in d["metrics"]:
+    c = m["smallest_change"]
+    if any(b > a * (1 + 1e-9) for a, b in zip(c, c[1:])) or c[-1] < m["threshold"] * (1 - 1e-9):
+        bad.append(m["name"])
+print(bad[:3] or "ok")
+PY
+)" ok "--calibrate: 40 runs, 50 splits, few alarms; every metric's smallest change shrinks with N, above its threshold"
+like "$("$BIN" compare -q --calibrate "$T"/aa/*.json --splits 20)" \
+	"^btrace-analyze compare --calibrate: [01] of 20 A/A comparisons \\(5 \\+ 5 runs drawn from 40 of one build\\) would fail the gate" \
+	"--calibrate: the text's first line"
+"$BIN" compare -q --calibrate "$T"/aa/*.json --splits 20 --alpha 0.3 --max-regress 0% --noise-floor 0ns \
+	--noise-floor 0B -o "$T/loose.json"
+is "$(python3 -c 'import json, sys; print(0.1 <= json.load(open(sys.argv[1]))["rate"] <= 0.5)' "$T/loose.json")" True \
+	"--calibrate: without thresholds at alpha 0.3, about 30 % of A/A splits fail: the family holds alpha, no more"
+"$BIN" compare -q --calibrate "$T"/aa/r1.json "$T"/aa/r2.json "$T"/aa/r3.json --runs 2 >/dev/null 2>"$T/err"
+is "$?" 2 "--calibrate: 3 runs cannot make 2 + 2 (exit 2)"
+like "$(cat "$T/err")" "needs 2 x 2 runs at least \\(3 given\\)" "... and says how many it needs"
+"$BIN" compare -q --calibrate "$T"/aa/r1.json --base "$T"/aa/r2.json >/dev/null 2>&1
+is "$?" 2 "--calibrate with --base: usage error"
