@@ -145,8 +145,9 @@ void bt_opts_release(struct bt_opts *o)
 	free(o->globs);
 	free(o->arules);
 	free(o->outs);
+	free(o->calib);
 	o->inputs = NULL;
-	o->rules = o->sets = o->base = o->head = o->globs = o->arules = o->outs = NULL;
+	o->rules = o->sets = o->base = o->head = o->globs = o->arules = o->outs = o->calib = NULL;
 }
 
 /* "  -q, --quiet       no progress ...": the names padded to width, the

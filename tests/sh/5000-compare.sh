@@ -240,7 +240,10 @@ mkdir -p "$T/ci/base" "$T/ci/head"
 for s in 1 2 3; do ln -s "$T/base$s" "$T/ci/base/run$s"; ln -s "$T/slow$s" "$T/ci/head/run$s"; done
 BTRACE_ANALYZE="$BIN" sh "$ROOT/examples/ci/perf-gate.sh" "$T/ci/base" "$T/ci/head" "$T/ci/out" >"$T/ci.out"
 is "$?" 0 "examples/ci/perf-gate.sh: 3 + 3 runs of a slower method are inconclusive, not failed"
-like "$(cat "$T/ci.out")" "^btrace-analyze compare: inconclusive" "perf-gate.sh prints the headline"
+like "$(cat "$T/ci.out")" "^btrace-analyze compare: inconclusive: need more runs: 3 \\+ 3" "perf-gate.sh prints the headline: 3 + 3 runs need more"
 check "perf-gate.sh writes the Markdown comment" test -s "$T/ci/out/compare.md"
+for f in compare.json compare.txt compare.xlsx diff.html; do
+	check "perf-gate.sh: one compare writes $f too" test -s "$T/ci/out/$f"
+done
 is "$(jq_ "$T/ci/out/compare.json" '"startup.duration_ns" in [m["name"] for m in d["metrics"]]')" True \
 	"perf-gate.sh: the startup metrics are compared"
