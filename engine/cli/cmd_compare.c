@@ -41,7 +41,8 @@ static int parse(struct bt_opts *o, int argc, char **argv, struct bt_err *err)
 	if (!rc && !o->help && o->ncalib && (o->nbase || o->nhead))
 		rc = bt_err_set(err, BT_EUSAGE, "--calibrate takes runs of one build, not --base or --head");
 	else if (!rc && !o->help && !o->ncalib && (!o->nbase || !o->nhead))
-		rc = bt_err_set(err, BT_EUSAGE, "compare needs runs on both sides: --base R... --head R...");
+		rc = bt_err_set(err, BT_EUSAGE, "compare needs runs on both sides (--base R... --head "
+				"R...), or one build's runs (--calibrate R...)");
 	if (!rc && o->ncalib && o->nouts > 1)
 		rc = bt_err_set(err, BT_EUSAGE, "--calibrate writes one output");
 	if (!rc && o->nouts > 1 && o->format)

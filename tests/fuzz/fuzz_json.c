@@ -3,8 +3,10 @@
  * reader (engine/base/jsonr.c) walks each input held in memory at its
  * exact size, so a read past the end is ASan's; then the input, written
  * to one temporary file (made on the first call, removed at exit), is
- * loaded as a report by compare's runs (engine/compare/runs.c), twice,
- * as a base and a head run sharing metric names.
+ * loaded as a report by compare's runs (engine/compare/runs.c), twice a
+ * side, sharing metric names; the runs are then compared (the family of
+ * tests, the causes, the headline: hostile metric names reach them) and
+ * written in every format to /dev/null, and calibrated.
  */
 #include <math.h>
 #include <stdint.h>
@@ -16,7 +18,10 @@
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
 #include "engine/base/jsonr.h"
+#include "engine/compare/calibrate.h"
+#include "engine/compare/compare.h"
 #include "engine/compare/runs.h"
+#include "reports/compare/cmp_report.h"
 #include "tests/fuzz/fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -74,6 +79,37 @@ static void read_in_memory(const uint8_t *data, size_t size)
 	free(copy);
 }
 
+/* Compare, write, calibrate: whatever the names and values hold. */
+static void judge(const struct bt_runs *rs)
+{
+	static const struct bt_cmp_reporter *const reps[] = { &bt_cmp_text, &bt_cmp_md, &bt_cmp_json,
+							      &bt_cmp_html };
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_cmp_opts o;
+	struct bt_compare c;
+	struct bt_calibration cal;
+	struct bt_cmp_view v;
+	FILE *null = fopen("/dev/null", "w");
+	size_t i;
+
+	memset(&o, 0, sizeof o);
+	bt_gate_defaults(&o.def);
+	if (null && !bt_compare_run(&c, rs, &o, &err)) {
+		memset(&v, 0, sizeof v);
+		v.c = &c;
+		v.top = 10;
+		for (i = 0; i < sizeof reps / sizeof reps[0]; i++)
+			(void)reps[i]->write(&v, null, &err);
+		bt_compare_release(&c);
+	}
+	if (null && !bt_calibrate(&cal, rs, &o, 2, 3, &err)) {
+		(void)bt_cmp_calibration_write(&cal, NULL, null, &err);
+		bt_calibration_release(&cal);
+	}
+	if (null)
+		fclose(null);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path;
@@ -85,14 +121,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	read_in_memory(data, size);
 	path = fuzz_write_input("fuzz-json", data, size);
 	bt_runs_init(&rs);
-	if (!bt_runs_add_report(&rs, BT_BASE, path, &err) &&
-	    !bt_runs_add_report(&rs, BT_HEAD, path, &err))
+	if (!bt_runs_add_report(&rs, BT_BASE, path, &err) && !bt_runs_add_report(&rs, BT_BASE, path, &err) &&
+	    !bt_runs_add_report(&rs, BT_HEAD, path, &err) && !bt_runs_add_report(&rs, BT_HEAD, path, &err)) {
+		judge(&rs);
 		for (r = 0; r < rs.nruns; r++)
 			for (id = 0; id < rs.nnames; id++) {
 				double v = bt_runs_value(&rs, r, id);
 				if (!isnan(v))
 					sum += v;
 			}
+	}
 	bt_runs_release(&rs);
 	return isnan(sum) ? 0 : 0;
 }
