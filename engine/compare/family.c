@@ -77,15 +77,18 @@ static void tally(struct fam *f)
 	}
 }
 
-static const double *sort_key;
+struct keyed {
+	double key;
+	size_t j;
+};
 
-static int by_abs_desc(const void *a, const void *b)
+static int by_key_desc(const void *a, const void *b)
 {
-	double x = sort_key[*(const size_t *)a], y = sort_key[*(const size_t *)b];
+	const struct keyed *x = a, *y = b;
 
-	if (x != y)
-		return x < y ? 1 : -1;
-	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+	if (x->key != y->key)
+		return x->key < y->key ? 1 : -1;
+	return (x->j > y->j) - (x->j < y->j);
 }
 
 /* Every k-subset of nruns, in lexicographic order. */
@@ -151,6 +154,7 @@ void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const do
 	size_t *idx, *obs_idx, j, r, nh = 0, total;
 	double splits;
 	double *obs;
+	struct keyed *keyed;
 
 	for (r = 0; r < nruns; r++)
 		nh += head[r] != 0;
@@ -180,10 +184,13 @@ void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const do
 	stats(&f, obs_idx, t);
 	memcpy(obs, f.abs_t, nt * sizeof *obs);
 	f.obs = obs;
+	keyed = bt_xcalloc(nt, sizeof *keyed);
 	for (j = 0; j < nt; j++)
-		f.order[j] = j;
-	sort_key = obs;
-	qsort(f.order, nt, sizeof *f.order, by_abs_desc);
+		keyed[j].key = obs[j], keyed[j].j = j;
+	qsort(keyed, nt, sizeof *keyed, by_key_desc);
+	for (j = 0; j < nt; j++)
+		f.order[j] = keyed[j].j;
+	free(keyed);
 	total = info->exact ? enumerate(&f, idx) : sample(&f, obs_idx, idx);
 	for (j = 0; j < nt; j++) {   /* step-down: never below the p of a larger T */
 		double pj = (double)f.count[j] / (double)total;

@@ -325,11 +325,9 @@ static struct mtotal *total_of(struct bt_map64 *index, struct mtotal **t, size_t
 	return &(*t)[k - 1];
 }
 
-static const struct mslice *order_v;
-
 static int by_ts_depth(const void *x, const void *y)
 {
-	const struct mslice *a = &order_v[*(const size_t *)x], *b = &order_v[*(const size_t *)y];
+	const struct mslice *a = *(const struct mslice *const *)x, *b = *(const struct mslice *const *)y;
 
 	if (a->ts != b->ts)
 		return a->ts < b->ts ? -1 : 1;
@@ -342,16 +340,16 @@ static void add_inclusive(const struct bt_startup *st, int64_t a, int64_t b, str
 			  struct mtotal **t, size_t *n, size_t *cap)
 {
 	const struct mslice *open[MAX_NEST];
-	size_t *idx = bt_xcalloc(st->n + 1, sizeof *idx), i, m = 0, d;
+	const struct mslice **idx = bt_xcalloc(st->n + 1, sizeof *idx);
+	size_t i, m = 0, d;
 
 	for (i = 0; i < st->n; i++)
 		if (share(&st->v[i], a, b) > 0)
-			idx[m++] = i;
-	order_v = st->v;
+			idx[m++] = &st->v[i];
 	qsort(idx, m, sizeof *idx, by_ts_depth);
 	memset(open, 0, sizeof open);
 	for (i = 0; i < m; i++) {
-		const struct mslice *s = &st->v[idx[i]];
+		const struct mslice *s = idx[i];
 		int nested = 0;
 		for (d = 0; d < s->depth && d < MAX_NEST && !nested; d++)
 			nested = open[d] && open[d]->frame == s->frame && open[d]->ts + open[d]->dur > s->ts;
