@@ -4,6 +4,7 @@
  * one column can hold metrics of different units.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/compare/cmp_report.h"
@@ -183,23 +184,66 @@ static int key_metric(const char *name)
 
 #define SUMMARY_INCONCLUSIVE 10   /* noise, mostly: the rest are in the details */
 
+struct row_key {
+	int method;
+	double move;
+	size_t at;
+};
+
+/* Within a verdict: the start's and the main thread's own measures first,
+ * then methods by how much time moved (not by relative change, which puts
+ * a small method's jitter above a large method's slowdown). */
+static int summary_order(const void *a, const void *b)
+{
+	const struct row_key *x = a, *y = b;
+
+	if (x->method != y->method)
+		return x->method - y->method;
+	if (x->method && x->move != y->move)
+		return x->move < y->move ? 1 : -1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+static void sort_rows(const struct bt_compare *c, size_t *at, size_t n)
+{
+	struct row_key *k = bt_xcalloc(n + 1, sizeof *k);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		k[i].method = bt_metric_per_method(c->m[at[i]].name);
+		k[i].move = fabs(c->m[at[i]].delta);
+		k[i].at = at[i];
+	}
+	qsort(k, n, sizeof *k, summary_order);
+	for (i = 0; i < n; i++)
+		at[i] = k[i].at;
+	free(k);
+}
+
 size_t bt_cmp_summary_rows(const struct bt_compare *c, size_t *at, size_t max, size_t *more)
 {
-	size_t i, n = 0, unsure = 0;
+	size_t i, n = 0, unsure = 0, from;
 	int r;
 
 	*more = 0;
 	for (r = 0; r < 4; r++) {
+		from = n;
 		for (i = 0; i < c->nm; i++) {
 			const struct bt_cmp_metric *m = &c->m[i];
 			if (!m->gate.gated || summary_rank(m) != r || (r == 3 && !key_metric(m->name)) ||
 			    (m->base.max == 0 && m->head.max == 0 && m->base.min == 0 && m->head.min == 0))
 				continue;
-			if (n < max && (r != 2 || unsure++ < SUMMARY_INCONCLUSIVE))
-				at[n++] = i;
-			else if (r < 3)
+			if (r == 2 && unsure++ >= SUMMARY_INCONCLUSIVE)
 				++*more;
+			else
+				at[n++] = i;
 		}
+		sort_rows(c, at + from, n - from);
+	}
+	if (n > max) {
+		for (i = max; i < n; i++)
+			*more += summary_rank(&c->m[at[i]]) < 3;
+		n = max;
 	}
 	return n;
 }
