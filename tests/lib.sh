@@ -58,6 +58,14 @@ truth() {   # dir key
 }
 
 # One value from SQL against a database or dump.
+jq_() {   # file python-expression over d (the file's JSON): print its value
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+valid() {   # file: "valid" if it validates against reports/compare/compare.schema.json
+	python3 -c 'import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))
+print("valid")' "$1" "$ROOT/reports/compare/compare.schema.json" 2>&1 | tail -1
+}
 q() {   # input sql
 	"$BIN" query -q "$1" "$2" --format tsv | sed -n 2p
 }

@@ -22,14 +22,6 @@ for s in 1 2 3 4 5 6 7 8 9 10; do
 	run lock$s $((s + 10)) --lock-scale 2
 done
 side() { for s in 1 2 3 4 5 6 7 8 9 10; do printf '%s ' "$T/$1$s.json"; done; }
-jq_() {   # file python-expression over d: print its value
-	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-valid() {   # file: validates against reports/compare/compare.schema.json
-	python3 -c 'import json, sys, jsonschema
-jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))
-print("valid")' "$1" "$ROOT/reports/compare/compare.schema.json" 2>&1 | tail -1
-}
 
 # shellcheck disable=SC2046
 "$BIN" compare --base $(side base) --head $(side same) -o "$T/same.cmp.json"

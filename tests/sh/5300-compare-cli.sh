@@ -15,14 +15,6 @@ for s in 1 2 3; do dump b$s $s --bad-depth 3 --unmapped 2; done
 dump h1 9 --count-delta 5 --bad-utf8
 dump h2 9 --pid 70000
 for r in b1 b2 b3 h1 h2; do "$BIN" -q "$T/$r" -o "$T/$r.json"; done
-jq_() {   # file python-expression over d: print its value
-	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-valid() {   # file: validates against reports/compare/compare.schema.json
-	python3 -c 'import json, sys, jsonschema
-jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))
-print("valid")' "$1" "$ROOT/reports/compare/compare.schema.json" 2>&1 | tail -1
-}
 BASE="$T/b1 $T/b2 $T/b3"
 HEAD="$T/h1 $T/h2"
 export SOURCE_DATE_EPOCH=1700000000   # the same workbook bytes from run to run
