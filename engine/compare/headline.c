@@ -12,6 +12,8 @@
 #include "engine/base/alloc.h"
 #include "engine/compare/compare_int.h"
 
+#define MOVED_MAX 2   /* methods the headline names */
+
 static int importance(const char *name)
 {
 	static const char *const order[] = {
@@ -46,41 +48,54 @@ static int symbol_of(const char *name, const char **sym, size_t *len)
 	return 1;
 }
 
-/*
- * The method that moved, among the gated methods' metrics with verdict v:
- * the one whose metrics (self CPU, self wall and inclusive in the start,
- * self CPU and wall in the messages) moved by the most time in all, shown
- * by its metric of the largest |t|. A slowed method adds the most time;
- * the methods sampled next to it get part of it (samples come at capture
- * points), each less (on simulated slowdowns this named the slowed method
- * more often than counting scopes or summing t: BENCHMARKS.md).
- */
-static const struct bt_cmp_metric *moved_method(const struct bt_compare *c, enum bt_verdict v)
+static int same_symbol(const char *a, const char *b)
 {
-	const struct bt_cmp_metric *best = NULL;
-	double best_sum = 0;
-	size_t i, j;
+	const char *s, *t;
+	size_t n, k;
+
+	return symbol_of(a, &s, &n) && symbol_of(b, &t, &k) && n == k && !memcmp(s, t, n);
+}
+
+/*
+ * The methods that moved, among the gated methods' metrics with verdict v:
+ * the one whose metrics (self CPU, self wall and inclusive in the start,
+ * self CPU and wall in the messages) moved by the most time in all, and a
+ * second when it moved by half as much at least; each shown by its metric
+ * of the largest |t|. A slowed method adds the most time; the methods
+ * sampled next to it get part of it (samples come at capture points), and
+ * when one got nearly as much the records cannot tell the two apart, so
+ * both are named (on simulated slowdowns: BENCHMARKS.md). Returns how many.
+ */
+static size_t moved_methods(const struct bt_compare *c, enum bt_verdict v,
+			    const struct bt_cmp_metric *out[MOVED_MAX])
+{
+	double sum[MOVED_MAX] = { 0 };
+	size_t i, j, k, n = 0;
 
 	for (i = 0; i < c->nm; i++) {
 		const struct bt_cmp_metric *m = &c->m[i], *show = m;
-		const char *s, *s2;
-		size_t len, len2;
-		double sum = 0;
-		if (!m->gate.gated || m->verdict != v || !symbol_of(m->name, &s, &len))
+		double total = 0;
+		if (!m->gate.gated || m->verdict != v || !strstr(m->name, ".method."))
 			continue;
+		for (k = 0; k < n && !same_symbol(out[k]->name, m->name); k++)
+			;
+		if (k < n)
+			continue;   /* counted */
 		for (j = 0; j < c->nm; j++) {
 			const struct bt_cmp_metric *o = &c->m[j];
-			if (!o->gate.gated || o->verdict != v || !symbol_of(o->name, &s2, &len2) || len2 != len ||
-			    memcmp(s, s2, len))
+			if (!o->gate.gated || o->verdict != v || !same_symbol(o->name, m->name))
 				continue;
-			sum += fabs(o->delta);
+			total += fabs(o->delta);
 			if (fabs(o->t) > fabs(show->t))
 				show = o;
 		}
-		if (!best || sum > best_sum)
-			best = show, best_sum = sum;
+		for (k = n < MOVED_MAX ? n++ : MOVED_MAX; k > 0 && total > sum[k - 1]; k--)
+			if (k < MOVED_MAX)
+				out[k] = out[k - 1], sum[k] = sum[k - 1];
+		if (k < MOVED_MAX)
+			out[k] = show, sum[k] = total;
 	}
-	return best;
+	return n > 1 && sum[1] < 0.5 * sum[0] ? 1 : n;
 }
 
 /* The gated metric with verdict v that leads, or NULL. */
@@ -103,8 +118,10 @@ static const struct bt_cmp_metric *lead(const struct bt_compare *c, enum bt_verd
 			      fabs(best->delta) * (isnan(best->rel) ? 0 : fabs(best->rel))))
 			best = m;
 	}
-	if (best && strstr(best->name, ".method."))
-		return moved_method(c, v);
+	if (best && strstr(best->name, ".method.")) {
+		const struct bt_cmp_metric *k[MOVED_MAX];
+		return moved_methods(c, v, k) ? k[0] : best;
+	}
 	return best;
 }
 
@@ -140,20 +157,31 @@ void bt_cmp_cause_words(const struct bt_compare *c, const struct bt_cmp_cause *k
 
 /* A lead that is no method's (startup blocking, per-message time) says
  * which method moved most too, when one did with it. */
-static void method_clause(const struct bt_compare *c, const struct bt_cmp_metric *m, struct bt_buf *b)
+static void method_words(const struct bt_cmp_metric *k, struct bt_buf *b)
 {
-	const struct bt_cmp_metric *k;
-
-	if (strstr(m->name, ".method.") || !(k = moved_method(c, m->verdict)))
-		return;
-	if (m->ncauses && strstr(c->runs->names[m->causes[0].id], ".method.") &&
-	    !strncmp(c->runs->names[m->causes[0].id], k->name, strlen(k->name) - strlen(strrchr(k->name, '.'))))
-		return;   /* the top cause is that method */
-	bt_buf_addf(b, "; method %s ", k->label);
+	bt_buf_addf(b, "%s ", k->label);
 	signed_amount(k->unit, k->delta, b);
 	bt_buf_adds(b, " (");
 	rel_pct(k->rel, b);
 	bt_buf_adds(b, ")");
+}
+
+/* The methods that moved, besides the lead and its top cause: "; method X
+ * +3 ms (+40 %)", "; methods X ..., Y ...", or after a method's lead "; also
+ * Y ..." when another moved nearly as much. */
+static void method_clause(const struct bt_compare *c, const struct bt_cmp_metric *m, struct bt_buf *b)
+{
+	const struct bt_cmp_metric *k[MOVED_MAX];
+	const char *cause = m->ncauses ? c->runs->names[m->causes[0].id] : "";
+	size_t n = moved_methods(c, m->verdict, k), i, shown = 0;
+	int lead_is_method = strstr(m->name, ".method.") != NULL;
+
+	for (i = 0; i < n; i++) {
+		if (same_symbol(k[i]->name, lead_is_method ? m->name : cause))
+			continue;   /* said already */
+		bt_buf_adds(b, shown++ ? ", " : lead_is_method ? "; also " : n - i > 1 ? "; methods " : "; method ");
+		method_words(k[i], b);
+	}
 }
 
 void bt_cmp_headline_build(struct bt_compare *c)
