@@ -1,9 +1,13 @@
 /*
  * The Markdown report, for pull-request comments: the text report's
  * content as GitHub-flavoured Markdown tables, metrics folded away in a
- * <details> block. Cell text is escaped so method names like <init> or
- * a|b cannot break the table.
+ * <details> block (the per-method ones counted, not listed). A comment
+ * holds 65,536 characters: the report stays under MD_LIMIT bytes (at
+ * least as many characters), the least important sections cut first, at
+ * a row, with a note saying what was left out. Cell text is escaped so
+ * method names like <init> or a|b cannot break the table.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/report.h"
@@ -80,18 +84,24 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 static void metrics(FILE *out, const struct bt_result *res, const struct bt_metric *const *m)
 {
 	struct bt_buf b = BT_BUF_INIT;
-	size_t i;
-	fprintf(out, "\n<details><summary>Metrics (%zu)</summary>\n\n| metric | value |\n|---|---:|\n",
-		res->nmetrics);
+	size_t i, per_method = 0;
+
+	for (i = 0; i < res->nmetrics; i++)
+		per_method += bt_metric_per_method(m[i]->name) != 0;
+	fprintf(out, "\n<details><summary>Metrics (%zu", res->nmetrics - per_method);
+	if (per_method)
+		fprintf(out, "; %zu per-method metrics in the JSON report", per_method);
+	fputs(")</summary>\n\n| metric | value |\n|---|---:|\n", out);
 	for (i = 0; i < res->nmetrics; i++) {
 		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
+		if (bt_metric_per_method(m[i]->name))
+			continue;
 		bt_buf_reset(&b);
 		bt_format_value(&m[i]->v, u, &b);
 		fputs("| ", out);
 		bt_md_put(out, m[i]->name);
 		fprintf(out, " | %s%s |\n", b.buf, u == BT_UNIT_NS ? " ms" : "");
 	}
-	fputs("\n</details>\n", out);
 	bt_buf_release(&b);
 }
 
@@ -138,13 +148,91 @@ static void table(FILE *out, const struct bt_rtable *t)
 	bt_buf_release(&b);
 }
 
+static void diagnostics(FILE *out, const struct bt_report_ctx *c)
+{
+	size_t i;
+
+	fputs("\n## Diagnostics\n\n", out);
+	if (!c->ndiag)
+		fputs("None.\n", out);
+	for (i = 0; i < c->ndiag; i++) {
+		fputs("- ", out);
+		bt_md_put(out, c->diag[i].code);
+		fprintf(out, " (%lld): ", (long long)c->diag[i].count);
+		bt_md_put(out, c->diag[i].detail);
+		fputc('\n', out);
+	}
+}
+
+#define MD_LIMIT 60000
+#define NOTE_ROOM 800   /* the note's room, kept free */
+
+/* A part of the report: its text, what closes it (written even when it is
+ * cut) and how much it matters (higher: cut first). */
+struct part {
+	char *text;
+	size_t len;
+	const char *close, *what;
+	int rank;
+};
+
+static FILE *part_open(struct part *p, const char *what, int rank)
+{
+	memset(p, 0, sizeof *p);
+	p->close = "";
+	p->what = what;
+	p->rank = rank;
+	return open_memstream(&p->text, &p->len);
+}
+
+/* The whole lines of p within room bytes. */
+static size_t lines_within(const struct part *p, size_t room)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < p->len && i < room; i++)
+		if (p->text[i] == '\n')
+			n = i + 1;
+	return n;
+}
+
+/* Cut the least important parts, at a line, until all fit; say so in note. */
+static void fit(struct part *p, size_t n, struct bt_buf *note)
+{
+	size_t total = 0, i;
+
+	for (i = 0; i < n; i++)
+		total += p[i].len + strlen(p[i].close);
+	while (total + NOTE_ROOM > MD_LIMIT) {
+		size_t worst = 0, keep, over = total + NOTE_ROOM - MD_LIMIT;
+		for (i = 1; i < n; i++)
+			if (p[i].len && (!p[worst].len || p[i].rank > p[worst].rank))
+				worst = i;
+		if (!p[worst].len || !p[worst].rank)
+			break;
+		keep = over >= p[worst].len ? 0 : lines_within(&p[worst], p[worst].len - over);
+		bt_buf_addf(note, "%s%s (%s)", note->len ? ", " : "", p[worst].what,
+			    keep ? "cut" : "left out");
+		total -= p[worst].len - keep;
+		p[worst].len = keep;
+		if (!keep) {
+			total -= strlen(p[worst].close);
+			p[worst].close = "";   /* nothing opened */
+			p[worst].rank = 0;     /* nothing left to cut */
+		}
+	}
+}
+
 static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 {
 	struct bt_db *db = x->db;
 	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
 	struct bt_startup_sum su;
-	size_t i;
+	struct bt_buf note = BT_BUF_INIT;
+	struct part *p;
+	size_t i, n = 0;
+	FILE *f;
 
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
@@ -152,23 +240,44 @@ static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 		bt_report_ctx_release(&c);
 		return err->code;
 	}
-	facts(out, &c.facts);
-	bt_startup_sum_md(out, &su);   /* the review's headline, before the findings */
-	bt_startup_sum_release(&su);
-	findings(out, res, c.facts.start_ns);
-	metrics(out, res, c.metrics);
-	for (i = 0; i < res->ntables; i++)
-		table(out, &res->tables[i]);
-	fputs("\n## Diagnostics\n\n", out);
-	if (!c.ndiag)
-		fputs("None.\n", out);
-	for (i = 0; i < c.ndiag; i++) {
-		fputs("- ", out);
-		bt_md_put(out, c.diag[i].code);
-		fprintf(out, " (%lld): ", (long long)c.diag[i].count);
-		bt_md_put(out, c.diag[i].detail);
-		fputc('\n', out);
+	p = bt_xcalloc(res->ntables + 5, sizeof *p);
+	if ((f = part_open(&p[n++], "the facts", 0))) {
+		facts(f, &c.facts);
+		bt_startup_sum_md(f, &su);   /* the review's headline, before the findings */
+		fclose(f);
 	}
+	if ((f = part_open(&p[n++], "findings", 3))) {
+		findings(f, res, c.facts.start_ns);
+		fclose(f);
+	}
+	if ((f = part_open(&p[n], "the metrics", 1000))) {
+		metrics(f, res, c.metrics);
+		p[n++].close = "\n</details>\n";
+		fclose(f);
+	}
+	for (i = 0; i < res->ntables; i++) {
+		if (!(f = part_open(&p[n++], res->tables[i].title, 10 + (int)i)))
+			continue;
+		table(f, &res->tables[i]);
+		fclose(f);
+	}
+	if ((f = part_open(&p[n++], "diagnostics", 2))) {
+		diagnostics(f, &c);
+		fclose(f);
+	}
+	fit(p, n, &note);
+	for (i = 0; i < n; i++) {
+		if (p[i].text)
+			fwrite(p[i].text, 1, p[i].len, out);
+		fputs(p[i].close, out);
+		free(p[i].text);
+	}
+	if (note.len)
+		fprintf(out, "\n> Left out to stay under GitHub's comment limit (%d characters here): %s. "
+			"The JSON report has everything.\n", MD_LIMIT, note.buf);
+	free(p);
+	bt_buf_release(&note);
+	bt_startup_sum_release(&su);
 	bt_report_ctx_release(&c);
 	return BT_OK;
 }
