@@ -120,7 +120,7 @@ void bt_diag_rows_free(struct bt_diag_row *d, size_t n)
 	free(d);
 }
 
-static void human_bytes(double v, struct bt_buf *b)
+void bt_format_bytes(double v, struct bt_buf *b)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	int u = 0;
@@ -155,7 +155,7 @@ void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b)
 		bt_buf_addf(b, "%.1f", d / 1e6);
 		return;
 	case BT_UNIT_BYTES:
-		human_bytes(d, b);
+		bt_format_bytes(d, b);
 		return;
 	case BT_UNIT_PCT:
 		bt_buf_addf(b, "%.1f%%", d);

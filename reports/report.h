@@ -91,6 +91,9 @@ int bt_report_ctx_load(struct bt_db *db, const struct bt_result *res, struct bt_
 void bt_report_ctx_release(struct bt_report_ctx *c);
 
 
+/* Bytes as people read them, one convention for every output: binary
+ * units, one decimal ("131.7 MiB", "512 B"). */
+void bt_format_bytes(double v, struct bt_buf *b);
 /* A value as people read it: ns as ms, bytes with binary units, percent. */
 void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b);
 /* A column heading for people: "wall_ns" reads "wall ms". */

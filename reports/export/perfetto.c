@@ -17,6 +17,7 @@
 #include "reports/export/perfetto.h"
 #include "reports/export/slice_log.h"
 #include "reports/report.h"
+#include "reports/report.h"
 
 typedef Perfetto__Protos__TracePacket Packet;
 typedef Perfetto__Protos__TrackEvent Event;
@@ -282,19 +283,16 @@ static int end_slice(struct bt_perfetto *w, struct track *t, struct bt_err *err)
 	return put(w, &p, err);
 }
 
-/* Upstream's human-readable byte count (format spec §8.5, C locale). */
+/* The byte count for people, as every report writes it (binary units;
+ * upstream wrote "25.04 MB" for 1024^2 bytes); AllocatedBytesNum keeps the
+ * number. */
 static void human_bytes(int64_t n, char *buf, size_t len)
 {
-	double v = (double)n;
+	struct bt_buf b = BT_BUF_INIT;
 
-	if (n < 1024)
-		snprintf(buf, len, "%lld B", (long long)n);
-	else if (n < 1024 * 1024)
-		snprintf(buf, len, "%.2f KB", v / 1024);
-	else if (n < 1024LL * 1024 * 1024)
-		snprintf(buf, len, "%.2f MB", v / (1024.0 * 1024));
-	else
-		snprintf(buf, len, "%.2f GB", v / (1024.0 * 1024 * 1024));
+	bt_format_bytes((double)n, &b);
+	snprintf(buf, len, "%s", b.buf ? b.buf : "0 B");
+	bt_buf_release(&b);
 }
 
 struct annots {
