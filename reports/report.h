@@ -38,6 +38,8 @@ struct bt_export {
 	const struct bt_html_timeline *timeline;
 	int folded_metric;           /* enum bt_folded_metric */
 	int show_idle;               /* --idle: idle time in the flame graphs, pprof and folded */
+	int width;                   /* --width: text tables within this many columns; 0: the
+				      * terminal's when writing to one, else no limit */
 };
 
 struct bt_exporter {

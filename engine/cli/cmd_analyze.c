@@ -72,6 +72,7 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 				o.folded_metric);
 	if (!rc) {
 		out = bt_outputs_new(bt_folded_metric_parse(o.folded_metric), o.show_idle);
+		bt_outputs_width(out, o.width);
 		rc = add_outputs(&o, out, err);
 	}
 	if (!rc)

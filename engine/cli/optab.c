@@ -103,9 +103,23 @@ static const struct bt_opt opt_idle = {
 		"flame graphs, pprof and folded stacks, as an \"(idle)\"\n"
 		"frame; left out by default, as it is no method's time" };
 
+static int width(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (!*v || *end || n < 40 || n > 10000)
+		return bt_err_set(err, BT_EUSAGE, "%s wants a number of columns from 40, not '%s'", name, v);
+	o->width = (int)n;
+	return BT_OK;
+}
+
+static const struct bt_opt opt_width = {
+	.name = "--width", .arg = "N", .kind = BT_OPTK_VALUE, .parse = width,
+	.help = "text tables within N columns (default: the terminal's\nwidth when writing to one)" };
 static const struct bt_opt *const analyze_opts[] = {
 	&opt_output, &opt_format, &opt_rules, &opt_set, &opt_fail_on, &opt_perfetto, &opt_pprof,
-	&opt_folded, &opt_folded_metric, &opt_idle, NULL
+	&opt_folded, &opt_folded_metric, &opt_idle, &opt_width, NULL
 };
 const struct bt_optcmd bt_optab_analyze = { analyze_opts, load_opts, 19, NULL, NULL };
 

@@ -35,6 +35,7 @@ struct bt_opts {
 				    * from the database (compare's one summary of all runs) */
 	int strict;                /* --strict: an input cut short is an error */
 	int show_idle;             /* --idle: idle time in the flame graphs, pprof and folded */
+	int width;                 /* --width N: text tables within N columns (0: the terminal's) */
 	int help;
 	/* compare */
 	const char **outs;         /* -o OUT, repeatable: one output per path */

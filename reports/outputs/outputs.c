@@ -90,6 +90,11 @@ struct bt_outputs *bt_outputs_new(int folded_metric, int show_idle)
 	return o;
 }
 
+void bt_outputs_width(struct bt_outputs *o, int cols)
+{
+	o->x.width = cols;
+}
+
 void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const char *path)
 {
 	struct output *d;

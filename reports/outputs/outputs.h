@@ -29,6 +29,8 @@ struct bt_outputs;
 
 /* folded_metric: enum bt_folded_metric; show_idle: --idle (struct bt_export) */
 struct bt_outputs *bt_outputs_new(int folded_metric, int show_idle);
+/* --width: text tables within cols columns (0: the terminal's, if any). */
+void bt_outputs_width(struct bt_outputs *o, int cols);
 /* Add an output of x to path (NULL or "-": stdout), in the order their
  * errors should be found in. */
 void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const char *path);

@@ -23,6 +23,11 @@ void bt_grid_init(struct bt_grid *g, int ncols);
 void bt_grid_add(struct bt_grid *g, const char *s, size_t len);
 /* Header, rule, rows; "(no rows)" when only the header was added. */
 void bt_grid_print(const struct bt_grid *g, FILE *out);
+/* The same within width columns (0: no limit): the widest text columns
+ * are narrowed (not under MIN_TEXT_COLS) and their cells shortened in the
+ * middle ("com.exa…Adapter.bind"), where the ends tell names apart;
+ * numbers are never cut. */
+void bt_grid_print_fit(const struct bt_grid *g, FILE *out, size_t width);
 void bt_grid_release(struct bt_grid *g);
 
 #endif

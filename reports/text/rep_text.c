@@ -5,6 +5,8 @@
  * with binary units. Long tables are cut at BT_REPORT_ROWS rows.
  */
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "reports/text/grid.h"
 #include "reports/report.h"
@@ -95,7 +97,20 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 	bt_buf_release(&b);
 }
 
-static void table(FILE *out, const struct bt_rtable *t)
+/* Columns the tables must fit: --width, else the terminal's (stdout a
+ * terminal), else no limit (a file or a pipe keeps whole names). */
+static size_t out_width(const struct bt_export *x, FILE *out)
+{
+	struct winsize ws;
+
+	if (x->width > 0)
+		return (size_t)x->width;
+	if (isatty(fileno(out)) && !ioctl(fileno(out), TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	return 0;
+}
+
+static void table(FILE *out, const struct bt_rtable *t, size_t cols)
 {
 	struct bt_grid g;
 	struct bt_buf b = BT_BUF_INIT;
@@ -119,7 +134,7 @@ static void table(FILE *out, const struct bt_rtable *t)
 			bt_grid_add(&g, b.buf, b.len);
 		}
 	}
-	bt_grid_print(&g, out);
+	bt_grid_print_fit(&g, out, cols);
 	if (shown < t->nrows)
 		fprintf(out, "(%zu more rows in the JSON report)\n", t->nrows - shown);
 	bt_grid_release(&g);
@@ -146,7 +161,7 @@ static int write_text(const struct bt_export *x, FILE *out, struct bt_err *err)
 	findings(out, res, c.facts.start_ns);
 	metrics(out, res, c.metrics);
 	for (i = 0; i < res->ntables; i++)
-		table(out, &res->tables[i]);
+		table(out, &res->tables[i], out_width(x, out));
 	fputs("\nDiagnostics\n\n", out);
 	if (!c.ndiag)
 		fputs("(none)\n", out);
