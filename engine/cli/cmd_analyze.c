@@ -37,7 +37,9 @@ static int add_outputs(const struct bt_opts *o, struct bt_outputs *out, struct b
 
 	if (bt_report_pick(o->format, o->out, &rep, err))
 		return err->code;
-	bt_outputs_add(out, rep, o->out);
+	/* exports alone stand alone: no report on stdout unless asked for */
+	if (o->out || o->format || !(o->perfetto || o->pprof || o->folded))
+		bt_outputs_add(out, rep, o->out);
 	if (o->perfetto)
 		bt_outputs_add(out, &bt_exp_perfetto, o->perfetto);
 	if (o->pprof)
@@ -90,6 +92,8 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 	bt_alloc_doing("writing the outputs of", o.inputs[0]);
 	if (!rc)
 		rc = bt_outputs_finish(out, db, &res, err);
+	if (!rc && !o.quiet)
+		bt_outputs_tell(out, stderr);
 	if (!rc)
 		rc = bt_db_publish(db, err);
 	if (!rc)

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
@@ -21,6 +22,15 @@ static const struct bt_exporter *const reports[] = {
 
 #define N_REPORTS (sizeof reports / sizeof reports[0])
 
+/* A path that is there and no regular file (a FIFO, a device): its name
+ * says nothing of a format. */
+static int special(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !S_ISREG(st.st_mode);
+}
+
 int bt_report_pick(const char *format, const char *path, const struct bt_exporter **out,
 		   struct bt_err *err)
 {
@@ -28,6 +38,8 @@ int bt_report_pick(const char *format, const char *path, const struct bt_exporte
 	size_t i;
 
 	*out = &bt_rep_text;
+	if (ext && strchr(ext, '/'))
+		ext = NULL;   /* a dot in a folder's name: no extension */
 	for (i = 0; i < N_REPORTS; i++) {
 		if (format ? !strcmp(format, reports[i]->name) : ext && !strcmp(ext, reports[i]->ext)) {
 			*out = reports[i];
@@ -37,6 +49,9 @@ int bt_report_pick(const char *format, const char *path, const struct bt_exporte
 	if (format)
 		return bt_err_set(err, BT_EUSAGE, "unknown report format '%s' (known: text, json, md, html, xlsx)",
 				  format);
+	if (ext && strcmp(path, "-") && !special(path))   /* r.pdf would get text in it */
+		return bt_err_set(err, BT_EUSAGE, "-o %s: no report format has the extension '%s' (known: .txt, "
+				  ".json, .md, .html, .xlsx; --format names one for any path)", path, ext);
 	return BT_OK;
 }
 
@@ -229,6 +244,23 @@ int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_re
 		if (bt_out_commit(&o->v[i].out, err))
 			return err->code;
 	return BT_OK;
+}
+
+void bt_outputs_tell(const struct bt_outputs *o, FILE *to)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		const char *p = o->v[i].path;
+		if (!p || !strcmp(p, "-") || stat(p, &st) || !S_ISREG(st.st_mode))
+			continue;
+		bt_buf_reset(&b);
+		bt_format_bytes((double)st.st_size, &b);
+		fprintf(to, "btrace-analyze: wrote %s (%s)\n", p, b.buf);
+	}
+	bt_buf_release(&b);
 }
 
 void bt_outputs_free(struct bt_outputs *o)

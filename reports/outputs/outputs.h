@@ -48,6 +48,9 @@ int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
  * output if all succeeded (else none is). */
 int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_result *res,
 		      struct bt_err *err);
+/* After a finish that succeeded: "btrace-analyze: wrote PATH (SIZE)" for
+ * each file written (not stdout), so an export says what it made. */
+void bt_outputs_tell(const struct bt_outputs *o, FILE *to);
 /* Free o; uncommitted outputs are removed. Waits for the helper thread. */
 void bt_outputs_free(struct bt_outputs *o);
 

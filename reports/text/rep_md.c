@@ -169,14 +169,14 @@ static void diagnostics(FILE *out, const struct bt_report_ctx *c)
 
 /* A part of the report: its text, what closes it (written even when it is
  * cut) and how much it matters (higher: cut first). */
-struct part {
+struct md_part {
 	char *text;
 	size_t len;
 	const char *close, *what;
 	int rank;
 };
 
-static FILE *part_open(struct part *p, const char *what, int rank)
+static FILE *part_open(struct md_part *p, const char *what, int rank)
 {
 	memset(p, 0, sizeof *p);
 	p->close = "";
@@ -186,7 +186,7 @@ static FILE *part_open(struct part *p, const char *what, int rank)
 }
 
 /* The whole lines of p within room bytes. */
-static size_t lines_within(const struct part *p, size_t room)
+static size_t lines_within(const struct md_part *p, size_t room)
 {
 	size_t n = 0, i;
 
@@ -197,7 +197,7 @@ static size_t lines_within(const struct part *p, size_t room)
 }
 
 /* Cut the least important parts, at a line, until all fit; say so in note. */
-static void fit(struct part *p, size_t n, struct bt_buf *note)
+static void fit(struct md_part *p, size_t n, struct bt_buf *note)
 {
 	size_t total = 0, i;
 
@@ -230,7 +230,7 @@ static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 	struct bt_report_ctx c;
 	struct bt_startup_sum su;
 	struct bt_buf note = BT_BUF_INIT;
-	struct part *p;
+	struct md_part *p;
 	size_t i, n = 0;
 	FILE *f;
 

@@ -70,7 +70,7 @@ for n in p3 p2 rt; do
 
 	total=$(q "$db" "SELECT sum(self_ns), sum(self_cpu_ns), sum(self_ns - self_cpu_ns), sum(self_alloc_bytes),
 		sum(self_alloc_objects), sum(self_majflt) FROM calltree" | tr '\t' ' ')
-	"$BIN" -q "$in" --pprof "$T/$n.pb.gz" --folded "$T/$n.txt" -o "$T/$n.txt.report"
+	"$BIN" -q "$in" --pprof "$T/$n.pb.gz" --folded "$T/$n.txt" -o "$T/$n.report.txt"
 	go tool pprof -raw "$T/$n.pb.gz" 2>/dev/null | python3 tests/fixtures/check_stacks.py raw >"$T/raw"
 	is "$(sed -n 's/^total //p' "$T/raw")" "$total" "$n: go tool pprof's totals (wall, cpu, offcpu, alloc, objects, majflt) are the call tree's"
 	python3 tests/fixtures/check_stacks.py folded "$T/$n.txt" "$name" >"$T/fold"
@@ -79,7 +79,7 @@ for n in p3 p2 rt; do
 	is "$(sed -n 's/^root //p' "$T/fold")" "$(q "$db" "SELECT sum(self_ns) FROM calltree WHERE tid = $main")" \
 		"$n: folded: the main thread's lines sum to its wall"
 
-	"$BIN" -q "$in" --perfetto "$T/$n.again.pb" -o "$T/$n.txt.report"
+	"$BIN" -q "$in" --perfetto "$T/$n.again.pb" -o "$T/$n.report.txt"
 	"$BIN" import -q "$T/$n.again.pb" -o "$T/$n.again.db"
 	is "$(python3 tests/fixtures/check_pf_roundtrip.py "$db" "$T/$n.again.db")" ok "$n: --perfetto again: the same slices, threads, waits"
 
