@@ -2,9 +2,10 @@
  * The rule driver (see rules.h). Per file: a fresh sandbox, the bt table
  * (C functions from api.c plus the Lua library lua/bt.lua), the file's
  * chunk, then each rule it registered with bt.rule, under its own pcall.
- * The file has one time budget and one memory account (sandbox.h): a
- * limit hit stops the file, and its later rules do not run. Everything
- * that touches Lua runs protected.
+ * The file has one time budget and one memory account (sandbox.h). A
+ * rule that fails, by an error or a limit hit, ends the run with an
+ * error naming file:line: no report is better than one silently short
+ * of a rule. Everything that touches Lua runs protected.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,6 @@ struct rule_file {
 	char *chunkname;
 	char *stem;            /* rule id for the file's own findings */
 	int rules_ref;         /* the list bt.rule fills */
-	size_t stop_finding;   /* index + 1 of the finding saying the file stopped */
 };
 
 static struct rule_file *run_of(lua_State *L)
@@ -62,58 +62,49 @@ static const char *error_text(lua_State *L, int status)
 	return msg;
 }
 
-static void error_finding(struct rule_file *r, const char *rule, const char *msg)
+/* A failed rule is the run's error, not a finding: the report would be
+ * missing what the rule should have said. The message names file:line
+ * (Lua puts it first; a message without it gets the file) and the rule. */
+static void rule_error(struct rule_file *r, const char *rule, const char *msg)
 {
-	struct bt_finding *f = bt_result_finding(r->st.res, rule, BT_SEV_ERROR, msg);
+	size_t n = strlen(r->st.file);
+	const char *in = strcmp(rule, r->stem) ? rule : NULL;
 
-	bt_finding_evidence(f, "file", bt_value_text(r->st.file, strlen(r->st.file)));
+	if (!strncmp(msg, r->st.file, n) && msg[n] == ':')
+		bt_err_set(r->st.usage, BT_ELUA, "%s%s%s%s", msg, in ? " (rule '" : "", in ? in : "",
+			   in ? "')" : "");
+	else
+		bt_err_set(r->st.usage, BT_ELUA, "%s: %s%s%s%s", r->st.file, msg, in ? " (rule '" : "",
+			   in ? in : "", in ? "')" : "");
 }
 
 /* A limit stopped the file in rule (or its chunk): say which, where and
  * what limit, in C memory, as Lua may have no room left. */
-static void stop_finding(struct rule_file *r, const char *rule, int status)
+static void stop_error(struct rule_file *r, const char *rule, int status)
 {
-	struct bt_buf b = BT_BUF_INIT;
 	enum bt_sandbox_stop why = r->sb.stop ? r->sb.stop : BT_SB_MEMORY;
 	const char *msg = status != LUA_ERRMEM ? lua_tostring(r->sb.L, -1) : NULL;
 	char limit[200];
 
 	bt_sandbox_limit_text(&r->sb, why, limit, sizeof limit);
-	bt_buf_addf(&b, "rule '%s' in '%s' stopped: ", rule, r->st.file);
-	if (msg && strstr(msg, why == BT_SB_TIME ? "time limit: " : "memory limit: "))
-		bt_buf_adds(&b, msg);   /* the limit, with the line it hit */
-	else
-		bt_buf_adds(&b, limit);
-	error_finding(r, rule, b.buf);
-	r->stop_finding = r->st.res->nfindings;
-	bt_buf_release(&b);
+	if (!(msg && strstr(msg, why == BT_SB_TIME ? "time limit: " : "memory limit: ")))
+		msg = limit;   /* else the limit, with the line it hit */
+	bt_err_set(r->st.usage, BT_ELUA, "rule '%s' in '%s' stopped: %s", rule, r->st.file, msg);
 }
 
-/* The status of a failed pcall in rule: a stop or an ordinary error. */
+/* The status of a failed pcall in rule, a stop or an ordinary error,
+ * becomes the run's error. */
 static void failed(lua_State *L, struct rule_file *r, const char *rule, int status)
 {
+	if (r->st.usage->code)
+		return;
 	if (r->sb.stop || status == LUA_ERRMEM) {
 		if (!r->sb.stop)
 			r->sb.stop = BT_SB_MEMORY;
-		stop_finding(r, rule, status);
+		stop_error(r, rule, status);
 	} else {
-		error_finding(r, rule, error_text(L, status));
+		rule_error(r, rule, error_text(L, status));
 	}
-}
-
-/* The stop's finding also says how many rules did not run. */
-static void note_not_run(struct rule_file *r, lua_Integer n)
-{
-	struct bt_finding *f;
-	struct bt_buf b = BT_BUF_INIT;
-
-	if (!r->stop_finding || n <= 0)
-		return;
-	f = &r->st.res->findings[r->stop_finding - 1];
-	bt_buf_addf(&b, "%s; %lld later rule%s of the file did not run", f->message, (long long)n,
-		    n == 1 ? "" : "s");
-	free(f->message);
-	f->message = bt_buf_detach(&b, NULL);
 }
 
 /* bt.builtin(name): run a built-in rule file in this state. */
@@ -173,7 +164,7 @@ static void push_params(lua_State *L, struct rule_file *r, int rule)
 	lua_pop(L, 1);
 }
 
-/* Run registered rule i, turning its failure into an error finding. */
+/* Run registered rule i; its failure ends the run. */
 static int run_rule(lua_State *L, struct rule_file *r, lua_Integer i)
 {
 	int rule, status, sev;
@@ -195,9 +186,8 @@ static int run_rule(lua_State *L, struct rule_file *r, lua_Integer i)
 		return lua_error(L);
 	status = bt_sandbox_pcall(&r->sb, 1, 0);
 	if (status != LUA_OK) {
-		if (r->st.usage->code)
-			return lua_error(L);
 		failed(L, r, id, status);
+		return lua_error(L);
 	}
 	lua_settop(L, rule - 2);
 	return 0;
@@ -219,17 +209,14 @@ static int file_main(lua_State *L)
 	if (status == LUA_OK)
 		status = bt_sandbox_pcall(&r->sb, 0, 0);
 	if (status != LUA_OK) {
-		if (r->st.usage->code)
-			return lua_error(L);
 		failed(L, r, r->stem, status);
-		lua_settop(L, 0);
+		return lua_error(L);
 	}
 	lua_rawgeti(L, LUA_REGISTRYINDEX, r->rules_ref);
 	n = (lua_Integer)lua_rawlen(L, -1);
 	lua_pop(L, 1);
-	for (i = 1; i <= n && !r->sb.stop; i++)
+	for (i = 1; i <= n; i++)
 		run_rule(L, r, i);
-	note_not_run(r, n - i + 1);
 	return 0;
 }
 
@@ -286,12 +273,8 @@ static int run_file(struct rule_file *r, struct bt_err *err)
 	lua_pushlightuserdata(L, r);
 	lua_pushcclosure(L, file_main, 1);
 	status = lua_pcall(L, 0, 0, 0);
-	if (status != LUA_OK && !err->code) {
-		if (r->sb.stop || status == LUA_ERRMEM)
-			stop_finding(r, r->st.rule ? r->st.rule : r->stem, status);
-		else
-			error_finding(r, r->stem, error_text(L, status));
-	}
+	if (status != LUA_OK && !err->code)
+		failed(L, r, r->st.rule ? r->st.rule : r->stem, status);
 	bt_sandbox_close(&r->sb);
 	return err->code;
 }
