@@ -68,7 +68,7 @@ static const char *error_text(lua_State *L, int status)
 static void rule_error(struct rule_file *r, const char *rule, const char *msg)
 {
 	size_t n = strlen(r->st.file);
-	const char *in = strcmp(rule, r->stem) ? rule : NULL;
+	const char *in = rule != r->stem ? rule : NULL;   /* the stem: the file's chunk */
 
 	if (!strncmp(msg, r->st.file, n) && msg[n] == ':')
 		bt_err_set(r->st.usage, BT_ELUA, "%s%s%s%s", msg, in ? " (rule '" : "", in ? in : "",
