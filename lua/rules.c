@@ -17,6 +17,7 @@
 #include "lua/api.h"
 #include "gen/bt_lua.h"
 #include "engine/base/fileio.h"
+#include "engine/base/near.h"
 #include "lua/rules.h"
 #include "lua/sandbox.h"
 
@@ -176,6 +177,7 @@ static int run_rule(lua_State *L, struct rule_file *r, lua_Integer i)
 	lua_getfield(L, rule, "id");   /* stays on the stack, so id lives while the rule runs */
 	id = lua_isstring(L, -1) ? lua_tostring(L, -1) : "?";
 	r->st.rule = id;
+	bt_names_add(r->st.ids, NULL, id);
 	r->st.severity = BT_SEV_WARNING;
 	if (lua_getfield(L, rule, "severity") == LUA_TSTRING && (sev = bt_severity_parse(lua_tostring(L, -1))) >= 0)
 		r->st.severity = (enum bt_severity)sev;
@@ -238,6 +240,7 @@ static long long param_ll(struct bt_rules_state *st, const char *key, long long 
 	char *end;
 	long long v;
 
+	bt_names_add(st->keys, NULL, key);
 	if (!p)
 		return def;
 	p->used = 1;
@@ -310,16 +313,64 @@ static int run_one(struct bt_rules_state *base, const char *path, struct bt_err 
 	return rc;
 }
 
+/* The rule ids near prefix[0..n) as a suggestion, or (none near) the
+ * first few that ran. */
+static void near_ids(const struct bt_names *ids, const char *prefix, size_t n, struct bt_buf *b)
+{
+	size_t i, k = 0;
+	int any = 0;
+
+	for (i = 0; i < ids->n; i++)
+		any |= bt_near(prefix, n, ids->v[i]);
+	bt_buf_adds(b, any ? "; did you mean " : ids->n ? " (rules that ran: " : " (no rules ran)");
+	for (i = 0; i < ids->n && k < 5; i++) {
+		if (any && !bt_near(prefix, n, ids->v[i]))
+			continue;
+		bt_buf_addf(b, "%s'%s'", k++ ? (any ? " or " : ", ") : "", ids->v[i]);
+	}
+	if (!any && ids->n)
+		bt_buf_adds(b, ids->n > k ? ", ...)" : ")");
+	else if (any)
+		bt_buf_adds(b, "?");
+}
+
+/* A --set no rule read: the closest key read, or, for RULE.name with no
+ * rule RULE, the rule ids close to it. */
+static int unused_set(const struct bt_rules_state *st, const struct bt_param *p, struct bt_err *err)
+{
+	const char *best = bt_near_best(p->key, p->keylen, (const char *const *)st->keys->v, st->keys->n);
+	const char *dot = memchr(p->key, '.', p->keylen);
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i, n = dot ? (size_t)(dot - p->key) : 0;
+	int known = 0;
+
+	for (i = 0; dot && i < st->ids->n; i++)
+		known |= strlen(st->ids->v[i]) == n && !strncmp(st->ids->v[i], p->key, n);
+	if (best)
+		bt_buf_addf(&b, "; did you mean '%s'?", best);
+	else if (dot && !known && strncmp(p->key, "lua.", 4)) {
+		bt_buf_addf(&b, "; no rule '%.*s' ran", (int)n, p->key);
+		near_ids(st->ids, p->key, n, &b);
+	}
+	bt_err_set(err, BT_EUSAGE, "--set %s: no rule has a parameter '%.*s'%s", p->key, (int)p->keylen, p->key,
+		   b.buf ? b.buf : "");
+	bt_buf_release(&b);
+	return err->code;
+}
+
 int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_result *res,
 		 struct bt_err *err)
 {
 	struct bt_rules_state st;
+	struct bt_names keys = { NULL, 0, 0 }, ids = { NULL, 0, 0 };
 	int i, rc = BT_OK;
 
 	memset(&st, 0, sizeof st);
 	st.db = db;
 	st.res = res;
 	st.usage = err;
+	st.keys = &keys;
+	st.ids = &ids;
 	st.nparams = o->nsets;
 	st.params = bt_xcalloc((size_t)o->nsets + 1, sizeof *st.params);
 	for (i = 0; i < o->nsets && !rc; i++) {
@@ -336,9 +387,10 @@ int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_resu
 		rc = run_one(&st, o->files[i], err);
 	for (i = 0; i < o->nsets && !rc; i++)
 		if (!key_used(&st, &st.params[i]))
-			rc = bt_err_set(err, BT_EUSAGE, "--set %s: no rule has a parameter '%.*s'", o->sets[i],
-					(int)st.params[i].keylen, st.params[i].key);
+			rc = unused_set(&st, &st.params[i], err);
 	free(st.params);
+	bt_names_release(&keys);
+	bt_names_release(&ids);
 	if (!rc)
 		bt_result_sort(res);
 	return rc;
