@@ -423,12 +423,48 @@ static int parse_bool(const char *s, int *out)
 	return 1;
 }
 
+void bt_names_add(struct bt_names *s, const char *prefix, const char *name)
+{
+	size_t pl = prefix ? strlen(prefix) + 1 : 0, i;
+	char *k = bt_xmalloc(pl + strlen(name) + 1);
+
+	if (prefix)
+		sprintf(k, "%s.", prefix);
+	strcpy(k + pl, name);
+	for (i = 0; i < s->n; i++) {
+		if (!strcmp(s->v[i], k)) {
+			free(k);
+			return;
+		}
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->v = bt_xrealloc(s->v, s->cap * sizeof *s->v);
+	}
+	s->v[s->n++] = k;
+}
+
+void bt_names_release(struct bt_names *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
 void bt_api_param(lua_State *L, struct bt_rules_state *st, const char *name, int def)
 {
 	const struct bt_param *p = NULL;
 	int b = 0;
 
 	def = lua_absindex(L, def);
+	if (st->keys) {
+		if (st->rule)
+			bt_names_add(st->keys, st->rule, name);
+		bt_names_add(st->keys, NULL, name);
+	}
 	if (st->rule)
 		p = bt_api_find_param(st, st->rule, name);
 	if (!p)

@@ -19,6 +19,16 @@ struct bt_param {
 	int used;
 };
 
+/* Names a run asked for, for "did you mean" on a --set that matched none. */
+struct bt_names {
+	char **v;
+	size_t n, cap;
+};
+
+/* Add prefix.name (prefix NULL: name), once; and free all. */
+void bt_names_add(struct bt_names *s, const char *prefix, const char *name);
+void bt_names_release(struct bt_names *s);
+
 struct bt_rules_state {
 	struct bt_db *db;
 	struct bt_result *res;
@@ -28,6 +38,8 @@ struct bt_rules_state {
 	const char *rule;            /* the rule running, or the file's stem */
 	enum bt_severity severity;   /* the running rule's default */
 	struct bt_err *usage;        /* a bad --set value is a usage error */
+	struct bt_names *keys;       /* the parameter keys the run's rules read */
+	struct bt_names *ids;        /* the rule ids it ran */
 	struct bt_rows_budget sql;   /* the file's limits on its cursors (api_sql.c) */
 	int sql_open;                /* its cursors open now */
 	int64_t sql_base;            /* what SQLite held when the first of them opened */

@@ -2,9 +2,10 @@
  * The rule driver (see rules.h). Per file: a fresh sandbox, the bt table
  * (C functions from api.c plus the Lua library lua/bt.lua), the file's
  * chunk, then each rule it registered with bt.rule, under its own pcall.
- * The file has one time budget and one memory account (sandbox.h): a
- * limit hit stops the file, and its later rules do not run. Everything
- * that touches Lua runs protected.
+ * The file has one time budget and one memory account (sandbox.h). A
+ * rule that fails, by an error or a limit hit, ends the run with an
+ * error naming file:line: no report is better than one silently short
+ * of a rule. Everything that touches Lua runs protected.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "lua/api.h"
 #include "gen/bt_lua.h"
 #include "engine/base/fileio.h"
+#include "engine/base/near.h"
 #include "lua/rules.h"
 #include "lua/sandbox.h"
 
@@ -41,7 +43,6 @@ struct rule_file {
 	char *chunkname;
 	char *stem;            /* rule id for the file's own findings */
 	int rules_ref;         /* the list bt.rule fills */
-	size_t stop_finding;   /* index + 1 of the finding saying the file stopped */
 };
 
 static struct rule_file *run_of(lua_State *L)
@@ -62,58 +63,49 @@ static const char *error_text(lua_State *L, int status)
 	return msg;
 }
 
-static void error_finding(struct rule_file *r, const char *rule, const char *msg)
+/* A failed rule is the run's error, not a finding: the report would be
+ * missing what the rule should have said. The message names file:line
+ * (Lua puts it first; a message without it gets the file) and the rule. */
+static void rule_error(struct rule_file *r, const char *rule, const char *msg)
 {
-	struct bt_finding *f = bt_result_finding(r->st.res, rule, BT_SEV_ERROR, msg);
+	size_t n = strlen(r->st.file);
+	const char *in = rule != r->stem ? rule : NULL;   /* the stem: the file's chunk */
 
-	bt_finding_evidence(f, "file", bt_value_text(r->st.file, strlen(r->st.file)));
+	if (!strncmp(msg, r->st.file, n) && msg[n] == ':')
+		bt_err_set(r->st.usage, BT_ELUA, "%s%s%s%s", msg, in ? " (rule '" : "", in ? in : "",
+			   in ? "')" : "");
+	else
+		bt_err_set(r->st.usage, BT_ELUA, "%s: %s%s%s%s", r->st.file, msg, in ? " (rule '" : "",
+			   in ? in : "", in ? "')" : "");
 }
 
 /* A limit stopped the file in rule (or its chunk): say which, where and
  * what limit, in C memory, as Lua may have no room left. */
-static void stop_finding(struct rule_file *r, const char *rule, int status)
+static void stop_error(struct rule_file *r, const char *rule, int status)
 {
-	struct bt_buf b = BT_BUF_INIT;
 	enum bt_sandbox_stop why = r->sb.stop ? r->sb.stop : BT_SB_MEMORY;
 	const char *msg = status != LUA_ERRMEM ? lua_tostring(r->sb.L, -1) : NULL;
 	char limit[200];
 
 	bt_sandbox_limit_text(&r->sb, why, limit, sizeof limit);
-	bt_buf_addf(&b, "rule '%s' in '%s' stopped: ", rule, r->st.file);
-	if (msg && strstr(msg, why == BT_SB_TIME ? "time limit: " : "memory limit: "))
-		bt_buf_adds(&b, msg);   /* the limit, with the line it hit */
-	else
-		bt_buf_adds(&b, limit);
-	error_finding(r, rule, b.buf);
-	r->stop_finding = r->st.res->nfindings;
-	bt_buf_release(&b);
+	if (!(msg && strstr(msg, why == BT_SB_TIME ? "time limit: " : "memory limit: ")))
+		msg = limit;   /* else the limit, with the line it hit */
+	bt_err_set(r->st.usage, BT_ELUA, "rule '%s' in '%s' stopped: %s", rule, r->st.file, msg);
 }
 
-/* The status of a failed pcall in rule: a stop or an ordinary error. */
+/* The status of a failed pcall in rule, a stop or an ordinary error,
+ * becomes the run's error. */
 static void failed(lua_State *L, struct rule_file *r, const char *rule, int status)
 {
+	if (r->st.usage->code)
+		return;
 	if (r->sb.stop || status == LUA_ERRMEM) {
 		if (!r->sb.stop)
 			r->sb.stop = BT_SB_MEMORY;
-		stop_finding(r, rule, status);
+		stop_error(r, rule, status);
 	} else {
-		error_finding(r, rule, error_text(L, status));
+		rule_error(r, rule, error_text(L, status));
 	}
-}
-
-/* The stop's finding also says how many rules did not run. */
-static void note_not_run(struct rule_file *r, lua_Integer n)
-{
-	struct bt_finding *f;
-	struct bt_buf b = BT_BUF_INIT;
-
-	if (!r->stop_finding || n <= 0)
-		return;
-	f = &r->st.res->findings[r->stop_finding - 1];
-	bt_buf_addf(&b, "%s; %lld later rule%s of the file did not run", f->message, (long long)n,
-		    n == 1 ? "" : "s");
-	free(f->message);
-	f->message = bt_buf_detach(&b, NULL);
 }
 
 /* bt.builtin(name): run a built-in rule file in this state. */
@@ -173,7 +165,7 @@ static void push_params(lua_State *L, struct rule_file *r, int rule)
 	lua_pop(L, 1);
 }
 
-/* Run registered rule i, turning its failure into an error finding. */
+/* Run registered rule i; its failure ends the run. */
 static int run_rule(lua_State *L, struct rule_file *r, lua_Integer i)
 {
 	int rule, status, sev;
@@ -185,6 +177,7 @@ static int run_rule(lua_State *L, struct rule_file *r, lua_Integer i)
 	lua_getfield(L, rule, "id");   /* stays on the stack, so id lives while the rule runs */
 	id = lua_isstring(L, -1) ? lua_tostring(L, -1) : "?";
 	r->st.rule = id;
+	bt_names_add(r->st.ids, NULL, id);
 	r->st.severity = BT_SEV_WARNING;
 	if (lua_getfield(L, rule, "severity") == LUA_TSTRING && (sev = bt_severity_parse(lua_tostring(L, -1))) >= 0)
 		r->st.severity = (enum bt_severity)sev;
@@ -195,9 +188,8 @@ static int run_rule(lua_State *L, struct rule_file *r, lua_Integer i)
 		return lua_error(L);
 	status = bt_sandbox_pcall(&r->sb, 1, 0);
 	if (status != LUA_OK) {
-		if (r->st.usage->code)
-			return lua_error(L);
 		failed(L, r, id, status);
+		return lua_error(L);
 	}
 	lua_settop(L, rule - 2);
 	return 0;
@@ -219,17 +211,14 @@ static int file_main(lua_State *L)
 	if (status == LUA_OK)
 		status = bt_sandbox_pcall(&r->sb, 0, 0);
 	if (status != LUA_OK) {
-		if (r->st.usage->code)
-			return lua_error(L);
 		failed(L, r, r->stem, status);
-		lua_settop(L, 0);
+		return lua_error(L);
 	}
 	lua_rawgeti(L, LUA_REGISTRYINDEX, r->rules_ref);
 	n = (lua_Integer)lua_rawlen(L, -1);
 	lua_pop(L, 1);
-	for (i = 1; i <= n && !r->sb.stop; i++)
+	for (i = 1; i <= n; i++)
 		run_rule(L, r, i);
-	note_not_run(r, n - i + 1);
 	return 0;
 }
 
@@ -251,6 +240,7 @@ static long long param_ll(struct bt_rules_state *st, const char *key, long long 
 	char *end;
 	long long v;
 
+	bt_names_add(st->keys, NULL, key);
 	if (!p)
 		return def;
 	p->used = 1;
@@ -286,12 +276,8 @@ static int run_file(struct rule_file *r, struct bt_err *err)
 	lua_pushlightuserdata(L, r);
 	lua_pushcclosure(L, file_main, 1);
 	status = lua_pcall(L, 0, 0, 0);
-	if (status != LUA_OK && !err->code) {
-		if (r->sb.stop || status == LUA_ERRMEM)
-			stop_finding(r, r->st.rule ? r->st.rule : r->stem, status);
-		else
-			error_finding(r, r->stem, error_text(L, status));
-	}
+	if (status != LUA_OK && !err->code)
+		failed(L, r, r->st.rule ? r->st.rule : r->stem, status);
 	bt_sandbox_close(&r->sb);
 	return err->code;
 }
@@ -327,16 +313,64 @@ static int run_one(struct bt_rules_state *base, const char *path, struct bt_err 
 	return rc;
 }
 
+/* The rule ids near prefix[0..n) as a suggestion, or (none near) the
+ * first few that ran. */
+static void near_ids(const struct bt_names *ids, const char *prefix, size_t n, struct bt_buf *b)
+{
+	size_t i, k = 0;
+	int any = 0;
+
+	for (i = 0; i < ids->n; i++)
+		any |= bt_near(prefix, n, ids->v[i]);
+	bt_buf_adds(b, any ? "; did you mean " : ids->n ? " (rules that ran: " : " (no rules ran)");
+	for (i = 0; i < ids->n && k < 5; i++) {
+		if (any && !bt_near(prefix, n, ids->v[i]))
+			continue;
+		bt_buf_addf(b, "%s'%s'", k++ ? (any ? " or " : ", ") : "", ids->v[i]);
+	}
+	if (!any && ids->n)
+		bt_buf_adds(b, ids->n > k ? ", ...)" : ")");
+	else if (any)
+		bt_buf_adds(b, "?");
+}
+
+/* A --set no rule read: the closest key read, or, for RULE.name with no
+ * rule RULE, the rule ids close to it. */
+static int unused_set(const struct bt_rules_state *st, const struct bt_param *p, struct bt_err *err)
+{
+	const char *best = bt_near_best(p->key, p->keylen, (const char *const *)st->keys->v, st->keys->n);
+	const char *dot = memchr(p->key, '.', p->keylen);
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i, n = dot ? (size_t)(dot - p->key) : 0;
+	int known = 0;
+
+	for (i = 0; dot && i < st->ids->n; i++)
+		known |= strlen(st->ids->v[i]) == n && !strncmp(st->ids->v[i], p->key, n);
+	if (best)
+		bt_buf_addf(&b, "; did you mean '%s'?", best);
+	else if (dot && !known && strncmp(p->key, "lua.", 4)) {
+		bt_buf_addf(&b, "; no rule '%.*s' ran", (int)n, p->key);
+		near_ids(st->ids, p->key, n, &b);
+	}
+	bt_err_set(err, BT_EUSAGE, "--set %s: no rule has a parameter '%.*s'%s", p->key, (int)p->keylen, p->key,
+		   b.buf ? b.buf : "");
+	bt_buf_release(&b);
+	return err->code;
+}
+
 int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_result *res,
 		 struct bt_err *err)
 {
 	struct bt_rules_state st;
+	struct bt_names keys = { NULL, 0, 0 }, ids = { NULL, 0, 0 };
 	int i, rc = BT_OK;
 
 	memset(&st, 0, sizeof st);
 	st.db = db;
 	st.res = res;
 	st.usage = err;
+	st.keys = &keys;
+	st.ids = &ids;
 	st.nparams = o->nsets;
 	st.params = bt_xcalloc((size_t)o->nsets + 1, sizeof *st.params);
 	for (i = 0; i < o->nsets && !rc; i++) {
@@ -353,9 +387,10 @@ int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_resu
 		rc = run_one(&st, o->files[i], err);
 	for (i = 0; i < o->nsets && !rc; i++)
 		if (!key_used(&st, &st.params[i]))
-			rc = bt_err_set(err, BT_EUSAGE, "--set %s: no rule has a parameter '%.*s'", o->sets[i],
-					(int)st.params[i].keylen, st.params[i].key);
+			rc = unused_set(&st, &st.params[i], err);
 	free(st.params);
+	bt_names_release(&keys);
+	bt_names_release(&ids);
 	if (!rc)
 		bt_result_sort(res);
 	return rc;

@@ -1,8 +1,8 @@
 /*
  * Running rule files (DESIGN §7): each file in its own sandbox with the
  * bt API (api.c), its registered rules one by one. A rule or file that
- * fails becomes an error finding naming file and line; the others still
- * run. Only an unreadable file or a bad --set is fatal.
+ * fails (an error or a limit hit) ends the run with BT_ELUA, the message
+ * naming file and line; so do an unreadable file and a bad --set (usage).
  */
 #ifndef BT_RULES_H
 #define BT_RULES_H

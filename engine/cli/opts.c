@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/near.h"
 #include "engine/cli/opts.h"
 
 _Static_assert(offsetof(struct bt_opts, cmd) == 0, "field 0 must be no option's");
@@ -32,6 +33,20 @@ static const struct bt_opt *find(const struct bt_optcmd *c, const char *arg, siz
 		}
 	}
 	return NULL;
+}
+
+/* The option of c's table closest to arg[0..n), or NULL. */
+static const char *near_option(const struct bt_optcmd *c, const char *arg, size_t n)
+{
+	const struct bt_opt *const *lists[2] = { c->opts, c->common };
+	const struct bt_opt *const *p;
+	const char *names[128];
+	size_t k, m = 0;
+
+	for (k = 0; k < 2; k++)
+		for (p = lists[k]; p && *p && m < sizeof names / sizeof names[0]; p++)
+			names[m++] = (*p)->name;
+	return bt_near_best(arg, n, names, m);
 }
 
 /* Every list of c's table gets room for all the arguments. */
@@ -73,8 +88,12 @@ static int option(struct bt_opts *o, const struct bt_optcmd *c, int argc, char *
 	const char *arg = argv[*i], *eq = strchr(arg, '='), *v = eq ? eq + 1 : NULL;
 	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
 	const struct bt_opt *d = find(c, arg, n);
+	const char *near;
 	int rc;
 
+	if (!d && (near = near_option(c, arg, n)))
+		return bt_err_set(err, BT_EUSAGE, "unknown option '%.*s' for '%s'; did you mean '%s'?",
+				  (int)n, arg, o->cmd, near);
 	if (!d)
 		return bt_err_set(err, BT_EUSAGE, "unknown option '%.*s' for '%s' (see 'btrace-analyze help %s')",
 				  (int)n, arg, o->cmd, o->cmd);

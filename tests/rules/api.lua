@@ -23,4 +23,3 @@ bt.rule{
   end,
 }
 bt.metric("api.top_level", bt.param("top_level", 7))
-bt.rule{ id = "boom", run = function() local t = nil; return t.x end }

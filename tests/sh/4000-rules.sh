@@ -1,5 +1,6 @@
-# The rule engine (DESIGN §7): sandbox escapes are refused and become
-# error findings naming file and line while the other rules run; the bt
+# The rule engine (DESIGN §7): sandbox escapes are refused with errors
+# naming file and line (caught here by pcall in each rule); a rule that
+# fails ends the run with that error, exit 1, no report; the bt
 # API (parameters, SQL values, metrics, tables, findings); --set and
 # --fail-on on the command line.
 . tests/lib.sh
@@ -15,10 +16,10 @@ finding() {   # rule -> "severity: message" of its finding
 for rule in io os require dofile loadfile debug package dump; do
 	like "$(finding $rule)" "^error: .*escape\\.lua:[0-9]+: attempt to (index|call) a nil value" "$rule is not reachable"
 done
-like "$(finding bytecode)" "^error: .*escape\\.lua:14: attempt to load a binary chunk" "load refuses bytecode"
-like "$(finding attach)" "^error: .*escape\\.lua:17: query refused" "SQL ATTACH refused"
-like "$(finding pragma)" "^error: .*escape\\.lua:19: query refused" "SQL pragma refused"
-like "$(finding write)" "^error: .*escape\\.lua:20: query would modify the trace" "SQL writes refused"
+like "$(finding bytecode)" "^error: .*escape\\.lua:24: attempt to load a binary chunk" "load refuses bytecode"
+like "$(finding attach)" "^error: .*escape\\.lua:27: query refused" "SQL ATTACH refused"
+like "$(finding pragma)" "^error: .*escape\\.lua:29: query refused" "SQL pragma refused"
+like "$(finding write)" "^error: .*escape\\.lua:30: query would modify the trace" "SQL writes refused"
 is "$(finding survivor)" "info: still running" "a rule after the failures still runs"
 check "nothing escaped to the file system" test ! -e /tmp/btrace-escape -a ! -e /tmp/btrace-escape.db
 is "$(q "$FIX/seed2" "SELECT count(*) > 0 FROM samples")" 1 "the trace is intact"
@@ -41,7 +42,13 @@ is "$(python3 "$J" finding "$T/api.json" api)" "warning: hello: long message" "f
 is "$(python3 "$J" finding-json "$T/api.json" api)" \
 	"$(q "$FIX/seed2" "SELECT '{\"dur\": ' || dur || ', \"evidence\": {\"dur_ns\": ' || dur || ', \"list\": [1, 2, 3], \"nested\": {\"a\": \"b\"}}, \"tid\": ' || tid || ', \"ts\": ' || ts || '}' FROM messages ORDER BY dur DESC LIMIT 1")" \
 	"finding points at the longest message; evidence keeps its shape"
-like "$(python3 "$J" finding "$T/api.json" boom)" "^error: .*api\\.lua:26: attempt to index a nil value" "a failing rule names file and line"
+printf -- '-- a rule that fails at run time\nbt.rule{ id = "boom", run = function() local t = nil; return t.x end }\n' >"$T/boom.lua"
+"$BIN" -q "$FIX/seed2" --rules "$T/boom.lua" --fail-on error -o "$T/boom.json" 2>"$T/err"
+is "$?" 1 "a rule failing at run time: exit 1, not a gate's 3"
+like "$(cat "$T/err")" "^btrace-analyze: error: .*boom\\.lua:2: attempt to index a nil value .*rule 'boom'" \
+	"a failing rule names file, line and rule"
+check "a failing rule: no report written" test ! -e "$T/boom.json"
+printf 'bt.rule{ id = "bad", run = function() bt.finding{ message = "bad", severity = "error" } end }\n' >"$T/bad.lua"
 
 "$BIN" -q "$FIX/seed2" --rules "$R/api.lua" >/dev/null
 is "$?" 0 "defaults: threshold 5 ms still fires, exit 0 without --fail-on"
@@ -52,14 +59,15 @@ is "$?" 2 "unknown --set: usage error"
 like "$(cat "$T/err")" "no rule has a parameter 'nope'" "unknown --set named"
 "$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --set api.threshold_ms=abc >/dev/null 2>"$T/err"
 is "$?" 2 "non-numeric --set for a number: usage error"
-"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --fail-on error -o "$T/gate.md" 2>"$T/err"
-is "$?" 3 "--fail-on error: the rule error fails the gate"
+"$BIN" -q "$FIX/seed2" --rules "$T/bad.lua" --fail-on error -o "$T/gate.md" 2>"$T/err"
+is "$?" 3 "--fail-on error: an error finding fails the gate"
 check "--fail-on still writes the report" test -s "$T/gate.md"
 like "$(cat "$T/err")" "gate failed: 1 finding at or above 'error'" "gate failure explained"
 "$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --fail-on warning >/dev/null 2>&1
 is "$?" 3 "--fail-on warning counts warnings too"
-"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --set api.threshold_ms=100000 --set top_level=1 \
-	--fail-on warning >/dev/null 2>&1
+"$BIN" -q "$FIX/seed2" --rules "$R/api.lua" --set api.threshold_ms=100000 --fail-on warning >/dev/null 2>&1
+is "$?" 0 "no finding: a warning gate passes"
+"$BIN" -q "$FIX/seed2" --rules "$T/bad.lua" --fail-on warning >/dev/null 2>&1
 is "$?" 3 "error findings reach a warning gate"
 "$BIN" -q "$FIX/seed2" --fail-on info >/dev/null 2>&1
 is "$?" 0 "the built-in attribution emits no findings"
@@ -69,9 +77,17 @@ is "$?" 2 "unknown --fail-on severity: usage error"
 is "$?" 1 "a missing rule file: exit 1"
 like "$(cat "$T/err")" "missing\\.lua" "the missing file is named"
 printf 'bt.rule{ id = "x", run = function() end\n' >"$T/syntax.lua"
-"$BIN" -q "$FIX/seed2" --rules "$T/syntax.lua" -o "$T/syntax.json"
-is "$?" 0 "a syntax error is a finding, not a crash"
-like "$(python3 "$J" finding "$T/syntax.json" syntax)" "^error: .*syntax\\.lua:[0-9]+: .*expected" "syntax error names file and line"
+"$BIN" -q "$FIX/seed2" --rules "$T/syntax.lua" --fail-on error -o "$T/syntax.json" 2>"$T/err"
+is "$?" 1 "a syntax error: exit 1, not a finding"
+like "$(cat "$T/err")" "^btrace-analyze: error: .*syntax\\.lua:2: .*expected" "syntax error names file and line"
+check "a syntax error: no report written" test ! -e "$T/syntax.json"
+printf 'error("no good")\n' >"$T/chunk.lua"
+"$BIN" -q "$FIX/seed2" --rules "$T/chunk.lua" -o "$T/chunk.json" 2>"$T/err"
+is "$?-$(cat "$T/err")" "1-btrace-analyze: error: $T/chunk.lua:1: no good" "an error in the file's chunk names file and line"
+printf 'bt.rule{ id = "t", run = function() error({}) end }\n' >"$T/table.lua"
+"$BIN" -q "$FIX/seed2" --rules "$T/table.lua" -o "$T/table.json" 2>"$T/err"
+like "$?-$(cat "$T/err")" "^1-btrace-analyze: error: .*table\\.lua: \\(error object is a table value\\) \\(rule 't'\\)" \
+	"an error without a line still names the file and rule"
 "$BIN" help rules | sed -n '/^  bt.rule{ id = "main-wait"/,/end }$/p' | sed 's/^  //' >"$T/help.lua"
 "$BIN" -q "$FIX/seed2" --rules "$T/help.lua" -o "$T/help.json"
 like "$(python3 "$J" finding "$T/help.json" main-wait)" "^warning: wait for [0-9.]+ ms, woken by io-worker-1$" \

@@ -36,9 +36,9 @@ like "$(py "$T/slow.json" "print(d['findings'][0]['severity'], d['findings'][0][
 	"over the vitals threshold: a warning, still first"
 "$BIN" -q "$T/long.db" --rules "$R" --set lock_ms=0 --set scope=trace -o "$T/all.json"
 like "$(py "$T/all.json" "print(sum(f['ts'] >= $end for f in d['findings'] if 'ts' in f))")" '^[1-9]' "scope=trace: findings after the window too"
-"$BIN" -q "$T/long.db" --rules "$R" --set scope=soon -o "$T/bad.json"
-like "$(py "$T/bad.json" "print(d['findings'][0]['severity'], d['findings'][0]['message'])")" "^error .*scope must be startup or trace, not 'soon'" \
-	"a bad scope is an error finding naming it"
+"$BIN" -q "$T/long.db" --rules "$R" --set scope=soon -o "$T/bad.json" 2>"$T/bad.err"
+like "$?-$(cat "$T/bad.err")" "^1-btrace-analyze: error: .*startup\\.lua:[0-9]+: scope must be startup or trace, not 'soon'" \
+	"a bad scope is an error naming it (exit 1)"
 like "$(py "$T/w.json" "print(d['metrics']['startup.ttid_ns'], d['metrics']['startup.phase.bind_application.cpu_ns'])")" '^3000000000 700000000$' \
 	"metrics: ttid and the phases' breakdown"
 

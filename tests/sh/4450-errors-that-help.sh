@@ -1,0 +1,40 @@
+# Errors that help (issue 21): a failing rule file is the run's error
+# naming file:line (exit 1, never a finding nor --fail-on's 3, no report);
+# a mistyped option, --set key or rule id gets a "did you mean".
+. tests/lib.sh
+S=$ROOT/examples/startup.lua
+
+printf 'bt.rule{ id = "late", run = function()\n  bt.query("SELECT nope FROM samples")\nend }\n' >"$T/late.lua"
+"$BIN" -q "$FIX/seed2" --rules "$T/late.lua" --fail-on error -o "$T/late.md" 2>"$T/err"
+is "$?" 1 "a rule failing in SQL: exit 1 under --fail-on"
+like "$(cat "$T/err")" "^btrace-analyze: error: .*late\\.lua:2: .*nope.*\\(rule 'late'\\)$" "the SQL failure names file:line and rule"
+check "no report written" test ! -e "$T/late.md"
+printf 'bt.builtin("attribution")\nbt.rule{ id = "x", run = function() error("broken") end }\n' >"$T/after.lua"
+"$BIN" -q "$FIX/seed2" --rules "$T/after.lua" -o "$T/after.json" 2>"$T/err"
+like "$?-$(cat "$T/err")" "^1-btrace-analyze: error: .*after\\.lua:2: broken \\(rule 'x'\\)$" \
+	"after the built-in rules ran, a failing rule still ends the run"
+"$BIN" -q "$FIX/seed2" --rules "$T/after.lua" -o "$T/after.json" --perfetto "$T/p.json" 2>/dev/null
+check "no export written either" test ! -e "$T/after.json" -a ! -e "$T/p.json"
+
+"$BIN" -q "$FIX/seed2" --rule "$S" >/dev/null 2>"$T/err"
+is "$?" 2 "--rule: a usage error"
+like "$(cat "$T/err")" "unknown option '--rule' for 'analyze'; did you mean '--rules'\\?" "--rule: did you mean --rules"
+"$BIN" compare --base x --haed y 2>"$T/err"
+like "$?-$(cat "$T/err")" "^2-.*unknown option '--haed' for 'compare'; did you mean '--head'\\?" "a swap of letters is one edit"
+"$BIN" -q "$FIX/seed2" --zzzz 2>"$T/err"
+like "$?-$(cat "$T/err")" "^2-.*unknown option '--zzzz' for 'analyze' \\(see 'btrace-analyze help analyze'\\)" \
+	"nothing close: no guess, the help named"
+
+"$BIN" -q "$FIX/seed2" --rules "$S" --set lockms=20 >/dev/null 2>"$T/err"
+is "$?" 2 "--set lockms: a usage error"
+like "$(cat "$T/err")" "no rule has a parameter 'lockms'; did you mean 'lock_ms'\\?" "--set lockms: did you mean lock_ms"
+"$BIN" -q "$FIX/seed2" --rules "$S" --set lua.max_memry_mb=9 >/dev/null 2>"$T/err"
+like "$?-$(cat "$T/err")" "^2-.*did you mean 'lua.max_memory_mb'\\?" "the sandbox's own keys are suggested"
+"$BIN" -q "$FIX/seed2" --rules "$S" --set startup-duratoin.x=1 >/dev/null 2>"$T/err"
+like "$?-$(cat "$T/err")" "^2-.*no rule 'startup-duratoin' ran; did you mean 'startup-duration'\\?" \
+	"a mistyped rule id: the close ids"
+"$BIN" -q "$FIX/seed2" --rules "$S" --set nosuchrule.x=1 >/dev/null 2>"$T/err"
+like "$?-$(cat "$T/err")" "^2-.*no rule 'nosuchrule' ran \\(rules that ran: '[^']+', .*\\)" \
+	"an id close to none: the ids that ran"
+"$BIN" -q "$FIX/seed2" --set qqqqqq=1 >/dev/null 2>"$T/err"
+like "$?-$(cat "$T/err")" "^2-.*no rule has a parameter 'qqqqqq'$" "nothing close: no guess"
