@@ -232,7 +232,7 @@ static int chart(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const stru
 	}
 	chart_axis_set_name(ch->x_axis, "run");
 	chart_axis_set_name_range(ch->y_axis, s->name, (lxw_row_t)row + 1, 0);
-	worksheet_insert_chart(s->ws, (lxw_row_t)row, 4, ch);
+	bt_xlsx_chart(s, row, 4, ch, 1, 1);   /* the print area holds it */
 	return row + (most + 4 > 17 ? (int)most + 4 : 17);   /* a chart is about 15 rows high */
 }
 

@@ -18,6 +18,7 @@
 #include "reports/report.h"
 #include "engine/db/rows.h"
 #include "reports/report_startup.h"
+#include "engine/base/utf8.h"
 #include "reports/xlsx/xlsx.h"
 
 #define TOP_CHART 10   /* methods per chart */
@@ -204,10 +205,70 @@ static int diagnostics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 
 /* ---- one sheet per table ---- */
 
+#define OUTLINE_MAX 7   /* Excel's deepest outline level */
+
+/* A call tree's rows (a table whose name ends in "calltree") indent the
+ * method column by two spaces per depth. In the workbook the depth
+ * becomes the row's outline level, so a reviewer folds a subtree with
+ * Excel's controls, and a cell indent, which keeps the shape in print and
+ * past the outline's 7 levels; the text itself loses the spaces, so it
+ * filters and copies as the method's name. */
+static int is_calltree(const struct bt_rtable *t)
+{
+	size_t n = strlen(t->name);
+
+	return n >= 8 && !strcmp(t->name + n - 8, "calltree");
+}
+
+static void tree_cell(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, const char *text)
+{
+	lxw_row_col_options opt;
+	int depth = 0;
+
+	while (text[0] == ' ' && text[1] == ' ') {
+		text += 2;
+		depth++;
+	}
+	memset(&opt, 0, sizeof opt);
+	opt.level = (uint8_t)(depth > OUTLINE_MAX ? OUTLINE_MAX : depth);
+	if (opt.level)
+		worksheet_set_row_opt(s->ws, (lxw_row_t)row, LXW_DEF_ROW_HEIGHT, NULL, &opt);
+	bt_xlsx_text_indent(x, s, row, col, text, depth);
+}
+
+/* The column of a call tree's indented names: "method", else the first. */
+static int tree_column(const struct bt_rtable *t)
+{
+	int c;
+
+	for (c = 0; c < t->ncols; c++)
+		if (!strcmp(t->columns[c], "method"))
+			return c;
+	return 0;
+}
+
+static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rtable *t, size_t shown)
+{
+	int tree = is_calltree(t) ? tree_column(t) : -1, c;
+	size_t r;
+
+	if (tree >= 0)   /* a parent's row, above its children, holds the fold control */
+		worksheet_outline_settings(s->ws, LXW_TRUE, LXW_FALSE, LXW_TRUE, LXW_FALSE);
+	for (r = 0; r < shown; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			const struct bt_value *v = &t->cells[r * (size_t)t->ncols + (size_t)c];
+			if (c == tree && v->type == BT_V_TEXT)
+				tree_cell(x, s, (int)r + 2, c, v->u.s);
+			else
+				bt_xlsx_value(x, s, (int)r + 2, c, v, t->units[c]);
+		}
+	}
+}
+
 static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rtable *t)
 {
 	struct bt_buf b = BT_BUF_INIT;
-	size_t r, shown = t->nrows;
+	size_t shown = t->nrows;
 	char **heads;
 	int c, last;
 
@@ -224,9 +285,7 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 	for (c = 0; c < t->ncols; c++)
 		free(heads[c]);
 	free(heads);
-	for (r = 0; r < shown; r++)
-		for (c = 0; c < t->ncols; c++)
-			bt_xlsx_value(x, s, (int)r + 2, c, &t->cells[r * (size_t)t->ncols + (size_t)c], t->units[c]);
+	table_cells(x, s, t, shown);
 	last = (int)shown + 1;
 	if (shown < t->nrows) {
 		bt_buf_reset(&b);
@@ -238,6 +297,55 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 		if (t->units[c] == BT_UNIT_NS || t->units[c] == BT_UNIT_BYTES)
 			bt_xlsx_hot(x, s, c, 2, last, TOP_HOT);
 	bt_buf_release(&b);
+}
+
+/* ---- sheet names people read ---- */
+
+/* The built-in tables' sheets (lua/attribution.lua), short enough for
+ * Excel's 31 characters; tests/fixtures/check_xlsx.py keeps the same list. */
+static const struct { const char *table, *sheet; } known_sheet[] = {
+	{ "threads", "Threads" },
+	{ "blocking", "Blocked time by kind" },
+	{ "main_methods", "Main thread inclusive time" },
+	{ "main_self", "Main thread self time" },
+	{ "main_calltree", "Main thread call tree" },
+	{ "methods", "All threads self time" },
+	{ "alloc", "Allocations by method" },
+	{ "faults", "Faults and context switches" },
+	{ "main_waits", "Main thread waits" },
+	{ "main_messages", "Main thread messages" },
+};
+
+/* A table's sheet name: the built-in's, else its title without a
+ * parenthesised tail or colons, cut at a word within 31 characters;
+ * bt_xlsx_sheet makes it one Excel accepts, and unique. */
+static void sheet_name(const struct bt_rtable *t, struct bt_buf *b)
+{
+	const char *p;
+	size_t i, chars = 0, cut = 0;
+
+	for (i = 0; i < sizeof known_sheet / sizeof known_sheet[0]; i++) {
+		if (!strcmp(t->name, known_sheet[i].table)) {
+			bt_buf_adds(b, known_sheet[i].sheet);
+			return;
+		}
+	}
+	p = t->title && *t->title ? t->title : t->name;
+	bt_utf8_sanitize(b, p, strlen(p));
+	if ((p = strstr(b->buf, " (")) && p > b->buf)
+		bt_buf_setlen(b, (size_t)(p - b->buf));
+	while ((p = strstr(b->buf, ": ")))
+		memmove((char *)p, p + 1, strlen(p + 1) + 1);   /* "Main thread: x" -> "Main thread x" */
+	b->len = strlen(b->buf);
+	for (i = 0; i < b->len && chars <= 31; i++) {
+		if (((unsigned char)b->buf[i] & 0xC0) == 0x80)
+			continue;
+		if (b->buf[i] == ' ' && i > 0)
+			cut = i;
+		chars++;
+	}
+	if (chars > 31 && cut)
+		bt_buf_setlen(b, cut);
 }
 
 /* ---- Method metrics: method.<symbol>.<field>, one row per symbol ---- */
@@ -365,7 +473,6 @@ static int chart_block(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 {
 	static const char *const head[] = { "method", "value", "full name" };
 	struct bt_buf b = BT_BUF_INIT;
-	lxw_chart_options opt;
 	lxw_chart *ch;
 	lxw_chart_series *se;
 	int n = 0, rc;
@@ -412,10 +519,7 @@ static int chart_block(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 		if (cs->unit == BT_UNIT_BYTES)
 			chart_axis_set_num_format(ch->x_axis, "[>=1000000]#,##0,,\" MB\";#,##0,\" KB\"");
 	}
-	memset(&opt, 0, sizeof opt);
-	opt.x_scale = 1.5;   /* room for the method names */
-	opt.y_scale = 1.2;
-	worksheet_insert_chart_opt(s->ws, (lxw_row_t)row, 4, ch, &opt);
+	bt_xlsx_chart(s, row, 4, ch, 1.5, 1.2);   /* wide: room for the method names */
 	return row + (n + 3 > CHART_ROWS ? n + 3 : CHART_ROWS);
 }
 
@@ -485,8 +589,12 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 	if (nmeth)
 		meth = bt_xlsx_sheet(&x, "Method metrics");
 	tabs = bt_xcalloc(res->ntables + 1, sizeof *tabs);
-	for (i = 0; i < res->ntables; i++)
-		tabs[i] = bt_xlsx_sheet(&x, res->tables[i].name);
+	for (i = 0; i < res->ntables; i++) {
+		struct bt_buf name = BT_BUF_INIT;
+		sheet_name(&res->tables[i], &name);
+		tabs[i] = bt_xlsx_sheet(&x, name.buf);
+		bt_buf_release(&name);
+	}
 
 	bt_xlsx_text(&x, sum, 0, 0, "btrace-analyze report", BT_XF_TITLE);
 	row = facts(&x, sum, 2, &c.facts);

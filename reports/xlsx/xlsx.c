@@ -20,6 +20,9 @@
 #define MAX_CELL_CHARS 32767   /* Excel's limit on a cell's text */
 #define MAX_WIDTH 60.0
 #define MIN_WIDTH 6.0
+#define PAPER_A4 9
+#define CHART_COLS 8    /* a chart at scale 1 covers about 8 columns ... */
+#define CHART_ROWS 15   /* ... and 15 rows */
 
 static lxw_format *fmt(lxw_workbook *wb, const char *num, int bold)
 {
@@ -109,10 +112,25 @@ static int copy_out(const char *path, FILE *out, struct bt_err *err)
 	return bad ? bt_err_set(err, BT_EIO, "cannot write the xlsx workbook: %s", strerror(errno)) : BT_OK;
 }
 
+/* Each sheet prints its used range, charts included, and nothing more. */
+static void print_areas(struct bt_xlsx *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nsheets; i++) {
+		const struct bt_xlsx_sheet *s = x->sheets[i];
+		if (s->rows > 0 && s->cols > 0)
+			worksheet_print_area(s->ws, 0, 0, (lxw_row_t)(s->rows - 1), (lxw_col_t)(s->cols - 1));
+	}
+}
+
 int bt_xlsx_finish(struct bt_xlsx *x, FILE *out, struct bt_err *err)
 {
-	lxw_error e = workbook_close(x->wb);
+	lxw_error e;
 	int rc;
+
+	print_areas(x);
+	e = workbook_close(x->wb);
 
 	x->wb = NULL;
 	if (e != LXW_NO_ERROR)
@@ -153,6 +171,17 @@ static int taken(const struct bt_xlsx *x, const char *name)
 		if (!strcasecmp(x->sheets[i]->name, name))   /* Excel's names ignore case */
 			return 1;
 	return 0;
+}
+
+/* Pages people print: landscape A4, one page wide (tables grow down, not
+ * across), narrow margins, the sheet's name and the page in the footer. */
+static void page_setup(lxw_worksheet *ws)
+{
+	worksheet_set_landscape(ws);
+	worksheet_set_paper(ws, PAPER_A4);
+	worksheet_fit_to_pages(ws, 1, 0);
+	worksheet_set_margins(ws, 0.4, 0.4, 0.5, 0.6);
+	worksheet_set_footer(ws, "&L&A&RPage &P of &N");
 }
 
 /* The first max characters of s (UTF-8), cut at a character boundary. */
@@ -208,6 +237,7 @@ struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name)
 		s->ws = workbook_add_worksheet(x->wb, s->name);
 	}
 	bt_buf_release(&b);
+	page_setup(s->ws);
 	x->sheets = bt_xrealloc(x->sheets, (x->nsheets + 1) * sizeof *x->sheets);
 	x->sheets[x->nsheets++] = s;
 	return s;
@@ -215,8 +245,19 @@ struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name)
 
 /* ---- cells ---- */
 
-static void widen(struct bt_xlsx_sheet *s, int col, double chars)
+/* Grow the used range (the print area) to hold (row, col). */
+static void used(struct bt_xlsx_sheet *s, int row, int col)
 {
+	if (row >= s->rows)
+		s->rows = row + 1;
+	if (col >= s->cols)
+		s->cols = col + 1;
+}
+
+/* And col's width to chars. */
+static void widen(struct bt_xlsx_sheet *s, int row, int col, double chars)
+{
+	used(s, row, col);
 	if (col < 0 || col >= BT_XLSX_MAX_COLS)
 		return;
 	if (col >= s->ncols)
@@ -263,7 +304,27 @@ void bt_xlsx_text(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, 
 		return;
 	text = cell_text(text, &b);
 	worksheet_write_string(s->ws, (lxw_row_t)row, (lxw_col_t)col, text, x->f[f]);
-	widen(s, col, (double)utf8_chars(text) * (f == BT_XF_HEAD || f == BT_XF_SECTION ? 1.2 : 1.0));
+	widen(s, row, col, (double)utf8_chars(text) * (f == BT_XF_HEAD || f == BT_XF_SECTION ? 1.2 : 1.0));
+	bt_buf_release(&b);
+}
+
+void bt_xlsx_text_indent(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, const char *text,
+			 int level)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	lxw_format **f;
+
+	if (row >= BT_XLSX_MAX_ROWS)
+		return;
+	level = level < 0 ? 0 : level > BT_XLSX_MAX_INDENT ? BT_XLSX_MAX_INDENT : level;
+	f = &x->indent[level];
+	if (!*f) {
+		*f = workbook_add_format(x->wb);
+		format_set_indent(*f, (uint8_t)level);
+	}
+	text = cell_text(text, &b);
+	worksheet_write_string(s->ws, (lxw_row_t)row, (lxw_col_t)col, text, *f);
+	widen(s, row, col, (double)utf8_chars(text) + 2.0 * level);   /* an indent is about 2 characters */
 	bt_buf_release(&b);
 }
 
@@ -309,7 +370,7 @@ void bt_xlsx_num_fmt(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int co
 	if (row >= BT_XLSX_MAX_ROWS)
 		return;
 	worksheet_write_number(s->ws, (lxw_row_t)row, (lxw_col_t)col, v, f);
-	widen(s, col, chars);
+	widen(s, row, col, chars);
 }
 
 /* About how many characters the number shows in its format. */
@@ -354,7 +415,7 @@ void bt_xlsx_header(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const c
 
 	for (c = 0; c < ncols; c++) {
 		bt_xlsx_text(x, s, row, c, heads[c], BT_XF_HEAD);
-		widen(s, c, (double)utf8_chars(heads[c]) * 1.2 + 3);   /* room for the filter button */
+		widen(s, row, c, (double)utf8_chars(heads[c]) * 1.2 + 3);   /* room for the filter button */
 	}
 }
 
@@ -372,9 +433,21 @@ void bt_xlsx_widths(struct bt_xlsx_sheet *s)
 void bt_xlsx_table_frame(struct bt_xlsx_sheet *s, int head, int last, int ncols)
 {
 	worksheet_freeze_panes(s->ws, (lxw_row_t)(head + 1), 0);
+	worksheet_repeat_rows(s->ws, 0, (lxw_row_t)head);   /* the title and the header */
 	if (ncols > 0)
 		worksheet_autofilter(s->ws, (lxw_row_t)head, 0, (lxw_row_t)(last < head ? head : last),
 				     (lxw_col_t)(ncols - 1));
+}
+
+void bt_xlsx_chart(struct bt_xlsx_sheet *s, int row, int col, lxw_chart *ch, double x_scale, double y_scale)
+{
+	lxw_chart_options opt;
+
+	memset(&opt, 0, sizeof opt);
+	opt.x_scale = x_scale;
+	opt.y_scale = y_scale;
+	worksheet_insert_chart_opt(s->ws, (lxw_row_t)row, (lxw_col_t)col, ch, &opt);
+	used(s, row + (int)ceil(CHART_ROWS * y_scale), col + (int)ceil(CHART_COLS * x_scale));
 }
 
 void bt_xlsx_hot(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int col, int first, int last, int n)
@@ -406,7 +479,7 @@ void bt_xlsx_link(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 	}
 	bt_buf_adds(&url, "'!A1");
 	worksheet_write_url_opt(s->ws, (lxw_row_t)row, (lxw_col_t)col, url.buf, x->f[BT_XF_LINK], text, NULL);
-	widen(s, col, (double)utf8_chars(text));
+	widen(s, row, col, (double)utf8_chars(text));
 	bt_buf_release(&url);
 	bt_buf_release(&b);
 }

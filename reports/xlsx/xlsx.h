@@ -29,11 +29,14 @@ enum bt_xlsx_fmt {
 	BT_XF__COUNT
 };
 
+#define BT_XLSX_MAX_INDENT 15   /* Excel's deepest cell indent */
+
 struct bt_xlsx_sheet {
 	lxw_worksheet *ws;
 	char *name;                       /* as Excel knows it; owned */
 	double width[BT_XLSX_MAX_COLS];   /* widest cell so far, in characters */
 	int ncols;
+	int rows, cols;                   /* the used range, charts included: the print area */
 };
 
 /* The tone of a number: plain, or the colour of a change for the worse
@@ -45,6 +48,7 @@ struct bt_xlsx {
 	char *tmp;                 /* the workbook's temporary path */
 	lxw_format *f[BT_XF__COUNT];
 	lxw_format *num[BT_UNIT_COUNT + 1][2][3];   /* by unit, signed, tone; made on use */
+	lxw_format *indent[BT_XLSX_MAX_INDENT + 1];   /* text indented by level; made on use */
 	struct bt_xlsx_sheet **sheets;
 	size_t nsheets;
 };
@@ -58,7 +62,10 @@ int bt_xlsx_finish(struct bt_xlsx *x, FILE *out, struct bt_err *err);
 void bt_xlsx_discard(struct bt_xlsx *x);
 
 /* A new sheet named after name: characters Excel refuses become '_', the
- * length is cut to 31, and a clash gets a " (2)" suffix. Never NULL. */
+ * length is cut to 31, and a clash gets a " (2)" suffix. Never NULL.
+ * Every sheet prints landscape on A4, one page wide and as many tall, with
+ * its name and page numbers in the footer; bt_xlsx_finish sets each print
+ * area to its used range. */
 struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name);
 
 /* Cells. Widths are tracked; bt_xlsx_widths applies them. */
@@ -71,6 +78,10 @@ void bt_xlsx_num_fmt(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int co
 		     lxw_format *f, int chars);
 void bt_xlsx_value(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 		   const struct bt_value *v, enum bt_unit u);
+/* Text indented by level (capped at BT_XLSX_MAX_INDENT), e.g. a call
+ * tree's method under its caller. */
+void bt_xlsx_text_indent(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, const char *text,
+			 int level);
 /* A header row of ncols cells at row. */
 void bt_xlsx_header(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const char *const *heads,
 		    int ncols);
@@ -79,9 +90,11 @@ void bt_xlsx_link(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 		  const struct bt_xlsx_sheet *to, const char *text);
 /* Column widths from the widest cells (capped), applied once at the end. */
 void bt_xlsx_widths(struct bt_xlsx_sheet *s);
-/* Freeze the rows down to the header at head and put an autofilter over
- * rows head..last. */
+/* Freeze the rows down to the header at head, print them on every page
+ * and put an autofilter over rows head..last. */
 void bt_xlsx_table_frame(struct bt_xlsx_sheet *s, int head, int last, int ncols);
+/* Insert chart ch at (row, col), scaled; the print area grows to hold it. */
+void bt_xlsx_chart(struct bt_xlsx_sheet *s, int row, int col, lxw_chart *ch, double x_scale, double y_scale);
 /* Highlight the top n cells of a numeric column in rows first..last. */
 void bt_xlsx_hot(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int col, int first, int last, int n);
 

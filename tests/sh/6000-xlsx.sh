@@ -58,7 +58,7 @@ d = json.load(open(sys.argv[1]))
 d["tables"]["threads"]["rows"][0][3] += 1000
 json.dump(d, open(sys.argv[2], "w"))
 EOF
-like "$(python3 "$CHECK" report "$T/example.xlsx" "$T/mut.json" "$BIN" "$EX")" 'threads!D3' \
+like "$(python3 "$CHECK" report "$T/example.xlsx" "$T/mut.json" "$BIN" "$EX")" 'Threads!D3' \
 	"the checker names a cell that is off by 1 us"
 
 # compare: lock waits doubled; with one run a side the thresholds decide.
