@@ -103,6 +103,9 @@ void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b);
 
 /* Text as Markdown table-cell content: escaped, on one line. */
 void bt_md_put(FILE *out, const char *s);
+/* How many bytes of text[0..len) are whole lines within room bytes: where
+ * Markdown cut under a comment's limit stays valid (a table's rows). */
+size_t bt_md_lines_within(const char *text, size_t len, size_t room);
 
 /* Rows a text or Markdown table shows; JSON has them all. */
 #define BT_REPORT_ROWS 30

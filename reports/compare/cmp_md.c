@@ -172,16 +172,6 @@ static void render(const struct bt_cmp_view *v, struct bt_buf *cell, int k, stru
 	bt_buf_release(&b);
 }
 
-/* The whole lines of s that fit in room bytes. */
-static size_t lines_within(const struct section *s, size_t room)
-{
-	size_t n = 0, i;
-
-	for (i = 0; i < s->len && i < room; i++)
-		if (s->text[i] == '\n')
-			n = i + 1;
-	return n;
-}
 
 static int write_md(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
 {
@@ -202,7 +192,7 @@ static int write_md(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
 			continue;
 		}
 		if (cut < 0) {
-			keep = lines_within(&s[k], MD_LIMIT - reserve - used - strlen(s[k].close));
+			keep = bt_md_lines_within(s[k].text, s[k].len, MD_LIMIT - reserve - used - strlen(s[k].close));
 			fwrite(s[k].text, 1, keep, out);
 			fputs(s[k].close, out);
 			bt_buf_addf(&note, "\n> Left out to stay under GitHub's comment limit (%d characters "

@@ -185,13 +185,12 @@ static FILE *part_open(struct md_part *p, const char *what, int rank)
 	return open_memstream(&p->text, &p->len);
 }
 
-/* The whole lines of p within room bytes. */
-static size_t lines_within(const struct md_part *p, size_t room)
+size_t bt_md_lines_within(const char *text, size_t len, size_t room)
 {
 	size_t n = 0, i;
 
-	for (i = 0; i < p->len && i < room; i++)
-		if (p->text[i] == '\n')
+	for (i = 0; i < len && i < room; i++)
+		if (text[i] == '\n')
 			n = i + 1;
 	return n;
 }
@@ -210,7 +209,7 @@ static void fit(struct md_part *p, size_t n, struct bt_buf *note)
 				worst = i;
 		if (!p[worst].len || !p[worst].rank)
 			break;
-		keep = over >= p[worst].len ? 0 : lines_within(&p[worst], p[worst].len - over);
+		keep = over >= p[worst].len ? 0 : bt_md_lines_within(p[worst].text, p[worst].len, p[worst].len - over);
 		bt_buf_addf(note, "%s%s (%s)", note->len ? ", " : "", p[worst].what,
 			    keep ? "cut" : "left out");
 		total -= p[worst].len - keep;
