@@ -18,6 +18,7 @@
 #include "reports/compare/cmp_report.h"
 #include "engine/compare/compare.h"
 #include "engine/base/fileio.h"
+#include "engine/db/diag.h"
 #include "importers/importer.h"
 #include "lua/gates.h"
 #include "lua/rules.h"
@@ -241,12 +242,14 @@ static int read_side(struct bt_runs *rs, enum bt_side side, const char **paths, 
 
 /* Each class of warning once, for all runs: "3 of 10 runs ('a', 'b', 'c',
  * and 1 more): DETAIL [code, N times]". */
-static void print_warnings(const struct bt_runs *rs)
+static void print_warnings(const struct bt_runs *rs, int verbose)
 {
 	size_t i, k;
 
 	for (i = 0; i < rs->nwarn; i++) {
 		const struct bt_runs_warning *w = &rs->warn[i];
+		if (!verbose && bt_diag_routine(w->code))
+			continue;   /* every healthy run has some: the JSON lists them */
 		fprintf(stderr, "btrace-analyze: warning: %zu of %zu runs (", w->nruns, rs->nruns);
 		for (k = 0; k < w->nruns && k < SHOWN_RUNS; k++)
 			fprintf(stderr, "%s'%s'", k ? ", " : "", rs->run[w->runs[k]].path);
@@ -355,7 +358,7 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 		rc = verdict_status(&o, &c, err);
 done:
 	if (!o.quiet)
-		print_warnings(&rs);
+		print_warnings(&rs, o.verbose);
 	for (k = 0; k < nouts; k++)
 		bt_out_abort(&outs[k].out);
 	free(outs);

@@ -32,12 +32,16 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 	fflush(stderr);
 }
 
-static void print_diagnostics(const struct bt_diag *d)
+/* What an import recovered from, but what every healthy trace has (the
+ * report counts it) only with -v. */
+static void print_diagnostics(const struct bt_diag *d, int verbose)
 {
 	int i;
 
 	for (i = 0; i < d->n; i++) {
 		const struct bt_diag_item *it = &d->items[i];
+		if (!verbose && bt_diag_routine(it->code))
+			continue;
 		if (it->count > 1)
 			fprintf(stderr, "btrace-analyze: warning: %s [%s, %llu times]\n", it->detail,
 				it->code, (unsigned long long)it->count);
@@ -76,7 +80,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	if (pl.io.progress && p.last >= 0)
 		fputs("\r\033[K", stderr);
 	if (!rc && !o->quiet && !o->diag_later)
-		print_diagnostics(&diag);
+		print_diagnostics(&diag, o->verbose);
 	return rc;
 }
 

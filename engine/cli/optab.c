@@ -30,6 +30,10 @@ static const struct bt_opt opt_format = { .name = "--format", .kind = BT_OPTK_VA
 static const struct bt_opt opt_quiet = { .name = "--quiet", .alias = "-q",
 					 .help = "no progress and no warnings on stderr",
 					 .kind = BT_OPTK_FLAG, .field = F(quiet) };
+static const struct bt_opt opt_verbose = { .name = "--verbose", .alias = "-v",
+					   .help = "also warn of what every healthy trace has\n"
+						   "(unlinked waits, orphan wakers; the report counts them)",
+					   .kind = BT_OPTK_FLAG, .field = F(verbose) };
 static const struct bt_opt opt_mapping =
 	VALUE("--mapping", "FILE", "the sampling-mapping file, when it is not beside the dump", mapping);
 static const struct bt_opt opt_retrace =
@@ -61,7 +65,7 @@ static const struct bt_opt opt_process = VALUE("--process", "NAME|PID",
 
 static const struct bt_opt *const load_opts[] = {
 	&opt_mapping, &opt_retrace, &opt_symbols, &opt_process, &opt_db, &opt_slice_policy, &opt_strict,
-	&opt_quiet, NULL
+	&opt_quiet, &opt_verbose, NULL
 };
 
 /* analyze */
@@ -254,7 +258,7 @@ static const struct bt_opt opt_cmp_format = {
 static const struct bt_opt *const compare_opts[] = {
 	&opt_outputs, &opt_cmp_format, &opt_base, &opt_head, &opt_max_regress, &opt_noise_floor, &opt_alpha,
 	&opt_metric, &opt_fail_inconclusive, &opt_gates, &opt_top, &opt_analyze_rules, &opt_analyze_set,
-	&opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_quiet, NULL
+	&opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_quiet, &opt_verbose, NULL
 };
 const struct bt_optcmd bt_optab_compare = {
 	compare_opts, NULL, 20, "runs follow --base or --head", compare_init

@@ -31,6 +31,7 @@ struct bt_opts {
 	int nsets;
 	const char *fail_on;       /* --fail-on SEVERITY */
 	int quiet;
+	int verbose;               /* -v: also the diagnostics every healthy trace has */
 	int diag_later;            /* bt_cmd_load prints no diagnostics: the caller reads them
 				    * from the database (compare's one summary of all runs) */
 	int strict;                /* --strict: an input cut short is an error */

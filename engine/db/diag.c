@@ -10,6 +10,17 @@
 #include "engine/base/alloc.h"
 #include "engine/db/diag.h"
 
+int bt_diag_routine(const char *code)
+{
+	static const char *const routine[] = { "unlinked_wait", "orphan_waker" };
+	size_t i;
+
+	for (i = 0; i < sizeof routine / sizeof routine[0]; i++)
+		if (!strcmp(code, routine[i]))
+			return 1;
+	return 0;
+}
+
 void bt_diag_init(struct bt_diag *d)
 {
 	memset(d, 0, sizeof *d);

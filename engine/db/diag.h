@@ -24,6 +24,11 @@ struct bt_diag {
 
 void bt_diag_init(struct bt_diag *d);
 
+/* 1 for a code every healthy trace has some of (a main-thread wait whose
+ * waker was not recorded, a waker record whose wait the rate limit
+ * dropped): counted in the report's diagnostics, printed only with -v. */
+int bt_diag_routine(const char *code);
+
 /* Count one occurrence of code; the message is formatted for the first only. */
 void bt_diag_warn(struct bt_diag *d, const char *code, const char *fmt, ...) BT_PRINTF(3, 4);
 

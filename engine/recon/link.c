@@ -130,7 +130,7 @@ static void diagnose(struct bt_diag *d, const struct bt_wait *waits, size_t nw,
 			      unlinked, waits[first_w].kind, (long long)waits[first_w].ts);
 	if (orphans)
 		bt_diag_count(d, "orphan_waker", orphans,
-			      "waker records that match no main-thread wait: %zu (e.g. tid %lld at %lld); the wait was rate-limited away (spec Q-8)",
+			      "waker records that match no main-thread wait: %zu (e.g. tid %lld at %lld); the recorder's rate limit dropped the wait itself",
 			      orphans, (long long)wakes[first_k].tid, (long long)wakes[first_k].ts);
 }
 

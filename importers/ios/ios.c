@@ -173,7 +173,7 @@ static void pick_main(struct bt_ios_ctx *c, const struct bt_ios_recs *r)
 			c->has_main_tid = 1;
 		}
 	if (c->has_main_tid)
-		bt_diag_warn(c->diag, "main_tid_guessed", "'%s' records no main_tid; the smallest sampled tid %lld is taken as the main thread (spec §11.2)",
+		bt_diag_warn(c->diag, "main_tid_guessed", "'%s' records no main_tid; the smallest sampled tid %lld is taken as the main thread",
 			     c->path, (long long)c->main_tid);
 }
 

@@ -73,7 +73,7 @@ void bt_ios_pair_locks(struct bt_ios_recs *r, struct bt_diag *diag)
 	}
 	if (odd)
 		bt_diag_count(diag, "unpaired_lock_contention", odd,
-			      "lock-contention samples without their pair (spec §10.6): %zu; kept as points, no wait", odd);
+			      "lock-contention samples without the sample that ends or begins them: %zu; kept as points, no wait", odd);
 	free(idx);
 }
 

@@ -277,7 +277,7 @@ int bt_ios_stack_node(struct bt_ios_stacks *s, uint32_t stack_id, uint32_t *out,
 	size_t n = 0;
 
 	if (!stack_id) {
-		bt_diag_warn(s->diag, "empty_stack", "samples with stack_id 0 in '%s' (spec Q-7); shown as '<no stack>'", s->path);
+		bt_diag_warn(s->diag, "empty_stack", "samples with no stack (stack_id 0) in '%s'; shown as '<no stack>'", s->path);
 		return placeholder(s, "<no stack>", &s->nostack, out, err);
 	}
 	while (id && !(parent = bt_map64_get(&s->trie_node, id))) {
