@@ -328,7 +328,7 @@ static void push_metric(lua_State *L, const struct bt_compare *c, const struct b
 	set_num(L, "rel", m->rel);
 	set_num(L, "threshold", m->threshold);
 	if (m->tested) {
-		set_num(L, "p", m->in_family ? m->p_adj : m->mwu.p);
+		set_num(L, "p", bt_cmp_p(m));
 		set_num(L, "p_raw", m->mwu.p);
 		set_num(L, "cliffs_delta", m->mwu.delta);
 		set_num(L, "shift", m->hl.est);

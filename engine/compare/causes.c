@@ -192,14 +192,6 @@ static int by_move(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
-static double median_on(const struct bt_compare *c, size_t id, enum bt_side side, double *x)
-{
-	struct bt_stats_summary s;
-
-	bt_stats_summarize(x, bt_compare_values(c, id, side, x), &s);
-	return s.median;
-}
-
 /* Candidates of one prefix/suffix pair that moved the metric's way. */
 static void collect(const struct bt_compare *c, const struct bt_cmp_metric *m, const char *pre,
 		    const char *suf, struct bt_cmp_cause **out, size_t *n, size_t *cap, double *x)
@@ -217,8 +209,8 @@ static void collect(const struct bt_compare *c, const struct bt_cmp_metric *m, c
 			continue;
 		memset(&k, 0, sizeof k);
 		k.id = id;
-		k.base = median_on(c, id, BT_BASE, x);
-		k.head = median_on(c, id, BT_HEAD, x);
+		k.base = bt_cmp_median(c, id, BT_BASE, x);
+		k.head = bt_cmp_median(c, id, BT_HEAD, x);
 		k.delta = k.head - k.base;
 		if (!(k.delta * m->delta > 0))
 			continue;

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,10 +198,19 @@ void bt_cmp_amount(enum bt_unit u, double v, struct bt_buf *b)
 	}
 }
 
-/* The p a verdict reads: the family's adjusted p for a gated metric. */
-static double p_of(const struct bt_cmp_metric *m)
+double bt_cmp_p(const struct bt_cmp_metric *m)
 {
-	return m->in_family ? m->p_adj : m->mwu.p;
+	return m->in_family ? m->p_adj : m->tested ? m->mwu.p : NAN;
+}
+
+double bt_cmp_median(const struct bt_compare *c, size_t id, enum bt_side side, double *x)
+{
+	struct bt_stats_summary s;
+
+	if (id == SIZE_MAX)
+		return NAN;
+	bt_stats_summarize(x, bt_compare_values(c, id, side, x), &s);
+	return s.median;
 }
 
 /* Runs a side that let every relabeling test reach p < alpha. */
@@ -236,18 +246,18 @@ static void judge(struct bt_cmp_metric *m)
 		bt_buf_adds(&why, "within the threshold (");
 		bt_cmp_amount(m->unit, m->threshold, &why);
 		bt_buf_addf(&why, "), p = %.3g", m->mwu.p);
-	} else if (p_of(m) < g->alpha) {
+	} else if (bt_cmp_p(m) < g->alpha) {
 		m->verdict = worse > 0 ? BT_VD_REGRESSED : BT_VD_IMPROVED;
 		bt_buf_adds(&why, "beyond the threshold (");
 		bt_cmp_amount(m->unit, m->threshold, &why);
-		bt_buf_addf(&why, "), p = %.3g < %g%s", p_of(m), g->alpha,
+		bt_buf_addf(&why, "), p = %.3g < %g%s", bt_cmp_p(m), g->alpha,
 			    m->in_family ? " (family-wise)" : "");
 	} else if (m->min_p < g->alpha && bt_cmp_is_method(m->name)) {
 		/* one method among hundreds beyond its threshold by chance is the
 		 * noise the family allows for, not a question for more runs */
 		m->verdict = BT_VD_UNCHANGED;
 		bt_buf_addf(&why, "beyond the threshold but p = %.3g >= %g: not told from noise",
-			    p_of(m), g->alpha);
+			    bt_cmp_p(m), g->alpha);
 	} else {
 		m->verdict = BT_VD_INCONCLUSIVE;
 		if (m->min_p >= g->alpha)
@@ -256,7 +266,7 @@ static void judge(struct bt_cmp_metric *m)
 				    m->min_p, runs_needed(g->alpha), runs_needed(g->alpha));
 		else
 			bt_buf_addf(&why, "beyond the threshold but p = %.3g >= %g: too noisy to tell",
-				    p_of(m), g->alpha);
+				    bt_cmp_p(m), g->alpha);
 	}
 	m->reason = bt_buf_detach(&why, NULL);
 }

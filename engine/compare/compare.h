@@ -179,6 +179,13 @@ void bt_cmp_cause_words(const struct bt_compare *c, const struct bt_cmp_cause *k
 int bt_compare_run(struct bt_compare *c, const struct bt_runs *runs, const struct bt_cmp_opts *o,
 		   struct bt_err *err);
 void bt_compare_release(struct bt_compare *c);
+/* The p a verdict reads: the family-wise p of a gated metric every run
+ * has, else its own Mann-Whitney p; NaN when it was not tested. */
+double bt_cmp_p(const struct bt_cmp_metric *m);
+/* Median of metric id's values on one side (as bt_compare_values reads
+ * them); NaN for id SIZE_MAX or no values. x has room for every run. */
+double bt_cmp_median(const struct bt_compare *c, size_t id, enum bt_side side, double *x);
+
 /* Metric id's value in run r as compare reads it: 0 for a method's metric
  * the run does not have (under the report's cut), per-message totals
  * scaled to the median run's messages; NaN when absent. */

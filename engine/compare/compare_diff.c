@@ -85,16 +85,6 @@ static void note_method_metric(struct methods *ms, const char *name, size_t id)
 	ms->m[at - 1].id[k][s] = id;
 }
 
-static double median_of(const struct bt_compare *c, size_t id, enum bt_side side, double *x)
-{
-	struct bt_stats_summary s;
-
-	if (id == SIZE_MAX)
-		return NAN;
-	bt_stats_summarize(x, bt_compare_values(c, id, side, x), &s);
-	return s.median;
-}
-
 static int change_order(const void *a, const void *b)
 {
 	const struct bt_cmp_change *x = a, *y = b;
@@ -173,8 +163,8 @@ static int diff_methods(struct bt_compare *c, const struct bt_cmp_opts *o, struc
 			if (!got)
 				continue;
 			row->what = bt_xstrdup(m->symbol);
-			row->incl_base = median_of(c, m->id[k][1], BT_BASE, x);
-			row->incl_head = median_of(c, m->id[k][1], BT_HEAD, x);
+			row->incl_base = bt_cmp_median(c, m->id[k][1], BT_BASE, x);
+			row->incl_head = bt_cmp_median(c, m->id[k][1], BT_HEAD, x);
 			l->n++;
 		}
 		rank(l);

@@ -30,11 +30,6 @@ static int importance(const char *name)
 	return (int)i;
 }
 
-static double p_read(const struct bt_cmp_metric *m)
-{
-	return m->in_family ? m->p_adj : m->tested ? m->mwu.p : NAN;
-}
-
 /* The method part of a scoped method metric ("X.method.SYM.field"). */
 static int symbol_of(const char *name, const char **sym, size_t *len)
 {
@@ -201,8 +196,8 @@ void bt_cmp_headline_build(struct bt_compare *c)
 		signed_amount(m->unit, m->delta, &b);
 		bt_buf_adds(&b, " (");
 		rel_pct(m->rel, &b);
-		if (!isnan(p_read(m)))
-			bt_buf_addf(&b, ", p=%.2g", p_read(m));
+		if (!isnan(bt_cmp_p(m)))
+			bt_buf_addf(&b, ", p=%.2g", bt_cmp_p(m));
 		bt_buf_adds(&b, ")");
 		if (m->ncauses) {
 			bt_buf_adds(&b, "; top cause ");

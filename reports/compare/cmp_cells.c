@@ -126,7 +126,7 @@ void bt_cmp_metric_cells(const struct bt_cmp_metric *m, struct bt_buf cell[BT_CM
 	signed_amount(m->unit, m->delta, &cell[4]);
 	if (!isnan(m->rel))
 		bt_buf_addf(&cell[4], " (%+.1f %%)", 100 * m->rel);
-	p_value(m->tested, m->in_family ? m->p_adj : m->mwu.p, &cell[5]);
+	p_value(m->tested, bt_cmp_p(m), &cell[5]);
 	if (m->tested) {
 		signed_amount(m->unit, m->hl.est, &cell[6]);
 		bt_buf_adds(&cell[6], " [");
@@ -252,7 +252,7 @@ void bt_cmp_summary_cells(const struct bt_compare *c, const struct bt_cmp_metric
 			  struct bt_buf cell[BT_CMP_SCOLS])
 {
 	int i;
-	double p = m->in_family ? m->p_adj : m->tested ? m->mwu.p : NAN;
+	double p = bt_cmp_p(m);
 
 	for (i = 0; i < BT_CMP_SCOLS; i++)
 		bt_buf_reset(&cell[i]);

@@ -91,7 +91,7 @@ static void metric_row(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 	change(x, s, row, M_CHANGE, m->delta, u, t);
 	change(x, s, row, M_REL, isnan(m->rel) ? NAN : m->rel * 100, BT_UNIT_PCT, t);
 	if (m->tested)
-		bt_xlsx_num_fmt(x, s, row, M_P, m->in_family ? m->p_adj : m->mwu.p, x->f[BT_XF_P], 8);
+		bt_xlsx_num_fmt(x, s, row, M_P, bt_cmp_p(m), x->f[BT_XF_P], 8);
 	num_or_blank(x, s, row, M_THRESHOLD, m->threshold, u);
 	num_or_blank(x, s, row, M_BASE_MIN, m->base.min, u);
 	num_or_blank(x, s, row, M_BASE_MAX, m->base.max, u);
