@@ -111,7 +111,7 @@ static void noise(struct bt_calibration *cal, const struct bt_compare *c, const 
 static int noisiest(const void *a, const void *b)
 {
 	const struct bt_cal_metric *x = a, *y = b;
-	int mx = bt_cmp_is_method(x->name), my = bt_cmp_is_method(y->name);
+	int mx = bt_metric_per_method(x->name), my = bt_metric_per_method(y->name);
 	double rx = x->median ? x->sd / fabs(x->median) : 0, ry = y->median ? y->sd / fabs(y->median) : 0;
 
 	if (mx != my)

@@ -210,7 +210,7 @@ int bt_cmp_diff(struct bt_compare *c, const struct bt_cmp_opts *o, double *x, do
 	memset(&ms, 0, sizeof ms);
 	bt_strmap_init(&ms.index);
 	for (id = 0; id < c->runs->nnames; id++)
-		if (bt_cmp_is_method(c->runs->names[id]))
+		if (bt_metric_per_method(c->runs->names[id]))
 			note_method_metric(&ms, c->runs->names[id], id);
 	rc = diff_methods(c, o, &ms, x, y, err);
 	if (!rc)

@@ -4,8 +4,6 @@
 
 #include "engine/compare/compare.h"
 
-/* 1 for a method.* metric (absent in a run means under the report's cut: 0). */
-int bt_cmp_is_method(const char *name);
 /* The stack-level diff; x and y have room for every run. */
 int bt_cmp_diff(struct bt_compare *c, const struct bt_cmp_opts *o, double *x, double *y,
 		struct bt_err *err);
