@@ -106,11 +106,6 @@ double bt_gate_threshold(const struct bt_gate *g, enum bt_unit u, double base)
 	return fmax(unit_floor(g, u), g->max_regress * fabs(base));
 }
 
-int bt_cmp_is_method(const char *name)
-{
-	return bt_metric_per_method(name);
-}
-
 int bt_cmp_per_messages(const char *name)
 {
 	return !strncmp(name, BT_CMP_MSGS, strlen(BT_CMP_MSGS)) && strcmp(name, BT_CMP_MSGS "count");
@@ -121,7 +116,7 @@ double bt_compare_value(const struct bt_compare *c, size_t r, size_t id)
 	const char *name = c->runs->names[id];
 	double v = bt_runs_value(c->runs, r, id);
 
-	if (isnan(v) && bt_cmp_is_method(name))
+	if (isnan(v) && bt_metric_per_method(name))
 		v = 0;   /* under the report's cut: ~0 */
 	if (c->msg_scale && bt_cmp_per_messages(name))
 		v *= c->msg_scale[r];
@@ -232,7 +227,7 @@ static void judge(struct bt_cmp_metric *m)
 	if (!m->base.n || !m->head.n) {
 		m->verdict = BT_VD_INCONCLUSIVE;
 		bt_buf_addf(&why, "missing from the %s runs", m->base.n ? "head" : "base");
-	} else if (!m->tested && bt_cmp_is_method(m->name)) {
+	} else if (!m->tested && bt_metric_per_method(m->name)) {
 		m->verdict = BT_VD_UNCHANGED;   /* hundreds of them: one run's noise */
 		bt_buf_adds(&why, "one run on a side: a method's move is not judged on thresholds alone");
 	} else if (!m->tested) {
@@ -252,7 +247,7 @@ static void judge(struct bt_cmp_metric *m)
 		bt_cmp_amount(m->unit, m->threshold, &why);
 		bt_buf_addf(&why, "), p = %.3g < %g%s", bt_cmp_p(m), g->alpha,
 			    m->in_family ? " (family-wise)" : "");
-	} else if (m->min_p < g->alpha && bt_cmp_is_method(m->name)) {
+	} else if (m->min_p < g->alpha && bt_metric_per_method(m->name)) {
 		/* one method among hundreds beyond its threshold by chance is the
 		 * noise the family allows for, not a question for more runs */
 		m->verdict = BT_VD_UNCHANGED;
@@ -390,15 +385,12 @@ static void test_family(struct bt_compare *c, double *x)
 		at[j++] = i;
 	}
 	c->nfamily = j;
-	bt_family_maxt(j, nr, head, v, s0, dir, t, p, &c->fam);
-	for (i = 0; i < j; i++)
-		dir[i] = -dir[i];   /* better */
-	bt_family_maxt(j, nr, head, v, s0, dir, t, pb, &c->fam);
+	bt_family_maxt2(j, nr, head, v, s0, dir, t, p, pb, &c->fam);   /* worse, better */
 	for (i = 0; i < j; i++) {
 		struct bt_cmp_metric *m = &c->m[at[i]];
 		m->in_family = 1;
 		m->t = t[i];
-		m->p_adj = dir[i] * t[i] > 0 ? pb[i] : p[i];   /* the direction it moved */
+		m->p_adj = dir[i] * t[i] < 0 ? pb[i] : p[i];   /* the direction it moved */
 		m->min_p = c->fam.min_p;
 	}
 	free(at), free(v), free(s0), free(t), free(p), free(pb), free(dir), free(head);
@@ -422,7 +414,7 @@ static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, do
 		m->gate.gated = chosen(o, m->name);
 		if (h && h->thresholds && (rc = h->thresholds(h->ctx, m->name, &m->gate, err)))
 			break;
-		if (!m->gate.gated && bt_cmp_is_method(m->name))
+		if (!m->gate.gated && bt_metric_per_method(m->name))
 			continue;   /* the diff and the causes show these */
 		c->nm++;
 		rc = fill_metric(c, m, x, y, err);

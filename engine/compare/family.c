@@ -3,7 +3,8 @@
  * test's T comes from the head runs' sum and sum of squares (the base
  * side's are the totals minus those), so a relabeling costs O(tests x
  * head runs); the step-down maximum is a running maximum over the tests
- * in order of their observed |T|, smallest first.
+ * in order of their observed statistic, smallest first. Both directions
+ * of a one-sided pair (bt_family_maxt2) share each relabeling's T.
  */
 #include <math.h>
 #include <stdint.h>
@@ -25,19 +26,31 @@ double bt_family_choose(size_t n, size_t k)
 	return floor(c + 0.5);
 }
 
-struct fam {
-	size_t nt, nruns, nh;
-	const double *v, *s0;
-	double *sum, *sq;      /* per test, over every run */
-	double *abs_t;         /* this relabeling's |T| (or dir T) per test */
-	const double *dir;     /* NULL: two-sided */
-	size_t *order;         /* tests by observed |T|, largest first */
-	const double *obs;     /* observed |T| */
+/* One direction's tally: what its statistic of a test is (|T|, or
+ * sign dir[j] T), the tests in order of the observed one, the counts. */
+struct side {
+	double sign;           /* 0: two-sided */
+	double *obs;
+	size_t *order;         /* tests by observed statistic, largest first */
 	size_t *count;         /* per position in order */
 };
 
-/* |T| of every test with the head runs at idx[0..nh-1]; signed into t if given. */
-static void stats(struct fam *f, const size_t *idx, double *t)
+struct fam {
+	size_t nt, nruns, nh;
+	const double *v, *s0, *dir;
+	double *sum, *sq;      /* per test, over every run */
+	double *t;             /* this relabeling's T per test, head minus base */
+	struct side side[2];
+	size_t nsides;
+};
+
+static double statistic(const struct fam *f, const struct side *d, size_t j)
+{
+	return d->sign ? d->sign * f->dir[j] * f->t[j] : fabs(f->t[j]);
+}
+
+/* T of every test with the head runs at idx[0..nh-1]. */
+static void stats(struct fam *f, const size_t *idx)
 {
 	size_t j, i, n = f->nruns - f->nh, m = f->nh;
 
@@ -54,9 +67,7 @@ static void stats(struct fam *f, const size_t *idx, double *t)
 		vb = n > 1 ? fmax(0, (bq - bs * mb) / (double)(n - 1)) : 0;
 		d = mh - mb;
 		den = sqrt(vh / (double)m + vb / (double)n + f->s0[j] * f->s0[j]);
-		f->abs_t[j] = f->dir ? f->dir[j] * d / den : fabs(d / den);
-		if (t)
-			t[j] = d / den;
+		f->t[j] = d / den;
 	}
 }
 
@@ -66,14 +77,17 @@ static void stats(struct fam *f, const size_t *idx, double *t)
  * (the mirror split of n = m) counted. */
 static void tally(struct fam *f)
 {
-	double q = -HUGE_VAL;
-	size_t k = f->nt;
+	size_t s, k, j;
 
-	while (k--) {
-		size_t j = f->order[k];
-		q = fmax(q, f->abs_t[j]);
-		if (q >= f->obs[j] - 1e-9 * fabs(f->obs[j]))
-			f->count[k]++;
+	for (s = 0; s < f->nsides; s++) {
+		struct side *d = &f->side[s];
+		double q = -HUGE_VAL;
+		for (k = f->nt; k--;) {
+			j = d->order[k];
+			q = fmax(q, statistic(f, d, j));
+			if (q >= d->obs[j] - 1e-9 * fabs(d->obs[j]))
+				d->count[k]++;
+		}
 	}
 }
 
@@ -99,7 +113,7 @@ static size_t enumerate(struct fam *f, size_t *idx)
 	for (i = 0; i < k; i++)
 		idx[i] = i;
 	for (;;) {
-		stats(f, idx, NULL);
+		stats(f, idx);
 		tally(f);
 		done++;
 		for (i = k; i-- > 0;)
@@ -129,7 +143,7 @@ static size_t sample(struct fam *f, const size_t *obs_idx, size_t *idx)
 	uint64_t seed = 20;
 
 	memcpy(idx, obs_idx, f->nh * sizeof *idx);
-	stats(f, idx, NULL);
+	stats(f, idx);
 	tally(f);
 	for (i = 0; i < f->nruns; i++)
 		deck[i] = i;
@@ -139,22 +153,53 @@ static size_t sample(struct fam *f, const size_t *obs_idx, size_t *idx)
 			deck[i] = deck[r];
 			deck[r] = tmp;
 		}
-		stats(f, deck, NULL);
+		stats(f, deck);
 		tally(f);
 	}
 	free(deck);
 	return BT_FAMILY_RANDOM + 1;
 }
 
-void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const double *v,
-		    const double *s0, const double *dir, double *t, double *p,
-		    struct bt_family_info *info)
+/* The side's observed statistics, and the tests in their order. */
+static void side_init(struct fam *f, struct side *d, double sign)
+{
+	struct keyed *keyed = bt_xcalloc(f->nt, sizeof *keyed);
+	size_t j;
+
+	d->sign = sign;
+	d->obs = bt_xcalloc(f->nt, sizeof *d->obs);
+	d->order = bt_xcalloc(f->nt, sizeof *d->order);
+	d->count = bt_xcalloc(f->nt, sizeof *d->count);
+	for (j = 0; j < f->nt; j++)
+		keyed[j].key = d->obs[j] = statistic(f, d, j), keyed[j].j = j;
+	qsort(keyed, f->nt, sizeof *keyed, by_key_desc);
+	for (j = 0; j < f->nt; j++)
+		d->order[j] = keyed[j].j;
+	free(keyed);
+}
+
+/* Step-down: a p never below that of a larger statistic. */
+static void side_p(const struct fam *f, const struct side *d, size_t total, double *p)
+{
+	size_t j;
+
+	for (j = 0; j < f->nt; j++) {
+		double pj = (double)d->count[j] / (double)total;
+		if (j)
+			pj = fmax(pj, p[d->order[j - 1]]);
+		p[d->order[j]] = fmin(1, pj);
+	}
+}
+
+/* Both bt_family_maxt and bt_family_maxt2: signs[s] 0 for two-sided, else
+ * the direction of side s; p[s] its adjusted p-values. */
+static void run(size_t nt, size_t nruns, const unsigned char *head, const double *v, const double *s0,
+		const double *dir, const double *signs, size_t nsides, double *t, double **p,
+		struct bt_family_info *info)
 {
 	struct fam f;
 	size_t *idx, *obs_idx, j, r, nh = 0, total;
 	double splits;
-	double *obs;
-	struct keyed *keyed;
 
 	for (r = 0; r < nruns; r++)
 		nh += head[r] != 0;
@@ -162,17 +207,14 @@ void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const do
 	info->exact = splits <= BT_FAMILY_EXACT_MAX;
 	info->relabelings = info->exact ? (size_t)splits : BT_FAMILY_RANDOM + 1;
 	/* the observed split, and its mirror when both sides have as many runs */
-	info->min_p = (!dir && info->exact && 2 * nh == nruns ? 2.0 : 1.0) / (double)info->relabelings;
+	info->min_p = (!signs[0] && info->exact && 2 * nh == nruns ? 2.0 : 1.0) / (double)info->relabelings;
 	if (!nt)
 		return;
 	memset(&f, 0, sizeof f);
-	f.nt = nt, f.nruns = nruns, f.nh = nh, f.v = v, f.s0 = s0, f.dir = dir;
+	f.nt = nt, f.nruns = nruns, f.nh = nh, f.v = v, f.s0 = s0, f.dir = dir, f.nsides = nsides;
 	f.sum = bt_xcalloc(nt, sizeof *f.sum);
 	f.sq = bt_xcalloc(nt, sizeof *f.sq);
-	f.abs_t = bt_xcalloc(nt, sizeof *f.abs_t);
-	f.order = bt_xcalloc(nt, sizeof *f.order);
-	f.count = bt_xcalloc(nt, sizeof *f.count);
-	obs = bt_xcalloc(nt, sizeof *obs);
+	f.t = bt_xcalloc(nt, sizeof *f.t);
 	idx = bt_xcalloc(nh + 1, sizeof *idx);
 	obs_idx = bt_xcalloc(nh + 1, sizeof *obs_idx);
 	for (j = 0; j < nt; j++)
@@ -181,23 +223,33 @@ void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const do
 	for (r = 0, j = 0; r < nruns; r++)
 		if (head[r])
 			obs_idx[j++] = r;
-	stats(&f, obs_idx, t);
-	memcpy(obs, f.abs_t, nt * sizeof *obs);
-	f.obs = obs;
-	keyed = bt_xcalloc(nt, sizeof *keyed);
-	for (j = 0; j < nt; j++)
-		keyed[j].key = obs[j], keyed[j].j = j;
-	qsort(keyed, nt, sizeof *keyed, by_key_desc);
-	for (j = 0; j < nt; j++)
-		f.order[j] = keyed[j].j;
-	free(keyed);
+	stats(&f, obs_idx);
+	memcpy(t, f.t, nt * sizeof *t);
+	for (j = 0; j < nsides; j++)
+		side_init(&f, &f.side[j], signs[j]);
 	total = info->exact ? enumerate(&f, idx) : sample(&f, obs_idx, idx);
-	for (j = 0; j < nt; j++) {   /* step-down: never below the p of a larger T */
-		double pj = (double)f.count[j] / (double)total;
-		if (j)
-			pj = fmax(pj, p[f.order[j - 1]]);
-		p[f.order[j]] = fmin(1, pj);
+	for (j = 0; j < nsides; j++) {
+		side_p(&f, &f.side[j], total, p[j]);
+		free(f.side[j].obs), free(f.side[j].order), free(f.side[j].count);
 	}
-	free(f.sum), free(f.sq), free(f.abs_t), free(f.order), free(f.count);
-	free(obs), free(idx), free(obs_idx);
+	free(f.sum), free(f.sq), free(f.t), free(idx), free(obs_idx);
+}
+
+void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const double *v,
+		    const double *s0, const double *dir, double *t, double *p,
+		    struct bt_family_info *info)
+{
+	const double sign = dir ? 1 : 0;
+
+	run(nt, nruns, head, v, s0, dir, &sign, 1, t, &p, info);
+}
+
+void bt_family_maxt2(size_t nt, size_t nruns, const unsigned char *head, const double *v,
+		     const double *s0, const double *dir, double *t, double *p_dir, double *p_other,
+		     struct bt_family_info *info)
+{
+	static const double signs[2] = { 1, -1 };
+	double *p[2] = { p_dir, p_other };
+
+	run(nt, nruns, head, v, s0, dir, signs, 2, t, p, info);
 }

@@ -50,6 +50,13 @@ void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const do
 		    const double *s0, const double *dir, double *t, double *p,
 		    struct bt_family_info *info);
 
+/* Both one-sided families at once, from one pass over the relabelings:
+ * p_dir[j] in the direction dir[j], p_other[j] in the other; as two calls
+ * of bt_family_maxt with dir and -dir, for half the work. */
+void bt_family_maxt2(size_t nt, size_t nruns, const unsigned char *head, const double *v,
+		     const double *s0, const double *dir, double *t, double *p_dir, double *p_other,
+		     struct bt_family_info *info);
+
 /* C(n, k) as a double (exact below 2^53). */
 double bt_family_choose(size_t n, size_t k);
 

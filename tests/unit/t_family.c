@@ -145,6 +145,28 @@ static void test_min_p(void)
 	is_int((long long)bt_family_choose(20, 10), 184756, "C(20, 10)");
 }
 
+/* Both directions in one pass equal one call each, with dir and -dir. */
+static void test_both(void)
+{
+	unsigned char head[10] = { 0, 0, 0, 0, 0, 1, 1, 1, 1, 1 };
+	double v[8 * 10], s0[8], dir[8], neg[8], t[8], t2[8], p[8], q[8], pd[8], po[8];
+	struct bt_family_info info;
+	size_t j, r;
+	int bad = 0;
+
+	for (j = 0; j < 8; j++) {
+		for (r = 0; r < 10; r++)
+			v[j * 10 + r] = gauss() + (head[r] ? (j == 0 ? 2.0 : j == 1 ? -2.0 : 0) : 0);
+		s0[j] = 0.2, dir[j] = j % 3 ? 1 : -1, neg[j] = -dir[j];
+	}
+	bt_family_maxt2(8, 10, head, v, s0, dir, t2, pd, po, &info);
+	bt_family_maxt(8, 10, head, v, s0, dir, t, p, &info);
+	bt_family_maxt(8, 10, head, v, s0, neg, t, q, &info);
+	for (j = 0; j < 8; j++)
+		bad += pd[j] != p[j] || po[j] != q[j] || t2[j] != t[j];
+	is_int(bad, 0, "bt_family_maxt2: the two directions of one pass equal two calls");
+}
+
 /* 10 + 10 runs take random splits; their p is near the exact one. */
 static void test_random(void)
 {
@@ -209,6 +231,7 @@ int main(void)
 {
 	test_brute();
 	test_min_p();
+	test_both();
 	test_random();
 	test_fwer();
 	return done_testing();
