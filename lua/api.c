@@ -13,6 +13,7 @@
 #include "lua/api.h"
 #include "lua/sandbox.h"
 #include "engine/base/jsonw.h"
+#include "engine/base/names.h"
 #include "engine/base/utf8.h"
 
 static struct bt_rules_state *state(lua_State *L)
@@ -505,10 +506,30 @@ static int l_param(lua_State *L)
 	return 1;
 }
 
+/* bt.short(name): the method name as the reports show it. */
+static int l_short(lua_State *L)
+{
+	struct bt_rules_state *st = state(L);
+	size_t len;
+	const char *name = lua_isnoneornil(L, 1) ? "?" : luaL_checklstring(L, 1, &len);
+	const char *shown = bt_namer_get(st->names, name);
+	struct bt_buf b = BT_BUF_INIT;
+
+	if (st->full_names || shown != name) {   /* a name in scope has its own copy */
+		lua_pushstring(L, shown);
+		return 1;
+	}
+	bt_name_short(name, strlen(name), 0, &b);
+	lua_pushlstring(L, b.buf, b.len);
+	bt_buf_release(&b);
+	return 1;
+}
+
 void bt_api_open(lua_State *L, struct bt_rules_state *st)
 {
 	static const luaL_Reg fns[] = {
 		{ "finding", l_finding }, { "metric", l_metric }, { "table", l_table }, { "param", l_param },
+		{ "short", l_short },
 		{ NULL, NULL }
 	};
 

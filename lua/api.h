@@ -43,6 +43,8 @@ struct bt_rules_state {
 	struct bt_rows_budget sql;   /* the file's limits on its cursors (api_sql.c) */
 	int sql_open;                /* its cursors open now */
 	int64_t sql_base;            /* what SQLite held when the first of them opened */
+	const struct bt_namer *names;   /* bt.short's names; NULL: each name at level 0 */
+	int full_names;              /* bt.short gives names as they are */
 };
 
 /* Push the bt table with the C functions, bound to st. */

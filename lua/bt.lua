@@ -174,11 +174,4 @@ function bt.bytes(n)
   return string.format("%d B", n)
 end
 
--- Short method name for messages: "Class.method" from a full signature.
-function bt.short(name)
-  if not name then return "?" end
-  local m = name:match("([%w_$]+%.[%w_$<>]+)%(") or name
-  return m
-end
-
 return rules

@@ -371,6 +371,8 @@ int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_resu
 	st.usage = err;
 	st.keys = &keys;
 	st.ids = &ids;
+	st.names = o->names;
+	st.full_names = o->full_names;
 	st.nparams = o->nsets;
 	st.params = bt_xcalloc((size_t)o->nsets + 1, sizeof *st.params);
 	for (i = 0; i < o->nsets && !rc; i++) {

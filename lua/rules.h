@@ -7,6 +7,8 @@
 #ifndef BT_RULES_H
 #define BT_RULES_H
 
+struct bt_namer;
+
 #include "engine/db/db.h"
 #include "engine/base/result.h"
 
@@ -15,6 +17,8 @@ struct bt_rules_opts {
 	int nfiles;
 	const char *const *sets;    /* --set key=value */
 	int nsets;
+	const struct bt_namer *names;   /* what bt.short reads (engine/base/names.h); NULL: level 0 */
+	int full_names;             /* --full-names: bt.short gives the name as it is */
 };
 
 int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_result *res,

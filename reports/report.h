@@ -19,6 +19,7 @@
 struct bt_stacks;
 struct bt_perfetto;
 struct bt_html_timeline;
+struct bt_namer;
 
 /* What an output needs, besides its file. */
 enum {
@@ -40,6 +41,8 @@ struct bt_export {
 	int show_idle;               /* --idle: idle time in the flame graphs, pprof and folded */
 	int width;                   /* --width: text tables within this many columns; 0: the
 				      * terminal's when writing to one, else no limit */
+	struct bt_namer *names;      /* method names as people read them (engine/base/names.h):
+				      * the trace's frames in scope; NULL: full names (--full-names) */
 };
 
 struct bt_exporter {

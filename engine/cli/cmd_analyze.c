@@ -55,7 +55,7 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 	struct bt_db *db = NULL;
 	struct bt_outputs *out = NULL;
 	struct bt_result res;
-	struct bt_rules_opts ro;
+	struct bt_rules_opts ro = { 0 };
 	int rc = bt_opts_parse(&o, &bt_optab_analyze, argc, argv, err);
 
 	bt_result_init(&res);
@@ -75,6 +75,7 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 	if (!rc) {
 		out = bt_outputs_new(bt_folded_metric_parse(o.folded_metric), o.show_idle);
 		bt_outputs_width(out, o.width);
+		bt_outputs_full_names(out, o.full_names);
 		rc = add_outputs(&o, out, err);
 	}
 	if (!rc)
@@ -86,6 +87,8 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 		ro.nfiles = o.nrules;
 		ro.sets = o.sets;
 		ro.nsets = o.nsets;
+		ro.names = bt_outputs_namer(out);
+		ro.full_names = o.full_names;
 		bt_alloc_doing("running the rules on", o.inputs[0]);
 		rc = bt_rules_run(db, &ro, &res, err);
 	}

@@ -199,7 +199,7 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 	struct bt_opts o;
 	struct bt_db *db = NULL;
 	struct bt_result res;
-	struct bt_rules_opts ro;
+	struct bt_rules_opts ro = { 0 };
 	int rc;
 
 	memset(&o, 0, sizeof o);

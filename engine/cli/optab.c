@@ -107,6 +107,12 @@ static const struct bt_opt opt_idle = {
 		"flame graphs, pprof and folded stacks, as an \"(idle)\"\n"
 		"frame; left out by default, as it is no method's time" };
 
+static const struct bt_opt opt_full_names = {
+	.name = "--full-names", .kind = BT_OPTK_FLAG, .field = F(full_names),
+	.help = "full method signatures in the reports and exports\n"
+		"(default: \"FeedAdapter.bind\", lengthened only where two\n"
+		"methods would read alike; JSON and SQL always have both)" };
+
 static int width(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
 {
 	char *end;
@@ -123,7 +129,7 @@ static const struct bt_opt opt_width = {
 	.help = "text tables within N columns (default: the terminal's\nwidth when writing to one)" };
 static const struct bt_opt *const analyze_opts[] = {
 	&opt_output, &opt_format, &opt_rules, &opt_set, &opt_fail_on, &opt_perfetto, &opt_pprof,
-	&opt_folded, &opt_folded_metric, &opt_idle, &opt_width, NULL
+	&opt_folded, &opt_folded_metric, &opt_idle, &opt_width, &opt_full_names, NULL
 };
 const struct bt_optcmd bt_optab_analyze = { analyze_opts, load_opts, 19, NULL, NULL };
 

@@ -37,6 +37,7 @@ struct bt_opts {
 	int strict;                /* --strict: an input cut short is an error */
 	int show_idle;             /* --idle: idle time in the flame graphs, pprof and folded */
 	int width;                 /* --width N: text tables within N columns (0: the terminal's) */
+	int full_names;            /* --full-names: full method signatures where people read */
 	int help;
 	/* compare */
 	const char **outs;         /* -o OUT, repeatable: one output per path */

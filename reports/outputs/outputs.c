@@ -11,6 +11,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
+#include "engine/base/names.h"
 #include "engine/profile/stacks.h"
 #include "reports/export/perfetto.h"
 #include "reports/html/html.h"
@@ -80,6 +81,7 @@ struct bt_outputs {
 	struct bt_tap_filter want[MAX_TAPS];
 	struct bt_taps taps;
 	int ready;                  /* started */
+	int full_names;             /* --full-names: x.names stays NULL */
 };
 
 static int ready(void *ctx, struct bt_db *db, struct bt_err *err)
@@ -108,6 +110,35 @@ struct bt_outputs *bt_outputs_new(int folded_metric, int show_idle)
 void bt_outputs_width(struct bt_outputs *o, int cols)
 {
 	o->x.width = cols;
+}
+
+void bt_outputs_full_names(struct bt_outputs *o, int full)
+{
+	o->full_names = full;
+}
+
+struct bt_namer *bt_outputs_namer(const struct bt_outputs *o)
+{
+	return o->x.names;
+}
+
+/* Every frame of the trace in scope, so a name reads the same in every
+ * table, flame graph and export. */
+static int load_names(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
+{
+	char **names;
+	size_t n, i;
+
+	if (o->full_names)
+		return BT_OK;
+	if (bt_frame_names_load(db, &names, &n, err))
+		return err->code;
+	o->x.names = bt_namer_new();
+	for (i = 0; i < n; i++)
+		bt_namer_add(o->x.names, names[i]);
+	bt_namer_done(o->x.names);
+	bt_frame_names_free(names, n);
+	return BT_OK;
 }
 
 void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const char *path)
@@ -182,6 +213,8 @@ int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
 	for (i = 0; i < o->n; i++)
 		if (bt_out_open(&o->v[i].out, o->v[i].path, err))
 			return err->code;
+	if (load_names(o, db, err))
+		return err->code;
 	if (o->stacks)
 		o->stacks->show_idle = o->x.show_idle;
 	if (o->stacks && bt_stacks_load_names(o->stacks, db, err))
@@ -275,5 +308,6 @@ void bt_outputs_free(struct bt_outputs *o)
 	bt_stacks_free(o->stacks);
 	bt_perfetto_free(o->perfetto);
 	bt_html_timeline_free(o->timeline);
+	bt_namer_free(o->x.names);
 	free(o);
 }

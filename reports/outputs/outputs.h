@@ -31,6 +31,12 @@ struct bt_outputs;
 struct bt_outputs *bt_outputs_new(int folded_metric, int show_idle);
 /* --width: text tables within cols columns (0: the terminal's, if any). */
 void bt_outputs_width(struct bt_outputs *o, int cols);
+/* --full-names: no short names (before bt_outputs_start). */
+void bt_outputs_full_names(struct bt_outputs *o, int full);
+/* The short names of the trace's methods, made by bt_outputs_start from
+ * its frames (NULL before, or with full names): the rules' bt.short reads
+ * the same names as the reports. */
+struct bt_namer *bt_outputs_namer(const struct bt_outputs *o);
 /* Add an output of x to path (NULL or "-": stdout), in the order their
  * errors should be found in. */
 void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const char *path);
