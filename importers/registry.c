@@ -8,6 +8,7 @@
 
 #include "engine/base/fileio.h"
 #include "importers/importer.h"
+#include "importers/known.h"
 
 #define ENTRY(v) &v,
 static const struct bt_importer *const importers[] = { BT_IMPORTERS(ENTRY) };
@@ -19,6 +20,7 @@ int bt_importer_find(const char *path, const struct bt_importer **out, struct bt
 {
 	unsigned char head[64];
 	size_t n = 0, i;
+	const char *known;
 	int dir = bt_is_dir(path);
 	FILE *f;
 
@@ -38,6 +40,8 @@ int bt_importer_find(const char *path, const struct bt_importer **out, struct bt
 	}
 	if (dir)
 		return bt_err_set(err, BT_EFORMAT, "no trace found in directory '%s' (looked for sampling, sampling.bin)", path);
+	if ((known = bt_known_format(head, n)))
+		return bt_err_set(err, BT_EFORMAT, "unrecognised input '%s': %s", path, known);
 	if (n < 4)
 		return bt_err_set(err, BT_EFORMAT, "unrecognised input '%s': only %zu bytes at offset 0", path, n);
 	return bt_err_set(err, BT_EFORMAT,

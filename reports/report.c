@@ -2,6 +2,7 @@
  * What every report format shares: the trace's facts, its diagnostics,
  * and values formatted for people.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,8 @@ static void meta_row(struct bt_facts *f, struct bt_rows *r)
 		f->source = bt_xstrdup(v ? v : "");
 	else if (!strcmp(k, "partial_reason") && v)
 		f->partial = bt_xstrdup(v);
+	else if (!strcmp(k, "no_names") && v)
+		f->no_names = bt_xstrdup(v);
 	else if (!strcmp(k, "mapping") && v)
 		f->mapping = bt_xstrdup(v);
 	else if (!strcmp(k, "process_name") && v)
@@ -84,6 +87,7 @@ void bt_facts_release(struct bt_facts *f)
 	free(f->source);
 	free(f->mapping);
 	free(f->partial);
+	free(f->no_names);
 	free(f->process);
 	memset(f, 0, sizeof *f);
 }
@@ -184,6 +188,115 @@ void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b)
 	} else {
 		bt_buf_adds(b, column);
 	}
+}
+
+void bt_format_duration(double ns, struct bt_buf *b)
+{
+	double a = ns < 0 ? -ns : ns;
+	const char *sign = ns < 0 ? "-" : "";
+
+	if (a < 1e9)
+		bt_buf_addf(b, "%.1f ms", ns / 1e6);
+	else if (a < 60e9)
+		bt_buf_addf(b, "%.2f s", ns / 1e9);
+	else if (a < 3600e9)
+		bt_buf_addf(b, "%s%d min %.1f s", sign, (int)(a / 60e9), (a - 60e9 * (int)(a / 60e9)) / 1e9);
+	else
+		bt_buf_addf(b, "%s%d h %02d min", sign, (int)(a / 3600e9),
+			    (int)((a - 3600e9 * (int)(a / 3600e9)) / 60e9));
+}
+
+int bt_is_ts(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strcmp(name, "ts") || (n > 3 && (!strcmp(name + n - 3, "_ts") || !strcmp(name + n - 3, ".ts")));
+}
+
+void bt_format_at(int64_t ts, int64_t t0, struct bt_buf *b)
+{
+	if (ts >= t0)
+		bt_buf_addc(b, '+');
+	bt_format_duration((double)ts - (double)t0, b);
+}
+
+struct bt_ns_scale bt_ns_scale_of(double max_abs_ns)
+{
+	if (max_abs_ns >= 6000e9)          /* 100 min: "6000.0 s" is no longer read at a glance */
+		return (struct bt_ns_scale){ 60e9, "min" };
+	if (max_abs_ns >= 100e9)           /* 100 s: "100000.0 ms" */
+		return (struct bt_ns_scale){ 1e9, "s" };
+	return (struct bt_ns_scale){ 1e6, "ms" };
+}
+
+static double number(const struct bt_value *v)
+{
+	return v->type == BT_V_INT ? (double)v->u.i : v->type == BT_V_REAL ? v->u.d : 0;
+}
+
+static int is_number(const struct bt_value *v)
+{
+	return v->type == BT_V_INT || v->type == BT_V_REAL;
+}
+
+void bt_col_fmt_of(const struct bt_rtable *t, int c, size_t rows, int64_t t0, struct bt_col_fmt *k)
+{
+	double max = 0;
+	size_t r;
+
+	k->ts = bt_is_ts(t->columns[c]);
+	k->ns = !k->ts && t->units[c] == BT_UNIT_NS;
+	k->t0 = k->ts ? t0 : 0;
+	for (r = 0; r < rows && r < t->nrows && (k->ts || k->ns); r++) {
+		const struct bt_value *v = &t->cells[r * (size_t)t->ncols + c];
+		if (is_number(v))
+			max = fmax(max, fabs(number(v) - (double)k->t0));
+	}
+	k->scale = bt_ns_scale_of(max);
+}
+
+void bt_col_heading(const struct bt_rtable *t, int c, const struct bt_col_fmt *k, struct bt_buf *b)
+{
+	const char *name = t->columns[c];
+	size_t n = strlen(name);
+
+	if (k->ts) {
+		bt_buf_add(b, name, n - 2);
+		bt_buf_addf(b, "at %s", k->scale.unit);
+	} else if (k->ns) {
+		bt_format_heading(name, BT_UNIT_NS, b);
+		bt_buf_setlen(b, b->len - 2);   /* its " ms" */
+		bt_buf_adds(b, k->scale.unit);
+	} else {
+		bt_format_heading(name, t->units[c], b);
+	}
+}
+
+void bt_col_cell(const struct bt_value *v, const struct bt_col_fmt *k, enum bt_unit u, struct bt_buf *b)
+{
+	if (is_number(v) && (k->ts || k->ns))
+		bt_buf_addf(b, k->scale.div == 1e9 ? "%.2f" : "%.1f", (number(v) - (double)k->t0) / k->scale.div);
+	else
+		bt_format_value(v, u, b);
+}
+
+int bt_value_zero(const struct bt_value *v)
+{
+	return v->type == BT_V_NULL || (v->type == BT_V_INT && v->u.i == 0) || (v->type == BT_V_REAL && v->u.d == 0);
+}
+
+int bt_row_zero(const struct bt_rtable *t, size_t r)
+{
+	int c, measures = 0;
+
+	for (c = 0; c < t->ncols; c++) {
+		if (t->units[c] == BT_UNIT_NONE || bt_is_ts(t->columns[c]))
+			continue;
+		if (!bt_value_zero(&t->cells[r * (size_t)t->ncols + c]))
+			return 0;
+		measures++;
+	}
+	return measures > 0;
 }
 
 static int by_name(const void *a, const void *b)

@@ -64,6 +64,7 @@ int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, struc
 struct bt_facts {
 	char *format, *source, *mapping;
 	char *partial;             /* why the input was cut short and salvaged; NULL: intact */
+	char *no_names;            /* why frames and threads have no names (no mapping); NULL: named */
 	char *process;             /* the process's name (meta process_name); NULL: unknown */
 	int64_t version, pid, main_tid, records, samples, threads, start_ns, end_ns;
 	int64_t slices;
@@ -103,6 +104,40 @@ void bt_format_bytes(double v, struct bt_buf *b);
 void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b);
 /* A column heading for people: "wall_ns" reads "wall ms". */
 void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b);
+
+/* A duration on its own (not in a column): "387.5 ms", "12.35 s",
+ * "5 min 31.6 s", "2 h 05 min". */
+void bt_format_duration(double ns, struct bt_buf *b);
+/* A timestamp as people read it: since the trace's start, "+306.0 ms";
+ * raw boot-clock ns stay in JSON and SQL. */
+int bt_is_ts(const char *name);             /* "ts", "waker_ts": a timestamp's name */
+void bt_format_at(int64_t ts, int64_t t0, struct bt_buf *b);
+
+/* One unit for a column of ns, chosen by its largest value, so a column
+ * reads "12.3 s" rather than "12345.6 ms": divide by div, head with unit. */
+struct bt_ns_scale {
+	double div;
+	const char *unit;    /* "ms", "s", "min" */
+};
+struct bt_ns_scale bt_ns_scale_of(double max_abs_ns);
+
+/* How a table's column reads in text and Markdown: timestamps since the
+ * trace's start t0, durations in one scale for the column (by its first
+ * rows' largest value). */
+struct bt_col_fmt {
+	int ts, ns;
+	int64_t t0;
+	struct bt_ns_scale scale;
+};
+void bt_col_fmt_of(const struct bt_rtable *t, int c, size_t rows, int64_t t0, struct bt_col_fmt *k);
+/* "ts" -> "at ms", "waker_ts" -> "waker_at ms", "wall_ns" -> "wall s". */
+void bt_col_heading(const struct bt_rtable *t, int c, const struct bt_col_fmt *k, struct bt_buf *b);
+void bt_col_cell(const struct bt_value *v, const struct bt_col_fmt *k, enum bt_unit u, struct bt_buf *b);
+/* 0, or no value. */
+int bt_value_zero(const struct bt_value *v);
+/* Row r's every measure (a cell whose column has a unit) is 0: it says
+ * nothing, and text and Markdown leave it out. */
+int bt_row_zero(const struct bt_rtable *t, size_t r);
 
 /* Text as Markdown table-cell content: escaped, on one line. */
 void bt_md_put(FILE *out, const char *s);

@@ -9,6 +9,7 @@
 #include "engine/db/rows.h"
 #include "reports/report.h"
 #include "reports/report_startup.h"
+#include "reports/text/grid.h"
 
 static char *text_or_null(struct bt_rows *r, int col)
 {
@@ -188,8 +189,9 @@ static void phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c
 	bt_buf_adds(&c[7], p->exact ? "exact" : "sampled");
 }
 
-void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s)
+void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, size_t width)
 {
+#define PAD "          "
 	struct bt_buf b = BT_BUF_INIT, c[8];
 	size_t i;
 	int k;
@@ -197,30 +199,46 @@ void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s)
 	if (!s->found)
 		return;
 	bt_startup_sum_headline(s, &b);
-	fprintf(out, "\nStartup   %s\n", b.buf);
-	fprintf(out, "          from %s to %s (main thread tid %lld)\n", s->source ? s->source : "?",
-		s->end_source ? s->end_source : "?", (long long)s->tid);
+	fputc('\n', out);
+	bt_text_wrap(out, "Startup   ", PAD, b.buf, width);
+	bt_buf_reset(&b);
+	bt_buf_addf(&b, "from %s to %s (main thread tid %lld)", s->source ? s->source : "?",
+		    s->end_source ? s->end_source : "?", (long long)s->tid);
+	bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
 	if (s->nblocking) {
 		bt_buf_reset(&b);
+		bt_buf_adds(&b, "blocked: ");
 		kinds(s, &b);
-		fprintf(out, "          blocked: %s\n", b.buf);
+		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
 	}
-	for (i = 0; i < s->nmethods; i++)
-		fprintf(out, "          top by CPU: %s %.1f ms\n", s->methods[i].name ? s->methods[i].name : "?",
-			s->methods[i].self_cpu == BT_NONE ? 0.0 : (double)s->methods[i].self_cpu / 1e6);
+	for (i = 0; i < s->nmethods; i++) {
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "top by CPU: %s ", s->methods[i].name ? s->methods[i].name : "?");
+		bt_format_duration(s->methods[i].self_cpu == BT_NONE ? 0.0 : (double)s->methods[i].self_cpu, &b);
+		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
+	}
 	for (k = 0; k < 8; k++)
 		bt_buf_init(&c[k]);
-	if (s->nphases)
-		fprintf(out, "\n  %-20s %10s %10s %10s %10s %10s %14s  %s\n", cols[0], cols[1], cols[2], cols[3],
-			cols[4], cols[5], cols[6], cols[7]);
-	for (i = 0; i < s->nphases; i++) {
-		phase_cells(&s->phases[i], s->ts, c);
-		fprintf(out, "  %-20s %10s %10s %10s %10s %10s %14s  %s\n", c[0].buf, c[1].buf, c[2].buf, c[3].buf,
-			c[4].buf, c[5].buf, c[6].buf, c[7].buf);
+	if (s->nphases) {
+		struct bt_grid g;
+
+		bt_grid_init(&g, 8);
+		g.numeric[0] = g.numeric[7] = 0;
+		for (k = 0; k < 8; k++)
+			bt_grid_add(&g, cols[k], strlen(cols[k]));
+		for (i = 0; i < s->nphases; i++) {
+			phase_cells(&s->phases[i], s->ts, c);
+			for (k = 0; k < 8; k++)
+				bt_grid_add(&g, c[k].buf, c[k].len);
+		}
+		fputc('\n', out);
+		bt_grid_print_fit(&g, out, width);
+		bt_grid_release(&g);
 	}
 	for (k = 0; k < 8; k++)
 		bt_buf_release(&c[k]);
 	bt_buf_release(&b);
+#undef PAD
 }
 
 void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)

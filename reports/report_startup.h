@@ -56,7 +56,8 @@ void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b);
 void bt_startup_sum_ms(int64_t ns, struct bt_buf *b);
 
 /* The startup as text lines (the text report); nothing without one. */
-void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s);
+/* Its lines wrapped within cols columns (0: no limit). */
+void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, size_t cols);
 /* The same as Markdown (a heading, the headline and a phases table). */
 void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s);
 

@@ -9,6 +9,8 @@
  */
 #include <stdio.h>
 
+#include "engine/base/progress.h"
+
 #include "engine/cli/cmd.h"
 #include "lua/rules.h"
 #include "reports/export/folded.h"
@@ -90,11 +92,13 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 		ro.names = bt_outputs_namer(out);
 		ro.full_names = o.full_names;
 		bt_alloc_doing("running the rules on", o.inputs[0]);
+		bt_progress_phase("running the rules");
 		rc = bt_rules_run(db, &ro, &res, err);
 	}
 	bt_alloc_doing("writing the outputs of", o.inputs[0]);
 	if (!rc)
 		rc = bt_outputs_finish(out, db, &res, err);
+	bt_progress_phase(NULL);
 	if (!rc && !o.quiet)
 		bt_outputs_tell(out, stderr);
 	if (!rc)

@@ -10,26 +10,16 @@
 #include <unistd.h>
 
 #include "engine/base/fileio.h"
+#include "engine/base/progress.h"
 #include "engine/cli/cmd.h"
 #include "engine/db/diag.h"
 #include "engine/recon/pipeline.h"
 #include "importers/importer.h"
 
-struct progress {
-	const char *path;
-	int last;
-};
-
 static void show_progress(void *ctx, uint64_t done, uint64_t total)
 {
-	struct progress *p = ctx;
-	int pct = total ? (int)(done * 100 / total) : 100;
-
-	if (pct == p->last)
-		return;
-	p->last = pct;
-	fprintf(stderr, "\rbtrace-analyze: importing '%s': %3d%%", p->path, pct);
-	fflush(stderr);
+	(void)ctx;
+	bt_progress_pct(total ? (int)(done * 100 / total) : 100);
 }
 
 /* What an import recovered from, but what every healthy trace has (the
@@ -54,8 +44,8 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 		  const struct bt_taps *taps, struct bt_db *db, struct bt_err *err)
 {
 	struct bt_pipeline pl;
-	struct progress p = { input, -1 };
 	struct bt_diag diag;
+	struct bt_buf what = BT_BUF_INIT;
 	int rc;
 
 	memset(&pl, 0, sizeof pl);
@@ -71,14 +61,13 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	pl.keep = o->db != NULL;
 	if (taps)
 		pl.taps = *taps;
-	if (!o->quiet && isatty(2)) {
-		pl.io.progress = show_progress;
-		pl.io.progress_ctx = &p;
-	}
+	pl.io.progress = show_progress;
+	bt_buf_addf(&what, "importing '%s'", input);
+	bt_progress_phase(what.buf);
+	bt_buf_release(&what);
 	bt_diag_init(&diag);
 	rc = bt_pipeline_run(db, &pl, &diag, err);
-	if (pl.io.progress && p.last >= 0)
-		fputs("\r\033[K", stderr);
+	bt_progress_phase(NULL);
 	if (!rc && !o->quiet && !o->diag_later)
 		print_diagnostics(&diag, o->verbose);
 	return rc;
@@ -92,6 +81,7 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 	int rc;
 
 	*out = NULL;
+	bt_progress_start(!o->quiet && isatty(2));
 	if (bt_input_check(input, 1, err))   /* before anything opens it: a FIFO would block */
 		return err->code;
 	if (bt_db_is_trace_db(input)) {

@@ -10,6 +10,7 @@
 #include <malloc.h>
 #endif
 
+#include "engine/base/progress.h"
 #include "engine/base/temps.h"
 #include "engine/cli/cmd.h"
 
@@ -70,6 +71,7 @@ int main(int argc, char **argv)
 	}
 	bt_temps_install();
 	rc = fn(argc, argv, &err);
+	bt_progress_stop();   /* its line cleared before anything else is said */
 	if (rc && err.code) {
 		fprintf(stderr, "btrace-analyze: error: %s\n", err.msg);
 		if (err.code == BT_EUSAGE)

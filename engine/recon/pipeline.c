@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/base/progress.h"
 #include "engine/base/alloc.h"
 #include "engine/base/hash.h"
 #include "engine/db/rows.h"
@@ -217,6 +218,7 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		*ready = 1;
 		rc = bt_taps_ready(&pl->taps, db, err);
 	}
+	bt_progress_phase("storing the attribution");
 	if (!rc)
 		rc = bt_profile_store(sink.profile, db, pl->keep, err);
 	else
@@ -247,6 +249,7 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	if (!rc)
 		rc = pl->imp->run(db, pl->input, &io, diag, err);
 	bt_alloc_doing("reconstructing the slices of", pl->input);
+	bt_progress_phase("reconstructing the slices");
 	if (!rc)
 		rc = bt_link_run(&cap, db, diag, err);
 	if (!rc)

@@ -453,6 +453,12 @@ static int write_meta(struct actx *c, const char *mapping, const struct bt_retra
 	rc = rc ? rc : bt_db_set_meta_int(db, "version", c->version, err);
 	rc = rc ? rc : bt_db_set_meta_text(db, "source", c->path, err);
 	rc = rc ? rc : bt_db_set_meta_text(db, "mapping", mapping, err);
+	if (!mapping)   /* every report says so first: its names and messages are guesses */
+		rc = rc ? rc : bt_db_set_meta_text(db, "no_names",
+			"analysed without its mapping file: methods read <unknown 0x...> and threads "
+			"\"tid N\", so Looper messages and the startup cannot be recognised and their "
+			"figures are missing; pass the sampling-mapping.bin beside the dump, or give it "
+			"with --mapping", err);
 	rc = rc ? rc : bt_db_set_meta_text(db, "clock", "boottime", err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "dump_time_ms", (int64_t)c->time_ms, err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "header_records", c->count, err);

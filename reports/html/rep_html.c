@@ -58,6 +58,11 @@ static void facts(FILE *out, const struct bt_facts *f)
 		bt_html_esc(out, f->partial);
 		fputs("</p>\n", out);
 	}
+	if (f->no_names) {
+		fputs("<p class=\"facts sev-error\"><strong>No names</strong>: ", out);
+		bt_html_esc(out, f->no_names);
+		fputs("</p>\n", out);
+	}
 	fputs("<p class=\"facts\">", out);
 	bt_html_esc(out, f->format ? f->format : "?");
 	if (f->version)

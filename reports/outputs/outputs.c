@@ -12,6 +12,7 @@
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
 #include "engine/base/names.h"
+#include "engine/base/progress.h"
 #include "engine/profile/stacks.h"
 #include "reports/export/perfetto.h"
 #include "reports/html/html.h"
@@ -253,6 +254,16 @@ static int failed(const struct output *d, struct bt_err *err)
 	return bt_err_set(err, d->err.code, "'%s': %s", path, d->err.msg);
 }
 
+/* "writing report.html" on the progress line. */
+static void phase(const struct output *d)
+{
+	struct bt_buf b = BT_BUF_INIT;
+
+	bt_buf_addf(&b, "writing %s", d->path && strcmp(d->path, "-") ? d->path : "the report");
+	bt_progress_phase(b.buf);
+	bt_buf_release(&b);
+}
+
 int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_result *res,
 		      struct bt_err *err)
 {
@@ -264,8 +275,12 @@ int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_re
 		if (o->v[i].threaded)
 			continue;
 		o->v[i].ex = o->x;
+		phase(&o->v[i]);
 		write_one(&o->v[i]);
 	}
+	for (i = 0; i < o->n; i++)   /* the exports' threads, still writing */
+		if (o->v[i].threaded)
+			phase(&o->v[i]);
 	join(o);
 	for (i = 0; i < o->n; i++)   /* the first failure, in the order added: the writers know no path */
 		if (o->v[i].rc)

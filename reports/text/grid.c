@@ -144,3 +144,36 @@ void bt_grid_release(struct bt_grid *g)
 	free(g->numeric);
 	memset(g, 0, sizeof *g);
 }
+
+void bt_text_wrap(FILE *out, const char *first, const char *indent, const char *text, size_t cols)
+{
+	size_t col = width(first, strlen(first)), lead = width(indent, strlen(indent)), len, w;
+	int fresh = 1;   /* no word on this line yet */
+
+	fputs(first, out);
+	while (*(text += strspn(text, " "))) {
+		if (*text == '\n') {   /* the text's own line breaks stay */
+			fputc('\n', out);
+			fputs(indent, out);
+			col = lead;
+			fresh = 1;
+			text++;
+			continue;
+		}
+		len = strcspn(text, " \n");
+		w = width(text, len);
+		if (!fresh && cols && col + 1 + w > cols) {
+			fputc('\n', out);
+			fputs(indent, out);
+			col = lead;
+		} else if (!fresh) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(text, 1, len, out);
+		col += w;
+		fresh = 0;
+		text += len;
+	}
+	fputc('\n', out);
+}

@@ -30,4 +30,9 @@ void bt_grid_print(const struct bt_grid *g, FILE *out);
 void bt_grid_print_fit(const struct bt_grid *g, FILE *out, size_t width);
 void bt_grid_release(struct bt_grid *g);
 
+/* first, then text broken at spaces so no line passes cols columns (0: one
+ * line), each further line after indent. A word longer than a line is
+ * left whole. Ends with a line break. */
+void bt_text_wrap(FILE *out, const char *first, const char *indent, const char *text, size_t cols);
+
 #endif

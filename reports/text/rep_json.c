@@ -42,6 +42,10 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 		bt_jsonw_key(w, "partial");
 		bt_jsonw_cstr(w, f->partial);
 	}
+	if (f->no_names) {
+		bt_jsonw_key(w, "no_names");
+		bt_jsonw_cstr(w, f->no_names);
+	}
 	bt_jsonw_end_object(w);
 }
 

@@ -35,6 +35,11 @@ static void facts(FILE *out, const struct bt_facts *f)
 		bt_md_put(out, f->partial);
 		fputs("\n\n", out);
 	}
+	if (f->no_names) {
+		fputs("> **No names**: ", out);
+		bt_md_put(out, f->no_names);
+		fputs("\n\n", out);
+	}
 	fputs(f->format ? f->format : "?", out);
 	if (f->version)
 		fprintf(out, " v%lld", (long long)f->version);
@@ -49,7 +54,13 @@ static void facts(FILE *out, const struct bt_facts *f)
 		fprintf(out, " · %lld slices as the trace has them", (long long)f->slices);
 	else
 		fprintf(out, " · %lld samples of %lld records", (long long)f->samples, (long long)f->records);
-	fprintf(out, " · %lld threads · %.1f ms\n", (long long)f->threads, (double)(f->end_ns - f->start_ns) / 1e6);
+	{
+		struct bt_buf b = BT_BUF_INIT;
+
+		bt_format_duration((double)(f->end_ns - f->start_ns), &b);
+		fprintf(out, " · %lld threads · %s\n", (long long)f->threads, b.buf);
+		bt_buf_release(&b);
+	}
 }
 
 static void findings(FILE *out, const struct bt_result *res, int64_t t0)
@@ -84,31 +95,41 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 static void metrics(FILE *out, const struct bt_result *res, const struct bt_metric *const *m)
 {
 	struct bt_buf b = BT_BUF_INIT;
-	size_t i, per_method = 0;
+	size_t i, per_method = 0, zeros = 0;
 
-	for (i = 0; i < res->nmetrics; i++)
-		per_method += bt_metric_per_method(m[i]->name) != 0;
-	fprintf(out, "\n<details><summary>Metrics (%zu", res->nmetrics - per_method);
+	for (i = 0; i < res->nmetrics; i++) {
+		if (bt_metric_per_method(m[i]->name))
+			per_method++;
+		else if (bt_value_zero(&m[i]->v))
+			zeros++;
+	}
+	fprintf(out, "\n<details><summary>Metrics (%zu", res->nmetrics - per_method - zeros);
+	if (zeros)
+		fprintf(out, "; %zu of 0 left out", zeros);
 	if (per_method)
 		fprintf(out, "; %zu per-method metrics in the JSON report", per_method);
 	fputs(")</summary>\n\n| metric | value |\n|---|---:|\n", out);
 	for (i = 0; i < res->nmetrics; i++) {
 		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
-		if (bt_metric_per_method(m[i]->name))
+		if (bt_metric_per_method(m[i]->name) || bt_value_zero(&m[i]->v))
 			continue;
 		bt_buf_reset(&b);
-		bt_format_value(&m[i]->v, u, &b);
+		if (u == BT_UNIT_NS)
+			bt_format_duration(m[i]->v.type == BT_V_INT ? (double)m[i]->v.u.i : m[i]->v.u.d, &b);
+		else
+			bt_format_value(&m[i]->v, u, &b);
 		fputs("| ", out);
 		bt_md_put(out, m[i]->name);
-		fprintf(out, " | %s%s |\n", b.buf, u == BT_UNIT_NS ? " ms" : "");
+		fprintf(out, " | %s |\n", b.buf);
 	}
 	bt_buf_release(&b);
 }
 
-static void table(FILE *out, const struct bt_rtable *t)
+static void table(FILE *out, const struct bt_rtable *t, int64_t t0)
 {
 	struct bt_buf b = BT_BUF_INIT;
-	size_t r, shown = t->nrows < BT_REPORT_ROWS ? t->nrows : BT_REPORT_ROWS;
+	struct bt_col_fmt *k;
+	size_t r, shown = 0, zeros = 0, limit = t->nrows < BT_REPORT_ROWS ? t->nrows : BT_REPORT_ROWS;
 	int c;
 
 	fputs("\n## ", out);
@@ -118,10 +139,13 @@ static void table(FILE *out, const struct bt_rtable *t)
 		fputs("No rows.\n", out);
 		return;
 	}
+	k = bt_xcalloc((size_t)t->ncols + 1, sizeof *k);
+	for (c = 0; c < t->ncols; c++)
+		bt_col_fmt_of(t, c, limit, t0, &k[c]);
 	fputs("|", out);
 	for (c = 0; c < t->ncols; c++) {
 		bt_buf_reset(&b);
-		bt_format_heading(t->columns[c], t->units[c], &b);
+		bt_col_heading(t, c, &k[c], &b);
 		fputc(' ', out);
 		bt_md_put(out, b.buf);
 		fputs(" |", out);
@@ -132,19 +156,27 @@ static void table(FILE *out, const struct bt_rtable *t)
 		fputs(v->type == BT_V_INT || v->type == BT_V_REAL ? "---:|" : "---|", out);
 	}
 	fputc('\n', out);
-	for (r = 0; r < shown; r++) {
+	for (r = 0; r < t->nrows && shown < limit; r++) {
+		if (bt_row_zero(t, r)) {
+			zeros++;
+			continue;
+		}
 		fputs("|", out);
 		for (c = 0; c < t->ncols; c++) {
 			bt_buf_reset(&b);
-			bt_format_value(&t->cells[r * (size_t)t->ncols + c], t->units[c], &b);
+			bt_col_cell(&t->cells[r * (size_t)t->ncols + c], &k[c], t->units[c], &b);
 			fputc(' ', out);
 			bt_md_put(out, b.buf);
 			fputs(" |", out);
 		}
 		fputc('\n', out);
+		shown++;
 	}
-	if (shown < t->nrows)
-		fprintf(out, "\n%zu more rows in the JSON report.\n", t->nrows - shown);
+	if (zeros)
+		fprintf(out, "\n%zu rows of zeros left out.\n", zeros);
+	if (r < t->nrows)
+		fprintf(out, "\n%zu more rows in the JSON report.\n", t->nrows - r);
+	free(k);
 	bt_buf_release(&b);
 }
 
@@ -257,7 +289,7 @@ static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 	for (i = 0; i < res->ntables; i++) {
 		if (!(f = part_open(&p[n++], res->tables[i].title, 10 + (int)i)))
 			continue;
-		table(f, &res->tables[i]);
+		table(f, &res->tables[i], c.facts.start_ns);
 		fclose(f);
 	}
 	if ((f = part_open(&p[n++], "diagnostics", 2))) {

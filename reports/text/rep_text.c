@@ -4,6 +4,7 @@
  * first), metrics, then each table aligned, ns shown as ms and bytes
  * with binary units. Long tables are cut at BT_REPORT_ROWS rows.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -12,10 +13,18 @@
 #include "reports/report.h"
 #include "reports/report_startup.h"
 
-static void facts(FILE *out, const struct bt_facts *f)
+#define PAD "          "
+
+static void facts(FILE *out, const struct bt_facts *f, size_t cols)
 {
-	if (f->partial)   /* first: every figure below is of what was salvaged */
-		fprintf(out, "PARTIAL   the input is cut short: %s\n", f->partial);
+	struct bt_buf b = BT_BUF_INIT;
+
+	if (f->partial) {   /* first: every figure below is of what was salvaged */
+		bt_buf_addf(&b, "the input is cut short: %s", f->partial);
+		bt_text_wrap(out, "PARTIAL   ", PAD, b.buf, cols);
+	}
+	if (f->no_names)
+		bt_text_wrap(out, "NO NAMES  ", PAD, f->no_names, cols);
 	fprintf(out, "trace     %s (%s", f->source ? f->source : "?", f->format ? f->format : "?");
 	fprintf(out, f->version ? " v%lld)\n" : ")\n", (long long)f->version);
 	if (f->mapping)
@@ -34,13 +43,32 @@ static void facts(FILE *out, const struct bt_facts *f)
 	else
 		fprintf(out, "samples   %lld of %lld records, %lld threads\n", (long long)f->samples,
 			(long long)f->records, (long long)f->threads);
-	fprintf(out, "span      %.3f ms (%lld .. %lld ns)\n", (double)(f->end_ns - f->start_ns) / 1e6,
-		(long long)f->start_ns, (long long)f->end_ns);
+	bt_buf_reset(&b);
+	bt_format_duration((double)(f->end_ns - f->start_ns), &b);
+	fprintf(out, "span      %s\n", b.buf);   /* its ends in ns: JSON and SQL */
+	bt_buf_release(&b);
 }
 
-static void findings(FILE *out, const struct bt_result *res, int64_t t0)
+/* A finding's value as people read it: durations in ms, s or min,
+ * timestamps since the trace's start. */
+static void evidence(const char *key, const struct bt_value *v, int64_t t0, struct bt_buf *b)
 {
-	struct bt_buf b = BT_BUF_INIT;
+	enum bt_unit u = bt_unit_of(key, BT_UNIT_NONE);
+	int number = v->type == BT_V_INT || v->type == BT_V_REAL;
+	double d = v->type == BT_V_INT ? (double)v->u.i : v->type == BT_V_REAL ? v->u.d : 0;
+
+	if (number && bt_is_ts(key) && v->type == BT_V_INT)
+		bt_format_at(v->u.i, t0, b);
+	else if (number && u == BT_UNIT_NS)
+		bt_format_duration(d, b);
+	else
+		bt_format_value(v, u, b);
+}
+
+static void findings(FILE *out, const struct bt_result *res, int64_t t0, size_t cols)
+{
+	struct bt_buf line = BT_BUF_INIT;
+	char first[32];
 	size_t i;
 	int k;
 
@@ -49,49 +77,64 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 		fputs("(none)\n", out);
 	for (i = 0; i < res->nfindings; i++) {
 		const struct bt_finding *f = &res->findings[i];
-		fprintf(out, "%-7s [%s] %s\n", bt_severity_name[f->severity], f->rule, f->message);
+
+		snprintf(first, sizeof first, "%-7s ", bt_severity_name[f->severity]);
+		bt_buf_reset(&line);
+		bt_buf_addf(&line, "[%s] %s", f->rule, f->message);
+		bt_text_wrap(out, first, "          ", line.buf, cols);
 		if (f->has_tid || f->has_ts) {
-			fputs("        at", out);
+			bt_buf_reset(&line);
+			bt_buf_adds(&line, "at");
 			if (f->has_tid)
-				fprintf(out, " tid %lld", (long long)f->tid);
-			if (f->has_ts)
-				fprintf(out, " +%.1f ms", (double)(f->ts - t0) / 1e6);
-			if (f->has_dur)
-				fprintf(out, " for %.1f ms", (double)f->dur / 1e6);
-			fputc('\n', out);
+				bt_buf_addf(&line, " tid %lld", (long long)f->tid);
+			if (f->has_ts) {
+				bt_buf_addc(&line, ' ');
+				bt_format_at(f->ts, t0, &line);
+			}
+			if (f->has_dur) {
+				bt_buf_adds(&line, " for ");
+				bt_format_duration((double)f->dur, &line);
+			}
+			bt_text_wrap(out, "        ", "          ", line.buf, cols);
 		}
 		for (k = 0; k < f->nev; k++) {
-			const struct bt_value *v = &f->ev[k].v;
-			enum bt_unit u = bt_unit_of(f->ev[k].key, BT_UNIT_NONE);
-			int number = v->type == BT_V_INT || v->type == BT_V_REAL;
-
-			bt_buf_reset(&b);
-			bt_format_value(v, u, &b);
-			fprintf(out, "        %s: %s%s\n", f->ev[k].key, b.buf,
-				u == BT_UNIT_NS && number ? " ms" : "");
+			bt_buf_reset(&line);
+			bt_buf_addf(&line, "%s: ", f->ev[k].key);
+			evidence(f->ev[k].key, &f->ev[k].v, t0, &line);
+			bt_text_wrap(out, "        ", "          ", line.buf, cols);
 		}
 	}
-	bt_buf_release(&b);
+	bt_buf_release(&line);
 }
 
-/* Metrics by name; the per-method ones are only counted here. */
+/* Metrics by name; the per-method ones and the zeros are only counted here. */
 static void metrics(FILE *out, const struct bt_result *res, const struct bt_metric *const *m)
 {
 	struct bt_buf b = BT_BUF_INIT;
-	size_t i, shown = 0;
+	size_t i, methods = 0, zeros = 0;
 
 	fputs("\nMetrics\n\n", out);
 	for (i = 0; i < res->nmetrics; i++) {
 		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
-		if (bt_metric_per_method(m[i]->name))
+		if (bt_metric_per_method(m[i]->name)) {
+			methods++;
 			continue;
+		}
+		if (bt_value_zero(&m[i]->v)) {
+			zeros++;
+			continue;
+		}
 		bt_buf_reset(&b);
-		bt_format_value(&m[i]->v, u, &b);
-		fprintf(out, "%-44s %14s%s\n", m[i]->name, b.buf, u == BT_UNIT_NS ? " ms" : "");
-		shown++;
+		if (u == BT_UNIT_NS)
+			bt_format_duration(m[i]->v.type == BT_V_INT ? (double)m[i]->v.u.i : m[i]->v.u.d, &b);
+		else
+			bt_format_value(&m[i]->v, u, &b);
+		fprintf(out, "%-44s %14s\n", m[i]->name, b.buf);
 	}
-	if (shown < res->nmetrics)
-		fprintf(out, "(and %zu per-method metrics: see the JSON report)\n", res->nmetrics - shown);
+	if (zeros)
+		fprintf(out, "(and %zu metrics of 0 left out: see the JSON report)\n", zeros);
+	if (methods)
+		fprintf(out, "(and %zu per-method metrics: see the JSON report)\n", methods);
 	if (!res->nmetrics)
 		fputs("(none)\n", out);
 	bt_buf_release(&b);
@@ -110,35 +153,47 @@ static size_t out_width(const struct bt_export *x, FILE *out)
 	return 0;
 }
 
-static void table(FILE *out, const struct bt_rtable *t, size_t cols)
+static void table(FILE *out, const struct bt_rtable *t, size_t cols, int64_t t0)
 {
 	struct bt_grid g;
 	struct bt_buf b = BT_BUF_INIT;
-	size_t r, shown = t->nrows < BT_REPORT_ROWS ? t->nrows : BT_REPORT_ROWS;
+	struct bt_col_fmt *k = bt_xcalloc((size_t)t->ncols + 1, sizeof *k);
+	size_t r, shown = 0, zeros = 0, limit = t->nrows < BT_REPORT_ROWS ? t->nrows : BT_REPORT_ROWS;
 	int c;
 
+	for (c = 0; c < t->ncols; c++)
+		bt_col_fmt_of(t, c, limit, t0, &k[c]);
 	fprintf(out, "\n%s\n\n", t->title);
 	bt_grid_init(&g, t->ncols);
 	for (c = 0; c < t->ncols; c++) {
 		bt_buf_reset(&b);
-		bt_format_heading(t->columns[c], t->units[c], &b);
+		bt_col_heading(t, c, &k[c], &b);
 		bt_grid_add(&g, b.buf, b.len);
 	}
-	for (r = 0; r < shown; r++) {
+	for (r = 0; r < t->nrows && shown < limit; r++) {
+		if (bt_row_zero(t, r)) {
+			zeros++;
+			continue;
+		}
 		for (c = 0; c < t->ncols; c++) {
 			const struct bt_value *v = &t->cells[r * (size_t)t->ncols + c];
-			if (v->type == BT_V_TEXT || v->type == BT_V_JSON)
+			int num = v->type == BT_V_INT || v->type == BT_V_REAL;
+			if (!num && v->type != BT_V_NULL)
 				g.numeric[c] = 0;
 			bt_buf_reset(&b);
-			bt_format_value(v, t->units[c], &b);
+			bt_col_cell(v, &k[c], t->units[c], &b);
 			bt_grid_add(&g, b.buf, b.len);
 		}
+		shown++;
 	}
 	bt_grid_print_fit(&g, out, cols);
-	if (shown < t->nrows)
-		fprintf(out, "(%zu more rows in the JSON report)\n", t->nrows - shown);
+	if (zeros)
+		fprintf(out, "(%zu rows of zeros left out)\n", zeros);
+	if (r < t->nrows)
+		fprintf(out, "(%zu more rows in the JSON report)\n", t->nrows - r);
 	bt_grid_release(&g);
 	bt_buf_release(&b);
+	free(k);
 }
 
 static int write_text(const struct bt_export *x, FILE *out, struct bt_err *err)
@@ -147,7 +202,8 @@ static int write_text(const struct bt_export *x, FILE *out, struct bt_err *err)
 	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
 	struct bt_startup_sum su;
-	size_t i;
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i, cols = out_width(x, out);
 
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
@@ -155,18 +211,22 @@ static int write_text(const struct bt_export *x, FILE *out, struct bt_err *err)
 		bt_report_ctx_release(&c);
 		return err->code;
 	}
-	facts(out, &c.facts);
-	bt_startup_sum_text(out, &su);   /* the review's headline, before the findings */
+	facts(out, &c.facts, cols);
+	bt_startup_sum_text(out, &su, cols);   /* the review's headline, before the findings */
 	bt_startup_sum_release(&su);
-	findings(out, res, c.facts.start_ns);
+	findings(out, res, c.facts.start_ns, cols);
 	metrics(out, res, c.metrics);
 	for (i = 0; i < res->ntables; i++)
-		table(out, &res->tables[i], out_width(x, out));
+		table(out, &res->tables[i], cols, c.facts.start_ns);
 	fputs("\nDiagnostics\n\n", out);
 	if (!c.ndiag)
 		fputs("(none)\n", out);
-	for (i = 0; i < c.ndiag; i++)
-		fprintf(out, "%s (%lld): %s\n", c.diag[i].code, (long long)c.diag[i].count, c.diag[i].detail);
+	for (i = 0; i < c.ndiag; i++) {
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "%s (%lld): %s", c.diag[i].code, (long long)c.diag[i].count, c.diag[i].detail);
+		bt_text_wrap(out, "", "  ", b.buf, cols);
+	}
+	bt_buf_release(&b);
 	bt_report_ctx_release(&c);
 	return BT_OK;
 }

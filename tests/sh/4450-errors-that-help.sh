@@ -38,3 +38,29 @@ like "$?-$(cat "$T/err")" "^2-.*no rule 'nosuchrule' ran \\(rules that ran: '[^'
 	"an id close to none: the ids that ran"
 "$BIN" -q "$FIX/seed2" --set qqqqqq=1 >/dev/null 2>"$T/err"
 like "$?-$(cat "$T/err")" "^2-.*no rule has a parameter 'qqqqqq'$" "nothing close: no guess"
+
+# Inputs recognised by content but not traces are named, with what to pass.
+"$BIN" "$ROOT/examples/sampling-mapping.bin" >/dev/null 2>"$T/err"
+like "$?-$(cat "$T/err")" "^1-.*sampling-mapping.bin': this is a sampling-mapping file .*pass the sampling\\.bin beside it" \
+	"the mapping given as INPUT: named, the dump asked for"
+printf '# compiler: R8\ncom.example.Foo -> a.b:\n    void run() -> a\n' >"$T/mapping.txt"
+"$BIN" "$T/mapping.txt" >/dev/null 2>"$T/err"
+like "$?-$(cat "$T/err")" "^1-.*this is a ProGuard/R8 mapping\\.txt; pass the trace and give this file with --retrace" \
+	"a ProGuard mapping given as INPUT: --retrace suggested"
+printf 'SIMPLEPERF\0\0\0\0\0\0' >"$T/perf.data"
+"$BIN" "$T/perf.data" >/dev/null 2>"$T/err"
+like "$?-$(cat "$T/err")" "^1-.*simpleperf perf\\.data file; not supported" "simpleperf's perf.data: named"
+help=$("$BIN" help)
+for f in android-sampling ios perfetto "trace database"; do
+	like "$help" "^  $f  " "top-level help lists the input format $f"
+done
+
+# A dump without its mapping says so at the top of every report.
+mkdir "$T/nomap" && cp "$ROOT/examples/sampling.bin" "$T/nomap/"
+for f in txt md json html; do "$BIN" -q "$T/nomap/sampling.bin" -o "$T/nm.$f"; done
+is "$(head -c 8 "$T/nm.txt")" "NO NAMES" "text: the first line says the names are missing"
+like "$(sed -n 3p "$T/nm.md")" "^> \\*\\*No names\\*\\*: analysed without its mapping file" "markdown: under the title"
+like "$(jq_ "$T/nm.json" "d['trace']['no_names']")" "pass the sampling-mapping.bin beside the dump" "json: trace.no_names"
+like "$(grep -c 'No names' "$T/nm.html")" "^[1-9]" "html: the banner"
+"$BIN" -q "$ROOT/examples/sampling.bin" -o "$T/named.json"
+is "$(jq_ "$T/named.json" "d['trace'].get('no_names', 'none')")" none "with its mapping: no banner"

@@ -1,0 +1,147 @@
+/*
+ * The progress line (see progress.h).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/progress.h"
+
+#define TICK_NS 200000000L     /* redraw every 0.2 s */
+#define QUIET_NS 500000000LL   /* a phase shorter than this draws nothing */
+
+struct bt_progress {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char what[256];            /* the phase; "" for none */
+	int pct;
+	int64_t since;             /* when the phase began, monotonic ns */
+	int drawn;                 /* the line shows something */
+	int stop;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Called with mu held. */
+static void draw(struct bt_progress *p)
+{
+	int64_t age = now_ns() - p->since;
+
+	if (!p->what[0] || (age < QUIET_NS && p->pct < 0))   /* a percentage shows at once */
+		return;
+	if (p->pct >= 0)
+		fprintf(stderr, "\rbtrace-analyze: %s: %3d%% (%.1f s)\033[K", p->what, p->pct, (double)age / 1e9);
+	else
+		fprintf(stderr, "\rbtrace-analyze: %s (%.1f s)\033[K", p->what, (double)age / 1e9);
+	fflush(stderr);
+	p->drawn = 1;
+}
+
+static void clear(struct bt_progress *p)
+{
+	if (p->drawn) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		p->drawn = 0;
+	}
+}
+
+static void *run(void *arg)
+{
+	struct bt_progress *p = arg;
+	struct timespec until;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->stop) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += TICK_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&p->cv, &p->mu, &until);
+		if (!p->stop)
+			draw(p);
+	}
+	clear(p);
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static struct bt_progress *line;   /* the process's one line, or NULL */
+
+void bt_progress_start(int enabled)
+{
+	struct bt_progress *p;
+
+	if (!enabled || line)
+		return;
+	p = bt_xcalloc(1, sizeof *p);
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	p->pct = -1;
+	if (pthread_create(&p->thread, NULL, run, p)) {   /* no thread: no line, the run goes on */
+		pthread_mutex_destroy(&p->mu);
+		pthread_cond_destroy(&p->cv);
+		free(p);
+		return;
+	}
+	line = p;
+}
+
+void bt_progress_phase(const char *what)
+{
+	struct bt_progress *p = line;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	if (strcmp(p->what, what ? what : "")) {   /* the same phase again keeps its clock */
+		clear(p);
+		snprintf(p->what, sizeof p->what, "%s", what ? what : "");
+		p->pct = -1;
+		p->since = now_ns();
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+void bt_progress_pct(int pct)
+{
+	struct bt_progress *p = line;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	if (p->pct != pct) {
+		p->pct = pct;
+		draw(p);
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+void bt_progress_stop(void)
+{
+	struct bt_progress *p = line;
+
+	if (!p)
+		return;
+	line = NULL;
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->thread, NULL);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	free(p);
+}

@@ -1,0 +1,12 @@
+/*
+ * Inputs that are no trace we read but that we can name (importers/known.c).
+ */
+#ifndef BT_KNOWN_H
+#define BT_KNOWN_H
+
+#include <stddef.h>
+
+/* What to tell the user about a file starting with h[0..n), or NULL. */
+const char *bt_known_format(const unsigned char *h, size_t n);
+
+#endif
