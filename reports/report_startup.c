@@ -9,7 +9,6 @@
 #include "engine/db/rows.h"
 #include "reports/report.h"
 #include "reports/report_startup.h"
-#include "reports/text/grid.h"
 
 static char *text_or_null(struct bt_rows *r, int col)
 {
@@ -158,7 +157,7 @@ void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b)
 }
 
 /* "monitor 120.0 ms (3), binder 60.0 ms (2)": time and waits */
-static void kinds(const struct bt_startup_sum *s, struct bt_buf *b)
+void bt_startup_sum_kinds(const struct bt_startup_sum *s, struct bt_buf *b)
 {
 	size_t i;
 
@@ -169,11 +168,10 @@ static void kinds(const struct bt_startup_sum *s, struct bt_buf *b)
 	}
 }
 
-static const char *const cols[] = { "phase", "start ms", "dur ms", "running ms", "blocked ms",
+const char *const bt_startup_sum_cols[8] = { "phase", "start ms", "dur ms", "running ms", "blocked ms",
 				     "idle ms", "unexplained ms", "bounds" };
 
-/* The cells of one phase row as text, in cols[] order. */
-static void phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c[8])
+void bt_startup_sum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c[8])
 {
 	int k;
 
@@ -187,58 +185,6 @@ static void phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c
 	bt_startup_sum_ms(p->idle, &c[5]);
 	bt_startup_sum_ms(p->unexplained, &c[6]);
 	bt_buf_adds(&c[7], p->exact ? "exact" : "sampled");
-}
-
-void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, size_t width)
-{
-#define PAD "          "
-	struct bt_buf b = BT_BUF_INIT, c[8];
-	size_t i;
-	int k;
-
-	if (!s->found)
-		return;
-	bt_startup_sum_headline(s, &b);
-	fputc('\n', out);
-	bt_text_wrap(out, "Startup   ", PAD, b.buf, width);
-	bt_buf_reset(&b);
-	bt_buf_addf(&b, "from %s to %s (main thread tid %lld)", s->source ? s->source : "?",
-		    s->end_source ? s->end_source : "?", (long long)s->tid);
-	bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
-	if (s->nblocking) {
-		bt_buf_reset(&b);
-		bt_buf_adds(&b, "blocked: ");
-		kinds(s, &b);
-		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
-	}
-	for (i = 0; i < s->nmethods; i++) {
-		bt_buf_reset(&b);
-		bt_buf_addf(&b, "top by CPU: %s ", s->methods[i].name ? s->methods[i].name : "?");
-		bt_format_duration(s->methods[i].self_cpu == BT_NONE ? 0.0 : (double)s->methods[i].self_cpu, &b);
-		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
-	}
-	for (k = 0; k < 8; k++)
-		bt_buf_init(&c[k]);
-	if (s->nphases) {
-		struct bt_grid g;
-
-		bt_grid_init(&g, 8);
-		g.numeric[0] = g.numeric[7] = 0;
-		for (k = 0; k < 8; k++)
-			bt_grid_add(&g, cols[k], strlen(cols[k]));
-		for (i = 0; i < s->nphases; i++) {
-			phase_cells(&s->phases[i], s->ts, c);
-			for (k = 0; k < 8; k++)
-				bt_grid_add(&g, c[k].buf, c[k].len);
-		}
-		fputc('\n', out);
-		bt_grid_print_fit(&g, out, width);
-		bt_grid_release(&g);
-	}
-	for (k = 0; k < 8; k++)
-		bt_buf_release(&c[k]);
-	bt_buf_release(&b);
-#undef PAD
 }
 
 void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
@@ -255,7 +201,7 @@ void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
 	fputs("**", out);
 	if (s->nblocking) {
 		bt_buf_reset(&b);
-		kinds(s, &b);
+		bt_startup_sum_kinds(s, &b);
 		fputs(" · blocked: ", out);
 		bt_md_put(out, b.buf);
 	}
@@ -264,7 +210,7 @@ void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
 	for (k = 0; k < 8; k++)
 		bt_buf_init(&c[k]);
 	for (i = 0; i < s->nphases; i++) {
-		phase_cells(&s->phases[i], s->ts, c);
+		bt_startup_sum_phase_cells(&s->phases[i], s->ts, c);
 		for (k = 0; k < 8; k++) {
 			fputs("| ", out);
 			bt_md_put(out, c[k].buf);

@@ -55,9 +55,15 @@ void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b);
 /* A value in ms ("412.0"), or "" for BT_NONE. Appended to b. */
 void bt_startup_sum_ms(int64_t ns, struct bt_buf *b);
 
-/* The startup as text lines (the text report); nothing without one. */
-/* Its lines wrapped within cols columns (0: no limit). */
-void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, size_t cols);
+/* Blocking by kind: "monitor 45.8 ms (7), park 25.0 ms (3)". Appended to b. */
+void bt_startup_sum_kinds(const struct bt_startup_sum *s, struct bt_buf *b);
+/* The phases table: its headings, and one phase's cells in their order. */
+extern const char *const bt_startup_sum_cols[8];
+void bt_startup_sum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c[8]);
+
+/* The startup as text lines (the text report, reports/text/startup_text.c),
+ * wrapped within width columns (0: no limit); nothing without one. */
+void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, size_t width);
 /* The same as Markdown (a heading, the headline and a phases table). */
 void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s);
 

@@ -1,0 +1,62 @@
+/*
+ * The startup summary as the text report's lines (reports/report_startup.h):
+ * the headline, where it began and ended, blocking by kind and the top
+ * methods, wrapped to the width, then the phases as a table that fits.
+ */
+#include <string.h>
+
+#include "reports/report.h"
+#include "reports/report_startup.h"
+#include "reports/text/grid.h"
+
+void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, size_t width)
+{
+#define PAD "          "
+	struct bt_buf b = BT_BUF_INIT, c[8];
+	size_t i;
+	int k;
+
+	if (!s->found)
+		return;
+	bt_startup_sum_headline(s, &b);
+	fputc('\n', out);
+	bt_text_wrap(out, "Startup   ", PAD, b.buf, width);
+	bt_buf_reset(&b);
+	bt_buf_addf(&b, "from %s to %s (main thread tid %lld)", s->source ? s->source : "?",
+		    s->end_source ? s->end_source : "?", (long long)s->tid);
+	bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
+	if (s->nblocking) {
+		bt_buf_reset(&b);
+		bt_buf_adds(&b, "blocked: ");
+		bt_startup_sum_kinds(s, &b);
+		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
+	}
+	for (i = 0; i < s->nmethods; i++) {
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "top by CPU: %s ", s->methods[i].name ? s->methods[i].name : "?");
+		bt_format_duration(s->methods[i].self_cpu == BT_NONE ? 0.0 : (double)s->methods[i].self_cpu, &b);
+		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
+	}
+	for (k = 0; k < 8; k++)
+		bt_buf_init(&c[k]);
+	if (s->nphases) {
+		struct bt_grid g;
+
+		bt_grid_init(&g, 8);
+		g.numeric[0] = g.numeric[7] = 0;
+		for (k = 0; k < 8; k++)
+			bt_grid_add(&g, bt_startup_sum_cols[k], strlen(bt_startup_sum_cols[k]));
+		for (i = 0; i < s->nphases; i++) {
+			bt_startup_sum_phase_cells(&s->phases[i], s->ts, c);
+			for (k = 0; k < 8; k++)
+				bt_grid_add(&g, c[k].buf, c[k].len);
+		}
+		fputc('\n', out);
+		bt_grid_print_fit(&g, out, width);
+		bt_grid_release(&g);
+	}
+	for (k = 0; k < 8; k++)
+		bt_buf_release(&c[k]);
+	bt_buf_release(&b);
+#undef PAD
+}
