@@ -129,7 +129,13 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 			bt_format_duration(m[i]->v.type == BT_V_INT ? (double)m[i]->v.u.i : m[i]->v.u.d, &b);
 		else
 			bt_format_value(&m[i]->v, u, &b);
-		fprintf(out, "%-44s %14s\n", m[i]->name, b.buf);
+		{   /* numbers right-aligned, their units after: "1.68 s", "351.6 ms" */
+			const char *unit = strrchr(b.buf, ' ');
+			if (unit && (unit[1] < '0' || unit[1] > '9'))
+				fprintf(out, "%-44s %14.*s %s\n", m[i]->name, (int)(unit - b.buf), b.buf, unit + 1);
+			else
+				fprintf(out, "%-44s %14s\n", m[i]->name, b.buf);
+		}
 	}
 	if (zeros)
 		fprintf(out, "(and %zu metrics of 0 left out: see the JSON report)\n", zeros);
