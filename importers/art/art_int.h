@@ -1,0 +1,143 @@
+/*
+ * Internals of the ART method trace importer (art.c): TraceView's .trace
+ * files that Debug.startMethodTracing, `am profile` and Android Studio
+ * write, in their three layouts (legacy text key + SLOW data, streaming
+ * packets, format V2). The file is mapped once; the text key and packets
+ * give the methods and threads (art_text.c), one pass over the data
+ * validates its framing and notes where each thread's records lie
+ * (art_scan.c), and the records are then paired per thread into slices
+ * on the pipeline's feed (art_pair.c).
+ */
+#ifndef BT_ART_INT_H
+#define BT_ART_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/hash.h"
+#include "engine/db/db.h"
+#include "engine/db/diag.h"
+#include "engine/recon/feed.h"
+#include "importers/importer.h"
+
+#define ART_MAGIC 0x574f4c53u    /* "SLOW" */
+#define ART_HEADER_LEN 32        /* the binary header every writer pads to */
+#define ART_MAX_DEPTH 1024       /* deeper calls are paired but not sliced (counted) */
+
+enum art_layout { ART_LEGACY, ART_STREAM, ART_V2 };
+/* What the records' time fields hold (the key's clock= option). */
+enum art_clock { ART_CLOCK_DUAL, ART_CLOCK_WALL, ART_CLOCK_CPU };
+enum art_action { ART_ENTER = 0, ART_EXIT = 1, ART_UNROLL = 2 };
+
+/* A method the trace names (or a placeholder for an id it does not). */
+struct art_method {
+	uint64_t id;
+	size_t name;             /* offset into art.pool: the PrettyMethod-like name */
+	uint32_t frame;          /* frame id once a record used it, else 0 */
+};
+
+/* Where a thread's records lie: runs of consecutive records (legacy and
+ * streaming), or entries packets (V2), each packed as offset << 24 |
+ * count (count 0 for a V2 packet, whose header says it). */
+#define ART_RUN_MAX ((1u << 24) - 1)
+#define ART_RUN(off, n) ((uint64_t)(off) << 24 | (uint64_t)(n))
+
+struct art_thread {
+	int64_t tid;
+	size_t name;             /* offset + 1 into art.pool, 0: unnamed */
+	uint64_t *runs;
+	size_t nruns, rcap;
+	uint64_t records;
+	/* found by the first pairing pass (art_pair.c) */
+	uint64_t *callers;       /* methods already on the stack at the start, innermost first */
+	size_t ncallers, ccap;
+};
+
+struct art {
+	const char *path;
+	const unsigned char *data;
+	size_t len;
+	struct bt_db *db;
+	struct bt_diag *diag;
+	const struct bt_import_opts *o;
+
+	enum art_layout layout;
+	enum art_clock clock;
+	int version;             /* 1..5, without the streaming bit */
+	int clock_known;         /* a clock= option was read */
+	int tid_bits;            /* 8, 16 or 32: what a record's tid holds */
+	size_t rec_size;         /* legacy and streaming records */
+	size_t data_off;         /* first byte after the binary header */
+	size_t end;              /* where the records end (the summary, or the cut) */
+	int64_t start_ns;        /* the header's start time */
+
+	/* the text key's and summary's options */
+	int64_t pid, elapsed_ns, method_calls;
+	int has_pid, has_elapsed, has_method_calls, overflow, summary;
+	char vm[32];
+
+	/* names: methods by id, threads by tid, their strings in one pool */
+	struct art_method *methods;
+	size_t nmethods, mcap;
+	struct bt_map64 method_of;    /* id -> index + 1 */
+	struct art_thread *threads;
+	size_t nthreads, tcap;
+	struct bt_map64 thread_of;    /* tid -> index + 1 */
+	struct bt_buf pool;
+	uint32_t nframes;
+
+	/* the records */
+	uint64_t records;
+	int64_t last_ns;              /* the latest wall time of any record */
+	struct { int yes; size_t at, start; const char *what; } cut;
+
+	/* what the pairing found */
+	uint64_t gaps, small_gaps;    /* per-thread steps between distinct wall times */
+	int64_t min_gap;
+	uint64_t unknown_methods, backwards, range, deep, mismatched, unroll, synthetic, open_at_end;
+	uint64_t slices;
+};
+
+/* art.c: import a trace held in data[0..len) (the fuzzer's entry). */
+int bt_art_import_bytes(struct bt_db *db, const char *path, const unsigned char *data, size_t len,
+			const struct bt_import_opts *o, struct bt_diag *diag, struct bt_err *err);
+
+/* art_text.c: the text key and summaries. */
+
+/* Parse the key or summary at text[0..len), which is at file offset
+ * base: version, options, threads, methods, up to its "*end" line, whose
+ * end is *used bytes in. BT_EFORMAT naming the offset for what cannot be
+ * read (no "*version" or "*end", another version, an unknown clock). */
+int art_text_key(struct art *a, const char *text, size_t len, size_t base, size_t *used,
+		 struct bt_err *err);
+/* A method line ("0x...\tclass\tname\tsignature\tfile[\tline]") at
+ * offset at; with_id 0 for a V2 line, whose id comes from its packet. */
+void art_text_method(struct art *a, const char *line, size_t len, size_t at, int with_id, uint64_t id);
+void art_text_thread(struct art *a, int64_t tid, const char *name, size_t len, size_t at);
+/* The thread of tid (created unnamed if new). */
+struct art_thread *art_thread_get(struct art *a, int64_t tid);
+/* The method of id, or NULL. */
+struct art_method *art_method_find(struct art *a, uint64_t id);
+/* A method the trace does not name: a placeholder "<unknown method 0x...>". */
+struct art_method *art_method_placeholder(struct art *a, uint64_t id);
+/* A string of the pool (offset as stored). */
+static inline const char *art_str(const struct art *a, size_t off)
+{
+	return a->pool.buf + off;
+}
+/* Copy s[0..len) into the pool, invalid UTF-8 replaced (and counted,
+ * naming what it is and its offset at), and return its offset. */
+size_t art_intern(struct art *a, const char *s, size_t len, size_t at, const char *what);
+
+/* art_scan.c: the binary part, framing checked, records located. */
+int art_scan(struct art *a, struct bt_err *err);
+
+/* art_pair.c: the records of every thread paired, in ascending tid order
+ * (the threads are sorted). The first pass finds each thread's callers
+ * from before the trace, the trace's end and the frames the records use
+ * (methods' frame ids); the second gives the slices to the feed. */
+int art_pair_first(struct art *a, struct bt_err *err);
+int art_pair_feed(struct art *a, struct bt_err *err);
+
+#endif

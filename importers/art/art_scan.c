@@ -1,0 +1,322 @@
+/*
+ * One pass over the binary part of an ART method trace: the framing of
+ * every record and packet checked, the methods and threads that packets
+ * name read (art_text.c), and each thread's records located as runs of
+ * consecutive records or entries packets, so the pairing can read one
+ * thread at a time without a copy of the records. Layouts, as ART's
+ * trace.cc writes them (all little-endian):
+ *
+ *   header   u4 'SLOW', u2 version, u2 offset to data (V1) | u8 start (V2),
+ *            u8 start in us (V1), u2 record size (v3), padded to 32 bytes
+ *   legacy   records to the end: u1 (v1) or u2 tid, u4 method | action,
+ *            u4 thread-CPU and/or wall time since the start, in us
+ *   stream   (version | 0xF0) records as legacy, and packets of tid 0:
+ *            u1 1 method (u2 length, a method line), 2 thread (u2 tid,
+ *            u2 length, name), 3 summary (u4 length, the key's text)
+ *   V2       (4, 5, 0xF4, 0xF5) packets: u1 0 thread (u4 tid, u2 length,
+ *            name), 1 method (u8 id, u2 length, "class\tname\tsig\tfile"),
+ *            2 entries (u4 tid, u3 count, u4 size, then per record an
+ *            SLEB128 method|action delta and ULEB128 wall and thread-CPU
+ *            deltas in ns), 3 summary (u2 length, text)
+ */
+#include <string.h>
+
+#include "importers/art/art_int.h"
+
+#define PROGRESS_EVERY (64u << 20)
+
+static uint16_t le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+/* n bytes at off, else the cut noted (item what starting at start). */
+static int need(struct art *a, size_t off, size_t n, const char *what, size_t start, struct bt_err *err)
+{
+	if (off <= a->len && n <= a->len - off)
+		return BT_OK;
+	a->cut.yes = 1;
+	a->cut.at = a->len;
+	a->cut.start = start;
+	a->cut.what = what;
+	return bt_err_set(err, BT_EFORMAT, "truncated %s in '%s' at offset %zu: %zu bytes said, %zu there",
+			  what, a->path, start, n + (off - start), a->len - start);
+}
+
+/* Record r's thread gets it: the thread's last run grows when r follows it. */
+struct runner {
+	int64_t tid;
+	size_t thread;       /* index + 1, 0: none yet */
+	size_t next;         /* where the current run's next record would be */
+};
+
+static void add_record(struct art *a, struct runner *r, int64_t tid, size_t off, size_t size)
+{
+	struct art_thread *t;
+
+	if (r->thread && r->tid == tid && r->next == off) {
+		t = &a->threads[r->thread - 1];
+		if ((t->runs[t->nruns - 1] & ART_RUN_MAX) < ART_RUN_MAX) {
+			t->runs[t->nruns - 1]++;
+			t->records++;
+			r->next = off + size;
+			return;
+		}
+	} else {
+		t = art_thread_get(a, tid);
+	}
+	BT_GROW(t->runs, t->nruns + 1, t->rcap);
+	t->runs[t->nruns++] = ART_RUN(off, 1);
+	t->records++;
+	r->tid = tid;
+	r->thread = (size_t)(t - a->threads) + 1;
+	r->next = off + size;
+}
+
+static void progress(struct art *a, size_t off, size_t *mark)
+{
+	if (off < *mark)
+		return;
+	*mark = off + PROGRESS_EVERY;
+	if (a->o->progress)
+		a->o->progress(a->o->progress_ctx, off, a->len);
+}
+
+static int bad_action(struct art *a, size_t off, uint32_t word, struct bt_err *err)
+{
+	return bt_err_set(err, BT_EFORMAT, "record %llu of '%s' at offset %zu has action 3 (method word 0x%08x; "
+			  "known: 0 enter, 1 exit, 2 unroll)", (unsigned long long)a->records, a->path, off, word);
+}
+
+/* Records of fixed size from data_off to the end (a cut record is noted). */
+static int scan_legacy(struct art *a, struct bt_err *err)
+{
+	const size_t rs = a->rec_size, tb = a->version == 1 ? 1 : 2;
+	size_t off = a->data_off, mark = 0;
+	struct runner r = { 0, 0, 0 };
+
+	for (; a->len - off >= rs; off += rs) {
+		const unsigned char *p = a->data + off;
+		int64_t tid = tb == 1 ? p[0] : le16(p);
+		if ((p[tb] & 3) == 3)
+			return bad_action(a, off, le32(p + tb), err);
+		add_record(a, &r, tid, off, rs);
+		a->records++;
+		progress(a, off, &mark);
+	}
+	a->end = off;
+	if (off < a->len)
+		return need(a, off, rs, "record", off, err);
+	return BT_OK;
+}
+
+/* The summary's text at off (n bytes), which must end the file. */
+static int summary(struct art *a, size_t off, size_t n, size_t packet, struct bt_err *err)
+{
+	size_t used;
+
+	a->end = packet;
+	a->summary = 1;
+	if (art_text_key(a, (const char *)a->data + off, n, off, &used, err))
+		return err->code;
+	if (off + n < a->len)
+		return bt_err_set(err, BT_EFORMAT, "%zu bytes after the summary of '%s' at offset %zu (the summary ends the trace)",
+				  a->len - off - n, a->path, off + n);
+	return BT_OK;
+}
+
+/* A streaming V1 packet (tid 0) at off; *next past it. */
+static int stream_packet(struct art *a, size_t off, size_t *next, struct bt_err *err)
+{
+	const unsigned char *p;
+	size_t n;
+
+	if (need(a, off, 3, "packet", off, err))
+		return err->code;
+	switch (a->data[off + 2]) {
+	case 1:
+		if (need(a, off, 5, "method packet", off, err))
+			return err->code;
+		n = le16(a->data + off + 3);
+		if (need(a, off + 5, n, "method packet", off, err))
+			return err->code;
+		art_text_method(a, (const char *)a->data + off + 5, n, off + 5, 1, 0);
+		*next = off + 5 + n;
+		return BT_OK;
+	case 2:
+		if (need(a, off, 7, "thread packet", off, err))
+			return err->code;
+		p = a->data + off;
+		n = le16(p + 5);
+		if (need(a, off + 7, n, "thread packet", off, err))
+			return err->code;
+		art_text_thread(a, le16(p + 3), (const char *)p + 7, n, off + 7);
+		*next = off + 7 + n;
+		return BT_OK;
+	case 3:
+		if (need(a, off, 7, "summary packet", off, err))
+			return err->code;
+		n = le32(a->data + off + 3);
+		if (need(a, off + 7, n, "summary packet", off, err))
+			return err->code;
+		*next = off + 7 + n;
+		return summary(a, off + 7, n, off, err);
+	default:
+		return bt_err_set(err, BT_EFORMAT, "unknown packet type %u in '%s' at offset %zu (known: 1 method, 2 thread, 3 summary)",
+				  a->data[off + 2], a->path, off);
+	}
+}
+
+static int scan_stream(struct art *a, struct bt_err *err)
+{
+	size_t off = a->data_off, next = 0, mark = 0;
+	struct runner r = { 0, 0, 0 };
+
+	a->end = a->len;
+	while (off < a->len && !a->summary) {
+		int64_t tid;
+		if (need(a, off, 2, "record", off, err))
+			return err->code;
+		tid = le16(a->data + off);
+		if (!tid) {
+			if (stream_packet(a, off, &next, err))
+				return err->code;
+			off = next;
+			continue;
+		}
+		if (need(a, off, a->rec_size, "record", off, err))
+			return err->code;
+		if ((a->data[off + 2] & 3) == 3)
+			return bad_action(a, off, le32(a->data + off + 2), err);
+		add_record(a, &r, tid, off, a->rec_size);
+		a->records++;
+		off += a->rec_size;
+		progress(a, off, &mark);
+	}
+	if (!a->summary)
+		a->end = off;
+	return BT_OK;
+}
+
+/* An entries block's data: count records of k LEB128 values each, which
+ * must take exactly its size bytes (every value ends in a byte < 0x80). */
+static int check_entries(struct art *a, size_t off, const unsigned char *d, size_t size, uint32_t count,
+			 struct bt_err *err)
+{
+	uint64_t ends = 0, want = (uint64_t)count * (a->version == 5 ? 3 : 2);
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		ends += d[i] < 0x80;
+	if (ends == want && (!size || d[size - 1] < 0x80))
+		return BT_OK;
+	return bt_err_set(err, BT_EFORMAT, "entries packet in '%s' at offset %zu says %u records (%llu values) "
+			  "but its %zu bytes hold %llu values", a->path, off, count, (unsigned long long)want, size,
+			  (unsigned long long)ends);
+}
+
+static int v2_entries(struct art *a, size_t off, size_t *next, struct bt_err *err)
+{
+	const unsigned char *p = a->data + off;
+	struct art_thread *t;
+	uint32_t count;
+	size_t size;
+
+	if (need(a, off, 12, "entries packet", off, err))
+		return err->code;
+	count = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
+	size = le32(p + 8);
+	if (need(a, off + 12, size, "entries packet", off, err))
+		return err->code;
+	if (check_entries(a, off, p + 12, size, count, err))
+		return err->code;
+	*next = off + 12 + size;
+	if (!count)
+		return BT_OK;
+	t = art_thread_get(a, le32(p + 1));
+	BT_GROW(t->runs, t->nruns + 1, t->rcap);
+	t->runs[t->nruns++] = ART_RUN(off, 0);
+	t->records += count;
+	a->records += count;
+	return BT_OK;
+}
+
+static int v2_packet(struct art *a, size_t off, size_t *next, struct bt_err *err)
+{
+	const unsigned char *p = a->data + off;
+	size_t n;
+
+	switch (p[0]) {
+	case 0:
+		if (need(a, off, 7, "thread packet", off, err))
+			return err->code;
+		n = le16(p + 5);
+		if (need(a, off + 7, n, "thread packet", off, err))
+			return err->code;
+		art_text_thread(a, le32(p + 1), (const char *)p + 7, n, off + 7);
+		*next = off + 7 + n;
+		return BT_OK;
+	case 1:
+		if (need(a, off, 11, "method packet", off, err))
+			return err->code;
+		n = le16(p + 9);
+		if (need(a, off + 11, n, "method packet", off, err))
+			return err->code;
+		art_text_method(a, (const char *)p + 11, n, off + 11, 0, le64(p + 1));
+		*next = off + 11 + n;
+		return BT_OK;
+	case 2:
+		return v2_entries(a, off, next, err);
+	case 3:
+		if (need(a, off, 3, "summary packet", off, err))
+			return err->code;
+		n = le16(p + 1);
+		if (need(a, off + 3, n, "summary packet", off, err))
+			return err->code;
+		*next = off + 3 + n;
+		return summary(a, off + 3, n, off, err);
+	default:
+		return bt_err_set(err, BT_EFORMAT, "unknown packet type %u in '%s' at offset %zu (known: 0 thread, 1 method, 2 entries, 3 summary)",
+				  p[0], a->path, off);
+	}
+}
+
+static int scan_v2(struct art *a, struct bt_err *err)
+{
+	size_t off = a->data_off, next = 0, mark = 0;
+
+	a->end = a->len;
+	while (off < a->len && !a->summary) {
+		if (v2_packet(a, off, &next, err))
+			return err->code;
+		off = next;
+		progress(a, off, &mark);
+	}
+	if (!a->summary)
+		a->end = off;
+	return BT_OK;
+}
+
+int art_scan(struct art *a, struct bt_err *err)
+{
+	if (a->len > ((uint64_t)1 << 40))
+		return bt_err_set(err, BT_EFORMAT, "'%s' is larger than 1 TiB", a->path);
+	switch (a->layout) {
+	case ART_LEGACY:
+		return scan_legacy(a, err);
+	case ART_STREAM:
+		return scan_stream(a, err);
+	default:
+		return scan_v2(a, err);
+	}
+}
