@@ -297,7 +297,6 @@ static int write_meta(struct art *a, int64_t mt, struct bt_err *err)
 	rc = rc ? rc : bt_db_set_meta_int(db, "sampled_threads", threads, err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "trace_start_ns", a->start_ns, err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "unroll_exits", (int64_t)a->unroll, err);
-	rc = rc ? rc : bt_db_set_meta_int(db, "art_sampled", a->gaps >= 3 && !a->small_gaps, err);
 	if (a->vm[0])
 		rc = rc ? rc : bt_db_set_meta_text(db, "vm", a->vm, err);
 	if (a->has_elapsed)
@@ -306,13 +305,26 @@ static int write_meta(struct art *a, int64_t mt, struct bt_err *err)
 		rc = rc ? rc : bt_db_set_meta_int(db, "pid", a->pid, err);
 	if (mt >= 0)
 		rc = rc ? rc : bt_db_set_meta_int(db, "main_tid", mt, err);
-	if (a->gaps >= 3 && !a->small_gaps)
-		rc = rc ? rc : bt_db_set_meta_int(db, "sampling_interval_ns", a->min_gap, err);
+	return rc;
+}
+
+static int sampled(const struct art *a)
+{
+	return a->gaps >= 3 && !a->small_gaps;
+}
+
+/* What only the slices' pass finds. */
+static int write_found(struct art *a, struct bt_err *err)
+{
+	int rc = bt_db_set_meta_int(a->db, "art_sampled", sampled(a), err);
+
+	if (!rc && sampled(a))
+		rc = bt_db_set_meta_int(a->db, "sampling_interval_ns", a->min_gap, err);
 	return rc;
 }
 
 /* What the pairing found, counted. */
-static void report(struct art *a)
+static void report(const struct art *a)
 {
 	struct bt_diag *d = a->diag;
 	const char *p = a->path;
@@ -322,7 +334,7 @@ static void report(struct art *a)
 			      "began: they become the outermost slices, from the trace's start", p);
 	if (a->open_at_end)
 		bt_diag_count(d, "art_open_at_end", a->open_at_end, "calls in '%s' still running when tracing stopped: "
-			      "closed at the trace's last record", p);
+			      "closed when tracing stopped", p);
 	if (a->mismatched)
 		bt_diag_count(d, "art_exit_mismatch", a->mismatched, "calls in '%s' that an outer call's exit closed "
 			      "(their own exits are missing)", p);
@@ -350,16 +362,18 @@ static void report(struct art *a)
 	if (a->clock == ART_CLOCK_CPU)
 		bt_diag_warn(d, "art_cpu_clock_only", "'%s' has only the thread-CPU clock (clock=thread-cpu): each "
 			     "thread's slices are placed on its own CPU time, and off-CPU time is unknown", p);
-	if (a->gaps >= 3 && !a->small_gaps)
+	if (sampled(a))
 		bt_diag_warn(d, "art_sampled_trace", "'%s' is a sampled trace (a thread's records are %lld us or "
 			     "more apart): calls are stack changes between samples, timed to that interval; shorter "
 			     "calls are missing", p, (long long)(a->min_gap / 1000));
 }
 
-static void art_release(struct art *a)
+void art_free(struct art *a)
 {
 	size_t i;
 
+	if (!a)
+		return;
 	for (i = 0; i < a->nthreads; i++) {
 		free(a->threads[i].runs);
 		free(a->threads[i].callers);
@@ -369,18 +383,24 @@ static void art_release(struct art *a)
 	bt_map64_release(&a->method_of);
 	bt_map64_release(&a->thread_of);
 	bt_buf_release(&a->pool);
+	bt_fmap_release(&a->map);
+	free(a->path);
+	free(a);
 }
 
 int bt_art_import_bytes(struct bt_db *db, const char *path, const unsigned char *data, size_t len,
-			const struct bt_import_opts *o, struct bt_diag *diag, struct bt_err *err)
+			struct bt_fmap *map, const struct bt_import_opts *o, struct bt_diag *diag,
+			struct bt_err *err)
 {
 	struct art *a = bt_xcalloc(1, sizeof *a);
 	int64_t mt = -1;
-	int rc;
+	int rc, taken = 0;
 
-	a->path = path;
+	a->path = bt_xstrdup(path);
 	a->data = data;
 	a->len = len;
+	if (map)
+		a->map = *map;
 	a->db = db;
 	a->diag = diag;
 	a->o = o;
@@ -393,31 +413,35 @@ int bt_art_import_bytes(struct bt_db *db, const char *path, const unsigned char 
 	if (!rc) {
 		check_pid(a);
 		mt = main_tid(a);
-		report(a);
 		rc = write_frames(a, err);
 	}
 	if (!rc)
 		rc = write_threads(a, mt, err);
 	if (!rc)
 		rc = write_meta(a, mt, err);
-	if (!rc)
-		rc = art_pair_feed(a, err);
-	art_release(a);
-	free(a);
+	if (!rc) {   /* a scratch database's slices are made when first read */
+		taken = map && !o->keep;
+		rc = art_pair_feed(a, taken, err);
+	}
+	if (!rc) {
+		report(a);
+		rc = write_found(a, err);
+	}
+	if (!taken)
+		art_free(a);
 	return rc;
 }
 
 static int run(struct bt_db *db, const char *path, const struct bt_import_opts *o, struct bt_diag *diag,
 	       struct bt_err *err)
 {
-	struct bt_fmap m = { NULL, 0 };
 	static const unsigned char empty[1];
+	struct bt_fmap m = { NULL, 0 };
 	int rc = bt_fmap_open(&m, path, err);
 
-	if (!rc)
-		rc = bt_art_import_bytes(db, path, m.data ? m.data : empty, m.len, o, diag, err);
-	bt_fmap_release(&m);
-	return rc;
+	if (rc)
+		return rc;
+	return bt_art_import_bytes(db, path, m.data ? m.data : empty, m.len, &m, o, diag, err);
 }
 
 const struct bt_importer bt_imp_art = { "art-method-trace", probe, run };

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/fileio.h"
 #include "engine/base/hash.h"
 #include "engine/db/db.h"
 #include "engine/db/diag.h"
@@ -55,9 +56,10 @@ struct art_thread {
 };
 
 struct art {
-	const char *path;
+	char *path;
 	const unsigned char *data;
 	size_t len;
+	struct bt_fmap map;      /* the file, when the importer mapped it (else data is borrowed) */
 	struct bt_db *db;
 	struct bt_diag *diag;
 	const struct bt_import_opts *o;
@@ -89,7 +91,8 @@ struct art {
 
 	/* the records */
 	uint64_t records;
-	int64_t last_ns;              /* the latest wall time of any record */
+	int64_t last_ns;              /* the latest wall time of any record (if end_ns needs it) */
+	int64_t end_ns;               /* when tracing stopped: calls still open end there */
 	struct { int yes; size_t at, start; const char *what; } cut;
 
 	/* what the pairing found */
@@ -99,9 +102,13 @@ struct art {
 	uint64_t slices;
 };
 
-/* art.c: import a trace held in data[0..len) (the fuzzer's entry). */
+/* art.c: import a trace held in data[0..len) (the fuzzer's entry, map
+ * NULL: data is borrowed), or in map (taken over: released by the
+ * importer, perhaps only at the database's close when its slices are
+ * deferred). */
 int bt_art_import_bytes(struct bt_db *db, const char *path, const unsigned char *data, size_t len,
-			const struct bt_import_opts *o, struct bt_diag *diag, struct bt_err *err);
+			struct bt_fmap *map, const struct bt_import_opts *o, struct bt_diag *diag,
+			struct bt_err *err);
 
 /* art_text.c: the text key and summaries. */
 
@@ -133,11 +140,46 @@ size_t art_intern(struct art *a, const char *s, size_t len, size_t at, const cha
 /* art_scan.c: the binary part, framing checked, records located. */
 int art_scan(struct art *a, struct bt_err *err);
 
+/* art_read.c: one thread's records in order. */
+struct art_ev {
+	uint64_t method;         /* action bits clear */
+	int action;
+	int64_t wall, cpu;       /* ns (wall: on the trace's clock; cpu: the thread's) */
+};
+
+struct art_cursor {
+	struct art *a;
+	const struct art_thread *t;
+	size_t run, off, block_start, block_end;
+	uint32_t left;                              /* records left in the run or packet */
+	int times, k;                               /* times wanted; V2 values per record */
+	int first_in_block, started, any;
+	uint64_t acc_method, acc_wall, acc_cpu;     /* V2: the values so far */
+	uint64_t wall_hi, cpu_hi;                   /* V1: 32-bit wraps so far */
+	uint32_t wall_raw, cpu_raw;
+	int64_t wall, cpu;                          /* the last record's, ns */
+	uint64_t backwards, range;                  /* times held at the last (counted) */
+};
+
+/* Read t's records, with their times or (times 0) methods only. */
+void art_cursor_init(struct art_cursor *c, struct art *a, const struct art_thread *t, int times);
+/* The next records into e[0..max): how many, 0 at the thread's end, -1 on
+ * an error (a bad LEB128 value, an entries packet its records do not
+ * fill; BT_EFORMAT naming the offset). */
+int art_cursor_read(struct art_cursor *c, struct art_ev *e, int max, struct bt_err *err);
+
 /* art_pair.c: the records of every thread paired, in ascending tid order
  * (the threads are sorted). The first pass finds each thread's callers
  * from before the trace, the trace's end and the frames the records use
  * (methods' frame ids); the second gives the slices to the feed. */
 int art_pair_first(struct art *a, struct bt_err *err);
-int art_pair_feed(struct art *a, struct bt_err *err);
+/* defer: store no slices now, but make them again when the slices table
+ * is first read; a then belongs to the feed (and the database), which
+ * frees it with art_free. The main thread's start is modeled as its
+ * slices pass (engine/startup/startup.h). */
+int art_pair_feed(struct art *a, int defer, struct bt_err *err);
+
+/* art.c: free a and what it holds (its mapping too). */
+void art_free(struct art *a);
 
 #endif

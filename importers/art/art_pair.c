@@ -13,36 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/startup/startup.h"
 #include "importers/art/art_int.h"
+#include "importers/reader.h"
 
 #define SMALL_GAP_NS 100000      /* a method trace has steps this short; a sampled one none */
-
-/* A record as read: method (action bits clear), action, times in ns. */
-struct ev {
-	uint64_t method;
-	int action;
-	int64_t wall, cpu;
-	size_t at;
-};
-
-/* Reading one thread's records in order (the same numbers both passes). */
-struct cursor {
-	struct art *a;
-	const struct art_thread *t;
-	size_t run, off, block_end;
-	uint32_t left;
-	int first_in_block, started;
-	uint64_t acc_method, acc_wall, acc_cpu;     /* V2: the values so far */
-	uint64_t wall_hi, cpu_hi;                   /* V1: 32-bit wraps so far */
-	uint32_t wall_raw, cpu_raw;
-	int64_t wall, cpu;                          /* the last record's, ns */
-	uint64_t backwards, range;
-};
-
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
+#define BATCH 256
 
 static int has_wall(const struct art *a)
 {
@@ -54,172 +30,37 @@ static int has_cpu(const struct art *a)
 	return a->clock != ART_CLOCK_WALL;
 }
 
-static void cursor_init(struct cursor *c, struct art *a, const struct art_thread *t)
-{
-	memset(c, 0, sizeof *c);
-	c->a = a;
-	c->t = t;
-}
-
-/* A 32-bit us counter as a 64-bit one: a drop by more than half its range
- * is a wrap (70 minutes of wall or CPU time). */
-static uint64_t unwrap(uint32_t raw, uint32_t *last, uint64_t *hi, int started)
-{
-	if (started && raw < *last && *last - raw > 0x80000000u && *hi < (uint64_t)1 << 50)
-		*hi += (uint64_t)1 << 32;   /* held at 2^50 us: a hostile trace's wraps stay in range */
-	*last = raw;
-	return *hi + raw;
-}
-
-/* Times of a record as ns from offsets since the start; a time beyond
- * the engine's range or before the thread's last is held at the last. */
-static void set_times(struct cursor *c, struct ev *e, uint64_t wall_ns, uint64_t cpu_ns)
-{
-	struct art *a = c->a;
-	int64_t wall, cpu = 0;
-	uint64_t room = (uint64_t)(BT_MAX_TIME_NS - a->start_ns);
-
-	if (!has_wall(a))
-		wall_ns = cpu_ns;
-	if (wall_ns >= room || (has_cpu(a) && cpu_ns >= (uint64_t)BT_MAX_TIME_NS)) {
-		c->range++;
-		wall = c->wall, cpu = c->cpu;
-	} else {
-		wall = a->start_ns + (int64_t)wall_ns;
-		cpu = has_cpu(a) ? (int64_t)cpu_ns : 0;
-	}
-	if (c->started && (wall < c->wall || cpu < c->cpu)) {
-		c->backwards++;
-		wall = wall < c->wall ? c->wall : wall;
-		cpu = cpu < c->cpu ? c->cpu : cpu;
-	}
-	e->wall = c->wall = wall;
-	e->cpu = c->cpu = cpu;
-	c->started = 1;
-}
-
-static void next_v1(struct cursor *c, struct ev *e)
-{
-	struct art *a = c->a;
-	const unsigned char *p = a->data + c->off + (a->version == 1 ? 1 : 2);
-	uint32_t word = le32(p), t1 = le32(p + 4), t2 = a->clock == ART_CLOCK_DUAL ? le32(p + 8) : 0;
-	uint32_t cpu_raw = a->clock == ART_CLOCK_WALL ? 0 : t1;
-	uint32_t wall_raw = a->clock == ART_CLOCK_DUAL ? t2 : a->clock == ART_CLOCK_WALL ? t1 : 0;
-	uint64_t wall = unwrap(wall_raw, &c->wall_raw, &c->wall_hi, c->started);
-	uint64_t cpu = unwrap(cpu_raw, &c->cpu_raw, &c->cpu_hi, c->started);
-
-	e->at = c->off;
-	e->method = word & ~3u;
-	e->action = (int)(word & 3);
-	set_times(c, e, wall * 1000, cpu * 1000);
-	c->off += a->rec_size;
-}
-
-static int leb(struct cursor *c, uint64_t *v, int sign, struct bt_err *err)
-{
-	const unsigned char *p = c->a->data;
-	size_t at = c->off;
-	uint64_t x = 0;
-	int shift = 0;
-	unsigned char b;
-
-	do {
-		if (c->off >= c->block_end || shift > 63)
-			return bt_err_set(err, BT_EFORMAT, "over-long LEB128 value in the entries of '%s' at offset %zu",
-					  c->a->path, at);
-		b = p[c->off++];
-		if (shift == 63 && (b & 0x7e))
-			return bt_err_set(err, BT_EFORMAT, "LEB128 value past 64 bits in the entries of '%s' at offset %zu",
-					  c->a->path, at);
-		x |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (sign && shift < 64 && (b & 0x40))
-		x |= ~(uint64_t)0 << shift;
-	*v = x;
-	return BT_OK;
-}
-
-/*
- * An entries record: method|action as a signed delta, then the wall and
- * CPU ns as deltas. A packet's first record holds values since 0, unless
- * ART carried a flush's deltas on into its next packet: then the delta
- * read as a value would put the thread back in time.
- */
-static int next_v2(struct cursor *c, struct ev *e, struct bt_err *err)
-{
-	struct art *a = c->a;
-	uint64_t dm, dw = 0, dc = 0;
-
-	e->at = c->off;
-	if (leb(c, &dm, 1, err) || (has_wall(a) && leb(c, &dw, 0, err)) || (has_cpu(a) && leb(c, &dc, 0, err)))
-		return err->code;
-	if (c->first_in_block && !(c->started && (has_wall(a) ? dw < c->acc_wall : dc < c->acc_cpu)))
-		c->acc_method = c->acc_wall = c->acc_cpu = 0;
-	c->first_in_block = 0;
-	c->acc_method += dm;
-	if (c->acc_wall + dw < c->acc_wall || c->acc_cpu + dc < c->acc_cpu)
-		c->range++;   /* past 2^64: held below as out of range */
-	c->acc_wall += dw;
-	c->acc_cpu += dc;
-	e->method = c->acc_method & ~(uint64_t)3;
-	e->action = (int)(c->acc_method & 3);
-	set_times(c, e, has_wall(a) ? c->acc_wall : c->acc_cpu, c->acc_cpu);
-	return BT_OK;
-}
-
-/* The next record into e: 1, or 0 at the thread's end, or an error. */
-static int next(struct cursor *c, struct ev *e, struct bt_err *err)
-{
-	const struct art *a = c->a;
-
-	while (!c->left) {
-		uint64_t run;
-		const unsigned char *p;
-		if (c->run == c->t->nruns)
-			return 0;
-		run = c->t->runs[c->run++];
-		c->off = (size_t)(run >> 24);
-		c->left = (uint32_t)(run & ART_RUN_MAX);
-		if (a->layout != ART_V2)
-			continue;
-		p = a->data + c->off;
-		c->left = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
-		c->block_end = c->off + 12 + le32(p + 8);
-		c->off += 12;
-		c->first_in_block = 1;
-	}
-	c->left--;
-	if (a->layout != ART_V2) {
-		next_v1(c, e);
-		return 1;
-	}
-	return next_v2(c, e, err) ? -1 : 1;
-}
-
-/* An open call: its method, and where it began. */
+/* An open call: its method (index into art.methods), and where it began. */
 struct call {
-	struct art_method *m;
-	int64_t wall, cpu;
+	uint64_t id;             /* the method, as the records name it */
 	int real;                /* a slice of the feed (not past ART_MAX_DEPTH) */
+	int64_t wall, cpu;
 };
+
+/* A small cache of method lookups: most records name a recent method. */
+#define CACHE 1024
 
 struct pair {
 	struct art *a;
 	struct bt_feed *feed;    /* NULL in the first pass */
+	struct bt_startup *startup;   /* fed the main thread's slices (second pass) */
+	int64_t startup_tid;
 	struct call *stack;
 	size_t sp, cap, synthetic;   /* synthetic: callers opened at the start, still open */
-	uint64_t last_method;
-	struct art_method *last;
+	struct bt_slice s;           /* the next slice opened: only tid, ts and frame change */
+	struct { uint64_t id; uint32_t m; } cache[CACHE];
 };
 
-static struct art_method *method(struct pair *p, uint64_t id)
+/* The method of id as an index, a placeholder made for an id no line
+ * names (first pass), with its frame id. */
+static uint32_t method(struct pair *p, uint64_t id)
 {
 	struct art *a = p->a;
+	size_t k = (size_t)((id >> 2) ^ (id >> 14)) & (CACHE - 1);
 	struct art_method *m;
 
-	if (p->last && p->last_method == id)
-		return p->last;
+	if (p->cache[k].m && p->cache[k].id == id)
+		return p->cache[k].m - 1;
 	m = art_method_find(a, id);
 	if (!m) {
 		m = art_method_placeholder(a, id);
@@ -227,19 +68,19 @@ static struct art_method *method(struct pair *p, uint64_t id)
 	}
 	if (!m->frame)
 		m->frame = ++a->nframes;
-	p->last_method = id;
-	return p->last = m;
+	p->cache[k].id = id;
+	p->cache[k].m = (uint32_t)(m - a->methods) + 1;
+	return (uint32_t)(m - a->methods);
 }
 
-static int push(struct pair *p, struct art_method *m, int64_t tid, int64_t wall, int64_t cpu,
-		struct bt_err *err)
+static int push(struct pair *p, uint64_t id, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
 {
+	uint32_t m = method(p, id);
 	struct call *c;
-	struct bt_slice s;
 
 	BT_GROW(p->stack, p->sp + 1, p->cap);
 	c = &p->stack[p->sp++];
-	c->m = m;
+	c->id = id;
 	c->wall = wall;
 	c->cpu = cpu;
 	c->real = p->sp <= ART_MAX_DEPTH;
@@ -249,34 +90,35 @@ static int push(struct pair *p, struct art_method *m, int64_t tid, int64_t wall,
 		p->a->deep++;
 		return BT_OK;
 	}
-	memset(&s, 0, sizeof s);
-	s.tid = tid;
-	s.ts = wall;
-	s.frame_id = m->frame;
-	s.type = -1;
-	p->a->slices++;
-	return bt_feed_open(p->feed, &s, has_cpu(p->a) ? BT_FEED_CPU : 0, 0, err);
+	p->s.tid = tid;
+	p->s.ts = wall;
+	p->s.frame_id = p->a->methods[m].frame;
+	return bt_feed_open(p->feed, &p->s, has_cpu(p->a) ? BT_FEED_CPU : 0, 0, err);
 }
 
-static int pop(struct pair *p, int64_t wall, int64_t cpu, struct bt_err *err)
+static int pop(struct pair *p, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
 {
 	struct call *c = &p->stack[--p->sp];
-	struct bt_slice *top;
+	struct bt_slice closed;
 
 	if (!p->feed || !c->real)
 		return BT_OK;
-	top = bt_feed_top(p->feed);
-	top->cpu_dur = has_cpu(p->a) ? cpu - c->cpu : 0;
-	return bt_feed_close(p->feed, wall, NULL, err);
+	bt_feed_top(p->feed)->cpu_dur = has_cpu(p->a) ? cpu - c->cpu : 0;
+	if (!p->startup || tid != p->startup_tid)
+		return bt_feed_close(p->feed, wall, NULL, err);
+	if (bt_feed_close(p->feed, wall, &closed, err))
+		return err->code;
+	bt_startup_add(p->startup, &closed);
+	return BT_OK;
 }
 
-/* How many open calls of m (found by a walk down: an exit's method is
- * almost always the top, so the walk rarely goes past it). */
-static size_t depth_of(const struct pair *p, const struct art_method *m, size_t floor)
+/* The position (1-based) of the innermost open call of m above floor, or
+ * 0: an exit's method is almost always the top, so the walk is short. */
+static size_t depth_of(const struct pair *p, uint64_t id, size_t floor)
 {
 	size_t i = p->sp;
 
-	while (i > floor && p->stack[i - 1].m != m)
+	while (i > floor && p->stack[i - 1].id != id)
 		i--;
 	return i > floor ? i : 0;
 }
@@ -284,35 +126,37 @@ static size_t depth_of(const struct pair *p, const struct art_method *m, size_t 
 /* An exit of m at e: closes m's call and the calls still open inside it;
  * with no call of m open (past the callers of the start), every call is
  * closed and m is a caller that was on the stack when tracing began. */
-static int leave(struct pair *p, struct art_thread *t, struct art_method *m, const struct ev *e,
-		 struct bt_err *err)
+static int leave(struct pair *p, struct art_thread *t, uint64_t id, const struct art_ev *e, struct bt_err *err)
 {
-	size_t at = depth_of(p, m, p->synthetic);
+	size_t at = depth_of(p, id, p->synthetic);
 
 	if (at) {
 		while (p->sp >= at) {
 			if (p->sp > at)
 				p->a->mismatched += !p->feed;
-			if (pop(p, e->wall, e->cpu, err))
+			if (pop(p, t->tid, e->wall, e->cpu, err))
 				return err->code;
 		}
 		return BT_OK;
 	}
 	while (p->sp > p->synthetic) {
 		p->a->mismatched += !p->feed;
-		if (pop(p, e->wall, e->cpu, err))
+		if (pop(p, t->tid, e->wall, e->cpu, err))
 			return err->code;
 	}
 	if (p->feed) {   /* the second pass opened it at the start */
 		p->synthetic--;
-		return pop(p, e->wall, e->cpu, err);
+		return pop(p, t->tid, e->wall, e->cpu, err);
 	}
+	method(p, id);   /* its frame */
 	BT_GROW(t->callers, t->ncallers + 1, t->ccap);
-	t->callers[t->ncallers++] = m->id;
+	t->callers[t->ncallers++] = id;
 	p->a->synthetic++;
 	return BT_OK;
 }
 
+/* Steps between a thread's distinct wall times (second pass): a sampled
+ * trace has none shorter than its interval. */
 static void note_gap(struct art *a, int64_t *prev, int64_t wall)
 {
 	int64_t gap;
@@ -334,50 +178,55 @@ static int open_callers(struct pair *p, struct art_thread *t, struct bt_err *err
 	size_t i;
 
 	for (i = t->ncallers; i > 0; i--)
-		if (push(p, method(p, t->callers[i - 1]), t->tid, p->a->start_ns, 0, err))
+		if (push(p, t->callers[i - 1], t->tid, p->a->start_ns, 0, err))
 			return err->code;
 	p->synthetic = t->ncallers;
 	return BT_OK;
 }
 
-/* One pass over thread t (the second with p->feed). */
+/* One record of thread t. */
+static int record(struct pair *p, struct art_thread *t, const struct art_ev *e, int64_t *prev,
+		  struct bt_err *err)
+{
+	if (p->feed && has_wall(p->a))
+		note_gap(p->a, prev, e->wall);
+	if (e->action == ART_ENTER)
+		return push(p, e->method, t->tid, e->wall, e->cpu, err);
+	p->a->unroll += !p->feed && e->action == ART_UNROLL;
+	return leave(p, t, e->method, e, err);
+}
+
+/* One pass over thread t: the first (no feed) pairs methods only, and
+ * reads times only when the trace's end must come from its records; the
+ * second gives the slices to the feed. */
 static int thread_pass(struct pair *p, struct art_thread *t, struct bt_err *err)
 {
 	struct art *a = p->a;
-	struct cursor c;
-	struct ev e;
+	struct art_cursor c;
+	struct art_ev e[BATCH];
 	int64_t prev = -1;
-	int rc;
+	int n, i;
 
-	cursor_init(&c, a, t);
+	art_cursor_init(&c, a, t, p->feed || !a->has_elapsed);
 	p->sp = p->synthetic = 0;
 	if (p->feed && open_callers(p, t, err))
 		return err->code;
-	while ((rc = next(&c, &e, err)) == 1) {
-		struct art_method *m = method(p, e.method);
-		if (!p->feed && has_wall(a))
-			note_gap(a, &prev, e.wall);
-		if (e.action == ART_ENTER) {
-			if (push(p, m, t->tid, e.wall, e.cpu, err))
+	while ((n = art_cursor_read(&c, e, BATCH, err)) > 0)
+		for (i = 0; i < n; i++)
+			if (record(p, t, &e[i], &prev, err))
 				return err->code;
-			continue;
-		}
-		a->unroll += !p->feed && e.action == ART_UNROLL;
-		if (leave(p, t, m, &e, err))
-			return err->code;
-	}
-	if (rc < 0)
+	if (n < 0)
 		return err->code;
 	if (!p->feed) {
 		a->open_at_end += p->sp;
-		a->backwards += c.backwards;
 		if (c.started && c.wall > a->last_ns)
 			a->last_ns = c.wall;
-		a->range += c.range;
 		return BT_OK;
 	}
-	while (p->sp)
-		if (pop(p, has_wall(a) ? a->last_ns : c.wall, c.cpu, err))
+	a->backwards += c.backwards;
+	a->range += c.range;
+	while (p->sp)   /* still running: ended when tracing stopped */
+		if (pop(p, t->tid, !has_wall(a) ? c.wall : c.wall > a->end_ns ? c.wall : a->end_ns, c.cpu, err))
 			return err->code;
 	return BT_OK;
 }
@@ -391,7 +240,7 @@ static int by_tid(const void *x, const void *y)
 
 int art_pair_first(struct art *a, struct bt_err *err)
 {
-	struct pair p;
+	struct pair *p = bt_xcalloc(1, sizeof *p);
 	size_t i;
 	int rc = BT_OK;
 
@@ -400,36 +249,86 @@ int art_pair_first(struct art *a, struct bt_err *err)
 	bt_map64_init(&a->thread_of, a->nthreads);
 	for (i = 0; i < a->nthreads; i++)
 		bt_map64_put(&a->thread_of, (uint64_t)a->threads[i].tid, (uint32_t)i + 1);
-	memset(&p, 0, sizeof p);
-	p.a = a;
+	p->a = a;
 	a->min_gap = -1;
 	a->last_ns = a->start_ns;
 	for (i = 0; i < a->nthreads && !rc; i++)
-		rc = thread_pass(&p, &a->threads[i], err);
-	free(p.stack);
+		rc = thread_pass(p, &a->threads[i], err);
+	free(p->stack);
+	free(p);
+	/* when tracing stopped: the start plus the elapsed time the text says,
+	 * else the last record */
+	a->end_ns = a->has_elapsed && a->elapsed_ns < BT_MAX_TIME_NS - a->start_ns ? a->start_ns + a->elapsed_ns
+										   : a->last_ns;
 	return rc;
 }
 
-int art_pair_feed(struct art *a, struct bt_err *err)
+/* Every thread's slices to feed (which f->frees on error). */
+static int feed_all(struct art *a, struct bt_feed *f, struct bt_startup *st, struct bt_err *err)
 {
-	struct pair p;
+	struct pair *p = bt_xcalloc(1, sizeof *p);
 	size_t i;
 	int rc = BT_OK;
 
-	memset(&p, 0, sizeof p);
-	p.a = a;
-	p.feed = bt_feed_new(a->db, a->o->taps);
+	p->a = a;
+	p->feed = f;
+	p->s.type = -1;
+	p->startup = st;
+	p->startup_tid = st ? bt_startup_tid(st) : -1;
 	for (i = 0; i < a->nmethods; i++)
 		if (a->methods[i].frame)
-			bt_feed_frame(p.feed, a->methods[i].frame, art_str(a, a->methods[i].name));
+			bt_feed_frame(f, a->methods[i].frame, art_str(a, a->methods[i].name));
 	for (i = 0; i < a->nthreads && !rc; i++)
 		if (a->threads[i].nruns)
-			rc = thread_pass(&p, &a->threads[i], err);
-	if (!rc) {
-		rc = bt_feed_finish(p.feed, err);
-		p.feed = NULL;
-	}
-	bt_feed_free(p.feed);
-	free(p.stack);
+			rc = thread_pass(p, &a->threads[i], err);
+	free(p->stack);
+	free(p);
+	if (!rc)
+		return bt_feed_finish(f, err);
+	bt_feed_free(f);
 	return rc;
+}
+
+static int fill_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
+{
+	(void)part;
+	return bt_db_insert_slice(ctx, s, err);
+}
+
+/* The deferred slices (bt_feed_defer): the second pass again, stored. */
+static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_slice_tap tap = { NULL, fill_slice, NULL, db };
+	struct bt_tap_filter want = { -1, INT64_MIN };
+	struct bt_taps taps = { &tap, &want, 1, NULL, NULL, NULL };
+
+	return feed_all(ctx, bt_feed_new_replay(&taps), NULL, err);
+}
+
+static void release(void *ctx)
+{
+	art_free(ctx);
+}
+
+int art_pair_feed(struct art *a, int defer, struct bt_err *err)
+{
+	struct bt_db *db = a->db;
+	struct bt_diag *diag = a->diag;
+	struct bt_feed *f = bt_feed_new(db, a->o->taps);
+	struct bt_startup *st = NULL;
+	int rc;
+
+	if (defer)   /* from here a is the feed's, then the database's */
+		bt_feed_defer(f, fill, release, a);
+	rc = bt_startup_new(&st, db, err);
+	if (rc) {
+		bt_feed_free(f);
+		return rc;
+	}
+	rc = feed_all(a, f, st, err);
+	if (!rc && st)
+		rc = bt_startup_store(st, db, diag, err);
+	bt_startup_free(st);
+	/* the start is found: the pipeline need not read the slices back for it */
+	return rc ? rc : bt_db_set_meta_int(db, "startup_modeled", 1, err);
 }

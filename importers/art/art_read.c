@@ -1,0 +1,281 @@
+/*
+ * Reading one thread's records in order, through the runs and entries
+ * packets art_scan.c found: methods and actions, and (when asked) wall
+ * and thread-CPU times as ns, in batches so the pairing's loop stays
+ * tight. Both pairing passes read a thread the same way and so see the
+ * same records, times and oddities.
+ */
+#include <string.h>
+
+#include "importers/art/art_int.h"
+#include "importers/reader.h"
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void art_cursor_init(struct art_cursor *c, struct art *a, const struct art_thread *t, int times)
+{
+	memset(c, 0, sizeof *c);
+	c->a = a;
+	c->t = t;
+	c->times = times;
+	c->k = a->clock == ART_CLOCK_DUAL ? 3 : 2;
+}
+
+/* A 32-bit us counter as a 64-bit one: a drop by more than half its range
+ * is a wrap (70 minutes of wall or CPU time), counted up to 2^50 us so a
+ * hostile trace's wraps stay in range. */
+static uint64_t unwrap(uint32_t raw, uint32_t *last, uint64_t *hi, int started)
+{
+	if (started && raw < *last && *last - raw > 0x80000000u && *hi < (uint64_t)1 << 50)
+		*hi += (uint64_t)1 << 32;
+	*last = raw;
+	return *hi + raw;
+}
+
+/* Times of a record as ns from offsets since the start; a time beyond
+ * the engine's range or before the thread's last is held at the last. */
+static inline void set_times(struct art_cursor *c, struct art_ev *e, uint64_t wall_ns, uint64_t cpu_ns)
+{
+	const struct art *a = c->a;
+	uint64_t room = (uint64_t)(BT_MAX_TIME_NS - a->start_ns);
+	int64_t wall, cpu;
+
+	if (a->clock == ART_CLOCK_CPU)
+		wall_ns = cpu_ns;
+	if (wall_ns >= room || (a->clock != ART_CLOCK_WALL && cpu_ns >= (uint64_t)BT_MAX_TIME_NS)) {
+		c->range++;
+		wall = c->wall, cpu = c->cpu;
+	} else {
+		wall = a->start_ns + (int64_t)wall_ns;
+		cpu = a->clock == ART_CLOCK_WALL ? 0 : (int64_t)cpu_ns;
+	}
+	if (c->started && (wall < c->wall || cpu < c->cpu)) {
+		c->backwards++;
+		wall = wall < c->wall ? c->wall : wall;
+		cpu = cpu < c->cpu ? c->cpu : cpu;
+	}
+	e->wall = c->wall = wall;
+	e->cpu = c->cpu = cpu;
+	c->started = 1;
+}
+
+/* A legacy or streaming record at c->off. */
+static void read_v1(struct art_cursor *c, struct art_ev *e)
+{
+	const struct art *a = c->a;
+	const unsigned char *p = a->data + c->off + (a->version == 1 ? 1 : 2);
+	uint32_t word = le32(p), t1, t2, cpu_raw, wall_raw;
+	uint64_t wall, cpu;
+
+	e->method = word & ~3u;
+	e->action = (int)(word & 3);
+	c->off += a->rec_size;
+	if (!c->times)
+		return;
+	t1 = le32(p + 4);
+	t2 = a->clock == ART_CLOCK_DUAL ? le32(p + 8) : 0;
+	cpu_raw = a->clock == ART_CLOCK_WALL ? 0 : t1;
+	wall_raw = a->clock == ART_CLOCK_DUAL ? t2 : a->clock == ART_CLOCK_WALL ? t1 : 0;
+	wall = unwrap(wall_raw, &c->wall_raw, &c->wall_hi, c->started);
+	cpu = unwrap(cpu_raw, &c->cpu_raw, &c->cpu_hi, c->started);
+	set_times(c, e, wall * 1000, cpu * 1000);
+}
+
+/* A LEB128 value at p, which has 10 bytes readable: the byte after it,
+ * or NULL when it runs past 10 bytes or 64 bits. Up to 8 bytes at once:
+ * the first byte without its high bit ends it, and each byte's 7 bits
+ * shift down into place. */
+static inline const unsigned char *leb(const unsigned char *p, uint64_t *v, int sign)
+{
+	uint64_t w = bt_le64(p), stop = ~w & 0x8080808080808080ull, x;
+	unsigned char b;
+	int n, shift;
+
+	if (stop) {   /* stop ^ (stop - 1): the value's bytes, up to its last's high bit */
+		n = (__builtin_ctzll(stop) >> 3) + 1;
+		w &= (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7full;
+		x = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) | (w >> 3 & 0xfe00000);
+		if (n > 4)
+			x |= (w >> 4 & 0x7f0000000ull) | (w >> 5 & 0x3f800000000ull) |
+			     (w >> 6 & 0x1fc0000000000ull) | (w >> 7 & 0xfe000000000000ull);
+		if (sign && (x >> (7 * n - 1) & 1))
+			x |= ~0ull << (7 * n);
+		*v = x;
+		return p + n;
+	}
+	x = 0;
+	for (shift = 0; shift < 56; shift += 7)   /* the 8 bytes above, then 2 more */
+		x |= (uint64_t)(p[shift / 7] & 0x7f) << shift;
+	p += 8;
+	b = *p++;
+	x |= (uint64_t)(b & 0x7f) << 56;
+	if (b & 0x80) {   /* a 10th byte: bit 63 (a signed value: all sign bits) */
+		b = *p++;
+		if (b != 0 && b != (sign ? 0x7f : 1))
+			return NULL;
+		x |= (uint64_t)(b & 1) << 63;
+	} else if (sign && (b & 0x40)) {
+		x |= ~0ull << 63;
+	}
+	*v = x;
+	return p;
+}
+
+/* The byte after the LEB128 value at p (10 bytes readable), or NULL
+ * past 10 bytes: the first byte without its high bit ends it. */
+static inline const unsigned char *leb_skip(const unsigned char *p)
+{
+	uint64_t stop = ~bt_le64(p) & 0x8080808080808080ull;
+
+	if (stop)
+		return p + (__builtin_ctzll(stop) >> 3) + 1;
+	return !(p[8] & 0x80) ? p + 9 : !(p[9] & 0x80) ? p + 10 : NULL;
+}
+
+/* A record's values at p (30 bytes readable): the method delta, and the
+ * time deltas when the times are wanted (else skipped). */
+static inline const unsigned char *values(const struct art_cursor *c, const unsigned char *p, uint64_t *v)
+{
+	int j;
+
+	p = leb(p, &v[0], 1);
+	for (j = 1; j < c->k && p; j++)
+		p = c->times ? leb(p, &v[j], 0) : leb_skip(p);
+	return p;
+}
+
+/*
+ * A packet's first record holds values since 0, unless ART carried a
+ * flush's deltas on into its next packet (its buffer full): then the
+ * first method delta read as a value names no method, and added to the
+ * last one it does.
+ */
+static void first_in_block(struct art_cursor *c, uint64_t dm)
+{
+	struct art *a = c->a;
+
+	if (!(c->any && !art_method_find(a, dm) && art_method_find(a, c->acc_method + dm)))
+		c->acc_method = c->acc_wall = c->acc_cpu = 0;
+	c->first_in_block = 0;
+	c->any = 1;
+}
+
+/* An entries record from its values: method|action as a signed delta,
+ * then the wall and CPU ns as deltas. */
+static inline void v2_record(struct art_cursor *c, struct art_ev *e, const uint64_t *v)
+{
+	enum art_clock clock = c->a->clock;
+	uint64_t dw = clock == ART_CLOCK_CPU ? 0 : v[1];
+	uint64_t dc = clock == ART_CLOCK_WALL ? 0 : clock == ART_CLOCK_CPU ? v[1] : v[2];
+
+	if (c->first_in_block)
+		first_in_block(c, v[0]);
+	c->acc_method += v[0];
+	e->method = c->acc_method & ~(uint64_t)3;
+	e->action = (int)(c->acc_method & 3);
+	if (!c->times)
+		return;
+	if (c->acc_wall + dw < c->acc_wall || c->acc_cpu + dc < c->acc_cpu)
+		c->range++;   /* past 2^64: held below as out of range */
+	c->acc_wall += dw;
+	c->acc_cpu += dc;
+	set_times(c, e, clock == ART_CLOCK_CPU ? c->acc_cpu : c->acc_wall, c->acc_cpu);
+}
+
+/* A record near its packet's end, through a zero-padded copy, so nothing
+ * past the packet is read. */
+static int v2_tail(struct art_cursor *c, struct art_ev *e, struct bt_err *err)
+{
+	const unsigned char *q;
+	unsigned char pad[48];
+	size_t left = c->block_end - c->off;
+	uint64_t v[3] = { 0, 0, 0 };
+
+	memset(pad, 0, sizeof pad);
+	memcpy(pad, c->a->data + c->off, left < 30 ? left : 30);
+	q = values(c, pad, v);
+	if (!q || (size_t)(q - pad) > left)
+		return bt_err_set(err, BT_EFORMAT, "bad LEB128 value (past 64 bits or its packet) in the entries of '%s' "
+				  "at offset %zu", c->a->path, c->off);
+	c->off += (size_t)(q - pad);
+	v2_record(c, e, v);
+	return BT_OK;
+}
+
+/* An entries packet's records must fill it exactly. */
+static int block_end(const struct art_cursor *c, struct bt_err *err)
+{
+	const unsigned char *h = c->a->data + c->block_start;
+
+	if (c->off == c->block_end)
+		return BT_OK;
+	return bt_err_set(err, BT_EFORMAT, "entries packet in '%s' at offset %zu: its %u records end at offset %zu, "
+			  "not at its end (offset %zu)", c->a->path, c->block_start,
+			  (uint32_t)h[5] | (uint32_t)h[6] << 8 | (uint32_t)h[7] << 16, c->off, c->block_end);
+}
+
+/* Go to the thread's next run or entries packet: 0 at its end. */
+static int next_run(struct art_cursor *c, struct bt_err *err)
+{
+	const struct art *a = c->a;
+	const unsigned char *p;
+	uint64_t run;
+
+	if (a->layout == ART_V2 && c->run && block_end(c, err))
+		return -1;
+	if (c->run == c->t->nruns)
+		return 0;
+	run = c->t->runs[c->run++];
+	c->off = (size_t)(run >> 24);
+	c->left = (uint32_t)(run & ART_RUN_MAX);
+	if (a->layout != ART_V2)
+		return 1;
+	p = a->data + c->off;
+	c->block_start = c->off;
+	c->left = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
+	c->block_end = c->off + 12 + le32(p + 8);
+	c->off += 12;
+	c->first_in_block = 1;
+	return 1;
+}
+
+/* Entries records of the current packet into e[0..max). */
+static int read_v2(struct art_cursor *c, struct art_ev *e, int max, struct bt_err *err)
+{
+	const unsigned char *base = c->a->data, *q = base + c->off, *end = base + c->block_end;
+	uint64_t v[3] = { 0, 0, 0 };
+	int n = 0;
+
+	while (n < max && c->left && end - q >= 30) {
+		const unsigned char *r = values(c, q, v);
+		if (!r || r > end)
+			break;   /* the tail's copy says what is wrong */
+		q = r;
+		c->left--;
+		v2_record(c, &e[n++], v);
+	}
+	c->off = (size_t)(q - base);
+	while (n < max && c->left) {
+		c->left--;
+		if (v2_tail(c, &e[n++], err))
+			return -1;
+	}
+	return n;
+}
+
+int art_cursor_read(struct art_cursor *c, struct art_ev *e, int max, struct bt_err *err)
+{
+	int n = 0, rc;
+
+	while (!c->left)
+		if ((rc = next_run(c, err)) <= 0)
+			return rc;
+	if (c->a->layout == ART_V2)
+		return read_v2(c, e, max, err);
+	for (; n < max && c->left; n++, c->left--)
+		read_v1(c, &e[n]);
+	return n;
+}
