@@ -173,6 +173,11 @@ void bt_startup_free(struct bt_startup *st)
 	free(st);
 }
 
+void bt_startup_exact(struct bt_startup *st, int exact)
+{
+	st->exact = exact != 0;
+}
+
 int64_t bt_startup_tid(const struct bt_startup *st)
 {
 	return st->tid;

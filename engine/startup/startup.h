@@ -28,6 +28,10 @@ struct bt_startup;
 int bt_startup_new(struct bt_startup **out, struct bt_db *db, struct bt_err *err);
 void bt_startup_free(struct bt_startup *st);
 
+/* Whether the slices added have exact bounds (a trace's own, not
+ * reconstructed from samples); not, unless said. */
+void bt_startup_exact(struct bt_startup *st, int exact);
+
 /* The main thread's tid, for the caller's filter. */
 int64_t bt_startup_tid(const struct bt_startup *st);
 

@@ -39,7 +39,7 @@ static int probe(const char *path, const unsigned char *head, size_t n)
 	(void)path;
 	if (!head)
 		return 0;
-	return starts(head, n, "*version\n") || starts(head, n, "*version\r\n") || slow_version(head, n);
+	return starts(head, n, "*version\n") || starts(head, n, "*version\r\n") || starts(head, n, "SLOW");
 }
 
 static uint16_t le16(const unsigned char *p)
@@ -122,6 +122,12 @@ static int read_header(struct art *a, struct bt_err *err)
 	size_t used;
 	int v = slow_version(a->data, a->len);
 
+	if (a->len < 6 && !memcmp(a->data, "SLOW", 4))   /* no version yet: read as V2 (32 bytes) */
+		return cut_header(a, 0, ART_HEADER_LEN, err);
+	if (!v && !memcmp(a->data, "SLOW", 4))
+		return bt_err_set(err, BT_EFORMAT, "unknown method trace version 0x%02x%02x in '%s' at offset 4 "
+				  "(known: 1 to 5, streaming 0xf2 to 0xf5)", a->len > 5 ? a->data[5] : 0,
+				  a->len > 4 ? a->data[4] : 0, a->path);
 	if (!v) {
 		a->layout = ART_LEGACY;
 		if (art_text_key(a, (const char *)a->data, a->len, 0, &used, err))
@@ -129,8 +135,9 @@ static int read_header(struct art *a, struct bt_err *err)
 		return v1_header(a, used, a->version, err);
 	}
 	if (v <= 3 && a->data[4] == v)
-		return bt_err_set(err, BT_EFORMAT, "'%s' is the data part of a version %d method trace without its "
-				  "text key (\"*version\" ... \"*end\"); join them as the key, then the data", a->path, v);
+		return bt_err_set(err, BT_EFORMAT, "'%s' at offset 0 is the data part of a version %d method trace "
+				  "without its text key (\"*version\" ... \"*end\"); join them as the key, then the data",
+				  a->path, v);
 	a->version = v;
 	if (v <= 3) {
 		a->layout = ART_STREAM;
@@ -158,14 +165,14 @@ static int check_clock(struct art *a, struct bt_err *err)
 
 	if (!a->clock_known) {
 		a->clock = a->version == 3 || a->version == 5 ? ART_CLOCK_DUAL : a->version == 4 ? ART_CLOCK_WALL : ART_CLOCK_CPU;
-		bt_diag_warn(a->diag, "art_clock_unknown", "'%s' does not say its clock (no clock= option%s); read as %s, "
-			     "as TraceView does", a->path, a->layout == ART_LEGACY ? "" : ": no summary",
-			     clock_name(a->clock));
+		bt_diag_warn(a->diag, "art_clock_unknown", "'%s' does not say its clock (no clock= option%s); read as %s",
+			     a->path, a->layout == ART_LEGACY ? "" : ": no summary", clock_name(a->clock));
 	}
 	if (a->layout == ART_V2) {
 		if ((a->version == 5) != (a->clock == ART_CLOCK_DUAL))
-			return bt_err_set(err, BT_EFORMAT, "'%s' says clock=%s, but its version %d is %s-clock",
-					  a->path, clock_name(a->clock), a->version, a->version == 5 ? "dual" : "single");
+			return bt_err_set(err, BT_EFORMAT, "'%s' says clock=%s at offset %zu, but its version %d is %s-clock",
+					  a->path, clock_name(a->clock), a->clock_at, a->version,
+					  a->version == 5 ? "dual" : "single");
 		return BT_OK;
 	}
 	need = (a->version == 1 ? 1u : 2u) + 4 + (a->clock == ART_CLOCK_DUAL ? 8 : 4);
@@ -308,17 +315,12 @@ static int write_meta(struct art *a, int64_t mt, struct bt_err *err)
 	return rc;
 }
 
-static int sampled(const struct art *a)
-{
-	return a->gaps >= 3 && !a->small_gaps;
-}
-
 /* What only the slices' pass finds. */
 static int write_found(struct art *a, struct bt_err *err)
 {
-	int rc = bt_db_set_meta_int(a->db, "art_sampled", sampled(a), err);
+	int rc = bt_db_set_meta_int(a->db, "art_sampled", art_sampled(a), err);
 
-	if (!rc && sampled(a))
+	if (!rc && art_sampled(a))
 		rc = bt_db_set_meta_int(a->db, "sampling_interval_ns", a->min_gap, err);
 	return rc;
 }
@@ -362,7 +364,7 @@ static void report(const struct art *a)
 	if (a->clock == ART_CLOCK_CPU)
 		bt_diag_warn(d, "art_cpu_clock_only", "'%s' has only the thread-CPU clock (clock=thread-cpu): each "
 			     "thread's slices are placed on its own CPU time, and off-CPU time is unknown", p);
-	if (sampled(a))
+	if (art_sampled(a))
 		bt_diag_warn(d, "art_sampled_trace", "'%s' is a sampled trace (a thread's records are %lld us or "
 			     "more apart): calls are stack changes between samples, timed to that interval; shorter "
 			     "calls are missing", p, (long long)(a->min_gap / 1000));

@@ -67,7 +67,8 @@ struct art {
 	enum art_layout layout;
 	enum art_clock clock;
 	int version;             /* 1..5, without the streaming bit */
-	int clock_known;         /* a clock= option was read */
+	int clock_known;         /* a clock= option was read, at offset clock_at */
+	size_t clock_at;
 	int tid_bits;            /* 8, 16 or 32: what a record's tid holds */
 	size_t rec_size;         /* legacy and streaming records */
 	size_t data_off;         /* first byte after the binary header */
@@ -101,6 +102,14 @@ struct art {
 	uint64_t unknown_methods, backwards, range, deep, mismatched, unroll, synthetic, open_at_end;
 	uint64_t slices;
 };
+
+/* A trace of ART's sampling mode: its stacks, diffed, give the records
+ * at each sample, so no thread's records are closer than the interval
+ * (seen on the wall clock of the second pass). */
+static inline int art_sampled(const struct art *a)
+{
+	return a->gaps >= 3 && !a->small_gaps;
+}
 
 /* art.c: import a trace held in data[0..len) (the fuzzer's entry, map
  * NULL: data is borrowed), or in map (taken over: released by the

@@ -326,8 +326,10 @@ int art_pair_feed(struct art *a, int defer, struct bt_err *err)
 		return rc;
 	}
 	rc = feed_all(a, f, st, err);
-	if (!rc && st)
+	if (!rc && st) {   /* a sampled trace's calls are stack changes between samples */
+		bt_startup_exact(st, !art_sampled(a));
 		rc = bt_startup_store(st, db, diag, err);
+	}
 	bt_startup_free(st);
 	/* the start is found: the pipeline need not read the slices back for it */
 	return rc ? rc : bt_db_set_meta_int(db, "startup_modeled", 1, err);

@@ -304,6 +304,7 @@ static int option(struct art *a, const char *line, size_t len, size_t at, struct
 			return bt_err_set(err, BT_EFORMAT, "unknown clock '%.*s' in '%s' at offset %zu (known: dual, wall, thread-cpu)",
 					  (int)(vlen > 40 ? 40 : vlen), v, a->path, at + klen + 1);
 		a->clock_known = 1;
+		a->clock_at = at;
 	} else if (is(line, klen, "data-file-overflow")) {
 		a->overflow = is(v, vlen, "true");
 	} else if (is(line, klen, "vm")) {
