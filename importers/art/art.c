@@ -121,10 +121,11 @@ static int read_header(struct art *a, struct bt_err *err)
 {
 	size_t used;
 	int v = slow_version(a->data, a->len);
+	int slow = a->len >= 4 && !memcmp(a->data, "SLOW", 4);
 
-	if (a->len < 6 && !memcmp(a->data, "SLOW", 4))   /* no version yet: read as V2 (32 bytes) */
+	if (slow && a->len < 6)   /* no version yet: read as V2 (32 bytes) */
 		return cut_header(a, 0, ART_HEADER_LEN, err);
-	if (!v && !memcmp(a->data, "SLOW", 4))
+	if (!v && slow)
 		return bt_err_set(err, BT_EFORMAT, "unknown method trace version 0x%02x%02x in '%s' at offset 4 "
 				  "(known: 1 to 5, streaming 0xf2 to 0xf5)", a->len > 5 ? a->data[5] : 0,
 				  a->len > 4 ? a->data[4] : 0, a->path);

@@ -31,7 +31,7 @@ static int has_cpu(const struct art *a)
 }
 
 /* An open call: its method (index into art.methods), and where it began. */
-struct call {
+struct art_call {
 	uint64_t id;             /* the method, as the records name it */
 	int real;                /* a slice of the feed (not past ART_MAX_DEPTH) */
 	int64_t wall, cpu;
@@ -40,12 +40,12 @@ struct call {
 /* A small cache of method lookups: most records name a recent method. */
 #define CACHE 1024
 
-struct pair {
+struct art_pass {
 	struct art *a;
 	struct bt_feed *feed;    /* NULL in the first pass */
 	struct bt_startup *startup;   /* fed the main thread's slices (second pass) */
 	int64_t startup_tid;
-	struct call *stack;
+	struct art_call *stack;
 	size_t sp, cap, synthetic;   /* synthetic: callers opened at the start, still open */
 	struct bt_slice s;           /* the next slice opened: only tid, ts and frame change */
 	struct { uint64_t id; uint32_t m; } cache[CACHE];
@@ -53,7 +53,7 @@ struct pair {
 
 /* The method of id as an index, a placeholder made for an id no line
  * names (first pass), with its frame id. */
-static uint32_t method(struct pair *p, uint64_t id)
+static uint32_t method(struct art_pass *p, uint64_t id)
 {
 	struct art *a = p->a;
 	size_t k = (size_t)((id >> 2) ^ (id >> 14)) & (CACHE - 1);
@@ -73,10 +73,10 @@ static uint32_t method(struct pair *p, uint64_t id)
 	return (uint32_t)(m - a->methods);
 }
 
-static int push(struct pair *p, uint64_t id, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
+static int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
 {
 	uint32_t m = method(p, id);
-	struct call *c;
+	struct art_call *c;
 
 	BT_GROW(p->stack, p->sp + 1, p->cap);
 	c = &p->stack[p->sp++];
@@ -96,9 +96,9 @@ static int push(struct pair *p, uint64_t id, int64_t tid, int64_t wall, int64_t 
 	return bt_feed_open(p->feed, &p->s, has_cpu(p->a) ? BT_FEED_CPU : 0, 0, err);
 }
 
-static int pop(struct pair *p, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
+static int pop(struct art_pass *p, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
 {
-	struct call *c = &p->stack[--p->sp];
+	struct art_call *c = &p->stack[--p->sp];
 	struct bt_slice closed;
 
 	if (!p->feed || !c->real)
@@ -114,7 +114,7 @@ static int pop(struct pair *p, int64_t tid, int64_t wall, int64_t cpu, struct bt
 
 /* The position (1-based) of the innermost open call of m above floor, or
  * 0: an exit's method is almost always the top, so the walk is short. */
-static size_t depth_of(const struct pair *p, uint64_t id, size_t floor)
+static size_t depth_of(const struct art_pass *p, uint64_t id, size_t floor)
 {
 	size_t i = p->sp;
 
@@ -126,7 +126,7 @@ static size_t depth_of(const struct pair *p, uint64_t id, size_t floor)
 /* An exit of m at e: closes m's call and the calls still open inside it;
  * with no call of m open (past the callers of the start), every call is
  * closed and m is a caller that was on the stack when tracing began. */
-static int leave(struct pair *p, struct art_thread *t, uint64_t id, const struct art_ev *e, struct bt_err *err)
+static int leave(struct art_pass *p, struct art_thread *t, uint64_t id, const struct art_ev *e, struct bt_err *err)
 {
 	size_t at = depth_of(p, id, p->synthetic);
 
@@ -173,7 +173,7 @@ static void note_gap(struct art *a, int64_t *prev, int64_t wall)
 
 /* Open the callers the first pass found, outermost first, at the trace's
  * start: both clocks' zero. */
-static int open_callers(struct pair *p, struct art_thread *t, struct bt_err *err)
+static int open_callers(struct art_pass *p, struct art_thread *t, struct bt_err *err)
 {
 	size_t i;
 
@@ -185,7 +185,7 @@ static int open_callers(struct pair *p, struct art_thread *t, struct bt_err *err
 }
 
 /* One record of thread t. */
-static int record(struct pair *p, struct art_thread *t, const struct art_ev *e, int64_t *prev,
+static int record(struct art_pass *p, struct art_thread *t, const struct art_ev *e, int64_t *prev,
 		  struct bt_err *err)
 {
 	if (p->feed && has_wall(p->a))
@@ -199,7 +199,7 @@ static int record(struct pair *p, struct art_thread *t, const struct art_ev *e, 
 /* One pass over thread t: the first (no feed) pairs methods only, and
  * reads times only when the trace's end must come from its records; the
  * second gives the slices to the feed. */
-static int thread_pass(struct pair *p, struct art_thread *t, struct bt_err *err)
+static int thread_pass(struct art_pass *p, struct art_thread *t, struct bt_err *err)
 {
 	struct art *a = p->a;
 	struct art_cursor c;
@@ -240,11 +240,12 @@ static int by_tid(const void *x, const void *y)
 
 int art_pair_first(struct art *a, struct bt_err *err)
 {
-	struct pair *p = bt_xcalloc(1, sizeof *p);
+	struct art_pass *p = bt_xcalloc(1, sizeof *p);
 	size_t i;
 	int rc = BT_OK;
 
-	qsort(a->threads, a->nthreads, sizeof *a->threads, by_tid);
+	if (a->nthreads)
+		qsort(a->threads, a->nthreads, sizeof *a->threads, by_tid);
 	bt_map64_release(&a->thread_of);
 	bt_map64_init(&a->thread_of, a->nthreads);
 	for (i = 0; i < a->nthreads; i++)
@@ -266,7 +267,7 @@ int art_pair_first(struct art *a, struct bt_err *err)
 /* Every thread's slices to feed (which f->frees on error). */
 static int feed_all(struct art *a, struct bt_feed *f, struct bt_startup *st, struct bt_err *err)
 {
-	struct pair *p = bt_xcalloc(1, sizeof *p);
+	struct art_pass *p = bt_xcalloc(1, sizeof *p);
 	size_t i;
 	int rc = BT_OK;
 

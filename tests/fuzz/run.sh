@@ -1,11 +1,11 @@
 #!/bin/sh
 # Seed a corpus for each importer fuzzer in $FUZZ_TARGETS (default:
-# android ios perfetto json) from generated inputs and run them one after the
+# android ios perfetto json art) from generated inputs and run them one after the
 # other, $FUZZ_SECONDS in all (split evenly); prints libFuzzer's final
 # statistics and exits non-zero if a fuzzer found a crash or a leak.
 set -eu
 B=${B:-build-fuzz}
-targets=${FUZZ_TARGETS:-android ios perfetto json}
+targets=${FUZZ_TARGETS:-android ios perfetto json art}
 ntargets=$(echo $targets | wc -w)
 seconds=$((${FUZZ_SECONDS:-600} / ntargets))
 [ "$seconds" -gt 0 ] || seconds=1   # 0 would tell libFuzzer to run forever
@@ -49,6 +49,20 @@ seed_perfetto() {   # dir: small mkperfetto traces and every mkpfcase case
 	done
 	for c in $(python3 tests/fixtures/mkpfcase.py --list); do
 		python3 tests/fixtures/mkpfcase.py "$c" "$1/corpus/case-$c"
+	done
+}
+
+seed_art() {   # dir: small mkart traces of every variant and every mkartcase case
+	i=0
+	for v in $(python3 tests/fixtures/mkart.py --list); do
+		i=$((i + 1))
+		python3 tests/fixtures/mkart.py "$1/corpus/seed-$v" --variant "$v" --seed "$i" --threads 2 --calls 25 \
+			--no-truth >/dev/null
+	done
+	python3 tests/fixtures/mkart.py "$1/corpus/seed-chained" --variant v2s5-dual --chained --threads 2 --calls 25 --no-truth >/dev/null
+	python3 tests/fixtures/mkart.py "$1/corpus/seed-sampled" --variant v3-dual --sampled --threads 2 --calls 25 --no-truth >/dev/null
+	for c in $(python3 tests/fixtures/mkartcase.py --list); do
+		python3 tests/fixtures/mkartcase.py "$c" "$1/corpus/case-$c"
 	done
 }
 
