@@ -371,6 +371,13 @@ static void report(const struct art *a)
 			     "calls are missing", p, (long long)(a->min_gap / 1000));
 }
 
+void art_drop(struct art *a, size_t upto)
+{
+	if (a->map.data)
+		bt_fmap_drop(&a->map, upto);
+	a->touched = 0;
+}
+
 void art_free(struct art *a)
 {
 	size_t i;

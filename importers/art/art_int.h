@@ -92,6 +92,7 @@ struct art {
 
 	/* the records */
 	uint64_t records;
+	size_t touched;               /* bytes read since the mapping's pages were last dropped */
 	int64_t last_ns;              /* the latest wall time of any record (if end_ns needs it) */
 	int64_t end_ns;               /* when tracing stopped: calls still open end there */
 	struct { int yes; size_t at, start; const char *what; } cut;
@@ -160,6 +161,7 @@ struct art_cursor {
 	struct art *a;
 	const struct art_thread *t;
 	size_t run, off, block_start, block_end;
+	size_t dropped;                             /* the mapping's pages before it dropped */
 	uint32_t left;                              /* records left in the run or packet */
 	int times, k;                               /* times wanted; V2 values per record */
 	int first_in_block, started, any;
@@ -190,5 +192,9 @@ int art_pair_feed(struct art *a, int defer, struct bt_err *err);
 
 /* art.c: free a and what it holds (its mapping too). */
 void art_free(struct art *a);
+/* Let the kernel drop the mapping's pages before upto (when the importer
+ * mapped the file): a large trace's pages do not all stay resident. */
+void art_drop(struct art *a, size_t upto);
+#define ART_DROP_EVERY ((size_t)16 << 20)
 
 #endif

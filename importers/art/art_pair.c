@@ -217,6 +217,8 @@ static int thread_pass(struct art_pass *p, struct art_thread *t, struct bt_err *
 				return err->code;
 	if (n < 0)
 		return err->code;
+	if (a->touched > ART_DROP_EVERY || c.dropped)   /* the next thread's records start anywhere */
+		art_drop(a, a->len);
 	if (!p->feed) {
 		a->open_at_end += p->sp;
 		if (c.started && c.wall > a->last_ns)

@@ -231,12 +231,19 @@ static int next_run(struct art_cursor *c, struct bt_err *err)
 	run = c->t->runs[c->run++];
 	c->off = (size_t)(run >> 24);
 	c->left = (uint32_t)(run & ART_RUN_MAX);
-	if (a->layout != ART_V2)
+	if (c->off - c->dropped > ART_DROP_EVERY) {   /* the thread's runs lie ahead of its last */
+		art_drop(c->a, c->off);
+		c->dropped = c->off;
+	}
+	if (a->layout != ART_V2) {
+		c->a->touched += c->left * a->rec_size;
 		return 1;
+	}
 	p = a->data + c->off;
 	c->block_start = c->off;
 	c->left = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
 	c->block_end = c->off + 12 + le32(p + 8);
+	c->a->touched += c->block_end - c->off;
 	c->off += 12;
 	c->first_in_block = 1;
 	return 1;

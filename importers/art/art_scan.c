@@ -24,7 +24,7 @@
 
 #include "importers/art/art_int.h"
 
-#define PROGRESS_EVERY (64u << 20)
+#define PROGRESS_EVERY ART_DROP_EVERY
 
 static uint16_t le16(const unsigned char *p)
 {
@@ -89,6 +89,7 @@ static void progress(struct art *a, size_t off, size_t *mark)
 	if (off < *mark)
 		return;
 	*mark = off + PROGRESS_EVERY;
+	art_drop(a, off);
 	if (a->o->progress)
 		a->o->progress(a->o->progress_ctx, off, a->len);
 }
