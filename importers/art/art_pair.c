@@ -193,6 +193,8 @@ static int record(struct art_pass *p, struct art_thread *t, const struct art_ev 
 	if (e->action == ART_ENTER)
 		return push(p, e->method, t->tid, e->wall, e->cpu, err);
 	p->a->unroll += !p->feed && e->action == ART_UNROLL;
+	if (p->sp > p->synthetic && p->stack[p->sp - 1].id == e->method)   /* the usual exit */
+		return pop(p, t->tid, e->wall, e->cpu, err);
 	return leave(p, t, e->method, e, err);
 }
 
