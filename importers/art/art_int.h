@@ -178,6 +178,8 @@ void art_cursor_init(struct art_cursor *c, struct art *a, const struct art_threa
  * an error (a bad LEB128 value, an entries packet its records do not
  * fill; BT_EFORMAT naming the offset). */
 int art_cursor_read(struct art_cursor *c, struct art_ev *e, int max, struct bt_err *err);
+/* The same, the methods and actions only (a cursor without times). */
+int art_cursor_methods(struct art_cursor *c, struct art_ev *e, int max, struct bt_err *err);
 
 /* art_pair.c: the records of every thread paired, in ascending tid order
  * (the threads are sorted). The first pass finds each thread's callers

@@ -213,7 +213,7 @@ static int thread_pass(struct art_pass *p, struct art_thread *t, struct bt_err *
 	p->sp = p->synthetic = 0;
 	if (p->feed && open_callers(p, t, err))
 		return err->code;
-	while ((n = art_cursor_read(&c, e, BATCH, err)) > 0)
+	while ((n = (c.times ? art_cursor_read : art_cursor_methods)(&c, e, BATCH, err)) > 0)
 		for (i = 0; i < n; i++)
 			if (record(p, t, &e[i], &prev, err))
 				return err->code;

@@ -157,6 +157,8 @@ static void first_in_block(struct art_cursor *c, uint64_t dm)
 {
 	struct art *a = c->a;
 
+	if (!c->first_in_block)
+		return;
 	if (!(c->any && !art_method_find(a, dm) && art_method_find(a, c->acc_method + dm)))
 		c->acc_method = c->acc_wall = c->acc_cpu = 0;
 	c->first_in_block = 0;
@@ -263,6 +265,48 @@ static int read_v2(struct art_cursor *c, struct art_ev *e, int max, struct bt_er
 		q = r;
 		c->left--;
 		v2_record(c, &e[n++], v);
+	}
+	c->off = (size_t)(q - base);
+	while (n < max && c->left) {
+		c->left--;
+		if (v2_tail(c, &e[n++], err))
+			return -1;
+	}
+	return n;
+}
+
+int art_cursor_methods(struct art_cursor *c, struct art_ev *e, int max, struct bt_err *err)
+{
+	const unsigned char *base, *q, *end;
+	uint64_t dm;
+	int n = 0, rc;
+
+	while (!c->left)
+		if ((rc = next_run(c, err)) <= 0)
+			return rc;
+	if (c->a->layout != ART_V2 || c->times)
+		return art_cursor_read(c, e, max, err);
+	base = c->a->data;
+	q = base + c->off;
+	end = base + c->block_end;
+	if (c->first_in_block && end - q >= 30) {   /* its rule needs the record's first value */
+		const unsigned char *r = leb(q, &dm, 1);
+		if (r)
+			first_in_block(c, dm);
+	}
+	while (n < max && c->left && end - q >= 30) {
+		const unsigned char *r = leb(q, &dm, 1);
+		if (r)
+			r = leb_skip(r);
+		if (r && c->k == 3)
+			r = leb_skip(r);
+		if (!r || r > end)
+			break;   /* the tail's copy says what is wrong */
+		q = r;
+		c->left--;
+		c->acc_method += dm;
+		e[n].method = c->acc_method & ~(uint64_t)3;
+		e[n++].action = (int)(c->acc_method & 3);
 	}
 	c->off = (size_t)(q - base);
 	while (n < max && c->left) {
