@@ -165,7 +165,9 @@ static int check_clock(struct art *a, struct bt_err *err)
 	size_t need;
 
 	if (!a->clock_known) {
-		a->clock = a->version == 3 || a->version == 5 ? ART_CLOCK_DUAL : a->version == 4 ? ART_CLOCK_WALL : ART_CLOCK_CPU;
+		/* what the layout holds: two times in a v3 record of 14 bytes or more, else one */
+		a->clock = a->version == 5 || (a->version == 3 && a->rec_size >= 14) ? ART_CLOCK_DUAL
+			   : a->version == 4 ? ART_CLOCK_WALL : ART_CLOCK_CPU;
 		bt_diag_warn(a->diag, "art_clock_unknown", "'%s' does not say its clock (no clock= option%s); read as %s",
 			     a->path, a->layout == ART_LEGACY ? "" : ": no summary", clock_name(a->clock));
 	}

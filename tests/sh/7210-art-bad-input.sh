@@ -219,6 +219,9 @@ diag "record count" "$T/count_mismatch.trace" art_record_count_mismatch 1
 diag "buffer overflow" "$T/overflow.trace" art_buffer_overflow 1
 diag "no clock" "$T/no_clock.trace" art_clock_unknown 1
 is "$(q "$T/no clock.db" "SELECT value FROM meta WHERE key = 'clock'")" dual "no clock: version 3 read as dual"
+diag "no clock, one time" "$T/no_clock_single.trace" art_clock_unknown 1
+is "$(rows "$T/no clock, one time.db" "SELECT value FROM meta WHERE key = 'clock' UNION ALL SELECT dur FROM slices")" "thread-cpu 4000" \
+	"no clock, 10-byte version 3 records: read as thread-CPU"
 diag "bad UTF-8" "$T/bad_utf8.trace" invalid_utf8 2
 is "$(rows "$T/bad UTF-8.db" "SELECT name FROM threads UNION ALL SELECT name FROM frames")" "ma�in void com.example.�.run()" "bad UTF-8: bad bytes as U+FFFD"
 diag "start past 2^62" "$T/huge_start.trace" value_out_of_range 1
