@@ -14,5 +14,7 @@ CREATE TEMP TABLE pf_flow (
 	ts   INTEGER NOT NULL,
 	dur  INTEGER NOT NULL,
 	name TEXT,
-	edge TEXT       -- an end at a marker slice: the kind of edge it gave
+	edge TEXT,      -- an end at a marker slice: the kind of edge it gave
+	f1   INTEGER,   -- our export's frames (ids of frames): a begin's, the waker's;
+	f2   INTEGER    -- an end's, the frame the wait was in (f1) and its caller (f2)
 );
