@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/names.h"
 #include "reports/report.h"
 
 static void meta_row(struct bt_facts *f, struct bt_rows *r)
@@ -166,6 +167,23 @@ void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b)
 		else
 			bt_buf_addf(b, "%.4g", d);
 	}
+}
+
+void bt_format_name(const struct bt_namer *names, const char *s, struct bt_buf *b)
+{
+	size_t indent = strspn(s, " ");
+
+	bt_buf_add(b, s, indent);
+	bt_buf_adds(b, bt_namer_get(names, s + indent));
+}
+
+void bt_format_cell(const struct bt_namer *names, const struct bt_value *v, enum bt_unit u,
+		    struct bt_buf *b)
+{
+	if (v->type == BT_V_TEXT)
+		bt_format_name(names, v->u.s, b);
+	else
+		bt_format_value(v, u, b);
 }
 
 void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b)

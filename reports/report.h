@@ -101,6 +101,14 @@ void bt_report_ctx_release(struct bt_report_ctx *c);
 void bt_format_bytes(double v, struct bt_buf *b);
 /* A value as people read it: ns as ms, bytes with binary units, percent. */
 void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b);
+/* Text as people read it: a frame name in scope of names (the trace's
+ * frames; NULL under --full-names) short, "FeedAdapter.bind", its leading
+ * spaces (a call tree's depth) kept; any other text as it is, so every
+ * text cell may go through it. Appended to b. */
+void bt_format_name(const struct bt_namer *names, const char *s, struct bt_buf *b);
+/* bt_format_value with its text through bt_format_name. */
+void bt_format_cell(const struct bt_namer *names, const struct bt_value *v, enum bt_unit u,
+		    struct bt_buf *b);
 /* A column heading for people: "wall_ns" reads "wall ms". */
 void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/base/names.h"
 #include "engine/db/rows.h"
 #include "reports/report.h"
 #include "reports/report_startup.h"
@@ -188,7 +189,7 @@ static void phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c
 	bt_buf_adds(&c[7], p->exact ? "exact" : "sampled");
 }
 
-void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s)
+void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct bt_namer *names)
 {
 	struct bt_buf b = BT_BUF_INIT, c[8];
 	size_t i;
@@ -198,15 +199,17 @@ void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s)
 		return;
 	bt_startup_sum_headline(s, &b);
 	fprintf(out, "\nStartup   %s\n", b.buf);
-	fprintf(out, "          from %s to %s (main thread tid %lld)\n", s->source ? s->source : "?",
-		s->end_source ? s->end_source : "?", (long long)s->tid);
+	fprintf(out, "          from %s to %s (main thread tid %lld)\n",
+		s->source ? bt_namer_get(names, s->source) : "?",
+		s->end_source ? bt_namer_get(names, s->end_source) : "?", (long long)s->tid);
 	if (s->nblocking) {
 		bt_buf_reset(&b);
 		kinds(s, &b);
 		fprintf(out, "          blocked: %s\n", b.buf);
 	}
 	for (i = 0; i < s->nmethods; i++)
-		fprintf(out, "          top by CPU: %s %.1f ms\n", s->methods[i].name ? s->methods[i].name : "?",
+		fprintf(out, "          top by CPU: %s %.1f ms\n",
+			s->methods[i].name ? bt_namer_get(names, s->methods[i].name) : "?",
 			s->methods[i].self_cpu == BT_NONE ? 0.0 : (double)s->methods[i].self_cpu / 1e6);
 	for (k = 0; k < 8; k++)
 		bt_buf_init(&c[k]);

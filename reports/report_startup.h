@@ -14,6 +14,8 @@
 #include "engine/base/err.h"
 #include "engine/db/db.h"
 
+struct bt_namer;
+
 #define BT_NONE INT64_MIN   /* a NULL column */
 
 struct bt_su_phase {
@@ -55,8 +57,9 @@ void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b);
 /* A value in ms ("412.0"), or "" for BT_NONE. Appended to b. */
 void bt_startup_sum_ms(int64_t ns, struct bt_buf *b);
 
-/* The startup as text lines (the text report); nothing without one. */
-void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s);
+/* The startup as text lines (the text report); nothing without one.
+ * Method names short by names (engine/base/names.h; NULL: in full). */
+void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct bt_namer *names);
 /* The same as Markdown (a heading, the headline and a phases table). */
 void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s);
 

@@ -105,7 +105,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 	bt_buf_release(&b);
 }
 
-static void table(FILE *out, const struct bt_rtable *t)
+static void table(FILE *out, const struct bt_rtable *t, const struct bt_namer *names)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	size_t r, shown = t->nrows < BT_REPORT_ROWS ? t->nrows : BT_REPORT_ROWS;
@@ -136,7 +136,7 @@ static void table(FILE *out, const struct bt_rtable *t)
 		fputs("|", out);
 		for (c = 0; c < t->ncols; c++) {
 			bt_buf_reset(&b);
-			bt_format_value(&t->cells[r * (size_t)t->ncols + c], t->units[c], &b);
+			bt_format_cell(names, &t->cells[r * (size_t)t->ncols + c], t->units[c], &b);
 			fputc(' ', out);
 			bt_md_put(out, b.buf);
 			fputs(" |", out);
@@ -257,7 +257,7 @@ static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 	for (i = 0; i < res->ntables; i++) {
 		if (!(f = part_open(&p[n++], res->tables[i].title, 10 + (int)i)))
 			continue;
-		table(f, &res->tables[i]);
+		table(f, &res->tables[i], x->names);
 		fclose(f);
 	}
 	if ((f = part_open(&p[n++], "diagnostics", 2))) {

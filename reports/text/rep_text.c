@@ -38,7 +38,7 @@ static void facts(FILE *out, const struct bt_facts *f)
 		(long long)f->start_ns, (long long)f->end_ns);
 }
 
-static void findings(FILE *out, const struct bt_result *res, int64_t t0)
+static void findings(FILE *out, const struct bt_result *res, int64_t t0, const struct bt_namer *names)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	size_t i;
@@ -66,7 +66,7 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 			int number = v->type == BT_V_INT || v->type == BT_V_REAL;
 
 			bt_buf_reset(&b);
-			bt_format_value(v, u, &b);
+			bt_format_cell(names, v, u, &b);
 			fprintf(out, "        %s: %s%s\n", f->ev[k].key, b.buf,
 				u == BT_UNIT_NS && number ? " ms" : "");
 		}
@@ -110,7 +110,7 @@ static size_t out_width(const struct bt_export *x, FILE *out)
 	return 0;
 }
 
-static void table(FILE *out, const struct bt_rtable *t, size_t cols)
+static void table(FILE *out, const struct bt_rtable *t, size_t cols, const struct bt_namer *names)
 {
 	struct bt_grid g;
 	struct bt_buf b = BT_BUF_INIT;
@@ -130,7 +130,7 @@ static void table(FILE *out, const struct bt_rtable *t, size_t cols)
 			if (v->type == BT_V_TEXT || v->type == BT_V_JSON)
 				g.numeric[c] = 0;
 			bt_buf_reset(&b);
-			bt_format_value(v, t->units[c], &b);
+			bt_format_cell(names, v, t->units[c], &b);
 			bt_grid_add(&g, b.buf, b.len);
 		}
 	}
@@ -156,12 +156,12 @@ static int write_text(const struct bt_export *x, FILE *out, struct bt_err *err)
 		return err->code;
 	}
 	facts(out, &c.facts);
-	bt_startup_sum_text(out, &su);   /* the review's headline, before the findings */
+	bt_startup_sum_text(out, &su, x->names);   /* the review's headline, before the findings */
 	bt_startup_sum_release(&su);
-	findings(out, res, c.facts.start_ns);
+	findings(out, res, c.facts.start_ns, x->names);
 	metrics(out, res, c.metrics);
 	for (i = 0; i < res->ntables; i++)
-		table(out, &res->tables[i], out_width(x, out));
+		table(out, &res->tables[i], out_width(x, out), x->names);
 	fputs("\nDiagnostics\n\n", out);
 	if (!c.ndiag)
 		fputs("(none)\n", out);
