@@ -280,7 +280,7 @@ static int signature_columns(const struct bt_rtable *t, size_t shown, const stru
 	int c, n = 0, is_short = 0;
 	size_t r;
 
-	for (c = 0; c < t->ncols && c < BT_XLSX_MAX_COLS / 2; c++) {
+	for (c = 0; c < t->ncols; c++) {
 		for (r = 0, is_short = 0; r < shown && !is_short; r++)
 			name_text(&t->cells[r * (size_t)t->ncols + (size_t)c], names, &is_short);
 		if (is_short)
@@ -293,6 +293,7 @@ static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 			const struct bt_namer *names, const int *sig, int nsig)
 {
 	int tree = is_calltree(t) ? tree_column(t) : -1, c, k, is_short;
+	struct bt_buf b = BT_BUF_INIT;
 	size_t r;
 
 	if (tree >= 0)   /* a parent's row, above its children, holds the fold control */
@@ -302,9 +303,11 @@ static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 			const struct bt_value *v = &t->cells[r * (size_t)t->ncols + (size_t)c];
 			if (c == tree && v->type == BT_V_TEXT)
 				tree_cell(x, s, (int)r + 2, c, v->u.s, names);
-			else if (v->type == BT_V_TEXT)
-				bt_xlsx_text(x, s, (int)r + 2, c, bt_namer_get(names, v->u.s), BT_XF_TEXT);
-			else
+			else if (v->type == BT_V_TEXT) {
+				bt_buf_reset(&b);
+				bt_format_name(names, v->u.s, &b);
+				bt_xlsx_text(x, s, (int)r + 2, c, b.buf, BT_XF_TEXT);
+			} else
 				bt_xlsx_value(x, s, (int)r + 2, c, v, t->units[c]);
 		}
 		for (k = 0; k < nsig; k++) {
@@ -313,6 +316,7 @@ static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 				bt_xlsx_text(x, s, (int)r + 2, t->ncols + k, text, BT_XF_TEXT);
 		}
 	}
+	bt_buf_release(&b);
 }
 
 /*
@@ -327,7 +331,7 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 	struct bt_buf b = BT_BUF_INIT;
 	size_t shown = t->nrows;
 	char **heads;
-	int c, last, sig[BT_XLSX_MAX_COLS / 2], nsig;
+	int c, last, *sig = bt_xcalloc((size_t)t->ncols + 1, sizeof *sig), nsig;
 
 	if (shown > BT_XLSX_MAX_ROWS - 3)
 		shown = BT_XLSX_MAX_ROWS - 3;
@@ -359,6 +363,7 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 	for (c = 0; c < t->ncols; c++)
 		if (t->units[c] == BT_UNIT_NS || t->units[c] == BT_UNIT_BYTES)
 			bt_xlsx_hot(x, s, c, 2, last, TOP_HOT);
+	free(sig);
 	bt_buf_release(&b);
 }
 
