@@ -318,6 +318,23 @@ int bt_row_zero(const struct bt_rtable *t, size_t r)
 	return measures > 0;
 }
 
+/* A finding's value as people read it: durations in ms, s or min,
+ * timestamps since the trace's start. */
+void bt_format_evidence(const char *key, const struct bt_value *v, int64_t t0, const struct bt_namer *names,
+			struct bt_buf *b)
+{
+	enum bt_unit u = bt_unit_of(key, BT_UNIT_NONE);
+	int number = v->type == BT_V_INT || v->type == BT_V_REAL;
+	double d = v->type == BT_V_INT ? (double)v->u.i : v->type == BT_V_REAL ? v->u.d : 0;
+
+	if (number && bt_is_ts(key) && v->type == BT_V_INT)
+		bt_format_at(v->u.i, t0, b);
+	else if (number && u == BT_UNIT_NS)
+		bt_format_duration(d, b);
+	else
+		bt_format_cell(names, v, u, b);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp((*(const struct bt_metric *const *)a)->name, (*(const struct bt_metric *const *)b)->name);

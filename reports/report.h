@@ -142,6 +142,11 @@ void bt_col_fmt_of(const struct bt_rtable *t, int c, size_t rows, int64_t t0, st
 void bt_col_heading(const struct bt_rtable *t, int c, const struct bt_col_fmt *k, struct bt_buf *b);
 void bt_col_cell(const struct bt_namer *names, const struct bt_value *v, const struct bt_col_fmt *k,
 		 enum bt_unit u, struct bt_buf *b);
+/* A finding's value as people read it: durations in ms, s or min,
+ * timestamps ("ts", "waker_ts") since the trace's start t0, method names
+ * short by names. */
+void bt_format_evidence(const char *key, const struct bt_value *v, int64_t t0, const struct bt_namer *names,
+			struct bt_buf *b);
 /* 0, or no value. */
 int bt_value_zero(const struct bt_value *v);
 /* Row r's every measure (a cell whose column has a unit) is 0: it says

@@ -49,23 +49,6 @@ static void facts(FILE *out, const struct bt_facts *f, size_t cols)
 	bt_buf_release(&b);
 }
 
-/* A finding's value as people read it: durations in ms, s or min,
- * timestamps since the trace's start. */
-static void evidence(const char *key, const struct bt_value *v, int64_t t0, const struct bt_namer *names,
-		     struct bt_buf *b)
-{
-	enum bt_unit u = bt_unit_of(key, BT_UNIT_NONE);
-	int number = v->type == BT_V_INT || v->type == BT_V_REAL;
-	double d = v->type == BT_V_INT ? (double)v->u.i : v->type == BT_V_REAL ? v->u.d : 0;
-
-	if (number && bt_is_ts(key) && v->type == BT_V_INT)
-		bt_format_at(v->u.i, t0, b);
-	else if (number && u == BT_UNIT_NS)
-		bt_format_duration(d, b);
-	else
-		bt_format_cell(names, v, u, b);
-}
-
 static void findings(FILE *out, const struct bt_result *res, int64_t t0, const struct bt_namer *names,
 		     size_t cols)
 {
@@ -102,7 +85,7 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0, const s
 		for (k = 0; k < f->nev; k++) {
 			bt_buf_reset(&line);
 			bt_buf_addf(&line, "%s: ", f->ev[k].key);
-			evidence(f->ev[k].key, &f->ev[k].v, t0, names, &line);
+			bt_format_evidence(f->ev[k].key, &f->ev[k].v, t0, names, &line);
 			bt_text_wrap(out, "        ", "          ", line.buf, cols);
 		}
 	}

@@ -100,32 +100,29 @@ static int startup(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const st
 static const enum bt_xlsx_fmt sev_fill[BT_SEV__COUNT] = { BT_XF_BLUE, BT_XF_AMBER, BT_XF_RED };
 
 /* "key: value; ..." with method names as names has them (NULL: in full). */
-static void evidence(const struct bt_finding *f, const struct bt_namer *names, struct bt_buf *b)
+static void evidence(const struct bt_finding *f, int64_t t0, const struct bt_namer *names, struct bt_buf *b)
 {
 	int k;
 
 	for (k = 0; k < f->nev; k++) {
-		enum bt_unit u = bt_unit_of(f->ev[k].key, BT_UNIT_NONE);
 		if (k)
 			bt_buf_adds(b, "; ");
 		bt_buf_adds(b, f->ev[k].key);
 		bt_buf_adds(b, ": ");
-		bt_format_cell(names, &f->ev[k].v, u, b);
-		if (u == BT_UNIT_NS && f->ev[k].v.type != BT_V_TEXT && f->ev[k].v.type != BT_V_JSON)
-			bt_buf_adds(b, " ms");
+		bt_format_evidence(f->ev[k].key, &f->ev[k].v, t0, names, b);
 	}
 }
 
 /* The evidence with short names in its cell, and in full as the cell's
  * comment when they differ. */
 static void evidence_cell(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
-			  const struct bt_finding *f, const struct bt_namer *names)
+			  const struct bt_finding *f, int64_t t0, const struct bt_namer *names)
 {
 	struct bt_buf b = BT_BUF_INIT, full = BT_BUF_INIT;
 
-	evidence(f, names, &b);
+	evidence(f, t0, names, &b);
 	bt_xlsx_text(x, s, row, col, b.buf, BT_XF_TEXT);
-	evidence(f, NULL, &full);
+	evidence(f, t0, NULL, &full);
 	if (strcmp(b.buf, full.buf))
 		bt_xlsx_comment(s, row, col, full.buf);
 	bt_buf_release(&b);
@@ -165,7 +162,7 @@ static int findings(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const s
 				bt_xlsx_num(x, s, row, 4, (double)(f->ts - start), BT_UNIT_NS);
 			if (f->has_dur)
 				bt_xlsx_num(x, s, row, 5, (double)f->dur, BT_UNIT_NS);
-			evidence_cell(x, s, row++, 6, f, names);
+			evidence_cell(x, s, row++, 6, f, start, names);
 		}
 	}
 	bt_buf_release(&b);
@@ -294,7 +291,7 @@ static int signature_columns(const struct bt_rtable *t, size_t shown, const stru
 }
 
 static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rtable *t, size_t shown,
-			const struct bt_namer *names, const int *sig, int nsig)
+			int64_t t0, const struct bt_namer *names, const int *sig, int nsig)
 {
 	int tree = is_calltree(t) ? tree_column(t) : -1, c, k, is_short;
 	struct bt_buf b = BT_BUF_INIT;
@@ -311,6 +308,10 @@ static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 				bt_buf_reset(&b);
 				bt_format_name(names, v->u.s, &b);
 				bt_xlsx_text(x, s, (int)r + 2, c, b.buf, BT_XF_TEXT);
+			} else if (v->type == BT_V_INT && bt_is_ts(t->columns[c])) {   /* since the start */
+				struct bt_value at = *v;
+				at.u.i -= t0;
+				bt_xlsx_value(x, s, (int)r + 2, c, &at, BT_UNIT_NS);
 			} else
 				bt_xlsx_value(x, s, (int)r + 2, c, v, t->units[c]);
 		}
@@ -329,7 +330,7 @@ static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
  * away (Excel's outline "+" above shows them; they do not print), and
  * under the autofilter with the rest.
  */
-static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rtable *t,
+static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rtable *t, int64_t t0,
 		  const struct bt_namer *names)
 {
 	struct bt_buf b = BT_BUF_INIT;
@@ -344,7 +345,9 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 	heads = bt_xcalloc((size_t)(t->ncols + nsig) + 1, sizeof *heads);
 	for (c = 0; c < t->ncols + nsig; c++) {
 		bt_buf_reset(&b);
-		if (c < t->ncols)
+		if (c < t->ncols && bt_is_ts(t->columns[c]))   /* "ts" -> "at ms", "waker_ts" -> "waker_at ms" */
+			bt_buf_addf(&b, "%.*sat ms", (int)strlen(t->columns[c]) - 2, t->columns[c]);
+		else if (c < t->ncols)
 			bt_xlsx_heading(t->columns[c], t->units[c], &b);
 		else
 			bt_buf_addf(&b, "%s signature", t->columns[sig[c - t->ncols]]);
@@ -354,7 +357,7 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 	for (c = 0; c < t->ncols + nsig; c++)
 		free(heads[c]);
 	free(heads);
-	table_cells(x, s, t, shown, names, sig, nsig);
+	table_cells(x, s, t, shown, t0, names, sig, nsig);
 	last = (int)shown + 1;
 	if (shown < t->nrows) {
 		bt_buf_reset(&b);
@@ -670,7 +673,7 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 		bt_xlsx_widths(meth);
 	}
 	for (i = 0; i < res->ntables; i++) {
-		table(&x, tabs[i], &res->tables[i], ex->names);
+		table(&x, tabs[i], &res->tables[i], c.facts.start_ns, ex->names);
 		bt_xlsx_widths(tabs[i]);
 	}
 	free(tabs);
