@@ -162,8 +162,19 @@ JOIN frames f ON f.id = m.frame_id WHERE m.edge_id = ? AND m.hop = ? ORDER BY m.
 end
 
 -- Formatting for messages.
+-- A duration as people read it, as the reports print one: "387.5 ms",
+-- "12.35 s", "5 min 31.6 s", "2 h 05 min".
 function bt.ms(ns)
-  return string.format("%.1f ms", (ns or 0) / 1e6)
+  ns = ns or 0
+  local a, sign = math.abs(ns), ns < 0 and "-" or ""
+  if a < 1e9 then return string.format("%.1f ms", ns / 1e6) end
+  if a < 60e9 then return string.format("%.2f s", ns / 1e9) end
+  if a < 3600e9 then
+    local m = a // 60e9
+    return string.format("%s%d min %.1f s", sign, m, (a - m * 60e9) / 1e9)
+  end
+  local h = a // 3600e9
+  return string.format("%s%d h %02d min", sign, h, (a - h * 3600e9) // 60e9)
 end
 
 function bt.bytes(n)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/base/names.h"
 #include "engine/db/rows.h"
 #include "reports/report.h"
 #include "reports/report_startup.h"
@@ -143,16 +144,13 @@ void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b)
 {
 	bt_buf_addf(b, "%s start of %s: initial display ", s->kind ? s->kind : "?",
 		    s->package ? s->package : "the app");
-	if (s->ttid == BT_NONE) {
+	if (s->ttid == BT_NONE)
 		bt_buf_adds(b, "not found");
-	} else {
-		bt_startup_sum_ms(s->ttid, b);
-		bt_buf_adds(b, " ms");
-	}
+	else
+		bt_format_duration((double)s->ttid, b);
 	if (s->ttfd != BT_NONE) {
 		bt_buf_adds(b, ", full display ");
-		bt_startup_sum_ms(s->ttfd, b);
-		bt_buf_adds(b, " ms");
+		bt_format_duration((double)s->ttfd, b);
 	}
 }
 
@@ -163,8 +161,8 @@ void bt_startup_sum_kinds(const struct bt_startup_sum *s, struct bt_buf *b)
 
 	for (i = 0; i < s->nblocking; i++) {
 		bt_buf_addf(b, "%s%s ", i ? ", " : "", s->blocking[i].kind ? s->blocking[i].kind : "?");
-		bt_startup_sum_ms(s->blocking[i].dur, b);
-		bt_buf_addf(b, " ms (%lld)", (long long)s->blocking[i].count);
+		bt_format_duration((double)s->blocking[i].dur, b);
+		bt_buf_addf(b, " (%lld)", (long long)s->blocking[i].count);
 	}
 }
 

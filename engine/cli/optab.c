@@ -89,14 +89,17 @@ static const struct bt_opt opt_pprof = VALUE("--pprof", "OUT.pb.gz",
 	"pprof OUT.pb.gz'): the self values of each call path per\n"
 	"thread and Looper message; sample types wall, cpu, offcpu\n"
 	"(nanoseconds), alloc_space (bytes), alloc_objects, majflt;\n"
-	"labels thread (name, or \"tid N\"), tid and msg_id (none\n"
-	"outside messages): -tagfocus thread=main, -tags", pprof);
+	"functions by short name, the signature as system_name;\n"
+	"labels thread (\"main\" for the main thread, else its name\n"
+	"or \"tid N\"), thread_name (every thread's), tid and msg_id\n"
+	"(none outside messages): -tagfocus thread=main, -tags", pprof);
 static const struct bt_opt opt_folded = VALUE("--folded", "OUT.txt",
 	"also write folded stacks for FlameGraph (flamegraph.pl) and\n"
 	"speedscope: a line \"THREAD;outer;...;leaf VALUE\" per call\n"
 	"path with a positive value; the root frame is the thread's\n"
-	"name (\"tid N\" if unnamed, \" (tid N)\" added if shared);\n"
-	"in names ';' becomes ':' and a line break a space", folded);
+	"name (\"tid N\" if unnamed, \" (tid N)\" added if shared),\n"
+	"the others short method names; in names ';' becomes ':'\n"
+	"and a line break a space", folded);
 static const struct bt_opt opt_folded_metric = VALUE("--folded-metric", "M",
 	"the folded values: wall (default), cpu or offcpu, in integer\n"
 	"nanoseconds of self time, or alloc, in bytes allocated", folded_metric);
@@ -111,7 +114,8 @@ static const struct bt_opt opt_full_names = {
 	.name = "--full-names", .kind = BT_OPTK_FLAG, .field = F(full_names),
 	.help = "full method signatures in the reports and exports\n"
 		"(default: \"FeedAdapter.bind\", lengthened only where two\n"
-		"methods would read alike; JSON and SQL always have both)" };
+		"methods would read alike; JSON, SQL, pprof's system_name\n"
+		"and the xlsx signature columns always keep them)" };
 
 static int width(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
 {

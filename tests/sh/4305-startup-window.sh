@@ -29,10 +29,10 @@ like "$(py "$T/w.json" "print(next(f['message'] for f in d['findings'] if f['rul
 	'^[0-9,]+ main-thread waits >= 0\.0 ms, [0-9.]+ ms in total; the 5 longest: ' "main-thread waits are grouped"
 is "$(py "$T/w.json" "print([f['rule'] for f in d['findings'][:3]])")" \
 	"['startup-duration', 'startup-breakdown', 'startup-breakdown']" "the duration and the breakdown come first"
-like "$(py "$T/w.json" "print(d['findings'][0]['message'])")" '^cold start of com.example.app: initial display after 3000.0 ms, full display after 3500.0 ms$' \
+like "$(py "$T/w.json" "print(d['findings'][0]['message'])")" '^cold start of com.example.app: initial display after 3.00 s, full display after 3.50 s$' \
 	"the headline: kind, ttid, ttfd"
 "$BIN" -q "$T/long.db" --rules "$R" --set cold_ms=2000 -o "$T/slow.json"
-like "$(py "$T/slow.json" "print(d['findings'][0]['severity'], d['findings'][0]['message'])")" '^warning cold start.*slow \(Android vitals: 2000.0 ms' \
+like "$(py "$T/slow.json" "print(d['findings'][0]['severity'], d['findings'][0]['message'])")" '^warning cold start.*slow \(Android vitals: 2.00 s' \
 	"over the vitals threshold: a warning, still first"
 "$BIN" -q "$T/long.db" --rules "$R" --set lock_ms=0 --set scope=trace -o "$T/all.json"
 like "$(py "$T/all.json" "print(sum(f['ts'] >= $end for f in d['findings'] if 'ts' in f))")" '^[1-9]' "scope=trace: findings after the window too"
@@ -44,9 +44,9 @@ like "$(py "$T/w.json" "print(d['metrics']['startup.ttid_ns'], d['metrics']['sta
 
 # the summary first in every format
 "$BIN" -q "$T/long.db" --rules "$R" -o "$T/r.txt"
-is "$(grep -e '^Startup   cold start of com.example.app: initial display 3000.0 ms, full display 3500.0 ms$' -e '^Findings' "$T/r.txt" | cut -c1-8 | tr '\n' ' ')" \
+is "$(grep -e '^Startup   cold start of com.example.app: initial display 3.00 s, full display 3.50 s$' -e '^Findings' "$T/r.txt" | cut -c1-8 | tr '\n' ' ')" \
 	"Startup  Findings " "text: the startup summary before the findings"
-like "$(grep -A4 '^  phase' "$T/r.txt" | sed -n 2p)" '^  startup +0\.0 +3000\.0 +1800\.0 +900\.0 +100\.0 +200\.0  sampled$' "text: the window's breakdown"
+like "$(grep -A4 '^phase' "$T/r.txt" | sed -n 3p)" '^startup +0\.0 +3000\.0 +1800\.0 +900\.0 +100\.0 +200\.0  sampled$' "text: the window's breakdown"
 "$BIN" -q "$T/long.db" --rules "$R" -o "$T/r.md"
 is "$(grep -n -e '^## Startup' -e '^## Findings' "$T/r.md" | cut -d' ' -f2 | tr '\n' ' ')" "Startup Findings " "md: the startup summary before the findings"
 like "$(cat "$T/r.md")" '\| bind\\_application \| 0\.0 \| 1000\.0 \| 700\.0 \| 200\.0 \| 0\.0 \| 100\.0 \| sampled \|' "md: a phase row"
@@ -56,7 +56,7 @@ ws = openpyxl.load_workbook(sys.argv[1])["Summary"]
 col = [r[0] for r in ws.iter_rows(values_only=True)]
 s, f = col.index("Startup"), col.index("Findings") if "Findings" in col else 10**6
 print(s < f, col[s + 1], col[s + 3])' "$T/r.xlsx")" \
-	"True cold start of com.example.app: initial display 3000.0 ms, full display 3500.0 ms startup" "xlsx: the startup summary before the findings"
+	"True cold start of com.example.app: initial display 3.00 s, full display 3.50 s startup" "xlsx: the startup summary before the findings"
 "$BIN" -q "$T/long.db" --rules "$R" -o "$T/r.html"
 CHROME=${CHROME:-/usr/bin/chromium}
 if [ -x "$CHROME" ]; then
