@@ -390,9 +390,10 @@ static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, st
 	return BT_OK;
 }
 
-/* A flow's begin (role 0) or end (1) at an instant: an end our export
- * wrote carries the length of the wait it stands for (WaitTime) and the
- * frames it waited in, a begin the frame that ended it. */
+/* A flow's begin (role 0) or end (1) at an instant, or (2) a wait our
+ * export says no one is known to have ended: an end or such a wait carries
+ * its length (WaitTime) and the frames it waited in, a begin the frame that
+ * ended it. */
 static int flow(struct pf *p, const struct pf_track *t, uint64_t id, int role, int64_t ts,
 		const char *name, const struct pf_args *a, struct bt_err *err)
 {
@@ -498,6 +499,8 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 			return err->code;
 		}
 	}
+	if (kind == PF_EV_INSTANT && !ev->n_flow_ids && !ev->n_terminating_flow_ids && (a.has >> PF_WAIT_TIME & 1))
+		return flow(p, t, 0, 2, ts, name, &a, err);
 	if (kind == PF_EV_INSTANT)
 		return BT_OK;   /* a point: only its flows count */
 	if (kind == PF_EV_COUNTER)

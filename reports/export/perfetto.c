@@ -158,12 +158,13 @@ static int load_edges(struct bt_db *db, struct bt_perfetto *w, struct bt_err *er
 		e->blocked_in = bt_rows_int(r, 7);
 		e->caller = bt_rows_int(r, 8);
 		e->waker_frame = bt_rows_int(r, 9);
+		e->linked = bt_rows_int(r, 10) != 0;
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
 }
 
-/* The first unused edge ending at a wait of tid that began at ts. */
+/* The first unused linked edge ending at a wait of tid that began at ts. */
 static struct pfw_edge *edge_at(struct bt_perfetto *w, int64_t tid, int64_t ts)
 {
 	size_t lo = 0, hi = w->nedges;
@@ -177,7 +178,7 @@ static struct pfw_edge *edge_at(struct bt_perfetto *w, int64_t tid, int64_t ts)
 			hi = mid;
 	}
 	for (; lo < w->nedges && w->edges[lo].waiter_tid == tid && w->edges[lo].ts == ts; lo++)
-		if (!w->edges[lo].used)
+		if (w->edges[lo].linked && !w->edges[lo].used)
 			return &w->edges[lo];
 	return NULL;
 }
@@ -341,10 +342,10 @@ static int slices(struct bt_perfetto *w, struct bt_err *err)
 	return end_thread(w, err);
 }
 
-/* An instant on tid's track at ts, starting flow id (a waker's) or ending
- * it (e: a wait no slice began at). */
-static int instant(struct bt_perfetto *w, int64_t tid, int64_t ts, const char *name, uint64_t id,
-		   const struct pfw_edge *e, int64_t frame, struct bt_err *err)
+/* An instant on tid's track at ts: a waker's, starting the flow of wait e
+ * (waker), or e's own, ending it (linked) or standing alone. */
+static int instant(struct bt_perfetto *w, int64_t tid, int64_t ts, const char *name, const struct pfw_edge *e,
+		   int waker, struct bt_err *err)
 {
 	struct pfw_track *t = track_of(w, tid);
 
@@ -353,16 +354,18 @@ static int instant(struct bt_perfetto *w, int64_t tid, int64_t ts, const char *n
 	pfw_event(w, PB_INSTANT);
 	bt_pbw_varint(&w->ev, PB_EVENT_TRACK_UUID, PFW_THREAD_UUID(tid));
 	pfw_event_name(w, name);
-	if (e)
+	if (!waker)
 		wait_annots(w, e);
-	else if (frame > 0)
-		pfw_annot_frame(w, PFW_WAKER_METHOD, frame);
-	bt_pbw_fixed64(&w->ev, e ? PB_EVENT_TERMINATING_FLOW_IDS : PB_EVENT_FLOW_IDS, id);
+	else if (e->waker_frame > 0)
+		pfw_annot_frame(w, PFW_WAKER_METHOD, e->waker_frame);
+	if (e->linked)
+		bt_pbw_fixed64(&w->ev, waker ? PB_EVENT_FLOW_IDS : PB_EVENT_TERMINATING_FLOW_IDS, (uint64_t)e->id);
 	return pfw_event_put(w, ts, err);
 }
 
 /* Each waker's instant starts a flow; a wait no slice began at gets an
- * instant of its own to end it. Instants are a sequence of their own. */
+ * instant of its own to end it, and a wait no one is known to have ended
+ * one that stands alone. Instants are a sequence of their own. */
 static int flows(struct bt_perfetto *w, struct bt_err *err)
 {
 	char name[64];
@@ -373,9 +376,9 @@ static int flows(struct bt_perfetto *w, struct bt_err *err)
 	for (i = 0; i < w->nedges; i++) {
 		const struct pfw_edge *e = &w->edges[i];
 		snprintf(name, sizeof name, "wakes %s wait of %lld", e->kind, (long long)e->waiter_tid);
-		if (instant(w, e->waker_tid, e->waker_ts, name, (uint64_t)e->id, NULL, e->waker_frame, err))
+		if (e->linked && instant(w, e->waker_tid, e->waker_ts, name, e, 1, err))
 			return err->code;
-		if (!e->used && instant(w, e->waiter_tid, e->ts, e->kind, (uint64_t)e->id, e, 0, err))
+		if (!e->used && instant(w, e->waiter_tid, e->ts, e->kind, e, 0, err))
 			return err->code;
 	}
 	return BT_OK;

@@ -96,7 +96,8 @@ struct pfw_edge {
 	int64_t id, waiter_tid, ts, waker_tid, waker_ts, dur;
 	int64_t blocked_in, caller, waker_frame;   /* frame ids, 0: unknown */
 	char kind[16];
-	int used;
+	int linked;                  /* its waker is known: a flow arrow */
+	int used;                    /* its arrow ends on a slice */
 };
 
 struct bt_perfetto {
