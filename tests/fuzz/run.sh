@@ -39,7 +39,7 @@ seed_ios() {   # dir
 	done
 }
 
-seed_perfetto() {   # dir: small mkperfetto traces and every mkpfcase case
+seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our own export
 	i=0
 	for opts in "--flavor btrace2" "--flavor btrace3" "--flavor btrace3 --gzip" \
 		"--flavor btrace3 --no-annotations --threads 1" "--flavor btrace2 --threads 2 --blocks 4"; do
@@ -50,6 +50,8 @@ seed_perfetto() {   # dir: small mkperfetto traces and every mkpfcase case
 	for c in $(python3 tests/fixtures/mkpfcase.py --list); do
 		python3 tests/fixtures/mkpfcase.py "$c" "$1/corpus/case-$c"
 	done
+	"$B/tests/mkdump" --records 30 --no-truth "$1/d" >/dev/null
+	"$B/btrace-analyze" -q "$1/d" --perfetto "$1/corpus/export.pb"
 }
 
 seed_json() {   # dir: the example's JSON report, a bigger run's, and edge cases
