@@ -82,8 +82,11 @@ static const struct bt_opt opt_fail_on = VALUE("--fail-on", "SEV",
 	"error); the report is written first", fail_on);
 static const struct bt_opt opt_perfetto = VALUE("--perfetto", "OUT.pb",
 	"also write the reconstructed slices as a Perfetto trace\n"
-	"(open in ui.perfetto.dev): one track per thread, upstream's\n"
-	"annotations, flow arrows from each waker to the wait it ended", perfetto);
+	"(open in ui.perfetto.dev): one track per thread, slices by\n"
+	"short name with the signature beside it, upstream's\n"
+	"annotations (zeros and values a slice shares with its parent\n"
+	"left out), flow arrows from each waker to the wait it ended;\n"
+	"names interned as the Perfetto SDK writes them", perfetto);
 static const struct bt_opt opt_pprof = VALUE("--pprof", "OUT.pb.gz",
 	"also write a pprof profile (gzip'd profile.proto; 'go tool\n"
 	"pprof OUT.pb.gz'): the self values of each call path per\n"
@@ -114,8 +117,9 @@ static const struct bt_opt opt_full_names = {
 	.name = "--full-names", .kind = BT_OPTK_FLAG, .field = F(full_names),
 	.help = "full method signatures in the reports and exports\n"
 		"(default: \"FeedAdapter.bind\", lengthened only where two\n"
-		"methods would read alike; JSON, SQL, pprof's system_name\n"
-		"and the xlsx signature columns always keep them)" };
+		"methods would read alike; JSON, SQL, pprof's system_name,\n"
+		"the xlsx signature columns and the Perfetto trace's\n"
+		"signature annotations always keep them)" };
 
 static int width(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
 {
