@@ -36,6 +36,16 @@ is "$(grep -c '"Idle"' "$T/seed2-midpoint.txt")" 0 "seed2/midpoint: no Idle anno
 check "small: some waits know the frame they waited in, its caller and the waker's frame (the checker compares them)" \
 	test "$(q "$T/small-midpoint.db" "SELECT count(*) FROM blocking_edges e JOIN samples s ON s.id = e.waiter_sample_id
 		JOIN nodes wn ON wn.id = s.node_id JOIN nodes pn ON pn.id = wn.parent_id JOIN nodes kn ON kn.id = e.waker_node_id")" -gt 0
+# --full-names: slices show the signatures themselves, no "signature" beside them.
+"$BIN" analyze -q "$T/small-midpoint.db" --full-names --perfetto "$T/full.pb" >/dev/null
+protoc --decode perfetto.protos.Trace -I engine/proto $PROTO <"$T/full.pb" >"$T/full.txt"
+"$BIN" query "$T/small-midpoint.db" "$slices_sql" --format tsv | tail -n +2 >"$T/s.tsv"
+"$BIN" query "$T/small-midpoint.db" "$edges_sql" --format tsv | tail -n +2 >"$T/e.tsv"
+is "$(python3 tests/fixtures/check_perfetto.py "$T/full.txt" "$T/s.tsv" "$T/e.tsv" | grep -c '^not ok')" 0 \
+	"--full-names: the export reads as the database"
+is "$(grep -c '"signature"' "$T/full.txt")" 0 "--full-names: no signature annotations"
+like "$(grep -c '"signature"' "$T/small-midpoint.txt")" '^[1-9]' "short names: signature annotations"
+
 # The checker fails on a damaged export, or on a database that is not the export's.
 "$BIN" query "$T/small-midpoint.db" "$slices_sql" --format tsv | tail -n +2 >"$T/s.tsv"
 "$BIN" query "$T/small-midpoint.db" "$edges_sql" --format tsv | tail -n +2 >"$T/e.tsv"
