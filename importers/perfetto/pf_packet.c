@@ -1,7 +1,8 @@
 /*
  * One TracePacket at a time (perfetto-subset.md §2-§4): descriptors and
  * the process tree tell which thread a track is; sequences carry interned
- * names and default tracks; track events and atrace prints are spilled
+ * names, default tracks and clocks of their own (an incremental one's
+ * timestamps are deltas); track events and atrace prints are spilled
  * (pf_spill.c) with the thread they happened on, for pf_pair.c.
  */
 #include <math.h>
@@ -435,15 +436,28 @@ static int frame_annotation(struct pf *p, struct pf_args *a, const char *name, c
 	return 0;
 }
 
-/* The record type our export gives as the event's category. */
-static void category(const struct pf *p, const struct pf_seq *q, const Perfetto__Protos__TrackEvent *ev,
-		     struct pf_args *a)
+/* What an event's annotations and category say, into a; its signature
+ * (the frame's full name, when its own name is short), or NULL. */
+static const char *args(struct pf *p, const struct pf_seq *q, const Perfetto__Protos__TrackEvent *ev,
+			struct pf_args *a)
 {
-	const char *cat = ev->n_categories ? ev->categories[0]
-			  : ev->n_category_iids ? seq_str(q, &q->cats, ev->category_iids[0]) : NULL;
+	const char *sig = NULL, *cat;
+	size_t i;
 
-	if (cat && !(a->has >> PF_TYPE & 1))
+	memset(a, 0, sizeof *a);
+	for (i = 0; i < ev->n_debug_annotations; i++) {
+		const Perfetto__Protos__DebugAnnotation *d = ev->debug_annotations[i];
+		const char *an = d->name ? d->name : d->has_name_iid ? seq_str(q, &q->ann_names, d->name_iid) : NULL;
+		const char *str = d->string_value ? d->string_value
+				  : d->has_string_value_iid ? seq_str(q, &q->strings, d->string_value_iid) : NULL;
+		if (!frame_annotation(p, a, an, str, &sig))
+			pf_annotation(p, a, an, d, str);
+	}
+	cat = ev->n_categories ? ev->categories[0]
+	      : ev->n_category_iids ? seq_str(q, &q->cats, ev->category_iids[0]) : NULL;
+	if (cat && !(a->has >> PF_TYPE & 1))   /* our export's record type */
 		pf_type(p, a, cat);
+	return sig;
 }
 
 static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__TracePacket *pk, int64_t ts,
@@ -453,7 +467,7 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 	struct pf_track *t;
 	struct pf_args a;
 	uint64_t uuid = 0;
-	const char *name = ev->name, *sig = NULL, *frame;
+	const char *name = ev->name, *sig, *frame;
 	int kind = ev->has_type ? (int)ev->type : 0;
 	double v = 0;
 	size_t i;
@@ -477,16 +491,7 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 	t = pf_track_get(p, uuid);
 	if (!name && ev->has_name_iid)
 		name = seq_str(q, &q->names, ev->name_iid);
-	memset(&a, 0, sizeof a);
-	for (i = 0; i < ev->n_debug_annotations; i++) {
-		const Perfetto__Protos__DebugAnnotation *d = ev->debug_annotations[i];
-		const char *an = d->name ? d->name : d->has_name_iid ? seq_str(q, &q->ann_names, d->name_iid) : NULL;
-		const char *str = d->string_value ? d->string_value
-				  : d->has_string_value_iid ? seq_str(q, &q->strings, d->string_value_iid) : NULL;
-		if (!frame_annotation(p, &a, an, str, &sig))
-			pf_annotation(p, &a, an, d, str);
-	}
-	category(p, q, ev, &a);
+	sig = args(p, q, ev, &a);
 	frame = sig ? sig : name;
 	for (i = 0; i < ev->n_flow_ids; i++)
 		if (flow(p, t, ev->flow_ids[i], 0, ts, name, &a, err))
