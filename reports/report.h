@@ -26,7 +26,7 @@ enum {
 	BT_NEED_RESULT = 1 << 0,     /* the rules' result and the database: written after the rules */
 	BT_NEED_STACKS = 1 << 1,     /* self values per thread, message and call path */
 	BT_NEED_SLICES = 1 << 2,     /* every slice in preorder (the Perfetto trace) */
-	BT_NEED_TIMELINE = 1 << 3    /* the longest slices of each thread (the HTML timeline) */
+	BT_NEED_TIMELINE = 1 << 3    /* every slice of every thread, packed (the HTML timeline) */
 };
 
 /* What a writer gets; only what its needs name is set. A writer without

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/bt_html.h"
 #include "reports/compare/cmp_report.h"
 #include "reports/html/html_int.h"
 
@@ -364,7 +363,9 @@ static int write_html(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	fputs("<div id=\"bt-tip\" class=\"tip\" hidden></div>\n<pre id=\"bt-errors\" hidden></pre>\n"
 	      "<pre id=\"bt-selftest\" hidden></pre>\n<script type=\"application/json\" id=\"bt-data\">", out);
 	data(&d, out);
-	fprintf(out, "</script>\n<script>\n%s</script>\n</body>\n</html>\n", bt_html_text[BT_HTML_REPORT_JS]);
+	fputs("</script>\n", out);
+	bt_html_scripts(out);
+	fputs("</body>\n</html>\n", out);
 	free(d.n);
 	if (ferror(out))
 		return bt_err_set(err, BT_EIO, "cannot write the differential flame graph: %s", strerror(errno));
