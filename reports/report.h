@@ -43,6 +43,10 @@ struct bt_export {
 				      * terminal's when writing to one, else no limit */
 	struct bt_namer *names;      /* method names as people read them (engine/base/names.h):
 				      * the trace's frames in scope; NULL: full names (--full-names) */
+	/* A long write's progress (NULL: none), on the writer's thread: 0 of
+	 * total first, then more done, total of total last. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 struct bt_exporter {

@@ -8,6 +8,8 @@
  * --fail-on exits 3 (after writing everything) when a finding reaches it.
  */
 #include <stdio.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "engine/cli/cmd.h"
 #include "lua/rules.h"
@@ -27,6 +29,41 @@ static int gate(const struct bt_opts *o, const struct bt_result *res, struct bt_
 		return bt_err_set(err, BT_EGATE, "gate failed: %zu finding%s at or above '%s'", n,
 				  n == 1 ? "" : "s", o->fail_on);
 	return BT_OK;
+}
+
+/* A writer's progress on a terminal, once it has taken a second:
+ * "writing 'r.html':  45%", the line cleared when it is done. */
+struct writing {
+	struct timespec t0;
+	int last;
+};
+
+static void show_writing(void *ctx, const char *path, uint64_t done, uint64_t total)
+{
+	struct writing *w = ctx;
+	struct timespec now;
+	int pct;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!done) {
+		w->t0 = now;
+		w->last = -1;
+		return;
+	}
+	if (done >= total) {
+		if (w->last >= 0)
+			fputs("\r\033[K", stderr);
+		w->last = -1;
+		return;
+	}
+	if ((double)(now.tv_sec - w->t0.tv_sec) + (double)(now.tv_nsec - w->t0.tv_nsec) / 1e9 < 1.0)
+		return;
+	pct = (int)(done * 100 / total);
+	if (pct == w->last)
+		return;
+	w->last = pct;
+	fprintf(stderr, "\rbtrace-analyze: writing '%s': %3d%%", path, pct);
+	fflush(stderr);
 }
 
 /* The outputs asked for, in the order their errors should be found in:
@@ -56,6 +93,7 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 	struct bt_outputs *out = NULL;
 	struct bt_result res;
 	struct bt_rules_opts ro = { 0 };
+	struct writing wr = { { 0, 0 }, -1 };
 	int rc = bt_opts_parse(&o, &bt_optab_analyze, argc, argv, err);
 
 	bt_result_init(&res);
@@ -76,6 +114,8 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 		out = bt_outputs_new(bt_folded_metric_parse(o.folded_metric), o.show_idle);
 		bt_outputs_width(out, o.width);
 		bt_outputs_full_names(out, o.full_names);
+		if (!o.quiet && isatty(2))
+			bt_outputs_progress(out, show_writing, &wr);
 		rc = add_outputs(&o, out, err);
 	}
 	if (!rc)

@@ -61,8 +61,18 @@ static void app_write(const struct bt_facts *f, struct bt_jsonw *w)
 		bt_jsonw_null(w);
 }
 
+void bt_html_progress(struct bt_html_progress *p, uint64_t n)
+{
+	if (!n && p->done < p->total)
+		return;   /* 0 done tells the start, which rep_html.c told */
+	p->done += n;
+	if (p->x->progress && p->total)
+		p->x->progress(p->x->progress_ctx, p->done < p->total ? p->done : p->total, p->total);
+}
+
 int bt_html_data_write(const struct bt_export *x, const struct bt_facts *f, FILE *out, struct bt_err *err)
 {
+	struct bt_html_progress p = { x, 0, 1 };   /* 1: the JSON */
 	struct bt_html_names n;
 	struct bt_html_lanes ls;
 	struct bt_jsonw w;
@@ -76,7 +86,7 @@ int bt_html_data_write(const struct bt_export *x, const struct bt_facts *f, FILE
 	rc = bt_html_names_load(&n, x->db, x->names, err);
 	if (!rc)
 		rc = bt_html_flame_write(x->db, &w, x->show_idle, &tid, err);
-	bt_html_lanes_pick(&ls, x->timeline, f->main_tid >= 0 ? f->main_tid : tid, BT_HTML_SLICES);
+	bt_html_lanes_pick(&ls, x->timeline, f->main_tid >= 0 ? f->main_tid : tid, BT_HTML_SLICES, &p);
 	if (!rc)
 		rc = bt_html_timeline_write(x->db, &ls, f, &w, err);
 	if (!rc) {
@@ -84,10 +94,13 @@ int bt_html_data_write(const struct bt_export *x, const struct bt_facts *f, FILE
 		names_write(&n, &w);
 	}
 	bt_jsonw_end_object(&w);
+	bt_html_progress(&p, 1);
 	fputs("</script>\n<script type=\"application/octet-stream\" id=\"bt-slices\">", out);
 	if (!rc)
-		bt_html_timeline_blob(&ls, out);
+		bt_html_timeline_blob(&ls, out, &p);
 	fputs("</script>\n", out);
+	p.done = p.total;
+	bt_html_progress(&p, 0);
 	bt_html_lanes_release(&ls);
 	bt_html_names_release(&n);
 	return rc;

@@ -54,6 +54,16 @@ struct bt_html_lane {
 	size_t top;
 };
 
+/* The HTML writer's progress (struct bt_export's), in slices: those
+ * trimmed and those written out. */
+struct bt_html_progress {
+	const struct bt_export *x;
+	uint64_t done, total;
+};
+
+/* n more done (0: the start). */
+void bt_html_progress(struct bt_html_progress *p, uint64_t n);
+
 /* A lane's slices unpacked one by one, in the order they were packed:
  * what report.js does, in C. */
 struct bt_html_slice {
@@ -87,7 +97,7 @@ struct bt_html_lanes {
 /* Valid until bt_html_lanes_release, and t's lanes until t is freed;
  * t may be NULL (no lanes). */
 void bt_html_lanes_pick(struct bt_html_lanes *ls, const struct bt_html_timeline *t, int64_t main_tid,
-			int64_t max);
+			int64_t max, struct bt_html_progress *p);
 void bt_html_lanes_release(struct bt_html_lanes *ls);
 
 /* The trace's frame names by frame id, as the page shows them (short
@@ -114,7 +124,7 @@ int bt_html_timeline_write(struct bt_db *db, const struct bt_html_lanes *ls, con
 			   struct bt_jsonw *w, struct bt_err *err);
 /* The packed slices of every lane, in order, as base64: the content of
  * the slices' <script> element (no '<' in it). */
-void bt_html_timeline_blob(const struct bt_html_lanes *ls, FILE *out);
+void bt_html_timeline_blob(const struct bt_html_lanes *ls, FILE *out, struct bt_html_progress *p);
 
 /* Text as HTML content or attribute value (rep_html.c). */
 void bt_html_esc(FILE *out, const char *s);

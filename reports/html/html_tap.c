@@ -288,7 +288,8 @@ static int64_t min_kept(const struct bt_html_lanes *ls, int64_t max)
 	return b ? (int64_t)1 << (b - 1) : 0;   /* bit length b starts at 2^(b-1) us */
 }
 
-void bt_html_lanes_pick(struct bt_html_lanes *ls, const struct bt_html_timeline *t, int64_t main_tid, int64_t max)
+void bt_html_lanes_pick(struct bt_html_lanes *ls, const struct bt_html_timeline *t, int64_t main_tid,
+			int64_t max, struct bt_html_progress *p)
 {
 	size_t i, k, cap = 0;
 
@@ -304,12 +305,18 @@ void bt_html_lanes_pick(struct bt_html_lanes *ls, const struct bt_html_timeline 
 		ls->min_us = min_kept(ls, max);
 		ls->trimmed = bt_xcalloc(ls->n, sizeof *ls->trimmed);
 		ls->kept = 0;
+		if (p)
+			p->total += (uint64_t)ls->total;
 		for (i = 0; i < ls->n; i++) {
 			trim(ls->v[i], ls->min_us, &ls->trimmed[i]);
+			if (p)
+				bt_html_progress(p, (uint64_t)ls->v[i]->kept);
 			ls->v[i] = &ls->trimmed[i];
 			ls->kept += ls->trimmed[i].kept;
 		}
 	}
+	if (p)
+		p->total += (uint64_t)ls->kept;
 	if (ls->n)
 		qsort(ls->v, ls->n, sizeof *ls->v, lane_cmp);
 	for (i = 0; i < ls->n && ls->v[i]->tid != main_tid; i++)

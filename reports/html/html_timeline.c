@@ -292,15 +292,18 @@ static void b64_add(struct b64 *b, const unsigned char *p, size_t len)
 		b->carry[b->ncarry++] = *p++;
 }
 
-void bt_html_timeline_blob(const struct bt_html_lanes *ls, FILE *out)
+void bt_html_timeline_blob(const struct bt_html_lanes *ls, FILE *out, struct bt_html_progress *p)
 {
 	struct b64 b;
 	size_t i;
 
 	memset(&b, 0, sizeof b);
 	b.fp = out;
-	for (i = 0; i < ls->n; i++)
+	for (i = 0; i < ls->n; i++) {
 		b64_add(&b, ls->v[i]->buf, ls->v[i]->len);
+		if (p)
+			bt_html_progress(p, (uint64_t)ls->v[i]->kept);
+	}
 	if (b.ncarry)
 		quad(&b, b.carry, b.ncarry);
 	fwrite(b.out, 1, b.nout, out);

@@ -279,6 +279,8 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	size_t i;
 	int rc;
 
+	if (x->progress)
+		x->progress(x->progress_ctx, 0, 1);   /* the start; bt_html_data_write goes on */
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
 	if (bt_startup_sum_load(db, &su, err)) {

@@ -171,6 +171,17 @@ nsl=$("$BIN" query -q "$T/d200k" "SELECT count(*) FROM slices" --format tsv | se
 check "d200k: the page holds its $nsl slices in under 8 bytes each, plus 3 MB ($size bytes)" \
 	test "$size" -lt $((8 * nsl + 3000000))
 
+# Progress: once the write has taken a second (here it waits on a reader
+# that sleeps 3 s) a terminal gets its percentages, the line cleared at the
+# end; a quick write, or a stderr that is no terminal, gets none.
+out=$(script -qec "'$BIN' '$T/d200k' --format html | (sleep 3; cat >/dev/null)" /dev/null | tr '\r' '\n')
+like "$out" "writing 'stdout': +[0-9]+%" "d200k: a slow write shows its progress on a terminal"
+like "$(printf '%s\n' "$out" | tail -n 1 | od -An -c | tr -d ' \n')" '^033\[K' "and clears the line when done"
+out=$(script -qec "'$BIN' '$FIX/example' -o '$T/quick.html'" /dev/null | tr '\r' '\n')
+is "$(printf '%s\n' "$out" | grep -c "writing")" 0 "a quick write shows no progress"
+"$BIN" "$T/d200k" --format html 2>"$T/e" | (sleep 3; cat >/dev/null)
+is "$(grep -c writing "$T/e")" 0 "no progress when stderr is not a terminal"
+
 # Hostile text: symbols and rule output holding markup stay text.
 "$BIN" import -q "$FIX/example" -o "$T/hostile.db"
 sqlite3 "$T/hostile.db" "UPDATE frames SET name = '</script><b id=\"pwn\">\$x & y</b>' WHERE id = (SELECT min(id) FROM frames)"

@@ -120,7 +120,7 @@ int main(void)
 		total += (int64_t)w[k].n;
 	}
 
-	bt_html_lanes_pick(&ls, tl, 12, INT64_MAX);
+	bt_html_lanes_pick(&ls, tl, 12, INT64_MAX, NULL);
 	is_int(ls.n, 3, "three lanes");
 	is_int(ls.total, total, "every slice packed");
 	is_int(ls.min_us, 0, "under the limit: none left out");
@@ -137,7 +137,7 @@ int main(void)
 	   "under 8 bytes a slice");
 	bt_html_lanes_release(&ls);
 
-	bt_html_lanes_pick(&ls, tl, 12, total / 3);
+	bt_html_lanes_pick(&ls, tl, 12, total / 3, NULL);
 	ok(ls.min_us > 0 && !(ls.min_us & (ls.min_us - 1)), "past the limit: a power of two of us left out");
 	ok(ls.kept <= total / 3 && ls.kept > 0, "at most the limit kept");
 	all = 1;
@@ -152,10 +152,10 @@ int main(void)
 	is_int(kept, ls.kept, "and the lanes' counts add up");
 	bt_html_lanes_release(&ls);
 
-	bt_html_lanes_pick(&ls, tl, 9, total / 3 / 2);
+	bt_html_lanes_pick(&ls, tl, 9, total / 3 / 2, NULL);
 	ok(ls.kept <= total / 6, "a lower limit leaves out more");
 	bt_html_lanes_release(&ls);
-	bt_html_lanes_pick(&ls, NULL, -1, 10);
+	bt_html_lanes_pick(&ls, NULL, -1, 10, NULL);
 	is_int(ls.n, 0, "no tap: no lanes");
 	bt_html_lanes_release(&ls);
 
