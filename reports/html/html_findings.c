@@ -91,7 +91,9 @@ static void rule_group(FILE *out, const struct bt_result *res, int sev, const ui
 		;
 	fprintf(out, "<details class=\"rule\"%s><summary><code>", open ? " open" : "");
 	bt_html_esc(out, res->findings[i].rule ? res->findings[i].rule : "");
-	fprintf(out, "</code> <span class=\"count\">%zu</span> <span class=\"note\">", n);
+	fprintf(out, "</code> <span class=\"count\">%zu</span> <span class=\"note\" title=\"", n);
+	bt_html_esc(out, res->findings[i].message ? res->findings[i].message : "");
+	fputs("\">", out);
 	bt_html_esc(out, res->findings[i].message ? res->findings[i].message : "");
 	fputs("</span></summary>\n<table class=\"data\"><thead><tr><th>message</th><th>thread</th>"
 	      "<th>at ms</th><th>for ms</th><th>evidence</th></tr></thead><tbody>\n", out);

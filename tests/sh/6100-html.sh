@@ -172,14 +172,16 @@ check "d200k: the page holds its $nsl slices in under 8 bytes each, plus 3 MB ($
 	test "$size" -lt $((8 * nsl + 3000000))
 
 # Progress: once the write has taken a second (here it waits on a reader
-# that sleeps 3 s) a terminal gets its percentages, the line cleared at the
-# end; a quick write, or a stderr that is no terminal, gets none.
-out=$(script -qec "'$BIN' '$T/d200k' --format html | (sleep 3; cat >/dev/null)" /dev/null | tr '\r' '\n')
+# that sleeps 2 s after the first bytes) a terminal gets its percentages,
+# the line cleared at the end; a quick write, or a stderr that is no
+# terminal, gets none.
+slow='(head -c 1 >/dev/null; sleep 2; cat >/dev/null)'
+out=$(script -qec "'$BIN' '$T/d200k' --format html | $slow" /dev/null | tr '\r' '\n')
 like "$out" "writing 'stdout': +[0-9]+%" "d200k: a slow write shows its progress on a terminal"
 like "$(printf '%s\n' "$out" | tail -n 1 | od -An -c | tr -d ' \n')" '^033\[K' "and clears the line when done"
 out=$(script -qec "'$BIN' '$FIX/example' -o '$T/quick.html'" /dev/null | tr '\r' '\n')
 is "$(printf '%s\n' "$out" | grep -c "writing")" 0 "a quick write shows no progress"
-"$BIN" "$T/d200k" --format html 2>"$T/e" | (sleep 3; cat >/dev/null)
+"$BIN" "$T/d200k" --format html 2>"$T/e" | sh -c "$slow"
 is "$(grep -c writing "$T/e")" 0 "no progress when stderr is not a terminal"
 
 # Hostile text: symbols and rule output holding markup stay text.
