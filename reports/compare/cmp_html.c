@@ -1,7 +1,7 @@
 /*
  * compare -o diff.html: a differential flame graph of the main thread,
  * head against base, drawn by the analysis report's viewer (reports/html:
- * report.js in its diff mode, report.css). Widths are head medians, colours
+ * flame.js in its diff mode, report.css). Widths are head medians, colours
  * the change of the self time; the runs' call trees are the merged tree of
  * engine/compare/runs.h.
  */
@@ -15,7 +15,7 @@
 
 /* A node's values on each side, medians over that side's runs with a tree. */
 enum { V_INCL, V_CPU, V_SELF, V_SELF_CPU, V__COUNT };
-/* A node's change in one measure; report.js reads the numbers. */
+/* A node's change in one measure; flame.js reads the numbers. */
 enum { ST_UNCHANGED, ST_GROWN, ST_SHRUNK, ST_APPEARED, ST_DISAPPEARED };
 static const char *const st_name[] = { "unchanged", "grown", "shrunk", "appeared", "disappeared" };
 /* The table of largest changes under the graph. */

@@ -36,7 +36,7 @@
  *   with a child: zigzag(the first child's start - start), else duration
  *   frame id
  * A slice has a child when one came at depth + 1 since the last slice at
- * depth or above; the first of them started the soonest (report.js).
+ * depth or above; the first of them started the soonest (timeline.js).
  */
 struct bt_html_lane {
 	int64_t tid;
@@ -65,7 +65,7 @@ struct bt_html_progress {
 void bt_html_progress(struct bt_html_progress *p, uint64_t n);
 
 /* A lane's slices unpacked one by one, in the order they were packed:
- * what report.js does, in C. */
+ * what timeline.js does, in C. */
 struct bt_html_slice {
 	int64_t start, end, depth, frame, tenths;   /* times in us */
 };
@@ -131,8 +131,8 @@ void bt_html_esc(FILE *out, const char *s);
 /* The page up to <body>: the stylesheet and catch.js inline, nothing
  * fetched (a Content-Security-Policy says so). */
 void bt_html_head(FILE *out, const char *title);
-/* The page's scripts, in one <script> element (every page: report.js
- * draws what its data holds). */
+/* The page's scripts, in one <script> element: every page gets them all,
+ * and they draw what its data holds. */
 void bt_html_scripts(FILE *out);
 
 /* The findings, per severity and then per rule, each rule's folded

@@ -3,7 +3,7 @@
  * main first, with its Looper messages, its waits and the waker of each
  * (a waker without slices gets a lane of its own, so every arrow has both
  * ends), and where its packed slices sit in the base64 block that
- * follows; times from t0. report.js draws what is in view, merging the
+ * follows; times from t0. timeline.js draws what is in view, merging the
  * slices narrower than a pixel.
  */
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * and each finding's time a link to its place on the timeline. With
  * #selftest in the URL it drives the real event handlers and writes what
  * happened into #bt-selftest, for headless tests; with #only=ID it
- * shows that section alone (screenshots). data-render-ms is the time from
+ * shows that section alone (screenshots), with #bench it times drawings. data-render-ms is the time from
  * navigation to the first drawing. */
 (function () {
 	'use strict';
@@ -154,16 +154,50 @@
 		check('the zoom stops at 10 us', Math.round(tl.b - tl.a) === 10000, tl.b - tl.a);
 		check('there the ticks are microseconds apart and differ', distinct(at.getAttribute('data-tl-ticks')) &&
 			/\u00b5s/.test(at.getAttribute('data-tl-ticks')), at.getAttribute('data-tl-ticks'));
-		var jump = document.querySelector('a.jump');
+		var fold = tl.lanes.filter(function (l) { return !l.open && l.rows.length > l.shown; })[0];
+		if (fold) {
+			var before = +at.getAttribute('data-tl-folded-rows'), y;
+			tl.wrap.scrollTop = fold.y;
+			tl.render();
+			y = r.top + 24 + fold.y - tl.wrap.scrollTop + 6;
+			fire(tl.canvas, 'mousedown', r.left + 40, y);
+			fire(window, 'mouseup', r.left + 40, y);
+			check('a click on a folded thread\'s name unfolds its rows', fold.open &&
+				+at.getAttribute('data-tl-folded-rows') < before, before + ' -> ' + at.getAttribute('data-tl-folded-rows'));
+			tl.wrap.scrollTop = 0;
+		}
+		var jump = null;   /* the shortest finding with a time: the timeline must zoom to it */
+		Array.prototype.forEach.call(document.querySelectorAll('a.jump'), function (a) {
+			if (!jump || +a.getAttribute('data-dur') < +jump.getAttribute('data-dur')) jump = a;
+		});
 		if (jump) {
 			jump.click();
 			var v = at.getAttribute('data-tl-view').split(' ').map(Number), ts = +jump.getAttribute('data-ts');
 			check('a finding\'s time moves the timeline there', at.getAttribute('data-tl-focus') ===
-				(jump.getAttribute('data-tid') || tl.lanes[0].tid) + ' ' + ts && v[0] <= ts && ts <= v[1],
-				at.getAttribute('data-tl-focus') + ' in ' + v.join('..'));
+				(jump.getAttribute('data-tid') || tl.lanes[0].tid) + ' ' + ts && v[0] <= ts && ts <= v[1] &&
+				v[1] - v[0] < span, at.getAttribute('data-tl-focus') + ' in ' + v.join('..'));
 		}
 		byId('tl-reset').click();
 		check('reset shows the whole trace', tl.a === a0 && tl.b - tl.a === span);
+	}
+
+	/* #bench: how long a drawing takes (ms, the mean of 10): the timeline
+	 * whole, at 1 %, at the floor, and the flame graph; into data-bench. */
+	function bench() {
+		var out = [], tl = BT.tl;
+		function time(what, fn) {
+			var t = performance.now(), k;
+			for (k = 0; k < 10; k++) fn();
+			out.push(what + ' ' + ((performance.now() - t) / 10).toFixed(1));
+		}
+		if (tl) {
+			time('timeline', function () { tl.view(tl.lo, tl.hi); });
+			time('timeline-1%', function () { tl.view(tl.lo, tl.lo + (tl.hi - tl.lo) / 100); });
+			time('timeline-10us', function () { tl.view(tl.lo + (tl.hi - tl.lo) / 3, tl.lo + (tl.hi - tl.lo) / 3 + 1); });
+			tl.view(tl.lo, tl.hi);
+		}
+		if (BT.fg.root) time('flame', function () { BT.fg.render(); });
+		document.documentElement.setAttribute('data-bench', out.join('|'));
 	}
 
 	function selftest() {
@@ -198,5 +232,6 @@
 	document.documentElement.setAttribute('data-script-ms', String(Math.round(performance.now() - BT.started)));
 	document.documentElement.setAttribute('data-phases', BT.phases.join('|'));
 	if (location.hash === '#selftest') selftest();
+	if (location.hash === '#bench') bench();
 	document.documentElement.setAttribute('data-ready', '1');
 }());
