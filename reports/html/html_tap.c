@@ -112,7 +112,7 @@ static void pack(struct bt_html_lane *l, int64_t end, int64_t dur, int64_t depth
 	int kids;
 
 	if (l->cap - l->len < 4 * 10) {
-		l->cap = l->cap ? 2 * l->cap : 4096;
+		l->cap = l->cap ? 2 * l->cap : 256;
 		l->buf = bt_xrealloc(l->buf, l->cap);
 	}
 	grow_depth(l, depth);
