@@ -365,6 +365,7 @@ static int write_html(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	data(&d, out);
 	fputs("</script>\n", out);
 	bt_html_scripts(out);
+	bt_html_finish(out);
 	fputs("</body>\n</html>\n", out);
 	free(d.n);
 	if (ferror(out))

@@ -95,10 +95,13 @@ int bt_html_data_write(const struct bt_export *x, const struct bt_facts *f, FILE
 	}
 	bt_jsonw_end_object(&w);
 	bt_html_progress(&p, 1);
-	fputs("</script>\n<script type=\"application/octet-stream\" id=\"bt-slices\">", out);
+	fputs("</script>\n", out);
+	bt_html_scripts(out);
+	fputs("<script type=\"application/octet-stream\" id=\"bt-slices\">", out);
 	if (!rc)
 		bt_html_timeline_blob(&ls, out, &p);
 	fputs("</script>\n", out);
+	bt_html_finish(out);
 	p.done = p.total;
 	bt_html_progress(&p, 0);
 	bt_html_lanes_release(&ls);

@@ -134,6 +134,8 @@ void bt_html_head(FILE *out, const char *title);
 /* The page's scripts, in one <script> element: every page gets them all,
  * and they draw what its data holds. */
 void bt_html_scripts(FILE *out);
+/* The page's last script, after its data: BT.finish (report.js). */
+void bt_html_finish(FILE *out);
 
 /* The findings, per severity and then per rule, each rule's folded
  * (html_findings.c); a finding with a time links to the timeline. */
@@ -142,9 +144,10 @@ void bt_html_findings(FILE *out, const struct bt_result *res, int64_t t0, const 
  * as its title when they differ. */
 void bt_html_name(FILE *out, const struct bt_namer *names, const char *s);
 
-/* The page's data: the JSON object in <script id="bt-data"> ('<' is
- * escaped, so no symbol can end the element), then the packed slices in
- * <script id="bt-slices">. */
+/* The page's data and scripts: the JSON object in <script id="bt-data">
+ * ('<' is escaped, so no symbol can end the element), the scripts (the
+ * flame graph works while the browser reads on), the packed slices in
+ * <script id="bt-slices">, and the last script. */
 int bt_html_data_write(const struct bt_export *x, const struct bt_facts *f, FILE *out, struct bt_err *err);
 
 #endif

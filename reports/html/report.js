@@ -1,10 +1,12 @@
 /* report.js: the HTML report's last script: it starts the flame graph
- * (flame.js) and the timeline (timeline.js), makes the tables sortable
- * and each finding's time a link to its place on the timeline. With
- * #selftest in the URL it drives the real event handlers and writes what
- * happened into #bt-selftest, for headless tests; with #only=ID it
- * shows that section alone (screenshots), with #bench it times drawings. data-render-ms is the time from
- * navigation to the first drawing. */
+ * (flame.js) and makes the tables sortable at once; BT.finish, called
+ * once the packed slices are read, starts the timeline (timeline.js) and
+ * makes each finding's time a link to its place on it. With #selftest in
+ * the URL it drives the real event handlers and writes what happened into
+ * #bt-selftest, for headless tests; with #only=ID it shows that section
+ * alone (screenshots); with #bench it times drawings. data-first-ms is
+ * the time from navigation to the flame graph drawn, data-render-ms to
+ * the timeline drawn. */
 (function () {
 	'use strict';
 
@@ -220,18 +222,25 @@
 			if (el.id !== only[1]) el.style.display = 'none';
 		});
 	}
+	/* What needs no slices works while the browser still reads them. */
 	BT.flameInit();
-	if (BT.timelineInit) BT.timelineInit();
 	Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), sortable);
-	jumps();
 	window.addEventListener('resize', function () {
 		if (BT.fg.root) BT.fg.render();
 		if (BT.tl) BT.tl.render();
 	});
-	document.documentElement.setAttribute('data-render-ms', String(Math.round(performance.now())));
-	document.documentElement.setAttribute('data-script-ms', String(Math.round(performance.now() - BT.started)));
-	document.documentElement.setAttribute('data-phases', BT.phases.join('|'));
-	if (location.hash === '#selftest') selftest();
-	if (location.hash === '#bench') bench();
-	document.documentElement.setAttribute('data-ready', '1');
+	document.documentElement.setAttribute('data-first-ms', String(Math.round(performance.now())));
+
+	/* The page's last script, after the slices: the timeline, and the
+	 * links to it. */
+	BT.finish = function () {
+		if (BT.timelineInit) BT.timelineInit();
+		jumps();
+		document.documentElement.setAttribute('data-render-ms', String(Math.round(performance.now())));
+		document.documentElement.setAttribute('data-script-ms', String(Math.round(performance.now() - BT.started)));
+		document.documentElement.setAttribute('data-phases', BT.phases.join('|'));
+		if (location.hash === '#selftest') selftest();
+		if (location.hash === '#bench') bench();
+		document.documentElement.setAttribute('data-ready', '1');
+	};
 }());
