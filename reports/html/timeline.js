@@ -244,7 +244,10 @@
 		ctx.fillStyle = '#ffffff';
 		ctx.fillRect(0, 0, tl.W, AXIS);
 		ctx.fillStyle = '#5b6475';
-		list.forEach(function (k) { ctx.fillText(k.label, Math.round(X(k.t)) + 3, AXIS / 2); });
+		list.forEach(function (k) {
+			var x = Math.round(X(k.t)) + 3;
+			if (x + ctx.measureText(k.label).width <= tl.W - 2) ctx.fillText(k.label, x, AXIS / 2);
+		});
 		ctx.fillStyle = '#d9dde5';
 		ctx.fillRect(0, AXIS - 1, tl.W, 1);
 	}
@@ -282,8 +285,8 @@
 				label(ctx, NAMES[r.f[i]] || '?', x1, x2, y, ROW - 1);
 				st.boxes++;
 				st.slices++;
-			}, function (i, j, x1, x2) {
-				bar(ctx, x1, x2, y, ROW - 1, runColor(r, i, j));
+			}, function (i, j, x1, x2) {   /* thinner than a slice: many of them, merged */
+				bar(ctx, x1, x2, y + 2, ROW - 5, runColor(r, i, j));
 				st.merged++;
 				st.slices += j - i;
 			});
@@ -524,7 +527,7 @@
 			return;
 		}
 		prepare();
-		BT.legend(byId('tl-legend'), BT.LEGEND.timeline, 'slices narrower than a pixel merge into one bar; zoom in to see them');
+		BT.legend(byId('tl-legend'), BT.LEGEND.timeline, 'zoom in to see merged slices one by one');
 		byId('tl-note').textContent = TL.lanes.length + ' threads; ' + BT.count(TL.slices_kept) + ' of ' +
 			BT.count(TL.slices_total) + ' slices in the page' + (TL.min_dur_ns ? ' (those of at least ' + ms(TL.min_dur_ns) +
 			'; the page keeps at most 4,000,000)' : ' (all of them)') + '; ' + tl.arrows.length + ' waits with a known waker.';

@@ -142,17 +142,19 @@
 			['search match', '#d63aff']],
 		timeline: [['app, on-CPU', SLICE[APP][1][10]], ['app, off-CPU', SLICE[APP][1][0]],
 			['framework, on-CPU', SLICE[FRAMEWORK][1][10]], ['framework, off-CPU', SLICE[FRAMEWORK][1][0]],
+			['slices under a pixel, merged', SLICE[APP][1][6], true],
 			['Looper message', '#8fb3ea'], ['wait', '#e57373'], ['wait, waker unknown', '#b0b6c2'],
 			['waker \u2192 end of wait', 'rgba(47,111,223,0.85)']]
 	};
 
-	/* A legend: a swatch and a word per entry. */
+	/* A legend: a swatch and a word per entry (a third item: a thin swatch). */
 	BT.legend = function (el, entries, extra) {
 		if (!el) return;
 		el.textContent = '';
 		entries.forEach(function (e) {
 			var s = document.createElement('span'), sw = document.createElement('i');
 			sw.style.background = e[1];
+			if (e[2]) sw.style.height = '5px';
 			s.appendChild(sw);
 			s.appendChild(document.createTextNode(e[0]));
 			el.appendChild(s);
