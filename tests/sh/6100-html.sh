@@ -171,6 +171,14 @@ nsl=$("$BIN" query -q "$T/d200k" "SELECT count(*) FROM slices" --format tsv | se
 check "d200k: the page holds its $nsl slices in under 8 bytes each, plus 3 MB ($size bytes)" \
 	test "$size" -lt $((8 * nsl + 3000000))
 
+# Names: short in labels, with the full signature beside each for
+# tooltips; --full-names shows the signatures themselves.
+like "$(grep -o '"names":\[[^]]*\]' "$T/example.html")" '"Looper\.loop"' "short names by default"
+like "$(grep -o '"full":\[[^]]*\]' "$T/example.html")" '"void android\.os\.Looper\.loop\(\)"' \
+	"the full signatures beside them, for tooltips"
+"$BIN" analyze -q "$FIX/example" --full-names -o "$T/full.html"
+like "$(grep -o '"names":\[[^]]*\]' "$T/full.html")" '"void android\.os\.Looper\.loop\(\)"' "--full-names: full signatures"
+
 # Progress: once the write has taken a second (here it waits on a reader
 # that sleeps 2 s after the first bytes) a terminal gets its percentages,
 # the line cleared at the end; a quick write, or a stderr that is no
