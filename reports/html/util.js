@@ -81,9 +81,12 @@
 	BT.KINDS = ['app', 'framework', 'unknown'];
 	var FW = /^(android|androidx|java|javax|kotlin|kotlinx|dalvik|libcore|sun|jdk|com\.android|com\.google\.android|org\.apache\.harmony|org\.json|org\.xmlpull|org\.w3c|art|std|__cxxabiv1|bionic)(\.|::|\$|$)/;
 	var OBJC_FW = /^(NS|UI|CA|CF|CG|CL|AV|WK|MK|SK|_)/;
+	var IMAGE_FW = /^(lib|dyld|UIKit|Core|Foundation|Quartz|CFNetwork|GraphicsServices|Security|WebKit|JavaScriptCore|AV|Metal|IOKit|SwiftUI|Combine)|\.dylib$/;
 	var app = typeof D.app === 'string' && D.app ? D.app : null;
 
-	/* The class and method of a signature: "void a.B.c(int)" -> "a.B.c". */
+	/* The class and method of a signature: "void a.B.c(int)" -> "a.B.c".
+	 * iOS frames without symbols name their image: the app's own binary
+	 * is the app, the system's libraries and frameworks are not. */
 	function qualified(full) {
 		var p = full.indexOf('('), head = p >= 0 ? full.slice(0, p) : full, sp = head.lastIndexOf(' ');
 		return sp >= 0 ? head.slice(sp + 1) : head;
@@ -93,6 +96,8 @@
 		var m;
 		if (!full || full === '?' || full.charAt(0) === '<' || full.charAt(0) === '(') return UNKNOWN;
 		if ((m = /^[-+]\[([^ \]]+)/.exec(full))) return OBJC_FW.test(m[1]) ? FRAMEWORK : APP;
+		if ((m = /^([^ (]+)\+0x[0-9a-f]+$/i.exec(full)))   /* an image and an offset: "UIKitCore+0x58dc" */
+			return IMAGE_FW.test(m[1]) ? FRAMEWORK : APP;
 		if (full.indexOf('(') < 0 && /\.so\b|!|^lib/.test(full)) return FRAMEWORK;   /* native: libc.so!read */
 		var q = qualified(full);
 		if (app && (q.indexOf(app + '.') === 0 || q.indexOf(app + '$') === 0)) return APP;
