@@ -49,9 +49,9 @@ struct bt_html_lane {
 	size_t ndepth;
 	int64_t hist[64];         /* packed slices by bit length of their duration in us */
 	int64_t prev_end, prev_depth;
-	int64_t *first;           /* by depth: the start of the first slice since a shallower one, */
-	unsigned char *has;       /* if has (depths at or above top have none) */
-	size_t top;
+	int64_t *first;           /* by depth: the start of the first slice since a shallower one */
+	unsigned char *has;       /* by depth: whether first holds one (none at or below top) */
+	size_t top;               /* the last packed slice's depth + 1 */
 };
 
 /* The HTML writer's progress (struct bt_export's), in slices: those
