@@ -50,7 +50,7 @@ struct bt_html_lane {
 	int64_t hist[64];         /* packed slices by bit length of their duration in us */
 	int64_t prev_end, prev_depth;
 	int64_t *first;           /* by depth: the start of the first slice since a shallower one */
-	unsigned char *has;       /* by depth: whether first holds one (none at or below top) */
+	unsigned char *has;       /* by depth: whether first holds one (none at top or deeper) */
 	size_t top;               /* the last packed slice's depth + 1 */
 };
 
