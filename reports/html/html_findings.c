@@ -31,12 +31,12 @@ void bt_html_name(FILE *out, const struct bt_namer *names, const char *s)
 	fputs("</span>", out);
 }
 
-static void evidence(FILE *out, const struct bt_finding *f, const struct bt_namer *names, struct bt_buf *b)
+static void evidence(FILE *out, const struct bt_finding *f, int64_t t0, const struct bt_namer *names,
+		     struct bt_buf *b)
 {
 	int k;
 
 	for (k = 0; k < f->nev; k++) {
-		enum bt_unit u = bt_unit_of(f->ev[k].key, BT_UNIT_NONE);
 		fputs(k ? "; " : "", out);
 		bt_html_esc(out, f->ev[k].key);
 		fputs("=", out);
@@ -45,9 +45,8 @@ static void evidence(FILE *out, const struct bt_finding *f, const struct bt_name
 			continue;
 		}
 		bt_buf_reset(b);
-		bt_format_value(&f->ev[k].v, u, b);
+		bt_format_evidence(f->ev[k].key, &f->ev[k].v, t0, names, b);
 		bt_html_esc(out, b->buf);
-		fputs(u == BT_UNIT_NS ? " ms" : "", out);
 	}
 }
 
@@ -71,7 +70,7 @@ static void row(FILE *out, const struct bt_finding *f, int64_t t0, const struct 
 	if (f->has_dur)
 		fprintf(out, "%.1f", (double)f->dur / 1e6);
 	fputs("</td><td>", out);
-	evidence(out, f, names, b);
+	evidence(out, f, t0, names, b);
 	fputs("</td></tr>\n", out);
 }
 

@@ -7,6 +7,7 @@
  * to the wait it ended. All text from the trace is escaped.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen/bt_html.h"
@@ -103,8 +104,8 @@ static void facts(FILE *out, const struct bt_facts *f)
 
 /* A cell: numbers right-aligned, with their raw value for sorting; a
  * method's name short, in full on hover. */
-static void cell(FILE *out, const struct bt_value *v, enum bt_unit u, const struct bt_namer *names,
-		 struct bt_buf *b)
+static void cell(FILE *out, const struct bt_value *v, enum bt_unit u, const struct bt_col_fmt *k,
+		 const struct bt_namer *names, struct bt_buf *b)
 {
 	if (v->type == BT_V_TEXT) {
 		fputs("<td>", out);
@@ -113,7 +114,7 @@ static void cell(FILE *out, const struct bt_value *v, enum bt_unit u, const stru
 		return;
 	}
 	bt_buf_reset(b);
-	bt_format_value(v, u, b);
+	bt_col_cell(names, v, k, u, b);
 	if (v->type == BT_V_INT)
 		fprintf(out, "<td class=\"n\" data-v=\"%lld\">", (long long)v->u.i);
 	else if (v->type == BT_V_REAL)
@@ -217,16 +218,17 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 		fputs("<tr><td>", out);
 		bt_html_esc(out, m[i]->name);
 		fputs("</td>", out);
-		cell(out, &m[i]->v, u, NULL, &b);
+		cell(out, &m[i]->v, u, &(struct bt_col_fmt){ 0 }, NULL, &b);
 		fputs(u == BT_UNIT_NS ? "<td>ms</td></tr>\n" : "<td></td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n</details>\n</section>\n", out);
 	bt_buf_release(&b);
 }
 
-static void table(FILE *out, const struct bt_rtable *t, size_t k, const struct bt_namer *names)
+static void table(FILE *out, const struct bt_rtable *t, size_t k, int64_t t0, const struct bt_namer *names)
 {
 	struct bt_buf b = BT_BUF_INIT;
+	struct bt_col_fmt *fmt;
 	size_t r, shown = t->nrows < TABLE_ROWS ? t->nrows : TABLE_ROWS;
 	int c;
 
@@ -237,10 +239,13 @@ static void table(FILE *out, const struct bt_rtable *t, size_t k, const struct b
 		fputs("<p>No rows.</p>\n</section>\n", out);
 		return;
 	}
+	fmt = bt_xcalloc((size_t)t->ncols + 1, sizeof *fmt);
+	for (c = 0; c < t->ncols; c++)   /* times since the start, a column's ns in one scale */
+		bt_col_fmt_of(t, c, shown, t0, &fmt[c]);
 	fputs("<table class=\"data sortable\"><thead><tr>", out);
 	for (c = 0; c < t->ncols; c++) {
 		bt_buf_reset(&b);
-		bt_format_heading(t->columns[c], t->units[c], &b);
+		bt_col_heading(t, c, &fmt[c], &b);
 		fputs("<th>", out);
 		bt_html_esc(out, b.buf);
 		fputs("</th>", out);
@@ -249,7 +254,7 @@ static void table(FILE *out, const struct bt_rtable *t, size_t k, const struct b
 	for (r = 0; r < shown; r++) {
 		fputs("<tr>", out);
 		for (c = 0; c < t->ncols; c++)
-			cell(out, &t->cells[r * (size_t)t->ncols + c], t->units[c], names, &b);
+			cell(out, &t->cells[r * (size_t)t->ncols + c], t->units[c], &fmt[c], names, &b);
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody></table>\n", out);
@@ -257,6 +262,7 @@ static void table(FILE *out, const struct bt_rtable *t, size_t k, const struct b
 		fprintf(out, "<p class=\"note\">%zu more rows not shown (the JSON report has them all).</p>\n",
 			t->nrows - shown);
 	fputs("</section>\n", out);
+	free(fmt);
 	bt_buf_release(&b);
 }
 
@@ -311,7 +317,7 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	canvases(out);
 	bt_html_findings(out, res, c.facts.start_ns, x->names);
 	for (i = 0; i < res->ntables; i++)
-		table(out, &res->tables[i], i, x->names);
+		table(out, &res->tables[i], i, c.facts.start_ns, x->names);
 	metrics(out, res, c.metrics);
 	diagnostics(out, &c);
 	fputs("<div id=\"bt-tip\" class=\"tip\" hidden></div>\n<pre id=\"bt-errors\" hidden></pre>\n"
