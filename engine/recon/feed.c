@@ -30,6 +30,7 @@ struct feed_msg {
 
 struct bt_feed {
 	struct bt_db *db;             /* NULL for a replay: nothing stored */
+	int store_slices, store_rest; /* what goes to db: slices; attribution, messages, meta */
 	struct bt_taps taps;
 	struct bt_profile *profile;
 	struct open *stack;        /* [0] is the thread's root, never stored */
@@ -49,6 +50,7 @@ struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps)
 	struct bt_feed *f = bt_xcalloc(1, sizeof *f);
 
 	f->db = db;
+	f->store_slices = f->store_rest = db != NULL;
 	if (taps)
 		f->taps = *taps;
 	f->profile = bt_profile_new();
@@ -61,6 +63,22 @@ struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps)
 struct bt_feed *bt_feed_new_replay(const struct bt_taps *taps)
 {
 	return bt_feed_new(NULL, taps);
+}
+
+struct bt_feed *bt_feed_new_deferred(struct bt_db *db, const struct bt_taps *taps)
+{
+	struct bt_feed *f = bt_feed_new(db, taps);
+
+	f->store_slices = 0;
+	return f;
+}
+
+struct bt_feed *bt_feed_new_fill(struct bt_db *db)
+{
+	struct bt_feed *f = bt_feed_new(db, NULL);
+
+	f->store_rest = 0;
+	return f;
 }
 
 void bt_feed_free(struct bt_feed *f)
@@ -107,7 +125,7 @@ static int end_message(struct bt_feed *f, struct bt_err *err)
 	int64_t id = f->msg.id;
 
 	f->msg.id = 0;
-	if (!id || !f->db)
+	if (!id || !f->store_rest)
 		return BT_OK;
 	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiiiii", f->tid, id, f->msg.ts,
 			  f->msg.end - f->msg.ts, f->msg.cpu, f->msg.block, (int64_t)0, f->msg.alloc);
@@ -165,7 +183,7 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 {
 	struct open *n, *up;
 
-	if (!f->begun && f->db && bt_taps_begin(&f->taps, f->db, err))
+	if (!f->begun && f->store_rest && bt_taps_begin(&f->taps, f->db, err))
 		return err->code;
 	f->begun = 1;
 	if ((!f->have_thread || s->tid != f->tid) && begin_thread(f, s->tid, err))
@@ -245,7 +263,7 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 		*closed = *s;
 	if (f->taps.n && bt_taps_slice(&f->taps, 0, s, err))
 		return err->code;
-	return f->db ? bt_db_insert_slice(f->db, s, err) : BT_OK;
+	return f->store_slices ? bt_db_insert_slice(f->db, s, err) : BT_OK;
 }
 
 
@@ -257,13 +275,13 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 
 	if (!rc)
 		bt_taps_done(&f->taps, f->profile);
-	if (!f->db) {
+	if (!f->store_rest) {
 		bt_feed_free(f);
 		return rc;
 	}
 	f->profile = NULL;
 	if (!rc)
-		rc = bt_profile_store(p, f->db, 1, err);
+		rc = bt_profile_store(p, f->db, f->store_slices, err);   /* deferred: a scratch analysis */
 	else
 		bt_profile_free(p);
 	if (!rc)

@@ -256,7 +256,9 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 		rc = note_span(&cap, db, err);
 	if (!rc)
 		rc = reconstruct(&cap, db, pl, diag, &ready, err);
-	if (!rc && !ready)   /* no reconstruction: the trace's own slices are in */
+	/* no reconstruction: the trace's own slices are in, or deferred by an
+	 * importer that found the start as it gave them */
+	if (!rc && !ready && !bt_db_slices_deferred(db))
 		rc = bt_startup_from_slices(db, diag, err);
 	if (!rc && !ready)
 		rc = bt_taps_ready(&pl->taps, db, err);
