@@ -191,8 +191,9 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 	BT_GROW(f->stack, f->sp + 1, f->cap);
 	n = &f->stack[f->sp];
 	up = &f->stack[f->sp - 1];
-	memset(n, 0, sizeof *n);
-	n->s = *s;
+	n->s = *s;   /* every field set here: no memset of the whole (it showed in profiles) */
+	n->child_dur = n->child_cpu = n->child_block = 0;
+	memset(n->child_ctr, 0, sizeof n->child_ctr);
 	n->known = known;
 	n->blocks = blocks;
 	n->s.id = f->next_id++;

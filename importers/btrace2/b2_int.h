@@ -63,6 +63,13 @@ static inline uint32_t b2_mid(const struct b2_rec *r)
 	return (uint32_t)r->b & 0x7FFFFF;
 }
 
+/* Once gathered (struct b2_trace), a record holds its frame id where the
+ * method id was: frame ids are at most as many as method ids. */
+static inline void b2_set_frame(struct b2_rec *r, uint32_t frame)
+{
+	r->b = (r->b & ~(uint64_t)0x7FFFFF) | frame;
+}
+
 /* Set start and duration (each below B2_SPAN), keeping tid and mid. */
 static inline void b2_set(struct b2_rec *r, uint64_t start, uint64_t dur)
 {
@@ -76,7 +83,8 @@ static inline void b2_set(struct b2_rec *r, uint64_t start, uint64_t dur)
  * dense frame id (1..n) in method id order. */
 struct b2_names {
 	uint64_t *used;          /* bitmap over method ids */
-	uint32_t *rank;          /* used ids before each 64-id word */
+	uint32_t top;            /* the largest used id + 1 */
+	uint32_t *frame_of;      /* by method id < top: its frame id, 0 unused */
 	uint32_t n;              /* frames */
 	uint32_t *name;          /* by frame id: offset + 1 into pool, 0 unnamed */
 	struct bt_buf pool;
@@ -87,15 +95,15 @@ void b2_names_release(struct b2_names *nm);
 static inline void b2_names_use(struct b2_names *nm, uint32_t mid)
 {
 	nm->used[mid >> 6] |= (uint64_t)1 << (mid & 63);
+	if (mid >= nm->top)
+		nm->top = mid + 1;
 }
 /* After every b2_names_use: number the used ids. */
 void b2_names_rank(struct b2_names *nm);
-/* The frame id of a used method id. */
+/* The frame id of a method id (0 if unused). */
 static inline uint32_t b2_frame(const struct b2_names *nm, uint32_t mid)
 {
-	uint64_t below = nm->used[mid >> 6] & ((((uint64_t)1) << (mid & 63)) - 1);
-
-	return nm->rank[mid >> 6] + (uint32_t)__builtin_popcountll(below) + 1;
+	return mid < nm->top ? nm->frame_of[mid] : 0;
 }
 
 /*
@@ -120,15 +128,16 @@ int b2_pretty(struct bt_buf *b, const char *cls, size_t clen, const char *method
 /* ---- b2_tree.c: each thread's records nested into slices */
 
 /* The records of every thread, grouped by tid in ascending order, each
- * thread's in file order (then as b2_tree_feed left them). */
+ * thread's in file order (then as b2_tree_feed left them), with frame ids
+ * for method ids (b2_set_frame). */
 struct b2_trace {
 	struct b2_rec *rec;
 	size_t n;
 	uint32_t *first;         /* by tid: index of its first record; first[B2_NTID] = n */
 	int64_t base;            /* boot-clock ns of start 0 */
-	const struct b2_names *names;
 	/* work space, sized to the largest thread */
-	uint32_t *child, *next, *stack;
+	uint32_t *size, *parent, *stack, *dep;
+	struct b2_rec *pre;
 	size_t wcap;
 };
 

@@ -18,14 +18,13 @@ void b2_names_init(struct b2_names *nm)
 {
 	memset(nm, 0, sizeof *nm);
 	nm->used = bt_xcalloc(NWORDS, sizeof *nm->used);
-	nm->rank = bt_xcalloc(NWORDS, sizeof *nm->rank);
 	bt_buf_init(&nm->pool);
 }
 
 void b2_names_release(struct b2_names *nm)
 {
 	free(nm->used);
-	free(nm->rank);
+	free(nm->frame_of);
 	free(nm->name);
 	bt_buf_release(&nm->pool);
 	memset(nm, 0, sizeof *nm);
@@ -34,11 +33,13 @@ void b2_names_release(struct b2_names *nm)
 void b2_names_rank(struct b2_names *nm)
 {
 	uint32_t k, n = 0;
+	uint64_t w;
 
-	for (k = 0; k < NWORDS; k++) {
-		nm->rank[k] = n;
-		n += (uint32_t)__builtin_popcountll(nm->used[k]);
-	}
+	free(nm->frame_of);
+	nm->frame_of = bt_xcalloc((size_t)nm->top + 1, sizeof *nm->frame_of);
+	for (k = 0; k < (nm->top + 63) / 64; k++)
+		for (w = nm->used[k]; w; w &= w - 1)
+			nm->frame_of[k * 64 + (uint32_t)__builtin_ctzll(w)] = ++n;
 	nm->n = n;
 	free(nm->name);
 	nm->name = bt_xcalloc((size_t)n + 1, sizeof *nm->name);
@@ -198,9 +199,9 @@ static void one(struct b2_names *nm, const char *s, const char *end, const char 
 			     lineno, path, (unsigned long long)l.id);
 		return;
 	}
-	if (!(nm->used[l.id >> 6] >> (l.id & 63) & 1))
-		return;
 	frame = b2_frame(nm, (uint32_t)l.id);
+	if (!frame)   /* a method the trace does not use */
+		return;
 	if (nm->name[frame]) {
 		bt_diag_warn(diag, "duplicate_mapping_id", "line %zu of '%s' names method id %llu again; the first name kept",
 			     lineno, path, (unsigned long long)l.id);

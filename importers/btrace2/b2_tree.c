@@ -2,10 +2,10 @@
  * Each thread's records nested into slices (b2_int.h). A record is a
  * whole method call, written as the method returns, so a thread's records
  * come in the order their calls ended: a call tree in postorder. One pass
- * rebuilds the tree (a call's children are the calls that ended before it
- * and began after it), a walk gives it to the feed in preorder; no sort,
- * unless a thread's records do not come in end order (then a stable merge
- * sort puts them so first).
+ * finds each call's subtree (its children are the calls that ended before
+ * it and began no earlier), one more puts the records in preorder, and a
+ * walk gives them to the feed; no sort, unless a thread's records do not
+ * come in end order (then a stable merge sort puts them so first).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +19,11 @@ void b2_trace_release(struct b2_trace *t)
 {
 	free(t->rec);
 	free(t->first);
-	free(t->child);
-	free(t->next);
+	free(t->size);
+	free(t->parent);
 	free(t->stack);
+	free(t->dep);
+	free(t->pre);
 	memset(t, 0, sizeof *t);
 }
 
@@ -70,155 +72,128 @@ static void order(struct b2_rec *r, size_t n, struct b2_fixes *fx)
 }
 
 /*
- * Link r[0..n) (postorder) as a tree: child[i] its first child, next[i]
- * its next sibling; returns the first root. Calls that did end in order
- * but overlap one before them without holding it (the trace's own clock
- * or a damaged record) begin where that one ended (counted in fx).
+ * r[0..n) (postorder) into preorder: pre[] the records, dep[] each one's
+ * depth. A call's children are the calls before it, not yet taken, that
+ * began no earlier; its subtree is then the size[i] records ending at i,
+ * and its place in preorder that subtree's first plus its depth. Calls
+ * that did end in order but overlap one before them without holding it
+ * (the trace's own clock or a damaged record) begin where that one ended
+ * (counted in fx).
  */
-static uint32_t nest(struct b2_trace *t, struct b2_rec *r, size_t n, struct b2_fixes *fx)
+static void preorder(struct b2_trace *t, struct b2_rec *r, size_t n, struct b2_fixes *fx)
 {
-	uint32_t *child = t->child, *next = t->next, *stack = t->stack;
-	size_t sp = 0, k, i, j;
-	uint64_t s;
+	uint32_t *size = t->size, *parent = t->parent, *stack = t->stack, d;
+	size_t sp = 0, i, k;
+	uint64_t s, at;
 
 	for (i = 0; i < n; i++) {
 		s = b2_start(&r[i]);
-		for (k = sp; k > 0 && b2_start(&r[stack[k - 1]]) >= s; k--)
-			;
-		child[i] = k < sp ? stack[k] : NONE;
-		for (j = k; j < sp; j++)
-			next[stack[j]] = j + 1 < sp ? stack[j + 1] : NONE;
+		size[i] = 1;
+		parent[i] = NONE;
+		for (k = sp; k > 0 && b2_start(&r[stack[k - 1]]) >= s; k--) {
+			parent[stack[k - 1]] = (uint32_t)i;
+			size[i] += size[stack[k - 1]];
+		}
 		sp = k;
-		if (sp && b2_end(&r[stack[sp - 1]]) > s) {
-			uint64_t at = b2_end(&r[stack[sp - 1]]);
+		if (sp && (at = b2_end(&r[stack[sp - 1]])) > s) {
 			b2_set(&r[i], at, b2_end(&r[i]) - at);
 			if (fx)
 				fx->overlaps++;
 		}
 		stack[sp++] = (uint32_t)i;
 	}
-	for (j = 0; j < sp; j++)
-		next[stack[j]] = j + 1 < sp ? stack[j + 1] : NONE;
-	return sp ? stack[0] : NONE;
-}
-
-/* Calls in the subtrees of first and its next siblings. */
-static uint64_t subtree_size(struct b2_trace *t, uint32_t first)
-{
-	uint32_t *stack = t->stack;
-	size_t sp = 0;
-	uint64_t n = 0;
-	uint32_t x;
-
-	for (x = first; x != NONE; x = t->next[x])
-		stack[sp++] = x;
-	while (sp) {
-		x = stack[--sp];
-		n++;
-		for (x = t->child[x]; x != NONE; x = t->next[x])
-			stack[sp++] = x;
+	for (i = n; i-- > 0;) {   /* parents after their children: depths top-down */
+		d = parent[i] == NONE ? 0 : size[parent[i]] + 1;   /* size[] of a done one holds its depth */
+		k = i + 1 - size[i] + d;
+		size[i] = d;
+		t->pre[k] = r[i];
+		t->dep[k] = d;
 	}
-	return n;
 }
 
 struct walk {
-	struct b2_trace *t;
 	struct bt_feed *f;
-	const struct b2_rec *r;
-	int64_t tid;
-	struct bt_startup *st;   /* the main thread's, or NULL */
+	struct bt_slice s;          /* the slice opened, its other fields 0 */
+	int64_t base, end[MAX_DEPTH];
+	size_t open;
+	struct bt_startup *st;      /* the main thread's, or NULL */
 };
 
-static int open_one(struct walk *w, uint32_t i, struct bt_err *err)
+static int close_to(struct walk *w, size_t depth, struct bt_err *err)
 {
 	struct bt_slice s;
 
-	memset(&s, 0, sizeof s);
-	s.tid = w->tid;
-	s.ts = w->t->base + (int64_t)b2_start(&w->r[i]);
-	s.frame_id = b2_frame(w->t->names, b2_mid(&w->r[i]));
-	s.type = -1;
-	return bt_feed_open(w->f, &s, 0, 0, err);
-}
-
-static int close_one(struct walk *w, uint32_t i, struct bt_err *err)
-{
-	struct bt_slice s;
-
-	if (bt_feed_close(w->f, w->t->base + (int64_t)b2_end(&w->r[i]), &s, err))
-		return err->code;
-	if (w->st)
-		bt_startup_add(w->st, &s);
-	return BT_OK;
-}
-
-/* Open and close every call from root on, in preorder. */
-static int walk(struct walk *w, uint32_t root, struct b2_fixes *fx, struct bt_err *err)
-{
-	uint32_t path[MAX_DEPTH], node = root;
-	size_t d = 0;
-
-	while (node != NONE) {
-		if (open_one(w, node, err))
+	while (w->open > depth) {
+		if (bt_feed_close(w->f, w->end[--w->open], &s, err))
 			return err->code;
-		path[d++] = node;
-		if (w->t->child[node] != NONE) {
-			if (d < MAX_DEPTH) {
-				node = w->t->child[node];
-				continue;
-			}
-			if (fx) {
-				if (!fx->deep)
-					fx->deep_tid = w->tid;
-				fx->deep += subtree_size(w->t, w->t->child[node]);
-			}
-		}
-		for (;;) {
-			node = path[--d];
-			if (close_one(w, node, err))
-				return err->code;
-			node = w->t->next[node];
-			if (node != NONE || !d)
-				break;
-		}
+		if (w->st)
+			bt_startup_add(w->st, &s);
 	}
 	return BT_OK;
+}
+
+/* Open and close the thread's n calls, in preorder. */
+static int walk(struct walk *w, const struct b2_rec *pre, const uint32_t *dep, size_t n,
+		struct b2_fixes *fx, struct bt_err *err)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		if (dep[j] >= MAX_DEPTH) {
+			if (fx && !fx->deep++)
+				fx->deep_tid = w->s.tid;
+			continue;
+		}
+		if (close_to(w, dep[j], err))
+			return err->code;
+		w->s.ts = w->base + (int64_t)b2_start(&pre[j]);
+		w->s.frame_id = b2_mid(&pre[j]);   /* the frame id (b2_set_frame) */
+		w->end[w->open++] = w->base + (int64_t)b2_end(&pre[j]);
+		if (bt_feed_open(w->f, &w->s, 0, 0, err))
+			return err->code;
+	}
+	return close_to(w, 0, err);
 }
 
 static void workspace(struct b2_trace *t, size_t n)
 {
 	if (n <= t->wcap)
 		return;
-	free(t->child);
-	free(t->next);
+	free(t->size);
+	free(t->parent);
 	free(t->stack);
-	t->child = bt_xmalloc(n * sizeof *t->child);
-	t->next = bt_xmalloc(n * sizeof *t->next);
+	free(t->dep);
+	free(t->pre);
+	t->size = bt_xmalloc(n * sizeof *t->size);
+	t->parent = bt_xmalloc(n * sizeof *t->parent);
 	t->stack = bt_xmalloc(n * sizeof *t->stack);
+	t->dep = bt_xmalloc(n * sizeof *t->dep);
+	t->pre = bt_xmalloc(n * sizeof *t->pre);
 	t->wcap = n;
 }
 
 int b2_tree_feed(struct b2_trace *t, struct bt_feed *f, int64_t main_tid, struct bt_startup *st,
 		 struct b2_fixes *fixes, struct bt_err *err)
 {
-	struct walk w;
-	uint32_t tid, root;
+	struct walk *w = bt_xcalloc(1, sizeof *w);
+	uint32_t tid;
 	size_t n;
+	int rc = BT_OK;
 
-	w.t = t;
-	w.f = f;
-	for (tid = 1; tid < B2_NTID; tid++) {
+	w->f = f;
+	w->base = t->base;
+	w->s.type = -1;
+	for (tid = 1; tid < B2_NTID && !rc; tid++) {
 		n = t->first[tid + 1] - t->first[tid];
 		if (!n)
 			continue;
-		w.r = t->rec + t->first[tid];
-		w.tid = tid;
-		w.st = tid == main_tid ? st : NULL;
+		w->s.tid = tid;
+		w->st = tid == main_tid ? st : NULL;
 		workspace(t, n);
 		order(t->rec + t->first[tid], n, fixes);
-		root = nest(t, t->rec + t->first[tid], n, fixes);
-		if (walk(&w, root, fixes, err))
-			return err->code;
+		preorder(t, t->rec + t->first[tid], n, fixes);
+		rc = walk(w, t->pre, t->dep, n, fixes, err);
 	}
-	return BT_OK;
+	free(w);
+	return rc;
 }

@@ -193,11 +193,13 @@ static int gather(struct ctx *c, struct bt_err *err)
 	t->n = n;
 	t->rec = bt_xmalloc((n ? n : 1) * sizeof *t->rec);
 	for (off = B2_HEADER; off < c->end; off += B2_RECORD) {
-		k = take(c, c->map.data + off, &r);
-		if (k == S_OK || k == S_CLAMPED)
-			t->rec[at[b2_tid(&r)]++] = r;
 		if (!((off - B2_HEADER) / B2_RECORD % PROGRESS_EVERY))
 			bt_fmap_drop(&c->map, off);
+		k = take(c, c->map.data + off, &r);
+		if (k != S_OK && k != S_CLAMPED)
+			continue;
+		b2_set_frame(&r, b2_frame(&c->names, b2_mid(&r)));
+		t->rec[at[b2_tid(&r)]++] = r;
 	}
 	free(at);
 	return BT_OK;
@@ -249,29 +251,40 @@ static int tail(struct ctx *c, struct bt_err *err)
 			       (unsigned long long)(c->count[S_OK] + c->count[S_CLAMPED]));
 }
 
+/* A frame's name: the mapping's, else a placeholder (into ph). */
+static const char *frame_name(struct ctx *c, uint32_t frame, uint32_t mid, int have_map, struct bt_buf *ph)
+{
+	const char *n = b2_names_get(&c->names, frame);
+
+	if (n)
+		return n;
+	bt_buf_reset(ph);
+	bt_buf_addf(ph, "<unknown method %u>", mid);
+	if (have_map && !c->unmapped_ids++)
+		c->unmapped_example = mid;
+	return ph->buf;
+}
+
+/* The frames, in method id order (as b2_names_rank numbered them). */
 static int write_frames(struct ctx *c, struct bt_feed *f, int have_map, struct bt_err *err)
 {
 	struct bt_buf ph = BT_BUF_INIT;
-	uint32_t mid, frame = 0;
+	struct bt_symbol sym;
+	uint32_t k, mid, frame = 0;
+	uint64_t w;
+	const char *n;
 	int rc = BT_OK;
 
-	for (mid = 0; mid < B2_NMID && !rc; mid++) {
-		const char *n;
-		struct bt_symbol sym;
-		if (!(c->names.used[mid >> 6] >> (mid & 63) & 1))
-			continue;
-		n = b2_names_get(&c->names, ++frame);
-		if (!n) {
-			bt_buf_reset(&ph);
-			bt_buf_addf(&ph, "<unknown method %u>", mid);
-			n = ph.buf;
-			if (have_map && !c->unmapped_ids++)
-				c->unmapped_example = mid;
+	for (k = 0; k < (c->names.top + 63) / 64 && !rc; k++) {
+		for (w = c->names.used[k]; w && !rc; w &= w - 1) {
+			mid = k * 64 + (uint32_t)__builtin_ctzll(w);
+			n = frame_name(c, ++frame, mid, have_map, &ph);
+			bt_symbol_parse(n, strlen(n), &sym);
+			bt_feed_frame(f, frame, n);
+			rc = bt_db_exec(c->db, BT_SQL_INSERT_FRAME, err, "intssss", (int64_t)frame, n, sym.ret.p,
+					sym.ret.len, sym.cls.p, sym.cls.len, sym.method.p, sym.method.len, sym.params.p,
+					sym.params.len);
 		}
-		bt_symbol_parse(n, strlen(n), &sym);
-		bt_feed_frame(f, frame, n);
-		rc = bt_db_exec(c->db, BT_SQL_INSERT_FRAME, err, "intssss", (int64_t)frame, n, sym.ret.p, sym.ret.len,
-				sym.cls.p, sym.cls.len, sym.method.p, sym.method.len, sym.params.p, sym.params.len);
 	}
 	bt_buf_release(&ph);
 	return rc;
@@ -285,7 +298,7 @@ static void count_unmapped(struct ctx *c)
 	if (!c->unmapped_ids)
 		return;
 	for (i = 0; i < c->trace.n; i++)
-		c->unmapped += !b2_names_get(&c->names, b2_frame(&c->names, b2_mid(&c->trace.rec[i])));
+		c->unmapped += !b2_names_get(&c->names, b2_mid(&c->trace.rec[i]));   /* a frame id */
 	bt_diag_count(c->diag, "unmapped_method", c->unmapped,
 		      "%llu method ids of '%s' have no line in '%s' (e.g. %u); their records read <unknown method ID>",
 		      (unsigned long long)c->unmapped_ids, c->path, c->mapping, c->unmapped_example);
@@ -343,7 +356,6 @@ static int64_t boot_base(const struct ctx *c)
 
 /* The deferred slices: the same walk again, into a feed that stores them. */
 struct later {
-	struct b2_names names;
 	struct b2_trace trace;
 };
 
@@ -364,7 +376,6 @@ static void release_later(void *ctx)
 	struct later *l = ctx;
 
 	b2_trace_release(&l->trace);
-	b2_names_release(&l->names);
 	free(l);
 }
 
@@ -416,11 +427,8 @@ static int slices(struct ctx *c, int have_map, struct bt_err *err)
 	if (rc || !deferred)
 		return rc;
 	l = bt_xcalloc(1, sizeof *l);
-	l->names = c->names;
 	l->trace = c->trace;
-	memset(&c->names, 0, sizeof c->names);
 	memset(&c->trace, 0, sizeof c->trace);
-	l->trace.names = &l->names;
 	bt_db_defer_slices(c->db, fill, release_later, l);
 	return BT_OK;
 }
@@ -450,7 +458,6 @@ static int import(struct ctx *c, const struct bt_fmap *mapping, struct bt_err *e
 		bt_diag_warn(c->diag, "mapping_missing", "no %s beside '%s'; methods get placeholder names",
 			     mapping_name, c->path);
 	c->trace.base = boot_base(c);
-	c->trace.names = &c->names;
 	rc = gather(c, err);
 	bt_fmap_release(&c->map);
 	return rc ? rc : slices(c, mapping != NULL, err);
