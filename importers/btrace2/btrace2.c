@@ -112,8 +112,8 @@ static int read_header(struct ctx *c, struct bt_err *err)
 		bt_diag_warn(c->diag, "unknown_version", "'%s' is version %d; read as version %d, the last known",
 			     c->path, c->version, VERSION);
 	if (c->begin < c->mono || (uint64_t)(c->begin - c->mono) >= B2_SPAN)
-		bt_diag_warn(c->diag, "bad_trace_begin", "traceBeginMonotonicTime %lld ns in '%s' at offset 24 is not "
-			     "within 2^45 ns after monotonicTime %lld ns; every record taken",
+		bt_diag_warn(c->diag, "bad_trace_begin", "traceBeginMonotonicTime %lld ns in '%s' at offset 24 is "
+			     "before monotonicTime %lld ns or 2^45 ns after it; ignored, every record taken",
 			     (long long)c->begin, c->path, (long long)c->mono);
 	else
 		c->begin_rel = (uint64_t)(c->begin - c->mono);
@@ -230,15 +230,17 @@ static void count_diags(struct ctx *c)
 }
 
 /* A record cut by the end of the file: counted, the rest kept (--strict:
- * an error). A tail of zeros is the end of the writer's buffer, whose
- * size need not be a whole number of records. */
+ * an error). Zeros after an empty slot are the end of the writer's
+ * buffer, whose size need not be a whole number of records. */
 static int tail(struct ctx *c, struct bt_err *err)
 {
 	size_t left = c->map.len - c->end, i;
 
-	for (i = c->end; i < c->map.len && !c->map.data[i]; i++)
+	if (!left)
+		return BT_OK;
+	for (i = c->end - B2_RECORD; c->end > B2_HEADER && i < c->map.len && !c->map.data[i]; i++)
 		;
-	if (i == c->map.len)
+	if (c->end > B2_HEADER && i == c->map.len)
 		return BT_OK;
 	bt_err_set(err, BT_EFORMAT, "truncated record in '%s' at offset %zu: need %d bytes, %zu left", c->path,
 		   c->end, B2_RECORD, left);
@@ -300,8 +302,8 @@ static void count_unmapped(struct ctx *c)
 	for (i = 0; i < c->trace.n; i++)
 		c->unmapped += !b2_names_get(&c->names, b2_mid(&c->trace.rec[i]));   /* a frame id */
 	bt_diag_count(c->diag, "unmapped_method", c->unmapped,
-		      "%llu method ids of '%s' have no line in '%s' (e.g. %u); their records read <unknown method ID>",
-		      (unsigned long long)c->unmapped_ids, c->path, c->mapping, c->unmapped_example);
+		      "method ids of '%s' with no line in '%s': %llu (e.g. %u); their records read <unknown method ID>",
+		      c->path, c->mapping, (unsigned long long)c->unmapped_ids, c->unmapped_example);
 }
 
 static int write_threads(struct ctx *c, struct bt_err *err)
@@ -383,8 +385,8 @@ static void count_fixes(struct ctx *c, const struct b2_fixes *fx)
 {
 	if (fx->unordered)
 		bt_diag_count(c->diag, "records_out_of_order", fx->unordered,
-			      "records of %llu threads of '%s' came out of the order their calls ended (a thread's "
-			      "are written as they return); sorted", (unsigned long long)fx->unordered_threads, c->path);
+			      "records of '%s' came out of the order their calls ended (a thread's are written as "
+			      "they return), in %llu thread(s); sorted", c->path, (unsigned long long)fx->unordered_threads);
 	if (fx->overlaps)
 		bt_diag_count(c->diag, "overlapping_records", fx->overlaps,
 			      "calls in '%s' began inside an earlier call of their thread but ended after it; they "
