@@ -83,8 +83,8 @@ static inline void b2_set(struct b2_rec *r, uint64_t start, uint64_t dur)
  * dense frame id (1..n) in method id order. */
 struct b2_names {
 	uint64_t *used;          /* bitmap over method ids */
+	uint32_t *rank;          /* used ids below each 64-id word */
 	uint32_t top;            /* the largest used id + 1 */
-	uint32_t *frame_of;      /* by method id < top: its frame id, 0 unused */
 	uint32_t n;              /* frames */
 	uint32_t *name;          /* by frame id: offset + 1 into pool, 0 unnamed */
 	struct bt_buf pool;
@@ -100,10 +100,14 @@ static inline void b2_names_use(struct b2_names *nm, uint32_t mid)
 }
 /* After every b2_names_use: number the used ids. */
 void b2_names_rank(struct b2_names *nm);
-/* The frame id of a method id (0 if unused). */
+/* The frame id of a method id (0 if unused): its rank among the used. */
 static inline uint32_t b2_frame(const struct b2_names *nm, uint32_t mid)
 {
-	return mid < nm->top ? nm->frame_of[mid] : 0;
+	uint64_t w = nm->used[mid >> 6];
+
+	if (!(w >> (mid & 63) & 1))
+		return 0;
+	return nm->rank[mid >> 6] + (uint32_t)__builtin_popcountll(w & ((((uint64_t)1) << (mid & 63)) - 1)) + 1;
 }
 
 /*

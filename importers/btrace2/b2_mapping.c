@@ -18,13 +18,14 @@ void b2_names_init(struct b2_names *nm)
 {
 	memset(nm, 0, sizeof *nm);
 	nm->used = bt_xcalloc(NWORDS, sizeof *nm->used);
+	nm->rank = bt_xcalloc(NWORDS, sizeof *nm->rank);
 	bt_buf_init(&nm->pool);
 }
 
 void b2_names_release(struct b2_names *nm)
 {
 	free(nm->used);
-	free(nm->frame_of);
+	free(nm->rank);
 	free(nm->name);
 	bt_buf_release(&nm->pool);
 	memset(nm, 0, sizeof *nm);
@@ -33,13 +34,11 @@ void b2_names_release(struct b2_names *nm)
 void b2_names_rank(struct b2_names *nm)
 {
 	uint32_t k, n = 0;
-	uint64_t w;
 
-	free(nm->frame_of);
-	nm->frame_of = bt_xcalloc((size_t)nm->top + 1, sizeof *nm->frame_of);
-	for (k = 0; k < (nm->top + 63) / 64; k++)
-		for (w = nm->used[k]; w; w &= w - 1)
-			nm->frame_of[k * 64 + (uint32_t)__builtin_ctzll(w)] = ++n;
+	for (k = 0; k < (nm->top + 63) / 64; k++) {
+		nm->rank[k] = n;
+		n += (uint32_t)__builtin_popcountll(nm->used[k]);
+	}
 	nm->n = n;
 	free(nm->name);
 	nm->name = bt_xcalloc((size_t)n + 1, sizeof *nm->name);
@@ -213,8 +212,13 @@ static void one(struct b2_names *nm, const char *s, const char *end, const char 
 void b2_names_load(struct b2_names *nm, const char *text, size_t len, const char *path,
 		   struct bt_diag *diag)
 {
-	const char *s = text, *end = text + len, *nl, *e;
+	const char *s, *end, *nl, *e;
 	size_t lineno = 0;
+
+	if (!len)   /* an empty file (mapped as NULL) */
+		return;
+	s = text;
+	end = text + len;
 
 	for (; s < end; s = nl + 1) {
 		nl = memchr(s, '\n', (size_t)(end - s));
