@@ -57,11 +57,11 @@ static int is_proguard_mapping(const unsigned char *h, size_t n)
 }
 
 /* A methodMapping.txt of btrace 2.0 or Tencent Matrix: '#' lines, then
- * "id,access,class method ..." (the 64 bytes may end inside it). */
+ * "id,access,pkg.Class method ..." (the 64 bytes may end inside it). */
 static int is_method_mapping(const unsigned char *h, size_t n)
 {
 	const unsigned char *s = h, *end = h + n, *nl;
-	int k, len;
+	int k, len, dots;
 
 	while (s < end && *s == '#') {           /* btrace's "#UUID" */
 		nl = memchr(s, '\n', (size_t)(end - s));
@@ -75,9 +75,9 @@ static int is_method_mapping(const unsigned char *h, size_t n)
 		if (!len || s == end || *s++ != ',')
 			return 0;
 	}
-	for (len = 0; s < end && *s > ' ' && *s < 0x7f && *s != ','; s++)
-		len++;
-	return len > 0 && (s == end || (*s == ' ' && (s + 1 == end || s[1] > ' ')));
+	for (len = 0, dots = 0; s < end && *s > ' ' && *s < 0x7f && *s != ','; s++)   /* the class */
+		len++, dots += *s == '.';
+	return len > 0 && (s == end || (dots && *s == ' ' && (s + 1 == end || s[1] > ' ')));
 }
 
 const char *bt_known_format(const unsigned char *h, size_t n)

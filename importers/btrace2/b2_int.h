@@ -157,6 +157,8 @@ struct b2_fixes {
  * same slices. */
 int b2_tree_feed(struct b2_trace *t, struct bt_feed *f, int64_t main_tid, struct bt_startup *st,
 		 struct b2_fixes *fixes, struct bt_err *err);
+/* Free the work space (b2_tree_feed makes it again). */
+void b2_trace_drop_work(struct b2_trace *t);
 void b2_trace_release(struct b2_trace *t);
 
 #endif

@@ -15,15 +15,23 @@
 #define MAX_DEPTH 512       /* deeper calls are counted, not given */
 #define NONE UINT32_MAX
 
-void b2_trace_release(struct b2_trace *t)
+void b2_trace_drop_work(struct b2_trace *t)
 {
-	free(t->rec);
-	free(t->first);
 	free(t->size);
 	free(t->parent);
 	free(t->stack);
 	free(t->dep);
 	free(t->pre);
+	t->size = t->parent = t->stack = t->dep = NULL;
+	t->pre = NULL;
+	t->wcap = 0;
+}
+
+void b2_trace_release(struct b2_trace *t)
+{
+	b2_trace_drop_work(t);
+	free(t->rec);
+	free(t->first);
 	memset(t, 0, sizeof *t);
 }
 
@@ -124,7 +132,7 @@ static int close_to(struct walk *w, size_t depth, struct bt_err *err)
 	struct bt_slice s;
 
 	while (w->open > depth) {
-		if (bt_feed_close(w->f, w->end[--w->open], &s, err))
+		if (bt_feed_close(w->f, w->end[--w->open], w->st ? &s : NULL, err))
 			return err->code;
 		if (w->st)
 			bt_startup_add(w->st, &s);
@@ -159,11 +167,7 @@ static void workspace(struct b2_trace *t, size_t n)
 {
 	if (n <= t->wcap)
 		return;
-	free(t->size);
-	free(t->parent);
-	free(t->stack);
-	free(t->dep);
-	free(t->pre);
+	b2_trace_drop_work(t);
 	t->size = bt_xmalloc(n * sizeof *t->size);
 	t->parent = bt_xmalloc(n * sizeof *t->parent);
 	t->stack = bt_xmalloc(n * sizeof *t->stack);

@@ -428,6 +428,7 @@ static int slices(struct ctx *c, int have_map, struct bt_err *err)
 		count_fixes(c, &fx);
 	if (rc || !deferred)
 		return rc;
+	b2_trace_drop_work(&c->trace);   /* kept: the records alone */
 	l = bt_xcalloc(1, sizeof *l);
 	l->trace = c->trace;
 	memset(&c->trace, 0, sizeof c->trace);
