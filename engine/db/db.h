@@ -169,9 +169,6 @@ struct bt_csample {
 	int32_t type;
 };
 void bt_db_rows_in_memory(struct bt_db *db, int on);
-/* 1 in a scratch analysis (rows in memory): an importer whose trace brings
- * its own slices may then defer them (engine/recon/feed.h). */
-int bt_db_rows_are_in_memory(const struct bt_db *db);
 int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_err *err);
 int bt_db_attach_nodes(struct bt_db *db, uint32_t *parent, uint32_t *frame, size_t n,
 		       struct bt_err *err);

@@ -313,11 +313,6 @@ void bt_db_rows_in_memory(struct bt_db *db, int on)
 	db->rows_mem = on;
 }
 
-int bt_db_rows_are_in_memory(const struct bt_db *db)
-{
-	return db->rows_mem;
-}
-
 int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
 {
 	struct bt_chunk *c;

@@ -30,7 +30,6 @@ struct feed_msg {
 
 struct bt_feed {
 	struct bt_db *db;             /* NULL for a replay: nothing stored */
-	int store_slices, store_rest; /* what goes to db: slices; attribution, messages, meta */
 	struct bt_taps taps;
 	struct bt_profile *profile;
 	struct open *stack;        /* [0] is the thread's root, never stored */
@@ -41,6 +40,7 @@ struct bt_feed {
 	unsigned char *flags;      /* by frame id: FRAME_* */
 	size_t nflags;
 	struct feed_msg msg;
+	struct { bt_slices_fn fn; void (*release)(void *); void *ctx; } defer;
 };
 
 enum { FRAME_LOOP = 1, FRAME_IDLE = 2 };
@@ -50,7 +50,6 @@ struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps)
 	struct bt_feed *f = bt_xcalloc(1, sizeof *f);
 
 	f->db = db;
-	f->store_slices = f->store_rest = db != NULL;
 	if (taps)
 		f->taps = *taps;
 	f->profile = bt_profile_new();
@@ -65,26 +64,19 @@ struct bt_feed *bt_feed_new_replay(const struct bt_taps *taps)
 	return bt_feed_new(NULL, taps);
 }
 
-struct bt_feed *bt_feed_new_deferred(struct bt_db *db, const struct bt_taps *taps)
+void bt_feed_defer(struct bt_feed *f, bt_slices_fn fn, void (*release)(void *), void *ctx)
 {
-	struct bt_feed *f = bt_feed_new(db, taps);
-
-	f->store_slices = 0;
-	return f;
-}
-
-struct bt_feed *bt_feed_new_fill(struct bt_db *db)
-{
-	struct bt_feed *f = bt_feed_new(db, NULL);
-
-	f->store_rest = 0;
-	return f;
+	f->defer.fn = fn;
+	f->defer.release = release;
+	f->defer.ctx = ctx;
 }
 
 void bt_feed_free(struct bt_feed *f)
 {
 	if (!f)
 		return;
+	if (f->defer.release)
+		f->defer.release(f->defer.ctx);
 	bt_profile_free(f->profile);
 	free(f->stack);
 	free(f->flags);
@@ -125,7 +117,7 @@ static int end_message(struct bt_feed *f, struct bt_err *err)
 	int64_t id = f->msg.id;
 
 	f->msg.id = 0;
-	if (!id || !f->store_rest)
+	if (!id || !f->db)
 		return BT_OK;
 	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiiiii", f->tid, id, f->msg.ts,
 			  f->msg.end - f->msg.ts, f->msg.cpu, f->msg.block, (int64_t)0, f->msg.alloc);
@@ -183,7 +175,7 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 {
 	struct open *n, *up;
 
-	if (!f->begun && f->store_rest && bt_taps_begin(&f->taps, f->db, err))
+	if (!f->begun && f->db && bt_taps_begin(&f->taps, f->db, err))
 		return err->code;
 	f->begun = 1;
 	if ((!f->have_thread || s->tid != f->tid) && begin_thread(f, s->tid, err))
@@ -264,7 +256,7 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 		*closed = *s;
 	if (f->taps.n && bt_taps_slice(&f->taps, 0, s, err))
 		return err->code;
-	return f->store_slices ? bt_db_insert_slice(f->db, s, err) : BT_OK;
+	return f->db && !f->defer.fn ? bt_db_insert_slice(f->db, s, err) : BT_OK;
 }
 
 
@@ -276,13 +268,13 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 
 	if (!rc)
 		bt_taps_done(&f->taps, f->profile);
-	if (!f->store_rest) {
+	if (!f->db) {
 		bt_feed_free(f);
 		return rc;
 	}
 	f->profile = NULL;
 	if (!rc)
-		rc = bt_profile_store(p, f->db, f->store_slices, err);   /* deferred: a scratch analysis */
+		rc = bt_profile_store(p, f->db, !f->defer.fn, err);   /* deferred: a scratch analysis, the call tree a view */
 	else
 		bt_profile_free(p);
 	if (!rc)
@@ -293,6 +285,10 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 		rc = bt_db_set_meta_int(f->db, "first_ts", f->first_ts, err);
 	if (!rc && f->count)
 		rc = bt_db_set_meta_int(f->db, "last_ts", f->last_ts, err);
+	if (!rc && f->defer.fn) {   /* the database owns the maker from now on */
+		bt_db_defer_slices(f->db, f->defer.fn, f->defer.release, f->defer.ctx);
+		f->defer.release = NULL;
+	}
 	bt_feed_free(f);
 	return rc;
 }

@@ -243,6 +243,7 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	int ready = 0, rc = bt_db_begin(db, err);
 
 	io.taps = &pl->taps;
+	io.keep = pl->keep;
 	bt_capture_begin(&cap, db);
 	bt_db_rows_in_memory(db, !pl->keep);
 	bt_alloc_doing("importing", pl->input);
@@ -256,9 +257,7 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 		rc = note_span(&cap, db, err);
 	if (!rc)
 		rc = reconstruct(&cap, db, pl, diag, &ready, err);
-	/* no reconstruction: the trace's own slices are in, or deferred by an
-	 * importer that found the start as it gave them */
-	if (!rc && !ready && !bt_db_slices_deferred(db))
+	if (!rc && !ready)   /* no reconstruction: the trace's own slices are in */
 		rc = bt_startup_from_slices(db, diag, err);
 	if (!rc && !ready)
 		rc = bt_taps_ready(&pl->taps, db, err);

@@ -293,14 +293,14 @@ static int write_frames(struct ctx *c, struct bt_feed *f, int have_map, struct b
 }
 
 /* Records whose method the mapping does not name. */
-static void count_unmapped(struct ctx *c)
+static void count_unmapped(struct ctx *c, const struct b2_trace *t)
 {
 	size_t i;
 
 	if (!c->unmapped_ids)
 		return;
-	for (i = 0; i < c->trace.n; i++)
-		c->unmapped += !b2_names_get(&c->names, b2_mid(&c->trace.rec[i]));   /* a frame id */
+	for (i = 0; i < t->n; i++)
+		c->unmapped += !b2_names_get(&c->names, b2_mid(&t->rec[i]));   /* a frame id */
 	bt_diag_count(c->diag, "unmapped_method", c->unmapped,
 		      "method ids of '%s' with no line in '%s': %llu (e.g. %u); their records read <unknown method ID>",
 		      c->path, c->mapping, (unsigned long long)c->unmapped_ids, c->unmapped_example);
@@ -340,7 +340,7 @@ static int write_meta(struct ctx *c, struct bt_err *err)
 	rc = rc ? rc : bt_db_set_meta_int(db, "boot_time_ns", c->boot, err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "monotonic_time_ns", c->mono, err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "trace_begin_monotonic_ns", c->begin, err);
-	rc = rc ? rc : bt_db_set_meta_int(db, "records", (int64_t)c->trace.n, err);
+	rc = rc ? rc : bt_db_set_meta_int(db, "records", (int64_t)(c->count[S_OK] + c->count[S_CLAMPED]), err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "empty_slots", (int64_t)c->count[S_EMPTY], err);
 	return rc;
 }
@@ -356,29 +356,31 @@ static int64_t boot_base(const struct ctx *c)
 	return c->mono + (diff > -SAME_CLOCK && diff < SAME_CLOCK ? 0 : diff);
 }
 
-/* The deferred slices: the same walk again, into a feed that stores them. */
-struct later {
-	struct b2_trace trace;
-};
+static int fill_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
+{
+	(void)part;
+	return bt_db_insert_slice(ctx, s, err);
+}
 
+/* The deferred slices (bt_feed_defer): the walk again, its slices stored. */
 static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 {
-	struct later *l = ctx;
-	struct bt_feed *f = bt_feed_new_fill(db);
+	struct bt_slice_tap tap = { NULL, fill_slice, NULL, db };
+	struct bt_tap_filter want = { -1, INT64_MIN };
+	struct bt_taps taps = { &tap, &want, 1, NULL, NULL, NULL };
+	struct bt_feed *f = bt_feed_new_replay(&taps);
 
-	if (b2_tree_feed(&l->trace, f, -1, NULL, NULL, err)) {
+	if (b2_tree_feed(ctx, f, -1, NULL, NULL, err)) {
 		bt_feed_free(f);
 		return err->code;
 	}
 	return bt_feed_finish(f, err);
 }
 
-static void release_later(void *ctx)
+static void release_trace(void *ctx)
 {
-	struct later *l = ctx;
-
-	b2_trace_release(&l->trace);
-	free(l);
+	b2_trace_release(ctx);
+	free(ctx);
 }
 
 static void count_fixes(struct ctx *c, const struct b2_fixes *fx)
@@ -396,44 +398,47 @@ static void count_fixes(struct ctx *c, const struct b2_fixes *fx)
 			      "left out with their callees", (long long)fx->deep_tid, c->path);
 }
 
-/* Nest and feed the slices; a scratch analysis defers storing them. */
+/* Nest and feed the slices (a scratch analysis defers storing them: the
+ * records, kept, give them again), finding the start as they pass. */
 static int slices(struct ctx *c, int have_map, struct bt_err *err)
 {
-	int deferred = bt_db_rows_are_in_memory(c->db);
-	struct bt_feed *f = deferred ? bt_feed_new_deferred(c->db, c->o->taps) : bt_feed_new(c->db, c->o->taps);
+	struct bt_feed *f = bt_feed_new(c->db, c->o->taps);
+	struct b2_trace *t = bt_xmalloc(sizeof *t);
 	struct bt_startup *st = NULL;
 	struct b2_fixes fx;
-	struct later *l;
 	int rc;
 
+	*t = c->trace;   /* the feed's, then the database's, when deferred */
+	memset(&c->trace, 0, sizeof c->trace);
+	if (!c->o->keep)
+		bt_feed_defer(f, fill, release_trace, t);
 	memset(&fx, 0, sizeof fx);
 	rc = write_frames(c, f, have_map, err);
-	count_unmapped(c);
+	if (!rc)
+		count_unmapped(c, t);
 	if (!rc)
 		rc = write_threads(c, err);
 	if (!rc)
 		rc = write_meta(c, err);
-	if (!rc && deferred)   /* else the pipeline finds it in the stored slices */
+	if (!rc)
 		rc = bt_startup_new(&st, c->db, err);
 	if (!rc)
-		rc = b2_tree_feed(&c->trace, f, c->main_tid, st, &fx, err);
+		rc = b2_tree_feed(t, f, c->main_tid, st, &fx, err);
+	if (!rc)
+		b2_trace_drop_work(t);   /* what is deferred: the records alone */
 	if (rc)
 		bt_feed_free(f);
 	else
 		rc = bt_feed_finish(f, err);
+	if (c->o->keep)
+		release_trace(t);
 	if (!rc && st)
 		rc = bt_startup_store(st, c->db, c->diag, err);
 	bt_startup_free(st);
 	if (!rc)
 		count_fixes(c, &fx);
-	if (rc || !deferred)
-		return rc;
-	b2_trace_drop_work(&c->trace);   /* kept: the records alone */
-	l = bt_xcalloc(1, sizeof *l);
-	l->trace = c->trace;
-	memset(&c->trace, 0, sizeof c->trace);
-	bt_db_defer_slices(c->db, fill, release_later, l);
-	return BT_OK;
+	/* the start is found: the pipeline need not read the slices back for it */
+	return rc ? rc : bt_db_set_meta_int(c->db, "startup_modeled", 1, err);
 }
 
 static int import(struct ctx *c, const struct bt_fmap *mapping, struct bt_err *err)

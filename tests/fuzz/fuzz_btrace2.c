@@ -1,8 +1,8 @@
 /*
  * libFuzzer harness for the btrace 2.0 importer. One input holds both
  * files: a little-endian u32 whose low 28 bits give appTrace.bin's length
- * (bit 31 set: no mapping; bit 30: a scratch analysis, the slices deferred
- * and then filled; bit 29: --strict), the trace's bytes, then
+ * (bit 31 set: no mapping; bit 30: a kept database, the slices stored as
+ * they pass, else deferred and then filled; bit 29: --strict), the trace's bytes, then
  * methodMapping.txt's. The importer reads paths, so each goes to a
  * temporary file (made on the first call, removed at exit), imported into
  * an in-memory database, committed as the import command does.
@@ -51,7 +51,7 @@ static const char *write_mapping(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bt_import_opts o = { NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL };
+	struct bt_import_opts o = { NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0 };
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_diag diag;
 	struct bt_db *db = NULL;
@@ -68,10 +68,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	path = fuzz_write_input("fuzz-b2trace", data + 4, n);
 	o.mapping = head & 0x80000000u ? NULL : write_mapping(data + 4 + n, size - 4 - n);
 	o.strict = (head & 0x20000000u) != 0;
+	o.keep = (head & 0x40000000u) != 0;
 	bt_diag_init(&diag);
 	if (bt_db_create(&db, ":memory:", &err))
 		abort();
-	bt_db_rows_in_memory(db, (head & 0x40000000u) != 0);
 	rc = bt_db_begin(db, &err);
 	if (!rc)
 		rc = bt_imp_btrace2.run(db, path, &o, &diag, &err);

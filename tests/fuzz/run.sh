@@ -61,7 +61,7 @@ pack_b2() {   # dir flags out: fuzz_btrace2's one-input layout (u32 length | fla
 	return 0
 }
 
-seed_btrace2() {   # dir: small mkbtrace2 traces (plain and scratch) and every mkb2case case
+seed_btrace2() {   # dir: small mkbtrace2 traces (scratch and kept) and every mkb2case case
 	i=0
 	for opts in "--threads 1" "--threads 3 --session2 --early --stale 2 --unfinished 1 --pad 2" \
 		"--threads 2 --clock same --pid 40000" "--threads 4 --unmapped 3"; do
@@ -69,7 +69,7 @@ seed_btrace2() {   # dir: small mkbtrace2 traces (plain and scratch) and every m
 		# shellcheck disable=SC2086
 		python3 tests/fixtures/mkbtrace2.py "$1/seed$i" --seed "$i" --slices 60 --methods 12 --no-truth $opts
 		pack_b2 "$1/seed$i" 0 "$1/corpus/seed$i"
-		pack_b2 "$1/seed$i" $((1 << 30)) "$1/corpus/seed$i-scratch"
+		pack_b2 "$1/seed$i" $((1 << 30)) "$1/corpus/seed$i-kept"
 	done
 	for c in $(python3 tests/fixtures/mkb2case.py --list); do
 		python3 tests/fixtures/mkb2case.py "$c" "$1/case-$c"
