@@ -140,7 +140,8 @@ struct b2_trace {
 	uint32_t *first;         /* by tid: index of its first record; first[B2_NTID] = n */
 	int64_t base;            /* boot-clock ns of start 0 */
 	/* work space, sized to the largest thread */
-	uint32_t *size, *parent, *stack, *dep;
+	uint32_t *size, *parent, *dep;
+	struct b2_pending { uint64_t start, end; uint32_t i; } *stack;
 	struct b2_rec *pre;
 	size_t wcap;
 };

@@ -22,7 +22,8 @@ void b2_trace_drop_work(struct b2_trace *t)
 	free(t->stack);
 	free(t->dep);
 	free(t->pre);
-	t->size = t->parent = t->stack = t->dep = NULL;
+	t->size = t->parent = t->dep = NULL;
+	t->stack = NULL;
 	t->pre = NULL;
 	t->wcap = 0;
 }
@@ -90,25 +91,30 @@ static void order(struct b2_rec *r, size_t n, struct b2_fixes *fx)
  */
 static void preorder(struct b2_trace *t, struct b2_rec *r, size_t n, struct b2_fixes *fx)
 {
-	uint32_t *size = t->size, *parent = t->parent, *stack = t->stack, d;
+	uint32_t *size = t->size, *parent = t->parent, d;
+	struct b2_pending *stack = t->stack;
 	size_t sp = 0, i, k;
-	uint64_t s, at;
+	uint64_t s, e;
 
 	for (i = 0; i < n; i++) {
 		s = b2_start(&r[i]);
+		e = b2_end(&r[i]);
 		size[i] = 1;
 		parent[i] = NONE;
-		for (k = sp; k > 0 && b2_start(&r[stack[k - 1]]) >= s; k--) {
-			parent[stack[k - 1]] = (uint32_t)i;
-			size[i] += size[stack[k - 1]];
+		for (k = sp; k > 0 && stack[k - 1].start >= s; k--) {
+			parent[stack[k - 1].i] = (uint32_t)i;
+			size[i] += size[stack[k - 1].i];
 		}
 		sp = k;
-		if (sp && (at = b2_end(&r[stack[sp - 1]])) > s) {
-			b2_set(&r[i], at, b2_end(&r[i]) - at);
+		if (sp && stack[sp - 1].end > s) {
+			s = stack[sp - 1].end;
+			b2_set(&r[i], s, e - s);
 			if (fx)
 				fx->overlaps++;
 		}
-		stack[sp++] = (uint32_t)i;
+		stack[sp].start = s;
+		stack[sp].end = e;
+		stack[sp++].i = (uint32_t)i;
 	}
 	for (i = n; i-- > 0;) {   /* parents after their children: depths top-down */
 		d = parent[i] == NONE ? 0 : size[parent[i]] + 1;   /* size[] of a done one holds its depth */

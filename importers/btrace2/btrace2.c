@@ -178,6 +178,7 @@ static int gather(struct ctx *c, struct bt_err *err)
 	uint64_t n = 0;
 	struct b2_rec r;
 	size_t off, tid;
+	uint32_t frame;
 	enum slot k;
 
 	t->first = bt_xmalloc((B2_NTID + 1) * sizeof *t->first);
@@ -198,7 +199,9 @@ static int gather(struct ctx *c, struct bt_err *err)
 		k = take(c, c->map.data + off, &r);
 		if (k != S_OK && k != S_CLAMPED)
 			continue;
-		b2_set_frame(&r, b2_frame(&c->names, b2_mid(&r)));
+		frame = b2_frame(&c->names, b2_mid(&r));
+		c->unmapped += !c->names.name[frame];   /* its method unnamed (counted with a mapping) */
+		b2_set_frame(&r, frame);
 		t->rec[at[b2_tid(&r)]++] = r;
 	}
 	free(at);
@@ -292,15 +295,11 @@ static int write_frames(struct ctx *c, struct bt_feed *f, int have_map, struct b
 	return rc;
 }
 
-/* Records whose method the mapping does not name. */
-static void count_unmapped(struct ctx *c, const struct b2_trace *t)
+/* Records whose method the mapping does not name (gather counted them). */
+static void count_unmapped(struct ctx *c)
 {
-	size_t i;
-
 	if (!c->unmapped_ids)
 		return;
-	for (i = 0; i < t->n; i++)
-		c->unmapped += !b2_names_get(&c->names, b2_mid(&t->rec[i]));   /* a frame id */
 	bt_diag_count(c->diag, "unmapped_method", c->unmapped,
 		      "method ids of '%s' with no line in '%s': %llu (e.g. %u); their records read <unknown method ID>",
 		      c->path, c->mapping, (unsigned long long)c->unmapped_ids, c->unmapped_example);
@@ -415,7 +414,7 @@ static int slices(struct ctx *c, int have_map, struct bt_err *err)
 	memset(&fx, 0, sizeof fx);
 	rc = write_frames(c, f, have_map, err);
 	if (!rc)
-		count_unmapped(c, t);
+		count_unmapped(c);
 	if (!rc)
 		rc = write_threads(c, err);
 	if (!rc)
