@@ -116,7 +116,7 @@ int b2_pretty(struct bt_buf *b, const char *cls, size_t clen, const char *method
 }
 
 /* A line's parts: "id,access,class method[ desc]". */
-struct line {
+struct b2_line {
 	uint64_t id;
 	const char *cls, *method, *desc;
 	size_t clen, mlen, dlen;
@@ -146,7 +146,7 @@ static int word(const char **p, const char *end, const char **w, size_t *len)
 	return *len > 0;
 }
 
-static int parse(const char *s, const char *end, struct line *l)
+static int parse(const char *s, const char *end, struct b2_line *l)
 {
 	uint64_t access;
 
@@ -161,7 +161,7 @@ static int parse(const char *s, const char *end, struct line *l)
 }
 
 /* The name of line l into nm's pool for its frame. */
-static void name(struct b2_names *nm, const struct line *l, uint32_t frame, const char *path,
+static void name(struct b2_names *nm, const struct b2_line *l, uint32_t frame, const char *path,
 		 size_t lineno, struct bt_diag *diag)
 {
 	size_t at = nm->pool.len, i;
@@ -185,7 +185,7 @@ static void name(struct b2_names *nm, const struct line *l, uint32_t frame, cons
 static void one(struct b2_names *nm, const char *s, const char *end, const char *path, size_t lineno,
 		size_t off, struct bt_diag *diag)
 {
-	struct line l;
+	struct b2_line l;
 	uint32_t frame;
 
 	if (!parse(s, end, &l)) {

@@ -125,7 +125,7 @@ static void preorder(struct b2_trace *t, struct b2_rec *r, size_t n, struct b2_f
 	}
 }
 
-struct walk {
+struct b2_walk {
 	struct bt_feed *f;
 	struct bt_slice s;          /* the slice opened, its other fields 0 */
 	int64_t base, end[MAX_DEPTH];
@@ -133,7 +133,7 @@ struct walk {
 	struct bt_startup *st;      /* the main thread's, or NULL */
 };
 
-static int close_to(struct walk *w, size_t depth, struct bt_err *err)
+static int close_to(struct b2_walk *w, size_t depth, struct bt_err *err)
 {
 	struct bt_slice s;
 
@@ -147,7 +147,7 @@ static int close_to(struct walk *w, size_t depth, struct bt_err *err)
 }
 
 /* Open and close the thread's n calls, in preorder. */
-static int walk(struct walk *w, const struct b2_rec *pre, const uint32_t *dep, size_t n,
+static int walk(struct b2_walk *w, const struct b2_rec *pre, const uint32_t *dep, size_t n,
 		struct b2_fixes *fx, struct bt_err *err)
 {
 	size_t j;
@@ -185,7 +185,7 @@ static void workspace(struct b2_trace *t, size_t n)
 int b2_tree_feed(struct b2_trace *t, struct bt_feed *f, int64_t main_tid, struct bt_startup *st,
 		 struct b2_fixes *fixes, struct bt_err *err)
 {
-	struct walk *w = bt_xcalloc(1, sizeof *w);
+	struct b2_walk *w = bt_xcalloc(1, sizeof *w);
 	uint32_t tid;
 	size_t n;
 	int rc = BT_OK;
