@@ -35,7 +35,7 @@ static const struct bt_opt opt_verbose = { .name = "--verbose", .alias = "-v",
 						   "(unlinked waits, orphan wakers; the report counts them)",
 					   .kind = BT_OPTK_FLAG, .field = F(verbose) };
 static const struct bt_opt opt_mapping =
-	VALUE("--mapping", "FILE", "the sampling-mapping file, when it is not beside the dump", mapping);
+	VALUE("--mapping", "FILE", "the mapping (sampling-mapping.bin, methodMapping.txt), when not beside the trace", mapping);
 static const struct bt_opt opt_retrace =
 	VALUE("--retrace", "FILE", "ProGuard/R8 mapping.txt to de-obfuscate class and method names",
 	      retrace);

@@ -243,6 +243,7 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	int ready = 0, rc = bt_db_begin(db, err);
 
 	io.taps = &pl->taps;
+	io.keep = pl->keep;
 	bt_capture_begin(&cap, db);
 	bt_db_rows_in_memory(db, !pl->keep);
 	bt_alloc_doing("importing", pl->input);
