@@ -26,7 +26,7 @@ enum {
 	BT_NEED_RESULT = 1 << 0,     /* the rules' result and the database: written after the rules */
 	BT_NEED_STACKS = 1 << 1,     /* self values per thread, message and call path */
 	BT_NEED_SLICES = 1 << 2,     /* every slice in preorder (the Perfetto trace) */
-	BT_NEED_TIMELINE = 1 << 3    /* the longest slices of each thread (the HTML timeline) */
+	BT_NEED_TIMELINE = 1 << 3    /* every slice of every thread, packed (the HTML timeline) */
 };
 
 /* What a writer gets; only what its needs name is set. A writer without
@@ -43,6 +43,10 @@ struct bt_export {
 				      * terminal's when writing to one, else no limit */
 	struct bt_namer *names;      /* method names as people read them (engine/base/names.h):
 				      * the trace's frames in scope; NULL: full names (--full-names) */
+	/* A long write's progress (NULL: none), on the writer's thread: 0 of
+	 * total first, then more done, total of total last. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 struct bt_exporter {

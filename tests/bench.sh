@@ -11,7 +11,9 @@
 # and, from that kept (already imported) database, each export on its own:
 #   report    the JSON report alone (the rules' cost, which every export pays)
 #   xlsx      -o report.xlsx
-#   html      -o report.html
+#   html      -o report.html, then the page drawn by headless Chromium:
+#             navigation to the timeline drawn (data-render-ms), and one
+#             drawing of the timeline and the flame graph (data-bench)
 #   pprof     --pprof (with the JSON report)
 #   folded    --folded (with the JSON report)
 #   perfetto  --perfetto (with the JSON report)
@@ -43,6 +45,21 @@ if [ ! -f "$dir/ios1m/trace.db.gz" ]; then
 	gzip -c "$dir/ios1m/trace.db" >"$dir/ios1m/trace.db.gz"
 fi ;; esac
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+CHROME=${CHROME:-/usr/bin/chromium}
+drawn() {   # page: Chromium's time to draw it, median of RUNS, and its frame times
+	[ -x "$CHROME" ] || return 0
+	: >"$dir/times"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$dir/chrome" \
+			--window-size=1400,1000 --dump-dom "file://$(realpath "$1")#bench" 2>/dev/null >"$dir/dom"
+		grep -o ' data-render-ms="[0-9]*"' "$dir/dom" | tr -dc '0-9\n' >>"$dir/times"
+		i=$((i + 1))
+	done
+	echo "# $1 drawn by Chromium in $(median <"$dir/times") ms (median of $RUNS);" \
+		"one drawing, ms: $(grep -o ' data-bench="[^"]*"' "$dir/dom" | sed 's/.*="//; s/"$//')"
+	rm -rf "$dir/chrome" "$dir/dom"
+}
 measure() {   # label records command...
 	label=$1 n=$2; shift 2
 	: >"$dir/times"
@@ -82,6 +99,7 @@ for n in $ns; do
 	measure report $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json"
 	measure xlsx $n "$BIN" analyze -q "$dir/$n.db" -o "$r.xlsx"
 	measure html $n "$BIN" analyze -q "$dir/$n.db" -o "$r.html"
+	drawn "$r.html"
 	measure pprof $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --pprof "$r.pb.gz"
 	measure folded $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --folded "$r.folded"
 	measure perfetto $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --perfetto "$r.pb"
