@@ -1,11 +1,12 @@
 /*
- * The packets of the Perfetto export and what they intern (perfetto_int.h).
- * A sequence's first packet says its incremental state starts afresh
- * (SEQ_INCREMENTAL_STATE_CLEARED) and sets its default track; every event
- * packet after it needs that state (SEQ_NEEDS_INCREMENTAL_STATE). A name,
- * category or string goes into the InternedData of the first packet that
- * uses it, with the next iid of its kind (from 1); later packets refer to
- * the iid alone.
+ * The packets of the Perfetto export and what they intern (perfetto_int.h),
+ * as the Perfetto SDK writes them. A thread's sequence begins with a packet
+ * saying its incremental state starts afresh (SEQ_INCREMENTAL_STATE_CLEARED)
+ * that sets its default track and an incremental clock, tied to BOOTTIME by
+ * a clock snapshot: its events' timestamps are deltas. Every event packet
+ * needs that state (SEQ_NEEDS_INCREMENTAL_STATE). A name, category or
+ * string goes into the InternedData of the first packet that uses it, with
+ * the next iid of its kind (from 1); later packets refer to the iid alone.
  */
 #include <errno.h>
 #include <stdlib.h>
