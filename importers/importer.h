@@ -21,6 +21,7 @@ int bt_importer_find(const char *path, const struct bt_importer **out, struct bt
 	X(bt_imp_android) \
 	X(bt_imp_ios) \
 	X(bt_imp_perfetto) \
+	X(bt_imp_btrace2) \
 	X(bt_imp_art)
 
 #define BT_IMPORTER_DECLARE(v) extern const struct bt_importer v;

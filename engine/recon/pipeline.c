@@ -190,7 +190,7 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		rc = bt_slicer_new(&sl, cap, db, pl->policy, err);
 	if (!rc && !sl)   /* no records: the chains have no methods */
 		rc = bt_chain_store(f.chain, db, err);
-	if (!rc && !pl->keep)
+	if (!rc && !pl->keep && sl)   /* no records (a Perfetto trace): the tables hold what the importer wrote */
 		rc = attach_rows(cap, sl, db, err);
 	if (rc || !sl) {
 		bt_chain_free(f.chain);
