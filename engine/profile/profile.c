@@ -303,8 +303,10 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 	x->self[V_WALL] = bt_sat_add(x->self[V_WALL], s->self_dur - idle);
 	x->self[V_CPU] = bt_sat_add(x->self[V_CPU], s->self_cpu_dur);
 	x->self[V_IDLE] = bt_sat_add(x->self[V_IDLE], idle);
-	for (k = 0; k < BT_PROFILE_NCTR; k++)
-		x->self[V_ABYTES + k] = bt_sat_add(x->self[V_ABYTES + k], self[k]);
+	_Static_assert(BT_PROFILE_NCTR == 5, "the counters named one by one below");
+	if (self[0] | self[1] | self[2] | self[3] | self[4])   /* most slices of a trace without counters: none */
+		for (k = 0; k < BT_PROFILE_NCTR; k++)
+			x->self[V_ABYTES + k] = bt_sat_add(x->self[V_ABYTES + k], self[k]);
 	if (in_msg) {
 		if (s->msg_id)
 			add_to_message(p, x->frame, s, msg_root);

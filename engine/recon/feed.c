@@ -241,10 +241,15 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 	up->child_dur += s->dur;
 	up->child_cpu = add(up->child_cpu, s->cpu_dur);
 	up->child_block = add(up->child_block, s->block_dur);
-	for (k = 0; k < BT_PROFILE_NCTR; k++) {
-		self[k] = sub(ctr[k], n->child_ctr[k]);
-		up->child_ctr[k] = add(up->child_ctr[k], ctr[k]);
-	}
+	_Static_assert(BT_PROFILE_NCTR == 5, "the counters named one by one below");
+	if (!(ctr[0] | ctr[1] | ctr[2] | ctr[3] | ctr[4] | n->child_ctr[0] | n->child_ctr[1] | n->child_ctr[2] |
+	      n->child_ctr[3] | n->child_ctr[4]))   /* a trace without counters: nothing to add up */
+		memset(self, 0, sizeof self);
+	else
+		for (k = 0; k < BT_PROFILE_NCTR; k++) {
+			self[k] = sub(ctr[k], n->child_ctr[k]);
+			up->child_ctr[k] = add(up->child_ctr[k], ctr[k]);
+		}
 	if (own_block > 0)
 		bt_profile_block(f->profile, n->path, s->type, own_block);
 	bt_profile_leave(f->profile, n->path, s, self, n->in_msg, n->msg_root);
