@@ -160,6 +160,24 @@ CREATE TABLE track_slices (
 	depth INTEGER NOT NULL DEFAULT 0
 );
 
+-- A thread's scheduling states, as a systrace's sched_switch, sched_wakeup
+-- (or sched_waking) and sched_blocked_reason events give them, from the
+-- thread's first such event to the trace's end; for the threads with
+-- slices. state: running (on cpu), runnable (waiting for a CPU; waker_tid
+-- woke it, when a wakeup made it runnable), sleeping, uninterruptible
+-- (io_wait and blocked_function from sched_blocked_reason), or a rarer
+-- kernel state (stopped, traced, dead, zombie, parked, idle, ...).
+CREATE TABLE thread_states (
+	tid              INTEGER NOT NULL,
+	ts               INTEGER NOT NULL,
+	dur              INTEGER NOT NULL,
+	state            TEXT NOT NULL,
+	cpu              INTEGER,
+	waker_tid        INTEGER,
+	io_wait          INTEGER,
+	blocked_function TEXT
+);
+
 -- Slices of a Perfetto trace named "binder transact[iface:code]" or
 -- "[iface:method|code]" (btrace 2.0), parsed.
 CREATE TABLE binder_transactions (
