@@ -82,9 +82,9 @@ CREATE TABLE slices (
 	frame_id      INTEGER NOT NULL,
 	ts            INTEGER NOT NULL,
 	dur           INTEGER NOT NULL,
-	cpu_dur       INTEGER NOT NULL DEFAULT 0,
+	cpu_dur       INTEGER DEFAULT 0,    -- NULL: the trace does not say (no scheduler data for it)
 	self_dur      INTEGER NOT NULL DEFAULT 0,
-	self_cpu_dur  INTEGER NOT NULL DEFAULT 0,
+	self_cpu_dur  INTEGER DEFAULT 0,    -- NULL with cpu_dur
 	block_dur     INTEGER NOT NULL DEFAULT 0,
 	msg_id        INTEGER NOT NULL DEFAULT 0,
 	sample_count  INTEGER NOT NULL DEFAULT 0,

@@ -206,6 +206,7 @@ static int close_top(struct rep *r, int64_t ts, struct bt_err *err)
 		bt_feed_known(r->feed, BT_FEED_CPU);
 	} else {
 		s->cpu_unknown++;
+		bt_feed_known(r->feed, BT_FEED_CPU_UNKNOWN);
 	}
 	type = s->frame_type[o.frame];
 	if (type && r->wake_tid > 0 && r->wake_ts >= o.ts && r->wake_ts <= ts) {
