@@ -301,6 +301,10 @@ static int write_meta(struct st *s, struct bt_err *err)
 	}
 	if (s->main_tid > 0)
 		rc = rc ? rc : bt_db_set_meta_int(s->db, "main_tid", s->main_tid, err);
+	if (s->events) {   /* the trace's span, not only its slices' (the feed's) */
+		rc = rc ? rc : bt_db_set_meta_int(s->db, "first_ts", s->first_ts, err);
+		rc = rc ? rc : bt_db_set_meta_int(s->db, "last_ts", s->last_ts, err);
+	}
 	return rc;
 }
 

@@ -105,6 +105,11 @@ struct rep {
 	int64_t run, last;        /* running time up to last */
 	int64_t known;            /* from here on its running time is known; INT64_MAX: never */
 	int64_t wake_ts, wake_tid;
+	/* the last uninterruptible state, written when the next one ends or
+	 * the thread does: its blocked reason comes when it is woken */
+	int pend;
+	int64_t pend_ts, pend_dur, pend_io;
+	uint32_t pend_caller;
 	/* open slices */
 	struct open *stack;
 	size_t n, cap;
@@ -119,18 +124,41 @@ static void advance(struct rep *r, int64_t ts)
 	r->last = ts;
 }
 
-/* End the current state at ts: its row, if it has a length. */
-static int end_state(struct rep *r, int64_t ts, struct bt_err *err)
+static int state_row(struct rep *r, int state, int64_t ts, int64_t dur, int64_t io, uint32_t caller,
+		     struct bt_err *err)
 {
 	struct st *s = r->s;
 
+	s->states++;
+	return bt_db_exec(s->db, BT_SQL_INSERT_THREAD_STATE, err, "iiitmmmt", r->tid, ts, dur, st_state_name[state],
+			  state == ST_STATE_RUNNING ? r->cpu : INT64_MIN,
+			  state == ST_STATE_RUNNABLE && r->waker > 0 ? r->waker : INT64_MIN, io >= 0 ? io : INT64_MIN,
+			  caller ? s->strs[caller - 1] : NULL);
+}
+
+static int flush_pending(struct rep *r, struct bt_err *err)
+{
+	if (!r->pend)
+		return BT_OK;
+	r->pend = 0;
+	return state_row(r, ST_STATE_UNINTERRUPTIBLE, r->pend_ts, r->pend_dur, r->pend_io, r->pend_caller, err);
+}
+
+/* End the current state at ts: its row, if it has a length. */
+static int end_state(struct rep *r, int64_t ts, struct bt_err *err)
+{
 	if (r->state == ST_STATE_UNKNOWN || ts <= r->since)
 		return BT_OK;
-	s->states++;
-	return bt_db_exec(s->db, BT_SQL_INSERT_THREAD_STATE, err, "iiitmmmt", r->tid, r->since, ts - r->since,
-			  st_state_name[r->state], r->state == ST_STATE_RUNNING ? r->cpu : INT64_MIN,
-			  r->state == ST_STATE_RUNNABLE && r->waker > 0 ? r->waker : INT64_MIN,
-			  r->io >= 0 ? r->io : INT64_MIN, r->caller ? s->strs[r->caller - 1] : NULL);
+	if (r->state != ST_STATE_UNINTERRUPTIBLE)
+		return state_row(r, r->state, r->since, ts - r->since, r->io, r->caller, err);
+	if (flush_pending(r, err))
+		return err->code;
+	r->pend = 1;
+	r->pend_ts = r->since;
+	r->pend_dur = ts - r->since;
+	r->pend_io = r->io;
+	r->pend_caller = r->caller;
+	return BT_OK;
 }
 
 static int set_state(struct rep *r, int state, int64_t ts, struct bt_err *err)
@@ -246,10 +274,13 @@ static int sched(struct rep *r, const struct st_ev *e, struct bt_err *err)
 			return err->code;
 		r->waker = e->a;
 		return BT_OK;
-	case ST_EV_BLOCKED:
-		if (r->state == ST_STATE_SLEEPING || r->state == ST_STATE_UNINTERRUPTIBLE) {
+	case ST_EV_BLOCKED:   /* of the last uninterruptible sleep: it comes as it is woken */
+		if (r->state == ST_STATE_UNINTERRUPTIBLE) {
 			r->io = e->b;
 			r->caller = e->a;
+		} else if (r->pend) {
+			r->pend_io = e->b;
+			r->pend_caller = e->a;
 		}
 		return BT_OK;
 	default:
@@ -288,6 +319,7 @@ static int replay(struct rep *r, const struct st_ev *v, size_t n, struct bt_err 
 	r->last = v && n ? v[0].ts : 0;
 	r->wake_tid = -1;
 	r->n = 0;
+	r->pend = 0;
 	initial(r, v, n);
 	for (i = 0; i < n; i++) {
 		const struct st_ev *e = &v[i];
@@ -312,7 +344,9 @@ static int replay(struct rep *r, const struct st_ev *v, size_t n, struct bt_err 
 	while (r->n)
 		if (close_top(r, s->last_ts, err))
 			return err->code;
-	return end_state(r, s->last_ts, err);
+	if (end_state(r, s->last_ts, err))
+		return err->code;
+	return flush_pending(r, err);
 }
 
 static int by_tid(const void *a, const void *b)
