@@ -292,6 +292,7 @@ static int marker(struct st *s, int64_t tid, int64_t ts, const char *m, size_t n
 		return add(s, tid, ts, ST_EV_BEGIN, st_frame(s, f2, l2), 0, err);
 	}
 	case 'E':
+		st_thread_of(s, tid)->ends++;
 		return add(s, tid, ts, ST_EV_END, 0, 0, err);
 	case 'C': {
 		double v;

@@ -123,9 +123,9 @@ static int blank(const char *s, size_t n)
 
 /* Where the text is cut, for messages: the file's offset, or the
  * inflated text's. */
-static void where(const struct st *s, struct bt_buf *b, uint64_t off)
+static void where(const struct st *s, struct bt_buf *b, uint64_t off, int in_file)
 {
-	if (s->in.kind == ST_TEXT)
+	if (s->in.kind == ST_TEXT || in_file)
 		bt_buf_addf(b, "byte offset %llu", (unsigned long long)off);
 	else
 		bt_buf_addf(b, "byte offset %llu of the inflated text", (unsigned long long)off);
@@ -133,12 +133,12 @@ static void where(const struct st *s, struct bt_buf *b, uint64_t off)
 
 /* The text ends early: a compressed stream cut, a page's trace data never
  * closed, a last line cut inside. --strict makes it an error. */
-static int cut_short(struct st *s, const char *what, uint64_t off, struct bt_err *err)
+static int cut_short(struct st *s, const char *what, uint64_t off, int in_file, struct bt_err *err)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	int rc;
 
-	where(s, &b, off);
+	where(s, &b, off, in_file);
 	if (s->o->strict)
 		rc = bt_err_set(err, BT_EFORMAT, "%s in '%s' at %s", what, s->path, b.buf);
 	else
@@ -166,6 +166,11 @@ static int read_lines(struct st *s, struct bt_err *err)
 				st_header(s, line, n);
 			continue;
 		}
+		if (s->in.last_unterminated) {
+			last_cut = 1;   /* ftrace ends every line: this one was cut */
+			last_off = s->in.line_off;
+			break;
+		}
 		switch (st_line_parse(line, n, &l)) {
 		case ST_LINE_OK:
 			if ((rc = st_event(s, &l, err)) != 0)
@@ -181,11 +186,6 @@ static int read_lines(struct st *s, struct bt_err *err)
 				s->bad_lines = 0;   /* atrace's chatter before its trace */
 				break;
 			}
-			if (s->in.last_unterminated) {
-				last_cut = 1;
-				last_off = s->in.line_off;
-				break;
-			}
 			bad_line(s, line, n);
 		}
 	}
@@ -196,11 +196,11 @@ static int read_lines(struct st *s, struct bt_err *err)
 				  "block of ftrace text, no linuxPerfData)", s->path);
 	if (s->in.cut)
 		return cut_short(s, s->in.kind == ST_GZIP ? "truncated gzip stream" : "truncated zlib stream",
-				 s->in.base + s->in.end, err);
+				 s->in.cut_at, 1, err);
 	if (s->in.html == ST_HTML_BLOCK || s->in.html == ST_HTML_JS)
-		return cut_short(s, "the page ends inside its trace data", s->in.line_off, err);
+		return cut_short(s, "the page ends inside its trace data", s->in.line_off, 0, err);
 	if (last_cut)
-		return cut_short(s, "a line cut short", last_off, err);
+		return cut_short(s, "a line cut short", last_off, 0, err);
 	return BT_OK;
 }
 

@@ -132,7 +132,7 @@ struct st_ev {
 struct st_thread {
 	int64_t tid, tgid;          /* tgid -1: unknown */
 	uint32_t name;              /* index + 1 into st.names; 0 none */
-	uint32_t begins;            /* B markers */
+	uint32_t begins, ends;      /* B and E markers */
 	int unsorted;               /* an event came before an earlier one */
 	int64_t last_ts;
 	struct st_ev *ev;           /* in memory, after the spilled chunks */

@@ -87,7 +87,7 @@ static int before_cpu(const char *s, size_t b, struct st_line *l)
 	l->task_len = p - 1;
 	while (l->task_len && *l->task == ' ')
 		l->task++, l->task_len--;
-	return 1;
+	return l->task_len > 0;
 }
 
 /* "SECONDS.FRACTION:" at s[a, b) (b at the ':') in ns. */

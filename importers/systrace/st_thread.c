@@ -372,6 +372,8 @@ int st_threads(struct st *s, struct bt_err *err)
 	for (i = 0; i < s->nthreads; i++)
 		if (s->threads[i].begins)
 			order[k++] = &s->threads[i];
+		else
+			s->unmatched_end += s->threads[i].ends;
 	s->slices_begun = k > 0;
 	for (i = 0; i < s->nthreads && !s->slices_begun; i++)   /* no slices: every thread's states */
 		if (s->threads[i].tid > 0)
