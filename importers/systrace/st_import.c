@@ -276,11 +276,11 @@ static int write_threads(struct st *s, struct bt_err *err)
 static int write_meta(struct st *s, struct bt_err *err)
 {
 	const char *page = st_in_page(&s->in);
-	size_t i, with = 0;
+	size_t i, threads = 0;
 	int rc = bt_db_set_meta_text(s->db, "format", "systrace", err);
 
 	for (i = 0; i < s->nthreads; i++)
-		with += s->threads[i].begins > 0;
+		threads += s->threads[i].tid > 0;   /* the threads table's rows */
 	rc = rc ? rc : bt_db_set_meta_text(s->db, "source", s->path, err);
 	rc = rc ? rc : bt_db_set_meta_text(s->db, "container", st_in_container(&s->in), err);
 	if (page)
@@ -291,7 +291,7 @@ static int write_meta(struct st *s, struct bt_err *err)
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "markers", (int64_t)s->markers, err);
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "sched_switches", (int64_t)s->switches, err);
 	rc = rc ? rc : bt_db_set_meta_text(s->db, "cpu_time", s->switches ? "sched_switch" : "unknown", err);
-	rc = rc ? rc : bt_db_set_meta_int(s->db, "sampled_threads", (int64_t)with, err);
+	rc = rc ? rc : bt_db_set_meta_int(s->db, "sampled_threads", (int64_t)threads, err);
 	if (s->pid > 0) {
 		uint32_t t = bt_map64_get(&s->thread_of, (uint64_t)s->pid);
 		rc = rc ? rc : bt_db_set_meta_int(s->db, "pid", s->pid, err);
