@@ -382,6 +382,55 @@ static int tid_arg(const char *a, size_t n, const char *key, int64_t *tid)
 	return v && st_int(v, len, tid) && *tid >= 0 && *tid <= INT32_MAX;
 }
 
+/* The text at a[*i, n) is key: skip it. */
+static int expect(const char *a, size_t n, size_t *i, const char *key, size_t k)
+{
+	if (*i + k > n || memcmp(a + *i, key, k))
+		return 0;
+	*i += k;
+	return 1;
+}
+
+/* A value up to the next space (or up to stop, which a comm may not
+ * hold: " prev_pid="), from a[*i]. */
+static const char *value(const char *a, size_t n, size_t *i, const char *stop, size_t k, size_t *len)
+{
+	size_t b = *i, j;
+
+	if (!stop) {
+		for (j = b; j < n && a[j] != ' '; j++)
+			;
+	} else {
+		for (j = b; j + k <= n && (a[j] != ' ' || memcmp(a + j, stop, k)); j++)
+			;
+		if (j + k > n)
+			return NULL;
+	}
+	*len = j - b;
+	*i = j;
+	return a + b;
+}
+
+/* sched_switch as the kernel prints it ("prev_comm=%s prev_pid=%d
+ * prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d
+ * next_prio=%d"), read in one pass; 0 if it is not that (then each field
+ * is looked for on its own). */
+static int switch_fast(const char *a, size_t n, const char **pc, size_t *pcl, int64_t *prev, const char **st,
+		       size_t *stl, const char **nc, size_t *ncl, int64_t *next)
+{
+	size_t i = 0, len;
+	const char *v;
+
+	if (!expect(a, n, &i, "prev_comm=", 10) || !(*pc = value(a, n, &i, " prev_pid=", 10, pcl)) ||
+	    !expect(a, n, &i, " prev_pid=", 10) || !(v = value(a, n, &i, NULL, 0, &len)) || !st_int(v, len, prev) ||
+	    !expect(a, n, &i, " prev_prio=", 11) || !value(a, n, &i, NULL, 0, &len) ||
+	    !expect(a, n, &i, " prev_state=", 12) || !(*st = value(a, n, &i, NULL, 0, stl)) ||
+	    !expect(a, n, &i, " ==> next_comm=", 15) || !(*nc = value(a, n, &i, " next_pid=", 10, ncl)) ||
+	    !expect(a, n, &i, " next_pid=", 10) || !(v = value(a, n, &i, NULL, 0, &len)) || !st_int(v, len, next))
+		return 0;
+	return *prev >= 0 && *prev <= INT32_MAX && *next >= 0 && *next <= INT32_MAX;
+}
+
 static int sched_switch(struct st *s, const struct st_line *l, struct bt_err *err)
 {
 	const char *a = l->args, *pc, *nc, *st;
@@ -389,11 +438,14 @@ static int sched_switch(struct st *s, const struct st_line *l, struct bt_err *er
 	int64_t prev, next;
 	int state;
 
-	pc = st_arg(a, n, "prev_comm=", " prev_pid=", &pcl);
-	nc = st_arg(a, n, "next_comm=", " next_pid=", &ncl);
-	st = st_arg(a, n, "prev_state=", NULL, &stl);
-	if (!pc || !nc || !st || !tid_arg(a, n, "prev_pid=", &prev) || !tid_arg(a, n, "next_pid=", &next) ||
-	    (state = state_of(st, stl)) < 0) {
+	if (!switch_fast(a, n, &pc, &pcl, &prev, &st, &stl, &nc, &ncl, &next)) {
+		pc = st_arg(a, n, "prev_comm=", " prev_pid=", &pcl);
+		nc = st_arg(a, n, "next_comm=", " next_pid=", &ncl);
+		st = st_arg(a, n, "prev_state=", NULL, &stl);
+		if (!pc || !nc || !st || !tid_arg(a, n, "prev_pid=", &prev) || !tid_arg(a, n, "next_pid=", &next))
+			st = NULL;
+	}
+	if (!st || (state = state_of(st, stl)) < 0) {
 		s->sched_bad++;
 		return BT_OK;
 	}
@@ -407,17 +459,21 @@ static int sched_switch(struct st *s, const struct st_line *l, struct bt_err *er
 
 static int sched_wakeup(struct st *s, const struct st_line *l, int kind, struct bt_err *err)
 {
-	const char *a = l->args, *c, *ok;
-	size_t n = l->args_len, cl, okl;
-	int64_t tid;
+	const char *a = l->args, *c, *ok, *v;
+	size_t n = l->args_len, cl, okl, i = 0, len;
+	int64_t tid = -1;
 
-	c = st_arg(a, n, "comm=", " pid=", &cl);
-	if (!c || !tid_arg(a, n, "pid=", &tid)) {
-		s->sched_bad++;
-		return BT_OK;
+	/* "comm=%s pid=%d prio=%d [success=%d] target_cpu=%03d" */
+	if (!expect(a, n, &i, "comm=", 5) || !(c = value(a, n, &i, " pid=", 5, &cl)) || !expect(a, n, &i, " pid=", 5) ||
+	    !(v = value(a, n, &i, NULL, 0, &len)) || !st_int(v, len, &tid) || tid < 0 || tid > INT32_MAX) {
+		c = st_arg(a, n, "comm=", " pid=", &cl);
+		if (!c || !tid_arg(a, n, "pid=", &tid)) {
+			s->sched_bad++;
+			return BT_OK;
+		}
 	}
 	st_thread_name(s, tid, c, cl);
-	ok = st_arg(a, n, "success=", NULL, &okl);
+	ok = st_arg(a + i, n - i, "success=", NULL, &okl);
 	if ((ok && okl == 1 && ok[0] == '0') || !tid)
 		return BT_OK;   /* it was awake already */
 	if (kind == ST_EV_WAKING)
