@@ -163,7 +163,7 @@ CREATE TABLE track_slices (
 -- A thread's scheduling states, as a systrace's sched_switch, sched_wakeup
 -- (or sched_waking) and sched_blocked_reason events give them, from the
 -- thread's first such event to the trace's end; for the threads with
--- slices. state: running (on cpu), runnable (waiting for a CPU; waker_tid
+-- slices (every thread, in a trace with none). state: running (on cpu), runnable (waiting for a CPU; waker_tid
 -- woke it, when a wakeup made it runnable), sleeping, uninterruptible
 -- (io_wait and blocked_function from sched_blocked_reason), or a rarer
 -- kernel state (stopped, traced, dead, zombie, parked, idle, ...).

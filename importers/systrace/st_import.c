@@ -348,9 +348,9 @@ static void report(struct st *s)
 	if (s->not_running)
 		bt_diag_count(s->diag, "systrace_not_running", s->not_running,
 			      "markers in '%s' of a thread the scheduler events say was not running (events lost?)", p);
-	if (s->unlinked && s->switches)
+	if (s->unlinked)
 		bt_diag_count(s->diag, "systrace_unlinked_wait", s->unlinked,
-			      "wait markers in '%s' with no wakeup of their thread inside them", p);
+			      "wait markers in '%s' with no waker: no wakeup of their thread inside them, no owner named, no notify of their object", p);
 	if (s->written > s->entries)
 		bt_diag_count(s->diag, "systrace_buffer_overrun", s->written - s->entries,
 			      "the kernel's trace buffer of '%s' dropped %llu of %llu events before the dump; the trace's start is lost",

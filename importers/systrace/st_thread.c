@@ -12,12 +12,15 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/db/rows.h"
 #include "importers/systrace/st_int.h"
 
 #define MAX_DEPTH 512   /* deeper begins are dropped (and counted), as for Perfetto */
 
 /* Record types wait markers stand for (engine/db/rtype.h). */
 enum { T_BINDER = 2, T_WAIT = 6, T_MONITOR = 8, T_LOCK = 12 };
+/* Not a wait: the Object#notify that may end one (st_frame's type byte). */
+#define T_NOTIFY 255
 
 /* The decimal or 0x-hex number at s; 0 if none. */
 static int number(const char *s, int64_t *out)
@@ -62,6 +65,9 @@ int st_wait_type(const char *name, int64_t *obj)
 	case 'O':
 		if (!strncmp(name, "Object#wait(obj:", 16) && number(name + 16, obj))
 			return T_WAIT;
+		if ((!strncmp(name, "Object#notify(obj:", 18) && number(name + 18, obj)) ||
+		    (!strncmp(name, "Object#notifyAll(obj:", 21) && number(name + 21, obj)))
+			return T_NOTIFY;
 		return ST_WAIT_NONE;
 	case 'm':
 		if (strncmp(name, "monitor contention with owner ", 30))
@@ -212,6 +218,12 @@ static int cpu_known(const struct rep *r, int64_t ts)
 	return ts >= r->known;
 }
 
+/* The record type of the wait frame stands for, or 0. */
+static int wait_of(const struct st *s, uint32_t frame)
+{
+	return s->frame_type[frame] == T_NOTIFY ? 0 : s->frame_type[frame];
+}
+
 static int begin(struct rep *r, int64_t ts, uint32_t frame, struct bt_err *err)
 {
 	struct st *s = r->s;
@@ -228,12 +240,15 @@ static int begin(struct rep *r, int64_t ts, uint32_t frame, struct bt_err *err)
 		s->deep++;
 		return BT_OK;
 	}
+	if (s->frame_type[frame] == T_NOTIFY && bt_db_exec(s->db, BT_SQL_SCRATCH_ST_INSERT_NOTIFY, err, "iii",
+							    s->frame_obj[frame], r->tid, ts))
+		return err->code;
 	memset(&sl, 0, sizeof sl);
 	sl.tid = r->tid;
 	sl.ts = ts;
 	sl.frame_id = frame;
-	sl.type = s->frame_type[frame] ? s->frame_type[frame] : -1;
-	return bt_feed_open(r->feed, &sl, 0, s->frame_type[frame] != 0, err);
+	sl.type = wait_of(s, frame) ? wait_of(s, frame) : -1;
+	return bt_feed_open(r->feed, &sl, 0, wait_of(s, frame) != 0, err);
 }
 
 /* A wait marker's edge: its owner (a monitor's, by name) or the thread
@@ -244,8 +259,6 @@ static int wait_edge(struct rep *r, const struct bt_slice *sl, int type, int64_t
 	struct st *s = r->s;
 
 	s->edges++;
-	if (waker < 0)
-		s->unlinked++;
 	return bt_db_exec(s->db, BT_SQL_INSERT_EDGE, err, "intmiimnmn", r->tid, edge_kind(type),
 			  type == T_WAIT ? obj : INT64_MIN, sl->ts, sl->dur, waker >= 0 ? waker : INT64_MIN,
 			  waker >= 0 ? waker_ts : INT64_MIN);
@@ -270,7 +283,7 @@ static int close_top(struct rep *r, int64_t ts, struct bt_err *err)
 		s->cpu_unknown++;
 		bt_feed_known(r->feed, BT_FEED_CPU_UNKNOWN);
 	}
-	type = s->frame_type[o.frame];
+	type = wait_of(s, o.frame);
 	if (type && r->wake_tid > 0 && r->wake_ts >= o.ts && r->wake_ts <= ts) {
 		waker = r->wake_tid;
 		waker_ts = r->wake_ts;
@@ -383,6 +396,19 @@ static int replay(struct rep *r, const struct st_ev *v, size_t n, struct bt_err 
 	return flush_pending(r, err);
 }
 
+static int count_unlinked(struct st *s, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	if (bt_rows_open(&r, s->db, BT_SQL_UNLINKED_WAITS, err))
+		return err->code;
+	if ((rc = bt_rows_next(r, err)) == 1)
+		s->unlinked = (uint64_t)bt_rows_int(r, 0);
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
 static int by_tid(const void *a, const void *b)
 {
 	int64_t x = (*(struct st_thread *const *)a)->tid, y = (*(struct st_thread *const *)b)->tid;
@@ -399,6 +425,10 @@ int st_threads(struct st *s, struct bt_err *err)
 
 	memset(&r, 0, sizeof r);
 	r.s = s;
+	if (bt_db_script(s->db, BT_SQL_SCRATCH_ST_TABLES, err)) {
+		free(order);
+		return err->code;
+	}
 	r.waking = s->wakings > 0;
 	r.feed = bt_feed_new(s->db, s->o->taps);
 	for (i = 0; i < s->nframes; i++)
@@ -426,6 +456,12 @@ int st_threads(struct st *s, struct bt_err *err)
 	free(r.stack);
 	if (!rc)
 		rc = flush_rows(&r, err);
+	if (!rc)
+		rc = bt_db_script(s->db, BT_SQL_SCRATCH_ST_LINK_WAITS, err);
+	if (!rc)
+		rc = count_unlinked(s, err);
+	if (!rc)
+		rc = bt_db_script(s->db, BT_SQL_SCRATCH_ST_DROP, err);
 	if (!rc) {
 		rc = bt_feed_finish(r.feed, err);
 		r.feed = NULL;
