@@ -191,3 +191,9 @@ is "$(q "$T/600 deep.db" "SELECT count(*) || ' ' || max(depth) FROM slices WHERE
 is "$("$BIN" query -q "$T/600 deep.db" "SELECT ts, dur FROM slices WHERE tid = 6" --format tsv | sed 1d | tr '\t' ' ')" \
 	"5000000000 10000" "lines out of time order: sorted per thread"
 is "$(ls "$TMPDIR" | wc -l)" 0 "no temporary file left after all of it"
+
+# options that do not apply
+err=$("$BIN" "$f" --slice-policy btrace 2>&1 >/dev/null)
+is "$?" 2 "--slice-policy on a systrace: a usage error"
+like "$err" "error: --slice-policy does not apply to '.*': a systrace's slices are taken as the trace gives them" \
+	"--slice-policy on a systrace: says why"
