@@ -139,6 +139,7 @@ struct st_thread {
 	size_t nev, cap;
 	uint32_t first_chunk, last_chunk;   /* index + 1 into st.chunks, a list */
 	uint64_t spilled;           /* events in chunks */
+	struct st_ev first_switch;  /* its first ST_EV_RUN or ST_EV_STOP as they came (kind 0: none) */
 };
 
 /* Events of one thread written to the spill file together. */
@@ -226,9 +227,26 @@ void st_event_release(struct st *s);
 
 /* st_store.c */
 int st_store_add(struct st *s, struct st_thread *t, const struct st_ev *e, struct bt_err *err);
-/* A thread's events in order (spilled ones read back; sorted by ts,
- * stably, if they came out of order): *out is the caller's to free. */
-int st_store_load(struct st *s, struct st_thread *t, struct st_ev **out, size_t *n, struct bt_err *err);
+
+/* A thread's events read back in time order: those that came in order
+ * are read a batch at a time (memory stays flat); a thread's that did
+ * not are all loaded and sorted (stably). */
+struct st_reader {
+	struct st *s;
+	struct st_thread *t;
+	struct st_ev *buf, *all;    /* a batch read back; or every event, sorted */
+	const struct st_ev *v;      /* the current batch: buf, all or the thread's array */
+	size_t n, i;
+	uint32_t chunk;             /* the chunk read next (index + 1), 0: none left */
+	uint32_t done;              /* of that chunk's events */
+	int tail;                   /* the in-memory events were taken */
+	struct st_ev first_switch;  /* the thread's first RUN or STOP in time (kind 0: none) */
+};
+int st_store_begin(struct st *s, struct st_thread *t, struct st_reader *rd, struct bt_err *err);
+/* The next event into *e: 1, 0 at the end, or the error code (negative
+ * never; err set). */
+int st_store_next(struct st_reader *rd, const struct st_ev **e, struct bt_err *err);
+void st_store_end(struct st_reader *rd);
 void st_store_close(struct st *s);
 
 /* st_thread.c: every thread's events into slices, states and waits. */

@@ -16,7 +16,9 @@
 #include "engine/base/temps.h"
 #include "importers/systrace/st_int.h"
 
-#define ST_MEM_EVENTS (4u << 20)   /* 64 MiB of events */
+#ifndef ST_MEM_EVENTS
+#define ST_MEM_EVENTS (4u << 20)   /* 64 MiB of events (tests/unit/t_st_store.c: fewer) */
+#endif
 
 static int spill_open(struct st *s, struct bt_err *err)
 {
@@ -72,6 +74,8 @@ static int spill_all(struct st *s, struct bt_err *err)
 
 int st_store_add(struct st *s, struct st_thread *t, const struct st_ev *e, struct bt_err *err)
 {
+	if (!t->first_switch.kind && (e->kind == ST_EV_RUN || e->kind == ST_EV_STOP))
+		t->first_switch = *e;
 	if (e->ts < t->last_ts)
 		t->unsorted = 1;
 	else
@@ -100,31 +104,91 @@ static void stable_sort(struct st_ev *v, struct st_ev *tmp, size_t n)
 	}
 }
 
-int st_store_load(struct st *s, struct st_thread *t, struct st_ev **out, size_t *n, struct bt_err *err)
+#define BATCH (1u << 16)   /* events read back at a time */
+
+/* Read n events of the spill at off into v. */
+static int read_back(struct st *s, struct st_ev *v, uint64_t off, size_t n, struct bt_err *err)
 {
-	size_t total = (size_t)t->spilled + t->nev, at = 0;
-	struct st_ev *v = bt_xmalloc((total ? total : 1) * sizeof *v);
+	if (fseeko(s->spill, (off_t)off, SEEK_SET) || fread(v, sizeof *v, n, s->spill) != n)
+		return bt_err_set(err, BT_EIO, "cannot read the spill file for '%s': %s", s->path,
+				  ferror(s->spill) ? strerror(errno) : "cut short");
+	return BT_OK;
+}
+
+int st_store_begin(struct st *s, struct st_thread *t, struct st_reader *rd, struct bt_err *err)
+{
+	size_t total = (size_t)t->spilled + t->nev, at = 0, i;
 	uint32_t c;
 
+	memset(rd, 0, sizeof *rd);
+	rd->s = s;
+	rd->t = t;
+	rd->chunk = t->first_chunk;
+	rd->first_switch = t->first_switch;
+	if (!t->unsorted)
+		return BT_OK;
+	rd->all = bt_xmalloc((total ? total : 1) * sizeof *rd->all);
 	for (c = t->first_chunk; c; c = s->chunks[c - 1].next) {
 		const struct st_chunk *k = &s->chunks[c - 1];
-		if (fseeko(s->spill, (off_t)k->off, SEEK_SET) || fread(v + at, sizeof *v, k->n, s->spill) != k->n) {
-			free(v);
-			return bt_err_set(err, BT_EIO, "cannot read the spill file for '%s': %s", s->path,
-					  ferror(s->spill) ? strerror(errno) : "cut short");
-		}
+		if (read_back(s, rd->all + at, k->off, k->n, err))
+			return err->code;
 		at += k->n;
 	}
 	if (t->nev)
-		memcpy(v + at, t->ev, t->nev * sizeof *v);
-	if (t->unsorted) {
-		struct st_ev *tmp = bt_xmalloc(total * sizeof *tmp);
-		stable_sort(v, tmp, total);
+		memcpy(rd->all + at, t->ev, t->nev * sizeof *rd->all);
+	{
+		struct st_ev *tmp = bt_xmalloc((total ? total : 1) * sizeof *tmp);
+		stable_sort(rd->all, tmp, total);
 		free(tmp);
 	}
-	*out = v;
-	*n = total;
+	rd->v = rd->all;
+	rd->n = total;
+	rd->chunk = 0;
+	rd->tail = 1;
+	memset(&rd->first_switch, 0, sizeof rd->first_switch);
+	for (i = 0; i < total && !rd->first_switch.kind; i++)
+		if (rd->all[i].kind == ST_EV_RUN || rd->all[i].kind == ST_EV_STOP)
+			rd->first_switch = rd->all[i];
 	return BT_OK;
+}
+
+int st_store_next(struct st_reader *rd, const struct st_ev **e, struct bt_err *err)
+{
+	struct st *s = rd->s;
+
+	while (rd->i == rd->n) {
+		if (rd->chunk) {
+			const struct st_chunk *k = &s->chunks[rd->chunk - 1];
+			size_t n = k->n - rd->done < BATCH ? k->n - rd->done : BATCH;
+			if (!rd->buf)
+				rd->buf = bt_xmalloc(BATCH * sizeof *rd->buf);
+			if (read_back(s, rd->buf, k->off + (uint64_t)rd->done * sizeof *rd->buf, n, err))
+				return err->code;
+			rd->done += (uint32_t)n;
+			if (rd->done == k->n) {
+				rd->chunk = k->next;
+				rd->done = 0;
+			}
+			rd->v = rd->buf;
+			rd->n = n;
+		} else if (!rd->tail) {
+			rd->tail = 1;
+			rd->v = rd->t->ev;
+			rd->n = rd->t->nev;
+		} else {
+			return 0;
+		}
+		rd->i = 0;
+	}
+	*e = &rd->v[rd->i++];
+	return 1;
+}
+
+void st_store_end(struct st_reader *rd)
+{
+	free(rd->buf);
+	free(rd->all);
+	memset(rd, 0, sizeof *rd);
 }
 
 void st_store_close(struct st *s)

@@ -128,6 +128,8 @@ struct rep {
 
 static void advance(struct rep *r, int64_t ts)
 {
+	if (r->last == INT64_MIN)
+		r->last = ts;   /* the thread's first event */
 	if (ts <= r->last)
 		return;
 	if (r->running)
@@ -339,53 +341,55 @@ static int sched(struct rep *r, const struct st_ev *e, struct bt_err *err)
  * exception: a thread first seen being switched out ran on that CPU
  * since the CPU's first event (any other task there would have been
  * switched out before). A trace with no switch at all knows no thread's. */
-static void initial(struct rep *r, const struct st_ev *v, size_t n)
+static void initial(struct rep *r, const struct st_ev *first)
 {
 	const struct st *s = r->s;
-	size_t i;
 
 	r->known = INT64_MAX;
-	for (i = 0; i < n; i++)
-		if (v[i].kind == ST_EV_RUN || v[i].kind == ST_EV_STOP) {
-			r->running = v[i].kind == ST_EV_STOP;
-			r->known = v[i].ts;
-			if (r->running && v[i].a < s->ncpus && s->cpu_first[v[i].a] >= 0)
-				r->known = s->cpu_first[v[i].a];
-			return;
-		}
+	r->running = first->kind == ST_EV_STOP;
+	if (!first->kind)
+		return;
+	r->known = first->ts;
+	if (r->running && first->a < s->ncpus && s->cpu_first[first->a] >= 0)
+		r->known = s->cpu_first[first->a];
 }
 
-static int replay(struct rep *r, const struct st_ev *v, size_t n, struct bt_err *err)
+static int event(struct rep *r, const struct st_ev *e, struct bt_err *err)
 {
 	struct st *s = r->s;
-	size_t i;
+
+	advance(r, e->ts);
+	if (e->kind != ST_EV_BEGIN && e->kind != ST_EV_END)
+		return sched(r, e, err);
+	if (r->state != ST_STATE_UNKNOWN && !r->running && cpu_known(r, e->ts))
+		s->not_running++;
+	if (e->kind == ST_EV_BEGIN)
+		return begin(r, e->ts, e->a, err);
+	if (!r->n) {
+		s->unmatched_end++;
+		return BT_OK;
+	}
+	return close_top(r, e->ts, err);
+}
+
+static int replay(struct rep *r, struct st_reader *rd, struct bt_err *err)
+{
+	struct st *s = r->s;
+	const struct st_ev *e;
+	int rc;
 
 	r->state = ST_STATE_UNKNOWN;
-	r->running = 0;
 	r->run = 0;
-	r->last = v && n ? v[0].ts : 0;
+	r->last = INT64_MIN;
 	r->wake_tid = -1;
 	r->n = 0;
 	r->pend = 0;
-	initial(r, v, n);
-	for (i = 0; i < n; i++) {
-		const struct st_ev *e = &v[i];
-		advance(r, e->ts);
-		if (e->kind == ST_EV_BEGIN || e->kind == ST_EV_END) {
-			if (r->state != ST_STATE_UNKNOWN && !r->running && cpu_known(r, e->ts))
-				s->not_running++;
-			if (e->kind == ST_EV_BEGIN) {
-				if (begin(r, e->ts, e->a, err))
-					return err->code;
-			} else if (!r->n) {
-				s->unmatched_end++;
-			} else if (close_top(r, e->ts, err)) {
-				return err->code;
-			}
-		} else if (sched(r, e, err)) {
+	initial(r, &rd->first_switch);
+	while ((rc = st_store_next(rd, &e, err)) == 1)
+		if (event(r, e, err))
 			return err->code;
-		}
-	}
+	if (rc)
+		return rc;
 	advance(r, s->last_ts);
 	s->unfinished += r->n;
 	while (r->n)
@@ -444,13 +448,12 @@ int st_threads(struct st *s, struct bt_err *err)
 			order[k++] = &s->threads[i];
 	qsort(order, k, sizeof *order, by_tid);
 	for (i = 0; i < k && !rc; i++) {
-		struct st_ev *v = NULL;
-		size_t n = 0;
+		struct st_reader rd;
 		r.tid = order[i]->tid;
-		rc = st_store_load(s, order[i], &v, &n, err);
+		rc = st_store_begin(s, order[i], &rd, err);
 		if (!rc)
-			rc = replay(&r, v, n, err);
-		free(v);
+			rc = replay(&r, &rd, err);
+		st_store_end(&rd);
 	}
 	free(order);
 	free(r.stack);
