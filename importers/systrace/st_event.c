@@ -252,101 +252,119 @@ static int bad_marker(struct st *s)
 	return BT_OK;
 }
 
-/* One tracing_mark_write text m[0, n) of thread tid at ts. */
-static int marker(struct st *s, int64_t tid, int64_t ts, const char *m, size_t n, struct bt_err *err)
-{
-	const char *f1, *f2, *f3, *f4;
-	size_t i = 0, l1, l2, l3, l4;
-	int64_t tgid = -1, cookie;
+/* A marker's phase, pid and up to four more '|' fields; rest: the text
+ * after the pid (a B's name, which may hold '|'). */
+struct mark {
 	char ph;
+	int64_t tgid;
+	const char *f[4], *rest;
+	size_t l[4], nrest;
+};
 
+/* 0 for a text that is no marker (or clock sync, *skip set). */
+static int parse_mark(const char *m, size_t n, struct mark *k, int *skip)
+{
+	size_t i, j;
+
+	*skip = 0;
 	while (n && (m[n - 1] == '\0' || m[n - 1] == '\n' || m[n - 1] == ' '))
 		n--;
 	if (n > 20 && !memcmp(m, "tracing_mark_write: ", 20))
 		m += 20, n -= 20;   /* trace-cmd's print events */
-	if (!n)
-		return bad_marker(s);
 	if (n >= 23 && !memcmp(m, "trace_event_clock_sync", 22))
-		return BT_OK;
-	ph = m[0];
-	if (n > 1 && m[1] != '|')
-		return bad_marker(s);
+		return !(*skip = 1);
+	if (!n || (n > 1 && m[1] != '|'))
+		return 0;
+	memset(k, 0, sizeof *k);
+	k->ph = m[0];
 	i = n > 1 ? 2 : n;
-	f1 = field(m, n, &i, &l1);
-	if (l1 && !st_int(f1, l1, &tgid))
-		tgid = -1;
-	if (ph != 'E' && tgid < 0)
+	k->f[0] = field(m, n, &i, &k->l[0]);
+	k->rest = m + i;
+	k->nrest = n - i;
+	for (j = 1; j < 4; j++)
+		k->f[j] = field(m, n, &i, &k->l[j]);
+	if (!k->l[0] || !st_int(k->f[0], k->l[0], &k->tgid) || k->tgid < 0)
+		k->tgid = -1;
+	return k->ph == 'E' || k->tgid >= 0;
+}
+
+static int counter(struct st *s, const struct mark *k, int64_t ts, struct bt_err *err)
+{
+	double v;
+	uint32_t track;
+
+	if (!k->l[1] || !counter_value(k->f[2], k->l[2], &v))
+		return bad_marker(s);
+	if (fabs(v) >= (double)BT_MAX_COUNTER) {
+		s->range++;
+		return BT_OK;
+	}
+	s->markers++;
+	track = track_of(s, k->f[1], k->l[1], k->tgid);
+	return bt_db_exec(s->db, BT_SQL_INSERT_COUNTER, err, "tid", s->strs[track - 1], ts, v);
+}
+
+/* S|pid|name|cookie, F|pid|name|cookie; G|pid|track|name|cookie,
+ * H|pid|track|name|cookie or H|pid|track|cookie. */
+static int async_mark(struct st *s, const struct mark *k, int64_t ts, struct bt_err *err)
+{
+	int sf = k->ph == 'S' || k->ph == 'F', begin = k->ph == 'S' || k->ph == 'G';
+	int c = sf ? 2 : k->ph == 'G' || k->l[3] ? 3 : 2;
+	int64_t cookie;
+
+	if (!k->l[1] || (k->ph == 'G' && !k->l[2]) || !st_int(k->f[c], k->l[c], &cookie))
 		return bad_marker(s);
 	s->markers++;
-	switch (ph) {
-	case 'B': {
-		struct st_thread *t;
-		f2 = m + i;
-		l2 = n - i;
-		if (!l2)
-			f2 = "[empty slice name]", l2 = strlen(f2);
+	if (begin)
+		return async_begin(s, k->ph, track_of(s, k->f[1], k->l[1], k->tgid),
+				   sf ? st_str(s, k->f[1], k->l[1]) : st_str(s, k->f[2], k->l[2]), cookie, ts);
+	return async_end(s, sf ? 'S' : 'G', track_of(s, k->f[1], k->l[1], k->tgid), cookie, ts, err);
+}
+
+/* I|pid|name on the process's instants, N|pid|track|name on a track. */
+static int instant(struct st *s, const struct mark *k, int64_t ts, struct bt_err *err)
+{
+	int named = k->ph == 'N';
+
+	if (!k->l[1] || (named && !k->l[2]))
+		return bad_marker(s);
+	s->markers++;
+	return track_slice(s, named ? track_of(s, k->f[1], k->l[1], k->tgid) : track_of(s, "instants", 8, k->tgid),
+			   named ? st_str(s, k->f[2], k->l[2]) : st_str(s, k->f[1], k->l[1]), ts, 0, 0, err);
+}
+
+/* One tracing_mark_write text m[0, n) of thread tid at ts. */
+static int marker(struct st *s, int64_t tid, int64_t ts, const char *m, size_t n, struct bt_err *err)
+{
+	struct mark k;
+	struct st_thread *t;
+	const char *name;
+	size_t len;
+	int skip;
+
+	if (!parse_mark(m, n, &k, &skip))
+		return skip ? BT_OK : bad_marker(s);
+	switch (k.ph) {
+	case 'B':
+		name = k.nrest ? k.rest : "[empty slice name]";
+		len = k.nrest ? k.nrest : strlen(name);
 		t = st_thread_of(s, tid);
 		t->begins++;
 		if (t->tgid < 0)
-			t->tgid = tgid;
-		return add(s, tid, ts, ST_EV_BEGIN, st_frame(s, f2, l2), 0, err);
-	}
+			t->tgid = k.tgid;
+		s->markers++;
+		return add(s, tid, ts, ST_EV_BEGIN, st_frame(s, name, len), 0, err);
 	case 'E':
 		st_thread_of(s, tid)->ends++;
+		s->markers++;
 		return add(s, tid, ts, ST_EV_END, 0, 0, err);
-	case 'C': {
-		double v;
-		uint32_t track;
-		f2 = field(m, n, &i, &l2);
-		f3 = field(m, n, &i, &l3);
-		if (!l2 || !counter_value(f3, l3, &v))
-			return bad_marker(s);
-		if (fabs(v) >= (double)BT_MAX_COUNTER) {
-			s->range++;
-			return BT_OK;
-		}
-		track = track_of(s, f2, l2, tgid);
-		return bt_db_exec(s->db, BT_SQL_INSERT_COUNTER, err, "tid", s->strs[track - 1], ts, v);
-	}
-	case 'S':
-	case 'F':
-		f2 = field(m, n, &i, &l2);
-		f3 = field(m, n, &i, &l3);
-		if (!l2 || !st_int(f3, l3, &cookie))
-			return bad_marker(s);
-		{
-			uint32_t track = track_of(s, f2, l2, tgid);
-			if (ph == 'S')
-				return async_begin(s, 'S', track, st_str(s, f2, l2), cookie, ts);
-			return async_end(s, 'S', track, cookie, ts, err);
-		}
-	case 'G':
-		f2 = field(m, n, &i, &l2);
-		f3 = field(m, n, &i, &l3);
-		f4 = field(m, n, &i, &l4);
-		if (!l2 || !l3 || !st_int(f4, l4, &cookie))
-			return bad_marker(s);
-		return async_begin(s, 'G', track_of(s, f2, l2, tgid), st_str(s, f3, l3), cookie, ts);
-	case 'H':
-		f2 = field(m, n, &i, &l2);
-		f3 = field(m, n, &i, &l3);
-		f4 = field(m, n, &i, &l4);
-		if (!l2 || !st_int(l4 ? f4 : f3, l4 ? l4 : l3, &cookie))
-			return bad_marker(s);
-		return async_end(s, 'G', track_of(s, f2, l2, tgid), cookie, ts, err);
-	case 'I':
-		f2 = field(m, n, &i, &l2);
-		if (!l2)
-			return bad_marker(s);
-		return track_slice(s, track_of(s, "instants", 8, tgid), st_str(s, f2, l2), ts, 0, 0, err);
-	case 'N':
-		f2 = field(m, n, &i, &l2);
-		f3 = field(m, n, &i, &l3);
-		if (!l2 || !l3)
-			return bad_marker(s);
-		return track_slice(s, track_of(s, f2, l2, tgid), st_str(s, f3, l3), ts, 0, 0, err);
+	case 'C':
+		return counter(s, &k, ts, err);
+	case 'S': case 'F': case 'G': case 'H':
+		return async_mark(s, &k, ts, err);
+	case 'I': case 'N':
+		return instant(s, &k, ts, err);
 	default:
-		s->markers--;
 		return bad_marker(s);
 	}
 }
