@@ -45,10 +45,22 @@ static int no_name(const char *name, size_t len)
 	return !len || (name[0] == '<' && name[len - 1] == '>');
 }
 
+uint32_t st_name_id(struct st *s, const char *name, size_t len)
+{
+	uint32_t id = bt_strmap_get(&s->name_of, name, len);
+
+	if (!id) {
+		BT_GROW(s->names, s->nnames + 1, s->ncap);
+		s->names[s->nnames++] = bt_xstrndup(name, len);
+		id = (uint32_t)s->nnames;
+		bt_strmap_put(&s->name_of, name, len, id);
+	}
+	return id;
+}
+
 void st_thread_name(struct st *s, int64_t tid, const char *name, size_t len)
 {
 	struct st_thread *t;
-	uint32_t id;
 
 	if (tid <= 0 || no_name(name, len))
 		return;
@@ -58,14 +70,61 @@ void st_thread_name(struct st *s, int64_t tid, const char *name, size_t len)
 		if (!strncmp(cur, name, len) && !cur[len])
 			return;
 	}
-	id = bt_strmap_get(&s->name_of, name, len);
-	if (!id) {
-		BT_GROW(s->names, s->nnames + 1, s->ncap);
-		s->names[s->nnames++] = bt_xstrndup(name, len);
-		id = (uint32_t)s->nnames;
-		bt_strmap_put(&s->name_of, name, len, id);
+	t->name = st_name_id(s, name, len);
+}
+
+/* The space-separated tokens of line (at most max), their count. */
+static int tokens(const char *line, size_t n, const char **tok, size_t *len, int max)
+{
+	size_t i = 0;
+	int k = 0;
+
+	while (k < max) {
+		while (i < n && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (i == n)
+			break;
+		tok[k] = line + i;
+		while (i < n && line[i] != ' ' && line[i] != '\t')
+			i++;
+		len[k] = (size_t)(line + i - tok[k]);
+		k++;
 	}
-	t->name = id;
+	return k;
+}
+
+static int token_is(const char *t, size_t n, const char *what)
+{
+	return n == strlen(what) && !memcmp(t, what, n);
+}
+
+void st_dump(struct st *s, const char *line, size_t n)
+{
+	const char *tok[10];
+	size_t len[10];
+	int k = tokens(line, n, tok, len, 10);
+	int64_t a, b;
+	uint32_t t;
+
+	if (k >= 4 && token_is(tok[0], len[0], "USER") && token_is(tok[1], len[1], "PID")) {
+		s->dump_form = token_is(tok[2], len[2], "PPID") ? 1 : token_is(tok[2], len[2], "TID") ? 2 : 0;
+		return;
+	}
+	if (k < 4 || !st_int(tok[1], len[1], &a) || !st_int(tok[2], len[2], &b) || a <= 0 || a > INT32_MAX ||
+	    b < 0 || b > INT32_MAX)
+		return;
+	if (s->dump_form == 1 && k >= 9 && !no_name(tok[8], len[8])) {
+		bt_map64_put(&s->process_of, (uint64_t)a, st_name_id(s, tok[8], len[8]));
+	} else if (s->dump_form == 2 && b > 0 && (t = bt_map64_get(&s->thread_of, (uint64_t)b)) != 0) {
+		const char *cmd = tok[3];
+		size_t clen = (size_t)(line + n - cmd);
+		while (clen && (cmd[clen - 1] == ' ' || cmd[clen - 1] == '\r'))
+			clen--;
+		if (!no_name(cmd, clen))
+			s->threads[t - 1].dump_name = st_name_id(s, cmd, clen);
+		if (s->threads[t - 1].tgid < 0)
+			s->threads[t - 1].tgid = a;
+	}
 }
 
 static uint32_t intern(struct bt_strmap *m, char ***v, size_t *n, size_t *cap, const char *str, size_t len)
@@ -651,6 +710,7 @@ void st_event_release(struct st *s)
 	free(s->async);
 	free(s->cpu_first);
 	bt_map64_release(&s->thread_of);
+	bt_map64_release(&s->process_of);
 	bt_strmap_release(&s->name_of);
 	bt_strmap_release(&s->frame_of);
 	bt_strmap_release(&s->str_of);

@@ -161,6 +161,10 @@ static int read_lines(struct st *s, struct bt_err *err)
 		s->lines++;
 		if ((s->lines & 0xffff) == 0 && s->o->progress)
 			s->o->progress(s->o->progress_ctx, s->in.pos, s->in.map.len);
+		if (s->in.dump) {
+			st_dump(s, line, n);
+			continue;
+		}
 		if (!n || line[0] == '#') {
 			if (n)
 				st_header(s, line, n);
@@ -266,8 +270,9 @@ static int write_threads(struct st *s, struct bt_err *err)
 
 	for (i = 0; i < s->nthreads; i++) {
 		const struct st_thread *t = &s->threads[i];
+		uint32_t name = t->name ? t->name : t->dump_name;
 		if (t->tid > 0 && bt_db_exec(s->db, BT_SQL_INSERT_THREAD, err, "iti", t->tid,
-					     t->name ? s->names[t->name - 1] : NULL, (int64_t)(t->tid == s->main_tid)))
+					     name ? s->names[name - 1] : NULL, (int64_t)(t->tid == s->main_tid)))
 			return err->code;
 	}
 	return BT_OK;
@@ -292,12 +297,15 @@ static int write_meta(struct st *s, struct bt_err *err)
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "sched_switches", (int64_t)s->switches, err);
 	rc = rc ? rc : bt_db_set_meta_text(s->db, "cpu_time", s->switches ? "sched_switch" : "unknown", err);
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "sampled_threads", (int64_t)threads, err);
-	if (s->pid > 0) {
+	if (s->pid > 0) {   /* its name: the PROCESS DUMP's, else its main thread's */
 		uint32_t t = bt_map64_get(&s->thread_of, (uint64_t)s->pid);
+		uint32_t name = bt_map64_get(&s->process_of, (uint64_t)s->pid);
+		if (!name && t)
+			name = s->threads[t - 1].name ? s->threads[t - 1].name : s->threads[t - 1].dump_name;
 		rc = rc ? rc : bt_db_set_meta_int(s->db, "pid", s->pid, err);
 		rc = rc ? rc : bt_db_set_meta_text(s->db, "process_choice", "most slices", err);
-		if (t && s->threads[t - 1].name)
-			rc = rc ? rc : bt_db_set_meta_text(s->db, "process_name", s->names[s->threads[t - 1].name - 1], err);
+		if (name)
+			rc = rc ? rc : bt_db_set_meta_text(s->db, "process_name", s->names[name - 1], err);
 	}
 	if (s->main_tid > 0)
 		rc = rc ? rc : bt_db_set_meta_int(s->db, "main_tid", s->main_tid, err);
@@ -377,6 +385,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	s.o = o;
 	s.diag = diag;
 	bt_map64_init(&s.thread_of, 256);
+	bt_map64_init(&s.process_of, 16);
 	bt_strmap_init(&s.name_of);
 	bt_strmap_init(&s.frame_of);
 	bt_strmap_init(&s.str_of);

@@ -334,13 +334,22 @@ static int html_line(struct st_in *in, const char **line, size_t *len)
 		if (last)
 			in->html = ST_HTML_DONE;
 		return 1;
+	case ST_HTML_DUMP:
+		if ((at = contains(s, n, "</script>")) != 0) {
+			in->html = ST_HTML_OUT;
+			*len = n = (size_t)at - 1;
+		}
+		in->dump = !blank(s, n);
+		return in->dump;
 	case ST_HTML_BLOCK_START:
 	case ST_HTML_BLOCK:
 	case ST_HTML_SKIP:
 		if ((at = contains(s, n, "</script>")) != 0)
 			*len = n = (size_t)at - 1;
 		if (in->html == ST_HTML_BLOCK_START && !blank(s, n)) {
-			if (!ftrace_block(s, n))
+			if (n >= 12 && !memcmp(s, "PROCESS DUMP", 12))
+				in->html = ST_HTML_DUMP;
+			else if (!ftrace_block(s, n))
 				in->blocks_skipped++, in->html = ST_HTML_SKIP;
 			else if (in->have_ftrace)
 				in->blocks_extra++, in->html = ST_HTML_SKIP;
@@ -360,6 +369,7 @@ int st_in_line(struct st_in *in, const char **line, size_t *len, struct bt_err *
 {
 	int rc, last;
 
+	in->dump = 0;
 	for (;;) {
 		if ((rc = raw_line(in, line, len, err)) <= 0)
 			return rc;

@@ -27,7 +27,8 @@ enum st_container { ST_TEXT, ST_GZIP, ST_ZLIB };
 /* How its lines read: as they are, inside an HTML page, or as the lines
  * of a JavaScript string ("...\n\" at each end: systrace's older form). */
 enum st_html {
-	ST_HTML_NONE, ST_HTML_OUT, ST_HTML_BLOCK_START, ST_HTML_BLOCK, ST_HTML_SKIP, ST_HTML_JS, ST_HTML_DONE
+	ST_HTML_NONE, ST_HTML_OUT, ST_HTML_BLOCK_START, ST_HTML_BLOCK, ST_HTML_SKIP, ST_HTML_DUMP, ST_HTML_JS,
+	ST_HTML_DONE
 };
 
 #define ST_MAX_LINE (1u << 20)   /* longer is no ftrace text */
@@ -60,6 +61,7 @@ struct st_in {
 	int looked;                 /* the first line that is not blank was seen */
 	int have_ftrace;            /* a page's ftrace text was found */
 	int blocks_seen, blocks_skipped, blocks_extra;
+	int dump;                   /* the current line is of a PROCESS DUMP block */
 	char *unesc;                /* a JavaScript line unescaped */
 	size_t unesc_cap;
 };
@@ -132,6 +134,7 @@ struct st_ev {
 struct st_thread {
 	int64_t tid, tgid;          /* tgid -1: unknown */
 	uint32_t name;              /* index + 1 into st.names; 0 none */
+	uint32_t dump_name;         /* the same, from a page's PROCESS DUMP (weaker) */
 	uint32_t begins, ends;      /* B and E markers */
 	int unsorted;               /* an event came before an earlier one */
 	int64_t last_ts;
@@ -175,6 +178,8 @@ struct st {
 	char **names;                   /* thread names */
 	size_t nnames, ncap;
 	struct bt_strmap name_of;       /* thread name -> index + 1 */
+	struct bt_map64 process_of;     /* pid -> its name's index + 1 into names (PROCESS DUMP) */
+	int dump_form;                  /* the PROCESS DUMP's columns: 0 unknown, 1 long, 2 short */
 	/* slice names (frames) and other strings (tracks, counters, callers) */
 	struct bt_strmap frame_of, str_of;
 	char **frames, **strs;
@@ -215,6 +220,12 @@ struct st {
 int st_event(struct st *s, const struct st_line *l, struct bt_err *err);
 /* A '#' comment line of the header. */
 void st_header(struct st *s, const char *line, size_t n);
+/* A line of a systrace page's PROCESS DUMP ("USER PID PPID VSZ RSS WCHAN
+ * PC S NAME COMMAND" rows: process names; "USER PID TID CMD": thread
+ * names and processes), for the threads the trace has. */
+void st_dump(struct st *s, const char *line, size_t n);
+/* The index + 1 of name in the thread names. */
+uint32_t st_name_id(struct st *s, const char *name, size_t len);
 /* Thread tid (made on first sight). */
 struct st_thread *st_thread_of(struct st *s, int64_t tid);
 void st_thread_name(struct st *s, int64_t tid, const char *name, size_t len);

@@ -81,3 +81,22 @@ mutate text "an async slice one level up" "track_slices" "UPDATE track_slices SE
 mutate text "a counter value off" "counters" "UPDATE counters SET value = value + 1 WHERE rowid = 2"
 mutate text "no main thread" "threads" "UPDATE threads SET is_main = 0"
 mutate text "an unfinished slice not counted" "diagnostics" "DELETE FROM diagnostics WHERE code = 'systrace_unfinished_slices'"
+
+# A page's PROCESS DUMP names the process, and threads the lines name not
+{
+	printf '<!DOCTYPE html>\n<html><body>\n  <script class="trace-data" type="application/text">\n'
+	printf '# tracer: nop\n'
+	printf '           <...>-55    (   50) [000] ...1 7.000001: tracing_mark_write: B|50|work\n'
+	printf '           <...>-55    (   50) [000] ...1 7.000002: tracing_mark_write: E|50\n'
+	printf '            main-50    (   50) [001] ...1 7.000003: tracing_mark_write: B|50|more\n'
+	printf '  </script>\n  <script class="trace-data" type="application/text">\nPROCESS DUMP\n'
+	printf 'USER     PID   PPID     VSZ    RSS WCHAN  PC S NAME              COMMAND\n'
+	printf 'u0_a5     50    600 1234567 123456 0       0 S com.example.demo  com.example.demo --flag\n'
+	printf 'USER PID TID CMD\nu0_a5 50 50 com.example.demo\nu0_a5 50 55 com.example.demo\nu0_a5 50 56 com.example.demo\n'
+	printf '  </script>\n</body></html>\n'
+} >"$T/dump.html"
+"$BIN" import -q "$T/dump.html" -o "$T/dump.db"
+is "$?" 0 "a page with a PROCESS DUMP: exit 0"
+is "$("$BIN" query -q "$T/dump.db" "SELECT tid, name FROM threads ORDER BY tid" --format tsv | sed 1d | tr '\t\n' '| ')" \
+	"50|main 55|com.example.demo " "PROCESS DUMP: a thread the lines name not takes its process's command; one they name keeps it; none is made"
+is "$(q "$T/dump.db" "SELECT value FROM meta WHERE key = 'process_name'")" com.example.demo "PROCESS DUMP: the process's name"
