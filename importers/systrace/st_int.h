@@ -113,7 +113,7 @@ enum st_kind {
 	ST_EV_STOP,            /* switched out; a: cpu, b: state (ST_STATE_*) */
 	ST_EV_WAKEUP,          /* sched_wakeup(_new); a: the waker's tid */
 	ST_EV_WAKING,          /* sched_waking; a: the waker's tid */
-	ST_EV_BLOCKED          /* sched_blocked_reason; a: caller + 1 (0 none), b: iowait */
+	ST_EV_BLOCKED          /* sched_blocked_reason; a: the caller's st_str id (0 none), b: iowait */
 };
 
 /* A thread's states (thread_states.state by index). */
