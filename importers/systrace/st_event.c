@@ -203,18 +203,41 @@ static uint32_t track_of(struct st *s, const char *name, size_t len, int64_t tgi
 	return id;
 }
 
+/* The lowest free depth (a heap, so that a hostile trace's million open
+ * slices cost log n each). */
 static uint32_t take_slot(struct st_track *t)
+{
+	uint32_t top, last;
+	size_t i = 0;
+
+	if (!t->nfree)
+		return t->used++;
+	top = t->free[0];
+	last = t->free[--t->nfree];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= t->nfree)
+			break;
+		if (c + 1 < t->nfree && t->free[c + 1] < t->free[c])
+			c++;
+		if (last <= t->free[c])
+			break;
+		t->free[i] = t->free[c];
+		i = c;
+	}
+	if (t->nfree)
+		t->free[i] = last;
+	return top;
+}
+
+static void free_slot(struct st_track *t, uint32_t slot)
 {
 	size_t i;
 
-	for (i = 0; i < t->nslots && t->slots[i]; i++)
-		;
-	if (i == t->nslots) {
-		BT_GROW(t->slots, t->nslots + 1, t->cap);
-		t->nslots++;
-	}
-	t->slots[i] = 1;
-	return (uint32_t)i;
+	BT_GROW(t->free, t->nfree + 1, t->cap);
+	for (i = t->nfree++; i > 0 && t->free[(i - 1) / 2] > slot; i = (i - 1) / 2)
+		t->free[i] = t->free[(i - 1) / 2];
+	t->free[i] = slot;
 }
 
 static int track_slice(struct st *s, uint32_t track, uint32_t name, int64_t ts, int64_t dur, int64_t depth,
@@ -268,7 +291,7 @@ static int async_end(struct st *s, int family, uint32_t track, int64_t cookie, i
 		return BT_OK;
 	}
 	a->open = 0;
-	s->tracks[track - 1].slots[a->slot] = 0;
+	free_slot(&s->tracks[track - 1], a->slot);
 	return track_slice(s, track, a->name, a->ts, ts > a->ts ? ts - a->ts : 0, a->slot, err);
 }
 
@@ -697,7 +720,7 @@ void st_event_release(struct st *s)
 	for (i = 0; i < s->nstrs; i++)
 		free(s->strs[i]);
 	for (i = 0; i < s->ntracks; i++)
-		free(s->tracks[i].slots);
+		free(s->tracks[i].free);
 	for (i = 0; i < s->nthreads; i++)
 		free(s->threads[i].ev);
 	free(s->names);

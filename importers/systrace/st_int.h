@@ -159,10 +159,12 @@ struct st_async {
 	int open;
 };
 
-/* A track of async slices and instants: its open slots (depths). */
+/* A track of async slices and instants: its depths, each open slice in
+ * the lowest one free when it began. */
 struct st_track {
-	uint32_t *slots;            /* 1: taken */
-	size_t nslots, cap;
+	uint32_t *free;             /* a min-heap of the free depths below used */
+	size_t nfree, cap;
+	uint32_t used;              /* depths ever taken */
 };
 
 struct st {

@@ -197,3 +197,19 @@ err=$("$BIN" "$f" --slice-policy btrace 2>&1 >/dev/null)
 is "$?" 2 "--slice-policy on a systrace: a usage error"
 like "$err" "error: --slice-policy does not apply to '.*': a systrace's slices are taken as the trace gives them" \
 	"--slice-policy on a systrace: says why"
+
+# 600k async slices open at once, half of them ended in between: each
+# takes the lowest free depth without a walk over the open ones
+python3 -c 'import sys
+w = open(sys.argv[1], "w").write
+w("# tracer: nop\n")
+for i in range(400000):
+    w("%16s-%-5d [000] ...1 1.%06d: tracing_mark_write: S|5|x|%d\n" % ("t", 5, i % 999999, i))
+for i in range(0, 400000, 2):
+    w("%16s-%-5d [000] ...1 2.%06d: tracing_mark_write: F|5|x|%d\n" % ("t", 5, i % 999999, i))
+for i in range(400000):
+    w("%16s-%-5d [000] ...1 3.%06d: tracing_mark_write: S|5|x|%d\n" % ("t", 5, i % 999999, 10000000 + i))' "$T/async"
+timeout 60 "$BIN" import -q "$T/async" -o "$T/async.db"
+is "$?" 0 "600k open async slices: imported within a minute"
+is "$(q "$T/async.db" "SELECT count(*) || ' ' || max(depth) || ' ' || count(DISTINCT depth) FROM track_slices")" "800000 599999 600000" \
+	"600k open async slices: the freed depths taken again, lowest first"
