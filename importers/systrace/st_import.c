@@ -47,8 +47,13 @@ static int looks_like_systrace(const unsigned char *b, size_t n)
 		i = 3;
 	for (e = i; e + 7 <= n && e < i + 2048; e++)
 		if (b[e] == 'T' && !memcmp(b + e, "TRACE:", 6) && (b[e + 6] == '\n' || b[e + 6] == '\r') &&
-		    (e == i || b[e - 1] == '\n' || b[e - 1] == ' '))
-			return 1;
+		    (e == i || b[e - 1] == '\n' || b[e - 1] == ' ')) {
+			/* atrace's output: zlib streams, or the text itself */
+			for (e += 6; e < n && (b[e] == '\r' || b[e] == '\n'); e++)
+				;
+			return (n - e >= 2 && (b[e] & 0x0f) == 8 && ((unsigned)b[e] << 8 | b[e + 1]) % 31 == 0) ||
+			       (e < n && b[e] != 'T' && looks_like_systrace(b + e, n - e));
+		}
 	while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n'))
 		i++;
 	b += i;

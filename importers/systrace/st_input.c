@@ -66,7 +66,6 @@ int st_in_open(struct st_in *in, const char *path, struct bt_err *err)
 		in->kind = is_zlib(b + z, n - z) ? ST_ZLIB : ST_TEXT;
 		in->pos = in->kind == ST_ZLIB ? z : at;
 	}
-	in->text_start = in->pos;
 	if (in->kind == ST_TEXT)
 		return BT_OK;
 	in->cap = CHUNK;

@@ -40,7 +40,6 @@ struct st_in {
 	struct bt_fmap map;
 	enum st_container kind;
 	size_t pos;                 /* file bytes consumed (text: the cursor) */
-	size_t text_start;          /* file offset where the text (or its stream) begins */
 	/* inflating */
 	z_stream z;
 	int zinit, zend;            /* a stream is open; the last ended (no more input) */
