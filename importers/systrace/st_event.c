@@ -45,9 +45,20 @@ static int no_name(const char *name, size_t len)
 	return !len || (name[0] == '<' && name[len - 1] == '>');
 }
 
+/* A name's text up to a NUL (a hostile trace's: the database keeps C strings). */
+static size_t text_len(const char *s, size_t len)
+{
+	const char *z = memchr(s, '\0', len);
+
+	return z ? (size_t)(z - s) : len;
+}
+
 uint32_t st_name_id(struct st *s, const char *name, size_t len)
 {
-	uint32_t id = bt_strmap_get(&s->name_of, name, len);
+	uint32_t id;
+
+	len = text_len(name, len);
+	id = bt_strmap_get(&s->name_of, name, len);
 
 	if (!id) {
 		BT_GROW(s->names, s->nnames + 1, s->ncap);
@@ -62,12 +73,13 @@ void st_thread_name(struct st *s, int64_t tid, const char *name, size_t len)
 {
 	struct st_thread *t;
 
+	len = text_len(name, len);
 	if (tid <= 0 || no_name(name, len))
 		return;
 	t = st_thread_of(s, tid);
 	if (t->name) {
 		const char *cur = s->names[t->name - 1];
-		if (!strncmp(cur, name, len) && !cur[len])
+		if (strlen(cur) == len && !memcmp(cur, name, len))
 			return;
 	}
 	t->name = st_name_id(s, name, len);
@@ -129,7 +141,10 @@ void st_dump(struct st *s, const char *line, size_t n)
 
 static uint32_t intern(struct bt_strmap *m, char ***v, size_t *n, size_t *cap, const char *str, size_t len)
 {
-	uint32_t id = bt_strmap_get(m, str, len);
+	uint32_t id;
+
+	len = text_len(str, len);
+	id = bt_strmap_get(m, str, len);
 
 	if (id)
 		return id;

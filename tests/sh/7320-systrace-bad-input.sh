@@ -213,3 +213,15 @@ timeout 60 "$BIN" import -q "$T/async" -o "$T/async.db"
 is "$?" 0 "600k open async slices: imported within a minute"
 is "$(q "$T/async.db" "SELECT count(*) || ' ' || max(depth) || ' ' || count(DISTINCT depth) FROM track_slices")" "800000 599999 600000" \
 	"600k open async slices: the freed depths taken again, lowest first"
+
+# NUL bytes in names (the fuzzer's first find): a name ends at its NUL
+{
+	printf '# tracer: nop\n'
+	printf '          ab\000cd-10    [000] ...1 1.000001: tracing_mark_write: B|10|x\000y\n'
+	printf '              ab-10    [000] ...1 1.000002: sched_switch: prev_comm=abc\000 prev_pid=10 prev_prio=1 prev_state=S ==> next_comm=q next_pid=11 next_prio=1\n'
+	printf '              ab-10    [000] ...1 1.000003: tracing_mark_write: E|10\n'
+} >"$T/nul"
+"$BIN" import -q "$T/nul" -o "$T/nul.db"
+is "$?" 0 "NUL bytes in names: exit 0"
+is "$("$BIN" query -q "$T/nul.db" "SELECT t.name, f.name FROM threads t, slices s JOIN frames f ON f.id = s.frame_id WHERE t.tid = 10" --format tsv | sed 1d | tr '\t' '|')" \
+	"ab|x" "NUL bytes in names: cut there"
