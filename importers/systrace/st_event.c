@@ -351,7 +351,7 @@ static int bad_marker(struct st *s)
 
 /* A marker's phase, pid and up to four more '|' fields; rest: the text
  * after the pid (a B's name, which may hold '|'). */
-struct mark {
+struct st_mark {
 	char ph;
 	int64_t tgid;
 	const char *f[4], *rest;
@@ -359,7 +359,7 @@ struct mark {
 };
 
 /* 0 for a text that is no marker (or clock sync, *skip set). */
-static int parse_mark(const char *m, size_t n, struct mark *k, int *skip)
+static int parse_mark(const char *m, size_t n, struct st_mark *k, int *skip)
 {
 	size_t i, j;
 
@@ -385,7 +385,7 @@ static int parse_mark(const char *m, size_t n, struct mark *k, int *skip)
 	return k->ph == 'E' || k->tgid >= 0;
 }
 
-static int counter(struct st *s, const struct mark *k, int64_t ts, struct bt_err *err)
+static int counter(struct st *s, const struct st_mark *k, int64_t ts, struct bt_err *err)
 {
 	double v;
 	uint32_t track;
@@ -403,7 +403,7 @@ static int counter(struct st *s, const struct mark *k, int64_t ts, struct bt_err
 
 /* S|pid|name|cookie, F|pid|name|cookie; G|pid|track|name|cookie,
  * H|pid|track|name|cookie or H|pid|track|cookie. */
-static int async_mark(struct st *s, const struct mark *k, int64_t ts, struct bt_err *err)
+static int async_mark(struct st *s, const struct st_mark *k, int64_t ts, struct bt_err *err)
 {
 	int sf = k->ph == 'S' || k->ph == 'F', begin = k->ph == 'S' || k->ph == 'G';
 	int c = sf ? 2 : k->ph == 'G' || k->l[3] ? 3 : 2;
@@ -419,7 +419,7 @@ static int async_mark(struct st *s, const struct mark *k, int64_t ts, struct bt_
 }
 
 /* I|pid|name on the process's instants, N|pid|track|name on a track. */
-static int instant(struct st *s, const struct mark *k, int64_t ts, struct bt_err *err)
+static int instant(struct st *s, const struct st_mark *k, int64_t ts, struct bt_err *err)
 {
 	int named = k->ph == 'N';
 
@@ -433,7 +433,7 @@ static int instant(struct st *s, const struct mark *k, int64_t ts, struct bt_err
 /* One tracing_mark_write text m[0, n) of thread tid at ts. */
 static int marker(struct st *s, int64_t tid, int64_t ts, const char *m, size_t n, struct bt_err *err)
 {
-	struct mark k;
+	struct st_mark k;
 	struct st_thread *t;
 	const char *name;
 	size_t len;

@@ -94,13 +94,13 @@ static const char *edge_kind(int type)
 
 #define ROWS 16   /* insert_thread_states16.sql's */
 
-struct open {
+struct st_open {
 	uint32_t frame;
 	int real;
 	int64_t ts, run;   /* run: the thread's running time when it opened */
 };
 
-struct rep {
+struct st_rep {
 	struct st *s;
 	struct bt_feed *feed;
 	int64_t tid;
@@ -119,14 +119,14 @@ struct rep {
 	int64_t pend_ts, pend_dur, pend_io;
 	uint32_t pend_caller;
 	/* open slices */
-	struct open *stack;
+	struct st_open *stack;
 	size_t n, cap;
 	/* states waiting to be written sixteen at a time */
 	int64_t rows[ROWS][7];
 	int nrows;
 };
 
-static void advance(struct rep *r, int64_t ts)
+static void advance(struct st_rep *r, int64_t ts)
 {
 	if (r->last == INT64_MIN)
 		r->last = ts;   /* the thread's first event */
@@ -138,7 +138,7 @@ static void advance(struct rep *r, int64_t ts)
 }
 
 /* The states waiting in r->rows, one statement each (the last few). */
-static int flush_rows(struct rep *r, struct bt_err *err)
+static int flush_rows(struct st_rep *r, struct bt_err *err)
 {
 	int i;
 
@@ -154,7 +154,7 @@ static int flush_rows(struct rep *r, struct bt_err *err)
 
 /* One state: with a blocked function (rare) at once, else sixteen in one
  * statement, which costs a third of sixteen. */
-static int state_row(struct rep *r, int state, int64_t ts, int64_t dur, int64_t io, uint32_t caller,
+static int state_row(struct st_rep *r, int state, int64_t ts, int64_t dur, int64_t io, uint32_t caller,
 		     struct bt_err *err)
 {
 	struct st *s = r->s;
@@ -178,7 +178,7 @@ static int state_row(struct rep *r, int state, int64_t ts, int64_t dur, int64_t 
 	return bt_db_exec_ints(s->db, BT_SQL_INSERT_THREAD_STATES16, &r->rows[0][0], ROWS * 7, err);
 }
 
-static int flush_pending(struct rep *r, struct bt_err *err)
+static int flush_pending(struct st_rep *r, struct bt_err *err)
 {
 	if (!r->pend)
 		return BT_OK;
@@ -187,7 +187,7 @@ static int flush_pending(struct rep *r, struct bt_err *err)
 }
 
 /* End the current state at ts: its row, if it has a length. */
-static int end_state(struct rep *r, int64_t ts, struct bt_err *err)
+static int end_state(struct st_rep *r, int64_t ts, struct bt_err *err)
 {
 	if (r->state == ST_STATE_UNKNOWN || ts <= r->since)
 		return BT_OK;
@@ -203,7 +203,7 @@ static int end_state(struct rep *r, int64_t ts, struct bt_err *err)
 	return BT_OK;
 }
 
-static int set_state(struct rep *r, int state, int64_t ts, struct bt_err *err)
+static int set_state(struct st_rep *r, int state, int64_t ts, struct bt_err *err)
 {
 	if (end_state(r, ts, err))
 		return err->code;
@@ -215,7 +215,7 @@ static int set_state(struct rep *r, int state, int64_t ts, struct bt_err *err)
 	return BT_OK;
 }
 
-static int cpu_known(const struct rep *r, int64_t ts)
+static int cpu_known(const struct st_rep *r, int64_t ts)
 {
 	return ts >= r->known;
 }
@@ -226,11 +226,11 @@ static int wait_of(const struct st *s, uint32_t frame)
 	return s->frame_type[frame] == T_NOTIFY ? 0 : s->frame_type[frame];
 }
 
-static int begin(struct rep *r, int64_t ts, uint32_t frame, struct bt_err *err)
+static int begin(struct st_rep *r, int64_t ts, uint32_t frame, struct bt_err *err)
 {
 	struct st *s = r->s;
 	struct bt_slice sl;
-	struct open *o;
+	struct st_open *o;
 
 	BT_GROW(r->stack, r->n + 1, r->cap);
 	o = &r->stack[r->n++];
@@ -255,7 +255,7 @@ static int begin(struct rep *r, int64_t ts, uint32_t frame, struct bt_err *err)
 
 /* A wait marker's edge: its owner (a monitor's, by name) or the thread
  * whose wakeup ended it. */
-static int wait_edge(struct rep *r, const struct bt_slice *sl, int type, int64_t obj, int64_t waker,
+static int wait_edge(struct st_rep *r, const struct bt_slice *sl, int type, int64_t obj, int64_t waker,
 		     int64_t waker_ts, struct bt_err *err)
 {
 	struct st *s = r->s;
@@ -266,10 +266,10 @@ static int wait_edge(struct rep *r, const struct bt_slice *sl, int type, int64_t
 			  waker >= 0 ? waker_ts : INT64_MIN);
 }
 
-static int close_top(struct rep *r, int64_t ts, struct bt_err *err)
+static int close_top(struct st_rep *r, int64_t ts, struct bt_err *err)
 {
 	struct st *s = r->s;
-	struct open o = r->stack[--r->n];
+	struct st_open o = r->stack[--r->n];
 	struct bt_slice *top, closed;
 	int type;
 	int64_t waker = -1, waker_ts = 0;
@@ -299,7 +299,7 @@ static int close_top(struct rep *r, int64_t ts, struct bt_err *err)
 	return type ? wait_edge(r, &closed, type, s->frame_obj[o.frame], waker, waker_ts, err) : BT_OK;
 }
 
-static int sched(struct rep *r, const struct st_ev *e, struct bt_err *err)
+static int sched(struct st_rep *r, const struct st_ev *e, struct bt_err *err)
 {
 	switch (e->kind) {
 	case ST_EV_RUN:
@@ -341,7 +341,7 @@ static int sched(struct rep *r, const struct st_ev *e, struct bt_err *err)
  * exception: a thread first seen being switched out ran on that CPU
  * since the CPU's first event (any other task there would have been
  * switched out before). A trace with no switch at all knows no thread's. */
-static void initial(struct rep *r, const struct st_ev *first)
+static void initial(struct st_rep *r, const struct st_ev *first)
 {
 	const struct st *s = r->s;
 
@@ -354,7 +354,7 @@ static void initial(struct rep *r, const struct st_ev *first)
 		r->known = s->cpu_first[first->a];
 }
 
-static int event(struct rep *r, const struct st_ev *e, struct bt_err *err)
+static int event(struct st_rep *r, const struct st_ev *e, struct bt_err *err)
 {
 	struct st *s = r->s;
 
@@ -372,7 +372,7 @@ static int event(struct rep *r, const struct st_ev *e, struct bt_err *err)
 	return close_top(r, e->ts, err);
 }
 
-static int replay(struct rep *r, struct st_reader *rd, struct bt_err *err)
+static int replay(struct st_rep *r, struct st_reader *rd, struct bt_err *err)
 {
 	struct st *s = r->s;
 	const struct st_ev *e;
@@ -423,7 +423,7 @@ static int by_tid(const void *a, const void *b)
 int st_threads(struct st *s, struct bt_err *err)
 {
 	struct st_thread **order = bt_xmalloc((s->nthreads ? s->nthreads : 1) * sizeof *order);
-	struct rep r;
+	struct st_rep r;
 	size_t i, k = 0;
 	int rc = BT_OK;
 
