@@ -7,7 +7,7 @@
 # make bench      load, analyze, import and export 200k and 1M records, the Perfetto
 #                 export imported back, and a 1.2M-sample iOS database (BENCH=ios for
 #                 that alone): wall, CPU, peak RSS
-# make fuzz       libFuzzer on the Android, iOS, Perfetto and systrace importers and compare's JSON
+# make fuzz       libFuzzer on the Android, iOS, Perfetto, btrace 2.0 and systrace importers and compare's JSON
 #                 report reader (FUZZ_SECONDS=600 in all, split between them;
 #                 FUZZ_TARGETS="ios perfetto" for some)
 # make clean
@@ -162,7 +162,7 @@ bench: $(BIN) $(MKDUMP)
 	@B=$(B) sh tests/bench.sh
 
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= android ios perfetto systrace json
+FUZZ_TARGETS ?= android ios perfetto json btrace2 systrace
 # UBSan findings abort (no recovery), so libFuzzer keeps them as crashes.
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 fuzz:

@@ -355,7 +355,7 @@ bt.rule{
       if in_window(w, e.ts) then
         local function build()
           local node = e.waiter_sample_id and
-            bt.scalar("SELECT node_id FROM samples WHERE id = ?", e.waiter_sample_id)
+            bt.scalar("SELECT node_id FROM samples WHERE id = ?", e.waiter_sample_id) or e.waiter_node_id
           local caller = node and app_frame(node, p.framework) or
             app_frame_of_slice(slice_at(main, e.ts, e.dur), p.framework)
           local waker_method = e.waker_node_id and app_frame(e.waker_node_id, p.framework)

@@ -21,7 +21,8 @@ int bt_importer_find(const char *path, const struct bt_importer **out, struct bt
 	X(bt_imp_android) \
 	X(bt_imp_ios) \
 	X(bt_imp_systrace) \
-	X(bt_imp_perfetto)
+	X(bt_imp_perfetto) \
+	X(bt_imp_btrace2)
 
 #define BT_IMPORTER_DECLARE(v) extern const struct bt_importer v;
 BT_IMPORTERS(BT_IMPORTER_DECLARE)

@@ -56,11 +56,39 @@ static int is_proguard_mapping(const unsigned char *h, size_t n)
 	return arrow + 4 <= nl && nl[-1] == ':';
 }
 
+/* A methodMapping.txt of btrace 2.0 or Tencent Matrix: '#' lines, then
+ * "id,access,pkg.Class method ..." (the 64 bytes may end inside it). */
+static int is_method_mapping(const unsigned char *h, size_t n)
+{
+	const unsigned char *s = h, *end = h + n, *nl;
+	int k, len, dots;
+
+	while (s < end && *s == '#') {           /* btrace's "#UUID" */
+		nl = memchr(s, '\n', (size_t)(end - s));
+		if (!nl)
+			return 0;
+		s = nl + 1;
+	}
+	for (k = 0; k < 2; k++) {               /* id, then access flags */
+		for (len = 0; s < end && *s >= '0' && *s <= '9'; s++)
+			len++;
+		if (!len || s == end || *s++ != ',')
+			return 0;
+	}
+	for (len = 0, dots = 0; s < end && *s > ' ' && *s < 0x7f && *s != ','; s++)   /* the class */
+		len++, dots += *s == '.';
+	return len > 0 && (s == end || (dots && *s == ' ' && (s + 1 == end || s[1] > ' ')));
+}
+
 const char *bt_known_format(const unsigned char *h, size_t n)
 {
 	if (is_sampling_mapping(h, n))
 		return "this is a sampling-mapping file (btrace's method names); pass the sampling.bin "
 		       "beside it: the mapping is found next to it, or give it with --mapping";
+	if (is_method_mapping(h, n))
+		return "this is a methodMapping.txt (btrace 2.0's or Matrix's method names); pass the "
+		       "appTrace.bin beside it, or their directory: the mapping is found next to it, or "
+		       "give it with --mapping";
 	if (is_proguard_mapping(h, n))
 		return "this is a ProGuard/R8 mapping.txt; pass the trace and give this file with --retrace";
 	if (starts(h, n, "SIMPLEPERF"))

@@ -188,7 +188,7 @@ SELECT e.ts, e.kind, e.dur, e.waker_tid, e.waker_ts, wn.frame_id AS leaf, pn.fra
        kn.frame_id AS waker_frame
 FROM blocking_edges e
 LEFT JOIN samples s ON s.id = e.waiter_sample_id
-LEFT JOIN nodes wn ON wn.id = s.node_id
+LEFT JOIN nodes wn ON wn.id = coalesce(s.node_id, e.waiter_node_id)
 LEFT JOIN nodes pn ON pn.id = wn.parent_id
 LEFT JOIN nodes kn ON kn.id = e.waker_node_id
 WHERE e.waiter_tid = ? ORDER BY e.dur DESC, e.ts]], main) do

@@ -109,7 +109,7 @@ function bt.edges(opts)
 SELECT e.*, wn.frame_id AS waiter_frame_id, kn.frame_id AS waker_frame_id
 FROM blocking_edges e
 LEFT JOIN samples s ON s.id = e.waiter_sample_id
-LEFT JOIN nodes wn ON wn.id = s.node_id
+LEFT JOIN nodes wn ON wn.id = coalesce(s.node_id, e.waiter_node_id)
 LEFT JOIN nodes kn ON kn.id = e.waker_node_id]] .. w .. " ORDER BY e.ts, e.id" .. limit(opts),
     table.unpack(args))
 end

@@ -1,6 +1,14 @@
--- perfetto_edges: the waits whose waker is known, for flow arrows.
+-- perfetto_edges: every wait, linked ones (a waker known) first, for flow
+-- arrows and the instants of the rest, with the waiting frame, its caller
+-- and the waker's frame (0: unknown; waker_tid and waker_ts 0 unlinked).
 -- -> id INTEGER, waiter_tid INTEGER, ts INTEGER, waker_tid INTEGER, waker_ts INTEGER, kind TEXT,
---    dur INTEGER
-SELECT id, waiter_tid, ts, waker_tid, waker_ts, kind, dur FROM blocking_edges
-WHERE waker_tid IS NOT NULL AND waker_ts IS NOT NULL
-ORDER BY waiter_tid, ts, id
+--    dur INTEGER, blocked_in INTEGER, caller INTEGER, waker_frame INTEGER, linked INTEGER
+SELECT e.id, e.waiter_tid, e.ts, coalesce(e.waker_tid, 0), coalesce(e.waker_ts, 0), e.kind, e.dur,
+       coalesce(wn.frame_id, 0), coalesce(pn.frame_id, 0), coalesce(kn.frame_id, 0),
+       e.waker_tid IS NOT NULL AND e.waker_ts IS NOT NULL AS linked
+FROM blocking_edges e
+LEFT JOIN samples s ON s.id = e.waiter_sample_id
+LEFT JOIN nodes wn ON wn.id = coalesce(s.node_id, e.waiter_node_id)
+LEFT JOIN nodes pn ON pn.id = wn.parent_id
+LEFT JOIN nodes kn ON kn.id = e.waker_node_id
+ORDER BY e.waiter_tid, e.ts, e.id

@@ -123,7 +123,8 @@ CREATE TABLE blocking_edges (
 	waker_tid       INTEGER,
 	waker_sample_id INTEGER,
 	waker_ts        INTEGER,
-	waker_node_id   INTEGER
+	waker_node_id   INTEGER,
+	waiter_node_id  INTEGER     -- the waiter's innermost frame where no sample gives it (a Perfetto trace's waits)
 );
 
 -- Work handed from one thread to another (iOS dispatch_async and async

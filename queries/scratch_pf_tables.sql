@@ -1,6 +1,6 @@
 -- scratch_pf_tables: what the Perfetto importer keeps aside in the trace
 -- database's temp schema while it pairs slices (importers/pf_int.h): the
--- notifies that may end waits, and flow ends.
+-- notifies that may end waits, flow ends and waits no one ended.
 CREATE TEMP TABLE pf_notify (
 	obj INTEGER NOT NULL,
 	tid INTEGER NOT NULL,
@@ -14,5 +14,7 @@ CREATE TEMP TABLE pf_flow (
 	ts   INTEGER NOT NULL,
 	dur  INTEGER NOT NULL,
 	name TEXT,
-	edge TEXT       -- an end at a marker slice: the kind of edge it gave
+	edge TEXT,      -- an end at a marker slice: the kind of edge it gave
+	f1   INTEGER,   -- our export's frames (ids of frames): a begin's, the waker's;
+	f2   INTEGER    -- an end's or a lone wait's (role 2), the frame the wait was in (f1) and its caller (f2)
 );

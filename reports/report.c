@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/names.h"
 #include "reports/report.h"
 
 static void meta_row(struct bt_facts *f, struct bt_rows *r)
@@ -172,6 +173,23 @@ void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b)
 	}
 }
 
+void bt_format_name(const struct bt_namer *names, const char *s, struct bt_buf *b)
+{
+	size_t indent = strspn(s, " ");
+
+	bt_buf_add(b, s, indent);
+	bt_buf_adds(b, bt_namer_get(names, s + indent));
+}
+
+void bt_format_cell(const struct bt_namer *names, const struct bt_value *v, enum bt_unit u,
+		    struct bt_buf *b)
+{
+	if (v->type == BT_V_TEXT)
+		bt_format_name(names, v->u.s, b);
+	else
+		bt_format_value(v, u, b);
+}
+
 void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b)
 {
 	size_t n = strlen(column);
@@ -272,12 +290,13 @@ void bt_col_heading(const struct bt_rtable *t, int c, const struct bt_col_fmt *k
 	}
 }
 
-void bt_col_cell(const struct bt_value *v, const struct bt_col_fmt *k, enum bt_unit u, struct bt_buf *b)
+void bt_col_cell(const struct bt_namer *names, const struct bt_value *v, const struct bt_col_fmt *k,
+		 enum bt_unit u, struct bt_buf *b)
 {
 	if (is_number(v) && (k->ts || k->ns))
 		bt_buf_addf(b, k->scale.div == 1e9 ? "%.2f" : "%.1f", (number(v) - (double)k->t0) / k->scale.div);
 	else
-		bt_format_value(v, u, b);
+		bt_format_cell(names, v, u, b);
 }
 
 int bt_value_zero(const struct bt_value *v)
@@ -297,6 +316,23 @@ int bt_row_zero(const struct bt_rtable *t, size_t r)
 		measures++;
 	}
 	return measures > 0;
+}
+
+/* A finding's value as people read it: durations in ms, s or min,
+ * timestamps since the trace's start. */
+void bt_format_evidence(const char *key, const struct bt_value *v, int64_t t0, const struct bt_namer *names,
+			struct bt_buf *b)
+{
+	enum bt_unit u = bt_unit_of(key, BT_UNIT_NONE);
+	int number = v->type == BT_V_INT || v->type == BT_V_REAL;
+	double d = v->type == BT_V_INT ? (double)v->u.i : v->type == BT_V_REAL ? v->u.d : 0;
+
+	if (number && bt_is_ts(key) && v->type == BT_V_INT)
+		bt_format_at(v->u.i, t0, b);
+	else if (number && u == BT_UNIT_NS)
+		bt_format_duration(d, b);
+	else
+		bt_format_cell(names, v, u, b);
 }
 
 static int by_name(const void *a, const void *b)

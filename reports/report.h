@@ -26,7 +26,7 @@ enum {
 	BT_NEED_RESULT = 1 << 0,     /* the rules' result and the database: written after the rules */
 	BT_NEED_STACKS = 1 << 1,     /* self values per thread, message and call path */
 	BT_NEED_SLICES = 1 << 2,     /* every slice in preorder (the Perfetto trace) */
-	BT_NEED_TIMELINE = 1 << 3    /* the longest slices of each thread (the HTML timeline) */
+	BT_NEED_TIMELINE = 1 << 3    /* every slice of every thread, packed (the HTML timeline) */
 };
 
 /* What a writer gets; only what its needs name is set. A writer without
@@ -43,6 +43,10 @@ struct bt_export {
 				      * terminal's when writing to one, else no limit */
 	struct bt_namer *names;      /* method names as people read them (engine/base/names.h):
 				      * the trace's frames in scope; NULL: full names (--full-names) */
+	/* A long write's progress (NULL: none), on the writer's thread: 0 of
+	 * total first, then more done, total of total last. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 struct bt_exporter {
@@ -102,6 +106,14 @@ void bt_report_ctx_release(struct bt_report_ctx *c);
 void bt_format_bytes(double v, struct bt_buf *b);
 /* A value as people read it: ns as ms, bytes with binary units, percent. */
 void bt_format_value(const struct bt_value *v, enum bt_unit u, struct bt_buf *b);
+/* Text as people read it: a frame name in scope of names (the trace's
+ * frames; NULL under --full-names) short, "FeedAdapter.bind", its leading
+ * spaces (a call tree's depth) kept; any other text as it is, so every
+ * text cell may go through it. Appended to b. */
+void bt_format_name(const struct bt_namer *names, const char *s, struct bt_buf *b);
+/* bt_format_value with its text through bt_format_name. */
+void bt_format_cell(const struct bt_namer *names, const struct bt_value *v, enum bt_unit u,
+		    struct bt_buf *b);
 /* A column heading for people: "wall_ns" reads "wall ms". */
 void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b);
 
@@ -132,7 +144,13 @@ struct bt_col_fmt {
 void bt_col_fmt_of(const struct bt_rtable *t, int c, size_t rows, int64_t t0, struct bt_col_fmt *k);
 /* "ts" -> "at ms", "waker_ts" -> "waker_at ms", "wall_ns" -> "wall s". */
 void bt_col_heading(const struct bt_rtable *t, int c, const struct bt_col_fmt *k, struct bt_buf *b);
-void bt_col_cell(const struct bt_value *v, const struct bt_col_fmt *k, enum bt_unit u, struct bt_buf *b);
+void bt_col_cell(const struct bt_namer *names, const struct bt_value *v, const struct bt_col_fmt *k,
+		 enum bt_unit u, struct bt_buf *b);
+/* A finding's value as people read it: durations in ms, s or min,
+ * timestamps ("ts", "waker_ts") since the trace's start t0, method names
+ * short by names. */
+void bt_format_evidence(const char *key, const struct bt_value *v, int64_t t0, const struct bt_namer *names,
+			struct bt_buf *b);
 /* 0, or no value. */
 int bt_value_zero(const struct bt_value *v);
 /* Row r's every measure (a cell whose column has a unit) is 0: it says

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/base/names.h"
 #include "engine/db/rows.h"
 #include "reports/report.h"
 #include "reports/report_startup.h"

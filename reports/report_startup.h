@@ -14,6 +14,8 @@
 #include "engine/base/err.h"
 #include "engine/db/db.h"
 
+struct bt_namer;
+
 #define BT_NONE INT64_MIN   /* a NULL column */
 
 struct bt_su_phase {
@@ -62,8 +64,10 @@ extern const char *const bt_startup_sum_cols[8];
 void bt_startup_sum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c[8]);
 
 /* The startup as text lines (the text report, reports/text/startup_text.c),
- * wrapped within width columns (0: no limit); nothing without one. */
-void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, size_t width);
+ * wrapped within width columns (0: no limit), method names short by names
+ * (engine/base/names.h; NULL: in full); nothing without one. */
+void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct bt_namer *names,
+			 size_t width);
 /* The same as Markdown (a heading, the headline and a phases table). */
 void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s);
 

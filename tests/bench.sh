@@ -11,7 +11,9 @@
 # and, from that kept (already imported) database, each export on its own:
 #   report    the JSON report alone (the rules' cost, which every export pays)
 #   xlsx      -o report.xlsx
-#   html      -o report.html
+#   html      -o report.html, then the page drawn by headless Chromium:
+#             navigation to the timeline drawn (data-render-ms), and one
+#             drawing of the timeline and the flame graph (data-bench)
 #   pprof     --pprof (with the JSON report)
 #   folded    --folded (with the JSON report)
 #   perfetto  --perfetto (with the JSON report)
@@ -23,6 +25,11 @@
 #   ios-analyze  the default analysis with its JSON report
 #   ios-gz       the same from the gzip'd database
 #   ios-import   a kept database (-o)
+# and for btrace 2.0 raw traces (tests/fixtures/mkbtrace2.py: 20M records,
+# 320 MB, and 1M, 16 MB; with BENCH=btrace2 only these):
+#   b2-load      import into a scratch database (slices deferred)
+#   b2-analyze   the default analysis with its JSON report
+#   b2-import    a kept database (-o), slices stored as rows (the 1M trace)
 set -eu
 B=${B:-build}
 RUNS=${RUNS:-5}
@@ -42,7 +49,27 @@ if [ ! -f "$dir/ios1m/trace.db.gz" ]; then
 	python3 tests/fixtures/mkios.py "$dir/ios1m" $IOS_OPTS --no-truth >/dev/null
 	gzip -c "$dir/ios1m/trace.db" >"$dir/ios1m/trace.db.gz"
 fi ;; esac
+case $BENCH in *btrace2*)
+for k in 1 20; do
+	[ -f "$dir/b2-$k/appTrace.bin" ] || python3 tests/fixtures/mkbtrace2.py "$dir/b2-$k" --seed 42 --slices 1000000 \
+		--threads 8 --span 600 --repeat $k --no-truth
+done ;; esac
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+CHROME=${CHROME:-/usr/bin/chromium}
+drawn() {   # page: Chromium's time to draw it, median of RUNS, and its frame times
+	[ -x "$CHROME" ] || return 0
+	: >"$dir/times"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$dir/chrome" \
+			--window-size=1400,1000 --dump-dom "file://$(realpath "$1")#bench" 2>/dev/null >"$dir/dom"
+		grep -o ' data-render-ms="[0-9]*"' "$dir/dom" | tr -dc '0-9\n' >>"$dir/times"
+		i=$((i + 1))
+	done
+	echo "# $1 drawn by Chromium in $(median <"$dir/times") ms (median of $RUNS);" \
+		"one drawing, ms: $(grep -o ' data-bench="[^"]*"' "$dir/dom" | sed 's/.*="//; s/"$//')"
+	rm -rf "$dir/chrome" "$dir/dom"
+}
 measure() {   # label records command...
 	label=$1 n=$2; shift 2
 	: >"$dir/times"
@@ -51,6 +78,7 @@ measure() {   # label records command...
 		[ "$label" = import ] && rm -f "$dir/$n.db"
 		[ "$label" = pfimport ] && rm -f "$dir/pf.db"
 		[ "$label" = ios-import ] && rm -f "$dir/ios.db"
+		[ "$label" = b2-import ] && rm -f "$dir/b2.db"
 		# shellcheck disable=SC2086
 		[ -n "${clean:-}" ] && rm -f $clean   # outputs replaced, not deleted, inside the timing
 		sync   # earlier jobs' writes are flushed now, not by the kernel during this one
@@ -82,6 +110,7 @@ for n in $ns; do
 	measure report $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json"
 	measure xlsx $n "$BIN" analyze -q "$dir/$n.db" -o "$r.xlsx"
 	measure html $n "$BIN" analyze -q "$dir/$n.db" -o "$r.html"
+	drawn "$r.html"
 	measure pprof $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --pprof "$r.pb.gz"
 	measure folded $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --folded "$r.folded"
 	measure perfetto $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json" --perfetto "$r.pb"
@@ -99,5 +128,14 @@ case $BENCH in *ios*)
 	mb=$(du -m --apparent-size "$db" | cut -f1)
 	measure ios-import "$n" "$BIN" import -q "$db" -o "$dir/ios.db"
 	rm -f "$dir/ios.json" ;;
+esac
+case $BENCH in *btrace2*)
+	n=$("$BIN" query -q "$dir/b2-20" "SELECT value FROM meta WHERE key = 'records'" --format tsv | sed -n 2p)
+	mb=$(du -m --apparent-size "$dir/b2-20/appTrace.bin" | cut -f1)
+	measure b2-load "$n" "$BIN" query -q "$dir/b2-20" "SELECT count(*) FROM threads"
+	measure b2-analyze "$n" "$BIN" analyze -q "$dir/b2-20" -o "$dir/b2.json"
+	mb=$(du -m --apparent-size "$dir/b2-1/appTrace.bin" | cut -f1)
+	measure b2-import 1000000 "$BIN" import -q "$dir/b2-1" -o "$dir/b2.db"
+	rm -f "$dir/b2.json" ;;
 esac
 rm -f "$dir"/*.db "$dir"/*.report.*

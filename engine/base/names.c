@@ -99,8 +99,10 @@ void bt_name_short(const char *name, size_t len, int level, struct bt_buf *b)
 {
 	const char *paren = memchr(name, '(', len), *close, *start, *sep;
 
-	if (level >= TOP_LEVEL || !paren || paren == name || name[0] == '-' || name[0] == '+' ||
-	    !(close = memchr(paren, ')', len - (size_t)(paren - name)))) {
+	/* "inflate (activity_main)", "monitor contention with owner T (12) at ...":
+	 * a space before the list makes it words, no signature */
+	if (level >= TOP_LEVEL || !paren || paren == name || paren[-1] == ' ' || name[0] == '-' ||
+	    name[0] == '+' || !(close = memchr(paren, ')', len - (size_t)(paren - name)))) {
 		bt_buf_add(b, name, len);
 		return;
 	}

@@ -13,7 +13,8 @@
  *   2  com.example.FeedAdapter.bind(View, int)   + the package
  *   3  the full signature
  * A name that is no signature (no parameter list: "<unknown 0x1f>",
- * "-[NSObject init]", "libc.so!read") reads as it is at every level.
+ * "-[NSObject init]", "libc.so!read"; or words before a parenthesis:
+ * "inflate (activity_main)") reads as it is at every level.
  */
 #ifndef BT_NAMES_H
 #define BT_NAMES_H

@@ -21,6 +21,7 @@ struct bt_progress {
 	int pct;
 	int64_t since;             /* when the phase began, monotonic ns */
 	int drawn;                 /* the line shows something */
+	int eager;                 /* its percentage shows at once */
 	int stop;
 };
 
@@ -37,7 +38,7 @@ static void draw(struct bt_progress *p)
 {
 	int64_t age = now_ns() - p->since;
 
-	if (!p->what[0] || (age < QUIET_NS && p->pct < 0))   /* a percentage shows at once */
+	if (!p->what[0] || (age < QUIET_NS && !(p->eager && p->pct >= 0)))
 		return;
 	if (p->pct >= 0)
 		fprintf(stderr, "\rbtrace-analyze: %s: %3d%% (%.1f s)\033[K", p->what, p->pct, (double)age / 1e9);
@@ -99,7 +100,7 @@ void bt_progress_start(int enabled)
 	line = p;
 }
 
-void bt_progress_phase(const char *what)
+static void phase(const char *what, int eager)
 {
 	struct bt_progress *p = line;
 
@@ -111,8 +112,19 @@ void bt_progress_phase(const char *what)
 		snprintf(p->what, sizeof p->what, "%s", what ? what : "");
 		p->pct = -1;
 		p->since = now_ns();
+		p->eager = eager;
 	}
 	pthread_mutex_unlock(&p->mu);
+}
+
+void bt_progress_phase(const char *what)
+{
+	phase(what, 0);
+}
+
+void bt_progress_phase_eager(const char *what)
+{
+	phase(what, 1);
 }
 
 void bt_progress_pct(int pct)

@@ -2,8 +2,7 @@
  * What a long run is doing, on a terminal's stderr: "btrace-analyze:
  * running the rules (2.1 s)". A thread redraws the line while a phase
  * lasts, so no phase of a long run is silent; nothing is drawn for a
- * phase shorter than half a second unless it tells its percentage, nor
- * when stderr is no terminal.
+ * phase shorter than half a second, nor when stderr is no terminal.
  */
 #ifndef BT_PROGRESS_H
 #define BT_PROGRESS_H
@@ -14,6 +13,9 @@
 void bt_progress_start(int enabled);
 /* The phase now running ("running the rules"); NULL: none (line cleared). */
 void bt_progress_phase(const char *what);
+/* The same, its percentage shown from the first (the import's, as it
+ * always was). */
+void bt_progress_phase_eager(const char *what);
 /* The phase's share done, 0..100; -1: unknown. */
 void bt_progress_pct(int pct);
 /* Clear the line and stop the thread (atexit-safe; again is harmless). */

@@ -8,6 +8,8 @@
  * --fail-on exits 3 (after writing everything) when a finding reaches it.
  */
 #include <stdio.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "engine/base/progress.h"
 
@@ -29,6 +31,15 @@ static int gate(const struct bt_opts *o, const struct bt_result *res, struct bt_
 		return bt_err_set(err, BT_EGATE, "gate failed: %zu finding%s at or above '%s'", n,
 				  n == 1 ? "" : "s", o->fail_on);
 	return BT_OK;
+}
+
+/* A writer's progress, on the progress line's "writing PATH" phase
+ * (engine/base/progress.h: nothing unless stderr is a terminal). */
+static void show_writing(void *ctx, const char *path, uint64_t done, uint64_t total)
+{
+	(void)ctx;
+	(void)path;
+	bt_progress_pct(total && done < total ? (int)(done * 100 / total) : -1);
 }
 
 /* The outputs asked for, in the order their errors should be found in:
@@ -78,6 +89,8 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 		out = bt_outputs_new(bt_folded_metric_parse(o.folded_metric), o.show_idle);
 		bt_outputs_width(out, o.width);
 		bt_outputs_full_names(out, o.full_names);
+		if (!o.quiet && isatty(2))
+			bt_outputs_progress(out, show_writing, NULL);
 		rc = add_outputs(&o, out, err);
 	}
 	if (!rc)

@@ -23,6 +23,9 @@ static const char overview[] =
 	"  ios               btrace iOS database (SQLite), --symbols for addresses\n"
 	"  perfetto          Perfetto trace (protobuf): btrace 2.0/3.0 exports,\n"
 	"                    system traces, this tool's --perfetto output\n"
+	"  btrace2           btrace 2.0 raw trace (appTrace.bin, or its directory);\n"
+	"                    its methodMapping.txt (btrace's or Matrix's) is found\n"
+	"                    beside it, or --mapping\n"
 	"  systrace          ftrace text of atrace/systrace (plain, gzip'd, atrace -z's\n"
 	"                    TRACE: + zlib, or a systrace HTML page)\n"
 	"  trace database    a database 'import' wrote (reused, not imported again)\n"
@@ -59,10 +62,12 @@ static const struct {
 	  "keeps the old file; through a symbolic link its target is replaced and the\n"
 	  "link kept; a FIFO or device (/dev/stdout) is written through. The HTML\n"
 	  "report is one self-contained page (nothing is fetched) with a flame graph\n"
-	  "per thread and the main thread's timeline, its waits and arrows from the\n"
-	  "threads that ended them. An .xlsx workbook holds a Summary (facts,\n"
-	  "findings by severity, metrics), charts of the top methods and of blocked\n"
-	  "time, and a sheet per table.\n",
+	  "per thread (weighed by wall, CPU, off-CPU time or allocated bytes; the\n"
+	  "callers and callees of a method) and every thread's timeline with all\n"
+	  "its slices (up to 4,000,000), its waits and arrows from the slices that\n"
+	  "ended them; on a terminal, writing it shows its progress after a second.\n"
+	  "An .xlsx workbook holds a Summary (facts, findings by severity, metrics),\n"
+	  "charts of the top methods and of blocked time, and a sheet per table.\n",
 	  &bt_optab_analyze, NULL },
 	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
 	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"

@@ -63,7 +63,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 		pl.taps = *taps;
 	pl.io.progress = show_progress;
 	bt_buf_addf(&what, "importing '%s'", input);
-	bt_progress_phase(what.buf);
+	bt_progress_phase_eager(what.buf);
 	bt_buf_release(&what);
 	bt_diag_init(&diag);
 	rc = bt_pipeline_run(db, &pl, &diag, err);

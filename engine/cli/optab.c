@@ -35,7 +35,7 @@ static const struct bt_opt opt_verbose = { .name = "--verbose", .alias = "-v",
 						   "(unlinked waits, orphan wakers; the report counts them)",
 					   .kind = BT_OPTK_FLAG, .field = F(verbose) };
 static const struct bt_opt opt_mapping =
-	VALUE("--mapping", "FILE", "the sampling-mapping file, when it is not beside the dump", mapping);
+	VALUE("--mapping", "FILE", "the mapping (sampling-mapping.bin, methodMapping.txt), when not beside the trace", mapping);
 static const struct bt_opt opt_retrace =
 	VALUE("--retrace", "FILE", "ProGuard/R8 mapping.txt to de-obfuscate class and method names",
 	      retrace);
@@ -82,21 +82,27 @@ static const struct bt_opt opt_fail_on = VALUE("--fail-on", "SEV",
 	"error); the report is written first", fail_on);
 static const struct bt_opt opt_perfetto = VALUE("--perfetto", "OUT.pb",
 	"also write the reconstructed slices as a Perfetto trace\n"
-	"(open in ui.perfetto.dev): one track per thread, upstream's\n"
-	"annotations, flow arrows from each waker to the wait it ended", perfetto);
+	"(open in ui.perfetto.dev): one track per thread, slices by\n"
+	"short name with the signature beside it, upstream's\n"
+	"annotations (zeros and values a slice shares with its parent\n"
+	"left out), flow arrows from each waker to the wait it ended;\n"
+	"names interned as the Perfetto SDK writes them", perfetto);
 static const struct bt_opt opt_pprof = VALUE("--pprof", "OUT.pb.gz",
 	"also write a pprof profile (gzip'd profile.proto; 'go tool\n"
 	"pprof OUT.pb.gz'): the self values of each call path per\n"
 	"thread and Looper message; sample types wall, cpu, offcpu\n"
 	"(nanoseconds), alloc_space (bytes), alloc_objects, majflt;\n"
-	"labels thread (name, or \"tid N\"), tid and msg_id (none\n"
-	"outside messages): -tagfocus thread=main, -tags", pprof);
+	"functions by short name, the signature as system_name;\n"
+	"labels thread (\"main\" for the main thread, else its name\n"
+	"or \"tid N\"), thread_name (every thread's), tid and msg_id\n"
+	"(none outside messages): -tagfocus thread=main, -tags", pprof);
 static const struct bt_opt opt_folded = VALUE("--folded", "OUT.txt",
 	"also write folded stacks for FlameGraph (flamegraph.pl) and\n"
 	"speedscope: a line \"THREAD;outer;...;leaf VALUE\" per call\n"
 	"path with a positive value; the root frame is the thread's\n"
-	"name (\"tid N\" if unnamed, \" (tid N)\" added if shared);\n"
-	"in names ';' becomes ':' and a line break a space", folded);
+	"name (\"tid N\" if unnamed, \" (tid N)\" added if shared),\n"
+	"the others short method names; in names ';' becomes ':'\n"
+	"and a line break a space", folded);
 static const struct bt_opt opt_folded_metric = VALUE("--folded-metric", "M",
 	"the folded values: wall (default), cpu or offcpu, in integer\n"
 	"nanoseconds of self time, or alloc, in bytes allocated", folded_metric);
@@ -111,7 +117,9 @@ static const struct bt_opt opt_full_names = {
 	.name = "--full-names", .kind = BT_OPTK_FLAG, .field = F(full_names),
 	.help = "full method signatures in the reports and exports\n"
 		"(default: \"FeedAdapter.bind\", lengthened only where two\n"
-		"methods would read alike; JSON and SQL always have both)" };
+		"methods would read alike; JSON, SQL, pprof's system_name,\n"
+		"the xlsx signature columns and the Perfetto trace's\n"
+		"signature annotations always keep them)" };
 
 static int width(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
 {

@@ -196,6 +196,18 @@ static void show_idle(struct bt_stacks *s)
 	free(child);
 }
 
+/* Where the trace tells the wall clock: an iOS database's trace start
+ * (µs since the epoch; its timestamps are ns since then). */
+static int wall_clock(struct bt_stacks *s, struct bt_db *db, struct bt_err *err)
+{
+	int64_t start = 0;
+
+	if (bt_db_meta_int(db, "wall_start_ns", 0, &start, err))
+		return err->code;
+	s->wall_first_ns = start > 0 ? bt_sat_add(start, s->first_ts) : 0;
+	return BT_OK;
+}
+
 int bt_stacks_load_names(struct bt_stacks *s, struct bt_db *db, struct bt_err *err)
 {
 	struct bt_stacks_run *r = s->run;
@@ -228,6 +240,8 @@ int bt_stacks_load_names(struct bt_stacks *s, struct bt_db *db, struct bt_err *e
 		rc = bt_db_meta_int(db, "first_ts", 0, &s->first_ts, err);
 	if (!rc)
 		rc = bt_db_meta_int(db, "last_ts", s->first_ts, &s->last_ts, err);
+	if (!rc)
+		rc = wall_clock(s, db, err);
 	name_roots(s);
 	bt_map64_release(&l.tids);
 	bt_strmap_release(&l.ctxs);

@@ -40,6 +40,7 @@ struct bt_feed {
 	unsigned char *flags;      /* by frame id: FRAME_* */
 	size_t nflags;
 	struct feed_msg msg;
+	struct { bt_slices_fn fn; void (*release)(void *); void *ctx; } defer;
 };
 
 enum { FRAME_LOOP = 1, FRAME_IDLE = 2 };
@@ -63,10 +64,19 @@ struct bt_feed *bt_feed_new_replay(const struct bt_taps *taps)
 	return bt_feed_new(NULL, taps);
 }
 
+void bt_feed_defer(struct bt_feed *f, bt_slices_fn fn, void (*release)(void *), void *ctx)
+{
+	f->defer.fn = fn;
+	f->defer.release = release;
+	f->defer.ctx = ctx;
+}
+
 void bt_feed_free(struct bt_feed *f)
 {
 	if (!f)
 		return;
+	if (f->defer.release)
+		f->defer.release(f->defer.ctx);
 	bt_profile_free(f->profile);
 	free(f->stack);
 	free(f->flags);
@@ -173,8 +183,9 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 	BT_GROW(f->stack, f->sp + 1, f->cap);
 	n = &f->stack[f->sp];
 	up = &f->stack[f->sp - 1];
-	memset(n, 0, sizeof *n);
-	n->s = *s;
+	n->s = *s;   /* every field set here: no memset of the whole (it showed in profiles) */
+	n->child_dur = n->child_cpu = n->child_block = 0;
+	memset(n->child_ctr, 0, sizeof n->child_ctr);
 	n->known = known;
 	n->blocks = blocks;
 	n->s.id = f->next_id++;
@@ -246,7 +257,7 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 		*closed = *s;
 	if (f->taps.n && bt_taps_slice(&f->taps, 0, s, err))
 		return err->code;
-	return f->db ? bt_db_insert_slice(f->db, s, err) : BT_OK;
+	return f->db && !f->defer.fn ? bt_db_insert_slice(f->db, s, err) : BT_OK;
 }
 
 
@@ -264,7 +275,7 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 	}
 	f->profile = NULL;
 	if (!rc)
-		rc = bt_profile_store(p, f->db, 1, err);
+		rc = bt_profile_store(p, f->db, !f->defer.fn, err);   /* deferred: a scratch analysis, the call tree a view */
 	else
 		bt_profile_free(p);
 	if (!rc)
@@ -275,6 +286,10 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 		rc = bt_db_set_meta_int(f->db, "first_ts", f->first_ts, err);
 	if (!rc && f->count)
 		rc = bt_db_set_meta_int(f->db, "last_ts", f->last_ts, err);
+	if (!rc && f->defer.fn) {   /* the database owns the maker from now on */
+		bt_db_defer_slices(f->db, f->defer.fn, f->defer.release, f->defer.ctx);
+		f->defer.release = NULL;
+	}
 	bt_feed_free(f);
 	return rc;
 }

@@ -34,6 +34,13 @@ struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps);
  * in id order, replayed to taps (borrowed until bt_feed_finish). */
 struct bt_feed *bt_feed_new_replay(const struct bt_taps *taps);
 
+/* Store no slices: fn(ctx, db) makes them again when something first
+ * reads the slices table (bt_db_defer_slices, registered when the feed
+ * finishes; release(ctx) after fn, or at close). For a scratch database
+ * (bt_import_opts.keep 0), whose importer can go through its trace
+ * again: a dense trace's slices cost more to store than to read. */
+void bt_feed_defer(struct bt_feed *f, bt_slices_fn fn, void (*release)(void *), void *ctx);
+
 /* Frame ids are the importer's: tell the feed each one's name, once,
  * before a slice of it opens (it needs the message-loop frames). */
 void bt_feed_frame(struct bt_feed *f, uint32_t frame, const char *name);

@@ -190,7 +190,7 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		rc = bt_slicer_new(&sl, cap, db, pl->policy, err);
 	if (!rc && !sl)   /* no records: the chains have no methods */
 		rc = bt_chain_store(f.chain, db, err);
-	if (!rc && !pl->keep)
+	if (!rc && !pl->keep && sl)   /* no records (a Perfetto trace): the tables hold what the importer wrote */
 		rc = attach_rows(cap, sl, db, err);
 	if (rc || !sl) {
 		bt_chain_free(f.chain);
@@ -243,6 +243,7 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	int ready = 0, rc = bt_db_begin(db, err);
 
 	io.taps = &pl->taps;
+	io.keep = pl->keep;
 	bt_capture_begin(&cap, db);
 	bt_db_rows_in_memory(db, !pl->keep);
 	bt_alloc_doing("importing", pl->input);

@@ -45,6 +45,8 @@ struct bt_import_opts {
 	const struct bt_taps *taps;
 	int strict;            /* an input cut short is an error, not salvaged (bt_diag_partial) */
 	const char *process;   /* Perfetto: the process to analyse (name or pid), or NULL to choose */
+	int keep;              /* set by the pipeline: a kept database, whose slices are stored as rows
+				* (a scratch one may defer a trace's own, bt_feed_defer) */
 };
 
 /* An input format. Importers decode bytes into rows through

@@ -28,6 +28,9 @@ enum pf_arg {
 	PF_IDLE,         /* our --perfetto's idle slices (1) */
 	PF_WAIT_TIME,    /* our --perfetto's: the length of the wait an arrow ends */
 	PF_FLOW_IN,      /* a terminating flow id (our --perfetto's waker arrows) */
+	PF_BLOCKED_IN,   /* our --perfetto's waits: the frame (pf_frame id) a wait was in, */
+	PF_CALLER,       /* its caller, */
+	PF_WAKER_FRAME,  /* and the frame that ended it */
 	PF__NARGS
 };
 
@@ -93,16 +96,31 @@ struct pf_track {
 	char *name;
 };
 
-/* Interned strings and defaults of one trusted_packet_sequence_id. */
+/* A sequence-scoped clock (ids 64-127) as a ClockSnapshot of its
+ * sequence set it: an incremental one's timestamps are deltas. */
+struct pf_clock {
+	uint32_t id;
+	int incremental;
+	int64_t mult;           /* ns per unit */
+	int64_t now;            /* incremental: its time, in ns */
+	int64_t offset;         /* its time + offset = the trace clock's */
+};
+
+#define PF_SEQ_CLOCKS 4
+
+/* Interned strings, defaults and clocks of one trusted_packet_sequence_id. */
 struct pf_seq {
 	int cleared;            /* incremental state valid */
 	uint64_t track;         /* TrackEventDefaults.track_uuid */
 	int has_track;
+	uint32_t clock_id;      /* TracePacketDefaults.timestamp_clock_id; 0: none */
 	int64_t legacy_tid;     /* from a ThreadDescriptor packet */
 	int interned;           /* the maps below exist (made on first use) */
-	struct bt_map64 names, ann_names, strings;   /* iid -> offset + 1 into pool */
+	struct bt_map64 names, ann_names, strings, cats;   /* iid -> offset + 1 into pool */
 	char *pool;
 	size_t plen, pcap;
+	struct pf_clock clocks[PF_SEQ_CLOCKS];
+	int nclocks;
 };
 
 struct pf {
@@ -173,6 +191,8 @@ const char *pf_name(const struct pf *p, struct bt_map64 *m, int64_t key);
 void pf_name_put(struct pf *p, struct bt_map64 *m, int64_t key, const char *s, size_t len);
 int pf_annotation(const struct pf *p, struct pf_args *a, const char *name, const Perfetto__Protos__DebugAnnotation *d,
 		  const char *str);
+/* The record type a Type annotation or our export's category names. */
+int pf_type(const struct pf *p, struct pf_args *a, const char *str);
 
 /* pf_choose.c: what the read saw of app starts, and the choice of the app. */
 void pf_mark(struct pf *p, int64_t pid, int64_t tid, const char *name, size_t len);

@@ -201,6 +201,22 @@ static const struct {
 	{ "alloc_count", PF_OBJS, 0 },
 };
 
+int pf_type(const struct pf *p, struct pf_args *a, const char *str)
+{
+	int64_t t = -1;
+	const char *end;
+
+	if (number(str, &t, &end) && *end)
+		t = -1;   /* upstream writes "20" for kLoadLibrary */
+	if (t < 0)
+		t = (int64_t)bt_strmap_get(&p->type_of, str, strlen(str)) - 1;
+	if (t < 0)
+		return 0;
+	a->has |= 1u << PF_TYPE;
+	a->v[PF_TYPE] = t;
+	return 1;
+}
+
 int pf_annotation(const struct pf *p, struct pf_args *a, const char *name, const Perfetto__Protos__DebugAnnotation *d,
 		  const char *str)
 {
@@ -209,19 +225,8 @@ int pf_annotation(const struct pf *p, struct pf_args *a, const char *name, const
 
 	if (!name)
 		return 0;
-	if (!strcmp(name, "Type") && str) {
-		int64_t t = -1;
-		const char *end;
-		if (number(str, &t, &end) && *end)
-			t = -1;   /* upstream writes "20" for kLoadLibrary */
-		if (t < 0)
-			t = (int64_t)bt_strmap_get(&p->type_of, str, strlen(str)) - 1;
-		if (t < 0)
-			return 0;
-		a->has |= 1u << PF_TYPE;
-		a->v[PF_TYPE] = t;
-		return 1;
-	}
+	if (!strcmp(name, "Type"))
+		return str ? pf_type(p, a, str) : 0;
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		if (name[0] != keys[i].key[0] || strcmp(name, keys[i].key))
 			continue;

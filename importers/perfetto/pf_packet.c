@@ -1,7 +1,8 @@
 /*
  * One TracePacket at a time (perfetto-subset.md §2-§4): descriptors and
  * the process tree tell which thread a track is; sequences carry interned
- * names and default tracks; track events and atrace prints are spilled
+ * names, default tracks and clocks of their own (an incremental one's
+ * timestamps are deltas); track events and atrace prints are spilled
  * (pf_spill.c) with the thread they happened on, for pf_pair.c.
  */
 #include <math.h>
@@ -64,14 +65,18 @@ static void seq_release(struct pf_seq *q)
 	bt_map64_release(&q->names);
 	bt_map64_release(&q->ann_names);
 	bt_map64_release(&q->strings);
+	bt_map64_release(&q->cats);
 	q->interned = 0;
 }
 
+/* Incremental state starts afresh; the clocks' times go on (a snapshot
+ * sets them again). */
 static void seq_clear(struct pf_seq *q)
 {
 	seq_release(q);
 	q->plen = 0;
 	q->has_track = 0;
+	q->clock_id = 0;
 	q->legacy_tid = 0;
 	q->cleared = 1;
 }
@@ -102,8 +107,13 @@ static void intern(struct pf_seq *q, const Perfetto__Protos__InternedData *d)
 		bt_map64_init(&q->names, 16);
 		bt_map64_init(&q->ann_names, 16);
 		bt_map64_init(&q->strings, 16);
+		bt_map64_init(&q->cats, 16);
 		q->interned = 1;
 	}
+	for (i = 0; i < d->n_event_categories; i++)
+		if (d->event_categories[i]->name)
+			seq_put(q, &q->cats, d->event_categories[i]->iid, d->event_categories[i]->name,
+				strlen(d->event_categories[i]->name));
 
 	for (i = 0; i < d->n_event_names; i++)
 		if (d->event_names[i]->name)
@@ -118,6 +128,85 @@ static void intern(struct pf_seq *q, const Perfetto__Protos__InternedData *d)
 		if (s->has_str)
 			seq_put(q, &q->strings, s->iid, (const char *)s->str.data, s->str.len);
 	}
+}
+
+static struct pf_clock *seq_clock(struct pf_seq *q, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < q->nclocks; i++)
+		if (q->clocks[i].id == id)
+			return &q->clocks[i];
+	return NULL;
+}
+
+/* A ClockSnapshot on q sets its sequence-scoped clocks (64-127), each tied
+ * to the snapshot's BOOTTIME (the dump's clock), else to its first builtin
+ * clock, else to none (its times taken as they are). */
+static void snapshot(struct pf *p, struct pf_seq *q, const Perfetto__Protos__ClockSnapshot *s, uint64_t off)
+{
+	int64_t ref = 0;
+	int has_ref = 0;
+	size_t i;
+
+	for (i = 0; i < s->n_clocks; i++) {
+		const Perfetto__Protos__ClockSnapshot__Clock *c = s->clocks[i];
+		if (c->has_clock_id && c->has_timestamp && c->clock_id && c->clock_id < 64 &&
+		    c->timestamp < (uint64_t)BT_MAX_TIME_NS && (!has_ref || (c->clock_id == 6 && has_ref < 2))) {
+			ref = (int64_t)c->timestamp;
+			has_ref = c->clock_id == 6 ? 2 : 1;
+		}
+	}
+	for (i = 0; i < s->n_clocks; i++) {
+		const Perfetto__Protos__ClockSnapshot__Clock *c = s->clocks[i];
+		uint64_t mult = c->has_unit_multiplier_ns && c->unit_multiplier_ns ? c->unit_multiplier_ns : 1;
+		struct pf_clock *k;
+		if (!c->has_clock_id || c->clock_id < 64 || c->clock_id > 127 || !c->has_timestamp)
+			continue;
+		if (mult >= (uint64_t)BT_MAX_TIME_NS || c->timestamp >= (uint64_t)BT_MAX_TIME_NS / mult) {
+			bt_diag_warn(p->diag, "perfetto_clock", "a clock snapshot of '%s' at byte offset %llu puts clock %u beyond 2^62 ns; ignored",
+				     p->path, (unsigned long long)off, c->clock_id);
+			continue;
+		}
+		if (!(k = seq_clock(q, c->clock_id))) {
+			if (q->nclocks == PF_SEQ_CLOCKS) {
+				bt_diag_warn(p->diag, "perfetto_clock", "a sequence of '%s' has more than %d clocks of its own (byte offset %llu); the rest are ignored",
+					     p->path, PF_SEQ_CLOCKS, (unsigned long long)off);
+				continue;
+			}
+			k = &q->clocks[q->nclocks++];
+		}
+		k->id = c->clock_id;
+		k->incremental = c->has_is_incremental && c->is_incremental;
+		k->mult = (int64_t)mult;
+		k->now = (int64_t)(c->timestamp * mult);
+		k->offset = has_ref ? ref - k->now : 0;
+	}
+}
+
+/* The packet's time on the trace clock: its timestamp, or, on a clock of
+ * its sequence, that clock's time moved by it (an incremental clock's
+ * timestamps are deltas: every packet on it moves it). -1: no usable time. */
+static int64_t packet_time(struct pf_seq *q, const Perfetto__Protos__TracePacket *pk)
+{
+	uint32_t id = pk->has_timestamp_clock_id ? pk->timestamp_clock_id : q->clock_id;
+	struct pf_clock *c;
+	int64_t v;
+
+	if (!pk->has_timestamp)
+		return -1;
+	if (id < 64 || id > 127)
+		return pk->timestamp < (uint64_t)BT_MAX_TIME_NS ? (int64_t)pk->timestamp : -1;
+	if (!(c = seq_clock(q, id)) || pk->timestamp >= (uint64_t)(BT_MAX_TIME_NS / c->mult))
+		return -1;
+	v = (int64_t)pk->timestamp * c->mult;
+	if (c->incremental) {
+		if (v >= BT_MAX_TIME_NS - c->now)
+			return -1;
+		v = c->now += v;
+	}
+	v += c->offset;
+	return v >= 0 && v < BT_MAX_TIME_NS ? v : -1;
 }
 
 static void note_thread(struct pf *p, int64_t tid, int64_t pid, const char *name)
@@ -302,29 +391,84 @@ static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, st
 	return BT_OK;
 }
 
-/* A flow's begin (role 0) or end (1) at an instant: an end our export
- * wrote carries the length of the wait it stands for (WaitTime). */
+/* A flow's begin (role 0) or end (1) at an instant, or (2) a wait our
+ * export says no one is known to have ended: an end or such a wait carries
+ * its length (WaitTime) and the frames it waited in, a begin the frame that
+ * ended it. */
 static int flow(struct pf *p, const struct pf_track *t, uint64_t id, int role, int64_t ts,
 		const char *name, const struct pf_args *a, struct bt_err *err)
 {
 	int64_t wait = role && (a->has >> PF_WAIT_TIME & 1) && a->v[PF_WAIT_TIME] > 0 ? a->v[PF_WAIT_TIME] : 0;
+	int k1 = role ? PF_BLOCKED_IN : PF_WAKER_FRAME;
+	int64_t f1 = a->has >> k1 & 1 ? a->v[k1] : 0;
+	int64_t f2 = role && (a->has >> PF_CALLER & 1) ? a->v[PF_CALLER] : 0;
 
 	if (!t || t->tid <= 0)
 		return BT_OK;
-	return bt_db_exec(p->db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiitn", (int64_t)id, (int64_t)role,
-			  t->tid, ts, wait, name);
+	return bt_db_exec(p->db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiitnii", (int64_t)id, (int64_t)role,
+			  t->tid, ts, wait, name, f1, f2);
 }
 
-static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__TracePacket *pk,
+/* Our export's string annotations that name frames: the slice's full name
+ * (its own name is the short one), and a wait's frames. */
+static int frame_annotation(struct pf *p, struct pf_args *a, const char *name, const char *str, const char **sig)
+{
+	static const struct { const char *key; enum pf_arg arg; } keys[] = {
+		{ "blocked_in", PF_BLOCKED_IN }, { "caller", PF_CALLER }, { "waker_method", PF_WAKER_FRAME }
+	};
+	uint32_t f;
+	size_t i;
+
+	if (!name || !str)
+		return 0;
+	if (!strcmp(name, "signature")) {
+		*sig = str;
+		return 1;
+	}
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!strcmp(name, keys[i].key)) {
+			f = pf_frame(p, str, strlen(str));
+			p->frames[f - 1].used = 1;
+			a->has |= 1u << keys[i].arg;
+			a->v[keys[i].arg] = f;
+			return 1;
+		}
+	return 0;
+}
+
+/* What an event's annotations and category say, into a; its signature
+ * (the frame's full name, when its own name is short), or NULL. */
+static const char *args(struct pf *p, const struct pf_seq *q, const Perfetto__Protos__TrackEvent *ev,
+			struct pf_args *a)
+{
+	const char *sig = NULL, *cat;
+	size_t i;
+
+	memset(a, 0, sizeof *a);
+	for (i = 0; i < ev->n_debug_annotations; i++) {
+		const Perfetto__Protos__DebugAnnotation *d = ev->debug_annotations[i];
+		const char *an = d->name ? d->name : d->has_name_iid ? seq_str(q, &q->ann_names, d->name_iid) : NULL;
+		const char *str = d->string_value ? d->string_value
+				  : d->has_string_value_iid ? seq_str(q, &q->strings, d->string_value_iid) : NULL;
+		if (!frame_annotation(p, a, an, str, &sig))
+			pf_annotation(p, a, an, d, str);
+	}
+	cat = ev->n_categories ? ev->categories[0]
+	      : ev->n_category_iids ? seq_str(q, &q->cats, ev->category_iids[0]) : NULL;
+	if (cat && !(a->has >> PF_TYPE & 1))   /* our export's record type */
+		pf_type(p, a, cat);
+	return sig;
+}
+
+static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__TracePacket *pk, int64_t ts,
 		       uint64_t off, struct bt_err *err)
 {
 	const Perfetto__Protos__TrackEvent *ev = pk->track_event;
 	struct pf_track *t;
 	struct pf_args a;
 	uint64_t uuid = 0;
-	const char *name = ev->name;
+	const char *name = ev->name, *sig, *frame;
 	int kind = ev->has_type ? (int)ev->type : 0;
-	int64_t ts = (int64_t)pk->timestamp;
 	double v = 0;
 	size_t i;
 
@@ -333,7 +477,7 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 			     p->path, kind, (unsigned long long)off);
 		return BT_OK;
 	}
-	if (!pk->has_timestamp || pk->timestamp >= (uint64_t)BT_MAX_TIME_NS) {   /* pipeline.h's bound */
+	if (ts < 0) {   /* none, on an unknown clock, or beyond pipeline.h's bound */
 		bt_diag_warn(p->diag, "perfetto_event_time", "a track event of '%s' at byte offset %llu has no usable timestamp; skipped",
 			     p->path, (unsigned long long)off);
 		return BT_OK;
@@ -347,14 +491,8 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 	t = pf_track_get(p, uuid);
 	if (!name && ev->has_name_iid)
 		name = seq_str(q, &q->names, ev->name_iid);
-	memset(&a, 0, sizeof a);
-	for (i = 0; i < ev->n_debug_annotations; i++) {
-		const Perfetto__Protos__DebugAnnotation *d = ev->debug_annotations[i];
-		const char *an = d->name ? d->name : d->has_name_iid ? seq_str(q, &q->ann_names, d->name_iid) : NULL;
-		const char *str = d->string_value ? d->string_value
-				  : d->has_string_value_iid ? seq_str(q, &q->strings, d->string_value_iid) : NULL;
-		pf_annotation(p, &a, an, d, str);
-	}
+	sig = args(p, q, ev, &a);
+	frame = sig ? sig : name;
 	for (i = 0; i < ev->n_flow_ids; i++)
 		if (flow(p, t, ev->flow_ids[i], 0, ts, name, &a, err))
 			return err->code;
@@ -366,6 +504,8 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 			return err->code;
 		}
 	}
+	if (kind == PF_EV_INSTANT && !ev->n_flow_ids && !ev->n_terminating_flow_ids && (a.has >> PF_WAIT_TIME & 1))
+		return flow(p, t, 0, 2, ts, name, &a, err);
 	if (kind == PF_EV_INSTANT)
 		return BT_OK;   /* a point: only its flows count */
 	if (kind == PF_EV_COUNTER)
@@ -391,7 +531,7 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 	}
 	p->flavor_track = 1;
 	return spill(p, !t->pending, track_key(p, t), uuid, ts, kind, PF_SRC_TRACK,
-		     kind == PF_EV_BEGIN ? pf_frame(p, name ? name : "?", name ? strlen(name) : 1) : 0, v, &a,
+		     kind == PF_EV_BEGIN ? pf_frame(p, frame ? frame : "?", frame ? strlen(frame) : 1) : 0, v, &a,
 		     err);
 }
 
@@ -415,6 +555,7 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 {
 	Perfetto__Protos__TracePacket *pk = perfetto__protos__trace_packet__unpack(&pb_allocator, len, data);
 	struct pf_seq *q;
+	int64_t ts;
 	int rc = BT_OK;
 
 	if (!pk)
@@ -437,6 +578,11 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 		q->has_track = 1;
 		q->track = pk->trace_packet_defaults->track_event_defaults->track_uuid;
 	}
+	if (pk->trace_packet_defaults && pk->trace_packet_defaults->has_timestamp_clock_id)
+		q->clock_id = pk->trace_packet_defaults->timestamp_clock_id;
+	if (pk->clock_snapshot)
+		snapshot(p, q, pk->clock_snapshot, off);
+	ts = packet_time(q, pk);   /* every packet moves an incremental clock */
 	if (pk->thread_descriptor && pk->thread_descriptor->has_tid && pk->thread_descriptor->tid > 0) {
 		const Perfetto__Protos__ThreadDescriptor *d = pk->thread_descriptor;
 		Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
@@ -455,7 +601,7 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 	if (!rc && pk->ftrace_events)
 		rc = ftrace(p, pk->ftrace_events, err);
 	if (!rc && pk->track_event)
-		rc = track_event(p, q, pk, off, err);
+		rc = track_event(p, q, pk, ts, off, err);
 	if (!rc && pk->has_compressed_packets)
 		rc = pf_stream_inflate(p, pk->compressed_packets.data, pk->compressed_packets.len, off, err);
 out:

@@ -22,6 +22,7 @@ struct tag {
 	uint32_t frame;
 	int64_t flow_in;     /* terminating flow id, or 0 */
 	int64_t wait_time;   /* the length of the wait it ends (WaitTime), or -1 */
+	int64_t blocked_in, caller;   /* frames of the wait it ends, or 0 */
 };
 
 /* An open slice of a track that is no thread's. */
@@ -94,6 +95,50 @@ static void budget(struct pair *r, struct pf_args *a)
 	}
 }
 
+/* A value of s by its annotation's kind (the ones inherit() hands on). */
+static int64_t value(const struct bt_slice *s, enum pf_arg k)
+{
+	switch (k) {
+	case PF_COUNT: return s->sample_count;
+	case PF_OBJS: return s->alloc_objects;
+	case PF_BYTES: return s->alloc_bytes;
+	case PF_MAJFLT: return s->majflt;
+	case PF_NVCSW: return s->nvcsw;
+	case PF_NIVCSW: return s->nivcsw;
+	case PF_GAP: return s->gap_dur;
+	case PF_GAP_CPU: return s->gap_cpu_dur;
+	default: return s->msg_id;
+	}
+}
+
+/*
+ * Our export leaves out of a slice what it shares with its parent
+ * (reports/export/perfetto.c): the counts and the gap when one sample
+ * opened both (they began together), the message id always. A track
+ * event's slice below another takes them back; upstream's converter
+ * writes every value on every slice, so its slices lack none.
+ */
+static void inherit(struct pair *r, int64_t ts, struct pf_args *a)
+{
+	static const enum pf_arg together[] = { PF_COUNT, PF_OBJS, PF_BYTES, PF_MAJFLT, PF_NVCSW, PF_NIVCSW,
+						PF_GAP, PF_GAP_CPU };
+	const struct tag *t = r->ntags ? &r->tags[r->ntags - 1] : NULL;
+	const struct bt_slice *up;
+	size_t i;
+
+	if (!t || !t->real || t->src != PF_SRC_TRACK || !(up = bt_feed_top(r->feed)))
+		return;
+	if (!has(a, PF_MSG)) {
+		a->has |= 1u << PF_MSG;
+		a->v[PF_MSG] = up->msg_id;
+	}
+	for (i = 0; up->ts == ts && i < sizeof together / sizeof together[0]; i++)
+		if (!has(a, together[i])) {
+			a->has |= 1u << together[i];
+			a->v[together[i]] = value(up, together[i]);
+		}
+}
+
 /* An end's annotations are merged into the slice it closes (§3.2). */
 static void apply_args(struct bt_slice *s, unsigned *known, const struct pf_args *a)
 {
@@ -150,6 +195,8 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	t->frame = frame;
 	t->flow_in = has(a, PF_FLOW_IN) ? a->v[PF_FLOW_IN] : 0;
 	t->wait_time = has(a, PF_WAIT_TIME) && a->v[PF_WAIT_TIME] >= 0 ? a->v[PF_WAIT_TIME] : -1;
+	t->blocked_in = has(a, PF_BLOCKED_IN) ? a->v[PF_BLOCKED_IN] : 0;
+	t->caller = has(a, PF_CALLER) ? a->v[PF_CALLER] : 0;
 	t->real = 1;
 	if (bt_feed_depth(r->feed) >= MAX_DEPTH) {
 		t->real = 0;
@@ -175,8 +222,9 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 	struct bt_db *db = r->p->db;
 	const char *edge = f->marker == PF_WAIT ? "wait" : f->marker == PF_MONITOR ? "monitor" : NULL;
 
-	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiint", t->flow_in, (int64_t)1,
-				     s->tid, s->ts, t->wait_time >= 0 ? t->wait_time : s->dur, edge))
+	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiintii", t->flow_in, (int64_t)1,
+				     s->tid, s->ts, t->wait_time >= 0 ? t->wait_time : s->dur, edge, t->blocked_in,
+				     t->caller))
 		return err->code;
 	switch (f->marker) {
 	case PF_WAIT:
@@ -319,6 +367,8 @@ static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
 	if (key < 0)
 		return track_event(r, ts, kind, frame, sqlite3_column_double(st, 5), err);
 	unpack_args(sqlite3_column_blob(st, 6), (size_t)sqlite3_column_bytes(st, 6), &a);
+	if (kind == PF_EV_BEGIN && src == PF_SRC_TRACK)
+		inherit(r, ts, &a);
 	budget(r, &a);
 	if (kind == PF_EV_BEGIN && frame)
 		return begin(r, ts, src, frame, &a, err);

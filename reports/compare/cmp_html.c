@@ -1,7 +1,7 @@
 /*
  * compare -o diff.html: a differential flame graph of the main thread,
  * head against base, drawn by the analysis report's viewer (reports/html:
- * report.js in its diff mode, report.css). Widths are head medians, colours
+ * flame.js in its diff mode, report.css). Widths are head medians, colours
  * the change of the self time; the runs' call trees are the merged tree of
  * engine/compare/runs.h.
  */
@@ -10,13 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/bt_html.h"
 #include "reports/compare/cmp_report.h"
 #include "reports/html/html_int.h"
 
 /* A node's values on each side, medians over that side's runs with a tree. */
 enum { V_INCL, V_CPU, V_SELF, V_SELF_CPU, V__COUNT };
-/* A node's change in one measure; report.js reads the numbers. */
+/* A node's change in one measure; flame.js reads the numbers. */
 enum { ST_UNCHANGED, ST_GROWN, ST_SHRUNK, ST_APPEARED, ST_DISAPPEARED };
 static const char *const st_name[] = { "unchanged", "grown", "shrunk", "appeared", "disappeared" };
 /* The table of largest changes under the graph. */
@@ -364,7 +363,10 @@ static int write_html(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	fputs("<div id=\"bt-tip\" class=\"tip\" hidden></div>\n<pre id=\"bt-errors\" hidden></pre>\n"
 	      "<pre id=\"bt-selftest\" hidden></pre>\n<script type=\"application/json\" id=\"bt-data\">", out);
 	data(&d, out);
-	fprintf(out, "</script>\n<script>\n%s</script>\n</body>\n</html>\n", bt_html_text[BT_HTML_REPORT_JS]);
+	fputs("</script>\n", out);
+	bt_html_scripts(out);
+	bt_html_finish(out);
+	fputs("</body>\n</html>\n", out);
 	free(d.n);
 	if (ferror(out))
 		return bt_err_set(err, BT_EIO, "cannot write the differential flame graph: %s", strerror(errno));

@@ -84,7 +84,7 @@ static void metric_row(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 
 	bt_xlsx_text(x, s, row, M_METRIC, m->name, BT_XF_TEXT);
 	bt_xlsx_text(x, s, row, M_VERDICT, bt_verdict_name[m->verdict], verdict_fill[m->verdict]);
-	bt_xlsx_text(x, s, row, M_UNIT, u == BT_UNIT_NS ? "ms" : bt_unit_name(u), BT_XF_TEXT);
+	bt_xlsx_text(x, s, row, M_UNIT, bt_xlsx_unit_name(u), BT_XF_TEXT);
 	bt_xlsx_text(x, s, row, M_GATED, m->gate.gated ? "yes" : "no", BT_XF_TEXT);
 	num_or_blank(x, s, row, M_BASE, m->base.median, u);
 	num_or_blank(x, s, row, M_HEAD, m->head.median, u);
@@ -195,7 +195,7 @@ static void diff_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct 
 
 static const char *axis_unit(enum bt_unit u)
 {
-	return u == BT_UNIT_NS ? "ms" : u == BT_UNIT_BYTES ? "bytes" : u == BT_UNIT_PCT ? "%" : "count";
+	return u == BT_UNIT_NS ? "ms" : u == BT_UNIT_BYTES ? "MiB" : u == BT_UNIT_PCT ? "%" : "count";
 }
 
 /* One metric's block at row: its name (the chart's title), the runs' values

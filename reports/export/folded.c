@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/names.h"
 #include "reports/export/folded.h"
 #include "reports/report.h"
 
@@ -192,8 +193,8 @@ static size_t value_text(char *b, int64_t v)
 	return k;
 }
 
-int bt_folded_write(const struct bt_stacks *s, enum bt_folded_metric metric, FILE *fp,
-		    struct bt_err *err)
+int bt_folded_write(const struct bt_stacks *s, enum bt_folded_metric metric, const struct bt_namer *n,
+		    FILE *fp, struct bt_err *err)
 {
 	struct text *roots = bt_xcalloc(s->nthreads + 1, sizeof *roots);
 	struct text *names = bt_xcalloc(s->nframes + 1, sizeof *names);
@@ -211,7 +212,7 @@ int bt_folded_write(const struct bt_stacks *s, enum bt_folded_metric metric, FIL
 		roots[i] = text_of(s->threads[i].root);
 	for (i = 0; i < s->nframes; i++)
 		if (s->frames[i])
-			names[i] = text_of(s->frames[i]);
+			names[i] = text_of(bt_namer_get(n, s->frames[i]));
 	for (i = 0; i < nlines; i++) {
 		if (lines[i].v <= 0)
 			continue;
@@ -241,7 +242,7 @@ int bt_folded_write(const struct bt_stacks *s, enum bt_folded_metric metric, FIL
 
 static int write_export(const struct bt_export *x, FILE *out, struct bt_err *err)
 {
-	return bt_folded_write(x->stacks, (enum bt_folded_metric)x->folded_metric, out, err);
+	return bt_folded_write(x->stacks, (enum bt_folded_metric)x->folded_metric, x->names, out, err);
 }
 
 const struct bt_exporter bt_exp_folded = { "folded", NULL, BT_NEED_STACKS, write_export };

@@ -1,118 +1,34 @@
 /*
- * Perfetto export (see perfetto.h). Each TracePacket is packed on its own
- * and written as one `packet` field of Trace (0x0A, length, bytes), so the
- * file is a valid Trace however many slices there are. The layout follows
- * upstream's converter (format spec §10), minus its quirks: the process
- * track gets a real uuid (not 0, Q-6) and thread names no newline (Q-4).
+ * Perfetto export (see perfetto.h). Each TracePacket is encoded on its own
+ * (perfetto_seq.c) and written as one `packet` field of Trace (0x0A,
+ * length, bytes), so the file is a valid Trace however many slices there
+ * are. The layout follows upstream's converter (format spec §10), minus its
+ * quirks: the process track gets a real uuid (not 0, Q-6) and thread names
+ * no newline (Q-4). Each value is written once, where it says something:
+ * names are interned, a zero is left out, a slice's self times only when
+ * its children do not give them, and the values its opening sample gave
+ * the slices it opened together (Gap) or every slice below it (MessageId)
+ * only on the outermost.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/base/alloc.h"
-#include "engine/base/hash.h"
+#include "engine/base/names.h"
 #include "engine/db/rows.h"
-#include "gen/perfetto_trace.pb-c.h"
 #include "reports/export/perfetto.h"
-#include "reports/export/slice_log.h"
+#include "reports/export/perfetto_int.h"
 #include "reports/report.h"
-#include "reports/report.h"
 
-typedef Perfetto__Protos__TracePacket Packet;
-typedef Perfetto__Protos__TrackEvent Event;
-typedef Perfetto__Protos__DebugAnnotation Annot;
-
-#define PROCESS_UUID 1
-#define THREAD_UUID(tid) ((uint64_t)0x100000000ULL + (uint64_t)(tid))
-#define SEQ_ID 1
-#define MAX_ANNOTS 24
-#define NTYPES 256                /* record types: Android's below 32, iOS's from 101 */
-
-/* A thread's track and its open slices' end times, by depth. */
-struct track {
-	int64_t tid;
-	char *name;                 /* from the threads table; NULL for a thread only slices name */
-	int described;
-	int64_t *ends;
-	size_t n, cap;
-};
-
-struct edge {
-	int64_t id, waiter_tid, ts, waker_tid, waker_ts, dur;
-	char kind[16];
-	int used;
-};
-
-#define OUT_BUF (1u << 20)
-
-struct bt_perfetto {
-	struct bt_slice_log *log;   /* the run's slices */
-	FILE *fp;
-	uint8_t *out;               /* packets not yet written, OUT_BUF bytes */
-	size_t nout;
-	uint8_t *buf;               /* one packed packet */
-	size_t cap;
-	int first;                  /* no packet written yet */
-	int64_t pid;
-	char process[256];
-	struct track *tracks;       /* by index in tmap */
-	size_t ntracks, tcap;
-	struct bt_map64 tmap;       /* tid -> index + 1 */
-	char **names;               /* frame names by id */
-	size_t nnames;
-	char *types[NTYPES];        /* record type names by type */
-	struct edge *edges;         /* sorted by waiter, ts */
-	size_t nedges;
-};
-
-static int flush_out(struct bt_perfetto *w, struct bt_err *err)
+/* As the importer's feed (engine/recon/feed.c) subtracts, so a self time
+ * left out reads back the same. */
+static int64_t sub(int64_t a, int64_t b)
 {
-	if (w->nout && fwrite(w->out, 1, w->nout, w->fp) != w->nout)
-		return bt_err_set(err, BT_EIO, "cannot write the Perfetto trace: %s", strerror(errno));
-	w->nout = 0;
-	return BT_OK;
+	return b == INT64_MIN ? bt_sat_add(bt_sat_add(a, INT64_MAX), 1) : bt_sat_add(a, -b);
 }
 
-static int emit(struct bt_perfetto *w, const uint8_t *b, size_t n, struct bt_err *err)
-{
-	if (w->nout + n > OUT_BUF && flush_out(w, err))
-		return err->code;
-	if (n > OUT_BUF)
-		return fwrite(b, 1, n, w->fp) == n ? BT_OK
-			: bt_err_set(err, BT_EIO, "cannot write the Perfetto trace: %s", strerror(errno));
-	memcpy(w->out + w->nout, b, n);
-	w->nout += n;
-	return BT_OK;
-}
-
-/* Append one packet as Trace.packet (field 1, length-delimited). */
-static int put(struct bt_perfetto *w, Packet *p, struct bt_err *err)
-{
-	uint8_t hdr[11];
-	size_t len, h = 0;
-	uint64_t v;
-
-	p->has_trusted_packet_sequence_id = p->has_timestamp;
-	p->trusted_packet_sequence_id = SEQ_ID;
-	if (w->first && p->has_timestamp) {
-		p->has_sequence_flags = 1;   /* SEQ_INCREMENTAL_STATE_CLEARED: nothing interned */
-		p->sequence_flags = 1;
-		w->first = 0;
-	}
-	len = perfetto__protos__trace_packet__get_packed_size(p);
-	BT_GROW(w->buf, len, w->cap);
-	perfetto__protos__trace_packet__pack(p, w->buf);
-	hdr[h++] = 0x0A;
-	for (v = len; v >= 0x80; v >>= 7)
-		hdr[h++] = (uint8_t)(v | 0x80);
-	hdr[h++] = (uint8_t)v;
-	if (emit(w, hdr, h, err) || emit(w, w->buf, len, err))
-		return err->code;
-	return BT_OK;
-}
-
-static struct track *track_of(struct bt_perfetto *w, int64_t tid)
+static struct pfw_track *track_of(struct bt_perfetto *w, int64_t tid)
 {
 	uint32_t k = bt_map64_get(&w->tmap, (uint64_t)tid);
 
@@ -125,31 +41,30 @@ static struct track *track_of(struct bt_perfetto *w, int64_t tid)
 	return &w->tracks[w->ntracks - 1];
 }
 
-static int describe_thread(struct bt_perfetto *w, struct track *t, struct bt_err *err)
+static int describe_thread(struct bt_perfetto *w, struct pfw_track *t, struct bt_err *err)
 {
-	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
-	const char *name = t->name;
+	struct bt_pbw *o = &w->out;
 	char fallback[32];
+	const char *name = t->name;
 
 	if (!name) {
 		snprintf(fallback, sizeof fallback, "Thread-%lld", (long long)t->tid);
 		name = fallback;
 	}
 	t->described = 1;
-	d.has_uuid = d.has_parent_uuid = d.has_disallow_merging_with_system_tracks = 1;
-	d.uuid = THREAD_UUID(t->tid);
-	d.parent_uuid = PROCESS_UUID;
-	d.disallow_merging_with_system_tracks = 1;
-	d.name = (char *)name;
-	th.has_pid = th.has_tid = 1;
-	th.pid = (int32_t)w->pid;
-	th.tid = (int32_t)t->tid;
-	th.thread_name = (char *)name;
-	d.thread = &th;
-	p.track_descriptor = &d;
-	return put(w, &p, err);
+	pfw_packet_open(w);
+	bt_pbw_open(o, PB_PACKET_TRACK_DESCRIPTOR);
+	bt_pbw_varint(o, PB_TRACK_UUID, PFW_THREAD_UUID(t->tid));
+	bt_pbw_str(o, PB_TRACK_NAME, name);
+	bt_pbw_open(o, PB_TRACK_THREAD);
+	bt_pbw_varint(o, PB_THREAD_PID, (uint64_t)(int64_t)(int32_t)w->pid);
+	bt_pbw_varint(o, PB_THREAD_TID, (uint64_t)(int64_t)(int32_t)t->tid);
+	bt_pbw_str(o, PB_THREAD_NAME, name);
+	bt_pbw_close(o);
+	bt_pbw_varint(o, PB_TRACK_PARENT, PFW_PROCESS_UUID);
+	bt_pbw_varint(o, PB_TRACK_NO_MERGE, 1);
+	bt_pbw_close(o);
+	return pfw_packet_done(w, err);
 }
 
 /* The threads table's threads become tracks, main thread first. */
@@ -162,7 +77,7 @@ static int load_threads(struct bt_db *db, struct bt_perfetto *w, int *first_is_m
 	if (bt_rows_open(&r, db, BT_SQL_PERFETTO_THREADS, err))
 		return err->code;
 	while ((rc = bt_rows_next(r, err)) == 1) {
-		struct track *t = track_of(w, bt_rows_int(r, 0));
+		struct pfw_track *t = track_of(w, bt_rows_int(r, 0));
 		if (!t->name)
 			t->name = bt_xstrdup(bt_rows_text(r, 1, NULL));
 		if (w->ntracks == 1)
@@ -174,20 +89,19 @@ static int load_threads(struct bt_db *db, struct bt_perfetto *w, int *first_is_m
 
 static int describe(struct bt_perfetto *w, struct bt_err *err)
 {
-	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+	struct bt_pbw *o = &w->out;
 	size_t i;
 
-	d.has_uuid = 1;
-	d.uuid = PROCESS_UUID;
-	d.name = w->process;
-	pd.has_pid = 1;
-	pd.pid = (int32_t)w->pid;
-	pd.process_name = w->process;
-	d.process = &pd;
-	p.track_descriptor = &d;
-	if (put(w, &p, err))
+	pfw_packet_open(w);
+	bt_pbw_open(o, PB_PACKET_TRACK_DESCRIPTOR);
+	bt_pbw_varint(o, PB_TRACK_UUID, PFW_PROCESS_UUID);
+	bt_pbw_str(o, PB_TRACK_NAME, w->process);
+	bt_pbw_open(o, PB_TRACK_PROCESS);
+	bt_pbw_varint(o, PB_PROCESS_PID, (uint64_t)(int64_t)(int32_t)w->pid);
+	bt_pbw_str(o, PB_PROCESS_NAME, w->process);
+	bt_pbw_close(o);
+	bt_pbw_close(o);
+	if (pfw_packet_done(w, err))
 		return err->code;
 	for (i = 0; i < w->ntracks; i++)
 		if (describe_thread(w, &w->tracks[i], err))
@@ -208,14 +122,10 @@ static int load_names(struct bt_db *db, struct bt_perfetto *w, struct bt_err *er
 		const char *name = bt_rows_text(r, 1, NULL);
 		if (!name)
 			continue;
-		if (id < 0 && -id < NTYPES) {
+		if (id < 0 && -id < PFW_NTYPES) {
 			w->types[-id] = bt_xstrdup(name);
 		} else if (id > 0 && id < INT32_MAX) {
-			if ((size_t)id >= cap) {
-				size_t old = cap;
-				BT_GROW(w->names, (size_t)id + 1, cap);
-				memset(w->names + old, 0, (cap - old) * sizeof *w->names);
-			}
+			w->names = bt_grow_zero(w->names, sizeof *w->names, &cap, (size_t)id);
 			w->names[id] = bt_xstrdup(name);
 			if ((size_t)id >= w->nnames)
 				w->nnames = (size_t)id + 1;
@@ -234,7 +144,7 @@ static int load_edges(struct bt_db *db, struct bt_perfetto *w, struct bt_err *er
 	if (bt_rows_open(&r, db, BT_SQL_PERFETTO_EDGES, err))
 		return err->code;
 	while ((rc = bt_rows_next(r, err)) == 1) {
-		struct edge *e;
+		struct pfw_edge *e;
 		BT_GROW(w->edges, w->nedges + 1, cap);
 		e = &w->edges[w->nedges++];
 		memset(e, 0, sizeof *e);
@@ -245,230 +155,230 @@ static int load_edges(struct bt_db *db, struct bt_perfetto *w, struct bt_err *er
 		e->waker_ts = bt_rows_int(r, 4);
 		snprintf(e->kind, sizeof e->kind, "%s", bt_rows_text(r, 5, NULL) ? bt_rows_text(r, 5, NULL) : "");
 		e->dur = bt_rows_int(r, 6);
+		e->blocked_in = bt_rows_int(r, 7);
+		e->caller = bt_rows_int(r, 8);
+		e->waker_frame = bt_rows_int(r, 9);
+		e->linked = bt_rows_int(r, 10) != 0;
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
 }
 
-/* The first unused edge ending at a wait of tid that began at ts. */
-static struct edge *edge_at(struct bt_perfetto *w, int64_t tid, int64_t ts)
+/* The first unused linked edge ending at a wait of tid that began at ts. */
+static struct pfw_edge *edge_at(struct bt_perfetto *w, int64_t tid, int64_t ts)
 {
 	size_t lo = 0, hi = w->nedges;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct edge *e = &w->edges[mid];
+		const struct pfw_edge *e = &w->edges[mid];
 		if (e->waiter_tid < tid || (e->waiter_tid == tid && e->ts < ts))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	for (; lo < w->nedges && w->edges[lo].waiter_tid == tid && w->edges[lo].ts == ts; lo++)
-		if (!w->edges[lo].used)
+		if (w->edges[lo].linked && !w->edges[lo].used)
 			return &w->edges[lo];
 	return NULL;
 }
 
-static int end_slice(struct bt_perfetto *w, struct track *t, struct bt_err *err)
+/* Where the wait was: its length, the waiting frame and its caller (the
+ * arrow ends on its record's outermost slice, which may be longer). */
+static void wait_annots(struct bt_perfetto *w, const struct pfw_edge *e)
 {
-	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Event ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-
-	ev.has_type = ev.has_track_uuid = 1;
-	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-	ev.track_uuid = THREAD_UUID(t->tid);
-	p.has_timestamp = 1;
-	p.timestamp = (uint64_t)t->ends[--t->n];
-	p.track_event = &ev;
-	return put(w, &p, err);
+	pfw_annot_ms(w, PFW_WAIT, e->dur);
+	if (e->blocked_in > 0)
+		pfw_annot_frame(w, PFW_BLOCKED_IN, e->blocked_in);
+	if (e->caller > 0)
+		pfw_annot_frame(w, PFW_CALLER, e->caller);
 }
 
-/* The byte count for people, as every report writes it (binary units;
- * upstream wrote "25.04 MB" for 1024^2 bytes); AllocatedBytesNum keeps the
- * number. */
-static void human_bytes(int64_t n, char *buf, size_t len)
+/* The innermost open slice ends. A reader works its self times out as the
+ * slice less its children, and a blocked time not given as its children's
+ * (ours does): only other ones are written, on the SLICE_END. */
+static int end_slice(struct bt_perfetto *w, struct bt_err *err)
 {
-	struct bt_buf b = BT_BUF_INIT;
+	const struct pfw_open *o = &w->open[--w->nopen];
 
-	bt_format_bytes((double)n, &b);
-	snprintf(buf, len, "%s", b.buf ? b.buf : "0 B");
-	bt_buf_release(&b);
+	pfw_event(w, PB_SLICE_END);
+	if (o->self_dur != o->dur - o->child_dur)
+		pfw_annot_ms(w, PFW_SELF, o->self_dur);
+	if (o->self_cpu != sub(o->cpu, o->child_cpu))
+		pfw_annot_ms(w, PFW_SELF_CPU, o->self_cpu);
+	if (!o->block && o->child_block)   /* the slice's own BlockTime left out its zero */
+		pfw_annot_ms(w, PFW_BLOCK, 0);
+	if (w->nopen) {
+		struct pfw_open *up = &w->open[w->nopen - 1];
+		up->child_dur += o->dur;
+		up->child_cpu = bt_sat_add(up->child_cpu, o->cpu);
+		up->child_block = bt_sat_add(up->child_block, o->block);
+	}
+	return pfw_event_put(w, o->end, err);
 }
 
-struct annots {
-	Annot a[MAX_ANNOTS];
-	Annot *p[MAX_ANNOTS];
-	size_t n;
-};
-
-/* The next annotation, named, its value for the caller to set. */
-static Annot *annot(struct annots *s, const char *name)
+static int end_thread(struct bt_perfetto *w, struct bt_err *err)
 {
-	Annot *a = &s->a[s->n];
-
-	perfetto__protos__debug_annotation__init(a);
-	a->name = (char *)name;
-	s->p[s->n++] = a;
-	return a;
+	while (w->nopen)
+		if (end_slice(w, err))
+			return err->code;
+	return BT_OK;
 }
 
-static void add_int(struct annots *s, const char *name, int64_t v)
+/* The values s inherits from its parent up when one sample opened both. */
+static void values(const struct bt_slice *s, int64_t v[PFW__NINHERIT])
 {
-	Annot *a = annot(s, name);
-
-	a->has_int_value = 1;
-	a->int_value = v;
+	v[PFW_I_COUNT] = s->sample_count;
+	v[PFW_I_OBJS] = s->alloc_objects;
+	v[PFW_I_BYTES] = s->alloc_bytes;
+	v[PFW_I_MAJFLT] = s->majflt;
+	v[PFW_I_NVCSW] = s->nvcsw;
+	v[PFW_I_NIVCSW] = s->nivcsw;
+	v[PFW_I_GAP] = s->gap_dur;
+	v[PFW_I_GAP_CPU] = s->gap_cpu_dur;
 }
 
-/* A duration in ns as upstream's double milliseconds. */
-static void add_ms(struct annots *s, const char *name, int64_t ns)
+/*
+ * The values of s that are not zero, nor what its parent up says for it:
+ * the counts and the gap of a slice that began with its parent (the same
+ * sample opened both, and most end together too) when they are the
+ * parent's, the message id when it is the parent's. What people read
+ * first, the CPU and blocked times and the bytes, every slice carries.
+ */
+static void slice_annots(struct bt_perfetto *w, const struct bt_slice *s, const struct pfw_open *up,
+			 const int64_t v[PFW__NINHERIT])
 {
-	Annot *a = annot(s, name);
+	static const int64_t none[PFW__NINHERIT];
+	const int64_t *in = up && up->ts == s->ts ? up->v : none;
 
-	a->has_double_value = 1;
-	a->double_value = (double)ns / 1e6;
-}
-
-static void add_str(struct annots *s, const char *name, const char *v)
-{
-	annot(s, name)->string_value = (char *)v;
+	if (s->wakeup_tid)
+		pfw_annot_int(w, PFW_WAKEUP, s->wakeup_tid);
+	if (s->block_dur)
+		pfw_annot_ms(w, PFW_BLOCK, s->block_dur);
+	if (s->cpu_dur)
+		pfw_annot_ms(w, PFW_CPU, s->cpu_dur);
+	if (v[PFW_I_COUNT] != in[PFW_I_COUNT])
+		pfw_annot_int(w, PFW_COUNT, v[PFW_I_COUNT]);
+	if (v[PFW_I_GAP] != in[PFW_I_GAP])
+		pfw_annot_ms(w, PFW_GAP, v[PFW_I_GAP]);
+	if (v[PFW_I_GAP_CPU] != in[PFW_I_GAP_CPU])
+		pfw_annot_ms(w, PFW_GAP_CPU, v[PFW_I_GAP_CPU]);
+	if (s->idle)
+		pfw_annot_int(w, PFW_IDLE, 1);   /* only there: other policies' exports stay as they were */
+	if (s->msg_id != (up ? up->msg : 0))
+		pfw_annot_int(w, PFW_MSG, s->msg_id);
+	if (v[PFW_I_OBJS] != in[PFW_I_OBJS])
+		pfw_annot_int(w, PFW_OBJS, v[PFW_I_OBJS]);
+	if (s->alloc_bytes)   /* for people, as every report writes bytes; the number for tools */
+		pfw_annot_bytes(w, PFW_BYTES, s->alloc_bytes);
+	if (v[PFW_I_BYTES] != in[PFW_I_BYTES])
+		pfw_annot_int(w, PFW_BYTES_NUM, v[PFW_I_BYTES]);
+	if (v[PFW_I_MAJFLT] != in[PFW_I_MAJFLT])
+		pfw_annot_int(w, PFW_MAJFLT, v[PFW_I_MAJFLT]);
+	if (v[PFW_I_NVCSW] != in[PFW_I_NVCSW])
+		pfw_annot_int(w, PFW_NVCSW, v[PFW_I_NVCSW]);
+	if (v[PFW_I_NIVCSW] != in[PFW_I_NIVCSW])
+		pfw_annot_int(w, PFW_NIVCSW, v[PFW_I_NIVCSW]);
+	if (s->frame_id > 0 && (size_t)s->frame_id < w->nnames && w->signed_[s->frame_id])
+		pfw_annot_frame(w, PFW_SIGNATURE, s->frame_id);
 }
 
 /* A slice's SLICE_BEGIN; the ends of the slices it follows on its track
- * come first. type < 0 and wakeup_tid 0 are none (NULL when stored). */
-static int begin_slice(struct bt_perfetto *w, const struct bt_slice *s, struct bt_err *err)
+ * come first. A thread's first slice starts its sequence. */
+static int begin_slice(struct bt_perfetto *w, const struct bt_slice *s, int64_t *tid, struct bt_err *err)
 {
-	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Event ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-	struct annots an;
-	struct track *t = track_of(w, s->tid);
-	int64_t depth = s->depth, ts = s->ts, frame = s->frame_id;
-	int64_t type = s->type, end = ts + s->dur;
-	char bytes[32], unknown[32];
-	struct edge *e;
-	uint64_t flow;
+	struct pfw_open *o;
+	struct pfw_edge *e;
+	int64_t v[PFW__NINHERIT];
 
-	if (!t->described && describe_thread(w, t, err))
-		return err->code;
-	while (t->n > 0 && (int64_t)t->n > depth)
-		if (end_slice(w, t, err))
+	if (s->tid != *tid || !w->seq.id) {
+		struct pfw_track *t = track_of(w, s->tid);
+		if (end_thread(w, err) || (!t->described && describe_thread(w, t, err)) ||
+		    pfw_seq_start(w, PFW_THREAD_UUID(s->tid), s->ts, err))
 			return err->code;
-	an.n = 0;
-	if (s->wakeup_tid)
-		add_int(&an, "WakeUpBy", s->wakeup_tid);
-	add_ms(&an, "BlockTime", s->block_dur);
-	add_ms(&an, "CPUTime", s->cpu_dur);
-	add_int(&an, "Count", s->sample_count);
-	add_ms(&an, "Gap", s->gap_dur);
-	add_ms(&an, "Gap.CPU", s->gap_cpu_dur);
-	add_ms(&an, "SelfTime", s->self_dur);
-	add_ms(&an, "SelfCpuTime", s->self_cpu_dur);
-	if (s->idle)
-		add_int(&an, "Idle", 1);   /* only there: other policies' exports stay as they were */
-	if (type >= 0)
-		add_str(&an, "Type", type > 0 && type < NTYPES && w->types[type] ? w->types[type]
-				     : (snprintf(unknown, sizeof unknown, "%lld", (long long)type), unknown));
-	add_int(&an, "MessageId", s->msg_id);
-	add_int(&an, "AllocatedObjects", s->alloc_objects);
-	human_bytes(s->alloc_bytes, bytes, sizeof bytes);
-	add_str(&an, "AllocatedBytes", bytes);
-	add_int(&an, "AllocatedBytesNum", s->alloc_bytes);
-	add_int(&an, "MajFlt", s->majflt);
-	add_int(&an, "NvCsw", s->nvcsw);
-	add_int(&an, "NivCsw", s->nivcsw);
-	add_ms(&an, "_Begin", ts);
-	add_ms(&an, "_End", end);
-	if ((e = edge_at(w, t->tid, ts)) != NULL)   /* the wait's own length: the arrow ends on its
-						     * record's outermost slice, which may be longer */
-		add_ms(&an, "WaitTime", e->dur);
-	ev.has_type = ev.has_track_uuid = 1;
-	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
-	ev.track_uuid = THREAD_UUID(t->tid);
-	ev.name = frame > 0 && (size_t)frame < w->nnames && w->names[frame] ? w->names[frame] : (char *)"?";
-	ev.n_debug_annotations = an.n;
-	ev.debug_annotations = an.p;
-	if (e) {
-		e->used = 1;
-		flow = (uint64_t)e->id;
-		ev.n_terminating_flow_ids = 1;
-		ev.terminating_flow_ids = &flow;
+		*tid = s->tid;
 	}
-	p.has_timestamp = 1;
-	p.timestamp = (uint64_t)ts;
-	p.track_event = &ev;
-	BT_GROW(t->ends, t->n + 1, t->cap);
-	t->ends[t->n++] = end;
-	return put(w, &p, err);
+	while ((int64_t)w->nopen > s->depth)
+		if (end_slice(w, err))
+			return err->code;
+	values(s, v);
+	pfw_event(w, PB_SLICE_BEGIN);
+	pfw_event_frame(w, s->frame_id);
+	pfw_event_category(w, s->type);
+	slice_annots(w, s, w->nopen ? &w->open[w->nopen - 1] : NULL, v);
+	if ((e = edge_at(w, s->tid, s->ts)) != NULL) {
+		e->used = 1;
+		wait_annots(w, e);
+		bt_pbw_fixed64(&w->ev, PB_EVENT_TERMINATING_FLOW_IDS, (uint64_t)e->id);
+	}
+	BT_GROW(w->open, w->nopen + 1, w->ocap);
+	o = &w->open[w->nopen++];
+	memset(o, 0, sizeof *o);
+	o->ts = s->ts;
+	o->end = s->ts + s->dur;
+	o->dur = s->dur;
+	o->cpu = s->cpu_dur;
+	o->self_dur = s->self_dur;
+	o->self_cpu = s->self_cpu_dur;
+	o->block = s->block_dur;
+	o->msg = s->msg_id;
+	memcpy(o->v, v, sizeof o->v);
+	return pfw_event_put(w, s->ts, err);
 }
 
 static int slices(struct bt_perfetto *w, struct bt_err *err)
 {
 	struct bt_slice s;
-	size_t i;
+	int64_t tid = 0;
 	int rc;
 
 	if (bt_slice_log_seal(w->log, err))
 		return err->code;
 	while ((rc = bt_slice_log_next(w->log, &s, err)) == 1)
-		if (begin_slice(w, &s, err))
+		if (begin_slice(w, &s, &tid, err))
 			return err->code;
 	if (rc < 0)
 		return err->code;
-	for (i = 0; i < w->ntracks; i++)
-		while (w->tracks[i].n)
-			if (end_slice(w, &w->tracks[i], err))
-				return err->code;
-	return BT_OK;
+	return end_thread(w, err);
 }
 
-/* An instant on tid's track at ts, starting or ending flow id; an ending
- * one carries the length of the wait it stands for (wait >= 0). */
-static int instant(struct bt_perfetto *w, int64_t tid, int64_t ts, const char *name, uint64_t id,
-		   int terminating, int64_t wait, struct bt_err *err)
+/* An instant on tid's track at ts: a waker's, starting the flow of wait e
+ * (waker), or e's own, ending it (linked) or standing alone. */
+static int instant(struct bt_perfetto *w, int64_t tid, int64_t ts, const char *name, const struct pfw_edge *e,
+		   int waker, struct bt_err *err)
 {
-	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Event ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-	struct track *t = track_of(w, tid);
-	struct annots an;
+	struct pfw_track *t = track_of(w, tid);
 
 	if (!t->described && describe_thread(w, t, err))
 		return err->code;
-	ev.has_type = ev.has_track_uuid = 1;
-	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
-	ev.track_uuid = THREAD_UUID(tid);
-	ev.name = (char *)name;
-	an.n = 0;
-	if (terminating) {
-		ev.n_terminating_flow_ids = 1;
-		ev.terminating_flow_ids = &id;
-		if (wait >= 0) {
-			add_ms(&an, "WaitTime", wait);
-			ev.n_debug_annotations = an.n;
-			ev.debug_annotations = an.p;
-		}
-	} else {
-		ev.n_flow_ids = 1;
-		ev.flow_ids = &id;
-	}
-	p.has_timestamp = 1;
-	p.timestamp = (uint64_t)ts;
-	p.track_event = &ev;
-	return put(w, &p, err);
+	pfw_event(w, PB_INSTANT);
+	bt_pbw_varint(&w->ev, PB_EVENT_TRACK_UUID, PFW_THREAD_UUID(tid));
+	pfw_event_name(w, name);
+	if (!waker)
+		wait_annots(w, e);
+	else if (e->waker_frame > 0)
+		pfw_annot_frame(w, PFW_WAKER_METHOD, e->waker_frame);
+	if (e->linked)
+		bt_pbw_fixed64(&w->ev, waker ? PB_EVENT_FLOW_IDS : PB_EVENT_TERMINATING_FLOW_IDS, (uint64_t)e->id);
+	return pfw_event_put(w, ts, err);
 }
 
 /* Each waker's instant starts a flow; a wait no slice began at gets an
- * instant of its own to end it. */
+ * instant of its own to end it, and a wait no one is known to have ended
+ * one that stands alone. Instants are a sequence of their own. */
 static int flows(struct bt_perfetto *w, struct bt_err *err)
 {
 	char name[64];
 	size_t i;
 
+	if (w->nedges && pfw_seq_start(w, 0, 0, err))
+		return err->code;
 	for (i = 0; i < w->nedges; i++) {
-		const struct edge *e = &w->edges[i];
+		const struct pfw_edge *e = &w->edges[i];
 		snprintf(name, sizeof name, "wakes %s wait of %lld", e->kind, (long long)e->waiter_tid);
-		if (instant(w, e->waker_tid, e->waker_ts, name, (uint64_t)e->id, 0, -1, err))
+		if (e->linked && instant(w, e->waker_tid, e->waker_ts, name, e, 1, err))
 			return err->code;
-		if (!e->used && instant(w, e->waiter_tid, e->ts, e->kind, (uint64_t)e->id, 1, e->dur, err))
+		if (!e->used && instant(w, e->waiter_tid, e->ts, e->kind, e, 0, err))
 			return err->code;
 	}
 	return BT_OK;
@@ -477,40 +387,26 @@ static int flows(struct bt_perfetto *w, struct bt_err *err)
 /* The process and the threads of the threads table. */
 static int process_tree(struct bt_perfetto *w, struct bt_err *err)
 {
-	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__ProcessTree tree = PERFETTO__PROTOS__PROCESS_TREE__INIT;
-	Perfetto__Protos__ProcessTree__Process proc = PERFETTO__PROTOS__PROCESS_TREE__PROCESS__INIT;
-	Perfetto__Protos__ProcessTree__Process *procs[1] = { &proc };
-	Perfetto__Protos__ProcessTree__Thread *th = bt_xcalloc(w->ntracks + 1, sizeof *th);
-	Perfetto__Protos__ProcessTree__Thread **thp = bt_xcalloc(w->ntracks + 1, sizeof *thp);
-	char *cmdline[1] = { w->process };
-	size_t n = 0, i;
-	int rc;
+	struct bt_pbw *o = &w->out;
+	size_t i;
 
-	proc.has_pid = 1;
-	proc.pid = (int32_t)w->pid;
-	proc.n_cmdline = 1;
-	proc.cmdline = cmdline;
+	pfw_packet_open(w);
+	bt_pbw_open(o, PB_PACKET_PROCESS_TREE);
+	bt_pbw_open(o, PB_TREE_PROCESSES);
+	bt_pbw_varint(o, PB_TREE_PROCESS_PID, (uint64_t)(int64_t)(int32_t)w->pid);
+	bt_pbw_str(o, PB_TREE_PROCESS_CMDLINE, w->process);
+	bt_pbw_close(o);
 	for (i = 0; i < w->ntracks; i++) {
 		if (!w->tracks[i].name)
 			continue;
-		perfetto__protos__process_tree__thread__init(&th[n]);
-		th[n].has_tid = th[n].has_tgid = 1;
-		th[n].tid = (int32_t)w->tracks[i].tid;
-		th[n].tgid = (int32_t)w->pid;
-		th[n].name = w->tracks[i].name;
-		thp[n] = &th[n];
-		n++;
+		bt_pbw_open(o, PB_TREE_THREADS);
+		bt_pbw_varint(o, PB_TREE_THREAD_TID, (uint64_t)(int64_t)(int32_t)w->tracks[i].tid);
+		bt_pbw_str(o, PB_TREE_THREAD_NAME, w->tracks[i].name);
+		bt_pbw_varint(o, PB_TREE_THREAD_TGID, (uint64_t)(int64_t)(int32_t)w->pid);
+		bt_pbw_close(o);
 	}
-	tree.n_processes = 1;
-	tree.processes = procs;
-	tree.n_threads = n;
-	tree.threads = thp;
-	p.process_tree = &tree;
-	rc = put(w, &p, err);
-	free(th);
-	free(thp);
-	return rc;
+	bt_pbw_close(o);
+	return pfw_packet_done(w, err);
 }
 
 /* pid and process name: meta's, else the main thread's name. */
@@ -526,6 +422,25 @@ static int process_facts(struct bt_db *db, struct bt_perfetto *w, int first_is_m
 	return BT_OK;
 }
 
+/* What each frame's slices show: the short name, and whether the full
+ * one differs (then it goes along as "signature"). */
+static void shown_names(struct bt_perfetto *w, const struct bt_namer *namer)
+{
+	size_t i, n = w->nnames ? w->nnames : 1;
+
+	w->shown = bt_xcalloc(n, sizeof *w->shown);
+	w->signed_ = bt_xcalloc(n, 1);
+	w->name_gen = bt_xcalloc(n, sizeof *w->name_gen);
+	w->name_iid = bt_xcalloc(n, sizeof *w->name_iid);
+	w->str_gen = bt_xcalloc(n, sizeof *w->str_gen);
+	w->str_iid = bt_xcalloc(n, sizeof *w->str_iid);
+	for (i = 0; i < w->nnames; i++)
+		if (w->names[i]) {
+			w->shown[i] = bt_namer_get(namer, w->names[i]);
+			w->signed_[i] = strcmp(w->shown[i], w->names[i]) != 0;
+		}
+}
+
 static int tap_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
 {
 	struct bt_perfetto *w = ctx;
@@ -537,9 +452,9 @@ struct bt_perfetto *bt_perfetto_new(void)
 {
 	struct bt_perfetto *w = bt_xcalloc(1, sizeof *w);
 
-	w->first = 1;
 	w->log = bt_slice_log_new();
 	bt_map64_init(&w->tmap, 64);
+	bt_map64_init(&w->bytes_text, 256);
 	return w;
 }
 
@@ -556,19 +471,28 @@ void bt_perfetto_free(struct bt_perfetto *w)
 
 	if (!w)
 		return;
-	for (i = 0; i < w->ntracks; i++) {
-		free(w->tracks[i].ends);
+	for (i = 0; i < w->ntracks; i++)
 		free(w->tracks[i].name);
-	}
 	free(w->tracks);
+	free(w->open);
 	for (i = 0; i < w->nnames; i++)
 		free(w->names[i]);
 	free(w->names);
-	for (i = 0; i < NTYPES; i++)
+	free(w->shown);
+	free(w->signed_);
+	free(w->name_gen);
+	free(w->name_iid);
+	free(w->str_gen);
+	free(w->str_iid);
+	for (i = 0; i < PFW_NTYPES; i++)
 		free(w->types[i]);
 	free(w->edges);
-	free(w->buf);
-	free(w->out);
+	free(w->text);
+	bt_map64_release(&w->bytes_text);
+	pfw_seq_release(&w->seq);
+	bt_pbw_release(&w->out);
+	bt_pbw_release(&w->ev);
+	bt_pbw_release(&w->in);
 	bt_map64_release(&w->tmap);
 	bt_slice_log_free(w->log);
 	free(w);
@@ -587,13 +511,12 @@ int bt_perfetto_load(struct bt_perfetto *w, struct bt_db *db, struct bt_err *err
 	return rc;
 }
 
-int bt_perfetto_write(struct bt_perfetto *w, FILE *fp, struct bt_err *err)
+int bt_perfetto_write(struct bt_perfetto *w, const struct bt_namer *names, FILE *fp, struct bt_err *err)
 {
 	int rc;
 
 	w->fp = fp;
-	w->out = bt_xmalloc(OUT_BUF);
-	w->nout = 0;
+	shown_names(w, names);
 	rc = describe(w, err);
 	if (!rc)
 		rc = slices(w, err);
@@ -602,13 +525,13 @@ int bt_perfetto_write(struct bt_perfetto *w, FILE *fp, struct bt_err *err)
 	if (!rc)
 		rc = process_tree(w, err);
 	if (!rc)
-		rc = flush_out(w, err);
+		rc = pfw_flush(w, err);
 	return rc;
 }
 
 static int write_export(const struct bt_export *x, FILE *out, struct bt_err *err)
 {
-	return bt_perfetto_write(x->perfetto, out, err);
+	return bt_perfetto_write(x->perfetto, x->names, out, err);
 }
 
 const struct bt_exporter bt_exp_perfetto = { "perfetto", NULL, BT_NEED_SLICES, write_export };

@@ -13,6 +13,7 @@
 #include "engine/profile/tap.h"
 
 struct bt_perfetto;
+struct bt_namer;
 
 /* An export and the tap that keeps the run's slices for it (in a slice
  * log, slice_log.h); x must outlive the run. */
@@ -28,9 +29,10 @@ int bt_perfetto_load(struct bt_perfetto *x, struct bt_db *db, struct bt_err *err
  * Write the trace to fp (db is not used): a process track, one track per
  * thread, a SLICE_BEGIN (with annotations) and SLICE_END per slice, an
  * instant on each waker's track with a flow to the wait it ended, and a
- * process tree. Packets are written one at a time as the slices are read
- * back.
+ * process tree. Slices show their frame's name as names (borrowed; NULL:
+ * full names) gives it, with the full signature beside it. Packets are
+ * written one at a time as the slices are read back.
  */
-int bt_perfetto_write(struct bt_perfetto *x, FILE *fp, struct bt_err *err);
+int bt_perfetto_write(struct bt_perfetto *x, const struct bt_namer *names, FILE *fp, struct bt_err *err);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/base/hash.h"
+#include "engine/base/names.h"
 #include "reports/export/pprof.h"
 #include "gen/profile.pb-c.h"
 #include "reports/report.h"
@@ -41,8 +42,10 @@ struct pprof_writer {
 	struct bt_strmap smap;      /* string -> index + 1 */
 	uint64_t *locs;             /* a sample's location ids */
 	size_t lcap;
-	int64_t k_thread, k_tid, k_msg;   /* label keys */
-	int64_t *labels;            /* thread label strings, by thread */
+	int64_t k_thread, k_name, k_tid, k_msg;   /* label keys */
+	int64_t *labels;            /* thread label strings, by thread: "main" for the main thread */
+	int64_t *tnames;            /* thread_name label strings, by thread */
+	const struct bt_namer *names;
 };
 
 static int deflate_in(struct pprof_writer *w, int flush, struct bt_err *err)
@@ -157,16 +160,21 @@ static int header(struct pprof_writer *w, const struct bt_stacks *s, struct bt_e
 	vt.type = str(w, "wall");
 	vt.unit = str(w, "nanoseconds");
 	if (put_msg(w, F_PERIOD_TYPE, &vt.base, err) || put_int(w, F_DEFAULT_TYPE, vt.type, err) ||
-	    put_int(w, F_TIME, s->first_ts, err) || put_int(w, F_DURATION, s->last_ts - s->first_ts, err))
+	    put_int(w, F_TIME, s->wall_first_ns, err) || put_int(w, F_DURATION, s->last_ts - s->first_ts, err))
 		return err->code;
 	w->k_thread = str(w, "thread");
+	w->k_name = str(w, "thread_name");
 	w->k_tid = str(w, "tid");
 	w->k_msg = str(w, "msg_id");
 	w->labels = bt_xcalloc(s->nthreads + 1, sizeof *w->labels);
-	for (i = 0; i < s->nthreads; i++)
-		w->labels[i] = str(w, s->threads[i].label);
+	w->tnames = bt_xcalloc(s->nthreads + 1, sizeof *w->tnames);
+	for (i = 0; i < s->nthreads; i++) {
+		w->tnames[i] = str(w, s->threads[i].label);
+		w->labels[i] = s->threads[i].is_main ? str(w, "main") : w->tnames[i];
+	}
 	return put_int(w, F_COMMENT, str(w, "btrace-analyze: self values per thread, Looper message"
-				       " and call path; offcpu = wall - cpu; time_nanos on the trace clock"), err);
+				       " and call path; offcpu = wall - cpu; label thread is \"main\" for the"
+				       " main thread, thread_name its name"), err);
 }
 
 static size_t varint_size(uint64_t v)
@@ -238,11 +246,12 @@ static int sample(struct pprof_writer *w, const struct bt_stacks *s, const struc
 	}
 	for (i = 0; i < NTYPES; i++)
 		uv[i] = (uint64_t)v[i];
-	/* at most 10 bytes a value, and three labels of three fields */
-	BT_GROW(w->buf, 32 + 10 * (n + NTYPES) + 3 * 40, w->cap);
+	/* at most 10 bytes a value, and four labels of three fields */
+	BT_GROW(w->buf, 32 + 10 * (n + NTYPES) + 4 * 40, w->cap);
 	at = put_packed(w->buf, 1, w->locs, n);
 	at += put_packed(w->buf + at, 2, uv, NTYPES);
 	at += put_label(w->buf + at, w->k_thread, w->labels[c->thread], 0);
+	at += put_label(w->buf + at, w->k_name, w->tnames[c->thread], 0);
 	at += put_label(w->buf + at, w->k_tid, 0, t->tid);
 	if (c->msg)
 		at += put_label(w->buf + at, w->k_msg, 0, c->msg);
@@ -274,7 +283,8 @@ static int frames(struct pprof_writer *w, const struct bt_stacks *s, struct bt_e
 		loc.id = line.function_id = fn.id = i;
 		loc.n_line = 1;
 		loc.line = &linep;
-		fn.name = fn.system_name = str(w, bt_stacks_frame_name(s, (uint32_t)i));
+		fn.system_name = str(w, bt_stacks_frame_name(s, (uint32_t)i));
+		fn.name = str(w, bt_namer_get(w->names, bt_stacks_frame_name(s, (uint32_t)i)));
 		rc = put_msg(w, F_LOCATION, &loc.base, err);
 		if (!rc)
 			rc = put_msg(w, F_FUNCTION, &fn.base, err);
@@ -308,9 +318,10 @@ static void release(struct pprof_writer *w)
 	free(w->buf);
 	free(w->locs);
 	free(w->labels);
+	free(w->tnames);
 }
 
-int bt_pprof_write(const struct bt_stacks *s, FILE *fp, struct bt_err *err)
+int bt_pprof_write(const struct bt_stacks *s, const struct bt_namer *names, FILE *fp, struct bt_err *err)
 {
 	struct pprof_writer w;
 	size_t i;
@@ -318,6 +329,7 @@ int bt_pprof_write(const struct bt_stacks *s, FILE *fp, struct bt_err *err)
 
 	memset(&w, 0, sizeof w);
 	w.fp = fp;
+	w.names = names;
 	w.in = bt_xmalloc(IN_BUF);
 	w.out = bt_xmalloc(OUT_BUF);
 	bt_strmap_init(&w.smap);
@@ -343,7 +355,7 @@ int bt_pprof_write(const struct bt_stacks *s, FILE *fp, struct bt_err *err)
 
 static int write_export(const struct bt_export *x, FILE *out, struct bt_err *err)
 {
-	return bt_pprof_write(x->stacks, out, err);
+	return bt_pprof_write(x->stacks, x->names, out, err);
 }
 
 const struct bt_exporter bt_exp_pprof = { "pprof", NULL, BT_NEED_STACKS, write_export };

@@ -1,7 +1,7 @@
 /*
- * What the HTML report needs from the run besides the database: the
- * longest slices of each thread for its timeline, kept by a tap (the
- * main thread's alone when the trace names it before its slices come).
+ * What the HTML report needs from the run besides the database: every
+ * slice of every thread for its timeline, packed by a tap as the slices
+ * end (html_int.h says how).
  */
 #ifndef BT_HTML_H
 #define BT_HTML_H

@@ -2,10 +2,12 @@
  * The HTML report's flame graph data (see html_int.h): per thread, the
  * call paths of the calltree table worth drawing, as one flat array of
  * (parent index, name, inclusive wall, CPU, blocked ns, alloc bytes,
- * alloc objects, major faults). Paths under BT_HTML_FLAME_MIN per ten
- * thousand of the thread's wall time are left out, so the page's self
- * values (inclusive minus the drawn callees') take them in: a 1M-record
- * trace's half a million paths become a few thousand.
+ * alloc objects, major faults); names are frame ids. Paths under
+ * BT_HTML_FLAME_MIN per ten thousand of the thread's wall time and of its
+ * allocated bytes are left out, so the page's self values (inclusive
+ * minus the drawn callees') take them in: a 1M-record trace's half a
+ * million paths become a few thousand, and the allocations weight still
+ * finds a path that allocates much in little time.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,7 @@
 #include "reports/html/html_int.h"
 
 struct fthread {
-	int64_t tid, main, total, paths;
+	int64_t tid, main, total, paths, bytes;
 	char *name;
 };
 
@@ -39,14 +41,14 @@ static int load_threads(struct bt_db *db, int show_idle, struct fthread **out, s
 		t->main = bt_rows_int(r, 2);
 		t->total = bt_rows_int(r, 3);
 		t->paths = bt_rows_int(r, 4);
+		t->bytes = bt_rows_int(r, 5);
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
 }
 
 /* One row of html_calltree.sql: its parent's index, then the values. */
-static void node(struct bt_rows *r, struct bt_html_names *n, struct bt_map64 *idx, int64_t *kept,
-		 struct bt_jsonw *w)
+static void node(struct bt_rows *r, struct bt_map64 *idx, int64_t *kept, struct bt_jsonw *w)
 {
 	uint32_t parent = 0;
 	int c;
@@ -56,13 +58,13 @@ static void node(struct bt_rows *r, struct bt_html_names *n, struct bt_map64 *id
 		return;   /* its caller was left out: a callee outlasting it, which cannot be */
 	bt_map64_put(idx, (uint64_t)bt_rows_int(r, 0), (uint32_t)++*kept);
 	bt_jsonw_int(w, (int64_t)parent - 1);
-	bt_jsonw_int(w, bt_html_names_ref(n, bt_rows_int(r, 2)));
+	bt_jsonw_int(w, bt_rows_int(r, 2));
 	for (c = 3; c <= 8; c++)
 		bt_jsonw_int(w, bt_rows_int(r, c));
 }
 
-static int nodes(struct bt_db *db, const struct fthread *t, int64_t min, int show_idle,
-		 struct bt_html_names *n, struct bt_jsonw *w, int64_t *kept, struct bt_err *err)
+static int nodes(struct bt_db *db, const struct fthread *t, int64_t min, int64_t min_bytes, int show_idle,
+		 struct bt_jsonw *w, int64_t *kept, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	struct bt_map64 idx;
@@ -74,24 +76,28 @@ static int nodes(struct bt_db *db, const struct fthread *t, int64_t min, int sho
 	bt_rows_bind_int(r, 1, t->tid);
 	bt_rows_bind_int(r, 2, min);
 	bt_rows_bind_int(r, 3, show_idle);
+	bt_rows_bind_int(r, 4, min_bytes);
 	bt_map64_init(&idx, 1024);
 	bt_jsonw_key(w, "nodes");
 	bt_jsonw_begin_array(w);
 	while ((rc = bt_rows_next(r, err)) == 1)
-		node(r, n, &idx, kept, w);
+		node(r, &idx, kept, w);
 	bt_jsonw_end_array(w);
 	bt_map64_release(&idx);
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int thread(struct bt_db *db, const struct fthread *t, int show_idle, struct bt_html_names *n,
-		  struct bt_jsonw *w, struct bt_err *err)
+static int thread(struct bt_db *db, const struct fthread *t, int show_idle, struct bt_jsonw *w,
+		  struct bt_err *err)
 {
 	int64_t min = t->total / 10000 * BT_HTML_FLAME_MIN, kept;
+	int64_t min_bytes = t->bytes / 10000 * BT_HTML_FLAME_MIN;
 
 	if (min < 1)
 		min = 1;
+	if (min_bytes < 1)
+		min_bytes = 1;
 	bt_jsonw_begin_object(w);
 	bt_jsonw_key(w, "tid");
 	bt_jsonw_int(w, t->tid);
@@ -101,7 +107,7 @@ static int thread(struct bt_db *db, const struct fthread *t, int show_idle, stru
 	bt_jsonw_int(w, t->main);
 	bt_jsonw_key(w, "min_ns");
 	bt_jsonw_int(w, min);
-	if (nodes(db, t, min, show_idle, n, w, &kept, err))
+	if (nodes(db, t, min, min_bytes, show_idle, w, &kept, err))
 		return err->code;
 	bt_jsonw_key(w, "paths");
 	bt_jsonw_int(w, t->paths);
@@ -111,8 +117,8 @@ static int thread(struct bt_db *db, const struct fthread *t, int show_idle, stru
 	return BT_OK;
 }
 
-int bt_html_flame_write(struct bt_db *db, struct bt_html_names *n, struct bt_jsonw *w, int show_idle,
-			int64_t *first_tid, struct bt_err *err)
+int bt_html_flame_write(struct bt_db *db, struct bt_jsonw *w, int show_idle, int64_t *first_tid,
+			struct bt_err *err)
 {
 	struct fthread *t = NULL;
 	size_t nt = 0, i;
@@ -129,7 +135,7 @@ int bt_html_flame_write(struct bt_db *db, struct bt_html_names *n, struct bt_jso
 	bt_jsonw_begin_array(w);
 	for (i = 0; !rc && i < nt && i < BT_HTML_FLAME_THREADS; i++)
 		if (t[i].total > 0)
-			rc = thread(db, &t[i], show_idle, n, w, err);
+			rc = thread(db, &t[i], show_idle, w, err);
 	bt_jsonw_end_array(w);
 	bt_jsonw_end_object(w);
 	for (i = 0; i < nt; i++)

@@ -1,19 +1,22 @@
 /*
  * The HTML report: one self-contained page (no network: CSS and script
  * inline, nothing fetched) with the text report's content as HTML tables
- * and, drawn by reports/html/report.js from data embedded as JSON, an
- * interactive flame graph and the main thread's timeline with arrows from
- * each waker to the wait it ended. All text from the trace is escaped.
+ * under a table of contents and, drawn by the scripts from the data
+ * embedded beside them, an interactive flame graph with its callers and
+ * callees view, and every thread's timeline with arrows from each waker
+ * to the wait it ended. All text from the trace is escaped.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen/bt_html.h"
 #include "reports/html/html_int.h"
 #include "reports/report_startup.h"
 
-/* Rows a table shows; the JSON report has them all. */
-#define TABLE_ROWS 1000
+/* Rows a table shows; the JSON report has them all. A thousand rows of
+ * a wide table took Chromium some 400 ms to lay out. */
+#define TABLE_ROWS 300
 
 void bt_html_esc(FILE *out, const char *s)
 {
@@ -33,6 +36,18 @@ void bt_html_esc(FILE *out, const char *s)
 		}
 		s++;
 	}
+}
+
+void bt_html_scripts(FILE *out)
+{
+	fprintf(out, "<script>\n%s%s%s%s</script>\n", bt_html_text[BT_HTML_UTIL_JS], bt_html_text[BT_HTML_FLAME_JS],
+		bt_html_text[BT_HTML_TIMELINE_JS], bt_html_text[BT_HTML_REPORT_JS]);
+}
+
+void bt_html_finish(FILE *out)
+{
+	/* a page whose scripts failed has no BT: one error is enough */
+	fputs("<script>if (window.BT && BT.finish) BT.finish();</script>\n", out);
 }
 
 void bt_html_head(FILE *out, const char *title)
@@ -87,11 +102,19 @@ static void facts(FILE *out, const struct bt_facts *f)
 	fputs("<noscript><p>The flame graph and the timeline need JavaScript.</p></noscript>\n</header>\n", out);
 }
 
-/* A cell: numbers right-aligned, with their raw value for sorting. */
-static void cell(FILE *out, const struct bt_value *v, enum bt_unit u, struct bt_buf *b)
+/* A cell: numbers right-aligned, with their raw value for sorting; a
+ * method's name short, in full on hover. */
+static void cell(FILE *out, const struct bt_value *v, enum bt_unit u, const struct bt_col_fmt *k,
+		 const struct bt_namer *names, struct bt_buf *b)
 {
+	if (v->type == BT_V_TEXT) {
+		fputs("<td>", out);
+		bt_html_name(out, names, v->u.s);
+		fputs("</td>", out);
+		return;
+	}
 	bt_buf_reset(b);
-	bt_format_value(v, u, b);
+	bt_col_cell(names, v, k, u, b);
 	if (v->type == BT_V_INT)
 		fprintf(out, "<td class=\"n\" data-v=\"%lld\">", (long long)v->u.i);
 	else if (v->type == BT_V_REAL)
@@ -100,75 +123,6 @@ static void cell(FILE *out, const struct bt_value *v, enum bt_unit u, struct bt_
 		fputs("<td>", out);
 	bt_html_esc(out, b->buf);
 	fputs("</td>", out);
-}
-
-static void evidence(FILE *out, const struct bt_finding *f, struct bt_buf *b)
-{
-	int k;
-
-	for (k = 0; k < f->nev; k++) {
-		enum bt_unit u = bt_unit_of(f->ev[k].key, BT_UNIT_NONE);
-		bt_buf_reset(b);
-		bt_format_value(&f->ev[k].v, u, b);
-		fputs(k ? "; " : "", out);
-		bt_html_esc(out, f->ev[k].key);
-		fputs("=", out);
-		bt_html_esc(out, b->buf);
-		fputs(u == BT_UNIT_NS ? " ms" : "", out);
-	}
-}
-
-/* One group of findings: the headlines (sev < 0), or one severity's others. */
-static void finding_group(FILE *out, const struct bt_result *res, int sev, int64_t t0, struct bt_buf *b)
-{
-	const char *name = sev < 0 ? "headline" : bt_severity_name[sev];
-	size_t i, n;
-
-	for (i = n = 0; i < res->nfindings; i++)
-		n += sev < 0 ? res->findings[i].headline
-			     : !res->findings[i].headline && (int)res->findings[i].severity == sev;
-	if (!n)
-		return;
-	fprintf(out, "<h3 class=\"sev-%s\">%s (%zu)</h3>\n<table class=\"data\"><thead><tr>"
-		"<th>rule</th><th>message</th><th>thread</th><th>at ms</th><th>for ms</th>"
-		"<th>evidence</th></tr></thead><tbody>\n", sev < 0 ? "info" : name, name, n);
-	for (i = 0; i < res->nfindings; i++) {
-		const struct bt_finding *f = &res->findings[i];
-		if (sev < 0 ? !f->headline : f->headline || (int)f->severity != sev)
-			continue;
-		fputs("<tr><td>", out);
-		bt_html_esc(out, f->rule);
-		fputs("</td><td>", out);
-		bt_html_esc(out, f->message);
-		fputs("</td><td class=\"n\">", out);
-		if (f->has_tid)
-			fprintf(out, "%lld", (long long)f->tid);
-		fputs("</td><td class=\"n\">", out);
-		if (f->has_ts)
-			fprintf(out, "%.1f", (double)(f->ts - t0) / 1e6);
-		fputs("</td><td class=\"n\">", out);
-		if (f->has_dur)
-			fprintf(out, "%.1f", (double)f->dur / 1e6);
-		fputs("</td><td>", out);
-		evidence(out, f, b);
-		fputs("</td></tr>\n", out);
-	}
-	fputs("</tbody></table>\n", out);
-}
-
-static void findings(FILE *out, const struct bt_result *res, int64_t t0)
-{
-	struct bt_buf b = BT_BUF_INIT;
-	int sev;
-
-	fprintf(out, "<section id=\"findings\">\n<h2>Findings (%zu)</h2>\n", res->nfindings);
-	if (!res->nfindings)
-		fputs("<p>No findings.</p>\n", out);
-	finding_group(out, res, -1, t0, &b);
-	for (sev = BT_SEV__COUNT - 1; sev >= 0; sev--)
-		finding_group(out, res, sev, t0, &b);
-	fputs("</section>\n", out);
-	bt_buf_release(&b);
 }
 
 /* The startup summary (reports/report_startup.h): headline and phases. */
@@ -202,22 +156,53 @@ static void startup(FILE *out, const struct bt_startup_sum *s)
 	bt_buf_release(&b);
 }
 
-/* Where the script draws; report.js finds these by id. */
+/* Where the scripts draw; they find these by id and fill the legends. */
 static void canvases(FILE *out)
 {
 	fputs("<section id=\"flame\">\n<h2>Flame graph</h2>\n<div class=\"controls\">"
 	      "<label>Thread <select id=\"fg-thread\"></select></label> "
+	      "<label>Weight <select id=\"fg-weight\"><option value=\"0\">wall time</option>"
+	      "<option value=\"1\">CPU time</option><option value=\"6\">off-CPU time</option>"
+	      "<option value=\"3\">allocated bytes</option></select></label> "
 	      "<input id=\"fg-search\" type=\"search\" placeholder=\"Search frames\" autocomplete=\"off\"> "
 	      "<button id=\"fg-reset\" type=\"button\">Reset zoom</button> "
+	      "<button id=\"fg-sandwich\" type=\"button\">Callers and callees of the zoomed frame</button> "
 	      "<span id=\"fg-match\" class=\"note\"></span></div>\n"
-	      "<p id=\"fg-note\" class=\"note\"></p>\n"
+	      "<div id=\"fg-legend\" class=\"legend\"></div>\n<p id=\"fg-note\" class=\"note\"></p>\n"
 	      "<div id=\"fg-wrap\" class=\"wrap\"><canvas id=\"fg-canvas\"></canvas></div>\n</section>\n"
-	      "<section id=\"timeline\">\n<h2>Main thread timeline</h2>\n<div class=\"controls\">"
+	      "<section id=\"sandwich\">\n<h2>Callers and callees</h2>\n<div class=\"controls\">"
+	      "<label>Method <select id=\"sw-method\"></select></label> "
+	      "<span class=\"note\">shift-click a frame of the flame graph to choose it</span></div>\n"
+	      "<p id=\"sw-note\" class=\"note\"></p>\n"
+	      "<h3 class=\"sw\">Callers <span class=\"note\">(who calls it, the method at the top)</span></h3>\n"
+	      "<div id=\"sw-up-wrap\" class=\"wrap\"><canvas id=\"sw-up\"></canvas></div>\n"
+	      "<h3 class=\"sw\">Callees <span class=\"note\">(what it calls)</span></h3>\n"
+	      "<div id=\"sw-down-wrap\" class=\"wrap\"><canvas id=\"sw-down\"></canvas></div>\n</section>\n"
+	      "<section id=\"timeline\">\n<h2>Timeline</h2>\n<div class=\"controls\">"
 	      "<button id=\"tl-reset\" type=\"button\">Reset zoom</button> "
-	      "<span class=\"note\">wheel to zoom, drag to pan; arrows run from the waker to the end of the wait</span>"
-	      "</div>\n<p id=\"tl-note\" class=\"note\"></p>\n"
-	      "<div id=\"tl-wrap\" class=\"wrap\"><canvas id=\"tl-canvas\"></canvas></div>\n"
+	      "<span class=\"note\">wheel to zoom, drag to pan, click a thread's name to fold it; arrows run "
+	      "from the waker's slice to the end of the wait</span>"
+	      "</div>\n<div id=\"tl-legend\" class=\"legend\"></div>\n<p id=\"tl-note\" class=\"note\"></p>\n"
+	      "<div id=\"tl-wrap\" class=\"wrap\"><canvas id=\"tl-canvas\"></canvas><div id=\"tl-space\"></div></div>\n"
 	      "<pre id=\"tl-arrows\" hidden></pre>\n</section>\n", out);
+}
+
+/* Links to every section; the script adds nothing to it. */
+static void toc(FILE *out, const struct bt_result *res, int has_startup)
+{
+	size_t i;
+
+	fputs("<nav id=\"toc\"><strong>Contents</strong> ", out);
+	if (has_startup)
+		fputs("<a href=\"#startup\">Startup</a> ", out);
+	fprintf(out, "<a href=\"#flame\">Flame graph</a> <a href=\"#sandwich\">Callers and callees</a> "
+		"<a href=\"#timeline\">Timeline</a> <a href=\"#findings\">Findings (%zu)</a> ", res->nfindings);
+	for (i = 0; i < res->ntables; i++) {
+		fprintf(out, "<a href=\"#table-%zu\">", i + 1);
+		bt_html_esc(out, res->tables[i].title ? res->tables[i].title : "table");
+		fputs("</a> ", out);
+	}
+	fputs("<a href=\"#metrics\">Metrics</a> <a href=\"#diagnostics\">Diagnostics</a></nav>\n", out);
 }
 
 static void metrics(FILE *out, const struct bt_result *res, const struct bt_metric *const *m)
@@ -233,30 +218,34 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 		fputs("<tr><td>", out);
 		bt_html_esc(out, m[i]->name);
 		fputs("</td>", out);
-		cell(out, &m[i]->v, u, &b);
+		cell(out, &m[i]->v, u, &(struct bt_col_fmt){ 0 }, NULL, &b);
 		fputs(u == BT_UNIT_NS ? "<td>ms</td></tr>\n" : "<td></td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n</details>\n</section>\n", out);
 	bt_buf_release(&b);
 }
 
-static void table(FILE *out, const struct bt_rtable *t)
+static void table(FILE *out, const struct bt_rtable *t, size_t k, int64_t t0, const struct bt_namer *names)
 {
 	struct bt_buf b = BT_BUF_INIT;
+	struct bt_col_fmt *fmt;
 	size_t r, shown = t->nrows < TABLE_ROWS ? t->nrows : TABLE_ROWS;
 	int c;
 
-	fputs("<section class=\"table\">\n<h2>", out);
+	fprintf(out, "<section class=\"table\" id=\"table-%zu\">\n<h2>", k + 1);
 	bt_html_esc(out, t->title);
 	fputs("</h2>\n", out);
 	if (!t->nrows) {
 		fputs("<p>No rows.</p>\n</section>\n", out);
 		return;
 	}
+	fmt = bt_xcalloc((size_t)t->ncols + 1, sizeof *fmt);
+	for (c = 0; c < t->ncols; c++)   /* times since the start, a column's ns in one scale */
+		bt_col_fmt_of(t, c, shown, t0, &fmt[c]);
 	fputs("<table class=\"data sortable\"><thead><tr>", out);
 	for (c = 0; c < t->ncols; c++) {
 		bt_buf_reset(&b);
-		bt_format_heading(t->columns[c], t->units[c], &b);
+		bt_col_heading(t, c, &fmt[c], &b);
 		fputs("<th>", out);
 		bt_html_esc(out, b.buf);
 		fputs("</th>", out);
@@ -265,7 +254,7 @@ static void table(FILE *out, const struct bt_rtable *t)
 	for (r = 0; r < shown; r++) {
 		fputs("<tr>", out);
 		for (c = 0; c < t->ncols; c++)
-			cell(out, &t->cells[r * (size_t)t->ncols + c], t->units[c], &b);
+			cell(out, &t->cells[r * (size_t)t->ncols + c], t->units[c], &fmt[c], names, &b);
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody></table>\n", out);
@@ -273,6 +262,7 @@ static void table(FILE *out, const struct bt_rtable *t)
 		fprintf(out, "<p class=\"note\">%zu more rows not shown (the JSON report has them all).</p>\n",
 			t->nrows - shown);
 	fputs("</section>\n", out);
+	free(fmt);
 	bt_buf_release(&b);
 }
 
@@ -307,6 +297,8 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	size_t i;
 	int rc;
 
+	if (x->progress)
+		x->progress(x->progress_ctx, 0, 1);   /* the start; bt_html_data_write goes on */
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
 	if (bt_startup_sum_load(db, &su, err)) {
@@ -317,21 +309,22 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	bt_html_head(out, title.buf);
 	bt_buf_release(&title);
 	facts(out, &c.facts);
+	toc(out, res, su.found);
 	startup(out, &su);
 	bt_startup_sum_release(&su);
 	/* the flame graph before the findings: a long trace's many findings
 	 * must not push it out of sight */
 	canvases(out);
-	findings(out, res, c.facts.start_ns);
+	bt_html_findings(out, res, c.facts.start_ns, x->names);
 	for (i = 0; i < res->ntables; i++)
-		table(out, &res->tables[i]);
+		table(out, &res->tables[i], i, c.facts.start_ns, x->names);
 	metrics(out, res, c.metrics);
 	diagnostics(out, &c);
 	fputs("<div id=\"bt-tip\" class=\"tip\" hidden></div>\n<pre id=\"bt-errors\" hidden></pre>\n"
-	      "<pre id=\"bt-selftest\" hidden></pre>\n<script type=\"application/json\" id=\"bt-data\">", out);
-	rc = bt_html_data_write(db, x->timeline, &c.facts, x->show_idle, out, err);
+	      "<pre id=\"bt-selftest\" hidden></pre>\n", out);
+	rc = bt_html_data_write(x, &c.facts, out, err);
 	if (!rc) {
-		fprintf(out, "</script>\n<script>\n%s</script>\n</body>\n</html>\n", bt_html_text[BT_HTML_REPORT_JS]);
+		fputs("</body>\n</html>\n", out);
 		if (ferror(out))
 			rc = bt_err_set(err, BT_EIO, "cannot write the HTML report: %s", strerror(errno));
 	}

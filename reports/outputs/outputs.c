@@ -66,6 +66,8 @@ struct output {
 	int threaded;               /* its writer runs on thread */
 	int rc;                     /* its writer's result */
 	struct bt_err err;
+	void (*progress)(void *ctx, const char *path, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 #define MAX_OUTPUTS 8
@@ -83,6 +85,8 @@ struct bt_outputs {
 	struct bt_taps taps;
 	int ready;                  /* started */
 	int full_names;             /* --full-names: x.names stays NULL */
+	void (*progress)(void *ctx, const char *path, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 static int ready(void *ctx, struct bt_db *db, struct bt_err *err)
@@ -116,6 +120,32 @@ void bt_outputs_width(struct bt_outputs *o, int cols)
 void bt_outputs_full_names(struct bt_outputs *o, int full)
 {
 	o->full_names = full;
+}
+
+void bt_outputs_progress(struct bt_outputs *o,
+			 void (*fn)(void *ctx, const char *path, uint64_t done, uint64_t total), void *ctx)
+{
+	o->progress = fn;
+	o->progress_ctx = ctx;
+}
+
+static void output_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct output *d = ctx;
+
+	d->progress(d->progress_ctx, d->path && strcmp(d->path, "-") ? d->path : "stdout", done, total);
+}
+
+/* What d's writer gets: the run's, and its own progress. */
+static void export_of(const struct bt_outputs *o, struct output *d)
+{
+	d->ex = o->x;
+	d->progress = o->progress;
+	d->progress_ctx = o->progress_ctx;
+	if (o->progress) {
+		d->ex.progress = output_progress;
+		d->ex.progress_ctx = d;
+	}
 }
 
 struct bt_namer *bt_outputs_namer(const struct bt_outputs *o)
@@ -227,7 +257,7 @@ int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
 	o->x.timeline = o->timeline;
 	for (i = 0; i < o->n; i++) {   /* without its thread, finish writes it */
 		struct output *d = &o->v[i];
-		d->ex = o->x;
+		export_of(o, d);
 		if (own_thread(o, d))
 			d->threaded = pthread_create(&d->thread, NULL, write_one, d) == 0;
 	}
@@ -254,12 +284,12 @@ static int failed(const struct output *d, struct bt_err *err)
 	return bt_err_set(err, d->err.code, "'%s': %s", path, d->err.msg);
 }
 
-/* "writing report.html" on the progress line. */
+/* "writing 'report.html'" on the progress line. */
 static void phase(const struct output *d)
 {
 	struct bt_buf b = BT_BUF_INIT;
 
-	bt_buf_addf(&b, "writing %s", d->path && strcmp(d->path, "-") ? d->path : "the report");
+	bt_buf_addf(&b, "writing '%s'", d->path && strcmp(d->path, "-") ? d->path : "stdout");
 	bt_progress_phase(b.buf);
 	bt_buf_release(&b);
 }
@@ -274,7 +304,7 @@ int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_re
 	for (i = 0; i < o->n; i++) {
 		if (o->v[i].threaded)
 			continue;
-		o->v[i].ex = o->x;
+		export_of(o, &o->v[i]);
 		phase(&o->v[i]);
 		write_one(&o->v[i]);
 	}

@@ -37,6 +37,10 @@ void bt_outputs_full_names(struct bt_outputs *o, int full);
  * its frames (NULL before, or with full names): the rules' bt.short reads
  * the same names as the reports. */
 struct bt_namer *bt_outputs_namer(const struct bt_outputs *o);
+/* Show each writer's progress through fn (on its thread), with the
+ * output's path ("stdout" for stdout); before bt_outputs_start. */
+void bt_outputs_progress(struct bt_outputs *o,
+			 void (*fn)(void *ctx, const char *path, uint64_t done, uint64_t total), void *ctx);
 /* Add an output of x to path (NULL or "-": stdout), in the order their
  * errors should be found in. */
 void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const char *path);

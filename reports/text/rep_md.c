@@ -125,7 +125,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 	bt_buf_release(&b);
 }
 
-static void table(FILE *out, const struct bt_rtable *t, int64_t t0)
+static void table(FILE *out, const struct bt_rtable *t, int64_t t0, const struct bt_namer *names)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	struct bt_col_fmt *k;
@@ -164,7 +164,7 @@ static void table(FILE *out, const struct bt_rtable *t, int64_t t0)
 		fputs("|", out);
 		for (c = 0; c < t->ncols; c++) {
 			bt_buf_reset(&b);
-			bt_col_cell(&t->cells[r * (size_t)t->ncols + c], &k[c], t->units[c], &b);
+			bt_col_cell(names, &t->cells[r * (size_t)t->ncols + c], &k[c], t->units[c], &b);
 			fputc(' ', out);
 			bt_md_put(out, b.buf);
 			fputs(" |", out);
@@ -289,7 +289,7 @@ static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 	for (i = 0; i < res->ntables; i++) {
 		if (!(f = part_open(&p[n++], res->tables[i].title, 10 + (int)i)))
 			continue;
-		table(f, &res->tables[i], c.facts.start_ns);
+		table(f, &res->tables[i], c.facts.start_ns, x->names);
 		fclose(f);
 	}
 	if ((f = part_open(&p[n++], "diagnostics", 2))) {

@@ -49,23 +49,8 @@ static void facts(FILE *out, const struct bt_facts *f, size_t cols)
 	bt_buf_release(&b);
 }
 
-/* A finding's value as people read it: durations in ms, s or min,
- * timestamps since the trace's start. */
-static void evidence(const char *key, const struct bt_value *v, int64_t t0, struct bt_buf *b)
-{
-	enum bt_unit u = bt_unit_of(key, BT_UNIT_NONE);
-	int number = v->type == BT_V_INT || v->type == BT_V_REAL;
-	double d = v->type == BT_V_INT ? (double)v->u.i : v->type == BT_V_REAL ? v->u.d : 0;
-
-	if (number && bt_is_ts(key) && v->type == BT_V_INT)
-		bt_format_at(v->u.i, t0, b);
-	else if (number && u == BT_UNIT_NS)
-		bt_format_duration(d, b);
-	else
-		bt_format_value(v, u, b);
-}
-
-static void findings(FILE *out, const struct bt_result *res, int64_t t0, size_t cols)
+static void findings(FILE *out, const struct bt_result *res, int64_t t0, const struct bt_namer *names,
+		     size_t cols)
 {
 	struct bt_buf line = BT_BUF_INIT;
 	char first[32];
@@ -100,7 +85,7 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0, size_t 
 		for (k = 0; k < f->nev; k++) {
 			bt_buf_reset(&line);
 			bt_buf_addf(&line, "%s: ", f->ev[k].key);
-			evidence(f->ev[k].key, &f->ev[k].v, t0, &line);
+			bt_format_evidence(f->ev[k].key, &f->ev[k].v, t0, names, &line);
 			bt_text_wrap(out, "        ", "          ", line.buf, cols);
 		}
 	}
@@ -159,7 +144,8 @@ static size_t out_width(const struct bt_export *x, FILE *out)
 	return 0;
 }
 
-static void table(FILE *out, const struct bt_rtable *t, size_t cols, int64_t t0)
+static void table(FILE *out, const struct bt_rtable *t, size_t cols, int64_t t0,
+		  const struct bt_namer *names)
 {
 	struct bt_grid g;
 	struct bt_buf b = BT_BUF_INIT;
@@ -187,7 +173,7 @@ static void table(FILE *out, const struct bt_rtable *t, size_t cols, int64_t t0)
 			if (!num && v->type != BT_V_NULL)
 				g.numeric[c] = 0;
 			bt_buf_reset(&b);
-			bt_col_cell(v, &k[c], t->units[c], &b);
+			bt_col_cell(names, v, &k[c], t->units[c], &b);
 			bt_grid_add(&g, b.buf, b.len);
 		}
 		shown++;
@@ -218,12 +204,12 @@ static int write_text(const struct bt_export *x, FILE *out, struct bt_err *err)
 		return err->code;
 	}
 	facts(out, &c.facts, cols);
-	bt_startup_sum_text(out, &su, cols);   /* the review's headline, before the findings */
+	bt_startup_sum_text(out, &su, x->names, cols);   /* the review's headline, before the findings */
 	bt_startup_sum_release(&su);
-	findings(out, res, c.facts.start_ns, cols);
+	findings(out, res, c.facts.start_ns, x->names, cols);
 	metrics(out, res, c.metrics);
 	for (i = 0; i < res->ntables; i++)
-		table(out, &res->tables[i], cols, c.facts.start_ns);
+		table(out, &res->tables[i], cols, c.facts.start_ns, x->names);
 	fputs("\nDiagnostics\n\n", out);
 	if (!c.ndiag)
 		fputs("(none)\n", out);

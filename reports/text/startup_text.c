@@ -5,11 +5,13 @@
  */
 #include <string.h>
 
+#include "engine/base/names.h"
 #include "reports/report.h"
 #include "reports/report_startup.h"
 #include "reports/text/grid.h"
 
-void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, size_t width)
+void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct bt_namer *names,
+			 size_t width)
 {
 #define PAD "          "
 	struct bt_buf b = BT_BUF_INIT, c[8];
@@ -22,8 +24,8 @@ void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, size_t width
 	fputc('\n', out);
 	bt_text_wrap(out, "Startup   ", PAD, b.buf, width);
 	bt_buf_reset(&b);
-	bt_buf_addf(&b, "from %s to %s (main thread tid %lld)", s->source ? s->source : "?",
-		    s->end_source ? s->end_source : "?", (long long)s->tid);
+	bt_buf_addf(&b, "from %s to %s (main thread tid %lld)", s->source ? bt_namer_get(names, s->source) : "?",
+		    s->end_source ? bt_namer_get(names, s->end_source) : "?", (long long)s->tid);
 	bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
 	if (s->nblocking) {
 		bt_buf_reset(&b);
@@ -33,7 +35,7 @@ void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, size_t width
 	}
 	for (i = 0; i < s->nmethods; i++) {
 		bt_buf_reset(&b);
-		bt_buf_addf(&b, "top by CPU: %s ", s->methods[i].name ? s->methods[i].name : "?");
+		bt_buf_addf(&b, "top by CPU: %s ", s->methods[i].name ? bt_namer_get(names, s->methods[i].name) : "?");
 		bt_format_duration(s->methods[i].self_cpu == BT_NONE ? 0.0 : (double)s->methods[i].self_cpu, &b);
 		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
 	}

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/base/names.h"
 #include "engine/compare/compare.h"
 #include "reports/report.h"
 #include "engine/db/rows.h"
@@ -98,24 +99,38 @@ static int startup(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const st
 
 static const enum bt_xlsx_fmt sev_fill[BT_SEV__COUNT] = { BT_XF_BLUE, BT_XF_AMBER, BT_XF_RED };
 
-static void evidence(const struct bt_finding *f, struct bt_buf *b)
+/* "key: value; ..." with method names as names has them (NULL: in full). */
+static void evidence(const struct bt_finding *f, int64_t t0, const struct bt_namer *names, struct bt_buf *b)
 {
 	int k;
 
 	for (k = 0; k < f->nev; k++) {
-		enum bt_unit u = bt_unit_of(f->ev[k].key, BT_UNIT_NONE);
 		if (k)
 			bt_buf_adds(b, "; ");
 		bt_buf_adds(b, f->ev[k].key);
 		bt_buf_adds(b, ": ");
-		bt_format_value(&f->ev[k].v, u, b);
-		if (u == BT_UNIT_NS && f->ev[k].v.type != BT_V_TEXT && f->ev[k].v.type != BT_V_JSON)
-			bt_buf_adds(b, " ms");
+		bt_format_evidence(f->ev[k].key, &f->ev[k].v, t0, names, b);
 	}
 }
 
+/* The evidence with short names in its cell, and in full as the cell's
+ * comment when they differ. */
+static void evidence_cell(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
+			  const struct bt_finding *f, int64_t t0, const struct bt_namer *names)
+{
+	struct bt_buf b = BT_BUF_INIT, full = BT_BUF_INIT;
+
+	evidence(f, t0, names, &b);
+	bt_xlsx_text(x, s, row, col, b.buf, BT_XF_TEXT);
+	evidence(f, t0, NULL, &full);
+	if (strcmp(b.buf, full.buf))
+		bt_xlsx_comment(s, row, col, full.buf);
+	bt_buf_release(&b);
+	bt_buf_release(&full);
+}
+
 static int findings(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_result *res,
-		    int64_t start)
+		    int64_t start, const struct bt_namer *names)
 {
 	static const char *const head[] = { "severity", "rule", "message", "tid", "at ms", "duration ms",
 					    "evidence" };
@@ -147,9 +162,7 @@ static int findings(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const s
 				bt_xlsx_num(x, s, row, 4, (double)(f->ts - start), BT_UNIT_NS);
 			if (f->has_dur)
 				bt_xlsx_num(x, s, row, 5, (double)f->dur, BT_UNIT_NS);
-			bt_buf_reset(&b);
-			evidence(f, &b);
-			bt_xlsx_text(x, s, row++, 6, b.buf, BT_XF_TEXT);
+			evidence_cell(x, s, row++, 6, f, start, names);
 		}
 	}
 	bt_buf_release(&b);
@@ -176,7 +189,7 @@ static int metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const st
 		}
 		bt_xlsx_text(x, s, row, 0, m[i]->name, BT_XF_TEXT);
 		bt_xlsx_value(x, s, row, 1, &m[i]->v, u);
-		bt_xlsx_text(x, s, row++, 2, u == BT_UNIT_NS ? "ms" : bt_unit_name(u), BT_XF_TEXT);
+		bt_xlsx_text(x, s, row++, 2, bt_xlsx_unit_name(u), BT_XF_TEXT);
 	}
 	if (methods) {
 		struct bt_buf b = BT_BUF_INIT;
@@ -224,7 +237,8 @@ static int is_calltree(const struct bt_rtable *t)
 	return n >= 8 && !strcmp(t->name + n - 8, "calltree");
 }
 
-static void tree_cell(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, const char *text)
+static void tree_cell(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, const char *text,
+		      const struct bt_namer *names)
 {
 	lxw_row_col_options opt;
 	int depth = 0;
@@ -237,7 +251,7 @@ static void tree_cell(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int c
 	opt.level = (uint8_t)(depth > OUTLINE_MAX ? OUTLINE_MAX : depth);
 	if (opt.level)
 		worksheet_set_row_opt(s->ws, (lxw_row_t)row, LXW_DEF_ROW_HEIGHT, NULL, &opt);
-	bt_xlsx_text_indent(x, s, row, col, text, depth);
+	bt_xlsx_text_indent(x, s, row, col, bt_namer_get(names, text), depth);
 }
 
 /* The column of a call tree's indented names: "method", else the first. */
@@ -251,9 +265,36 @@ static int tree_column(const struct bt_rtable *t)
 	return 0;
 }
 
-static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rtable *t, size_t shown)
+/* The text of a cell, without a call tree's indent, and whether it is a
+ * frame name that reads short. */
+static const char *name_text(const struct bt_value *v, const struct bt_namer *names, int *is_short)
 {
-	int tree = is_calltree(t) ? tree_column(t) : -1, c;
+	const char *text = v->type == BT_V_TEXT ? v->u.s + strspn(v->u.s, " ") : NULL;
+
+	*is_short = text && strcmp(bt_namer_get(names, text), text) != 0;
+	return text;
+}
+
+/* The columns whose rows hold names that read short (into sig); how many. */
+static int signature_columns(const struct bt_rtable *t, size_t shown, const struct bt_namer *names, int *sig)
+{
+	int c, n = 0, is_short = 0;
+	size_t r;
+
+	for (c = 0; c < t->ncols; c++) {
+		for (r = 0, is_short = 0; r < shown && !is_short; r++)
+			name_text(&t->cells[r * (size_t)t->ncols + (size_t)c], names, &is_short);
+		if (is_short)
+			sig[n++] = c;
+	}
+	return n;
+}
+
+static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rtable *t, size_t shown,
+			int64_t t0, const struct bt_namer *names, const int *sig, int nsig)
+{
+	int tree = is_calltree(t) ? tree_column(t) : -1, c, k, is_short;
+	struct bt_buf b = BT_BUF_INIT;
 	size_t r;
 
 	if (tree >= 0)   /* a parent's row, above its children, holds the fold control */
@@ -262,44 +303,74 @@ static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 		for (c = 0; c < t->ncols; c++) {
 			const struct bt_value *v = &t->cells[r * (size_t)t->ncols + (size_t)c];
 			if (c == tree && v->type == BT_V_TEXT)
-				tree_cell(x, s, (int)r + 2, c, v->u.s);
-			else
+				tree_cell(x, s, (int)r + 2, c, v->u.s, names);
+			else if (v->type == BT_V_TEXT) {
+				bt_buf_reset(&b);
+				bt_format_name(names, v->u.s, &b);
+				bt_xlsx_text(x, s, (int)r + 2, c, b.buf, BT_XF_TEXT);
+			} else if (v->type == BT_V_INT && bt_is_ts(t->columns[c])) {   /* since the start */
+				struct bt_value at = *v;
+				at.u.i -= t0;
+				bt_xlsx_value(x, s, (int)r + 2, c, &at, BT_UNIT_NS);
+			} else
 				bt_xlsx_value(x, s, (int)r + 2, c, v, t->units[c]);
 		}
+		for (k = 0; k < nsig; k++) {
+			const char *text = name_text(&t->cells[r * (size_t)t->ncols + (size_t)sig[k]], names, &is_short);
+			if (text)
+				bt_xlsx_text(x, s, (int)r + 2, t->ncols + k, text, BT_XF_TEXT);
+		}
 	}
+	bt_buf_release(&b);
 }
 
-static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rtable *t)
+/*
+ * A table's sheet. Method names read short; a column holding them gets a
+ * "<column> signature" column of the full signatures at the end, folded
+ * away (Excel's outline "+" above shows them; they do not print), and
+ * under the autofilter with the rest.
+ */
+static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rtable *t, int64_t t0,
+		  const struct bt_namer *names)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	size_t shown = t->nrows;
 	char **heads;
-	int c, last;
+	int c, last, *sig = bt_xcalloc((size_t)t->ncols + 1, sizeof *sig), nsig;
 
 	if (shown > BT_XLSX_MAX_ROWS - 3)
 		shown = BT_XLSX_MAX_ROWS - 3;
+	nsig = signature_columns(t, shown, names, sig);
 	bt_xlsx_text(x, s, 0, 0, t->title, BT_XF_SECTION);
-	heads = bt_xcalloc((size_t)t->ncols + 1, sizeof *heads);
-	for (c = 0; c < t->ncols; c++) {
+	heads = bt_xcalloc((size_t)(t->ncols + nsig) + 1, sizeof *heads);
+	for (c = 0; c < t->ncols + nsig; c++) {
 		bt_buf_reset(&b);
-		bt_format_heading(t->columns[c], t->units[c], &b);
+		if (c < t->ncols && bt_is_ts(t->columns[c]))   /* "ts" -> "at ms", "waker_ts" -> "waker_at ms" */
+			bt_buf_addf(&b, "%.*sat ms", (int)strlen(t->columns[c]) - 2, t->columns[c]);
+		else if (c < t->ncols)
+			bt_xlsx_heading(t->columns[c], t->units[c], &b);
+		else
+			bt_buf_addf(&b, "%s signature", t->columns[sig[c - t->ncols]]);
 		heads[c] = bt_xstrdup(b.buf);
 	}
-	bt_xlsx_header(x, s, 1, (const char *const *)heads, t->ncols);
-	for (c = 0; c < t->ncols; c++)
+	bt_xlsx_header(x, s, 1, (const char *const *)heads, t->ncols + nsig);
+	for (c = 0; c < t->ncols + nsig; c++)
 		free(heads[c]);
 	free(heads);
-	table_cells(x, s, t, shown);
+	table_cells(x, s, t, shown, t0, names, sig, nsig);
 	last = (int)shown + 1;
 	if (shown < t->nrows) {
 		bt_buf_reset(&b);
 		bt_buf_addf(&b, "(%zu more rows: Excel holds %d)", t->nrows - shown, BT_XLSX_MAX_ROWS);
 		bt_xlsx_text(x, s, last + 1, 0, b.buf, BT_XF_TEXT);
 	}
-	bt_xlsx_table_frame(s, 1, last, t->ncols);
+	bt_xlsx_table_frame(s, 1, last, t->ncols + nsig);
+	if (nsig)
+		bt_xlsx_fold_columns(s, t->ncols, t->ncols + nsig - 1);
 	for (c = 0; c < t->ncols; c++)
 		if (t->units[c] == BT_UNIT_NS || t->units[c] == BT_UNIT_BYTES)
 			bt_xlsx_hot(x, s, c, 2, last, TOP_HOT);
+	free(sig);
 	bt_buf_release(&b);
 }
 
@@ -376,11 +447,12 @@ static int by_self_wall(const void *a, const void *b)
 	return c ? c : (p->len > q->len) - (p->len < q->len);
 }
 
-static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_result *res)
+static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_result *res,
+			   const struct bt_namer *names)
 {
 	struct bt_strmap index;
 	struct method_row *rows = NULL;
-	const char *heads[N_FIELDS + 1];
+	const char *heads[N_FIELDS + 2];
 	struct bt_buf b[N_FIELDS];
 	enum bt_unit unit[N_FIELDS];   /* one per column: values, heading and hot cells agree */
 	size_t i, n = 0, cap = 0;
@@ -416,20 +488,25 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 	for (k = 0; k < N_FIELDS; k++) {
 		bt_buf_init(&b[k]);
 		unit[k] = bt_unit_of(FIELD(k), BT_UNIT_COUNT);
-		bt_format_heading(FIELD(k), unit[k], &b[k]);
+		bt_xlsx_heading(FIELD(k), unit[k], &b[k]);
 		heads[k + 1] = b[k].buf;
 	}
-	bt_xlsx_header(x, s, 1, heads, N_FIELDS + 1);
+	heads[N_FIELDS + 1] = "signature";
+	bt_xlsx_header(x, s, 1, heads, N_FIELDS + 1 + (names != NULL));
 	for (i = 0; i < n && i < BT_XLSX_MAX_ROWS - 2; i++) {
 		struct bt_buf sym = BT_BUF_INIT;
 		bt_buf_add(&sym, rows[i].sym, rows[i].len);
-		bt_xlsx_text(x, s, (int)i + 2, 0, sym.buf, BT_XF_TEXT);
+		bt_xlsx_text(x, s, (int)i + 2, 0, bt_namer_get(names, sym.buf), BT_XF_TEXT);
+		if (names)
+			bt_xlsx_text(x, s, (int)i + 2, N_FIELDS + 1, sym.buf, BT_XF_TEXT);
 		bt_buf_release(&sym);
 		for (k = 0; k < N_FIELDS; k++)
 			if (rows[i].has & 1u << k)
 				bt_xlsx_num(x, s, (int)i + 2, k + 1, rows[i].v[k], unit[k]);
 	}
-	bt_xlsx_table_frame(s, 1, (int)i + 1, N_FIELDS + 1);
+	bt_xlsx_table_frame(s, 1, (int)i + 1, N_FIELDS + 1 + (names != NULL));
+	if (names)   /* the signatures folded away, as a table's (table()) */
+		bt_xlsx_fold_columns(s, N_FIELDS + 1, N_FIELDS + 1);
 	for (k = 0; k < N_FIELDS; k++) {
 		if (unit[k] != BT_UNIT_COUNT)
 			bt_xlsx_hot(x, s, k + 1, 2, (int)i + 1, TOP_HOT);
@@ -439,28 +516,6 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 }
 
 /* ---- Charts ---- */
-
-/* "Class.method" of "void com.example.Class.method(int)"; else the name
- * (its first 60 bytes), e.g. for "monitor contention with owner T (12)". */
-static void short_name(const char *name, struct bt_buf *b)
-{
-	const char *paren = strchr(name, '('), *start, *dot1 = NULL, *dot2 = NULL, *p;
-
-	for (start = paren; start && start > name && start[-1] != ' '; start--)
-		;
-	if (!paren || start == paren) {
-		bt_buf_add(b, name, strnlen(name, 60));
-		return;
-	}
-	for (p = start; p < paren; p++) {
-		if (*p == '.') {
-			dot2 = dot1;
-			dot1 = p;
-		}
-	}
-	start = dot2 ? dot2 + 1 : start;
-	bt_buf_add(b, start, (size_t)(paren - start));
-}
 
 struct chart_spec {
 	const char *title, *axis;
@@ -473,10 +528,9 @@ struct chart_spec {
 /* The rows r of a query (name, value) as a data block at row, and its
  * chart beside it. Returns the next block's row. */
 static int chart_block(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct chart_spec *cs,
-		       struct bt_rows *r, int value_col, struct bt_err *err)
+		       struct bt_rows *r, int value_col, const struct bt_namer *names, struct bt_err *err)
 {
-	static const char *const head[] = { "method", "value", "full name" };
-	struct bt_buf b = BT_BUF_INIT;
+	static const char *const head[] = { "method", "value", "signature" };
 	lxw_chart *ch;
 	lxw_chart_series *se;
 	int n = 0, rc;
@@ -487,18 +541,14 @@ static int chart_block(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 		worksheet_write_string(s->ws, (lxw_row_t)row + 1, 0, "kind", x->f[BT_XF_HEAD]);
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		const char *name = bt_rows_text(r, 0, NULL);
-		bt_buf_reset(&b);
-		if (cs->pie)
-			bt_buf_adds(&b, name ? name : "");
-		else
-			short_name(name ? name : "", &b);
-		bt_xlsx_text(x, s, row + 2 + n, 0, b.buf, BT_XF_TEXT);
+		if (!name)
+			name = "";
+		bt_xlsx_text(x, s, row + 2 + n, 0, cs->pie ? name : bt_namer_get(names, name), BT_XF_TEXT);
 		bt_xlsx_num(x, s, row + 2 + n, 1, (double)bt_rows_int(r, value_col), cs->unit);
 		if (!cs->pie)
-			bt_xlsx_text(x, s, row + 2 + n, 2, name ? name : "", BT_XF_TEXT);
+			bt_xlsx_text(x, s, row + 2 + n, 2, name, BT_XF_TEXT);
 		n++;
 	}
-	bt_buf_release(&b);
 	if (rc < 0)
 		return -1;
 	if (!n) {
@@ -521,19 +571,19 @@ static int chart_block(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 		chart_axis_set_crossing_max(ch->y_axis);   /* and the values below */
 		chart_axis_set_name(ch->x_axis, cs->axis);
 		if (cs->unit == BT_UNIT_BYTES)
-			chart_axis_set_num_format(ch->x_axis, "[>=1000000]#,##0,,\" MB\";#,##0,\" KB\"");
+			chart_axis_set_num_format(ch->x_axis, "#,##0.0\" MiB\"");
 	}
 	bt_xlsx_chart(s, row, 4, ch, 1.5, 1.2);   /* wide: room for the method names */
 	return row + (n + 3 > CHART_ROWS ? n + 3 : CHART_ROWS);
 }
 
 static int charts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, struct bt_db *db, int64_t main_tid,
-		  struct bt_err *err)
+		  const struct bt_namer *names, struct bt_err *err)
 {
 	static const struct chart_spec top[3] = {
 		{ "Main thread: top methods by self CPU time", "self CPU ms", BT_UNIT_NS, 0 },
 		{ "Main thread: top methods by self off-CPU time", "self off-CPU ms", BT_UNIT_NS, 0 },
-		{ "All threads: top methods by allocated bytes", "allocated bytes", BT_UNIT_BYTES, 0 },
+		{ "All threads: top methods by allocated bytes", "allocated MiB", BT_UNIT_BYTES, 0 },
 	};
 	static const struct chart_spec kinds = { "Main thread: blocked time by kind", "blocked ms",
 						 BT_UNIT_NS, 1 };
@@ -549,16 +599,17 @@ static int charts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, struct bt_db *db, 
 			bt_rows_bind_int(r, 1, main_tid);
 		bt_rows_bind_int(r, 2, k);
 		bt_rows_bind_int(r, 3, TOP_CHART);
-		row = chart_block(x, s, row, &top[k], r, 1, err);
+		row = chart_block(x, s, row, &top[k], r, 1, names, err);
 		bt_rows_close(r);
 	}
 	if (row >= 0 && main_tid >= 0) {
 		if (bt_rows_open(&r, db, BT_SQL_XLSX_BLOCKING_KINDS, err))
 			return err->code;
 		bt_rows_bind_int(r, 1, main_tid);
-		row = chart_block(x, s, row, &kinds, r, 2, err);
+		row = chart_block(x, s, row, &kinds, r, 2, names, err);
 		bt_rows_close(r);
 	}
+	bt_xlsx_fold_columns(s, 2, 2);   /* the signatures, folded away as a table's */
 	return row < 0 ? err->code : BT_OK;
 }
 
@@ -604,7 +655,7 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 	row = facts(&x, sum, 2, &c.facts);
 	row = startup(&x, sum, row, &su);   /* the review's headline, before the findings */
 	bt_startup_sum_release(&su);
-	row = findings(&x, sum, row, res, c.facts.start_ns);
+	row = findings(&x, sum, row, res, c.facts.start_ns, ex->names);
 	bt_xlsx_text(&x, sum, row++, 0, "Sheets", BT_XF_SECTION);
 	bt_xlsx_link(&x, sum, row++, 0, chart, "Charts: top methods and blocked time");
 	if (meth)
@@ -615,14 +666,14 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 	diagnostics(&x, sum, row, &c);
 	bt_xlsx_widths(sum);
 
-	rc = charts(&x, chart, db, c.facts.main_tid, err);
+	rc = charts(&x, chart, db, c.facts.main_tid, ex->names, err);
 	bt_xlsx_widths(chart);
 	if (meth) {
-		method_metrics(&x, meth, res);
+		method_metrics(&x, meth, res, ex->names);
 		bt_xlsx_widths(meth);
 	}
 	for (i = 0; i < res->ntables; i++) {
-		table(&x, tabs[i], &res->tables[i]);
+		table(&x, tabs[i], &res->tables[i], c.facts.start_ns, ex->names);
 		bt_xlsx_widths(tabs[i]);
 	}
 	free(tabs);

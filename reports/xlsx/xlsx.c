@@ -15,6 +15,7 @@
 #include "engine/base/fileio.h"
 #include "engine/base/temps.h"
 #include "engine/base/utf8.h"
+#include "reports/report.h"
 #include "reports/xlsx/xlsx.h"
 
 #define MAX_CELL_CHARS 32767   /* Excel's limit on a cell's text */
@@ -328,24 +329,46 @@ void bt_xlsx_text_indent(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, in
 	bt_buf_release(&b);
 }
 
+void bt_xlsx_heading(const char *column, enum bt_unit u, struct bt_buf *b)
+{
+	size_t n = strlen(column);
+
+	if (u != BT_UNIT_BYTES) {
+		bt_format_heading(column, u, b);
+		return;
+	}
+	if (n > 6 && !strcmp(column + n - 6, "_bytes"))
+		n -= 6;
+	else if (!strcmp(column, "bytes"))
+		n = 0;
+	bt_buf_add(b, column, n);
+	bt_buf_adds(b, n ? " MiB" : "MiB");
+}
+
 double bt_xlsx_scale(double v, enum bt_unit u)
 {
 	if (u == BT_UNIT_NS)
 		return v / 1e6;
+	if (u == BT_UNIT_BYTES)
+		return v / BT_XLSX_MIB;
 	if (u == BT_UNIT_PCT)
 		return v / 100;
 	return v;
 }
 
+const char *bt_xlsx_unit_name(enum bt_unit u)
+{
+	return u == BT_UNIT_NS ? "ms" : u == BT_UNIT_BYTES ? "MiB" : bt_unit_name(u);
+}
+
 /* Numbers read as the text reports them: ms with thousands separators,
- * bytes scaled to KB/MB/GB (decimal, as Excel's ',' scaling divides by
- * 1000) while the cell keeps the exact count, percentages. A change shows
- * its sign; signed bytes stay whole (Excel allows only two conditions). */
+ * bytes in MiB (binary, as every report has them: Excel's ',' scaling
+ * divides only by 1000, so the value is MiB, bytes / 2^20 exactly),
+ * percentages. A change shows its sign. */
 static const char *const num_format[BT_UNIT_COUNT + 1][2] = {
 	[BT_UNIT_NONE] = { "#,##0.####", "+#,##0.####;-#,##0.####;0" },
 	[BT_UNIT_NS] = { "#,##0.00", "+#,##0.00;-#,##0.00;0.00" },
-	[BT_UNIT_BYTES] = { "[>=1000000]#,##0.0,,\" MB\";[>=1000]#,##0.0,\" KB\";0\" B\"",
-			    "+#,##0\" B\";-#,##0\" B\";0\" B\"" },
+	[BT_UNIT_BYTES] = { "#,##0.0\" MiB\"", "+#,##0.0\" MiB\";-#,##0.0\" MiB\";0.0\" MiB\"" },
 	[BT_UNIT_PCT] = { "0.0%", "+0.0%;-0.0%;0.0%" },
 	[BT_UNIT_COUNT] = { "#,##0", "+#,##0;-#,##0;0" },
 };
@@ -377,7 +400,7 @@ void bt_xlsx_num_fmt(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int co
 static int shown_chars(double v, enum bt_unit u)
 {
 	char tmp[64];
-	int n = snprintf(tmp, sizeof tmp, u == BT_UNIT_NS ? "%.2f" : "%.0f", v);
+	int n = snprintf(tmp, sizeof tmp, u == BT_UNIT_NS ? "%.2f" : u == BT_UNIT_BYTES ? "%.1f" : "%.0f", v);
 
 	return n + n / 3 + 1;   /* thousands separators, a unit */
 }
@@ -388,7 +411,7 @@ void bt_xlsx_num(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, d
 
 	bt_xlsx_num_fmt(x, s, row, col, shown, u == BT_UNIT_NONE && shown == floor(shown) &&
 			fabs(shown) < 1e15 ? x->f[BT_XF_INT] : bt_xlsx_unit_format(x, u, 0, BT_XT_PLAIN),
-			u == BT_UNIT_BYTES ? 9 : shown_chars(shown, u));
+			shown_chars(shown, u) + (u == BT_UNIT_BYTES ? 4 : 0));   /* " MiB" */
 }
 
 void bt_xlsx_value(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
@@ -419,14 +442,39 @@ void bt_xlsx_header(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const c
 	}
 }
 
+void bt_xlsx_comment(struct bt_xlsx_sheet *s, int row, int col, const char *text)
+{
+	struct bt_buf b = BT_BUF_INIT;
+
+	if (row < BT_XLSX_MAX_ROWS)
+		worksheet_write_comment(s->ws, (lxw_row_t)row, (lxw_col_t)col, cell_text(text, &b));
+	bt_buf_release(&b);
+}
+
+void bt_xlsx_fold_columns(struct bt_xlsx_sheet *s, int first, int last)
+{
+	int c;
+
+	for (c = first; c <= last && c < BT_XLSX_MAX_COLS; c++)
+		s->folded[c] = 1;
+	if (last + 1 < BT_XLSX_MAX_COLS)
+		s->folded[last + 1] = 2;
+	if (last + 2 > s->ncols && last + 1 < BT_XLSX_MAX_COLS)
+		s->ncols = last + 2;
+}
+
 void bt_xlsx_widths(struct bt_xlsx_sheet *s)
 {
+	lxw_row_col_options opt;
 	int c;
 
 	for (c = 0; c < s->ncols; c++) {
 		double w = s->width[c] + 1;
-		worksheet_set_column(s->ws, (lxw_col_t)c, (lxw_col_t)c,
-				     w < MIN_WIDTH ? MIN_WIDTH : w > MAX_WIDTH ? MAX_WIDTH : w, NULL);
+		memset(&opt, 0, sizeof opt);
+		opt.hidden = opt.level = s->folded[c] == 1;
+		opt.collapsed = s->folded[c] == 2;
+		worksheet_set_column_opt(s->ws, (lxw_col_t)c, (lxw_col_t)c,
+					 w < MIN_WIDTH ? MIN_WIDTH : w > MAX_WIDTH ? MAX_WIDTH : w, NULL, &opt);
 	}
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <xlsxwriter.h>
 
+#include "engine/base/alloc.h"
 #include "engine/base/err.h"
 #include "engine/base/result.h"
 
@@ -35,6 +36,8 @@ struct bt_xlsx_sheet {
 	lxw_worksheet *ws;
 	char *name;                       /* as Excel knows it; owned */
 	double width[BT_XLSX_MAX_COLS];   /* widest cell so far, in characters */
+	unsigned char folded[BT_XLSX_MAX_COLS];   /* 1: in a folded column group (hidden); 2: the
+						   * column after one (its "+") */
 	int ncols;
 	int rows, cols;                   /* the used range, charts included: the print area */
 };
@@ -71,7 +74,8 @@ struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name);
 /* Cells. Widths are tracked; bt_xlsx_widths applies them. */
 void bt_xlsx_text(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, const char *text,
 		  enum bt_xlsx_fmt f);
-/* A number in unit u: ns shown as ms, pct (0-100) as a percentage. */
+/* A number in unit u: ns shown as ms, bytes as MiB, pct (0-100) as a
+ * percentage. */
 void bt_xlsx_num(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, double v, enum bt_unit u);
 /* A number with an explicit format (a fill over a unit's format, say). */
 void bt_xlsx_num_fmt(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, double v,
@@ -88,6 +92,11 @@ void bt_xlsx_header(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const c
 /* A link at (row, col) showing text that opens sheet to. */
 void bt_xlsx_link(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 		  const struct bt_xlsx_sheet *to, const char *text);
+/* A note on a cell (Excel's comment, shown on hover). */
+void bt_xlsx_comment(struct bt_xlsx_sheet *s, int row, int col, const char *text);
+/* Fold columns first..last away: one outline group, collapsed (hidden,
+ * not printed; Excel's "+" shows them). bt_xlsx_widths applies it. */
+void bt_xlsx_fold_columns(struct bt_xlsx_sheet *s, int first, int last);
 /* Column widths from the widest cells (capped), applied once at the end. */
 void bt_xlsx_widths(struct bt_xlsx_sheet *s);
 /* Freeze the rows down to the header at head, print them on every page
@@ -101,7 +110,16 @@ void bt_xlsx_hot(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int col, int first,
 /* The format of unit u's numbers, with a sign (for changes) or not, in a
  * tone. Unit none shows integers whole. */
 lxw_format *bt_xlsx_unit_format(struct bt_xlsx *x, enum bt_unit u, int sign, enum bt_xlsx_tone t);
-/* The value shown for v in unit u (ns -> ms, pct -> fraction). */
+/* Bytes are shown in MiB: the cell holds bytes / 2^20, exactly (a power of
+ * two), so the bytes are the value times BT_XLSX_MIB. */
+#define BT_XLSX_MIB 1048576.0
+
+/* A column heading: bt_format_heading's, and bytes columns say MiB
+ * ("alloc_bytes" reads "alloc MiB"), as their cells hold MiB. */
+void bt_xlsx_heading(const char *column, enum bt_unit u, struct bt_buf *b);
+/* The value shown for v in unit u (ns -> ms, bytes -> MiB, pct -> fraction). */
 double bt_xlsx_scale(double v, enum bt_unit u);
+/* What a sheet calls unit u's values: "ms", "MiB", else its name. */
+const char *bt_xlsx_unit_name(enum bt_unit u);
 
 #endif

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Seed a corpus for each importer fuzzer in $FUZZ_TARGETS (default:
-# android ios perfetto systrace json) from generated inputs and run them one after the
+# android ios perfetto json btrace2 systrace) from generated inputs and run them one after the
 # other, $FUZZ_SECONDS in all (split evenly); prints libFuzzer's final
 # statistics and exits non-zero if a fuzzer found a crash or a leak.
 set -eu
 B=${B:-build-fuzz}
-targets=${FUZZ_TARGETS:-android ios perfetto systrace json}
+targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 systrace}
 ntargets=$(echo $targets | wc -w)
 seconds=$((${FUZZ_SECONDS:-600} / ntargets))
 [ "$seconds" -gt 0 ] || seconds=1   # 0 would tell libFuzzer to run forever
@@ -39,7 +39,7 @@ seed_ios() {   # dir
 	done
 }
 
-seed_perfetto() {   # dir: small mkperfetto traces and every mkpfcase case
+seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our own export
 	i=0
 	for opts in "--flavor btrace2" "--flavor btrace3" "--flavor btrace3 --gzip" \
 		"--flavor btrace3 --no-annotations --threads 1" "--flavor btrace2 --threads 2 --blocks 4"; do
@@ -49,6 +49,33 @@ seed_perfetto() {   # dir: small mkperfetto traces and every mkpfcase case
 	done
 	for c in $(python3 tests/fixtures/mkpfcase.py --list); do
 		python3 tests/fixtures/mkpfcase.py "$c" "$1/corpus/case-$c"
+	done
+	"$B/tests/mkdump" --records 30 --no-truth "$1/d" >/dev/null
+	"$B/btrace-analyze" -q "$1/d" --perfetto "$1/corpus/export.pb"
+}
+
+pack_b2() {   # dir flags out: fuzz_btrace2's one-input layout (u32 length | flags, trace, mapping)
+	n=$(($(wc -c <"$1/appTrace.bin") | $2))
+	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((n & 255)) $((n >> 8 & 255)) \
+		$((n >> 16 & 255)) $((n >> 24 & 255)))" >"$3"
+	cat "$1/appTrace.bin" >>"$3"
+	[ -f "$1/methodMapping.txt" ] && cat "$1/methodMapping.txt" >>"$3"
+	return 0
+}
+
+seed_btrace2() {   # dir: small mkbtrace2 traces (scratch and kept) and every mkb2case case
+	i=0
+	for opts in "--threads 1" "--threads 3 --session2 --early --stale 2 --unfinished 1 --pad 2" \
+		"--threads 2 --clock same --pid 40000" "--threads 4 --unmapped 3"; do
+		i=$((i + 1))
+		# shellcheck disable=SC2086
+		python3 tests/fixtures/mkbtrace2.py "$1/seed$i" --seed "$i" --slices 60 --methods 12 --no-truth $opts
+		pack_b2 "$1/seed$i" 0 "$1/corpus/seed$i"
+		pack_b2 "$1/seed$i" $((1 << 30)) "$1/corpus/seed$i-kept"
+	done
+	for c in $(python3 tests/fixtures/mkb2case.py --list); do
+		python3 tests/fixtures/mkb2case.py "$c" "$1/case-$c"
+		pack_b2 "$1/case-$c" 0 "$1/corpus/case-$c"
 	done
 }
 

@@ -64,7 +64,7 @@ if [ -x "$CHROME" ]; then
 		--virtual-time-budget=3000 --dump-dom "file://$T/r.html" >"$T/dom" 2>/dev/null
 	is "$(grep -o -e 'id="startup"' -e 'id="flame"' -e 'id="findings"' "$T/dom" | tr '\n' ' ')" \
 		'id="startup" id="flame" id="findings" ' "html (DOM): the startup summary, then the flame graph, then the findings"
-	like "$(cat "$T/dom")" '<h3 class="sev-info">headline \(3\)</h3>' "html: the headline findings in their own group, first"
+	like "$(cat "$T/dom")" '<h3 id="findings-headline" class="sev-info">headline \(3\)</h3>' "html: the headline findings in their own group, first"
 fi
 
 # no startup row: the whole trace, said so first

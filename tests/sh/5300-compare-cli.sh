@@ -104,7 +104,7 @@ bad_input "a head run no importer knows" "unrecognised input '$T/junk': bytes 67
 	--base $BASE --head "$T/junk"
 mkdir "$T/empty"
 # shellcheck disable=SC2086
-bad_input "a head folder without a trace" "no trace found in directory '$T/empty' (looked for sampling, sampling.bin)" \
+bad_input "a head folder without a trace" "no trace found in directory '$T/empty' (looked for sampling, sampling.bin, appTrace.bin)" \
 	--base $BASE --head "$T/empty"
 # shellcheck disable=SC2086
 bad_input "a missing --analyze-rules file" "cannot open '$T/nope.lua': No such file or directory" \

@@ -39,7 +39,7 @@ for ch in ws._charts:
     lens = [count(s.val.numRef.f) for s in ch.series]
     unit = cell(ch.y_axis.title.tx.strRef.f)
     m = [m for m in reg if m["name"] == title]
-    want = m and (m[0]["unit"] if m[0]["unit"] != "ns" else "ms")
+    want = m and {"ns": "ms", "bytes": "MiB"}.get(m[0]["unit"], m[0]["unit"])
     if type(ch).__name__ != "BarChart" or names != ["base", "head"] or lens != [5, 5] or not m or unit != want:
         bad.append((title, names, lens, unit, want))
 print(len(ws._charts), len(reg))

@@ -41,7 +41,8 @@ ws = wb["Main thread call tree"]
 depth = [(len(r[0]) - len(r[0].lstrip(" "))) // 2 for r in rows]
 level = [ws.row_dimensions[i + 3].outline_level or 0 for i in range(len(rows))]
 indent = [int(ws.cell(i + 3, 1).alignment.indent or 0) for i in range(len(rows))]
-text = [ws.cell(i + 3, 1).value for i in range(len(rows))]
+sig = [c.value for c in ws[2]].index("method signature") + 1   # the full names, folded away
+text = [ws.cell(i + 3, sig).value for i in range(len(rows))]
 print(ws.print_title_rows)
 print(len(rows) > 20, max(depth) > 7)
 print(level == [min(d, 7) for d in depth], indent == [min(d, 15) for d in depth])
@@ -51,7 +52,7 @@ PY
 is "$(sed -n 1p "$T/tree")" '$1:$2' "call tree: its title and header rows repeat on every printed page"
 is "$(sed -n 2p "$T/tree")" 'True True' "call tree: the example's is deeper than Excel's 7 outline levels"
 is "$(sed -n 3p "$T/tree")" 'True True' "call tree: outline level = the JSON row's depth (at most 7), cell indent too (at most 15)"
-is "$(sed -n 4p "$T/tree")" 'True' "call tree: method names without the leading spaces"
+is "$(sed -n 4p "$T/tree")" 'True' "call tree: method signatures without the leading spaces"
 is "$(sed -n 5p "$T/tree")" 'False' "call tree: a subtree folds under its caller's row, above it"
 
 python3 - "$T/ex.xlsx" >"$T/names" <<'PY'

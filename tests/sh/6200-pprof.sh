@@ -44,20 +44,23 @@ for n in example bundled d200k; do   # the spec's example, examples/sampling.bin
 	is "$(sed -n 's/^total //p' "$T/raw")" "$total" "$n: go tool pprof's totals of wall, cpu, offcpu, alloc_space, alloc_objects, majflt are ours"
 	is "$(sed -n 's/^labelled //p' "$T/raw")" "$(sed -n 's/^samples //p' "$T/raw")" "$n: every sample has thread and tid labels"
 	like "$(sed -n 's/^msg //p' "$T/raw")" '^[1-9]' "$n: samples in messages have a msg_id label"
-	pp -raw -tagfocus="thread=^$(printf '%s' "$name" | sed 's/[.]/\\./g')\$" "$T/$n.pb.gz" |
+	pp -raw -tagfocus="thread_name=^$(printf '%s' "$name" | sed 's/[.]/\\./g')\$" "$T/$n.pb.gz" |
 		python3 $CHECK raw >"$T/raw"
-	is "$(sed -n 's/^total //p' "$T/raw")" "$main" "$n: -tagfocus thread=$name: the main thread's totals"
+	is "$(sed -n 's/^total //p' "$T/raw")" "$main" "$n: -tagfocus thread_name=$name: the main thread's totals"
+	pp -raw -tagfocus=thread=main "$T/$n.pb.gz" | python3 $CHECK raw >"$T/raw"
+	is "$(sed -n 's/^total //p' "$T/raw")" "$main" "$n: -tagfocus thread=main: the same"
 	pp -raw -tagfocus="tid=$tid" "$T/$n.pb.gz" | python3 $CHECK raw >"$T/raw"
 	is "$(sed -n 's/^total //p' "$T/raw" | cut -d' ' -f1)" "$main_wall" "$n: -tagfocus tid=$tid: the main thread's wall"
 	tags=$(pp -tags "$T/$n.pb.gz")
 	like "$tags" "thread: Total" "$n: -tags lists threads"
 	like "$tags" ": $name\$" "$n: -tags names the main thread"
+	like "$tags" ": main\$" "$n: -tags has thread main"
 	like "$tags" "msg_id: Total" "$n: -tags lists messages"
 	top=$(pp -top -sample_index=wall -nodecount=1 "$T/$n.pb.gz" | sed -n '/flat%/{n;p}' |
 		sed 's/^ *[^ ]* *[^ ]* *[^ ]* *[^ ]* *[^ ]* *//')
-	# pprof shows some Java names without their parameter list: compare without
-	is "$(echo "$top" | sed 's/(.*//')" "$(q "$db" "$top_sql" | sed 's/(.*//')" \
-		"$n: the top function by flat wall is our top method by self time"
+	# its short name, and the signature -raw lists beside it ("NAME :0 s=0(SIGNATURE)")
+	is "$(pp -raw "$T/$n.pb.gz" | sed -n "s/^ *[0-9]*: 0x0 M=1 $top :0 s=0(\(.*\))\$/\1/p" | head -1)" \
+		"$(q "$db" "$top_sql")" "$n: the top function by flat wall is our top method by self time"
 
 	for m in wall cpu offcpu alloc; do
 		case $m in wall) i=1 ;; cpu) i=2 ;; offcpu) i=3 ;; alloc) i=4 ;; esac
@@ -80,11 +83,12 @@ cp "$T/example.db" "$T/odd.db"
 top_id=$(q "$T/odd.db" "SELECT frame_id FROM methods GROUP BY frame_id ORDER BY sum(self_ns) DESC LIMIT 1")
 sqlite3 "$T/odd.db" "UPDATE frames SET name = 'void a;b(int' || char(10) || 'c)' WHERE id = $top_id"
 "$BIN" analyze -q "$T/odd.db" --folded "$T/odd.txt" --pprof "$T/odd.pb.gz" >/dev/null
-python3 $CHECK folded "$T/odd.txt" main 'void a:b(int c)' >"$T/fold"
+python3 $CHECK folded "$T/odd.txt" main 'a:b' >"$T/fold"
 is "$(sed -n 's/^bad //p' "$T/fold")" 0 "';' and a newline in a name: every line well formed"
-like "$(sed -n 's/^frame //p' "$T/fold")" '^[1-9]' "the name is one frame, 'void a:b(int c)'"
+like "$(sed -n 's/^frame //p' "$T/fold")" '^[1-9]' "the name is one frame, 'a:b' (short)"
 is "$(sed -n 's/^total //p' "$T/fold")" "$(q "$T/odd.db" "SELECT sum(self_ns) FROM calltree")" "and the total is unchanged"
-like "$(pp -top -sample_index=wall "$T/odd.pb.gz" | tr '\n' ' ')" 'void a;b\(int c\)' "pprof keeps the name as it is"
+like "$(pp -top -sample_index=wall "$T/odd.pb.gz" | tr '\n' ' ')" ' a;b ' "pprof keeps the short name as it is"
+like "$(pp -raw "$T/odd.pb.gz" | tr '\n' ' ')" 's=0\(void a;b\(int c\)\)' "and the signature in system_name"
 
 # Bad usage and failed runs.
 "$BIN" analyze -q "$FIX/example" --folded "$T/x.txt" --folded-metric nope >/dev/null 2>"$T/err"

@@ -222,6 +222,11 @@ is "$(rows "$T/interned.db" "SELECT s.tid, s.depth, f.name, s.ts, s.dur, s.cpu_d
 	"100|0|foo|1000|3000|1500000|2 100|1|bar|2000|1000|0| 100|0|baz|5000|1000|0| 101|0|old|7000|1000|0|" \
 	"interned: names, annotation names and values by iid on the default track; new meanings after a clear; a legacy thread"
 is "$(rows "$T/interned.db" "$t")" "100|main|1 101|legacy|0" "interned: the legacy ThreadDescriptor names its thread"
+diag "clocks" "$T/clocks.pb" perfetto_event_time 1
+is "$(rows "$T/clocks.db" "SELECT s.tid, s.depth, f.name, s.ts, s.dur, coalesce(r.name, '') FROM slices s
+	JOIN frames f ON f.id = s.frame_id LEFT JOIN record_types r ON r.type = s.type ORDER BY s.tid, s.ts")" \
+	"100|0|a|5100|50|kBinder 100|0|b|7001000|1000|" \
+	"clocks: incremental and microsecond sequence clocks through their snapshots, a category as the type"
 
 "$BIN" import -q "$T/ios.pb" -o "$T/ios.db"
 is "$(rows "$T/ios.db" "SELECT s.tid, s.depth, f.name, s.ts, s.dur, s.cpu_dur, s.alloc_bytes, s.alloc_objects FROM slices s

@@ -1,8 +1,9 @@
 #!/bin/sh
 # --perfetto and back: a database exported with --perfetto and imported
 # again has the same slices (every column, parent structure included),
-# threads, linked waits, call-tree totals and messages
-# (tests/fixtures/check_pf_roundtrip.py reads both with sqlite3), and no
+# threads, waits (every column of the report's waits table), call-tree
+# totals and messages (tests/fixtures/check_pf_roundtrip.py reads both with
+# sqlite3, and the reports' waits tables are compared), and no
 # more blocked time per thread; a second round trip is a fixed point (same
 # tables, same bytes). Android dumps (the bundled example, a larger one,
 # faults, flush records, layout v4, the btrace slice policy) and Perfetto
@@ -51,6 +52,18 @@ for n in bundled big; do
 	like "$(q "$T/$n.a.db" "SELECT count(*) FROM slices WHERE wakeup_tid IS NOT NULL AND gap_dur > 0 AND alloc_bytes > 0")" '^[1-9]' \
 		"$n: slices with wake-ups, gaps and allocations"
 done
+for n in bundled big; do
+	like "$(q "$T/$n.a.db" "SELECT count(*) FROM blocking_edges WHERE waker_tid IS NULL")" '^[1-9]' "$n: some waits no one ended"
+	# the report's own waits table, every column, the same from the re-import
+	"$BIN" analyze -q "$T/$n.a.db" -o "$T/$n.a.json"
+	"$BIN" analyze -q "$T/$n.b.db" -o "$T/$n.b.json"
+	is "$(python3 -c '
+import json, sys
+a, b = (json.load(open(f))["tables"]["main_waits"] for f in sys.argv[1:])
+named = sum(1 for r in a["rows"] if all(r[i] for i in (3, 4, 6)))
+print("ok" if a == b and named else "%d named waits, %s" % (named, [x for x in zip(a["rows"], b["rows"]) if x[0] != x[1]][:2]))
+' "$T/$n.a.json" "$T/$n.b.json")" ok "$n: the report's main-thread waits (blocked_in, caller, waker_method...) the same after the round trip"
+done
 is "$(q "$T/faults.a.db" "SELECT count(*) FROM threads WHERE name IS NULL")" 1 "faults: a thread without a name"
 is "$(q "$T/faults.b.db" "SELECT name FROM threads WHERE tid = 4245")" Thread-4245 \
 	"faults: it comes back with its track's name (known: --perfetto names every track)"
@@ -70,7 +83,14 @@ mutate() {   # description sql pattern
 mutate "self CPU 1 ns off" "UPDATE slices SET self_cpu_dur = self_cpu_dur + 1 WHERE id = 3" '^slices .*1 rows only in the original'
 mutate "a reparented slice" "UPDATE slices SET parent_id = parent_id + 1 WHERE id = (SELECT max(id) FROM slices WHERE depth > 1)" '^slices'
 mutate "a renamed thread" "UPDATE threads SET name = 'x' WHERE is_main" '^threads'
-mutate "a lost waker" "UPDATE blocking_edges SET waker_tid = NULL WHERE id = (SELECT min(id) FROM blocking_edges)" '^edges with a waker'
+mutate "a lost waker" "UPDATE blocking_edges SET waker_tid = NULL WHERE id = (SELECT min(id) FROM blocking_edges)" '^waits'
+mutate "a lost blocked_in" "UPDATE blocking_edges SET waiter_node_id = NULL
+	WHERE id = (SELECT min(id) FROM blocking_edges WHERE waiter_node_id IS NOT NULL)" '^waits'
+mutate "a lost caller" "UPDATE nodes SET parent_id = NULL
+	WHERE id = (SELECT waiter_node_id FROM blocking_edges WHERE waiter_node_id IS NOT NULL ORDER BY id LIMIT 1)" '^waits'
+mutate "a lost waker_method" "UPDATE blocking_edges SET waker_node_id = NULL
+	WHERE id = (SELECT min(id) FROM blocking_edges WHERE waker_node_id IS NOT NULL)" '^waits'
+mutate "a lost wait no one ended" "DELETE FROM blocking_edges WHERE id = (SELECT min(id) FROM blocking_edges WHERE waker_tid IS NULL)" '^waits'
 mutate "a message 1 ns longer" "UPDATE messages SET dur = dur + 1 WHERE msg_id = (SELECT min(msg_id) FROM messages)" '^messages'
 mutate "a call-tree total" "UPDATE calltree SET self_cpu_ns = self_cpu_ns + 1 WHERE id = 2" '^calltree totals'
 mutate "more blocked time" "UPDATE calltree SET self_blocked_ns = self_blocked_ns + 100000000000 WHERE id = 2" 'blocked [0-9]+ ns after re-import'

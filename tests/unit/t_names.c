@@ -27,7 +27,9 @@ int main(void)
 {
 	static const char *const same[] = {
 		"<unknown 0x1f>", "-[NSObject init]", "libc.so!read", "", "tid 4243", "main",
-		"(broken", "+[Foo bar:(int)x]",
+		"(broken", "+[Foo bar:(int)x]", "inflate (activity_main)",
+		"Lock contention on a monitor lock (owner tid: 123)",
+		"monitor contention with owner T (12) at void a.B.c(int)(B.java:8) blocking from void a.B.d()",
 	};
 	struct bt_namer *n;
 	const char *a, *b2, *c, *d, *e, *f;

@@ -1,0 +1,583 @@
+/* timeline.js: the HTML report's timeline (BT.tl): a lane per thread,
+ * main first, each with its Looper messages, its waits and its slices by
+ * depth, unpacked from #bt-slices (html_int.h: four varints a slice, in
+ * the order they ended). Only what is in view is drawn: a row's slices
+ * are found by binary search, and those narrower than a pixel merge into
+ * one bar coloured by what they mostly are, so a trace of millions of
+ * slices draws in milliseconds at any zoom. Arrows run from the waker's
+ * slice at the wake to the end of the wait it ended, across lanes. Wheel
+ * zooms (down to 10 us), drag pans, the scrollbar or shift+wheel scrolls
+ * the lanes, a click on a thread's name folds its deeper rows. */
+(function () {
+	'use strict';
+
+	var BT = window.BT, D = BT.D, TL = D.timeline, byId = BT.byId, ms = BT.ms, NAMES = BT.NAMES, KIND = BT.KIND;
+	var GUTTER = 84, AXIS = 24, HEAD = 18, STRIP = 12, ROW = 14, FOLD = 8, GAP = 6;
+	var MAX_ARROWS = 200, FEW = 30, MIN_SPAN = 10000, BOX = 1.5;
+	var tl = BT.tl = { canvas: byId('tl-canvas'), wrap: byId('tl-wrap'), space: byId('tl-space'), a: 0, b: 1,
+		lo: 0, hi: 1, lanes: [], byTid: {}, drag: null, mark: null, top: 0 };
+
+	/* ---- unpacking -------------------------------------------------------- */
+
+	function bytes() {
+		var el = byId('bt-slices'), text = el ? el.textContent : '', s, u, i;
+		if (Uint8Array.fromBase64) {
+			u = Uint8Array.fromBase64(text);
+		} else {
+			s = atob(text);
+			u = new Uint8Array(s.length);
+			for (i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
+		}
+		if (el) el.parentNode.removeChild(el);   /* the lanes hold it now */
+		BT.phase('base64');
+		return u;
+	}
+
+	function row(n) {
+		return { s: new Float64Array(n), e: new Float64Array(n), pe: null, f: new Uint32Array(n), c: new Uint8Array(n), n: 0 };
+	}
+
+	/* Rows sorted by start, and pe, the running maximum of the ends, for
+	 * the binary searches (a lane's own rows have their ends in order). */
+	function finish(r) {
+		var k, sorted = true, mono = true;
+		for (k = 1; k < r.n; k++) {
+			if (r.s[k] < r.s[k - 1]) sorted = false;
+			if (r.e[k] < r.e[k - 1]) mono = false;
+		}
+		if (!sorted) {
+			var ix = [], o = row(r.n);
+			for (k = 0; k < r.n; k++) ix.push(k);
+			ix.sort(function (x, y) { return r.s[x] - r.s[y]; });
+			ix.forEach(function (j, q) { o.s[q] = r.s[j]; o.e[q] = r.e[j]; o.f[q] = r.f[j]; o.c[q] = r.c[j]; });
+			o.n = r.n;
+			if (r.w) o.w = Int32Array.from(ix, function (j) { return r.w[j]; });
+			r = o;
+			mono = false;
+		}
+		r.pe = r.e;
+		if (!mono) {
+			r.pe = new Float64Array(r.n);
+			for (k = 0; k < r.n; k++) r.pe[k] = k ? Math.max(r.pe[k - 1], r.e[k]) : r.e[k];
+		}
+		return r;
+	}
+
+	/* A lane's slices from its bytes (html_int.h): one loop, the varints
+	 * read inline (the common one-byte case first), small numbers kept
+	 * in integer arithmetic. */
+	function decode(L, buf) {
+		var rows = L.depths.map(row), p = L.off, end = L.off + L.len, e = L.base, d = 0, v, b, m, x, r, k, s;
+		var nd = rows.length + 1, first = new Float64Array(nd), has = new Uint8Array(nd), top = 0;
+		while (p < end) {
+			b = buf[p++];
+			if (b < 128) v = b; else { v = b & 127; m = 128; do { b = buf[p++]; v += (b & 127) * m; m *= 128; } while (b >= 128); }
+			e += v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : v % 2 ? -(v + 1) / 2 : v / 2;
+			b = buf[p++];
+			if (b < 128) v = b; else { v = b & 127; m = 128; do { b = buf[p++]; v += (b & 127) * m; m *= 128; } while (b >= 128); }
+			x = (v / 11) | 0;
+			k = v - 11 * x;   /* CPU share in tenths */
+			d += (x >>> 1) ^ -(x & 1);
+			b = buf[p++];
+			if (b < 128) v = b; else { v = b & 127; m = 128; do { b = buf[p++]; v += (b & 127) * m; m *= 128; } while (b >= 128); }
+			if (d < 0 || d >= nd - 1) break;   /* cannot be: the depths cover every slice */
+			if (d + 1 < top && has[d + 1] === 1)
+				s = first[d + 1] - (v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : v % 2 ? -(v + 1) / 2 : v / 2);
+			else
+				s = e - v;
+			for (x = d + 1; x < top; x++) has[x] = 0;
+			if (has[d] === 0) { first[d] = s; has[d] = 1; }
+			top = d + 1;
+			b = buf[p++];
+			if (b < 128) v = b; else { v = b & 127; m = 128; do { b = buf[p++]; v += (b & 127) * m; m *= 128; } while (b >= 128); }
+			r = rows[d];
+			if (r.n >= r.s.length) continue;
+			x = r.n++;
+			r.s[x] = s * 1000;
+			r.e[x] = e * 1000;
+			r.f[x] = v;
+			r.c[x] = k * 10;
+		}
+		return rows.map(finish);
+	}
+
+	/* Messages and waits as rows: flat arrays of stride S, start at 0,
+	 * duration at 1. */
+	function strip(flat, S) {
+		var n = flat.length / S, r = row(n), k;
+		r.w = new Int32Array(n);
+		for (k = 0; k < n; k++) {
+			r.s[k] = flat[k * S];
+			r.e[k] = flat[k * S] + flat[k * S + 1];
+			r.w[k] = k;
+		}
+		r.n = n;
+		return finish(r);
+	}
+
+	function prepare() {
+		var buf = bytes();
+		tl.lo = 0;
+		tl.hi = Math.max(1, TL.span_ns);
+		tl.lanes = TL.lanes.map(function (L) {
+			var lane = { L: L, tid: L.tid, rows: decode(L, buf), msg: L.msgs.length ? strip(L.msgs, 4) : null,
+				wait: L.waits.length ? strip(L.waits, 5) : null };
+			lane.open = L.main || !TL.lanes[0] || TL.lanes[0].tid === L.tid;
+			lane.rows.concat([lane.msg, lane.wait]).forEach(function (r) {
+				if (!r || !r.n) return;
+				tl.lo = Math.min(tl.lo, r.s[0]);
+				tl.hi = Math.max(tl.hi, r.pe[r.n - 1]);
+			});
+			tl.byTid[L.tid] = lane;
+			return lane;
+		});
+		/* Arrows, the longest waits first: at most MAX_ARROWS are drawn. */
+		tl.arrows = [];
+		tl.lanes.forEach(function (lane) {
+			var w = lane.L.waits, k;
+			for (k = 0; k < w.length; k += 5)
+				if (w[k + 3] >= 0 && tl.byTid[w[k + 3]])
+					tl.arrows.push({ ts: w[k], dur: w[k + 1], kind: TL.kinds[w[k + 2]], wtid: w[k + 3], wts: w[k + 4], lane: lane });
+		});
+		tl.arrows.sort(function (x, y) { return y.dur - x.dur || x.ts - y.ts; });
+		tl.a = tl.lo;
+		tl.b = tl.hi;
+		layout();
+		BT.phase('slices');
+	}
+
+	/* Where each lane sits (y from the top of the lanes), and the canvas's
+	 * height: the lanes scroll under the fixed axis. */
+	function layout() {
+		var y = 0, folded = 0;
+		tl.lanes.forEach(function (lane) {
+			lane.y = y;
+			y += HEAD;
+			if (lane.msg) { lane.yMsg = y; y += STRIP + 2; }
+			if (lane.wait) { lane.yWait = y; y += STRIP + 2; }
+			lane.shown = lane.open ? lane.rows.length : Math.min(lane.rows.length, FOLD);
+			folded += lane.rows.length - lane.shown;
+			lane.ySlice = y;
+			y += lane.shown * ROW + GAP;
+			lane.h = y - lane.y;
+		});
+		tl.total = y;
+		tl.H = Math.min(AXIS + y, Math.max(320, Math.round(window.innerHeight * 0.72)));
+		tl.wrap.style.height = tl.H + 'px';
+		tl.space.style.height = Math.max(0, AXIS + y - tl.H) + 'px';
+		tl.wrap.setAttribute('data-tl-folded-rows', String(folded));
+	}
+
+	/* ---- coordinates and searches ----------------------------------------- */
+
+	function X(t) { return GUTTER + (t - tl.a) * tl.scale; }
+	function T(x) { return tl.a + (x - GUTTER) / tl.scale; }
+
+	/* First index in [lo, hi) with a[i] >= t (above: > t). */
+	function search(a, t, lo, hi, above) {
+		while (lo < hi) {
+			var mid = (lo + hi) >> 1;
+			if (above ? a[mid] <= t : a[mid] < t) lo = mid + 1; else hi = mid;
+		}
+		return lo;
+	}
+
+	/* Each item of r in view: box(i, x1, x2) for those at least BOX px
+	 * wide, run(i, j, x1, x2) for [i, j) merged, where each is narrower
+	 * and they touch within a pixel. Costs a binary search per pixel at
+	 * most, however many items the row has. */
+	function drawRow(r, box, run) {
+		var n = r.n, s = r.s, e = r.e, pe = r.pe, sc = tl.scale, a = tl.a, i = search(pe, a, 0, n, false);
+		while (i < n && s[i] <= tl.b) {
+			var x1 = GUTTER + (s[i] - a) * sc, x2 = GUTTER + (e[i] - a) * sc;
+			if (x2 - x1 >= BOX) { box(i, x1, x2); i++; continue; }
+			var j = i + 1, rx = x2;
+			for (;;) {
+				var edge = Math.floor(rx) + 1, k = search(pe, a + (edge - GUTTER) / sc, j, n, true);
+				if (k > j) { rx = Math.max(rx, GUTTER + (pe[k - 1] - a) * sc); j = k; }
+				if (j < n) {
+					var nx1 = GUTTER + (s[j] - a) * sc, nx2 = GUTTER + (e[j] - a) * sc;
+					if (nx1 < rx + 1 && nx2 - nx1 < BOX) { rx = Math.max(rx, nx2); j++; continue; }
+				}
+				break;
+			}
+			run(i, j, x1, Math.max(rx, x1 + 1));
+			i = j;
+		}
+	}
+
+	/* What [i, j) of a slice row mostly is: a few of them sampled. */
+	function runColor(r, i, j) {
+		var step = Math.max(1, Math.floor((j - i) / 6)), k, cnt = [0, 0, 0], cpu = 0, m = 0;
+		for (k = i; k < j; k += step) {
+			cnt[KIND[r.f[k]]]++;
+			cpu += r.c[k];
+			m++;
+		}
+		return BT.kindColor(cnt[0] >= cnt[1] && cnt[0] >= cnt[2] ? 0 : cnt[1] >= cnt[2] ? 1 : 2, cpu / m);
+	}
+
+	/* ---- drawing ---------------------------------------------------------- */
+
+	/* Tick steps of 1, 2 or 5 times a power of ten, some 110 px apart;
+	 * labels with the precision the step needs: seconds, milliseconds,
+	 * or below 100 us the first tick to the microsecond and the others as
+	 * microseconds after it. */
+	function ticks() {
+		var span = tl.b - tl.a, raw = span / Math.max(2, Math.floor((tl.W - GUTTER) / 110));
+		var p = Math.pow(10, Math.floor(Math.log10(raw))), step = [1, 2, 5, 10].map(function (m) { return m * p; })
+			.filter(function (s) { return s >= raw * 0.999; })[0];
+		var k0 = Math.ceil(tl.a / step), out = [], k, t, first = null;
+		for (k = k0; (t = k * step) <= tl.b; k++) {
+			var label;
+			if (step >= 1e8) label = (t / 1e9).toFixed(Math.max(0, -Math.floor(Math.log10(step / 1e9) + 1e-9))) + ' s';
+			else if (step >= 1e5) label = (t / 1e6).toFixed(Math.max(0, -Math.floor(Math.log10(step / 1e6) + 1e-9))) + ' ms';
+			else if (first === null) label = (t / 1e6).toFixed(3) + ' ms';
+			else label = '+' + Math.round((t - first) / 1e3) + ' \u00b5s';
+			if (first === null) first = t;
+			out.push({ t: t, label: label });
+		}
+		return out;
+	}
+
+	function axis(ctx, list) {
+		ctx.fillStyle = '#ffffff';
+		ctx.fillRect(0, 0, tl.W, AXIS);
+		ctx.fillStyle = '#5b6475';
+		list.forEach(function (k) {
+			var x = Math.round(X(k.t)) + 3;
+			if (x + ctx.measureText(k.label).width <= tl.W - 2) ctx.fillText(k.label, x, AXIS / 2);
+		});
+		ctx.fillStyle = '#d9dde5';
+		ctx.fillRect(0, AXIS - 1, tl.W, 1);
+	}
+
+	/* A bar at least a pixel wide: an instant (one sample) still shows. */
+	function bar(ctx, x1, x2, y, h, fill) {
+		ctx.fillStyle = fill;
+		ctx.fillRect(x1, y, Math.max(x2 - x1 - 0.5, 1), h);
+	}
+	function label(ctx, text, x1, x2, y, h) {
+		x1 = Math.max(x1, GUTTER);
+		x2 = Math.min(x2, tl.W);
+		if (x2 - x1 < 40) return;
+		ctx.fillStyle = '#1d2433';
+		ctx.fillText(BT.fit(text, x2 - x1), x1 + 3, y + h / 2);
+	}
+
+	function drawLane(ctx, lane, y0, st) {
+		var k, d;
+		if (lane.msg) drawRow(lane.msg, function (i, x1, x2) {
+			var m = lane.L.msgs, o = lane.msg.w[i] * 4;
+			bar(ctx, x1, x2, y0 + lane.yMsg, STRIP, m[o + 3] % 2 ? '#8fb3ea' : '#b4cdf2');
+			label(ctx, 'msg ' + m[o + 3], x1, x2, y0 + lane.yMsg, STRIP);
+		}, function (i, j, x1, x2) { bar(ctx, x1, x2, y0 + lane.yMsg, STRIP, '#8fb3ea'); });
+		if (lane.wait) drawRow(lane.wait, function (i, x1, x2) {
+			var w = lane.L.waits, o = lane.wait.w[i] * 5;
+			bar(ctx, x1, x2, y0 + lane.yWait, STRIP, w[o + 3] >= 0 ? '#e57373' : '#b0b6c2');
+			label(ctx, TL.kinds[w[o + 2]], x1, x2, y0 + lane.yWait, STRIP);
+		}, function (i, j, x1, x2) { bar(ctx, x1, x2, y0 + lane.yWait, STRIP, '#e57373'); });
+		for (d = 0; d < lane.shown; d++) {
+			var y = y0 + lane.ySlice + d * ROW, r = lane.rows[d];
+			if (y > tl.H || y + ROW < AXIS) continue;
+			drawRow(r, function (i, x1, x2) {
+				bar(ctx, x1, x2, y, ROW - 1, BT.sliceColor(r.f[i], r.c[i]));
+				label(ctx, NAMES[r.f[i]] || '?', x1, x2, y, ROW - 1);
+				st.boxes++;
+				st.slices++;
+			}, function (i, j, x1, x2) {   /* thinner than a slice: many of them, merged */
+				bar(ctx, x1, x2, y + 2, ROW - 5, runColor(r, i, j));
+				st.merged++;
+				st.slices += j - i;
+			});
+		}
+		for (k = 0; k < 2; k++) {   /* what is in the time range, drawn or not */
+			var s = k ? lane.wait : lane.msg;
+			if (s) st[k ? 'waits' : 'msgs'] += search(s.s, tl.b, 0, s.n, true) - search(s.pe, tl.a, 0, s.n, false);
+		}
+	}
+
+	/* The y of the deepest shown slice of lane at t, or its header's. */
+	function activityY(lane, t) {
+		for (var d = lane.shown - 1; d >= 0; d--) {
+			var r = lane.rows[d], i = search(r.s, t, 0, r.n, true) - 1;
+			if (i >= 0 && r.e[i] >= t) return { y: lane.ySlice + d * ROW + ROW / 2, row: r, i: i };
+		}
+		return { y: lane.y + HEAD / 2, row: null, i: -1 };
+	}
+
+	function arrow(ctx, x1, y1, x2, y2) {
+		var a = Math.atan2(y2 - y1, x2 - x1);
+		ctx.beginPath();
+		ctx.moveTo(x1, y1);
+		ctx.lineTo(x2, y2);
+		ctx.stroke();
+		ctx.beginPath();
+		ctx.moveTo(x2, y2);
+		ctx.lineTo(x2 - 8 * Math.cos(a - 0.4), y2 - 8 * Math.sin(a - 0.4));
+		ctx.lineTo(x2 - 8 * Math.cos(a + 0.4), y2 - 8 * Math.sin(a + 0.4));
+		ctx.closePath();
+		ctx.fill();
+		ctx.beginPath();
+		ctx.arc(x1, y1, 2.5, 0, 2 * Math.PI);
+		ctx.fill();
+	}
+
+	/* Arrows for the longest waits in view: thousands would only paint the
+	 * lanes over, so past FEW of them only waits a pixel wide or more get
+	 * one. The list (for tests) gives absolute times. */
+	function arrows(ctx) {
+		var n = 0, list = [], t0 = BigInt(TL.t0), k, top = AXIS - tl.top, inView = [];
+		for (k = 0; k < tl.arrows.length; k++) {
+			var a = tl.arrows[k], ax1 = X(a.wts), ax2 = X(a.ts + a.dur);
+			if (Math.max(ax1, ax2) >= GUTTER && Math.min(ax1, ax2) <= tl.W) inView.push(a);
+		}
+		ctx.strokeStyle = ctx.fillStyle = inView.length > FEW ? 'rgba(47, 111, 223, 0.55)' : 'rgba(47, 111, 223, 0.85)';
+		ctx.lineWidth = 1.2;
+		for (k = 0; k < inView.length && n < MAX_ARROWS; k++) {
+			var w = inView[k], x1 = X(w.wts), x2 = X(w.ts + w.dur);
+			if (inView.length > FEW && w.dur * tl.scale < 1) continue;
+			var from = tl.byTid[w.wtid], y1 = top + activityY(from, w.wts).y, y2 = top + w.lane.yWait + STRIP / 2;
+			arrow(ctx, x1, y1, x2, y2);
+			n++;
+			list.push(w.wtid + ' ' + (t0 + BigInt(w.wts)) + ' -> ' + w.lane.tid + ' ' + (t0 + BigInt(w.ts + w.dur)) + ' ' + w.kind);
+		}
+		ctx.lineWidth = 1;
+		byId('tl-arrows').textContent = list.join('\n');
+		return n;
+	}
+
+	/* A finding's place (tlFocus): a band across the lanes. */
+	function mark(ctx) {
+		var m = tl.mark, x1, x2, lane;
+		if (!m) return;
+		x1 = X(m.ts);
+		x2 = Math.max(X(m.ts + m.dur), x1 + 2);
+		ctx.fillStyle = 'rgba(255, 196, 0, 0.22)';
+		ctx.fillRect(x1, AXIS, x2 - x1, tl.H - AXIS);
+		if ((lane = tl.byTid[m.tid])) {
+			ctx.strokeStyle = 'rgba(214, 140, 0, 0.95)';
+			ctx.lineWidth = 2;
+			ctx.strokeRect(x1, AXIS - tl.top + lane.y + 1, x2 - x1, lane.h - GAP);
+			ctx.lineWidth = 1;
+		}
+	}
+
+	function heads(ctx) {
+		tl.lanes.forEach(function (lane) {
+			var y = AXIS - tl.top + lane.y, L = lane.L, more = lane.rows.length - lane.shown;
+			if (y > tl.H || y + lane.h < AXIS) return;
+			ctx.fillStyle = L.main ? '#e4ebf7' : '#eef1f6';
+			ctx.fillRect(0, y, tl.W, HEAD - 2);
+			ctx.fillStyle = '#1d2433';
+			ctx.font = 'bold 11px system-ui, sans-serif';
+			var name = (lane.rows.length > FOLD ? (lane.open ? '\u25be ' : '\u25b8 ') : '') + L.name + ' (tid ' + L.tid +
+				(L.main ? ', main' : '') + ')';
+			ctx.fillText(name, 6, y + HEAD / 2 - 1);
+			var x = 6 + ctx.measureText(name).width + 16;
+			ctx.font = '11px system-ui, sans-serif';
+			ctx.fillStyle = '#5b6475';
+			ctx.fillText(BT.count(L.count) + ' slices' + (L.kept < L.count ? ' (' + BT.count(L.kept) + ' kept)' : '') +
+				(L.msgs_total ? ', ' + BT.count(L.msgs_total) + ' messages' : '') +
+				(L.waits_total ? ', ' + BT.count(L.waits_total) + ' waits' : '') +
+				(more > 0 ? '; ' + more + ' deeper rows folded' : ''), x, y + HEAD / 2 - 1);
+			ctx.fillStyle = '#f5f7fa';
+			ctx.fillRect(0, y + HEAD - 2, GUTTER - 4, lane.h - HEAD - GAP + 2);
+			ctx.fillStyle = '#5b6475';
+			if (lane.msg) ctx.fillText('messages', 6, y - lane.y + lane.yMsg + STRIP / 2);
+			if (lane.wait) ctx.fillText('waits', 6, y - lane.y + lane.yWait + STRIP / 2);
+			if (lane.shown) ctx.fillText('slices', 6, y - lane.y + lane.ySlice + ROW / 2);
+		});
+	}
+
+	function render() {
+		var st = { slices: 0, boxes: 0, merged: 0, msgs: 0, waits: 0 }, list, n;
+		tl.W = Math.max(400, tl.wrap.clientWidth);
+		tl.scale = (tl.W - GUTTER) / (tl.b - tl.a);
+		tl.top = tl.wrap.scrollTop;
+		var ctx = BT.sized(tl.canvas, tl.W, tl.H);
+		list = ticks();
+		heads(ctx);
+		ctx.save();
+		ctx.beginPath();
+		ctx.rect(GUTTER, AXIS, tl.W - GUTTER, tl.H - AXIS);
+		ctx.clip();
+		ctx.fillStyle = '#e9ecf1';
+		list.forEach(function (k) { ctx.fillRect(Math.round(X(k.t)), AXIS, 1, tl.H - AXIS); });
+		tl.lanes.forEach(function (lane) { drawLane(ctx, lane, AXIS - tl.top, st); });
+		mark(ctx);
+		n = arrows(ctx);
+		ctx.restore();
+		axis(ctx, list);
+		var at = tl.wrap;
+		at.setAttribute('data-tl-lanes', String(tl.lanes.length));
+		at.setAttribute('data-tl-slices', String(st.slices));
+		at.setAttribute('data-tl-boxes', String(st.boxes));
+		at.setAttribute('data-tl-merged', String(st.merged));
+		at.setAttribute('data-tl-messages', String(st.msgs));
+		at.setAttribute('data-tl-waits', String(st.waits));
+		at.setAttribute('data-tl-arrows', String(n));
+		at.setAttribute('data-tl-view', Math.round(tl.a) + ' ' + Math.round(tl.b));
+		at.setAttribute('data-tl-ticks', list.map(function (k) { return k.label; }).join('|'));
+	}
+	tl.render = render;
+
+	/* Show [a, b], kept inside the trace and at least MIN_SPAN wide. */
+	function view(a, b) {
+		var span = Math.min(Math.max(b - a, MIN_SPAN), tl.hi - tl.lo);
+		a = Math.min(Math.max(a, tl.lo), tl.hi - span);
+		tl.a = a;
+		tl.b = a + span;
+		render();
+	}
+	tl.view = view;
+
+	/* ---- hover, click, focus ---------------------------------------------- */
+
+	/* What is under the pointer: a lane and a part of it. */
+	function hit(ev) {
+		var r = tl.canvas.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top - AXIS + tl.top, k;
+		if (ev.clientY - r.top < AXIS) return null;
+		for (k = 0; k < tl.lanes.length; k++) {
+			var lane = tl.lanes[k], dy = y - lane.y;
+			if (dy < 0 || dy >= lane.h) continue;
+			var h = { lane: lane, x: x, t: T(x), slack: 2 / tl.scale };
+			if (dy < HEAD) h.part = 'head';
+			else if (lane.msg && y >= lane.yMsg && y < lane.yMsg + STRIP) h.part = 'msg';
+			else if (lane.wait && y >= lane.yWait && y < lane.yWait + STRIP) h.part = 'wait';
+			else if (y >= lane.ySlice && y < lane.ySlice + lane.shown * ROW) {
+				h.part = 'slice';
+				h.depth = Math.floor((y - lane.ySlice) / ROW);
+			}
+			return h;
+		}
+		return null;
+	}
+
+	/* The item of r under time t (within slack), or -1. */
+	function under(r, t, slack) {
+		var i = search(r.pe, t - slack, 0, r.n, false), best = -1;
+		for (; i < r.n && r.s[i] <= t + slack; i++)
+			if (r.e[i] >= t - slack && (best < 0 || r.e[i] - r.s[i] > r.e[best] - r.s[best])) best = i;
+		return best;
+	}
+
+	function tipFor(h) {
+		var lane = h.lane, L = lane.L, i, o, r;
+		if (h.part === 'msg' && (i = under(lane.msg, h.t, h.slack)) >= 0) {
+			o = lane.msg.w[i] * 4;
+			return ['Looper message ' + L.msgs[o + 3] + ' on ' + L.name, 'at ' + ms(L.msgs[o]) + ', for ' + ms(L.msgs[o + 1]),
+				'CPU ' + ms(L.msgs[o + 2])];
+		}
+		if (h.part === 'wait' && (i = under(lane.wait, h.t, h.slack)) >= 0) {
+			o = lane.wait.w[i] * 5;
+			var w = L.waits, who = w[o + 3], from = tl.byTid[who], act = from ? activityY(from, w[o + 4]) : null;
+			return [TL.kinds[w[o + 2]] + ' wait on ' + L.name, 'at ' + ms(w[o]) + ', for ' + ms(w[o + 1]),
+				who < 0 ? 'waker unknown' : 'ended by ' + (from ? from.L.name + ' ' : '') + '(tid ' + who + ') at ' + ms(w[o + 4]),
+				act && act.row ? 'the waker was in ' + (NAMES[act.row.f[act.i]] || '?') : ''];
+		}
+		if (h.part === 'slice' && (r = lane.rows[h.depth]) && (i = under(r, h.t, h.slack)) >= 0) {
+			var f = r.f[i], dur = r.e[i] - r.s[i], full = BT.full(f);
+			return [NAMES[f] || '?', full !== NAMES[f] ? full : '',
+				BT.KINDS[KIND[f]] + ' code on ' + L.name + ', depth ' + h.depth,
+				'at ' + ms(r.s[i]) + ', for ' + ms(dur),
+				'CPU ' + r.c[i] + ' % (' + ms(dur * r.c[i] / 100) + '), off-CPU ' + ms(dur * (100 - r.c[i]) / 100)];
+		}
+		if (h.part === 'head')
+			return [L.name + ' (tid ' + L.tid + ')', lane.rows.length > FOLD ? 'click to ' + (lane.open ? 'fold' : 'unfold') +
+				' its rows below depth ' + FOLD : ''];
+		return null;
+	}
+
+	/* What the lanes hold, for tests to check against the database: per
+	 * thread (by tid) its slices, and the sums of their starts and ends
+	 * (us from t0), frame ids, depths and CPU tenths. */
+	tl.digest = function () {
+		return tl.lanes.slice().sort(function (x, y) { return x.tid - y.tid; }).map(function (lane) {
+			var n = 0, ss = 0, se = 0, sf = 0, sd = 0, sc = 0;
+			lane.rows.forEach(function (r, d) {
+				for (var i = 0; i < r.n; i++) {
+					ss += Math.round(r.s[i] / 1000);
+					se += Math.round(r.e[i] / 1000);
+					sf += r.f[i];
+					sc += r.c[i] / 10;
+				}
+				n += r.n;
+				sd += d * r.n;
+			});
+			return [lane.tid, n, ss, se, sf, sd, sc].join(':');
+		}).filter(function (x) { return !/:0:0:0:0:0:0$/.test(x); }).join(' ');
+	};
+
+	/* Show a finding's place: its time, its thread's lane scrolled to. */
+	function focus(tid, ts, dur) {
+		var span = Math.max(3 * dur, 2e6), c = ts + dur / 2, lane = tl.byTid[tid];
+		tl.mark = { tid: tid, ts: ts, dur: dur };
+		if (lane) tl.wrap.scrollTop = Math.max(0, lane.y - 4);
+		byId('timeline').scrollIntoView();
+		view(c - span / 2, c + span / 2);
+		tl.wrap.setAttribute('data-tl-focus', tid + ' ' + ts);
+	}
+	tl.focus = focus;
+
+	function init() {
+		if (!TL || !TL.lanes.length) {
+			if (byId('tl-note')) byId('tl-note').textContent = 'No thread to show.';
+			BT.tl = null;
+			return;
+		}
+		prepare();
+		BT.legend(byId('tl-legend'), BT.LEGEND.timeline, 'zoom in to see merged slices one by one');
+		byId('tl-note').textContent = TL.lanes.length + ' threads; ' + BT.count(TL.slices_kept) + ' of ' +
+			BT.count(TL.slices_total) + ' slices in the page' + (TL.min_dur_ns ? ' (those of at least ' + ms(TL.min_dur_ns) +
+			'; the page keeps at most 4,000,000)' : ' (all of them)') + '; ' + tl.arrows.length + ' waits with a known waker.';
+		var c = tl.canvas, pending = false;
+		c.addEventListener('wheel', function (ev) {
+			ev.preventDefault();
+			if (ev.shiftKey) {
+				tl.wrap.scrollTop += ev.deltaY || ev.deltaX;
+				return;
+			}
+			var r = c.getBoundingClientRect(), t = T(Math.max(GUTTER, ev.clientX - r.left)), f = Math.exp(ev.deltaY * 0.002);
+			view(t - (t - tl.a) * f, t + (tl.b - t) * f);
+		}, { passive: false });
+		c.addEventListener('mousedown', function (ev) {
+			tl.drag = { x: ev.clientX, y: ev.clientY, a: tl.a, b: tl.b, top: tl.wrap.scrollTop, moved: false };
+			c.style.cursor = 'grabbing';
+		});
+		window.addEventListener('mousemove', function (ev) {
+			var g = tl.drag;
+			if (!g) return;
+			if (Math.abs(ev.clientX - g.x) + Math.abs(ev.clientY - g.y) > 3) g.moved = true;
+			if (!g.moved) return;
+			var dt = (ev.clientX - g.x) / (tl.W - GUTTER) * (g.b - g.a);
+			tl.wrap.scrollTop = g.top - (ev.clientY - g.y);
+			view(g.a - dt, g.b - dt);
+		});
+		window.addEventListener('mouseup', function (ev) {
+			var g = tl.drag, h;
+			tl.drag = null;
+			c.style.cursor = '';
+			if (g && !g.moved && (h = hit(ev)) && h.part === 'head' && h.lane.rows.length > FOLD) {
+				h.lane.open = !h.lane.open;
+				layout();
+				render();
+			}
+		});
+		c.addEventListener('mousemove', function (ev) {
+			if (tl.drag) return;
+			var h = hit(ev), lines = h && tipFor(h);
+			if (lines) BT.showTip(lines, ev); else BT.hideTip();
+		});
+		c.addEventListener('mouseleave', BT.hideTip);
+		tl.wrap.addEventListener('scroll', function () {
+			if (pending) return;
+			pending = true;
+			requestAnimationFrame(function () { pending = false; render(); });
+		});
+		byId('tl-reset').addEventListener('click', function () { tl.mark = null; view(tl.lo, tl.hi); });
+		render();
+		BT.phase('timeline');
+	}
+	BT.timelineInit = init;
+}());
