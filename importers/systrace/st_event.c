@@ -23,11 +23,16 @@ const char *const st_state_name[ST_STATE__COUNT] = {
 
 struct st_thread *st_thread_of(struct st *s, int64_t tid)
 {
-	uint32_t i = bt_map64_get(&s->thread_of, (uint64_t)tid);
+	uint32_t i;
 	struct st_thread *t;
 
-	if (i)
+	if (s->last_thread && s->threads[s->last_thread - 1].tid == tid)
+		return &s->threads[s->last_thread - 1];   /* a line asks three times */
+	i = bt_map64_get(&s->thread_of, (uint64_t)tid);
+	if (i) {
+		s->last_thread = i;
 		return &s->threads[i - 1];
+	}
 	BT_GROW(s->threads, s->nthreads + 1, s->tcap);
 	t = &s->threads[s->nthreads++];
 	memset(t, 0, sizeof *t);

@@ -176,6 +176,7 @@ struct st {
 	struct st_thread *threads;
 	size_t nthreads, tcap;
 	struct bt_map64 thread_of;      /* tid -> index + 1 */
+	uint32_t last_thread;           /* the index + 1 st_thread_of gave last */
 	char **names;                   /* thread names */
 	size_t nnames, ncap;
 	struct bt_strmap name_of;       /* thread name -> index + 1 */
