@@ -20,6 +20,7 @@ int bt_importer_find(const char *path, const struct bt_importer **out, struct bt
 #define BT_IMPORTERS(X) \
 	X(bt_imp_android) \
 	X(bt_imp_ios) \
+	X(bt_imp_systrace) \
 	X(bt_imp_perfetto) \
 	X(bt_imp_btrace2) \
 	X(bt_imp_art)

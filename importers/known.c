@@ -100,7 +100,8 @@ const char *bt_known_format(const unsigned char *h, size_t n)
 	if (starts(h, n, "PK\3\4"))
 		return "this is a zip archive; unpack it and pass the trace inside";
 	if (starts(h, n, "\x1f\x8b"))
-		return "this is a gzip file; gunzip it and pass the trace inside";
+		return "this is a gzip file, but not of a trace this tool reads (Perfetto, iOS database, "
+		       "systrace text); gunzip it and pass the trace inside";
 	if (starts(h, n, "SQLite format 3"))
 		return "this is an SQLite database, but not a btrace iOS database (no samples table "
 		       "of its layout)";

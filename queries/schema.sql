@@ -82,9 +82,9 @@ CREATE TABLE slices (
 	frame_id      INTEGER NOT NULL,
 	ts            INTEGER NOT NULL,
 	dur           INTEGER NOT NULL,
-	cpu_dur       INTEGER NOT NULL DEFAULT 0,
+	cpu_dur       INTEGER DEFAULT 0,    -- NULL: the trace does not say (no scheduler data for it)
 	self_dur      INTEGER NOT NULL DEFAULT 0,
-	self_cpu_dur  INTEGER NOT NULL DEFAULT 0,
+	self_cpu_dur  INTEGER DEFAULT 0,    -- NULL with cpu_dur
 	block_dur     INTEGER NOT NULL DEFAULT 0,
 	msg_id        INTEGER NOT NULL DEFAULT 0,
 	sample_count  INTEGER NOT NULL DEFAULT 0,
@@ -159,6 +159,24 @@ CREATE TABLE track_slices (
 	ts    INTEGER NOT NULL,
 	dur   INTEGER NOT NULL,
 	depth INTEGER NOT NULL DEFAULT 0
+);
+
+-- A thread's scheduling states, as a systrace's sched_switch, sched_wakeup
+-- (or sched_waking) and sched_blocked_reason events give them, from the
+-- thread's first such event to the trace's end; for the threads with
+-- slices (every thread, in a trace with none). state: running (on cpu), runnable (waiting for a CPU; waker_tid
+-- woke it, when a wakeup made it runnable), sleeping, uninterruptible
+-- (io_wait and blocked_function from sched_blocked_reason), or a rarer
+-- kernel state (stopped, traced, dead, zombie, parked, idle, ...).
+CREATE TABLE thread_states (
+	tid              INTEGER NOT NULL,
+	ts               INTEGER NOT NULL,
+	dur              INTEGER NOT NULL,
+	state            TEXT NOT NULL,
+	cpu              INTEGER,
+	waker_tid        INTEGER,
+	io_wait          INTEGER,
+	blocked_function TEXT
 );
 
 -- Slices of a Perfetto trace named "binder transact[iface:code]" or

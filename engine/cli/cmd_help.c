@@ -29,9 +29,11 @@ static const char overview[] =
 	"  art-method-trace  ART/Dalvik method trace (TraceView .trace: legacy,\n"
 	"                    streaming, V2): Debug.startMethodTracing, am profile,\n"
 	"                    Android Studio's Java method tracing\n"
+	"  systrace          ftrace text of atrace/systrace (plain, gzip'd, atrace -z's\n"
+	"                    TRACE: + zlib, or a systrace HTML page)\n"
 	"  trace database    a database 'import' wrote (reused, not imported again)\n"
-	"A mapping, a ProGuard mapping.txt, a zip or gzip file given as INPUT is\n"
-	"named in the error with what to pass instead.\n"
+	"A mapping, a ProGuard mapping.txt, a zip or another gzip file given as INPUT\n"
+	"is named in the error with what to pass instead.\n"
 	"\n"
 	"commands:\n"
 	"  analyze   import a trace and print its report (the default command)\n"
@@ -73,7 +75,7 @@ static const struct {
 	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
 	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"
 	  "thread_blocking, frames, nodes, samples, slices, messages, blocking_edges,\n"
-	  "diagnostics).\n"
+	  "counters, track_slices, thread_states, diagnostics).\n"
 	  "The database appears only when the import succeeded.\n",
 	  &bt_optab_import, NULL },
 	{ "query", "btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json] [-o FILE]",

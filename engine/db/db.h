@@ -98,6 +98,7 @@ struct bt_slice {
 	int64_t alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw;
 	int64_t type, wakeup_tid, gap_dur, gap_cpu_dur;
 	int64_t idle;   /* 1: the thread waited for work here (the idle policy) */
+	int64_t cpu_unknown;   /* 1: the trace does not say its CPU time (cpu_dur and self_cpu_dur NULL) */
 };
 
 /* The idle time of an idle slice (else 0): the off-CPU part of its own
@@ -110,7 +111,8 @@ static inline int64_t bt_slice_idle_part(const struct bt_slice *s)
 }
 
 /* Insert one slice, buffered like samples; ids are explicit and may come
- * in any order. parent_id 0 and wakeup_tid 0 become NULL, type < 0 too. */
+ * in any order. parent_id 0 and wakeup_tid 0 become NULL, type < 0 too,
+ * and cpu_dur and self_cpu_dur when cpu_unknown. */
 int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err *err);
 
 /*

@@ -363,8 +363,8 @@ int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t f
 	return c->nnode == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
 }
 
-/* NULL columns of a slice: an outermost slice's parent, an unknown type
- * and a wait nobody woke. */
+/* NULL columns of a slice: an outermost slice's parent, an unknown type,
+ * a wait nobody woke and CPU time the trace does not give. */
 int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err *err)
 {
 	struct bt_chunk *c = filling(db);
@@ -395,7 +395,7 @@ int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err
 	v[21] = s->gap_cpu_dur;
 	v[22] = s->idle;
 	r->nulls = (s->parent_id ? 0 : 1u << 3) | (s->type >= 0 ? 0 : 1u << 18) |
-		   (s->wakeup_tid ? 0 : 1u << 19);
+		   (s->wakeup_tid ? 0 : 1u << 19) | (s->cpu_unknown ? 1u << 7 | 1u << 9 : 0);
 	return c->nslice == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
 }
 

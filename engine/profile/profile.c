@@ -38,6 +38,7 @@ struct bt_profile *bt_profile_new(void)
 	p->npaths = 1;   /* path 0 means "none" */
 	p->cap = 4096;
 	p->paths = bt_xcalloc(p->cap, sizeof *p->paths);
+	bt_map64_init(&p->child_of, 16);
 	return p;
 }
 
@@ -46,6 +47,7 @@ void bt_profile_free(struct bt_profile *p)
 	if (!p)
 		return;
 	free(p->paths);
+	bt_map64_release(&p->child_of);
 	free(p->tids);
 	free(p->span);
 	free(p->roots);
@@ -93,6 +95,8 @@ uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
 	p->tids[p->nthreads] = tid;
 	p->roots[p->nthreads] = p->root = p->npaths;
 	p->kept_from = p->nkept;
+	bt_map64_release(&p->child_of);   /* a thread's paths are its own */
+	bt_map64_init(&p->child_of, 16);
 	return new_path(p, 0, 0, p->nthreads++, -1);
 }
 
@@ -119,16 +123,22 @@ static void msg_frames(struct cur_msg *m, uint32_t frame)
 
 /* The path of (parent, frame): a stack node always leads to the same
  * path within a thread, so most lookups skip the walk of the parent's
- * children (usually a new path's first encounter anyway). */
+ * children (usually a new path's first encounter anyway). A walk of more
+ * than WALK children asks the thread's map instead, which holds them all. */
+#define WALK 8
 static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node, int idle)
 {
+	uint64_t key = (uint64_t)parent << 32 | frame;
 	uint32_t id;
 	struct path *x;
+	int k = 0;
 
 	if (node && node < p->nnodes && p->node_path[node] > p->root)
 		return p->node_path[node];
-	for (id = p->paths[parent].child; id && p->paths[id].frame != frame; id = p->paths[id].sibling)
-		;
+	for (id = p->paths[parent].child; id && p->paths[id].frame != frame && k < WALK; id = p->paths[id].sibling)
+		k++;
+	if (id && p->paths[id].frame != frame)
+		id = bt_map64_get(&p->child_of, key);
 	if (!id) {
 		id = new_path(p, parent, frame, p->paths[parent].thread, p->paths[parent].depth + 1);
 		x = &p->paths[id];
@@ -136,6 +146,7 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 		x->idle = idle != 0;
 		x->sibling = p->paths[parent].child;
 		p->paths[parent].child = id;
+		bt_map64_put(&p->child_of, key, id);
 	}
 	if (node) {
 		p->node_path = bt_grow_zero(p->node_path, sizeof *p->node_path, &p->nnodes, node);

@@ -65,6 +65,9 @@ struct bt_profile {
 	uint32_t *open;           /* by frame: open slices of it on the current stack */
 	size_t nframes;
 	uint32_t root;            /* the current thread's */
+	struct bt_map64 child_of; /* the current thread's paths by (parent << 32 | frame), for
+				   * parents with too many children to walk (a trace's own
+				   * slices: "Choreographer#doFrame N" a new one each frame) */
 	int64_t *tids;            /* by thread index */
 	int64_t (*span)[2];       /* by thread index: wall and CPU time from its first
 				   * record to its last (bt_profile_thread_span), or -1 */

@@ -231,6 +231,7 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 	s->dur = end > s->ts ? end - s->ts : 0;
 	if (!(n->known & BT_FEED_CPU))
 		s->cpu_dur = 0;
+	s->cpu_unknown = (n->known & BT_FEED_CPU_UNKNOWN) != 0;
 	if (!(n->known & BT_FEED_SELF))
 		s->self_dur = s->dur - n->child_dur;
 	if (!(n->known & BT_FEED_SELF_CPU))

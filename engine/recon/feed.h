@@ -22,7 +22,8 @@ enum {
 	BT_FEED_CPU = 1u << 0,        /* cpu_dur */
 	BT_FEED_SELF_CPU = 1u << 1,   /* self_cpu_dur */
 	BT_FEED_BLOCK = 1u << 2,      /* block_dur (else: its own if it blocks, plus children's) */
-	BT_FEED_SELF = 1u << 3        /* self_dur (else: dur less the children's) */
+	BT_FEED_SELF = 1u << 3,       /* self_dur (else: dur less the children's) */
+	BT_FEED_CPU_UNKNOWN = 1u << 4 /* the trace does not say its CPU time: stored NULL, counted 0 */
 };
 
 /* A feed storing what it is given into db (slices, attribution, messages,

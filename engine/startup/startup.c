@@ -634,14 +634,10 @@ int bt_startup_from_slices(struct bt_db *db, struct bt_diag *diag, struct bt_err
 {
 	struct bt_startup *st = NULL;
 	struct bt_rows *r = NULL;
-	struct bt_slice s;
-	int64_t done;
+	struct bt_slice s, *open = NULL;   /* preorder in; ended ones out, children first */
+	size_t n = 0, cap = 0;
 	int rc;
 
-	if (bt_db_meta_int(db, "startup_modeled", 0, &done, err))
-		return err->code;
-	if (done)   /* the importer fed the model its slices as they passed */
-		return BT_OK;
 	if (bt_startup_new(&st, db, err) || !st)
 		return err->code;
 	st->exact = 1;
@@ -663,9 +659,15 @@ int bt_startup_from_slices(struct bt_db *db, struct bt_diag *diag, struct bt_err
 		s.block_dur = bt_rows_int(r, 7);
 		s.idle = bt_rows_int(r, 8);
 		s.type = bt_rows_type(r, 9) == BT_ROWS_NULL ? -1 : bt_rows_int(r, 9);
-		bt_startup_add(st, &s);
+		while (n && open[n - 1].depth >= s.depth)   /* those it comes after have ended */
+			bt_startup_add(st, &open[--n]);
+		BT_GROW(open, n + 1, cap);
+		open[n++] = s;
 	}
 	bt_rows_close(r);
+	while (n)
+		bt_startup_add(st, &open[--n]);
+	free(open);
 	rc = rc < 0 ? err->code : bt_startup_store(st, db, diag, err);
 	bt_startup_free(st);
 	return rc;

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Seed a corpus for each importer fuzzer in $FUZZ_TARGETS (default:
-# android ios perfetto json btrace2 art) from generated inputs and run them
+# android ios perfetto json btrace2 art systrace) from generated inputs and run them
 # one after the other, $FUZZ_SECONDS in all (split evenly); prints libFuzzer's final
 # statistics and exits non-zero if a fuzzer found a crash or a leak.
 set -eu
 B=${B:-build-fuzz}
-targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 art}
+targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 art systrace}
 ntargets=$(echo $targets | wc -w)
 seconds=$((${FUZZ_SECONDS:-600} / ntargets))
 [ "$seconds" -gt 0 ] || seconds=1   # 0 would tell libFuzzer to run forever
@@ -90,6 +90,17 @@ seed_art() {   # dir: small mkart traces of every variant and every mkartcase ca
 	python3 tests/fixtures/mkart.py "$1/corpus/seed-sampled" --variant v3-dual --sampled --threads 2 --calls 25 --no-truth >/dev/null
 	for c in $(python3 tests/fixtures/mkartcase.py --list); do
 		python3 tests/fixtures/mkartcase.py "$c" "$1/corpus/case-$c"
+	done
+}
+
+seed_systrace() {   # dir: small mksystrace traces of every container
+	i=0
+	for opts in "--tgid" "--legacy --marker-event 0" "--container gzip --waking" "--container zlib --chunks 3" \
+		"--container html --tgid" "--container html-old" "--container js" "--no-sched --ns" "--cut 3000"; do
+		i=$((i + 1))
+		# shellcheck disable=SC2086
+		python3 tests/fixtures/mksystrace.py "$1/corpus/seed$i" --seed "$i" --frames 2 --workers 1 --cpus 2 \
+			--no-truth $opts
 	done
 }
 

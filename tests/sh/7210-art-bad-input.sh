@@ -146,7 +146,7 @@ for f in l s v o; do
 			[ $? = 1 ] && good=$((good + 1)) || { bad=$((bad + 1)); echo "# $f cut $cut (key): $rc $err"; }
 			continue
 		fi
-		if [ "$start" = -1 ]; then   # between items: only a streaming trace misses its summary
+		if [ "$start" = -1 ]; then   # between items: a streaming trace misses its summary, a legacy one its key's count
 			pat="ends at offset $cut without the summary"
 		else
 			pat="truncated .* in '.*cut.trace' at offset $start: "

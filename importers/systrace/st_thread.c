@@ -1,0 +1,474 @@
+/*
+ * Each thread's events, in time order, into what the database keeps: the
+ * B/E markers pair into slices on the feed (nesting per thread; an E
+ * closes the innermost open slice; slices still open at the end run to
+ * the trace's end and are counted), the scheduler's events into the
+ * thread's states (thread_states), and the two together give each slice
+ * its CPU time (the time the thread ran inside it) where the trace has
+ * scheduler data for it, and each wait marker its kernel waker (the
+ * thread whose wakeup ended the wait's last sleep).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/db/rows.h"
+#include "importers/systrace/st_int.h"
+
+#define MAX_DEPTH 512   /* deeper begins are dropped (and counted), as for Perfetto */
+
+/* Record types wait markers stand for (engine/db/rtype.h). */
+enum { T_BINDER = 2, T_WAIT = 6, T_MONITOR = 8, T_LOCK = 12 };
+/* Not a wait: the Object#notify that may end one (st_frame's type byte). */
+#define T_NOTIFY 255
+
+/* The decimal or 0x-hex number at s; 0 if none. */
+static int number(const char *s, int64_t *out)
+{
+	int64_t v = 0;
+	int base = 10, n = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16, s += 2;
+	for (;; s++, n++) {
+		int d = *s >= '0' && *s <= '9' ? *s - '0' : base == 16 && *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+			: base == 16 && *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+		if (d < 0)
+			break;
+		if (v > (INT64_MAX - d) / base)
+			return 0;
+		v = v * base + d;
+	}
+	*out = v;
+	return n > 0;
+}
+
+/* "... (owner tid: N)" or "monitor contention with owner NAME (N)": N. */
+static int owner(const char *name, int64_t *tid)
+{
+	const char *p = strstr(name, "(owner tid: "), *open;
+
+	if (p)
+		return number(p + 12, tid);
+	if (strncmp(name, "monitor contention with owner ", 30))
+		return 0;
+	for (open = strchr(name + 30, '('); open; open = strchr(open + 1, '('))
+		if (number(open + 1, tid) && strchr(open, ')'))
+			return 1;
+	return 0;
+}
+
+int st_wait_type(const char *name, int64_t *obj)
+{
+	*obj = -1;
+	switch (name[0]) {
+	case 'O':
+		if (!strncmp(name, "Object#wait(obj:", 16) && number(name + 16, obj))
+			return T_WAIT;
+		if ((!strncmp(name, "Object#notify(obj:", 18) && number(name + 18, obj)) ||
+		    (!strncmp(name, "Object#notifyAll(obj:", 21) && number(name + 21, obj)))
+			return T_NOTIFY;
+		return ST_WAIT_NONE;
+	case 'm':
+		if (strncmp(name, "monitor contention with owner ", 30))
+			return ST_WAIT_NONE;
+		owner(name, obj);
+		return T_MONITOR;
+	case 'L':
+		if (strncmp(name, "Lock contention on ", 19))
+			return ST_WAIT_NONE;
+		owner(name, obj);
+		return strncmp(name + 19, "a monitor lock", 14) ? T_LOCK : T_MONITOR;
+	case 'b':
+		return !strncmp(name, "binder transaction", 18) || !strncmp(name, "binder transact[", 16) ? T_BINDER
+												       : ST_WAIT_NONE;
+	default:
+		return ST_WAIT_NONE;
+	}
+}
+
+static const char *edge_kind(int type)
+{
+	return type == T_MONITOR ? "monitor" : type == T_WAIT ? "wait" : type == T_BINDER ? "binder" : "lock";
+}
+
+#define ROWS 16   /* insert_thread_states16.sql's */
+
+struct st_open {
+	uint32_t frame;
+	int real;
+	int64_t ts, run;   /* run: the thread's running time when it opened */
+};
+
+struct st_rep {
+	struct st *s;
+	struct bt_feed *feed;
+	int64_t tid;
+	int waking;               /* the trace has sched_waking: its wakers, not sched_wakeup's */
+	/* the thread's state */
+	int state;                /* ST_STATE_*; UNKNOWN before its first scheduler event */
+	int64_t since, cpu, waker, io;
+	uint32_t caller;
+	int running;
+	int64_t run, last;        /* running time up to last */
+	int64_t known;            /* from here on its running time is known; INT64_MAX: never */
+	int64_t wake_ts, wake_tid;
+	/* the last uninterruptible state, written when the next one ends or
+	 * the thread does: its blocked reason comes when it is woken */
+	int pend;
+	int64_t pend_ts, pend_dur, pend_io;
+	uint32_t pend_caller;
+	/* open slices */
+	struct st_open *stack;
+	size_t n, cap;
+	/* states waiting to be written sixteen at a time */
+	int64_t rows[ROWS][7];
+	int nrows;
+};
+
+static void advance(struct st_rep *r, int64_t ts)
+{
+	if (r->last == INT64_MIN)
+		r->last = ts;   /* the thread's first event */
+	if (ts <= r->last)
+		return;
+	if (r->running)
+		r->run += ts - r->last;
+	r->last = ts;
+}
+
+/* The states waiting in r->rows, one statement each (the last few). */
+static int flush_rows(struct st_rep *r, struct bt_err *err)
+{
+	int i;
+
+	for (i = 0; i < r->nrows; i++) {
+		const int64_t *v = r->rows[i];
+		if (bt_db_exec(r->s->db, BT_SQL_INSERT_THREAD_STATE, err, "iiitmmmn", v[0], v[1], v[2], st_state_name[v[3]],
+			       v[4] >= 0 ? v[4] : INT64_MIN, v[5] >= 0 ? v[5] : INT64_MIN, v[6] >= 0 ? v[6] : INT64_MIN))
+			return err->code;
+	}
+	r->nrows = 0;
+	return BT_OK;
+}
+
+/* One state: with a blocked function (rare) at once, else sixteen in one
+ * statement, which costs a third of sixteen. */
+static int state_row(struct st_rep *r, int state, int64_t ts, int64_t dur, int64_t io, uint32_t caller,
+		     struct bt_err *err)
+{
+	struct st *s = r->s;
+	int64_t *v;
+
+	s->states++;
+	if (caller)
+		return bt_db_exec(s->db, BT_SQL_INSERT_THREAD_STATE, err, "iiitmmmt", r->tid, ts, dur, st_state_name[state],
+				  INT64_MIN, INT64_MIN, io >= 0 ? io : INT64_MIN, s->strs[caller - 1]);
+	v = r->rows[r->nrows++];
+	v[0] = r->tid;
+	v[1] = ts;
+	v[2] = dur;
+	v[3] = state;
+	v[4] = state == ST_STATE_RUNNING ? r->cpu : -1;
+	v[5] = state == ST_STATE_RUNNABLE && r->waker > 0 ? r->waker : -1;
+	v[6] = io >= 0 ? io : -1;
+	if (r->nrows < ROWS)
+		return BT_OK;
+	r->nrows = 0;
+	return bt_db_exec_ints(s->db, BT_SQL_INSERT_THREAD_STATES16, &r->rows[0][0], ROWS * 7, err);
+}
+
+static int flush_pending(struct st_rep *r, struct bt_err *err)
+{
+	if (!r->pend)
+		return BT_OK;
+	r->pend = 0;
+	return state_row(r, ST_STATE_UNINTERRUPTIBLE, r->pend_ts, r->pend_dur, r->pend_io, r->pend_caller, err);
+}
+
+/* End the current state at ts: its row, if it has a length. */
+static int end_state(struct st_rep *r, int64_t ts, struct bt_err *err)
+{
+	if (r->state == ST_STATE_UNKNOWN || ts <= r->since)
+		return BT_OK;
+	if (r->state != ST_STATE_UNINTERRUPTIBLE)
+		return state_row(r, r->state, r->since, ts - r->since, r->io, r->caller, err);
+	if (flush_pending(r, err))
+		return err->code;
+	r->pend = 1;
+	r->pend_ts = r->since;
+	r->pend_dur = ts - r->since;
+	r->pend_io = r->io;
+	r->pend_caller = r->caller;
+	return BT_OK;
+}
+
+static int set_state(struct st_rep *r, int state, int64_t ts, struct bt_err *err)
+{
+	if (end_state(r, ts, err))
+		return err->code;
+	r->state = state;
+	r->since = ts;
+	r->waker = -1;
+	r->io = -1;
+	r->caller = 0;
+	return BT_OK;
+}
+
+static int cpu_known(const struct st_rep *r, int64_t ts)
+{
+	return ts >= r->known;
+}
+
+/* The record type of the wait frame stands for, or 0. */
+static int wait_of(const struct st *s, uint32_t frame)
+{
+	return s->frame_type[frame] == T_NOTIFY ? 0 : s->frame_type[frame];
+}
+
+static int begin(struct st_rep *r, int64_t ts, uint32_t frame, struct bt_err *err)
+{
+	struct st *s = r->s;
+	struct bt_slice sl;
+	struct st_open *o;
+
+	BT_GROW(r->stack, r->n + 1, r->cap);
+	o = &r->stack[r->n++];
+	o->frame = frame;
+	o->ts = ts;
+	o->run = r->run;
+	o->real = bt_feed_depth(r->feed) < MAX_DEPTH;
+	if (!o->real) {
+		s->deep++;
+		return BT_OK;
+	}
+	if (s->frame_type[frame] == T_NOTIFY && bt_db_exec(s->db, BT_SQL_SCRATCH_ST_INSERT_NOTIFY, err, "iii",
+							    s->frame_obj[frame], r->tid, ts))
+		return err->code;
+	memset(&sl, 0, sizeof sl);
+	sl.tid = r->tid;
+	sl.ts = ts;
+	sl.frame_id = frame;
+	sl.type = wait_of(s, frame) ? wait_of(s, frame) : -1;
+	return bt_feed_open(r->feed, &sl, 0, wait_of(s, frame) != 0, err);
+}
+
+/* A wait marker's edge: its owner (a monitor's, by name) or the thread
+ * whose wakeup ended it. */
+static int wait_edge(struct st_rep *r, const struct bt_slice *sl, int type, int64_t obj, int64_t waker,
+		     int64_t waker_ts, struct bt_err *err)
+{
+	struct st *s = r->s;
+
+	s->edges++;
+	return bt_db_exec(s->db, BT_SQL_INSERT_EDGE, err, "intmiimnmn", r->tid, edge_kind(type),
+			  type == T_WAIT ? obj : INT64_MIN, sl->ts, sl->dur, waker >= 0 ? waker : INT64_MIN,
+			  waker >= 0 ? waker_ts : INT64_MIN);
+}
+
+static int close_top(struct st_rep *r, int64_t ts, struct bt_err *err)
+{
+	struct st *s = r->s;
+	struct st_open o = r->stack[--r->n];
+	struct bt_slice *top, closed;
+	int type;
+	int64_t waker = -1, waker_ts = 0;
+
+	if (!o.real)
+		return BT_OK;
+	top = bt_feed_top(r->feed);
+	s->slices++;
+	if (cpu_known(r, o.ts)) {
+		top->cpu_dur = r->run - o.run;
+		bt_feed_known(r->feed, BT_FEED_CPU);
+	} else {
+		s->cpu_unknown++;
+		bt_feed_known(r->feed, BT_FEED_CPU_UNKNOWN);
+	}
+	type = wait_of(s, o.frame);
+	if (type && r->wake_tid > 0 && r->wake_ts >= o.ts && r->wake_ts <= ts) {
+		waker = r->wake_tid;
+		waker_ts = r->wake_ts;
+		top->wakeup_tid = waker;
+	} else if (type && (type == T_MONITOR || type == T_LOCK) && s->frame_obj[o.frame] > 0) {
+		waker = s->frame_obj[o.frame];   /* the owner the marker names */
+		waker_ts = ts;
+	}
+	if (bt_feed_close(r->feed, ts, &closed, err))
+		return err->code;
+	return type ? wait_edge(r, &closed, type, s->frame_obj[o.frame], waker, waker_ts, err) : BT_OK;
+}
+
+static int sched(struct st_rep *r, const struct st_ev *e, struct bt_err *err)
+{
+	switch (e->kind) {
+	case ST_EV_RUN:
+		r->running = 1;
+		if (set_state(r, ST_STATE_RUNNING, e->ts, err))
+			return err->code;
+		r->cpu = e->a;
+		return BT_OK;
+	case ST_EV_STOP:
+		r->running = 0;
+		return set_state(r, e->b, e->ts, err);
+	case ST_EV_WAKEUP:
+	case ST_EV_WAKING:
+		if ((e->kind == ST_EV_WAKING) != r->waking)
+			return BT_OK;
+		r->wake_ts = e->ts;
+		r->wake_tid = e->a;
+		if (r->state == ST_STATE_RUNNING || r->state == ST_STATE_RUNNABLE)
+			return BT_OK;   /* awake already */
+		if (set_state(r, ST_STATE_RUNNABLE, e->ts, err))
+			return err->code;
+		r->waker = e->a;
+		return BT_OK;
+	case ST_EV_BLOCKED:   /* of the last uninterruptible sleep: it comes as it is woken */
+		if (r->state == ST_STATE_UNINTERRUPTIBLE) {
+			r->io = e->b;
+			r->caller = e->a;
+		} else if (r->pend) {
+			r->pend_io = e->b;
+			r->pend_caller = e->a;
+		}
+		return BT_OK;
+	default:
+		return BT_OK;
+	}
+}
+
+/* Before its first switch a thread's running time is unknown, with one
+ * exception: a thread first seen being switched out ran on that CPU
+ * since the CPU's first event (any other task there would have been
+ * switched out before). A trace with no switch at all knows no thread's. */
+static void initial(struct st_rep *r, const struct st_ev *first)
+{
+	const struct st *s = r->s;
+
+	r->known = INT64_MAX;
+	r->running = first->kind == ST_EV_STOP;
+	if (!first->kind)
+		return;
+	r->known = first->ts;
+	if (r->running && first->a < s->ncpus && s->cpu_first[first->a] >= 0)
+		r->known = s->cpu_first[first->a];
+}
+
+static int event(struct st_rep *r, const struct st_ev *e, struct bt_err *err)
+{
+	struct st *s = r->s;
+
+	advance(r, e->ts);
+	if (e->kind != ST_EV_BEGIN && e->kind != ST_EV_END)
+		return sched(r, e, err);
+	if (r->state != ST_STATE_UNKNOWN && !r->running && cpu_known(r, e->ts))
+		s->not_running++;
+	if (e->kind == ST_EV_BEGIN)
+		return begin(r, e->ts, e->a, err);
+	if (!r->n) {
+		s->unmatched_end++;
+		return BT_OK;
+	}
+	return close_top(r, e->ts, err);
+}
+
+static int replay(struct st_rep *r, struct st_reader *rd, struct bt_err *err)
+{
+	struct st *s = r->s;
+	const struct st_ev *e;
+	int rc;
+
+	r->state = ST_STATE_UNKNOWN;
+	r->run = 0;
+	r->last = INT64_MIN;
+	r->wake_tid = -1;
+	r->n = 0;
+	r->pend = 0;
+	initial(r, &rd->first_switch);
+	while ((rc = st_store_next(rd, &e, err)) == 1)
+		if (event(r, e, err))
+			return err->code;
+	if (rc)
+		return rc;
+	advance(r, s->last_ts);
+	s->unfinished += r->n;
+	while (r->n)
+		if (close_top(r, s->last_ts, err))
+			return err->code;
+	if (end_state(r, s->last_ts, err))
+		return err->code;
+	return flush_pending(r, err);
+}
+
+static int count_unlinked(struct st *s, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	if (bt_rows_open(&r, s->db, BT_SQL_UNLINKED_WAITS, err))
+		return err->code;
+	if ((rc = bt_rows_next(r, err)) == 1)
+		s->unlinked = (uint64_t)bt_rows_int(r, 0);
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	int64_t x = (*(struct st_thread *const *)a)->tid, y = (*(struct st_thread *const *)b)->tid;
+
+	return x < y ? -1 : x > y;
+}
+
+int st_threads(struct st *s, struct bt_err *err)
+{
+	struct st_thread **order = bt_xmalloc((s->nthreads ? s->nthreads : 1) * sizeof *order);
+	struct st_rep r;
+	size_t i, k = 0;
+	int rc = BT_OK;
+
+	memset(&r, 0, sizeof r);
+	r.s = s;
+	if (bt_db_script(s->db, BT_SQL_SCRATCH_ST_TABLES, err)) {
+		free(order);
+		return err->code;
+	}
+	r.waking = s->wakings > 0;
+	r.feed = bt_feed_new(s->db, s->o->taps);
+	for (i = 0; i < s->nframes; i++)
+		bt_feed_frame(r.feed, (uint32_t)i + 1, s->frames[i]);
+	for (i = 0; i < s->nthreads; i++)
+		if (s->threads[i].begins)
+			order[k++] = &s->threads[i];
+		else
+			s->unmatched_end += s->threads[i].ends;
+	s->slices_begun = k > 0;
+	for (i = 0; i < s->nthreads && !s->slices_begun; i++)   /* no slices: every thread's states */
+		if (s->threads[i].tid > 0)
+			order[k++] = &s->threads[i];
+	qsort(order, k, sizeof *order, by_tid);
+	for (i = 0; i < k && !rc; i++) {
+		struct st_reader rd;
+		r.tid = order[i]->tid;
+		rc = st_store_begin(s, order[i], &rd, err);
+		if (!rc)
+			rc = replay(&r, &rd, err);
+		st_store_end(&rd);
+	}
+	free(order);
+	free(r.stack);
+	if (!rc)
+		rc = flush_rows(&r, err);
+	if (!rc)
+		rc = bt_db_script(s->db, BT_SQL_SCRATCH_ST_LINK_WAITS, err);
+	if (!rc)
+		rc = count_unlinked(s, err);
+	if (!rc)
+		rc = bt_db_script(s->db, BT_SQL_SCRATCH_ST_DROP, err);
+	if (!rc) {
+		rc = bt_feed_finish(r.feed, err);
+		r.feed = NULL;
+	}
+	bt_feed_free(r.feed);
+	return rc;
+}
