@@ -64,7 +64,6 @@ static int cut_header(struct art *a, size_t at, size_t need, struct bt_err *err)
 	a->cut.at = a->len;
 	a->cut.start = at;
 	a->cut.what = "data header";
-	a->end = at;
 	return bt_err_set(err, BT_EFORMAT, "truncated data header in '%s' at offset %zu: %zu bytes said, %zu there",
 			  a->path, at, need, a->len - at);
 }
@@ -208,19 +207,18 @@ static int no_summary(struct art *a, struct bt_err *err)
 			       "was cut short; %llu records imported", a->path, a->len, (unsigned long long)a->records);
 }
 
-/* A legacy trace's key counts its records (num-method-calls, from what
- * ART wrote): fewer in a file that ends between two records is one cut
- * short there. */
-static int short_of_key(struct art *a, struct bt_err *err)
+/* A legacy trace whose records end on a record's boundary, short of the
+ * count its key gives: cut there (ART counts the records it wrote). */
+static int short_records(struct art *a, struct bt_err *err)
 {
 	if (a->o->strict)
-		return bt_err_set(err, BT_EFORMAT, "truncated trace '%s': it ends at offset %zu without the summary "
-				  "of its key: %llu of the %lld records it counts", a->path, a->len,
-				  (unsigned long long)a->records, (long long)a->method_calls);
+		return bt_err_set(err, BT_EFORMAT, "truncated trace '%s': its key counts %lld method calls, the records "
+				  "end at offset %zu after %llu", a->path, (long long)a->method_calls, a->len,
+				  (unsigned long long)a->records);
 	return bt_diag_partial(a->diag, a->db, "truncated_trace", err,
-			       "'%s' ends at offset %zu without the summary of its key: %llu of the %lld records "
-			       "it counts (num-method-calls) imported", a->path, a->len,
-			       (unsigned long long)a->records, (long long)a->method_calls);
+			       "'%s' ends at offset %zu after %llu records, short of the %lld method calls its key "
+			       "counts: cut there", a->path, a->len, (unsigned long long)a->records,
+			       (long long)a->method_calls);
 }
 
 static int read_all(struct art *a, struct bt_err *err)
@@ -233,8 +231,9 @@ static int read_all(struct art *a, struct bt_err *err)
 		rc = salvage(a, err);
 	else if (!rc && a->layout != ART_LEGACY && !a->summary)
 		rc = no_summary(a, err);
-	else if (!rc && a->layout == ART_LEGACY && a->has_method_calls && (uint64_t)a->method_calls > a->records)
-		rc = short_of_key(a, err);
+	else if (!rc && a->layout == ART_LEGACY && a->has_method_calls && a->rec_size &&
+		 a->records < (uint64_t)a->method_calls)
+		rc = short_records(a, err);
 	if (!rc)
 		rc = check_clock(a, err);
 	return rc;
@@ -375,8 +374,7 @@ static void report(const struct art *a)
 	if (a->overflow)
 		bt_diag_warn(d, "art_buffer_overflow", "'%s' says data-file-overflow=true: its buffer filled up "
 			     "and the calls after that were not recorded", p);
-	if (a->has_method_calls && a->layout != ART_V2 && (uint64_t)a->method_calls != a->records &&
-	    !(a->layout == ART_LEGACY && (uint64_t)a->method_calls > a->records))   /* short: cut (short_of_key) */
+	if (a->has_method_calls && a->layout == ART_LEGACY && (uint64_t)a->method_calls < a->records)
 		bt_diag_warn(d, "art_record_count_mismatch", "'%s' says num-method-calls=%lld; it holds %llu records",
 			     p, (long long)a->method_calls, (unsigned long long)a->records);
 	if (a->clock == ART_CLOCK_WALL)

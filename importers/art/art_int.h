@@ -72,7 +72,6 @@ struct art {
 	int tid_bits;            /* 8, 16 or 32: what a record's tid holds */
 	size_t rec_size;         /* legacy and streaming records */
 	size_t data_off;         /* first byte after the binary header */
-	size_t end;              /* where the records end (the summary, or the cut) */
 	int64_t start_ns;        /* the header's start time */
 
 	/* the text key's and summary's options */
@@ -101,7 +100,6 @@ struct art {
 	uint64_t gaps, small_gaps;    /* per-thread steps between distinct wall times */
 	int64_t min_gap;
 	uint64_t unknown_methods, backwards, range, deep, mismatched, unroll, synthetic, open_at_end;
-	uint64_t slices;
 };
 
 /* A trace of ART's sampling mode: its stacks, diffed, give the records

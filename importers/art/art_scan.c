@@ -116,18 +116,16 @@ static int scan_legacy(struct art *a, struct bt_err *err)
 		a->records++;
 		progress(a, off, &mark);
 	}
-	a->end = off;
 	if (off < a->len)
 		return need(a, off, rs, "record", off, err);
 	return BT_OK;
 }
 
 /* The summary's text at off (n bytes), which must end the file. */
-static int summary(struct art *a, size_t off, size_t n, size_t packet, struct bt_err *err)
+static int summary(struct art *a, size_t off, size_t n, struct bt_err *err)
 {
 	size_t used;
 
-	a->end = packet;
 	a->summary = 1;
 	if (art_text_key(a, (const char *)a->data + off, n, off, &used, err))
 		return err->code;
@@ -172,7 +170,7 @@ static int stream_packet(struct art *a, size_t off, size_t *next, struct bt_err 
 		if (need(a, off + 7, n, "summary packet", off, err))
 			return err->code;
 		*next = off + 7 + n;
-		return summary(a, off + 7, n, off, err);
+		return summary(a, off + 7, n, err);
 	default:
 		return bt_err_set(err, BT_EFORMAT, "unknown packet type %u in '%s' at offset %zu (known: 1 method, 2 thread, 3 summary)",
 				  a->data[off + 2], a->path, off);
@@ -184,7 +182,6 @@ static int scan_stream(struct art *a, struct bt_err *err)
 	size_t off = a->data_off, next = 0, mark = 0;
 	struct runner r = { 0, 0, 0 };
 
-	a->end = a->len;
 	while (off < a->len && !a->summary) {
 		int64_t tid;
 		if (need(a, off, 2, "record", off, err))
@@ -205,8 +202,6 @@ static int scan_stream(struct art *a, struct bt_err *err)
 		off += a->rec_size;
 		progress(a, off, &mark);
 	}
-	if (!a->summary)
-		a->end = off;
 	return BT_OK;
 }
 
@@ -270,7 +265,7 @@ static int v2_packet(struct art *a, size_t off, size_t *next, struct bt_err *err
 		if (need(a, off + 3, n, "summary packet", off, err))
 			return err->code;
 		*next = off + 3 + n;
-		return summary(a, off + 3, n, off, err);
+		return summary(a, off + 3, n, err);
 	default:
 		return bt_err_set(err, BT_EFORMAT, "unknown packet type %u in '%s' at offset %zu (known: 0 thread, 1 method, 2 entries, 3 summary)",
 				  p[0], a->path, off);
@@ -281,15 +276,12 @@ static int scan_v2(struct art *a, struct bt_err *err)
 {
 	size_t off = a->data_off, next = 0, mark = 0;
 
-	a->end = a->len;
 	while (off < a->len && !a->summary) {
 		if (v2_packet(a, off, &next, err))
 			return err->code;
 		off = next;
 		progress(a, off, &mark);
 	}
-	if (!a->summary)
-		a->end = off;
 	return BT_OK;
 }
 
