@@ -1,0 +1,185 @@
+/*
+ * The batch's worker pool: up to N processes at once, each started with
+ * posix_spawn (no copy of the batch's memory, so a worker's peak RSS is
+ * its own), reaped with wait4 for its rusage, its stderr captured in a
+ * file of its slot for the error line.
+ */
+#define _GNU_SOURCE   /* wait4, sched_getaffinity */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/base/fileio.h"
+#include "engine/base/temps.h"
+#include "engine/batch/batch.h"
+#include "engine/batch/batch_int.h"
+
+extern char **environ;
+
+#define TAIL_MAX 8192
+
+struct slot {
+	pid_t pid;          /* 0: free */
+	size_t tag;
+	int cap_fd;         /* the capture of its stderr */
+	double started;
+};
+
+struct bt_pool {
+	struct slot *slots;
+	int n, running;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int bt_batch_cores(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof set, &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+int bt_pool_new(struct bt_pool **out, int jobs, struct bt_err *err)
+{
+	struct bt_pool *p = bt_xcalloc(1, sizeof *p);
+	struct bt_buf name = BT_BUF_INIT;
+	int i;
+
+	p->n = jobs;
+	p->slots = bt_xcalloc((size_t)jobs, sizeof *p->slots);
+	for (i = 0; i < jobs; i++)
+		p->slots[i].cap_fd = -1;
+	for (i = 0; i < jobs; i++) {
+		/* close-on-exec: only the worker it is dup'ed into sees it */
+		p->slots[i].cap_fd = bt_temp_file("btrace-analyze-worker", "a worker's error capture", &name, err);
+		if (p->slots[i].cap_fd < 0) {
+			bt_pool_free(p);
+			*out = NULL;
+			return err->code;
+		}
+		bt_temps_remove(name.buf);
+	}
+	bt_buf_release(&name);
+	*out = p;
+	return BT_OK;
+}
+
+void bt_pool_free(struct bt_pool *p)
+{
+	int i, status;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->n; i++)
+		if (p->slots[i].pid > 0)
+			kill(p->slots[i].pid, SIGTERM);
+	for (i = 0; i < p->n; i++) {
+		if (p->slots[i].pid > 0)
+			while (waitpid(p->slots[i].pid, &status, 0) < 0 && errno == EINTR)
+				;
+		if (p->slots[i].cap_fd >= 0)
+			close(p->slots[i].cap_fd);
+	}
+	free(p->slots);
+	free(p);
+}
+
+int bt_pool_running(const struct bt_pool *p)
+{
+	return p->running;
+}
+
+int bt_pool_full(const struct bt_pool *p)
+{
+	return p->running >= p->n;
+}
+
+int bt_pool_spawn(struct bt_pool *p, char *const argv[], size_t tag, struct bt_err *err)
+{
+	posix_spawn_file_actions_t fa;
+	struct slot *s = p->slots;
+	pid_t pid;
+	int rc;
+
+	while (s->pid)
+		s++;
+	if (ftruncate(s->cap_fd, 0) || lseek(s->cap_fd, 0, SEEK_SET) < 0)
+		return bt_err_set(err, BT_EIO, "cannot reset a worker's error capture: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, s->cap_fd, 2);
+	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return bt_err_set(err, BT_EIO, "cannot start a worker '%s': %s", argv[0], strerror(rc));
+	s->pid = pid;
+	s->tag = tag;
+	s->started = now();
+	p->running++;
+	return BT_OK;
+}
+
+/* The last TAIL_MAX bytes the worker wrote to its stderr. */
+static void read_tail(int fd, struct bt_buf *tail)
+{
+	char buf[TAIL_MAX];
+	struct stat st;
+	off_t from;
+	ssize_t got;
+
+	if (fstat(fd, &st) || st.st_size <= 0)
+		return;
+	from = st.st_size > TAIL_MAX ? st.st_size - TAIL_MAX : 0;
+	got = pread(fd, buf, (size_t)(st.st_size - from), from);
+	if (got > 0)
+		bt_buf_add(tail, buf, (size_t)got);
+}
+
+int bt_pool_reap(struct bt_pool *p, struct bt_pool_end *end, struct bt_err *err)
+{
+	struct rusage ru;
+	int status, i;
+	pid_t pid;
+
+	bt_buf_reset(&end->tail);
+	for (;;) {
+		pid = wait4(-1, &status, 0, &ru);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			return bt_err_set(err, BT_EIO, "cannot wait for the workers: %s", strerror(errno));
+		for (i = 0; i < p->n && p->slots[i].pid != pid; i++)
+			;
+		if (i < p->n)
+			break;   /* else a child that is no worker of ours */
+	}
+	end->tag = p->slots[i].tag;
+	end->seconds = now() - p->slots[i].started;
+	end->peak_kb = ru.ru_maxrss;   /* Linux: kilobytes */
+	end->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	end->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	read_tail(p->slots[i].cap_fd, &end->tail);
+	p->slots[i].pid = 0;
+	p->running--;
+	return BT_OK;
+}
