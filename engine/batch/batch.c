@@ -19,7 +19,7 @@
 #include "engine/batch/batch.h"
 #include "engine/batch/batch_int.h"
 
-struct run {
+struct batch_run {
 	const struct bt_batch_opts *o;
 	struct bt_batch_list items;     /* this shard's files, by path */
 	size_t *todo;                   /* indexes of the traces to run, biggest first */
@@ -81,7 +81,7 @@ static int make_dirs(const struct bt_batch_opts *o, struct bt_err *err)
 }
 
 /* OUTDIR/SUB/HASH.EXT into b (reset first). */
-static const char *out_path(struct run *r, struct bt_buf *b, const char *sub, const char *hash,
+static const char *out_path(struct batch_run *r, struct bt_buf *b, const char *sub, const char *hash,
 			    const char *ext)
 {
 	bt_buf_reset(b);
@@ -90,7 +90,7 @@ static const char *out_path(struct run *r, struct bt_buf *b, const char *sub, co
 }
 
 /* Probe each file, and hash the traces. */
-static void classify(struct run *r)
+static void classify(struct batch_run *r)
 {
 	struct bt_buf why = BT_BUF_INIT;
 	struct bt_err e = BT_ERR_INIT;
@@ -129,7 +129,7 @@ static void carry(struct bt_batch_item *it, const struct bt_batch_item *rec, enu
 }
 
 /* Decide for each trace: a duplicate, done or failed before, or to run. */
-static void plan(struct run *r, const struct bt_batch_list *old)
+static void plan(struct batch_run *r, const struct bt_batch_list *old)
 {
 	struct bt_strmap seen, before;
 	struct bt_buf p = BT_BUF_INIT, msg = BT_BUF_INIT;
@@ -185,7 +185,7 @@ static int cmp_todo(const void *a, const void *b)
 
 /* The worker's command line for item i: EXE analyze -q --format json -o
  * REPORT [--db DB] ARGS... -- PATH. bufs hold the paths. */
-static char **worker_argv(struct run *r, size_t i, struct bt_buf bufs[2])
+static char **worker_argv(struct batch_run *r, size_t i, struct bt_buf bufs[2])
 {
 	const struct bt_batch_item *it = &r->items.v[i];
 	char **argv = bt_xcalloc((size_t)r->o->nargs + 16, sizeof *argv);
@@ -240,7 +240,7 @@ static char *worker_error(const struct bt_pool_end *e)
 }
 
 /* A failed worker's stderr tail as OUTDIR/logs/HASH.log. */
-static void keep_log(struct run *r, const struct bt_batch_item *it, const struct bt_buf *tail)
+static void keep_log(struct batch_run *r, const struct bt_batch_item *it, const struct bt_buf *tail)
 {
 	struct bt_buf p = BT_BUF_INIT;
 	struct bt_out out;
@@ -254,7 +254,7 @@ static void keep_log(struct run *r, const struct bt_batch_item *it, const struct
 	bt_buf_release(&p);
 }
 
-static void journal(struct run *r, const struct bt_batch_item *it)
+static void journal(struct batch_run *r, const struct bt_batch_item *it)
 {
 	struct bt_buf line = BT_BUF_INIT;
 
@@ -266,7 +266,7 @@ static void journal(struct run *r, const struct bt_batch_item *it)
 	bt_buf_release(&line);
 }
 
-static void show(struct run *r)
+static void show(struct batch_run *r)
 {
 	char d[160];
 	double t = now() - r->t0, rate = t > 0 ? (double)r->ended / t : 0;
@@ -283,7 +283,7 @@ static void show(struct run *r)
 	bt_progress_pct((int)(r->ended * 100 / r->ntodo));
 }
 
-static void ended(struct run *r, const struct bt_pool_end *e)
+static void ended(struct batch_run *r, const struct bt_pool_end *e)
 {
 	struct bt_batch_item *it = &r->items.v[e->tag];
 
@@ -304,7 +304,7 @@ static void ended(struct run *r, const struct bt_pool_end *e)
 	show(r);
 }
 
-static int run_all(struct run *r, struct bt_err *err)
+static int run_all(struct batch_run *r, struct bt_err *err)
 {
 	struct bt_pool *pool = NULL;
 	struct bt_pool_end e;
@@ -341,7 +341,7 @@ static int run_all(struct run *r, struct bt_err *err)
 }
 
 /* The manifest, one line per file in path order, replacing the journal. */
-static int write_manifest(struct run *r, struct bt_err *err)
+static int write_manifest(struct batch_run *r, struct bt_err *err)
 {
 	struct bt_out out;
 	struct bt_buf line = BT_BUF_INIT;
@@ -361,7 +361,7 @@ static int write_manifest(struct run *r, struct bt_err *err)
 	return rc;
 }
 
-static void sum_up(struct run *r, struct bt_batch_sum *sum)
+static void sum_up(struct batch_run *r, struct bt_batch_sum *sum)
 {
 	size_t i;
 
@@ -379,7 +379,7 @@ static void sum_up(struct run *r, struct bt_batch_sum *sum)
 }
 
 /* This shard's files into r->items; the others' are dropped. */
-static int find(struct run *r, char *const *inputs, int ninputs, struct bt_err *err)
+static int find(struct batch_run *r, char *const *inputs, int ninputs, struct bt_err *err)
 {
 	size_t i, k = 0;
 	int rc = bt_batch_find(inputs, ninputs, r->o->outdir, &r->items, err);
@@ -397,7 +397,7 @@ static int find(struct run *r, char *const *inputs, int ninputs, struct bt_err *
 int bt_batch_run(const struct bt_batch_opts *o, char *const *inputs, int ninputs,
 		 struct bt_batch_sum *sum, struct bt_err *err)
 {
-	struct run r;
+	struct batch_run r;
 	struct bt_batch_list old;
 	struct bt_buf path = BT_BUF_INIT;
 	int rc;

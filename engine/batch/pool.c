@@ -27,7 +27,7 @@ extern char **environ;
 
 #define TAIL_MAX 8192
 
-struct slot {
+struct pool_slot {
 	pid_t pid;          /* 0: free */
 	size_t tag;
 	int cap_fd;         /* the capture of its stderr */
@@ -35,7 +35,7 @@ struct slot {
 };
 
 struct bt_pool {
-	struct slot *slots;
+	struct pool_slot *slots;
 	int n, running;
 };
 
@@ -116,7 +116,7 @@ int bt_pool_full(const struct bt_pool *p)
 int bt_pool_spawn(struct bt_pool *p, char *const argv[], size_t tag, struct bt_err *err)
 {
 	posix_spawn_file_actions_t fa;
-	struct slot *s = p->slots;
+	struct pool_slot *s = p->slots;
 	pid_t pid;
 	int rc;
 
