@@ -22,8 +22,11 @@
 struct batch_run {
 	const struct bt_batch_opts *o;
 	struct bt_batch_list items;     /* this shard's files, by path */
-	size_t *todo;                   /* indexes of the traces to run, biggest first */
-	size_t ntodo, started, ended;
+	const struct bt_batch_list *old;   /* an earlier run's records */
+	struct bt_strmap seen, before;  /* hash -> item index + 1; -> old's index + 1 */
+	size_t *todo;                   /* indexes of the traces, biggest first */
+	size_t ntodo, next;             /* ... and the next to decide */
+	size_t decided, ended;          /* traces needing no run; runs ended */
 	uint64_t ok, failed;            /* of those run now */
 	int journal;                    /* the manifest, appended to as traces end */
 	char *manifest;
@@ -89,11 +92,10 @@ static const char *out_path(struct batch_run *r, struct bt_buf *b, const char *s
 	return b->buf;
 }
 
-/* Probe each file, and hash the traces. */
+/* Probe each file; the traces are the candidates to run. */
 static void classify(struct batch_run *r)
 {
 	struct bt_buf why = BT_BUF_INIT;
-	struct bt_err e = BT_ERR_INIT;
 	size_t i;
 
 	bt_progress_phase("finding the traces");
@@ -105,10 +107,8 @@ static void classify(struct batch_run *r)
 		if (!it->importer) {
 			it->status = BT_BATCH_SKIPPED;
 			it->error = bt_xstrdup(why.buf);
-		} else if (bt_chash_file(it->path, it->hash, &it->size, &e)) {
-			it->status = BT_BATCH_FAILED;
-			it->error = bt_xstrdup(e.msg);
-			bt_err_clear(&e);
+		} else {
+			r->todo[r->ntodo++] = i;
 		}
 	}
 	bt_buf_release(&why);
@@ -128,46 +128,39 @@ static void carry(struct bt_batch_item *it, const struct bt_batch_item *rec, enu
 	it->error = rec->error ? bt_xstrdup(rec->error) : NULL;
 }
 
-/* Decide for each trace: a duplicate, done or failed before, or to run. */
-static void plan(struct batch_run *r, const struct bt_batch_list *old)
+/* Hash trace i and say whether it needs a run: not if its content came
+ * before, if an earlier run's report of it is there, or if an earlier run
+ * recorded it failed (without retry_failed); those are recorded now. */
+static int decide(struct batch_run *r, size_t i)
 {
-	struct bt_strmap seen, before;
-	struct bt_buf p = BT_BUF_INIT, msg = BT_BUF_INIT;
-	size_t i;
+	struct bt_batch_item *it = &r->items.v[i];
+	struct bt_buf p = BT_BUF_INIT;
+	struct bt_err e = BT_ERR_INIT;
+	const struct bt_batch_item *rec = NULL;
+	uint32_t at;
+	int run = 0;
 
-	bt_strmap_init(&seen);
-	bt_strmap_init(&before);
-	for (i = 0; i < old->n; i++)
-		bt_strmap_put(&before, old->v[i].hash, strlen(old->v[i].hash), (uint32_t)i + 1);
-	r->todo = bt_xcalloc(r->items.n + 1, sizeof *r->todo);
-	for (i = 0; i < r->items.n; i++) {
-		struct bt_batch_item *it = &r->items.v[i];
-		uint32_t dup, rec;
-		int done;
-		if (!it->importer || it->status != BT_BATCH_TODO)
-			continue;
-		if ((dup = bt_strmap_get(&seen, it->hash, 32))) {
-			bt_buf_reset(&msg);
-			bt_buf_addf(&msg, "same content as '%s'", r->items.v[dup - 1].path);
-			it->status = BT_BATCH_SKIPPED;
-			it->error = bt_xstrdup(msg.buf);
-			continue;
-		}
-		bt_strmap_put(&seen, it->hash, 32, (uint32_t)i + 1);
-		rec = bt_strmap_get(&before, it->hash, 32);
-		done = bt_is_file(out_path(r, &p, "reports", it->hash, "json")) &&
-		       (!r->o->db || bt_is_file(out_path(r, &p, "db", it->hash, "db")));
-		if (done)
-			carry(it, rec ? &old->v[rec - 1] : NULL, BT_BATCH_OK);
-		else if (rec && old->v[rec - 1].status == BT_BATCH_FAILED && !r->o->retry_failed)
-			carry(it, &old->v[rec - 1], BT_BATCH_FAILED);
+	if (bt_chash_file(it->path, it->hash, &it->size, &e)) {
+		it->status = BT_BATCH_FAILED;
+		it->error = bt_xstrdup(e.msg);
+	} else if ((at = bt_strmap_get(&r->seen, it->hash, 32))) {
+		bt_buf_addf(&p, "same content as '%s'", r->items.v[at - 1].path);
+		it->status = BT_BATCH_SKIPPED;
+		it->error = bt_buf_detach(&p, NULL);
+	} else {
+		bt_strmap_put(&r->seen, it->hash, 32, (uint32_t)i + 1);
+		if ((at = bt_strmap_get(&r->before, it->hash, 32)))
+			rec = &r->old->v[at - 1];
+		if (bt_is_file(out_path(r, &p, "reports", it->hash, "json")) &&
+		    (!r->o->db || bt_is_file(out_path(r, &p, "db", it->hash, "db"))))
+			carry(it, rec, BT_BATCH_OK);
+		else if (rec && rec->status == BT_BATCH_FAILED && !r->o->retry_failed)
+			carry(it, rec, BT_BATCH_FAILED);
 		else
-			r->todo[r->ntodo++] = i;
+			run = 1;
 	}
-	bt_strmap_release(&seen);
-	bt_strmap_release(&before);
 	bt_buf_release(&p);
-	bt_buf_release(&msg);
+	return run;
 }
 
 static const struct bt_batch_list *sort_list;   /* what cmp_todo's indexes index */
@@ -270,7 +263,7 @@ static void show(struct batch_run *r)
 {
 	char d[160];
 	double t = now() - r->t0, rate = t > 0 ? (double)r->ended / t : 0;
-	size_t left = r->ntodo - r->ended;
+	size_t left = r->ntodo - r->decided - r->ended;
 
 	if (!r->ntodo)
 		return;
@@ -280,7 +273,7 @@ static void show(struct batch_run *r)
 	else
 		snprintf(d, sizeof d, "%zu left", left);
 	bt_progress_detail(d);
-	bt_progress_pct((int)(r->ended * 100 / r->ntodo));
+	bt_progress_pct((int)((r->decided + r->ended) * 100 / r->ntodo));
 }
 
 static void ended(struct batch_run *r, const struct bt_pool_end *e)
@@ -304,6 +297,21 @@ static void ended(struct batch_run *r, const struct bt_pool_end *e)
 	show(r);
 }
 
+/* The next trace to run into *i, recording on the way those that need
+ * none; 0 when no trace is left. */
+static int next(struct batch_run *r, size_t *i)
+{
+	while (r->next < r->ntodo) {
+		*i = r->todo[r->next++];
+		if (decide(r, *i))
+			return 1;
+		r->decided++;
+		journal(r, &r->items.v[*i]);
+		show(r);
+	}
+	return 0;
+}
+
 static int run_all(struct batch_run *r, struct bt_err *err)
 {
 	struct bt_pool *pool = NULL;
@@ -320,16 +328,16 @@ static int run_all(struct batch_run *r, struct bt_err *err)
 	bt_progress_phase("analysing the traces");
 	r->t0 = now();
 	show(r);
-	while (!rc && r->ended < r->ntodo) {
-		while (!rc && r->started < r->ntodo && !bt_pool_full(pool)) {
-			char **argv = worker_argv(r, r->todo[r->started], bufs);
-			rc = bt_pool_spawn(pool, argv, r->todo[r->started], err);
+	while (!rc) {
+		size_t i;
+		while (!rc && !bt_pool_full(pool) && next(r, &i)) {
+			char **argv = worker_argv(r, i, bufs);
+			rc = bt_pool_spawn(pool, argv, i, err);
 			free(argv);
-			r->started++;
 		}
-		if (!rc)
-			rc = bt_pool_reap(pool, &e, err);
-		if (!rc)
+		if (rc || !bt_pool_running(pool))
+			break;
+		if (!(rc = bt_pool_reap(pool, &e, err)))
 			ended(r, &e);
 	}
 	bt_pool_free(pool);
@@ -408,6 +416,8 @@ int bt_batch_run(const struct bt_batch_opts *o, char *const *inputs, int ninputs
 	r.o = o;
 	r.journal = -1;
 	r.t0 = now();
+	bt_strmap_init(&r.seen);
+	bt_strmap_init(&r.before);
 	if (o->nshards)
 		bt_buf_addf(&path, "%s/manifest-%d-of-%d.jsonl", o->outdir, o->shard, o->nshards);
 	else
@@ -421,8 +431,12 @@ int bt_batch_run(const struct bt_batch_opts *o, char *const *inputs, int ninputs
 	if (!rc)
 		rc = bt_manifest_load(r.manifest, &old, err);
 	if (!rc) {
+		size_t i;
+		for (i = 0; i < old.n; i++)
+			bt_strmap_put(&r.before, old.v[i].hash, strlen(old.v[i].hash), (uint32_t)i + 1);
+		r.old = &old;
+		r.todo = bt_xcalloc(r.items.n + 1, sizeof *r.todo);
 		classify(&r);
-		plan(&r, &old);
 		r.journal = open(r.manifest, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
 		rc = run_all(&r, err);
 	}
@@ -436,6 +450,8 @@ int bt_batch_run(const struct bt_batch_opts *o, char *const *inputs, int ninputs
 				(unsigned long long)sum->failed, (unsigned long long)sum->traces, r.manifest);
 	free(r.todo);
 	free(r.manifest);
+	bt_strmap_release(&r.seen);
+	bt_strmap_release(&r.before);
 	bt_batch_list_release(&r.items);
 	bt_batch_list_release(&old);
 	return rc;

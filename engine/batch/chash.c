@@ -87,7 +87,7 @@ void bt_chash_bytes(const void *data, size_t len, char hex[BT_CHASH_HEX])
  * into the peak RSS of every worker it starts afterwards. */
 int bt_chash_file(const char *path, char hex[BT_CHASH_HEX], uint64_t *size, struct bt_err *err)
 {
-	enum { CHUNK = 1 << 16 };
+	enum { CHUNK = 1 << 18 };
 	static unsigned char buf[CHUNK];
 	uint64_t v[4] = SEED, len = 0;
 	size_t have = 0, full;
