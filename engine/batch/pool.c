@@ -1,15 +1,15 @@
 /*
- * The batch's worker pool: up to N processes at once, each started with
- * posix_spawn (no copy of the batch's memory, so a worker's peak RSS is
- * its own), reaped with wait4 for its rusage, its stderr captured in a
- * file of its slot for the error line.
+ * The batch's worker pool: up to N processes at once, each forked and
+ * exec'd (a worker ends with the batch: Linux's parent-death signal),
+ * reaped with wait4 for its rusage, its stderr captured in a file of its
+ * slot for the error line.
  */
 #define _GNU_SOURCE   /* wait4, sched_getaffinity */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -17,13 +17,14 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "engine/base/fileio.h"
 #include "engine/base/temps.h"
 #include "engine/batch/batch.h"
 #include "engine/batch/batch_int.h"
-
-extern char **environ;
 
 #define TAIL_MAX 8192
 
@@ -113,25 +114,58 @@ int bt_pool_full(const struct bt_pool *p)
 	return p->running >= p->n;
 }
 
+/* In the child, between fork and exec: only async-signal-safe calls. The
+ * batch's handlers (which remove its temporaries) are reset before the
+ * signals blocked around the fork are let in; SIGTERM comes when the batch
+ * dies, so that no worker outlives it. */
+static _Noreturn void child(char *const argv[], int cap_fd, const sigset_t *old)
+{
+	static const char msg[] = "btrace-analyze: error: cannot run the worker\n";
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGABRT };
+	size_t i;
+	ssize_t n;
+	int fd;
+
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction sa;
+		if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+			signal(sigs[i], SIG_DFL);
+	}
+#ifdef __linux__
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+	sigprocmask(SIG_SETMASK, old, NULL);
+	if ((fd = open("/dev/null", O_RDWR)) >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		if (fd > 2)
+			close(fd);
+	}
+	dup2(cap_fd, 2);
+	execv(argv[0], argv);
+	n = write(2, msg, sizeof msg - 1);
+	(void)n;
+	_exit(127);
+}
+
 int bt_pool_spawn(struct bt_pool *p, char *const argv[], size_t tag, struct bt_err *err)
 {
-	posix_spawn_file_actions_t fa;
 	struct pool_slot *s = p->slots;
+	sigset_t all, old;
 	pid_t pid;
-	int rc;
 
 	while (s->pid)
 		s++;
 	if (ftruncate(s->cap_fd, 0) || lseek(s->cap_fd, 0, SEEK_SET) < 0)
 		return bt_err_set(err, BT_EIO, "cannot reset a worker's error capture: %s", strerror(errno));
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, s->cap_fd, 2);
-	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return bt_err_set(err, BT_EIO, "cannot start a worker '%s': %s", argv[0], strerror(rc));
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pid = fork();
+	if (pid == 0)
+		child(argv, s->cap_fd, &old);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0)
+		return bt_err_set(err, BT_EIO, "cannot start a worker: %s", strerror(errno));
 	s->pid = pid;
 	s->tag = tag;
 	s->started = now();

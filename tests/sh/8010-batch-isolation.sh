@@ -74,6 +74,28 @@ is "$?" 0 "the rerun finishes"
 like "$err" "3 ok, 0 failed \\($n from an earlier run\\).*; $((3 - n)) analysed" "analysing only what was left"
 is "$(man "$T/h/manifest.jsonl" 'sum(x["status"] == "ok" for x in l)')" 3 "the manifest has all three"
 
+# the batch killed alone (SIGKILL: no handler runs): its workers end too
+# shellcheck disable=SC2086
+"$BIN" batch -q "$in" -o "$T/g" -j 2 $slow 2>/dev/null &
+pid=$!
+ws=
+for _ in $(seq 200); do
+	ws=$(pgrep -P $pid | tr '\n' ' ')
+	[ -n "$ws" ] && break
+	sleep 0.05
+done
+kill -KILL $pid
+wait $pid 2>/dev/null
+alive=
+for _ in $(seq 40); do
+	alive=
+	for w in $ws; do kill -0 "$w" 2>/dev/null && alive="$alive $w"; done
+	[ -z "$alive" ] && break
+	sleep 0.05
+done
+is "${ws:+started}:$alive" "started:" "the batch killed: its workers end with it"
+is "$(find "$T/g" -name '*tmp*' | wc -l)" 0 "... removing their temporaries"
+
 # progress: on a terminal only, not with -q
 pty() { script -qec "$1" /dev/null | tr '\r' '\n'; }
 out=$(pty "'$BIN' batch '$in' -o '$T/p' -j 1 $slow")
