@@ -77,7 +77,8 @@ static int walk_dir(const char *path, struct seen *s, struct bt_batch_list *l, s
 		names[n++] = bt_xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp_name);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_name);
 	for (i = 0; i < n; i++) {
 		bt_buf_reset(&sub);
 		bt_buf_addf(&sub, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", names[i]);
@@ -130,6 +131,8 @@ static void unique(struct bt_batch_list *l)
 {
 	size_t i, k = 0;
 
+	if (!l->n)
+		return;
 	qsort(l->v, l->n, sizeof *l->v, cmp_inode);
 	for (i = 0; i < l->n; i++) {
 		if (k && l->v[k - 1].dev == l->v[i].dev && l->v[k - 1].ino == l->v[i].ino) {
