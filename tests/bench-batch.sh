@@ -3,8 +3,10 @@
 # generated once into DIR, default /tmp/bench-batch), analysed with
 # --jobs 1 and --jobs 2 in turn, RUNS times each (fresh OUTDIRs); prints
 # each run's wall time with the load average before it, the median
-# throughput ratio, and the workers' peak RSS (median, max) and the
-# batch's own. Not a test: figures for BENCHMARKS.md ("Fleet batch").
+# throughput ratio, the workers' peak RSS (median, max), and a rerun with
+# everything done (the batch's own walk, probes, hashes and manifest:
+# its wall and peak RSS). Not a test: figures for BENCHMARKS.md ("Fleet
+# batch").
 #   sh tests/bench-batch.sh [DIR]
 set -eu
 B=${B:-build}
@@ -27,8 +29,8 @@ while [ $run -le "$RUNS" ]; do
 	for j in 1 2; do
 		rm -rf "$dir/out$j"
 		load=$(cut -d' ' -f1 /proc/loadavg)
-		t=$( { /usr/bin/time -f '%e %M' "$BIN" batch -q "$dir/dumps" -o "$dir/out$j" --jobs $j; } 2>&1)
-		echo "run $run --jobs $j: $(echo "$t" | cut -d' ' -f1) s wall, batch's own peak RSS $(echo "$t" | cut -d' ' -f2) KB (load before: $load)"
+		t=$( { /usr/bin/time -f '%e %U %S' "$BIN" batch -q "$dir/dumps" -o "$dir/out$j" --jobs $j; } 2>&1)
+		echo "run $run --jobs $j: $(echo "$t" | cut -d' ' -f1) s wall, $(echo "$t" | awk '{ print $2 + $3 }') s CPU (load before: $load)"
 		echo "$j $(echo "$t" | cut -d' ' -f1)" >>"$dir/walls"
 	done
 	run=$((run + 1))
@@ -36,6 +38,8 @@ done
 w1=$(awk '$1 == 1 { print $2 }' "$dir/walls" | median)
 w2=$(awk '$1 == 2 { print $2 }' "$dir/walls" | median)
 echo "median wall: --jobs 1 $w1 s, --jobs 2 $w2 s; throughput ratio $(echo "$w1 $w2" | awk '{ printf "%.2f", $1 / $2 }')"
+t=$( { /usr/bin/time -f '%e %M' "$BIN" batch -q "$dir/dumps" -o "$dir/out2"; } 2>&1)
+echo "rerun, all done: $(echo "$t" | cut -d' ' -f1) s wall, $(echo "$t" | cut -d' ' -f2) KB peak RSS (the batch alone)"
 python3 - "$dir/out2/manifest.jsonl" <<'PY'
 import json, statistics, sys
 l = [json.loads(x) for x in open(sys.argv[1])]

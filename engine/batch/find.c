@@ -11,27 +11,25 @@
 #include "engine/base/hash.h"
 #include "engine/batch/batch_int.h"
 
-/* The directories walked so far (device and inode): a link loop is
- * walked once. */
+/* The directories walked so far, by device and inode (a link loop is
+ * walked once), and the one to leave out. */
 struct seen {
-	struct { dev_t dev; ino_t ino; } *v;
-	size_t n, cap;
+	struct bt_strmap dirs;
 	dev_t skip_dev;
 	ino_t skip_ino;
 	int has_skip;
 };
 
+/* 1 if st's directory is new (now seen), 0 if walked before. */
 static int seen_add(struct seen *s, const struct stat *st)
 {
-	size_t i;
+	uint64_t key[2];
 
-	for (i = 0; i < s->n; i++)
-		if (s->v[i].dev == st->st_dev && s->v[i].ino == st->st_ino)
-			return 0;
-	BT_GROW(s->v, s->n + 1, s->cap);
-	s->v[s->n].dev = st->st_dev;
-	s->v[s->n].ino = st->st_ino;
-	s->n++;
+	key[0] = (uint64_t)st->st_dev;
+	key[1] = (uint64_t)st->st_ino;
+	if (bt_strmap_get(&s->dirs, (const char *)key, sizeof key))
+		return 0;
+	bt_strmap_put(&s->dirs, (const char *)key, sizeof key, 1);
 	return 1;
 }
 
@@ -153,6 +151,7 @@ int bt_batch_find(char *const *inputs, int ninputs, const char *skip, struct bt_
 	int i, rc = BT_OK;
 
 	memset(&s, 0, sizeof s);
+	bt_strmap_init(&s.dirs);
 	if (skip && !stat(skip, &st)) {
 		s.skip_dev = st.st_dev;
 		s.skip_ino = st.st_ino;
@@ -160,7 +159,7 @@ int bt_batch_find(char *const *inputs, int ninputs, const char *skip, struct bt_
 	}
 	for (i = 0; i < ninputs && !rc; i++)
 		rc = walk(inputs[i], &s, l, err);
-	free(s.v);
+	bt_strmap_release(&s.dirs);
 	unique(l);
 	return rc;
 }
