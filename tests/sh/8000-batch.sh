@@ -76,6 +76,20 @@ rm -r "$in/b/v9" "$in/b/cut.bin"
 is "$?" 0 "without the broken dumps: exit 0"
 is "$(man "$m" 'len(l)')" "$(find "$in" -type f ! -path '*/.hidden/*' | wc -l)" "the manifest is of this run's files"
 
+# --db: each trace's database too, and a database is an input like any
+"$BIN" batch -q "$in/a/d1" "$in/a/d2" -o "$T/db" --db
+is "$?" 0 "--db"
+is "$(man "$T/db/manifest.jsonl" '" ".join(str(x["db"]) for x in l if x["status"] == "ok")')" \
+	"$(man "$T/db/manifest.jsonl" '" ".join("db/" + x["hash"] + ".db" for x in l if x["status"] == "ok")')" \
+	"the manifest names each database"
+is "$(q "$T/db/db/$(ls "$T/db/db" | head -1)" 'SELECT count(*) > 0 FROM slices')" 1 "a kept database has its slices"
+rm "$T/db/db/$(ls "$T/db/db" | head -1)"
+err=$("$BIN" batch "$in/a/d1" "$in/a/d2" -o "$T/db" --db 2>&1)
+like "$err" "; 1 analysed" "a database gone: that trace is analysed again"
+"$BIN" batch -q "$T/db/db" -o "$T/db2"
+is "$(man "$T/db2/manifest.jsonl" '" ".join(x["format"] + ":" + x["status"] for x in l)')" \
+	"trace-database:ok trace-database:ok" "trace databases are inputs too"
+
 # shards: disjoint, and together the whole
 full=$(man "$m" '" ".join(sorted(x["path"] for x in l))')
 for i in 0 1 2; do
