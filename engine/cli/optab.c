@@ -62,7 +62,8 @@ static const struct bt_opt opt_process = VALUE("--process", "NAME|PID",
 	"path component) or pid; by default the app being started\n"
 	"(the 'launching:' target, else the process whose main\n"
 	"thread ran bindApplication, activityStart or\n"
-	"activityResume), else the one with most slices", process);
+	"activityResume), else the one with most slices;\n"
+	"systrace: the main process (default: most slices)", process);
 
 static const struct bt_opt *const load_opts[] = {
 	&opt_mapping, &opt_retrace, &opt_symbols, &opt_process, &opt_db, &opt_slice_policy, &opt_strict,

@@ -22,7 +22,7 @@
 #include "engine/compare/compare.h"
 #include "engine/compare/runs.h"
 #include "reports/compare/cmp_report.h"
-#include "tests/fuzz/fuzz_file.h"
+#include "tests/fuzz/harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
