@@ -81,6 +81,9 @@ void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b)
 	}
 	if (c->rules)
 		bt_buf_addf(b, " Gate script: %s (its thresholds replace these where it sets them).", c->rules);
+	if (v->fleet)
+		bt_buf_addf(b, " Fleets: one run per trace, from folders of reports; left out: %zu base and "
+			    "%zu head reports without an app start.", v->fleet->nostart[0], v->fleet->nostart[1]);
 	if (v->fail_inconclusive)
 		bt_buf_adds(b, " Inconclusive fails the gate.");
 }

@@ -1,0 +1,48 @@
+/*
+ * Fleet comparison (issue 23): each side is a directory of JSON reports
+ * (a 'batch' output, or 'analyze -o' runs), one trace per report, and
+ * compare tests the two versions' per-trace distributions with the CI
+ * gate's statistics and family (compare.h), gating the start by default.
+ */
+#ifndef BT_FLEET_H
+#define BT_FLEET_H
+
+#include <stddef.h>
+
+#include "engine/base/err.h"
+
+/* The metrics a fleet comparison gates when --metric does not say: the
+ * start of each trace (time to initial display, each phase, the main
+ * thread's CPU and blocked time by kind, every thread's CPU and off-CPU
+ * time in the window, the app's methods' self CPU, self wall and inclusive
+ * time on the main thread in it: a sampled method's self time sees part
+ * of its own slowdown, its inclusive time nearly all). BT_FLEET_NGLOBS of
+ * them. */
+#define BT_FLEET_NGLOBS 9
+extern const char *const bt_fleet_globs[BT_FLEET_NGLOBS];
+
+/* A report without it (a trace without an app start) is left out. */
+#define BT_FLEET_KEY "startup.ttid_ns"
+
+/* One side's reports: paths owned, sorted (byte order). */
+struct bt_fleet_side {
+	char **paths;
+	size_t n, cap;
+	size_t json;       /* .json files found */
+	size_t nostart;    /* reports without BT_FLEET_KEY: left out */
+	size_t other;      /* .json files that are no report (a manifest): skipped */
+};
+
+/*
+ * Add the reports under dir (recursively, dot-entries skipped, symbolic
+ * links to files followed, to folders not) to s: each .json file whose
+ * schema is a report and that has BT_FLEET_KEY. BT_EIO when a folder or
+ * file cannot be read, BT_EFORMAT for a malformed report (file and byte
+ * offset), BT_EUSAGE when dir holds no report with an app start.
+ */
+int bt_fleet_list(struct bt_fleet_side *s, const char *dir, struct bt_err *err);
+/* A path as given (a report or a trace): added, owned, not checked. */
+void bt_fleet_add(struct bt_fleet_side *s, const char *path);
+void bt_fleet_side_release(struct bt_fleet_side *s);
+
+#endif
