@@ -101,9 +101,17 @@ static int list_side(struct sides *sd, int k, const char **paths, int n, int pos
 		if (bt_input_check(paths[i], 1, err))
 			return err->code;
 		if (reports_dir(paths[i])) {
-			sd->fleet = 1;
-			if (bt_fleet_list(&sd->s[k], paths[i], err))
-				return err->code;
+			size_t json = sd->s[k].json;
+			struct bt_err e;
+			memset(&e, 0, sizeof e);
+			if (!bt_fleet_list(&sd->s[k], paths[i], &e)) {
+				sd->fleet = 1;
+			} else if (!positional && sd->s[k].json == json && e.code == BT_EUSAGE) {
+				bt_fleet_add(&sd->s[k], paths[i]);   /* no JSON: a trace's folder, the
+								      * importer tells what is missing */
+			} else {
+				return bt_err_set(err, e.code, "%s", e.msg);
+			}
 		} else if (positional) {
 			return bt_err_set(err, BT_EUSAGE, "'%s' is no folder of reports (compare DIR_A DIR_B "
 					  "takes two; single runs go after --base and --head)", paths[i]);
