@@ -35,6 +35,7 @@
 struct sides {
 	struct bt_fleet_side s[3];
 	int fleet;
+	int summaries;    /* DIR_A DIR_B were two fleet summaries (merge's) */
 };
 
 /* One -o: its format and, once opened, where it goes. */
@@ -112,9 +113,14 @@ static int list_side(struct sides *sd, int k, const char **paths, int n, int pos
 			} else {
 				return bt_err_set(err, e.code, "%s", e.msg);
 			}
+		} else if (positional && bt_fleet_is_summary(paths[i])) {
+			sd->fleet = 1;
+			sd->summaries++;
+			bt_fleet_add(&sd->s[k], paths[i]);
 		} else if (positional) {
-			return bt_err_set(err, BT_EUSAGE, "'%s' is no folder of reports (compare DIR_A DIR_B "
-					  "takes two; single runs go after --base and --head)", paths[i]);
+			return bt_err_set(err, BT_EUSAGE, "'%s' is no folder of reports nor a fleet summary "
+					  "(compare DIR_A DIR_B, or FLEET_A.json FLEET_B.json; single runs go "
+					  "after --base and --head)", paths[i]);
 		} else {
 			bt_fleet_add(&sd->s[k], paths[i]);
 		}
@@ -124,9 +130,16 @@ static int list_side(struct sides *sd, int k, const char **paths, int n, int pos
 
 static int list_sides(const struct bt_opts *o, struct sides *sd, struct bt_err *err)
 {
-	if (o->ninputs)
-		return list_side(sd, 0, (const char **)o->inputs, 1, 1, err) ||
-			list_side(sd, 1, (const char **)o->inputs + 1, 1, 1, err) ? err->code : BT_OK;
+	if (o->ninputs) {
+		if (list_side(sd, 0, (const char **)o->inputs, 1, 1, err) ||
+		    list_side(sd, 1, (const char **)o->inputs + 1, 1, 1, err))
+			return err->code;
+		if (sd->summaries == 1)
+			return bt_err_set(err, BT_EUSAGE, "compare takes two fleet summaries or two folders "
+					  "of reports, not one of each");
+		sd->summaries = sd->summaries == 2;
+		return BT_OK;
+	}
 	if (list_side(sd, 0, o->base, o->nbase, 0, err) || list_side(sd, 1, o->head, o->nhead, 0, err) ||
 	    list_side(sd, 2, o->calib, o->ncalib, 0, err))
 		return err->code;
@@ -288,12 +301,15 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 	return rc;
 }
 
-static int read_side(struct bt_runs *rs, enum bt_side side, const struct bt_fleet_side *fs,
-		     const struct bt_opts *o, struct bt_err *err)
+static int read_side(struct bt_runs *rs, enum bt_side side, struct bt_fleet_side *fs,
+		     const struct sides *sd, const struct bt_opts *o, struct bt_err *err)
 {
 	char *const *paths = fs->paths;
 	size_t i, n = fs->n;
 	int rc = BT_OK;
+
+	if (sd->summaries)   /* one fleet summary: its traces in place of the paths */
+		return bt_fleet_summary_runs(rs, side, paths[0], &fs->traces, err);
 
 	for (i = 0; i < n && !rc; i++) {
 		if (bt_input_check(paths[i], 1, err))
@@ -354,6 +370,7 @@ static void cmp_opts(const struct bt_opts *o, const struct sides *sd, struct bt_
 	if (gates)
 		bt_gates_hooks(gates, hooks);
 	co->def = o->gate;
+	co->holm = sd->summaries;
 	gated(o, sd, &co->globs, &co->nglobs);
 	co->hooks = gates ? hooks : NULL;
 	co->rules = o->gates;
@@ -374,8 +391,9 @@ static int run_compare(const struct bt_opts *o, const struct sides *sd, struct b
 	if ((rc = bt_compare_run(c, rs, &co, err)))
 		return rc;
 	memset(&view, 0, sizeof view);
+	fl.summaries = sd->summaries;
 	for (k = 0; k < 2; k++) {
-		fl.reports[k] = sd->s[k].n;
+		fl.reports[k] = sd->summaries ? sd->s[k].traces : sd->s[k].n;
 		fl.nostart[k] = sd->s[k].nostart;
 		fl.other[k] = sd->s[k].other;
 	}
@@ -448,14 +466,14 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 	if (!rc)
 		print_left_out(&o, &sd);
 	if (!rc && o.ncalib) {
-		if (!(rc = read_side(&rs, BT_BASE, &sd.s[2], &o, err)))
+		if (!(rc = read_side(&rs, BT_BASE, &sd.s[2], &sd, &o, err)))
 			rc = run_calibrate(&o, &sd, &rs, gates, &outs[0], err);
 		goto done;
 	}
 	if (!rc)
-		rc = read_side(&rs, BT_BASE, &sd.s[0], &o, err);
+		rc = read_side(&rs, BT_BASE, &sd.s[0], &sd, &o, err);
 	if (!rc)
-		rc = read_side(&rs, BT_HEAD, &sd.s[1], &o, err);
+		rc = read_side(&rs, BT_HEAD, &sd.s[1], &sd, &o, err);
 	if (!rc)
 		rc = run_compare(&o, &sd, &rs, gates, &c, outs, nouts, err);
 	if (!rc)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "engine/base/err.h"
+#include "engine/compare/runs.h"
 
 /* The metrics a fleet comparison gates when --metric does not say: the
  * start of each trace (time to initial display, each phase, the main
@@ -31,6 +32,7 @@ struct bt_fleet_side {
 	size_t json;       /* .json files found */
 	size_t nostart;    /* reports without BT_FLEET_KEY: left out */
 	size_t other;      /* .json files that are no report (a manifest): skipped */
+	size_t traces;     /* a fleet summary's traces (bt_fleet_summary_runs) */
 };
 
 /*
@@ -44,5 +46,30 @@ int bt_fleet_list(struct bt_fleet_side *s, const char *dir, struct bt_err *err);
 /* A path as given (a report or a trace): added, owned, not checked. */
 void bt_fleet_add(struct bt_fleet_side *s, const char *path);
 void bt_fleet_side_release(struct bt_fleet_side *s);
+
+/*
+ * Fleet summaries (merge's fleet@1, engine/fleet/README.md): its "all"
+ * group as the runs of one side, fleet_sum.c. Each measure's histogram
+ * (per trace: startup.* values, the main thread's and the process's
+ * totals, each app method's self CPU in the start where it was in the
+ * trace's top 32, each wait kind and holder's time) is read back into
+ * values, a bucket's count at its representative value (within the
+ * sketch's 1 %), and dealt to the runs in rank order: each measure's
+ * distribution is the summary's, but which trace had which values
+ * together is not known, so compare takes the family by Holm
+ * (bt_cmp_opts.holm). A side has one run per trace, at most
+ * BT_FLEET_MAX_RUNS: beyond, that many evenly spaced quantiles of each
+ * measure (the tests then count that many runs: fewer than the traces,
+ * so p is larger than the traces' own would be). Method self wall and
+ * inclusive time are sums only in a summary: not read. *traces: the
+ * summary's. BT_EFORMAT (file and byte offset) for a malformed or other
+ * JSON, BT_EIO when unreadable.
+ */
+#define BT_FLEET_SCHEMA "btrace-analyze/fleet@1"
+#define BT_FLEET_MAX_RUNS 2000
+int bt_fleet_summary_runs(struct bt_runs *rs, enum bt_side side, const char *path, size_t *traces,
+			  struct bt_err *err);
+/* 1 if path is a JSON object whose top-level "schema" is BT_FLEET_SCHEMA. */
+int bt_fleet_is_summary(const char *path);
 
 #endif

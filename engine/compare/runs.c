@@ -339,6 +339,17 @@ out:
 	return rc;
 }
 
+size_t bt_runs_add_empty(struct bt_runs *rs, enum bt_side side, const char *path)
+{
+	new_run(rs, side, path);
+	return rs->nruns - 1;
+}
+
+void bt_runs_set(struct bt_runs *rs, size_t r, const char *name, size_t len, double v)
+{
+	set_value(rs, &rs->run[r], name, len, v);
+}
+
 void bt_runs_add_result(struct bt_runs *rs, enum bt_side side, const char *path,
 			const struct bt_result *res)
 {

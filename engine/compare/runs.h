@@ -93,6 +93,10 @@ int bt_runs_add_report(struct bt_runs *rs, enum bt_side side, const char *path, 
  * any "schema": a manifest, a fleet summary); a malformed one fails with
  * the file and byte offset (BT_EFORMAT), an unreadable one BT_EIO. */
 int bt_runs_peek(const char *path, const char *name, int *report, double *v, struct bt_err *err);
+/* A run without values, for a reader of its own (fleet_sum.c): its
+ * index; bt_runs_set gives it values. */
+size_t bt_runs_add_empty(struct bt_runs *rs, enum bt_side side, const char *path);
+void bt_runs_set(struct bt_runs *rs, size_t r, const char *name, size_t len, double v);
 /* The metrics of an analysis done here. */
 void bt_runs_add_result(struct bt_runs *rs, enum bt_side side, const char *path,
 			const struct bt_result *res);

@@ -107,6 +107,8 @@ static void fleet(struct bt_jsonw *w, const struct bt_cmp_fleet *f)
 		return;
 	}
 	bt_jsonw_begin_object(w);
+	bt_jsonw_key(w, "from");
+	bt_jsonw_cstr(w, f->summaries ? "summaries" : "reports");
 	for (k = 0; k < 2; k++) {
 		bt_jsonw_key(w, side[k]);
 		bt_jsonw_begin_object(w);
@@ -189,7 +191,7 @@ static void family(struct bt_jsonw *w, const struct bt_compare *c)
 	bt_jsonw_key(w, "family");
 	bt_jsonw_begin_object(w);
 	bt_jsonw_key(w, "method");
-	bt_jsonw_cstr(w, "westfall-young step-down max-T");
+	bt_jsonw_cstr(w, c->holm ? "holm step-down" : "westfall-young step-down max-T");
 	num(w, "tests", (double)c->nfamily);
 	num(w, "relabelings", (double)c->fam.relabelings);
 	bt_jsonw_key(w, "exact");

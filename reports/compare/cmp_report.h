@@ -14,6 +14,7 @@
 /* A fleet comparison's sides (compare DIR_A DIR_B): reports read, and
  * those left out, per side (0 base, 1 head). */
 struct bt_cmp_fleet {
+	int summaries;        /* two fleet summaries: reports[] are their traces */
 	size_t reports[2];
 	size_t nostart[2];    /* reports of traces without an app start */
 	size_t other[2];      /* .json files that are no report (a manifest) */

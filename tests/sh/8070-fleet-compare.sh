@@ -18,6 +18,12 @@
 #   - the false-alarm rate: 40 A/A splits (30 + 30 traces) of the 80
 #     unchanged traces (compare --calibrate on the two folders) fail the
 #     gate at most twice (alpha 0.01: P(3 or more) < 1 %).
+# Fleet summaries (merge's fleet@1; tests/fixtures/mkfleet.py writes
+# them from the same folders, after engine/fleet/README.md): `compare
+# FLEET_A.json FLEET_B.json` names M too, with a shift within the sketch's
+# 1 % of the folders' (per-trace) one, passes the unchanged pair, and
+# says the family is Holm's; a summary of 10,000 traces is read as 2,000
+# runs a side.
 # Also: a trace without an app start and a manifest in a folder are left
 # out and told; every output format; usage errors.
 . tests/lib.sh
@@ -101,6 +107,50 @@ is "$(jq_ "$T/aa.json" 'd["counts"]["regressed"], d["counts"]["improved"]')" "(0
 is "$?" 0 "--calibrate on two folders: exit 0"
 is "$(jq_ "$T/cal.json" 'd["pool"], d["splits"], d["alarms"] <= 2')" "(80, 40, True)" \
 	"false alarms: at most 2 of 40 A/A splits of 30 + 30 unchanged traces ($(jq_ "$T/cal.json" 'd["alarms"]'))"
+
+# The same fleets as fleet summaries.
+for f in A B A2; do python3 "$ROOT/tests/fixtures/mkfleet.py" "$T/$f" "$T/$f.fleet.json"; done
+"$BIN" compare "$T/A.fleet.json" "$T/B.fleet.json" -o "$T/fab.json" -o "$T/fab.txt" -o "$T/fab.md" \
+	-o "$T/fab.html" -o "$T/fab.xlsx" 2>/dev/null
+is "$?" 3 "fleet summaries, M 40 ms slower: exit 3"
+is "$(valid "$T/fab.json")" valid "... the JSON validates"
+like "$(jq_ "$T/fab.json" 'd["headline"]')" "^regressed: Compressor\.gzip self CPU in startup" "... the headline names M"
+is "$(jq_ "$T/fab.json" 'd["family"]["method"], d["policy"]["fleet"]["from"], d["policy"]["fleet"]["base"]["reports"], len(d["base"])')" \
+	"('holm step-down', 'summaries', $N, $N)" "... Holm's family, one run per trace"
+is "$(python3 - "$T/fab.json" "$T/ab.json" <<'PY'
+import json, sys
+k = "startup.main.method.byte[] com.example.app.util.Compressor.gzip(byte[]).self_cpu_ns"
+a, b = ([m for m in json.load(open(p))["metrics"] if m["name"] == k][0] for p in sys.argv[1:])
+e, f = a["test"]["shift"]["estimate"], b["test"]["shift"]["estimate"]
+print(a["verdict"], abs(e - f) <= 0.01 * a["head"]["median"] + 1e3 and a["test"]["shift"]["lo"] <= f <= a["test"]["shift"]["hi"])
+PY
+)" "regressed True" "... M's self CPU regressed, its shift within 1 % of the folders' (and their estimate in its CI)"
+"$BIN" compare -q "$T/A.fleet.json" "$T/A2.fleet.json" -o "$T/faa.json"
+is "$?" 0 "fleet summaries, nothing changed: exit 0"
+is "$(jq_ "$T/faa.json" 'd["counts"]["regressed"], d["counts"]["improved"]')" "(0, 0)" "... none regressed or improved"
+python3 - "$T/A.fleet.json" "$T/big.fleet.json" <<'PY'
+import json, sys   # every trace 250 times: 10,000 traces
+d = json.load(open(sys.argv[1]))
+def scale(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k == "buckets":
+                for b in v:
+                    b[1] *= 250
+            elif k in ("n", "zeros", "traces", "sum"):
+                x[k] = v * 250
+            else:
+                scale(v)
+scale(d["all"])
+json.dump(d, open(sys.argv[2], "w"), sort_keys=True)
+PY
+"$BIN" compare -q "$T/big.fleet.json" "$T/B.fleet.json" -o "$T/big.json" 2>/dev/null
+is "$?" 3 "a summary of 10,000 traces against one of $N: exit 3"
+is "$(jq_ "$T/big.json" 'd["policy"]["fleet"]["base"]["reports"], len(d["base"]), len(d["head"])')" "(10000, 2000, $N)" \
+	"... the 10,000 traces read as 2,000 runs"
+"$BIN" compare "$T/A.fleet.json" "$T/B" >/dev/null 2>"$T/err"
+is "$?" 2 "a fleet summary and a folder: usage error"
+like "$(cat "$T/err")" "two fleet summaries or two folders of reports, not one of each" "... says so"
 
 # A trace without a start and a JSON that is no report are left out.
 mkdir -p "$T/C"
