@@ -99,6 +99,12 @@ static int list_side(struct sides *sd, int k, const char **paths, int n, int pos
 	int i;
 
 	for (i = 0; i < n; i++) {
+		if (positional && access(paths[i], F_OK) && bt_fleet_is_summary(paths[i])) {
+			sd->fleet = 1;   /* FILE#KEY=VALUE: one group of a summary */
+			sd->summaries++;
+			bt_fleet_add(&sd->s[k], paths[i]);
+			continue;
+		}
 		if (bt_input_check(paths[i], 1, err))
 			return err->code;
 		if (reports_dir(paths[i])) {
@@ -153,7 +159,7 @@ static int check_inputs(const struct bt_opts *o, const struct sides *sd, struct 
 	size_t i;
 	int k, j;
 
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < 3 && !sd->summaries; k++)   /* a summary is checked as it is read */
 		for (i = 0; i < sd->s[k].n; i++)
 			if (check_run(sd->s[k].paths[i], err))
 				return err->code;

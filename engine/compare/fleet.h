@@ -66,10 +66,16 @@ void bt_fleet_side_release(struct bt_fleet_side *s);
  * JSON, BT_EIO when unreadable.
  */
 #define BT_FLEET_SCHEMA "btrace-analyze/fleet@1"
+/* path may name one group of the summary: FILE#KEY=VALUE reads its
+ * groups.KEY.values.VALUE instead of "all" (when no file FILE#KEY=VALUE
+ * exists), BT_EUSAGE when it has no such group. */
 #define BT_FLEET_MAX_RUNS 2000
 int bt_fleet_summary_runs(struct bt_runs *rs, enum bt_side side, const char *path, size_t *traces,
 			  struct bt_err *err);
-/* 1 if path is a JSON object whose top-level "schema" is BT_FLEET_SCHEMA. */
+/* "FILE#KEY=VALUE": 1, FILE, KEY and VALUE (in arg); else 0 and arg as FILE. */
+int bt_fleet_split(const char *arg, struct bt_buf *file, struct bt_buf *key, const char **value);
+/* 1 if path (or its FILE#KEY=VALUE's FILE) is a JSON object whose
+ * top-level "schema" is BT_FLEET_SCHEMA. */
 int bt_fleet_is_summary(const char *path);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
@@ -36,6 +37,8 @@ struct dist {
 struct fsum {
 	double gamma, traces;
 	int schema;
+	const char *key, *value;   /* the group read: groups.KEY.values.VALUE; NULL: "all" */
+	int found;
 	struct dist *d;
 	size_t n, cap;
 };
@@ -193,6 +196,37 @@ static int read_group(struct bt_jr *jr, struct fsum *f, struct bt_buf *key)
 	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
 }
 
+/* An object's member name, found (the reader at its value: 1), or not (0). */
+static int member(struct bt_jr *jr, const char *name, struct bt_buf *key)
+{
+	int more, rc = bt_jr_peek(jr) == BT_J_OBJECT ? bt_jr_object(jr) : BT_OK;
+
+	if (rc || bt_jr_peek(jr) == BT_J_END)
+		return rc ? -1 : 0;
+	while ((more = bt_jr_key(jr, key)) == 1) {
+		if (!strcmp(key->buf, name))
+			return 1;
+		if (bt_jr_skip(jr))
+			return -1;
+	}
+	return more;
+}
+
+/* "groups": KEY -> "values" -> VALUE -> GROUP; the rest skipped unchecked. */
+static int read_groups(struct bt_jr *jr, struct fsum *f, struct bt_buf *key)
+{
+	int at = bt_jr_peek(jr) == BT_J_OBJECT ? member(jr, f->key, key) : 0;
+
+	if (at == 1 && bt_jr_peek(jr) == BT_J_OBJECT)
+		at = member(jr, "values", key);
+	if (at == 1 && bt_jr_peek(jr) == BT_J_OBJECT)
+		at = member(jr, f->value, key);
+	if (at < 0)
+		return jr->err->code;
+	f->found = at == 1;
+	return f->found ? read_group(jr, f, key) : BT_OK;
+}
+
 static int read_sketch(struct bt_jr *jr, struct fsum *f, struct bt_buf *key)
 {
 	int more = 0, rc = bt_jr_peek(jr) == BT_J_OBJECT ? bt_jr_object(jr) :
@@ -216,7 +250,7 @@ static int read_fsum(struct bt_jr *jr, struct fsum *f)
 			f->schema = 1;
 		} else if (!strcmp(key.buf, "sketch")) {
 			rc = read_sketch(jr, f, &val);
-		} else if (!strcmp(key.buf, "all")) {
+		} else if (!strcmp(key.buf, "all") && !f->key) {
 			rc = read_group(jr, f, &val);
 		} else {
 			rc = bt_jr_skip(jr);
@@ -226,11 +260,28 @@ static int read_fsum(struct bt_jr *jr, struct fsum *f)
 		rc = jr->err->code;
 	if (!rc)
 		rc = bt_jr_finish(jr);
-	if (!rc && (!f->schema || !(f->gamma > 1 && f->gamma < 2) || !(f->traces >= 1 && f->traces < 1e12)))
+	if (!rc && (!f->schema || !(f->gamma > 1 && f->gamma < 2)))
 		rc = bt_jr_fail(jr, !f->schema ? "not a fleet summary (no \"schema\")" :
-				"a fleet summary without a sketch's gamma or its traces");
+				"a fleet summary without its sketch's gamma");
 	bt_buf_release(&key);
 	bt_buf_release(&val);
+	return rc;
+}
+
+/* Second pass, once schema and sketch are known: the group KEY=VALUE. */
+static int read_selected(struct bt_jr *jr, struct fsum *f, const struct bt_fmap *m, const char *path)
+{
+	struct bt_buf key = BT_BUF_INIT;
+	int rc = BT_OK;
+
+	bt_jr_init(jr, m->data, m->len, path, jr->err);
+	if (member(jr, "groups", &key) == 1)
+		rc = read_groups(jr, f, &key);
+	else if (jr->err->code)
+		rc = jr->err->code;
+	bt_buf_release(&key);
+	if (!rc && !f->found)
+		rc = bt_err_set(jr->err, BT_EUSAGE, "'%s' has no group %s=%s", path, f->key, f->value);
 	return rc;
 }
 
@@ -302,20 +353,47 @@ static void fsum_release(struct fsum *f)
 	free(f->d);
 }
 
+int bt_fleet_split(const char *arg, struct bt_buf *file, struct bt_buf *key, const char **value)
+{
+	const char *hash = strrchr(arg, '#'), *eq = hash ? strchr(hash, '=') : NULL;
+
+	bt_buf_reset(file);
+	bt_buf_reset(key);
+	*value = NULL;
+	if (!eq || eq == hash + 1 || !eq[1]) {
+		bt_buf_adds(file, arg);
+		return 0;
+	}
+	bt_buf_add(file, arg, (size_t)(hash - arg));
+	bt_buf_add(key, hash + 1, (size_t)(eq - hash - 1));
+	*value = eq + 1;
+	return 1;
+}
+
 int bt_fleet_summary_runs(struct bt_runs *rs, enum bt_side side, const char *path, size_t *traces,
 			  struct bt_err *err)
 {
+	struct bt_buf file = BT_BUF_INIT, key = BT_BUF_INIT;
+	const char *value = NULL;
 	struct fsum f;
 	struct bt_fmap m;
 	struct bt_jr jr;
 	size_t r, first = rs->nruns, nruns;
-	int rc = bt_fmap_open(&m, path, err);
+	int rc, group = access(path, F_OK) && bt_fleet_split(path, &file, &key, &value);
 
-	if (rc)
-		return rc;
 	memset(&f, 0, sizeof f);
+	if (group)
+		f.key = key.buf, f.value = value;
+	else
+		bt_buf_reset(&file), bt_buf_adds(&file, path);
+	if ((rc = bt_fmap_open(&m, file.buf, err)))
+		goto out;
 	bt_jr_init(&jr, m.data, m.len, path, err);
 	rc = read_fsum(&jr, &f);
+	if (!rc && group)
+		rc = read_selected(&jr, &f, &m, path);
+	if (!rc && !(f.traces >= 1 && f.traces < 1e12))
+		rc = bt_err_set(err, BT_EFORMAT, "'%s': a fleet summary without traces", path);
 	bt_fmap_release(&m);
 	if (!rc) {
 		*traces = (size_t)f.traces;
@@ -324,7 +402,10 @@ int bt_fleet_summary_runs(struct bt_runs *rs, enum bt_side side, const char *pat
 			bt_runs_add_empty(rs, side, path);
 		deal(rs, first, nruns, &f);
 	}
+out:
 	fsum_release(&f);
+	bt_buf_release(&file);
+	bt_buf_release(&key);
 	return rc;
 }
 
@@ -334,11 +415,17 @@ int bt_fleet_is_summary(const char *path)
 	struct bt_fmap m;
 	struct bt_jr jr;
 	struct bt_buf key = BT_BUF_INIT, val = BT_BUF_INIT;
+	const char *v;
 	int more, yes = 0;
 
 	memset(&e, 0, sizeof e);
-	if (bt_fmap_open(&m, path, &e))
+	if (access(path, F_OK) && bt_fleet_split(path, &val, &key, &v))
+		path = val.buf;   /* FILE#KEY=VALUE */
+	if (bt_fmap_open(&m, path, &e)) {
+		bt_buf_release(&key);
+		bt_buf_release(&val);
 		return 0;
+	}
 	bt_jr_init(&jr, m.data, m.len, path, &e);
 	if (bt_jr_peek(&jr) == BT_J_OBJECT && !bt_jr_object(&jr))
 		while (!yes && (more = bt_jr_key(&jr, &key)) == 1) {

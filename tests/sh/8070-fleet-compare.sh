@@ -148,6 +148,20 @@ PY
 is "$?" 3 "a summary of 10,000 traces against one of $N: exit 3"
 is "$(jq_ "$T/big.json" 'd["policy"]["fleet"]["base"]["reports"], len(d["base"]), len(d["head"])')" "(10000, 2000, $N)" \
 	"... the 10,000 traces read as 2,000 runs"
+python3 - "$T" <<'PY'   # one summary, each version a group (merge --group app_version=...)
+import json, sys
+t = sys.argv[1]
+a, b = (json.load(open("%s/%s.fleet.json" % (t, f))) for f in ("A", "B"))
+a["groups"] = {"app_version": {"values": {"4.2.0": a["all"], "4.3.0": b["all"]}, "other": None}}
+json.dump(a, open(t + "/AB.fleet.json", "w"), sort_keys=True)
+PY
+"$BIN" compare -q "$T/AB.fleet.json#app_version=4.2.0" "$T/AB.fleet.json#app_version=4.3.0" -o "$T/fg.json" 2>/dev/null
+is "$?" 3 "FILE#app_version=4.2.0 FILE#app_version=4.3.0: two groups of one summary, exit 3"
+is "$(python3 -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); print(a["metrics"] == b["metrics"])' \
+	"$T/fg.json" "$T/fab.json")" True "... the same comparison as of the two summaries"
+"$BIN" compare "$T/AB.fleet.json#app_version=9" "$T/AB.fleet.json#app_version=4.3.0" >/dev/null 2>"$T/err"
+is "$?" 2 "a group the summary does not have: usage error"
+like "$(cat "$T/err")" "AB.fleet.json#app_version=9' has no group app_version=9" "... says which"
 "$BIN" compare "$T/A.fleet.json" "$T/B" >/dev/null 2>"$T/err"
 is "$?" 2 "a fleet summary and a folder: usage error"
 like "$(cat "$T/err")" "two fleet summaries or two folders of reports, not one of each" "... says so"
