@@ -1,7 +1,7 @@
 /*
  * "btrace-analyze compare --base R... --head R...", or "compare DIR_A
  * DIR_B" (two fleets: each R that is a directory no importer reads stands
- * for the reports under it, and the start is gated, fleet.h): check every input and
+ * for the reports under it, and the start is gated, fleetcmp.h): check every input and
  * output, read (or analyse) every run, compare them (compare.h) under the
  * flags' thresholds and an optional gate script, write the comparison once
  * per -o (all committed or none), tell the runs' warnings once, and exit 3
@@ -19,7 +19,7 @@
 #include "engine/cli/cmd.h"
 #include "reports/compare/cmp_report.h"
 #include "engine/compare/compare.h"
-#include "engine/compare/fleet.h"
+#include "engine/compare/fleetcmp.h"
 #include "engine/base/fileio.h"
 #include "engine/db/diag.h"
 #include "importers/importer.h"
@@ -33,7 +33,7 @@
 /* The runs of each side (base, head, --calibrate) once directories of
  * reports are read out; fleet: one was. */
 struct sides {
-	struct bt_fleet_side s[3];
+	struct bt_fleetcmp_side s[3];
 	int fleet;
 	int summaries;    /* DIR_A DIR_B were two fleet summaries (merge's) */
 };
@@ -91,7 +91,7 @@ static int reports_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode) && bt_importer_find(path, &imp, &e);
 }
 
-/* Each side's runs: a folder of reports read out (fleet.h), any other R
+/* Each side's runs: a folder of reports read out (fleetcmp.h), any other R
  * as given. DIR_A DIR_B must both be folders of reports. */
 static int list_side(struct sides *sd, int k, const char **paths, int n, int positional,
 		     struct bt_err *err)
@@ -99,10 +99,10 @@ static int list_side(struct sides *sd, int k, const char **paths, int n, int pos
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (positional && access(paths[i], F_OK) && bt_fleet_is_summary(paths[i])) {
+		if (positional && access(paths[i], F_OK) && bt_fleetcmp_is_summary(paths[i])) {
 			sd->fleet = 1;   /* FILE#KEY=VALUE: one group of a summary */
 			sd->summaries++;
-			bt_fleet_add(&sd->s[k], paths[i]);
+			bt_fleetcmp_add(&sd->s[k], paths[i]);
 			continue;
 		}
 		if (bt_input_check(paths[i], 1, err))
@@ -111,24 +111,24 @@ static int list_side(struct sides *sd, int k, const char **paths, int n, int pos
 			size_t json = sd->s[k].json;
 			struct bt_err e;
 			memset(&e, 0, sizeof e);
-			if (!bt_fleet_list(&sd->s[k], paths[i], &e)) {
+			if (!bt_fleetcmp_list(&sd->s[k], paths[i], &e)) {
 				sd->fleet = 1;
 			} else if (!positional && sd->s[k].json == json && e.code == BT_EUSAGE) {
-				bt_fleet_add(&sd->s[k], paths[i]);   /* no JSON: a trace's folder, the
+				bt_fleetcmp_add(&sd->s[k], paths[i]);   /* no JSON: a trace's folder, the
 								      * importer tells what is missing */
 			} else {
 				return bt_err_set(err, e.code, "%s", e.msg);
 			}
-		} else if (positional && bt_fleet_is_summary(paths[i])) {
+		} else if (positional && bt_fleetcmp_is_summary(paths[i])) {
 			sd->fleet = 1;
 			sd->summaries++;
-			bt_fleet_add(&sd->s[k], paths[i]);
+			bt_fleetcmp_add(&sd->s[k], paths[i]);
 		} else if (positional) {
 			return bt_err_set(err, BT_EUSAGE, "'%s' is no folder of reports nor a fleet summary "
 					  "(compare DIR_A DIR_B, or FLEET_A.json FLEET_B.json; single runs go "
 					  "after --base and --head)", paths[i]);
 		} else {
-			bt_fleet_add(&sd->s[k], paths[i]);
+			bt_fleetcmp_add(&sd->s[k], paths[i]);
 		}
 	}
 	return BT_OK;
@@ -307,7 +307,7 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 	return rc;
 }
 
-static int read_side(struct bt_runs *rs, enum bt_side side, struct bt_fleet_side *fs,
+static int read_side(struct bt_runs *rs, enum bt_side side, struct bt_fleetcmp_side *fs,
 		     const struct sides *sd, const struct bt_opts *o, struct bt_err *err)
 {
 	char *const *paths = fs->paths;
@@ -315,7 +315,7 @@ static int read_side(struct bt_runs *rs, enum bt_side side, struct bt_fleet_side
 	int rc = BT_OK;
 
 	if (sd->summaries)   /* one fleet summary: its traces in place of the paths */
-		return bt_fleet_summary_runs(rs, side, paths[0], &fs->traces, err);
+		return bt_fleetcmp_summary_runs(rs, side, paths[0], &fs->traces, err);
 
 	for (i = 0; i < n && !rc; i++) {
 		if (bt_input_check(paths[i], 1, err))
@@ -359,14 +359,14 @@ static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, s
 	return BT_OK;
 }
 
-/* The gated metrics: --metric's, else a fleet's (fleet.h), else by name. */
+/* The gated metrics: --metric's, else a fleet's (fleetcmp.h), else by name. */
 static void gated(const struct bt_opts *o, const struct sides *sd, const char *const **globs, int *n)
 {
 	*globs = o->globs;
 	*n = o->nglobs;
 	if (!o->nglobs && sd->fleet) {
-		*globs = bt_fleet_globs;
-		*n = BT_FLEET_NGLOBS;
+		*globs = bt_fleetcmp_globs;
+		*n = BT_FLEETCMP_NGLOBS;
 	}
 }
 
@@ -490,7 +490,7 @@ done:
 	for (k = 0; k < nouts; k++)
 		bt_out_abort(&outs[k].out);
 	for (k = 0; k < 3; k++)
-		bt_fleet_side_release(&sd.s[k]);
+		bt_fleetcmp_side_release(&sd.s[k]);
 	free(outs);
 	bt_compare_release(&c);
 	bt_gates_close(gates);

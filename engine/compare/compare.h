@@ -157,7 +157,7 @@ struct bt_cmp_opts {
 	const char *rules;
 	/* The family by Holm's step-down on each gated metric's two-sided
 	 * Mann-Whitney p (family.h) instead of max-T: for runs that are no
-	 * traces' joint values (a fleet summary's distributions, fleet.h). */
+	 * traces' joint values (a fleet summary's distributions, fleetcmp.h). */
 	int holm;
 };
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/compare/fleet.h"
+#include "engine/compare/fleetcmp.h"
 #include "reports/compare/cmp_report.h"
 
 static const struct bt_cmp_reporter *const reporters[] = { &bt_cmp_text, &bt_cmp_json, &bt_cmp_md,
@@ -89,7 +89,7 @@ void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b)
 	if (v->fleet && v->fleet->summaries)
 		bt_buf_addf(b, " Fleets: two fleet summaries of %zu and %zu traces; each measure's binned "
 			    "distribution (within 1 %%) dealt to at most %d runs a side, in rank order.",
-			    v->fleet->reports[0], v->fleet->reports[1], BT_FLEET_MAX_RUNS);
+			    v->fleet->reports[0], v->fleet->reports[1], BT_FLEETCMP_MAX_RUNS);
 	else if (v->fleet)
 		bt_buf_addf(b, " Fleets: one run per trace, from folders of reports; left out: %zu base and "
 			    "%zu head reports without an app start.", v->fleet->nostart[0], v->fleet->nostart[1]);

@@ -1,5 +1,5 @@
 /*
- * The sides of a fleet comparison (fleet.h): the reports under a
+ * The sides of a fleet comparison (fleetcmp.h): the reports under a
  * directory, each checked to be a report of a trace with an app start by
  * reading it up to its metrics (bt_runs_peek), in a fixed order so that
  * the same directories give the same comparison.
@@ -12,24 +12,24 @@
 #include <sys/stat.h>
 
 #include "engine/base/alloc.h"
-#include "engine/compare/fleet.h"
+#include "engine/compare/fleetcmp.h"
 #include "engine/compare/runs.h"
 
 #define MAX_DEPTH 16   /* folders below dir; deeper ones are not read */
 
-const char *const bt_fleet_globs[BT_FLEET_NGLOBS] = {
+const char *const bt_fleetcmp_globs[BT_FLEETCMP_NGLOBS] = {
 	"startup.ttid_ns", "startup.phase.*.dur_ns", "startup.main.cpu_ns", "startup.main.blocked_ns.*",
 	"startup.process.cpu_ns", "startup.process.offcpu_ns", "startup.main.method.*.self_cpu_ns",
 	"startup.main.method.*.self_ns", "startup.main.method.*.incl_ns",
 };
 
-void bt_fleet_add(struct bt_fleet_side *s, const char *path)
+void bt_fleetcmp_add(struct bt_fleetcmp_side *s, const char *path)
 {
 	BT_GROW(s->paths, s->n + 1, s->cap);
 	s->paths[s->n++] = bt_xstrdup(path);
 }
 
-void bt_fleet_side_release(struct bt_fleet_side *s)
+void bt_fleetcmp_side_release(struct bt_fleetcmp_side *s)
 {
 	size_t i;
 
@@ -52,20 +52,20 @@ static int json_name(const char *name)
 }
 
 /* A .json file: counted, and added when it is a report with a start. */
-static int take_file(struct bt_fleet_side *s, const char *path, struct bt_err *err)
+static int take_file(struct bt_fleetcmp_side *s, const char *path, struct bt_err *err)
 {
 	int report;
 	double v;
 
 	s->json++;
-	if (bt_runs_peek(path, BT_FLEET_KEY, &report, &v, err))
+	if (bt_runs_peek(path, BT_FLEETCMP_KEY, &report, &v, err))
 		return err->code;
 	if (!report)
 		s->other++;
 	else if (isnan(v))
 		s->nostart++;
 	else
-		bt_fleet_add(s, path);
+		bt_fleetcmp_add(s, path);
 	return BT_OK;
 }
 
@@ -96,7 +96,7 @@ static int entries(const char *dir, char ***names, size_t *n, struct bt_err *err
 	return BT_OK;
 }
 
-static int walk(struct bt_fleet_side *s, const char *dir, int depth, struct bt_err *err)
+static int walk(struct bt_fleetcmp_side *s, const char *dir, int depth, struct bt_err *err)
 {
 	char **names;
 	size_t n, i;
@@ -117,7 +117,7 @@ static int walk(struct bt_fleet_side *s, const char *dir, int depth, struct bt_e
 	return rc;
 }
 
-int bt_fleet_list(struct bt_fleet_side *s, const char *dir, struct bt_err *err)
+int bt_fleetcmp_list(struct bt_fleetcmp_side *s, const char *dir, struct bt_err *err)
 {
 	size_t before = s->n, json = s->json;
 	int rc = walk(s, dir, 0, err);

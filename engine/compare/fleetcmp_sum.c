@@ -1,5 +1,5 @@
 /*
- * A fleet summary as the runs of one side (fleet.h): merge's fleet@1
+ * A fleet summary as the runs of one side (fleetcmp.h): merge's fleet@1
  * JSON (engine/fleet/README.md) holds, per measure, a log-bucketed
  * histogram of its per-trace values, not the traces. Each histogram is
  * read back into values (each bucket's count at its representative
@@ -18,7 +18,7 @@
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
 #include "engine/base/jsonr.h"
-#include "engine/compare/fleet.h"
+#include "engine/compare/fleetcmp.h"
 #include "engine/compare/runs.h"
 
 struct bucket {
@@ -245,8 +245,8 @@ static int read_fsum(struct bt_jr *jr, struct fsum *f)
 
 	while (!rc && (more = bt_jr_key(jr, &key)) == 1) {
 		if (!strcmp(key.buf, "schema") && bt_jr_peek(jr) == BT_J_STRING) {
-			if (!(rc = bt_jr_string(jr, &val)) && strcmp(val.buf, BT_FLEET_SCHEMA))
-				rc = bt_jr_fail(jr, "not a fleet summary (schema is not \"" BT_FLEET_SCHEMA "\")");
+			if (!(rc = bt_jr_string(jr, &val)) && strcmp(val.buf, BT_FLEETCMP_SCHEMA))
+				rc = bt_jr_fail(jr, "not a fleet summary (schema is not \"" BT_FLEETCMP_SCHEMA "\")");
 			f->schema = 1;
 		} else if (!strcmp(key.buf, "sketch")) {
 			rc = read_sketch(jr, f, &val);
@@ -353,7 +353,7 @@ static void fsum_release(struct fsum *f)
 	free(f->d);
 }
 
-int bt_fleet_split(const char *arg, struct bt_buf *file, struct bt_buf *key, const char **value)
+int bt_fleetcmp_split(const char *arg, struct bt_buf *file, struct bt_buf *key, const char **value)
 {
 	const char *hash = strrchr(arg, '#'), *eq = hash ? strchr(hash, '=') : NULL;
 
@@ -370,7 +370,7 @@ int bt_fleet_split(const char *arg, struct bt_buf *file, struct bt_buf *key, con
 	return 1;
 }
 
-int bt_fleet_summary_runs(struct bt_runs *rs, enum bt_side side, const char *path, size_t *traces,
+int bt_fleetcmp_summary_runs(struct bt_runs *rs, enum bt_side side, const char *path, size_t *traces,
 			  struct bt_err *err)
 {
 	struct bt_buf file = BT_BUF_INIT, key = BT_BUF_INIT;
@@ -379,7 +379,7 @@ int bt_fleet_summary_runs(struct bt_runs *rs, enum bt_side side, const char *pat
 	struct bt_fmap m;
 	struct bt_jr jr;
 	size_t r, first = rs->nruns, nruns;
-	int rc, group = access(path, F_OK) && bt_fleet_split(path, &file, &key, &value);
+	int rc, group = access(path, F_OK) && bt_fleetcmp_split(path, &file, &key, &value);
 
 	memset(&f, 0, sizeof f);
 	if (group)
@@ -397,7 +397,7 @@ int bt_fleet_summary_runs(struct bt_runs *rs, enum bt_side side, const char *pat
 	bt_fmap_release(&m);
 	if (!rc) {
 		*traces = (size_t)f.traces;
-		nruns = *traces < BT_FLEET_MAX_RUNS ? *traces : BT_FLEET_MAX_RUNS;
+		nruns = *traces < BT_FLEETCMP_MAX_RUNS ? *traces : BT_FLEETCMP_MAX_RUNS;
 		for (r = 0; r < nruns; r++)
 			bt_runs_add_empty(rs, side, path);
 		deal(rs, first, nruns, &f);
@@ -409,7 +409,7 @@ out:
 	return rc;
 }
 
-int bt_fleet_is_summary(const char *path)
+int bt_fleetcmp_is_summary(const char *path)
 {
 	struct bt_err e;
 	struct bt_fmap m;
@@ -419,7 +419,7 @@ int bt_fleet_is_summary(const char *path)
 	int more, yes = 0;
 
 	memset(&e, 0, sizeof e);
-	if (access(path, F_OK) && bt_fleet_split(path, &val, &key, &v))
+	if (access(path, F_OK) && bt_fleetcmp_split(path, &val, &key, &v))
 		path = val.buf;   /* FILE#KEY=VALUE */
 	if (bt_fmap_open(&m, path, &e)) {
 		bt_buf_release(&key);
@@ -430,7 +430,7 @@ int bt_fleet_is_summary(const char *path)
 	if (bt_jr_peek(&jr) == BT_J_OBJECT && !bt_jr_object(&jr))
 		while (!yes && (more = bt_jr_key(&jr, &key)) == 1) {
 			if (!strcmp(key.buf, "schema") && bt_jr_peek(&jr) == BT_J_STRING) {
-				yes = !bt_jr_string(&jr, &val) && !strcmp(val.buf, BT_FLEET_SCHEMA);
+				yes = !bt_jr_string(&jr, &val) && !strcmp(val.buf, BT_FLEETCMP_SCHEMA);
 				break;
 			}
 			if (bt_jr_skip(&jr))
