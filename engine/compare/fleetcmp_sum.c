@@ -292,25 +292,12 @@ static int by_idx(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* The value of rank r (0-based, ascending) of d: 0 for a zero, else its
- * bucket's representative 2 gamma^i / (gamma + 1) (bucket 0: 1), clamped
- * to [min, max] (engine/fleet/README.md's estimate). */
-static double at_rank(const struct dist *d, double gamma, double r)
+/* Bucket i's value: its representative 2 gamma^i / (gamma + 1) (bucket
+ * 0: 1), clamped to [min, max] (engine/fleet/README.md's estimate). */
+static double bucket_value(const struct dist *d, double gamma, int64_t i)
 {
-	double seen = d->zeros, v = 1;
-	size_t i;
+	double v = i > 0 ? 2 * pow(gamma, (double)i) / (gamma + 1) : 1;
 
-	if (r < seen)
-		return 0;
-	for (i = 0; i < d->nb; i++) {
-		seen += d->b[i].count;
-		if (r < seen)
-			break;
-	}
-	if (i == d->nb)
-		i = d->nb - 1;
-	if (d->b[i].idx > 0)
-		v = 2 * pow(gamma, (double)d->b[i].idx) / (gamma + 1);
 	if (!isnan(d->min))
 		v = fmax(v, d->min);
 	if (!isnan(d->max))
@@ -319,26 +306,31 @@ static double at_rank(const struct dist *d, double gamma, double r)
 }
 
 /* Deal each dist's values to runs first.. in rank order: k of them, at
- * evenly spaced ranks when the side has fewer runs than traces. */
+ * evenly spaced ranks (all of them when the side has a run per trace);
+ * the ranks only grow, so one walk over the buckets finds them all. */
 static void deal(struct bt_runs *rs, size_t first, size_t nruns, const struct fsum *f)
 {
-	size_t i, j;
+	size_t i, j, b;
 
 	for (i = 0; i < f->n; i++) {
 		struct dist *d = &f->d[i];
-		double total = d->zeros;
+		double total = d->zeros, seen;
 		size_t k, len = strlen(d->name);
 		qsort(d->b, d->nb, sizeof *d->b, by_idx);
 		for (j = 0; j < d->nb; j++)
 			total += d->b[j].count;
-		if (total < 1 || (!d->nb && !d->zeros))
+		if (total < 1)
 			continue;
 		k = (size_t)llround(total * (double)nruns / f->traces);
 		if (k > nruns)
 			k = nruns;
-		for (j = 0; j < k; j++)
+		for (j = 0, b = 0, seen = d->zeros; j < k; j++) {
+			double r = floor(((double)j + 0.5) * total / (double)k);
+			while (r >= seen && b < d->nb)
+				seen += d->b[b++].count;
 			bt_runs_set(rs, first + j, d->name, len,
-				    at_rank(d, f->gamma, floor(((double)j + 0.5) * total / (double)k)));
+				    r < d->zeros ? 0 : bucket_value(d, f->gamma, d->b[b ? b - 1 : 0].idx));
+		}
 	}
 }
 
