@@ -276,7 +276,8 @@ void bt_family_holm(size_t n, const double *p, double *adj)
 	for (i = 0; i < n; i++)
 		if (!isnan(p[i]))
 			r[k].p = p[i], r[k++].at = i;
-	qsort(r, k, sizeof *r, by_p);
+	if (k)
+		qsort(r, k, sizeof *r, by_p);
 	for (i = 0; i < n; i++)
 		if (isnan(p[i]))
 			adj[i] = NAN;

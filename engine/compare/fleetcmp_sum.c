@@ -316,7 +316,8 @@ static void deal(struct bt_runs *rs, size_t first, size_t nruns, const struct fs
 		struct dist *d = &f->d[i];
 		double total = d->zeros, seen;
 		size_t k, len = strlen(d->name);
-		qsort(d->b, d->nb, sizeof *d->b, by_idx);
+		if (d->nb)
+			qsort(d->b, d->nb, sizeof *d->b, by_idx);
 		for (j = 0; j < d->nb; j++)
 			total += d->b[j].count;
 		if (total < 1)
