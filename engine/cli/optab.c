@@ -277,7 +277,7 @@ static const struct bt_opt *const compare_opts[] = {
 	&opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_quiet, &opt_verbose, NULL
 };
 const struct bt_optcmd bt_optab_compare = {
-	compare_opts, NULL, 20, "runs follow --base or --head", compare_init
+	compare_opts, NULL, 20, NULL, compare_init
 };
 
 /* batch */
