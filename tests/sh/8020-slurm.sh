@@ -123,7 +123,7 @@ is "$(strip "$out/manifest.jsonl")" "$(strip "$T/local/manifest.jsonl")" \
 like "$(grep -h 'failed' "$out"/slurm-batch-*.out)" "some traces of shard [0-2]/3 failed" \
 	"the failed trace is told in its task's output, not failing the task"
 if "$BIN" help merge >/dev/null 2>&1; then
-	"$BIN" merge "$T/local/reports" -o "$T/local/fleet.json"
+	"$BIN" merge -q "$T/local/reports" -o "$T/local/fleet.json"
 	check "the merged fleet report equals a local batch + merge" cmp "$out/fleet.json" "$T/local/fleet.json"
 else
 	echo "ok - # SKIP no merge command in this build: the reduce only joined the manifests"
