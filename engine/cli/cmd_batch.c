@@ -120,7 +120,8 @@ int bt_cmd_batch(int argc, char **argv, struct bt_err *err)
 	struct bt_batch_opts bo;
 	struct bt_batch_sum sum;
 	const char **args = NULL;
-	char *exe = NULL;
+	char *exe = NULL, *outdir = NULL;
+	size_t n;
 	int rc = bt_opts_parse(&o, &bt_optab_batch, argc, argv, err);
 
 	memset(&sum, 0, sizeof sum);
@@ -139,7 +140,10 @@ int bt_cmd_batch(int argc, char **argv, struct bt_err *err)
 	memset(&bo, 0, sizeof bo);
 	exe = self_exe(argv[0]);
 	args = worker_args(&o, &bo.nargs);
-	bo.outdir = o.out;
+	outdir = bt_xstrdup(o.out);   /* "fleet/" names its files "fleet/reports/..." */
+	for (n = strlen(outdir); n > 1 && outdir[n - 1] == '/'; n--)
+		outdir[n - 1] = 0;
+	bo.outdir = outdir;
 	bo.exe = exe;
 	bo.args = args;
 	bo.jobs = o.jobs ? o.jobs : bt_batch_cores();
@@ -156,6 +160,7 @@ done:
 	bt_batch_sum_release(&sum);
 	free(args);
 	free(exe);
+	free(outdir);
 	bt_opts_release(&o);
 	return rc;
 }
