@@ -84,8 +84,9 @@ void bt_pool_free(struct bt_pool *p);
 int bt_pool_running(const struct bt_pool *p);
 int bt_pool_full(const struct bt_pool *p);
 /* Run argv (argv[0] a path) as a worker, its stdin and stdout /dev/null,
- * its stderr captured; the pool must not be full. BT_EIO if it cannot be
- * started. */
+ * its stderr captured, SIGTERM'd if the batch dies first; the pool must
+ * not be full. BT_EIO if it cannot be forked; one that cannot be exec'd
+ * ends with status 127 and says so on its stderr. */
 int bt_pool_spawn(struct bt_pool *p, char *const argv[], size_t tag, struct bt_err *err);
 /* Wait for a worker to end (one must be running); end->tail is reset
  * first. BT_EIO if waiting fails. */
