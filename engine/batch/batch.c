@@ -213,7 +213,9 @@ static char *worker_error(const struct bt_pool_end *e)
 	for (p = t; (p = strstr(p, tag)); p += sizeof tag - 1)
 		if (p == t || p[-1] == '\n')
 			line = p + sizeof tag - 1;
-	if (e->sig)
+	if (e->timed_out)
+		bt_buf_addf(&b, "timed out: killed after %.0f s", e->seconds);
+	else if (e->sig)
 		bt_buf_addf(&b, "killed by signal %d (%s)", e->sig, strsignal(e->sig));
 	else if (!line)
 		bt_buf_addf(&b, "exited with status %d", e->exit_code);
@@ -325,6 +327,7 @@ static int run_all(struct batch_run *r, struct bt_err *err)
 	qsort(r->todo, r->ntodo, sizeof *r->todo, cmp_todo);
 	if ((rc = bt_pool_new(&pool, r->o->jobs, err)))
 		return rc;
+	bt_pool_timeout(pool, r->o->timeout);
 	bt_progress_phase("analysing the traces");
 	r->t0 = now();
 	show(r);

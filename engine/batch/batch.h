@@ -28,6 +28,7 @@ struct bt_batch_opts {
 	int db;                     /* keep each trace's database too, OUTDIR/db/HASH.db */
 	int shard, nshards;         /* this run's share of the files; nshards 0: all */
 	int retry_failed;           /* run again what an earlier run recorded as failed */
+	int timeout;                /* seconds a worker may run, then killed; 0: no limit */
 	int progress;               /* draw the progress line (a terminal, no -q) */
 	bt_batch_probe_fn probe;
 };

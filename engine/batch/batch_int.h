@@ -68,6 +68,7 @@ struct bt_pool_end {
 	size_t tag;                 /* the spawn's */
 	int exit_code;              /* -1 when killed by a signal */
 	int sig;                    /* the signal, or 0 */
+	int timed_out;              /* killed by the pool for running past its timeout */
 	double seconds;             /* wall, spawn to reap */
 	long peak_kb;               /* peak RSS (wait4's ru_maxrss) */
 	struct bt_buf tail;         /* the end of what it wrote to stderr (up to 8 KiB) */
@@ -80,6 +81,8 @@ struct bt_pool;
 int bt_pool_new(struct bt_pool **out, int jobs, struct bt_err *err);
 /* Kill (SIGTERM) and reap the workers still running; NULL is fine. */
 void bt_pool_free(struct bt_pool *p);
+/* Kill (SIGKILL) a worker that runs longer than seconds; 0: no limit. */
+void bt_pool_timeout(struct bt_pool *p, int seconds);
 /* Workers running now. */
 int bt_pool_running(const struct bt_pool *p);
 int bt_pool_full(const struct bt_pool *p);

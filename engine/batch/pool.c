@@ -33,11 +33,13 @@ struct pool_slot {
 	size_t tag;
 	int cap_fd;         /* the capture of its stderr */
 	double started;
+	int timed_out;      /* killed for running past the timeout */
 };
 
 struct bt_pool {
 	struct pool_slot *slots;
 	int n, running;
+	int timeout;        /* seconds a worker may run; 0: no limit */
 };
 
 static double now(void)
@@ -104,6 +106,11 @@ void bt_pool_free(struct bt_pool *p)
 	free(p);
 }
 
+void bt_pool_timeout(struct bt_pool *p, int seconds)
+{
+	p->timeout = seconds;
+}
+
 int bt_pool_running(const struct bt_pool *p)
 {
 	return p->running;
@@ -168,6 +175,7 @@ int bt_pool_spawn(struct bt_pool *p, char *const argv[], size_t tag, struct bt_e
 		return bt_err_set(err, BT_EIO, "cannot start a worker: %s", strerror(errno));
 	s->pid = pid;
 	s->tag = tag;
+	s->timed_out = 0;
 	s->started = now();
 	p->running++;
 	return BT_OK;
@@ -189,6 +197,23 @@ static void read_tail(int fd, struct bt_buf *tail)
 		bt_buf_add(tail, buf, (size_t)got);
 }
 
+/* Kill the workers past the timeout (SIGKILL: a hung one may ignore less). */
+static void overdue(struct bt_pool *p)
+{
+	struct timespec tick = { 0, 20000000 };
+	double t = now();
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		struct pool_slot *s = &p->slots[i];
+		if (s->pid > 0 && !s->timed_out && t - s->started > p->timeout) {
+			kill(s->pid, SIGKILL);
+			s->timed_out = 1;
+		}
+	}
+	nanosleep(&tick, NULL);
+}
+
 int bt_pool_reap(struct bt_pool *p, struct bt_pool_end *end, struct bt_err *err)
 {
 	struct rusage ru;
@@ -197,7 +222,12 @@ int bt_pool_reap(struct bt_pool *p, struct bt_pool_end *end, struct bt_err *err)
 
 	bt_buf_reset(&end->tail);
 	for (;;) {
-		pid = wait4(-1, &status, 0, &ru);
+		/* with a timeout, polled every 20 ms: the workers' clocks are checked */
+		pid = wait4(-1, &status, p->timeout ? WNOHANG : 0, &ru);
+		if (pid == 0) {
+			overdue(p);
+			continue;
+		}
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid < 0)
@@ -212,6 +242,7 @@ int bt_pool_reap(struct bt_pool *p, struct bt_pool_end *end, struct bt_err *err)
 	end->peak_kb = ru.ru_maxrss;   /* Linux: kilobytes */
 	end->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	end->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	end->timed_out = p->slots[i].timed_out;
 	read_tail(p->slots[i].cap_fd, &end->tail);
 	p->slots[i].pid = 0;
 	p->running--;

@@ -151,6 +151,7 @@ int bt_cmd_batch(int argc, char **argv, struct bt_err *err)
 	bo.shard = o.shard;
 	bo.nshards = o.nshards;
 	bo.retry_failed = o.retry_failed;
+	bo.timeout = o.timeout;
 	bo.progress = !o.quiet && isatty(2);
 	bo.probe = probe;
 	rc = bt_batch_run(&bo, o.inputs, o.ninputs, &sum, err);

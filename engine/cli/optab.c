@@ -293,6 +293,14 @@ static int shard(struct bt_opts *o, const char *name, const char *v, struct bt_e
 	return BT_OK;
 }
 
+static int timeout(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	return count_into(&o->timeout, name, v, 1, err);
+}
+
+static const struct bt_opt opt_timeout = {
+	.name = "--timeout", .arg = "S", .kind = BT_OPTK_VALUE, .parse = timeout,
+	.help = "kill a worker that runs longer than S seconds (its\ntrace is failed: timed out); default: no limit" };
 static const struct bt_opt opt_jobs = {
 	.name = "--jobs", .alias = "-j", .arg = "N", .kind = BT_OPTK_VALUE, .parse = jobs,
 	.help = "analyse N traces at once (default: the cores this\nprocess may run on)" };
@@ -317,7 +325,8 @@ static const struct bt_opt opt_batch_rules = {
 	.help = "run these rule files on every trace (repeatable)" };
 
 static const struct bt_opt *const batch_opts[] = {
-	&opt_output, &opt_jobs, &opt_shard, &opt_batch_rules, &opt_batch_set, &opt_keep_db, &opt_retry_failed, NULL
+	&opt_output, &opt_jobs, &opt_shard, &opt_batch_rules, &opt_batch_set, &opt_keep_db, &opt_retry_failed,
+	&opt_timeout, NULL
 };
 static const struct bt_opt *const batch_load_opts[] = {
 	&opt_retrace, &opt_symbols, &opt_slice_policy, &opt_strict, &opt_quiet, NULL

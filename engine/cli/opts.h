@@ -60,6 +60,7 @@ struct bt_opts {
 	int shard, nshards;        /* --shard I/N; nshards 0: all */
 	int keep_db;               /* --db: each trace's database too */
 	int retry_failed;          /* --retry-failed */
+	int timeout;               /* --timeout SECONDS; 0: none */
 };
 
 enum bt_opt_kind {

@@ -51,6 +51,23 @@ is "$(man "$T/k/manifest.jsonl" '[x["error"] for x in l if x["status"] == "faile
 	"the manifest says it was killed, and by what"
 is "$(man "$T/k/manifest.jsonl" 'sum(x["status"] == "ok" for x in l)')" 2 "the other two are analysed"
 
+# a worker past --timeout: killed, its trace failed
+cat >"$T/hang.lua" <<'LUA'
+bt.rule{ id = "hang", run = function()
+  local x = 0
+  for i = 1, 2000000000 do x = x + i end
+end }
+LUA
+"$MKDUMP" --records 300 --seed 7 --no-truth "$T/hang/h" >/dev/null
+"$BIN" batch -q "$T/hang/h" -o "$T/to" --timeout 1 --rules "$T/hang.lua" --set lua.max_instructions=100000000000 2>/dev/null
+is "$?" 4 "--timeout: the hung trace fails, exit 4"
+like "$(man "$T/to/manifest.jsonl" '[x["error"] for x in l if x["status"] == "failed"][0]')" "^timed out: killed after [0-9]+ s$" \
+	"its error says it timed out"
+like "$(man "$T/to/manifest.jsonl" '[x["seconds"] for x in l if x["status"] == "failed"][0]')" "^[12]\.[0-9]+$" \
+	"... after the second it was given"
+"$BIN" batch -q "$in" -o "$T/to2" --timeout 100
+is "$?" 0 "a timeout no trace reaches changes nothing"
+
 # a batch killed midway: whole reports only, and a rerun finishes
 # shellcheck disable=SC2086
 setsid "$BIN" batch -q "$in" -o "$T/h" -j 1 $slow 2>/dev/null &
