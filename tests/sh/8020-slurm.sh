@@ -11,6 +11,7 @@
 # BT_REQUIRE_SLURM=1 (CI sets it): there a cluster that cannot start fails.
 . tests/lib.sh
 
+PATH=$PATH:/usr/sbin:/sbin   # the daemons live there; a root shell may not have it
 skip() {
 	[ "${BT_REQUIRE_SLURM:-0}" = 1 ] && { echo "not ok - Slurm required (BT_REQUIRE_SLURM=1): $1"; exit 0; }
 	echo "ok - # SKIP $1"
