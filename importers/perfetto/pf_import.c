@@ -226,6 +226,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = pf_link(&p, err);
 	if (!rc)
+		rc = pf_threads_report(&p, err);
+	if (!rc)
 		rc = write_threads(&p, &threads, &main_tid, &nthreads, err);
 	if (!rc)
 		rc = write_meta(&p, main_tid, nthreads, err);

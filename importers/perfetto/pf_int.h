@@ -230,6 +230,9 @@ void pf_threads_compact(struct pf *p, const Perfetto__Protos__CompactSched *c);
 /* The thread of process pid that ART's name NAME (len bytes) stands for:
  * its tid, 0 if none, -1 if several. Call after the read. */
 int64_t pf_threads_find(struct pf *p, int64_t pid, const char *name, size_t len);
+/* Counts, in diagnostics, the monitor waits whose owner stayed unknown
+ * (after pf_link). */
+int pf_threads_report(struct pf *p, struct bt_err *err);
 
 /* pf_pair.c: spilled events into slices, track slices and counters. */
 int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err);

@@ -46,7 +46,6 @@ struct pair {
 	struct bt_map64 *threads;   /* tids with slices */
 	int64_t total[PF__NARGS];   /* magnitudes of the values taken, by kind */
 	uint64_t unmatched, overlaps, unterminated, deep, other, over;
-	uint64_t owner_unknown;     /* monitor waits whose owner no thread is */
 };
 
 static void unpack_args(const void *blob, size_t n, struct pf_args *a)
@@ -261,7 +260,6 @@ static int monitor_edge(struct pair *r, const struct bt_slice *s, const struct t
 	if (who > 0)
 		return bt_db_exec(r->p->db, BT_SQL_INSERT_EDGE, err, "intniiinin", s->tid, "monitor", s->ts, s->dur, who,
 				  s->ts + s->dur);
-	r->owner_unknown++;
 	return bt_db_exec(r->p->db, BT_SQL_INSERT_EDGE, err, "intniinnnn", s->tid, "monitor", s->ts, s->dur);
 }
 
@@ -449,10 +447,6 @@ static void report(const struct pair *r, const struct pf *p)
 	if (r->over)
 		bt_diag_count(p->diag, "perfetto_annotation_total", r->over,
 			      "annotation values in '%s' past 2^60 in all (of one kind); ignored", p->path);
-	if (r->owner_unknown)
-		bt_diag_count(p->diag, "perfetto_monitor_owner_unknown", r->owner_unknown,
-			      "ART monitor contention waits in '%s' name an owner (NAME (N), N being ART's thread id, not the kernel's) that no single thread of the trace has; their owner is unknown",
-			      p->path);
 	if (r->other)
 		bt_diag_count(p->diag, "perfetto_other_process", r->other,
 			      "slices of processes other than pid %lld in '%s'; not imported", (long long)p->pid, p->path);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/db/rows.h"
 #include "importers/perfetto/pf_int.h"
 
 #define CLONE_THREAD 0x10000   /* <linux/sched.h>: the new task joins its creator's process */
@@ -234,4 +235,23 @@ int64_t pf_threads_find(struct pf *p, int64_t pid, const char *name, size_t len)
 	}
 	bt_buf_release(&b);
 	return t == AMBIGUOUS ? -1 : (int64_t)t;
+}
+
+int pf_threads_report(struct pf *p, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int64_t n = 0;
+	int rc;
+
+	if (bt_rows_open(&r, p->db, BT_SQL_SCRATCH_PF_MONITOR_UNKNOWN, err))
+		return err->code;
+	if ((rc = bt_rows_next(r, err)) == 1)
+		n = bt_rows_int(r, 0);
+	bt_rows_close(r);
+	if (rc < 0)
+		return err->code;
+	if (n > 0)
+		bt_diag_count(p->diag, "perfetto_monitor_owner_unknown", (uint64_t)n,
+			      "monitor waits in '%s' have no known owner: ART names it NAME (N), N being ART's thread id, not the kernel's, and no single thread of the waiter's process has that name", p->path);
+	return BT_OK;
 }
