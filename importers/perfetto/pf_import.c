@@ -218,6 +218,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = resolve_pending(&p, err);
 	if (!rc)
+		pf_threads_done(&p);
+	if (!rc)
 		rc = pf_choose(&p, err);
 	if (!rc)
 		rc = pf_pair(&p, &threads, err);

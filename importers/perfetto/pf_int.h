@@ -171,6 +171,7 @@ struct pf {
 	struct pf_tname { int64_t ts; int kind; } *tnames;   /* a thread name's kind and time (-1: none) */
 	size_t ntnames, tncap;
 	struct bt_strmap by_name;        /* "pid|name" -> tid, or UINT32_MAX: several */
+	struct bt_map64 layer_name;      /* pid -> index + 1 into names: the package its surfaces name */
 	int indexed, named_threads;
 };
 
@@ -230,6 +231,11 @@ void pf_threads_compact(struct pf *p, const Perfetto__Protos__CompactSched *c);
 /* The thread of process pid that ART's name NAME (len bytes) stands for:
  * its tid, 0 if none, -1 if several. Call after the read. */
 int64_t pf_threads_find(struct pf *p, int64_t pid, const char *name, size_t len);
+/* A frame timeline event: the package an app's surface ("TX - PKG/...")
+ * names, its process's name where nothing else names it (pf_threads_done). */
+void pf_threads_frame(struct pf *p, const Perfetto__Protos__FrameTimelineEvent *e);
+/* After the read: the names only surfaces gave. */
+void pf_threads_done(struct pf *p);
 /* Counts, in diagnostics, the monitor waits whose owner stayed unknown
  * (after pf_link). */
 int pf_threads_report(struct pf *p, struct bt_err *err);

@@ -601,6 +601,8 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 		rc = describe(p, pk->track_descriptor, err);
 	if (!rc && pk->process_tree)
 		process_tree(p, pk->process_tree);
+	if (!rc && pk->frame_timeline_event)
+		pf_threads_frame(p, pk->frame_timeline_event);
 	if (!rc && pk->ftrace_events)
 		rc = ftrace(p, pk->ftrace_events, err);
 	if (!rc && pk->track_event)

@@ -2,8 +2,9 @@
  * Threads of a Perfetto trace: their names and processes from every place
  * a trace puts them (a thread's own track descriptor, the process tree,
  * the kernel's comm in task_newtask, task_rename, sched_switch,
- * sched_waking/wakeup, compact sched and process exit/free), and ART's
- * names of monitor owners resolved to the thread they name.
+ * sched_waking/wakeup, compact sched and process exit/free), processes'
+ * names also from their surfaces' frame timeline, and ART's names of
+ * monitor owners resolved to the thread they name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +22,14 @@ void pf_threads_init(struct pf *p)
 {
 	bt_map64_init(&p->name_of, 256);
 	bt_strmap_init(&p->by_name);
+	bt_map64_init(&p->layer_name, 16);
 }
 
 void pf_threads_release(struct pf *p)
 {
 	bt_map64_release(&p->name_of);
 	bt_strmap_release(&p->by_name);
+	bt_map64_release(&p->layer_name);
 	free(p->tnames);
 }
 
@@ -171,6 +174,57 @@ void pf_threads_compact(struct pf *p, const Perfetto__Protos__CompactSched *c)
 		c->switch_next_comm_index, c->n_switch_next_comm_index, c);
 	compact(p, c->waking_timestamp, c->n_waking_timestamp, c->waking_pid, c->n_waking_pid, c->waking_comm_index,
 		c->n_waking_comm_index, c);
+}
+
+/* "TX - PKG/ACTIVITY#N", an app's surface: the length of PKG, a Java
+ * package name (two or more dotted words); 0 for other layers. */
+static size_t package(const char *layer)
+{
+	static const char pre[] = "TX - ";
+	const char *s = layer + sizeof pre - 1, *c;
+	int dots = 0, word = 0;
+
+	if (strncmp(layer, pre, sizeof pre - 1))
+		return 0;
+	for (c = s; *c && *c != '/'; c++) {
+		if (*c == '.' && word) {
+			dots++;
+			word = 0;
+		} else if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_' ||
+			   (word && *c >= '0' && *c <= '9')) {
+			word = 1;
+		} else {
+			return 0;
+		}
+	}
+	return *c == '/' && dots && word ? (size_t)(c - s) : 0;
+}
+
+static void surface(struct pf *p, const Perfetto__Protos__FrameTimelineEvent__SurfaceFrameStart *f)
+{
+	size_t n;
+
+	if (!f || !f->has_pid || f->pid <= 0 || !f->layer_name || pf_name(p, &p->layer_name, f->pid))
+		return;
+	if ((n = package(f->layer_name)))
+		pf_name_put(p, &p->layer_name, f->pid, f->layer_name + 5, n);
+}
+
+void pf_threads_frame(struct pf *p, const Perfetto__Protos__FrameTimelineEvent *e)
+{
+	surface(p, e->expected_surface_frame_start);
+	surface(p, e->actual_surface_frame_start);
+}
+
+void pf_threads_done(struct pf *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->layer_name.cap; i++) {
+		const struct bt_map64_slot *s = &p->layer_name.slots[i];
+		if (s->val && !pf_name(p, &p->process_name, (int64_t)s->key))
+			bt_map64_put(&p->process_name, s->key, s->val);
+	}
 }
 
 /* "pid|name" keys of by_name. */

@@ -83,3 +83,5 @@ is "$(q "$T/ss2.db" "SELECT group_concat(value, ' / ') FROM (SELECT value FROM m
 "$BIN" import -q "$REAL/nowinandroid-trace/trace.perfetto-trace" -o "$T/now.db" 2>"$T/now.err"
 is "$(q "$T/now.db" "SELECT count, detail LIKE '%holds no process tree, thread descriptors or scheduler events' FROM diagnostics WHERE code = 'perfetto_no_thread_names'")" \
 	"4	1" "nowinandroid: its 4 threads have no names, and the report says why"
+is "$(q "$T/now.db" "SELECT value FROM meta WHERE key = 'process_name'")" "com.google.samples.apps.nowinandroid.demo" \
+	"nowinandroid: the process named by its surfaces' frame timeline (TX - PKG/ACTIVITY)"
