@@ -31,12 +31,17 @@ SELECT f.*, CASE WHEN f.f1 IS NULL THEN NULL WHEN f.f2 IS NULL THEN f.f1
                  ELSE (SELECT (SELECT coalesce(max(id), 0) FROM frames) + w.id FROM pf_wait_node w
                        WHERE w.caller = f.f2 AND w.frame = f.f1) END AS node
 FROM pf_flow f WHERE f.role > 0;
+CREATE TEMP TABLE pf_arrow AS
+SELECT e.tid AS waiter, e.ts AS ts, s.tid AS tid, s.ts AS waker_ts, s.f1 AS f1
+FROM pf_flow s JOIN pf_flow e ON e.id = s.id AND e.role = 1
+WHERE s.role = 0 AND s.name LIKE 'wakes monitor wait of %' AND e.edge = 'monitor'
+ORDER BY e.tid, e.ts, s.id;
+CREATE INDEX temp.pf_arrow_at ON pf_arrow(waiter, ts);
 UPDATE blocking_edges SET (waker_tid, waker_ts, waker_node_id) = (
-	SELECT s.tid, s.ts, s.f1 FROM pf_flow s JOIN pf_wait e ON e.id = s.id AND e.role = 1
-	WHERE s.role = 0 AND s.name LIKE 'wakes % wait of %' AND e.edge = blocking_edges.kind
-	  AND e.tid = blocking_edges.waiter_tid AND e.ts = blocking_edges.ts
-	ORDER BY s.id LIMIT 1)
-WHERE waker_tid IS NULL AND waiter_sample_id IS NULL;
+	SELECT a.tid, a.waker_ts, a.f1 FROM pf_arrow a
+	WHERE a.waiter = blocking_edges.waiter_tid AND a.ts = blocking_edges.ts ORDER BY a.rowid LIMIT 1)
+WHERE kind = 'monitor' AND waker_tid IS NULL AND waiter_sample_id IS NULL;
+DROP TABLE temp.pf_arrow;
 INSERT INTO blocking_edges(waiter_tid, kind, ts, dur, waker_tid, waker_ts, waker_node_id, waiter_node_id)
 SELECT e.tid, substr(s.name, 7, instr(s.name, ' wait of ') - 7), e.ts, e.dur, s.tid, s.ts, s.f1, e.node
 FROM pf_flow s JOIN pf_wait e ON e.id = s.id AND e.role = 1
