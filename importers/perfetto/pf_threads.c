@@ -6,7 +6,6 @@
  * names also from their surfaces' frame timeline, and ART's names of
  * monitor owners resolved to the thread they name.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +16,7 @@
 #define CLONE_THREAD 0x10000   /* <linux/sched.h>: the new task joins its creator's process */
 #define COMM_LEN 15            /* the kernel keeps a thread's name to 15 bytes (TASK_COMM_LEN - 1) */
 #define AMBIGUOUS UINT32_MAX   /* by_name: several threads of that name */
+#define SURFACE "TX - "        /* an app's surface in SurfaceFlinger's frame timeline */
 
 void pf_threads_init(struct pf *p)
 {
@@ -180,11 +180,10 @@ void pf_threads_compact(struct pf *p, const Perfetto__Protos__CompactSched *c)
  * package name (two or more dotted words); 0 for other layers. */
 static size_t package(const char *layer)
 {
-	static const char pre[] = "TX - ";
-	const char *s = layer + sizeof pre - 1, *c;
+	const char *s = layer + sizeof SURFACE - 1, *c;
 	int dots = 0, word = 0;
 
-	if (strncmp(layer, pre, sizeof pre - 1))
+	if (strncmp(layer, SURFACE, sizeof SURFACE - 1))
 		return 0;
 	for (c = s; *c && *c != '/'; c++) {
 		if (*c == '.' && word) {
@@ -207,7 +206,7 @@ static void surface(struct pf *p, const Perfetto__Protos__FrameTimelineEvent__Su
 	if (!f || !f->has_pid || f->pid <= 0 || !f->layer_name || pf_name(p, &p->layer_name, f->pid))
 		return;
 	if ((n = package(f->layer_name)))
-		pf_name_put(p, &p->layer_name, f->pid, f->layer_name + 5, n);
+		pf_name_put(p, &p->layer_name, f->pid, f->layer_name + sizeof SURFACE - 1, n);
 }
 
 void pf_threads_frame(struct pf *p, const Perfetto__Protos__FrameTimelineEvent *e)
