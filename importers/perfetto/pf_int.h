@@ -45,12 +45,15 @@ struct pf_args {
 
 /* What a slice's name says (pf_names.c): the atrace markers of btrace 2.0
  * and ART, parsed once per distinct name. */
-enum pf_marker { PF_PLAIN, PF_WAIT, PF_NOTIFY, PF_MONITOR, PF_BINDER, PF_PTHREAD };
+enum pf_marker { PF_PLAIN, PF_WAIT, PF_NOTIFY, PF_MONITOR, PF_BINDER, PF_PTHREAD, PF_LOCK };
 
+/* PF_MONITOR is ART's "monitor contention with owner NAME (N)": N is ART's
+ * thread id, not the kernel's; PF_LOCK its "Lock contention on a monitor
+ * lock (owner tid: T)", T the kernel's tid (0: unknown). */
 struct pf_frame {
 	enum pf_marker marker;
-	int64_t value;          /* obj (wait, notify), owner tid (monitor), code (binder), new tid */
-	uint32_t iface_off, iface_len, method_off, method_len;   /* binder, into the name */
+	int64_t value;          /* obj (wait, notify), N or T (monitor, lock), code (binder), new tid */
+	uint32_t iface_off, iface_len, method_off, method_len;   /* binder; iface: a monitor's NAME; into the name */
 	int has_code, has_method;
 	int used;               /* a slice of the app's was made of it */
 	char *name;
@@ -163,6 +166,13 @@ struct pf {
 	size_t nlaunches, lcap;
 	int open_launches;
 	struct bt_strmap type_of;        /* record type name -> type, for the Type annotation */
+	/* pf_threads.c */
+	struct bt_map64 name_of;         /* tid -> index + 1 into tnames */
+	struct pf_tname { int64_t ts; int kind; } *tnames;   /* a thread name's kind and time (-1: none) */
+	size_t ntnames, tncap;
+	struct bt_strmap by_name;        /* "pid|name" -> tid, or UINT32_MAX: several */
+	struct bt_map64 layer_name;      /* pid -> index + 1 into names: the package its surfaces name */
+	int indexed, named_threads;
 };
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */
@@ -207,6 +217,28 @@ void pf_launch_track(struct pf *p, uint64_t uuid, int kind, int64_t ts);
 int pf_choose(struct pf *p, struct bt_err *err);
 int pf_choose_meta(struct pf *p, struct bt_err *err);
 void pf_choose_release(struct pf *p);
+
+/* pf_threads.c: names and processes of threads. A name's kind, weakest
+ * first: the kernel's comm, the process tree's, the thread's own track's. */
+enum { PF_NAME_KERNEL = 1, PF_NAME_TREE = 2, PF_NAME_OWN = 3 };
+void pf_threads_init(struct pf *p);
+void pf_threads_release(struct pf *p);
+/* ts: when the kernel had that name (-1: no time, file order decides) */
+void pf_thread_name(struct pf *p, int64_t tid, const char *name, size_t len, int kind, int64_t ts);
+void pf_thread_group(struct pf *p, int64_t tid, int64_t tgid);
+void pf_threads_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e);
+void pf_threads_compact(struct pf *p, const Perfetto__Protos__CompactSched *c);
+/* The thread of process pid that ART's name NAME (len bytes) stands for:
+ * its tid, 0 if none, -1 if several. Call after the read. */
+int64_t pf_threads_find(struct pf *p, int64_t pid, const char *name, size_t len);
+/* A frame timeline event: the package an app's surface ("TX - PKG/...")
+ * names, its process's name where nothing else names it (pf_threads_done). */
+void pf_threads_frame(struct pf *p, const Perfetto__Protos__FrameTimelineEvent *e);
+/* After the read: the names only surfaces gave. */
+void pf_threads_done(struct pf *p);
+/* Counts, in diagnostics, the monitor waits whose owner stayed unknown
+ * (after pf_link). */
+int pf_threads_report(struct pf *p, struct bt_err *err);
 
 /* pf_pair.c: spilled events into slices, track slices and counters. */
 int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err);

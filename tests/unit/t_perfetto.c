@@ -3,12 +3,15 @@
  * writer's varints, fixed fields and nested lengths (one byte, then more
  * once the message outgrows it), and the key that interns a byte count's
  * text: equal keys must mean the text bt_format_bytes writes is equal,
- * ties of its rounding included.
+ * ties of its rounding included. The importer's threads (pf_threads.c):
+ * which of a thread's names stands, ART's names of monitor owners
+ * resolved to threads, and the contention markers (pf_names.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "importers/perfetto/pf_int.h"
 #include "reports/export/pbw.h"
 #include "reports/export/perfetto_int.h"
 #include "reports/report.h"
@@ -98,9 +101,112 @@ static void wire(void)
 	bt_pbw_release(&w);
 }
 
+static void pf_init(struct pf *p)
+{
+	memset(p, 0, sizeof *p);
+	bt_map64_init(&p->tgid_of, 16);
+	bt_map64_init(&p->thread_name, 16);
+	bt_map64_init(&p->process_name, 16);
+	bt_strmap_init(&p->frame_of);
+	pf_threads_init(p);
+}
+
+static const char *tname(struct pf *p, int64_t tid)
+{
+	const char *n = pf_name(p, &p->thread_name, tid);
+
+	return n ? n : "(none)";
+}
+
+static void thread_names(void)
+{
+	struct pf p;
+
+	pf_init(&p);
+	pf_thread_name(&p, 10, "kern", 4, PF_NAME_KERNEL, 100);
+	is_str(tname(&p, 10), "kern", "names: the kernel's comm");
+	pf_thread_name(&p, 10, "older", 5, PF_NAME_KERNEL, 50);
+	is_str(tname(&p, 10), "kern", "names: an older comm, later in the file (another CPU's bundle), does not replace it");
+	pf_thread_name(&p, 10, "newer\n", 6, PF_NAME_KERNEL, 150);
+	is_str(tname(&p, 10), "newer", "names: a newer comm does, without its newline");
+	pf_thread_name(&p, 10, "untimed", 7, PF_NAME_KERNEL, -1);
+	is_str(tname(&p, 10), "untimed", "names: a comm of no time: the file's order");
+	pf_thread_name(&p, 10, "tree", 4, PF_NAME_TREE, -1);
+	pf_thread_name(&p, 10, "kern2", 5, PF_NAME_KERNEL, 999);
+	is_str(tname(&p, 10), "tree", "names: the process tree's beats a later comm");
+	pf_thread_name(&p, 10, "own", 3, PF_NAME_OWN, -1);
+	pf_thread_name(&p, 10, "tree2", 5, PF_NAME_TREE, -1);
+	is_str(tname(&p, 10), "own", "names: the thread's own track's beats the tree's");
+	pf_thread_name(&p, 11, "a\0b", 3, PF_NAME_OWN, -1);
+	pf_thread_name(&p, 11, "", 0, PF_NAME_OWN, -1);
+	is_str(tname(&p, 11), "(none)", "names: empty names and names holding NUL are none");
+	is_int((int64_t)p.nnames, 1, "names: one string per thread, replaced in place");
+	pf_release(&p);
+}
+
+static void art_owners(void)
+{
+	static const struct { int64_t tid, pid; const char *name; } th[] = {
+		{ 20, 5, "DefaultDispatch" }, { 21, 5, "ple.sync.Worker" }, { 22, 5, "binder:5_2" },
+		{ 23, 5, "binder:5_2" }, { 24, 5, "HeapTaskDaemon" }, { 30, 6, "HeapTaskDaemon" },
+		{ 25, 5, "user@host.Name1" },
+	};
+	struct pf p;
+	size_t i;
+
+	pf_init(&p);
+	for (i = 0; i < sizeof th / sizeof th[0]; i++) {
+		pf_thread_group(&p, th[i].tid, th[i].pid);
+		pf_thread_name(&p, th[i].tid, th[i].name, strlen(th[i].name), PF_NAME_KERNEL, -1);
+	}
+#define FIND(pid, s) pf_threads_find(&p, pid, s, strlen(s))
+	is_int(FIND(5, "DefaultDispatcher-worker-1"), 20, "owners: a long name without a dot: its first 15 bytes");
+	is_int(FIND(5, "com.example.sync.Worker"), 21, "owners: a long dotted name: its last 15 bytes");
+	is_int(FIND(5, "user@host.Name1.x"), 25, "owners: a long name with '@': its first 15 bytes");
+	is_int(FIND(5, "binder:5_2"), -1, "owners: two threads of the name: ambiguous");
+	is_int(FIND(5, "Thread-7"), 0, "owners: no thread of the name");
+	is_int(FIND(5, "HeapTaskDaemon"), 24, "owners: the waiter's process's thread of the name");
+	is_int(FIND(6, "HeapTaskDaemon"), 30, "owners: another process's, in that process");
+	is_int(FIND(7, "HeapTaskDaemon"), 0, "owners: none in a process without it");
+#undef FIND
+	pf_release(&p);
+}
+
+static void contention_markers(void)
+{
+	static const struct { const char *name; enum pf_marker m; int64_t v; const char *owner; } c[] = {
+		{ "monitor contention with owner Signal Catcher (3) at void a.B.c()(B.java:1) waiters=0 blocking from x",
+		  PF_MONITOR, 3, "Signal Catcher" },
+		{ "monitor contention with owner pool (x) (12) waiters=1 blocking from y", PF_MONITOR, 12, "pool (x)" },
+		{ "monitor contention with owner binder:1858_20 (182)", PF_MONITOR, 182, "binder:1858_20" },
+		{ "monitor contention with owner nobody", PF_PLAIN, 0, NULL },
+		{ "Lock contention on a monitor lock (owner tid: 2053)", PF_LOCK, 2053, NULL },
+		{ "Lock contention on a monitor lock (owner tid: 0)", PF_LOCK, 0, NULL },
+		{ "Lock contention on thread list lock (owner tid: 5)", PF_PLAIN, 0, NULL },
+		{ "Lock contention on a monitor lock", PF_PLAIN, 0, NULL },
+	};
+	struct pf p;
+	size_t i;
+
+	pf_init(&p);
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		uint32_t id = pf_frame(&p, c[i].name, strlen(c[i].name));   /* before p.frames: it may move */
+		const struct pf_frame *f = &p.frames[id - 1];
+		char what[160];
+		snprintf(what, sizeof what, "markers: '%.60s'", c[i].name);
+		ok(f->marker == c[i].m && (c[i].m == PF_PLAIN || f->value == c[i].v) &&
+		   (!c[i].owner || (f->iface_len == strlen(c[i].owner) &&
+				    !memcmp(f->name + f->iface_off, c[i].owner, f->iface_len))), what);
+	}
+	pf_release(&p);
+}
+
 int main(void)
 {
 	wire();
 	bytes_keys();
+	thread_names();
+	art_owners();
+	contention_markers();
 	return done_testing();
 }
