@@ -84,25 +84,33 @@ static void read_v1(struct art_cursor *c, struct art_ev *e)
 	set_times(c, e, wall * 1000, cpu * 1000);
 }
 
+/* The 7-bit groups of w's bytes packed together (their high bits clear):
+ * 7 -> 14 -> 28 -> 56 bits, pairs of lanes joined at each step. */
+static inline uint64_t leb_pack(uint64_t w)
+{
+	w = (w & 0x007f007f007f007full) | (w >> 1 & 0x3f803f803f803f80ull);
+	w = (w & 0x00003fff00003fffull) | (w >> 2 & 0x0fffc0000fffc000ull);
+	return (w & 0x000000000fffffffull) | (w >> 4 & 0x00fffffff0000000ull);
+}
+
 /* A LEB128 value at p, which has 10 bytes readable: the byte after it,
- * or NULL when it runs past 10 bytes or 64 bits. Up to 8 bytes at once:
- * the first byte without its high bit ends it, and each byte's 7 bits
- * shift down into place. */
+ * or NULL when it runs past 10 bytes or 64 bits. Up to 8 bytes without
+ * a branch on its length: the first byte without its high bit ends it,
+ * its bytes' 7 bits are packed, a signed value's top bit extended. */
 static inline const unsigned char *leb(const unsigned char *p, uint64_t *v, int sign)
 {
-	uint64_t w = bt_le64(p), stop = ~w & 0x8080808080808080ull, x;
+	uint64_t w = bt_le64(p), stop = ~w & 0x8080808080808080ull, x, m;
 	unsigned char b;
-	int n, shift;
+	unsigned n;
+	int shift;
 
 	if (stop) {   /* stop ^ (stop - 1): the value's bytes, up to its last's high bit */
-		n = (__builtin_ctzll(stop) >> 3) + 1;
-		w &= (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7full;
-		x = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) | (w >> 3 & 0xfe00000);
-		if (n > 4)
-			x |= (w >> 4 & 0x7f0000000ull) | (w >> 5 & 0x3f800000000ull) |
-			     (w >> 6 & 0x1fc0000000000ull) | (w >> 7 & 0xfe000000000000ull);
-		if (sign && (x >> (7 * n - 1) & 1))
-			x |= ~0ull << (7 * n);
+		n = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+		x = leb_pack(w & (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7full);
+		if (sign) {   /* (x ^ m) - m extends bit 7n - 1 */
+			m = (uint64_t)1 << (7 * n - 1);
+			x = (x ^ m) - m;
+		}
 		*v = x;
 		return p + n;
 	}
@@ -122,6 +130,22 @@ static inline const unsigned char *leb(const unsigned char *p, uint64_t *v, int 
 	}
 	*v = x;
 	return p;
+}
+
+/* A LEB128 value of at most 8 bytes at p (8 bytes readable): the byte
+ * after it, or NULL for a longer one (leb() reads those). */
+static inline const unsigned char *leb8(const unsigned char *p, uint64_t *v, int sign)
+{
+	uint64_t w = bt_le64(p), stop = ~w & 0x8080808080808080ull, x, m;
+	unsigned n;
+
+	if (!stop)
+		return NULL;
+	n = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+	x = leb_pack(w & (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7full);
+	m = sign ? (uint64_t)1 << (7 * n - 1) : 0;
+	*v = (x ^ m) - m;
+	return p + n;
 }
 
 /* The byte after the LEB128 value at p (10 bytes readable), or NULL
@@ -251,26 +275,83 @@ static int next_run(struct art_cursor *c, struct bt_err *err)
 	return 1;
 }
 
+/*
+ * The usual records of the current packet with their times, into
+ * e[0..max): inside the packet with 30 bytes readable, each value within
+ * 8 bytes, the times in range and not before the last. What is not usual
+ * (a packet's first record, a longer value, a time held) stops it, for
+ * v2_record to read with the same result. How many it read.
+ */
+static int v2_usual(struct art_cursor *c, struct art_ev *e, int max)
+{
+	const struct art *a = c->a;
+	const enum art_clock clock = a->clock;
+	const uint64_t room = (uint64_t)(BT_MAX_TIME_NS - a->start_ns);
+	const unsigned char *q = a->data + c->off, *end = a->data + c->block_end;
+	uint64_t am = c->acc_method, aw = c->acc_wall, ac = c->acc_cpu;
+	int64_t lw = c->wall, lc = c->cpu;
+	uint32_t left = c->left;
+	int n = 0, started = c->started;
+
+	if (c->first_in_block || !c->times)
+		return 0;
+	while (n < max && left && end - q >= 30) {
+		uint64_t dm, d1, d2 = 0, nw, nc, tw;
+		int64_t wall, cpu;
+		const unsigned char *r = leb8(q, &dm, 1);
+		if (!r || !(r = leb8(r, &d1, 0)) || (c->k == 3 && !(r = leb8(r, &d2, 0))) || r > end)
+			break;
+		nw = aw + (clock == ART_CLOCK_CPU ? 0 : d1);
+		nc = ac + (clock == ART_CLOCK_WALL ? 0 : clock == ART_CLOCK_CPU ? d1 : d2);
+		tw = clock == ART_CLOCK_CPU ? nc : nw;
+		if (nw < aw || nc < ac || tw >= room || (clock != ART_CLOCK_WALL && nc >= (uint64_t)BT_MAX_TIME_NS))
+			break;
+		wall = a->start_ns + (int64_t)tw;
+		cpu = clock == ART_CLOCK_WALL ? 0 : (int64_t)nc;
+		if (started && (wall < lw || cpu < lc))
+			break;
+		am += dm;
+		aw = nw;
+		ac = nc;
+		e[n].method = am & ~(uint64_t)3;
+		e[n].action = (int)(am & 3);
+		e[n].wall = lw = wall;
+		e[n].cpu = lc = cpu;
+		started = 1;
+		n++;
+		left--;
+		q = r;
+	}
+	c->off = (size_t)(q - a->data);
+	c->left = left;
+	c->acc_method = am;
+	c->acc_wall = aw;
+	c->acc_cpu = ac;
+	c->wall = lw;
+	c->cpu = lc;
+	c->started = started;
+	return n;
+}
+
 /* Entries records of the current packet into e[0..max). */
 static int read_v2(struct art_cursor *c, struct art_ev *e, int max, struct bt_err *err)
 {
-	const unsigned char *base = c->a->data, *q = base + c->off, *end = base + c->block_end;
+	const unsigned char *base = c->a->data, *end = base + c->block_end, *q, *r;
 	uint64_t v[3] = { 0, 0, 0 };
 	int n = 0;
 
-	while (n < max && c->left && end - q >= 30) {
-		const unsigned char *r = values(c, q, v);
-		if (!r || r > end)
-			break;   /* the tail's copy says what is wrong */
-		q = r;
-		c->left--;
-		v2_record(c, &e[n++], v);
-	}
-	c->off = (size_t)(q - base);
 	while (n < max && c->left) {
+		n += v2_usual(c, e + n, max - n);
+		if (n == max || !c->left)
+			break;
+		q = base + c->off;
 		c->left--;
-		if (v2_tail(c, &e[n++], err))
+		if (end - q >= 30 && (r = values(c, q, v)) && r <= end) {
+			c->off = (size_t)(r - base);
+			v2_record(c, &e[n++], v);
+		} else if (v2_tail(c, &e[n++], err)) {   /* near its end, or what is wrong */
 			return -1;
+		}
 	}
 	return n;
 }
