@@ -38,7 +38,7 @@ struct art_call {
 };
 
 /* A small cache of method lookups: most records name a recent method. */
-#define CACHE 1024
+#define CACHE 4096
 
 struct art_pass {
 	struct art *a;
@@ -56,7 +56,7 @@ struct art_pass {
 static uint32_t method(struct art_pass *p, uint64_t id)
 {
 	struct art *a = p->a;
-	size_t k = (size_t)((id >> 2) ^ (id >> 14)) & (CACHE - 1);
+	size_t k = (size_t)((id >> 2) ^ (id >> 15)) & (CACHE - 1);
 	struct art_method *m;
 
 	if (p->cache[k].m && p->cache[k].id == id)

@@ -280,35 +280,38 @@ static int next_run(struct art_cursor *c, struct bt_err *err)
  * e[0..max): inside the packet with 30 bytes readable, each value within
  * 8 bytes, the times in range and not before the last. What is not usual
  * (a packet's first record, a longer value, a time held) stops it, for
- * v2_record to read with the same result. How many it read.
+ * v2_record to read with the same result. How many it read. Made once
+ * per clock (a constant here), so the loop has no test of it.
  */
-static int v2_usual(struct art_cursor *c, struct art_ev *e, int max)
+static inline __attribute__((always_inline)) int v2_usual_clock(struct art_cursor *c, struct art_ev *e, int max,
+								const enum art_clock clock)
 {
 	const struct art *a = c->a;
-	const enum art_clock clock = a->clock;
 	const uint64_t room = (uint64_t)(BT_MAX_TIME_NS - a->start_ns);
-	const unsigned char *q = a->data + c->off, *end = a->data + c->block_end;
+	const int64_t start = a->start_ns;
+	const unsigned char *q = a->data + c->off, *end = a->data + c->block_end, *last;
 	uint64_t am = c->acc_method, aw = c->acc_wall, ac = c->acc_cpu;
 	int64_t lw = c->wall, lc = c->cpu;
-	uint32_t left = c->left;
-	int n = 0, started = c->started;
+	int n = 0, lim = c->left < (uint32_t)max ? (int)c->left : max;
 
-	if (c->first_in_block || !c->times)
+	if (end - q < 30)
 		return 0;
-	while (n < max && left && end - q >= 30) {
+	last = end - 30;   /* the last record start with 30 bytes readable */
+	while (n < lim && q <= last) {
 		uint64_t dm, d1, d2 = 0, nw, nc, tw;
 		int64_t wall, cpu;
 		const unsigned char *r = leb8(q, &dm, 1);
-		if (!r || !(r = leb8(r, &d1, 0)) || (c->k == 3 && !(r = leb8(r, &d2, 0))) || r > end)
+		if (!r || !(r = leb8(r, &d1, 0)) || (clock == ART_CLOCK_DUAL && !(r = leb8(r, &d2, 0))) || r > end)
 			break;
 		nw = aw + (clock == ART_CLOCK_CPU ? 0 : d1);
 		nc = ac + (clock == ART_CLOCK_WALL ? 0 : clock == ART_CLOCK_CPU ? d1 : d2);
 		tw = clock == ART_CLOCK_CPU ? nc : nw;
 		if (nw < aw || nc < ac || tw >= room || (clock != ART_CLOCK_WALL && nc >= (uint64_t)BT_MAX_TIME_NS))
 			break;
-		wall = a->start_ns + (int64_t)tw;
+		wall = start + (int64_t)tw;
 		cpu = clock == ART_CLOCK_WALL ? 0 : (int64_t)nc;
-		if (started && (wall < lw || cpu < lc))
+		/* only the first can be before the last: the others add to what the last took */
+		if (!n && c->started && (wall < lw || cpu < lc))
 			break;
 		am += dm;
 		aw = nw;
@@ -317,20 +320,34 @@ static int v2_usual(struct art_cursor *c, struct art_ev *e, int max)
 		e[n].action = (int)(am & 3);
 		e[n].wall = lw = wall;
 		e[n].cpu = lc = cpu;
-		started = 1;
 		n++;
-		left--;
 		q = r;
 	}
+	if (!n)
+		return 0;
 	c->off = (size_t)(q - a->data);
-	c->left = left;
+	c->left -= (uint32_t)n;
 	c->acc_method = am;
 	c->acc_wall = aw;
 	c->acc_cpu = ac;
 	c->wall = lw;
 	c->cpu = lc;
-	c->started = started;
+	c->started = 1;
 	return n;
+}
+
+static int v2_usual(struct art_cursor *c, struct art_ev *e, int max)
+{
+	if (c->first_in_block || !c->times)
+		return 0;
+	switch (c->a->clock) {
+	case ART_CLOCK_DUAL:
+		return v2_usual_clock(c, e, max, ART_CLOCK_DUAL);
+	case ART_CLOCK_WALL:
+		return v2_usual_clock(c, e, max, ART_CLOCK_WALL);
+	default:
+		return v2_usual_clock(c, e, max, ART_CLOCK_CPU);
+	}
 }
 
 /* Entries records of the current packet into e[0..max). */
@@ -359,7 +376,8 @@ static int read_v2(struct art_cursor *c, struct art_ev *e, int max, struct bt_er
 int art_cursor_methods(struct art_cursor *c, struct art_ev *e, int max, struct bt_err *err)
 {
 	const unsigned char *base, *q, *end;
-	uint64_t dm;
+	uint64_t dm, acc;
+	uint32_t left;
 	int n = 0, rc;
 
 	while (!c->left)
@@ -375,8 +393,12 @@ int art_cursor_methods(struct art_cursor *c, struct art_ev *e, int max, struct b
 		if (r)
 			first_in_block(c, dm);
 	}
-	while (n < max && c->left && end - q >= 30) {
-		const unsigned char *r = leb(q, &dm, 1);
+	left = c->left;   /* in locals: the stores to e[] could alias c's fields */
+	acc = c->acc_method;
+	while (n < max && left && end - q >= 30) {
+		const unsigned char *r = leb8(q, &dm, 1);
+		if (!r)
+			r = leb(q, &dm, 1);
 		if (r)
 			r = leb_skip(r);
 		if (r && c->k == 3)
@@ -384,11 +406,13 @@ int art_cursor_methods(struct art_cursor *c, struct art_ev *e, int max, struct b
 		if (!r || r > end)
 			break;   /* the tail's copy says what is wrong */
 		q = r;
-		c->left--;
-		c->acc_method += dm;
-		e[n].method = c->acc_method & ~(uint64_t)3;
-		e[n++].action = (int)(c->acc_method & 3);
+		left--;
+		acc += dm;
+		e[n].method = acc & ~(uint64_t)3;
+		e[n++].action = (int)(acc & 3);
 	}
+	c->left = left;
+	c->acc_method = acc;
 	c->off = (size_t)(q - base);
 	while (n < max && c->left) {
 		c->left--;
