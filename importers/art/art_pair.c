@@ -37,7 +37,7 @@ struct art_call {
 	int64_t wall, cpu;
 };
 
-/* A small cache of method lookups: most records name a recent method. */
+/* A small cache of frame lookups: most records name a recent method. */
 #define CACHE 4096
 
 struct art_pass {
@@ -48,19 +48,19 @@ struct art_pass {
 	struct art_call *stack;
 	size_t sp, cap, synthetic;   /* synthetic: callers opened at the start, still open */
 	struct bt_slice s;           /* the next slice opened: only tid, ts and frame change */
-	struct { uint64_t id; uint32_t m; } cache[CACHE];
+	struct { uint64_t id; uint32_t frame; } cache[CACHE];   /* frame 0: empty */
 };
 
-/* The method of id as an index, a placeholder made for an id no line
- * names (first pass), with its frame id. */
+/* The frame id of method id (a placeholder made for an id no line names,
+ * its frame given at first use). */
 static uint32_t method(struct art_pass *p, uint64_t id)
 {
 	struct art *a = p->a;
 	size_t k = (size_t)((id >> 2) ^ (id >> 15)) & (CACHE - 1);
 	struct art_method *m;
 
-	if (p->cache[k].m && p->cache[k].id == id)
-		return p->cache[k].m - 1;
+	if (p->cache[k].frame && p->cache[k].id == id)
+		return p->cache[k].frame;
 	m = art_method_find(a, id);
 	if (!m) {
 		m = art_method_placeholder(a, id);
@@ -69,13 +69,13 @@ static uint32_t method(struct art_pass *p, uint64_t id)
 	if (!m->frame)
 		m->frame = ++a->nframes;
 	p->cache[k].id = id;
-	p->cache[k].m = (uint32_t)(m - a->methods) + 1;
-	return (uint32_t)(m - a->methods);
+	p->cache[k].frame = m->frame;
+	return m->frame;
 }
 
 static int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
 {
-	uint32_t m = method(p, id);
+	uint32_t frame = method(p, id);
 	struct art_call *c;
 
 	BT_GROW(p->stack, p->sp + 1, p->cap);
@@ -92,7 +92,7 @@ static int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wall, int6
 	}
 	p->s.tid = tid;
 	p->s.ts = wall;
-	p->s.frame_id = p->a->methods[m].frame;
+	p->s.frame_id = frame;
 	return bt_feed_open(p->feed, &p->s, has_cpu(p->a) ? BT_FEED_CPU : 0, 0, err);
 }
 
