@@ -148,8 +148,7 @@ static int read_header(struct art *a, struct bt_err *err)
 	a->tid_bits = 32;
 	if (a->len < ART_HEADER_LEN)
 		return cut_header(a, 0, ART_HEADER_LEN, err);
-	set_start(a, le64(a->data + 6), 0, 6);
-	a->data_off = ART_HEADER_LEN;
+	a->data_off = ART_HEADER_LEN;   /* the start's unit comes with the layout (read_all) */
 	return BT_OK;
 }
 
@@ -227,6 +226,8 @@ static int read_all(struct art *a, struct bt_err *err)
 
 	if (!rc)
 		rc = art_scan(a, err);
+	if (a->layout == ART_V2 && a->data_off)   /* the first V2 layout's start is in us, the current one's in ns */
+		set_start(a, le64(a->data + 6), a->v2_first, 6);
 	if (rc && a->cut.yes)
 		rc = salvage(a, err);
 	else if (!rc && a->layout != ART_LEGACY && !a->summary)
@@ -300,9 +301,9 @@ static int write_frames(struct art *a, struct bt_err *err)
 	return BT_OK;
 }
 
-static const char *layout_name(enum art_layout l)
+static const char *layout_name(const struct art *a)
 {
-	return l == ART_LEGACY ? "legacy" : l == ART_STREAM ? "streaming" : "v2";
+	return a->layout == ART_LEGACY ? "legacy" : a->layout == ART_STREAM ? "streaming" : a->v2_first ? "v2-first" : "v2";
 }
 
 static int write_meta(struct art *a, int64_t mt, struct bt_err *err)
@@ -316,7 +317,7 @@ static int write_meta(struct art *a, int64_t mt, struct bt_err *err)
 		threads += a->threads[i].records > 0;
 	rc = bt_db_set_meta_text(db, "format", "art-method-trace", err);
 	rc = rc ? rc : bt_db_set_meta_text(db, "source", a->path, err);
-	rc = rc ? rc : bt_db_set_meta_text(db, "layout", layout_name(a->layout), err);
+	rc = rc ? rc : bt_db_set_meta_text(db, "layout", layout_name(a), err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "version", a->version, err);
 	rc = rc ? rc : bt_db_set_meta_text(db, "clock", clock_name(a->clock), err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "records", (int64_t)a->records, err);

@@ -246,13 +246,10 @@ static int v2_tail(struct art_cursor *c, struct art_ev *e, struct bt_err *err)
 /* An entries packet's records must fill it exactly. */
 static int block_end(const struct art_cursor *c, struct bt_err *err)
 {
-	const unsigned char *h = c->a->data + c->block_start;
-
 	if (c->off == c->block_end)
 		return BT_OK;
 	return bt_err_set(err, BT_EFORMAT, "entries packet in '%s' at offset %zu: its %u records end at offset %zu, "
-			  "not at its end (offset %zu)", c->a->path, c->block_start,
-			  (uint32_t)h[5] | (uint32_t)h[6] << 8 | (uint32_t)h[7] << 16, c->off, c->block_end);
+			  "not at its end (offset %zu)", c->a->path, c->block_start, c->count, c->off, c->block_end);
 }
 
 /* Go to the thread's next run or entries packet: 0 at its end. */
@@ -279,12 +276,73 @@ static int next_run(struct art_cursor *c, struct bt_err *err)
 	}
 	p = a->data + c->off;
 	c->block_start = c->off;
-	c->left = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
+	if (a->v2_first) {   /* the first record in the header: method, CPU and/or wall time */
+		size_t head = a->version == 5 ? 21 : 17;
+		c->first_enc = le32(p + 5);
+		c->first_cpu = a->clock == ART_CLOCK_WALL ? 0 : le32(p + 9);
+		c->first_wall = a->clock == ART_CLOCK_DUAL ? le32(p + 13) : a->clock == ART_CLOCK_WALL ? le32(p + 9) : 0;
+		c->first_pending = 1;
+		c->count = c->left = (uint32_t)(p[head - 4] | p[head - 3] << 8) + 1;
+		c->block_end = c->off + head + (size_t)(p[head - 2] | p[head - 1] << 8);
+		c->a->touched += c->block_end - c->off;
+		c->off += head;
+		return 1;
+	}
+	c->count = c->left = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
 	c->block_end = c->off + 12 + le32(p + 8);
 	c->a->touched += c->block_end - c->off;
 	c->off += 12;
 	c->first_in_block = 1;
 	return 1;
+}
+
+/*
+ * A record of the first V2 layout: the packet's first from its header,
+ * the others as an SLEB128 method | action since the first's, then the
+ * wall and CPU deltas (32-bit us, as legacy records' times, so read the
+ * same way), through a zero-padded copy near the packet's end.
+ */
+static int v2_first_record(struct art_cursor *c, struct art_ev *e, struct bt_err *err)
+{
+	const struct art *a = c->a;
+	const unsigned char *q = a->data + c->off, *r;
+	unsigned char pad[32];
+	size_t left = c->block_end - c->off;
+	uint64_t dm = 0, dw = 0, dc = 0;
+	uint32_t enc = c->first_enc, cpu_raw, wall_raw;
+
+	if (c->first_pending) {
+		c->first_pending = 0;
+		c->wall_first = c->first_wall;
+		c->cpu_first = c->first_cpu;
+	} else {
+		if (left < 30) {
+			memset(pad, 0, sizeof pad);
+			memcpy(pad, q, left);
+			q = pad;
+		}
+		r = leb(q, &dm, 1);
+		if (r && a->clock != ART_CLOCK_CPU)
+			r = leb(r, &dw, 0);
+		if (r && a->clock != ART_CLOCK_WALL)
+			r = leb(r, &dc, 0);
+		if (!r || (size_t)(r - q) > left)
+			return bt_err_set(err, BT_EFORMAT, "bad LEB128 value (past 64 bits or its packet) in the entries "
+					  "of '%s' at offset %zu", a->path, c->off);
+		c->off += (size_t)(r - q);
+		enc = (uint32_t)(enc + dm);
+		c->wall_first += (uint32_t)dw;
+		c->cpu_first += (uint32_t)dc;
+	}
+	e->method = enc & ~3u;
+	e->action = (int)(enc & 3);
+	if (!c->times)
+		return BT_OK;
+	cpu_raw = a->clock == ART_CLOCK_WALL ? 0 : c->cpu_first;
+	wall_raw = a->clock == ART_CLOCK_CPU ? 0 : c->wall_first;
+	set_times(c, e, unwrap(wall_raw, &c->wall_raw, &c->wall_hi, c->started) * 1000,
+		  unwrap(cpu_raw, &c->cpu_raw, &c->cpu_hi, c->started) * 1000);
+	return BT_OK;
 }
 
 /*
@@ -395,7 +453,7 @@ int art_cursor_methods(struct art_cursor *c, struct art_ev *e, int max, struct b
 	while (!c->left)
 		if ((rc = next_run(c, err)) <= 0)
 			return rc;
-	if (c->a->layout != ART_V2 || c->times)
+	if (c->a->layout != ART_V2 || c->times || c->a->v2_first)
 		return art_cursor_read(c, e, max, err);
 	base = c->a->data;
 	q = base + c->off;
@@ -439,6 +497,12 @@ int art_cursor_read(struct art_cursor *c, struct art_ev *e, int max, struct bt_e
 	while (!c->left)
 		if ((rc = next_run(c, err)) <= 0)
 			return rc;
+	if (c->a->layout == ART_V2 && c->a->v2_first) {
+		for (; n < max && c->left; n++, c->left--)
+			if (v2_first_record(c, &e[n], err))
+				return -1;
+		return n;
+	}
 	if (c->a->layout == ART_V2)
 		return read_v2(c, e, max, err);
 	for (; n < max && c->left; n++, c->left--)

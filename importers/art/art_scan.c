@@ -19,6 +19,14 @@
  *            SLEB128 method|action delta and ULEB128 wall and thread-CPU
  *            deltas in ns), 3 summary (u2 length, text); an entries
  *            packet's values are checked as the pairing reads them
+ *   V2 first ART's first V2 (2023-24; the same versions): method packets
+ *            with u4 ids (method index, the records' id >> 2), entries
+ *            packets of u4 tid, the first record in the header (u4 method
+ *            | action, u4 thread-CPU and/or u4 wall time in us), u2 count
+ *            - 1, u2 size, then per record an SLEB128 method | action
+ *            since the first's and ULEB128 wall and thread-CPU deltas in
+ *            us, 32 bits each. Told apart by which layout frames the
+ *            first packets (v2_form).
  */
 #include <string.h>
 
@@ -205,23 +213,37 @@ static int scan_stream(struct art *a, struct bt_err *err)
 	return BT_OK;
 }
 
+/* The entries header's size in the first V2 layout: type, tid, the
+ * first record (method and one or two times), count - 1, size. */
+static size_t first_head(const struct art *a)
+{
+	return a->version == 5 ? 21 : 17;
+}
+
 static int v2_entries(struct art *a, size_t off, size_t *next, struct bt_err *err)
 {
 	const unsigned char *p = a->data + off;
+	size_t head = a->v2_first ? first_head(a) : 12, size;
 	struct art_thread *t;
-	uint32_t count;
-	size_t size;
+	uint32_t count, coded;
 
-	if (need(a, off, 12, "entries packet", off, err))
+	if (need(a, off, head, "entries packet", off, err))
 		return err->code;
-	count = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
-	size = le32(p + 8);
-	if (need(a, off + 12, size, "entries packet", off, err))
+	if (a->v2_first) {   /* the header holds the first record */
+		count = (uint32_t)le16(p + head - 4) + 1;
+		size = le16(p + head - 2);
+		coded = count - 1;
+	} else {
+		count = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
+		size = le32(p + 8);
+		coded = count;
+	}
+	if (need(a, off + head, size, "entries packet", off, err))
 		return err->code;
-	if (size < (size_t)count * (a->version == 5 ? 3 : 2))   /* each value takes a byte at least */
+	if (size < (size_t)coded * (a->version == 5 ? 3 : 2))   /* each value takes a byte at least */
 		return bt_err_set(err, BT_EFORMAT, "entries packet in '%s' at offset %zu says %u records, which "
 				  "its %zu bytes cannot hold", a->path, off, count, size);
-	*next = off + 12 + size;
+	*next = off + head + size;
 	if (!count)
 		return BT_OK;
 	t = art_thread_get(a, le32(p + 1));
@@ -248,6 +270,16 @@ static int v2_packet(struct art *a, size_t off, size_t *next, struct bt_err *err
 		*next = off + 7 + n;
 		return BT_OK;
 	case 1:
+		if (a->v2_first) {   /* u4 method index */
+			if (need(a, off, 7, "method packet", off, err))
+				return err->code;
+			n = le16(p + 5);
+			if (need(a, off + 7, n, "method packet", off, err))
+				return err->code;
+			art_text_method(a, (const char *)p + 7, n, off + 7, 0, (uint64_t)le32(p + 1) << 2);
+			*next = off + 7 + n;
+			return BT_OK;
+		}
 		if (need(a, off, 11, "method packet", off, err))
 			return err->code;
 		n = le16(p + 9);
@@ -272,9 +304,61 @@ static int v2_packet(struct art *a, size_t off, size_t *next, struct bt_err *err
 	}
 }
 
+/* The packets framed from off under one layout (first: the first V2),
+ * up to limit of them: how many, until one does not fit the file or the
+ * layout (a method line without its tabs and final newline). */
+static int v2_fits(const struct art *a, int first, int limit)
+{
+	size_t off = a->data_off, len = a->len, head, n;
+	int k;
+
+	for (k = 0; k < limit && off < len; k++) {
+		const unsigned char *p = a->data + off;
+		size_t left = len - off;
+		switch (p[0]) {
+		case 0:
+			if (left < 7)
+				return k;
+			n = 7 + (size_t)le16(p + 5);
+			break;
+		case 1:
+			head = first ? 7 : 11;
+			if (left < head)
+				return k;
+			n = head + (size_t)le16(p + head - 2);
+			if (n > left || n < head + 2 || p[n - 1] != '\n' || !memchr(p + head, '\t', n - head))
+				return k;
+			break;
+		case 2:
+			head = first ? (a->version == 5 ? 21u : 17u) : 12u;
+			if (left < head)
+				return k;
+			n = head + (first ? (size_t)le16(p + head - 2) : (size_t)le32(p + 8));
+			break;
+		case 3:
+			return left >= 3 && 3 + (size_t)le16(p + 1) == left ? limit : k;   /* the summary ends it */
+		default:
+			return k;
+		}
+		if (n > left)
+			return k;
+		off += n;
+	}
+	return off >= len ? limit : k;
+}
+
+/* Which V2 layout the file has: the one that frames more of its first
+ * packets (the current one when both frame them all, or none). */
+static void v2_form(struct art *a)
+{
+	a->v2_first = v2_fits(a, 1, 64) > v2_fits(a, 0, 64);
+}
+
 static int scan_v2(struct art *a, struct bt_err *err)
 {
 	size_t off = a->data_off, next = 0, mark = 0;
+
+	v2_form(a);
 
 	while (off < a->len && !a->summary) {
 		if (v2_packet(a, off, &next, err))
