@@ -116,6 +116,32 @@ static int v1_header(struct art *a, size_t off, int version, struct bt_err *err)
 	return BT_OK;
 }
 
+/* The first V2 layout written to a file: the key's text (no threads, no
+ * methods: none are named), then the binary header at off and entries
+ * packets. The current layout never starts with a key. */
+static int v2_keyed(struct art *a, size_t off, struct bt_err *err)
+{
+	const unsigned char *p = a->data + off;
+	size_t left = a->len - off;
+
+	a->layout = ART_V2;
+	a->tid_bits = 32;
+	a->v2_first = a->v2_keyed = 1;
+	if (left < 4 || memcmp(p, "SLOW", 4)) {
+		if (left < 4 && !memcmp(p, "SLOW", left))
+			return cut_header(a, off, ART_HEADER_LEN, err);
+		return bt_err_set(err, BT_EFORMAT, "no 'SLOW' data header in '%s' at offset %zu, after the text's '*end'",
+				  a->path, off);
+	}
+	if (left < ART_HEADER_LEN)
+		return cut_header(a, off, ART_HEADER_LEN, err);
+	if (le16(p + 4) != (unsigned)a->version)
+		return bt_err_set(err, BT_EFORMAT, "data header version %u in '%s' at offset %zu differs from the text's %d",
+				  le16(p + 4), a->path, off + 4, a->version);
+	a->data_off = off + ART_HEADER_LEN;
+	return BT_OK;
+}
+
 static int read_header(struct art *a, struct bt_err *err)
 {
 	size_t used;
@@ -132,6 +158,8 @@ static int read_header(struct art *a, struct bt_err *err)
 		a->layout = ART_LEGACY;
 		if (art_text_key(a, (const char *)a->data, a->len, 0, &used, err))
 			return err->code;
+		if (a->version >= 4)
+			return v2_keyed(a, used, err);
 		return v1_header(a, used, a->version, err);
 	}
 	if (v <= 3 && a->data[4] == v)
@@ -227,10 +255,10 @@ static int read_all(struct art *a, struct bt_err *err)
 	if (!rc)
 		rc = art_scan(a, err);
 	if (a->layout == ART_V2 && a->data_off)   /* the first V2 layout's start is in us, the current one's in ns */
-		set_start(a, le64(a->data + 6), a->v2_first, 6);
+		set_start(a, le64(a->data + a->data_off - ART_HEADER_LEN + 6), a->v2_first, a->data_off - ART_HEADER_LEN + 6);
 	if (rc && a->cut.yes)
 		rc = salvage(a, err);
-	else if (!rc && a->layout != ART_LEGACY && !a->summary)
+	else if (!rc && a->layout != ART_LEGACY && !a->summary && !a->v2_keyed)   /* a key is its summary */
 		rc = no_summary(a, err);
 	else if (!rc && a->layout == ART_LEGACY && a->has_method_calls && a->rec_size &&
 		 a->records < (uint64_t)a->method_calls)
@@ -360,7 +388,11 @@ static void report(const struct art *a)
 	if (a->mismatched)
 		bt_diag_count(d, "art_exit_mismatch", a->mismatched, "calls in '%s' that an outer call's exit closed "
 			      "(their own exits are missing)", p);
-	if (a->unknown_methods)
+	if (a->unknown_methods && a->v2_keyed)
+		bt_diag_count(d, "art_unknown_method", a->unknown_methods, "method ids in the records of '%s', which "
+			      "ART's first V2 layout written to a file names nowhere (nor its threads); shown as "
+			      "<unknown method 0x...>", p);
+	else if (a->unknown_methods)
 		bt_diag_count(d, "art_unknown_method", a->unknown_methods, "method ids in the records of '%s' that no "
 			      "method line names; shown as <unknown method 0x...>", p);
 	if (a->backwards)

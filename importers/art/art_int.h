@@ -71,6 +71,7 @@ struct art {
 	size_t clock_at;
 	int tid_bits;            /* 8, 16 or 32: what a record's tid holds */
 	int v2_first;            /* V2 as ART first wrote it (art_scan.c): us, 4-byte method ids */
+	int v2_keyed;            /* ... to a file: the key's text first, no names */
 	size_t rec_size;         /* legacy and streaming records */
 	size_t data_off;         /* first byte after the binary header */
 	int64_t start_ns;        /* the header's start time */

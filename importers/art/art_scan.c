@@ -358,7 +358,8 @@ static int scan_v2(struct art *a, struct bt_err *err)
 {
 	size_t off = a->data_off, next = 0, mark = 0;
 
-	v2_form(a);
+	if (!a->v2_keyed)   /* after a key it is the first layout */
+		v2_form(a);
 
 	while (off < a->len && !a->summary) {
 		if (v2_packet(a, off, &next, err))

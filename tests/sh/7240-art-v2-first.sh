@@ -7,8 +7,10 @@
 # the first's and ULEB128 wall and CPU deltas, 32-bit us. The layout is
 # told from the file (which one frames its packets); a hand-made trace
 # gives exact slices, the writer's (tests/fixtures/mkart.py v2o*) its
-# truth, with times that wrap 32 bits; cut and lying files fail or are
-# kept partial as the current layout's; every report runs on one.
+# truth, with times that wrap 32 bits; written to a file (not streamed) it
+# starts with the key's text and names no method or thread; cut and lying
+# files fail or are kept partial as the current layout's; every report
+# runs on one.
 . tests/lib.sh
 MKART="python3 tests/fixtures/mkart.py"
 C=tests/fixtures/check_art_import.py
@@ -77,6 +79,27 @@ case_ o4c v2o4-cpu 43 --threads 2 --calls 700
 case_ o5-wrap v2o5-dual 44 --threads 3 --calls 600 --wrap
 case_ o4w-wrap v2o4-wall 45 --wrap
 case_ o5-sampled v2o5-dual 46 --sampled --threads 2
+case_ of5 v2of5-dual 49 --threads 3 --calls 500
+case_ of4c-wrap v2of4-cpu 50 --wrap
+like "$("$BIN" import "$T/of5.trace" -o "$T/of5w.db" 2>&1 >/dev/null)" \
+	"which ART's first V2 layout written to a file names nowhere \\(nor its threads\\).*\\[art_unknown_method, [0-9]+ times\\]" \
+	"to a file: the key's text first, no method named, and the warning says why"
+is "$(q "$T/of5.db" "SELECT value FROM meta WHERE key = 'layout'") $(q "$T/of5.db" "SELECT count(*) FROM meta WHERE key = 'partial'")" "v2-first 0" \
+	"to a file: the key is its summary (not partial for want of one)"
+python3 - "$T/of5.trace" "$T/of5_v4.trace" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+h = d.index(b"*end\n") + 5
+d[h + 4] = 4
+open(sys.argv[2], "wb").write(d)
+PY
+err=$("$BIN" import "$T/of5_v4.trace" -o "$T/of5_v4.db" 2>&1 >/dev/null)
+is "$?" 1 "to a file: a data header of another version than the key's: exit 1"
+like "$err" "data header version 4 in '.*of5_v4.trace' at offset [0-9]+ differs from the text's 5" "and the message says where"
+head -c "$(($(grep -abo '\*end' "$T/of5.trace" | cut -d: -f1) + 5 + 20))" "$T/of5.trace" >"$T/of5_cut.trace"
+"$BIN" import -q "$T/of5_cut.trace" -o "$T/of5_cut.db"
+is "$?:$(q "$T/of5_cut.db" "SELECT value FROM meta WHERE key = 'partial'"):$(q "$T/of5_cut.db" "SELECT value FROM meta WHERE key = 'records'")" "0:1:0" \
+	"to a file, cut inside its data header: partial, no records"
 is "$(q "$T/o5-wrap.db" "SELECT max(ts) - (SELECT value FROM meta WHERE key = 'trace_start_ns') > 4294967296000 FROM slices")" 1 \
 	"wrap: calls after 2^32 us lie after it, not at its start"
 $MKART "$T/cur.trace" --variant v2s5-dual --seed 47 --no-truth >/dev/null
