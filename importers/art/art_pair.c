@@ -53,7 +53,7 @@ struct art_pass {
 
 /* The frame id of method id (a placeholder made for an id no line names,
  * its frame given at first use). */
-static uint32_t method(struct art_pass *p, uint64_t id)
+static inline uint32_t method(struct art_pass *p, uint64_t id)
 {
 	struct art *a = p->a;
 	size_t k = (size_t)((id >> 2) ^ (id >> 15)) & (CACHE - 1);
@@ -73,7 +73,7 @@ static uint32_t method(struct art_pass *p, uint64_t id)
 	return m->frame;
 }
 
-static int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
+static inline int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
 {
 	uint32_t frame = method(p, id);
 	struct art_call *c;
@@ -96,7 +96,7 @@ static int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wall, int6
 	return bt_feed_open(p->feed, &p->s, has_cpu(p->a) ? BT_FEED_CPU : 0, 0, err);
 }
 
-static int pop(struct art_pass *p, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
+static inline int pop(struct art_pass *p, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
 {
 	struct art_call *c = &p->stack[--p->sp];
 	struct bt_slice closed;

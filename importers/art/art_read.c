@@ -148,6 +148,24 @@ static inline const unsigned char *leb8(const unsigned char *p, uint64_t *v, int
 	return p + n;
 }
 
+/* Two ULEB128 values at p ending within 8 bytes (8 readable): the byte
+ * after them, or NULL when they do not. Their 7-bit groups, packed at
+ * once, hold the first in the low 7 * n bits (n: its bytes), then the
+ * second. */
+static inline const unsigned char *leb8x2(const unsigned char *p, uint64_t *v1, uint64_t *v2)
+{
+	uint64_t w = bt_le64(p), stop = ~w & 0x8080808080808080ull, two = stop & (stop - 1), x;
+	unsigned bits;
+
+	if (!two)
+		return NULL;
+	x = leb_pack(w & (two ^ (two - 1)) & 0x7f7f7f7f7f7f7f7full);
+	bits = 7 * (((unsigned)__builtin_ctzll(stop) >> 3) + 1);
+	*v1 = x & (((uint64_t)1 << bits) - 1);
+	*v2 = x >> bits;
+	return p + ((unsigned)__builtin_ctzll(two) >> 3) + 1;
+}
+
 /* The byte after the LEB128 value at p (10 bytes readable), or NULL
  * past 10 bytes: the first byte without its high bit ends it. */
 static inline const unsigned char *leb_skip(const unsigned char *p)
@@ -371,7 +389,7 @@ static inline __attribute__((always_inline)) int v2_usual_clock(struct art_curso
 		uint64_t dm, d1, d2 = 0, nw, nc, tw;
 		int64_t wall, cpu;
 		const unsigned char *r = leb8(q, &dm, 1);
-		if (!r || !(r = leb8(r, &d1, 0)) || (clock == ART_CLOCK_DUAL && !(r = leb8(r, &d2, 0))) || r > end)
+		if (!r || !(r = clock == ART_CLOCK_DUAL ? leb8x2(r, &d1, &d2) : leb8(r, &d1, 0)) || r > end)
 			break;
 		nw = aw + (clock == ART_CLOCK_CPU ? 0 : d1);
 		nc = ac + (clock == ART_CLOCK_WALL ? 0 : clock == ART_CLOCK_CPU ? d1 : d2);
