@@ -388,6 +388,10 @@ static void report(const struct art *a)
 	if (a->mismatched)
 		bt_diag_count(d, "art_exit_mismatch", a->mismatched, "calls in '%s' that an outer call's exit closed "
 			      "(their own exits are missing)", p);
+	if (a->nwraps)
+		bt_diag_count(d, "art_v2_count_wrapped", a->nwraps, "entries packets in '%s' whose u2 record count "
+			      "and size ART wrote modulo 65536 (a flush of more records than they hold): read to "
+			      "where their records end", p);
 	if (a->unknown_methods && a->v2_keyed)
 		bt_diag_count(d, "art_unknown_method", a->unknown_methods, "method ids in the records of '%s', which "
 			      "ART's first V2 layout written to a file names nowhere (nor its threads); shown as "
@@ -443,6 +447,8 @@ void art_free(struct art *a)
 	free(a->methods);
 	bt_map64_release(&a->method_of);
 	bt_map64_release(&a->thread_of);
+	bt_map64_release(&a->wrapped);
+	free(a->wraps);
 	bt_buf_release(&a->pool);
 	bt_fmap_release(&a->map);
 	free(a->path);
@@ -468,6 +474,7 @@ int bt_art_import_bytes(struct bt_db *db, const char *path, const unsigned char 
 	bt_buf_init(&a->pool);
 	bt_map64_init(&a->method_of, 1024);
 	bt_map64_init(&a->thread_of, 64);
+	bt_map64_init(&a->wrapped, 16);
 	rc = read_all(a, err);
 	if (!rc)
 		rc = art_pair_first(a, err);

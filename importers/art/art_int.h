@@ -72,6 +72,11 @@ struct art {
 	int tid_bits;            /* 8, 16 or 32: what a record's tid holds */
 	int v2_first;            /* V2 as ART first wrote it (art_scan.c): us, 4-byte method ids */
 	int v2_keyed;            /* ... to a file: the key's text first, no names */
+	/* ... entries packets whose u2 count and size ART wrote modulo 65536
+	 * (art_scan.c): their true ones, by packet offset */
+	struct bt_map64 wrapped;      /* offset -> index + 1 into wraps */
+	struct { uint32_t count; size_t size; } *wraps;
+	size_t nwraps, wcap;
 	size_t rec_size;         /* legacy and streaming records */
 	size_t data_off;         /* first byte after the binary header */
 	int64_t start_ns;        /* the header's start time */

@@ -299,9 +299,10 @@ static int next_run(struct art_cursor *c, struct bt_err *err)
 		c->first_enc = le32(p + 5);
 		c->first_cpu = a->clock == ART_CLOCK_WALL ? 0 : le32(p + 9);
 		c->first_wall = a->clock == ART_CLOCK_DUAL ? le32(p + 13) : a->clock == ART_CLOCK_WALL ? le32(p + 9) : 0;
+		uint32_t w = a->nwraps ? bt_map64_get(&a->wrapped, c->off) : 0;   /* a count past 16 bits */
 		c->first_pending = 1;
-		c->count = c->left = (uint32_t)(p[head - 4] | p[head - 3] << 8) + 1;
-		c->block_end = c->off + head + (size_t)(p[head - 2] | p[head - 1] << 8);
+		c->count = c->left = w ? a->wraps[w - 1].count : (uint32_t)(p[head - 4] | p[head - 3] << 8) + 1;
+		c->block_end = c->off + head + (w ? a->wraps[w - 1].size : (size_t)(p[head - 2] | p[head - 1] << 8));
 		c->a->touched += c->block_end - c->off;
 		c->off += head;
 		return 1;

@@ -220,6 +220,48 @@ static size_t first_head(const struct art *a)
 	return a->version == 5 ? 21 : 17;
 }
 
+/* The bytes ending a LEB128 value (high bit clear) in p[0..n). */
+static size_t leb_ends(const unsigned char *p, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t w = le64(p + i);
+		k += (size_t)__builtin_popcountll(~w & 0x8080808080808080ull);
+	}
+	for (; i < n; i++)
+		k += !(p[i] & 0x80);
+	return k;
+}
+
+/*
+ * An entries packet of the first V2 layout at off whose records do not
+ * end where its u2 size says: ART wrote a flush of 65536 records or more
+ * (or of as many bytes) with its count - 1 and size modulo 65536. Its
+ * true end is the first record boundary past the said size whose records
+ * and bytes agree with both modulo 65536 and where a packet or the file
+ * begins; noted in a->wraps. 1 if found.
+ */
+static int first_wrapped(struct art *a, size_t off, size_t head, uint32_t coded16, size_t size16)
+{
+	const unsigned char *body = a->data + off + head;
+	size_t n = a->len - off - head, i, ends = 0, per = a->version == 5 ? 3 : 2;
+
+	for (i = 0; i < n; i++) {
+		if (body[i] & 0x80 || ++ends % per)
+			continue;
+		if (i + 1 > size16 && (i + 1) % 65536 == size16 && (ends / per) % 65536 == coded16 &&
+		    (off + head + i + 1 == a->len || body[i + 1] <= 3)) {
+			BT_GROW(a->wraps, a->nwraps + 1, a->wcap);
+			a->wraps[a->nwraps].count = (uint32_t)(ends / per) + 1;
+			a->wraps[a->nwraps].size = i + 1;
+			bt_map64_put(&a->wrapped, off, (uint32_t)++a->nwraps);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int v2_entries(struct art *a, size_t off, size_t *next, struct bt_err *err)
 {
 	const unsigned char *p = a->data + off;
@@ -233,6 +275,14 @@ static int v2_entries(struct art *a, size_t off, size_t *next, struct bt_err *er
 		count = (uint32_t)le16(p + head - 4) + 1;
 		size = le16(p + head - 2);
 		coded = count - 1;
+		if (off + head + size <= a->len &&   /* not where its records end: a count past 16 bits */
+		    (leb_ends(p + head, size) != coded * (a->version == 5 ? 3u : 2u) ||
+		     (off + head + size < a->len && p[head + size] > 3)) &&
+		    first_wrapped(a, off, head, coded, size)) {
+			count = a->wraps[a->nwraps - 1].count;
+			size = a->wraps[a->nwraps - 1].size;
+			coded = count - 1;
+		}
 	} else {
 		count = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
 		size = le32(p + 8);
