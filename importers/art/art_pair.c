@@ -221,7 +221,7 @@ static int feed_batch(struct art_pass *p, struct art_thread *t, const struct art
 	int i, rc;
 
 	for (i = 0; i < n; i++) {
-		if (wall)
+		if (wall && !g->small)   /* one short step: not sampled, nothing more to learn */
 			note_gap(g, e[i].wall);
 		if (e[i].action == ART_ENTER)
 			rc = push(p, e[i].method, t->tid, e[i].wall, e[i].cpu, err);

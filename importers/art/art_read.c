@@ -464,10 +464,10 @@ static int read_v2(struct art_cursor *c, struct art_ev *e, int max, struct bt_er
 
 int art_cursor_methods(struct art_cursor *c, struct art_ev *e, int max, struct bt_err *err)
 {
-	const unsigned char *base, *q, *end;
+	const unsigned char *base, *q, *end, *last;
 	uint64_t dm, acc;
 	uint32_t left;
-	int n = 0, rc;
+	int n = 0, lim, rc;
 
 	while (!c->left)
 		if ((rc = next_run(c, err)) <= 0)
@@ -484,7 +484,9 @@ int art_cursor_methods(struct art_cursor *c, struct art_ev *e, int max, struct b
 	}
 	left = c->left;   /* in locals: the stores to e[] could alias c's fields */
 	acc = c->acc_method;
-	while (n < max && left && end - q >= 30) {
+	lim = left < (uint32_t)max ? (int)left : max;
+	last = end - q >= 30 ? end - 30 : q - 1;   /* the last record start with 30 bytes readable */
+	while (n < lim && q <= last) {
 		const unsigned char *r = leb8(q, &dm, 1);
 		if (!r)
 			r = leb(q, &dm, 1);
@@ -493,12 +495,11 @@ int art_cursor_methods(struct art_cursor *c, struct art_ev *e, int max, struct b
 		if (!r || r > end)
 			break;   /* the tail's copy says what is wrong */
 		q = r;
-		left--;
 		acc += dm;
 		e[n].method = acc & ~(uint64_t)3;
 		e[n++].action = (int)(acc & 3);
 	}
-	c->left = left;
+	c->left = left - (uint32_t)n;
 	c->acc_method = acc;
 	c->off = (size_t)(q - base);
 	while (n < max && c->left) {
