@@ -354,15 +354,17 @@ static int v2_packet(struct art *a, size_t off, size_t *next, struct bt_err *err
 	}
 }
 
-/* The packets framed from off under one layout (first: the first V2),
- * up to limit of them: how many, until one does not fit the file or the
- * layout (a method line without its tabs and final newline). */
+/* The method and entries packets (the ones the layouts frame apart;
+ * thread packets are the same in both) framed from off under one layout
+ * (first: the first V2), up to limit of them: how many, until one does
+ * not fit the file or the layout (a method line without its tabs and
+ * final newline). */
 static int v2_fits(const struct art *a, int first, int limit)
 {
-	size_t off = a->data_off, len = a->len, head, n;
-	int k;
+	size_t off = a->data_off, len = a->len, head, n, seen;
+	int k = 0;
 
-	for (k = 0; k < limit && off < len; k++) {
+	for (seen = 0; k < limit && off < len && seen < ((size_t)1 << 20); seen++) {
 		const unsigned char *p = a->data + off;
 		size_t left = len - off;
 		switch (p[0]) {
@@ -393,6 +395,7 @@ static int v2_fits(const struct art *a, int first, int limit)
 		if (n > left)
 			return k;
 		off += n;
+		k += p[0] != 0;
 	}
 	return off >= len ? limit : k;
 }

@@ -51,6 +51,10 @@ out += entries(100, 0, 16, 80, [(1, 10, 3)])   # work again, at 80 us, CPU 16 us
 s = b"*version\n5\ndata-file-overflow=false\nclock=dual\nelapsed-time-usec=100\nvm=art\npid=100\n*end\n"
 out += struct.pack("<BH", 3, len(s)) + s
 open(sys.argv[1], "wb").write(out)
+# the same after 100 thread packets (ART writes one at a thread's first
+# event, the methods at its first flush): the same in both layouts
+many = b"".join(struct.pack("<BIH", 0, 1000 + i, 6) + b"T-%04d" % i for i in range(100))
+open(sys.argv[1].replace(".trace", "_threads.trace"), "wb").write(out[:32] + many + out[32:])
 PY
 rows() {   # db sql: rows as 'a|b|c' lines joined by spaces
 	"$BIN" query -q "$1" "$2" --format tsv | sed 1d | tr '\t' '|' | tr '\n' ' ' | sed 's/ $//'
@@ -63,6 +67,9 @@ is "$(rows "$T/plain.db" "$all")" "100|0|void com.example.A.run()|1000010000|650
 is "$(q "$T/plain.db" "SELECT value FROM meta WHERE key = 'layout'") $(q "$T/plain.db" "SELECT value FROM meta WHERE key = 'trace_start_ns'") $(q "$T/plain.db" "SELECT value FROM meta WHERE key = 'elapsed_ns'")" \
 	"v2-first 1000000000 100000" "hand-made: the layout named, the header's start and the summary's elapsed time in us"
 is "$(rows "$T/plain.db" "SELECT name, is_main FROM threads")" "main|1" "hand-made: the thread packet names the main thread"
+"$BIN" import -q "$T/plain_threads.trace" -o "$T/plain_threads.db"
+is "$(q "$T/plain_threads.db" "SELECT value FROM meta WHERE key = 'layout'") $(rows "$T/plain_threads.db" "$all" | md5sum)" \
+	"v2-first $(rows "$T/plain.db" "$all" | md5sum)" "hand-made after 100 thread packets: still told apart, the same calls"
 
 # ---- the writer's truth, every clock, times that wrap 32 bits
 case_() {   # name variant seed [mkart options]
