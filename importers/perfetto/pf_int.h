@@ -123,6 +123,18 @@ struct pf_seq {
 	int nclocks;
 };
 
+/* Where a packet's unpacked messages live (pf_packet.c). */
+struct pf_arena_block {
+	unsigned char *p;
+	size_t cap;
+};
+
+struct pf_arena {
+	struct pf_arena_block *b;
+	size_t nb, bcap, cur, used;   /* in use: blocks before cur, used bytes of cur */
+	size_t kept;                  /* bytes of all blocks */
+};
+
 struct pf {
 	struct bt_db *db;
 	const char *path;
@@ -162,6 +174,7 @@ struct pf {
 	size_t nlaunches, lcap;
 	int open_launches;
 	struct bt_strmap type_of;        /* record type name -> type, for the Type annotation */
+	struct pf_arena arena;
 };
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */
@@ -191,6 +204,7 @@ int pf_spill_next(struct pf *p, struct pf_event *e, struct bt_err *err);
 /* pf_packet.c */
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
 void pf_release(struct pf *p);
+void pf_arena_release(struct pf_arena *a);
 
 /* pf_names.c */
 uint32_t pf_frame(struct pf *p, const char *name, size_t len);
