@@ -204,7 +204,16 @@ int pf_spill_next(struct pf *p, struct pf_event *e, struct bt_err *err);
 /* pf_packet.c */
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
 void pf_release(struct pf *p);
+
+/* pf_wire.c: the arena (valid until given back: pf_arena_back to the
+ * cur and used it had before), and the hand decoder of the usual packets:
+ * 1 *out is the packet, in a's memory, bytes fields borrowed from data; 0
+ * it holds something the decoder leaves to protobuf-c (*out then undefined;
+ * give the arena back). */
+void *pf_arena_alloc(struct pf_arena *a, size_t n);
+void pf_arena_back(struct pf_arena *a, size_t cur, size_t used);
 void pf_arena_release(struct pf_arena *a);
+int pf_wire_packet(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto__Protos__TracePacket **out);
 
 /* pf_names.c */
 uint32_t pf_frame(struct pf *p, const char *name, size_t len);

@@ -538,44 +538,17 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 }
 
 /*
- * protobuf-c's allocations for a packet come from an arena (pf_int.h's
- * struct pf_arena): blocks kept from packet to packet, handed out by a
- * bump pointer and taken back whole when the packet is done, so a packet
- * costs no malloc or free of its own (they were a sixth of the import).
- * Packets inside compressed_packets nest: each gives back only what was
- * taken after it began. Running out of memory aborts in bt_xmalloc (exit
- * 1), not a "malformed TracePacket".
+ * A packet's messages live in an arena (pf_wire.c): blocks kept from
+ * packet to packet, taken back whole when the packet is done, so a packet
+ * costs no malloc or free of its own. The usual packets are decoded by
+ * hand (pf_wire.c); the rest by protobuf-c, allocating from the same
+ * arena. Packets inside compressed_packets nest: each gives back only what
+ * was taken after it began. Running out of memory aborts in bt_xmalloc
+ * (exit 1), not a "malformed TracePacket".
  */
-#define ARENA_BLOCK ((size_t)1 << 20)
-#define ARENA_KEEP ((size_t)64 << 20)   /* more than this is freed after a packet */
-
 static void *pb_alloc(void *ctx, size_t n)
 {
-	struct pf_arena *a = ctx;
-	struct pf_arena_block *b;
-
-	n = n ? (n + 15) & ~(size_t)15 : 16;
-	if (a->cur < a->nb && a->used + n <= a->b[a->cur].cap) {
-		void *ptr = a->b[a->cur].p + a->used;
-		a->used += n;
-		return ptr;
-	}
-	if (a->cur < a->nb && a->used)   /* the next block */
-		a->cur++;
-	if (a->cur == a->nb) {
-		BT_GROW(a->b, a->nb + 1, a->bcap);
-		a->b[a->nb].p = NULL;
-		a->b[a->nb++].cap = 0;
-	}
-	b = &a->b[a->cur];
-	if (b->cap < n) {   /* too small for it: a bigger one in its place */
-		free(b->p);
-		b->cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-		b->p = bt_xmalloc(b->cap);
-		a->kept += b->cap;
-	}
-	a->used = n;
-	return b->p;
+	return pf_arena_alloc(ctx, n);
 }
 
 static void pb_free(void *ctx, void *ptr)
@@ -584,41 +557,21 @@ static void pb_free(void *ctx, void *ptr)
 	(void)ptr;   /* all of it goes back when the packet is done */
 }
 
-/* Give back all taken since (cur, used); at the outermost packet, blocks
- * past ARENA_KEEP are freed: one huge packet does not hold its memory. */
-static void arena_release(struct pf_arena *a, size_t cur, size_t used)
-{
-	a->cur = cur;
-	a->used = used;
-	if (cur || used || a->kept <= ARENA_KEEP)
-		return;
-	while (a->nb > 1) {
-		free(a->b[--a->nb].p);
-		a->kept -= a->b[a->nb].cap;
-	}
-}
-
-void pf_arena_release(struct pf_arena *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->nb; i++)
-		free(a->b[i].p);
-	free(a->b);
-	memset(a, 0, sizeof *a);
-}
-
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
 {
 	ProtobufCAllocator al = { pb_alloc, pb_free, &p->arena };
 	size_t cur = p->arena.cur, used = p->arena.used;
-	Perfetto__Protos__TracePacket *pk = perfetto__protos__trace_packet__unpack(&al, len, data);
+	Perfetto__Protos__TracePacket *pk = NULL;
 	struct pf_seq *q;
 	int64_t ts;
 	int rc = BT_OK;
 
+	if (!pf_wire_packet(&p->arena, data, len, &pk)) {
+		pf_arena_back(&p->arena, cur, used);
+		pk = perfetto__protos__trace_packet__unpack(&al, len, data);
+	}
 	if (!pk) {
-		arena_release(&p->arena, cur, used);
+		pf_arena_back(&p->arena, cur, used);
 		return bt_err_set(err, BT_EFORMAT, "malformed TracePacket in '%s' at byte offset %llu (%zu bytes)",
 				  p->path, (unsigned long long)off, len);
 	}
@@ -666,7 +619,7 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 	if (!rc && pk->has_compressed_packets)
 		rc = pf_stream_inflate(p, pk->compressed_packets.data, pk->compressed_packets.len, off, err);
 out:
-	arena_release(&p->arena, cur, used);
+	pf_arena_back(&p->arena, cur, used);
 	return rc;
 }
 
