@@ -11,6 +11,7 @@ static const char overview[] =
 	"       btrace-analyze import INPUT -o trace.db [options]\n"
 	"       btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json]\n"
 	"       btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT]...\n"
+	"       btrace-analyze compare DIR_A DIR_B | FLEET_A.json FLEET_B.json [-o OUT]...\n"
 	"       btrace-analyze help [COMMAND]\n"
 	"       btrace-analyze --version\n"
 	"\n"
@@ -85,7 +86,7 @@ static const struct {
 	  "  btrace-analyze query sampling.bin \\\n"
 	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n",
 	  &bt_optab_query, NULL },
-	{ "compare", "btrace-analyze compare --base R... --head R... | --calibrate R... [--rules gates.lua] [-o OUT]... [options]",
+	{ "compare", "btrace-analyze compare --base R... --head R... | DIR_A DIR_B | FLEET_A.json FLEET_B.json | --calibrate R... [--rules gates.lua] [-o OUT]... [options]",
 	  "Compare the runs of a base build with those of a head build, metric by\n"
 	  "metric, name what moved and why. Each R is a JSON report ('analyze -o\n"
 	  "run.json') or a trace, analysed here with the built-in rules (or\n"
@@ -129,6 +130,19 @@ static const struct {
 	  "attribution.tree_min_pct of the thread are not in a report (--set lowers\n"
 	  "it).\n",
 	  &bt_optab_compare,
+	  "Fleets: 'compare DIR_A DIR_B' (or a folder as an R) reads the JSON reports\n"
+	  "under each folder ('analyze -o' runs, a batch's output), one run per\n"
+	  "trace; reports of traces without an app start are left out (told on\n"
+	  "stderr, counted in the JSON). Same tests and family; gated by default: the\n"
+	  "start's time to initial display, each phase (startup.phase.*), the main\n"
+	  "thread's CPU and blocked time by kind, every thread's CPU and off-CPU in\n"
+	  "the window (startup.process.*), the app's methods' self CPU, self wall\n"
+	  "and inclusive time there. The headline and causes name the methods and\n"
+	  "the waits' holders behind a move. 'compare FLEET_A.json FLEET_B.json'\n"
+	  "compares two fleet summaries ('merge'): each measure's histogram read\n"
+	  "back (1 %), one run per trace (2,000 a side at most), the family by Holm\n"
+	  "(no per-trace joint values), a method's self CPU only; FILE#KEY=VALUE\n"
+	  "takes one group of a summary (app_version=4.3.0) instead of all.\n"
 	  "Gate script (Lua 5.4, the rules' sandbox):\n"
 	  "  gate.defaults{ max_regress = \"5%\", noise_floor = { \"2ms\", \"64KB\" }, alpha = 0.01 }\n"
 	  "  gate.metric(\"startup.duration_ns\", { max_regress = \"3%\", noise_floor = \"5ms\" })\n"

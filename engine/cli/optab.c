@@ -61,7 +61,8 @@ static const struct bt_opt opt_process = VALUE("--process", "NAME|PID",
 	"path component) or pid; by default the app being started\n"
 	"(the 'launching:' target, else the process whose main\n"
 	"thread ran bindApplication, activityStart or\n"
-	"activityResume), else the one with most slices", process);
+	"activityResume), else the one with most slices;\n"
+	"systrace: the main process (default: most slices)", process);
 
 static const struct bt_opt *const load_opts[] = {
 	&opt_mapping, &opt_retrace, &opt_symbols, &opt_process, &opt_db, &opt_slice_policy, &opt_strict,
@@ -275,5 +276,5 @@ static const struct bt_opt *const compare_opts[] = {
 	&opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_quiet, &opt_verbose, NULL
 };
 const struct bt_optcmd bt_optab_compare = {
-	compare_opts, NULL, 20, "runs follow --base or --head", compare_init
+	compare_opts, NULL, 20, NULL, compare_init
 };
