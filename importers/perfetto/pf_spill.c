@@ -63,6 +63,10 @@ struct pf_spill {
 	size_t *heap, nheap;
 };
 
+/* The read buffers and the pending file's pieces hold at least 512 bytes:
+ * a record whole. */
+_Static_assert(sizeof(struct rec) + 8 + 4 + 8 * PF__NARGS + 8 <= 512, "a record fits 512 bytes");
+
 static size_t rec_size(const struct rec *r)
 {
 	return sizeof *r + (r->kind == PF_EV_COUNTER ? 8 : 0) + (((size_t)r->nargs + 7) & ~(size_t)7);
