@@ -425,7 +425,7 @@ int pf_wire_packet(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto
 {
 	static const Perfetto__Protos__TracePacket init = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__TracePacket *pk = msg(a, &init, sizeof init);
-	const uint8_t *b = data, *e = data + len;
+	const uint8_t *b = data, *e = len ? data + len : data;   /* an empty packet may be NULL */
 	struct fld f;
 	int rc, ok = 1;
 
