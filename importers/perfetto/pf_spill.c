@@ -23,9 +23,11 @@
 #define MERGE_BUF ((size_t)32 << 20)   /* read buffers of all runs together, at most */
 #define MIN_BUF ((size_t)32 << 10)
 #define PENDING 0x80               /* in rec.src: k is the index of a track not yet described */
+#define HAS_V 0x40                 /* in rec.src: v follows (a value other than 0, of any kind) */
 
-/* An event as the chunk and the run file hold it; then v (counters only)
- * and the packed annotations, rounded up to 8 bytes. */
+/* An event as the chunk and the run file hold it; then v (when not 0)
+ * and the packed annotations, rounded up to 8 bytes. src holds the
+ * event's source (PF_SRC_*, below 0x40) and the flags below. */
 struct rec {
 	int64_t k, ts, seq;
 	uint32_t frame;
@@ -69,7 +71,7 @@ _Static_assert(sizeof(struct rec) + 8 + 4 + 8 * PF__NARGS + 8 <= 512, "a record 
 
 static size_t rec_size(const struct rec *r)
 {
-	return sizeof *r + (r->kind == PF_EV_COUNTER ? 8 : 0) + (((size_t)r->nargs + 7) & ~(size_t)7);
+	return sizeof *r + (r->src & HAS_V ? 8 : 0) + (((size_t)r->nargs + 7) & ~(size_t)7);
 }
 
 static int io_fail(struct pf *p, const char *what, struct bt_err *err)
@@ -175,7 +177,7 @@ int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err)
 	r.seq = e->seq;
 	r.frame = e->frame;
 	r.kind = (uint8_t)e->kind;
-	r.src = (uint8_t)(e->src | (e->pending ? PENDING : 0));
+	r.src = (uint8_t)(e->src | (e->pending ? PENDING : 0) | (e->v != 0 ? HAS_V : 0));
 	r.nargs = (uint16_t)e->nargs;
 	n = rec_size(&r);
 	if (s->len + n > s->max && s->len && pf_spill_flush(p, err))
@@ -183,7 +185,7 @@ int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err)
 	BT_GROW(s->chunk, s->len + n, s->cap);
 	memset(s->chunk + s->len + n - 8, 0, 8);   /* the padding */
 	memcpy(s->chunk + s->len, &r, sizeof r);
-	if (e->kind == PF_EV_COUNTER)
+	if (r.src & HAS_V)
 		memcpy(s->chunk + s->len + sizeof r, &e->v, 8);
 	if (e->nargs)
 		memcpy(s->chunk + s->len + n - (((size_t)e->nargs + 7) & ~(size_t)7), e->args, e->nargs);
@@ -445,11 +447,11 @@ static void to_event(const struct rec *r, struct pf_event *e)
 	e->ts = r->ts;
 	e->seq = r->seq;
 	e->kind = r->kind;
-	e->src = r->src & ~PENDING;
+	e->src = r->src & ~(PENDING | HAS_V);
 	e->pending = 0;
 	e->frame = r->frame;
 	e->v = 0;
-	if (r->kind == PF_EV_COUNTER) {
+	if (r->src & HAS_V) {
 		memcpy(&e->v, b, 8);
 		b += 8;
 	}

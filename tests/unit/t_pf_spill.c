@@ -66,7 +66,7 @@ static struct want *events(size_t n, int ntracks)
 		e->kind = 1 + (int)(next() % 4);
 		e->src = (int)(next() % 2);
 		e->frame = (uint32_t)(next() % 1000);
-		e->v = e->kind == PF_EV_COUNTER ? (double)(next() % 100000) / 7 : 0;
+		e->v = e->kind == PF_EV_COUNTER || next() % 7 == 0 ? (double)(next() % 100000) / 7 : 0;
 		e->track = ntracks && next() % 5 == 0 ? (int)(next() % (uint64_t)ntracks) : -1;
 		nv = (int)(next() % 4);
 		for (j = 0; j < nv; j++)
