@@ -80,6 +80,11 @@ static int is_method_mapping(const unsigned char *h, size_t n)
 	return len > 0 && (s == end || (dots && *s == ' ' && (s + 1 == end || s[1] > ' ')));
 }
 
+int bt_known_sidecar(const unsigned char *h, size_t n)
+{
+	return is_sampling_mapping(h, n) || is_method_mapping(h, n) || is_proguard_mapping(h, n);
+}
+
 const char *bt_known_format(const unsigned char *h, size_t n)
 {
 	if (is_sampling_mapping(h, n))

@@ -9,4 +9,9 @@
 /* What to tell the user about a file starting with h[0..n), or NULL. */
 const char *bt_known_format(const unsigned char *h, size_t n);
 
+/* 1 if h[0..n) starts a file that goes beside a trace (a sampling-mapping,
+ * a methodMapping.txt, a ProGuard/R8 mapping.txt): batch counts these as
+ * sidecars, not as inputs it could not read. */
+int bt_known_sidecar(const unsigned char *h, size_t n);
+
 #endif
