@@ -70,7 +70,7 @@ static int load_types(struct pf *p, struct bt_err *err)
 }
 
 /* Events of tracks never described stay on a track of their own. */
-static int resolve_pending(struct pf *p, struct bt_err *err)
+static void resolve_pending(struct pf *p)
 {
 	uint64_t n = 0;
 	size_t i;
@@ -80,13 +80,11 @@ static int resolve_pending(struct pf *p, struct bt_err *err)
 		if (!t->pending)
 			continue;
 		n++;
-		if (pf_spill_resolve(p, t->uuid, -(int64_t)i - 1, err))
-			return err->code;
+		pf_spill_resolve(p, t, -(int64_t)i - 1);
 	}
 	if (n)
 		bt_diag_count(p->diag, "perfetto_undescribed_track", n,
 			      "tracks of '%s' have events but no descriptor; imported as tracks of no thread", p->path);
-	return BT_OK;
 }
 
 /* The frames of the app's slices (other processes' names stay out). */
@@ -192,6 +190,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	struct bt_map64 threads;
 	int64_t main_tid = -1;
 	size_t nthreads = 0;
+	struct bt_err ignored;
 	int rc;
 
 	memset(&p, 0, sizeof p);
@@ -211,12 +210,13 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	pf_threads_init(&p);
 	bt_map64_init(&threads, 64);
 	rc = load_types(&p, err);
+	pf_spill_open(&p, 0);
 	if (!rc)
-		rc = pf_spill_open(&p, err);
+		rc = bt_db_script(db, BT_SQL_SCRATCH_PF_TABLES, err);
 	if (!rc)
 		rc = pf_stream(&p, err);
 	if (!rc)
-		rc = resolve_pending(&p, err);
+		resolve_pending(&p);
 	if (!rc)
 		pf_threads_done(&p);
 	if (!rc)
@@ -236,6 +236,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = pf_choose_meta(&p, err);
 	pf_spill_close(&p);
+	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);
 	bt_map64_release(&threads);
 	pf_release(&p);
 	pf_choose_release(&p);

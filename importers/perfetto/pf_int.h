@@ -5,12 +5,11 @@
  * table (pf_packet.c, pf_spill.c); events are then paired per thread in
  * time order into slices on the pipeline's feed (pf_pair.c), and waits
  * linked to who ended them (pf_import.c). Memory stays bounded: the events
- * wait in SQLite, not in RAM.
+ * wait in sorted runs on disk, not in RAM.
  */
 #ifndef BT_PF_INT_H
 #define BT_PF_INT_H
 
-#include <sqlite3.h>
 #include <stdint.h>
 
 #include "engine/db/db.h"
@@ -67,8 +66,7 @@ enum { PF_SRC_TRACK = 0, PF_SRC_ATRACE = 1 };
 /* An event as spilled (pf_spill.c). */
 struct pf_event {
 	int64_t seq, k, ts;
-	uint64_t uuid;
-	int known;              /* k is known (the track was described) */
+	int pending;            /* k is the index of a track not yet described */
 	int kind, src;
 	uint32_t frame;
 	double v;               /* a counter's value */
@@ -96,6 +94,8 @@ struct pf_track {
 	uint64_t uuid;
 	int64_t tid, pid;       /* tid > 0 for a thread's track, pid for a process's */
 	int pending;            /* events came before any descriptor */
+	int resolved;           /* such events have a key now: */
+	int64_t rkey;
 	char *name;
 };
 
@@ -124,6 +124,18 @@ struct pf_seq {
 	size_t plen, pcap;
 	struct pf_clock clocks[PF_SEQ_CLOCKS];
 	int nclocks;
+};
+
+/* Where a packet's unpacked messages live (pf_packet.c). */
+struct pf_arena_block {
+	unsigned char *p;
+	size_t cap;
+};
+
+struct pf_arena {
+	struct pf_arena_block *b;
+	size_t nb, bcap, cur, used;   /* in use: blocks before cur, used bytes of cur */
+	size_t kept;                  /* bytes of all blocks */
 };
 
 struct pf {
@@ -155,8 +167,7 @@ struct pf {
 	int64_t packets;
 	int inflating;                   /* inside compressed_packets */
 	uint64_t inflated, empty;        /* compressed_packets' bytes, empty packets: both capped */
-	sqlite3 *spill;                  /* pf_spill.c */
-	sqlite3_stmt *ins, *res;
+	struct pf_spill *spill;          /* pf_spill.c */
 	int flavor_atrace, flavor_track;
 	int64_t pid;                     /* the app's, chosen after the read (pf_choose.c) */
 	const char *choice;              /* why: "--process", "launching: PKG", a marker, "most slices" */
@@ -173,6 +184,7 @@ struct pf {
 	struct bt_strmap by_name;        /* "pid|name" -> tid, or UINT32_MAX: several */
 	struct bt_map64 layer_name;      /* pid -> index + 1 into names: the package its surfaces name */
 	int indexed, named_threads;
+	struct pf_arena arena;
 };
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */
@@ -181,19 +193,37 @@ int pf_stream(struct pf *p, struct bt_err *err);
 int pf_stream_inflate(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
 
 /* pf_spill.c: the events, kept in a file until all are read. */
-int pf_spill_open(struct pf *p, struct bt_err *err);
+/* chunk: bytes of events sorted in memory at a time (0: 32 MiB; tests
+ * give less, to make many runs). */
+void pf_spill_open(struct pf *p, size_t chunk);
 void pf_spill_close(struct pf *p);
 int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err);
-/* Events of track uuid spilled before its descriptor get key k. */
-int pf_spill_resolve(struct pf *p, uint64_t uuid, int64_t k, struct bt_err *err);
-/* A statement giving k, ts, kind, src, frame, v, a in pairing order;
- * pf_spill_next steps it: 1 a row, 0 the end, -1 an error. */
-int pf_spill_order(struct pf *p, sqlite3_stmt **out, struct bt_err *err);
-int pf_spill_next(struct pf *p, sqlite3_stmt *st, struct bt_err *err);
+/* Sort the events in memory and write them out as a run (when the chunk
+ * is full; no need to call it otherwise). */
+int pf_spill_flush(struct pf *p, struct bt_err *err);
+/* Events of track t spilled before its first descriptor get key k. */
+void pf_spill_resolve(struct pf *p, struct pf_track *t, int64_t k);
+/* Once all are spilled and their tracks resolved: get ready to read the
+ * events in pairing order (by k, then ts, then file order); each
+ * pf_spill_next gives one in *e (its args valid until the next call):
+ * 1 an event, 0 the end, -1 an error. Events of a track never resolved
+ * are left out. */
+int pf_spill_order(struct pf *p, struct bt_err *err);
+int pf_spill_next(struct pf *p, struct pf_event *e, struct bt_err *err);
 
 /* pf_packet.c */
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
 void pf_release(struct pf *p);
+
+/* pf_wire.c: the arena (valid until given back: pf_arena_back to the
+ * cur and used it had before), and the hand decoder of the usual packets:
+ * 1 *out is the packet, in a's memory, bytes fields borrowed from data; 0
+ * it holds something the decoder leaves to protobuf-c (*out then undefined;
+ * give the arena back). */
+void *pf_arena_alloc(struct pf_arena *a, size_t n);
+void pf_arena_back(struct pf_arena *a, size_t cur, size_t used);
+void pf_arena_release(struct pf_arena *a);
+int pf_wire_packet(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto__Protos__TracePacket **out);
 
 /* pf_names.c */
 uint32_t pf_frame(struct pf *p, const char *name, size_t len);

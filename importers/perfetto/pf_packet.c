@@ -247,12 +247,15 @@ static int describe(struct pf *p, const Perfetto__Protos__TrackDescriptor *d, st
 		note_process(p, t->pid, d->process->process_name ? d->process->process_name
 				  : d->process->n_cmdline ? d->process->cmdline[0] : name);
 	}
+	if (had && t->pending)   /* its events so far get its key */
+		pf_spill_resolve(p, t, track_key(p, t));
 	t->pending = 0;
 	if (name && (!t->name || strcmp(t->name, name))) {
 		free(t->name);
 		t->name = bt_xstrdup(name);
 	}
-	return had ? pf_spill_resolve(p, t->uuid, track_key(p, t), err) : BT_OK;
+	(void)err;
+	return BT_OK;
 }
 
 static void process_tree(struct pf *p, const Perfetto__Protos__ProcessTree *pt)
@@ -289,16 +292,15 @@ static size_t pack_args(const struct pf_args *a, unsigned char *buf)
 	return n;
 }
 
-static int spill(struct pf *p, int known, int64_t k, uint64_t uuid, int64_t ts, int kind, int src,
-		 uint32_t frame, double v, const struct pf_args *a, struct bt_err *err)
+static int spill(struct pf *p, int pending, int64_t k, int64_t ts, int kind, int src, uint32_t frame,
+		 double v, const struct pf_args *a, struct bt_err *err)
 {
 	unsigned char buf[4 + 8 * PF__NARGS];
 	struct pf_event e;
 
 	e.seq = ++p->seq;
-	e.known = known;
+	e.pending = pending;
 	e.k = k;
-	e.uuid = uuid;
 	e.ts = ts;
 	e.kind = kind;
 	e.src = src;
@@ -348,7 +350,7 @@ static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\0'))
 		len--;
 	if (len >= 1 && buf[0] == 'E' && (len == 1 || buf[1] == '|'))
-		return spill(p, 1, tid, 0, ts, PF_EV_END, PF_SRC_ATRACE, 0, 0, NULL, err);
+		return spill(p, 0, tid, ts, PF_EV_END, PF_SRC_ATRACE, 0, 0, NULL, err);
 	if (len > 2 && (buf[0] == 'S' || buf[0] == 'F') && buf[1] == '|') {
 		async_print(p, ts, buf, len);
 		return BT_OK;
@@ -368,7 +370,7 @@ static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct
 		pf_mark(p, tgid, tid, name, len - (size_t)(name - buf));
 	}
 	p->flavor_atrace = 1;
-	return spill(p, 1, tid, 0, ts, PF_EV_BEGIN, PF_SRC_ATRACE,
+	return spill(p, 0, tid, ts, PF_EV_BEGIN, PF_SRC_ATRACE,
 		     pf_frame(p, name, len - (size_t)(name - buf)), 0, NULL, err);
 }
 
@@ -533,37 +535,49 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 		t->pending = 1;
 	}
 	p->flavor_track = 1;
-	return spill(p, !t->pending, track_key(p, t), uuid, ts, kind, PF_SRC_TRACK,
+	return spill(p, t->pending, t->pending ? (int64_t)(t - p->tracks) : track_key(p, t), ts, kind, PF_SRC_TRACK,
 		     kind == PF_EV_BEGIN ? pf_frame(p, frame ? frame : "?", frame ? strlen(frame) : 1) : 0, v, &a,
 		     err);
 }
 
-/* protobuf-c's allocations go through bt_xmalloc: running out is then the
- * out-of-memory error (exit 1), not a "malformed TracePacket". */
+/*
+ * A packet's messages live in an arena (pf_wire.c): blocks kept from
+ * packet to packet, taken back whole when the packet is done, so a packet
+ * costs no malloc or free of its own. The usual packets are decoded by
+ * hand (pf_wire.c); the rest by protobuf-c, allocating from the same
+ * arena. Packets inside compressed_packets nest: each gives back only what
+ * was taken after it began. Running out of memory aborts in bt_xmalloc
+ * (exit 1), not a "malformed TracePacket".
+ */
 static void *pb_alloc(void *ctx, size_t n)
 {
-	(void)ctx;
-	return bt_xmalloc(n);
+	return pf_arena_alloc(ctx, n);
 }
 
 static void pb_free(void *ctx, void *ptr)
 {
 	(void)ctx;
-	free(ptr);
+	(void)ptr;   /* all of it goes back when the packet is done */
 }
-
-static ProtobufCAllocator pb_allocator = { pb_alloc, pb_free, NULL };
 
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
 {
-	Perfetto__Protos__TracePacket *pk = perfetto__protos__trace_packet__unpack(&pb_allocator, len, data);
+	ProtobufCAllocator al = { pb_alloc, pb_free, &p->arena };
+	size_t cur = p->arena.cur, used = p->arena.used;
+	Perfetto__Protos__TracePacket *pk = NULL;
 	struct pf_seq *q;
 	int64_t ts;
 	int rc = BT_OK;
 
-	if (!pk)
+	if (!pf_wire_packet(&p->arena, data, len, &pk)) {
+		pf_arena_back(&p->arena, cur, used);
+		pk = perfetto__protos__trace_packet__unpack(&al, len, data);
+	}
+	if (!pk) {
+		pf_arena_back(&p->arena, cur, used);
 		return bt_err_set(err, BT_EFORMAT, "malformed TracePacket in '%s' at byte offset %llu (%zu bytes)",
 				  p->path, (unsigned long long)off, len);
+	}
 	p->packets++;
 	q = seq_get(p, pk->has_trusted_packet_sequence_id ? pk->trusted_packet_sequence_id : 0);
 	if ((pk->has_sequence_flags && (pk->sequence_flags & 1)) ||
@@ -610,7 +624,7 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 	if (!rc && pk->has_compressed_packets)
 		rc = pf_stream_inflate(p, pk->compressed_packets.data, pk->compressed_packets.len, off, err);
 out:
-	perfetto__protos__trace_packet__free_unpacked(pk, &pb_allocator);
+	pf_arena_back(&p->arena, cur, used);
 	return rc;
 }
 
@@ -639,6 +653,7 @@ void pf_release(struct pf *p)
 	}
 	free(p->seqs);
 	bt_map64_release(&p->seq_of);
+	pf_arena_release(&p->arena);
 	bt_strmap_release(&p->type_of);
 	pf_threads_release(p);
 }

@@ -391,11 +391,11 @@ static int track_event(struct pair *r, int64_t ts, int kind, uint32_t frame, dou
 	return track_slice_end(r, ts, err);
 }
 
-static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
+static int row(struct pair *r, const struct pf_event *e, struct bt_err *err)
 {
-	int64_t key = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
-	int kind = sqlite3_column_int(st, 2), src = sqlite3_column_int(st, 3);
-	uint32_t frame = (uint32_t)sqlite3_column_int64(st, 4);
+	int64_t key = e->k, ts = e->ts;
+	int kind = e->kind, src = e->src;
+	uint32_t frame = e->frame;
 	struct pf_args a;
 
 	if (!r->have_key || key != r->key) {
@@ -413,8 +413,8 @@ static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
 	if (frame > r->p->nframes)
 		frame = 0;
 	if (key < 0)
-		return track_event(r, ts, kind, frame, sqlite3_column_double(st, 5), err);
-	unpack_args(sqlite3_column_blob(st, 6), (size_t)sqlite3_column_bytes(st, 6), &a);
+		return track_event(r, ts, kind, frame, e->v, err);
+	unpack_args(e->args, e->nargs, &a);
 	if (kind == PF_EV_BEGIN && src == PF_SRC_TRACK)
 		inherit(r, ts, &a);
 	budget(r, &a);
@@ -425,7 +425,7 @@ static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
 	if (kind == PF_EV_COUNTER) {
 		char track[40];
 		snprintf(track, sizeof track, "thread %lld", (long long)key);
-		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tid", track, ts, sqlite3_column_double(st, 5));
+		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tid", track, ts, e->v);
 	}
 	return BT_OK;
 }
@@ -455,7 +455,7 @@ static void report(const struct pair *r, const struct pf *p)
 int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err)
 {
 	struct pair r;
-	sqlite3_stmt *st = NULL;
+	struct pf_event e;
 	int rc;
 
 	memset(&r, 0, sizeof r);
@@ -464,11 +464,11 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err)
 	r.feed = bt_feed_new(p->db, p->o->taps);
 	for (rc = 0; rc < (int)p->nframes; rc++)
 		bt_feed_frame(r.feed, (uint32_t)rc + 1, p->frames[rc].name);
-	rc = pf_spill_order(p, &st, err);
-	while (!rc && (rc = pf_spill_next(p, st, err)) == 1)
-		rc = row(&r, st, err);
+	memset(&e, 0, sizeof e);
+	rc = pf_spill_order(p, err);
+	while (!rc && (rc = pf_spill_next(p, &e, err)) == 1)
+		rc = row(&r, &e, err);
 	rc = rc < 0 ? err->code : rc;
-	sqlite3_finalize(st);
 	if (!rc)
 		rc = end_key(&r, err);
 	if (!rc) {

@@ -1,130 +1,490 @@
 /*
- * The spill file of the Perfetto importer: every track event and atrace
- * print waits here until the whole trace is read, because a track's events
- * need not come in time order and a multi-GB trace's events cannot stay in
- * memory. It is a SQLite file of its own in $TMPDIR (the trace database
- * keeps its temp schema in memory), unlinked once open, with a small page
- * cache: memory stays flat however long the trace.
+ * The spill of the Perfetto importer: every track event and atrace print
+ * waits here until the whole trace is read, because a track's events need
+ * not come in time order and a multi-GB trace's events cannot stay in
+ * memory. Events are packed records in a chunk of CHUNK bytes; a full
+ * chunk is sorted (stably, by thread or track and time) and written as a
+ * run to a file in $TMPDIR, unlinked once open; the runs are merged when
+ * the events are read back in pairing order. A trace whose events fit in
+ * one chunk never touches the file. Memory stays flat however long the
+ * trace: one chunk, its index, and a read buffer per run.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
 #include "engine/base/temps.h"
 #include "importers/perfetto/pf_int.h"
 
-static const char spill_pragmas[] =
-	"PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-	"PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=FILE; PRAGMA cache_size=-16384;";
+#define CHUNK ((size_t)32 << 20)   /* bytes of records sorted in memory at a time */
+#define MERGE_BUF ((size_t)32 << 20)   /* read buffers of all runs together, at most */
+#define MIN_BUF ((size_t)32 << 10)
+#define PENDING 0x80               /* in rec.src: k is the index of a track not yet described */
+#define HAS_V 0x40                 /* in rec.src: v follows (a value other than 0, of any kind) */
 
-static int fail(struct pf *p, const char *what, struct bt_err *err)
+/* An event as the chunk and the run file hold it; then v (when not 0)
+ * and the packed annotations, rounded up to 8 bytes. src holds the
+ * event's source (PF_SRC_*, below 0x40) and the flags below. */
+struct rec {
+	int64_t k, ts, seq;
+	uint32_t frame;
+	uint8_t kind, src;
+	uint16_t nargs;
+};
+
+/* A record of the chunk, by its sort key; stable sorting keeps file order
+ * (seq) among equal keys. */
+struct ent {
+	int64_t k, ts;
+	size_t off;
+};
+
+struct run {
+	uint64_t at, end;          /* its bytes in the run file */
+	unsigned char *buf;
+	size_t len, pos, cap;
+};
+
+struct pf_spill {
+	unsigned char *chunk;
+	size_t len, cap, max;      /* max: bytes of a chunk */
+	struct ent *ents, *tmp;
+	size_t n, ecap;
+	int fd, pfd;               /* the run file; the file of events still pending */
+	uint64_t fsize, psize;
+	unsigned char *out;        /* write buffer */
+	size_t olen;
+	struct run *runs;
+	size_t nruns, rcap;
+	/* reading */
+	size_t next;               /* in memory: the next entry */
+	int merging, taken;
+	size_t *heap, nheap;
+};
+
+/* The read buffers and the pending file's pieces hold at least 512 bytes:
+ * a record whole. */
+_Static_assert(sizeof(struct rec) + 8 + 4 + 8 * PF__NARGS + 8 <= 512, "a record fits 512 bytes");
+
+static size_t rec_size(const struct rec *r)
 {
-	return bt_err_set(err, BT_ESQL, "%s of the spill file for '%s' failed: %s", what, p->path,
-			  p->spill ? sqlite3_errmsg(p->spill) : "out of memory");
+	return sizeof *r + (r->src & HAS_V ? 8 : 0) + (((size_t)r->nargs + 7) & ~(size_t)7);
 }
 
-static int run(struct pf *p, const char *sql, const char *what, struct bt_err *err)
+static int io_fail(struct pf *p, const char *what, struct bt_err *err)
 {
-	return sqlite3_exec(p->spill, sql, NULL, NULL, NULL) == SQLITE_OK ? BT_OK : fail(p, what, err);
+	return bt_err_set(err, BT_EIO, "%s the spill file for '%s' failed: %s", what, p->path, strerror(errno));
 }
 
-int pf_spill_open(struct pf *p, struct bt_err *err)
+static int temp(struct pf *p, int *fd, struct bt_err *err)
 {
 	struct bt_buf name = BT_BUF_INIT;
-	int fd = bt_temp_file("btrace-analyze-pf", "a spill file", &name, err);
-	int rc;
 
-	if (fd < 0)
+	(void)p;
+	*fd = bt_temp_file("btrace-analyze-pf", "a spill file", &name, err);
+	if (*fd < 0)
 		return err->code;
-	close(fd);
-	rc = sqlite3_open_v2(name.buf, &p->spill, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK ? BT_OK
-		: fail(p, "opening", err);
-	if (!rc)
-		rc = run(p, spill_pragmas, "setting up", err);
-	if (!rc)   /* with the exclusive lock taken, the open descriptor is all it needs */
-		rc = run(p, "BEGIN", "starting", err);
-	if (!rc)
-		rc = run(p, bt_sql_text[BT_SQL_SCRATCH_PF_SPILL], "creating", err);
-	bt_temps_remove(name.buf);
+	bt_temps_remove(name.buf);   /* the open descriptor is all it needs */
 	bt_buf_release(&name);
-	if (!rc && (sqlite3_prepare_v2(p->spill, bt_sql_text[BT_SQL_SCRATCH_PF_INSERT_EVENT], -1, &p->ins,
-				       NULL) != SQLITE_OK ||
-		    sqlite3_prepare_v2(p->spill, bt_sql_text[BT_SQL_SCRATCH_PF_RESOLVE], -1, &p->res, NULL) !=
-			    SQLITE_OK))
-		rc = fail(p, "preparing", err);
-	if (!rc)
-		rc = bt_db_script(p->db, BT_SQL_SCRATCH_PF_TABLES, err);
-	return rc;
+	return BT_OK;
+}
+
+void pf_spill_open(struct pf *p, size_t chunk)
+{
+	struct pf_spill *s = bt_xcalloc(1, sizeof *s);
+
+	s->fd = s->pfd = -1;
+	s->max = chunk ? chunk : CHUNK;
+	p->spill = s;
 }
 
 void pf_spill_close(struct pf *p)
 {
-	struct bt_err ignored;
+	struct pf_spill *s = p->spill;
+	size_t i;
 
-	sqlite3_finalize(p->ins);
-	sqlite3_finalize(p->res);
-	sqlite3_close(p->spill);
-	p->ins = p->res = NULL;
-	p->spill = NULL;
-	bt_db_script(p->db, BT_SQL_SCRATCH_PF_DROP, &ignored);
+	if (s) {
+		if (s->fd >= 0)
+			close(s->fd);
+		if (s->pfd >= 0)
+			close(s->pfd);
+		for (i = 0; i < s->nruns; i++)
+			free(s->runs[i].buf);
+		free(s->runs);
+		free(s->chunk);
+		free(s->ents);
+		free(s->tmp);
+		free(s->out);
+		free(s->heap);
+		free(s);
+		p->spill = NULL;
+	}
 }
 
-static int step(struct pf *p, sqlite3_stmt *st, const char *what, struct bt_err *err)
+static int write_all(struct pf *p, int fd, const void *b, size_t n, struct bt_err *err)
 {
-	int rc = sqlite3_step(st);
+	const unsigned char *c = b;
 
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? BT_OK : fail(p, what, err);
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return io_fail(p, "writing", err);
+		c += w;
+		n -= (size_t)w;
+	}
+	return BT_OK;
+}
+
+/* Records go out through one buffer, to the run file or the pending one. */
+static int put(struct pf *p, int fd, const void *b, size_t n, struct bt_err *err)
+{
+	struct pf_spill *s = p->spill;
+
+	if (!s->out)
+		s->out = bt_xmalloc(1u << 20);
+	if (s->olen + n > (1u << 20)) {
+		if (write_all(p, fd, s->out, s->olen, err))
+			return err->code;
+		s->olen = 0;
+	}
+	memcpy(s->out + s->olen, b, n);
+	s->olen += n;
+	return BT_OK;
+}
+
+static int flush_out(struct pf *p, int fd, struct bt_err *err)
+{
+	struct pf_spill *s = p->spill;
+	int rc = s->olen ? write_all(p, fd, s->out, s->olen, err) : BT_OK;
+
+	s->olen = 0;
+	return rc;
 }
 
 int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err)
 {
-	sqlite3_stmt *st = p->ins;
+	struct pf_spill *s = p->spill;
+	struct rec r;
+	size_t n;
 
-	sqlite3_bind_int64(st, 1, e->seq);
-	if (e->known)
-		sqlite3_bind_int64(st, 2, e->k);
-	else
-		sqlite3_bind_null(st, 2);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)e->uuid);
-	sqlite3_bind_int64(st, 4, e->ts);
-	sqlite3_bind_int(st, 5, e->kind);
-	sqlite3_bind_int(st, 6, e->src);
-	sqlite3_bind_int64(st, 7, e->frame);
-	sqlite3_bind_double(st, 8, e->v);
-	if (e->nargs)
-		sqlite3_bind_blob(st, 9, e->args, (int)e->nargs, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 9);
-	return step(p, st, "writing", err);
-}
-
-int pf_spill_resolve(struct pf *p, uint64_t uuid, int64_t k, struct bt_err *err)
-{
-	sqlite3_bind_int64(p->res, 1, (sqlite3_int64)uuid);
-	sqlite3_bind_int64(p->res, 2, k);
-	return step(p, p->res, "updating", err);
-}
-
-int pf_spill_order(struct pf *p, sqlite3_stmt **out, struct bt_err *err)
-{
-	*out = NULL;
-	if (run(p, bt_sql_text[BT_SQL_SCRATCH_PF_INDEX], "indexing", err))
+	r.k = e->k;
+	r.ts = e->ts;
+	r.seq = e->seq;
+	r.frame = e->frame;
+	r.kind = (uint8_t)e->kind;
+	r.src = (uint8_t)(e->src | (e->pending ? PENDING : 0) | (e->v != 0 ? HAS_V : 0));
+	r.nargs = (uint16_t)e->nargs;
+	n = rec_size(&r);
+	if (s->len + n > s->max && s->len && pf_spill_flush(p, err))
 		return err->code;
-	if (sqlite3_prepare_v2(p->spill, bt_sql_text[BT_SQL_SCRATCH_PF_EVENTS], -1, out, NULL) != SQLITE_OK)
-		return fail(p, "reading", err);
+	BT_GROW(s->chunk, s->len + n, s->cap);
+	memset(s->chunk + s->len + n - 8, 0, 8);   /* the padding */
+	memcpy(s->chunk + s->len, &r, sizeof r);
+	if (r.src & HAS_V)
+		memcpy(s->chunk + s->len + sizeof r, &e->v, 8);
+	if (e->nargs)
+		memcpy(s->chunk + s->len + n - (((size_t)e->nargs + 7) & ~(size_t)7), e->args, e->nargs);
+	s->len += n;
 	return BT_OK;
 }
 
-int pf_spill_next(struct pf *p, sqlite3_stmt *st, struct bt_err *err)
+void pf_spill_resolve(struct pf *p, struct pf_track *t, int64_t k)
 {
-	int rc = sqlite3_step(st);
+	(void)p;
+	t->rkey = k;
+	t->resolved = 1;
+}
 
-	if (rc == SQLITE_ROW)
+static int ent_less(const struct ent *a, const struct ent *b)
+{
+	return a->k < b->k || (a->k == b->k && a->ts < b->ts);
+}
+
+/* Stable merge sort; linear on input already in order (the usual case:
+ * a writer emits a thread's events together, in time order). */
+static void msort(struct ent *a, struct ent *t, size_t n)
+{
+	size_t h = n / 2, i, j, o;
+
+	if (n <= 16) {
+		for (i = 1; i < n; i++) {
+			struct ent x = a[i];
+			for (j = i; j > 0 && ent_less(&x, &a[j - 1]); j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+		return;
+	}
+	msort(a, t, h);
+	msort(a + h, t, n - h);
+	if (!ent_less(&a[h], &a[h - 1]))
+		return;
+	memcpy(t, a, h * sizeof *a);
+	for (i = 0, j = h, o = 0; i < h && j < n; o++)
+		a[o] = ent_less(&a[j], &t[i]) ? a[j++] : t[i++];
+	while (i < h)
+		a[o++] = t[i++];
+}
+
+/* Index the chunk's records whose key is known (a pending one whose track
+ * has been described since takes its key now), and sort them. The others
+ * go to the pending file when keep is 0. */
+static int index_chunk(struct pf *p, int keep, struct bt_err *err)
+{
+	struct pf_spill *s = p->spill;
+	size_t off, n = 0;
+
+	for (off = 0; off < s->len; off += rec_size((struct rec *)(s->chunk + off)))
+		n++;
+	if (n > s->ecap) {
+		free(s->ents);
+		free(s->tmp);
+		s->ents = bt_xmalloc(n * sizeof *s->ents);
+		s->tmp = bt_xmalloc((n / 2 + 1) * sizeof *s->tmp);
+		s->ecap = n;
+	}
+	s->n = 0;
+	for (off = 0; off < s->len; off += rec_size((struct rec *)(s->chunk + off))) {
+		struct rec *r = (struct rec *)(s->chunk + off);
+		if (r->src & PENDING) {
+			const struct pf_track *t = &p->tracks[r->k];
+			if (t->resolved) {
+				r->k = t->rkey;
+				r->src &= (uint8_t)~PENDING;
+			} else if (keep) {
+				continue;   /* never resolved: no key, not paired */
+			} else {
+				if (s->pfd < 0 && temp(p, &s->pfd, err))
+					return err->code;
+				if (put(p, s->pfd, r, rec_size(r), err))
+					return err->code;
+				s->psize += rec_size(r);
+				continue;
+			}
+		}
+		s->ents[s->n].k = r->k;
+		s->ents[s->n].ts = r->ts;
+		s->ents[s->n++].off = off;
+	}
+	if (s->pfd >= 0 && flush_out(p, s->pfd, err))
+		return err->code;
+	msort(s->ents, s->tmp, s->n);
+	return BT_OK;
+}
+
+/* The chunk, sorted, as a run of the run file. */
+static int write_run(struct pf *p, struct bt_err *err)
+{
+	struct pf_spill *s = p->spill;
+	struct run *r;
+	size_t i;
+
+	if (!s->n)
+		return BT_OK;
+	if (s->fd < 0 && temp(p, &s->fd, err))
+		return err->code;
+	BT_GROW(s->runs, s->nruns + 1, s->rcap);
+	r = &s->runs[s->nruns++];
+	memset(r, 0, sizeof *r);
+	r->at = s->fsize;
+	for (i = 0; i < s->n; i++) {
+		const struct rec *x = (const struct rec *)(s->chunk + s->ents[i].off);
+		size_t n = rec_size(x);
+		if (put(p, s->fd, x, n, err))
+			return err->code;
+		s->fsize += n;
+	}
+	r->end = s->fsize;
+	return flush_out(p, s->fd, err);
+}
+
+int pf_spill_flush(struct pf *p, struct bt_err *err)
+{
+	struct pf_spill *s = p->spill;
+
+	if (index_chunk(p, 0, err) || write_run(p, err))
+		return err->code;
+	s->len = 0;
+	return BT_OK;
+}
+
+/* The pending file's events, their tracks all resolved now, as runs. */
+static int pending_runs(struct pf *p, struct bt_err *err)
+{
+	struct pf_spill *s = p->spill;
+	uint64_t at = 0;
+
+	while (at < s->psize) {
+		size_t want = s->psize - at < s->max ? (size_t)(s->psize - at) : s->max, got = 0, off = 0;
+		if (want < 512)   /* at least one record whole (a chunk holds at least one) */
+			want = s->psize - at < 512 ? (size_t)(s->psize - at) : 512;
+		BT_GROW(s->chunk, want, s->cap);
+		while (got < want) {
+			ssize_t k = pread(s->pfd, s->chunk + got, want - got, (off_t)(at + got));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				return io_fail(p, "reading", err);
+			got += (size_t)k;
+		}
+		while (off + sizeof(struct rec) <= want && off + rec_size((struct rec *)(s->chunk + off)) <= want)
+			off += rec_size((struct rec *)(s->chunk + off));
+		s->len = off;   /* whole records; the rest is read again */
+		at += off;
+		if (index_chunk(p, 1, err) || write_run(p, err))
+			return err->code;
+	}
+	s->len = 0;
+	return BT_OK;
+}
+
+static int heap_less(const struct pf_spill *s, size_t a, size_t b)
+{
+	const struct rec *x = (const struct rec *)(s->runs[a].buf + s->runs[a].pos);
+	const struct rec *y = (const struct rec *)(s->runs[b].buf + s->runs[b].pos);
+
+	if (x->k != y->k)
+		return x->k < y->k;
+	return x->ts != y->ts ? x->ts < y->ts : x->seq < y->seq;
+}
+
+static void sift_down(struct pf_spill *s, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < s->nheap && heap_less(s, s->heap[l], s->heap[m]))
+			m = l;
+		if (l + 1 < s->nheap && heap_less(s, s->heap[l + 1], s->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		size_t x = s->heap[i];
+		s->heap[i] = s->heap[m];
+		s->heap[m] = x;
+		i = m;
+	}
+}
+
+/* Make sure a whole record is at r->pos: 1 it is, 0 the run is done. */
+static int fill(struct pf *p, struct run *r, struct bt_err *err)
+{
+	size_t have = r->len - r->pos;
+
+	if (have >= sizeof(struct rec) && have >= rec_size((const struct rec *)(r->buf + r->pos)))
 		return 1;
-	if (rc == SQLITE_DONE)
+	if (!have && r->at == r->end)
 		return 0;
-	fail(p, "reading", err);
-	return -1;
+	memmove(r->buf, r->buf + r->pos, have);
+	r->pos = 0;
+	r->len = have;
+	while (r->len < r->cap && r->at < r->end) {
+		size_t want = r->cap - r->len;
+		ssize_t k;
+		if (want > r->end - r->at)
+			want = (size_t)(r->end - r->at);
+		k = pread(p->spill->fd, r->buf + r->len, want, (off_t)r->at);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			io_fail(p, "reading", err);
+			return -1;
+		}
+		r->len += (size_t)k;
+		r->at += (uint64_t)k;
+	}
+	if (r->len < sizeof(struct rec) || r->len < rec_size((const struct rec *)r->buf)) {
+		bt_err_set(err, BT_EIO, "the spill file for '%s' ends inside a record", p->path);
+		return -1;
+	}
+	return 1;
+}
+
+int pf_spill_order(struct pf *p, struct bt_err *err)
+{
+	struct pf_spill *s = p->spill;
+	size_t i, each;
+
+	if (!s->nruns && s->pfd < 0)   /* all in memory */
+		return index_chunk(p, 1, err);
+	if (pf_spill_flush(p, err) || pending_runs(p, err))
+		return err->code;
+	free(s->ents);
+	free(s->tmp);
+	free(s->chunk);   /* the runs' buffers take their place */
+	s->ents = s->tmp = NULL;
+	s->chunk = NULL;
+	s->ecap = s->n = s->cap = 0;
+	each = MERGE_BUF / (s->nruns ? s->nruns : 1);
+	each = each < MIN_BUF ? MIN_BUF : each > s->max ? s->max : each;
+	if (each < 512)
+		each = 512;   /* a record whole */
+	s->heap = bt_xmalloc((s->nruns + 1) * sizeof *s->heap);
+	for (i = 0; i < s->nruns; i++) {
+		int rc;
+		s->runs[i].cap = each;
+		s->runs[i].buf = bt_xmalloc(each);
+		if ((rc = fill(p, &s->runs[i], err)) < 0)
+			return err->code;
+		if (rc)
+			s->heap[s->nheap++] = i;
+	}
+	for (i = s->nheap / 2; i-- > 0;)
+		sift_down(s, i);
+	s->merging = 1;
+	return BT_OK;
+}
+
+static void to_event(const struct rec *r, struct pf_event *e)
+{
+	const unsigned char *b = (const unsigned char *)(r + 1);
+
+	e->k = r->k;
+	e->ts = r->ts;
+	e->seq = r->seq;
+	e->kind = r->kind;
+	e->src = r->src & ~(PENDING | HAS_V);
+	e->pending = 0;
+	e->frame = r->frame;
+	e->v = 0;
+	if (r->src & HAS_V) {
+		memcpy(&e->v, b, 8);
+		b += 8;
+	}
+	e->nargs = r->nargs;
+	e->args = r->nargs ? b : NULL;
+}
+
+int pf_spill_next(struct pf *p, struct pf_event *e, struct bt_err *err)
+{
+	struct pf_spill *s = p->spill;
+	struct run *r;
+
+	if (!s->merging) {
+		if (s->next == s->n)
+			return 0;
+		to_event((const struct rec *)(s->chunk + s->ents[s->next++].off), e);
+		return 1;
+	}
+	if (s->taken && s->nheap) {   /* the record handed out last is done with */
+		int rc;
+		r = &s->runs[s->heap[0]];
+		r->pos += rec_size((const struct rec *)(r->buf + r->pos));
+		if ((rc = fill(p, r, err)) < 0)
+			return -1;
+		if (!rc)
+			s->heap[0] = s->heap[--s->nheap];
+		sift_down(s, 0);
+	}
+	s->taken = 0;
+	if (!s->nheap)
+		return 0;
+	r = &s->runs[s->heap[0]];
+	to_event((const struct rec *)(r->buf + r->pos), e);
+	s->taken = 1;
+	return 1;
 }

@@ -1,0 +1,454 @@
+/*
+ * The packets a trace is mostly made of (track events, ftrace prints,
+ * interned data), decoded by hand into protobuf-c's own structs in the
+ * packet arena: no per-message malloc, no second pass over the bytes, bytes
+ * fields borrowed from the packet. Anything else, and anything odd (a
+ * field the walker does not handle, a wrong wire type, a packed repeated
+ * field, a message field given twice, a truncated or over-long varint),
+ * makes the packet go to protobuf-c instead, which decides as before: the
+ * walker only ever accepts what protobuf-c accepts, decoded alike
+ * (tests/fuzz/fuzz_perfetto.c and t_pf_wire check both on every packet).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "importers/perfetto/pf_int.h"
+
+#define ARENA_BLOCK ((size_t)1 << 20)
+#define ARENA_KEEP ((size_t)64 << 20)   /* more than this is freed after a packet */
+
+void *pf_arena_alloc(struct pf_arena *a, size_t n)
+{
+	struct pf_arena_block *b;
+
+	n = n ? (n + 15) & ~(size_t)15 : 16;
+	if (a->cur < a->nb && a->used + n <= a->b[a->cur].cap) {
+		void *ptr = a->b[a->cur].p + a->used;
+		a->used += n;
+		return ptr;
+	}
+	if (a->cur < a->nb && a->used)   /* the next block */
+		a->cur++;
+	if (a->cur == a->nb) {
+		BT_GROW(a->b, a->nb + 1, a->bcap);
+		a->b[a->nb].p = NULL;
+		a->b[a->nb++].cap = 0;
+	}
+	b = &a->b[a->cur];
+	if (b->cap < n) {   /* too small for it: a bigger one in its place */
+		a->kept -= b->cap;
+		free(b->p);
+		b->cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+		b->p = bt_xmalloc(b->cap);
+		a->kept += b->cap;
+	}
+	a->used = n;
+	return b->p;
+}
+
+void pf_arena_back(struct pf_arena *a, size_t cur, size_t used)
+{
+	a->cur = cur;
+	a->used = used;
+	if (cur || used || a->kept <= ARENA_KEEP)
+		return;
+	while (a->nb > 1) {
+		free(a->b[--a->nb].p);
+		a->kept -= a->b[a->nb].cap;
+	}
+}
+
+void pf_arena_release(struct pf_arena *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nb; i++)
+		free(a->b[i].p);
+	free(a->b);
+	memset(a, 0, sizeof *a);
+}
+
+/* One field of a message: its number, wire type and value (a varint or
+ * fixed value in v; a length-delimited one's bytes at p). */
+struct fld {
+	uint32_t num;
+	unsigned wt;
+	uint64_t v;
+	const uint8_t *p;
+	size_t len;
+};
+
+/* At most max bytes (10 for a value, 5 for a length, 4 for a key here). */
+static int varint(const uint8_t **b, const uint8_t *e, int max, uint64_t *v)
+{
+	uint64_t x = 0;
+	int i;
+
+	for (i = 0; i < max && *b < e; i++) {
+		uint8_t c = *(*b)++;
+		if (i == 9 && c > 1)
+			return 0;   /* past 64 bits: protobuf-c's bool would differ */
+		x |= (uint64_t)(c & 0x7f) << (7 * i);
+		if (!(c & 0x80)) {
+			*v = x;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* 1 a field, 0 the end, -1 what the walker leaves to protobuf-c. */
+static int next(const uint8_t **b, const uint8_t *e, struct fld *f)
+{
+	uint64_t key;
+
+	if (*b == e)
+		return 0;
+	if (!varint(b, e, 4, &key) || !(key >> 3))
+		return -1;
+	f->num = (uint32_t)(key >> 3);
+	f->wt = (unsigned)(key & 7);
+	switch (f->wt) {
+	case 0:
+		return varint(b, e, 10, &f->v) ? 1 : -1;
+	case 1:
+	case 5: {
+		size_t n = f->wt == 1 ? 8 : 4;
+		if ((size_t)(e - *b) < n)
+			return -1;
+		f->v = 0;
+		memcpy(&f->v, *b, n);   /* little-endian, as protobuf */
+		*b += n;
+		return 1;
+	}
+	case 2:
+		if (!varint(b, e, 5, &f->v) || f->v > (uint64_t)(e - *b) || f->v > 0x7fffffff)
+			return -1;
+		f->p = *b;
+		f->len = (size_t)f->v;
+		*b += f->len;
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+/* A field this walker does not decode: skipped if protobuf-c would keep it
+ * as an unknown field, else the packet is left to protobuf-c. */
+static int unknown(const ProtobufCMessageDescriptor *d, const struct fld *f)
+{
+	return protobuf_c_message_descriptor_get_field(d, f->num) == NULL;
+}
+
+static char *str(struct pf_arena *a, const struct fld *f)
+{
+	char *s = pf_arena_alloc(a, f->len + 1);
+
+	memcpy(s, f->p, f->len);
+	s[f->len] = '\0';
+	return s;
+}
+
+static void *msg(struct pf_arena *a, const void *init, size_t n)
+{
+	void *m = pf_arena_alloc(a, n);
+
+	memcpy(m, init, n);
+	return m;
+}
+
+static double dbl(uint64_t v)
+{
+	double d;
+
+	memcpy(&d, &v, 8);
+	return d;
+}
+
+static int annotation(struct pf_arena *a, const struct fld *in, Perfetto__Protos__DebugAnnotation **out)
+{
+	static const Perfetto__Protos__DebugAnnotation init = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+	Perfetto__Protos__DebugAnnotation *d = msg(a, &init, sizeof init);
+	const uint8_t *b = in->p, *e = in->p + in->len;
+	struct fld f;
+	int rc;
+
+	while ((rc = next(&b, e, &f)) == 1) {
+		if (f.num == 1 && !f.wt)
+			d->has_name_iid = 1, d->name_iid = f.v;
+		else if (f.num == 2 && !f.wt)
+			d->has_bool_value = 1, d->bool_value = f.v != 0;
+		else if (f.num == 3 && !f.wt)
+			d->has_uint_value = 1, d->uint_value = f.v;
+		else if (f.num == 4 && !f.wt)
+			d->has_int_value = 1, d->int_value = (int64_t)f.v;
+		else if (f.num == 5 && f.wt == 1)
+			d->has_double_value = 1, d->double_value = dbl(f.v);
+		else if (f.num == 6 && f.wt == 2)
+			d->string_value = str(a, &f);
+		else if (f.num == 7 && !f.wt)
+			d->has_pointer_value = 1, d->pointer_value = f.v;
+		else if (f.num == 10 && f.wt == 2)
+			d->name = str(a, &f);
+		else if (f.num == 17 && !f.wt)
+			d->has_string_value_iid = 1, d->string_value_iid = f.v;
+		else if (!unknown(&perfetto__protos__debug_annotation__descriptor, &f))
+			return 0;
+	}
+	*out = d;
+	return rc == 0;
+}
+
+/* Counts of a track event's repeated fields, by number. */
+struct counts {
+	size_t cat_iids, anns, cats, flows, terms;
+};
+
+static int count(const struct fld *in, struct counts *c)
+{
+	const uint8_t *b = in->p, *e = in->p + in->len;
+	struct fld f;
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	while ((rc = next(&b, e, &f)) == 1) {
+		c->cat_iids += f.num == 3 && !f.wt;
+		c->anns += f.num == 4 && f.wt == 2;
+		c->cats += f.num == 22 && f.wt == 2;
+		c->flows += f.num == 47 && f.wt == 1;
+		c->terms += f.num == 48 && f.wt == 1;
+	}
+	return rc == 0;
+}
+
+static void *array(struct pf_arena *a, size_t n, size_t each)
+{
+	return n ? pf_arena_alloc(a, n * each) : NULL;
+}
+
+static int track_event(struct pf_arena *a, const struct fld *in, Perfetto__Protos__TrackEvent **out)
+{
+	static const Perfetto__Protos__TrackEvent init = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent *t = msg(a, &init, sizeof init);
+	const uint8_t *b = in->p, *e = in->p + in->len;
+	struct counts c;
+	struct fld f;
+	int rc;
+
+	if (!count(in, &c))
+		return 0;
+	t->category_iids = array(a, c.cat_iids, sizeof *t->category_iids);
+	t->debug_annotations = array(a, c.anns, sizeof *t->debug_annotations);
+	t->categories = array(a, c.cats, sizeof *t->categories);
+	t->flow_ids = array(a, c.flows, sizeof *t->flow_ids);
+	t->terminating_flow_ids = array(a, c.terms, sizeof *t->terminating_flow_ids);
+	while ((rc = next(&b, e, &f)) == 1) {
+		if (f.num == 3 && !f.wt)
+			t->category_iids[t->n_category_iids++] = f.v;
+		else if (f.num == 4 && f.wt == 2) {
+			if (!annotation(a, &f, &t->debug_annotations[t->n_debug_annotations++]))
+				return 0;
+		} else if (f.num == 9 && !f.wt)
+			t->has_type = 1, t->type = (Perfetto__Protos__TrackEvent__Type)(int32_t)(uint32_t)f.v;
+		else if (f.num == 10 && !f.wt)
+			t->has_name_iid = 1, t->name_iid = f.v;
+		else if (f.num == 11 && !f.wt)
+			t->has_track_uuid = 1, t->track_uuid = f.v;
+		else if (f.num == 22 && f.wt == 2)
+			t->categories[t->n_categories++] = str(a, &f);
+		else if (f.num == 23 && f.wt == 2)
+			t->name = str(a, &f);
+		else if (f.num == 30 && !f.wt)
+			t->has_counter_value = 1, t->counter_value = (int64_t)f.v;
+		else if (f.num == 44 && f.wt == 1)
+			t->has_double_counter_value = 1, t->double_counter_value = dbl(f.v);
+		else if (f.num == 47 && f.wt == 1)
+			t->flow_ids[t->n_flow_ids++] = f.v;
+		else if (f.num == 48 && f.wt == 1)
+			t->terminating_flow_ids[t->n_terminating_flow_ids++] = f.v;
+		else if (!unknown(&perfetto__protos__track_event__descriptor, &f))
+			return 0;
+	}
+	*out = t;
+	return rc == 0;
+}
+
+/* EventCategory, EventName and DebugAnnotationName alike: iid and name. */
+static int named(struct pf_arena *a, const struct fld *in, const ProtobufCMessageDescriptor *d, uint64_t *iid,
+		 protobuf_c_boolean *has_iid, char **name)
+{
+	const uint8_t *b = in->p, *e = in->p + in->len;
+	struct fld f;
+	int rc;
+
+	while ((rc = next(&b, e, &f)) == 1) {
+		if (f.num == 1 && !f.wt)
+			*has_iid = 1, *iid = f.v;
+		else if (f.num == 2 && f.wt == 2)
+			*name = str(a, &f);
+		else if (!unknown(d, &f))
+			return 0;
+	}
+	return rc == 0;
+}
+
+static int interned_string(struct pf_arena *a, const struct fld *in, Perfetto__Protos__InternedString **out)
+{
+	static const Perfetto__Protos__InternedString init = PERFETTO__PROTOS__INTERNED_STRING__INIT;
+	Perfetto__Protos__InternedString *s = msg(a, &init, sizeof init);
+	const uint8_t *b = in->p, *e = in->p + in->len;
+	struct fld f;
+	int rc;
+
+	while ((rc = next(&b, e, &f)) == 1) {
+		if (f.num == 1 && !f.wt)
+			s->has_iid = 1, s->iid = f.v;
+		else if (f.num == 2 && f.wt == 2)   /* borrowed: the packet outlives it */
+			s->has_str = 1, s->str.len = f.len, s->str.data = (uint8_t *)(f.len ? f.p : NULL);
+		else if (!unknown(&perfetto__protos__interned_string__descriptor, &f))
+			return 0;
+	}
+	*out = s;
+	return rc == 0;
+}
+
+static int interned(struct pf_arena *a, const struct fld *in, Perfetto__Protos__InternedData **out)
+{
+	static const Perfetto__Protos__InternedData init = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	static const Perfetto__Protos__EventCategory cat0 = PERFETTO__PROTOS__EVENT_CATEGORY__INIT;
+	static const Perfetto__Protos__EventName name0 = PERFETTO__PROTOS__EVENT_NAME__INIT;
+	static const Perfetto__Protos__DebugAnnotationName ann0 = PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT;
+	Perfetto__Protos__InternedData *d = msg(a, &init, sizeof init);
+	const uint8_t *b = in->p, *e = in->p + in->len;
+	size_t n[4] = { 0, 0, 0, 0 };
+	struct fld f;
+	int rc;
+
+	while ((rc = next(&b, e, &f)) == 1)
+		if (f.wt == 2)
+			n[0] += f.num == 1, n[1] += f.num == 2, n[2] += f.num == 3, n[3] += f.num == 29;
+	if (rc)
+		return 0;
+	d->event_categories = array(a, n[0], sizeof *d->event_categories);
+	d->event_names = array(a, n[1], sizeof *d->event_names);
+	d->debug_annotation_names = array(a, n[2], sizeof *d->debug_annotation_names);
+	d->debug_annotation_string_values = array(a, n[3], sizeof *d->debug_annotation_string_values);
+	for (b = in->p; (rc = next(&b, e, &f)) == 1;) {
+		int ok;
+		if (f.num == 1 && f.wt == 2) {
+			Perfetto__Protos__EventCategory *c = msg(a, &cat0, sizeof cat0);
+			d->event_categories[d->n_event_categories++] = c;
+			ok = named(a, &f, &perfetto__protos__event_category__descriptor, &c->iid, &c->has_iid, &c->name);
+		} else if (f.num == 2 && f.wt == 2) {
+			Perfetto__Protos__EventName *c = msg(a, &name0, sizeof name0);
+			d->event_names[d->n_event_names++] = c;
+			ok = named(a, &f, &perfetto__protos__event_name__descriptor, &c->iid, &c->has_iid, &c->name);
+		} else if (f.num == 3 && f.wt == 2) {
+			Perfetto__Protos__DebugAnnotationName *c = msg(a, &ann0, sizeof ann0);
+			d->debug_annotation_names[d->n_debug_annotation_names++] = c;
+			ok = named(a, &f, &perfetto__protos__debug_annotation_name__descriptor, &c->iid, &c->has_iid,
+				   &c->name);
+		} else if (f.num == 29 && f.wt == 2) {
+			ok = interned_string(a, &f, &d->debug_annotation_string_values[d->n_debug_annotation_string_values++]);
+		} else {
+			ok = unknown(&perfetto__protos__interned_data__descriptor, &f);
+		}
+		if (!ok)
+			return 0;
+	}
+	*out = d;
+	return rc == 0;
+}
+
+static int ftrace_event(struct pf_arena *a, const struct fld *in, Perfetto__Protos__FtraceEvent **out)
+{
+	static const Perfetto__Protos__FtraceEvent init = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	static const Perfetto__Protos__PrintFtraceEvent print0 = PERFETTO__PROTOS__PRINT_FTRACE_EVENT__INIT;
+	Perfetto__Protos__FtraceEvent *ev = msg(a, &init, sizeof init);
+	const uint8_t *b = in->p, *e = in->p + in->len;
+	struct fld f, g;
+	int rc;
+
+	while ((rc = next(&b, e, &f)) == 1) {
+		if (f.num == 1 && !f.wt)
+			ev->has_timestamp = 1, ev->timestamp = f.v;
+		else if (f.num == 2 && !f.wt)
+			ev->has_pid = 1, ev->pid = (uint32_t)f.v;
+		else if (f.num == 3 && f.wt == 2 && !ev->print) {   /* twice: protobuf-c merges them */
+			const uint8_t *pb = f.p, *pe = f.p + f.len;
+			int prc;
+			ev->print = msg(a, &print0, sizeof print0);
+			while ((prc = next(&pb, pe, &g)) == 1) {
+				if (g.num == 2 && g.wt == 2)
+					ev->print->buf = str(a, &g);
+				else if (!unknown(&perfetto__protos__print_ftrace_event__descriptor, &g))
+					return 0;
+			}
+			if (prc)
+				return 0;
+		} else if (!unknown(&perfetto__protos__ftrace_event__descriptor, &f))
+			return 0;
+	}
+	*out = ev;
+	return rc == 0;
+}
+
+static int ftrace(struct pf_arena *a, const struct fld *in, Perfetto__Protos__FtraceEventBundle **out)
+{
+	static const Perfetto__Protos__FtraceEventBundle init = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	Perfetto__Protos__FtraceEventBundle *fb = msg(a, &init, sizeof init);
+	const uint8_t *b = in->p, *e = in->p + in->len;
+	size_t n = 0;
+	struct fld f;
+	int rc;
+
+	while ((rc = next(&b, e, &f)) == 1)
+		n += f.num == 2 && f.wt == 2;
+	if (rc)
+		return 0;
+	fb->event = array(a, n, sizeof *fb->event);
+	for (b = in->p; (rc = next(&b, e, &f)) == 1;) {
+		if (f.num == 1 && !f.wt)
+			fb->has_cpu = 1, fb->cpu = (uint32_t)f.v;
+		else if (f.num == 2 && f.wt == 2) {
+			if (!ftrace_event(a, &f, &fb->event[fb->n_event++]))
+				return 0;
+		} else if (!unknown(&perfetto__protos__ftrace_event_bundle__descriptor, &f))
+			return 0;
+	}
+	*out = fb;
+	return rc == 0;
+}
+
+int pf_wire_packet(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto__Protos__TracePacket **out)
+{
+	static const Perfetto__Protos__TracePacket init = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+	Perfetto__Protos__TracePacket *pk = msg(a, &init, sizeof init);
+	const uint8_t *b = data, *e = len ? data + len : data;   /* an empty packet may be NULL */
+	struct fld f;
+	int rc, ok = 1;
+
+	while (ok && (rc = next(&b, e, &f)) == 1) {
+		if (f.num == 8 && !f.wt)
+			pk->has_timestamp = 1, pk->timestamp = f.v;
+		else if (f.num == 58 && !f.wt)
+			pk->has_timestamp_clock_id = 1, pk->timestamp_clock_id = (uint32_t)f.v;
+		else if (f.num == 10 && !f.wt)
+			pk->has_trusted_packet_sequence_id = 1, pk->trusted_packet_sequence_id = (uint32_t)f.v;
+		else if (f.num == 13 && !f.wt)
+			pk->has_sequence_flags = 1, pk->sequence_flags = (uint32_t)f.v;
+		else if (f.num == 41 && !f.wt)
+			pk->has_incremental_state_cleared = 1, pk->incremental_state_cleared = f.v != 0;
+		else if (f.num == 11 && f.wt == 2 && !pk->track_event)
+			ok = track_event(a, &f, &pk->track_event);
+		else if (f.num == 1 && f.wt == 2 && !pk->ftrace_events)
+			ok = ftrace(a, &f, &pk->ftrace_events);
+		else if (f.num == 12 && f.wt == 2 && !pk->interned_data)
+			ok = interned(a, &f, &pk->interned_data);
+		else
+			ok = unknown(&perfetto__protos__trace_packet__descriptor, &f);
+	}
+	*out = pk;
+	return ok && rc == 0;
+}

@@ -1,0 +1,222 @@
+/*
+ * Unit tests of the Perfetto importer's hand decoder (importers/perfetto/
+ * pf_wire.c): the usual packets (track events with every annotation kind,
+ * interned data, ftrace prints, unknown fields among them) decode as
+ * protobuf-c decodes them; others are left to protobuf-c; and on many
+ * thousands of damaged copies (bytes changed, cut, inserted, repeated) the
+ * decoder never accepts what protobuf-c refuses or reads other values.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/fuzz/pf_wire_diff.h"
+#include "tests/tap.h"
+
+struct w {
+	uint8_t b[4096];
+	size_t n;
+};
+
+static void v(struct w *o, uint64_t x)
+{
+	while (x > 0x7f) {
+		o->b[o->n++] = (uint8_t)(x | 0x80);
+		x >>= 7;
+	}
+	o->b[o->n++] = (uint8_t)x;
+}
+
+static void fv(struct w *o, unsigned f, uint64_t x)
+{
+	v(o, (uint64_t)f << 3);
+	v(o, x);
+}
+
+static void fb(struct w *o, unsigned f, const void *p, size_t n)
+{
+	v(o, (uint64_t)f << 3 | 2);
+	v(o, n);
+	memcpy(o->b + o->n, p, n);
+	o->n += n;
+}
+
+static void fs(struct w *o, unsigned f, const char *s)
+{
+	fb(o, f, s, strlen(s));
+}
+
+static void f64(struct w *o, unsigned f, uint64_t x)
+{
+	v(o, (uint64_t)f << 3 | 1);
+	memcpy(o->b + o->n, &x, 8);
+	o->n += 8;
+}
+
+static void sub(struct w *o, unsigned f, const struct w *m)
+{
+	fb(o, f, m->b, m->n);
+}
+
+static void track_event(struct w *pk)
+{
+	struct w te = { { 0 }, 0 }, a = { { 0 }, 0 };
+	double d = 1.5;
+	uint64_t bits;
+
+	memcpy(&bits, &d, 8);
+	fv(pk, 8, 123456789);
+	fv(pk, 10, 1);
+	fv(pk, 13, 2);
+	fv(&te, 9, 1);
+	fv(&te, 10, 5);
+	fv(&te, 3, 1);
+	fv(&a, 1, 1), f64(&a, 5, bits), sub(&te, 4, &a), a.n = 0;
+	fs(&a, 10, "CPUTime"), fs(&a, 6, "y"), sub(&te, 4, &a), a.n = 0;
+	fv(&a, 1, 3), fv(&a, 17, 7), sub(&te, 4, &a), a.n = 0;
+	fs(&a, 10, "b"), fv(&a, 2, 1), fv(&a, 99, 4), sub(&te, 4, &a), a.n = 0;
+	fv(&a, 3, 3), fv(&a, 7, 9), fv(&a, 4, (uint64_t)-5), sub(&te, 4, &a), a.n = 0;
+	fv(&te, 11, 4294971538ULL);
+	f64(&te, 47, 77);
+	f64(&te, 48, 78);
+	f64(&te, 47, 79);
+	fv(&te, 30, (uint64_t)-3);
+	f64(&te, 44, bits);
+	fs(&te, 22, "cat");
+	fs(&te, 22, "dog");
+	fs(&te, 23, "name");
+	fv(&te, 1000, 5);   /* unknown to our subset */
+	sub(pk, 11, &te);
+	fv(pk, 58, 64);
+	fv(pk, 41, 1);
+	fs(pk, 777, "an unknown field");
+}
+
+static void interned(struct w *pk)
+{
+	struct w d = { { 0 }, 0 }, m = { { 0 }, 0 };
+
+	fv(pk, 10, 2);
+	fv(&m, 1, 1), fs(&m, 2, "kJNITrampoline"), sub(&d, 1, &m), m.n = 0;
+	fv(&m, 1, 2), fs(&m, 2, "Looper.loop"), sub(&d, 2, &m), m.n = 0;
+	fv(&m, 1, 3), fs(&m, 2, "MessageQueue.next"), sub(&d, 2, &m), m.n = 0;
+	fv(&m, 1, 4), fs(&m, 2, "BlockTime"), sub(&d, 3, &m), m.n = 0;
+	fv(&m, 1, 5), fb(&m, 2, "7.5 KiB\0x", 9), sub(&d, 29, &m), m.n = 0;
+	fv(&m, 1, 6), fb(&m, 2, "", 0), sub(&d, 29, &m), m.n = 0;
+	sub(pk, 12, &d);
+	fv(pk, 13, 1);
+}
+
+static void ftrace(struct w *pk)
+{
+	struct w bundle = { { 0 }, 0 }, ev = { { 0 }, 0 }, pr = { { 0 }, 0 };
+	int i;
+
+	fv(&bundle, 1, 0);
+	for (i = 0; i < 4; i++) {
+		ev.n = pr.n = 0;
+		fv(&ev, 1, 1000000 + (uint64_t)i);
+		fv(&ev, 2, 4242 + (uint64_t)i);
+		fs(&pr, 2, i == 1 ? "E|4242" : "B|4242|Choreographer#doFrame 1\n");
+		fv(&pr, 1, 0xffffffff);   /* ip, not in our subset */
+		if (i == 3)
+			fs(&ev, 300, "sched_switch: not in our subset");
+		else
+			sub(&ev, 3, &pr);
+		sub(&bundle, 2, &ev);
+	}
+	sub(pk, 1, &bundle);
+	fv(pk, 10, 3);
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* One to three changes: a byte set, bits flipped, a cut, bytes inserted,
+ * a stretch repeated. */
+static void damage(struct w *o)
+{
+	int k, times = 1 + (int)(rnd() % 3);
+
+	for (k = 0; k < times && o->n; k++) {
+		size_t at = (size_t)(rnd() % o->n), len, i;
+		switch (rnd() % 5) {
+		case 0:
+			o->b[at] = (uint8_t)rnd();
+			break;
+		case 1:
+			o->b[at] ^= (uint8_t)(1u << (rnd() % 8));
+			break;
+		case 2:
+			o->n = at;
+			break;
+		case 3:
+			len = 1 + (size_t)(rnd() % 4);
+			if (o->n + len > sizeof o->b)
+				break;
+			memmove(o->b + at + len, o->b + at, o->n - at);
+			for (i = 0; i < len; i++)
+				o->b[at + i] = (uint8_t)(rnd() % 4 == 0 ? 0x80 : rnd());
+			o->n += len;
+			break;
+		default:
+			len = (size_t)(rnd() % 32);
+			if (len > o->n - at || o->n + len > sizeof o->b)
+				break;
+			memmove(o->b + at + len, o->b + at, o->n - at);
+			o->n += len;
+			break;
+		}
+	}
+}
+
+int main(void)
+{
+	struct w pk[3], d, desc = { { 0 }, 0 }, t = { { 0 }, 0 };
+	int i, j, differ = 0, accepted = 0, refused_alike = 0;
+
+	memset(pk, 0, sizeof pk);
+	track_event(&pk[0]);
+	interned(&pk[1]);
+	ftrace(&pk[2]);
+	is_int(pf_wire_diff(pk[0].b, pk[0].n), 1, "a track event with every kind of annotation decodes alike");
+	is_int(pf_wire_diff(pk[1].b, pk[1].n), 1, "interned data decodes alike");
+	is_int(pf_wire_diff(pk[2].b, pk[2].n), 1, "an ftrace bundle with an unknown event decodes alike");
+	is_int(pf_wire_diff(NULL, 0), 1, "an empty packet decodes alike");
+	fv(&t, 1, 9), fs(&t, 2, "main");
+	sub(&desc, 60, &t);
+	is_int(pf_wire_diff(desc.b, desc.n), -1, "a track descriptor is left to protobuf-c");
+	t.n = 0;
+	fv(&t, 9, 1);
+	d.n = 0;
+	sub(&d, 11, &t), sub(&d, 11, &t);
+	is_int(pf_wire_diff(d.b, d.n), -1, "a track event given twice (merged by protobuf-c) is left to it");
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 30000; j++) {
+			int rc;
+			d = pk[i];
+			damage(&d);
+			rc = pf_wire_diff(d.b, d.n);
+			if (!rc && differ++ < 3) {
+				size_t k;
+				printf("# differs from protobuf-c:");
+				for (k = 0; k < d.n; k++)
+					printf(" %02x", d.b[k]);
+				printf("\n");
+			}
+			accepted += rc == 1;
+			refused_alike += rc == -1;
+		}
+	is_int(differ, 0, "90000 damaged packets: never accepted unlike protobuf-c");
+	ok(accepted > 10000 && refused_alike > 10000, "damaged packets both decoded by hand and left to protobuf-c");
+	printf("# %d decoded by hand, %d left to protobuf-c\n", accepted, refused_alike);
+	printf("1..%d\n", tap_n);
+	return tap_failed != 0;
+}
