@@ -26,6 +26,7 @@ static const struct {
 	{ "import", bt_cmd_import },
 	{ "query", bt_cmd_query },
 	{ "compare", bt_cmd_compare },
+	{ "merge", bt_cmd_merge },
 	{ "help", bt_cmd_help },
 };
 

@@ -55,6 +55,10 @@ struct bt_opts {
 	const char **calib;        /* --calibrate R...: runs of one build */
 	int ncalib;
 	int cal_runs, cal_splits;  /* --runs N a side (5), --splits K (100) */
+	/* merge */
+	const char **groups;       /* --group KEY=VALUE, repeatable */
+	int ngroups;
+	int *group_at;             /* group k applies to inputs[group_at[k]...] */
 };
 
 enum bt_opt_kind {
@@ -98,6 +102,7 @@ extern const struct bt_optcmd bt_optab_analyze;
 extern const struct bt_optcmd bt_optab_import;
 extern const struct bt_optcmd bt_optab_query;
 extern const struct bt_optcmd bt_optab_compare;
+extern const struct bt_optcmd bt_optab_merge;
 
 /*
  * Parse argv[1..argc) (argv[0] is the command name) by c's table into o,
