@@ -3,6 +3,7 @@
  * index in range, the counts adding up to n), so that a fleet merged from
  * files is as exact as one merged in memory.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/fleet/fleet.h"
@@ -42,6 +43,8 @@ static int buckets(struct bt_jr *r, struct bt_dist *d, int64_t *total)
 	const char *bad = "a bucket is not [index, count] with 0 <= index < "
 		"2200 and count >= 1";
 	int more = 0, rc = bt_jr_peek(r) == BT_J_ARRAY ? bt_jr_array(r) : bt_jr_fail(r, bad);
+	int64_t (*b)[2] = NULL, first = BT_DIST_NBUCKETS, last = -1;
+	size_t n = 0, cap = 0, k;
 
 	while (!rc && (more = bt_jr_more(r)) == 1) {
 		int64_t i = -1, c = 0;
@@ -53,10 +56,22 @@ static int buckets(struct bt_jr *r, struct bt_dist *d, int64_t *total)
 		if (!rc && (bt_jr_more(r) != 0 || i >= BT_DIST_NBUCKETS || c < 1))
 			rc = bt_jr_fail(r, bad);
 		if (!rc) {
-			bt_dist_put(d, (int)i, c);
-			*total = bt_sat_add(*total, c);
+			BT_GROW(b, n + 1, cap);
+			b[n][0] = i;
+			b[n++][1] = c;
+			first = i < first ? i : first;
+			last = i > last ? i : last;
 		}
 	}
+	if (!rc && n) {   /* the span once, then every count in place */
+		bt_dist_put(d, (int)first, 0);
+		bt_dist_put(d, (int)last, 0);
+		for (k = 0; k < n; k++) {
+			bt_dist_put(d, (int)b[k][0], b[k][1]);
+			*total = bt_sat_add(*total, b[k][1]);
+		}
+	}
+	free(b);
 	return end(r, rc, more);
 }
 

@@ -42,8 +42,9 @@ static void dist(struct bt_jsonw *w, const struct bt_dist *d)
 			bt_jsonw_null(w);
 	}
 	bt_buf_addc(&b, '[');
-	for (i = 0; i < d->nb; i++)
-		bt_buf_addf(&b, "%s[%d,%lld]", i ? "," : "", (int)d->b[i].i, (long long)d->b[i].count);
+	for (i = 0; i < d->nc; i++)
+		if (d->c[i])
+			bt_buf_addf(&b, "%s[%d,%lld]", b.len > 1 ? "," : "", d->lo + (int)i, (long long)d->c[i]);
 	bt_buf_addc(&b, ']');
 	bt_jsonw_key(w, "buckets");
 	bt_jsonw_raw(w, b.buf);

@@ -63,30 +63,33 @@ void bt_dist_release(struct bt_dist *d)
 {
 	if (!d)
 		return;
-	free(d->b);
+	free(d->c);
 	bt_dist_init(d);
+}
+
+/* Make room for buckets first..last (first <= last). */
+static void span(struct bt_dist *d, int first, int last)
+{
+	int lo = d->nc ? (d->lo < first ? d->lo : first) : first;
+	int hi = d->nc ? (d->lo + (int)d->nc - 1 > last ? d->lo + (int)d->nc - 1 : last) : last;
+	size_t n = (size_t)(hi - lo + 1);
+	int64_t *c;
+
+	if (d->nc && lo == d->lo && n == d->nc)
+		return;
+	c = bt_xcalloc(n, sizeof *c);
+	if (d->nc)
+		memcpy(c + (d->lo - lo), d->c, d->nc * sizeof *c);
+	free(d->c);
+	d->c = c;
+	d->lo = lo;
+	d->nc = n;
 }
 
 void bt_dist_put(struct bt_dist *d, int i, int64_t count)
 {
-	size_t lo = 0, hi = d->nb;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->b[mid].i < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < d->nb && d->b[lo].i == i) {
-		d->b[lo].count = bt_sat_add(d->b[lo].count, count);
-		return;
-	}
-	BT_GROW(d->b, d->nb + 1, d->cap);
-	memmove(&d->b[lo + 1], &d->b[lo], (d->nb - lo) * sizeof *d->b);
-	d->b[lo].i = i;
-	d->b[lo].count = count;
-	d->nb++;
+	span(d, i, i);
+	d->c[i - d->lo] = bt_sat_add(d->c[i - d->lo], count);
 }
 
 static void extremes(struct bt_dist *d, int64_t min, int64_t max)
@@ -112,8 +115,7 @@ void bt_dist_add(struct bt_dist *d, int64_t v)
 
 void bt_dist_merge(struct bt_dist *d, const struct bt_dist *o)
 {
-	struct bt_dist_bucket *m;
-	size_t i = 0, j = 0, k = 0;
+	size_t k;
 
 	if (!o->n)
 		return;
@@ -121,24 +123,11 @@ void bt_dist_merge(struct bt_dist *d, const struct bt_dist *o)
 	d->n = bt_sat_add(d->n, o->n);
 	d->sum = bt_sat_add(d->sum, o->sum);
 	d->zeros = bt_sat_add(d->zeros, o->zeros);
-	if (!o->nb)
+	if (!o->nc)
 		return;
-	/* one pass over both sorted lists */
-	m = bt_xmalloc((d->nb + o->nb) * sizeof *m);
-	while (i < d->nb || j < o->nb) {
-		if (j == o->nb || (i < d->nb && d->b[i].i < o->b[j].i))
-			m[k++] = d->b[i++];
-		else if (i == d->nb || o->b[j].i < d->b[i].i)
-			m[k++] = o->b[j++];
-		else {
-			m[k] = d->b[i++];
-			m[k].count = bt_sat_add(m[k].count, o->b[j++].count);
-			k++;
-		}
-	}
-	free(d->b);
-	d->b = m;
-	d->nb = d->cap = k;
+	span(d, o->lo, o->lo + (int)o->nc - 1);
+	for (k = 0; k < o->nc; k++)
+		d->c[o->lo - d->lo + (int)k] = bt_sat_add(d->c[o->lo - d->lo + (int)k], o->c[k]);
 }
 
 int64_t bt_dist_quantile(const struct bt_dist *d, int permille)
@@ -156,14 +145,14 @@ int64_t bt_dist_quantile(const struct bt_dist *d, int permille)
 	if (r <= d->zeros)
 		return 0;
 	seen = d->zeros;
-	for (i = 0; i < d->nb; i++) {
-		seen += d->b[i].count;
+	for (i = 0; i < d->nc; i++) {
+		seen += d->c[i];
 		if (seen >= r)
 			break;
 	}
-	if (i == d->nb)
+	if (i == d->nc)
 		return d->max;
-	v = bt_dist_rep(d->b[i].i);
+	v = bt_dist_rep(d->lo + (int)i);
 	if (v < (double)d->min)
 		return d->min;
 	if (v > (double)d->max)

@@ -13,16 +13,13 @@
 #define BT_DIST_ALPHA 0.01
 #define BT_DIST_NBUCKETS 2200   /* gamma^2199 > 2^63: every int64_t has one */
 
-struct bt_dist_bucket {
-	int32_t i;
-	int64_t count;
-};
-
-/* Buckets sorted by index, non-empty ones only. */
+/* Bucket lo + k holds c[k] values, for k < nc (dense between the lowest
+ * and highest non-empty bucket: adding is an index, merging a loop). */
 struct bt_dist {
 	int64_t n, sum, zeros, min, max;   /* min and max only when n > 0 */
-	struct bt_dist_bucket *b;
-	size_t nb, cap;
+	int32_t lo;
+	size_t nc;
+	int64_t *c;
 };
 
 /* gamma = (1 + alpha) / (1 - alpha). */

@@ -80,23 +80,26 @@ static void histogram(FILE *out, const struct bt_fl_group *g)
 	double lo, hi, top = 1;
 	size_t i;
 
-	if (!it || !it->d.n || !it->d.nb)
+	if (!it || !it->d.n || !it->d.nc)
 		return;
 	d = &it->d;
 	lo = d->min > 0 ? (double)d->min : 1;
 	hi = (double)d->max;
-	for (i = 0; i < d->nb; i++)
-		if ((double)d->b[i].count > top)
-			top = (double)d->b[i].count;
+	for (i = 0; i < d->nc; i++)
+		if ((double)d->c[i] > top)
+			top = (double)d->c[i];
 	fprintf(out, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"role=\"img\" aria-label=\"time to initial display\">\n", SVG_W, SVG_H);
-	for (i = 0; i < d->nb; i++) {
-		double x0 = xpos(fmax(lo, bt_dist_rep(d->b[i].i) / (1 + BT_DIST_ALPHA)), lo, hi);
-		double x1 = xpos(fmin(hi, bt_dist_rep(d->b[i].i) * (1 + BT_DIST_ALPHA)), lo, hi);
-		double h = (SVG_H - 2 * PAD - 14) * (double)d->b[i].count / top;
+	for (i = 0; i < d->nc; i++) {
+		double r = bt_dist_rep(d->lo + (int)i);
+		double x0 = xpos(fmax(lo, r / (1 + BT_DIST_ALPHA)), lo, hi);
+		double x1 = xpos(fmin(hi, r * (1 + BT_DIST_ALPHA)), lo, hi);
+		double h = (SVG_H - 2 * PAD - 14) * (double)d->c[i] / top;
+		if (!d->c[i])
+			continue;
 		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#4a7fb5\">"
 			"<title>%lld traces</title></rect>\n", x0, SVG_H - PAD - h, fmax(1.0, x1 - x0), h,
-			(long long)d->b[i].count);
+			(long long)d->c[i]);
 	}
 	marker(out, d, 500, "p50", lo, hi);
 	marker(out, d, 900, "p90", lo, hi);

@@ -75,9 +75,9 @@ static void sketch_bounds(void)
 	for (k = PARTS - 1; k >= 0; k--)   /* merged in another order */
 		bt_dist_merge(&merged, &part[k]);
 	same = merged.n == all.n && merged.sum == all.sum && merged.zeros == all.zeros && merged.min == all.min &&
-	       merged.max == all.max && merged.nb == all.nb;
-	for (i = 0; same && i < (int)all.nb; i++)
-		same = merged.b[i].i == all.b[i].i && merged.b[i].count == all.b[i].count;
+	       merged.max == all.max && merged.lo == all.lo && merged.nc == all.nc;
+	for (i = 0; same && i < (int)all.nc; i++)
+		same = merged.c[i] == all.c[i];
 	ok(same, "7 parts merged in reverse equal the whole, bucket by bucket");
 	is_int(bt_dist_index(1), 0, "1 is bucket 0");
 	is_int(bt_dist_quantile(&all, 0) >= 0, 1, "p0 is defined");
