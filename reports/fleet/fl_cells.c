@@ -18,6 +18,10 @@ const char *const bt_fv_whead[BT_FV_WCOLS] = {
 	"kind", "holder", "traces", "waits", "wait per trace, mean", "wait per trace, p90"
 };
 
+const char *const bt_fv_ghead[BT_FV_GCOLS] = {
+	"group", "traces", "with a startup", "time to initial display, p50", "p90", "p99"
+};
+
 static void reset(struct bt_buf *c, int n)
 {
 	int k;
@@ -118,3 +122,18 @@ const char bt_fv_note[] =
 	"among the trace's top 32 app methods by startup main-thread self CPU; its share is of the "
 	"group's whole startup main-thread self CPU. A wait's holder is the method the last thread "
 	"of its chain ran (the one that held the main thread up).";
+
+void bt_fv_group_cells(const struct bt_fv_group *g, struct bt_buf c[BT_FV_GCOLS])
+{
+	const struct bt_fl_item *t = bt_fl_find(&g->g->values, "startup.ttid_ns");
+
+	reset(c, BT_FV_GCOLS);
+	bt_buf_adds(&c[0], g->title);
+	bt_buf_addf(&c[1], "%lld", (long long)g->g->traces);
+	bt_buf_addf(&c[2], "%lld", t ? (long long)t->d.n : 0LL);
+	if (!t || !t->d.n)
+		return;
+	bt_fv_ns(bt_dist_quantile(&t->d, 500), 1, &c[3]);
+	bt_fv_ns(bt_dist_quantile(&t->d, 900), 1, &c[4]);
+	bt_fv_ns(bt_dist_quantile(&t->d, 990), 1, &c[5]);
+}

@@ -175,7 +175,13 @@ static int write_html(const struct bt_fleet_view *v, FILE *out, struct bt_err *e
 		bt_html_esc(out, v->groups[i].title);
 		fputs("</a>", out);
 	}
-	fputs("</nav>\n<main>\n", out);
+	fputs("</nav>\n<main>\n<section id=\"glance\">\n<h2>Groups at a glance</h2>\n", out);
+	table(out, bt_fv_ghead, BT_FV_GCOLS, "lrrrrr");
+	for (i = 0; i < v->ngroups; i++) {
+		bt_fv_group_cells(&v->groups[i], c);
+		row(out, c, BT_FV_GCOLS, "lrrrrr", NULL);
+	}
+	fputs("</tbody></table>\n</section>\n", out);
 	for (i = 0; i < v->ngroups; i++)
 		group(v, i, c, out);
 	fputs("</main>\n<script>document.documentElement.setAttribute('data-ready', '1');</script>\n"

@@ -77,7 +77,12 @@ static int write_md(const struct bt_fleet_view *v, FILE *out, struct bt_err *err
 	bt_md_put(out, b.buf);
 	fputs("\n\n", out);
 	fputs(bt_fv_note, out);
-	fputc('\n', out);
+	fputs("\n\n", out);
+	head(out, bt_fv_ghead, BT_FV_GCOLS, "lrrrrr");
+	for (i = 0; i < v->ngroups; i++) {
+		bt_fv_group_cells(&v->groups[i], c);
+		row(out, c, BT_FV_GCOLS);
+	}
 	for (i = 0; i < v->ngroups; i++)
 		group(v, &v->groups[i], c, out);
 	bt_fv_cells(c, 0);
