@@ -167,7 +167,8 @@ int bt_fleet_load(struct bt_fleet *f, const char *path, const struct bt_sum_kv *
 	if (!bt_is_dir(path))
 		return load_file(f, path, 0, groups, n, st, err);
 	rc = walk(path, &paths, &np, &cap, err);
-	qsort(paths, np, sizeof *paths, path_order);
+	if (np > 1)
+		qsort(paths, np, sizeof *paths, path_order);
 	for (i = 0; !rc && i < np; i++)
 		rc = load_file(f, paths[i], 1, groups, n, st, err);
 	for (i = 0; i < np; i++)

@@ -204,7 +204,8 @@ static void cut_waits(struct bt_summary *s)
 {
 	size_t i;
 
-	qsort(s->waits, s->nwaits, sizeof *s->waits, wait_order);
+	if (s->nwaits > 1)
+		qsort(s->waits, s->nwaits, sizeof *s->waits, wait_order);
 	for (i = BT_SUMMARY_WAITS; i < s->nwaits; i++) {
 		s->other_waits += s->waits[i].waits;
 		s->other_ns = bt_sat_add(s->other_ns, s->waits[i].ns);
