@@ -126,7 +126,7 @@ static void remap(struct bt_fl_table *t)
 	bt_strmap_release(&t->map);
 	bt_strmap_init(&t->map);
 	for (i = 0; i < t->n; i++)
-		bt_strmap_put(&t->map, t->v[i].key, t->v[i].len, (uint32_t)(i + 1));
+		bt_strmap_put_h(&t->map, t->v[i].key, t->v[i].len, t->v[i].hash, (uint32_t)(i + 1));
 }
 
 /* Keep the limit keys of smallest hash; fold the rest; remember the cut. */
@@ -150,15 +150,13 @@ static void prune(struct bt_fl_table *t)
 
 /* The item of key, made if new; NULL when the limit folds key (no
  * sooner kept key could be dropped for it). */
-static struct bt_fl_item *table_get(struct bt_fl_table *t, const char *key, size_t len)
+static struct bt_fl_item *table_get_h(struct bt_fl_table *t, const char *key, size_t len, uint64_t h)
 {
 	struct bt_fl_item *it;
-	uint32_t at = bt_strmap_get(&t->map, key, len);
-	uint64_t h;
+	uint32_t at = bt_strmap_get_h(&t->map, key, len, h);
 
 	if (at)
 		return &t->v[at - 1];
-	h = bt_hash_bytes(key, len);
 	if (t->limit && t->n >= 2 * t->limit)
 		prune(t);
 	if (t->cut && hash_cmp(h, key, len, t->cut_hash, t->cut_key, t->cut_len) > 0)
@@ -169,35 +167,92 @@ static struct bt_fl_item *table_get(struct bt_fl_table *t, const char *key, size
 	it->key = bt_xstrndup(key, len);
 	it->len = len;
 	it->hash = h;
-	bt_strmap_put(&t->map, key, len, (uint32_t)t->n);
+	bt_strmap_put_h(&t->map, key, len, h, (uint32_t)t->n);
 	return it;
 }
 
-/* Sums of a method or wait, to its item or, folded, to the table's other. */
-static void add_sums(struct bt_fl_table *t, const char *key, size_t len, const int64_t s[3], int64_t dist)
+static struct bt_fl_item *table_get(struct bt_fl_table *t, const char *key, size_t len)
 {
-	struct bt_fl_item *it = table_get(t, key, len);
-	int k;
+	return table_get_h(t, key, len, bt_hash_bytes(key, len));
+}
+
+/* A summary's keys, hashed once for all the groups it is added to. */
+struct key {
+	const char *s;
+	size_t len;
+	uint64_t h;
+};
+
+struct prepared {
+	const struct bt_summary *s;
+	struct key *values, *methods, *waits;
+	struct bt_buf waitkeys;      /* "KIND\tHOLDER\0" after one another */
+};
+
+static void key_of(struct key *k, const char *s, size_t len)
+{
+	k->s = s;
+	k->len = len;
+	k->h = bt_hash_bytes(s, len);
+}
+
+static void prepare(struct prepared *p, const struct bt_summary *s)
+{
+	size_t i, *at = bt_xmalloc((s->nwaits + 1) * sizeof *at);
+
+	p->s = s;
+	p->values = bt_xmalloc((s->nvalues + 1) * sizeof *p->values);
+	p->methods = bt_xmalloc((s->nmethods + 1) * sizeof *p->methods);
+	p->waits = bt_xmalloc((s->nwaits + 1) * sizeof *p->waits);
+	bt_buf_init(&p->waitkeys);
+	for (i = 0; i < s->nvalues; i++)
+		key_of(&p->values[i], s->values[i].name, strlen(s->values[i].name));
+	for (i = 0; i < s->nmethods; i++)
+		key_of(&p->methods[i], s->methods[i].name, strlen(s->methods[i].name));
+	for (i = 0; i < s->nwaits; i++) {   /* offsets first: the buffer moves as it grows */
+		at[i] = p->waitkeys.len;
+		bt_buf_addf(&p->waitkeys, "%s\t%s", s->waits[i].kind, s->waits[i].holder);
+		bt_buf_addc(&p->waitkeys, '\0');
+	}
+	for (i = 0; i < s->nwaits; i++)
+		key_of(&p->waits[i], p->waitkeys.buf + at[i], strlen(p->waitkeys.buf + at[i]));
+	free(at);
+}
+
+static void unprepare(struct prepared *p)
+{
+	free(p->values);
+	free(p->methods);
+	free(p->waits);
+	bt_buf_release(&p->waitkeys);
+}
+
+/* Sums of a method or wait, to its item or, folded, to the table's other. */
+static void add_sums(struct bt_fl_table *t, const struct key *k, const int64_t s[3], int64_t dist)
+{
+	struct bt_fl_item *it = table_get_h(t, k->s, k->len, k->h);
+	int i;
 
 	if (!it) {
 		t->folded++;
-		for (k = 0; k < 3; k++)
-			t->other[k] = bt_sat_add(t->other[k], s[k]);
+		for (i = 0; i < 3; i++)
+			t->other[i] = bt_sat_add(t->other[i], s[i]);
 		return;
 	}
 	it->traces++;
-	for (k = 0; k < 3; k++)
-		it->s[k] = bt_sat_add(it->s[k], s[k]);
+	for (i = 0; i < 3; i++)
+		it->s[i] = bt_sat_add(it->s[i], s[i]);
 	bt_dist_add(&it->d, dist);
 }
 
-static void group_add(struct bt_fl_group *g, const struct bt_summary *s, struct bt_buf *key)
+static void group_add(struct bt_fl_group *g, const struct prepared *p)
 {
+	const struct bt_summary *s = p->s;
 	size_t i;
 
 	g->traces++;
 	for (i = 0; i < s->nvalues; i++) {
-		struct bt_fl_item *it = table_get(&g->values, s->values[i].name, strlen(s->values[i].name));
+		struct bt_fl_item *it = table_get_h(&g->values, p->values[i].s, p->values[i].len, p->values[i].h);
 		if (!it) {
 			g->values.folded++;
 			continue;
@@ -208,7 +263,7 @@ static void group_add(struct bt_fl_group *g, const struct bt_summary *s, struct 
 	for (i = 0; s->has_methods && i < s->nmethods; i++) {
 		const struct bt_sum_method *m = &s->methods[i];
 		int64_t v[3] = { m->self_cpu, m->self, m->incl };
-		add_sums(&g->methods, m->name, strlen(m->name), v, m->self_cpu);
+		add_sums(&g->methods, &p->methods[i], v, m->self_cpu);
 	}
 	if (s->has_methods) {
 		g->methods.other[0] = bt_sat_add(g->methods.other[0], s->other_self_cpu);
@@ -217,11 +272,7 @@ static void group_add(struct bt_fl_group *g, const struct bt_summary *s, struct 
 	for (i = 0; s->has_waits && i < s->nwaits; i++) {
 		const struct bt_sum_wait *w = &s->waits[i];
 		int64_t v[3] = { w->waits, w->ns, 0 };
-		bt_buf_reset(key);
-		bt_buf_adds(key, w->kind);
-		bt_buf_addc(key, '\t');
-		bt_buf_adds(key, w->holder);
-		add_sums(&g->waits, key->buf, key->len, v, w->ns);
+		add_sums(&g->waits, &p->waits[i], v, w->ns);
 	}
 	if (s->has_waits) {
 		g->waits.other[0] = bt_sat_add(g->waits.other[0], s->other_waits);
@@ -277,16 +328,17 @@ void bt_fleet_release(struct bt_fleet *f)
 
 void bt_fleet_add(struct bt_fleet *f, const struct bt_summary *s)
 {
-	struct bt_buf key = BT_BUF_INIT;
+	struct prepared p;
 	size_t i;
 
-	group_add(&f->all, s, &key);
+	prepare(&p, s);
+	group_add(&f->all, &p);
 	for (i = 0; i < s->ngroups; i++) {
 		struct bt_fl_table *t = key_values(f, s->groups[i].key, strlen(s->groups[i].key));
 		if (t)
-			group_add(value_group(t, s->groups[i].value, strlen(s->groups[i].value)), s, &key);
+			group_add(value_group(t, s->groups[i].value, strlen(s->groups[i].value)), &p);
 	}
-	bt_buf_release(&key);
+	unprepare(&p);
 }
 
 static void table_merge(struct bt_fl_table *t, const struct bt_fl_table *o)
