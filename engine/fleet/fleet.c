@@ -181,6 +181,7 @@ struct key {
 	const char *s;
 	size_t len;
 	uint64_t h;
+	int bucket;         /* the sketch's bucket of the item's distribution value */
 };
 
 struct prepared {
@@ -189,11 +190,12 @@ struct prepared {
 	struct bt_buf waitkeys;      /* "KIND\tHOLDER\0" after one another */
 };
 
-static void key_of(struct key *k, const char *s, size_t len)
+static void key_of(struct key *k, const char *s, size_t len, int64_t v)
 {
 	k->s = s;
 	k->len = len;
 	k->h = bt_hash_bytes(s, len);
+	k->bucket = v > 0 ? bt_dist_index(v) : 0;
 }
 
 static void prepare(struct prepared *p, const struct bt_summary *s)
@@ -206,16 +208,18 @@ static void prepare(struct prepared *p, const struct bt_summary *s)
 	p->waits = bt_xmalloc((s->nwaits + 1) * sizeof *p->waits);
 	bt_buf_init(&p->waitkeys);
 	for (i = 0; i < s->nvalues; i++)
-		key_of(&p->values[i], s->values[i].name, strlen(s->values[i].name));
+		key_of(&p->values[i], s->values[i].name, strlen(s->values[i].name), s->values[i].v);
 	for (i = 0; i < s->nmethods; i++)
-		key_of(&p->methods[i], s->methods[i].name, strlen(s->methods[i].name));
+		key_of(&p->methods[i], s->methods[i].name, strlen(s->methods[i].name), s->methods[i].self_cpu);
 	for (i = 0; i < s->nwaits; i++) {   /* offsets first: the buffer moves as it grows */
 		at[i] = p->waitkeys.len;
-		bt_buf_addf(&p->waitkeys, "%s\t%s", s->waits[i].kind, s->waits[i].holder);
+		bt_buf_adds(&p->waitkeys, s->waits[i].kind);
+		bt_buf_addc(&p->waitkeys, '\t');
+		bt_buf_adds(&p->waitkeys, s->waits[i].holder);
 		bt_buf_addc(&p->waitkeys, '\0');
 	}
 	for (i = 0; i < s->nwaits; i++)
-		key_of(&p->waits[i], p->waitkeys.buf + at[i], strlen(p->waitkeys.buf + at[i]));
+		key_of(&p->waits[i], p->waitkeys.buf + at[i], strlen(p->waitkeys.buf + at[i]), s->waits[i].ns);
 	free(at);
 }
 
@@ -242,7 +246,7 @@ static void add_sums(struct bt_fl_table *t, const struct key *k, const int64_t s
 	it->traces++;
 	for (i = 0; i < 3; i++)
 		it->s[i] = bt_sat_add(it->s[i], s[i]);
-	bt_dist_add(&it->d, dist);
+	bt_dist_add_at(&it->d, dist, k->bucket);
 }
 
 static void group_add(struct bt_fl_group *g, const struct prepared *p)
@@ -258,7 +262,7 @@ static void group_add(struct bt_fl_group *g, const struct prepared *p)
 			continue;
 		}
 		it->traces++;
-		bt_dist_add(&it->d, s->values[i].v);
+		bt_dist_add_at(&it->d, s->values[i].v, p->values[i].bucket);
 	}
 	for (i = 0; s->has_methods && i < s->nmethods; i++) {
 		const struct bt_sum_method *m = &s->methods[i];

@@ -10,6 +10,23 @@
 #include "engine/base/jsonw.h"
 #include "engine/fleet/fleet.h"
 
+/* Digits by hand: a fleet writes buckets by the hundred thousand, and
+ * printf's format parsing was a fifth of a merge. */
+static void add_int(struct bt_buf *b, int64_t v)
+{
+	char d[24];
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	int n = 0;
+
+	do
+		d[n++] = (char)('0' + u % 10);
+	while ((u /= 10));
+	if (v < 0)
+		bt_buf_addc(b, '-');
+	while (n)
+		bt_buf_addc(b, d[--n]);
+}
+
 static void dist(struct bt_jsonw *w, const struct bt_dist *d)
 {
 	static const int pm[3] = { 500, 900, 990 };
@@ -42,9 +59,15 @@ static void dist(struct bt_jsonw *w, const struct bt_dist *d)
 			bt_jsonw_null(w);
 	}
 	bt_buf_addc(&b, '[');
-	for (i = 0; i < d->nc; i++)
-		if (d->c[i])
-			bt_buf_addf(&b, "%s[%d,%lld]", b.len > 1 ? "," : "", d->lo + (int)i, (long long)d->c[i]);
+	for (i = 0; i < d->nc; i++) {
+		if (!d->c[i])
+			continue;
+		bt_buf_adds(&b, b.len > 1 ? ",[" : "[");
+		add_int(&b, d->lo + (int64_t)i);
+		bt_buf_addc(&b, ',');
+		add_int(&b, d->c[i]);
+		bt_buf_addc(&b, ']');
+	}
 	bt_buf_addc(&b, ']');
 	bt_jsonw_key(w, "buckets");
 	bt_jsonw_raw(w, b.buf);

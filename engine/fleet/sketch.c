@@ -100,7 +100,7 @@ static void extremes(struct bt_dist *d, int64_t min, int64_t max)
 		d->max = max;
 }
 
-void bt_dist_add(struct bt_dist *d, int64_t v)
+void bt_dist_add_at(struct bt_dist *d, int64_t v, int i)
 {
 	if (v < 0)
 		v = 0;
@@ -110,7 +110,12 @@ void bt_dist_add(struct bt_dist *d, int64_t v)
 	if (!v)
 		d->zeros++;
 	else
-		bt_dist_put(d, bt_dist_index(v), 1);
+		bt_dist_put(d, i, 1);
+}
+
+void bt_dist_add(struct bt_dist *d, int64_t v)
+{
+	bt_dist_add_at(d, v, v > 0 ? bt_dist_index(v) : 0);
 }
 
 void bt_dist_merge(struct bt_dist *d, const struct bt_dist *o)

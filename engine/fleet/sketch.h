@@ -35,6 +35,9 @@ double bt_dist_rep(int i);
 
 /* Count v (< 0 is taken as 0: no duration is negative). */
 void bt_dist_add(struct bt_dist *d, int64_t v);
+/* The same with v's bucket known (bt_dist_index(v), or any for v <= 0):
+ * a value added to many distributions is looked up once. */
+void bt_dist_add_at(struct bt_dist *d, int64_t v, int i);
 /* Add o's counts to d: exact, in any order. */
 void bt_dist_merge(struct bt_dist *d, const struct bt_dist *o);
 /* Add count to bucket i (a reader's; 0 <= i < BT_DIST_NBUCKETS). The
