@@ -177,7 +177,7 @@ static struct bt_fl_item *table_get(struct bt_fl_table *t, const char *key, size
 }
 
 /* A summary's keys, hashed once for all the groups it is added to. */
-struct key {
+struct fl_key {
 	const char *s;
 	size_t len;
 	uint64_t h;
@@ -186,11 +186,11 @@ struct key {
 
 struct prepared {
 	const struct bt_summary *s;
-	struct key *values, *methods, *waits;
+	struct fl_key *values, *methods, *waits;
 	struct bt_buf waitkeys;      /* "KIND\tHOLDER\0" after one another */
 };
 
-static void key_of(struct key *k, const char *s, size_t len, int64_t v)
+static void key_of(struct fl_key *k, const char *s, size_t len, int64_t v)
 {
 	k->s = s;
 	k->len = len;
@@ -232,7 +232,7 @@ static void unprepare(struct prepared *p)
 }
 
 /* Sums of a method or wait, to its item or, folded, to the table's other. */
-static void add_sums(struct bt_fl_table *t, const struct key *k, const int64_t s[3], int64_t dist)
+static void add_sums(struct bt_fl_table *t, const struct fl_key *k, const int64_t s[3], int64_t dist)
 {
 	struct bt_fl_item *it = table_get_h(t, k->s, k->len, k->h);
 	int i;
