@@ -19,6 +19,12 @@ static void group_add_traces(struct bt_fl_group *g, int64_t n)
 	g->traces = bt_sat_add(g->traces, n);
 }
 
+/* A name with a NUL byte would not survive as a C string: refused. */
+static int whole(struct bt_jr *r, const struct bt_buf *b)
+{
+	return strlen(b->buf) == b->len ? BT_OK : bt_jr_fail(r, "a name holds a NUL character");
+}
+
 static int end(struct bt_jr *r, int rc, int more)
 {
 	return rc ? rc : more < 0 ? r->err->code : BT_OK;
@@ -115,7 +121,7 @@ static int values(struct rd *x, struct bt_fl_table *t)
 		bt_dist_init(&d);
 		bt_buf_reset(&name);
 		bt_buf_add(&name, x->key.buf, x->key.len);
-		if (!(rc = dist(x, &d)))
+		if (!(rc = whole(r, &name)) && !(rc = dist(x, &d)))
 			bt_fleet_put_item(t, name.buf, name.len, d.n, NULL, &d);
 		bt_dist_release(&d);
 	}
@@ -164,7 +170,7 @@ static int items(struct rd *x, struct bt_fl_table *t, int methods)
 				bt_dist_init(&d);
 				bt_buf_reset(&name);
 				bt_buf_add(&name, x->key.buf, x->key.len);
-				if (!(rc = item(x, names, methods ? 3 : 2, &traces, s, &d)))
+				if (!(rc = whole(r, &name)) && !(rc = item(x, names, methods ? 3 : 2, &traces, s, &d)))
 					bt_fleet_put_item(t, name.buf, name.len, traces, s, &d);
 				bt_dist_release(&d);
 			}
@@ -223,7 +229,7 @@ static int group_key(struct rd *x, struct bt_fleet *f, const char *key, size_t l
 				bt_fl_group_init(&g);
 				bt_buf_reset(&value);
 				bt_buf_add(&value, x->key.buf, x->key.len);
-				if (!(rc = group(x, &g)))
+				if (!(rc = whole(r, &value)) && !(rc = group(x, &g)))
 					bt_fleet_put_group(f, key, len, value.buf, value.len, &g);
 				bt_fl_group_release(&g);
 			}
@@ -251,7 +257,8 @@ static int groups(struct rd *x, struct bt_fleet *f)
 	while (!rc && (more = bt_jr_key(r, &x->key)) == 1) {
 		bt_buf_reset(&key);
 		bt_buf_add(&key, x->key.buf, x->key.len);
-		rc = group_key(x, f, key.buf, key.len);
+		if (!(rc = whole(r, &key)))
+			rc = group_key(x, f, key.buf, key.len);
 	}
 	bt_buf_release(&key);
 	return end(r, rc, more);

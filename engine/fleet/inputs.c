@@ -18,13 +18,16 @@
 
 enum kind { K_OTHER, K_REPORT, K_SUMMARY, K_FLEET };
 
-/* The top-level "schema": K_OTHER for another or none; -1 on bad JSON. */
+/* The top-level "schema": K_OTHER for another or none, or for JSON that is
+ * no object; -1 for text that is no JSON (err set). */
 static int kind_of(struct bt_jr *r, struct bt_buf *key, struct bt_buf *val)
 {
-	int more = 0, rc = bt_jr_peek(r) == BT_J_OBJECT ? bt_jr_object(r) : K_OTHER;
+	int more = 0;
 
-	if (rc)
-		return r->err->code ? -1 : K_OTHER;
+	if (bt_jr_peek(r) != BT_J_OBJECT)
+		return bt_jr_skip(r) || bt_jr_finish(r) ? -1 : K_OTHER;
+	if (bt_jr_object(r))
+		return -1;
 	while ((more = bt_jr_key(r, key)) == 1) {
 		if (strcmp(key->buf, "schema") || bt_jr_peek(r) != BT_J_STRING) {
 			if (bt_jr_skip(r))

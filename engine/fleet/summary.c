@@ -235,7 +235,6 @@ static int load_waits(struct bt_db *db, struct bt_summary *s, struct bt_err *err
 			if (have)
 				add_wait(s, &cap, kind.buf, holder.len ? holder.buf : "(unknown)", dur);
 			have = 1;
-			app = 0;
 			edge = bt_rows_int(r, 0);
 			dur = bt_rows_int(r, 2);
 			bt_buf_reset(&kind);

@@ -141,6 +141,12 @@ static int array(struct bt_jr *r, const char *what)
 	return bt_jr_peek(r) == BT_J_ARRAY ? bt_jr_array(r) : bt_jr_fail(r, what);
 }
 
+/* A name with a NUL byte would not survive as a C string: refused. */
+static int whole(struct bt_jr *r, const struct bt_buf *b)
+{
+	return strlen(b->buf) == b->len ? BT_OK : bt_jr_fail(r, "a name holds a NUL character");
+}
+
 static int end(struct bt_jr *r, int rc, int more)
 {
 	return rc ? rc : more < 0 ? r->err->code : BT_OK;
@@ -151,7 +157,8 @@ static int read_groups(struct bt_jr *r, struct bt_summary *s, struct bt_buf *key
 	int more = 0, rc = object(r, "a summary's \"groups\" is not an object");
 
 	while (!rc && (more = bt_jr_key(r, key)) == 1)
-		if (!(rc = string(r, val, "a group's value is not a string")))
+		if (!(rc = whole(r, key)) && !(rc = string(r, val, "a group's value is not a string")) &&
+		    !(rc = whole(r, val)))
 			bt_summary_set_group(s, key->buf, val->buf);
 	return end(r, rc, more);
 }
@@ -163,7 +170,7 @@ static int read_values(struct bt_jr *r, struct bt_summary *s, struct bt_buf *key
 	int64_t v;
 
 	while (!rc && (more = bt_jr_key(r, key)) == 1) {
-		if ((rc = count(r, &v, "a summary value is not a non-negative integer")))
+		if ((rc = whole(r, key)) || (rc = count(r, &v, "a summary value is not a non-negative integer")))
 			break;
 		BT_GROW(s->values, s->nvalues + 1, cap);
 		s->values[s->nvalues].name = bt_xstrdup(key->buf);
@@ -185,8 +192,11 @@ static int read_row(struct bt_jr *r, struct bt_summary *s, int methods, size_t *
 		rc = string(r, a, bad);
 	else
 		rc = rc ? rc : bt_jr_fail(r, bad);
+	rc = rc ? rc : whole(r, a);
 	if (!rc && !methods)
 		rc = bt_jr_more(r) == 1 ? string(r, b, bad) : bt_jr_fail(r, bad);
+	if (!rc && !methods)
+		rc = whole(r, b);
 	for (i = 0; !rc && i < n; i++)
 		rc = bt_jr_more(r) == 1 ? count(r, &v[i], bad) : bt_jr_fail(r, bad);
 	if (!rc && bt_jr_more(r) != 0)

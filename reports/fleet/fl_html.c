@@ -17,7 +17,7 @@
 #define SVG_H 140
 #define PAD 30
 
-static void table(FILE *out, const char *const *head, int n, const char *align)
+static void table(FILE *out, const char *const *head, int n)
 {
 	int k;
 
@@ -28,7 +28,6 @@ static void table(FILE *out, const char *const *head, int n, const char *align)
 		fputs("</th>", out);
 	}
 	fputs("</tr></thead><tbody>\n", out);
-	(void)align;
 }
 
 static void row(FILE *out, const struct bt_buf *c, int n, const char *align, const char *full)
@@ -119,7 +118,6 @@ static void histogram(FILE *out, const struct bt_fl_group *g)
 static void group(const struct bt_fleet_view *v, size_t k, struct bt_buf *c, FILE *out)
 {
 	const struct bt_fv_group *g = &v->groups[k];
-	struct bt_buf kind = BT_BUF_INIT;
 	size_t i;
 
 	fprintf(out, "<section id=\"group-%zu\">\n<h2>", k + 1);
@@ -128,7 +126,7 @@ static void group(const struct bt_fleet_view *v, size_t k, struct bt_buf *c, FIL
 	histogram(out, g->g);
 	if (g->nvalues) {
 		fputs("<h3>Distributions</h3>\n", out);
-		table(out, bt_fv_vhead, BT_FV_VCOLS, "lrrrrrr");
+		table(out, bt_fv_vhead, BT_FV_VCOLS);
 		for (i = 0; i < g->nvalues; i++) {
 			bt_fv_value_cells(g->values[i], c);
 			row(out, c, BT_FV_VCOLS, "lrrrrrr", g->values[i]->key);
@@ -137,7 +135,7 @@ static void group(const struct bt_fleet_view *v, size_t k, struct bt_buf *c, FIL
 	}
 	if (g->nmethods) {
 		fputs("<h3>Methods that dominate the startup's main-thread CPU</h3>\n", out);
-		table(out, bt_fv_mhead, BT_FV_MCOLS, "lrrrrr");
+		table(out, bt_fv_mhead, BT_FV_MCOLS);
 		for (i = 0; i < g->nmethods; i++) {
 			bt_fv_method_cells(v, g, g->methods[i], c);
 			row(out, c, BT_FV_MCOLS, "lrrrrr", g->methods[i]->key);
@@ -146,7 +144,7 @@ static void group(const struct bt_fleet_view *v, size_t k, struct bt_buf *c, FIL
 	}
 	if (g->nwaits) {
 		fputs("<h3>Waits most often on the startup's critical path</h3>\n", out);
-		table(out, bt_fv_whead, BT_FV_WCOLS, "llrrrr");
+		table(out, bt_fv_whead, BT_FV_WCOLS);
 		for (i = 0; i < g->nwaits; i++) {
 			bt_fv_wait_cells(v, g, g->waits[i], c);
 			row(out, c, BT_FV_WCOLS, "llrrrr", NULL);
@@ -154,7 +152,6 @@ static void group(const struct bt_fleet_view *v, size_t k, struct bt_buf *c, FIL
 		fputs("</tbody></table>\n", out);
 	}
 	fputs("</section>\n", out);
-	bt_buf_release(&kind);
 }
 
 static int write_html(const struct bt_fleet_view *v, FILE *out, struct bt_err *err)
@@ -176,7 +173,7 @@ static int write_html(const struct bt_fleet_view *v, FILE *out, struct bt_err *e
 		fputs("</a>", out);
 	}
 	fputs("</nav>\n<main>\n<section id=\"glance\">\n<h2>Groups at a glance</h2>\n", out);
-	table(out, bt_fv_ghead, BT_FV_GCOLS, "lrrrrr");
+	table(out, bt_fv_ghead, BT_FV_GCOLS);
 	for (i = 0; i < v->ngroups; i++) {
 		bt_fv_group_cells(&v->groups[i], c);
 		row(out, c, BT_FV_GCOLS, "lrrrrr", NULL);

@@ -95,6 +95,7 @@ static void add_group(struct bt_fleet_view *v, size_t *cap, const char *title, c
 		      const char *value, const struct bt_fl_group *g)
 {
 	struct bt_fv_group *x;
+	size_t i;
 
 	BT_GROW(v->groups, v->ngroups + 1, *cap);
 	x = &v->groups[v->ngroups++];
@@ -107,7 +108,7 @@ static void add_group(struct bt_fleet_view *v, size_t *cap, const char *title, c
 	x->methods = listed(&g->methods, method_order, (size_t)v->top, &x->nmethods);
 	x->waits = listed(&g->waits, wait_order, (size_t)v->top, &x->nwaits);
 	x->cpu_total = g->methods.other[0];
-	for (size_t i = 0; i < g->methods.n; i++)
+	for (i = 0; i < g->methods.n; i++)
 		x->cpu_total = bt_sat_add(x->cpu_total, g->methods.v[i].s[0]);
 }
 
