@@ -3,6 +3,7 @@
  * into a report or a file of its own, and read back by merge with the
  * pull reader, every error naming the file and the byte.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/fleet/summary.h"
@@ -292,8 +293,10 @@ int bt_summary_read(struct bt_jr *r, struct bt_summary *s)
 			rc = read_schema(r, &val);
 			schema = 1;
 		} else if (!strcmp(key.buf, "source") && bt_jr_peek(r) == BT_J_STRING) {
-			if (!(rc = bt_jr_string(r, &val)))
+			if (!(rc = bt_jr_string(r, &val))) {
+				free(s->source);   /* the last one is kept */
 				s->source = bt_xstrdup(val.buf);
+			}
 		} else if (!strcmp(key.buf, "groups")) {
 			rc = read_groups(r, s, &key, &val);
 		} else if (!strcmp(key.buf, "values")) {
