@@ -7,7 +7,8 @@
 # any order, partition and nesting of the inputs gives the same bytes,
 # --group included; a directory's other JSON files are skipped; bad inputs
 # and outputs are refused naming what; a real Perfetto trace's summary
-# keeps its unknowns absent; 2,000 summaries merge in bounded memory.
+# keeps its unknowns absent; an iOS database's OS version groups it; 2,000
+# summaries merge in bounded memory.
 . tests/lib.sh
 CHECK=$ROOT/tests/fixtures/check_fleet.py
 GEN=$ROOT/tests/fixtures/mksummaries.py
@@ -114,6 +115,13 @@ if [ -s "$pf" ]; then
 else
 	echo "ok - real Perfetto trace # SKIP $pf missing"
 fi
+
+# An iOS database says its OS version: a group of its own.
+python3 "$ROOT/tests/fixtures/mkios.py" "$T/ios" --seed 1 --samples 300 >/dev/null
+"$BIN" analyze -q "$T/ios/trace.db" -o "$T/ios.json"
+"$BIN" merge -q "$T/ios.json" "$T/reps" -o "$T/withios.json"
+is "$(jq_ "$T/withios.json" 'sorted((k, v["traces"]) for k, v in d["groups"]["os_version"]["values"].items()), sorted(d["groups"]["format"]["values"])')" \
+	"([('17.5', 1)], ['android-sampling', 'ios-database'])" "an iOS trace is grouped by its OS version and its format"
 
 # Many summaries: bounded memory, one pass.
 python3 "$GEN" --n 2000 --seed 5 "$T/many" "$T"/reps/*.json
