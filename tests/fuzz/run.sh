@@ -1,11 +1,11 @@
 #!/bin/sh
 # Seed a corpus for each importer fuzzer in $FUZZ_TARGETS (default:
-# android ios perfetto json btrace2 art systrace) from generated inputs and run them
+# android ios perfetto json btrace2 art systrace fleet) from generated inputs and run them
 # one after the other, $FUZZ_SECONDS in all (split evenly); prints libFuzzer's final
 # statistics and exits non-zero if a fuzzer found a crash or a leak.
 set -eu
 B=${B:-build-fuzz}
-targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 art systrace}
+targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 art systrace fleet}
 ntargets=$(echo $targets | wc -w)
 seconds=$((${FUZZ_SECONDS:-600} / ntargets))
 [ "$seconds" -gt 0 ] || seconds=1   # 0 would tell libFuzzer to run forever
@@ -105,6 +105,15 @@ seed_systrace() {   # dir: small mksystrace traces of every container
 	done
 }
 
+seed_fleet() {   # dir: a report, its summary alone, fleets of them (grouped, and folded past a limit)
+	"$B/tests/mkdump" --records 3000 --startup cold --no-truth "$1/d" >/dev/null
+	"$B/btrace-analyze" -q "$1/d" -o "$1/corpus/report.json"
+	python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["summary"], open(sys.argv[2], "w"))' \
+		"$1/corpus/report.json" "$1/corpus/summary.json"
+	"$B/btrace-analyze" merge -q "$1/corpus/report.json" -o "$1/corpus/fleet.json"
+	"$B/btrace-analyze" merge -q --group v=a "$1/corpus/report.json" --group v=b "$1/corpus/fleet.json" \
+		-o "$1/corpus/grouped.json"
+}
 seed_json() {   # dir: the example's JSON report, a bigger run's, and edge cases
 	"$B/btrace-analyze" -q examples/sampling.bin -o "$1/corpus/example.json"
 	"$B/tests/mkdump" --records 200 --no-truth "$1/d" >/dev/null
@@ -120,7 +129,7 @@ for t in $targets; do
 	dir=$B/fuzz/$t
 	mkdir -p "$dir/corpus" "$dir/artifacts"
 	"seed_$t" "$dir"
-	case $t in ios) max=32768 ;; json) max=131072 ;; *) max=16384 ;; esac
+	case $t in ios) max=32768 ;; json | fleet) max=131072 ;; *) max=16384 ;; esac
 	echo "# fuzz_$t: ${seconds}s"
 	rc=0
 	"$B/fuzz_$t" -max_total_time="$seconds" -max_len="$max" -timeout=10 -rss_limit_mb=2048 \
