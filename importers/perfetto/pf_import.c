@@ -212,6 +212,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_strmap_init(&p.frame_of);
 	bt_strmap_init(&p.type_of);
 	bt_map64_init(&threads, 64);
+	pf_kinds_init(&p);
 	rc = load_types(&p, err);
 	if (!rc)
 		rc = pf_spill_open(&p, err);
@@ -221,8 +222,10 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = resolve_pending(&p, err);
 	if (!rc)
 		rc = pf_choose(&p, err);
-	if (!rc)
+	if (!rc) {
+		pf_kinds_name(&p);
 		rc = pf_pair(&p, &threads, err);
+	}
 	if (!rc)
 		rc = write_frames(&p, err);
 	if (!rc)
@@ -233,10 +236,13 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = write_meta(&p, main_tid, (size_t)count_threads(&threads), err);
 	if (!rc)
 		rc = pf_choose_meta(&p, err);
+	if (!rc)
+		rc = pf_kinds_save(&p, (size_t)count_threads(&threads), err);
 	pf_spill_close(&p);
 	bt_map64_release(&threads);
 	pf_release(&p);
 	pf_choose_release(&p);
+	pf_kinds_release(&p);
 	return rc;
 }
 

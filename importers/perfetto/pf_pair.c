@@ -358,6 +358,9 @@ static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
 		r->skip_key = key >= 0 && !wanted(r->p, key);
 	}
 	r->last_ts = ts;
+	if (kind == PF_EV_INSTANT || kind >= PF_EV_ASYNC_BEGIN)   /* pf_kinds.c */
+		return pf_kinds_pair(r->p, key, r->skip_key, ts, kind, frame, sqlite3_column_blob(st, 6),
+				     (size_t)sqlite3_column_bytes(st, 6), err);
 	if (r->skip_key) {
 		r->other += kind == PF_EV_BEGIN;
 		return BT_OK;
@@ -423,6 +426,8 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err)
 	sqlite3_finalize(st);
 	if (!rc)
 		rc = end_key(&r, err);
+	if (!rc)
+		rc = pf_kinds_pair_end(p, err);
 	if (!rc) {
 		rc = bt_feed_finish(r.feed, err);
 		r.feed = NULL;

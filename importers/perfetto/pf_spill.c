@@ -82,6 +82,8 @@ int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err)
 {
 	sqlite3_stmt *st = p->ins;
 
+	if (e->ts > p->end_ts)
+		p->end_ts = e->ts;
 	sqlite3_bind_int64(st, 1, e->seq);
 	if (e->known)
 		sqlite3_bind_int64(st, 2, e->k);

@@ -1,0 +1,971 @@
+/*
+ * Every kind of Perfetto event besides thread slices (issue 22): instants,
+ * counters (atrace C|, TrackEvent counter tracks with their units,
+ * incremental values and extra values), async slices paired by cookie
+ * (atrace S|/F| and G|/H|, legacy phases b/e/S/F), legacy phases B/E/X
+ * as slices; and, per kind, what is still not imported, for diagnostics.
+ * A trace whose threads have no slices says where its data went.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/db/rows.h"
+#include "importers/perfetto/pf_int.h"
+
+#define NPKT 256          /* packet fields counted one by one; beyond, together */
+#define NFTRACE 1024      /* ftrace event fields likewise */
+#define MAX_SYNTH 65536   /* tracks made for atrace/legacy names; beyond: counted */
+#define MAX_OPEN 4096     /* async slices open on one track; beyond: counted */
+#define SUMMARY_KINDS 4   /* kinds the no_threads text names */
+
+/* An async slice open on the current track. */
+struct open_async {
+	uint32_t frame;
+	int depth;
+	int64_t ts, cookie;
+};
+
+/* An incremental counter's value on one sequence. */
+struct acc {
+	uint64_t uuid;
+	size_t seq;
+	uint32_t gen;
+	double v;
+};
+
+/* A sequence's TrackEventDefaults extra counter tracks. */
+struct extra {
+	uint32_t gen;
+	uint64_t *u, *d;
+	size_t nu, nd;
+};
+
+struct pf_kinds {
+	uint64_t pkt[NPKT + 1], ftr[NFTRACE + 1], phase[129];
+	uint64_t sched_switch, sched_waking, prints, synth_over, bad_value, deep;
+	struct bt_strmap synth;      /* "Cpid|name" -> track index + 1 */
+	struct bt_map64 acc_of;      /* (sequence, uuid) hash -> index + 1 into accs */
+	struct acc *accs;
+	size_t naccs, acap;
+	struct extra *extras;        /* by sequence index */
+	size_t nextras;
+	/* pairing */
+	struct open_async *open;
+	size_t nopen, ocap;
+	int64_t key;
+	int have_key;
+	uint64_t instants, other_instants, async_slices, unfinished, unmatched;
+};
+
+/* Names of packet fields (TracePacket's data) and ftrace events, by field
+ * number as Perfetto's protos number them; 0 for trace metadata (nothing to
+ * import, not counted). Numbers not here are counted by number. */
+static const struct { uint16_t field; const char *name; } packet_names[] = {
+	{ 3, NULL }, { 4, "inode_file_map" }, { 5, "chrome_events" }, { 7, "sys_stats" }, { 8, NULL },
+	{ 9, "process_stats" }, { 10, NULL }, { 12, NULL }, { 13, NULL }, { 33, NULL }, { 34, NULL },
+	{ 35, NULL }, { 36, NULL }, { 37, "profile_packet" }, { 38, "battery" }, { 39, "android_log" },
+	{ 40, "power_rails" }, { 41, NULL }, { 42, NULL }, { 45, NULL }, { 46, "trigger" }, { 47, NULL },
+	{ 48, NULL }, { 49, "perfetto_metatrace" }, { 51, NULL }, { 52, "gpu_counter_event" },
+	{ 53, "gpu_render_stage_event" }, { 54, "streaming_profile_packet" }, { 56, "heap_graph" },
+	{ 57, "graphics_frame_event" }, { 58, NULL }, { 59, NULL }, { 61, "module_symbols" },
+	{ 62, "vulkan_memory_event" }, { 63, "gpu_log" }, { 64, "deobfuscation_mapping" },
+	{ 65, "vulkan_api_event" }, { 66, "perf_sample" }, { 67, NULL }, { 68, "smaps_packet" }, { 69, NULL },
+	{ 70, "initial_display_state" }, { 71, "gpu_mem_total_event" }, { 72, NULL },
+	{ 73, "memory_tracker_snapshot" }, { 74, "streaming_allocation" }, { 75, "streaming_free" },
+	{ 76, "frame_timeline_event" }, { 77, "android_energy_estimation_breakdown" }, { 78, NULL },
+	{ 79, NULL }, { 82, NULL }, { 83, "android_game_intervention_list" }, { 84, "statsd_atom" },
+	{ 86, "android_system_property" }, { 87, NULL }, { 88, "network_packet" },
+	{ 89, NULL }, { 90, "track_event_range_of_interest" }, { 91, "entity_state_residency" },
+	{ 92, "network_packet_bundle" }, { 93, "surfaceflinger_layers_snapshot" },
+	{ 94, "surfaceflinger_transactions" }, { 95, "etw_events" }, { 96, "shell_transition" }, { 98, NULL },
+	{ 99, "v8_js_code" }, { 104, "protolog_message" }, { 110, "pixel_modem_events" },
+	{ 115, "kernel_wakelock_data" }, { 116, "app_wakelock_bundle" }, { 117, "generic_kernel_task_state_event" },
+	{ 118, "generic_kernel_cpu_freq_event" }, { 119, "cpu_per_uid_data" }, { 121, "evdev_event" },
+	{ 123, NULL }, { 124, NULL }, { 126, NULL }, { 127, NULL }, { 128, NULL }, { 130, NULL },
+	{ 131, "art_process_metadata" }, { 132, "journald_event" }, { 133, "zstd_compressed_packets" },
+	{ 135, "stack_sample" },
+};
+
+static const struct { uint16_t field; const char *name; } ftrace_names[] = {
+	{ 4, "sched_switch" }, { 11, "cpu_frequency" }, { 12, "cpu_frequency_limits" }, { 13, "cpu_idle" },
+	{ 14, "clock_enable" }, { 15, "clock_disable" }, { 16, "clock_set_rate" }, { 17, "sched_wakeup" },
+	{ 18, "sched_blocked_reason" }, { 19, "sched_cpu_hotplug" }, { 20, "sched_waking" },
+	{ 21, "ipi_entry" }, { 22, "ipi_exit" }, { 23, "ipi_raise" }, { 24, "softirq_entry" },
+	{ 25, "softirq_exit" }, { 26, "softirq_raise" }, { 35, "lowmemory_kill" }, { 36, "irq_handler_entry" },
+	{ 37, "irq_handler_exit" }, { 45, "block_rq_issue" }, { 50, "binder_transaction" },
+	{ 51, "binder_transaction_received" }, { 52, "binder_set_priority" }, { 53, "binder_lock" },
+	{ 54, "binder_locked" }, { 55, "binder_unlock" }, { 56, "workqueue_activate_work" },
+	{ 57, "workqueue_execute_end" }, { 58, "workqueue_execute_start" }, { 59, "workqueue_queue_work" },
+	{ 67, "cgroup_attach_task" }, { 80, "tracing_mark_write" }, { 113, "suspend_resume" },
+	{ 114, "sched_wakeup_new" }, { 125, "block_rq_complete" }, { 235, "task_newtask" },
+	{ 236, "task_rename" }, { 237, "sched_process_exec" }, { 238, "sched_process_exit" },
+	{ 239, "sched_process_fork" }, { 240, "sched_process_free" }, { 241, "sched_process_hang" },
+	{ 242, "sched_process_wait" }, { 298, "kfree" }, { 299, "kmalloc" }, { 307, "mm_page_alloc" },
+	{ 310, "mm_page_free" }, { 313, "rss_stat" }, { 320, "clk_enable" }, { 321, "clk_disable" },
+	{ 322, "clk_set_rate" }, { 323, "binder_transaction_alloc_buf" }, { 324, "signal_deliver" },
+	{ 325, "signal_generate" }, { 326, "oom_score_adj_update" }, { 327, "generic" },
+	{ 328, "mm_event_record" }, { 329, "sys_enter" }, { 330, "sys_exit" }, { 331, "zero" },
+	{ 332, "gpu_frequency" }, { 333, "sde_tracing_mark_write" }, { 340, "gpu_mem_total" },
+	{ 341, "thermal_temperature" }, { 348, "dpu_tracing_mark_write" }, { 350, "mali_tracing_mark_write" },
+	{ 353, "sched_pi_setprio" }, { 359, "rss_stat_throttled" }, { 409, "drm_vblank_event" },
+	{ 414, "dma_fence_init" }, { 415, "dma_fence_emit" }, { 416, "dma_fence_signaled" },
+	{ 417, "dma_fence_wait_start" }, { 418, "dma_fence_wait_end" },
+};
+
+void pf_kinds_init(struct pf *p)
+{
+	struct pf_kinds *k = bt_xcalloc(1, sizeof *k);
+
+	bt_strmap_init(&k->synth);
+	bt_map64_init(&k->acc_of, 16);
+	p->kinds = k;
+}
+
+void pf_kinds_release(struct pf *p)
+{
+	struct pf_kinds *k = p->kinds;
+	size_t i;
+
+	if (!k)
+		return;
+	bt_strmap_release(&k->synth);
+	bt_map64_release(&k->acc_of);
+	free(k->accs);
+	for (i = 0; i < k->nextras; i++) {
+		free(k->extras[i].u);
+		free(k->extras[i].d);
+	}
+	free(k->extras);
+	free(k->open);
+	free(k);
+	p->kinds = NULL;
+}
+
+/* ---------------------------------------------------------------- not imported */
+
+/* The number of varints in a packed field (their last bytes). */
+static uint64_t packed_count(const uint8_t *b, size_t n)
+{
+	uint64_t c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		c += !(b[i] & 0x80);
+	return c;
+}
+
+/* compact_sched (bundle field 4): switch_timestamp (1) and
+ * waking_timestamp (7), packed or not, one per event. */
+static void compact_sched(struct pf_kinds *k, const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		uint64_t key = 0, len = 0;
+		int shift;
+		for (shift = 0; i < n && shift < 64; shift += 7)
+			if (key |= (uint64_t)(b[i] & 0x7f) << shift, !(b[i++] & 0x80))
+				break;
+		if ((key & 7) == 0) {   /* one unpacked varint */
+			while (i < n && (b[i++] & 0x80))
+				;
+			len = 0;
+			k->sched_switch += key >> 3 == 1;
+			k->sched_waking += key >> 3 == 7;
+			continue;
+		}
+		if ((key & 7) != 2)
+			return;   /* not what compact_sched holds: stop counting */
+		for (shift = 0; i < n && shift < 64; shift += 7)
+			if (len |= (uint64_t)(b[i] & 0x7f) << shift, !(b[i++] & 0x80))
+				break;
+		if (len > n - i)
+			return;
+		if (key >> 3 == 1)
+			k->sched_switch += packed_count(b + i, (size_t)len);
+		else if (key >> 3 == 7)
+			k->sched_waking += packed_count(b + i, (size_t)len);
+		i += (size_t)len;
+	}
+}
+
+void pf_kinds_unknown(struct pf *p, int where, const ProtobufCMessage *m)
+{
+	struct pf_kinds *k = p->kinds;
+	unsigned i;
+
+	for (i = 0; i < m->n_unknown_fields; i++) {
+		const ProtobufCMessageUnknownField *f = &m->unknown_fields[i];
+		if (where == PF_IN_PACKET)
+			k->pkt[f->tag < NPKT ? f->tag : NPKT]++;
+		else if (where == PF_IN_FTRACE && f->tag != 5)   /* 5: common_flags */
+			k->ftr[f->tag < NFTRACE ? f->tag : NFTRACE]++;
+		else if (where == PF_IN_BUNDLE && f->tag == 4 && f->wire_type == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
+			compact_sched(k, f->data, f->len);
+	}
+}
+
+/* ---------------------------------------------------------------- spilling */
+
+static int64_t key_of(const struct pf *p, const struct pf_track *t)
+{
+	return t->tid > 0 ? t->tid : -(int64_t)(t - p->tracks) - 1;
+}
+
+/* An event of kind on key k (known) or track uuid (not yet described). */
+static int put(struct pf *p, int known, int64_t key, uint64_t uuid, int64_t ts, int kind, int src, uint32_t frame,
+	       double v, const int64_t *cookie, struct bt_err *err)
+{
+	unsigned char buf[12];
+	uint32_t has = 1u << PF_COOKIE;
+	struct pf_event e;
+
+	memset(&e, 0, sizeof e);
+	e.seq = ++p->seq;
+	e.known = known;
+	e.k = key;
+	e.uuid = uuid;
+	e.ts = ts;
+	e.kind = kind;
+	e.src = src;
+	e.frame = frame;
+	e.v = v;
+	if (cookie) {
+		memcpy(buf, &has, 4);
+		memcpy(buf + 4, cookie, 8);
+		e.args = buf;
+		e.nargs = sizeof buf;
+	}
+	return pf_spill_event(p, &e, err);
+}
+
+/* The track made for what a process names (class 'C' counter, 'A' async,
+ * 'N' instants), or NULL past MAX_SYNTH (counted). */
+static struct pf_track *synth(struct pf *p, char cls, int64_t pid, const char *name, size_t len)
+{
+	struct pf_kinds *k = p->kinds;
+	struct bt_buf key = BT_BUF_INIT;
+	struct pf_track *t = NULL;
+	uint32_t i;
+
+	bt_buf_addf(&key, "%c%lld|", cls, (long long)pid);
+	bt_buf_add(&key, name, len);
+	i = bt_strmap_get(&k->synth, key.buf, key.len);
+	if (i) {
+		t = &p->tracks[i - 1];
+	} else if (k->synth.len < MAX_SYNTH) {
+		BT_GROW(p->tracks, p->ntracks + 1, p->tcap);
+		t = &p->tracks[p->ntracks++];
+		memset(t, 0, sizeof *t);
+		t->pid = pid;
+		t->synth = cls;
+		t->name = bt_xmalloc(len + 1);
+		memcpy(t->name, name, len);
+		t->name[len] = '\0';
+		bt_strmap_put(&k->synth, key.buf, key.len, (uint32_t)p->ntracks);
+	} else {
+		k->synth_over++;
+	}
+	bt_buf_release(&key);
+	return t;
+}
+
+/* ---------------------------------------------------------------- atrace */
+
+/* The n-th '|'-separated field of buf[0..len) (0: the letter). */
+static int field(const char *buf, size_t len, int n, const char **f, size_t *flen)
+{
+	const char *s = buf, *end = buf + len, *bar;
+
+	while (n--) {
+		bar = memchr(s, '|', (size_t)(end - s));
+		if (!bar)
+			return 0;
+		s = bar + 1;
+	}
+	bar = memchr(s, '|', (size_t)(end - s));
+	*f = s;
+	*flen = (size_t)((bar ? bar : end) - s);
+	return 1;
+}
+
+static int64_t digits(const char *s, size_t n, int *ok)
+{
+	int64_t v = 0;
+	size_t i;
+
+	*ok = n > 0 && n < 19;
+	for (i = 0; *ok && i < n; i++) {
+		*ok = s[i] >= '0' && s[i] <= '9';
+		v = v * 10 + (s[i] - '0');
+	}
+	return *ok ? v : 0;
+}
+
+static int number(const char *s, size_t n, double *v)
+{
+	char tmp[64], *end;
+
+	if (!n || n >= sizeof tmp)
+		return 0;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	*v = strtod(tmp, &end);
+	return *end == '\0' && fabs(*v) < (double)BT_MAX_COUNTER;
+}
+
+/* The print's process (its pid field, else the thread's), noted for tid. */
+static int64_t print_pid(struct pf *p, int64_t tid, const char *buf, size_t len)
+{
+	const char *f;
+	size_t n;
+	int ok = 0;
+	int64_t pid = field(buf, len, 1, &f, &n) ? digits(f, n, &ok) : 0;
+
+	if (ok && pid > 0 && pid < INT32_MAX) {
+		if (!bt_map64_get(&p->tgid_of, (uint64_t)tid))
+			bt_map64_put(&p->tgid_of, (uint64_t)tid, (uint32_t)pid + 1);
+		return pid;
+	}
+	return (int64_t)bt_map64_get(&p->tgid_of, (uint64_t)tid) - 1;
+}
+
+/* C|pid|name|value: a value of the process's counter NAME. */
+static int atrace_counter(struct pf *p, int64_t pid, int64_t ts, const char *buf, size_t len, struct bt_err *err)
+{
+	const char *name, *val;
+	size_t nlen, vlen;
+	struct pf_track *t;
+	double v;
+
+	if (!field(buf, len, 2, &name, &nlen) || !field(buf, len, 3, &val, &vlen) || !number(val, vlen, &v)) {
+		p->kinds->bad_value++;
+		return BT_OK;
+	}
+	if (!(t = synth(p, 'C', pid, name, nlen)))
+		return BT_OK;
+	return put(p, 1, key_of(p, t), 0, ts, PF_EV_COUNTER, PF_SRC_ATRACE, 0, v, NULL, err);
+}
+
+/* S|pid|name|cookie, F|pid|name|cookie (the name up to the last '|'),
+ * G|pid|track|name|cookie, H|pid|track|cookie. */
+static int atrace_async(struct pf *p, int64_t pid, int64_t ts, const char *buf, size_t len, struct bt_err *err)
+{
+	const char *name, *trk, *c = buf + len;
+	size_t nlen, tlen;
+	int64_t cookie;
+	int ok, begin = buf[0] == 'S' || buf[0] == 'G';
+	struct pf_track *t;
+
+	while (c > buf && c[-1] != '|')
+		c--;
+	cookie = digits(c, (size_t)(buf + len - c), &ok);
+	if (!ok || !field(buf, len, 2, &trk, &tlen) || c - 1 <= trk) {
+		p->kinds->bad_value++;
+		return BT_OK;
+	}
+	if (buf[0] == 'S' || buf[0] == 'F') {   /* the track is the name */
+		tlen = (size_t)(c - 1 - trk);
+		name = trk;
+		nlen = tlen;
+	} else if (buf[0] == 'G' && field(buf, len, 3, &name, &nlen) && name < c - 1) {
+		nlen = (size_t)(c - 1 - name);
+	} else if (buf[0] == 'G') {
+		p->kinds->bad_value++;
+		return BT_OK;
+	} else {
+		name = trk;
+		nlen = 0;
+	}
+	if (!(t = synth(p, 'A', pid, trk, tlen)))
+		return BT_OK;
+	return put(p, 1, key_of(p, t), 0, ts, begin ? PF_EV_ASYNC_BEGIN : PF_EV_ASYNC_END, PF_SRC_ATRACE,
+		   begin ? pf_frame(p, name, nlen) : 0, 0, &cookie, err);
+}
+
+int pf_kinds_atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, size_t len, struct bt_err *err)
+{
+	const char *name;
+	size_t nlen;
+	struct pf_track *t;
+	int64_t pid;
+
+	if (len < 3 || buf[1] != '|' || !strchr("CSFIGHN", buf[0])) {
+		p->kinds->prints++;
+		return BT_OK;
+	}
+	pid = print_pid(p, tid, buf, len);
+	switch (buf[0]) {
+	case 'C':
+		return atrace_counter(p, pid, ts, buf, len, err);
+	case 'I':   /* I|pid|name: on the thread */
+		if (!field(buf, len, 2, &name, &nlen))
+			break;
+		return put(p, 1, tid, 0, ts, PF_EV_INSTANT, PF_SRC_ATRACE, pf_frame(p, name, nlen), 0, NULL, err);
+	case 'N': { /* N|pid|track|name: on the process's track */
+		const char *trk;
+		size_t tlen;
+		if (!field(buf, len, 2, &trk, &tlen) || !field(buf, len, 3, &name, &nlen))
+			break;
+		nlen = (size_t)(buf + len - name);
+		if (!(t = synth(p, 'N', pid, trk, tlen)))
+			return BT_OK;
+		return put(p, 1, key_of(p, t), 0, ts, PF_EV_INSTANT, PF_SRC_ATRACE, pf_frame(p, name, nlen), 0, NULL,
+			   err);
+	}
+	default:
+		return atrace_async(p, pid, ts, buf, len, err);
+	}
+	p->kinds->bad_value++;
+	return BT_OK;
+}
+
+/* ---------------------------------------------------------------- legacy phases */
+
+int pf_kinds_phase(struct pf *p, const Perfetto__Protos__TrackEvent *ev)
+{
+	int ph = ev->legacy_event->has_phase ? ev->legacy_event->phase : 0;
+
+	switch (ph) {
+	case 'B': case 'X': return PF_EV_BEGIN;
+	case 'E': return PF_EV_END;
+	case 'i': case 'I': case 'n': return PF_EV_INSTANT;
+	case 'b': case 'S': return PF_EV_ASYNC_BEGIN;
+	case 'e': case 'F': return PF_EV_ASYNC_END;
+	default:
+		p->kinds->phase[ph > 0 && ph < 128 ? ph : 128]++;
+		return 0;
+	}
+}
+
+int pf_kinds_legacy_async(struct pf *p, const struct pf_track *t, const Perfetto__Protos__TrackEvent *ev,
+			  const char *name, int kind, int64_t ts, struct bt_err *err)
+{
+	const Perfetto__Protos__TrackEvent__LegacyEvent *l = ev->legacy_event;
+	int64_t pid = 0, cookie;
+	struct pf_track *a;
+	size_t len;
+
+	if (t && !l->has_global_id)   /* a global id's slices are the trace's, not a process's */
+		pid = t->pid > 0 ? t->pid : (int64_t)bt_map64_get(&p->tgid_of, (uint64_t)(t->tid > 0 ? t->tid : 0)) - 1;
+	cookie = (int64_t)(l->has_global_id ? l->global_id : l->has_local_id ? l->local_id : l->unscoped_id);
+	if (!name) {   /* the track is the name: an end without one matches nothing */
+		p->kinds->unmatched++;
+		return BT_OK;
+	}
+	len = strlen(name);
+	if (!(a = synth(p, 'A', pid > 0 ? pid : 0, name, len)))
+		return BT_OK;
+	p->flavor_track = 1;
+	return put(p, 1, key_of(p, a), 0, ts, kind, PF_SRC_TRACK, kind == PF_EV_ASYNC_BEGIN ? pf_frame(p, name, len) : 0,
+		   0, &cookie, err);
+}
+
+int pf_kinds_complete(struct pf *p, const Perfetto__Protos__TrackEvent *ev, int known, int64_t k, uint64_t uuid,
+		      int64_t ts, struct bt_err *err)
+{
+	const Perfetto__Protos__TrackEvent__LegacyEvent *l = ev->legacy_event;
+	int64_t dur = l->has_duration_us && l->duration_us > 0 ? l->duration_us : 0;
+
+	if (l->phase != 'X')
+		return BT_OK;
+	dur = dur < (BT_MAX_TIME_NS - ts) / 1000 ? dur * 1000 : BT_MAX_TIME_NS - 1 - ts;
+	return put(p, known, k, uuid, ts + dur, PF_EV_END, PF_SRC_TRACK, 0, 0, NULL, err);
+}
+
+/* ---------------------------------------------------------------- counters */
+
+void pf_kinds_describe(struct pf *p, struct pf_track *t, const Perfetto__Protos__TrackDescriptor *d)
+{
+	(void)p;
+	t->has_parent = d->has_parent_uuid;
+	t->parent = d->parent_uuid;
+	if (!d->counter)
+		return;
+	t->counter = 1;
+	t->ctype = d->counter->has_type ? d->counter->type : 0;
+	t->incremental = d->counter->has_is_incremental && d->counter->is_incremental;
+	t->mult = d->counter->has_unit_multiplier && d->counter->unit_multiplier > 0 &&
+			  d->counter->unit_multiplier < ((int64_t)1 << 40) ? d->counter->unit_multiplier : 0;
+}
+
+static struct acc *acc_get(struct pf_kinds *k, size_t seq, const struct pf_seq *q, uint64_t uuid)
+{
+	uint64_t key[2] = { seq, uuid };
+	uint64_t h = bt_hash_bytes(key, sizeof key);
+	uint32_t i = bt_map64_get(&k->acc_of, h);
+	struct acc *a;
+
+	if (!i) {
+		BT_GROW(k->accs, k->naccs + 1, k->acap);
+		i = (uint32_t)++k->naccs;
+		bt_map64_put(&k->acc_of, h, i);
+		k->accs[i - 1].gen = q->gen + 1;   /* differs: starts at 0 below */
+	}
+	a = &k->accs[i - 1];
+	if (a->gen != q->gen || a->seq != seq || a->uuid != uuid) {
+		a->seq = seq;
+		a->uuid = uuid;
+		a->gen = q->gen;
+		a->v = 0;
+	}
+	return a;
+}
+
+double pf_kinds_value(struct pf *p, const struct pf_seq *q, const struct pf_track *t, double v)
+{
+	struct acc *a;
+
+	if (!t || !t->counter)
+		return v;
+	if (t->mult)
+		v *= (double)t->mult;
+	if (!t->incremental)
+		return v;
+	a = acc_get(p->kinds, (size_t)(q - p->seqs), q, t->uuid);
+	a->v += v;
+	return a->v;
+}
+
+static int extra_one(struct pf *p, const struct pf_seq *q, uint64_t uuid, double v, int64_t ts, struct bt_err *err)
+{
+	struct pf_track *t = pf_track_get(p, uuid);
+
+	if (!t) {
+		t = pf_track_add(p, uuid);
+		t->pending = 1;
+	}
+	v = pf_kinds_value(p, q, t, v);
+	if (!(fabs(v) < (double)BT_MAX_COUNTER)) {
+		p->kinds->bad_value++;
+		return BT_OK;
+	}
+	return put(p, !t->pending, key_of(p, t), uuid, ts, PF_EV_COUNTER, PF_SRC_TRACK, 0, v, NULL, err);
+}
+
+/* The defaults' extra counter tracks of q, kept as its sequence sets them. */
+static struct extra *extras(struct pf *p, const struct pf_seq *q)
+{
+	struct pf_kinds *k = p->kinds;
+	size_t i = (size_t)(q - p->seqs);
+
+	if (i >= k->nextras) {
+		size_t n = i + 1;
+		k->extras = bt_xrealloc(k->extras, n * sizeof *k->extras);
+		memset(k->extras + k->nextras, 0, (n - k->nextras) * sizeof *k->extras);
+		k->nextras = n;
+	}
+	return &k->extras[i];
+}
+
+void pf_kinds_defaults(struct pf *p, const struct pf_seq *q, const Perfetto__Protos__TrackEventDefaults *d)
+{
+	struct extra *x = extras(p, q);
+
+	free(x->u);
+	free(x->d);
+	x->gen = q->gen;
+	x->nu = d->n_extra_counter_track_uuids;
+	x->nd = d->n_extra_double_counter_track_uuids;
+	x->u = x->nu ? bt_xmalloc(x->nu * sizeof *x->u) : NULL;
+	x->d = x->nd ? bt_xmalloc(x->nd * sizeof *x->d) : NULL;
+	if (x->nu)
+		memcpy(x->u, d->extra_counter_track_uuids, x->nu * sizeof *x->u);
+	if (x->nd)
+		memcpy(x->d, d->extra_double_counter_track_uuids, x->nd * sizeof *x->d);
+}
+
+int pf_kinds_extra(struct pf *p, const struct pf_seq *q, const Perfetto__Protos__TrackEvent *ev, int64_t ts,
+		   struct bt_err *err)
+{
+	const struct extra *x;
+	const uint64_t *u, *d;
+	size_t nu, nd, i;
+
+	if (!ev->n_extra_counter_values && !ev->n_extra_double_counter_values)
+		return BT_OK;
+	x = (size_t)(q - p->seqs) < p->kinds->nextras ? &p->kinds->extras[q - p->seqs] : NULL;
+	if (x && x->gen != q->gen)
+		x = NULL;   /* set before the sequence was cleared */
+	u = ev->n_extra_counter_track_uuids ? ev->extra_counter_track_uuids : x ? x->u : NULL;
+	nu = ev->n_extra_counter_track_uuids ? ev->n_extra_counter_track_uuids : x ? x->nu : 0;
+	d = ev->n_extra_double_counter_track_uuids ? ev->extra_double_counter_track_uuids : x ? x->d : NULL;
+	nd = ev->n_extra_double_counter_track_uuids ? ev->n_extra_double_counter_track_uuids : x ? x->nd : 0;
+	for (i = 0; i < ev->n_extra_counter_values; i++)
+		if (i >= nu)
+			p->kinds->bad_value++;
+		else if (extra_one(p, q, u[i], (double)ev->extra_counter_values[i], ts, err))
+			return err->code;
+	for (i = 0; i < ev->n_extra_double_counter_values; i++)
+		if (i >= nd)
+			p->kinds->bad_value++;
+		else if (extra_one(p, q, d[i], ev->extra_double_counter_values[i], ts, err))
+			return err->code;
+	return BT_OK;
+}
+
+/* ---------------------------------------------------------------- names */
+
+/* NAME becomes "NAME (what N)". */
+static void rename_track(struct pf_track *t, const char *what, long long n)
+{
+	struct bt_buf b = BT_BUF_INIT;
+
+	bt_buf_addf(&b, "%s (%s %lld)", t->name, what, n);
+	free(t->name);
+	t->name = bt_buf_detach(&b, NULL);
+}
+
+/* A counter the trace leaves unnamed is named by its type; a thread's
+ * counter says the thread; what another process than the app names says
+ * the process. */
+void pf_kinds_name(struct pf *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ntracks; i++) {
+		struct pf_track *t = &p->tracks[i];
+		const struct pf_track *up = t->has_parent ? pf_track_get(p, t->parent) : NULL;
+		if (t->counter && !t->name)
+			t->name = bt_xstrdup(t->ctype == 1 ? "thread_time" : t->ctype == 2 ? "thread_instruction_count"
+					     : "counter");
+		if (t->counter && up && up->tid > 0)
+			rename_track(t, "tid", (long long)up->tid);
+		else if (t->synth && t->pid > 0 && p->pid > 0 && t->pid != p->pid)
+			rename_track(t, "pid", (long long)t->pid);
+	}
+}
+
+/* ---------------------------------------------------------------- pairing */
+
+static const char *frame_name(const struct pf *p, uint32_t frame)
+{
+	return frame && frame <= p->nframes ? p->frames[frame - 1].name : "?";
+}
+
+static const char *track_name(const struct pf *p, int64_t key)
+{
+	const struct pf_track *t = &p->tracks[-key - 1];
+
+	return t->name ? t->name : "?";
+}
+
+/* Async slices still open on the track when its events end: kept to the
+ * trace's end, counted. */
+static int close_open(struct pf *p, struct bt_err *err)
+{
+	struct pf_kinds *k = p->kinds;
+
+	for (; k->nopen; k->nopen--) {
+		const struct open_async *o = &k->open[k->nopen - 1];
+		k->unfinished++;
+		k->async_slices++;
+		if (bt_db_exec(p->db, BT_SQL_INSERT_TRACK_SLICE, err, "ttiii", track_name(p, k->key),
+			       frame_name(p, o->frame), o->ts, p->end_ts - o->ts, (int64_t)o->depth))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+static int64_t cookie_of(const void *a, size_t na, int *ok)
+{
+	const unsigned char *b = a;
+	uint32_t has = 0;
+	int64_t v = 0;
+	size_t at;
+	int i;
+
+	*ok = 0;
+	if (!b || na < 4)
+		return 0;
+	memcpy(&has, b, 4);
+	if (!(has >> PF_COOKIE & 1))
+		return 0;
+	for (at = 4, i = 0; i < PF_COOKIE; i++)
+		at += (has >> i & 1) * 8;
+	if (at + 8 > na)
+		return 0;
+	memcpy(&v, b + at, 8);
+	*ok = 1;
+	return v;
+}
+
+/* The innermost open slice of the cookie ends at ts. */
+static int async_end(struct pf *p, int64_t ts, int64_t cookie, struct bt_err *err)
+{
+	struct pf_kinds *k = p->kinds;
+	size_t i = k->nopen;
+	struct open_async o;
+
+	while (i > 0 && k->open[i - 1].cookie != cookie)
+		i--;
+	if (!i) {
+		k->unmatched++;
+		return BT_OK;
+	}
+	o = k->open[i - 1];
+	memmove(&k->open[i - 1], &k->open[i], (k->nopen - i) * sizeof *k->open);
+	k->nopen--;
+	k->async_slices++;
+	return bt_db_exec(p->db, BT_SQL_INSERT_TRACK_SLICE, err, "ttiii", track_name(p, k->key), frame_name(p, o.frame),
+			  o.ts, ts - o.ts, (int64_t)o.depth);
+}
+
+int pf_kinds_pair(struct pf *p, int64_t key, int skip, int64_t ts, int kind, uint32_t frame, const void *a,
+		  size_t na, struct bt_err *err)
+{
+	struct pf_kinds *k = p->kinds;
+	int64_t cookie;
+	int ok;
+
+	if (k->have_key && key != k->key && close_open(p, err))
+		return err->code;
+	k->have_key = 1;
+	k->key = key;
+	if (kind == PF_EV_INSTANT && key >= 0 && skip) {
+		k->other_instants++;
+		return BT_OK;
+	}
+	if (kind == PF_EV_INSTANT) {
+		k->instants++;
+		if (key >= 0)
+			return bt_db_exec(p->db, BT_SQL_INSERT_INSTANT, err, "inti", key, frame_name(p, frame), ts);
+		return bt_db_exec(p->db, BT_SQL_INSERT_INSTANT, err, "ntti", track_name(p, key), frame_name(p, frame), ts);
+	}
+	cookie = cookie_of(a, na, &ok);
+	if (key >= 0 || !ok)
+		return BT_OK;   /* async events are on tracks of their own (put()) */
+	if (kind == PF_EV_ASYNC_END)
+		return async_end(p, ts, cookie, err);
+	if (k->nopen >= MAX_OPEN) {
+		k->deep++;
+		return BT_OK;
+	}
+	BT_GROW(k->open, k->nopen + 1, k->ocap);
+	k->open[k->nopen].frame = frame;
+	k->open[k->nopen].ts = ts;
+	k->open[k->nopen].cookie = cookie;
+	k->open[k->nopen].depth = (int)k->nopen;
+	k->nopen++;
+	return BT_OK;
+}
+
+int pf_kinds_pair_end(struct pf *p, struct bt_err *err)
+{
+	return close_open(p, err);
+}
+
+/* ---------------------------------------------------------------- saving */
+
+struct kind {
+	char code[64], label[96];
+	uint64_t n;
+};
+
+static const char *packet_name(unsigned f, int *meta)
+{
+	size_t i;
+
+	*meta = 0;
+	for (i = 0; i < sizeof packet_names / sizeof packet_names[0]; i++)
+		if (packet_names[i].field == f) {
+			*meta = !packet_names[i].name;
+			return packet_names[i].name;
+		}
+	return NULL;
+}
+
+static const char *ftrace_name(unsigned f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof ftrace_names / sizeof ftrace_names[0]; i++)
+		if (ftrace_names[i].field == f)
+			return ftrace_names[i].name;
+	return NULL;
+}
+
+static void add(struct kind **v, size_t *n, size_t *cap, uint64_t count, const char *code, const char *label)
+{
+	struct kind *x;
+
+	if (!count)
+		return;
+	BT_GROW(*v, *n + 1, *cap);
+	x = &(*v)[(*n)++];
+	x->n = count;
+	snprintf(x->code, sizeof x->code, "perfetto_not_imported:%s", code);
+	snprintf(x->label, sizeof x->label, "%s", label);
+}
+
+/* What the trace holds that is not imported, by kind. */
+static struct kind *not_imported(const struct pf_kinds *k, size_t *n)
+{
+	struct kind *v = NULL;
+	size_t cap = 0;
+	char code[48], label[96];
+	unsigned f;
+	int meta;
+
+	*n = 0;
+	for (f = 0; f <= NPKT; f++) {
+		const char *nm = f < NPKT ? packet_name(f, &meta) : NULL;
+		if (!k->pkt[f] || (f < NPKT && meta))
+			continue;
+		if (nm) {
+			snprintf(code, sizeof code, "%s", nm);
+			snprintf(label, sizeof label, "%s packets", nm);
+		} else {
+			snprintf(code, sizeof code, "packet_field_%u", f);
+			snprintf(label, sizeof label, "packets of field %u%s", f, f < NPKT ? "" : " or over");
+		}
+		add(&v, n, &cap, k->pkt[f], code, label);
+	}
+	for (f = 0; f <= NFTRACE; f++) {
+		const char *nm = f < NFTRACE ? ftrace_name(f) : NULL;
+		if (!k->ftr[f])
+			continue;
+		if (nm) {
+			snprintf(code, sizeof code, "ftrace.%s", nm);
+			snprintf(label, sizeof label, "%s events (ftrace)", nm);
+		} else {
+			snprintf(code, sizeof code, "ftrace.field_%u", f);
+			snprintf(label, sizeof label, "ftrace events of field %u%s", f, f < NFTRACE ? "" : " or over");
+		}
+		add(&v, n, &cap, k->ftr[f], code, label);
+	}
+	add(&v, n, &cap, k->sched_switch, "ftrace.compact_sched_switch", "sched_switch events (compact_sched)");
+	add(&v, n, &cap, k->sched_waking, "ftrace.compact_sched_waking", "sched_waking events (compact_sched)");
+	add(&v, n, &cap, k->prints, "ftrace.print", "ftrace prints that are no atrace marker");
+	for (f = 0; f <= 128; f++) {
+		if (f > ' ' && f < 127) {
+			snprintf(code, sizeof code, "legacy_phase_%c", (char)f);
+			snprintf(label, sizeof label, "track events of legacy phase '%c'", (char)f);
+		} else {
+			snprintf(code, sizeof code, "legacy_phase_%u", f);
+			snprintf(label, sizeof label, "track events of legacy phase %u", f);
+		}
+		add(&v, n, &cap, k->phase[f], code, label);
+	}
+	add(&v, n, &cap, k->synth_over, "names_over_cap", "counter, async and instant events past the number of names kept");
+	add(&v, n, &cap, k->deep, "async_too_deep", "async slices past the number open on one track");
+	return v;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct kind *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->code, y->code);
+}
+
+/* 1234567 as "1,234,567". */
+static void grouped(struct bt_buf *b, uint64_t n)
+{
+	char d[24];
+	int len = snprintf(d, sizeof d, "%llu", (unsigned long long)n), i;
+
+	for (i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			bt_buf_addc(b, ',');
+		bt_buf_addc(b, d[i]);
+	}
+}
+
+static void counts(struct pf *p)
+{
+	const struct pf_kinds *k = p->kinds;
+
+	if (k->other_instants)
+		bt_diag_count(p->diag, "perfetto_other_process_instants", k->other_instants,
+			      "instants on threads of processes other than pid %lld in '%s'; not imported", (long long)p->pid,
+			      p->path);
+	if (k->unfinished)
+		bt_diag_count(p->diag, "perfetto_unfinished_async", k->unfinished,
+			      "async slices of '%s' never ended; they end at the trace's last event", p->path);
+	if (k->unmatched)
+		bt_diag_count(p->diag, "perfetto_unmatched_async_end", k->unmatched,
+			      "async slice ends in '%s' with no open slice of their name and cookie; skipped", p->path);
+	if (k->bad_value)
+		bt_diag_count(p->diag, "perfetto_bad_counter", k->bad_value,
+			      "atrace markers or counter values of '%s' that do not parse (a value not a number below 2^53, a missing field); skipped",
+			      p->path);
+}
+
+/* The tables a thread-less trace's data went to. */
+static int elsewhere(struct pf *p, struct bt_buf *b, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	if (bt_rows_open(&r, p->db, BT_SQL_PF_KINDS_COUNTS, err))
+		return err->code;
+	if ((rc = bt_rows_next(r, err)) == 1) {
+		int64_t ts = bt_rows_int(r, 0), tracks = bt_rows_int(r, 1), cv = bt_rows_int(r, 2);
+		int64_t cs = bt_rows_int(r, 3), in = bt_rows_int(r, 4);
+		if (ts) {
+			bt_buf_adds(b, "; ");
+			grouped(b, (uint64_t)ts);
+			bt_buf_adds(b, " slices on ");
+			grouped(b, (uint64_t)tracks);
+			bt_buf_adds(b, " tracks that belong to no thread are in the track_slices table");
+		}
+		if (cv) {
+			bt_buf_adds(b, "; ");
+			grouped(b, (uint64_t)cv);
+			bt_buf_adds(b, " values of ");
+			grouped(b, (uint64_t)cs);
+			bt_buf_adds(b, " counters are in counters");
+		}
+		if (in) {
+			bt_buf_adds(b, "; ");
+			grouped(b, (uint64_t)in);
+			bt_buf_adds(b, " instants are in instants");
+		}
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static int no_threads(struct pf *p, const struct kind *v, size_t n, struct bt_err *err)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i;
+	int rc;
+
+	bt_buf_adds(&b, "no slice of this trace is on a thread, so the thread tables (threads, slices, methods) "
+			"and the report's thread sections are empty");
+	rc = elsewhere(p, &b, err);
+	for (i = 0; i < n && i < SUMMARY_KINDS; i++) {
+		bt_buf_adds(&b, i ? ", " : "; not imported: ");
+		grouped(&b, v[i].n);
+		bt_buf_addf(&b, " %s", v[i].label);
+	}
+	if (n > SUMMARY_KINDS)
+		bt_buf_addf(&b, " and %zu more kinds (see the diagnostics)", n - SUMMARY_KINDS);
+	if (!rc)
+		rc = bt_db_set_meta_text(p->db, "no_threads", b.buf, err);
+	bt_buf_release(&b);
+	return rc;
+}
+
+int pf_kinds_save(struct pf *p, size_t threads, struct bt_err *err)
+{
+	size_t n, i;
+	struct kind *v = not_imported(p->kinds, &n);
+	int rc = BT_OK;
+
+	qsort(v, n, sizeof *v, by_count);
+	for (i = 0; i < n && !rc; i++)
+		rc = bt_db_exec(p->db, BT_SQL_INSERT_DIAGNOSTIC, err, "tit", v[i].code, (int64_t)v[i].n, v[i].label);
+	counts(p);
+	if (!rc && !threads)
+		rc = no_threads(p, v, n, err);
+	free(v);
+	return rc;
+}
