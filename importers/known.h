@@ -8,5 +8,8 @@
 
 /* What to tell the user about a file starting with h[0..n), or NULL. */
 const char *bt_known_format(const unsigned char *h, size_t n);
+/* The same for what the first 64 bytes do not tell (a text file's
+ * comments may be longer): reads up to 4 KiB of path. */
+const char *bt_known_text(const char *path);
 
 #endif
