@@ -192,6 +192,17 @@ static void compact_sched(struct pf_kinds *k, const uint8_t *b, size_t n)
 	}
 }
 
+/* protobuf-c keeps a length-prefixed unknown field with its length: its
+ * size, to skip. */
+static size_t prefix(const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && i < 10 && (b[i] & 0x80))
+		i++;
+	return i < n ? i + 1 : n;
+}
+
 void pf_kinds_unknown(struct pf *p, int where, const ProtobufCMessage *m)
 {
 	struct pf_kinds *k = p->kinds;
@@ -204,7 +215,7 @@ void pf_kinds_unknown(struct pf *p, int where, const ProtobufCMessage *m)
 		else if (where == PF_IN_FTRACE && f->tag != 5)   /* 5: common_flags */
 			k->ftr[f->tag < NFTRACE ? f->tag : NFTRACE]++;
 		else if (where == PF_IN_BUNDLE && f->tag == 4 && f->wire_type == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
-			compact_sched(k, f->data, f->len);
+			compact_sched(k, f->data + prefix(f->data, f->len), f->len - prefix(f->data, f->len));
 	}
 }
 
