@@ -255,6 +255,9 @@ void pf_kinds_name(struct pf *p);
 int pf_kinds_pair(struct pf *p, int64_t key, int skip, int64_t ts, int kind, uint32_t frame, const void *a,
 		  size_t na, struct bt_err *err);
 int pf_kinds_pair_end(struct pf *p, struct bt_err *err);
+/* How many of kind (a diagnostic's code after "perfetto_not_imported:")
+ * were counted so far. */
+uint64_t pf_kinds_not_imported(const struct pf *p, const char *kind);
 /* Diagnostics, and meta no_threads for a trace whose threads have no slices. */
 int pf_kinds_save(struct pf *p, size_t threads, struct bt_err *err);
 

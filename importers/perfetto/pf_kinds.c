@@ -965,6 +965,19 @@ static int no_threads(struct pf *p, const struct kind *v, size_t n, struct bt_er
 	return rc;
 }
 
+uint64_t pf_kinds_not_imported(const struct pf *p, const char *kind)
+{
+	size_t n, i;
+	struct kind *v = not_imported(p->kinds, &n);
+	uint64_t c = 0;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].code + sizeof "perfetto_not_imported:" - 1, kind))
+			c = v[i].n;
+	free(v);
+	return c;
+}
+
 int pf_kinds_save(struct pf *p, size_t threads, struct bt_err *err)
 {
 	size_t n, i;

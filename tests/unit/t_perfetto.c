@@ -3,12 +3,16 @@
  * writer's varints, fixed fields and nested lengths (one byte, then more
  * once the message outgrows it), and the key that interns a byte count's
  * text: equal keys must mean the text bt_format_bytes writes is equal,
- * ties of its rounding included.
+ * ties of its rounding included. And the importer's kinds (pf_kinds.c):
+ * legacy phases, counter units and incremental values per sequence, and
+ * what is not imported counted per kind (compact_sched through protobuf-c's
+ * unknown fields).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "importers/perfetto/pf_int.h"
 #include "reports/export/pbw.h"
 #include "reports/export/perfetto_int.h"
 #include "reports/report.h"
@@ -98,8 +102,89 @@ static void wire(void)
 	bt_pbw_release(&w);
 }
 
+static int phase(struct pf *p, int ph)
+{
+	Perfetto__Protos__TrackEvent ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent l = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+
+	l.has_phase = 1;
+	l.phase = ph;
+	ev.legacy_event = &l;
+	return pf_kinds_phase(p, &ev);
+}
+
+static void kinds(void)
+{
+	struct pf p;
+	struct pf_seq seqs[2];
+	struct pf_track t;
+	ProtobufCMessageUnknownField u[3];
+	ProtobufCMessage m;
+	/* compact_sched with its length prefix: intern_table "ab", 3 packed
+	 * switch timestamps (one of two bytes), 2 unpacked waking timestamps */
+	static const uint8_t cs[] = { 14, 0x2A, 2, 'a', 'b', 0x0A, 4, 0x81, 0x01, 5, 6, 0x38, 1, 0x38, 2 };
+
+	memset(&p, 0, sizeof p);
+	memset(seqs, 0, sizeof seqs);
+	memset(&t, 0, sizeof t);
+	p.seqs = seqs;
+	p.nseqs = 2;
+	pf_kinds_init(&p);
+	is_int(phase(&p, 'B'), PF_EV_BEGIN, "legacy B: a slice begins");
+	is_int(phase(&p, 'X'), PF_EV_BEGIN, "legacy X: a slice begins (its end is its duration)");
+	is_int(phase(&p, 'E'), PF_EV_END, "legacy E");
+	is_int(phase(&p, 'i') + phase(&p, 'I') + phase(&p, 'n'), 3 * PF_EV_INSTANT, "legacy i, I, n: instants");
+	is_int(phase(&p, 'b') + phase(&p, 'S'), 2 * PF_EV_ASYNC_BEGIN, "legacy b, S: async begins");
+	is_int(phase(&p, 'e') + phase(&p, 'F'), 2 * PF_EV_ASYNC_END, "legacy e, F: async ends");
+	is_int(phase(&p, 'T') + phase(&p, 'T') + phase(&p, 'M'), 0, "T and M: not imported");
+	ok(pf_kinds_not_imported(&p, "legacy_phase_T") == 2 && pf_kinds_not_imported(&p, "legacy_phase_M") == 1,
+	   "... and counted by phase");
+	ok(pf_kinds_value(&p, &seqs[0], &t, 7.0) == 7.0, "a plain track's counter value as it is");
+	t.counter = 1;
+	t.mult = 1000;
+	ok(pf_kinds_value(&p, &seqs[0], &t, 7.0) == 7000.0, "times its unit_multiplier");
+	t.incremental = 1;
+	t.uuid = 10;
+	pf_kinds_value(&p, &seqs[0], &t, 1.0);
+	pf_kinds_value(&p, &seqs[1], &t, 5.0);
+	ok(pf_kinds_value(&p, &seqs[0], &t, 2.0) == 3000.0, "incremental: deltas summed on their sequence");
+	ok(pf_kinds_value(&p, &seqs[1], &t, 1.0) == 6000.0, "... each sequence apart");
+	seqs[0].gen++;   /* its incremental state cleared */
+	ok(pf_kinds_value(&p, &seqs[0], &t, 4.0) == 4000.0, "... and from 0 after the sequence is cleared");
+	memset(&m, 0, sizeof m);
+	memset(u, 0, sizeof u);
+	m.n_unknown_fields = 3;
+	m.unknown_fields = u;
+	u[0].tag = 66;       /* perf_sample */
+	u[1].tag = 33;       /* trace_config: metadata */
+	u[2].tag = 900;      /* past the fields counted one by one */
+	pf_kinds_unknown(&p, PF_IN_PACKET, &m);
+	pf_kinds_unknown(&p, PF_IN_PACKET, &m);
+	ok(pf_kinds_not_imported(&p, "perf_sample") == 2, "packets not read: by kind");
+	ok(pf_kinds_not_imported(&p, "trace_config") == 0, "metadata packets: not counted");
+	ok(pf_kinds_not_imported(&p, "packet_field_256") == 2, "fields past 255 together");
+	u[0].tag = 36;       /* irq_handler_entry */
+	u[1].tag = 5;        /* common_flags: no event */
+	m.n_unknown_fields = 2;
+	pf_kinds_unknown(&p, PF_IN_FTRACE, &m);
+	ok(pf_kinds_not_imported(&p, "ftrace.irq_handler_entry") == 1, "ftrace events not read: by kind");
+	u[0].tag = 4;
+	u[0].wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
+	u[0].data = (uint8_t *)cs;
+	u[0].len = sizeof cs;
+	m.n_unknown_fields = 1;
+	pf_kinds_unknown(&p, PF_IN_BUNDLE, &m);
+	ok(pf_kinds_not_imported(&p, "ftrace.compact_sched_switch") == 3, "compact_sched: packed switches");
+	ok(pf_kinds_not_imported(&p, "ftrace.compact_sched_waking") == 2, "compact_sched: wakings, not packed");
+	u[0].len = 9;        /* cut inside the switches: counts what is there, reads no further */
+	pf_kinds_unknown(&p, PF_IN_BUNDLE, &m);
+	ok(pf_kinds_not_imported(&p, "ftrace.compact_sched_switch") == 3, "a cut compact_sched: no overread");
+	pf_kinds_release(&p);
+}
+
 int main(void)
 {
+	kinds();
 	wire();
 	bytes_keys();
 	return done_testing();
