@@ -148,9 +148,9 @@ CREATE TABLE dispatches (
 -- it is incremental (per sequence), extra_counter_values included; a
 -- track the trace leaves unnamed is named by its type (thread_time,
 -- thread_instruction_count, counter), a thread's counter "NAME (tid N)".
--- atrace's C|pid|NAME|value is the process's counter NAME, or "NAME (pid
--- N)" when the process is not the app's. Thread tracks' counter events
--- are "thread N".
+-- atrace's C|pid|NAME|value is the process's counter "NAME (pid N)" (as
+-- the systrace importer names it). Thread tracks' counter events are
+-- "thread N".
 CREATE TABLE counters (
 	track TEXT NOT NULL,
 	ts    INTEGER NOT NULL,
@@ -162,8 +162,8 @@ CREATE TABLE counters (
 -- kept out of slices and attribution. Perfetto async slices (atrace
 -- S|pid|NAME|cookie .. F|pid|NAME|cookie, G|pid|TRACK|NAME|cookie ..
 -- H|pid|TRACK|cookie, legacy phases b/e and S/F by id) pair by cookie on
--- the track NAME (TRACK), "NAME (pid N)" when the process is not the
--- app's; depth is the number open on the track when it began; one never
+-- the process's track "NAME (pid N)" ("TRACK (pid N)"; legacy events of a
+-- global id: "NAME"); depth is the number open on the track when it began; one never
 -- ended ends at the trace's last event (diagnostic
 -- perfetto_unfinished_async).
 CREATE TABLE track_slices (
@@ -177,8 +177,8 @@ CREATE TABLE track_slices (
 -- Points in time a trace marks, without a duration: Perfetto TrackEvent
 -- instants (TYPE_INSTANT, legacy phases i/I/n) and atrace I|pid|NAME on a
 -- thread (tid set, track NULL; the app's threads only), atrace
--- N|pid|TRACK|NAME and instants on tracks of no thread (track set, tid
--- NULL).
+-- N|pid|TRACK|NAME (track "TRACK (pid N)") and instants on tracks of no
+-- thread (track set, tid NULL).
 CREATE TABLE instants (
 	tid   INTEGER,
 	track TEXT,

@@ -631,8 +631,8 @@ static void rename_track(struct pf_track *t, const char *what, long long n)
 }
 
 /* A counter the trace leaves unnamed is named by its type; a thread's
- * counter says the thread; what another process than the app names says
- * the process. */
+ * counter says the thread; a process's atrace counter, async track or
+ * instants track says the process, as the systrace importer names them. */
 void pf_kinds_name(struct pf *p)
 {
 	size_t i;
@@ -645,7 +645,7 @@ void pf_kinds_name(struct pf *p)
 					     : "counter");
 		if (t->counter && up && up->tid > 0)
 			rename_track(t, "tid", (long long)up->tid);
-		else if (t->synth && t->pid > 0 && p->pid > 0 && t->pid != p->pid)
+		else if (t->synth && t->pid > 0)
 			rename_track(t, "pid", (long long)t->pid);
 	}
 }
