@@ -433,7 +433,8 @@ int pf_kinds_save(struct pf *p, size_t threads, struct bt_err *err)
 	struct kind *v = not_imported(p->kinds, &n);
 	int rc = BT_OK;
 
-	qsort(v, n, sizeof *v, by_count);
+	if (n)   /* qsort of NULL is undefined, even of nothing */
+		qsort(v, n, sizeof *v, by_count);
 	for (i = 0; i < n && !rc; i++)
 		rc = bt_db_exec(p->db, BT_SQL_INSERT_DIAGNOSTIC, err, "tit", v[i].code, (int64_t)v[i].n, v[i].label);
 	counts(p);
