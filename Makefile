@@ -1,7 +1,7 @@
 # btrace-analyze: one non-recursive Makefile (GNU make 4.3).
 # make            build $(B)/btrace-analyze
 # make run        install missing Debian packages, build, analyse the bundled example
-# make test       install the checkers (an xlsx reader, go, Chromium) if missing, then
+# make test       install the checkers (an xlsx reader, go, Chromium, Slurm) if missing, then
 #                 unit, golden and end-to-end tests; ends with "N passed, N failed"
 # make asan       the same tests under ASan/LSan/UBSan in build-asan/
 # make bench      load, analyze, import and export 200k and 1M records, the Perfetto
@@ -19,7 +19,8 @@ VERSION := 0.1.0
 PKGS := sqlite3 lua5.4 libprotobuf-c xlsxwriter zlib
 DEBS := libsqlite3-dev liblua5.4-dev libprotobuf-c-dev protobuf-c-compiler libxlsxwriter-dev zlib1g-dev pkgconf
 TEST_DEBS := sqlite3 protobuf-compiler unzip python3 python3-jsonschema python3-openpyxl \
-	golang-go chromium time
+	golang-go chromium time \
+	slurmctld slurmd slurm-client munge
 
 Q := $(if $(filter 1,$(V)),,@)
 NOBUILD_GOALS := run deps build-deps test-deps clean help
@@ -138,7 +139,8 @@ define install_debs
 	fi
 endef
 
-# The build's packages and the tests' checkers (an xlsx reader, go, Chromium).
+# The build's packages and the tests' checkers (an xlsx reader, go, Chromium, and
+# Slurm with munge for a one-node cluster: tests/sh/8020-slurm.sh).
 deps:
 	$(call install_debs,$(DEBS) $(TEST_DEBS))
 

@@ -120,6 +120,11 @@ const char *bt_known_text(const char *path)
 	return NULL;
 }
 
+int bt_known_sidecar(const unsigned char *h, size_t n)
+{
+	return is_sampling_mapping(h, n) || is_method_mapping(h, n) || is_proguard_mapping(h, n);
+}
+
 const char *bt_known_format(const unsigned char *h, size_t n)
 {
 	if (is_sampling_mapping(h, n))

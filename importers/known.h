@@ -12,4 +12,9 @@ const char *bt_known_format(const unsigned char *h, size_t n);
  * comments may be longer): reads up to 4 KiB of path. */
 const char *bt_known_text(const char *path);
 
+/* 1 if h[0..n) starts a file that goes beside a trace (a sampling-mapping,
+ * a methodMapping.txt, a ProGuard/R8 mapping.txt): batch counts these as
+ * sidecars, not as inputs it could not read. */
+int bt_known_sidecar(const unsigned char *h, size_t n);
+
 #endif

@@ -343,7 +343,7 @@ static int l_table(lua_State *L)
 	struct bt_rules_state *st = state(L);
 	struct bt_rtable *t;
 	const char *name, *title = NULL;
-	int ncols, c;
+	int ncols = 0, c;   /* luaL_error does not return, but clang cannot tell */
 	lua_Integer r, nrows;
 
 	luaL_checktype(L, 1, LUA_TTABLE);

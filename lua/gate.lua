@@ -6,6 +6,8 @@
 -- ranks them to explain a gated move.
 --
 --   startup.ttid_ns, startup.main.cpu_ns, startup.main.blocked_ns.<kind>
+--   startup.phase.<phase>.dur_ns                            each phase of the start
+--   startup.process.cpu_ns / .offcpu_ns                     every thread in the start window
 --   startup.main.method.<method>.self_cpu_ns / .self_ns / .incl_ns   app methods, idle out
 --   startup.main.wait.<kind>.by.<holder>.ns                 blocked time per holder
 --   thread.main.msgs.count, .wall_ns / .cpu_ns / .alloc_bytes   messages after the start
@@ -72,12 +74,30 @@ SELECT n.id, n.parent_id, f.name FROM up JOIN nodes n ON n.id = up.id JOIN frame
   end
 end
 
+-- Every thread's CPU and off-CPU time in the start window: per thread
+-- from its first to its last record there (its cumulative CPU clock), so
+-- threads that sleep through the start add nothing. None when the trace
+-- has no CPU times.
+local function process_window(a, b)
+  local r = bt.query([[SELECT count(*) AS n, total(c1 - c0) AS cpu, total((t1 - t0) - (c1 - c0)) AS off FROM
+  (SELECT min(ts) AS t0, max(coalesce(end_ts, ts)) AS t1, min(cpu_ns) AS c0,
+   max(coalesce(end_cpu_ns, cpu_ns)) AS c1 FROM samples
+   WHERE ts >= ?1 AND ts <= ?2 AND cpu_ns IS NOT NULL GROUP BY tid)]], a, b)[1]
+  if not r or r.n == 0 then return end
+  bt.metric("startup.process.cpu_ns", r.cpu)
+  bt.metric("startup.process.offcpu_ns", math.max(0, r.off))
+end
+
 local function startup_window(main, is_app, holder)
   local s = bt.query("SELECT * FROM startup WHERE end_ts IS NOT NULL LIMIT 1")[1]
   if not s or s.tid ~= main then return end
   bt.metric("startup.ttid_ns", s.ttid_ns)
   local cpu = bt.scalar("SELECT cpu_ns FROM startup_phases WHERE phase = 'startup'")
   if cpu then bt.metric("startup.main.cpu_ns", cpu) end
+  for p in bt.rows("SELECT phase, dur FROM startup_phases WHERE phase <> 'startup' ORDER BY ts, phase") do
+    bt.metric("startup.phase." .. p.phase .. ".dur_ns", p.dur)
+  end
+  process_window(s.ts, s.end_ts)
   for _, k in ipairs(KINDS) do
     bt.metric("startup.main.blocked_ns." .. k,
       bt.scalar("SELECT dur FROM startup_blocking WHERE phase = 'startup' AND kind = ?", k) or 0)

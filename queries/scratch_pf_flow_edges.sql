@@ -2,7 +2,9 @@
 -- ("wakes KIND wait of TID", perfetto.c) become blocking edges again,
 -- unless the arrow ends at a marker slice that gave an edge of that kind
 -- itself (an export of a Perfetto import: the arrow and the marker are
--- one wait; the marker's edge stands); so do its waits no one ended (an
+-- one wait; the marker's edge stands, its waker the arrow's where the
+-- marker named none: an ART owner no thread's name resolved, pf_pair.c);
+-- so do its waits no one ended (an
 -- instant named by the kind, role 2), unless a marker gave the same wait.
 -- The frames the export names become stack nodes, all a trace says of the
 -- two stacks: the waker's frame, and the waiter's caller with the frame it
@@ -29,6 +31,17 @@ SELECT f.*, CASE WHEN f.f1 IS NULL THEN NULL WHEN f.f2 IS NULL THEN f.f1
                  ELSE (SELECT (SELECT coalesce(max(id), 0) FROM frames) + w.id FROM pf_wait_node w
                        WHERE w.caller = f.f2 AND w.frame = f.f1) END AS node
 FROM pf_flow f WHERE f.role > 0;
+CREATE TEMP TABLE pf_arrow AS
+SELECT e.tid AS waiter, e.ts AS ts, s.tid AS tid, s.ts AS waker_ts, s.f1 AS f1
+FROM pf_flow s JOIN pf_flow e ON e.id = s.id AND e.role = 1
+WHERE s.role = 0 AND s.name LIKE 'wakes monitor wait of %' AND e.edge = 'monitor'
+ORDER BY e.tid, e.ts, s.id;
+CREATE INDEX temp.pf_arrow_at ON pf_arrow(waiter, ts);
+UPDATE blocking_edges SET (waker_tid, waker_ts, waker_node_id) = (
+	SELECT a.tid, a.waker_ts, a.f1 FROM pf_arrow a
+	WHERE a.waiter = blocking_edges.waiter_tid AND a.ts = blocking_edges.ts ORDER BY a.rowid LIMIT 1)
+WHERE kind = 'monitor' AND waker_tid IS NULL AND waiter_sample_id IS NULL;
+DROP TABLE temp.pf_arrow;
 INSERT INTO blocking_edges(waiter_tid, kind, ts, dur, waker_tid, waker_ts, waker_node_id, waiter_node_id)
 SELECT e.tid, substr(s.name, 7, instr(s.name, ' wait of ') - 7), e.ts, e.dur, s.tid, s.ts, s.f1, e.node
 FROM pf_flow s JOIN pf_wait e ON e.id = s.id AND e.role = 1

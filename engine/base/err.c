@@ -31,5 +31,7 @@ int bt_err_exit_status(int code)
 		return 0;
 	if (code == BT_EUSAGE)
 		return 2;
+	if (code == BT_EBATCH)
+		return 4;
 	return code == BT_EGATE ? 3 : 1;
 }

@@ -14,7 +14,8 @@ enum {
 	BT_ELUA,     /* a rule script failed */
 	BT_EUSAGE,   /* bad command line */
 	BT_EXLSX,    /* spreadsheet writer failed */
-	BT_EGATE     /* a gate failed: findings at --fail-on, or a regression */
+	BT_EGATE,    /* a gate failed: findings at --fail-on, or a regression */
+	BT_EBATCH    /* a batch ran to its end, but some of its traces failed */
 };
 
 struct bt_err {
@@ -36,7 +37,8 @@ int bt_err_set(struct bt_err *err, int code, const char *fmt, ...) BT_PRINTF(3, 
 /* Forget a recorded error (used where a failure is recoverable). */
 void bt_err_clear(struct bt_err *err);
 
-/* Process exit status for an error code: 2 usage, 3 gate, 1 otherwise. */
+/* Process exit status for an error code: 2 usage, 3 gate, 4 batch, 1
+ * otherwise. */
 int bt_err_exit_status(int code);
 
 #endif

@@ -18,6 +18,7 @@ struct bt_progress {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	char what[256];            /* the phase; "" for none */
+	char detail[160];          /* after the percentage; "" for none */
 	int pct;
 	int64_t since;             /* when the phase began, monotonic ns */
 	int drawn;                 /* the line shows something */
@@ -41,9 +42,11 @@ static void draw(struct bt_progress *p)
 	if (!p->what[0] || (age < QUIET_NS && !(p->eager && p->pct >= 0)))
 		return;
 	if (p->pct >= 0)
-		fprintf(stderr, "\rbtrace-analyze: %s: %3d%% (%.1f s)\033[K", p->what, p->pct, (double)age / 1e9);
+		fprintf(stderr, "\rbtrace-analyze: %s: %3d%%%s%s (%.1f s)\033[K", p->what, p->pct,
+			p->detail[0] ? ", " : "", p->detail, (double)age / 1e9);
 	else
-		fprintf(stderr, "\rbtrace-analyze: %s (%.1f s)\033[K", p->what, (double)age / 1e9);
+		fprintf(stderr, "\rbtrace-analyze: %s%s%s (%.1f s)\033[K", p->what, p->detail[0] ? ": " : "",
+			p->detail, (double)age / 1e9);
 	fflush(stderr);
 	p->drawn = 1;
 }
@@ -111,6 +114,7 @@ static void phase(const char *what, int eager)
 		clear(p);
 		snprintf(p->what, sizeof p->what, "%s", what ? what : "");
 		p->pct = -1;
+		p->detail[0] = 0;
 		p->since = now_ns();
 		p->eager = eager;
 	}
@@ -138,6 +142,17 @@ void bt_progress_pct(int pct)
 		p->pct = pct;
 		draw(p);
 	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+void bt_progress_detail(const char *detail)
+{
+	struct bt_progress *p = line;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	snprintf(p->detail, sizeof p->detail, "%s", detail ? detail : "");
 	pthread_mutex_unlock(&p->mu);
 }
 

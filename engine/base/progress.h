@@ -18,6 +18,9 @@ void bt_progress_phase(const char *what);
 void bt_progress_phase_eager(const char *what);
 /* The phase's share done, 0..100; -1: unknown. */
 void bt_progress_pct(int pct);
+/* Text shown after the percentage ("12 done, 1 failed, ..."), the
+ * phase's clock kept; NULL or "": none. Reset by a new phase. */
+void bt_progress_detail(const char *detail);
 /* Clear the line and stop the thread (atexit-safe; again is harmless). */
 void bt_progress_stop(void);
 

@@ -1,5 +1,7 @@
 /*
- * "btrace-analyze compare --base R... --head R...": check every input and
+ * "btrace-analyze compare --base R... --head R...", or "compare DIR_A
+ * DIR_B" (two fleets: each R that is a directory no importer reads stands
+ * for the reports under it, and the start is gated, fleetcmp.h): check every input and
  * output, read (or analyse) every run, compare them (compare.h) under the
  * flags' thresholds and an optional gate script, write the comparison once
  * per -o (all committed or none), tell the runs' warnings once, and exit 3
@@ -17,6 +19,7 @@
 #include "engine/cli/cmd.h"
 #include "reports/compare/cmp_report.h"
 #include "engine/compare/compare.h"
+#include "engine/compare/fleetcmp.h"
 #include "engine/base/fileio.h"
 #include "engine/db/diag.h"
 #include "importers/importer.h"
@@ -26,6 +29,14 @@
 #include "engine/compare/runs.h"
 
 #define SHOWN_RUNS 3   /* paths a warning's summary line names */
+
+/* The runs of each side (base, head, --calibrate) once directories of
+ * reports are read out; fleet: one was. */
+struct sides {
+	struct bt_fleetcmp_side s[3];
+	int fleet;
+	int summaries;    /* DIR_A DIR_B were two fleet summaries (merge's) */
+};
 
 /* One -o: its format and, once opened, where it goes. */
 struct cmp_output {
@@ -39,9 +50,12 @@ static int parse(struct bt_opts *o, int argc, char **argv, struct bt_err *err)
 {
 	int rc = bt_opts_parse(o, &bt_optab_compare, argc, argv, err);
 
-	if (!rc && !o->help && o->ncalib && (o->nbase || o->nhead))
+	if (!rc && !o->help && o->ninputs && (o->ninputs != 2 || o->nbase || o->nhead || o->ncalib))
+		rc = bt_err_set(err, BT_EUSAGE, "compare takes two folders of reports (compare DIR_A "
+				"DIR_B), or runs after --base and --head");
+	else if (!rc && !o->help && o->ncalib && (o->nbase || o->nhead))
 		rc = bt_err_set(err, BT_EUSAGE, "--calibrate takes runs of one build, not --base or --head");
-	else if (!rc && !o->help && !o->ncalib && (!o->nbase || !o->nhead))
+	else if (!rc && !o->help && !o->ncalib && !o->ninputs && (!o->nbase || !o->nhead))
 		rc = bt_err_set(err, BT_EUSAGE, "compare needs runs on both sides (--base R... --head "
 				"R...), or one build's runs (--calibrate R...)");
 	if (!rc && o->ncalib && o->nouts > 1)
@@ -65,25 +79,94 @@ static int check_run(const char *path, struct bt_err *err)
 	return bt_importer_find(path, &imp, err);
 }
 
-/* Before the first run is analysed: a missing head run, gate script or
- * rule file is told at once, not after every base run. */
-static int check_inputs(const struct bt_opts *o, struct bt_err *err)
+/* A folder no importer reads (a trace's folder holds its dump and
+ * mapping): a folder of reports. */
+static int reports_dir(const char *path)
+{
+	const struct bt_importer *imp;
+	struct bt_err e;
+	struct stat st;
+
+	memset(&e, 0, sizeof e);
+	return !stat(path, &st) && S_ISDIR(st.st_mode) && bt_importer_find(path, &imp, &e);
+}
+
+/* Each side's runs: a folder of reports read out (fleetcmp.h), any other R
+ * as given. DIR_A DIR_B must both be folders of reports. */
+static int list_side(struct sides *sd, int k, const char **paths, int n, int positional,
+		     struct bt_err *err)
 {
 	int i;
 
-	for (i = 0; i < o->nbase; i++)
-		if (check_run(o->base[i], err))
+	for (i = 0; i < n; i++) {
+		if (positional && access(paths[i], F_OK) && bt_fleetcmp_is_summary(paths[i])) {
+			sd->fleet = 1;   /* FILE#KEY=VALUE: one group of a summary */
+			sd->summaries++;
+			bt_fleetcmp_add(&sd->s[k], paths[i]);
+			continue;
+		}
+		if (bt_input_check(paths[i], 1, err))
 			return err->code;
-	for (i = 0; i < o->nhead; i++)
-		if (check_run(o->head[i], err))
+		if (reports_dir(paths[i])) {
+			size_t json = sd->s[k].json;
+			struct bt_err e;
+			memset(&e, 0, sizeof e);
+			if (!bt_fleetcmp_list(&sd->s[k], paths[i], &e)) {
+				sd->fleet = 1;
+			} else if (!positional && sd->s[k].json == json && e.code == BT_EUSAGE) {
+				bt_fleetcmp_add(&sd->s[k], paths[i]);   /* no JSON: a trace's folder, the
+								      * importer tells what is missing */
+			} else {
+				return bt_err_set(err, e.code, "%s", e.msg);
+			}
+		} else if (positional && bt_fleetcmp_is_summary(paths[i])) {
+			sd->fleet = 1;
+			sd->summaries++;
+			bt_fleetcmp_add(&sd->s[k], paths[i]);
+		} else if (positional) {
+			return bt_err_set(err, BT_EUSAGE, "'%s' is no folder of reports nor a fleet summary "
+					  "(compare DIR_A DIR_B, or FLEET_A.json FLEET_B.json; single runs go "
+					  "after --base and --head)", paths[i]);
+		} else {
+			bt_fleetcmp_add(&sd->s[k], paths[i]);
+		}
+	}
+	return BT_OK;
+}
+
+static int list_sides(const struct bt_opts *o, struct sides *sd, struct bt_err *err)
+{
+	if (o->ninputs) {
+		if (list_side(sd, 0, (const char **)o->inputs, 1, 1, err) ||
+		    list_side(sd, 1, (const char **)o->inputs + 1, 1, 1, err))
 			return err->code;
-	for (i = 0; i < o->ncalib; i++)
-		if (check_run(o->calib[i], err))
-			return err->code;
+		if (sd->summaries == 1)
+			return bt_err_set(err, BT_EUSAGE, "compare takes two fleet summaries or two folders "
+					  "of reports, not one of each");
+		sd->summaries = sd->summaries == 2;
+		return BT_OK;
+	}
+	if (list_side(sd, 0, o->base, o->nbase, 0, err) || list_side(sd, 1, o->head, o->nhead, 0, err) ||
+	    list_side(sd, 2, o->calib, o->ncalib, 0, err))
+		return err->code;
+	return BT_OK;
+}
+
+/* Before the first run is analysed: a missing head run, gate script or
+ * rule file is told at once, not after every base run. */
+static int check_inputs(const struct bt_opts *o, const struct sides *sd, struct bt_err *err)
+{
+	size_t i;
+	int k, j;
+
+	for (k = 0; k < 3 && !sd->summaries; k++)   /* a summary is checked as it is read */
+		for (i = 0; i < sd->s[k].n; i++)
+			if (check_run(sd->s[k].paths[i], err))
+				return err->code;
 	if (o->gates && bt_input_check(o->gates, 0, err))
 		return err->code;
-	for (i = 0; i < o->narules; i++)
-		if (bt_input_check(o->arules[i], 0, err))
+	for (j = 0; j < o->narules; j++)
+		if (bt_input_check(o->arules[j], 0, err))
 			return err->code;
 	return BT_OK;
 }
@@ -224,10 +307,15 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 	return rc;
 }
 
-static int read_side(struct bt_runs *rs, enum bt_side side, const char **paths, int n,
-		     const struct bt_opts *o, struct bt_err *err)
+static int read_side(struct bt_runs *rs, enum bt_side side, struct bt_fleetcmp_side *fs,
+		     const struct sides *sd, const struct bt_opts *o, struct bt_err *err)
 {
-	int i, rc = BT_OK;
+	char *const *paths = fs->paths;
+	size_t i, n = fs->n;
+	int rc = BT_OK;
+
+	if (sd->summaries)   /* one fleet summary: its traces in place of the paths */
+		return bt_fleetcmp_summary_runs(rs, side, paths[0], &fs->traces, err);
 
 	for (i = 0; i < n && !rc; i++) {
 		if (bt_input_check(paths[i], 1, err))
@@ -271,38 +359,68 @@ static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, s
 	return BT_OK;
 }
 
-static void cmp_opts(const struct bt_opts *o, struct bt_gates *gates, struct bt_cmp_hooks *hooks,
-		     struct bt_cmp_opts *co)
+/* The gated metrics: --metric's, else a fleet's (fleetcmp.h), else by name. */
+static void gated(const struct bt_opts *o, const struct sides *sd, const char *const **globs, int *n)
+{
+	*globs = o->globs;
+	*n = o->nglobs;
+	if (!o->nglobs && sd->fleet) {
+		*globs = bt_fleetcmp_globs;
+		*n = BT_FLEETCMP_NGLOBS;
+	}
+}
+
+static void cmp_opts(const struct bt_opts *o, const struct sides *sd, struct bt_gates *gates,
+		     struct bt_cmp_hooks *hooks, struct bt_cmp_opts *co)
 {
 	if (gates)
 		bt_gates_hooks(gates, hooks);
 	co->def = o->gate;
-	co->globs = o->globs;
-	co->nglobs = o->nglobs;
+	co->holm = sd->summaries;
+	gated(o, sd, &co->globs, &co->nglobs);
 	co->hooks = gates ? hooks : NULL;
 	co->rules = o->gates;
 }
 
-static int run_compare(const struct bt_opts *o, struct bt_runs *rs, struct bt_gates *gates,
-		       struct bt_compare *c, struct bt_err *err)
+/* Compare base with head and write every output. */
+static int run_compare(const struct bt_opts *o, const struct sides *sd, struct bt_runs *rs,
+		       struct bt_gates *gates, struct bt_compare *c, struct cmp_output *outs, size_t nouts,
+		       struct bt_err *err)
 {
 	struct bt_cmp_hooks hooks = { NULL, NULL, NULL };
 	struct bt_cmp_opts co;
+	struct bt_cmp_fleet fl;
+	struct bt_cmp_view view;
+	int rc, k;
 
-	cmp_opts(o, gates, &hooks, &co);
-	return bt_compare_run(c, rs, &co, err);
+	cmp_opts(o, sd, gates, &hooks, &co);
+	if ((rc = bt_compare_run(c, rs, &co, err)))
+		return rc;
+	memset(&view, 0, sizeof view);
+	fl.summaries = sd->summaries;
+	for (k = 0; k < 2; k++) {
+		fl.reports[k] = sd->summaries ? sd->s[k].traces : sd->s[k].n;
+		fl.nostart[k] = sd->s[k].nostart;
+		fl.other[k] = sd->s[k].other;
+	}
+	view.c = c;
+	view.fleet = sd->fleet ? &fl : NULL;
+	gated(o, sd, &view.globs, &view.nglobs);
+	view.top = o->top;
+	view.fail_inconclusive = o->fail_inconclusive;
+	return write_outputs(outs, nouts, &view, err);
 }
 
 /* --calibrate: the pool's A/A splits, written to the one output. */
-static int run_calibrate(const struct bt_opts *o, struct bt_runs *rs, struct bt_gates *gates,
-			 struct cmp_output *out, struct bt_err *err)
+static int run_calibrate(const struct bt_opts *o, const struct sides *sd, struct bt_runs *rs,
+			 struct bt_gates *gates, struct cmp_output *out, struct bt_err *err)
 {
 	struct bt_cmp_hooks hooks = { NULL, NULL, NULL };
 	struct bt_cmp_opts co;
 	struct bt_calibration cal;
 	int rc;
 
-	cmp_opts(o, gates, &hooks, &co);
+	cmp_opts(o, sd, gates, &hooks, &co);
 	rc = bt_calibrate(&cal, rs, &co, (size_t)o->cal_runs, (size_t)o->cal_splits, err);
 	if (!rc && !(rc = bt_out_open(&out->out, out->path, err)))
 		rc = bt_cmp_calibration_write(&cal, out->path, out->out.fp, err);
@@ -312,6 +430,19 @@ static int run_calibrate(const struct bt_opts *o, struct bt_runs *rs, struct bt_
 	return rc;
 }
 
+/* Reports of traces without a start, left out of a fleet's sides. */
+static void print_left_out(const struct bt_opts *o, const struct sides *sd)
+{
+	static const char *const name[3] = { "base", "head", "--calibrate" };
+	int k;
+
+	for (k = 0; k < 3 && sd->fleet && !o->quiet; k++)
+		if (sd->s[k].nostart)
+			fprintf(stderr, "btrace-analyze: note: %zu %s report%s of traces without an app start "
+				"left out (%zu compared)\n", sd->s[k].nostart, name[k],
+				sd->s[k].nostart == 1 ? "" : "s", sd->s[k].n);
+}
+
 int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 {
 	struct bt_opts o;
@@ -319,12 +450,13 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 	struct bt_gates *gates = NULL;
 	struct bt_compare c;
 	struct cmp_output *outs = NULL;
-	struct bt_cmp_view view;
+	struct sides sd;
 	size_t k, nouts = 0;
 	int rc = parse(&o, argc, argv, err);
 
 	bt_runs_init(&rs);
 	memset(&c, 0, sizeof c);
+	memset(&sd, 0, sizeof sd);
 	if (!rc && o.help) {
 		bt_cmd_print_help("compare");
 		goto done;
@@ -332,28 +464,24 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 	if (!rc)
 		rc = pick_outputs(&o, &outs, &nouts, err);
 	if (!rc)
-		rc = check_inputs(&o, err);
+		rc = list_sides(&o, &sd, err);
+	if (!rc)
+		rc = check_inputs(&o, &sd, err);
 	if (!rc && o.gates)
 		rc = bt_gates_open(&gates, o.gates, err);
+	if (!rc)
+		print_left_out(&o, &sd);
 	if (!rc && o.ncalib) {
-		if (!(rc = read_side(&rs, BT_BASE, o.calib, o.ncalib, &o, err)))
-			rc = run_calibrate(&o, &rs, gates, &outs[0], err);
+		if (!(rc = read_side(&rs, BT_BASE, &sd.s[2], &sd, &o, err)))
+			rc = run_calibrate(&o, &sd, &rs, gates, &outs[0], err);
 		goto done;
 	}
 	if (!rc)
-		rc = read_side(&rs, BT_BASE, o.base, o.nbase, &o, err);
+		rc = read_side(&rs, BT_BASE, &sd.s[0], &sd, &o, err);
 	if (!rc)
-		rc = read_side(&rs, BT_HEAD, o.head, o.nhead, &o, err);
+		rc = read_side(&rs, BT_HEAD, &sd.s[1], &sd, &o, err);
 	if (!rc)
-		rc = run_compare(&o, &rs, gates, &c, err);
-	if (!rc) {
-		view.c = &c;
-		view.globs = o.globs;
-		view.nglobs = o.nglobs;
-		view.top = o.top;
-		view.fail_inconclusive = o.fail_inconclusive;
-		rc = write_outputs(outs, nouts, &view, err);
-	}
+		rc = run_compare(&o, &sd, &rs, gates, &c, outs, nouts, err);
 	if (!rc)
 		rc = verdict_status(&o, &c, err);
 done:
@@ -361,6 +489,8 @@ done:
 		print_warnings(&rs, o.verbose);
 	for (k = 0; k < nouts; k++)
 		bt_out_abort(&outs[k].out);
+	for (k = 0; k < 3; k++)
+		bt_fleetcmp_side_release(&sd.s[k]);
 	free(outs);
 	bt_compare_release(&c);
 	bt_gates_close(gates);

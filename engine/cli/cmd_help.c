@@ -11,6 +11,8 @@ static const char overview[] =
 	"       btrace-analyze import INPUT -o trace.db [options]\n"
 	"       btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json]\n"
 	"       btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT]...\n"
+	"       btrace-analyze compare DIR_A DIR_B | FLEET_A.json FLEET_B.json [-o OUT]...\n"
+	"       btrace-analyze batch INPUT... -o OUTDIR [--jobs N] [--shard I/N]\n"
 	"       btrace-analyze help [COMMAND]\n"
 	"       btrace-analyze --version\n"
 	"\n"
@@ -40,9 +42,11 @@ static const char overview[] =
 	"  import    import a trace into a kept SQLite database\n"
 	"  query     run read-only SQL against a trace\n"
 	"  compare   compare base runs with head runs: regression gates with statistics\n"
+	"  batch     analyse every trace under some directories with a pool of workers\n"
 	"  help      show help for a command; 'help rules' documents rule files\n"
 	"\n"
-	"exit status: 0 ok, 1 bad input or runtime error, 2 usage error, 3 gate failed\n";
+	"exit status: 0 ok, 1 bad input or runtime error, 2 usage error, 3 gate failed,\n"
+	"4 some of a batch's traces failed\n";
 
 /* A command's usage line, its text, the options of its table and the
  * text after them. */
@@ -85,7 +89,7 @@ static const struct {
 	  "  btrace-analyze query sampling.bin \\\n"
 	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n",
 	  &bt_optab_query, NULL },
-	{ "compare", "btrace-analyze compare --base R... --head R... | --calibrate R... [--rules gates.lua] [-o OUT]... [options]",
+	{ "compare", "btrace-analyze compare --base R... --head R... | DIR_A DIR_B | FLEET_A.json FLEET_B.json | --calibrate R... [--rules gates.lua] [-o OUT]... [options]",
 	  "Compare the runs of a base build with those of a head build, metric by\n"
 	  "metric, name what moved and why. Each R is a JSON report ('analyze -o\n"
 	  "run.json') or a trace, analysed here with the built-in rules (or\n"
@@ -129,6 +133,19 @@ static const struct {
 	  "attribution.tree_min_pct of the thread are not in a report (--set lowers\n"
 	  "it).\n",
 	  &bt_optab_compare,
+	  "Fleets: 'compare DIR_A DIR_B' (or a folder as an R) reads the JSON reports\n"
+	  "under each folder ('analyze -o' runs, a batch's output), one run per\n"
+	  "trace; reports of traces without an app start are left out (told on\n"
+	  "stderr, counted in the JSON). Same tests and family; gated by default: the\n"
+	  "start's time to initial display, each phase (startup.phase.*), the main\n"
+	  "thread's CPU and blocked time by kind, every thread's CPU and off-CPU in\n"
+	  "the window (startup.process.*), the app's methods' self CPU, self wall\n"
+	  "and inclusive time there. The headline and causes name the methods and\n"
+	  "the waits' holders behind a move. 'compare FLEET_A.json FLEET_B.json'\n"
+	  "compares two fleet summaries ('merge'): each measure's histogram read\n"
+	  "back (1 %), one run per trace (2,000 a side at most), the family by Holm\n"
+	  "(no per-trace joint values), a method's self CPU only; FILE#KEY=VALUE\n"
+	  "takes one group of a summary (app_version=4.3.0) instead of all.\n"
 	  "Gate script (Lua 5.4, the rules' sandbox):\n"
 	  "  gate.defaults{ max_regress = \"5%\", noise_floor = { \"2ms\", \"64KB\" }, alpha = 0.01 }\n"
 	  "  gate.metric(\"startup.duration_ns\", { max_regress = \"3%\", noise_floor = \"5ms\" })\n"
@@ -143,6 +160,30 @@ static const struct {
 	  "  end)\n"
 	  "Declarations apply in order, later ones winning. examples/ci/ has a gate\n"
 	  "script and a CI job.\n" },
+	{ "batch", "btrace-analyze batch INPUT... -o OUTDIR [--jobs N] [--rules FILE.lua]... [--db] [--shard I/N] [options]",
+	  "Analyse every trace under the inputs (files, and directories walked\n"
+	  "recursively, names starting with '.' and OUTDIR left out), each file\n"
+	  "recognised by content as 'analyze' does. Each trace is analysed by a\n"
+	  "worker process ('btrace-analyze analyze', N at once, the biggest first),\n"
+	  "so a trace that crashes or runs out of memory fails alone. Per trace:\n"
+	  "  OUTDIR/reports/HASH.json  its JSON report, as 'analyze --format json'\n"
+	  "  OUTDIR/db/HASH.db         its database, with --db\n"
+	  "  OUTDIR/logs/HASH.log      a failed worker's stderr (its last 8 KiB)\n"
+	  "HASH is the content hash of the trace's bytes (128 bits, hex). Each is\n"
+	  "written to a temporary name and renamed, so a killed batch leaves no half\n"
+	  "file. OUTDIR/manifest.jsonl has a JSON line per file found: path, hash,\n"
+	  "size, format, status (ok, failed, skipped), exit (the worker's status),\n"
+	  "error (its error line; for a skipped file why: no trace, a mapping beside\n"
+	  "one, or the same content as another), seconds, peak_rss_kb (the\n"
+	  "worker's), report and db (relative to OUTDIR). Lines are appended as\n"
+	  "traces end, and the whole file is rewritten in path order at the end.\n"
+	  "A rerun resumes: a trace whose report (and database, with --db) exists\n"
+	  "is not analysed again, and one recorded as failed only with\n"
+	  "--retry-failed. --shard I/N (for job arrays) takes the files whose path\n"
+	  "hashes to I of N; run every shard with the same inputs. Exit 4 when some\n"
+	  "trace failed (the rest is done all the same), 1 when the batch itself\n"
+	  "could not run. On a terminal a line shows ok, failed, left, rate and ETA.\n",
+	  &bt_optab_batch, NULL },
 	{ "help", "btrace-analyze help [COMMAND]", "Show the overview or one command's help.\n", NULL, NULL },
 	{ "rules", "btrace-analyze INPUT --rules FILE.lua [--set KEY=VALUE]...",
 	  "A rule file is Lua 5.4 run in a sandbox, and so is a compare gate script.\n"

@@ -100,9 +100,9 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 			rc = bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': %s slices are "
 					"taken as the trace gives them", input,
 					imp == &bt_imp_perfetto ? "a Perfetto trace's" : "a systrace's");
-		if (!rc && imp != &bt_imp_perfetto && o->process)
+		if (!rc && imp != &bt_imp_perfetto && imp != &bt_imp_systrace && o->process)
 			rc = bt_err_set(err, BT_EUSAGE, "--process does not apply to '%s': only a Perfetto "
-					"trace holds several processes", input);
+					"trace or a systrace holds several processes", input);
 		if (!rc)
 			rc = bt_db_create(&db, o->db, err);
 		if (!rc)

@@ -2,7 +2,7 @@
  * Entry point: picks the command from the command table (analyze when the
  * first argument is not a command name), runs it, and turns its result
  * into the one error line and the exit status (0 ok, 1 error, 2 usage,
- * 3 gate).
+ * 3 gate, 4 some of a batch's traces failed).
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +26,7 @@ static const struct {
 	{ "import", bt_cmd_import },
 	{ "query", bt_cmd_query },
 	{ "compare", bt_cmd_compare },
+	{ "batch", bt_cmd_batch },
 	{ "help", bt_cmd_help },
 };
 

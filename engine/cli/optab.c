@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 
+#include "engine/batch/batch.h"
 #include "engine/cli/opts.h"
 #include "engine/recon/slice.h"
 
@@ -61,7 +62,8 @@ static const struct bt_opt opt_process = VALUE("--process", "NAME|PID",
 	"path component) or pid; by default the app being started\n"
 	"(the 'launching:' target, else the process whose main\n"
 	"thread ran bindApplication, activityStart or\n"
-	"activityResume), else the one with most slices", process);
+	"activityResume), else the one with most slices;\n"
+	"systrace: the main process (default: most slices)", process);
 
 static const struct bt_opt *const load_opts[] = {
 	&opt_mapping, &opt_retrace, &opt_symbols, &opt_process, &opt_db, &opt_slice_policy, &opt_strict,
@@ -275,5 +277,58 @@ static const struct bt_opt *const compare_opts[] = {
 	&opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_quiet, &opt_verbose, NULL
 };
 const struct bt_optcmd bt_optab_compare = {
-	compare_opts, NULL, 20, "runs follow --base or --head", compare_init
+	compare_opts, NULL, 20, NULL, compare_init
 };
+
+/* batch */
+static int jobs(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	return count_into(&o->jobs, name, v, 1, err);
+}
+
+static int shard(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	if (bt_batch_shard_parse(v, &o->shard, &o->nshards))
+		return bt_err_set(err, BT_EUSAGE, "%s wants I/N with 0 <= I < N, like 0/4, not '%s'", name, v);
+	return BT_OK;
+}
+
+static int timeout(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	return count_into(&o->timeout, name, v, 1, err);
+}
+
+static const struct bt_opt opt_timeout = {
+	.name = "--timeout", .arg = "S", .kind = BT_OPTK_VALUE, .parse = timeout,
+	.help = "kill a worker that runs longer than S seconds (its\ntrace is failed: timed out); default: no limit" };
+static const struct bt_opt opt_jobs = {
+	.name = "--jobs", .alias = "-j", .arg = "N", .kind = BT_OPTK_VALUE, .parse = jobs,
+	.help = "analyse N traces at once (default: the cores this\nprocess may run on)" };
+static const struct bt_opt opt_shard = {
+	.name = "--shard", .arg = "I/N", .kind = BT_OPTK_VALUE, .parse = shard,
+	.help = "only share I of N (0-based) of the files found, by a hash\n"
+		"of their paths: the N shards of the same inputs are\n"
+		"disjoint and together all; its manifest is\n"
+		"manifest-I-of-N.jsonl" };
+static const struct bt_opt opt_keep_db = {
+	.name = "--db", .kind = BT_OPTK_FLAG, .field = F(keep_db),
+	.help = "keep each trace's database too, as OUTDIR/db/HASH.db" };
+static const struct bt_opt opt_retry_failed = {
+	.name = "--retry-failed", .kind = BT_OPTK_FLAG, .field = F(retry_failed),
+	.help = "analyse again the traces an earlier run recorded as\n"
+		"failed (by default their record is kept)" };
+static const struct bt_opt opt_batch_set = {
+	.name = "--set", .arg = "KEY=VALUE", .kind = BT_OPTK_LIST, .field = F(sets), .count = F(nsets),
+	.help = "a rule parameter, as for analyze (repeatable)" };
+static const struct bt_opt opt_batch_rules = {
+	.name = "--rules", .arg = "FILE.lua", .kind = BT_OPTK_LIST, .field = F(rules), .count = F(nrules),
+	.help = "run these rule files on every trace (repeatable)" };
+
+static const struct bt_opt *const batch_opts[] = {
+	&opt_output, &opt_jobs, &opt_shard, &opt_batch_rules, &opt_batch_set, &opt_keep_db, &opt_retry_failed,
+	&opt_timeout, NULL
+};
+static const struct bt_opt *const batch_load_opts[] = {
+	&opt_retrace, &opt_symbols, &opt_slice_policy, &opt_strict, &opt_quiet, NULL
+};
+const struct bt_optcmd bt_optab_batch = { batch_opts, batch_load_opts, 19, NULL, NULL };

@@ -55,6 +55,12 @@ struct bt_opts {
 	const char **calib;        /* --calibrate R...: runs of one build */
 	int ncalib;
 	int cal_runs, cal_splits;  /* --runs N a side (5), --splits K (100) */
+	/* batch */
+	int jobs;                  /* --jobs N; 0: the cores */
+	int shard, nshards;        /* --shard I/N; nshards 0: all */
+	int keep_db;               /* --db: each trace's database too */
+	int retry_failed;          /* --retry-failed */
+	int timeout;               /* --timeout SECONDS; 0: none */
 };
 
 enum bt_opt_kind {
@@ -98,6 +104,7 @@ extern const struct bt_optcmd bt_optab_analyze;
 extern const struct bt_optcmd bt_optab_import;
 extern const struct bt_optcmd bt_optab_query;
 extern const struct bt_optcmd bt_optab_compare;
+extern const struct bt_optcmd bt_optab_batch;
 
 /*
  * Parse argv[1..argc) (argv[0] is the command name) by c's table into o,

@@ -101,6 +101,8 @@ char *bt_cmp_label(const char *name)
 	static const struct { const char *name, *label; } fixed[] = {
 		{ "startup.ttid_ns", "startup time to initial display" },
 		{ "startup.main.cpu_ns", "startup main-thread CPU" },
+		{ "startup.process.cpu_ns", "startup CPU (every thread)" },
+		{ "startup.process.offcpu_ns", "startup off-CPU (every thread)" },
 		{ BT_CMP_MSGS "wall_ns", "main-thread time in messages" },
 		{ BT_CMP_MSGS "cpu_ns", "main-thread CPU in messages" },
 		{ BT_CMP_MSGS "alloc_bytes", "main-thread allocations in messages" },
@@ -113,7 +115,9 @@ char *bt_cmp_label(const char *name)
 	for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		if (!strcmp(name, fixed[i].name))
 			return bt_xstrdup(fixed[i].label);
-	if (!strncmp(name, "startup.main.blocked_ns.", 24)) {
+	if (!strncmp(name, "startup.phase.", 14) && (k = strstr(name, ".dur_ns")) && !k[7]) {
+		bt_buf_addf(&b, "startup phase %.*s", (int)(k - name - 14), name + 14);
+	} else if (!strncmp(name, "startup.main.blocked_ns.", 24)) {
 		bt_buf_addf(&b, "startup main-thread %s blocking", name + 24);
 	} else if (!strncmp(name, "thread.main.per_s.blocked_ns.", 29)) {
 		bt_buf_addf(&b, "main-thread %s blocking per second", name + 29);

@@ -396,6 +396,30 @@ static void test_family(struct bt_compare *c, double *x)
 	free(at), free(v), free(s0), free(t), free(p), free(pb), free(dir), free(head);
 }
 
+/* The gated metrics tested on both sides, one family by Holm (family.h):
+ * no relabeling needs the runs' joint values. */
+static void holm_family(struct bt_compare *c)
+{
+	double *p = bt_xcalloc(c->nm + 1, sizeof *p);
+	size_t i, j = 0, *at = bt_xcalloc(c->nm + 1, sizeof *at);
+
+	for (i = 0; i < c->nm; i++)
+		if (c->m[i].gate.gated && c->m[i].tested)
+			p[j] = c->m[i].mwu.p, at[j++] = i;
+	bt_family_holm(j, p, p);
+	for (i = 0; i < j; i++) {
+		struct bt_cmp_metric *m = &c->m[at[i]];
+		m->in_family = 1;
+		m->p_adj = p[i];
+		m->t = m->mwu.z;
+		m->min_p = 0;   /* normal p: as small as the data say */
+	}
+	c->nfamily = j;
+	memset(&c->fam, 0, sizeof c->fam);
+	free(p);
+	free(at);
+}
+
 static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, double *x, double *y,
 			   struct bt_err *err)
 {
@@ -421,7 +445,10 @@ static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, do
 	}
 	if (rc)
 		return rc;
-	test_family(c, x);
+	if (o->holm)
+		holm_family(c);
+	else
+		test_family(c, x);
 	for (i = 0; i < c->nm && !rc; i++) {
 		judge(&c->m[i]);
 		if (h && h->verdict)
@@ -445,6 +472,7 @@ int bt_compare_run(struct bt_compare *c, const struct bt_runs *runs, const struc
 	c->runs = runs;
 	c->def = o->def;
 	c->rules = o->rules;
+	c->holm = o->holm;
 	for (r = 0; r < runs->nruns; r++)
 		runs->run[r].side == BT_BASE ? c->nbase++ : c->nhead++;
 	message_scale(c, x);

@@ -133,6 +133,7 @@ struct bt_compare {
 	struct bt_gate def;           /* the flags' thresholds, for the output */
 	const char *rules;            /* gate script, or NULL */
 	struct bt_family_info fam;    /* the gated metrics' family */
+	int holm;                     /* its p by Holm, not max-T (bt_cmp_opts) */
 	size_t nfamily;
 	const struct bt_cmp_metric *lead;   /* the headline's metric, or NULL */
 	char *headline;               /* one line: verdict, lead metric, top cause (owned) */
@@ -154,6 +155,10 @@ struct bt_cmp_opts {
 	int nglobs;
 	const struct bt_cmp_hooks *hooks;   /* may be NULL */
 	const char *rules;
+	/* The family by Holm's step-down on each gated metric's two-sided
+	 * Mann-Whitney p (family.h) instead of max-T: for runs that are no
+	 * traces' joint values (a fleet summary's distributions, fleetcmp.h). */
+	int holm;
 };
 
 /* Main-thread totals over the messages after the start (lua/gate.lua);

@@ -5,6 +5,7 @@
  * head runs); the step-down maximum is a running maximum over the tests
  * in order of their observed statistic, smallest first. Both directions
  * of a one-sided pair (bt_family_maxt2) share each relabeling's T.
+ * Holm's adjustment, for tests without joint values, is at the end.
  */
 #include <math.h>
 #include <stdint.h>
@@ -252,4 +253,37 @@ void bt_family_maxt2(size_t nt, size_t nruns, const unsigned char *head, const d
 	double *p[2] = { p_dir, p_other };
 
 	run(nt, nruns, head, v, s0, dir, signs, 2, t, p, info);
+}
+
+struct ranked {
+	double p;
+	size_t at;
+};
+
+static int by_p(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return x->p < y->p ? -1 : x->p > y->p ? 1 : x->at < y->at ? -1 : x->at > y->at;
+}
+
+void bt_family_holm(size_t n, const double *p, double *adj)
+{
+	struct ranked *r = bt_xcalloc(n + 1, sizeof *r);
+	size_t i, k = 0;
+	double run = 0;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			r[k].p = p[i], r[k++].at = i;
+	if (k)
+		qsort(r, k, sizeof *r, by_p);
+	for (i = 0; i < n; i++)
+		if (isnan(p[i]))
+			adj[i] = NAN;
+	for (i = 0; i < k; i++) {
+		run = fmax(run, fmin(1, (double)(k - i) * r[i].p));
+		adj[r[i].at] = run;
+	}
+	free(r);
 }

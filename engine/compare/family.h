@@ -57,6 +57,17 @@ void bt_family_maxt2(size_t nt, size_t nruns, const unsigned char *head, const d
 		     const double *s0, const double *dir, double *t, double *p_dir, double *p_other,
 		     struct bt_family_info *info);
 
+/*
+ * Holm's step-down adjustment (Holm 1979) of n p-values into adj (may be
+ * p): the k-th smallest becomes max over j <= k of min(1, (n - j + 1)
+ * p_(j)). It controls the family-wise error rate under any dependence
+ * between the tests, so it needs no joint values of the runs: compare
+ * uses it for fleet summaries, which hold each measure's distribution
+ * alone (compare.h). Less powerful than max-T when the tests move
+ * together. NaN p-values are left NaN and not counted in n.
+ */
+void bt_family_holm(size_t n, const double *p, double *adj);
+
 /* C(n, k) as a double (exact below 2^53). */
 double bt_family_choose(size_t n, size_t k);
 

@@ -288,6 +288,68 @@ int bt_runs_add_report(struct bt_runs *rs, enum bt_side side, const char *path, 
 	return rc;
 }
 
+/* The metrics object: name's value into *v (NaN when absent or null). */
+static int peek_metrics(struct bt_jr *jr, const char *name, double *v, struct bt_buf *key)
+{
+	int more = 0, rc = bt_jr_peek(jr) == BT_J_OBJECT ? bt_jr_object(jr) :
+		bt_jr_fail(jr, "\"metrics\" is not an object");
+
+	while (!rc && (more = bt_jr_key(jr, key)) == 1) {
+		if (strcmp(key->buf, name) || bt_jr_peek(jr) != BT_J_NUMBER)
+			rc = bt_jr_skip(jr);
+		else
+			rc = bt_jr_number(jr, v);
+	}
+	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
+}
+
+int bt_runs_peek(const char *path, const char *name, int *report, double *v, struct bt_err *err)
+{
+	struct bt_buf key = BT_BUF_INIT, val = BT_BUF_INIT;
+	struct bt_fmap m;
+	struct bt_jr jr;
+	int more = 0, rc = bt_fmap_open(&m, path, err), schema = 0;
+
+	*report = 0;
+	*v = NAN;
+	if (rc)
+		return rc;
+	bt_jr_init(&jr, m.data, m.len, path, err);
+	if (bt_jr_peek(&jr) != BT_J_OBJECT)
+		goto out;   /* no report, and not for compare to judge */
+	rc = bt_jr_object(&jr);
+	while (!rc && !*report && (more = bt_jr_key(&jr, &key)) == 1) {
+		if (!strcmp(key.buf, "schema") && bt_jr_peek(&jr) == BT_J_STRING) {
+			if (!(rc = bt_jr_string(&jr, &val)) && strcmp(val.buf, REPORT_SCHEMA))
+				break;   /* another kind of JSON */
+			schema = 1;
+		} else if (!strcmp(key.buf, "metrics") && schema) {
+			rc = peek_metrics(&jr, name, v, &val);
+			*report = !rc;
+		} else {
+			rc = bt_jr_skip(&jr);
+		}
+	}
+	if (!rc && more < 0)
+		rc = err->code;
+out:
+	bt_buf_release(&key);
+	bt_buf_release(&val);
+	bt_fmap_release(&m);
+	return rc;
+}
+
+size_t bt_runs_add_empty(struct bt_runs *rs, enum bt_side side, const char *path)
+{
+	new_run(rs, side, path);
+	return rs->nruns - 1;
+}
+
+void bt_runs_set(struct bt_runs *rs, size_t r, const char *name, size_t len, double v)
+{
+	set_value(rs, &rs->run[r], name, len, v);
+}
+
 void bt_runs_add_result(struct bt_runs *rs, enum bt_side side, const char *path,
 			const struct bt_result *res)
 {

@@ -87,6 +87,16 @@ int bt_runs_is_json(const char *path);
 /* Read the metrics of the JSON report at path (schema report@1), and its
  * "diagnostics" as the run's warnings. */
 int bt_runs_add_report(struct bt_runs *rs, enum bt_side side, const char *path, struct bt_err *err);
+/* Metric name's value in the report at path, read up to its "metrics"
+ * and no further: *v NaN when absent or null. *report 0 (and BT_OK) for
+ * a JSON file that is no report (another schema, or a "metrics" before
+ * any "schema": a manifest, a fleet summary); a malformed one fails with
+ * the file and byte offset (BT_EFORMAT), an unreadable one BT_EIO. */
+int bt_runs_peek(const char *path, const char *name, int *report, double *v, struct bt_err *err);
+/* A run without values, for a reader of its own (fleet_sum.c): its
+ * index; bt_runs_set gives it values. */
+size_t bt_runs_add_empty(struct bt_runs *rs, enum bt_side side, const char *path);
+void bt_runs_set(struct bt_runs *rs, size_t r, const char *name, size_t len, double v);
 /* The metrics of an analysis done here. */
 void bt_runs_add_result(struct bt_runs *rs, enum bt_side side, const char *path,
 			const struct bt_result *res);

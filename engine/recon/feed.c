@@ -236,8 +236,8 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 		s->self_dur = s->dur - n->child_dur;
 	if (!(n->known & BT_FEED_SELF_CPU))
 		s->self_cpu_dur = sub(s->cpu_dur, n->child_cpu);
-	if (!(n->known & BT_FEED_BLOCK))
-		s->block_dur = add(n->child_block, n->blocks ? s->dur : 0);
+	if (!(n->known & BT_FEED_BLOCK))   /* a blocking slice's own part: its self time, no more */
+		s->block_dur = add(n->child_block, n->blocks && s->self_dur > 0 ? s->self_dur : 0);
 	own_block = sub(s->block_dur, n->child_block);
 	up->child_dur += s->dur;
 	up->child_cpu = add(up->child_cpu, s->cpu_dur);

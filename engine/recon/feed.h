@@ -21,7 +21,7 @@ struct bt_feed;
 enum {
 	BT_FEED_CPU = 1u << 0,        /* cpu_dur */
 	BT_FEED_SELF_CPU = 1u << 1,   /* self_cpu_dur */
-	BT_FEED_BLOCK = 1u << 2,      /* block_dur (else: its own if it blocks, plus children's) */
+	BT_FEED_BLOCK = 1u << 2,      /* block_dur (else: its self time if it blocks, plus children's) */
 	BT_FEED_SELF = 1u << 3,       /* self_dur (else: dur less the children's) */
 	BT_FEED_CPU_UNKNOWN = 1u << 4 /* the trace does not say its CPU time: stored NULL, counted 0 */
 };
@@ -49,7 +49,9 @@ void bt_feed_frame(struct bt_feed *f, uint32_t frame, const char *name);
  * Open a slice on s->tid at s->ts with frame, type and the given values
  * (known: BT_FEED_* bits); id, depth and parent_id are the feed's. A
  * smaller tid than the last is BT_EINTERNAL. blocks: the slice is itself
- * a wait of type s->type for its whole duration (a marker slice).
+ * a wait of type s->type (a marker slice): its self time is blocked, its
+ * children's time only as far as they block (a wait inside a wait counts
+ * once), so no frame's self blocked time exceeds its self time.
  */
 int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, int blocks,
 		 struct bt_err *err);

@@ -116,6 +116,32 @@ static int v1_header(struct art *a, size_t off, int version, struct bt_err *err)
 	return BT_OK;
 }
 
+/* The first V2 layout written to a file: the key's text (no threads, no
+ * methods: none are named), then the binary header at off and entries
+ * packets. The current layout never starts with a key. */
+static int v2_keyed(struct art *a, size_t off, struct bt_err *err)
+{
+	const unsigned char *p = a->data + off;
+	size_t left = a->len - off;
+
+	a->layout = ART_V2;
+	a->tid_bits = 32;
+	a->v2_first = a->v2_keyed = 1;
+	if (left < 4 || memcmp(p, "SLOW", 4)) {
+		if (left < 4 && !memcmp(p, "SLOW", left))
+			return cut_header(a, off, ART_HEADER_LEN, err);
+		return bt_err_set(err, BT_EFORMAT, "no 'SLOW' data header in '%s' at offset %zu, after the text's '*end'",
+				  a->path, off);
+	}
+	if (left < ART_HEADER_LEN)
+		return cut_header(a, off, ART_HEADER_LEN, err);
+	if (le16(p + 4) != (unsigned)a->version)
+		return bt_err_set(err, BT_EFORMAT, "data header version %u in '%s' at offset %zu differs from the text's %d",
+				  le16(p + 4), a->path, off + 4, a->version);
+	a->data_off = off + ART_HEADER_LEN;
+	return BT_OK;
+}
+
 static int read_header(struct art *a, struct bt_err *err)
 {
 	size_t used;
@@ -132,6 +158,8 @@ static int read_header(struct art *a, struct bt_err *err)
 		a->layout = ART_LEGACY;
 		if (art_text_key(a, (const char *)a->data, a->len, 0, &used, err))
 			return err->code;
+		if (a->version >= 4)
+			return v2_keyed(a, used, err);
 		return v1_header(a, used, a->version, err);
 	}
 	if (v <= 3 && a->data[4] == v)
@@ -148,8 +176,7 @@ static int read_header(struct art *a, struct bt_err *err)
 	a->tid_bits = 32;
 	if (a->len < ART_HEADER_LEN)
 		return cut_header(a, 0, ART_HEADER_LEN, err);
-	set_start(a, le64(a->data + 6), 0, 6);
-	a->data_off = ART_HEADER_LEN;
+	a->data_off = ART_HEADER_LEN;   /* the start's unit comes with the layout (read_all) */
 	return BT_OK;
 }
 
@@ -227,9 +254,11 @@ static int read_all(struct art *a, struct bt_err *err)
 
 	if (!rc)
 		rc = art_scan(a, err);
+	if (a->layout == ART_V2 && a->data_off)   /* the first V2 layout's start is in us, the current one's in ns */
+		set_start(a, le64(a->data + a->data_off - ART_HEADER_LEN + 6), a->v2_first, a->data_off - ART_HEADER_LEN + 6);
 	if (rc && a->cut.yes)
 		rc = salvage(a, err);
-	else if (!rc && a->layout != ART_LEGACY && !a->summary)
+	else if (!rc && a->layout != ART_LEGACY && !a->summary && !a->v2_keyed)   /* a key is its summary */
 		rc = no_summary(a, err);
 	else if (!rc && a->layout == ART_LEGACY && a->has_method_calls && a->rec_size &&
 		 a->records < (uint64_t)a->method_calls)
@@ -300,9 +329,9 @@ static int write_frames(struct art *a, struct bt_err *err)
 	return BT_OK;
 }
 
-static const char *layout_name(enum art_layout l)
+static const char *layout_name(const struct art *a)
 {
-	return l == ART_LEGACY ? "legacy" : l == ART_STREAM ? "streaming" : "v2";
+	return a->layout == ART_LEGACY ? "legacy" : a->layout == ART_STREAM ? "streaming" : a->v2_first ? "v2-first" : "v2";
 }
 
 static int write_meta(struct art *a, int64_t mt, struct bt_err *err)
@@ -316,7 +345,7 @@ static int write_meta(struct art *a, int64_t mt, struct bt_err *err)
 		threads += a->threads[i].records > 0;
 	rc = bt_db_set_meta_text(db, "format", "art-method-trace", err);
 	rc = rc ? rc : bt_db_set_meta_text(db, "source", a->path, err);
-	rc = rc ? rc : bt_db_set_meta_text(db, "layout", layout_name(a->layout), err);
+	rc = rc ? rc : bt_db_set_meta_text(db, "layout", layout_name(a), err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "version", a->version, err);
 	rc = rc ? rc : bt_db_set_meta_text(db, "clock", clock_name(a->clock), err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "records", (int64_t)a->records, err);
@@ -359,7 +388,15 @@ static void report(const struct art *a)
 	if (a->mismatched)
 		bt_diag_count(d, "art_exit_mismatch", a->mismatched, "calls in '%s' that an outer call's exit closed "
 			      "(their own exits are missing)", p);
-	if (a->unknown_methods)
+	if (a->nwraps)
+		bt_diag_count(d, "art_v2_count_wrapped", a->nwraps, "entries packets in '%s' whose u2 record count "
+			      "and size ART wrote modulo 65536 (a flush of more records than they hold): read to "
+			      "where their records end", p);
+	if (a->unknown_methods && a->v2_keyed)
+		bt_diag_count(d, "art_unknown_method", a->unknown_methods, "method ids in the records of '%s', which "
+			      "ART's first V2 layout written to a file names nowhere (nor its threads); shown as "
+			      "<unknown method 0x...>", p);
+	else if (a->unknown_methods)
 		bt_diag_count(d, "art_unknown_method", a->unknown_methods, "method ids in the records of '%s' that no "
 			      "method line names; shown as <unknown method 0x...>", p);
 	if (a->backwards)
@@ -410,6 +447,8 @@ void art_free(struct art *a)
 	free(a->methods);
 	bt_map64_release(&a->method_of);
 	bt_map64_release(&a->thread_of);
+	bt_map64_release(&a->wrapped);
+	free(a->wraps);
 	bt_buf_release(&a->pool);
 	bt_fmap_release(&a->map);
 	free(a->path);
@@ -435,6 +474,7 @@ int bt_art_import_bytes(struct bt_db *db, const char *path, const unsigned char 
 	bt_buf_init(&a->pool);
 	bt_map64_init(&a->method_of, 1024);
 	bt_map64_init(&a->thread_of, 64);
+	bt_map64_init(&a->wrapped, 16);
 	rc = read_all(a, err);
 	if (!rc)
 		rc = art_pair_first(a, err);

@@ -70,6 +70,13 @@ struct art {
 	int clock_known;         /* a clock= option was read, at offset clock_at */
 	size_t clock_at;
 	int tid_bits;            /* 8, 16 or 32: what a record's tid holds */
+	int v2_first;            /* V2 as ART first wrote it (art_scan.c): us, 4-byte method ids */
+	int v2_keyed;            /* ... to a file: the key's text first, no names */
+	/* ... entries packets whose u2 count and size ART wrote modulo 65536
+	 * (art_scan.c): their true ones, by packet offset */
+	struct bt_map64 wrapped;      /* offset -> index + 1 into wraps */
+	struct { uint32_t count; size_t size; } *wraps;
+	size_t nwraps, wcap;
 	size_t rec_size;         /* legacy and streaming records */
 	size_t data_off;         /* first byte after the binary header */
 	int64_t start_ns;        /* the header's start time */
@@ -166,6 +173,10 @@ struct art_cursor {
 	uint64_t acc_method, acc_wall, acc_cpu;     /* V2: the values so far */
 	uint64_t wall_hi, cpu_hi;                   /* V1: 32-bit wraps so far */
 	uint32_t wall_raw, cpu_raw;
+	uint32_t first_enc, first_wall, first_cpu;  /* V2 first layout: the packet's first record */
+	int first_pending;                          /* ... still to give (it is in the header) */
+	uint32_t wall_first, cpu_first;             /* ... the last record's times (32-bit us) */
+	uint32_t count;                             /* V2: the packet's records */
 	int64_t wall, cpu;                          /* the last record's, ns */
 	uint64_t backwards, range;                  /* times held at the last (counted) */
 };

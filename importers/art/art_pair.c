@@ -37,8 +37,8 @@ struct art_call {
 	int64_t wall, cpu;
 };
 
-/* A small cache of method lookups: most records name a recent method. */
-#define CACHE 1024
+/* A small cache of frame lookups: most records name a recent method. */
+#define CACHE 4096
 
 struct art_pass {
 	struct art *a;
@@ -48,19 +48,19 @@ struct art_pass {
 	struct art_call *stack;
 	size_t sp, cap, synthetic;   /* synthetic: callers opened at the start, still open */
 	struct bt_slice s;           /* the next slice opened: only tid, ts and frame change */
-	struct { uint64_t id; uint32_t m; } cache[CACHE];
+	struct { uint64_t id; uint32_t frame; } cache[CACHE];   /* frame 0: empty */
 };
 
-/* The method of id as an index, a placeholder made for an id no line
- * names (first pass), with its frame id. */
-static uint32_t method(struct art_pass *p, uint64_t id)
+/* The frame id of method id (a placeholder made for an id no line names,
+ * its frame given at first use). */
+static inline uint32_t method(struct art_pass *p, uint64_t id)
 {
 	struct art *a = p->a;
-	size_t k = (size_t)((id >> 2) ^ (id >> 14)) & (CACHE - 1);
+	size_t k = (size_t)((id >> 2) ^ (id >> 15)) & (CACHE - 1);
 	struct art_method *m;
 
-	if (p->cache[k].m && p->cache[k].id == id)
-		return p->cache[k].m - 1;
+	if (p->cache[k].frame && p->cache[k].id == id)
+		return p->cache[k].frame;
 	m = art_method_find(a, id);
 	if (!m) {
 		m = art_method_placeholder(a, id);
@@ -69,13 +69,13 @@ static uint32_t method(struct art_pass *p, uint64_t id)
 	if (!m->frame)
 		m->frame = ++a->nframes;
 	p->cache[k].id = id;
-	p->cache[k].m = (uint32_t)(m - a->methods) + 1;
-	return (uint32_t)(m - a->methods);
+	p->cache[k].frame = m->frame;
+	return m->frame;
 }
 
-static int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
+static inline int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
 {
-	uint32_t m = method(p, id);
+	uint32_t frame = method(p, id);
 	struct art_call *c;
 
 	BT_GROW(p->stack, p->sp + 1, p->cap);
@@ -92,11 +92,11 @@ static int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wall, int6
 	}
 	p->s.tid = tid;
 	p->s.ts = wall;
-	p->s.frame_id = p->a->methods[m].frame;
+	p->s.frame_id = frame;
 	return bt_feed_open(p->feed, &p->s, has_cpu(p->a) ? BT_FEED_CPU : 0, 0, err);
 }
 
-static int pop(struct art_pass *p, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
+static inline int pop(struct art_pass *p, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
 {
 	struct art_call *c = &p->stack[--p->sp];
 	struct bt_slice closed;
@@ -156,19 +156,24 @@ static int leave(struct art_pass *p, struct art_thread *t, uint64_t id, const st
 }
 
 /* Steps between a thread's distinct wall times (second pass): a sampled
- * trace has none shorter than its interval. */
-static void note_gap(struct art *a, int64_t *prev, int64_t wall)
+ * trace has none shorter than its interval. Kept in locals over a batch. */
+struct gaps {
+	int64_t prev, min;
+	uint64_t n, small;
+};
+
+static inline void note_gap(struct gaps *g, int64_t wall)
 {
 	int64_t gap;
 
-	if (*prev >= 0 && wall != *prev) {
-		gap = wall - *prev;
-		a->gaps++;
-		a->small_gaps += gap < SMALL_GAP_NS;
-		if (a->min_gap < 0 || gap < a->min_gap)
-			a->min_gap = gap;
+	if (g->prev >= 0 && wall != g->prev) {
+		gap = wall - g->prev;
+		g->n++;
+		g->small += gap < SMALL_GAP_NS;
+		if (g->min < 0 || gap < g->min)
+			g->min = gap;
 	}
-	*prev = wall;
+	g->prev = wall;
 }
 
 /* Open the callers the first pass found, outermost first, at the trace's
@@ -184,18 +189,50 @@ static int open_callers(struct art_pass *p, struct art_thread *t, struct bt_err 
 	return BT_OK;
 }
 
-/* One record of thread t. */
-static int record(struct art_pass *p, struct art_thread *t, const struct art_ev *e, int64_t *prev,
-		  struct bt_err *err)
+/* The first pass's records of thread t: the usual entry and exit here
+ * (only the methods on the stack matter, and each entry's frame). */
+static int first_batch(struct art_pass *p, struct art_thread *t, const struct art_ev *e, int n,
+		       struct bt_err *err)
 {
-	if (p->feed && has_wall(p->a))
-		note_gap(p->a, prev, e->wall);
-	if (e->action == ART_ENTER)
-		return push(p, e->method, t->tid, e->wall, e->cpu, err);
-	p->a->unroll += !p->feed && e->action == ART_UNROLL;
-	if (p->sp > p->synthetic && p->stack[p->sp - 1].id == e->method)   /* the usual exit */
-		return pop(p, t->tid, e->wall, e->cpu, err);
-	return leave(p, t, e->method, e, err);
+	int i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t id = e[i].method;
+		if (e[i].action == ART_ENTER) {
+			method(p, id);   /* its frame, in the order of first use */
+			BT_GROW(p->stack, p->sp + 1, p->cap);
+			p->stack[p->sp++].id = id;
+			continue;
+		}
+		p->a->unroll += e[i].action == ART_UNROLL;
+		if (p->sp > p->synthetic && p->stack[p->sp - 1].id == id)   /* the usual exit */
+			p->sp--;
+		else if (leave(p, t, id, &e[i], err))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+/* The second pass's records of thread t, to the feed. */
+static int feed_batch(struct art_pass *p, struct art_thread *t, const struct art_ev *e, int n, struct gaps *g,
+		      struct bt_err *err)
+{
+	const int wall = has_wall(p->a);
+	int i, rc;
+
+	for (i = 0; i < n; i++) {
+		if (wall && !g->small)   /* one short step: not sampled, nothing more to learn */
+			note_gap(g, e[i].wall);
+		if (e[i].action == ART_ENTER)
+			rc = push(p, e[i].method, t->tid, e[i].wall, e[i].cpu, err);
+		else if (p->sp > p->synthetic && p->stack[p->sp - 1].id == e[i].method)   /* the usual exit */
+			rc = pop(p, t->tid, e[i].wall, e[i].cpu, err);
+		else
+			rc = leave(p, t, e[i].method, &e[i], err);
+		if (rc)
+			return rc;
+	}
+	return BT_OK;
 }
 
 /* One pass over thread t: the first (no feed) pairs methods only, and
@@ -206,19 +243,21 @@ static int thread_pass(struct art_pass *p, struct art_thread *t, struct bt_err *
 	struct art *a = p->a;
 	struct art_cursor c;
 	struct art_ev e[BATCH];
-	int64_t prev = -1;
-	int n, i;
+	struct gaps g = { -1, a->min_gap, a->gaps, a->small_gaps };
+	int n;
 
 	art_cursor_init(&c, a, t, p->feed || !a->has_elapsed);
 	p->sp = p->synthetic = 0;
 	if (p->feed && open_callers(p, t, err))
 		return err->code;
 	while ((n = (c.times ? art_cursor_read : art_cursor_methods)(&c, e, BATCH, err)) > 0)
-		for (i = 0; i < n; i++)
-			if (record(p, t, &e[i], &prev, err))
-				return err->code;
+		if (p->feed ? feed_batch(p, t, e, n, &g, err) : first_batch(p, t, e, n, err))
+			return err->code;
 	if (n < 0)
 		return err->code;
+	a->gaps = g.n;
+	a->small_gaps = g.small;
+	a->min_gap = g.min;
 	if (a->touched > ART_DROP_EVERY || c.dropped)   /* the next thread's records start anywhere */
 		art_drop(a, a->len);
 	if (!p->feed) {

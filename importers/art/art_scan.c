@@ -19,6 +19,14 @@
  *            SLEB128 method|action delta and ULEB128 wall and thread-CPU
  *            deltas in ns), 3 summary (u2 length, text); an entries
  *            packet's values are checked as the pairing reads them
+ *   V2 first ART's first V2 (2023-24; the same versions): method packets
+ *            with u4 ids (method index, the records' id >> 2), entries
+ *            packets of u4 tid, the first record in the header (u4 method
+ *            | action, u4 thread-CPU and/or u4 wall time in us), u2 count
+ *            - 1, u2 size, then per record an SLEB128 method | action
+ *            since the first's and ULEB128 wall and thread-CPU deltas in
+ *            us, 32 bits each. Told apart by which layout frames the
+ *            first packets (v2_form).
  */
 #include <string.h>
 
@@ -205,23 +213,87 @@ static int scan_stream(struct art *a, struct bt_err *err)
 	return BT_OK;
 }
 
+/* The entries header's size in the first V2 layout: type, tid, the
+ * first record (method and one or two times), count - 1, size. */
+static size_t first_head(const struct art *a)
+{
+	return a->version == 5 ? 21 : 17;
+}
+
+/* The bytes ending a LEB128 value (high bit clear) in p[0..n). */
+static size_t leb_ends(const unsigned char *p, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t w = le64(p + i);
+		k += (size_t)__builtin_popcountll(~w & 0x8080808080808080ull);
+	}
+	for (; i < n; i++)
+		k += !(p[i] & 0x80);
+	return k;
+}
+
+/*
+ * An entries packet of the first V2 layout at off whose records do not
+ * end where its u2 size says: ART wrote a flush of 65536 records or more
+ * (or of as many bytes) with its count - 1 and size modulo 65536. Its
+ * true end is the first record boundary past the said size whose records
+ * and bytes agree with both modulo 65536 and where a packet or the file
+ * begins; noted in a->wraps. 1 if found.
+ */
+static int first_wrapped(struct art *a, size_t off, size_t head, uint32_t coded16, size_t size16)
+{
+	const unsigned char *body = a->data + off + head;
+	size_t n = a->len - off - head, i, ends = 0, per = a->version == 5 ? 3 : 2;
+
+	for (i = 0; i < n; i++) {
+		if (body[i] & 0x80 || ++ends % per)
+			continue;
+		if (i + 1 > size16 && (i + 1) % 65536 == size16 && (ends / per) % 65536 == coded16 &&
+		    (off + head + i + 1 == a->len || body[i + 1] <= 3)) {
+			BT_GROW(a->wraps, a->nwraps + 1, a->wcap);
+			a->wraps[a->nwraps].count = (uint32_t)(ends / per) + 1;
+			a->wraps[a->nwraps].size = i + 1;
+			bt_map64_put(&a->wrapped, off, (uint32_t)++a->nwraps);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int v2_entries(struct art *a, size_t off, size_t *next, struct bt_err *err)
 {
 	const unsigned char *p = a->data + off;
+	size_t head = a->v2_first ? first_head(a) : 12, size;
 	struct art_thread *t;
-	uint32_t count;
-	size_t size;
+	uint32_t count, coded;
 
-	if (need(a, off, 12, "entries packet", off, err))
+	if (need(a, off, head, "entries packet", off, err))
 		return err->code;
-	count = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
-	size = le32(p + 8);
-	if (need(a, off + 12, size, "entries packet", off, err))
+	if (a->v2_first) {   /* the header holds the first record */
+		count = (uint32_t)le16(p + head - 4) + 1;
+		size = le16(p + head - 2);
+		coded = count - 1;
+		if (off + head + size <= a->len &&   /* not where its records end: a count past 16 bits */
+		    (leb_ends(p + head, size) != coded * (a->version == 5 ? 3u : 2u) ||
+		     (off + head + size < a->len && p[head + size] > 3)) &&
+		    first_wrapped(a, off, head, coded, size)) {
+			count = a->wraps[a->nwraps - 1].count;
+			size = a->wraps[a->nwraps - 1].size;
+			coded = count - 1;
+		}
+	} else {
+		count = (uint32_t)p[5] | (uint32_t)p[6] << 8 | (uint32_t)p[7] << 16;
+		size = le32(p + 8);
+		coded = count;
+	}
+	if (need(a, off + head, size, "entries packet", off, err))
 		return err->code;
-	if (size < (size_t)count * (a->version == 5 ? 3 : 2))   /* each value takes a byte at least */
+	if (size < (size_t)coded * (a->version == 5 ? 3 : 2))   /* each value takes a byte at least */
 		return bt_err_set(err, BT_EFORMAT, "entries packet in '%s' at offset %zu says %u records, which "
 				  "its %zu bytes cannot hold", a->path, off, count, size);
-	*next = off + 12 + size;
+	*next = off + head + size;
 	if (!count)
 		return BT_OK;
 	t = art_thread_get(a, le32(p + 1));
@@ -248,6 +320,16 @@ static int v2_packet(struct art *a, size_t off, size_t *next, struct bt_err *err
 		*next = off + 7 + n;
 		return BT_OK;
 	case 1:
+		if (a->v2_first) {   /* u4 method index */
+			if (need(a, off, 7, "method packet", off, err))
+				return err->code;
+			n = le16(p + 5);
+			if (need(a, off + 7, n, "method packet", off, err))
+				return err->code;
+			art_text_method(a, (const char *)p + 7, n, off + 7, 0, (uint64_t)le32(p + 1) << 2);
+			*next = off + 7 + n;
+			return BT_OK;
+		}
 		if (need(a, off, 11, "method packet", off, err))
 			return err->code;
 		n = le16(p + 9);
@@ -272,9 +354,65 @@ static int v2_packet(struct art *a, size_t off, size_t *next, struct bt_err *err
 	}
 }
 
+/* The method and entries packets (the ones the layouts frame apart;
+ * thread packets are the same in both) framed from off under one layout
+ * (first: the first V2), up to limit of them: how many, until one does
+ * not fit the file or the layout (a method line without its tabs and
+ * final newline). */
+static int v2_fits(const struct art *a, int first, int limit)
+{
+	size_t off = a->data_off, len = a->len, head, n, seen;
+	int k = 0;
+
+	for (seen = 0; k < limit && off < len && seen < ((size_t)1 << 20); seen++) {
+		const unsigned char *p = a->data + off;
+		size_t left = len - off;
+		switch (p[0]) {
+		case 0:
+			if (left < 7)
+				return k;
+			n = 7 + (size_t)le16(p + 5);
+			break;
+		case 1:
+			head = first ? 7 : 11;
+			if (left < head)
+				return k;
+			n = head + (size_t)le16(p + head - 2);
+			if (n > left || n < head + 2 || p[n - 1] != '\n' || !memchr(p + head, '\t', n - head))
+				return k;
+			break;
+		case 2:
+			head = first ? (a->version == 5 ? 21u : 17u) : 12u;
+			if (left < head)
+				return k;
+			n = head + (first ? (size_t)le16(p + head - 2) : (size_t)le32(p + 8));
+			break;
+		case 3:
+			return left >= 3 && 3 + (size_t)le16(p + 1) == left ? limit : k;   /* the summary ends it */
+		default:
+			return k;
+		}
+		if (n > left)
+			return k;
+		off += n;
+		k += p[0] != 0;
+	}
+	return off >= len ? limit : k;
+}
+
+/* Which V2 layout the file has: the one that frames more of its first
+ * packets (the current one when both frame them all, or none). */
+static void v2_form(struct art *a)
+{
+	a->v2_first = v2_fits(a, 1, 64) > v2_fits(a, 0, 64);
+}
+
 static int scan_v2(struct art *a, struct bt_err *err)
 {
 	size_t off = a->data_off, next = 0, mark = 0;
+
+	if (!a->v2_keyed)   /* after a key it is the first layout */
+		v2_form(a);
 
 	while (off < a->len && !a->summary) {
 		if (v2_packet(a, off, &next, err))

@@ -10,6 +10,7 @@
 
 #include "engine/base/alloc.h"
 #include "importers/perfetto/pf_int.h"
+#include "importers/process.h"
 
 #define LAUNCH_PREFIX "launching: "
 #define MAX_LAUNCHES 64   /* a hostile trace may announce a launch per event */
@@ -116,18 +117,6 @@ static const char *label(const struct pf *p, int64_t pid)
 	return n ? n : pf_name(p, (struct bt_map64 *)&p->thread_name, pid);
 }
 
-/* NAME matches a process by its whole name or its last path component
- * ("surfaceflinger" for "/system/bin/surfaceflinger"). */
-static int named(const char *lbl, const char *want)
-{
-	const char *slash;
-
-	if (!lbl)
-		return 0;
-	slash = strrchr(lbl, '/');
-	return !strcmp(lbl, want) || (slash && !strcmp(slash + 1, want));
-}
-
 struct cand {
 	int64_t pid;
 	uint32_t slices;
@@ -179,13 +168,11 @@ static void list(const struct pf *p, struct bt_buf *b, const struct cand *c, siz
 static int by_process_opt(struct pf *p, const struct cand *c, size_t n, struct bt_err *err)
 {
 	const char *want = p->o->process;
-	char *end;
-	long long pid = strtoll(want, &end, 10);
 	struct bt_buf b = BT_BUF_INIT;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if ((!*end && *want && c[i].pid == pid) || named(label(p, c[i].pid), want)) {
+		if (bt_process_wanted(want, c[i].pid, label(p, c[i].pid))) {
 			p->pid = c[i].pid;   /* several of one name: the one with most slices */
 			p->choice = "--process";
 			return BT_OK;
@@ -202,7 +189,7 @@ static int launched(const struct pf *p, const struct cand *c)
 	size_t i;
 
 	for (i = 0; i < p->nlaunches; i++)
-		if (named(label(p, c->pid), p->launches[i].pkg))
+		if (bt_process_named(label(p, c->pid), p->launches[i].pkg))
 			return 1;
 	return 0;
 }
@@ -219,7 +206,7 @@ static int by_launch(struct pf *p, const struct cand *c, size_t n)
 
 	for (i = 0; i < p->nlaunches; i++)
 		for (j = 0; j < n; j++)
-			if (named(label(p, c[j].pid), p->launches[i].pkg)) {
+			if (bt_process_named(label(p, c[j].pid), p->launches[i].pkg)) {
 				p->pid = c[j].pid;
 				p->launch = &p->launches[i];
 				return 1;
@@ -294,7 +281,7 @@ int pf_choose_meta(struct pf *p, struct bt_err *err)
 	int rc = BT_OK;
 
 	for (i = 0; !l && p->pid > 0 && i < p->nlaunches; i++)
-		if (named(label(p, p->pid), p->launches[i].pkg))
+		if (bt_process_named(label(p, p->pid), p->launches[i].pkg))
 			l = &p->launches[i];
 	if (p->choice)
 		rc = bt_db_set_meta_text(p->db, "process_choice", p->choice, err);

@@ -119,8 +119,10 @@ static const char *thread_name(const struct pf *p, int64_t tid)
 }
 
 /* The app's threads: those with slices, and those the trace names. Main:
- * the one whose tid is the pid, else (iOS, pid 1) the one named main. */
-static int write_threads(struct pf *p, struct bt_map64 *with_slices, int64_t *main_tid, struct bt_err *err)
+ * the one whose tid is the pid, else (iOS, pid 1) the one named main.
+ * *nrows: the rows written, the header's count of threads. */
+static int write_threads(struct pf *p, struct bt_map64 *with_slices, int64_t *main_tid, size_t *nrows,
+			 struct bt_err *err)
 {
 	struct bt_map64 all;
 	size_t i;
@@ -139,6 +141,7 @@ static int write_threads(struct pf *p, struct bt_map64 *with_slices, int64_t *ma
 		if (n && !strcmp(n, "main"))
 			*main_tid = (int64_t)all.slots[i].key;
 	}
+	*nrows = all.len;
 	for (i = 0; i < all.cap && !rc; i++) {
 		int64_t tid = (int64_t)all.slots[i].key;
 		if (all.slots[i].val)
@@ -146,6 +149,9 @@ static int write_threads(struct pf *p, struct bt_map64 *with_slices, int64_t *ma
 					(int64_t)(tid == *main_tid));
 	}
 	bt_map64_release(&all);
+	if (!rc && *nrows && !p->named_threads)
+		bt_diag_count(p->diag, "perfetto_no_thread_names", *nrows,
+			      "threads of '%s' have no names: the trace holds no process tree, thread descriptors or scheduler events", p->path);
 	return rc;
 }
 
@@ -179,22 +185,13 @@ static int pf_link(struct pf *p, struct bt_err *err)
 	return bt_db_script(p->db, BT_SQL_SCRATCH_PF_FLOW_EDGES, err);
 }
 
-static int count_threads(const struct bt_map64 *m)
-{
-	size_t i;
-	int n = 0;
-
-	for (i = 0; i < m->cap; i++)
-		n += m->slots[i].val != 0;
-	return n;
-}
-
 static int run(struct bt_db *db, const char *path, const struct bt_import_opts *o, struct bt_diag *diag,
 	       struct bt_err *err)
 {
 	struct pf p;
 	struct bt_map64 threads;
 	int64_t main_tid = -1;
+	size_t nthreads = 0;
 	int rc;
 
 	memset(&p, 0, sizeof p);
@@ -211,6 +208,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_map64_init(&p.seq_of, 16);
 	bt_strmap_init(&p.frame_of);
 	bt_strmap_init(&p.type_of);
+	pf_threads_init(&p);
 	bt_map64_init(&threads, 64);
 	pf_kinds_init(&p);
 	rc = load_types(&p, err);
@@ -220,6 +218,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = pf_stream(&p, err);
 	if (!rc)
 		rc = resolve_pending(&p, err);
+	if (!rc)
+		pf_threads_done(&p);
 	if (!rc)
 		rc = pf_choose(&p, err);
 	if (!rc) {
@@ -231,13 +231,15 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = pf_link(&p, err);
 	if (!rc)
-		rc = write_threads(&p, &threads, &main_tid, err);
+		rc = pf_threads_report(&p, err);
 	if (!rc)
-		rc = write_meta(&p, main_tid, (size_t)count_threads(&threads), err);
+		rc = write_threads(&p, &threads, &main_tid, &nthreads, err);
+	if (!rc)
+		rc = write_meta(&p, main_tid, nthreads, err);
 	if (!rc)
 		rc = pf_choose_meta(&p, err);
 	if (!rc)
-		rc = pf_kinds_save(&p, (size_t)count_threads(&threads), err);
+		rc = pf_kinds_save(&p, threads.len, err);   /* threads with slices */
 	pf_spill_close(&p);
 	bt_map64_release(&threads);
 	pf_release(&p);

@@ -46,12 +46,15 @@ struct pf_args {
 
 /* What a slice's name says (pf_names.c): the atrace markers of btrace 2.0
  * and ART, parsed once per distinct name. */
-enum pf_marker { PF_PLAIN, PF_WAIT, PF_NOTIFY, PF_MONITOR, PF_BINDER, PF_PTHREAD };
+enum pf_marker { PF_PLAIN, PF_WAIT, PF_NOTIFY, PF_MONITOR, PF_BINDER, PF_PTHREAD, PF_LOCK };
 
+/* PF_MONITOR is ART's "monitor contention with owner NAME (N)": N is ART's
+ * thread id, not the kernel's; PF_LOCK its "Lock contention on a monitor
+ * lock (owner tid: T)", T the kernel's tid (0: unknown). */
 struct pf_frame {
 	enum pf_marker marker;
-	int64_t value;          /* obj (wait, notify), owner tid (monitor), code (binder), new tid */
-	uint32_t iface_off, iface_len, method_off, method_len;   /* binder, into the name */
+	int64_t value;          /* obj (wait, notify), N or T (monitor, lock), code (binder), new tid */
+	uint32_t iface_off, iface_len, method_off, method_len;   /* binder; iface: a monitor's NAME; into the name */
 	int has_code, has_method;
 	int used;               /* a slice of the app's was made of it */
 	char *name;
@@ -173,6 +176,13 @@ struct pf {
 	struct bt_strmap type_of;        /* record type name -> type, for the Type annotation */
 	struct pf_kinds *kinds;          /* pf_kinds.c */
 	int64_t end_ts;                  /* the last event's time (async slices open at the end end there) */
+	/* pf_threads.c */
+	struct bt_map64 name_of;         /* tid -> index + 1 into tnames */
+	struct pf_tname { int64_t ts; int kind; } *tnames;   /* a thread name's kind and time (-1: none) */
+	size_t ntnames, tncap;
+	struct bt_strmap by_name;        /* "pid|name" -> tid, or UINT32_MAX: several */
+	struct bt_map64 layer_name;      /* pid -> index + 1 into names: the package its surfaces name */
+	int indexed, named_threads;
 };
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */
@@ -226,10 +236,16 @@ void pf_choose_release(struct pf *p);
  */
 void pf_kinds_init(struct pf *p);
 void pf_kinds_release(struct pf *p);
-/* Fields of a packet (where 0), an ftrace event (1) or an ftrace bundle
- * (2) the importer does not read: counted per kind. */
-enum { PF_IN_PACKET, PF_IN_FTRACE, PF_IN_BUNDLE };
+/* Fields of a packet (where 0) or an ftrace event (1) the importer does
+ * not read: counted per kind. */
+enum { PF_IN_PACKET, PF_IN_FTRACE };
 void pf_kinds_unknown(struct pf *p, int where, const ProtobufCMessage *m);
+/* What is read only for threads' names (pf_threads.c), counted as not
+ * imported: a bundle's compact_sched events, a (not print) ftrace event,
+ * a packet of field field (the frame timeline). */
+void pf_kinds_compact(struct pf *p, const Perfetto__Protos__CompactSched *c);
+void pf_kinds_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e);
+void pf_kinds_packet(struct pf *p, unsigned field);
 /* A print that is not B|/E|: C, S, F, I, N, G, H, or one counted. */
 int pf_kinds_atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, size_t len, struct bt_err *err);
 /* A TrackEvent's legacy phase as a PF_EV_* kind; 0 (counted) if not imported. */
@@ -264,6 +280,28 @@ int pf_kinds_save(struct pf *p, size_t threads, struct bt_err *err);
 /* pf_packet.c's tracks, by uuid */
 struct pf_track *pf_track_get(struct pf *p, uint64_t uuid);
 struct pf_track *pf_track_add(struct pf *p, uint64_t uuid);
+
+/* pf_threads.c: names and processes of threads. A name's kind, weakest
+ * first: the kernel's comm, the process tree's, the thread's own track's. */
+enum { PF_NAME_KERNEL = 1, PF_NAME_TREE = 2, PF_NAME_OWN = 3 };
+void pf_threads_init(struct pf *p);
+void pf_threads_release(struct pf *p);
+/* ts: when the kernel had that name (-1: no time, file order decides) */
+void pf_thread_name(struct pf *p, int64_t tid, const char *name, size_t len, int kind, int64_t ts);
+void pf_thread_group(struct pf *p, int64_t tid, int64_t tgid);
+void pf_threads_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e);
+void pf_threads_compact(struct pf *p, const Perfetto__Protos__CompactSched *c);
+/* The thread of process pid that ART's name NAME (len bytes) stands for:
+ * its tid, 0 if none, -1 if several. Call after the read. */
+int64_t pf_threads_find(struct pf *p, int64_t pid, const char *name, size_t len);
+/* A frame timeline event: the package an app's surface ("TX - PKG/...")
+ * names, its process's name where nothing else names it (pf_threads_done). */
+void pf_threads_frame(struct pf *p, const Perfetto__Protos__FrameTimelineEvent *e);
+/* After the read: the names only surfaces gave. */
+void pf_threads_done(struct pf *p);
+/* Counts, in diagnostics, the monitor waits whose owner stayed unknown
+ * (after pf_link). */
+int pf_threads_report(struct pf *p, struct bt_err *err);
 
 /* pf_pair.c: spilled events into slices, track slices and counters. */
 int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err);

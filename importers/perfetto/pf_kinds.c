@@ -45,61 +45,30 @@ void pf_kinds_release(struct pf *p)
 
 /* ---------------------------------------------------------------- not imported */
 
-/* The number of varints in a packed field (their last bytes). */
-static uint64_t packed_count(const uint8_t *b, size_t n)
+void pf_kinds_compact(struct pf *p, const Perfetto__Protos__CompactSched *c)
 {
-	uint64_t c = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		c += !(b[i] & 0x80);
-	return c;
+	p->kinds->sched_switch += c->n_switch_timestamp;
+	p->kinds->sched_waking += c->n_waking_timestamp;
 }
 
-/* compact_sched (bundle field 4): switch_timestamp (1) and
- * waking_timestamp (7), packed or not, one per event. */
-static void compact_sched(struct pf_kinds *k, const uint8_t *b, size_t n)
+/* Scheduler events pf_threads.c takes threads' names from: their
+ * scheduling is not imported. task_newtask and task_rename are names only. */
+void pf_kinds_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e)
 {
-	size_t i = 0;
+	struct pf_kinds *k = p->kinds;
 
-	while (i < n) {
-		uint64_t key = 0, len = 0;
-		int shift;
-		for (shift = 0; i < n && shift < 64; shift += 7)
-			if (key |= (uint64_t)(b[i] & 0x7f) << shift, !(b[i++] & 0x80))
-				break;
-		if ((key & 7) == 0) {   /* one unpacked varint */
-			while (i < n && (b[i++] & 0x80))
-				;
-			len = 0;
-			k->sched_switch += key >> 3 == 1;
-			k->sched_waking += key >> 3 == 7;
-			continue;
-		}
-		if ((key & 7) != 2)
-			return;   /* not what compact_sched holds: stop counting */
-		for (shift = 0; i < n && shift < 64; shift += 7)
-			if (len |= (uint64_t)(b[i] & 0x7f) << shift, !(b[i++] & 0x80))
-				break;
-		if (len > n - i)
-			return;
-		if (key >> 3 == 1)
-			k->sched_switch += packed_count(b + i, (size_t)len);
-		else if (key >> 3 == 7)
-			k->sched_waking += packed_count(b + i, (size_t)len);
-		i += (size_t)len;
-	}
+	k->ftr[4] += e->sched_switch != NULL;
+	k->ftr[17] += e->sched_wakeup != NULL;
+	k->ftr[20] += e->sched_waking != NULL;
+	k->ftr[238] += e->sched_process_exit != NULL;
+	k->ftr[240] += e->sched_process_free != NULL;
+	if (e->base.n_unknown_fields)
+		pf_kinds_unknown(p, PF_IN_FTRACE, &e->base);
 }
 
-/* protobuf-c keeps a length-prefixed unknown field with its length: its
- * size, to skip. */
-static size_t prefix(const uint8_t *b, size_t n)
+void pf_kinds_packet(struct pf *p, unsigned field)
 {
-	size_t i = 0;
-
-	while (i < n && i < 10 && (b[i] & 0x80))
-		i++;
-	return i < n ? i + 1 : n;
+	p->kinds->pkt[field < NPKT ? field : NPKT]++;
 }
 
 void pf_kinds_unknown(struct pf *p, int where, const ProtobufCMessage *m)
@@ -113,8 +82,6 @@ void pf_kinds_unknown(struct pf *p, int where, const ProtobufCMessage *m)
 			k->pkt[f->tag < NPKT ? f->tag : NPKT]++;
 		else if (where == PF_IN_FTRACE && f->tag != 5)   /* 5: common_flags */
 			k->ftr[f->tag < NFTRACE ? f->tag : NFTRACE]++;
-		else if (where == PF_IN_BUNDLE && f->tag == 4 && f->wire_type == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
-			compact_sched(k, f->data + prefix(f->data, f->len), f->len - prefix(f->data, f->len));
 	}
 }
 
@@ -227,7 +194,10 @@ static int number(const char *s, size_t n, double *v)
 	return *end == '\0' && fabs(*v) < (double)BT_MAX_COUNTER;
 }
 
-/* The print's process (its pid field, else the thread's), noted for tid. */
+/* The print's process (its pid field, else the thread's); noted as tid's
+ * process for a marker of the thread's own (I|, as B| is): a thread that
+ * only wrote a process's counter or async slice is not one of its threads
+ * for the threads table. */
 static int64_t print_pid(struct pf *p, int64_t tid, const char *buf, size_t len)
 {
 	const char *f;
@@ -236,7 +206,7 @@ static int64_t print_pid(struct pf *p, int64_t tid, const char *buf, size_t len)
 	int64_t pid = field(buf, len, 1, &f, &n) ? digits(f, n, &ok) : 0;
 
 	if (ok && pid > 0 && pid < INT32_MAX) {
-		if (!bt_map64_get(&p->tgid_of, (uint64_t)tid))
+		if (buf[0] == 'I' && !bt_map64_get(&p->tgid_of, (uint64_t)tid))
 			bt_map64_put(&p->tgid_of, (uint64_t)tid, (uint32_t)pid + 1);
 		return pid;
 	}

@@ -86,23 +86,39 @@ static int binder(struct pf_frame *f)
 	return 1;
 }
 
-/* "monitor contention with owner NAME (TID) at ...": the owner's tid. */
+/*
+ * ART's "monitor contention with owner NAME (N) at ...": NAME and N, ART's
+ * own thread id (not the kernel's tid on a device). NAME may hold " (",
+ * so N is the first " (digits)" followed by a space or the end.
+ */
 static int monitor(struct pf_frame *f)
 {
 	static const char pre[] = "monitor contention with owner ";
-	const char *s = f->name, *open;
+	const char *s = f->name + sizeof pre - 1, *open;
 
-	if (strncmp(s, pre, sizeof pre - 1) && !(s = strstr(s, "Lock contention on a monitor lock (owner tid: ")))
+	if (strncmp(f->name, pre, sizeof pre - 1))
 		return 0;
-	if (s == f->name) {
-		for (open = strchr(s + sizeof pre - 1, '('); open; open = strchr(open + 1, '(')) {
-			const char *end;
-			if (number(open + 1, &f->value, &end) && *end == ')')
-				return 1;
+	for (open = strchr(s, '('); open; open = strchr(open + 1, '(')) {
+		const char *end;
+		if (open > s && open[-1] == ' ' && number(open + 1, &f->value, &end) && *end == ')' &&
+		    (!end[1] || end[1] == ' ')) {
+			f->iface_off = (uint32_t)(s - f->name);
+			f->iface_len = (uint32_t)(open - 1 - s);
+			return 1;
 		}
-		return 0;
 	}
-	return number(s + strlen("Lock contention on a monitor lock (owner tid: "), &f->value, NULL);
+	return 0;
+}
+
+/* ART's "Lock contention on a monitor lock (owner tid: T)": T, the
+ * kernel's tid of the owner (0 when ART did not know it). */
+static int lock(struct pf_frame *f)
+{
+	static const char pre[] = "Lock contention on a monitor lock (owner tid: ";
+	const char *end;
+
+	return !strncmp(f->name, pre, sizeof pre - 1) && number(f->name + sizeof pre - 1, &f->value, &end) &&
+	       *end == ')';
 }
 
 static void pf_parse_marker(struct pf_frame *f)
@@ -115,8 +131,10 @@ static void pf_parse_marker(struct pf_frame *f)
 	else if (n[0] == 'O' && (obj_of(n, "Object#notify(obj:", &f->value) ||
 				 obj_of(n, "Object#notifyAll(obj:", &f->value)))
 		f->marker = PF_NOTIFY;
-	else if ((n[0] == 'm' || n[0] == 'L') && monitor(f))
+	else if (n[0] == 'm' && monitor(f))
 		f->marker = PF_MONITOR;
+	else if (n[0] == 'L' && lock(f))
+		f->marker = PF_LOCK;
 	else if (n[0] == 'b' && binder(f))
 		f->marker = PF_BINDER;
 	else if (n[0] == 'p' && obj_of(n, "pthread_create tid=", &f->value))

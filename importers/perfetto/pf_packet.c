@@ -210,14 +210,13 @@ static int64_t packet_time(struct pf_seq *q, const Perfetto__Protos__TracePacket
 	return v >= 0 && v < BT_MAX_TIME_NS ? v : -1;
 }
 
-static void note_thread(struct pf *p, int64_t tid, int64_t pid, const char *name)
+static void note_thread(struct pf *p, int64_t tid, int64_t pid, const char *name, int kind)
 {
 	if (tid <= 0)
 		return;
-	if (pid > 0 && pid < INT32_MAX)
-		bt_map64_put(&p->tgid_of, (uint64_t)tid, (uint32_t)pid + 1);
-	if (name && *name)
-		pf_name_put(p, &p->thread_name, tid, name, strlen(name));
+	pf_thread_group(p, tid, pid);
+	if (name)
+		pf_thread_name(p, tid, name, strlen(name), kind, -1);
 }
 
 static void note_process(struct pf *p, int64_t pid, const char *name)
@@ -243,7 +242,7 @@ static int describe(struct pf *p, const Perfetto__Protos__TrackDescriptor *d, st
 	if (d->thread && d->thread->has_tid && d->thread->tid > 0) {
 		t->tid = d->thread->tid;
 		t->pid = d->thread->has_pid ? d->thread->pid : 0;
-		note_thread(p, t->tid, t->pid, d->thread->thread_name ? d->thread->thread_name : name);
+		note_thread(p, t->tid, t->pid, d->thread->thread_name ? d->thread->thread_name : name, PF_NAME_OWN);
 	} else if (d->process && d->process->has_pid) {
 		t->pid = d->process->pid;
 		note_process(p, t->pid, d->process->process_name ? d->process->process_name
@@ -266,12 +265,13 @@ static void process_tree(struct pf *p, const Perfetto__Protos__ProcessTree *pt)
 		const Perfetto__Protos__ProcessTree__Process *x = pt->processes[i];
 		if (x->has_pid && x->n_cmdline && !pf_name(p, &p->process_name, x->pid))
 			note_process(p, x->pid, x->cmdline[0]);
+		if (x->has_pid)
+			pf_thread_group(p, x->pid, x->pid);   /* its main thread, which the tree's threads leave out */
 	}
 	for (i = 0; i < pt->n_threads; i++) {
 		const Perfetto__Protos__ProcessTree__Thread *x = pt->threads[i];
 		if (x->has_tid)
-			note_thread(p, x->tid, x->has_tgid ? x->tgid : 0,
-				    pf_name(p, &p->thread_name, x->tid) ? NULL : x->name);
+			note_thread(p, x->tid, x->has_tgid ? x->tgid : 0, x->name, PF_NAME_TREE);
 	}
 }
 
@@ -378,12 +378,15 @@ static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, st
 {
 	size_t i;
 
-	if (b->base.n_unknown_fields)   /* compact sched */
-		pf_kinds_unknown(p, PF_IN_BUNDLE, &b->base);
+	if (b->compact_sched)
+		pf_threads_compact(p, b->compact_sched);
+	if (b->compact_sched)   /* names read, the scheduling itself not imported */
+		pf_kinds_compact(p, b->compact_sched);
 	for (i = 0; i < b->n_event; i++) {
 		const Perfetto__Protos__FtraceEvent *e = b->event[i];
+		pf_threads_ftrace(p, e);
 		if (!e->print)
-			pf_kinds_unknown(p, PF_IN_FTRACE, &e->base);
+			pf_kinds_ftrace(p, e);
 		if (!e->print || !e->print->buf || !e->has_timestamp || !e->has_pid || !e->pid)
 			continue;
 		if (e->timestamp >= (uint64_t)BT_MAX_TIME_NS) {   /* the bound of pipeline.h */
@@ -629,6 +632,10 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 		rc = describe(p, pk->track_descriptor, err);
 	if (!rc && pk->process_tree)
 		process_tree(p, pk->process_tree);
+	if (!rc && pk->frame_timeline_event) {
+		pf_threads_frame(p, pk->frame_timeline_event);
+		pf_kinds_packet(p, 76);   /* its frames' timing is not imported */
+	}
 	if (!rc && pk->ftrace_events)
 		rc = ftrace(p, pk->ftrace_events, err);
 	if (!rc && pk->track_event)
@@ -666,4 +673,5 @@ void pf_release(struct pf *p)
 	free(p->seqs);
 	bt_map64_release(&p->seq_of);
 	bt_strmap_release(&p->type_of);
+	pf_threads_release(p);
 }

@@ -23,6 +23,8 @@ struct tag {
 	int64_t flow_in;     /* terminating flow id, or 0 */
 	int64_t wait_time;   /* the length of the wait it ends (WaitTime), or -1 */
 	int64_t blocked_in, caller;   /* frames of the wait it ends, or 0 */
+	int inner;           /* ART contention inside ART contention: one wait, the outer's */
+	int64_t owner;       /* a monitor wait's owner, as contention inside it said; 0: none */
 };
 
 /* An open slice of a track that is no thread's. */
@@ -174,10 +176,15 @@ static void apply_args(struct bt_slice *s, unsigned *known, const struct pf_args
 		s->idle = a->v[PF_IDLE] != 0;
 }
 
+static int contention(enum pf_marker m)
+{
+	return m == PF_MONITOR || m == PF_LOCK;
+}
+
 /* Record types a marker stands for (engine/db/rtype.h numbering). */
 static int64_t marker_type(enum pf_marker m)
 {
-	return m == PF_WAIT ? 6 : m == PF_MONITOR ? 8 : m == PF_BINDER ? 2 : -1;
+	return m == PF_WAIT ? 6 : m == PF_MONITOR || m == PF_LOCK ? 8 : m == PF_BINDER ? 2 : -1;
 }
 
 static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const struct pf_args *a,
@@ -198,6 +205,9 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	t->blocked_in = has(a, PF_BLOCKED_IN) ? a->v[PF_BLOCKED_IN] : 0;
 	t->caller = has(a, PF_CALLER) ? a->v[PF_CALLER] : 0;
 	t->real = 1;
+	t->owner = 0;
+	t->inner = contention(f->marker) && r->ntags > 1 && r->tags[r->ntags - 2].real &&
+		   contention(r->p->frames[r->tags[r->ntags - 2].frame - 1].marker);
 	if (bt_feed_depth(r->feed) >= MAX_DEPTH) {
 		t->real = 0;
 		r->deep++;
@@ -215,12 +225,50 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	return bt_feed_open(r->feed, &s, known, marker_type(f->marker) >= 0, err);
 }
 
+/*
+ * The owner of an ART monitor wait: the kernel tid a "Lock contention ...
+ * (owner tid: T)" inside it (or it itself) gives, else the thread of the
+ * waiter's process ART's NAME names (pf_threads_find); 0: unknown.
+ */
+static int64_t owner(struct pair *r, const struct bt_slice *s, const struct tag *t, const struct pf_frame *f)
+{
+	uint32_t g;
+	int64_t tid;
+
+	if (t->owner > 0)
+		return t->owner;
+	if (f->marker == PF_LOCK)
+		return f->value > 0 ? f->value : 0;
+	g = bt_map64_get(&r->p->tgid_of, (uint64_t)s->tid);
+	tid = pf_threads_find(r->p, g ? (int64_t)g - 1 : r->p->pid, f->name + f->iface_off, f->iface_len);
+	return tid > 0 ? tid : 0;
+}
+
+/* A monitor wait's edge; contention inside contention hands its owner to
+ * the wait it is part of, which r->tags' top now is. */
+static int monitor_edge(struct pair *r, const struct bt_slice *s, const struct tag *t, const struct pf_frame *f,
+			struct bt_err *err)
+{
+	int64_t who = owner(r, s, t, f);
+
+	if (t->inner) {
+		struct tag *up = &r->tags[r->ntags - 1];
+		if (!up->owner)
+			up->owner = who;
+		return BT_OK;
+	}
+	if (who > 0)
+		return bt_db_exec(r->p->db, BT_SQL_INSERT_EDGE, err, "intniiinin", s->tid, "monitor", s->ts, s->dur, who,
+				  s->ts + s->dur);
+	return bt_db_exec(r->p->db, BT_SQL_INSERT_EDGE, err, "intniinnnn", s->tid, "monitor", s->ts, s->dur);
+}
+
 /* What a marker slice leaves besides itself. */
 static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t, struct bt_err *err)
 {
 	const struct pf_frame *f = &r->p->frames[t->frame - 1];
 	struct bt_db *db = r->p->db;
-	const char *edge = f->marker == PF_WAIT ? "wait" : f->marker == PF_MONITOR ? "monitor" : NULL;
+	const char *edge = f->marker == PF_WAIT ? "wait" : contention(f->marker) ? "monitor" : NULL;
 
 	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiintii", t->flow_in, (int64_t)1,
 				     s->tid, s->ts, t->wait_time >= 0 ? t->wait_time : s->dur, edge, t->blocked_in,
@@ -230,8 +278,8 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 	case PF_WAIT:
 		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intiiinnnn", s->tid, "wait", f->value, s->ts, s->dur);
 	case PF_MONITOR:
-		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intniiinin", s->tid, "monitor", s->ts, s->dur,
-				  f->value, s->ts + s->dur);
+	case PF_LOCK:
+		return monitor_edge(r, s, t, f, err);
 	case PF_NOTIFY:
 		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "iii", f->value, s->tid, s->ts);
 	case PF_BINDER:

@@ -648,14 +648,29 @@ static void note_cpu(struct st *s, int64_t cpu, int64_t ts)
 		s->cpu_first[cpu] = ts;
 }
 
+/* systrace appends a clock sync of its own at time 0 ("dummy-0000 [000]
+ * 0.0: 0: trace_event_clock_sync: parent_ts=0.0"): no event of the
+ * trace's, so not where it begins. */
+static int clock_sync(const struct st_line *l)
+{
+	const char *a = l->args;
+	size_t n = l->args_len;
+
+	if (n > 20 && !memcmp(a, "tracing_mark_write: ", 20))
+		a += 20, n -= 20;
+	return n >= 22 && !memcmp(a, "trace_event_clock_sync", 22);
+}
+
 int st_event(struct st *s, const struct st_line *l, struct bt_err *err)
 {
-	note_cpu(s, l->cpu, l->ts);
 	s->events++;
-	if (s->events == 1 || l->ts < s->first_ts)
-		s->first_ts = l->ts;
-	if (l->ts > s->last_ts)
-		s->last_ts = l->ts;
+	if (!clock_sync(l)) {
+		note_cpu(s, l->cpu, l->ts);
+		if (!s->spanned++ || l->ts < s->first_ts)
+			s->first_ts = l->ts;
+		if (l->ts > s->last_ts)
+			s->last_ts = l->ts;
+	}
 	if (l->pid) {
 		st_thread_name(s, l->pid, l->task, l->task_len);
 		if (l->tgid >= 0)

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "engine/base/alloc.h"
+#include "importers/process.h"
 #include "importers/symbol.h"
 #include "importers/systrace/st_int.h"
 
@@ -215,14 +216,41 @@ static int read_lines(struct st *s, struct bt_err *err)
 
 /* ---- what the read found */
 
-/* The process most slices began in (ties: the lower pid), and its main
- * thread. */
-static void choose(struct st *s)
+/* A process as people know it: its PROCESS DUMP name, else its main
+ * thread's. */
+static const char *process_label(const struct st *s, int64_t pid)
+{
+	uint32_t name = bt_map64_get(&s->process_of, (uint64_t)pid);
+	uint32_t t = bt_map64_get(&s->thread_of, (uint64_t)pid);
+
+	if (!name && t)
+		name = s->threads[t - 1].name ? s->threads[t - 1].name : s->threads[t - 1].dump_name;
+	return name ? s->names[name - 1] : NULL;
+}
+
+struct st_cand {
+	int64_t pid;
+	uint64_t slices;
+};
+
+static int by_slices(const void *a, const void *b)
+{
+	const struct st_cand *x = a, *y = b;
+
+	if (x->slices != y->slices)
+		return x->slices > y->slices ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* The process --process names, else the one most slices began in (ties:
+ * the lower pid); several of one name: the one with most slices. */
+static int choose(struct st *s, struct bt_err *err)
 {
 	struct bt_map64 per;
-	uint64_t *counts = NULL;
-	size_t n = 0, cap = 0, i, best = 0;
-	int64_t *pids = NULL;
+	struct st_cand *c = NULL;
+	size_t n = 0, cap = 0, i;
+	const char *want = s->o ? s->o->process : NULL;
+	int rc = BT_OK;
 
 	bt_map64_init(&per, 64);
 	s->pid = s->main_tid = -1;
@@ -233,25 +261,37 @@ static void choose(struct st *s)
 			continue;
 		k = bt_map64_get(&per, (uint64_t)t->tgid);
 		if (!k) {
-			BT_GROW(counts, n + 1, cap);
-			pids = bt_xrealloc(pids, cap * sizeof *pids);
-			counts[n] = 0;
-			pids[n] = t->tgid;
+			BT_GROW(c, n + 1, cap);
+			c[n].pid = t->tgid;
+			c[n].slices = 0;
 			bt_map64_put(&per, (uint64_t)t->tgid, k = (uint32_t)++n);
 		}
-		counts[k - 1] += t->begins;
+		c[k - 1].slices += t->begins;
 	}
-	for (i = 1; i < n; i++)
-		if (counts[i] > counts[best] || (counts[i] == counts[best] && pids[i] < pids[best]))
-			best = i;
-	if (n) {
-		s->pid = pids[best];
+	if (n)
+		qsort(c, n, sizeof *c, by_slices);
+	for (i = 0; want && i < n; i++)
+		if (bt_process_wanted(want, c[i].pid, process_label(s, c[i].pid)))
+			break;
+	if (want && i == n) {
+		struct bt_buf b = BT_BUF_INIT;
+		for (i = 0; i < n && i < 5; i++) {
+			const char *l = process_label(s, c[i].pid);
+			bt_buf_addf(&b, "%s%s (pid %lld, %llu slices)", i ? ", " : "", l ? l : "?",
+				    (long long)c[i].pid, (unsigned long long)c[i].slices);
+		}
+		rc = bt_err_set(err, BT_EUSAGE, "no process '%s' with slices in '%s'; those with most: %s", want,
+				s->path, n ? b.buf : "none");
+		bt_buf_release(&b);
+	} else if (n) {
+		s->pid = c[want ? i : 0].pid;
+		s->choice = want ? "--process" : "most slices";
 		if (bt_map64_get(&s->thread_of, (uint64_t)s->pid))
 			s->main_tid = s->pid;
 	}
-	free(counts);
-	free(pids);
+	free(c);
 	bt_map64_release(&per);
+	return rc;
 }
 
 static int write_frames(struct st *s, struct bt_err *err)
@@ -302,19 +342,16 @@ static int write_meta(struct st *s, struct bt_err *err)
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "sched_switches", (int64_t)s->switches, err);
 	rc = rc ? rc : bt_db_set_meta_text(s->db, "cpu_time", s->switches ? "sched_switch" : "unknown", err);
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "sampled_threads", (int64_t)threads, err);
-	if (s->pid > 0) {   /* its name: the PROCESS DUMP's, else its main thread's */
-		uint32_t t = bt_map64_get(&s->thread_of, (uint64_t)s->pid);
-		uint32_t name = bt_map64_get(&s->process_of, (uint64_t)s->pid);
-		if (!name && t)
-			name = s->threads[t - 1].name ? s->threads[t - 1].name : s->threads[t - 1].dump_name;
+	if (s->pid > 0) {
+		const char *name = process_label(s, s->pid);
 		rc = rc ? rc : bt_db_set_meta_int(s->db, "pid", s->pid, err);
-		rc = rc ? rc : bt_db_set_meta_text(s->db, "process_choice", "most slices", err);
+		rc = rc ? rc : bt_db_set_meta_text(s->db, "process_choice", s->choice, err);
 		if (name)
-			rc = rc ? rc : bt_db_set_meta_text(s->db, "process_name", s->names[name - 1], err);
+			rc = rc ? rc : bt_db_set_meta_text(s->db, "process_name", name, err);
 	}
 	if (s->main_tid > 0)
 		rc = rc ? rc : bt_db_set_meta_int(s->db, "main_tid", s->main_tid, err);
-	if (s->events) {   /* the trace's span, not only its slices' (the feed's) */
+	if (s->spanned) {   /* the trace's span, not only its slices' (the feed's) */
 		rc = rc ? rc : bt_db_set_meta_int(s->db, "first_ts", s->first_ts, err);
 		rc = rc ? rc : bt_db_set_meta_int(s->db, "last_ts", s->last_ts, err);
 	}
@@ -401,10 +438,10 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc && !s.events && s.bad_lines)
 		rc = bt_err_set(err, BT_EFORMAT, "no ftrace event lines in '%s': %llu lines, the first at byte offset %llu: '%s'",
 				path, (unsigned long long)s.bad_lines, (unsigned long long)s.first_bad_off, s.first_bad);
-	if (!rc) {
-		choose(&s);
+	if (!rc)
+		rc = choose(&s, err);
+	if (!rc)
 		rc = st_async_finish(&s, err);
-	}
 	if (!rc)
 		rc = st_threads(&s, err);
 	if (!rc)

@@ -203,7 +203,8 @@ struct st {
 	uint64_t spill_off;
 	size_t in_memory;               /* events in the threads' buffers */
 	/* what the read saw */
-	int64_t first_ts, last_ts;
+	int64_t first_ts, last_ts;       /* the span of the events but clock syncs */
+	uint64_t spanned;               /* events in it */
 	uint64_t lines, events, markers, bad_lines, bad_markers, range, other_events;
 	uint64_t first_bad_off;
 	char first_bad[80];
@@ -212,7 +213,8 @@ struct st {
 	size_t ncpus;
 	uint64_t entries, written;      /* the header's entries-in-buffer/entries-written */
 	/* after the read */
-	int64_t pid, main_tid;          /* the process with most slices, its main thread */
+	int64_t pid, main_tid;          /* the app: --process, else the one with most slices; its main thread */
+	const char *choice;             /* why: "--process" or "most slices" */
 	uint64_t slices, unfinished, unmatched_end, deep, cpu_unknown, not_running, edges, unlinked;
 	uint64_t states;
 	int slices_begun;               /* some thread has B markers */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/compare/fleetcmp.h"
 #include "reports/compare/cmp_report.h"
 
 static const struct bt_cmp_reporter *const reporters[] = { &bt_cmp_text, &bt_cmp_json, &bt_cmp_md,
@@ -61,6 +62,10 @@ void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b)
 		    c->nhead == 1 ? "" : "s");
 	if (c->nbase < 2 || c->nhead < 2)
 		bt_buf_adds(b, "With one run on a side the thresholds alone decide (no test). ");
+	else if (c->holm)
+		bt_buf_addf(b, "The %zu gated metrics are one family: p is family-wise (Holm's step-down "
+			    "on each metric's Mann-Whitney p: fleet summaries hold each measure's "
+			    "distribution alone, binned, not the traces' joint values). ", c->nfamily);
 	else
 		bt_buf_addf(b, "The %zu gated metrics are one family: p is family-wise (Westfall-Young "
 			    "step-down max-T over %s%zu relabelings of the runs; smallest p %.2g), so a "
@@ -81,6 +86,13 @@ void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b)
 	}
 	if (c->rules)
 		bt_buf_addf(b, " Gate script: %s (its thresholds replace these where it sets them).", c->rules);
+	if (v->fleet && v->fleet->summaries)
+		bt_buf_addf(b, " Fleets: two fleet summaries of %zu and %zu traces; each measure's binned "
+			    "distribution (within 1 %%) dealt to at most %d runs a side, in rank order.",
+			    v->fleet->reports[0], v->fleet->reports[1], BT_FLEETCMP_MAX_RUNS);
+	else if (v->fleet)
+		bt_buf_addf(b, " Fleets: one run per trace, from folders of reports; left out: %zu base and "
+			    "%zu head reports without an app start.", v->fleet->nostart[0], v->fleet->nostart[1]);
 	if (v->fail_inconclusive)
 		bt_buf_adds(b, " Inconclusive fails the gate.");
 }

@@ -95,6 +95,31 @@ static void warnings(struct bt_jsonw *w, const struct bt_runs *rs)
 	bt_jsonw_end_array(w);
 }
 
+/* "fleet": null, or per side the reports compared and those left out. */
+static void fleet(struct bt_jsonw *w, const struct bt_cmp_fleet *f)
+{
+	static const char *const side[2] = { "base", "head" };
+	int k;
+
+	bt_jsonw_key(w, "fleet");
+	if (!f) {
+		bt_jsonw_null(w);
+		return;
+	}
+	bt_jsonw_begin_object(w);
+	bt_jsonw_key(w, "from");
+	bt_jsonw_cstr(w, f->summaries ? "summaries" : "reports");
+	for (k = 0; k < 2; k++) {
+		bt_jsonw_key(w, side[k]);
+		bt_jsonw_begin_object(w);
+		num(w, "reports", (double)f->reports[k]);
+		num(w, "no_start", (double)f->nostart[k]);
+		num(w, "not_reports", (double)f->other[k]);
+		bt_jsonw_end_object(w);
+	}
+	bt_jsonw_end_object(w);
+}
+
 static void policy(struct bt_jsonw *w, const struct bt_cmp_view *v)
 {
 	const struct bt_gate *g = &v->c->def;
@@ -119,6 +144,7 @@ static void policy(struct bt_jsonw *w, const struct bt_cmp_view *v)
 	bt_jsonw_cstr(w, v->c->rules);
 	bt_jsonw_key(w, "fail_inconclusive");
 	bt_jsonw_bool(w, v->fail_inconclusive);
+	fleet(w, v->fleet);
 	bt_jsonw_end_object(w);
 }
 
@@ -165,7 +191,7 @@ static void family(struct bt_jsonw *w, const struct bt_compare *c)
 	bt_jsonw_key(w, "family");
 	bt_jsonw_begin_object(w);
 	bt_jsonw_key(w, "method");
-	bt_jsonw_cstr(w, "westfall-young step-down max-T");
+	bt_jsonw_cstr(w, c->holm ? "holm step-down" : "westfall-young step-down max-T");
 	num(w, "tests", (double)c->nfamily);
 	num(w, "relabelings", (double)c->fam.relabelings);
 	bt_jsonw_key(w, "exact");

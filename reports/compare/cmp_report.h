@@ -11,9 +11,19 @@
 #include "engine/compare/calibrate.h"
 #include "engine/compare/compare.h"
 
+/* A fleet comparison's sides (compare DIR_A DIR_B): reports read, and
+ * those left out, per side (0 base, 1 head). */
+struct bt_cmp_fleet {
+	int summaries;        /* two fleet summaries: reports[] are their traces */
+	size_t reports[2];
+	size_t nostart[2];    /* reports of traces without an app start */
+	size_t other[2];      /* .json files that are no report (a manifest) */
+};
+
 struct bt_cmp_view {
 	const struct bt_compare *c;
-	const char *const *globs;   /* --metric, for the policy line */
+	const struct bt_cmp_fleet *fleet;   /* NULL: not folders of reports */
+	const char *const *globs;   /* --metric (or a fleet's defaults), for the policy line */
 	int nglobs;
 	int top;                    /* diff rows per list in text and Markdown */
 	int fail_inconclusive;

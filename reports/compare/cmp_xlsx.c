@@ -69,6 +69,14 @@ static void change(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 enum { M_METRIC, M_VERDICT, M_UNIT, M_GATED, M_BASE, M_HEAD, M_CHANGE, M_REL, M_P, M_THRESHOLD,
        M_BASE_MIN, M_BASE_MAX, M_HEAD_MIN, M_HEAD_MAX, M_REASON, M__COUNT };
 
+/* Run columns, base runs then head runs, as many as a sheet has columns
+ * for (a fleet of more traces shows its first ones: the JSON has all). */
+#define XLSX_COLS 16384
+static size_t run_cols(const struct bt_compare *c)
+{
+	return c->runs->nruns < XLSX_COLS - M__COUNT ? c->runs->nruns : XLSX_COLS - M__COUNT;
+}
+
 static const char *const metric_head[M__COUNT] = {
 	"metric", "verdict", "unit", "gated", "base median", "head median", "change", "change %", "p",
 	"threshold", "base min", "base max", "head min", "head max", "why",
@@ -98,20 +106,20 @@ static void metric_row(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 	num_or_blank(x, s, row, M_HEAD_MIN, m->head.min, u);
 	num_or_blank(x, s, row, M_HEAD_MAX, m->head.max, u);
 	bt_xlsx_text(x, s, row, M_REASON, m->reason ? m->reason : "", BT_XF_TEXT);
-	for (r = 0; r < c->runs->nruns; r++, col++)   /* base runs, then head runs */
+	for (r = 0; r < run_cols(c); r++, col++)   /* base runs, then head runs */
 		num_or_blank(x, s, row, col, bt_compare_value(c, r, m->id), u);
 }
 
 /* Run columns' headings: "base 1".."base N", "head 1".. in the runs' order. */
 static char **run_heads(const struct bt_compare *c)
 {
-	char **h = bt_xcalloc(M__COUNT + c->runs->nruns + 1, sizeof *h);
+	char **h = bt_xcalloc(M__COUNT + run_cols(c) + 1, sizeof *h);
 	size_t r, nb = 0, nh = 0;
 	int k;
 
 	for (k = 0; k < M__COUNT; k++)
 		h[k] = bt_xstrdup(metric_head[k]);
-	for (r = 0; r < c->runs->nruns; r++) {
+	for (r = 0; r < run_cols(c); r++) {
 		struct bt_buf b = BT_BUF_INIT;
 		if (c->runs->run[r].side == BT_BASE)
 			bt_buf_addf(&b, "base %zu", ++nb);
@@ -125,7 +133,7 @@ static char **run_heads(const struct bt_compare *c)
 static void family_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_compare *c,
 			 const struct bt_cmp_metric *const *m, size_t n, char **heads)
 {
-	int ncols = M__COUNT + (int)c->runs->nruns, last;
+	int ncols = M__COUNT + (int)run_cols(c), last;
 	size_t i;
 
 	bt_xlsx_text(x, s, 0, 0, "Metrics, gated first (as compare lists them)", BT_XF_SECTION);
@@ -352,7 +360,7 @@ static int write_xlsx(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 done:
 	for (i = 0; i < nfam; i++)
 		free(fam_name[i]);
-	for (i = 0; i < M__COUNT + c->runs->nruns; i++)
+	for (i = 0; i < M__COUNT + run_cols(c); i++)
 		free(heads[i]);
 	free(heads);
 	free(fam_name);

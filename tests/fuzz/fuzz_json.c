@@ -6,7 +6,10 @@
  * loaded as a report by compare's runs (engine/compare/runs.c), twice a
  * side, sharing metric names; the runs are then compared (the family of
  * tests, the causes, the headline: hostile metric names reach them) and
- * written in every format to /dev/null, and calibrated.
+ * written in every format to /dev/null, and calibrated. The same input
+ * is also peeked (bt_runs_peek) and read as a fleet summary on both sides
+ * (engine/compare/fleetcmp_sum.c: histograms dealt to runs), whose
+ * comparison takes Holm's family.
  */
 #include <math.h>
 #include <stdint.h>
@@ -20,9 +23,10 @@
 #include "engine/base/jsonr.h"
 #include "engine/compare/calibrate.h"
 #include "engine/compare/compare.h"
+#include "engine/compare/fleetcmp.h"
 #include "engine/compare/runs.h"
 #include "reports/compare/cmp_report.h"
-#include "tests/fuzz/fuzz_file.h"
+#include "tests/fuzz/harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -80,7 +84,7 @@ static void read_in_memory(const uint8_t *data, size_t size)
 }
 
 /* Compare, write, calibrate: whatever the names and values hold. */
-static void judge(const struct bt_runs *rs)
+static void judge(const struct bt_runs *rs, int holm)
 {
 	static const struct bt_cmp_reporter *const reps[] = { &bt_cmp_text, &bt_cmp_md, &bt_cmp_json,
 							      &bt_cmp_html };
@@ -94,6 +98,7 @@ static void judge(const struct bt_runs *rs)
 
 	memset(&o, 0, sizeof o);
 	bt_gate_defaults(&o.def);
+	o.holm = holm;
 	if (null && !bt_compare_run(&c, rs, &o, &err)) {
 		memset(&v, 0, sizeof v);
 		v.c = &c;
@@ -102,12 +107,31 @@ static void judge(const struct bt_runs *rs)
 			(void)reps[i]->write(&v, null, &err);
 		bt_compare_release(&c);
 	}
-	if (null && !bt_calibrate(&cal, rs, &o, 2, 3, &err)) {
+	if (null && !holm && !bt_calibrate(&cal, rs, &o, 2, 3, &err)) {
 		(void)bt_cmp_calibration_write(&cal, NULL, null, &err);
 		bt_calibration_release(&cal);
 	}
 	if (null)
 		fclose(null);
+}
+
+/* The input as a fleet summary on both sides, compared by Holm. */
+static void fleet_summary(const char *path)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_runs rs;
+	size_t traces;
+	int report;
+	double v;
+
+	(void)bt_runs_peek(path, "startup.ttid_ns", &report, &v, &err);
+	memset(&err, 0, sizeof err);
+	(void)bt_fleetcmp_is_summary(path);
+	bt_runs_init(&rs);
+	if (!bt_fleetcmp_summary_runs(&rs, BT_BASE, path, &traces, &err) &&
+	    !bt_fleetcmp_summary_runs(&rs, BT_HEAD, path, &traces, &err))
+		judge(&rs, 1);
+	bt_runs_release(&rs);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -123,7 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bt_runs_init(&rs);
 	if (!bt_runs_add_report(&rs, BT_BASE, path, &err) && !bt_runs_add_report(&rs, BT_BASE, path, &err) &&
 	    !bt_runs_add_report(&rs, BT_HEAD, path, &err) && !bt_runs_add_report(&rs, BT_HEAD, path, &err)) {
-		judge(&rs);
+		judge(&rs, 0);
 		for (r = 0; r < rs.nruns; r++)
 			for (id = 0; id < rs.nnames; id++) {
 				double v = bt_runs_value(&rs, r, id);
@@ -132,5 +156,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 	}
 	bt_runs_release(&rs);
+	fleet_summary(path);
 	return isnan(sum) ? 0 : 0;
 }

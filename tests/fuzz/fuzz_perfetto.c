@@ -1,45 +1,17 @@
 /*
- * libFuzzer harness for the Perfetto importer. It reads a path (plain or
- * gzip'd, through zlib), so each input is written to one temporary file,
- * made on the first call and removed at exit, and imported into an
- * in-memory database, committed as the import command does.
+ * libFuzzer harness for the Perfetto importer: each input (plain or
+ * gzip'd, read through zlib) is imported from its temporary file.
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
 
-#include "engine/base/alloc.h"
-#include "engine/db/db.h"
-#include "engine/db/diag.h"
-#include "engine/base/fileio.h"
-#include "importers/importer.h"
-#include "tests/fuzz/fuzz_file.h"
+#include "tests/fuzz/harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *path;
-	struct bt_import_opts o = { NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0 };
-	struct bt_err err = BT_ERR_INIT;
-	struct bt_diag diag;
-	struct bt_db *db = NULL;
-	int rc;
+	struct bt_import_opts o = { 0 };
 
-	path = fuzz_write_input("fuzz-perfetto", data, size);
-	bt_diag_init(&diag);
-	if (bt_db_create(&db, ":memory:", &err))
-		abort();
-	rc = bt_db_begin(db, &err);
-	if (!rc)
-		rc = bt_imp_perfetto.run(db, path, &o, &diag, &err);
-	if (!rc)
-		rc = bt_diag_save(&diag, db, &err);
-	if (!rc)
-		rc = bt_db_commit(db, &err);
-	if (rc)
-		bt_db_rollback(db);
-	bt_db_close(db);
+	fuzz_import(bt_imp_perfetto.run, fuzz_write_input("fuzz-perfetto", data, size), &o);
 	return 0;
 }

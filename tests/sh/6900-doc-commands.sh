@@ -30,6 +30,15 @@ for i in 1 2 3 4 5; do
 	"$BIN" -q "$T/h$i" -o "$W/head/r$i.json"
 done
 
+# Two versions' fleets for the README's fleet section: a dump per trace,
+# version 2 with one method 40 ms slower and longer monitor waits.
+for i in 1 2 3 4 5 6 7 8; do
+	"$MKDUMP" --build-seed 23 --seed $((80 + i)) --startup cold --records 4000 --no-truth \
+		"$W/dumps/v1/t$i" >/dev/null
+	"$MKDUMP" --build-seed 23 --seed $((90 + i)) --startup cold --records 4000 --no-truth \
+		--slow-method 'Compressor.gzip(:260' --lock-add 5 "$W/dumps/v2/t$i" >/dev/null
+done
+
 run_doc() {   # markdown-file [section]
 	python3 "$ROOT/tests/fixtures/doc_commands.py" "$@" >"$T/cmds"
 	python3 - "$T/cmds" "$W" "$1" <<'PY'
@@ -58,6 +67,9 @@ for c in cmds:
 PY
 }
 run_doc "$ROOT/README.md" "A short tour"
+run_doc "$ROOT/README.md" "Fleets: which methods and waits moved between two versions"
+is "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["verdict"], d["policy"]["fleet"]["head"]["reports"])' \
+	"$W/fleet.json")" "regressed 8" "README's fleet section: 8 traces a version, the slower one regressed"
 run_doc "$ROOT/examples/README.md"
 
 # The tour quotes the startup summary of the bundled example: it must be

@@ -207,8 +207,8 @@ is "$?" 0 "huge annotations: the report adds them up"
 "$BIN" import -q "$T/nested-markers.pb" -o "$T/nested.db"
 is "$?" 0 "nested 4e18 ns waits: import exits 0"
 is "$(rows "$T/nested.db" "SELECT depth, block_dur FROM slices ORDER BY depth")" \
-	"0|9223372036854775807 1|7999999999999999996 2|3999999999999999997" \
-	"nested 4e18 ns waits: blocked time (own plus children's) held at 2^63 - 1"
+	"0|4000000000000000001 1|3999999999999999999 2|3999999999999999997" \
+	"nested 4e18 ns waits: blocked time (own self plus children's) each wait's time, never past it"
 
 # ---- valid variants
 "$BIN" import -q "$T/early.pb" -o "$T/early.db"

@@ -36,7 +36,7 @@ lines = [l[:-4] if l.endswith('\\n";') else l for l in lines]
 res = [re.compile(r"^\s*(.+)-(\d+)\s+\(\s*(\d+|-+)\)\s\[(\d+)\]\s+[dX.][N.][Hhs.][0-9a-f.]\s+(\d+\.\d+):\s+(\S+):\s(.*)$"),
        re.compile(r"^\s*(.+)-(\d+)()\s+\[(\d+)\]\s+[dX.][N.][Hhs.][0-9a-f.]\s+(\d+\.\d+):\s+(\S+):\s(.*)$"),
        re.compile(r"^\s*(.+)-(\d+)()\s+\[(\d+)\]\s*(\d+\.\d+):\s+(\S+):\s(.*)$")]
-stacks, slices, threads = {}, 0, set()
+stacks, slices, threads, span = {}, 0, set(), []
 for l in lines:
     for r in res:
         m = r.match(l)
@@ -45,6 +45,9 @@ for l in lines:
     else:
         continue
     tid, ev, args = int(m.group(2)), m.group(6), m.group(7).rstrip("\0\n ")
+    if not re.match(r"^(tracing_mark_write: )?trace_event_clock_sync", args):
+        sec, frac = m.group(5).split(".")
+        span.append(int(sec) * 10**9 + int((frac + "000000000")[:9]))
     if ev not in ("tracing_mark_write", "0", "print"):
         continue
     if re.match(r"^B\|\d+\|", args):
@@ -53,7 +56,7 @@ for l in lines:
         threads.add(tid)
     elif re.match(r"^E(\||$)", args) and stacks.get(tid):
         stacks[tid].pop()
-print(slices, sum(len(s) for s in stacks.values()), len(threads))
+print(slices, sum(len(s) for s in stacks.values()), len(threads), max(span) - min(span) if span else 0)
 PY
 }
 
@@ -70,6 +73,8 @@ for f in "$REAL"/catapult-systrace/* "$REAL"/catapult-atrace/* "$REAL"/perfetto-
 	is "$(q "$T/$n.db" "SELECT coalesce(sum(count), 0) FROM diagnostics WHERE code = 'systrace_unfinished_slices'")" "$2" \
 		"$name: $2 slices never ended, counted"
 	is "$(q "$T/$n.db" "SELECT value FROM meta WHERE key = 'format'")" systrace "$name: read as systrace"
+	is "$(q "$T/$n.db" "SELECT coalesce((SELECT value FROM meta WHERE key = 'last_ts') - (SELECT value FROM meta WHERE key = 'first_ts'), 0)")" "$4" \
+		"$name: its span is its events' (clock syncs left out), $4 ns"
 done
 is "$n" 11 "eleven real files"
 
@@ -100,3 +105,21 @@ is "$("$BIN" query -q "$d" "SELECT tid, state, io_wait, blocked_function FROM th
 	"269|uninterruptible|0|worker_thread+0x534/0x820 2172|uninterruptible|1|__filemap_fdatawait_range+0x134/0x150 " \
 	"sched_blocked_systrace: the blocked reasons on the uninterruptible sleeps"
 is "$(q "$T/11.db" "SELECT name FROM threads WHERE tid = 19999")" real_name "unknown_thread_name: <...> is no name; next_comm gives it"
+
+# --process picks the app of a systrace too: by pid, by name; an unknown
+# one is an error naming those with most slices.
+f=$REAL/catapult-systrace/android_systrace.html
+"$BIN" "$f" -q --process ndroid.launcher -o "$T/p.json"
+is "$?" 0 "--process NAME on a systrace: exit 0"
+is "$(python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['trace']; print(t['pid'], t['main_tid'])" "$T/p.json")" "655 655" \
+	"--process ndroid.launcher: pid 655 and its main thread"
+"$BIN" import -q "$f" --process 474 -o "$T/p.db"
+is "$(q "$T/p.db" "SELECT group_concat(value, ' ') FROM (SELECT value FROM meta WHERE key IN ('pid', 'process_choice', 'main_tid') ORDER BY key)")" \
+	"474 474 --process" "--process PID: pid, why and main thread kept"
+is "$(q "$T/p.db" "SELECT tid FROM threads WHERE is_main = 1")" 474 "--process PID: its main thread is the threads table's main"
+out=$("$BIN" "$f" -q --process nosuch -o "$T/no.json" 2>&1)
+is "$?" 2 "--process of no process: a usage error"
+like "$out" "no process 'nosuch' with slices in '.*android_systrace.html'; those with most: surfaceflinger \\(pid 124, 3851 slices\\)" \
+	"--process of no process: the error names those with most slices"
+test -e "$T/no.json"
+is "$?" 1 "--process of no process: no report left"

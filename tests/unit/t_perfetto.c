@@ -3,10 +3,11 @@
  * writer's varints, fixed fields and nested lengths (one byte, then more
  * once the message outgrows it), and the key that interns a byte count's
  * text: equal keys must mean the text bt_format_bytes writes is equal,
- * ties of its rounding included. And the importer's kinds (pf_kinds.c):
- * legacy phases, counter units and incremental values per sequence, and
- * what is not imported counted per kind (compact_sched through protobuf-c's
- * unknown fields).
+ * ties of its rounding included. The importer's threads (pf_threads.c):
+ * which of a thread's names stands, ART's names of monitor owners
+ * resolved to threads, and the contention markers (pf_names.c). And its
+ * kinds (pf_kinds.c): legacy phases, counter units and incremental values
+ * per sequence, and what is not imported counted per kind.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,9 +121,9 @@ static void kinds(void)
 	struct pf_track t;
 	ProtobufCMessageUnknownField u[3];
 	ProtobufCMessage m;
-	/* compact_sched with its length prefix: intern_table "ab", 3 packed
-	 * switch timestamps (one of two bytes), 2 unpacked waking timestamps */
-	static const uint8_t cs[] = { 14, 0x2A, 2, 'a', 'b', 0x0A, 4, 0x81, 0x01, 5, 6, 0x38, 1, 0x38, 2 };
+	Perfetto__Protos__CompactSched cs = PERFETTO__PROTOS__COMPACT_SCHED__INIT;
+	Perfetto__Protos__FtraceEvent fe = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedSwitchFtraceEvent sw = PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
 
 	memset(&p, 0, sizeof p);
 	memset(seqs, 0, sizeof seqs);
@@ -168,18 +169,115 @@ static void kinds(void)
 	m.n_unknown_fields = 2;
 	pf_kinds_unknown(&p, PF_IN_FTRACE, &m);
 	ok(pf_kinds_not_imported(&p, "ftrace.irq_handler_entry") == 1, "ftrace events not read: by kind");
-	u[0].tag = 4;
-	u[0].wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
-	u[0].data = (uint8_t *)cs;
-	u[0].len = sizeof cs;
-	m.n_unknown_fields = 1;
-	pf_kinds_unknown(&p, PF_IN_BUNDLE, &m);
-	ok(pf_kinds_not_imported(&p, "ftrace.compact_sched_switch") == 3, "compact_sched: packed switches");
-	ok(pf_kinds_not_imported(&p, "ftrace.compact_sched_waking") == 2, "compact_sched: wakings, not packed");
-	u[0].len = 9;        /* cut inside the switches: counts what is there, reads no further */
-	pf_kinds_unknown(&p, PF_IN_BUNDLE, &m);
-	ok(pf_kinds_not_imported(&p, "ftrace.compact_sched_switch") == 3, "a cut compact_sched: no overread");
+	cs.n_switch_timestamp = 3;
+	cs.n_waking_timestamp = 2;
+	pf_kinds_compact(&p, &cs);
+	ok(pf_kinds_not_imported(&p, "ftrace.compact_sched_switch") == 3, "compact_sched: switches");
+	ok(pf_kinds_not_imported(&p, "ftrace.compact_sched_waking") == 2, "compact_sched: wakings");
+	fe.sched_switch = &sw;
+	pf_kinds_ftrace(&p, &fe);
+	ok(pf_kinds_not_imported(&p, "ftrace.sched_switch") == 1, "sched_switch: its names read, itself counted");
 	pf_kinds_release(&p);
+}
+
+static void pf_init(struct pf *p)
+{
+	memset(p, 0, sizeof *p);
+	bt_map64_init(&p->tgid_of, 16);
+	bt_map64_init(&p->thread_name, 16);
+	bt_map64_init(&p->process_name, 16);
+	bt_strmap_init(&p->frame_of);
+	pf_threads_init(p);
+}
+
+static const char *tname(struct pf *p, int64_t tid)
+{
+	const char *n = pf_name(p, &p->thread_name, tid);
+
+	return n ? n : "(none)";
+}
+
+static void thread_names(void)
+{
+	struct pf p;
+
+	pf_init(&p);
+	pf_thread_name(&p, 10, "kern", 4, PF_NAME_KERNEL, 100);
+	is_str(tname(&p, 10), "kern", "names: the kernel's comm");
+	pf_thread_name(&p, 10, "older", 5, PF_NAME_KERNEL, 50);
+	is_str(tname(&p, 10), "kern", "names: an older comm, later in the file (another CPU's bundle), does not replace it");
+	pf_thread_name(&p, 10, "newer\n", 6, PF_NAME_KERNEL, 150);
+	is_str(tname(&p, 10), "newer", "names: a newer comm does, without its newline");
+	pf_thread_name(&p, 10, "untimed", 7, PF_NAME_KERNEL, -1);
+	is_str(tname(&p, 10), "untimed", "names: a comm of no time: the file's order");
+	pf_thread_name(&p, 10, "tree", 4, PF_NAME_TREE, -1);
+	pf_thread_name(&p, 10, "kern2", 5, PF_NAME_KERNEL, 999);
+	is_str(tname(&p, 10), "tree", "names: the process tree's beats a later comm");
+	pf_thread_name(&p, 10, "own", 3, PF_NAME_OWN, -1);
+	pf_thread_name(&p, 10, "tree2", 5, PF_NAME_TREE, -1);
+	is_str(tname(&p, 10), "own", "names: the thread's own track's beats the tree's");
+	pf_thread_name(&p, 11, "a\0b", 3, PF_NAME_OWN, -1);
+	pf_thread_name(&p, 11, "", 0, PF_NAME_OWN, -1);
+	is_str(tname(&p, 11), "(none)", "names: empty names and names holding NUL are none");
+	is_int((int64_t)p.nnames, 1, "names: one string per thread, replaced in place");
+	pf_release(&p);
+}
+
+static void art_owners(void)
+{
+	static const struct { int64_t tid, pid; const char *name; } th[] = {
+		{ 20, 5, "DefaultDispatch" }, { 21, 5, "ple.sync.Worker" }, { 22, 5, "binder:5_2" },
+		{ 23, 5, "binder:5_2" }, { 24, 5, "HeapTaskDaemon" }, { 30, 6, "HeapTaskDaemon" },
+		{ 25, 5, "user@host.Name1" },
+	};
+	struct pf p;
+	size_t i;
+
+	pf_init(&p);
+	for (i = 0; i < sizeof th / sizeof th[0]; i++) {
+		pf_thread_group(&p, th[i].tid, th[i].pid);
+		pf_thread_name(&p, th[i].tid, th[i].name, strlen(th[i].name), PF_NAME_KERNEL, -1);
+	}
+#define FIND(pid, s) pf_threads_find(&p, pid, s, strlen(s))
+	is_int(FIND(5, "DefaultDispatcher-worker-1"), 20, "owners: a long name without a dot: its first 15 bytes");
+	is_int(FIND(5, "com.example.sync.Worker"), 21, "owners: a long dotted name: its last 15 bytes");
+	is_int(FIND(5, "user@host.Name1.x"), 25, "owners: a long name with '@': its first 15 bytes");
+	is_int(FIND(5, "binder:5_2"), -1, "owners: two threads of the name: ambiguous");
+	is_int(FIND(5, "Thread-7"), 0, "owners: no thread of the name");
+	is_int(FIND(5, "HeapTaskDaemon"), 24, "owners: the waiter's process's thread of the name");
+	is_int(FIND(6, "HeapTaskDaemon"), 30, "owners: another process's, in that process");
+	is_int(FIND(7, "HeapTaskDaemon"), 0, "owners: none in a process without it");
+#undef FIND
+	pf_release(&p);
+}
+
+static void contention_markers(void)
+{
+	static const struct { const char *name; enum pf_marker m; int64_t v; const char *owner; } c[] = {
+		{ "monitor contention with owner Signal Catcher (3) at void a.B.c()(B.java:1) waiters=0 blocking from x",
+		  PF_MONITOR, 3, "Signal Catcher" },
+		{ "monitor contention with owner pool (x) (12) waiters=1 blocking from y", PF_MONITOR, 12, "pool (x)" },
+		{ "monitor contention with owner binder:1858_20 (182)", PF_MONITOR, 182, "binder:1858_20" },
+		{ "monitor contention with owner nobody", PF_PLAIN, 0, NULL },
+		{ "Lock contention on a monitor lock (owner tid: 2053)", PF_LOCK, 2053, NULL },
+		{ "Lock contention on a monitor lock (owner tid: 0)", PF_LOCK, 0, NULL },
+		{ "Lock contention on thread list lock (owner tid: 5)", PF_PLAIN, 0, NULL },
+		{ "Lock contention on a monitor lock", PF_PLAIN, 0, NULL },
+	};
+	struct pf p;
+	size_t i;
+
+	pf_init(&p);
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		uint32_t id = pf_frame(&p, c[i].name, strlen(c[i].name));   /* before p.frames: it may move */
+		const struct pf_frame *f = &p.frames[id - 1];
+		char what[160];
+		snprintf(what, sizeof what, "markers: '%.60s'", c[i].name);
+		ok(f->marker == c[i].m && (c[i].m == PF_PLAIN || f->value == c[i].v) &&
+		   (!c[i].owner || (f->iface_len == strlen(c[i].owner) &&
+				    !memcmp(f->name + f->iface_off, c[i].owner, f->iface_len))), what);
+	}
+	pf_release(&p);
 }
 
 int main(void)
@@ -187,5 +285,8 @@ int main(void)
 	kinds();
 	wire();
 	bytes_keys();
+	thread_names();
+	art_owners();
+	contention_markers();
 	return done_testing();
 }

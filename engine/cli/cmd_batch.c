@@ -1,0 +1,167 @@
+/*
+ * "btrace-analyze batch INPUT... -o OUTDIR": every trace under the inputs
+ * analysed by a pool of workers (engine/batch/batch.h), each this binary's
+ * 'analyze' on one trace; here the command line, the probe that says what
+ * a file is (the importers'), and the summary line.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/base/fileio.h"
+#include "engine/batch/batch.h"
+#include "engine/cli/cmd.h"
+#include "importers/importer.h"
+#include "importers/known.h"
+
+static const char *probe(const char *path, struct bt_buf *why, int *sidecar)
+{
+	const struct bt_importer *imp;
+	struct bt_err e = BT_ERR_INIT;
+	unsigned char head[64];
+	size_t n = 0;
+	FILE *f;
+
+	*sidecar = 0;
+	if (bt_db_is_trace_db(path))
+		return "trace-database";
+	if (!bt_importer_find(path, &imp, &e))
+		return imp->name;
+	bt_buf_adds(why, e.msg);
+	if ((f = fopen(path, "rb"))) {
+		n = fread(head, 1, sizeof head, f);
+		fclose(f);
+	}
+	*sidecar = bt_known_sidecar(head, n);
+	return NULL;
+}
+
+/* The binary workers run: this one, by /proc/self/exe where there is one. */
+static char *self_exe(const char *argv0)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+
+	if (n > 0) {
+		buf[n] = 0;
+		return bt_xstrdup(buf);
+	}
+	return bt_xstrdup(argv0);
+}
+
+/* The analyze options every worker gets. */
+static const char **worker_args(const struct bt_opts *o, int *n)
+{
+	const char **a = bt_xcalloc((size_t)(2 * (o->nrules + o->nsets) + 16), sizeof *a);
+	int i, k = 0;
+
+	for (i = 0; i < o->nrules; i++) {
+		a[k++] = "--rules";
+		a[k++] = o->rules[i];
+	}
+	for (i = 0; i < o->nsets; i++) {
+		a[k++] = "--set";
+		a[k++] = o->sets[i];
+	}
+	if (o->retrace) {
+		a[k++] = "--retrace";
+		a[k++] = o->retrace;
+	}
+	if (o->symbols) {
+		a[k++] = "--symbols";
+		a[k++] = o->symbols;
+	}
+	if (o->slice_policy) {
+		a[k++] = "--slice-policy";
+		a[k++] = o->slice_policy;
+	}
+	if (o->strict)
+		a[k++] = "--strict";
+	*n = k;
+	return a;
+}
+
+/* The files every worker reads, before the first starts: one missing
+ * would fail every trace. */
+static int check_files(const struct bt_opts *o, struct bt_err *err)
+{
+	int i, rc = BT_OK;
+
+	for (i = 0; i < o->nrules && !rc; i++)
+		rc = bt_input_check(o->rules[i], 0, err);
+	if (!rc && o->retrace)
+		rc = bt_input_check(o->retrace, 0, err);
+	if (!rc && o->symbols)
+		rc = bt_input_check(o->symbols, 0, err);
+	return rc;
+}
+
+static void tell(const struct bt_batch_sum *s)
+{
+	fprintf(stderr, "btrace-analyze: batch: %llu trace%s: %llu ok, %llu failed",
+		(unsigned long long)s->traces, s->traces == 1 ? "" : "s", (unsigned long long)s->ok,
+		(unsigned long long)s->failed);
+	if (s->earlier)
+		fprintf(stderr, " (%llu from an earlier run)", (unsigned long long)s->earlier);
+	fprintf(stderr, "; %llu other file%s skipped", (unsigned long long)s->skipped, s->skipped == 1 ? "" : "s");
+	if (s->sidecars)
+		fprintf(stderr, " (%llu beside a trace)", (unsigned long long)s->sidecars);
+	fprintf(stderr, "; %llu analysed in %.1f s", (unsigned long long)s->ran, s->seconds);
+	if (s->ran && s->seconds > 0)
+		fprintf(stderr, ", %.1f/s", (double)s->ran / s->seconds);
+	fprintf(stderr, "; manifest '%s'\n", s->manifest);
+}
+
+int bt_cmd_batch(int argc, char **argv, struct bt_err *err)
+{
+	struct bt_opts o;
+	struct bt_batch_opts bo;
+	struct bt_batch_sum sum;
+	const char **args = NULL;
+	char *exe = NULL, *outdir = NULL;
+	size_t n;
+	int rc = bt_opts_parse(&o, &bt_optab_batch, argc, argv, err);
+
+	memset(&sum, 0, sizeof sum);
+	if (!rc && o.help) {
+		bt_cmd_print_help("batch");
+		goto done;
+	}
+	if (!rc && o.ninputs == 0)
+		rc = bt_err_set(err, BT_EUSAGE, "batch wants at least one input (a trace or a directory)");
+	if (!rc && !o.out)
+		rc = bt_err_set(err, BT_EUSAGE, "batch wants an output directory (-o OUTDIR)");
+	if (!rc)
+		rc = check_files(&o, err);
+	if (rc)
+		goto done;
+	memset(&bo, 0, sizeof bo);
+	exe = self_exe(argv[0]);
+	args = worker_args(&o, &bo.nargs);
+	outdir = bt_xstrdup(o.out);   /* "fleet/" names its files "fleet/reports/..." */
+	for (n = strlen(outdir); n > 1 && outdir[n - 1] == '/'; n--)
+		outdir[n - 1] = 0;
+	bo.outdir = outdir;
+	bo.exe = exe;
+	bo.args = args;
+	bo.jobs = o.jobs ? o.jobs : bt_batch_cores();
+	bo.db = o.keep_db;
+	bo.shard = o.shard;
+	bo.nshards = o.nshards;
+	bo.retry_failed = o.retry_failed;
+	bo.timeout = o.timeout;
+	bo.progress = !o.quiet && isatty(2);
+	bo.probe = probe;
+	rc = bt_batch_run(&bo, o.inputs, o.ninputs, &sum, err);
+	if ((!rc || rc == BT_EBATCH) && !o.quiet)
+		tell(&sum);
+done:
+	bt_batch_sum_release(&sum);
+	free(args);
+	free(exe);
+	free(outdir);
+	bt_opts_release(&o);
+	return rc;
+}
