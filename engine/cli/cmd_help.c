@@ -81,7 +81,7 @@ static const struct {
 	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
 	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"
 	  "thread_blocking, frames, nodes, samples, slices, messages, blocking_edges,\n"
-	  "counters, track_slices, thread_states, diagnostics).\n"
+	  "counters, track_slices, instants, thread_states, diagnostics).\n"
 	  "The database appears only when the import succeeded.\n",
 	  &bt_optab_import, NULL },
 	{ "query", "btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json] [-o FILE]",

@@ -209,6 +209,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_strmap_init(&p.type_of);
 	pf_threads_init(&p);
 	bt_map64_init(&threads, 64);
+	pf_kinds_init(&p);
 	rc = load_types(&p, err);
 	pf_spill_open(&p, 0);
 	if (!rc)
@@ -221,8 +222,10 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		pf_threads_done(&p);
 	if (!rc)
 		rc = pf_choose(&p, err);
-	if (!rc)
+	if (!rc) {
+		pf_kinds_name(&p);
 		rc = pf_pair(&p, &threads, err);
+	}
 	if (!rc)
 		rc = write_frames(&p, err);
 	if (!rc)
@@ -235,11 +238,14 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = write_meta(&p, main_tid, nthreads, err);
 	if (!rc)
 		rc = pf_choose_meta(&p, err);
+	if (!rc)
+		rc = pf_kinds_save(&p, threads.len, err);   /* threads with slices */
 	pf_spill_close(&p);
 	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);
 	bt_map64_release(&threads);
 	pf_release(&p);
 	pf_choose_release(&p);
+	pf_kinds_release(&p);
 	return rc;
 }
 

@@ -48,6 +48,10 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 		bt_jsonw_key(w, "no_names");
 		bt_jsonw_cstr(w, f->no_names);
 	}
+	if (f->no_threads) {
+		bt_jsonw_key(w, "no_threads");
+		bt_jsonw_cstr(w, f->no_threads);
+	}
 	bt_jsonw_end_object(w);
 }
 

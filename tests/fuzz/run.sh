@@ -43,7 +43,7 @@ seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our 
 	i=0
 	for opts in "--flavor btrace2" "--flavor btrace3" "--flavor btrace3 --gzip" \
 		"--flavor btrace3 --no-annotations --threads 1" "--flavor btrace2 --threads 2 --blocks 4" \
-		"--flavor device"; do
+		"--flavor device" "--flavor kinds"; do
 		i=$((i + 1))
 		# shellcheck disable=SC2086
 		python3 tests/fixtures/mkperfetto.py "$1/corpus/seed$i" --seed "$i" --slices 30 --no-truth $opts
@@ -53,6 +53,15 @@ seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our 
 	done
 	"$B/tests/mkdump" --records 30 --no-truth "$1/d" >/dev/null
 	"$B/btrace-analyze" -q "$1/d" --perfetto "$1/corpus/export.pb"
+	# real traces of every kind (Perfetto's parser tests, named tracks, a
+	# Linux system trace), read where they are: never copied into the tree
+	real=${BT_REAL_TRACES:-../shared/real-traces}
+	[ -d "$real" ] || real=/work/shared/real-traces
+	for f in "$real"/perfetto-difftest-textproto/*.pb "$real"/perfetto-nested-tracks/*.perfetto-trace \
+		"$real"/systing-trace/trace.pb; do
+		[ -f "$f" ] && cp "$f" "$1/corpus/real-$(basename "$f")"
+	done
+	return 0
 }
 
 pack_b2() {   # dir flags out: fuzz_btrace2's one-input layout (u32 length | flags, trace, mapping)
