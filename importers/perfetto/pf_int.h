@@ -163,6 +163,11 @@ struct pf {
 	size_t nlaunches, lcap;
 	int open_launches;
 	struct bt_strmap type_of;        /* record type name -> type, for the Type annotation */
+	/* What the annotations say at all (pf_packet.c): a thread none of whose
+	 * slices gives its CPU time has it unknown (pf_pair.c); kinds of
+	 * counters no slice gives are not in the trace (meta no_*). */
+	struct bt_map64 cpu_keys, cpu_tracks;   /* keys, track uuids with a CPU annotation */
+	uint32_t args_seen;              /* pf_args bits of any event */
 };
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */

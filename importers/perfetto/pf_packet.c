@@ -306,6 +306,14 @@ static int spill(struct pf *p, int known, int64_t k, uint64_t uuid, int64_t ts, 
 	e.v = v;
 	e.nargs = a && a->has ? pack_args(a, buf) : 0;
 	e.args = buf;
+	if (a && a->has & (1u << PF_CPU | 1u << PF_SELF_CPU)) {
+		if (known)
+			bt_map64_put(&p->cpu_keys, (uint64_t)k, 1);
+		if (uuid)
+			bt_map64_put(&p->cpu_tracks, uuid, 1);
+	}
+	if (a)
+		p->args_seen |= a->has;
 	return pf_spill_event(p, &e, err);
 }
 
@@ -621,6 +629,8 @@ void pf_release(struct pf *p)
 	bt_map64_release(&p->thread_name);
 	bt_map64_release(&p->process_name);
 	bt_map64_release(&p->begins);
+	bt_map64_release(&p->cpu_keys);
+	bt_map64_release(&p->cpu_tracks);
 	for (i = 0; i < p->nnames; i++)
 		free(p->names[i]);
 	free(p->names);

@@ -210,6 +210,8 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	s.frame_id = frame;
 	s.type = marker_type(f->marker);
 	apply_args(&s, &known, a);
+	if (!bt_map64_get(&r->p->cpu_keys, (uint64_t)r->key))   /* none of the thread's slices says */
+		known |= BT_FEED_CPU_UNKNOWN;
 	if (!bt_map64_get(r->threads, (uint64_t)r->key))
 		bt_map64_put(r->threads, (uint64_t)r->key, 1);
 	return bt_feed_open(r->feed, &s, known, marker_type(f->marker) >= 0, err);
@@ -414,6 +416,9 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err)
 	r.p = p;
 	r.threads = threads;
 	r.feed = bt_feed_new(p->db, p->o->taps);
+	for (rc = 0; rc < (int)p->ntracks; rc++)   /* a thread's tracks' CPU annotations are its */
+		if (p->tracks[rc].tid > 0 && bt_map64_get(&p->cpu_tracks, p->tracks[rc].uuid))
+			bt_map64_put(&p->cpu_keys, (uint64_t)p->tracks[rc].tid, 1);
 	for (rc = 0; rc < (int)p->nframes; rc++)
 		bt_feed_frame(r.feed, (uint32_t)rc + 1, p->frames[rc].name);
 	rc = pf_spill_order(p, &st, err);

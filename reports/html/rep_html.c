@@ -78,6 +78,11 @@ static void facts(FILE *out, const struct bt_facts *f)
 		bt_html_esc(out, f->no_names);
 		fputs("</p>\n", out);
 	}
+	if (f->unrecorded) {
+		fputs("<p class=\"facts\"><strong>Not in this trace</strong>: ", out);
+		bt_html_esc(out, f->unrecorded);
+		fputs(f->cpu_time ? " (CPU columns read " BT_UNKNOWN ")</p>\n" : "</p>\n", out);
+	}
 	fputs("<p class=\"facts\">", out);
 	bt_html_esc(out, f->format ? f->format : "?");
 	if (f->version)
