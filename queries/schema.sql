@@ -345,12 +345,13 @@ CREATE TABLE startup_phases (
 );
 
 -- Per phase, the main thread's top ten methods by self CPU time in it; for
--- the whole window ('startup'), every method with own time in it.
+-- the whole window ('startup'), every method with own time in it. A trace
+-- without CPU time ranks them by self wall time, self_cpu_ns NULL.
 CREATE TABLE startup_methods (
 	phase       TEXT NOT NULL,
 	rank        INTEGER NOT NULL,
 	frame_id    INTEGER NOT NULL,
-	self_cpu_ns INTEGER NOT NULL,
+	self_cpu_ns INTEGER,
 	self_ns     INTEGER NOT NULL,
 	incl_ns     INTEGER              -- the window's: inclusive wall time in it; NULL for a phase
 );
