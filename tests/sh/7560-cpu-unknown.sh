@@ -72,6 +72,9 @@ if [ -d "$REAL/nowinandroid-trace" ]; then
 	is "$(grep -c 'Not in this trace' "$T/n.md")/$($K md "$T/n.md")" 1/ok \
 		"nowinandroid Markdown: said once; every CPU, off-CPU and unexplained cell reads —"
 	is "$(grep -c 'Not in this trace' "$T/n.html")" 1 "nowinandroid HTML: said once"
+	is "$(grep -o '<option value="[16]">[^<]*</option>' "$T/n.html" | tr '\n' ' ')" \
+		'<option value="1">CPU time (not in this trace)</option> <option value="6">off-CPU time (not in this trace)</option> ' \
+		"nowinandroid HTML: the flame graph's CPU weights say they are not in the trace"
 	is "$(grep -c '<td>—</td>' "$T/n.html" | sed 's/^[1-9][0-9]*$/some/')" some "nowinandroid HTML: unknown cells read —"
 	is "$(/usr/bin/python3 tests/fixtures/check_xlsx.py report "$T/n.xlsx" "$T/n.json" "$BIN" "$N")" \
 		"Charts: chart types ['BarChart']" \
