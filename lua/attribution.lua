@@ -252,8 +252,11 @@ WHERE tid = ? AND msg_id = ? ORDER BY rank LIMIT 3]], main, r.msg_id) do
     -- a zero total has nothing to attribute: its cut is NULL, which no
     -- sum passes (0 >= 0 would make every method a metric)
     local function cut(total) if total and total > 0 then return total * pct end return nil end
-    local fields = { "self_ns", "self_cpu_ns", "self_offcpu_ns", "incl_ns", "incl_cpu_ns",
-      "incl_offcpu_ns", "self_alloc_bytes", "incl_alloc_bytes", "self_majflt", "incl_majflt" }
+    local fields = {}
+    for _, k in ipairs({ "self_ns", "self_cpu_ns", "self_offcpu_ns", "incl_ns", "incl_cpu_ns",
+        "incl_offcpu_ns", "self_alloc_bytes", "incl_alloc_bytes", "self_majflt", "incl_majflt" }) do
+      if not unrecorded[k:match("^%a+_(.*)$")] then fields[#fields + 1] = k end
+    end
     for r in bt.rows([[
 SELECT f.name, CAST(total(m.self_ns) AS INTEGER) AS self_ns,
        CASE WHEN count(m.self_cpu_ns) = count(*) THEN CAST(total(m.self_cpu_ns) AS INTEGER) END AS self_cpu_ns,
@@ -268,7 +271,8 @@ HAVING CAST(total(m.incl_ns) AS INTEGER) >= ? OR CAST(total(m.self_cpu_ns) AS IN
     OR CAST(total(m.incl_majflt) AS INTEGER) >= ? ORDER BY f.name]], cut(process.wall_ns), cut(process.cpu_ns), cut(process.alloc_bytes),
         cut(process.majflt)) do
       for _, k in ipairs(fields) do
-        if not unrecorded[k:match("^%a+_(.*)$")] then metric("method." .. r.name .. "." .. k, r[k]) end
+        local v = r[k]
+        if v ~= nil then bt.metric("method." .. r.name .. "." .. k, v) end   -- nil: CPU time not in the trace
       end
     end
     for k, v in pairs(process_kind) do bt.metric("process.blocked_ns." .. k, v) end

@@ -307,10 +307,15 @@ static int spill(struct pf *p, int known, int64_t k, uint64_t uuid, int64_t ts, 
 	e.nargs = a && a->has ? pack_args(a, buf) : 0;
 	e.args = buf;
 	if (a && a->has & (1u << PF_CPU | 1u << PF_SELF_CPU)) {
-		if (known)
+		if (known && (!p->cpu_put || p->cpu_key != k)) {
 			bt_map64_put(&p->cpu_keys, (uint64_t)k, 1);
-		if (uuid)
+			p->cpu_key = k;
+			p->cpu_put = 1;
+		}
+		if (uuid && p->cpu_track != uuid) {
 			bt_map64_put(&p->cpu_tracks, uuid, 1);
+			p->cpu_track = uuid;
+		}
 	}
 	if (a)
 		p->args_seen |= a->has;

@@ -41,6 +41,7 @@ struct pair {
 	size_t nts, tscap;
 	int64_t key, last_ts;
 	int have_key, skip_key;
+	int key_nocpu;           /* none of the key's slices gives its CPU time */
 	struct bt_map64 *threads;   /* tids with slices */
 	int64_t total[PF__NARGS];   /* magnitudes of the values taken, by kind */
 	uint64_t unmatched, overlaps, unterminated, deep, other, over;
@@ -210,7 +211,7 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	s.frame_id = frame;
 	s.type = marker_type(f->marker);
 	apply_args(&s, &known, a);
-	if (!bt_map64_get(&r->p->cpu_keys, (uint64_t)r->key))   /* none of the thread's slices says */
+	if (r->key_nocpu)   /* none of the thread's slices says: unknown, not 0 */
 		known |= BT_FEED_CPU_UNKNOWN;
 	if (!bt_map64_get(r->threads, (uint64_t)r->key))
 		bt_map64_put(r->threads, (uint64_t)r->key, 1);
@@ -358,6 +359,7 @@ static int row(struct pair *r, sqlite3_stmt *st, struct bt_err *err)
 		r->have_key = 1;
 		r->key = key;
 		r->skip_key = key >= 0 && !wanted(r->p, key);
+		r->key_nocpu = !bt_map64_get(&r->p->cpu_keys, (uint64_t)key);
 	}
 	r->last_ts = ts;
 	if (r->skip_key) {
