@@ -43,6 +43,7 @@ struct pair {
 	size_t nts, tscap;
 	int64_t key, last_ts;
 	int have_key, skip_key;
+	int key_nocpu;           /* none of the key's slices gives its CPU time */
 	struct bt_map64 *threads;   /* tids with slices */
 	int64_t total[PF__NARGS];   /* magnitudes of the values taken, by kind */
 	uint64_t unmatched, overlaps, unterminated, deep, other, over;
@@ -220,6 +221,8 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	s.frame_id = frame;
 	s.type = marker_type(f->marker);
 	apply_args(&s, &known, a);
+	if (r->key_nocpu)   /* none of the thread's slices says: unknown, not 0 */
+		known |= BT_FEED_CPU_UNKNOWN;
 	if (!bt_map64_get(r->threads, (uint64_t)r->key))
 		bt_map64_put(r->threads, (uint64_t)r->key, 1);
 	return bt_feed_open(r->feed, &s, known, marker_type(f->marker) >= 0, err);
@@ -404,6 +407,7 @@ static int row(struct pair *r, const struct pf_event *e, struct bt_err *err)
 		r->have_key = 1;
 		r->key = key;
 		r->skip_key = key >= 0 && !wanted(r->p, key);
+		r->key_nocpu = !bt_map64_get(&r->p->cpu_keys, (uint64_t)key);
 	}
 	r->last_ts = ts;
 	if (kind == PF_EV_INSTANT || kind >= PF_EV_ASYNC_BEGIN)   /* pf_kinds.c */
@@ -464,6 +468,9 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err)
 	r.p = p;
 	r.threads = threads;
 	r.feed = bt_feed_new(p->db, p->o->taps);
+	for (rc = 0; rc < (int)p->ntracks; rc++)   /* a thread's tracks' CPU annotations are its */
+		if (p->tracks[rc].tid > 0 && bt_map64_get(&p->cpu_tracks, p->tracks[rc].uuid))
+			bt_map64_put(&p->cpu_keys, (uint64_t)p->tracks[rc].tid, 1);
 	for (rc = 0; rc < (int)p->nframes; rc++)
 		bt_feed_frame(r.feed, (uint32_t)rc + 1, p->frames[rc].name);
 	memset(&e, 0, sizeof e);
