@@ -17,42 +17,15 @@
 #define MD_LIMIT 60000
 #define SUMMARY_ROWS 40
 
-static void head(FILE *out, const char *const *h, int n, const char *align)
-{
-	int k;
-
-	for (k = 0; k < n; k++) {
-		fputs("| ", out);
-		bt_md_put(out, h[k]);
-		fputc(' ', out);
-	}
-	fputs("|\n", out);
-	for (k = 0; k < n; k++)
-		fputs(align[k] == 'r' ? "|---:" : "|---", out);
-	fputs("|\n", out);
-}
-
-static void row(FILE *out, const struct bt_buf *cell, int n)
-{
-	int k;
-
-	for (k = 0; k < n; k++) {
-		fputs("| ", out);
-		bt_md_put(out, cell[k].buf);
-		fputc(' ', out);
-	}
-	fputs("|\n", out);
-}
-
 static void summary(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
 {
 	size_t *at = bt_xcalloc(c->nm + 1, sizeof *at), n, i, more;
 
 	n = bt_cmp_summary_rows(c, at, SUMMARY_ROWS, &more);
-	head(out, bt_cmp_shead, BT_CMP_SCOLS, "lrrrrrl");
+	bt_md_head(out, bt_cmp_shead, BT_CMP_SCOLS, "lrrrrrl");
 	for (i = 0; i < n; i++) {
 		bt_cmp_summary_cells(c, &c->m[at[i]], cell);
-		row(out, cell, BT_CMP_SCOLS);
+		bt_md_row(out, cell, BT_CMP_SCOLS);
 	}
 	if (more)
 		fprintf(out, "\n%zu more moved; see the details.\n", more);
@@ -73,10 +46,10 @@ static void causes(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
 		fputs("\n#### ", out);
 		bt_md_put(out, title.buf);
 		fputs("\n\n", out);
-		head(out, bt_cmp_khead, BT_CMP_KCOLS, "lrrrr");
+		bt_md_head(out, bt_cmp_khead, BT_CMP_KCOLS, "lrrrr");
 		for (k = 0; k < m->ncauses; k++) {
 			bt_cmp_cause_cells(c, &m->causes[k], cell);
-			row(out, cell, BT_CMP_KCOLS);
+			bt_md_row(out, cell, BT_CMP_KCOLS);
 		}
 	}
 	bt_buf_release(&title);
@@ -91,9 +64,9 @@ static void metrics(const struct bt_compare *c, struct bt_buf *cell, int unchang
 		if ((c->m[i].verdict == BT_VD_UNCHANGED) != unchanged)
 			continue;
 		if (!n++)
-			head(out, bt_cmp_mhead, BT_CMP_MCOLS, "llrrrrrl");
+			bt_md_head(out, bt_cmp_mhead, BT_CMP_MCOLS, "llrrrrrl");
 		bt_cmp_metric_cells(&c->m[i], cell);
-		row(out, cell, BT_CMP_MCOLS);
+		bt_md_row(out, cell, BT_CMP_MCOLS);
 	}
 }
 
@@ -107,10 +80,10 @@ static void list(const struct bt_cmp_view *v, const struct bt_cmp_list *l, int m
 	if (!l->n)
 		return;
 	fprintf(out, "\n#### %s (%zu of %zu that moved)\n\n", title, n, l->n);
-	head(out, bt_cmp_dhead, BT_CMP_DCOLS, "llrrrrrr");
+	bt_md_head(out, bt_cmp_dhead, BT_CMP_DCOLS, "llrrrrrr");
 	for (i = 0; i < n; i++) {
 		bt_cmp_change_cells(&l->rows[i], u, cell);
-		row(out, cell, BT_CMP_DCOLS);
+		bt_md_row(out, cell, BT_CMP_DCOLS);
 	}
 }
 

@@ -6,33 +6,6 @@
 #include "reports/fleet/fleet_cells.h"
 #include "reports/report.h"
 
-static void head(FILE *out, const char *const *h, int n, const char *align)
-{
-	int k;
-
-	for (k = 0; k < n; k++) {
-		fputs("| ", out);
-		bt_md_put(out, h[k]);
-		fputc(' ', out);
-	}
-	fputs("|\n", out);
-	for (k = 0; k < n; k++)
-		fputs(align[k] == 'r' ? "|---:" : "|---", out);
-	fputs("|\n", out);
-}
-
-static void row(FILE *out, const struct bt_buf *c, int n)
-{
-	int k;
-
-	for (k = 0; k < n; k++) {
-		fputs("| ", out);
-		bt_md_put(out, c[k].buf);
-		fputc(' ', out);
-	}
-	fputs("|\n", out);
-}
-
 static void group(const struct bt_fleet_view *v, const struct bt_fv_group *g, struct bt_buf *c, FILE *out)
 {
 	size_t i;
@@ -41,26 +14,26 @@ static void group(const struct bt_fleet_view *v, const struct bt_fv_group *g, st
 	bt_md_put(out, g->title);
 	fprintf(out, " (%lld traces)\n\n", (long long)g->g->traces);
 	if (g->nvalues) {
-		head(out, bt_fv_vhead, BT_FV_VCOLS, "lrrrrrr");
+		bt_md_head(out, bt_fv_vhead, BT_FV_VCOLS, "lrrrrrr");
 		for (i = 0; i < g->nvalues; i++) {
 			bt_fv_value_cells(g->values[i], c);
-			row(out, c, BT_FV_VCOLS);
+			bt_md_row(out, c, BT_FV_VCOLS);
 		}
 	}
 	if (g->nmethods) {
 		fputs("\n### Methods that dominate the startup's main-thread CPU\n\n", out);
-		head(out, bt_fv_mhead, BT_FV_MCOLS, "lrrrrr");
+		bt_md_head(out, bt_fv_mhead, BT_FV_MCOLS, "lrrrrr");
 		for (i = 0; i < g->nmethods; i++) {
 			bt_fv_method_cells(v, g, g->methods[i], c);
-			row(out, c, BT_FV_MCOLS);
+			bt_md_row(out, c, BT_FV_MCOLS);
 		}
 	}
 	if (g->nwaits) {
 		fputs("\n### Waits most often on the startup's critical path\n\n", out);
-		head(out, bt_fv_whead, BT_FV_WCOLS, "llrrrr");
+		bt_md_head(out, bt_fv_whead, BT_FV_WCOLS, "llrrrr");
 		for (i = 0; i < g->nwaits; i++) {
 			bt_fv_wait_cells(v, g, g->waits[i], c);
-			row(out, c, BT_FV_WCOLS);
+			bt_md_row(out, c, BT_FV_WCOLS);
 		}
 	}
 }
@@ -78,10 +51,10 @@ static int write_md(const struct bt_fleet_view *v, FILE *out, struct bt_err *err
 	fputs("\n\n", out);
 	fputs(bt_fv_note, out);
 	fputs("\n\n", out);
-	head(out, bt_fv_ghead, BT_FV_GCOLS, "lrrrrr");
+	bt_md_head(out, bt_fv_ghead, BT_FV_GCOLS, "lrrrrr");
 	for (i = 0; i < v->ngroups; i++) {
 		bt_fv_group_cells(&v->groups[i], c);
-		row(out, c, BT_FV_GCOLS);
+		bt_md_row(out, c, BT_FV_GCOLS);
 	}
 	for (i = 0; i < v->ngroups; i++)
 		group(v, &v->groups[i], c, out);

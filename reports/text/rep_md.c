@@ -25,6 +25,33 @@ void bt_md_put(FILE *out, const char *s)
 	}
 }
 
+void bt_md_head(FILE *out, const char *const *h, int n, const char *align)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		fputs("| ", out);
+		bt_md_put(out, h[k]);
+		fputc(' ', out);
+	}
+	fputs("|\n", out);
+	for (k = 0; k < n; k++)
+		fputs(align[k] == 'r' ? "|---:" : "|---", out);
+	fputs("|\n", out);
+}
+
+void bt_md_row(FILE *out, const struct bt_buf *cell, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		fputs("| ", out);
+		bt_md_put(out, cell[k].buf);
+		fputc(' ', out);
+	}
+	fputs("|\n", out);
+}
+
 static void facts(FILE *out, const struct bt_facts *f)
 {
 	fputs("# btrace-analyze report: ", out);
