@@ -210,6 +210,12 @@ void pf_spill_resolve(struct pf *p, struct pf_track *t, int64_t k);
  * are left out. */
 int pf_spill_order(struct pf *p, struct bt_err *err);
 int pf_spill_next(struct pf *p, struct pf_event *e, struct bt_err *err);
+/* After a read in pairing order: give back its buffers (the events stay,
+ * in memory or in the run file, until pf_spill_close). */
+void pf_spill_rest(struct pf *p);
+/* Read the events in pairing order again, from the first (after
+ * pf_spill_order): a scratch analysis's deferred slices pair them anew. */
+int pf_spill_rewind(struct pf *p, struct bt_err *err);
 
 /* pf_packet.c */
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
