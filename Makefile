@@ -8,7 +8,7 @@
 #                 export imported back, and a 1.2M-sample iOS database (BENCH=ios for
 #                 that alone): wall, CPU, peak RSS
 # make fuzz       libFuzzer on the importers (Android, iOS, Perfetto, btrace 2.0,
-#                 ART, systrace) and compare's JSON report reader (FUZZ_SECONDS=600
+#                 ART, systrace), compare's JSON report reader and merge's (FUZZ_SECONDS=600
 #                 in all, split between them;
 #                 FUZZ_TARGETS="ios perfetto" for some)
 # make clean
@@ -165,7 +165,7 @@ bench: $(BIN) $(MKDUMP)
 	@B=$(B) sh tests/bench.sh
 
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= android ios perfetto json btrace2 art systrace
+FUZZ_TARGETS ?= android ios perfetto json btrace2 art systrace fleet
 # UBSan findings abort (no recovery), so libFuzzer keeps them as crashes.
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 fuzz:

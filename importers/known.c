@@ -3,6 +3,7 @@
  * do instead, rather than "bytes 00 00 00 00 match no supported format".
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "importers/known.h"
@@ -78,6 +79,45 @@ static int is_method_mapping(const unsigned char *h, size_t n)
 	for (len = 0, dots = 0; s < end && *s > ' ' && *s < 0x7f && *s != ','; s++)   /* the class */
 		len++, dots += *s == '.';
 	return len > 0 && (s == end || (dots && *s == ' ' && (s + 1 == end || s[1] > ' ')));
+}
+
+/* A Perfetto trace in protobuf's text format (Perfetto's test inputs): '#'
+ * comment lines and blank ones, then "packet {". */
+static int is_textproto(const char *s, size_t n)
+{
+	const char *end = s + n;
+
+	for (;;) {
+		while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+			s++;
+		if (s == end || *s != '#')
+			break;
+		s = memchr(s, '\n', (size_t)(end - s));
+		if (!s)
+			return 0;
+	}
+	if ((size_t)(end - s) < 6 || memcmp(s, "packet", 6))
+		return 0;
+	for (s += 6; s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'); s++)
+		;
+	return s < end && (*s == '{' || *s == ':');
+}
+
+const char *bt_known_text(const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	if (is_textproto(buf, n))
+		return "this is a Perfetto trace in protobuf's text format (a .textproto, as Perfetto's tests "
+		       "write them), not a trace file; encode it first: protoc --encode=perfetto.protos.Trace "
+		       "perfetto_trace.proto < IN.textproto > OUT.pb";
+	return NULL;
 }
 
 int bt_known_sidecar(const unsigned char *h, size_t n)

@@ -8,6 +8,9 @@
 
 /* What to tell the user about a file starting with h[0..n), or NULL. */
 const char *bt_known_format(const unsigned char *h, size_t n);
+/* The same for what the first 64 bytes do not tell (a text file's
+ * comments may be longer): reads up to 4 KiB of path. */
+const char *bt_known_text(const char *path);
 
 /* 1 if h[0..n) starts a file that goes beside a trace (a sampling-mapping,
  * a methodMapping.txt, a ProGuard/R8 mapping.txt): batch counts these as

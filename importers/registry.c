@@ -40,7 +40,7 @@ int bt_importer_find(const char *path, const struct bt_importer **out, struct bt
 	}
 	if (dir)
 		return bt_err_set(err, BT_EFORMAT, "no trace found in directory '%s' (looked for sampling, sampling.bin, appTrace.bin)", path);
-	if ((known = bt_known_format(head, n)))
+	if ((known = bt_known_format(head, n)) || (known = bt_known_text(path)))
 		return bt_err_set(err, BT_EFORMAT, "unrecognised input '%s': %s", path, known);
 	if (n < 4)
 		return bt_err_set(err, BT_EFORMAT, "unrecognised input '%s': only %zu bytes at offset 0", path, n);

@@ -143,7 +143,14 @@ CREATE TABLE dispatches (
 
 -- Values over time that are not per-sample counters: iOS TimeSeriesModel
 -- counters (cpu_usage, mem_usage in bytes) and Perfetto counter tracks
--- (as the trace gives them). track is the counter's name.
+-- (as the trace gives them). track is the counter's name. Perfetto: a
+-- counter track's values times its unit_multiplier, deltas summed where
+-- it is incremental (per sequence), extra_counter_values included; a
+-- track the trace leaves unnamed is named by its type (thread_time,
+-- thread_instruction_count, counter), a thread's counter "NAME (tid N)".
+-- atrace's C|pid|NAME|value is the process's counter "NAME (pid N)" (as
+-- the systrace importer names it). Thread tracks' counter events are
+-- "thread N".
 CREATE TABLE counters (
 	track TEXT NOT NULL,
 	ts    INTEGER NOT NULL,
@@ -152,13 +159,31 @@ CREATE TABLE counters (
 
 -- Slices on a track that is no thread's: iOS TimeSeriesModel slices
 -- (hitch), Perfetto process, async and named tracks. Not call stacks, so
--- kept out of slices and attribution.
+-- kept out of slices and attribution. Perfetto async slices (atrace
+-- S|pid|NAME|cookie .. F|pid|NAME|cookie, G|pid|TRACK|NAME|cookie ..
+-- H|pid|TRACK|cookie, legacy phases b/e and S/F by id) pair by cookie on
+-- the process's track "NAME (pid N)" ("TRACK (pid N)"; legacy events of a
+-- global id: "NAME"); depth is the number open on the track when it began; one never
+-- ended ends at the trace's last event (diagnostic
+-- perfetto_unfinished_async).
 CREATE TABLE track_slices (
 	track TEXT NOT NULL,
 	name  TEXT NOT NULL,
 	ts    INTEGER NOT NULL,
 	dur   INTEGER NOT NULL,
 	depth INTEGER NOT NULL DEFAULT 0
+);
+
+-- Points in time a trace marks, without a duration: Perfetto TrackEvent
+-- instants (TYPE_INSTANT, legacy phases i/I/n) and atrace I|pid|NAME on a
+-- thread (tid set, track NULL; the app's threads only), atrace
+-- N|pid|TRACK|NAME (track "TRACK (pid N)") and instants on tracks of no
+-- thread (track set, tid NULL).
+CREATE TABLE instants (
+	tid   INTEGER,
+	track TEXT,
+	name  TEXT NOT NULL,
+	ts    INTEGER NOT NULL
 );
 
 -- A thread's scheduling states, as a systrace's sched_switch, sched_wakeup

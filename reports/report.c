@@ -3,6 +3,7 @@
  * and values formatted for people.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,8 @@ static void meta_row(struct bt_facts *f, struct bt_rows *r)
 		f->partial = bt_xstrdup(v);
 	else if (!strcmp(k, "no_names") && v)
 		f->no_names = bt_xstrdup(v);
+	else if (!strcmp(k, "no_threads") && v)
+		f->no_threads = bt_xstrdup(v);
 	else if (!strcmp(k, "mapping") && v)
 		f->mapping = bt_xstrdup(v);
 	else if (!strcmp(k, "process_name") && v)
@@ -89,8 +92,83 @@ void bt_facts_release(struct bt_facts *f)
 	free(f->mapping);
 	free(f->partial);
 	free(f->no_names);
+	free(f->no_threads);
 	free(f->process);
 	memset(f, 0, sizeof *f);
+}
+
+#define GROUP_SHOWN 6   /* kinds a grouped diagnostic names */
+
+static int by_count_desc(const void *a, const void *b)
+{
+	const struct bt_diag_row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->code, y->code);
+}
+
+/* "1,234,567" */
+static void add_grouped(struct bt_buf *b, int64_t n)
+{
+	char d[24];
+	int len = snprintf(d, sizeof d, "%lld", (long long)n), i;
+
+	for (i = 0; i < len; i++) {
+		if (i && d[i - 1] != '-' && (len - i) % 3 == 0)
+			bt_buf_addc(b, ',');
+		bt_buf_addc(b, d[i]);
+	}
+}
+
+/*
+ * Diagnostics counted per kind ("CODE:KIND", the kind's label as detail,
+ * e.g. perfetto_not_imported:perf_sample) read as one line per CODE,
+ * most first: "355 perf_sample packets, 88 irq_handler_entry events ...".
+ * The table keeps every kind; a report would drown in them.
+ */
+static void group_kinds(struct bt_diag_row *d, size_t *n)
+{
+	size_t i, j, k, m, out = 0;
+
+	for (i = 0; i < *n; i++) {
+		const char *colon = strchr(d[i].code, ':');
+		size_t plen = colon ? (size_t)(colon - d[i].code) : 0;
+		struct bt_buf b = BT_BUF_INIT;
+		int64_t total = 0;
+		if (!colon) {
+			d[out++] = d[i];
+			continue;
+		}
+		for (j = i, m = i; j < *n; j++)   /* its kinds, moved to d[i..m) */
+			if (!strncmp(d[j].code, d[i].code, plen + 1)) {
+				struct bt_diag_row t = d[m];
+				d[m++] = d[j];
+				d[j] = t;
+			}
+		qsort(d + i, m - i, sizeof *d, by_count_desc);
+		for (k = i; k < m; k++) {
+			total += d[k].count;
+			if (k - i < GROUP_SHOWN) {
+				bt_buf_adds(&b, k > i ? ", " : "");
+				add_grouped(&b, d[k].count);
+				bt_buf_addf(&b, " %s", d[k].detail);
+			}
+			if (k > i) {
+				free(d[k].code);
+				free(d[k].detail);
+			}
+		}
+		if (m - i > GROUP_SHOWN)
+			bt_buf_addf(&b, " and %zu more kinds (the diagnostics table has each)", m - i - GROUP_SHOWN);
+		d[i].code[plen] = '\0';
+		free(d[i].detail);
+		d[i].detail = bt_buf_detach(&b, NULL);
+		d[i].count = total;
+		d[out++] = d[i];
+		i = m - 1;
+	}
+	*n = out;
 }
 
 int bt_diag_rows_load(struct bt_db *db, struct bt_diag_row **out, size_t *n, struct bt_err *err)
@@ -111,6 +189,8 @@ int bt_diag_rows_load(struct bt_db *db, struct bt_diag_row **out, size_t *n, str
 		(*out)[(*n)++].detail = bt_xstrdup(detail ? detail : "");
 	}
 	bt_rows_close(r);
+	if (rc >= 0)
+		group_kinds(*out, n);
 	return rc < 0 ? err->code : BT_OK;
 }
 

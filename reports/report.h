@@ -69,6 +69,7 @@ struct bt_facts {
 	char *format, *source, *mapping;
 	char *partial;             /* why the input was cut short and salvaged; NULL: intact */
 	char *no_names;            /* why frames and threads have no names (no mapping); NULL: named */
+	char *no_threads;          /* why the thread tables are empty and where the data is; NULL: not so */
 	char *process;             /* the process's name (meta process_name); NULL: unknown */
 	int64_t version, pid, main_tid, records, samples, threads, start_ns, end_ns;
 	int64_t slices;

@@ -24,7 +24,7 @@ function folder(p,   n, a) {
 BEGIN {
 	rank["engine/base"] = 0; rank["engine/proto"] = 0
 	rank["engine/db"] = 1; rank["engine/compare"] = 1
-	rank["engine/profile"] = 2; rank["engine/startup"] = 3; rank["engine/recon"] = 4
+	rank["engine/profile"] = 2; rank["engine/fleet"] = 2; rank["engine/startup"] = 3; rank["engine/recon"] = 4
 	rank["engine/batch"] = 5
 	rank["engine/cli"] = 9
 	bad = 0

@@ -128,6 +128,11 @@ uint32_t bt_strmap_get(const struct bt_strmap *m, const char *s, size_t len)
 	return strmap_find(m, s, len, bt_hash_bytes(s, len))->val;
 }
 
+uint32_t bt_strmap_get_h(const struct bt_strmap *m, const char *s, size_t len, uint64_t h)
+{
+	return strmap_find(m, s, len, h)->val;
+}
+
 static void strmap_grow(struct bt_strmap *m)
 {
 	struct bt_strmap_slot *old = m->slots;
@@ -149,7 +154,11 @@ static void strmap_grow(struct bt_strmap *m)
 
 void bt_strmap_put(struct bt_strmap *m, const char *s, size_t len, uint32_t val)
 {
-	uint64_t h = bt_hash_bytes(s, len);
+	bt_strmap_put_h(m, s, len, bt_hash_bytes(s, len), val);
+}
+
+void bt_strmap_put_h(struct bt_strmap *m, const char *s, size_t len, uint64_t h, uint32_t val)
+{
 	struct bt_strmap_slot *e;
 
 	if ((m->len + 1) * 2 > m->cap)

@@ -34,6 +34,10 @@ void bt_strmap_init(struct bt_strmap *m);
 void bt_strmap_release(struct bt_strmap *m);
 uint32_t bt_strmap_get(const struct bt_strmap *m, const char *s, size_t len);
 void bt_strmap_put(struct bt_strmap *m, const char *s, size_t len, uint32_t val);
+/* The same with h = bt_hash_bytes(s, len) already known (a key looked up
+ * in many maps is hashed once). */
+uint32_t bt_strmap_get_h(const struct bt_strmap *m, const char *s, size_t len, uint64_t h);
+void bt_strmap_put_h(struct bt_strmap *m, const char *s, size_t len, uint64_t h, uint32_t val);
 
 uint64_t bt_hash_bytes(const void *p, size_t len);
 

@@ -31,6 +31,7 @@ int bt_cmd_import(int argc, char **argv, struct bt_err *err);
 int bt_cmd_query(int argc, char **argv, struct bt_err *err);
 int bt_cmd_compare(int argc, char **argv, struct bt_err *err);
 int bt_cmd_batch(int argc, char **argv, struct bt_err *err);
+int bt_cmd_merge(int argc, char **argv, struct bt_err *err);
 int bt_cmd_help(int argc, char **argv, struct bt_err *err);
 
 /* Print the help of a command (NULL: overview) to stdout. 0 if known. */

@@ -13,6 +13,7 @@ static const char overview[] =
 	"       btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT]...\n"
 	"       btrace-analyze compare DIR_A DIR_B | FLEET_A.json FLEET_B.json [-o OUT]...\n"
 	"       btrace-analyze batch INPUT... -o OUTDIR [--jobs N] [--shard I/N]\n"
+	"       btrace-analyze merge INPUT... [--group KEY=VALUE INPUT...]... [-o OUT]...\n"
 	"       btrace-analyze help [COMMAND]\n"
 	"       btrace-analyze --version\n"
 	"\n"
@@ -43,6 +44,7 @@ static const char overview[] =
 	"  query     run read-only SQL against a trace\n"
 	"  compare   compare base runs with head runs: regression gates with statistics\n"
 	"  batch     analyse every trace under some directories with a pool of workers\n"
+	"  merge     fold many traces' summaries into one fleet summary and report\n"
 	"  help      show help for a command; 'help rules' documents rule files\n"
 	"\n"
 	"exit status: 0 ok, 1 bad input or runtime error, 2 usage error, 3 gate failed,\n"
@@ -79,7 +81,7 @@ static const struct {
 	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
 	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"
 	  "thread_blocking, frames, nodes, samples, slices, messages, blocking_edges,\n"
-	  "counters, track_slices, thread_states, diagnostics).\n"
+	  "counters, track_slices, instants, thread_states, diagnostics).\n"
 	  "The database appears only when the import succeeded.\n",
 	  &bt_optab_import, NULL },
 	{ "query", "btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json] [-o FILE]",
@@ -89,6 +91,29 @@ static const struct {
 	  "  btrace-analyze query sampling.bin \\\n"
 	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n",
 	  &bt_optab_query, NULL },
+	{ "merge", "btrace-analyze merge INPUT... [--group KEY=VALUE INPUT...]... [-o fleet.json|md|html|xlsx]... [options]",
+	  "Fold the summaries of many traces into one fleet summary and report it.\n"
+	  "Every JSON report of 'analyze' carries its trace's summary: startup time\n"
+	  "to initial and full display, each phase, the main thread's blocked time\n"
+	  "by kind, wall, CPU and off-CPU time, the startup's top 32 app methods by\n"
+	  "main-thread self CPU and its top 16 waits by holder, with exact sums of\n"
+	  "the rest. An INPUT is such a report, a summary file, a fleet summary\n"
+	  "(merge -o fleet.json) or a directory: every *.json under it, other JSON\n"
+	  "files (a batch manifest) skipped. The merge is exact, associative and\n"
+	  "commutative, in memory independent of the number of traces: counts,\n"
+	  "sums and log-bucketed quantile sketches whose p50/p90/p99 are within 1 %\n"
+	  "of the exact ones, so merging fleet summaries gives the bytes merging all\n"
+	  "their traces at once gives. Traces are grouped by what they say (format,\n"
+	  "package, startup kind; app_version, device_model, os_version where the\n"
+	  "trace stores them) and by --group KEY=VALUE, which applies to the inputs\n"
+	  "after it ('--group version=A dirA --group version=B dirB'; KEY= stops it;\n"
+	  "a fleet summary's traces all go under it). Per group, the report gives\n"
+	  "the distributions, the methods that dominate the startup's main-thread\n"
+	  "CPU and the waits most often on its critical path. Each -o is written in\n"
+	  "its extension's format (.json: the fleet summary; .md, .html, .xlsx), or\n"
+	  "--format with one -o (stdout: Markdown); all are written or none.\n"
+	  "The format: engine/fleet/README.md.\n",
+	  &bt_optab_merge, NULL },
 	{ "compare", "btrace-analyze compare --base R... --head R... | DIR_A DIR_B | FLEET_A.json FLEET_B.json | --calibrate R... [--rules gates.lua] [-o OUT]... [options]",
 	  "Compare the runs of a base build with those of a head build, metric by\n"
 	  "metric, name what moved and why. Each R is a JSON report ('analyze -o\n"

@@ -27,6 +27,7 @@ static const struct {
 	{ "query", bt_cmd_query },
 	{ "compare", bt_cmd_compare },
 	{ "batch", bt_cmd_batch },
+	{ "merge", bt_cmd_merge },
 	{ "help", bt_cmd_help },
 };
 

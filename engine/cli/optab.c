@@ -5,6 +5,7 @@
  * commands that load a trace are one group.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/batch/batch.h"
 #include "engine/cli/opts.h"
@@ -332,3 +333,43 @@ static const struct bt_opt *const batch_load_opts[] = {
 	&opt_retrace, &opt_symbols, &opt_slice_policy, &opt_strict, &opt_quiet, NULL
 };
 const struct bt_optcmd bt_optab_batch = { batch_opts, batch_load_opts, 19, NULL, NULL };
+
+/* --group KEY=VALUE: for the inputs after it, so where it came is kept. */
+static int group(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
+{
+	const char *eq = strchr(v, '=');
+
+	if (!eq || eq == v)
+		return bt_err_set(err, BT_EUSAGE, "%s takes KEY=VALUE (KEY= to stop a key), not '%s'", name, v);
+	o->group_at = bt_xrealloc(o->group_at, ((size_t)o->ngroups + 1) * sizeof *o->group_at);
+	o->group_at[o->ngroups] = o->ninputs;
+	return BT_OK;
+}
+
+static void merge_init(struct bt_opts *o)
+{
+	o->top = 20;
+}
+
+static const struct bt_opt opt_merge_outputs = {
+	.name = "--output", .alias = "-o", .arg = "OUT", .kind = BT_OPTK_LIST, .field = F(outs),
+	.count = F(nouts),
+	.help = "write the fleet report to OUT: .json (the fleet summary,\nan input of merge), .md, .html or .xlsx (repeatable)" };
+static const struct bt_opt opt_merge_format = {
+	.name = "--format", .arg = "F", .kind = BT_OPTK_VALUE, .field = F(format),
+	.help = "json, md, html or xlsx, for a single -o or stdout (md)" };
+static const struct bt_opt opt_group = {
+	.name = "--group", .arg = "KEY=VALUE", .kind = BT_OPTK_LIST, .field = F(groups), .count = F(ngroups),
+	.parse = group,
+	.help = "group the inputs after it under KEY=VALUE (repeatable;\nKEY= stops it), e.g. --group version=A dirA" };
+static const struct bt_opt opt_merge_top = {
+	.name = "--top", .arg = "N", .help = "methods and waits per group in md, html, xlsx (20)",
+	.kind = BT_OPTK_VALUE, .parse = top };
+static const struct bt_opt opt_merge_full_names = {
+	.name = "--full-names", .help = "full method signatures", .kind = BT_OPTK_FLAG, .field = F(full_names) };
+
+static const struct bt_opt *const merge_opts[] = {
+	&opt_merge_outputs, &opt_merge_format, &opt_group, &opt_merge_top, &opt_merge_full_names, &opt_quiet,
+	NULL
+};
+const struct bt_optcmd bt_optab_merge = { merge_opts, NULL, 22, NULL, merge_init };

@@ -165,6 +165,10 @@ void bt_opts_release(struct bt_opts *o)
 	free(o->arules);
 	free(o->outs);
 	free(o->calib);
+	free(o->groups);
+	free(o->group_at);
+	o->groups = NULL;
+	o->group_at = NULL;
 	o->inputs = NULL;
 	o->rules = o->sets = o->base = o->head = o->globs = o->arules = o->outs = o->calib = NULL;
 }

@@ -61,6 +61,10 @@ struct bt_opts {
 	int keep_db;               /* --db: each trace's database too */
 	int retry_failed;          /* --retry-failed */
 	int timeout;               /* --timeout SECONDS; 0: none */
+	/* merge */
+	const char **groups;       /* --group KEY=VALUE, repeatable */
+	int ngroups;
+	int *group_at;             /* group k applies to inputs[group_at[k]...] */
 };
 
 enum bt_opt_kind {
@@ -105,6 +109,7 @@ extern const struct bt_optcmd bt_optab_import;
 extern const struct bt_optcmd bt_optab_query;
 extern const struct bt_optcmd bt_optab_compare;
 extern const struct bt_optcmd bt_optab_batch;
+extern const struct bt_optcmd bt_optab_merge;
 
 /*
  * Parse argv[1..argc) (argv[0] is the command name) by c's table into o,

@@ -280,6 +280,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_strmap_init(&p.type_of);
 	pf_threads_init(&p);
 	bt_map64_init(&threads, 64);
+	pf_kinds_init(&p);
 	rc = load_types(&p, err);
 	pf_spill_open(&p, 0);
 	if (!rc)
@@ -294,8 +295,10 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = pf_choose(&p, err);
 	if (!rc)
 		start_candidates(&p, &starts);
-	if (!rc)
+	if (!rc) {
+		pf_kinds_name(&p);
 		rc = pf_pair(&p, &threads, &starts, &kept, err);
+	}
 	if (!rc)
 		rc = write_frames(&p, err);
 	if (!rc)
@@ -309,6 +312,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = pf_choose_meta(&p, err);
 	if (!rc)
+		rc = pf_kinds_save(&p, threads.len, err);   /* threads with slices */
+	if (!rc)
 		rc = store_start(&p, &starts, main_tid, err);
 	if (!rc && kept)   /* the database holds kept, until it closes */
 		pf_pair_keep(kept, &p);
@@ -318,6 +323,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_map64_release(&threads);
 	pf_release(&p);
 	pf_choose_release(&p);
+	pf_kinds_release(&p);
 	return rc;
 }
 

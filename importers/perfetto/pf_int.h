@@ -30,6 +30,7 @@ enum pf_arg {
 	PF_BLOCKED_IN,   /* our --perfetto's waits: the frame (pf_frame id) a wait was in, */
 	PF_CALLER,       /* its caller, */
 	PF_WAKER_FRAME,  /* and the frame that ended it */
+	PF_COOKIE,       /* an async slice's cookie or id (pf_kinds.c) */
 	PF__NARGS
 };
 
@@ -59,7 +60,8 @@ struct pf_frame {
 };
 
 /* Event kinds as spilled. */
-enum { PF_EV_BEGIN = 1, PF_EV_END = 2, PF_EV_INSTANT = 3, PF_EV_COUNTER = 4 };
+enum { PF_EV_BEGIN = 1, PF_EV_END = 2, PF_EV_INSTANT = 3, PF_EV_COUNTER = 4,
+       PF_EV_ASYNC_BEGIN = 5, PF_EV_ASYNC_END = 6 };   /* async: paired by cookie (pf_kinds.c) */
 /* Where an event came from: thread slices of two sources nest into one tree. */
 enum { PF_SRC_TRACK = 0, PF_SRC_ATRACE = 1 };
 
@@ -97,6 +99,11 @@ struct pf_track {
 	int resolved;           /* such events have a key now: */
 	int64_t rkey;
 	char *name;
+	/* pf_kinds.c: a counter track's, and tracks made for atrace's and
+	 * legacy events' async slices, counters and instants */
+	uint64_t parent;        /* parent_uuid, when has_parent */
+	int has_parent, counter, incremental, ctype, synth;
+	int64_t mult;           /* a counter's unit_multiplier (0: 1) */
 };
 
 /* A sequence-scoped clock (ids 64-127) as a ClockSnapshot of its
@@ -114,6 +121,7 @@ struct pf_clock {
 /* Interned strings, defaults and clocks of one trusted_packet_sequence_id. */
 struct pf_seq {
 	int cleared;            /* incremental state valid */
+	uint32_t gen;           /* times cleared: incremental counters restart (pf_kinds.c) */
 	uint64_t track;         /* TrackEventDefaults.track_uuid */
 	int has_track;
 	uint32_t clock_id;      /* TracePacketDefaults.timestamp_clock_id; 0: none */
@@ -177,6 +185,8 @@ struct pf {
 	size_t nlaunches, lcap;
 	int open_launches;
 	struct bt_strmap type_of;        /* record type name -> type, for the Type annotation */
+	struct pf_kinds *kinds;          /* pf_kinds.c */
+	int64_t end_ts;                  /* the last event's time (async slices open at the end end there) */
 	/* pf_threads.c */
 	struct bt_map64 name_of;         /* tid -> index + 1 into tnames */
 	struct pf_tname { int64_t ts; int kind; } *tnames;   /* a thread name's kind and time (-1: none) */
@@ -253,6 +263,59 @@ void pf_launch_track(struct pf *p, uint64_t uuid, int kind, int64_t ts);
 int pf_choose(struct pf *p, struct bt_err *err);
 int pf_choose_meta(struct pf *p, struct bt_err *err);
 void pf_choose_release(struct pf *p);
+
+/*
+ * pf_kinds.c: every kind of event besides thread slices. Instants, atrace
+ * counters (C|), async slices (atrace S|/F|, G|/H|, legacy phases) and
+ * TrackEvent legacy phases are spilled like slices and paired in
+ * pf_pair.c's order; what is not imported is counted per kind.
+ */
+void pf_kinds_init(struct pf *p);
+void pf_kinds_release(struct pf *p);
+/* Fields of a packet (where 0) or an ftrace event (1) the importer does
+ * not read: counted per kind. */
+enum { PF_IN_PACKET, PF_IN_FTRACE };
+void pf_kinds_unknown(struct pf *p, int where, const ProtobufCMessage *m);
+/* What is read only for threads' names (pf_threads.c), counted as not
+ * imported: a bundle's compact_sched events, a (not print) ftrace event,
+ * a packet of field field (the frame timeline). */
+void pf_kinds_compact(struct pf *p, const Perfetto__Protos__CompactSched *c);
+void pf_kinds_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e);
+void pf_kinds_packet(struct pf *p, unsigned field);
+/* A print that is not B|/E|: C, S, F, I, N, G, H, or one counted. */
+int pf_kinds_atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, size_t len, struct bt_err *err);
+/* A TrackEvent's legacy phase as a PF_EV_* kind; 0 (counted) if not imported. */
+int pf_kinds_phase(struct pf *p, const Perfetto__Protos__TrackEvent *ev);
+/* A legacy async begin or end (kind PF_EV_ASYNC_*) on track t's process. */
+int pf_kinds_legacy_async(struct pf *p, const struct pf_track *t, const Perfetto__Protos__TrackEvent *ev,
+			  const char *name, int kind, int64_t ts, struct bt_err *err);
+/* A legacy 'X' event: its end, after its begin was spilled on key k. */
+int pf_kinds_complete(struct pf *p, const Perfetto__Protos__TrackEvent *ev, int known, int64_t k, uint64_t uuid,
+		      int64_t ts, struct bt_err *err);
+/* A counter event's value on q as its track says (unit, incremental). */
+double pf_kinds_value(struct pf *p, const struct pf_seq *q, const struct pf_track *t, double v);
+/* A sequence's TrackEventDefaults: its extra counter tracks. */
+void pf_kinds_defaults(struct pf *p, const struct pf_seq *q, const Perfetto__Protos__TrackEventDefaults *d);
+/* The extra counter values an event of q carries. */
+int pf_kinds_extra(struct pf *p, const struct pf_seq *q, const Perfetto__Protos__TrackEvent *ev, int64_t ts,
+		   struct bt_err *err);
+void pf_kinds_describe(struct pf *p, struct pf_track *t, const Perfetto__Protos__TrackDescriptor *d);
+/* Once the app is chosen: names of the tracks made here, of unnamed counters. */
+void pf_kinds_name(struct pf *p);
+/* pf_pair.c's instants and async events, in its order; skip: the key is
+ * a thread of another process. pf_kinds_pair_end after the last. */
+int pf_kinds_pair(struct pf *p, int64_t key, int skip, int64_t ts, int kind, uint32_t frame, const void *a,
+		  size_t na, struct bt_err *err);
+int pf_kinds_pair_end(struct pf *p, struct bt_err *err);
+/* How many of kind (a diagnostic's code after "perfetto_not_imported:")
+ * were counted so far. */
+uint64_t pf_kinds_not_imported(const struct pf *p, const char *kind);
+/* Diagnostics, and meta no_threads for a trace whose threads have no slices. */
+int pf_kinds_save(struct pf *p, size_t threads, struct bt_err *err);
+
+/* pf_packet.c's tracks, by uuid */
+struct pf_track *pf_track_get(struct pf *p, uint64_t uuid);
+struct pf_track *pf_track_add(struct pf *p, uint64_t uuid);
 
 /* pf_threads.c: names and processes of threads. A name's kind, weakest
  * first: the kernel's comm, the process tree's, the thread's own track's. */

@@ -23,7 +23,7 @@ static int64_t track_key(const struct pf *p, const struct pf_track *t)
 	return t->tid > 0 ? t->tid : -(int64_t)(t - p->tracks) - 1;
 }
 
-static struct pf_track *track_add(struct pf *p, uint64_t uuid)
+struct pf_track *pf_track_add(struct pf *p, uint64_t uuid)
 {
 	struct pf_track *t;
 
@@ -35,7 +35,7 @@ static struct pf_track *track_add(struct pf *p, uint64_t uuid)
 	return t;
 }
 
-static struct pf_track *pf_track_get(struct pf *p, uint64_t uuid)
+struct pf_track *pf_track_get(struct pf *p, uint64_t uuid)
 {
 	uint32_t i = bt_map64_get(&p->track_of, uuid);
 
@@ -79,6 +79,7 @@ static void seq_clear(struct pf_seq *q)
 	q->clock_id = 0;
 	q->legacy_tid = 0;
 	q->cleared = 1;
+	q->gen++;
 }
 
 static void seq_put(struct pf_seq *q, struct bt_map64 *m, uint64_t iid, const char *s, size_t len)
@@ -237,7 +238,7 @@ static int describe(struct pf *p, const Perfetto__Protos__TrackDescriptor *d, st
 	if (t)
 		had = 1;
 	else
-		t = track_add(p, d->uuid);
+		t = pf_track_add(p, d->uuid);
 	if (d->thread && d->thread->has_tid && d->thread->tid > 0) {
 		t->tid = d->thread->tid;
 		t->pid = d->thread->has_pid ? d->thread->pid : 0;
@@ -254,6 +255,7 @@ static int describe(struct pf *p, const Perfetto__Protos__TrackDescriptor *d, st
 		free(t->name);
 		t->name = bt_xstrdup(name);
 	}
+	pf_kinds_describe(p, t, d);
 	(void)err;
 	return BT_OK;
 }
@@ -353,10 +355,10 @@ static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct
 		return spill(p, 0, tid, ts, PF_EV_END, PF_SRC_ATRACE, 0, 0, NULL, err);
 	if (len > 2 && (buf[0] == 'S' || buf[0] == 'F') && buf[1] == '|') {
 		async_print(p, ts, buf, len);
-		return BT_OK;
+		return pf_kinds_atrace(p, tid, ts, buf, len, err);
 	}
 	if (len < 2 || buf[0] != 'B' || buf[1] != '|')
-		return BT_OK;
+		return pf_kinds_atrace(p, tid, ts, buf, len, err);
 	bar = memchr(buf + 2, '|', len - 2);
 	if (!bar)
 		return BT_OK;
@@ -380,9 +382,13 @@ static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, st
 
 	if (b->compact_sched)
 		pf_threads_compact(p, b->compact_sched);
+	if (b->compact_sched)   /* names read, the scheduling itself not imported */
+		pf_kinds_compact(p, b->compact_sched);
 	for (i = 0; i < b->n_event; i++) {
 		const Perfetto__Protos__FtraceEvent *e = b->event[i];
 		pf_threads_ftrace(p, e);
+		if (!e->print)
+			pf_kinds_ftrace(p, e);
 		if (!e->print || !e->print->buf || !e->has_timestamp || !e->has_pid || !e->pid)
 			continue;
 		if (e->timestamp >= (uint64_t)BT_MAX_TIME_NS) {   /* the bound of pipeline.h */
@@ -473,11 +479,13 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 	struct pf_args a;
 	uint64_t uuid = 0;
 	const char *name = ev->name, *sig, *frame;
-	int kind = ev->has_type ? (int)ev->type : 0;
+	int kind = ev->has_type ? (int)ev->type : ev->legacy_event ? pf_kinds_phase(p, ev) : 0;
 	double v = 0;
 	size_t i;
 
-	if (kind < PF_EV_BEGIN || kind > PF_EV_COUNTER) {
+	if (!kind && !ev->has_type && ev->legacy_event)
+		return BT_OK;   /* a legacy phase not imported: counted */
+	if (kind < PF_EV_BEGIN || kind > (ev->has_type ? PF_EV_COUNTER : PF_EV_ASYNC_END)) {
 		bt_diag_warn(p->diag, "perfetto_event_type", "track events of '%s' with type %d (first at byte offset %llu) are not slices or counters; skipped",
 			     p->path, kind, (unsigned long long)off);
 		return BT_OK;
@@ -487,15 +495,29 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 			     p->path, (unsigned long long)off);
 		return BT_OK;
 	}
+	if (pf_kinds_extra(p, q, ev, ts, err))
+		return err->code;
 	if (ev->has_track_uuid)
 		uuid = ev->track_uuid;
 	else if (q->has_track)
 		uuid = q->track;
 	else if (q->legacy_tid)
 		uuid = LEGACY_UUID(q->legacy_tid);
+	if (ev->legacy_event && ev->legacy_event->has_tid_override && ev->legacy_event->tid_override > 0) {
+		uuid = LEGACY_UUID(ev->legacy_event->tid_override);
+		if (!pf_track_get(p, uuid)) {
+			t = pf_track_add(p, uuid);
+			t->tid = ev->legacy_event->tid_override;
+			t->pid = ev->legacy_event->has_pid_override ? ev->legacy_event->pid_override : 0;
+		}
+	}
 	t = pf_track_get(p, uuid);
 	if (!name && ev->has_name_iid)
 		name = seq_str(q, &q->names, ev->name_iid);
+	if (!name && ev->legacy_event && ev->legacy_event->has_name_iid)
+		name = seq_str(q, &q->names, ev->legacy_event->name_iid);
+	if (kind >= PF_EV_ASYNC_BEGIN)
+		return pf_kinds_legacy_async(p, t, ev, name, kind, ts, err);
 	sig = args(p, q, ev, &a);
 	frame = sig ? sig : name;
 	for (i = 0; i < ev->n_flow_ids; i++)
@@ -511,10 +533,11 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 	}
 	if (kind == PF_EV_INSTANT && !ev->n_flow_ids && !ev->n_terminating_flow_ids && (a.has >> PF_WAIT_TIME & 1))
 		return flow(p, t, 0, 2, ts, name, &a, err);
-	if (kind == PF_EV_INSTANT)
-		return BT_OK;   /* a point: only its flows count */
+	if (kind == PF_EV_INSTANT && (ev->n_flow_ids || ev->n_terminating_flow_ids))
+		return BT_OK;   /* an arrow's end (our export's wakers): its flows are what count */
 	if (kind == PF_EV_COUNTER)
-		v = ev->has_double_counter_value ? ev->double_counter_value : (double)ev->counter_value;
+		v = pf_kinds_value(p, q, t, ev->has_double_counter_value ? ev->double_counter_value
+					     : (double)ev->counter_value);
 	if (kind == PF_EV_COUNTER && !(fabs(v) < (double)BT_MAX_COUNTER)) {   /* NaN too */
 		bt_diag_warn(p->diag, "perfetto_counter_range", "a counter value of '%s' at byte offset %llu is not a number below 2^53; skipped",
 			     p->path, (unsigned long long)off);
@@ -526,18 +549,22 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 		if (name)
 			pf_mark(p, pid, t->tid, name, strlen(name));
 	}
-	if (p->open_launches && kind != PF_EV_COUNTER)
+	if (p->open_launches && kind != PF_EV_COUNTER && kind != PF_EV_INSTANT)
 		pf_launch_track(p, uuid, kind, ts);
 	if (kind == PF_EV_BEGIN && name && pf_is_launch(name, strlen(name)))
 		pf_launch_begin(p, name, strlen(name), ts, 0, &uuid);
 	if (!t) {
-		t = track_add(p, uuid);   /* described later, or never */
+		t = pf_track_add(p, uuid);   /* described later, or never */
 		t->pending = 1;
 	}
 	p->flavor_track = 1;
-	return spill(p, t->pending, t->pending ? (int64_t)(t - p->tracks) : track_key(p, t), ts, kind, PF_SRC_TRACK,
-		     kind == PF_EV_BEGIN ? pf_frame(p, frame ? frame : "?", frame ? strlen(frame) : 1) : 0, v, &a,
-		     err);
+	if (spill(p, t->pending, t->pending ? (int64_t)(t - p->tracks) : track_key(p, t), ts, kind, PF_SRC_TRACK,
+		  kind == PF_EV_BEGIN || kind == PF_EV_INSTANT ? pf_frame(p, frame ? frame : "?", frame ? strlen(frame) : 1)
+							      : 0,
+		  v, kind == PF_EV_INSTANT ? NULL : &a, err))
+		return err->code;
+	return kind == PF_EV_BEGIN && ev->legacy_event && !ev->has_type
+	       ? pf_kinds_complete(p, ev, !t->pending, track_key(p, t), uuid, ts, err) : BT_OK;
 }
 
 /*
@@ -579,6 +606,8 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 				  p->path, (unsigned long long)off, len);
 	}
 	p->packets++;
+	if (pk->base.n_unknown_fields)
+		pf_kinds_unknown(p, PF_IN_PACKET, &pk->base);
 	q = seq_get(p, pk->has_trusted_packet_sequence_id ? pk->trusted_packet_sequence_id : 0);
 	if ((pk->has_sequence_flags && (pk->sequence_flags & 1)) ||
 	    (pk->has_incremental_state_cleared && pk->incremental_state_cleared))
@@ -595,6 +624,8 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 		q->has_track = 1;
 		q->track = pk->trace_packet_defaults->track_event_defaults->track_uuid;
 	}
+	if (pk->trace_packet_defaults && pk->trace_packet_defaults->track_event_defaults)
+		pf_kinds_defaults(p, q, pk->trace_packet_defaults->track_event_defaults);
 	if (pk->trace_packet_defaults && pk->trace_packet_defaults->has_timestamp_clock_id)
 		q->clock_id = pk->trace_packet_defaults->timestamp_clock_id;
 	if (pk->clock_snapshot)
@@ -615,8 +646,10 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 		rc = describe(p, pk->track_descriptor, err);
 	if (!rc && pk->process_tree)
 		process_tree(p, pk->process_tree);
-	if (!rc && pk->frame_timeline_event)
+	if (!rc && pk->frame_timeline_event) {
 		pf_threads_frame(p, pk->frame_timeline_event);
+		pf_kinds_packet(p, 76);   /* its frames' timing is not imported */
+	}
 	if (!rc && pk->ftrace_events)
 		rc = ftrace(p, pk->ftrace_events, err);
 	if (!rc && pk->track_event)

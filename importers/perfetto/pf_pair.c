@@ -427,6 +427,8 @@ static int row(struct pair *r, const struct pf_event *e, struct bt_err *err)
 		r->skip_key = key >= 0 && !wanted(r->p, key);
 	}
 	r->last_ts = ts;
+	if (kind == PF_EV_INSTANT || kind >= PF_EV_ASYNC_BEGIN)   /* pf_kinds.c; not a replay's */
+		return r->threads ? pf_kinds_pair(r->p, key, r->skip_key, ts, kind, frame, e->args, e->nargs, err) : BT_OK;
 	if (r->skip_key) {
 		r->other += kind == PF_EV_BEGIN;
 		return BT_OK;
@@ -490,6 +492,8 @@ static int pair_all(struct pair *r, struct bt_err *err)
 	rc = rc < 0 ? err->code : rc;
 	if (!rc)
 		rc = end_key(r, err);
+	if (!rc && r->threads)
+		rc = pf_kinds_pair_end(p, err);
 	if (!rc) {
 		rc = bt_feed_finish(r->feed, err);
 		r->feed = NULL;

@@ -173,6 +173,8 @@ int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err)
 	struct rec r;
 	size_t n;
 
+	if (e->ts > p->end_ts)
+		p->end_ts = e->ts;
 	r.k = e->k;
 	r.ts = e->ts;
 	r.seq = e->seq;

@@ -5,7 +5,9 @@
  * fields borrowed from the packet. Anything else, and anything odd (a
  * field the walker does not handle, a wrong wire type, a packed repeated
  * field, a message field given twice, a truncated or over-long varint),
- * makes the packet go to protobuf-c instead, which decides as before: the
+ * makes the packet go to protobuf-c instead, which decides as before (and
+ * keeps a field it does not know in unknown_fields, for pf_kinds.c to count
+ * as not imported): the
  * walker only ever accepts what protobuf-c accepts, decoded alike
  * (tests/fuzz/fuzz_perfetto.c and t_pf_wire check both on every packet).
  */
@@ -134,13 +136,6 @@ static int next(const uint8_t **b, const uint8_t *e, struct fld *f)
 	}
 }
 
-/* A field this walker does not decode: skipped if protobuf-c would keep it
- * as an unknown field, else the packet is left to protobuf-c. */
-static int unknown(const ProtobufCMessageDescriptor *d, const struct fld *f)
-{
-	return protobuf_c_message_descriptor_get_field(d, f->num) == NULL;
-}
-
 static char *str(struct pf_arena *a, const struct fld *f)
 {
 	char *s = pf_arena_alloc(a, f->len + 1);
@@ -193,7 +188,7 @@ static int annotation(struct pf_arena *a, const struct fld *in, Perfetto__Protos
 			d->name = str(a, &f);
 		else if (f.num == 17 && !f.wt)
 			d->has_string_value_iid = 1, d->string_value_iid = f.v;
-		else if (!unknown(&perfetto__protos__debug_annotation__descriptor, &f))
+		else
 			return 0;
 	}
 	*out = d;
@@ -267,7 +262,7 @@ static int track_event(struct pf_arena *a, const struct fld *in, Perfetto__Proto
 			t->flow_ids[t->n_flow_ids++] = f.v;
 		else if (f.num == 48 && f.wt == 1)
 			t->terminating_flow_ids[t->n_terminating_flow_ids++] = f.v;
-		else if (!unknown(&perfetto__protos__track_event__descriptor, &f))
+		else
 			return 0;
 	}
 	*out = t;
@@ -275,8 +270,7 @@ static int track_event(struct pf_arena *a, const struct fld *in, Perfetto__Proto
 }
 
 /* EventCategory, EventName and DebugAnnotationName alike: iid and name. */
-static int named(struct pf_arena *a, const struct fld *in, const ProtobufCMessageDescriptor *d, uint64_t *iid,
-		 protobuf_c_boolean *has_iid, char **name)
+static int named(struct pf_arena *a, const struct fld *in, uint64_t *iid, protobuf_c_boolean *has_iid, char **name)
 {
 	const uint8_t *b = in->p, *e = in->p + in->len;
 	struct fld f;
@@ -287,7 +281,7 @@ static int named(struct pf_arena *a, const struct fld *in, const ProtobufCMessag
 			*has_iid = 1, *iid = f.v;
 		else if (f.num == 2 && f.wt == 2)
 			*name = str(a, &f);
-		else if (!unknown(d, &f))
+		else
 			return 0;
 	}
 	return rc == 0;
@@ -306,7 +300,7 @@ static int interned_string(struct pf_arena *a, const struct fld *in, Perfetto__P
 			s->has_iid = 1, s->iid = f.v;
 		else if (f.num == 2 && f.wt == 2)   /* borrowed: the packet outlives it */
 			s->has_str = 1, s->str.len = f.len, s->str.data = (uint8_t *)(f.len ? f.p : NULL);
-		else if (!unknown(&perfetto__protos__interned_string__descriptor, &f))
+		else
 			return 0;
 	}
 	*out = s;
@@ -339,20 +333,20 @@ static int interned(struct pf_arena *a, const struct fld *in, Perfetto__Protos__
 		if (f.num == 1 && f.wt == 2) {
 			Perfetto__Protos__EventCategory *c = msg(a, &cat0, sizeof cat0);
 			d->event_categories[d->n_event_categories++] = c;
-			ok = named(a, &f, &perfetto__protos__event_category__descriptor, &c->iid, &c->has_iid, &c->name);
+			ok = named(a, &f, &c->iid, &c->has_iid, &c->name);
 		} else if (f.num == 2 && f.wt == 2) {
 			Perfetto__Protos__EventName *c = msg(a, &name0, sizeof name0);
 			d->event_names[d->n_event_names++] = c;
-			ok = named(a, &f, &perfetto__protos__event_name__descriptor, &c->iid, &c->has_iid, &c->name);
+			ok = named(a, &f, &c->iid, &c->has_iid, &c->name);
 		} else if (f.num == 3 && f.wt == 2) {
 			Perfetto__Protos__DebugAnnotationName *c = msg(a, &ann0, sizeof ann0);
 			d->debug_annotation_names[d->n_debug_annotation_names++] = c;
-			ok = named(a, &f, &perfetto__protos__debug_annotation_name__descriptor, &c->iid, &c->has_iid,
+			ok = named(a, &f, &c->iid, &c->has_iid,
 				   &c->name);
 		} else if (f.num == 29 && f.wt == 2) {
 			ok = interned_string(a, &f, &d->debug_annotation_string_values[d->n_debug_annotation_string_values++]);
 		} else {
-			ok = unknown(&perfetto__protos__interned_data__descriptor, &f);
+			ok = 0;
 		}
 		if (!ok)
 			return 0;
@@ -382,12 +376,12 @@ static int ftrace_event(struct pf_arena *a, const struct fld *in, Perfetto__Prot
 			while ((prc = next(&pb, pe, &g)) == 1) {
 				if (g.num == 2 && g.wt == 2)
 					ev->print->buf = str(a, &g);
-				else if (!unknown(&perfetto__protos__print_ftrace_event__descriptor, &g))
+				else
 					return 0;
 			}
 			if (prc)
 				return 0;
-		} else if (!unknown(&perfetto__protos__ftrace_event__descriptor, &f))
+		} else
 			return 0;
 	}
 	*out = ev;
@@ -414,7 +408,7 @@ static int ftrace(struct pf_arena *a, const struct fld *in, Perfetto__Protos__Ft
 		else if (f.num == 2 && f.wt == 2) {
 			if (!ftrace_event(a, &f, &fb->event[fb->n_event++]))
 				return 0;
-		} else if (!unknown(&perfetto__protos__ftrace_event_bundle__descriptor, &f))
+		} else
 			return 0;
 	}
 	*out = fb;
@@ -447,7 +441,7 @@ int pf_wire_packet(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto
 		else if (f.num == 12 && f.wt == 2 && !pk->interned_data)
 			ok = interned(a, &f, &pk->interned_data);
 		else
-			ok = unknown(&perfetto__protos__trace_packet__descriptor, &f);
+			ok = 0;
 	}
 	*out = pk;
 	return ok && rc == 0;

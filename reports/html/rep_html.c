@@ -78,6 +78,11 @@ static void facts(FILE *out, const struct bt_facts *f)
 		bt_html_esc(out, f->no_names);
 		fputs("</p>\n", out);
 	}
+	if (f->no_threads) {
+		fputs("<p class=\"facts sev-error\"><strong>No thread data</strong>: ", out);
+		bt_html_esc(out, f->no_threads);
+		fputs("</p>\n", out);
+	}
 	fputs("<p class=\"facts\">", out);
 	bt_html_esc(out, f->format ? f->format : "?");
 	if (f->version)

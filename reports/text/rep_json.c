@@ -1,11 +1,13 @@
 /*
  * The JSON report, the stable interface of DESIGN §8:
- * {schema, trace, metrics, tables, findings, diagnostics}. Metrics are
+ * {schema, trace, summary, metrics, tables, findings, diagnostics}; the
+ * summary is the trace's mergeable one (engine/fleet/README.md). Metrics are
  * sorted by name; tables keep the order rules emitted them in, with a
  * title and each column's unit besides the contract's columns and rows.
  * reports/report.schema.json describes it.
  */
 #include "engine/base/jsonw.h"
+#include "engine/fleet/summary.h"
 #include "reports/report.h"
 
 static void trace(struct bt_jsonw *w, const struct bt_facts *f)
@@ -45,6 +47,10 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 	if (f->no_names) {
 		bt_jsonw_key(w, "no_names");
 		bt_jsonw_cstr(w, f->no_names);
+	}
+	if (f->no_threads) {
+		bt_jsonw_key(w, "no_threads");
+		bt_jsonw_cstr(w, f->no_threads);
 	}
 	bt_jsonw_end_object(w);
 }
@@ -146,15 +152,23 @@ static int write_json(const struct bt_export *x, FILE *out, struct bt_err *err)
 	const struct bt_result *res = x->res;
 	struct bt_jsonw w;
 	struct bt_report_ctx c;
+	struct bt_summary sum;
 	size_t i;
 
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
+	if (bt_summary_load(db, &sum, err)) {
+		bt_report_ctx_release(&c);
+		return err->code;
+	}
 	bt_jsonw_init(&w, out, 1);
 	bt_jsonw_begin_object(&w);
 	bt_jsonw_key(&w, "schema");
 	bt_jsonw_cstr(&w, "btrace-analyze/report@1");
 	trace(&w, &c.facts);
+	bt_jsonw_key(&w, "summary");
+	bt_summary_write(&w, &sum);
+	bt_summary_release(&sum);
 	metrics(&w, res, c.metrics);
 	bt_jsonw_key(&w, "tables");
 	bt_jsonw_begin_object(&w);

@@ -40,6 +40,11 @@ static void facts(FILE *out, const struct bt_facts *f)
 		bt_md_put(out, f->no_names);
 		fputs("\n\n", out);
 	}
+	if (f->no_threads) {
+		fputs("> **No thread data**: ", out);
+		bt_md_put(out, f->no_threads);
+		fputs("\n\n", out);
+	}
 	fputs(f->format ? f->format : "?", out);
 	if (f->version)
 		fprintf(out, " v%lld", (long long)f->version);

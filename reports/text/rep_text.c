@@ -25,6 +25,8 @@ static void facts(FILE *out, const struct bt_facts *f, size_t cols)
 	}
 	if (f->no_names)
 		bt_text_wrap(out, "NO NAMES  ", PAD, f->no_names, cols);
+	if (f->no_threads)
+		bt_text_wrap(out, "NO THREADS ", PAD, f->no_threads, cols);
 	fprintf(out, "trace     %s (%s", f->source ? f->source : "?", f->format ? f->format : "?");
 	fprintf(out, f->version ? " v%lld)\n" : ")\n", (long long)f->version);
 	if (f->mapping)

@@ -50,6 +50,10 @@ static int facts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const stru
 		bt_xlsx_text(x, s, row, 0, "NO NAMES", BT_XF_TEXT);
 		bt_xlsx_text(x, s, row++, 1, f->no_names, BT_XF_TEXT);
 	}
+	if (f->no_threads) {
+		bt_xlsx_text(x, s, row, 0, "NO THREADS", BT_XF_TEXT);
+		bt_xlsx_text(x, s, row++, 1, f->no_threads, BT_XF_TEXT);
+	}
 	bt_xlsx_text(x, s, row, 0, "format", BT_XF_TEXT);
 	bt_xlsx_text(x, s, row++, 1, f->format ? f->format : "", BT_XF_TEXT);
 	bt_xlsx_text(x, s, row, 0, "source", BT_XF_TEXT);

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Seed a corpus for each importer fuzzer in $FUZZ_TARGETS (default:
-# android ios perfetto json btrace2 art systrace) from generated inputs and run them
+# android ios perfetto json btrace2 art systrace fleet) from generated inputs and run them
 # one after the other, $FUZZ_SECONDS in all (split evenly); prints libFuzzer's final
 # statistics and exits non-zero if a fuzzer found a crash or a leak.
 set -eu
 B=${B:-build-fuzz}
-targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 art systrace}
+targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 art systrace fleet}
 ntargets=$(echo $targets | wc -w)
 seconds=$((${FUZZ_SECONDS:-600} / ntargets))
 [ "$seconds" -gt 0 ] || seconds=1   # 0 would tell libFuzzer to run forever
@@ -43,7 +43,7 @@ seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our 
 	i=0
 	for opts in "--flavor btrace2" "--flavor btrace3" "--flavor btrace3 --gzip" \
 		"--flavor btrace3 --no-annotations --threads 1" "--flavor btrace2 --threads 2 --blocks 4" \
-		"--flavor device"; do
+		"--flavor device" "--flavor kinds"; do
 		i=$((i + 1))
 		# shellcheck disable=SC2086
 		python3 tests/fixtures/mkperfetto.py "$1/corpus/seed$i" --seed "$i" --slices 30 --no-truth $opts
@@ -53,6 +53,15 @@ seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our 
 	done
 	"$B/tests/mkdump" --records 30 --no-truth "$1/d" >/dev/null
 	"$B/btrace-analyze" -q "$1/d" --perfetto "$1/corpus/export.pb"
+	# real traces of every kind (Perfetto's parser tests, named tracks, a
+	# Linux system trace), read where they are: never copied into the tree
+	real=${BT_REAL_TRACES:-../shared/real-traces}
+	[ -d "$real" ] || real=/work/shared/real-traces
+	for f in "$real"/perfetto-difftest-textproto/*.pb "$real"/perfetto-nested-tracks/*.perfetto-trace \
+		"$real"/systing-trace/trace.pb; do
+		[ -f "$f" ] && cp "$f" "$1/corpus/real-$(basename "$f")"
+	done
+	return 0
 }
 
 pack_b2() {   # dir flags out: fuzz_btrace2's one-input layout (u32 length | flags, trace, mapping)
@@ -105,6 +114,15 @@ seed_systrace() {   # dir: small mksystrace traces of every container
 	done
 }
 
+seed_fleet() {   # dir: a report, its summary alone, fleets of them (grouped, and folded past a limit)
+	"$B/tests/mkdump" --records 3000 --startup cold --no-truth "$1/d" >/dev/null
+	"$B/btrace-analyze" -q "$1/d" -o "$1/corpus/report.json"
+	python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["summary"], open(sys.argv[2], "w"))' \
+		"$1/corpus/report.json" "$1/corpus/summary.json"
+	"$B/btrace-analyze" merge -q "$1/corpus/report.json" -o "$1/corpus/fleet.json"
+	"$B/btrace-analyze" merge -q --group v=a "$1/corpus/report.json" --group v=b "$1/corpus/fleet.json" \
+		-o "$1/corpus/grouped.json"
+}
 seed_json() {   # dir: the example's JSON report, a bigger run's, and edge cases
 	"$B/btrace-analyze" -q examples/sampling.bin -o "$1/corpus/example.json"
 	"$B/tests/mkdump" --records 200 --no-truth "$1/d" >/dev/null
@@ -120,7 +138,7 @@ for t in $targets; do
 	dir=$B/fuzz/$t
 	mkdir -p "$dir/corpus" "$dir/artifacts"
 	"seed_$t" "$dir"
-	case $t in ios) max=32768 ;; json) max=131072 ;; *) max=16384 ;; esac
+	case $t in ios) max=32768 ;; json | fleet) max=131072 ;; *) max=16384 ;; esac
 	echo "# fuzz_$t: ${seconds}s"
 	rc=0
 	"$B/fuzz_$t" -max_total_time="$seconds" -max_len="$max" -timeout=10 -rss_limit_mb=2048 \
