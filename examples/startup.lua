@@ -319,10 +319,12 @@ bt.rule{
         if ph[k] then bt.metric(pre .. k, ph[k]) end
       end
       if ph.phase == "startup" and ph.cpu_ns then bt.metric("startup.main.cpu_ns", ph.cpu_ns) end
-      local top = {}
-      for m in bt.rows("SELECT frame_id, self_cpu_ns FROM startup_methods WHERE phase = ? ORDER BY rank LIMIT ?",
+      -- ranked by self CPU time, or by self wall time where the trace has none
+      local top, by = {}, "CPU"
+      for m in bt.rows("SELECT frame_id, self_cpu_ns, self_ns FROM startup_methods WHERE phase = ? ORDER BY rank LIMIT ?",
         ph.phase, math.tointeger(p.top) or 3) do
-        top[#top + 1] = bt.short(bt.frame_name(m.frame_id)) .. " " .. bt.ms(m.self_cpu_ns)
+        if m.self_cpu_ns == nil then by = "wall" end
+        top[#top + 1] = bt.short(bt.frame_name(m.frame_id)) .. " " .. bt.ms(m.self_cpu_ns or m.self_ns)
       end
       -- a trace without CPU times (atrace markers only) leaves running and
       -- unexplained time unknown, not 0
@@ -332,7 +334,7 @@ bt.rule{
           ph.phase, bt.ms(ph.dur), ph.cpu_ns and bt.ms(ph.cpu_ns) or unknown, bt.ms(ph.blocked_ns),
           (ph.phase == "startup" and #blocked > 0) and (" (" .. table.concat(blocked, ", ") .. ")") or "",
           bt.ms(ph.idle_ns), ph.unexplained_ns and bt.ms(ph.unexplained_ns) or "unknown",
-          #top > 0 and ("; top by CPU: " .. table.concat(top, ", ")) or ""),
+          #top > 0 and ("; top by " .. by .. ": " .. table.concat(top, ", ")) or ""),
         evidence = { phase = ph.phase, source = ph.source, exact = ph.exact, cpu_ns = ph.cpu_ns,
           blocked_ns = ph.blocked_ns, idle_ns = ph.idle_ns, unexplained_ns = ph.unexplained_ns } }
     end

@@ -7,6 +7,12 @@
 -- Units follow the column names: *_ns nanoseconds, *_bytes bytes, *_pct
 -- percent. Off-CPU = wall - CPU; unexplained = off-CPU not covered by a
 -- blocking record (runnable, I/O that is not hooked...).
+--
+-- CPU time a trace does not give (bt.trace().cpu_unknown "all" or
+-- "some": the threads it is not known for) is nil, never 0: in the rows (NULL in the attribution
+-- tables), in what is worked out from it (off-CPU, unexplained) and in
+-- the metrics, which are then left out. Tables of counters a trace does
+-- not record (bt.trace().no_alloc, no_faults, no_csw) are left out.
 
 -- The measures compare gates by default come with the report.
 bt.builtin("gate")
@@ -28,26 +34,38 @@ bt.rule{
 
     -- Threads: totals are the sums of the methods' self values; wall time
     -- includes idle time (a thread waiting for work), no method's.
+    local function minus(a, b) if a == nil or b == nil then return nil end return a - b end
+    local function metric(n, v) if v ~= nil then bt.metric(n, v) end end
     local threads, totals = {}, {}
     local process = { wall_ns = 0, cpu_ns = 0, blocked_ns = 0, idle_ns = 0, alloc_bytes = 0,
       alloc_objects = 0, majflt = 0, nvcsw = 0, nivcsw = 0 }
     for r in bt.rows([[
-SELECT tid, CAST(total(self_ns + self_idle_ns) AS INTEGER) AS wall_ns, CAST(total(self_cpu_ns) AS INTEGER) AS cpu_ns,
+SELECT tid, CAST(total(self_ns + self_idle_ns) AS INTEGER) AS wall_ns,
+       CASE WHEN count(self_cpu_ns) = count(*) THEN CAST(total(self_cpu_ns) AS INTEGER) END AS cpu_ns,
        CAST(total(self_idle_ns) AS INTEGER) AS idle_ns,
        CAST(total(self_blocked_ns) AS INTEGER) AS blocked_ns, CAST(total(self_alloc_bytes) AS INTEGER) AS alloc_bytes,
        CAST(total(self_alloc_objects) AS INTEGER) AS alloc_objects, CAST(total(self_majflt) AS INTEGER) AS majflt,
        CAST(total(self_nvcsw) AS INTEGER) AS nvcsw, CAST(total(self_nivcsw) AS INTEGER) AS nivcsw
 FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid]]) do
-      local off = r.wall_ns - r.cpu_ns
+      local off = minus(r.wall_ns, r.cpu_ns)
       totals[r.tid] = r
-      threads[#threads + 1] = { r.tid, name(r.tid), r.tid == main and 1 or 0, r.wall_ns, r.cpu_ns, off,
-        r.blocked_ns, r.idle_ns, off - r.blocked_ns - r.idle_ns, r.alloc_bytes, r.alloc_objects, r.majflt,
-        r.nvcsw, r.nivcsw }
-      for k in pairs(process) do process[k] = process[k] + r[k] end
+      threads[#threads + 1] = { tid = r.tid, thread = name(r.tid), main = r.tid == main and 1 or 0,
+        wall_ns = r.wall_ns, cpu_ns = r.cpu_ns, offcpu_ns = off, blocked_ns = r.blocked_ns, idle_ns = r.idle_ns,
+        unexplained_ns = minus(minus(off, r.blocked_ns), r.idle_ns), alloc_bytes = r.alloc_bytes,
+        alloc_objects = r.alloc_objects, majflt = r.majflt, nvcsw = r.nvcsw, nivcsw = r.nivcsw }
+      for k in pairs(process) do
+        if process[k] ~= nil then process[k] = r[k] ~= nil and process[k] + r[k] or nil end
+      end
     end
-    bt.table{ name = "threads", title = "Threads",
-      columns = { "tid", "thread", "main", "wall_ns", "cpu_ns", "offcpu_ns", "blocked_ns", "idle_ns",
-        "unexplained_ns", "alloc_bytes", "alloc_objects", "majflt", "nvcsw", "nivcsw" },
+    local facts = bt.trace()
+    local unrecorded = { alloc_bytes = facts.no_alloc, alloc_objects = facts.no_alloc, majflt = facts.no_faults,
+      nvcsw = facts.no_csw, nivcsw = facts.no_csw }
+    local columns = {}
+    for _, c in ipairs({ "tid", "thread", "main", "wall_ns", "cpu_ns", "offcpu_ns", "blocked_ns", "idle_ns",
+        "unexplained_ns", "alloc_bytes", "alloc_objects", "majflt", "nvcsw", "nivcsw" }) do
+      if not unrecorded[c] then columns[#columns + 1] = c end
+    end
+    bt.table{ name = "threads", title = "Threads", columns = columns,
       units = { main = "", majflt = "count", nvcsw = "count", nivcsw = "count", alloc_objects = "count" },
       rows = threads }
 
@@ -68,20 +86,19 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
 
     -- Metrics.
     bt.metric("process.threads", #threads)
-    for k, v in pairs(process) do bt.metric("process." .. k, v) end
-    bt.metric("process.offcpu_ns", process.wall_ns - process.cpu_ns)
-    local facts = bt.trace()
+    for k, v in pairs(process) do if not unrecorded[k] then metric("process." .. k, v) end end
+    metric("process.offcpu_ns", minus(process.wall_ns, process.cpu_ns))
     local m = main and totals[main]
     if m then
       bt.metric("thread.main.wall_ns", m.wall_ns)
-      bt.metric("thread.main.cpu_ns", m.cpu_ns)
-      bt.metric("thread.main.offcpu_ns", m.wall_ns - m.cpu_ns)
+      metric("thread.main.cpu_ns", m.cpu_ns)
+      metric("thread.main.offcpu_ns", minus(m.wall_ns, m.cpu_ns))
       bt.metric("thread.main.blocked_ns", m.blocked_ns)
       bt.metric("thread.main.idle_ns", m.idle_ns)
-      bt.metric("thread.main.unexplained_ns", m.wall_ns - m.cpu_ns - m.blocked_ns - m.idle_ns)
+      metric("thread.main.unexplained_ns", minus(minus(minus(m.wall_ns, m.cpu_ns), m.blocked_ns), m.idle_ns))
       for _, k in ipairs(KINDS) do bt.metric("thread.main.blocked_ns." .. k, main_kind[k] or 0) end
       for _, k in ipairs({ "alloc_bytes", "alloc_objects", "majflt", "nvcsw", "nivcsw" }) do
-        bt.metric("thread.main." .. k, m[k])
+        if not unrecorded[k] then bt.metric("thread.main." .. k, m[k]) end
       end
     end
 
@@ -96,8 +113,8 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
       end
       return rows
     end
-    local function off(a, b) return function(r) return r[a] - r[b] end end
-    local function unexplained(w, c, b) return function(r) return r[w] - r[c] - r[b] end end
+    local function off(a, b) return function(r) return minus(r[a], r[b]) end end
+    local function unexplained(w, c, b) return function(r) return minus(minus(r[w], r[c]), r[b]) end end
     local function col(c) return function(r) return r[c] end end
     if main then
       bt.table{ name = "main_methods", title = "Main thread: methods by inclusive time (top-down totals)",
@@ -113,7 +130,7 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
         local c = bt.query([[
 SELECT caller_frame_id, self_ns FROM callers WHERE tid = ? AND frame_id = ?
 ORDER BY self_ns DESC LIMIT 1]], main, r.frame_id)[1]
-        self_rows[#self_rows + 1] = { r.name, r.self_ns, r.self_cpu_ns, r.self_ns - r.self_cpu_ns,
+        self_rows[#self_rows + 1] = { r.name, r.self_ns, r.self_cpu_ns, minus(r.self_ns, r.self_cpu_ns),
           r.self_blocked_ns, c and c.caller_frame_id ~= 0 and bt.frame_name(c.caller_frame_id) or "",
           c and c.self_ns or 0 }
       end
@@ -147,7 +164,7 @@ FROM calltree WHERE tid = ? AND incl_ns >= ?]], main, min) do
         table.sort(list, by_incl)
         for _, r in ipairs(list) do
           tree[#tree + 1] = { string.rep("  ", r.depth) .. bt.frame_name(r.frame_id), r.incl_ns,
-            r.self_ns, r.incl_cpu_ns, r.incl_ns - r.incl_cpu_ns, r.incl_blocked_ns,
+            r.self_ns, r.incl_cpu_ns, minus(r.incl_ns, r.incl_cpu_ns), r.incl_blocked_ns,
             m.wall_ns > 0 and 100 * r.incl_ns / m.wall_ns or 0 }
           if kids[r.id] then walk(kids[r.id]) end
         end
@@ -163,7 +180,7 @@ FROM calltree WHERE tid = ? AND incl_ns >= ?]], main, min) do
       local rows = {}
       for r in bt.methods{ order = order, limit = p.top } do
         local row = { name(r.tid), r.name }
-        for _, c in ipairs(cols) do row[#row + 1] = r[c] end
+        for i, c in ipairs(cols) do row[2 + i] = r[c] end   -- a nil (unknown CPU) keeps its column
         rows[#rows + 1] = row
       end
       local columns = { "thread", "method" }
@@ -175,10 +192,14 @@ FROM calltree WHERE tid = ? AND incl_ns >= ?]], main, min) do
     end
     top_all("methods", "All threads: methods by self time", "self_ns",
       { "self_ns", "self_cpu_ns", "self_blocked_ns", "incl_ns", "incl_cpu_ns" })
-    top_all("alloc", "Allocations by method (where they happen)", "self_alloc_bytes",
-      { "self_alloc_bytes", "incl_alloc_bytes", "self_alloc_objects", "incl_alloc_objects" })
-    top_all("faults", "Page faults and context switches by method", "self_majflt",
-      { "self_majflt", "incl_majflt", "self_nvcsw", "incl_nvcsw", "self_nivcsw", "incl_nivcsw" })
+    if not facts.no_alloc then   -- a trace that records none has no table of zeros (the header says)
+      top_all("alloc", "Allocations by method (where they happen)", "self_alloc_bytes",
+        { "self_alloc_bytes", "incl_alloc_bytes", "self_alloc_objects", "incl_alloc_objects" })
+    end
+    if not (facts.no_faults and facts.no_csw) then
+      top_all("faults", "Page faults and context switches by method", "self_majflt",
+        { "self_majflt", "incl_majflt", "self_nvcsw", "incl_nvcsw", "self_nivcsw", "incl_nivcsw" })
+    end
 
     -- Main-thread waits, longest first, with who ended them.
     if main then
@@ -212,7 +233,7 @@ WHERE e.waiter_tid = ? ORDER BY e.dur DESC, e.ts]], main) do
 WHERE tid = ? AND msg_id = ? ORDER BY rank LIMIT 3]], main, r.msg_id) do
           top[#top + 1] = bt.short(bt.frame_name(t.frame_id)) .. " " .. bt.ms(t.self_ns)
         end
-        msgs[#msgs + 1] = { r.msg_id, r.ts, r.dur, r.cpu_dur, r.dur - r.cpu_dur, table.concat(top, "; ") }
+        msgs[#msgs + 1] = { r.msg_id, r.ts, r.dur, r.cpu_dur, minus(r.dur, r.cpu_dur), table.concat(top, "; ") }
       end
       bt.table{ name = "main_messages", title = "Main thread: longest Looper messages",
         columns = { "msg_id", "ts", "dur_ns", "cpu_ns", "offcpu_ns", "top_self_methods" },
@@ -230,14 +251,19 @@ WHERE tid = ? AND msg_id = ? ORDER BY rank LIMIT 3]], main, r.msg_id) do
     local pct = p.method_metric_pct / 100
     -- a zero total has nothing to attribute: its cut is NULL, which no
     -- sum passes (0 >= 0 would make every method a metric)
-    local function cut(total) if total > 0 then return total * pct end return nil end
-    local fields = { "self_ns", "self_cpu_ns", "self_offcpu_ns", "incl_ns", "incl_cpu_ns",
-      "incl_offcpu_ns", "self_alloc_bytes", "incl_alloc_bytes", "self_majflt", "incl_majflt" }
+    local function cut(total) if total and total > 0 then return total * pct end return nil end
+    local fields = {}
+    for _, k in ipairs({ "self_ns", "self_cpu_ns", "self_offcpu_ns", "incl_ns", "incl_cpu_ns",
+        "incl_offcpu_ns", "self_alloc_bytes", "incl_alloc_bytes", "self_majflt", "incl_majflt" }) do
+      if not unrecorded[k:match("^%a+_(.*)$")] then fields[#fields + 1] = k end
+    end
     for r in bt.rows([[
-SELECT f.name, CAST(total(m.self_ns) AS INTEGER) AS self_ns, CAST(total(m.self_cpu_ns) AS INTEGER) AS self_cpu_ns,
-       CAST(total(m.self_ns - m.self_cpu_ns) AS INTEGER) AS self_offcpu_ns,
-       CAST(total(m.incl_ns) AS INTEGER) AS incl_ns, CAST(total(m.incl_cpu_ns) AS INTEGER) AS incl_cpu_ns,
-       CAST(total(m.incl_ns - m.incl_cpu_ns) AS INTEGER) AS incl_offcpu_ns,
+SELECT f.name, CAST(total(m.self_ns) AS INTEGER) AS self_ns,
+       CASE WHEN count(m.self_cpu_ns) = count(*) THEN CAST(total(m.self_cpu_ns) AS INTEGER) END AS self_cpu_ns,
+       CASE WHEN count(m.self_cpu_ns) = count(*) THEN CAST(total(m.self_ns - m.self_cpu_ns) AS INTEGER) END AS self_offcpu_ns,
+       CAST(total(m.incl_ns) AS INTEGER) AS incl_ns,
+       CASE WHEN count(m.incl_cpu_ns) = count(*) THEN CAST(total(m.incl_cpu_ns) AS INTEGER) END AS incl_cpu_ns,
+       CASE WHEN count(m.incl_cpu_ns) = count(*) THEN CAST(total(m.incl_ns - m.incl_cpu_ns) AS INTEGER) END AS incl_offcpu_ns,
        CAST(total(m.self_alloc_bytes) AS INTEGER) AS self_alloc_bytes, CAST(total(m.incl_alloc_bytes) AS INTEGER) AS incl_alloc_bytes,
        CAST(total(m.self_majflt) AS INTEGER) AS self_majflt, CAST(total(m.incl_majflt) AS INTEGER) AS incl_majflt
 FROM methods m JOIN frames f ON f.id = m.frame_id GROUP BY f.name
@@ -245,7 +271,8 @@ HAVING CAST(total(m.incl_ns) AS INTEGER) >= ? OR CAST(total(m.self_cpu_ns) AS IN
     OR CAST(total(m.incl_majflt) AS INTEGER) >= ? ORDER BY f.name]], cut(process.wall_ns), cut(process.cpu_ns), cut(process.alloc_bytes),
         cut(process.majflt)) do
       for _, k in ipairs(fields) do
-        bt.metric("method." .. r.name .. "." .. k, r[k])
+        local v = r[k]
+        if v ~= nil then bt.metric("method." .. r.name .. "." .. k, v) end   -- nil: CPU time not in the trace
       end
     end
     for k, v in pairs(process_kind) do bt.metric("process.blocked_ns." .. k, v) end

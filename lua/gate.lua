@@ -107,7 +107,7 @@ JOIN frames f ON f.id = m.frame_id
 WHERE m.phase = 'startup' AND (m.self_cpu_ns >= ?1 OR m.self_ns >= ?1 OR m.incl_ns >= ?1) ORDER BY m.rank]], MIN_NS) do
     if is_app(r.name) then
       local pre = "startup.main.method." .. r.name
-      bt.metric(pre .. ".self_cpu_ns", r.self_cpu_ns)
+      if r.self_cpu_ns then bt.metric(pre .. ".self_cpu_ns", r.self_cpu_ns) end   -- nil: not in the trace
       bt.metric(pre .. ".self_ns", r.self_ns)
       bt.metric(pre .. ".incl_ns", r.incl_ns or 0)
     end
@@ -127,21 +127,22 @@ end
 -- their count: compare reads them as over the median run's number of
 -- messages, so a longer capture does not read as a slower app.
 local function messages(main, is_app, after)
-  local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall, total(cpu_dur) AS cpu,
+  local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall,
+  CASE WHEN count(cpu_dur) = count(*) THEN total(cpu_dur) END AS cpu,
   total(alloc_bytes) AS alloc FROM messages WHERE tid = ? AND ts >= ?]], main, after)[1]
   if not m or m.n == 0 then return end
   bt.metric("thread.main.msgs.count", m.n)
   bt.metric("thread.main.msgs.wall_ns", m.wall)
-  bt.metric("thread.main.msgs.cpu_ns", m.cpu)
+  if m.cpu then bt.metric("thread.main.msgs.cpu_ns", m.cpu) end   -- nil: CPU time not in the trace
   bt.metric("thread.main.msgs.alloc_bytes", m.alloc)
   -- the thread's method totals less the start's
   for r in bt.rows([[SELECT f.name, m.self_cpu_ns - coalesce(s.self_cpu_ns, 0) AS cpu, m.self_ns - coalesce(s.self_ns, 0) AS wall
 FROM methods m JOIN frames f ON f.id = m.frame_id
 LEFT JOIN startup_methods s ON s.phase = 'startup' AND s.frame_id = m.frame_id AND ? > 0
 WHERE m.tid = ?]], after, main) do
-    if (r.cpu >= MIN_NS or r.wall >= MIN_NS) and is_app(r.name) then
+    if ((r.cpu or 0) >= MIN_NS or r.wall >= MIN_NS) and is_app(r.name) then
       local pre = "thread.main.msgs.method." .. r.name
-      bt.metric(pre .. ".self_cpu_ns", r.cpu)
+      if r.cpu then bt.metric(pre .. ".self_cpu_ns", r.cpu) end
       bt.metric(pre .. ".self_ns", r.wall)
     end
   end

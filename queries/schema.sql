@@ -13,6 +13,14 @@ CREATE TABLE meta (
 -- unexplained rest (off the CPU, no record says why); they add up to
 -- wall_dur exactly (blocked and idle time that overlaps running time is
 -- counted as running). NULL where the slices came with the trace.
+-- CPU time a trace does not give (an atrace-only Perfetto trace, a btrace
+-- 2.0 raw trace, an ART trace on the wall clock, a systrace without
+-- sched_switch) is NULL, never 0, wherever it would show: slices.cpu_dur,
+-- messages.cpu_dur and the CPU columns of calltree, methods, callers and
+-- message_methods for every thread with such a slice; meta cpu_unknown
+-- then says 'all' (no thread's CPU time is known) or 'some'. Meta no_alloc,
+-- no_faults, no_csw (1): the trace records no allocations, page faults,
+-- context switches (its format has none; their columns then read 0).
 CREATE TABLE threads (
 	tid             INTEGER PRIMARY KEY,  -- as recorded (Android: low 16 bits)
 	name            TEXT,                 -- NULL when the dump names no thread
@@ -105,7 +113,7 @@ CREATE TABLE messages (
 	msg_id  INTEGER NOT NULL,
 	ts      INTEGER NOT NULL,
 	dur     INTEGER NOT NULL,
-	cpu_dur INTEGER NOT NULL DEFAULT 0,
+	cpu_dur INTEGER DEFAULT 0,             -- NULL: not in the trace
 	block_dur INTEGER NOT NULL DEFAULT 0,  -- blocking records inside it
 	idle_dur  INTEGER NOT NULL DEFAULT 0,  -- idle slices inside it
 	alloc_bytes INTEGER NOT NULL DEFAULT 0,  -- allocated inside it
@@ -262,7 +270,7 @@ CREATE TABLE calltree (
 	frame_id           INTEGER NOT NULL,
 	depth              INTEGER NOT NULL,
 	self_ns            INTEGER NOT NULL, incl_ns            INTEGER NOT NULL,
-	self_cpu_ns        INTEGER NOT NULL, incl_cpu_ns        INTEGER NOT NULL,
+	self_cpu_ns        INTEGER,          incl_cpu_ns        INTEGER,           -- NULL: not in the trace
 	self_blocked_ns    INTEGER NOT NULL, incl_blocked_ns    INTEGER NOT NULL,
 	self_alloc_bytes   INTEGER NOT NULL, incl_alloc_bytes   INTEGER NOT NULL,
 	self_alloc_objects INTEGER NOT NULL, incl_alloc_objects INTEGER NOT NULL,
@@ -277,7 +285,7 @@ CREATE TABLE methods (
 	tid                INTEGER NOT NULL,
 	frame_id           INTEGER NOT NULL,
 	self_ns            INTEGER NOT NULL, incl_ns            INTEGER NOT NULL,
-	self_cpu_ns        INTEGER NOT NULL, incl_cpu_ns        INTEGER NOT NULL,
+	self_cpu_ns        INTEGER,          incl_cpu_ns        INTEGER,           -- NULL: not in the trace
 	self_blocked_ns    INTEGER NOT NULL, incl_blocked_ns    INTEGER NOT NULL,
 	self_alloc_bytes   INTEGER NOT NULL, incl_alloc_bytes   INTEGER NOT NULL,
 	self_alloc_objects INTEGER NOT NULL, incl_alloc_objects INTEGER NOT NULL,
@@ -307,7 +315,7 @@ CREATE TABLE callers (
 	frame_id           INTEGER NOT NULL,
 	caller_frame_id    INTEGER NOT NULL,     -- 0: called by no frame (outermost)
 	self_ns            INTEGER NOT NULL,
-	self_cpu_ns        INTEGER NOT NULL,
+	self_cpu_ns        INTEGER,              -- NULL: not in the trace
 	self_blocked_ns    INTEGER NOT NULL,
 	self_alloc_bytes   INTEGER NOT NULL,
 	self_alloc_objects INTEGER NOT NULL,
@@ -325,9 +333,9 @@ CREATE TABLE message_methods (
 	rank        INTEGER NOT NULL,   -- 1 = most self time
 	frame_id    INTEGER NOT NULL,
 	self_ns     INTEGER NOT NULL,
-	self_cpu_ns INTEGER NOT NULL,
+	self_cpu_ns INTEGER,            -- NULL: not in the trace
 	incl_ns     INTEGER NOT NULL,
-	incl_cpu_ns INTEGER NOT NULL,
+	incl_cpu_ns INTEGER,
 	PRIMARY KEY (tid, msg_id, rank)
 ) WITHOUT ROWID;
 
@@ -362,12 +370,13 @@ CREATE TABLE startup_phases (
 );
 
 -- Per phase, the main thread's top ten methods by self CPU time in it; for
--- the whole window ('startup'), every method with own time in it.
+-- the whole window ('startup'), every method with own time in it. A trace
+-- without CPU time ranks them by self wall time, self_cpu_ns NULL.
 CREATE TABLE startup_methods (
 	phase       TEXT NOT NULL,
 	rank        INTEGER NOT NULL,
 	frame_id    INTEGER NOT NULL,
-	self_cpu_ns INTEGER NOT NULL,
+	self_cpu_ns INTEGER,
 	self_ns     INTEGER NOT NULL,
 	incl_ns     INTEGER              -- the window's: inclusive wall time in it; NULL for a phase
 );

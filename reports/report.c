@@ -50,10 +50,39 @@ static void meta_row(struct bt_facts *f, struct bt_rows *r)
 		f->slices = n;
 	else if (!strcmp(k, "slice_policy"))
 		f->imported = v && !strcmp(v, "imported");
+	else if (!strcmp(k, "cpu_unknown") && v)
+		f->cpu_time = !strcmp(v, "all") ? BT_CPU_UNKNOWN : !strcmp(v, "some") ? BT_CPU_PARTIAL : 0;
+	else if (!strcmp(k, "no_alloc"))
+		f->no_alloc = n != 0;
+	else if (!strcmp(k, "no_faults"))
+		f->no_faults = n != 0;
+	else if (!strcmp(k, "no_csw"))
+		f->no_csw = n != 0;
 	if (!strcmp(k, "pid")) {
 		f->pid = n;
 		f->has_pid = 1;
 	}
+}
+
+/* What the trace does not record, said once in every report's header. */
+static void unrecorded(struct bt_facts *f)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	const char *part[4];
+	int n = 0, i;
+
+	if (f->cpu_time)
+		part[n++] = f->cpu_time == BT_CPU_PARTIAL ? "CPU time of some threads" : "CPU time";
+	if (f->no_alloc)
+		part[n++] = "allocations";
+	if (f->no_faults)
+		part[n++] = "page faults";
+	if (f->no_csw)
+		part[n++] = "context switches";
+	for (i = 0; i < n; i++)
+		bt_buf_addf(&b, "%s%s", i ? ", " : "", part[i]);
+	if (n)
+		f->unrecorded = bt_buf_detach(&b, NULL);
 }
 
 int bt_facts_load(struct bt_db *db, struct bt_facts *f, struct bt_err *err)
@@ -71,6 +100,7 @@ int bt_facts_load(struct bt_db *db, struct bt_facts *f, struct bt_err *err)
 	bt_rows_close(r);
 	if (rc < 0)
 		return err->code;
+	unrecorded(f);
 	if (f->threads >= 0)   /* the import noted the span; else scan the samples */
 		return BT_OK;
 	if (bt_rows_open(&r, db, BT_SQL_TRACE_SPAN, err))
@@ -94,6 +124,7 @@ void bt_facts_release(struct bt_facts *f)
 	free(f->no_names);
 	free(f->no_threads);
 	free(f->process);
+	free(f->unrecorded);
 	memset(f, 0, sizeof *f);
 }
 
@@ -375,6 +406,8 @@ void bt_col_cell(const struct bt_namer *names, const struct bt_value *v, const s
 {
 	if (is_number(v) && (k->ts || k->ns))
 		bt_buf_addf(b, k->scale.div == 1e9 ? "%.2f" : "%.1f", (number(v) - (double)k->t0) / k->scale.div);
+	else if (v->type == BT_V_NULL && !k->ts && (k->ns || u != BT_UNIT_NONE))
+		bt_buf_adds(b, BT_UNKNOWN);   /* a measure the trace does not give (CPU time): never 0 */
 	else
 		bt_format_cell(names, v, u, b);
 }

@@ -75,7 +75,14 @@ struct bt_facts {
 	int64_t slices;
 	int imported;              /* the trace brought its slices (Perfetto): no samples */
 	int has_pid;
+	int cpu_time;              /* BT_CPU_*: the threads' CPU time known (meta cpu_unknown) */
+	int no_alloc, no_faults, no_csw;   /* the trace records no allocations, page faults,
+					    * context switches (meta no_*: the importer knows) */
+	char *unrecorded;          /* what of these it does not record, for people ("CPU
+				    * time, allocations"); NULL: all recorded */
 };
+
+enum { BT_CPU_KNOWN, BT_CPU_PARTIAL /* some threads' */, BT_CPU_UNKNOWN };
 
 int bt_facts_load(struct bt_db *db, struct bt_facts *f, struct bt_err *err);
 void bt_facts_release(struct bt_facts *f);
@@ -152,6 +159,10 @@ void bt_col_cell(const struct bt_namer *names, const struct bt_value *v, const s
  * short by names. */
 void bt_format_evidence(const char *key, const struct bt_value *v, int64_t t0, const struct bt_namer *names,
 			struct bt_buf *b);
+/* How a measure the trace does not give (NULL: its CPU time) reads in
+ * text, Markdown, HTML and xlsx cells; JSON has null. */
+#define BT_UNKNOWN "\xe2\x80\x94"   /* an em dash */
+
 /* 0, or no value. */
 int bt_value_zero(const struct bt_value *v);
 /* Row r's every measure (a cell whose column has a unit) is 0: it says

@@ -138,6 +138,8 @@ void bt_startup_sum_ms(int64_t ns, struct bt_buf *b)
 {
 	if (ns != BT_NONE)
 		bt_buf_addf(b, "%.1f", (double)ns / 1e6);
+	else
+		bt_buf_adds(b, BT_UNKNOWN);   /* running time of a trace without CPU time */
 }
 
 void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b)

@@ -54,7 +54,7 @@ void bt_startup_sum_release(struct bt_startup_sum *s);
 /* The headline line: "cold start of PKG: initial display 812.3 ms, full
  * display 1.2 s". Appended to b. */
 void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b);
-/* A value in ms ("412.0"), or "" for BT_NONE. Appended to b. */
+/* A value in ms ("412.0"), or BT_UNKNOWN ("—") for BT_NONE. Appended to b. */
 void bt_startup_sum_ms(int64_t ns, struct bt_buf *b);
 
 /* Blocking by kind: "monitor 45.8 ms (7), park 25.0 ms (3)". Appended to b. */

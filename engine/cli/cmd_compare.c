@@ -299,8 +299,11 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 		rc = bt_rules_run(db, &ro, &res, err);
 	}
 	if (!rc) {
+		char cpu[16];
 		bt_runs_add_result(rs, side, path, &res);
-		rc = add_warnings(rs, db, err);
+		rc = bt_db_meta_text(db, "cpu_unknown", cpu, sizeof cpu, err);
+		rs->run[rs->nruns - 1].cpu_unknown = !rc && *cpu;
+		rc = rc ? rc : add_warnings(rs, db, err);
 	}
 	bt_db_close(db);
 	bt_result_release(&res);

@@ -111,13 +111,21 @@ int bt_cmp_per_messages(const char *name)
 	return !strncmp(name, BT_CMP_MSGS, strlen(BT_CMP_MSGS)) && strcmp(name, BT_CMP_MSGS "count");
 }
 
+/* A measure of CPU time: "...self_cpu_ns", "...incl_offcpu_ns". */
+static int cpu_metric(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n >= 6 && !strcmp(name + n - 6, "cpu_ns")) || strstr(name, "unexplained") != NULL;
+}
+
 double bt_compare_value(const struct bt_compare *c, size_t r, size_t id)
 {
 	const char *name = c->runs->names[id];
 	double v = bt_runs_value(c->runs, r, id);
 
-	if (isnan(v) && bt_metric_per_method(name))
-		v = 0;   /* under the report's cut: ~0 */
+	if (isnan(v) && bt_metric_per_method(name) && !(c->runs->run[r].cpu_unknown && cpu_metric(name)))
+		v = 0;   /* under the report's cut: ~0 (but CPU time a trace does not give is unknown) */
 	if (c->msg_scale && bt_cmp_per_messages(name))
 		v *= c->msg_scale[r];
 	return v;

@@ -233,6 +233,19 @@ static int read_tables(struct bt_runs *rs, struct bt_jr *jr, struct bt_buf *key)
 	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
 }
 
+/* "trace": {"cpu_time": "unknown" | "partial", ...}; other keys skipped. */
+static int read_trace(struct bt_run *run, struct bt_jr *jr, struct bt_buf *key)
+{
+	int more = 0, rc = bt_jr_object(jr);
+
+	while (!rc && (more = bt_jr_key(jr, key)) == 1) {
+		if (!strcmp(key->buf, "cpu_time") && bt_jr_peek(jr) == BT_J_STRING)
+			run->cpu_unknown = 1;
+		rc = bt_jr_skip(jr);
+	}
+	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
+}
+
 static int read_report(struct bt_runs *rs, struct bt_run *run, struct bt_jr *jr)
 {
 	struct bt_buf key = BT_BUF_INIT, val = BT_BUF_INIT;
@@ -254,6 +267,8 @@ static int read_report(struct bt_runs *rs, struct bt_run *run, struct bt_jr *jr)
 			metrics = 1;
 		} else if (!strcmp(key.buf, "diagnostics")) {
 			rc = read_diagnostics(rs, jr, &val);
+		} else if (!strcmp(key.buf, "trace") && bt_jr_peek(jr) == BT_J_OBJECT) {
+			rc = read_trace(run, jr, &val);
 		} else if (!strcmp(key.buf, "tables") && bt_jr_peek(jr) == BT_J_OBJECT) {
 			rc = read_tables(rs, jr, &val);
 		} else {

@@ -57,6 +57,8 @@ struct bt_run {
 	double *fv;
 	size_t nfv, fvcap;
 	int has_tree;        /* its report had a main_calltree table */
+	int cpu_unknown;     /* its trace does not give (some threads') CPU time: a per-method
+			      * CPU metric it lacks is unknown there, not ~0 */
 };
 
 /* A class of warning (a diagnostic's code) over every run that had it:

@@ -113,6 +113,9 @@ static int json_row(struct walk *w, struct bt_jr *jr, const int *col, int ncol, 
 			if (bt_jr_peek(jr) != BT_J_STRING)
 				return bt_jr_fail(jr, "a main_calltree method is not a string");
 			rc = bt_jr_string(jr, s);
+		} else if (role == C_CPU && bt_jr_peek(jr) == BT_J_NULL) {
+			rc = bt_jr_skip(jr);   /* CPU time the trace does not give: the run's
+						* cpu_unknown keeps it out of the CPU view */
 		} else if (role > C_METHOD) {
 			if (bt_jr_peek(jr) != BT_J_NUMBER)
 				return bt_jr_fail(jr, "a main_calltree value is not a number");

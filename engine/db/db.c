@@ -424,6 +424,12 @@ int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 
 int bt_db_exec_ints(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, struct bt_err *err)
 {
+	return bt_db_exec_ints_nulls(db, id, v, n, 0, err);
+}
+
+int bt_db_exec_ints_nulls(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, uint64_t nulls,
+			  struct bt_err *err)
+{
 	sqlite3_stmt *st;
 	int i;
 
@@ -431,7 +437,10 @@ int bt_db_exec_ints(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n
 		return err->code;
 	st = db->stmt[id];
 	for (i = 0; i < n; i++)
-		sqlite3_bind_int64(st, i + 1, v[i]);
+		if (i < 64 && (nulls >> i & 1))
+			sqlite3_bind_null(st, i + 1);
+		else
+			sqlite3_bind_int64(st, i + 1, v[i]);
 	return bt_db_step_done(db, id, err);
 }
 

@@ -61,6 +61,9 @@ int bt_db_script(struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
 
 /* Run a registered statement whose n parameters are all integers. */
 int bt_db_exec_ints(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, struct bt_err *err);
+/* The same, parameter i bound NULL where bit i of nulls is set (n <= 64). */
+int bt_db_exec_ints_nulls(struct bt_db *db, enum bt_sql_id id, const int64_t *v, int n, uint64_t nulls,
+			  struct bt_err *err);
 
 /* A decoded stack record, as stored in the samples table. */
 struct bt_sample {
@@ -139,6 +142,10 @@ int bt_db_slices_deferred(const struct bt_db *db);
  * read NULL for 0.
  */
 #define BT_MEMTAB_MAX_COLS 32
+/* A memtab column's value that reads as NULL (a value the table does not
+ * know: CPU time a trace does not give). */
+#define BT_MEMTAB_NULL INT64_MIN
+
 struct bt_memtab {
 	const char *name;         /* the table's, in queries/schema.sql; a static string */
 	const char *schema;       /* "CREATE TABLE x(...)", the same columns */

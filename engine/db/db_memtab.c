@@ -139,7 +139,7 @@ static int mt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		return SQLITE_OK;
 	}
 	v = t->column(t->data, c->i, col);
-	if (!v && (t->zero_null & (1u << col)))
+	if (v == BT_MEMTAB_NULL || (!v && (t->zero_null & (1u << col))))
 		sqlite3_result_null(ctx);
 	else
 		sqlite3_result_int64(ctx, v);

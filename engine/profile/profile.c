@@ -310,6 +310,8 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 	int k;
 
 	p->open[x->frame]--;
+	if (s->cpu_unknown)
+		p->paths[p->roots[x->thread]].nocpu = 1;
 	idle = x->idle ? bt_slice_idle_part(s) : 0;
 	x->self[V_WALL] = bt_sat_add(x->self[V_WALL], s->self_dur - idle);
 	x->self[V_CPU] = bt_sat_add(x->self[V_CPU], s->self_cpu_dur);

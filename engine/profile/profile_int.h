@@ -24,6 +24,9 @@ struct path {
 	int16_t depth;        /* -1 for a root */
 	uint8_t nested;       /* an ancestor has the same frame (recursion) */
 	uint8_t idle;         /* its slices are idle ones: their self time is V_IDLE too */
+	uint8_t nocpu;        /* a thread's root: a slice of the thread did not say its CPU
+			       * time (bt_slice.cpu_unknown), so none of its CPU values is
+			       * known (stored NULL); in the padding, no byte more per path */
 	int64_t self[NV];
 };
 

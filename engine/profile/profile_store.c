@@ -111,13 +111,20 @@ static int methods_and_callers(struct bt_db *db, const struct bt_profile *p, str
 	return new_thread(db, p, meth, call, err);
 }
 
+/* The thread (by index) did not say its CPU time: its CPU values are NULL. */
+static int nocpu(const struct bt_profile *p, uint32_t thread)
+{
+	return p->paths[p->roots[thread]].nocpu;
+}
+
 static int store_rows(struct bt_db *db, const struct bt_profile *p, const struct rows *r, int callers,
 		      struct bt_err *err)
 {
 	int64_t v[3 + 2 * NV];
 	size_t i;
 	int k, n;
-
+	/* self_cpu_ns (and incl_cpu_ns) by parameter: after tid, frame_id and caller */
+	const uint64_t cpu_cols = callers ? 1u << (3 + V_CPU) : 3u << (2 + 2 * V_CPU);
 
 	for (i = 0; i < r->n; i++) {
 		const struct mrow *m = &r->m[i];
@@ -131,7 +138,8 @@ static int store_rows(struct bt_db *db, const struct bt_profile *p, const struct
 			if (!callers)
 				v[n++] = m->incl[k];
 		}
-		if (bt_db_exec_ints(db, callers ? BT_SQL_INSERT_CALLER : BT_SQL_INSERT_METHOD, v, n, err))
+		if (bt_db_exec_ints_nulls(db, callers ? BT_SQL_INSERT_CALLER : BT_SQL_INSERT_METHOD, v, n,
+					  nocpu(p, m->thread) ? cpu_cols : 0, err))
 			return err->code;
 	}
 	return BT_OK;
@@ -234,20 +242,43 @@ static int store_threads(struct bt_db *db, const struct bt_profile *p, struct bt
 
 static int store_messages(struct bt_db *db, const struct bt_profile *p, struct bt_err *err)
 {
+	uint32_t t = 0;
 	size_t i;
 	int j;
 
 	for (i = 0; i < p->nkept; i++) {
 		const struct kept_msg *k = &p->kept[i];
+		if (t >= p->nthreads || p->tids[t] != k->tid)   /* kept thread by thread, in order */
+			for (t = 0; t < p->nthreads && p->tids[t] != k->tid; t++)
+				;
 		for (j = 0; j < k->n; j++) {
 			const struct msg_method *m = &k->m[j];
 			int64_t v[8] = { k->tid, k->msg_id, j + 1, m->frame, m->self_ns, m->self_cpu,
 					 m->incl_ns, m->incl_cpu };
-			if (bt_db_exec_ints(db, BT_SQL_INSERT_MESSAGE_METHOD, v, 8, err))
+			if (bt_db_exec_ints_nulls(db, BT_SQL_INSERT_MESSAGE_METHOD, v, 8,
+						  t < p->nthreads && nocpu(p, t) ? 1u << 5 | 1u << 7 : 0, err))
 				return err->code;
 		}
 	}
 	return BT_OK;
+}
+
+/* meta cpu_unknown: "all" when no thread with slices said its CPU time,
+ * "some" when some did not; absent when every one did. */
+static int store_cpu_time(struct bt_db *db, const struct bt_profile *p, struct bt_err *err)
+{
+	uint32_t t, with = 0, without = 0;
+
+	for (t = 0; t < p->nthreads; t++) {
+		uint32_t end = t + 1 < p->nthreads ? p->roots[t + 1] : p->npaths;
+		if (end - p->roots[t] < 2)
+			continue;   /* no slices */
+		with++;
+		without += nocpu(p, t) != 0;
+	}
+	if (!without)
+		return BT_OK;
+	return bt_db_set_meta_text(db, "cpu_unknown", without == with ? "all" : "some", err);
 }
 
 /* The call tree as a table in memory (queries/schema.sql's calltree). */
@@ -283,6 +314,8 @@ static int64_t calltree_column(const void *data, size_t id, int col)
 	default:
 		if (col >= BT_CT__COUNT)
 			return 0;
+		if ((col == BT_CT_SELF_CPU || col == BT_CT_INCL_CPU) && nocpu(p, x->thread))
+			return BT_MEMTAB_NULL;
 		/* self and inclusive alternate from BT_CT_SELF_NS, value by value */
 		return (col - BT_CT_SELF_NS) % 2 ? p->incl[id][(col - BT_CT_SELF_NS) / 2]
 						 : x->self[(col - BT_CT_SELF_NS) / 2];
@@ -341,6 +374,8 @@ int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt
 		rc = store_blocking(db, p, err);
 	if (!rc)
 		rc = store_messages(db, p, err);
+	if (!rc)
+		rc = store_cpu_time(db, p, err);
 	free(meth.m);
 	free(call.m);
 	bt_map64_release(&meth.index);

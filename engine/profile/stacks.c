@@ -64,6 +64,7 @@ void bt_stacks_take(struct bt_stacks *s, struct bt_profile *p)
 	for (t = 0; t < p->nthreads; t++) {
 		size_t end = t + 1 < p->nthreads ? p->efirst[t + 1] : s->n;
 		r->tids[t] = p->tids[t];
+		s->cpu_unknown |= p->paths[p->roots[t]].nocpu;
 		for (k = p->efirst[t]; k < end; k++)
 			s->e[k].ctx = t;
 	}

@@ -62,6 +62,8 @@ struct bt_stacks {
 				      * wall_start_ns (its timestamps count from it) + first_ts;
 				      * 0 when the trace has no wall clock (a dump: boot time only) */
 	struct bt_stacks_run *run;   /* what the profile gave, until bt_stacks_load_names */
+	int cpu_unknown;             /* a thread's CPU time is not in the trace: its BT_SV_CPU
+				      * values read 0 and the exports leave CPU out */
 };
 
 /* An empty collection, filled from a run's profile (tap.h's stacks). */

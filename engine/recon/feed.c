@@ -26,6 +26,7 @@ struct open {
 /* The message being accumulated from consecutive message slices. */
 struct feed_msg {
 	int64_t id, ts, end, cpu, block, alloc;
+	int nocpu;                 /* a slice of it did not say its CPU time */
 };
 
 struct bt_feed {
@@ -119,6 +120,9 @@ static int end_message(struct bt_feed *f, struct bt_err *err)
 	f->msg.id = 0;
 	if (!id || !f->db)
 		return BT_OK;
+	if (f->msg.nocpu)
+		return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiniii", f->tid, id, f->msg.ts,
+				  f->msg.end - f->msg.ts, f->msg.block, (int64_t)0, f->msg.alloc);
 	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiiiii", f->tid, id, f->msg.ts,
 			  f->msg.end - f->msg.ts, f->msg.cpu, f->msg.block, (int64_t)0, f->msg.alloc);
 }
@@ -131,7 +135,9 @@ static int add_message(struct bt_feed *f, const struct bt_slice *s, struct bt_er
 		f->msg.id = s->msg_id;
 		f->msg.ts = s->ts;
 		f->msg.cpu = f->msg.block = f->msg.alloc = 0;
+		f->msg.nocpu = 0;
 	}
+	f->msg.nocpu |= s->cpu_unknown != 0;
 	f->msg.end = s->ts + s->dur;
 	f->msg.cpu = add(f->msg.cpu, s->cpu_dur);
 	f->msg.block = add(f->msg.block, s->block_dur);

@@ -307,6 +307,7 @@ static void read_slice(struct bt_rows *r, struct bt_slice *s, int64_t *id, int64
 	s->ts = bt_rows_int(r, R_TS);
 	s->dur = bt_rows_int(r, R_DUR);
 	s->cpu_dur = bt_rows_int(r, R_CPU);
+	s->cpu_unknown = bt_rows_type(r, R_CPU) == BT_ROWS_NULL;   /* NULL: the trace did not say */
 	s->self_dur = bt_rows_int(r, R_SELF);
 	s->self_cpu_dur = bt_rows_int(r, R_SELF_CPU);
 	s->block_dur = bt_rows_int(r, R_BLOCK);
@@ -367,7 +368,8 @@ static int replay_one(struct bt_feed *f, struct open_ids *o, struct bt_rows *r, 
 	o->n = (size_t)s.depth;
 	BT_GROW(o->id, o->n + 1, o->cap);
 	o->id[o->n++] = id;
-	return bt_feed_open(f, &s, BT_FEED_CPU | BT_FEED_SELF_CPU | BT_FEED_BLOCK | BT_FEED_SELF, 0, err);
+	return bt_feed_open(f, &s, (s.cpu_unknown ? BT_FEED_CPU_UNKNOWN : BT_FEED_CPU | BT_FEED_SELF_CPU) |
+			    BT_FEED_BLOCK | BT_FEED_SELF, 0, err);
 }
 
 int bt_pipeline_replay(struct bt_db *db, const struct bt_taps *taps, struct bt_err *err)

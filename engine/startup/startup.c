@@ -97,7 +97,8 @@ struct bt_startup {
 	int have_first;
 	int exact;                 /* the trace's own slices: their bounds are exact */
 	int64_t app_depth;         /* callApplicationOnCreate's depth (the app's class below it) */
-	int cpu_known;             /* some slice used CPU: the trace has CPU times */
+	int cpu_unknown;           /* a slice did not say its CPU time (its importer knows): running,
+				    * the rest and the methods' CPU are unknown, methods rank by wall */
 	struct block *blk;         /* the main thread's blocking records (load_blocks) */
 	size_t nblk, bcap;
 };
@@ -274,7 +275,7 @@ void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
 	}
 	BT_GROW(st->v, st->n + 1, st->cap);
 	m = &st->v[st->n++];
-	st->cpu_known |= s->cpu_dur > 0;
+	st->cpu_unknown |= s->cpu_unknown != 0;
 	m->ts = s->ts;
 	m->dur = s->dur;
 	m->self = s->self_dur;
@@ -342,6 +343,16 @@ static int by_cpu(const void *x, const void *y)
 	return (a->frame > b->frame) - (a->frame < b->frame);
 }
 
+/* CPU time unknown: by self wall time. */
+static int by_self(const void *x, const void *y)
+{
+	const struct mtotal *a = x, *b = y;
+
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	return (a->frame > b->frame) - (a->frame < b->frame);
+}
+
 /* The entry of frame in t (index: frame -> position + 1), made if new. */
 static struct mtotal *total_of(struct bt_map64 *index, struct mtotal **t, size_t *n, size_t *cap,
 			       uint32_t frame)
@@ -393,7 +404,8 @@ static void add_inclusive(const struct bt_startup *st, int64_t a, int64_t b, str
 	free(idx);
 }
 
-/* The top methods by self CPU time in [a, b): all of them (those with
+/* The top methods by self CPU time in [a, b) (by self wall time, their
+ * CPU NULL, when the trace does not give it): all of them (those with
  * any own time, running or not, or only callees' time) for the whole
  * window, with their inclusive time, which compare gates method by
  * method. */
@@ -409,7 +421,8 @@ static int store_methods(const struct bt_startup *st, struct bt_db *db, const ch
 	for (i = 0; i < st->n; i++) {
 		double f = share(&st->v[i], a, b);
 		struct mtotal *e;
-		if (f <= 0 || (st->v[i].self_cpu <= 0 && (!all || st->v[i].self <= st->v[i].idle_own)))
+		if (f <= 0 || ((st->cpu_unknown || st->v[i].self_cpu <= 0) &&
+				(!(all || st->cpu_unknown) || st->v[i].self <= st->v[i].idle_own)))
 			continue;
 		e = total_of(&index, &t, &n, &cap, st->v[i].frame);
 		e->self_cpu += f * (double)st->v[i].self_cpu;
@@ -418,11 +431,11 @@ static int store_methods(const struct bt_startup *st, struct bt_db *db, const ch
 	if (all)
 		add_inclusive(st, a, b, &index, &t, &n, &cap);
 	if (n)
-		qsort(t, n, sizeof *t, by_cpu);
+		qsort(t, n, sizeof *t, st->cpu_unknown ? by_self : by_cpu);
 	for (i = 0; i < n && (all || i < TOP_METHODS) && !rc; i++)
-		rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP_METHOD, err, "tiiiim", phase, (int64_t)i + 1,
-				(int64_t)t[i].frame, (int64_t)t[i].self_cpu, (int64_t)t[i].self,
-				all ? (int64_t)t[i].incl : INT64_MIN);
+		rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP_METHOD, err, "tiimim", phase, (int64_t)i + 1,
+				(int64_t)t[i].frame, st->cpu_unknown ? INT64_MIN : (int64_t)t[i].self_cpu,
+				(int64_t)t[i].self, all ? (int64_t)t[i].incl : INT64_MIN);
 	free(t);
 	bt_map64_release(&index);
 	return rc;
@@ -502,7 +515,7 @@ static int store_phase(const struct bt_startup *st, struct bt_db *db, const char
 	if (store_blocking(st, db, phase, ts, ts + dur, &blocked, err))
 		return err->code;
 	p = split(st, ts, ts + dur, blocked);
-	if (!st->cpu_known)   /* a trace without CPU time: running and the rest are unknown */
+	if (st->cpu_unknown)   /* a trace without CPU time: running and the rest are unknown */
 		p.cpu = p.rest = INT64_MIN;
 	if (bt_db_exec(db, BT_SQL_INSERT_STARTUP_PHASE, err, "tiitimmmm", phase, ts, dur, source,
 		       (int64_t)st->exact, p.cpu, p.blocked, p.idle, p.rest) ||
@@ -681,6 +694,7 @@ int bt_startup_from_slices(struct bt_db *db, struct bt_diag *diag, struct bt_err
 		s.ts = bt_rows_int(r, 2);
 		s.dur = bt_rows_int(r, 3);
 		s.cpu_dur = bt_rows_int(r, 4);
+		s.cpu_unknown = bt_rows_type(r, 4) == BT_ROWS_NULL;
 		s.self_dur = bt_rows_int(r, 5);
 		s.self_cpu_dur = bt_rows_int(r, 6);
 		s.block_dur = bt_rows_int(r, 7);

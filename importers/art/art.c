@@ -352,6 +352,9 @@ static int write_meta(struct art *a, int64_t mt, struct bt_err *err)
 	rc = rc ? rc : bt_db_set_meta_int(db, "sampled_threads", threads, err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "trace_start_ns", a->start_ns, err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "unroll_exits", (int64_t)a->unroll, err);
+	rc = rc ? rc : bt_db_set_meta_int(db, "no_alloc", 1, err);   /* a method trace records no counters */
+	rc = rc ? rc : bt_db_set_meta_int(db, "no_faults", 1, err);
+	rc = rc ? rc : bt_db_set_meta_int(db, "no_csw", 1, err);
 	if (a->vm[0])
 		rc = rc ? rc : bt_db_set_meta_text(db, "vm", a->vm, err);
 	if (a->has_elapsed)
@@ -416,7 +419,7 @@ static void report(const struct art *a)
 			     p, (long long)a->method_calls, (unsigned long long)a->records);
 	if (a->clock == ART_CLOCK_WALL)
 		bt_diag_warn(d, "art_no_cpu_clock", "'%s' has only the wall clock (clock=wall): its thread-CPU time "
-			     "is not in the trace and reads 0", p);
+			     "is not in the trace and reads as unknown", p);
 	if (a->clock == ART_CLOCK_CPU)
 		bt_diag_warn(d, "art_cpu_clock_only", "'%s' has only the thread-CPU clock (clock=thread-cpu): each "
 			     "thread's slices are placed on its own CPU time, and off-CPU time is unknown", p);

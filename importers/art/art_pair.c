@@ -93,7 +93,7 @@ static inline int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wal
 	p->s.tid = tid;
 	p->s.ts = wall;
 	p->s.frame_id = frame;
-	return bt_feed_open(p->feed, &p->s, has_cpu(p->a) ? BT_FEED_CPU : 0, 0, err);
+	return bt_feed_open(p->feed, &p->s, has_cpu(p->a) ? BT_FEED_CPU : BT_FEED_CPU_UNKNOWN, 0, err);
 }
 
 static inline int pop(struct art_pass *p, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)

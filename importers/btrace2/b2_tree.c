@@ -163,7 +163,7 @@ static int walk(struct b2_walk *w, const struct b2_rec *pre, const uint32_t *dep
 		w->s.ts = w->base + (int64_t)b2_start(&pre[j]);
 		w->s.frame_id = b2_mid(&pre[j]);   /* the frame id (b2_set_frame) */
 		w->end[w->open++] = w->base + (int64_t)b2_end(&pre[j]);
-		if (bt_feed_open(w->f, &w->s, 0, 0, err))
+		if (bt_feed_open(w->f, &w->s, BT_FEED_CPU_UNKNOWN, 0, err))   /* btrace 2.0 records wall time only */
 			return err->code;
 	}
 	return close_to(w, 0, err);

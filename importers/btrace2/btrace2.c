@@ -334,6 +334,9 @@ static int write_meta(struct ctx *c, struct bt_err *err)
 			"\"tid N\", so Looper messages and the startup cannot be recognised; pass the "
 			"methodMapping.txt beside appTrace.bin, or give it with --mapping", err);
 	rc = rc ? rc : bt_db_set_meta_text(db, "clock", "boottime", err);
+	rc = rc ? rc : bt_db_set_meta_int(db, "no_alloc", 1, err);   /* wall time per call, nothing else */
+	rc = rc ? rc : bt_db_set_meta_int(db, "no_faults", 1, err);
+	rc = rc ? rc : bt_db_set_meta_int(db, "no_csw", 1, err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "pid", c->pid, err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "main_tid", c->main_tid, err);
 	rc = rc ? rc : bt_db_set_meta_int(db, "boot_time_ns", c->boot, err);

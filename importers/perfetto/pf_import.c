@@ -173,6 +173,12 @@ static int write_meta(struct pf *p, int64_t main_tid, size_t threads, struct bt_
 		rc = rc ? rc : bt_db_set_meta_text(p->db, "process_name", process, err);
 	if (main_tid >= 0)
 		rc = rc ? rc : bt_db_set_meta_int(p->db, "main_tid", main_tid, err);
+	if (!(p->args_seen & (1u << PF_OBJS | 1u << PF_BYTES)))   /* no slice says: not recorded */
+		rc = rc ? rc : bt_db_set_meta_int(p->db, "no_alloc", 1, err);
+	if (!(p->args_seen & 1u << PF_MAJFLT))
+		rc = rc ? rc : bt_db_set_meta_int(p->db, "no_faults", 1, err);
+	if (!(p->args_seen & (1u << PF_NVCSW | 1u << PF_NIVCSW)))
+		rc = rc ? rc : bt_db_set_meta_int(p->db, "no_csw", 1, err);
 	return rc;
 }
 
@@ -274,6 +280,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_map64_init(&p.thread_name, 256);
 	bt_map64_init(&p.process_name, 64);
 	bt_map64_init(&p.begins, 64);
+	bt_map64_init(&p.cpu_keys, 16);
+	bt_map64_init(&p.cpu_tracks, 16);
 	bt_map64_init(&p.marks, 16);
 	bt_map64_init(&p.seq_of, 16);
 	bt_strmap_init(&p.frame_of);

@@ -195,6 +195,15 @@ struct pf {
 	struct bt_map64 layer_name;      /* pid -> index + 1 into names: the package its surfaces name */
 	int indexed, named_threads;
 	struct pf_arena arena;
+	/* What the annotations say at all (pf_packet.c): a thread none of whose
+	 * slices gives its CPU time has it unknown (pf_pair.c); kinds of
+	 * counters no slice gives are not in the trace (meta no_*). */
+	struct bt_map64 cpu_keys, cpu_tracks;   /* keys, track uuids with a CPU annotation */
+	int64_t cpu_key;                 /* the last put (when cpu_put): a thread's events come
+					  * together, so most need no lookup */
+	uint64_t cpu_track;
+	int cpu_put;
+	uint32_t args_seen;              /* pf_args bits of any event */
 };
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */
@@ -359,7 +368,7 @@ struct pf_kept;
 int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, struct pf_kept **kept,
 	    struct bt_err *err);
 /* What the deferred slices' pairing needs, moved from p: its spill,
- * frames, threads' processes and pid. */
+ * frames, threads' processes, keys with CPU times (cpu_keys) and pid. */
 void pf_pair_keep(struct pf_kept *k, struct pf *p);
 
 #endif

@@ -310,6 +310,19 @@ static int spill(struct pf *p, int pending, int64_t k, int64_t ts, int kind, int
 	e.v = v;
 	e.nargs = a && a->has ? pack_args(a, buf) : 0;
 	e.args = buf;
+	if (a && a->has & (1u << PF_CPU | 1u << PF_SELF_CPU)) {
+		if (!pending && (!p->cpu_put || p->cpu_key != k)) {
+			bt_map64_put(&p->cpu_keys, (uint64_t)k, 1);
+			p->cpu_key = k;
+			p->cpu_put = 1;
+		}
+		if (pending && p->cpu_track != p->tracks[k].uuid) {   /* its thread known when described */
+			p->cpu_track = p->tracks[k].uuid;
+			bt_map64_put(&p->cpu_tracks, p->cpu_track, 1);
+		}
+	}
+	if (a)
+		p->args_seen |= a->has;
 	return pf_spill_event(p, &e, err);
 }
 
@@ -673,6 +686,8 @@ void pf_release(struct pf *p)
 	bt_map64_release(&p->thread_name);
 	bt_map64_release(&p->process_name);
 	bt_map64_release(&p->begins);
+	bt_map64_release(&p->cpu_keys);
+	bt_map64_release(&p->cpu_tracks);
 	for (i = 0; i < p->nnames; i++)
 		free(p->names[i]);
 	free(p->names);

@@ -46,6 +46,7 @@ struct pair {
 	size_t nts, tscap;
 	int64_t key, last_ts;
 	int have_key, skip_key;
+	int key_nocpu;           /* none of the key's slices gives its CPU time */
 	struct bt_map64 *threads;   /* tids with slices (NULL: a replay, which writes only slices) */
 	struct pf_starts *starts;   /* collectors of the candidate main threads, or NULL */
 	int64_t total[PF__NARGS];   /* magnitudes of the values taken, by kind */
@@ -224,6 +225,8 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	s.frame_id = frame;
 	s.type = marker_type(f->marker);
 	apply_args(&s, &known, a);
+	if (r->key_nocpu)   /* none of the thread's slices says: unknown, not 0 */
+		known |= BT_FEED_CPU_UNKNOWN;
 	if (r->threads && !bt_map64_get(r->threads, (uint64_t)r->key))
 		bt_map64_put(r->threads, (uint64_t)r->key, 1);
 	return bt_feed_open(r->feed, &s, known, marker_type(f->marker) >= 0, err);
@@ -425,6 +428,7 @@ static int row(struct pair *r, const struct pf_event *e, struct bt_err *err)
 		r->have_key = 1;
 		r->key = key;
 		r->skip_key = key >= 0 && !wanted(r->p, key);
+		r->key_nocpu = !bt_map64_get(&r->p->cpu_keys, (uint64_t)key);
 	}
 	r->last_ts = ts;
 	if (kind == PF_EV_INSTANT || kind >= PF_EV_ASYNC_BEGIN)   /* pf_kinds.c; not a replay's */
@@ -507,7 +511,7 @@ static int pair_all(struct pair *r, struct bt_err *err)
 
 /* What the deferred slices need of the import (pf_pair_keep). */
 struct pf_kept {
-	struct pf p;   /* the spill, frames, threads' processes, the app's pid */
+	struct pf p;   /* the spill, frames, threads' processes and CPU known-ness, the app's pid */
 	char *path;
 };
 
@@ -549,6 +553,7 @@ static void release(void *ctx)
 		free(k->p.frames[i].name);
 	free(k->p.frames);
 	bt_map64_release(&k->p.tgid_of);
+	bt_map64_release(&k->p.cpu_keys);
 	free(k->path);
 	free(k);
 }
@@ -563,10 +568,12 @@ void pf_pair_keep(struct pf_kept *k, struct pf *p)
 	k->p.nframes = p->nframes;
 	k->p.fcap = p->fcap;
 	k->p.tgid_of = p->tgid_of;
+	k->p.cpu_keys = p->cpu_keys;
 	p->spill = NULL;
 	p->frames = NULL;
 	p->nframes = p->fcap = 0;
 	memset(&p->tgid_of, 0, sizeof p->tgid_of);
+	memset(&p->cpu_keys, 0, sizeof p->cpu_keys);
 }
 
 int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, struct pf_kept **kept,
@@ -580,6 +587,9 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, st
 	r.threads = threads;
 	r.starts = starts;
 	r.feed = bt_feed_new(p->db, p->o->taps);
+	for (rc = 0; rc < (int)p->ntracks; rc++)   /* a thread's tracks' CPU annotations are its */
+		if (p->tracks[rc].tid > 0 && bt_map64_get(&p->cpu_tracks, p->tracks[rc].uuid))
+			bt_map64_put(&p->cpu_keys, (uint64_t)p->tracks[rc].tid, 1);
 	*kept = NULL;
 	if (!p->o->keep) {   /* the feed's, then the database's: filled by pf_pair_keep */
 		*kept = bt_xcalloc(1, sizeof **kept);

@@ -341,6 +341,9 @@ static int write_meta(struct st *s, struct bt_err *err)
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "markers", (int64_t)s->markers, err);
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "sched_switches", (int64_t)s->switches, err);
 	rc = rc ? rc : bt_db_set_meta_text(s->db, "cpu_time", s->switches ? "sched_switch" : "unknown", err);
+	rc = rc ? rc : bt_db_set_meta_int(s->db, "no_alloc", 1, err);   /* ftrace text has no such counters */
+	rc = rc ? rc : bt_db_set_meta_int(s->db, "no_faults", 1, err);
+	rc = rc ? rc : bt_db_set_meta_int(s->db, "no_csw", 1, err);
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "sampled_threads", (int64_t)threads, err);
 	if (s->pid > 0) {
 		const char *name = process_label(s, s->pid);

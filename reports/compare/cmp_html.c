@@ -99,6 +99,7 @@ static size_t side_values(const struct diff *d, const struct bt_runs *rs, const 
 			  const size_t *next, const double *sc, size_t i, int side, int k, double *x, size_t *present)
 {
 	size_t m = 0, r, e;
+	int cpu = k != V_INCL && k != V_SELF;   /* a run without CPU time has no value of it */
 
 	*present = 0;
 	for (r = 0; r < rs->nruns; r++)
@@ -106,13 +107,13 @@ static size_t side_values(const struct diff *d, const struct bt_runs *rs, const 
 			x[r] = 0;
 	for (e = first[i]; e; e = next[e - 1]) {
 		const struct bt_tval *v = &d->t->val[e - 1];
-		if (rs->run[v->run].side != (enum bt_side)side)
+		if (rs->run[v->run].side != (enum bt_side)side || (cpu && rs->run[v->run].cpu_unknown))
 			continue;
 		x[v->run] = k == V_INCL ? v->incl : k == V_CPU ? v->incl_cpu : k == V_SELF ? v->self : sc[e - 1];
 		++*present;
 	}
 	for (r = 0; r < rs->nruns; r++)   /* packed, in run order */
-		if (rs->run[r].has_tree && rs->run[r].side == (enum bt_side)side)
+		if (rs->run[r].has_tree && rs->run[r].side == (enum bt_side)side && !(cpu && rs->run[r].cpu_unknown))
 			x[m++] = x[r];
 	return m;
 }

@@ -196,6 +196,9 @@ static size_t value_text(char *b, int64_t v)
 int bt_folded_write(const struct bt_stacks *s, enum bt_folded_metric metric, const struct bt_namer *n,
 		    FILE *fp, struct bt_err *err)
 {
+	if (s->cpu_unknown && (metric == BT_FOLDED_CPU || metric == BT_FOLDED_OFFCPU))   /* not 0: unknown */
+		return bt_err_set(err, BT_EFORMAT, "cannot write '%s' stacks: the trace does not give its threads' "
+				  "CPU time (--folded-metric wall or alloc can)", metric_names[metric]);
 	struct text *roots = bt_xcalloc(s->nthreads + 1, sizeof *roots);
 	struct text *names = bt_xcalloc(s->nframes + 1, sizeof *names);
 	struct out o = { fp, bt_xmalloc(OUT_BUF), 0, OUT_BUF };

@@ -246,7 +246,7 @@ static void values(const struct bt_slice *s, int64_t v[PFW__NINHERIT])
  * first, the CPU and blocked times and the bytes, every slice carries.
  */
 static void slice_annots(struct bt_perfetto *w, const struct bt_slice *s, const struct pfw_open *up,
-			 const int64_t v[PFW__NINHERIT])
+			 const int64_t v[PFW__NINHERIT], int first)
 {
 	static const int64_t none[PFW__NINHERIT];
 	const int64_t *in = up && up->ts == s->ts ? up->v : none;
@@ -255,7 +255,8 @@ static void slice_annots(struct bt_perfetto *w, const struct bt_slice *s, const 
 		pfw_annot_int(w, PFW_WAKEUP, s->wakeup_tid);
 	if (s->block_dur)
 		pfw_annot_ms(w, PFW_BLOCK, s->block_dur);
-	if (s->cpu_dur)
+	if (s->cpu_dur || (first && !s->cpu_unknown))   /* a reader takes a thread none of whose
+							   * slices has it for one of unknown CPU time */
 		pfw_annot_ms(w, PFW_CPU, s->cpu_dur);
 	if (v[PFW_I_COUNT] != in[PFW_I_COUNT])
 		pfw_annot_int(w, PFW_COUNT, v[PFW_I_COUNT]);
@@ -290,8 +291,9 @@ static int begin_slice(struct bt_perfetto *w, const struct bt_slice *s, int64_t 
 	struct pfw_open *o;
 	struct pfw_edge *e;
 	int64_t v[PFW__NINHERIT];
+	int first = s->tid != *tid || !w->seq.id;
 
-	if (s->tid != *tid || !w->seq.id) {
+	if (first) {
 		struct pfw_track *t = track_of(w, s->tid);
 		if (end_thread(w, err) || (!t->described && describe_thread(w, t, err)) ||
 		    pfw_seq_start(w, PFW_THREAD_UUID(s->tid), s->ts, err))
@@ -305,7 +307,7 @@ static int begin_slice(struct bt_perfetto *w, const struct bt_slice *s, int64_t 
 	pfw_event(w, PB_SLICE_BEGIN);
 	pfw_event_frame(w, s->frame_id);
 	pfw_event_category(w, s->type);
-	slice_annots(w, s, w->nopen ? &w->open[w->nopen - 1] : NULL, v);
+	slice_annots(w, s, w->nopen ? &w->open[w->nopen - 1] : NULL, v, first);
 	if ((e = edge_at(w, s->tid, s->ts)) != NULL) {
 		e->used = 1;
 		wait_annots(w, e);

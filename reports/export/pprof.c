@@ -46,7 +46,14 @@ struct pprof_writer {
 	int64_t *labels;            /* thread label strings, by thread: "main" for the main thread */
 	int64_t *tnames;            /* thread_name label strings, by thread */
 	const struct bt_namer *names;
+	int nocpu;                  /* the trace gives no CPU time: no cpu and offcpu types */
 };
+
+/* The sample types written: all, or all but cpu and offcpu (1, 2). */
+static int type_kept(const struct pprof_writer *w, size_t i)
+{
+	return !w->nocpu || (i != 1 && i != 2);
+}
 
 static int deflate_in(struct pprof_writer *w, int flush, struct bt_err *err)
 {
@@ -152,6 +159,8 @@ static int header(struct pprof_writer *w, const struct bt_stacks *s, struct bt_e
 
 	str(w, "");
 	for (i = 0; i < NTYPES; i++) {
+		if (!type_kept(w, i))
+			continue;
 		vt.type = str(w, type_names[i][0]);
 		vt.unit = str(w, type_names[i][1]);
 		if (put_msg(w, F_SAMPLE_TYPE, &vt.base, err))
@@ -234,9 +243,9 @@ static int sample(struct pprof_writer *w, const struct bt_stacks *s, const struc
 			      e->v[BT_SV_ABYTES], e->v[BT_SV_AOBJS], e->v[BT_SV_MAJFLT] };
 	uint64_t uv[NTYPES];
 	uint32_t p;
-	size_t n = 0, i, at;
+	size_t n = 0, i, at, nv = 0;
 
-	for (i = 0; i < NTYPES && !v[i]; i++)
+	for (i = 0; i < NTYPES && (!v[i] || !type_kept(w, i)); i++)
 		;
 	if (i == NTYPES)
 		return BT_OK;
@@ -245,11 +254,12 @@ static int sample(struct pprof_writer *w, const struct bt_stacks *s, const struc
 		w->locs[n++] = s->frame[p];
 	}
 	for (i = 0; i < NTYPES; i++)
-		uv[i] = (uint64_t)v[i];
+		if (type_kept(w, i))
+			uv[nv++] = (uint64_t)v[i];
 	/* at most 10 bytes a value, and four labels of three fields */
 	BT_GROW(w->buf, 32 + 10 * (n + NTYPES) + 4 * 40, w->cap);
 	at = put_packed(w->buf, 1, w->locs, n);
-	at += put_packed(w->buf + at, 2, uv, NTYPES);
+	at += put_packed(w->buf + at, 2, uv, nv);
 	at += put_label(w->buf + at, w->k_thread, w->labels[c->thread], 0);
 	at += put_label(w->buf + at, w->k_name, w->tnames[c->thread], 0);
 	at += put_label(w->buf + at, w->k_tid, 0, t->tid);
@@ -330,6 +340,7 @@ int bt_pprof_write(const struct bt_stacks *s, const struct bt_namer *names, FILE
 	memset(&w, 0, sizeof w);
 	w.fp = fp;
 	w.names = names;
+	w.nocpu = s->cpu_unknown;
 	w.in = bt_xmalloc(IN_BUF);
 	w.out = bt_xmalloc(OUT_BUF);
 	bt_strmap_init(&w.smap);

@@ -115,7 +115,8 @@ int bt_slice_log_add(struct bt_slice_log *l, int part, const struct bt_slice *s,
 	const int64_t v[NFIELDS] = { s->depth, s->frame_id, s->ts, s->dur, s->cpu_dur, s->self_dur,
 				     s->self_cpu_dur, s->block_dur, s->msg_id, s->sample_count,
 				     s->alloc_objects, s->alloc_bytes, s->majflt, s->nvcsw, s->nivcsw,
-				     s->type, s->wakeup_tid, s->gap_dur, s->gap_cpu_dur, s->idle };
+				     s->type, s->wakeup_tid, s->gap_dur, s->gap_cpu_dur,
+				     (s->idle != 0) | (s->cpu_unknown != 0) << 1 };   /* two flags, one field */
 	unsigned char rec[MAX_RECORD];
 	size_t n = 0, k;
 	uint64_t id = (uint64_t)s->id;
@@ -273,6 +274,7 @@ int bt_slice_log_next(struct bt_slice_log *l, struct bt_slice *s, struct bt_err 
 	s->wakeup_tid = v[16];
 	s->gap_dur = v[17];
 	s->gap_cpu_dur = v[18];
-	s->idle = v[19];
+	s->idle = v[19] & 1;
+	s->cpu_unknown = (v[19] >> 1) & 1;
 	return 1;
 }

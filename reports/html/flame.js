@@ -173,7 +173,8 @@
 		fg.zoom = fg.root;
 		fg.sort();
 		byId('fg-note').textContent = D.diff ? diffNote(th) : BT.count(th.paths) + ' call paths of ' + th.name +
-			' (tid ' + th.tid + '), ' + ms(fg.root.v[0]) + ' wall, ' + ms(fg.root.v[1]) + ' CPU, ' +
+			' (tid ' + th.tid + '), ' + ms(fg.root.v[0]) + ' wall, ' + (th.nocpu ? 'CPU time not in the trace' :
+			ms(fg.root.v[1]) + ' CPU') + ', ' +
 			BT.bytes(fg.root.v[3]) + ' allocated; ' + BT.count(th.merged) + ' paths under ' + D.flame.min_pct +
 			' % of the thread\'s time and bytes were merged into their callers\' self values' +
 			(D.flame.threads_left_out ? '; ' + D.flame.threads_left_out + ' smaller threads not shown' : '') + '.';
@@ -183,11 +184,12 @@
 	}
 
 	function tipLines(nd, T) {
-		var v = nd.v, s = nd.self;
+		var v = nd.v, s = nd.self, th = (D.flame && D.flame.threads[fg.thread]) || {};
 		return [nd.name, nd.full !== nd.name ? nd.full : '',
 			'wall      ' + ms(v[0]) + ' incl (' + BT.pct(v[0], T[0]) + ')   ' + ms(s[0]) + ' self',
+			th.nocpu ? 'CPU, off-CPU: not in this trace' :
 			'CPU       ' + ms(v[1]) + ' incl   ' + ms(s[1]) + ' self',
-			'off-CPU   ' + ms(v[0] - v[1]) + ' incl   ' + ms(s[0] - s[1]) + ' self',
+			th.nocpu ? '' : 'off-CPU   ' + ms(v[0] - v[1]) + ' incl   ' + ms(s[0] - s[1]) + ' self',
 			'blocked   ' + ms(v[2]) + ' incl   ' + ms(s[2]) + ' self',
 			'allocated ' + BT.bytes(v[3]) + ', ' + v[4] + ' objects incl   ' + BT.bytes(s[3]) + ', ' + s[4] + ' self',
 			'page faults ' + v[5] + ' incl   ' + s[5] + ' self',

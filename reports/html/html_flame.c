@@ -47,8 +47,9 @@ static int load_threads(struct bt_db *db, int show_idle, struct fthread **out, s
 	return rc < 0 ? err->code : BT_OK;
 }
 
-/* One row of html_calltree.sql: its parent's index, then the values. */
-static void node(struct bt_rows *r, struct bt_map64 *idx, int64_t *kept, struct bt_jsonw *w)
+/* One row of html_calltree.sql: its parent's index, then the values (a
+ * CPU time the trace does not give as 0, and *nocpu set). */
+static void node(struct bt_rows *r, struct bt_map64 *idx, int64_t *kept, int *nocpu, struct bt_jsonw *w)
 {
 	uint32_t parent = 0;
 	int c;
@@ -59,6 +60,7 @@ static void node(struct bt_rows *r, struct bt_map64 *idx, int64_t *kept, struct 
 	bt_map64_put(idx, (uint64_t)bt_rows_int(r, 0), (uint32_t)++*kept);
 	bt_jsonw_int(w, (int64_t)parent - 1);
 	bt_jsonw_int(w, bt_rows_int(r, 2));
+	*nocpu |= bt_rows_type(r, 4) == BT_ROWS_NULL;
 	for (c = 3; c <= 8; c++)
 		bt_jsonw_int(w, bt_rows_int(r, c));
 }
@@ -68,7 +70,7 @@ static int nodes(struct bt_db *db, const struct fthread *t, int64_t min, int64_t
 {
 	struct bt_rows *r = NULL;
 	struct bt_map64 idx;
-	int rc;
+	int rc, nocpu = 0;
 
 	*kept = 0;
 	if (bt_rows_open(&r, db, BT_SQL_HTML_CALLTREE, err))
@@ -81,8 +83,12 @@ static int nodes(struct bt_db *db, const struct fthread *t, int64_t min, int64_t
 	bt_jsonw_key(w, "nodes");
 	bt_jsonw_begin_array(w);
 	while ((rc = bt_rows_next(r, err)) == 1)
-		node(r, &idx, kept, w);
+		node(r, &idx, kept, &nocpu, w);
 	bt_jsonw_end_array(w);
+	if (nocpu) {   /* the page reads its CPU values as unknown */
+		bt_jsonw_key(w, "nocpu");
+		bt_jsonw_int(w, 1);
+	}
 	bt_map64_release(&idx);
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;

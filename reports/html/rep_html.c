@@ -83,6 +83,11 @@ static void facts(FILE *out, const struct bt_facts *f)
 		bt_html_esc(out, f->no_threads);
 		fputs("</p>\n", out);
 	}
+	if (f->unrecorded) {
+		fputs("<p class=\"facts\"><strong>Not in this trace</strong>: ", out);
+		bt_html_esc(out, f->unrecorded);
+		fputs(f->cpu_time ? " (CPU columns read " BT_UNKNOWN ")</p>\n" : "</p>\n", out);
+	}
 	fputs("<p class=\"facts\">", out);
 	bt_html_esc(out, f->format ? f->format : "?");
 	if (f->version)
@@ -162,13 +167,15 @@ static void startup(FILE *out, const struct bt_startup_sum *s)
 }
 
 /* Where the scripts draw; they find these by id and fill the legends. */
-static void canvases(FILE *out)
+static void canvases(FILE *out, int nocpu)
 {
 	fputs("<section id=\"flame\">\n<h2>Flame graph</h2>\n<div class=\"controls\">"
 	      "<label>Thread <select id=\"fg-thread\"></select></label> "
-	      "<label>Weight <select id=\"fg-weight\"><option value=\"0\">wall time</option>"
-	      "<option value=\"1\">CPU time</option><option value=\"6\">off-CPU time</option>"
-	      "<option value=\"3\">allocated bytes</option></select></label> "
+	      "<label>Weight <select id=\"fg-weight\"><option value=\"0\">wall time</option>", out);
+	fputs(nocpu ? "<option value=\"1\">CPU time (not in this trace)</option>"
+		      "<option value=\"6\">off-CPU time (not in this trace)</option>"
+		    : "<option value=\"1\">CPU time</option><option value=\"6\">off-CPU time</option>", out);
+	fputs("<option value=\"3\">allocated bytes</option></select></label> "
 	      "<input id=\"fg-search\" type=\"search\" placeholder=\"Search frames\" autocomplete=\"off\"> "
 	      "<button id=\"fg-reset\" type=\"button\">Reset zoom</button> "
 	      "<button id=\"fg-sandwich\" type=\"button\">Callers and callees of the zoomed frame</button> "
@@ -319,7 +326,7 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	bt_startup_sum_release(&su);
 	/* the flame graph before the findings: a long trace's many findings
 	 * must not push it out of sight */
-	canvases(out);
+	canvases(out, c.facts.cpu_time == BT_CPU_UNKNOWN);
 	bt_html_findings(out, res, c.facts.start_ns, x->names);
 	for (i = 0; i < res->ntables; i++)
 		table(out, &res->tables[i], i, c.facts.start_ns, x->names);

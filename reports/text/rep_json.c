@@ -52,6 +52,21 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 		bt_jsonw_key(w, "no_threads");
 		bt_jsonw_cstr(w, f->no_threads);
 	}
+	if (f->cpu_time) {
+		bt_jsonw_key(w, "cpu_time");
+		bt_jsonw_cstr(w, f->cpu_time == BT_CPU_PARTIAL ? "partial" : "unknown");
+	}
+	if (f->no_alloc || f->no_faults || f->no_csw) {
+		bt_jsonw_key(w, "not_recorded");
+		bt_jsonw_begin_array(w);
+		if (f->no_alloc)
+			bt_jsonw_cstr(w, "allocations");
+		if (f->no_faults)
+			bt_jsonw_cstr(w, "page_faults");
+		if (f->no_csw)
+			bt_jsonw_cstr(w, "context_switches");
+		bt_jsonw_end_array(w);
+	}
 	bt_jsonw_end_object(w);
 }
 

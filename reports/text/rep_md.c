@@ -45,6 +45,11 @@ static void facts(FILE *out, const struct bt_facts *f)
 		bt_md_put(out, f->no_threads);
 		fputs("\n\n", out);
 	}
+	if (f->unrecorded) {
+		fputs("> **Not in this trace**: ", out);
+		bt_md_put(out, f->unrecorded);
+		fputs(f->cpu_time ? " (CPU columns read " BT_UNKNOWN ")\n\n" : "\n\n", out);
+	}
 	fputs(f->format ? f->format : "?", out);
 	if (f->version)
 		fprintf(out, " v%lld", (long long)f->version);

@@ -48,6 +48,12 @@ static void facts(FILE *out, const struct bt_facts *f, size_t cols)
 	bt_buf_reset(&b);
 	bt_format_duration((double)(f->end_ns - f->start_ns), &b);
 	fprintf(out, "span      %s\n", b.buf);   /* its ends in ns: JSON and SQL */
+	if (f->unrecorded) {
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "%s: not in this trace%s", f->unrecorded,
+			    f->cpu_time ? " (CPU columns read " BT_UNKNOWN ")" : "");
+		bt_text_wrap(out, "unknown   ", PAD, b.buf, cols);
+	}
 	bt_buf_release(&b);
 }
 

@@ -34,9 +34,11 @@ void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct
 		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
 	}
 	for (i = 0; i < s->nmethods; i++) {
+		const struct bt_su_method *m = &s->methods[i];
+		int wall = m->self_cpu == BT_NONE;   /* no CPU time in the trace (the header says): by wall */
 		bt_buf_reset(&b);
-		bt_buf_addf(&b, "top by CPU: %s ", s->methods[i].name ? bt_namer_get(names, s->methods[i].name) : "?");
-		bt_format_duration(s->methods[i].self_cpu == BT_NONE ? 0.0 : (double)s->methods[i].self_cpu, &b);
+		bt_buf_addf(&b, "top by %s: %s ", wall ? "wall" : "CPU", m->name ? bt_namer_get(names, m->name) : "?");
+		bt_format_duration(wall ? (m->self == BT_NONE ? 0.0 : (double)m->self) : (double)m->self_cpu, &b);
 		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
 	}
 	for (k = 0; k < 8; k++)

@@ -54,6 +54,10 @@ static int facts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const stru
 		bt_xlsx_text(x, s, row, 0, "NO THREADS", BT_XF_TEXT);
 		bt_xlsx_text(x, s, row++, 1, f->no_threads, BT_XF_TEXT);
 	}
+	if (f->unrecorded) {
+		bt_xlsx_text(x, s, row, 0, "not in this trace", BT_XF_TEXT);
+		bt_xlsx_text(x, s, row++, 1, f->unrecorded, BT_XF_TEXT);
+	}
 	bt_xlsx_text(x, s, row, 0, "format", BT_XF_TEXT);
 	bt_xlsx_text(x, s, row++, 1, f->format ? f->format : "", BT_XF_TEXT);
 	bt_xlsx_text(x, s, row, 0, "source", BT_XF_TEXT);
@@ -582,8 +586,10 @@ static int chart_block(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, cons
 }
 
 static int charts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, struct bt_db *db, int64_t main_tid,
-		  const struct bt_namer *names, struct bt_err *err)
+		  int nocpu, const struct bt_namer *names, struct bt_err *err)
 {
+	static const struct chart_spec wall = { "Main thread: top methods by self wall time (CPU time not in "
+						"this trace)", "self ms", BT_UNIT_NS, 0 };
 	static const struct chart_spec top[3] = {
 		{ "Main thread: top methods by self CPU time", "self CPU ms", BT_UNIT_NS, 0 },
 		{ "Main thread: top methods by self off-CPU time", "self off-CPU ms", BT_UNIT_NS, 0 },
@@ -601,9 +607,9 @@ static int charts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, struct bt_db *db, 
 			bt_rows_bind_null(r, 1);
 		else
 			bt_rows_bind_int(r, 1, main_tid);
-		bt_rows_bind_int(r, 2, k);
+		bt_rows_bind_int(r, 2, k == 1 && nocpu ? 3 : k);   /* off-CPU unknown: wall instead */
 		bt_rows_bind_int(r, 3, TOP_CHART);
-		row = chart_block(x, s, row, &top[k], r, 1, names, err);
+		row = chart_block(x, s, row, k == 1 && nocpu ? &wall : &top[k], r, 1, names, err);
 		bt_rows_close(r);
 	}
 	if (row >= 0 && main_tid >= 0) {
@@ -670,7 +676,7 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 	diagnostics(&x, sum, row, &c);
 	bt_xlsx_widths(sum);
 
-	rc = charts(&x, chart, db, c.facts.main_tid, ex->names, err);
+	rc = charts(&x, chart, db, c.facts.main_tid, c.facts.cpu_time == BT_CPU_UNKNOWN, ex->names, err);
 	bt_xlsx_widths(chart);
 	if (meth) {
 		method_metrics(&x, meth, res, ex->names);

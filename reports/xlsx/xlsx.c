@@ -419,6 +419,8 @@ void bt_xlsx_value(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 {
 	switch (v->type) {
 	case BT_V_NULL:
+		if (u != BT_UNIT_NONE)   /* a measure the trace does not give (CPU time): never 0 */
+			bt_xlsx_text(x, s, row, col, BT_UNKNOWN, BT_XF_TEXT);
 		return;
 	case BT_V_INT:
 		bt_xlsx_num(x, s, row, col, (double)v->u.i, u);

@@ -45,7 +45,8 @@ is "$(q1 v3-dual "SELECT count(*) FROM frames WHERE name LIKE '%/%'")" 0 "slashe
 like "$(q1 v3-dual "SELECT name FROM frames WHERE params LIKE '%java.lang.String[][]%' LIMIT 1")" '^[^ ]+ [^ (]+\.[^ (.]+\(.*java\.lang\.String\[\]\[\].*\)$' \
 	"signatures become PrettyMethod names (arrays, classes)"
 is "$(q1 v3-dual "SELECT count(*) > 0 FROM slices WHERE cpu_dur > 0 AND cpu_dur < dur")" 1 "dual clock: CPU and off-CPU time per call"
-is "$(q1 v3-wall "SELECT sum(cpu_dur) FROM slices")" 0 "clock=wall: no CPU time"
+is "$(q1 v3-wall "SELECT count(*) FROM slices WHERE cpu_dur IS NOT NULL")/$(q1 v3-wall "SELECT value FROM meta WHERE key = 'cpu_unknown'")" 0/all \
+	"clock=wall: no CPU time (NULL, meta cpu_unknown all)"
 is "$(q1 v3-cpu "SELECT count(*) FROM slices WHERE cpu_dur != dur")" 0 "clock=thread-cpu: calls on their thread's CPU time"
 is "$(q1 v3-sampled "SELECT value FROM meta WHERE key = 'art_sampled'") $(q1 v3-dual "SELECT value FROM meta WHERE key = 'art_sampled'")" \
 	"1 0" "a sampled trace is recognised, a method trace is not"
