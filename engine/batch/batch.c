@@ -58,11 +58,25 @@ int bt_batch_shard_parse(const char *s, int *shard, int *nshards)
 	return 0;
 }
 
+/* path and its missing parents, as mkdir -p: "-o out/v1" needs no
+ * mkdir first. */
 static int make_dir(const char *path, struct bt_err *err)
 {
-	if (mkdir(path, 0777) && !(errno == EEXIST && bt_is_dir(path)))
-		return bt_err_set(err, BT_EIO, "cannot create directory '%s': %s", path, strerror(errno));
-	return BT_OK;
+	struct bt_buf b = BT_BUF_INIT;
+	char *slash;
+	int rc = BT_OK;
+
+	bt_buf_addf(&b, "%s", path);
+	for (slash = strchr(b.buf + 1, '/'); slash && !rc; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(b.buf, 0777) && !(errno == EEXIST && bt_is_dir(b.buf)))
+			rc = bt_err_set(err, BT_EIO, "cannot create directory '%s': %s", b.buf, strerror(errno));
+		*slash = '/';
+	}
+	if (!rc && mkdir(path, 0777) && !(errno == EEXIST && bt_is_dir(path)))
+		rc = bt_err_set(err, BT_EIO, "cannot create directory '%s': %s", path, strerror(errno));
+	bt_buf_release(&b);
+	return rc;
 }
 
 static int make_dirs(const struct bt_batch_opts *o, struct bt_err *err)

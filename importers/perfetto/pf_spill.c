@@ -42,7 +42,7 @@ struct ent {
 	size_t off;
 };
 
-struct run {
+struct spill_run {
 	uint64_t start, at, end;   /* its bytes in the run file; at: the next to read */
 	unsigned char *buf;
 	size_t len, pos, cap;
@@ -57,7 +57,7 @@ struct pf_spill {
 	uint64_t fsize, psize;
 	unsigned char *out;        /* write buffer */
 	size_t olen;
-	struct run *runs;
+	struct spill_run *runs;
 	size_t nruns, rcap;
 	/* reading */
 	size_t next;               /* in memory: the next entry */
@@ -284,7 +284,7 @@ static int index_chunk(struct pf *p, int keep, struct bt_err *err)
 static int write_run(struct pf *p, struct bt_err *err)
 {
 	struct pf_spill *s = p->spill;
-	struct run *r;
+	struct spill_run *r;
 	size_t i;
 
 	if (!s->n)
@@ -374,7 +374,7 @@ static void sift_down(struct pf_spill *s, size_t i)
 }
 
 /* Make sure a whole record is at r->pos: 1 it is, 0 the run is done. */
-static int fill(struct pf *p, struct run *r, struct bt_err *err)
+static int fill(struct pf *p, struct spill_run *r, struct bt_err *err)
 {
 	size_t have = r->len - r->pos;
 
@@ -423,7 +423,7 @@ static int merge_begin(struct pf *p, struct bt_err *err)
 	s->taken = 0;
 	for (i = 0; i < s->nruns; i++) {
 		int rc;
-		struct run *r = &s->runs[i];
+		struct spill_run *r = &s->runs[i];
 		r->cap = each;
 		r->buf = bt_xmalloc(each);
 		r->at = r->start;
@@ -513,7 +513,7 @@ static void to_event(const struct rec *r, struct pf_event *e)
 int pf_spill_next(struct pf *p, struct pf_event *e, struct bt_err *err)
 {
 	struct pf_spill *s = p->spill;
-	struct run *r;
+	struct spill_run *r;
 
 	if (!s->merging) {
 		if (s->next == s->n)

@@ -70,6 +70,8 @@ run_doc "$ROOT/README.md" "A short tour"
 run_doc "$ROOT/README.md" "Fleets: which methods and waits moved between two versions"
 is "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["verdict"], d["policy"]["fleet"]["head"]["reports"])' \
 	"$W/fleet.json")" "regressed 8" "README's fleet section: 8 traces a version, the slower one regressed"
+is "$(python3 -c 'import json, sys; g = json.load(open(sys.argv[1]))["groups"]["version"]["values"]; print(g["1"]["traces"], g["2"]["traces"])' \
+	"$W/versions.json")" "8 8" "README's fleet section: batch made a report per trace, merge grouped them by version"
 run_doc "$ROOT/examples/README.md"
 
 # The tour quotes the startup summary of the bundled example: it must be

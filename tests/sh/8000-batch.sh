@@ -76,6 +76,10 @@ rm -r "$in/b/v9" "$in/b/cut.bin"
 is "$?" 0 "without the broken dumps: exit 0"
 is "$(man "$m" 'len(l)')" "$(find "$in" -type f ! -path '*/.hidden/*' | wc -l)" "the manifest is of this run's files"
 
+# -o makes its missing parents, as mkdir -p
+"$BIN" batch -q "$in/a/d1" -o "$T/deep/er/out"
+is "$?:$(ls "$T/deep/er/out/reports" | wc -l)" "0:1" "-o a/b/c: its parents made, the report written"
+
 # --db: each trace's database too, and a database is an input like any
 "$BIN" batch -q "$in/a/d1" "$in/a/d2" -o "$T/db" --db
 is "$?" 0 "--db"
