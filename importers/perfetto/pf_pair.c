@@ -479,18 +479,18 @@ static void report(const struct pair *r, const struct pf *p)
 			      "slices of processes other than pid %lld in '%s'; not imported", (long long)p->pid, p->path);
 }
 
-/* Pair every spilled event in order into r's feed, which is finished
- * (or freed on error). */
-static int pair_all(struct pair *r, struct bt_err *err)
+/* Pair every spilled event in order (the spill ready: ordered or
+ * rewound, unless rc) into r's feed, which is finished (or freed on
+ * error). */
+static int pair_all(struct pair *r, int rc, struct bt_err *err)
 {
 	struct pf *p = r->p;
 	struct pf_event e;
-	int rc;
+	uint32_t i;
 
-	for (rc = 0; rc < (int)p->nframes; rc++)
-		bt_feed_frame(r->feed, (uint32_t)rc + 1, p->frames[rc].name);
+	for (i = 0; i < p->nframes; i++)
+		bt_feed_frame(r->feed, i + 1, p->frames[i].name);
 	memset(&e, 0, sizeof e);
-	rc = pf_spill_order(p, err);
 	while (!rc && (rc = pf_spill_next(p, &e, err)) == 1)
 		rc = row(r, &e, err);
 	rc = rc < 0 ? err->code : rc;
@@ -536,11 +536,7 @@ static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 	memset(&r, 0, sizeof r);
 	r.p = &k->p;
 	r.feed = bt_feed_new_replay(&taps);
-	if (pf_spill_rewind(&k->p, err)) {
-		bt_feed_free(r.feed);
-		return err->code;
-	}
-	return pair_all(&r, err);
+	return pair_all(&r, pf_spill_rewind(&k->p, err), err);
 }
 
 static void release(void *ctx)
@@ -595,7 +591,7 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, st
 		*kept = bt_xcalloc(1, sizeof **kept);
 		bt_feed_defer(r.feed, fill, release, *kept);
 	}
-	rc = pair_all(&r, err);
+	rc = pair_all(&r, pf_spill_order(p, err), err);
 	if (!rc)
 		report(&r, p);
 	else
