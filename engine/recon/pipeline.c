@@ -235,6 +235,19 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 	return BT_OK;
 }
 
+/* The start of a trace that brought its own slices: from the stored
+ * ones, unless the importer found it as the slices passed
+ * (startup_modeled: its slices may be deferred, and reading them here
+ * would make them all). */
+static int startup_of_slices(struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
+{
+	int64_t modeled;
+
+	if (bt_db_meta_int(db, "startup_modeled", 0, &modeled, err))
+		return err->code;
+	return modeled ? BT_OK : bt_startup_from_slices(db, diag, err);
+}
+
 int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_diag *diag,
 		    struct bt_err *err)
 {
@@ -258,7 +271,7 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	if (!rc)
 		rc = reconstruct(&cap, db, pl, diag, &ready, err);
 	if (!rc && !ready)   /* no reconstruction: the trace's own slices are in */
-		rc = bt_startup_from_slices(db, diag, err);
+		rc = startup_of_slices(db, diag, err);
 	if (!rc && !ready)
 		rc = bt_taps_ready(&pl->taps, db, err);
 	bt_capture_release(&cap);

@@ -115,6 +115,32 @@ static int role_of(const char *name)
 	return 0;
 }
 
+/* Frame id's role and name, if it marks a phase: 1 it does. */
+static int add_frame(struct bt_startup *st, int64_t id, const char *name, size_t *cap, size_t *ncap)
+{
+	int r = role_of(name);
+
+	if (id <= 0 || id >= UINT32_MAX || !r)
+		return 0;
+	st->role = bt_grow_zero(st->role, 1, cap, (size_t)id);
+	st->names = bt_grow_zero(st->names, sizeof *st->names, ncap, (size_t)id);
+	st->role[id] = (unsigned char)r;
+	free(st->names[id]);
+	st->names[id] = bt_xstrdup(name);
+	if ((size_t)id >= st->nframes)
+		st->nframes = (size_t)id + 1;
+	return 1;
+}
+
+static struct bt_startup *startup_new(int64_t tid)
+{
+	struct bt_startup *st = bt_xcalloc(1, sizeof *st);
+
+	st->tid = tid;
+	st->app_depth = -1;
+	return st;
+}
+
 int bt_startup_new(struct bt_startup **out, struct bt_db *db, struct bt_err *err)
 {
 	struct bt_startup *st;
@@ -128,28 +154,13 @@ int bt_startup_new(struct bt_startup **out, struct bt_db *db, struct bt_err *err
 		return err->code;
 	if (tid < 0)
 		return BT_OK;
-	st = bt_xcalloc(1, sizeof *st);
-	st->tid = tid;
-	st->app_depth = -1;
+	st = startup_new(tid);
 	if (bt_rows_open(&r, db, BT_SQL_FRAMES_ALL, err)) {
 		bt_startup_free(st);
 		return err->code;
 	}
-	while ((rc = bt_rows_next(r, err)) == 1) {
-		int64_t id = bt_rows_int(r, 0);
-		const char *name = bt_rows_text(r, 1, NULL);
-		int role = role_of(name);
-		if (id <= 0 || id >= UINT32_MAX || !role)
-			continue;
-		st->role = bt_grow_zero(st->role, 1, &cap, (size_t)id);
-		st->names = bt_grow_zero(st->names, sizeof *st->names, &ncap, (size_t)id);
-		st->role[id] = (unsigned char)role;
-		free(st->names[id]);
-		st->names[id] = bt_xstrdup(name);
-		if ((size_t)id >= st->nframes)
-			st->nframes = (size_t)id + 1;
-		any = 1;
-	}
+	while ((rc = bt_rows_next(r, err)) == 1)
+		any |= add_frame(st, bt_rows_int(r, 0), bt_rows_text(r, 1, NULL), &cap, &ncap);
 	bt_rows_close(r);
 	if (rc < 0 || !any) {
 		bt_startup_free(st);
@@ -157,6 +168,22 @@ int bt_startup_new(struct bt_startup **out, struct bt_db *db, struct bt_err *err
 	}
 	*out = st;
 	return BT_OK;
+}
+
+struct bt_startup *bt_startup_new_frames(int64_t tid, size_t n, const char *(*name)(const void *ctx, size_t id),
+					 const void *ctx)
+{
+	struct bt_startup *st = startup_new(tid);
+	size_t id, cap = 0, ncap = 0;
+	int any = 0;
+
+	for (id = 1; id <= n; id++)
+		any |= add_frame(st, (int64_t)id, name(ctx, id), &cap, &ncap);
+	if (!any) {
+		bt_startup_free(st);
+		return NULL;
+	}
+	return st;
 }
 
 void bt_startup_free(struct bt_startup *st)

@@ -26,6 +26,12 @@ struct bt_startup;
 /* A collector for the main thread of db (NULL when db names none, or
  * its frames have no start's frame: then there is nothing to find). */
 int bt_startup_new(struct bt_startup **out, struct bt_db *db, struct bt_err *err);
+/* The same for thread tid, frames 1..n named by name(ctx, id) (NULL:
+ * none), before the database holds them: for an importer that feeds its
+ * slices before it knows which thread is the main one (a collector per
+ * candidate). NULL when no frame marks a start. */
+struct bt_startup *bt_startup_new_frames(int64_t tid, size_t n, const char *(*name)(const void *ctx, size_t id),
+					 const void *ctx);
 void bt_startup_free(struct bt_startup *st);
 
 /* Whether the slices added have exact bounds (a trace's own, not

@@ -11,6 +11,7 @@
 #include "engine/base/alloc.h"
 #include "importers/perfetto/pf_int.h"
 #include "engine/db/rows.h"
+#include "engine/startup/startup.h"
 #include "importers/symbol.h"
 
 /* A Trace begins with packet fields: key 0x0A, a length, then the packet's
@@ -181,6 +182,73 @@ static int write_meta(struct pf *p, int64_t main_tid, size_t threads, struct bt_
 	return rc;
 }
 
+static const char *frame_name(const void *ctx, size_t id)
+{
+	const struct pf *p = ctx;
+
+	return p->frames[id - 1].name;
+}
+
+static void add_start(struct pf *p, struct pf_starts *c, int64_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->tid[i] == tid)
+			return;
+	if (c->n == PF_STARTS) {
+		c->over = 1;
+		return;
+	}
+	c->tid[c->n] = tid;
+	c->st[c->n++] = bt_startup_new_frames(tid, p->nframes, frame_name, p);
+}
+
+/* Collectors for the threads write_threads may choose as the main one:
+ * the pid's own, or one named main. */
+static void start_candidates(struct pf *p, struct pf_starts *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof *c);
+	add_start(p, c, p->pid);
+	for (i = 0; i < p->thread_name.cap; i++) {
+		const char *n = p->thread_name.slots[i].val ? thread_name(p, (int64_t)p->thread_name.slots[i].key) : NULL;
+		if (n && !strcmp(n, "main"))
+			add_start(p, c, (int64_t)p->thread_name.slots[i].key);
+	}
+}
+
+/* The app start, from the main thread's slices as they were paired
+ * (startup_modeled); else the pipeline reads them back. */
+static int store_start(struct pf *p, struct pf_starts *c, int64_t main_tid, struct bt_err *err)
+{
+	size_t i;
+	int rc;
+
+	if (c->over)
+		return BT_OK;
+	for (i = 0; i < c->n && c->tid[i] != main_tid; i++)
+		;
+	if (main_tid >= 0 && i == c->n)
+		return BT_OK;
+	if (main_tid >= 0 && c->st[i]) {
+		bt_startup_exact(c->st[i], 1);
+		if ((rc = bt_startup_store(c->st[i], p->db, p->diag, err)))
+			return rc;
+	}
+	return bt_db_set_meta_int(p->db, "startup_modeled", 1, err);
+}
+
+static void starts_release(struct pf_starts *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		bt_startup_free(c->st[i]);
+	c->n = 0;
+}
+
 /* Wait edges to the notify that ended them; our arrows to edges. */
 static int pf_link(struct pf *p, struct bt_err *err)
 {
@@ -194,12 +262,15 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 {
 	struct pf p;
 	struct bt_map64 threads;
+	struct pf_starts starts;
+	struct pf_kept *kept = NULL;
 	int64_t main_tid = -1;
 	size_t nthreads = 0;
 	struct bt_err ignored;
 	int rc;
 
 	memset(&p, 0, sizeof p);
+	memset(&starts, 0, sizeof starts);
 	p.db = db;
 	p.path = path;
 	p.o = o;
@@ -230,9 +301,11 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		pf_threads_done(&p);
 	if (!rc)
 		rc = pf_choose(&p, err);
+	if (!rc)
+		start_candidates(&p, &starts);
 	if (!rc) {
 		pf_kinds_name(&p);
-		rc = pf_pair(&p, &threads, err);
+		rc = pf_pair(&p, &threads, &starts, &kept, err);
 	}
 	if (!rc)
 		rc = write_frames(&p, err);
@@ -248,6 +321,11 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = pf_choose_meta(&p, err);
 	if (!rc)
 		rc = pf_kinds_save(&p, threads.len, err);   /* threads with slices */
+	if (!rc)
+		rc = store_start(&p, &starts, main_tid, err);
+	if (!rc && kept)   /* the database holds kept, until it closes */
+		pf_pair_keep(kept, &p);
+	starts_release(&starts);
 	pf_spill_close(&p);
 	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);
 	bt_map64_release(&threads);

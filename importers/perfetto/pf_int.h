@@ -229,6 +229,12 @@ void pf_spill_resolve(struct pf *p, struct pf_track *t, int64_t k);
  * are left out. */
 int pf_spill_order(struct pf *p, struct bt_err *err);
 int pf_spill_next(struct pf *p, struct pf_event *e, struct bt_err *err);
+/* After a read in pairing order: give back its buffers (the events stay,
+ * in memory or in the run file, until pf_spill_close). */
+void pf_spill_rest(struct pf *p);
+/* Read the events in pairing order again, from the first (after
+ * pf_spill_order): a scratch analysis's deferred slices pair them anew. */
+int pf_spill_rewind(struct pf *p, struct bt_err *err);
 
 /* pf_packet.c */
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
@@ -343,6 +349,26 @@ void pf_threads_done(struct pf *p);
 int pf_threads_report(struct pf *p, struct bt_err *err);
 
 /* pf_pair.c: spilled events into slices, track slices and counters. */
-int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err);
+#define PF_STARTS 8
+/* The app start's collectors (engine/startup), one per thread that may
+ * turn out the main one (the pid's, those named main), fed as slices
+ * close: the start is found without reading the slices back. */
+struct pf_starts {
+	int64_t tid[PF_STARTS];
+	struct bt_startup *st[PF_STARTS];   /* NULL: no frame marks a start */
+	size_t n;
+	int over;                           /* more candidates: not modeled here */
+};
+struct pf_kept;
+/* threads: gets the tids with slices; starts: NULL or candidates. A
+ * scratch analysis (o->keep 0) stores no slices: they are deferred to the
+ * database (bt_feed_defer) with *kept, which pf_pair_keep fills once the
+ * import is done (and the database frees; *kept NULL on error or when
+ * the slices are stored). */
+int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, struct pf_kept **kept,
+	    struct bt_err *err);
+/* What the deferred slices' pairing needs, moved from p: its spill,
+ * frames, threads' processes, keys with CPU times (cpu_keys) and pid. */
+void pf_pair_keep(struct pf_kept *k, struct pf *p);
 
 #endif

@@ -5,13 +5,16 @@
  * atrace markers nest into one tree, so a wait marker lands under the
  * method that waited. Tracks that are no thread's give track_slices and
  * counters. Marker slices leave their edges, binder calls and thread
- * creations behind as they close.
+ * creations behind as they close. A scratch analysis stores no slices:
+ * the spill stays, and the same pairing runs again, storing only the
+ * slices, when something reads the slices table (pf_pair_fill).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/startup/startup.h"
 #include "importers/perfetto/pf_int.h"
 
 #define MAX_DEPTH 512   /* deeper begins are dropped (and counted) */
@@ -44,7 +47,8 @@ struct pair {
 	int64_t key, last_ts;
 	int have_key, skip_key;
 	int key_nocpu;           /* none of the key's slices gives its CPU time */
-	struct bt_map64 *threads;   /* tids with slices */
+	struct bt_map64 *threads;   /* tids with slices (NULL: a replay, which writes only slices) */
+	struct pf_starts *starts;   /* collectors of the candidate main threads, or NULL */
 	int64_t total[PF__NARGS];   /* magnitudes of the values taken, by kind */
 	uint64_t unmatched, overlaps, unterminated, deep, other, over;
 };
@@ -223,7 +227,7 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	apply_args(&s, &known, a);
 	if (r->key_nocpu)   /* none of the thread's slices says: unknown, not 0 */
 		known |= BT_FEED_CPU_UNKNOWN;
-	if (!bt_map64_get(r->threads, (uint64_t)r->key))
+	if (r->threads && !bt_map64_get(r->threads, (uint64_t)r->key))
 		bt_map64_put(r->threads, (uint64_t)r->key, 1);
 	return bt_feed_open(r->feed, &s, known, marker_type(f->marker) >= 0, err);
 }
@@ -296,6 +300,21 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 	}
 }
 
+/* A closed slice to the collector of its thread, if a candidate's, as
+ * the stored slices would give it (no CPU time where it is unknown). */
+static void start_add(struct pf_starts *c, const struct bt_slice *s)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->tid[i] == s->tid && c->st[i]) {
+			struct bt_slice x = *s;
+			if (x.cpu_unknown)
+				x.cpu_dur = x.self_cpu_dur = 0;
+			bt_startup_add(c->st[i], &x);
+		}
+}
+
 /* Pop the top tag, closing its slice at ts. */
 static int pop(struct pair *r, int64_t ts, const struct pf_args *a, struct bt_err *err)
 {
@@ -312,7 +331,9 @@ static int pop(struct pair *r, int64_t ts, const struct pf_args *a, struct bt_er
 	}
 	if (bt_feed_close(r->feed, ts, &s, err))
 		return err->code;
-	return marker(r, &s, &t, err);
+	if (r->starts)
+		start_add(r->starts, &s);
+	return r->threads ? marker(r, &s, &t, err) : BT_OK;
 }
 
 static int end(struct pair *r, int64_t ts, int src, const struct pf_args *a, struct bt_err *err)
@@ -410,8 +431,8 @@ static int row(struct pair *r, const struct pf_event *e, struct bt_err *err)
 		r->key_nocpu = !bt_map64_get(&r->p->cpu_keys, (uint64_t)key);
 	}
 	r->last_ts = ts;
-	if (kind == PF_EV_INSTANT || kind >= PF_EV_ASYNC_BEGIN)   /* pf_kinds.c */
-		return pf_kinds_pair(r->p, key, r->skip_key, ts, kind, frame, e->args, e->nargs, err);
+	if (kind == PF_EV_INSTANT || kind >= PF_EV_ASYNC_BEGIN)   /* pf_kinds.c; not a replay's */
+		return r->threads ? pf_kinds_pair(r->p, key, r->skip_key, ts, kind, frame, e->args, e->nargs, err) : BT_OK;
 	if (r->skip_key) {
 		r->other += kind == PF_EV_BEGIN;
 		return BT_OK;
@@ -419,7 +440,7 @@ static int row(struct pair *r, const struct pf_event *e, struct bt_err *err)
 	if (frame > r->p->nframes)
 		frame = 0;
 	if (key < 0)
-		return track_event(r, ts, kind, frame, e->v, err);
+		return r->threads ? track_event(r, ts, kind, frame, e->v, err) : BT_OK;
 	unpack_args(e->args, e->nargs, &a);
 	if (kind == PF_EV_BEGIN && src == PF_SRC_TRACK)
 		inherit(r, ts, &a);
@@ -428,7 +449,7 @@ static int row(struct pair *r, const struct pf_event *e, struct bt_err *err)
 		return begin(r, ts, src, frame, &a, err);
 	if (kind == PF_EV_END)
 		return end(r, ts, src, &a, err);
-	if (kind == PF_EV_COUNTER) {
+	if (kind == PF_EV_COUNTER && r->threads) {
 		char track[40];
 		snprintf(track, sizeof track, "thread %lld", (long long)key);
 		return bt_db_exec(r->p->db, BT_SQL_INSERT_COUNTER, err, "tid", track, ts, e->v);
@@ -458,38 +479,122 @@ static void report(const struct pair *r, const struct pf *p)
 			      "slices of processes other than pid %lld in '%s'; not imported", (long long)p->pid, p->path);
 }
 
-int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_err *err)
+/* Pair every spilled event in order (the spill ready: ordered or
+ * rewound, unless rc) into r's feed, which is finished (or freed on
+ * error). */
+static int pair_all(struct pair *r, int rc, struct bt_err *err)
+{
+	struct pf *p = r->p;
+	struct pf_event e;
+	uint32_t i;
+
+	for (i = 0; i < p->nframes; i++)
+		bt_feed_frame(r->feed, i + 1, p->frames[i].name);
+	memset(&e, 0, sizeof e);
+	while (!rc && (rc = pf_spill_next(p, &e, err)) == 1)
+		rc = row(r, &e, err);
+	rc = rc < 0 ? err->code : rc;
+	if (!rc)
+		rc = end_key(r, err);
+	if (!rc && r->threads)
+		rc = pf_kinds_pair_end(p, err);
+	if (!rc) {
+		rc = bt_feed_finish(r->feed, err);
+		r->feed = NULL;
+	}
+	bt_feed_free(r->feed);
+	free(r->tags);
+	free(r->ts);
+	pf_spill_rest(p);
+	return rc;
+}
+
+/* What the deferred slices need of the import (pf_pair_keep). */
+struct pf_kept {
+	struct pf p;   /* the spill, frames, threads' processes and CPU known-ness, the app's pid */
+	char *path;
+};
+
+static int fill_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
+{
+	(void)part;
+	return bt_db_insert_slice(ctx, s, err);
+}
+
+/* The deferred slices (bt_feed_defer): the same pairing again, its slices
+ * stored and nothing else written. */
+static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
+{
+	struct pf_kept *k = ctx;
+	struct bt_slice_tap tap = { NULL, fill_slice, NULL, db };
+	struct bt_tap_filter want = { -1, INT64_MIN };
+	struct bt_taps taps = { &tap, &want, 1, NULL, NULL, NULL };
+	struct pair r;
+
+	if (!k->p.spill)
+		return bt_err_set(err, BT_EIO, "the slices of '%s' were deferred but not kept", k->path);
+	memset(&r, 0, sizeof r);
+	r.p = &k->p;
+	r.feed = bt_feed_new_replay(&taps);
+	return pair_all(&r, pf_spill_rewind(&k->p, err), err);
+}
+
+static void release(void *ctx)
+{
+	struct pf_kept *k = ctx;
+	size_t i;
+
+	pf_spill_close(&k->p);
+	for (i = 0; i < k->p.nframes; i++)
+		free(k->p.frames[i].name);
+	free(k->p.frames);
+	bt_map64_release(&k->p.tgid_of);
+	bt_map64_release(&k->p.cpu_keys);
+	free(k->path);
+	free(k);
+}
+
+void pf_pair_keep(struct pf_kept *k, struct pf *p)
+{
+	k->path = bt_xstrdup(p->path);
+	k->p.path = k->path;
+	k->p.pid = p->pid;
+	k->p.spill = p->spill;
+	k->p.frames = p->frames;
+	k->p.nframes = p->nframes;
+	k->p.fcap = p->fcap;
+	k->p.tgid_of = p->tgid_of;
+	k->p.cpu_keys = p->cpu_keys;
+	p->spill = NULL;
+	p->frames = NULL;
+	p->nframes = p->fcap = 0;
+	memset(&p->tgid_of, 0, sizeof p->tgid_of);
+	memset(&p->cpu_keys, 0, sizeof p->cpu_keys);
+}
+
+int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, struct pf_kept **kept,
+	    struct bt_err *err)
 {
 	struct pair r;
-	struct pf_event e;
 	int rc;
 
 	memset(&r, 0, sizeof r);
 	r.p = p;
 	r.threads = threads;
+	r.starts = starts;
 	r.feed = bt_feed_new(p->db, p->o->taps);
 	for (rc = 0; rc < (int)p->ntracks; rc++)   /* a thread's tracks' CPU annotations are its */
 		if (p->tracks[rc].tid > 0 && bt_map64_get(&p->cpu_tracks, p->tracks[rc].uuid))
 			bt_map64_put(&p->cpu_keys, (uint64_t)p->tracks[rc].tid, 1);
-	for (rc = 0; rc < (int)p->nframes; rc++)
-		bt_feed_frame(r.feed, (uint32_t)rc + 1, p->frames[rc].name);
-	memset(&e, 0, sizeof e);
-	rc = pf_spill_order(p, err);
-	while (!rc && (rc = pf_spill_next(p, &e, err)) == 1)
-		rc = row(&r, &e, err);
-	rc = rc < 0 ? err->code : rc;
-	if (!rc)
-		rc = end_key(&r, err);
-	if (!rc)
-		rc = pf_kinds_pair_end(p, err);
-	if (!rc) {
-		rc = bt_feed_finish(r.feed, err);
-		r.feed = NULL;
+	*kept = NULL;
+	if (!p->o->keep) {   /* the feed's, then the database's: filled by pf_pair_keep */
+		*kept = bt_xcalloc(1, sizeof **kept);
+		bt_feed_defer(r.feed, fill, release, *kept);
 	}
-	bt_feed_free(r.feed);
-	free(r.tags);
-	free(r.ts);
+	rc = pair_all(&r, pf_spill_order(p, err), err);
 	if (!rc)
 		report(&r, p);
+	else
+		*kept = NULL;
 	return rc;
 }

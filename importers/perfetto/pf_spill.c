@@ -43,7 +43,7 @@ struct ent {
 };
 
 struct spill_run {
-	uint64_t at, end;          /* its bytes in the run file */
+	uint64_t start, at, end;   /* its bytes in the run file; at: the next to read */
 	unsigned char *buf;
 	size_t len, pos, cap;
 };
@@ -62,6 +62,7 @@ struct pf_spill {
 	/* reading */
 	size_t next;               /* in memory: the next entry */
 	int merging, taken;
+	int ordered;               /* the events are in runs (not one chunk in memory) */
 	size_t *heap, nheap;
 };
 
@@ -293,7 +294,7 @@ static int write_run(struct pf *p, struct bt_err *err)
 	BT_GROW(s->runs, s->nruns + 1, s->rcap);
 	r = &s->runs[s->nruns++];
 	memset(r, 0, sizeof *r);
-	r->at = s->fsize;
+	r->start = r->at = s->fsize;
 	for (i = 0; i < s->n; i++) {
 		const struct rec *x = (const struct rec *)(s->chunk + s->ents[i].off);
 		size_t n = rec_size(x);
@@ -406,10 +407,41 @@ static int fill(struct pf *p, struct spill_run *r, struct bt_err *err)
 	return 1;
 }
 
-int pf_spill_order(struct pf *p, struct bt_err *err)
+/* Read buffers for every run, each filled from its start, and the heap
+ * over them. */
+static int merge_begin(struct pf *p, struct bt_err *err)
 {
 	struct pf_spill *s = p->spill;
 	size_t i, each;
+
+	each = MERGE_BUF / (s->nruns ? s->nruns : 1);
+	each = each < MIN_BUF ? MIN_BUF : each > s->max ? s->max : each;
+	if (each < 512)
+		each = 512;   /* a record whole */
+	s->heap = bt_xmalloc((s->nruns + 1) * sizeof *s->heap);
+	s->nheap = 0;
+	s->taken = 0;
+	for (i = 0; i < s->nruns; i++) {
+		int rc;
+		struct spill_run *r = &s->runs[i];
+		r->cap = each;
+		r->buf = bt_xmalloc(each);
+		r->at = r->start;
+		r->len = r->pos = 0;
+		if ((rc = fill(p, r, err)) < 0)
+			return err->code;
+		if (rc)
+			s->heap[s->nheap++] = i;
+	}
+	for (i = s->nheap / 2; i-- > 0;)
+		sift_down(s, i);
+	s->merging = 1;
+	return BT_OK;
+}
+
+int pf_spill_order(struct pf *p, struct bt_err *err)
+{
+	struct pf_spill *s = p->spill;
 
 	if (!s->nruns && s->pfd < 0)   /* all in memory */
 		return index_chunk(p, 1, err);
@@ -421,24 +453,41 @@ int pf_spill_order(struct pf *p, struct bt_err *err)
 	s->ents = s->tmp = NULL;
 	s->chunk = NULL;
 	s->ecap = s->n = s->cap = 0;
-	each = MERGE_BUF / (s->nruns ? s->nruns : 1);
-	each = each < MIN_BUF ? MIN_BUF : each > s->max ? s->max : each;
-	if (each < 512)
-		each = 512;   /* a record whole */
-	s->heap = bt_xmalloc((s->nruns + 1) * sizeof *s->heap);
+	if (s->pfd >= 0)   /* its events are in runs now */
+		close(s->pfd);
+	s->pfd = -1;
+	s->ordered = 1;
+	return merge_begin(p, err);
+}
+
+void pf_spill_rest(struct pf *p)
+{
+	struct pf_spill *s = p->spill;
+	size_t i;
+
 	for (i = 0; i < s->nruns; i++) {
-		int rc;
-		s->runs[i].cap = each;
-		s->runs[i].buf = bt_xmalloc(each);
-		if ((rc = fill(p, &s->runs[i], err)) < 0)
-			return err->code;
-		if (rc)
-			s->heap[s->nheap++] = i;
+		free(s->runs[i].buf);
+		s->runs[i].buf = NULL;
 	}
-	for (i = s->nheap / 2; i-- > 0;)
-		sift_down(s, i);
-	s->merging = 1;
-	return BT_OK;
+	free(s->heap);
+	free(s->tmp);   /* the sort's: the in-memory events stay sorted */
+	free(s->out);
+	s->heap = NULL;
+	s->tmp = NULL;
+	s->out = NULL;
+	s->ecap = 0;
+	s->nheap = 0;
+	s->merging = 0;
+	s->next = s->n;   /* read to the end */
+}
+
+int pf_spill_rewind(struct pf *p, struct bt_err *err)
+{
+	struct pf_spill *s = p->spill;
+
+	pf_spill_rest(p);
+	s->next = 0;
+	return s->ordered ? merge_begin(p, err) : BT_OK;
 }
 
 static void to_event(const struct rec *r, struct pf_event *e)

@@ -4,7 +4,8 @@
  * then time, then file order), with their kind, source, frame, counter
  * value and annotations intact, whether they stay in one chunk in memory
  * or go to many sorted runs on disk and a pending file (tracks described
- * after their events), against a reference sort of the same events.
+ * after their events), against a reference sort of the same events; and
+ * the same again after a rewind (a scratch analysis's deferred slices).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,36 @@ static struct want *events(size_t n, int ntracks)
 	return w;
 }
 
+/* Read the spill in pairing order and compare with the reference. */
+static void read_back(struct pf *p, const struct want *ref, size_t nref, int rc, const char *what)
+{
+	struct pf_event e;
+	struct bt_err err;
+	size_t got = 0;
+	int bad = 0;
+	char msg[200];
+
+	memset(&err, 0, sizeof err);
+	while (!rc && (rc = pf_spill_next(p, &e, &err)) == 1) {
+		const struct want *x = got < nref ? &ref[got] : NULL;
+		if (!x || e.k != x->k || e.ts != x->ts || e.seq != x->seq || e.kind != x->kind || e.src != x->src ||
+		    e.frame != x->frame || e.v != x->v || e.nargs != x->nargs ||
+		    (e.nargs && memcmp(e.args, x->args, e.nargs))) {
+			if (!bad++)
+				printf("# %s: event %zu differs (seq %lld, want %lld)\n", what, got, (long long)e.seq,
+				       x ? (long long)x->seq : -1LL);
+		}
+		got++;
+		rc = 0;
+	}
+	if (rc < 0)
+		printf("# %s\n", err.msg);
+	if (got != nref)
+		printf("# %s: %zu events back, %zu spilled\n", what, got, nref);
+	snprintf(msg, sizeof msg, "%s: %zu events back in order, intact", what, nref);
+	ok(rc == 0 && !bad && got == nref, msg);
+}
+
 /* Spill w, resolving track i after spilled[i] events (pending ones take
  * the key -(i + 1) * 100), then read back and compare with the sorted
  * reference. */
@@ -95,8 +126,8 @@ static void round_trip(size_t n, size_t chunk, int ntracks, const char *what)
 	struct pf p;
 	struct pf_event e;
 	struct bt_err err;
-	size_t i, got = 0, nref = 0, *when = bt_xcalloc((size_t)ntracks + 1, sizeof *when);
-	int bad = 0, rc = 0, t;
+	size_t i, nref = 0, *when = bt_xcalloc((size_t)ntracks + 1, sizeof *when);
+	int rc = 0, t;
 	char msg[160];
 
 	memset(&p, 0, sizeof p);
@@ -135,24 +166,17 @@ static void round_trip(size_t n, size_t chunk, int ntracks, const char *what)
 	qsort(ref, nref, sizeof *ref, cmp);
 	if (!rc)
 		rc = pf_spill_order(&p, &err);
-	while (!rc && (rc = pf_spill_next(&p, &e, &err)) == 1) {
-		const struct want *x = got < nref ? &ref[got] : NULL;
-		if (!x || e.k != x->k || e.ts != x->ts || e.seq != x->seq || e.kind != x->kind || e.src != x->src ||
-		    e.frame != x->frame || e.v != x->v || e.nargs != x->nargs ||
-		    (e.nargs && memcmp(e.args, x->args, e.nargs))) {
-			if (!bad++)
-				printf("# %s: event %zu differs (seq %lld, want %lld)\n", what, got, (long long)e.seq,
-				       x ? (long long)x->seq : -1LL);
-		}
-		got++;
-		rc = 0;
-	}
-	if (rc < 0)
-		printf("# %s\n", err.msg);
-	if (got != nref)
-		printf("# %s: %zu events back, %zu spilled\n", what, got, nref);
-	snprintf(msg, sizeof msg, "%s: %zu events back in order, intact", what, nref);
-	ok(rc == 0 && !bad && got == nref, msg);
+	read_back(&p, ref, nref, rc, what);
+	pf_spill_rest(&p);
+	if (!rc)
+		rc = pf_spill_rewind(&p, &err);
+	snprintf(msg, sizeof msg, "%s, read again (a deferred fill's)", what);
+	read_back(&p, ref, nref, rc, msg);
+	pf_spill_rest(&p);
+	if (!rc)
+		rc = pf_spill_rewind(&p, &err);
+	snprintf(msg, sizeof msg, "%s, a third time", what);
+	read_back(&p, ref, nref, rc, msg);
 	pf_spill_close(&p);
 	free(p.tracks);
 	free(w);
