@@ -80,3 +80,8 @@ is "$(q "$T/mismatched.db" "SELECT group_concat(f.method || '@' || s.depth, ' ')
 	"foo@0 bar@1 startMethodTracing@2 startMethodTracing@3 startMethodTracing@4 baz@2 stopMethodTracing@0 stopMethodTracing@1" \
 	"mismatched: exits of calls made before tracing become their callers"
 is "$(q "$T/header.db" "SELECT value FROM meta WHERE key = 'partial'")" 1 "header: its data part is cut: partial"
+
+# The start is found once, as the slices pass (the pipeline keeps the
+# importer's model: a second model from rebuilt slices stored it twice)
+is "$("$BIN" query -q "$ART/legacy.trace" "SELECT count(*) || ' ' || (SELECT value FROM meta WHERE key = 'startup_modeled') FROM startup" --format tsv | sed 1d)" \
+	"1 1" "legacy: one startup row, modeled as the slices passed"
