@@ -20,16 +20,31 @@
 #define ARENA_BLOCK ((size_t)1 << 20)
 #define ARENA_KEEP ((size_t)64 << 20)   /* more than this is freed after a packet */
 
-void *pf_arena_alloc(struct pf_arena *a, size_t n)
-{
-	struct pf_arena_block *b;
+static void *arena_more(struct pf_arena *a, size_t n);
 
+/* The walker's allocations: the room left in the current block, else
+ * arena_more. */
+static inline void *take(struct pf_arena *a, size_t n)
+{
 	n = n ? (n + 15) & ~(size_t)15 : 16;
 	if (a->cur < a->nb && a->used + n <= a->b[a->cur].cap) {
 		void *ptr = a->b[a->cur].p + a->used;
 		a->used += n;
 		return ptr;
 	}
+	return arena_more(a, n);
+}
+
+void *pf_arena_alloc(struct pf_arena *a, size_t n)
+{
+	return take(a, n);
+}
+
+/* A block for n (rounded) bytes when the current one is full. */
+static void *arena_more(struct pf_arena *a, size_t n)
+{
+	struct pf_arena_block *b;
+
 	if (a->cur < a->nb && a->used)   /* the next block */
 		a->cur++;
 	if (a->cur == a->nb) {
@@ -71,18 +86,20 @@ void pf_arena_release(struct pf_arena *a)
 	memset(a, 0, sizeof *a);
 }
 
+#define TAG(num, wt) ((uint32_t)(num) << 3 | (wt))
+
 /* One field of a message: its number, wire type and value (a varint or
  * fixed value in v; a length-delimited one's bytes at p). */
 struct fld {
-	uint32_t num;
-	unsigned wt;
+	uint32_t tag;   /* the key: number << 3 | wire type, compared whole (two
+			 * halves stored apart and loaded as one stalled the walk) */
 	uint64_t v;
 	const uint8_t *p;
 	size_t len;
 };
 
 /* At most max bytes (10 for a value, 5 for a length, 4 for a key here). */
-static int varint(const uint8_t **b, const uint8_t *e, int max, uint64_t *v)
+static int varint_long(const uint8_t **b, const uint8_t *e, int max, uint64_t *v)
 {
 	uint64_t x = 0;
 	int i;
@@ -100,8 +117,29 @@ static int varint(const uint8_t **b, const uint8_t *e, int max, uint64_t *v)
 	return 0;
 }
 
+/* Most keys, lengths and small values take one or two bytes: those
+ * without a loop (the walk is most of the import's reading). */
+static inline __attribute__((always_inline)) int varint(const uint8_t **b, const uint8_t *e, int max, uint64_t *v)
+{
+	const uint8_t *p = *b;
+
+	if (e - p >= 2) {
+		if (!(p[0] & 0x80)) {
+			*v = p[0];
+			*b = p + 1;
+			return 1;
+		}
+		if (!(p[1] & 0x80)) {
+			*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			*b = p + 2;
+			return 1;
+		}
+	}
+	return varint_long(b, e, max, v);
+}
+
 /* 1 a field, 0 the end, -1 what the walker leaves to protobuf-c. */
-static int next(const uint8_t **b, const uint8_t *e, struct fld *f)
+static inline __attribute__((always_inline)) int next(const uint8_t **b, const uint8_t *e, struct fld *f)
 {
 	uint64_t key;
 
@@ -109,14 +147,13 @@ static int next(const uint8_t **b, const uint8_t *e, struct fld *f)
 		return 0;
 	if (!varint(b, e, 4, &key) || !(key >> 3))
 		return -1;
-	f->num = (uint32_t)(key >> 3);
-	f->wt = (unsigned)(key & 7);
-	switch (f->wt) {
+	f->tag = (uint32_t)key;
+	switch (key & 7) {
 	case 0:
 		return varint(b, e, 10, &f->v) ? 1 : -1;
 	case 1:
 	case 5: {
-		size_t n = f->wt == 1 ? 8 : 4;
+		size_t n = (key & 7) == 1 ? 8 : 4;
 		if ((size_t)(e - *b) < n)
 			return -1;
 		f->v = 0;
@@ -136,18 +173,27 @@ static int next(const uint8_t **b, const uint8_t *e, struct fld *f)
 	}
 }
 
-static char *str(struct pf_arena *a, const struct fld *f)
-{
-	char *s = pf_arena_alloc(a, f->len + 1);
+/* A length-delimited field's bytes, by value so the walker's fld stays
+ * in registers. */
+struct span {
+	const uint8_t *p;
+	size_t len;
+};
 
-	memcpy(s, f->p, f->len);
-	s[f->len] = '\0';
+#define SPAN(f) ((struct span){ (f).p, (f).len })
+
+static char *str(struct pf_arena *a, struct span f)
+{
+	char *s = take(a, f.len + 1);
+
+	memcpy(s, f.p, f.len);
+	s[f.len] = '\0';
 	return s;
 }
 
 static void *msg(struct pf_arena *a, const void *init, size_t n)
 {
-	void *m = pf_arena_alloc(a, n);
+	void *m = take(a, n);
 
 	memcpy(m, init, n);
 	return m;
@@ -161,32 +207,32 @@ static double dbl(uint64_t v)
 	return d;
 }
 
-static int annotation(struct pf_arena *a, const struct fld *in, Perfetto__Protos__DebugAnnotation **out)
+static int annotation(struct pf_arena *a, struct span in, Perfetto__Protos__DebugAnnotation **out)
 {
 	static const Perfetto__Protos__DebugAnnotation init = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
 	Perfetto__Protos__DebugAnnotation *d = msg(a, &init, sizeof init);
-	const uint8_t *b = in->p, *e = in->p + in->len;
+	const uint8_t *b = in.p, *e = in.p + in.len;
 	struct fld f;
 	int rc;
 
 	while ((rc = next(&b, e, &f)) == 1) {
-		if (f.num == 1 && !f.wt)
+		if (f.tag == TAG(1, 0))
 			d->has_name_iid = 1, d->name_iid = f.v;
-		else if (f.num == 2 && !f.wt)
+		else if (f.tag == TAG(2, 0))
 			d->has_bool_value = 1, d->bool_value = f.v != 0;
-		else if (f.num == 3 && !f.wt)
+		else if (f.tag == TAG(3, 0))
 			d->has_uint_value = 1, d->uint_value = f.v;
-		else if (f.num == 4 && !f.wt)
+		else if (f.tag == TAG(4, 0))
 			d->has_int_value = 1, d->int_value = (int64_t)f.v;
-		else if (f.num == 5 && f.wt == 1)
+		else if (f.tag == TAG(5, 1))
 			d->has_double_value = 1, d->double_value = dbl(f.v);
-		else if (f.num == 6 && f.wt == 2)
-			d->string_value = str(a, &f);
-		else if (f.num == 7 && !f.wt)
+		else if (f.tag == TAG(6, 2))
+			d->string_value = str(a, SPAN(f));
+		else if (f.tag == TAG(7, 0))
 			d->has_pointer_value = 1, d->pointer_value = f.v;
-		else if (f.num == 10 && f.wt == 2)
-			d->name = str(a, &f);
-		else if (f.num == 17 && !f.wt)
+		else if (f.tag == TAG(10, 2))
+			d->name = str(a, SPAN(f));
+		else if (f.tag == TAG(17, 0))
 			d->has_string_value_iid = 1, d->string_value_iid = f.v;
 		else
 			return 0;
@@ -195,110 +241,118 @@ static int annotation(struct pf_arena *a, const struct fld *in, Perfetto__Protos
 	return rc == 0;
 }
 
-/* Counts of a track event's repeated fields, by number. */
-struct counts {
-	size_t cat_iids, anns, cats, flows, terms;
-};
-
-static int count(const struct fld *in, struct counts *c)
-{
-	const uint8_t *b = in->p, *e = in->p + in->len;
-	struct fld f;
-	int rc;
-
-	memset(c, 0, sizeof *c);
-	while ((rc = next(&b, e, &f)) == 1) {
-		c->cat_iids += f.num == 3 && !f.wt;
-		c->anns += f.num == 4 && f.wt == 2;
-		c->cats += f.num == 22 && f.wt == 2;
-		c->flows += f.num == 47 && f.wt == 1;
-		c->terms += f.num == 48 && f.wt == 1;
-	}
-	return rc == 0;
-}
-
 static void *array(struct pf_arena *a, size_t n, size_t each)
 {
-	return n ? pf_arena_alloc(a, n * each) : NULL;
+	return n ? take(a, n * each) : NULL;
 }
 
-static int track_event(struct pf_arena *a, const struct fld *in, Perfetto__Protos__TrackEvent **out)
+/* A copy of the n values a repeated field gathered on the stack. */
+static void *keep(struct pf_arena *a, const void *v, size_t n, size_t each)
+{
+	void *m = array(a, n, each);
+
+	if (n)
+		memcpy(m, v, n * each);
+	return m;
+}
+
+/* A track event's repeated fields gather on the stack, so the event is
+ * walked once; one with more of any than FEW goes to protobuf-c. */
+#define FEW 32
+
+static int track_event(struct pf_arena *a, struct span in, Perfetto__Protos__TrackEvent **out)
 {
 	static const Perfetto__Protos__TrackEvent init = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	Perfetto__Protos__TrackEvent *t = msg(a, &init, sizeof init);
-	const uint8_t *b = in->p, *e = in->p + in->len;
-	struct counts c;
+	const uint8_t *b = in.p, *e = in.p + in.len;
+	Perfetto__Protos__DebugAnnotation *anns[FEW];
+	uint64_t cat_iids[FEW], flows[FEW], terms[FEW];
+	char *cats[FEW];
+	size_t nanns = 0, ncat_iids = 0, nflows = 0, nterms = 0, ncats = 0;
 	struct fld f;
 	int rc;
 
-	if (!count(in, &c))
-		return 0;
-	t->category_iids = array(a, c.cat_iids, sizeof *t->category_iids);
-	t->debug_annotations = array(a, c.anns, sizeof *t->debug_annotations);
-	t->categories = array(a, c.cats, sizeof *t->categories);
-	t->flow_ids = array(a, c.flows, sizeof *t->flow_ids);
-	t->terminating_flow_ids = array(a, c.terms, sizeof *t->terminating_flow_ids);
 	while ((rc = next(&b, e, &f)) == 1) {
-		if (f.num == 3 && !f.wt)
-			t->category_iids[t->n_category_iids++] = f.v;
-		else if (f.num == 4 && f.wt == 2) {
-			if (!annotation(a, &f, &t->debug_annotations[t->n_debug_annotations++]))
+		if (f.tag == TAG(3, 0)) {
+			if (ncat_iids == FEW)
 				return 0;
-		} else if (f.num == 9 && !f.wt)
+			cat_iids[ncat_iids++] = f.v;
+		} else if (f.tag == TAG(4, 2)) {
+			if (nanns == FEW || !annotation(a, SPAN(f), &anns[nanns++]))
+				return 0;
+		} else if (f.tag == TAG(9, 0))
 			t->has_type = 1, t->type = (Perfetto__Protos__TrackEvent__Type)(int32_t)(uint32_t)f.v;
-		else if (f.num == 10 && !f.wt)
+		else if (f.tag == TAG(10, 0))
 			t->has_name_iid = 1, t->name_iid = f.v;
-		else if (f.num == 11 && !f.wt)
+		else if (f.tag == TAG(11, 0))
 			t->has_track_uuid = 1, t->track_uuid = f.v;
-		else if (f.num == 22 && f.wt == 2)
-			t->categories[t->n_categories++] = str(a, &f);
-		else if (f.num == 23 && f.wt == 2)
-			t->name = str(a, &f);
-		else if (f.num == 30 && !f.wt)
+		else if (f.tag == TAG(22, 2)) {
+			if (ncats == FEW)
+				return 0;
+			cats[ncats++] = str(a, SPAN(f));
+		} else if (f.tag == TAG(23, 2))
+			t->name = str(a, SPAN(f));
+		else if (f.tag == TAG(30, 0))
 			t->has_counter_value = 1, t->counter_value = (int64_t)f.v;
-		else if (f.num == 44 && f.wt == 1)
+		else if (f.tag == TAG(44, 1))
 			t->has_double_counter_value = 1, t->double_counter_value = dbl(f.v);
-		else if (f.num == 47 && f.wt == 1)
-			t->flow_ids[t->n_flow_ids++] = f.v;
-		else if (f.num == 48 && f.wt == 1)
-			t->terminating_flow_ids[t->n_terminating_flow_ids++] = f.v;
-		else
+		else if (f.tag == TAG(47, 1)) {
+			if (nflows == FEW)
+				return 0;
+			flows[nflows++] = f.v;
+		} else if (f.tag == TAG(48, 1)) {
+			if (nterms == FEW)
+				return 0;
+			terms[nterms++] = f.v;
+		} else
 			return 0;
 	}
+	if (rc)
+		return 0;
+	t->n_category_iids = ncat_iids;
+	t->category_iids = keep(a, cat_iids, ncat_iids, sizeof *cat_iids);
+	t->n_debug_annotations = nanns;
+	t->debug_annotations = keep(a, anns, nanns, sizeof *anns);
+	t->n_categories = ncats;
+	t->categories = keep(a, cats, ncats, sizeof *cats);
+	t->n_flow_ids = nflows;
+	t->flow_ids = keep(a, flows, nflows, sizeof *flows);
+	t->n_terminating_flow_ids = nterms;
+	t->terminating_flow_ids = keep(a, terms, nterms, sizeof *terms);
 	*out = t;
-	return rc == 0;
+	return 1;
 }
 
 /* EventCategory, EventName and DebugAnnotationName alike: iid and name. */
-static int named(struct pf_arena *a, const struct fld *in, uint64_t *iid, protobuf_c_boolean *has_iid, char **name)
+static int named(struct pf_arena *a, struct span in, uint64_t *iid, protobuf_c_boolean *has_iid, char **name)
 {
-	const uint8_t *b = in->p, *e = in->p + in->len;
+	const uint8_t *b = in.p, *e = in.p + in.len;
 	struct fld f;
 	int rc;
 
 	while ((rc = next(&b, e, &f)) == 1) {
-		if (f.num == 1 && !f.wt)
+		if (f.tag == TAG(1, 0))
 			*has_iid = 1, *iid = f.v;
-		else if (f.num == 2 && f.wt == 2)
-			*name = str(a, &f);
+		else if (f.tag == TAG(2, 2))
+			*name = str(a, SPAN(f));
 		else
 			return 0;
 	}
 	return rc == 0;
 }
 
-static int interned_string(struct pf_arena *a, const struct fld *in, Perfetto__Protos__InternedString **out)
+static int interned_string(struct pf_arena *a, struct span in, Perfetto__Protos__InternedString **out)
 {
 	static const Perfetto__Protos__InternedString init = PERFETTO__PROTOS__INTERNED_STRING__INIT;
 	Perfetto__Protos__InternedString *s = msg(a, &init, sizeof init);
-	const uint8_t *b = in->p, *e = in->p + in->len;
+	const uint8_t *b = in.p, *e = in.p + in.len;
 	struct fld f;
 	int rc;
 
 	while ((rc = next(&b, e, &f)) == 1) {
-		if (f.num == 1 && !f.wt)
+		if (f.tag == TAG(1, 0))
 			s->has_iid = 1, s->iid = f.v;
-		else if (f.num == 2 && f.wt == 2)   /* borrowed: the packet outlives it */
+		else if (f.tag == TAG(2, 2))   /* borrowed: the packet outlives it */
 			s->has_str = 1, s->str.len = f.len, s->str.data = (uint8_t *)(f.len ? f.p : NULL);
 		else
 			return 0;
@@ -307,44 +361,44 @@ static int interned_string(struct pf_arena *a, const struct fld *in, Perfetto__P
 	return rc == 0;
 }
 
-static int interned(struct pf_arena *a, const struct fld *in, Perfetto__Protos__InternedData **out)
+static int interned(struct pf_arena *a, struct span in, Perfetto__Protos__InternedData **out)
 {
 	static const Perfetto__Protos__InternedData init = PERFETTO__PROTOS__INTERNED_DATA__INIT;
 	static const Perfetto__Protos__EventCategory cat0 = PERFETTO__PROTOS__EVENT_CATEGORY__INIT;
 	static const Perfetto__Protos__EventName name0 = PERFETTO__PROTOS__EVENT_NAME__INIT;
 	static const Perfetto__Protos__DebugAnnotationName ann0 = PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT;
 	Perfetto__Protos__InternedData *d = msg(a, &init, sizeof init);
-	const uint8_t *b = in->p, *e = in->p + in->len;
+	const uint8_t *b = in.p, *e = in.p + in.len;
 	size_t n[4] = { 0, 0, 0, 0 };
 	struct fld f;
 	int rc;
 
 	while ((rc = next(&b, e, &f)) == 1)
-		if (f.wt == 2)
-			n[0] += f.num == 1, n[1] += f.num == 2, n[2] += f.num == 3, n[3] += f.num == 29;
+		n[0] += f.tag == TAG(1, 2), n[1] += f.tag == TAG(2, 2), n[2] += f.tag == TAG(3, 2),
+		n[3] += f.tag == TAG(29, 2);
 	if (rc)
 		return 0;
 	d->event_categories = array(a, n[0], sizeof *d->event_categories);
 	d->event_names = array(a, n[1], sizeof *d->event_names);
 	d->debug_annotation_names = array(a, n[2], sizeof *d->debug_annotation_names);
 	d->debug_annotation_string_values = array(a, n[3], sizeof *d->debug_annotation_string_values);
-	for (b = in->p; (rc = next(&b, e, &f)) == 1;) {
+	for (b = in.p; (rc = next(&b, e, &f)) == 1;) {
 		int ok;
-		if (f.num == 1 && f.wt == 2) {
+		if (f.tag == TAG(1, 2)) {
 			Perfetto__Protos__EventCategory *c = msg(a, &cat0, sizeof cat0);
 			d->event_categories[d->n_event_categories++] = c;
-			ok = named(a, &f, &c->iid, &c->has_iid, &c->name);
-		} else if (f.num == 2 && f.wt == 2) {
+			ok = named(a, SPAN(f), &c->iid, &c->has_iid, &c->name);
+		} else if (f.tag == TAG(2, 2)) {
 			Perfetto__Protos__EventName *c = msg(a, &name0, sizeof name0);
 			d->event_names[d->n_event_names++] = c;
-			ok = named(a, &f, &c->iid, &c->has_iid, &c->name);
-		} else if (f.num == 3 && f.wt == 2) {
+			ok = named(a, SPAN(f), &c->iid, &c->has_iid, &c->name);
+		} else if (f.tag == TAG(3, 2)) {
 			Perfetto__Protos__DebugAnnotationName *c = msg(a, &ann0, sizeof ann0);
 			d->debug_annotation_names[d->n_debug_annotation_names++] = c;
-			ok = named(a, &f, &c->iid, &c->has_iid,
+			ok = named(a, SPAN(f), &c->iid, &c->has_iid,
 				   &c->name);
-		} else if (f.num == 29 && f.wt == 2) {
-			ok = interned_string(a, &f, &d->debug_annotation_string_values[d->n_debug_annotation_string_values++]);
+		} else if (f.tag == TAG(29, 2)) {
+			ok = interned_string(a, SPAN(f), &d->debug_annotation_string_values[d->n_debug_annotation_string_values++]);
 		} else {
 			ok = 0;
 		}
@@ -355,27 +409,27 @@ static int interned(struct pf_arena *a, const struct fld *in, Perfetto__Protos__
 	return rc == 0;
 }
 
-static int ftrace_event(struct pf_arena *a, const struct fld *in, Perfetto__Protos__FtraceEvent **out)
+static int ftrace_event(struct pf_arena *a, struct span in, Perfetto__Protos__FtraceEvent **out)
 {
 	static const Perfetto__Protos__FtraceEvent init = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
 	static const Perfetto__Protos__PrintFtraceEvent print0 = PERFETTO__PROTOS__PRINT_FTRACE_EVENT__INIT;
 	Perfetto__Protos__FtraceEvent *ev = msg(a, &init, sizeof init);
-	const uint8_t *b = in->p, *e = in->p + in->len;
+	const uint8_t *b = in.p, *e = in.p + in.len;
 	struct fld f, g;
 	int rc;
 
 	while ((rc = next(&b, e, &f)) == 1) {
-		if (f.num == 1 && !f.wt)
+		if (f.tag == TAG(1, 0))
 			ev->has_timestamp = 1, ev->timestamp = f.v;
-		else if (f.num == 2 && !f.wt)
+		else if (f.tag == TAG(2, 0))
 			ev->has_pid = 1, ev->pid = (uint32_t)f.v;
-		else if (f.num == 3 && f.wt == 2 && !ev->print) {   /* twice: protobuf-c merges them */
+		else if (f.tag == TAG(3, 2) && !ev->print) {   /* twice: protobuf-c merges them */
 			const uint8_t *pb = f.p, *pe = f.p + f.len;
 			int prc;
 			ev->print = msg(a, &print0, sizeof print0);
 			while ((prc = next(&pb, pe, &g)) == 1) {
-				if (g.num == 2 && g.wt == 2)
-					ev->print->buf = str(a, &g);
+				if (g.tag == TAG(2, 2))
+					ev->print->buf = str(a, SPAN(g));
 				else
 					return 0;
 			}
@@ -388,25 +442,25 @@ static int ftrace_event(struct pf_arena *a, const struct fld *in, Perfetto__Prot
 	return rc == 0;
 }
 
-static int ftrace(struct pf_arena *a, const struct fld *in, Perfetto__Protos__FtraceEventBundle **out)
+static int ftrace(struct pf_arena *a, struct span in, Perfetto__Protos__FtraceEventBundle **out)
 {
 	static const Perfetto__Protos__FtraceEventBundle init = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	Perfetto__Protos__FtraceEventBundle *fb = msg(a, &init, sizeof init);
-	const uint8_t *b = in->p, *e = in->p + in->len;
+	const uint8_t *b = in.p, *e = in.p + in.len;
 	size_t n = 0;
 	struct fld f;
 	int rc;
 
 	while ((rc = next(&b, e, &f)) == 1)
-		n += f.num == 2 && f.wt == 2;
+		n += f.tag == TAG(2, 2);
 	if (rc)
 		return 0;
 	fb->event = array(a, n, sizeof *fb->event);
-	for (b = in->p; (rc = next(&b, e, &f)) == 1;) {
-		if (f.num == 1 && !f.wt)
+	for (b = in.p; (rc = next(&b, e, &f)) == 1;) {
+		if (f.tag == TAG(1, 0))
 			fb->has_cpu = 1, fb->cpu = (uint32_t)f.v;
-		else if (f.num == 2 && f.wt == 2) {
-			if (!ftrace_event(a, &f, &fb->event[fb->n_event++]))
+		else if (f.tag == TAG(2, 2)) {
+			if (!ftrace_event(a, SPAN(f), &fb->event[fb->n_event++]))
 				return 0;
 		} else
 			return 0;
@@ -424,22 +478,22 @@ int pf_wire_packet(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto
 	int rc, ok = 1;
 
 	while (ok && (rc = next(&b, e, &f)) == 1) {
-		if (f.num == 8 && !f.wt)
+		if (f.tag == TAG(8, 0))
 			pk->has_timestamp = 1, pk->timestamp = f.v;
-		else if (f.num == 58 && !f.wt)
+		else if (f.tag == TAG(58, 0))
 			pk->has_timestamp_clock_id = 1, pk->timestamp_clock_id = (uint32_t)f.v;
-		else if (f.num == 10 && !f.wt)
+		else if (f.tag == TAG(10, 0))
 			pk->has_trusted_packet_sequence_id = 1, pk->trusted_packet_sequence_id = (uint32_t)f.v;
-		else if (f.num == 13 && !f.wt)
+		else if (f.tag == TAG(13, 0))
 			pk->has_sequence_flags = 1, pk->sequence_flags = (uint32_t)f.v;
-		else if (f.num == 41 && !f.wt)
+		else if (f.tag == TAG(41, 0))
 			pk->has_incremental_state_cleared = 1, pk->incremental_state_cleared = f.v != 0;
-		else if (f.num == 11 && f.wt == 2 && !pk->track_event)
-			ok = track_event(a, &f, &pk->track_event);
-		else if (f.num == 1 && f.wt == 2 && !pk->ftrace_events)
-			ok = ftrace(a, &f, &pk->ftrace_events);
-		else if (f.num == 12 && f.wt == 2 && !pk->interned_data)
-			ok = interned(a, &f, &pk->interned_data);
+		else if (f.tag == TAG(11, 2) && !pk->track_event)
+			ok = track_event(a, SPAN(f), &pk->track_event);
+		else if (f.tag == TAG(1, 2) && !pk->ftrace_events)
+			ok = ftrace(a, SPAN(f), &pk->ftrace_events);
+		else if (f.tag == TAG(12, 2) && !pk->interned_data)
+			ok = interned(a, SPAN(f), &pk->interned_data);
 		else
 			ok = 0;
 	}
