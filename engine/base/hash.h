@@ -34,8 +34,9 @@ void bt_strmap_init(struct bt_strmap *m);
 void bt_strmap_release(struct bt_strmap *m);
 uint32_t bt_strmap_get(const struct bt_strmap *m, const char *s, size_t len);
 void bt_strmap_put(struct bt_strmap *m, const char *s, size_t len, uint32_t val);
-/* The same with h = bt_hash_bytes(s, len) already known (a key looked up
- * in many maps is hashed once). */
+/* The same with the caller's hash h of (s, len) (a key looked up in many
+ * maps is hashed once): a map used with these is used only with these,
+ * and one hash function, as the plain ones hash keys their own way. */
 uint32_t bt_strmap_get_h(const struct bt_strmap *m, const char *s, size_t len, uint64_t h);
 void bt_strmap_put_h(struct bt_strmap *m, const char *s, size_t len, uint64_t h, uint32_t val);
 

@@ -407,7 +407,7 @@ void bt_fleet_merge(struct bt_fleet *f, struct bt_fleet *o)
 
 static void table_remove(struct bt_fl_table *t, const char *key)
 {
-	uint32_t at = bt_strmap_get(&t->map, key, strlen(key));
+	uint32_t at = bt_strmap_get_h(&t->map, key, strlen(key), bt_hash_bytes(key, strlen(key)));
 
 	if (!at)
 		return;
@@ -499,7 +499,7 @@ struct bt_fl_item **bt_fl_sorted(const struct bt_fl_table *t)
 
 const struct bt_fl_item *bt_fl_find(const struct bt_fl_table *t, const char *key)
 {
-	uint32_t at = bt_strmap_get(&t->map, key, strlen(key));
+	uint32_t at = bt_strmap_get_h(&t->map, key, strlen(key), bt_hash_bytes(key, strlen(key)));
 
 	return at ? &t->v[at - 1] : NULL;
 }
