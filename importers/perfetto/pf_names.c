@@ -203,20 +203,23 @@ static int64_t int_of(const Perfetto__Protos__DebugAnnotation *d)
 		: (int64_t)llround(d->double_value);
 }
 
-/* Annotation keys: upstream's converter, ours (the same), the iOS tool's. */
+/* Annotation keys: upstream's converter, ours (the same), the iOS tool's.
+ * Found by length first: every event has several, each tried against all. */
+#define KEY(s) s, sizeof s - 1
 static const struct {
 	const char *key;
+	size_t len;
 	enum pf_arg arg;
 	double scale;   /* to ns or bytes; 0: an integer as is */
 } keys[] = {
-	{ "CPUTime", PF_CPU, 1e6 }, { "SelfCpuTime", PF_SELF_CPU, 1e6 }, { "BlockTime", PF_BLOCK, 1e6 },
-	{ "MessageId", PF_MSG, 0 }, { "Count", PF_COUNT, 0 }, { "AllocatedObjects", PF_OBJS, 0 },
-	{ "AllocatedBytesNum", PF_BYTES, 0 }, { "MajFlt", PF_MAJFLT, 0 }, { "NvCsw", PF_NVCSW, 0 },
-	{ "NivCsw", PF_NIVCSW, 0 }, { "WakeUpBy", PF_WAKEUP, 0 }, { "Gap", PF_GAP, 1e6 },
-	{ "Gap.CPU", PF_GAP_CPU, 1e6 }, { "Idle", PF_IDLE, 0 },
-	{ "WaitTime", PF_WAIT_TIME, 1e6 },
-	{ "cpu_time_int", PF_CPU, 1e3 }, { "alloc_size", PF_BYTES, 1048576.0 },
-	{ "alloc_count", PF_OBJS, 0 },
+	{ KEY("CPUTime"), PF_CPU, 1e6 }, { KEY("SelfCpuTime"), PF_SELF_CPU, 1e6 },
+	{ KEY("BlockTime"), PF_BLOCK, 1e6 }, { KEY("MessageId"), PF_MSG, 0 }, { KEY("Count"), PF_COUNT, 0 },
+	{ KEY("AllocatedObjects"), PF_OBJS, 0 }, { KEY("AllocatedBytesNum"), PF_BYTES, 0 },
+	{ KEY("MajFlt"), PF_MAJFLT, 0 }, { KEY("NvCsw"), PF_NVCSW, 0 }, { KEY("NivCsw"), PF_NIVCSW, 0 },
+	{ KEY("WakeUpBy"), PF_WAKEUP, 0 }, { KEY("Gap"), PF_GAP, 1e6 }, { KEY("Gap.CPU"), PF_GAP_CPU, 1e6 },
+	{ KEY("Idle"), PF_IDLE, 0 }, { KEY("WaitTime"), PF_WAIT_TIME, 1e6 },
+	{ KEY("cpu_time_int"), PF_CPU, 1e3 }, { KEY("alloc_size"), PF_BYTES, 1048576.0 },
+	{ KEY("alloc_count"), PF_OBJS, 0 },
 };
 
 int pf_type(const struct pf *p, struct pf_args *a, const char *str)
@@ -238,15 +241,16 @@ int pf_type(const struct pf *p, struct pf_args *a, const char *str)
 int pf_annotation(const struct pf *p, struct pf_args *a, const char *name, const Perfetto__Protos__DebugAnnotation *d,
 		  const char *str)
 {
-	size_t i;
+	size_t i, len;
 	double v;
 
 	if (!name)
 		return 0;
-	if (!strcmp(name, "Type"))
+	len = strlen(name);
+	if (len == 4 && !memcmp(name, "Type", 4))
 		return str ? pf_type(p, a, str) : 0;
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		if (name[0] != keys[i].key[0] || strcmp(name, keys[i].key))
+		if (len != keys[i].len || name[0] != keys[i].key[0] || memcmp(name, keys[i].key, len))
 			continue;
 		if (!value_of(d, &v))
 			return 0;

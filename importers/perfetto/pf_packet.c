@@ -283,14 +283,11 @@ static void process_tree(struct pf *p, const Perfetto__Protos__ProcessTree *pt)
 static size_t pack_args(const struct pf_args *a, unsigned char *buf)
 {
 	size_t n = 4;
-	int k;
+	uint32_t m;
 
 	memcpy(buf, &a->has, 4);
-	for (k = 0; k < PF__NARGS; k++)
-		if (a->has & 1u << k) {
-			memcpy(buf + n, &a->v[k], 8);
-			n += 8;
-		}
+	for (m = a->has; m; m &= m - 1, n += 8)   /* the bits set, lowest first */
+		memcpy(buf + n, &a->v[__builtin_ctz(m)], 8);
 	return n;
 }
 
@@ -445,12 +442,12 @@ static int frame_annotation(struct pf *p, struct pf_args *a, const char *name, c
 
 	if (!name || !str)
 		return 0;
-	if (!strcmp(name, "signature")) {
+	if (name[0] == 's' && !strcmp(name, "signature")) {
 		*sig = str;
 		return 1;
 	}
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (!strcmp(name, keys[i].key)) {
+		if (name[0] == keys[i].key[0] && !strcmp(name, keys[i].key)) {
 			f = pf_frame(p, str, strlen(str));
 			p->frames[f - 1].used = 1;
 			a->has |= 1u << keys[i].arg;
@@ -468,7 +465,7 @@ static const char *args(struct pf *p, const struct pf_seq *q, const Perfetto__Pr
 	const char *sig = NULL, *cat;
 	size_t i;
 
-	memset(a, 0, sizeof *a);
+	a->has = 0;   /* a value is read only where its bit is set */
 	for (i = 0; i < ev->n_debug_annotations; i++) {
 		const Perfetto__Protos__DebugAnnotation *d = ev->debug_annotations[i];
 		const char *an = d->name ? d->name : d->has_name_iid ? seq_str(q, &q->ann_names, d->name_iid) : NULL;

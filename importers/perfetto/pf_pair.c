@@ -57,21 +57,18 @@ static void unpack_args(const void *blob, size_t n, struct pf_args *a)
 {
 	const unsigned char *b = blob;
 	size_t at = 4;
-	int k;
+	uint32_t m;
 
-	memset(a, 0, sizeof *a);
+	a->has = 0;   /* a value is read only where its bit is set */
 	if (!b || n < 4)
 		return;
-	memcpy(&a->has, b, 4);
-	for (k = 0; k < PF__NARGS; k++)
-		if (a->has & 1u << k) {
-			if (at + 8 > n) {
-				a->has &= (1u << k) - 1;
-				return;
-			}
-			memcpy(&a->v[k], b + at, 8);
-			at += 8;
-		}
+	memcpy(&m, b, 4);
+	m &= (1u << PF__NARGS) - 1;
+	for (; m && at + 8 <= n; m &= m - 1, at += 8) {   /* the bits set, lowest first */
+		int k = __builtin_ctz(m);
+		memcpy(&a->v[k], b + at, 8);
+		a->has |= 1u << k;
+	}
 }
 
 static int has(const struct pf_args *a, enum pf_arg k)
