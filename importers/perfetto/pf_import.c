@@ -166,6 +166,7 @@ static int write_meta(struct pf *p, int64_t main_tid, size_t threads, struct bt_
 	rc = rc ? rc : bt_db_set_meta_text(p->db, "clock", "as the trace's timestamps", err);
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "packets", p->packets, err);
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "events", p->seq, err);
+	rc = rc ? rc : bt_db_set_meta_int(p->db, "spill_runs", pf_spill_runs(p), err);   /* 0: sorted in memory */
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "sampled_threads", (int64_t)threads, err);
 	if (p->pid > 0)
 		rc = rc ? rc : bt_db_set_meta_int(p->db, "pid", p->pid, err);

@@ -220,6 +220,8 @@ int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err);
 /* Sort the events in memory and write them out as a run (when the chunk
  * is full; no need to call it otherwise). */
 int pf_spill_flush(struct pf *p, struct bt_err *err);
+/* Sorted runs written to the spill file so far (0: all in memory). */
+int64_t pf_spill_runs(const struct pf *p);
 /* Events of track t spilled before its first descriptor get key k. */
 void pf_spill_resolve(struct pf *p, struct pf_track *t, int64_t k);
 /* Once all are spilled and their tracks resolved: get ready to read the

@@ -196,6 +196,11 @@ int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err)
 	return BT_OK;
 }
 
+int64_t pf_spill_runs(const struct pf *p)
+{
+	return p->spill ? (int64_t)p->spill->nruns : 0;
+}
+
 void pf_spill_resolve(struct pf *p, struct pf_track *t, int64_t k)
 {
 	(void)p;
