@@ -148,16 +148,22 @@ static inline __attribute__((always_inline)) int next(const uint8_t **b, const u
 	if (!varint(b, e, 4, &key) || !(key >> 3))
 		return -1;
 	f->tag = (uint32_t)key;
+	f->p = NULL;   /* read only for wire type 2; set so the compiler sees it is */
+	f->len = 0;
 	switch (key & 7) {
 	case 0:
 		return varint(b, e, 10, &f->v) ? 1 : -1;
 	case 1:
-	case 5: {
+	case 5: {   /* little-endian, as protobuf; fixed sizes: a variable one was a rep movsb */
+		uint64_t v8;
+		uint32_t v4;
 		size_t n = (key & 7) == 1 ? 8 : 4;
 		if ((size_t)(e - *b) < n)
 			return -1;
-		f->v = 0;
-		memcpy(&f->v, *b, n);   /* little-endian, as protobuf */
+		if (n == 8)
+			memcpy(&v8, *b, 8), f->v = v8;
+		else
+			memcpy(&v4, *b, 4), f->v = v4;
 		*b += n;
 		return 1;
 	}
@@ -191,7 +197,8 @@ static char *str(struct pf_arena *a, struct span f)
 	return s;
 }
 
-static void *msg(struct pf_arena *a, const void *init, size_t n)
+/* Inlined, so n is a constant and the copy a few vector moves. */
+static inline __attribute__((always_inline)) void *msg(struct pf_arena *a, const void *init, size_t n)
 {
 	void *m = take(a, n);
 
