@@ -181,14 +181,14 @@ static inline __attribute__((always_inline)) int next(const uint8_t **b, const u
 
 /* A length-delimited field's bytes, by value so the walker's fld stays
  * in registers. */
-struct span {
+struct wire_span {
 	const uint8_t *p;
 	size_t len;
 };
 
-#define SPAN(f) ((struct span){ (f).p, (f).len })
+#define SPAN(f) ((struct wire_span){ (f).p, (f).len })
 
-static char *str(struct pf_arena *a, struct span f)
+static char *str(struct pf_arena *a, struct wire_span f)
 {
 	char *s = take(a, f.len + 1);
 
@@ -214,7 +214,7 @@ static double dbl(uint64_t v)
 	return d;
 }
 
-static int annotation(struct pf_arena *a, struct span in, Perfetto__Protos__DebugAnnotation **out)
+static int annotation(struct pf_arena *a, struct wire_span in, Perfetto__Protos__DebugAnnotation **out)
 {
 	static const Perfetto__Protos__DebugAnnotation init = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
 	Perfetto__Protos__DebugAnnotation *d = msg(a, &init, sizeof init);
@@ -267,7 +267,7 @@ static void *keep(struct pf_arena *a, const void *v, size_t n, size_t each)
  * walked once; one with more of any than FEW goes to protobuf-c. */
 #define FEW 32
 
-static int track_event(struct pf_arena *a, struct span in, Perfetto__Protos__TrackEvent **out)
+static int track_event(struct pf_arena *a, struct wire_span in, Perfetto__Protos__TrackEvent **out)
 {
 	static const Perfetto__Protos__TrackEvent init = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	Perfetto__Protos__TrackEvent *t = msg(a, &init, sizeof init);
@@ -331,7 +331,7 @@ static int track_event(struct pf_arena *a, struct span in, Perfetto__Protos__Tra
 }
 
 /* EventCategory, EventName and DebugAnnotationName alike: iid and name. */
-static int named(struct pf_arena *a, struct span in, uint64_t *iid, protobuf_c_boolean *has_iid, char **name)
+static int named(struct pf_arena *a, struct wire_span in, uint64_t *iid, protobuf_c_boolean *has_iid, char **name)
 {
 	const uint8_t *b = in.p, *e = in.p + in.len;
 	struct fld f;
@@ -348,7 +348,7 @@ static int named(struct pf_arena *a, struct span in, uint64_t *iid, protobuf_c_b
 	return rc == 0;
 }
 
-static int interned_string(struct pf_arena *a, struct span in, Perfetto__Protos__InternedString **out)
+static int interned_string(struct pf_arena *a, struct wire_span in, Perfetto__Protos__InternedString **out)
 {
 	static const Perfetto__Protos__InternedString init = PERFETTO__PROTOS__INTERNED_STRING__INIT;
 	Perfetto__Protos__InternedString *s = msg(a, &init, sizeof init);
@@ -368,7 +368,7 @@ static int interned_string(struct pf_arena *a, struct span in, Perfetto__Protos_
 	return rc == 0;
 }
 
-static int interned(struct pf_arena *a, struct span in, Perfetto__Protos__InternedData **out)
+static int interned(struct pf_arena *a, struct wire_span in, Perfetto__Protos__InternedData **out)
 {
 	static const Perfetto__Protos__InternedData init = PERFETTO__PROTOS__INTERNED_DATA__INIT;
 	static const Perfetto__Protos__EventCategory cat0 = PERFETTO__PROTOS__EVENT_CATEGORY__INIT;
@@ -416,7 +416,7 @@ static int interned(struct pf_arena *a, struct span in, Perfetto__Protos__Intern
 	return rc == 0;
 }
 
-static int ftrace_event(struct pf_arena *a, struct span in, Perfetto__Protos__FtraceEvent **out)
+static int ftrace_event(struct pf_arena *a, struct wire_span in, Perfetto__Protos__FtraceEvent **out)
 {
 	static const Perfetto__Protos__FtraceEvent init = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
 	static const Perfetto__Protos__PrintFtraceEvent print0 = PERFETTO__PROTOS__PRINT_FTRACE_EVENT__INIT;
@@ -449,7 +449,7 @@ static int ftrace_event(struct pf_arena *a, struct span in, Perfetto__Protos__Ft
 	return rc == 0;
 }
 
-static int ftrace(struct pf_arena *a, struct span in, Perfetto__Protos__FtraceEventBundle **out)
+static int ftrace(struct pf_arena *a, struct wire_span in, Perfetto__Protos__FtraceEventBundle **out)
 {
 	static const Perfetto__Protos__FtraceEventBundle init = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	Perfetto__Protos__FtraceEventBundle *fb = msg(a, &init, sizeof init);
