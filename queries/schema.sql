@@ -184,7 +184,8 @@ CREATE TABLE track_slices (
 
 -- Points in time a trace marks, without a duration: Perfetto TrackEvent
 -- instants (TYPE_INSTANT, legacy phases i/I/n) and atrace I|pid|NAME on a
--- thread (tid set, track NULL; the app's threads only), atrace
+-- thread (tid set, track NULL; Perfetto: the app's threads only; systrace:
+-- every thread), atrace
 -- N|pid|TRACK|NAME (track "TRACK (pid N)") and instants on tracks of no
 -- thread (track set, tid NULL).
 CREATE TABLE instants (

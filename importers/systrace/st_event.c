@@ -423,16 +423,23 @@ static int async_mark(struct st *s, const struct st_mark *k, int64_t ts, struct 
 	return async_end(s, sf ? 'S' : 'G', track_of(s, k->f[1], k->l[1], k->tgid), cookie, ts, err);
 }
 
-/* I|pid|name on the process's instants, N|pid|track|name on a track. */
-static int instant(struct st *s, const struct st_mark *k, int64_t ts, struct bt_err *err)
+/* I|pid|name: an instant of the thread that wrote it; N|pid|track|name:
+ * one on the track "TRACK (pid N)" (the instants table, as Perfetto's). */
+static int instant(struct st *s, const struct st_mark *k, int64_t tid, int64_t ts, struct bt_err *err)
 {
 	int named = k->ph == 'N';
+	uint32_t track, name;   /* ids first: each may grow s->strs */
 
 	if (!k->l[1] || (named && !k->l[2]))
 		return bad_marker(s);
 	s->markers++;
-	return track_slice(s, named ? track_of(s, k->f[1], k->l[1], k->tgid) : track_of(s, "instants", 8, k->tgid),
-			   named ? st_str(s, k->f[2], k->l[2]) : st_str(s, k->f[1], k->l[1]), ts, 0, 0, err);
+	if (!named) {
+		name = st_str(s, k->f[1], k->l[1]);
+		return bt_db_exec(s->db, BT_SQL_INSERT_INSTANT, err, "inti", tid, s->strs[name - 1], ts);
+	}
+	track = track_of(s, k->f[1], k->l[1], k->tgid);
+	name = st_str(s, k->f[2], k->l[2]);
+	return bt_db_exec(s->db, BT_SQL_INSERT_INSTANT, err, "ntti", s->strs[track - 1], s->strs[name - 1], ts);
 }
 
 /* One tracing_mark_write text m[0, n) of thread tid at ts. */
@@ -465,7 +472,7 @@ static int marker(struct st *s, int64_t tid, int64_t ts, const char *m, size_t n
 	case 'S': case 'F': case 'G': case 'H':
 		return async_mark(s, &k, ts, err);
 	case 'I': case 'N':
-		return instant(s, &k, ts, err);
+		return instant(s, &k, tid, ts, err);
 	default:
 		return bad_marker(s);
 	}

@@ -3,7 +3,7 @@
  * (with and without the TGID column; plain, gzip'd, atrace's zlib'd
  * "TRACE:" output, or inside a systrace HTML page). Every thread's atrace
  * B/E markers become its slices; counters, async slices and instants go
- * to counters and track_slices; the scheduler's events, when the trace
+ * to counters, track_slices and instants; the scheduler's events, when the trace
  * has them, give the threads' states, the slices' CPU time and the waits'
  * kernel wakers (st_*.c, st_int.h).
  */
