@@ -121,6 +121,23 @@ static int lock(struct pf_frame *f)
 	       *end == ')';
 }
 
+/* ART's contention on a lock of its own: "Lock contention on NAME (owner
+ * tid: T)" (thread list lock, mutator lock, ...), T as lock()'s; without
+ * the owner part, an owner unknown. */
+static int mutex(struct pf_frame *f)
+{
+	static const char pre[] = "Lock contention on ", own[] = " (owner tid: ";
+	const char *at, *end;
+
+	if (strncmp(f->name, pre, sizeof pre - 1) || !f->name[sizeof pre - 1])
+		return 0;
+	f->value = 0;
+	at = strstr(f->name + sizeof pre - 1, own);
+	if (at && !(number(at + sizeof own - 1, &f->value, &end) && *end == ')' && !end[1]))
+		f->value = 0;
+	return 1;
+}
+
 static void pf_parse_marker(struct pf_frame *f)
 {
 	const char *n = f->name;
@@ -135,6 +152,8 @@ static void pf_parse_marker(struct pf_frame *f)
 		f->marker = PF_MONITOR;
 	else if (n[0] == 'L' && lock(f))
 		f->marker = PF_LOCK;
+	else if (n[0] == 'L' && mutex(f))
+		f->marker = PF_MUTEX;
 	else if (n[0] == 'b' && binder(f))
 		f->marker = PF_BINDER;
 	else if (n[0] == 'p' && obj_of(n, "pthread_create tid=", &f->value))

@@ -186,7 +186,7 @@ static int contention(enum pf_marker m)
 /* Record types a marker stands for (engine/db/rtype.h numbering). */
 static int64_t marker_type(enum pf_marker m)
 {
-	return m == PF_WAIT ? 6 : m == PF_MONITOR || m == PF_LOCK ? 8 : m == PF_BINDER ? 2 : -1;
+	return m == PF_WAIT ? 6 : m == PF_MONITOR || m == PF_LOCK ? 8 : m == PF_MUTEX ? 12 : m == PF_BINDER ? 2 : -1;
 }
 
 static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const struct pf_args *a,
@@ -273,7 +273,8 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 {
 	const struct pf_frame *f = &r->p->frames[t->frame - 1];
 	struct bt_db *db = r->p->db;
-	const char *edge = f->marker == PF_WAIT ? "wait" : contention(f->marker) ? "monitor" : NULL;
+	const char *edge = f->marker == PF_WAIT ? "wait" : contention(f->marker) ? "monitor"
+			   : f->marker == PF_MUTEX ? "lock" : NULL;
 
 	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiintii", t->flow_in, (int64_t)1,
 				     s->tid, s->ts, t->wait_time >= 0 ? t->wait_time : s->dur, edge, t->blocked_in,
@@ -285,6 +286,11 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 	case PF_MONITOR:
 	case PF_LOCK:
 		return monitor_edge(r, s, t, f, err);
+	case PF_MUTEX:   /* its own wait, inside a monitor's or not */
+		if (f->value > 0)
+			return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intniiinin", s->tid, "lock", s->ts, s->dur, f->value,
+					  s->ts + s->dur);
+		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intniinnnn", s->tid, "lock", s->ts, s->dur);
 	case PF_NOTIFY:
 		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "iii", f->value, s->tid, s->ts);
 	case PF_BINDER:

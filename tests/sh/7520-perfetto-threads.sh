@@ -25,15 +25,20 @@ pid=$(truth "$d" pid)
 like "$(cat "$T/d1.err")" "have no known owner: ART names it NAME \(N\).*\[perfetto_monitor_owner_unknown, 4 times\]" \
 	"the unknown owners are said on stderr"
 "$BIN" -q "$T/d1.db" -o "$T/d1.txt"
-like "$(sed -n 3p "$T/d1.txt")" "slices +61 as the trace has them, 12 threads$" "the header counts the threads table's 12 rows"
+like "$(sed -n 3p "$T/d1.txt")" "slices +67 as the trace has them, 12 threads$" "the header counts the threads table's 12 rows"
 like "$(cat "$T/d1.txt")" "perfetto_monitor_owner_unknown \(4\): monitor waits in" "the report's diagnostics count the unknown owners"
 "$BIN" -q "$T/d1.db" -o "$T/d1.json"
 is "$(jq_ "$T/d1.json" "d['trace']['threads']")" 12 "the JSON report's threads: the table's rows"
 is "$(q "$T/d1.db" "SELECT count(*) FROM blocking_edges WHERE kind = 'monitor' AND waker_tid < 100")" 0 \
 	"no owner is ART's (N): every N is below 100, every tid above"
 is "$(q "$T/d1.db" "SELECT sum(dur) FROM thread_blocking WHERE tid = $pid AND kind = 'monitor'")" \
-	"$(awk -F'\t' -v p="$pid" '$1 == p { s += $4 } END { print s }' "$d/truth/blocked.tsv")" \
+	"$(awk -F'\t' -v p="$pid" '$1 == p && $2 ~ /^(monitor contention|Lock contention on a monitor lock)/ { s += $4 }
+		END { print s }' "$d/truth/blocked.tsv")" \
 	"the main thread's monitor time: its blocked frames' self times, contention inside contention once"
+is "$(q "$T/d1.db" "SELECT sum(dur) FROM thread_blocking WHERE tid = $pid AND kind = 'lock'")" \
+	"$(awk -F'\t' -v p="$pid" '$1 == p && $2 ~ /^Lock contention on / && $2 !~ /a monitor lock/ { s += $4 }
+		END { print s }' "$d/truth/blocked.tsv")" \
+	"the main thread's time waiting for ART's own locks (thread list lock ...): kind lock"
 # The checker fails on a wrong name and on a wrong owner.
 sed "s/FinalizerDaemon/Finalizer/" "$d/truth/threads.tsv" >"$T/bad.tsv"
 mkdir -p "$T/bad" && cp "$d/truth/"* "$T/bad/" && cp "$T/bad.tsv" "$T/bad/threads.tsv"
@@ -41,6 +46,9 @@ like "$($CK truth "$T/bad" "$T/d1.db")" "^threads \(tid, name\): extra" "the che
 awk -F'\t' 'BEGIN { OFS = "\t" } NR == 2 { $4 = "-" } 1' "$d/truth/monitor.tsv" >"$T/bad/monitor.tsv"
 cp "$d/truth/threads.tsv" "$T/bad/threads.tsv"
 like "$($CK truth "$T/bad" "$T/d1.db")" "^monitor edges" "the checker sees a wrong owner"
+cp "$d/truth/monitor.tsv" "$T/bad/monitor.tsv"
+awk -F'\t' 'BEGIN { OFS = "\t" } NR == 2 { $4 = "-" } 1' "$d/truth/locks.tsv" >"$T/bad/locks.tsv"
+like "$($CK truth "$T/bad" "$T/d1.db")" "^ART lock edges" "the checker sees a lock wait's wrong owner"
 
 # Real traces: every Perfetto trace's threads, names, header count, monitor
 # owners and blocked time against pf_names.py's reading.
@@ -65,6 +73,8 @@ ss=$REAL/perfetto-api32-startup-warm/derived/api32_system_server_only.pb
 is "$($CK real "$ss" "$T/ss.db")" ok "system_server: its threads, 84 monitor waits' owners as pf_names.py resolves them"
 is "$(q "$T/ss.db" "SELECT count(*), count(waker_tid) FROM blocking_edges WHERE kind = 'monitor'")" "84	84" \
 	"system_server: 84 monitor waits, every owner known"
+is "$(q "$T/ss.db" "SELECT count(*), count(waker_tid), sum(waker_tid IN (SELECT tid FROM threads)) FROM blocking_edges WHERE kind = 'lock'")" \
+	"6	5	5" "system_server: 6 waits on ART's thread list lock, 5 owners (one says tid 0), each one of its threads"
 is "$(q "$T/ss.db" "SELECT count(*) FROM blocking_edges b WHERE kind = 'monitor' AND waker_tid NOT IN (SELECT tid FROM threads)")" 0 \
 	"system_server: every owner is one of its threads"
 is "$(q "$T/ss.db" "SELECT name FROM threads WHERE tid = 2053")" "android.anim" \
