@@ -70,6 +70,17 @@ q() {   # input sql
 	"$BIN" query -q "$1" "$2" --format tsv | sed -n 2p
 }
 
+# What go tool pprof should total from a --pprof of db's trace: wall, cpu,
+# offcpu, alloc_space, alloc_objects, majflt, the call tree's sums; empty
+# for a type the trace does not record (CPU unknown, meta no_alloc, no_faults).
+pprof_totals() {   # db
+	q "$1" "SELECT sum(self_ns), sum(self_cpu_ns), sum(self_ns - self_cpu_ns),
+		CASE WHEN (SELECT value FROM meta WHERE key = 'no_alloc') = 1 THEN NULL ELSE sum(self_alloc_bytes) END,
+		CASE WHEN (SELECT value FROM meta WHERE key = 'no_alloc') = 1 THEN NULL ELSE sum(self_alloc_objects) END,
+		CASE WHEN (SELECT value FROM meta WHERE key = 'no_faults') = 1 THEN NULL ELSE sum(self_majflt) END
+		FROM calltree" | tr '\t' ' '
+}
+
 # Overwrite 4 bytes at offset with a little-endian u32.
 put_u32() {   # file offset value
 	v=$3

@@ -214,7 +214,7 @@ int bt_stacks_load_names(struct bt_stacks *s, struct bt_db *db, struct bt_err *e
 	struct bt_stacks_run *r = s->run;
 	struct namer l;
 	uint32_t slot = 0, ctx = 0;
-	int64_t msg = 0;
+	int64_t msg = 0, v = 0;
 	size_t i;
 	int rc;
 
@@ -243,6 +243,12 @@ int bt_stacks_load_names(struct bt_stacks *s, struct bt_db *db, struct bt_err *e
 		rc = bt_db_meta_int(db, "last_ts", s->first_ts, &s->last_ts, err);
 	if (!rc)
 		rc = wall_clock(s, db, err);
+	if (!rc)
+		rc = bt_db_meta_int(db, "no_alloc", 0, &v, err);
+	s->no_alloc = v != 0;
+	if (!rc)
+		rc = bt_db_meta_int(db, "no_faults", 0, &v, err);
+	s->no_faults = v != 0;
 	name_roots(s);
 	bt_map64_release(&l.tids);
 	bt_strmap_release(&l.ctxs);

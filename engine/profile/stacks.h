@@ -64,6 +64,8 @@ struct bt_stacks {
 	struct bt_stacks_run *run;   /* what the profile gave, until bt_stacks_load_names */
 	int cpu_unknown;             /* a thread's CPU time is not in the trace: its BT_SV_CPU
 				      * values read 0 and the exports leave CPU out */
+	int no_alloc, no_faults;     /* the format records no allocations, no page faults (meta):
+				      * their values read 0 and the exports leave them out */
 };
 
 /* An empty collection, filled from a run's profile (tap.h's stacks). */

@@ -47,12 +47,14 @@ struct pprof_writer {
 	int64_t *tnames;            /* thread_name label strings, by thread */
 	const struct bt_namer *names;
 	int nocpu;                  /* the trace gives no CPU time: no cpu and offcpu types */
+	int noalloc, nofaults;      /* nor allocations, page faults: no alloc_*, majflt types */
 };
 
-/* The sample types written: all, or all but cpu and offcpu (1, 2). */
+/* The sample types written: all but those the trace does not record
+ * (cpu and offcpu 1, 2; alloc_space and alloc_objects 3, 4; majflt 5). */
 static int type_kept(const struct pprof_writer *w, size_t i)
 {
-	return !w->nocpu || (i != 1 && i != 2);
+	return !(w->nocpu && (i == 1 || i == 2)) && !(w->noalloc && (i == 3 || i == 4)) && !(w->nofaults && i == 5);
 }
 
 static int deflate_in(struct pprof_writer *w, int flush, struct bt_err *err)
@@ -341,6 +343,8 @@ int bt_pprof_write(const struct bt_stacks *s, const struct bt_namer *names, FILE
 	w.fp = fp;
 	w.names = names;
 	w.nocpu = s->cpu_unknown;
+	w.noalloc = s->no_alloc;
+	w.nofaults = s->no_faults;
 	w.in = bt_xmalloc(IN_BUF);
 	w.out = bt_xmalloc(OUT_BUF);
 	bt_strmap_init(&w.smap);

@@ -119,8 +119,7 @@ export HOME GOCACHE GOPATH GOFLAGS GOPROXY
 mkdir -p "$HOME"
 "$BIN" -q "$DB" -o "$T/pp.json" --pprof "$T/p.pb.gz" --folded "$T/f.txt"
 is "$?" 0 "--pprof and --folded: exit 0"
-total=$(q "$DB" "SELECT sum(self_ns), sum(self_cpu_ns), sum(self_ns - self_cpu_ns), sum(self_alloc_bytes),
-	sum(self_alloc_objects), sum(self_majflt) FROM calltree" | tr '\t' ' ')
+total=$(pprof_totals "$DB")
 go tool pprof -raw "$T/p.pb.gz" 2>/dev/null | python3 "$ROOT/tests/fixtures/check_stacks.py" raw >"$T/raw"
 like "$(sed -n 's/^samples //p' "$T/raw")" '^[1-9]' "--pprof: go tool pprof reads samples"
 is "$(sed -n 's/^total //p' "$T/raw")" "$total" "--pprof: its totals (wall, cpu, offcpu, alloc, objects, faults) are the calltree's"

@@ -68,8 +68,7 @@ for n in p3 p2 rt; do
 		echo "not ok - Chromium not found at $CHROME (make test-deps installs it)"
 	fi
 
-	total=$(q "$db" "SELECT sum(self_ns), sum(self_cpu_ns), sum(self_ns - self_cpu_ns), sum(self_alloc_bytes),
-		sum(self_alloc_objects), sum(self_majflt) FROM calltree" | tr '\t' ' ')
+	total=$(pprof_totals "$db")
 	"$BIN" -q "$in" --pprof "$T/$n.pb.gz" --folded "$T/$n.txt" -o "$T/$n.report.txt"
 	go tool pprof -raw "$T/$n.pb.gz" 2>/dev/null | python3 tests/fixtures/check_stacks.py raw >"$T/raw"
 	is "$(sed -n 's/^total //p' "$T/raw")" "$total" "$n: go tool pprof's totals (wall, cpu, offcpu, alloc, objects, majflt) are the call tree's"

@@ -91,8 +91,7 @@ PY
 		"Charts: chart types ['BarChart', 'BarChart']" \
 		"$n: openpyxl reads back the JSON report's sheets and cells; the CPU and off-CPU charts"
 
-	total=$(q "$db" "SELECT sum(self_ns), sum(self_cpu_ns), sum(self_ns - self_cpu_ns), sum(self_alloc_bytes),
-		sum(self_alloc_objects), sum(self_majflt) FROM calltree" | tr '\t' ' ')
+	total=$(pprof_totals "$db")
 	"$BIN" -q "$in" --pprof "$T/$n.pb.gz" --folded "$T/$n.txt" -o "$T/$n.report.txt"
 	is "$?" 0 "$n: --pprof and --folded exit 0"
 	go tool pprof -raw "$T/$n.pb.gz" 2>/dev/null | python3 tests/fixtures/check_stacks.py raw >"$T/raw"

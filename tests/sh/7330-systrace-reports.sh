@@ -90,8 +90,7 @@ PY
 	python3 tests/fixtures/check_xlsx.py report "$T/$n.xlsx" "$T/$n.json" "$BIN" "$in" >"$T/xl"
 	like "$(cat "$T/xl")" '^(ok|Charts: .*)$' "$n: openpyxl reads back the JSON report's sheets and cells"
 
-	total=$(q "$db" "SELECT sum(self_ns), sum(self_cpu_ns), sum(self_ns - self_cpu_ns), sum(self_alloc_bytes),
-		sum(self_alloc_objects), sum(self_majflt) FROM calltree" | tr '\t' ' ')
+	total=$(pprof_totals "$db")
 	"$BIN" -q "$in" --pprof "$T/$n.pb.gz" --folded "$T/$n.fold" -o "$T/$n.report.txt"
 	go tool pprof -raw "$T/$n.pb.gz" 2>/dev/null | python3 tests/fixtures/check_stacks.py raw >"$T/raw"
 	is "$(sed -n 's/^total //p' "$T/raw")" "$total" "$n: go tool pprof's totals are the call tree's"

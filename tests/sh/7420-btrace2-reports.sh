@@ -57,8 +57,7 @@ is "$?" 0 "-o x.xlsx exits 0"
 is "$(python3 tests/fixtures/check_xlsx.py report "$T/a.xlsx" "$T/a.json" "$BIN" "$in")" "Charts: chart types ['BarChart']" \
 	"openpyxl reads back the JSON report's sheets and cells; one chart (the format has no CPU or blocked time)"
 
-total=$(q "$db" "SELECT sum(self_ns), sum(self_cpu_ns), sum(self_ns - self_cpu_ns), sum(self_alloc_bytes),
-	sum(self_alloc_objects), sum(self_majflt) FROM calltree" | tr '\t' ' ')
+total=$(pprof_totals "$db")
 "$BIN" -q "$in" --pprof "$T/a.pb.gz" --folded "$T/a.txt" -o "$T/a.report.txt"
 go tool pprof -raw "$T/a.pb.gz" 2>/dev/null | python3 tests/fixtures/check_stacks.py raw >"$T/raw"
 is "$(sed -n 's/^total //p' "$T/raw")" "$total" "go tool pprof's totals (wall, cpu, offcpu, alloc, objects, majflt) are the call tree's"
