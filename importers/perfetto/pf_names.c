@@ -123,16 +123,16 @@ static int lock(struct pf_frame *f)
 
 /* ART's contention on a lock of its own: "Lock contention on NAME (owner
  * tid: T)" (thread list lock, mutator lock, ...), T as lock()'s; without
- * the owner part, an owner unknown. */
+ * the owner part, an owner unknown. Not a monitor lock's (lock()). */
 static int mutex(struct pf_frame *f)
 {
-	static const char pre[] = "Lock contention on ", own[] = " (owner tid: ";
-	const char *at, *end;
+	static const char pre[] = "Lock contention on ", own[] = " (owner tid: ", mon[] = "a monitor lock";
+	const char *at, *end, *name = f->name + sizeof pre - 1;
 
-	if (strncmp(f->name, pre, sizeof pre - 1) || !f->name[sizeof pre - 1])
+	if (strncmp(f->name, pre, sizeof pre - 1) || !*name || !strncmp(name, mon, sizeof mon - 1))
 		return 0;
 	f->value = 0;
-	at = strstr(f->name + sizeof pre - 1, own);
+	at = strstr(name, own);
 	if (at && !(number(at + sizeof own - 1, &f->value, &end) && *end == ')' && !end[1]))
 		f->value = 0;
 	return 1;

@@ -261,7 +261,11 @@ static void contention_markers(void)
 		{ "monitor contention with owner nobody", PF_PLAIN, 0, NULL },
 		{ "Lock contention on a monitor lock (owner tid: 2053)", PF_LOCK, 2053, NULL },
 		{ "Lock contention on a monitor lock (owner tid: 0)", PF_LOCK, 0, NULL },
-		{ "Lock contention on thread list lock (owner tid: 5)", PF_PLAIN, 0, NULL },
+		{ "Lock contention on thread list lock (owner tid: 5)", PF_MUTEX, 5, NULL },
+		{ "Lock contention on thread list lock (owner tid: 0)", PF_MUTEX, 0, NULL },
+		{ "Lock contention on mutator lock", PF_MUTEX, 0, NULL },
+		{ "Lock contention on thread suspend count lock (owner tid: 7x)", PF_MUTEX, 0, NULL },
+		{ "Lock contention on ", PF_PLAIN, 0, NULL },
 		{ "Lock contention on a monitor lock", PF_PLAIN, 0, NULL },
 	};
 	struct pf p;
