@@ -405,9 +405,18 @@ void bt_fleet_merge(struct bt_fleet *f, struct bt_fleet *o)
 	table_merge(&f->keys, &o->keys);
 }
 
+/* Where key is in t (1 + its index), 0 if not: the map is keyed by
+ * bt_hash_bytes everywhere (table_get_h). */
+static uint32_t table_at(const struct bt_fl_table *t, const char *key)
+{
+	size_t len = strlen(key);
+
+	return bt_strmap_get_h(&t->map, key, len, bt_hash_bytes(key, len));
+}
+
 static void table_remove(struct bt_fl_table *t, const char *key)
 {
-	uint32_t at = bt_strmap_get_h(&t->map, key, strlen(key), bt_hash_bytes(key, strlen(key)));
+	uint32_t at = table_at(t, key);
 
 	if (!at)
 		return;
@@ -499,7 +508,7 @@ struct bt_fl_item **bt_fl_sorted(const struct bt_fl_table *t)
 
 const struct bt_fl_item *bt_fl_find(const struct bt_fl_table *t, const char *key)
 {
-	uint32_t at = bt_strmap_get_h(&t->map, key, strlen(key), bt_hash_bytes(key, strlen(key)));
+	uint32_t at = table_at(t, key);
 
 	return at ? &t->v[at - 1] : NULL;
 }
