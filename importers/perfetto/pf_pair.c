@@ -249,6 +249,15 @@ static int64_t owner(struct pair *r, const struct bt_slice *s, const struct tag 
 	return tid > 0 ? tid : 0;
 }
 
+/* A wait's edge of kind, its owner who (0: unknown) the waker at its end. */
+static int wait_edge(struct bt_db *db, const struct bt_slice *s, const char *kind, int64_t who, struct bt_err *err)
+{
+	if (who > 0)
+		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intniiinin", s->tid, kind, s->ts, s->dur, who,
+				  s->ts + s->dur);
+	return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intniinnnn", s->tid, kind, s->ts, s->dur);
+}
+
 /* A monitor wait's edge; contention inside contention hands its owner to
  * the wait it is part of, which r->tags' top now is. */
 static int monitor_edge(struct pair *r, const struct bt_slice *s, const struct tag *t, const struct pf_frame *f,
@@ -262,10 +271,7 @@ static int monitor_edge(struct pair *r, const struct bt_slice *s, const struct t
 			up->owner = who;
 		return BT_OK;
 	}
-	if (who > 0)
-		return bt_db_exec(r->p->db, BT_SQL_INSERT_EDGE, err, "intniiinin", s->tid, "monitor", s->ts, s->dur, who,
-				  s->ts + s->dur);
-	return bt_db_exec(r->p->db, BT_SQL_INSERT_EDGE, err, "intniinnnn", s->tid, "monitor", s->ts, s->dur);
+	return wait_edge(r->p->db, s, "monitor", who, err);
 }
 
 /* What a marker slice leaves besides itself. */
@@ -287,10 +293,7 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 	case PF_LOCK:
 		return monitor_edge(r, s, t, f, err);
 	case PF_MUTEX:   /* its own wait, inside a monitor's or not */
-		if (f->value > 0)
-			return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intniiinin", s->tid, "lock", s->ts, s->dur, f->value,
-					  s->ts + s->dur);
-		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intniinnnn", s->tid, "lock", s->ts, s->dur);
+		return wait_edge(db, s, "lock", f->value, err);
 	case PF_NOTIFY:
 		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "iii", f->value, s->tid, s->ts);
 	case PF_BINDER:
