@@ -179,21 +179,12 @@ static inline __attribute__((always_inline)) int next(const uint8_t **b, const u
 	}
 }
 
-/* A length-delimited field's bytes, by value so the walker's fld stays
- * in registers. */
-struct wire_span {
-	const uint8_t *p;
-	size_t len;
-};
-
-#define SPAN(f) ((struct wire_span){ (f).p, (f).len })
-
-static char *str(struct pf_arena *a, struct wire_span f)
+static char *str(struct pf_arena *a, const struct fld *f)
 {
-	char *s = take(a, f.len + 1);
+	char *s = take(a, f->len + 1);
 
-	memcpy(s, f.p, f.len);
-	s[f.len] = '\0';
+	memcpy(s, f->p, f->len);
+	s[f->len] = '\0';
 	return s;
 }
 
@@ -214,11 +205,11 @@ static double dbl(uint64_t v)
 	return d;
 }
 
-static int annotation(struct pf_arena *a, struct wire_span in, Perfetto__Protos__DebugAnnotation **out)
+static int annotation(struct pf_arena *a, const struct fld *in, Perfetto__Protos__DebugAnnotation **out)
 {
 	static const Perfetto__Protos__DebugAnnotation init = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
 	Perfetto__Protos__DebugAnnotation *d = msg(a, &init, sizeof init);
-	const uint8_t *b = in.p, *e = in.p + in.len;
+	const uint8_t *b = in->p, *e = in->p + in->len;
 	struct fld f;
 	int rc;
 
@@ -234,11 +225,11 @@ static int annotation(struct pf_arena *a, struct wire_span in, Perfetto__Protos_
 		else if (f.tag == TAG(5, 1))
 			d->has_double_value = 1, d->double_value = dbl(f.v);
 		else if (f.tag == TAG(6, 2))
-			d->string_value = str(a, SPAN(f));
+			d->string_value = str(a, &f);
 		else if (f.tag == TAG(7, 0))
 			d->has_pointer_value = 1, d->pointer_value = f.v;
 		else if (f.tag == TAG(10, 2))
-			d->name = str(a, SPAN(f));
+			d->name = str(a, &f);
 		else if (f.tag == TAG(17, 0))
 			d->has_string_value_iid = 1, d->string_value_iid = f.v;
 		else
@@ -267,11 +258,11 @@ static void *keep(struct pf_arena *a, const void *v, size_t n, size_t each)
  * walked once; one with more of any than FEW goes to protobuf-c. */
 #define FEW 32
 
-static int track_event(struct pf_arena *a, struct wire_span in, Perfetto__Protos__TrackEvent **out)
+static int track_event(struct pf_arena *a, const struct fld *in, Perfetto__Protos__TrackEvent **out)
 {
 	static const Perfetto__Protos__TrackEvent init = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	Perfetto__Protos__TrackEvent *t = msg(a, &init, sizeof init);
-	const uint8_t *b = in.p, *e = in.p + in.len;
+	const uint8_t *b = in->p, *e = in->p + in->len;
 	Perfetto__Protos__DebugAnnotation *anns[FEW];
 	uint64_t cat_iids[FEW], flows[FEW], terms[FEW];
 	char *cats[FEW];
@@ -285,7 +276,7 @@ static int track_event(struct pf_arena *a, struct wire_span in, Perfetto__Protos
 				return 0;
 			cat_iids[ncat_iids++] = f.v;
 		} else if (f.tag == TAG(4, 2)) {
-			if (nanns == FEW || !annotation(a, SPAN(f), &anns[nanns++]))
+			if (nanns == FEW || !annotation(a, &f, &anns[nanns++]))
 				return 0;
 		} else if (f.tag == TAG(9, 0))
 			t->has_type = 1, t->type = (Perfetto__Protos__TrackEvent__Type)(int32_t)(uint32_t)f.v;
@@ -296,9 +287,9 @@ static int track_event(struct pf_arena *a, struct wire_span in, Perfetto__Protos
 		else if (f.tag == TAG(22, 2)) {
 			if (ncats == FEW)
 				return 0;
-			cats[ncats++] = str(a, SPAN(f));
+			cats[ncats++] = str(a, &f);
 		} else if (f.tag == TAG(23, 2))
-			t->name = str(a, SPAN(f));
+			t->name = str(a, &f);
 		else if (f.tag == TAG(30, 0))
 			t->has_counter_value = 1, t->counter_value = (int64_t)f.v;
 		else if (f.tag == TAG(44, 1))
@@ -331,9 +322,9 @@ static int track_event(struct pf_arena *a, struct wire_span in, Perfetto__Protos
 }
 
 /* EventCategory, EventName and DebugAnnotationName alike: iid and name. */
-static int named(struct pf_arena *a, struct wire_span in, uint64_t *iid, protobuf_c_boolean *has_iid, char **name)
+static int named(struct pf_arena *a, const struct fld *in, uint64_t *iid, protobuf_c_boolean *has_iid, char **name)
 {
-	const uint8_t *b = in.p, *e = in.p + in.len;
+	const uint8_t *b = in->p, *e = in->p + in->len;
 	struct fld f;
 	int rc;
 
@@ -341,18 +332,18 @@ static int named(struct pf_arena *a, struct wire_span in, uint64_t *iid, protobu
 		if (f.tag == TAG(1, 0))
 			*has_iid = 1, *iid = f.v;
 		else if (f.tag == TAG(2, 2))
-			*name = str(a, SPAN(f));
+			*name = str(a, &f);
 		else
 			return 0;
 	}
 	return rc == 0;
 }
 
-static int interned_string(struct pf_arena *a, struct wire_span in, Perfetto__Protos__InternedString **out)
+static int interned_string(struct pf_arena *a, const struct fld *in, Perfetto__Protos__InternedString **out)
 {
 	static const Perfetto__Protos__InternedString init = PERFETTO__PROTOS__INTERNED_STRING__INIT;
 	Perfetto__Protos__InternedString *s = msg(a, &init, sizeof init);
-	const uint8_t *b = in.p, *e = in.p + in.len;
+	const uint8_t *b = in->p, *e = in->p + in->len;
 	struct fld f;
 	int rc;
 
@@ -368,14 +359,14 @@ static int interned_string(struct pf_arena *a, struct wire_span in, Perfetto__Pr
 	return rc == 0;
 }
 
-static int interned(struct pf_arena *a, struct wire_span in, Perfetto__Protos__InternedData **out)
+static int interned(struct pf_arena *a, const struct fld *in, Perfetto__Protos__InternedData **out)
 {
 	static const Perfetto__Protos__InternedData init = PERFETTO__PROTOS__INTERNED_DATA__INIT;
 	static const Perfetto__Protos__EventCategory cat0 = PERFETTO__PROTOS__EVENT_CATEGORY__INIT;
 	static const Perfetto__Protos__EventName name0 = PERFETTO__PROTOS__EVENT_NAME__INIT;
 	static const Perfetto__Protos__DebugAnnotationName ann0 = PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT;
 	Perfetto__Protos__InternedData *d = msg(a, &init, sizeof init);
-	const uint8_t *b = in.p, *e = in.p + in.len;
+	const uint8_t *b = in->p, *e = in->p + in->len;
 	size_t n[4] = { 0, 0, 0, 0 };
 	struct fld f;
 	int rc;
@@ -389,23 +380,23 @@ static int interned(struct pf_arena *a, struct wire_span in, Perfetto__Protos__I
 	d->event_names = array(a, n[1], sizeof *d->event_names);
 	d->debug_annotation_names = array(a, n[2], sizeof *d->debug_annotation_names);
 	d->debug_annotation_string_values = array(a, n[3], sizeof *d->debug_annotation_string_values);
-	for (b = in.p; (rc = next(&b, e, &f)) == 1;) {
+	for (b = in->p; (rc = next(&b, e, &f)) == 1;) {
 		int ok;
 		if (f.tag == TAG(1, 2)) {
 			Perfetto__Protos__EventCategory *c = msg(a, &cat0, sizeof cat0);
 			d->event_categories[d->n_event_categories++] = c;
-			ok = named(a, SPAN(f), &c->iid, &c->has_iid, &c->name);
+			ok = named(a, &f, &c->iid, &c->has_iid, &c->name);
 		} else if (f.tag == TAG(2, 2)) {
 			Perfetto__Protos__EventName *c = msg(a, &name0, sizeof name0);
 			d->event_names[d->n_event_names++] = c;
-			ok = named(a, SPAN(f), &c->iid, &c->has_iid, &c->name);
+			ok = named(a, &f, &c->iid, &c->has_iid, &c->name);
 		} else if (f.tag == TAG(3, 2)) {
 			Perfetto__Protos__DebugAnnotationName *c = msg(a, &ann0, sizeof ann0);
 			d->debug_annotation_names[d->n_debug_annotation_names++] = c;
-			ok = named(a, SPAN(f), &c->iid, &c->has_iid,
+			ok = named(a, &f, &c->iid, &c->has_iid,
 				   &c->name);
 		} else if (f.tag == TAG(29, 2)) {
-			ok = interned_string(a, SPAN(f), &d->debug_annotation_string_values[d->n_debug_annotation_string_values++]);
+			ok = interned_string(a, &f, &d->debug_annotation_string_values[d->n_debug_annotation_string_values++]);
 		} else {
 			ok = 0;
 		}
@@ -416,12 +407,12 @@ static int interned(struct pf_arena *a, struct wire_span in, Perfetto__Protos__I
 	return rc == 0;
 }
 
-static int ftrace_event(struct pf_arena *a, struct wire_span in, Perfetto__Protos__FtraceEvent **out)
+static int ftrace_event(struct pf_arena *a, const struct fld *in, Perfetto__Protos__FtraceEvent **out)
 {
 	static const Perfetto__Protos__FtraceEvent init = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
 	static const Perfetto__Protos__PrintFtraceEvent print0 = PERFETTO__PROTOS__PRINT_FTRACE_EVENT__INIT;
 	Perfetto__Protos__FtraceEvent *ev = msg(a, &init, sizeof init);
-	const uint8_t *b = in.p, *e = in.p + in.len;
+	const uint8_t *b = in->p, *e = in->p + in->len;
 	struct fld f, g;
 	int rc;
 
@@ -436,7 +427,7 @@ static int ftrace_event(struct pf_arena *a, struct wire_span in, Perfetto__Proto
 			ev->print = msg(a, &print0, sizeof print0);
 			while ((prc = next(&pb, pe, &g)) == 1) {
 				if (g.tag == TAG(2, 2))
-					ev->print->buf = str(a, SPAN(g));
+					ev->print->buf = str(a, &g);
 				else
 					return 0;
 			}
@@ -449,11 +440,11 @@ static int ftrace_event(struct pf_arena *a, struct wire_span in, Perfetto__Proto
 	return rc == 0;
 }
 
-static int ftrace(struct pf_arena *a, struct wire_span in, Perfetto__Protos__FtraceEventBundle **out)
+static int ftrace(struct pf_arena *a, const struct fld *in, Perfetto__Protos__FtraceEventBundle **out)
 {
 	static const Perfetto__Protos__FtraceEventBundle init = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	Perfetto__Protos__FtraceEventBundle *fb = msg(a, &init, sizeof init);
-	const uint8_t *b = in.p, *e = in.p + in.len;
+	const uint8_t *b = in->p, *e = in->p + in->len;
 	size_t n = 0;
 	struct fld f;
 	int rc;
@@ -463,11 +454,11 @@ static int ftrace(struct pf_arena *a, struct wire_span in, Perfetto__Protos__Ftr
 	if (rc)
 		return 0;
 	fb->event = array(a, n, sizeof *fb->event);
-	for (b = in.p; (rc = next(&b, e, &f)) == 1;) {
+	for (b = in->p; (rc = next(&b, e, &f)) == 1;) {
 		if (f.tag == TAG(1, 0))
 			fb->has_cpu = 1, fb->cpu = (uint32_t)f.v;
 		else if (f.tag == TAG(2, 2)) {
-			if (!ftrace_event(a, SPAN(f), &fb->event[fb->n_event++]))
+			if (!ftrace_event(a, &f, &fb->event[fb->n_event++]))
 				return 0;
 		} else
 			return 0;
@@ -496,11 +487,11 @@ int pf_wire_packet(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto
 		else if (f.tag == TAG(41, 0))
 			pk->has_incremental_state_cleared = 1, pk->incremental_state_cleared = f.v != 0;
 		else if (f.tag == TAG(11, 2) && !pk->track_event)
-			ok = track_event(a, SPAN(f), &pk->track_event);
+			ok = track_event(a, &f, &pk->track_event);
 		else if (f.tag == TAG(1, 2) && !pk->ftrace_events)
-			ok = ftrace(a, SPAN(f), &pk->ftrace_events);
+			ok = ftrace(a, &f, &pk->ftrace_events);
 		else if (f.tag == TAG(12, 2) && !pk->interned_data)
-			ok = interned(a, SPAN(f), &pk->interned_data);
+			ok = interned(a, &f, &pk->interned_data);
 		else
 			ok = 0;
 	}
