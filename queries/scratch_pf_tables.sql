@@ -1,12 +1,14 @@
 -- scratch_pf_tables: what the Perfetto importer keeps aside in the trace
 -- database's temp schema while it pairs slices (importers/pf_int.h): the
--- notifies that may end waits, flow ends and waits no one ended.
+-- notifies and unparks that may end waits and parks, flow ends and waits
+-- no one ended.
 CREATE TEMP TABLE pf_notify (
-	obj INTEGER NOT NULL,
-	tid INTEGER NOT NULL,
-	ts  INTEGER NOT NULL
+	kind TEXT NOT NULL,      -- the kind of wait it may end: 'wait' (a notify), 'park' (an unpark)
+	obj  INTEGER NOT NULL,
+	tid  INTEGER NOT NULL,
+	ts   INTEGER NOT NULL
 );
-CREATE INDEX temp.pf_notify_obj ON pf_notify(obj, ts);
+CREATE INDEX temp.pf_notify_obj ON pf_notify(kind, obj, ts);
 CREATE TEMP TABLE pf_flow (
 	id   INTEGER NOT NULL,
 	role INTEGER NOT NULL,

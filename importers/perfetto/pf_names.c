@@ -1,9 +1,9 @@
 /*
  * Names in a Perfetto trace: slice names become frames (once per distinct
  * name), and the atrace markers btrace 2.0 and ART print are parsed from
- * them (perfetto-subset.md §4.2, mkperfetto.py): waits, notifies, monitor
- * contention, binder transactions, thread creation. Debug annotations
- * give slices their counters back.
+ * them (perfetto-subset.md §4.2, mkperfetto.py): waits, notifies, parks,
+ * unparks, monitor contention, binder transactions, thread creation.
+ * Debug annotations give slices their counters back.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -148,6 +148,10 @@ static void pf_parse_marker(struct pf_frame *f)
 	else if (n[0] == 'O' && (obj_of(n, "Object#notify(obj:", &f->value) ||
 				 obj_of(n, "Object#notifyAll(obj:", &f->value)))
 		f->marker = PF_NOTIFY;
+	else if (n[0] == 'U' && obj_of(n, "Unsafe#park(obj:", &f->value))
+		f->marker = PF_PARK;   /* "Unsafe#park(obj:0x%x, time:%d)", the parking thread's hash */
+	else if (n[0] == 'U' && obj_of(n, "Unsafe#unpark(obj:", &f->value))
+		f->marker = PF_UNPARK;   /* the hash of the thread it unparks */
 	else if (n[0] == 'm' && monitor(f))
 		f->marker = PF_MONITOR;
 	else if (n[0] == 'L' && lock(f))

@@ -186,7 +186,8 @@ static int contention(enum pf_marker m)
 /* Record types a marker stands for (engine/db/rtype.h numbering). */
 static int64_t marker_type(enum pf_marker m)
 {
-	return m == PF_WAIT ? 6 : m == PF_MONITOR || m == PF_LOCK ? 8 : m == PF_MUTEX ? 12 : m == PF_BINDER ? 2 : -1;
+	return m == PF_WAIT ? 6 : m == PF_PARK ? 7 : m == PF_MONITOR || m == PF_LOCK ? 8 : m == PF_MUTEX ? 12
+	       : m == PF_BINDER ? 2 : -1;
 }
 
 static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const struct pf_args *a,
@@ -279,8 +280,8 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 {
 	const struct pf_frame *f = &r->p->frames[t->frame - 1];
 	struct bt_db *db = r->p->db;
-	const char *edge = f->marker == PF_WAIT ? "wait" : contention(f->marker) ? "monitor"
-			   : f->marker == PF_MUTEX ? "lock" : NULL;
+	const char *edge = f->marker == PF_WAIT ? "wait" : f->marker == PF_PARK ? "park"
+			   : contention(f->marker) ? "monitor" : f->marker == PF_MUTEX ? "lock" : NULL;
 
 	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiintii", t->flow_in, (int64_t)1,
 				     s->tid, s->ts, t->wait_time >= 0 ? t->wait_time : s->dur, edge, t->blocked_in,
@@ -288,14 +289,17 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 		return err->code;
 	switch (f->marker) {
 	case PF_WAIT:
-		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intiiinnnn", s->tid, "wait", f->value, s->ts, s->dur);
+	case PF_PARK:   /* linked to its notify or unpark once all are read (pf_import.c) */
+		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intiiinnnn", s->tid, edge, f->value, s->ts, s->dur);
 	case PF_MONITOR:
 	case PF_LOCK:
 		return monitor_edge(r, s, t, f, err);
 	case PF_MUTEX:   /* its own wait, inside a monitor's or not */
 		return wait_edge(db, s, "lock", f->value, err);
 	case PF_NOTIFY:
-		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "iii", f->value, s->tid, s->ts);
+		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "tiii", "wait", f->value, s->tid, s->ts);
+	case PF_UNPARK:
+		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "tiii", "park", f->value, s->tid, s->ts);
 	case PF_BINDER:
 		return bt_db_exec(db, BT_SQL_INSERT_BINDER, err, f->has_code ? "iiiissi" : "iiiissn", s->id, s->tid,
 				  s->ts, s->dur, f->name + f->iface_off, (size_t)f->iface_len,
