@@ -59,8 +59,11 @@ struct pf_frame {
 	enum pf_marker marker;
 	int64_t value;          /* obj (wait, notify, park, unpark), N or T (monitor, lock, mutex), code (binder),
 				 * new tid */
-	uint32_t iface_off, iface_len, method_off, method_len;   /* binder; iface: a monitor's NAME; into the name */
+	uint32_t iface_off, iface_len, method_off, method_len;   /* binder; iface: a monitor's NAME, method
+								 * the one its owner locked in; into the name */
 	int has_code, has_method;
+	uint32_t held;          /* a monitor's: the frame of the method its owner locked in, or 0 (pf_pair.c) */
+	int holds;              /* a monitor names it: its slices' ends may be the owner's release */
 	int used;               /* a slice of the app's was made of it */
 	char *name;
 };

@@ -86,10 +86,26 @@ static int binder(struct pf_frame *f)
 	return 1;
 }
 
+/* The method the owner took the lock in, after a monitor's "(N)": " at
+ * METHOD(File.java:L) ...", METHOD as ART's PrettyMethod prints it (the
+ * name btrace 2.0 gives the method's slices), its parameters the first
+ * parentheses. Absent when ART did not know it. */
+static void owner_method(struct pf_frame *f, const char *s)
+{
+	const char *m = s + 4, *close;
+
+	if (strncmp(s, " at ", 4) || !(close = strchr(m, ')')) || close[1] != '(' || !memchr(m, '(', (size_t)(close - m)))
+		return;
+	f->has_method = 1;
+	f->method_off = (uint32_t)(m - f->name);
+	f->method_len = (uint32_t)(close + 1 - m);
+}
+
 /*
  * ART's "monitor contention with owner NAME (N) at ...": NAME and N, ART's
- * own thread id (not the kernel's tid on a device). NAME may hold " (",
- * so N is the first " (digits)" followed by a space or the end.
+ * own thread id (not the kernel's tid on a device), and the owner's method.
+ * NAME may hold " (", so N is the first " (digits)" followed by a space or
+ * the end.
  */
 static int monitor(struct pf_frame *f)
 {
@@ -104,6 +120,7 @@ static int monitor(struct pf_frame *f)
 		    (!end[1] || end[1] == ' ')) {
 			f->iface_off = (uint32_t)(s - f->name);
 			f->iface_len = (uint32_t)(open - 1 - s);
+			owner_method(f, end + 1);
 			return 1;
 		}
 	}
