@@ -92,9 +92,13 @@ static int binder(struct pf_frame *f)
  * parentheses. Absent when ART did not know it. */
 static void owner_method(struct pf_frame *f, const char *s)
 {
-	const char *m = s + 4, *close;
+	const char *m, *close;
 
-	if (strncmp(s, " at ", 4) || !(close = strchr(m, ')')) || close[1] != '(' || !memchr(m, '(', (size_t)(close - m)))
+	if (strncmp(s, " at ", 4))
+		return;
+	m = s + 4;
+	close = strchr(m, ')');
+	if (!close || close[1] != '(' || !memchr(m, '(', (size_t)(close - m)))
 		return;
 	f->has_method = 1;
 	f->method_off = (uint32_t)(m - f->name);
