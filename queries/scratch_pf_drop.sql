@@ -1,3 +1,5 @@
--- scratch_pf_drop: the notifies and flows are done with.
+-- scratch_pf_drop: the notifies, unparks, releases and flows are done with.
 DROP TABLE IF EXISTS temp.pf_notify;
+DROP TABLE IF EXISTS temp.pf_monitor_at;
+DROP TABLE IF EXISTS temp.pf_held;
 DROP TABLE IF EXISTS temp.pf_flow;

@@ -1,12 +1,27 @@
 -- scratch_pf_tables: what the Perfetto importer keeps aside in the trace
 -- database's temp schema while it pairs slices (importers/pf_int.h): the
--- notifies that may end waits, flow ends and waits no one ended.
+-- notifies and unparks that may end waits and parks, monitor waits with
+-- the method their owner locked in and the ends of that method's slices
+-- (releases), flow ends and waits no one ended.
 CREATE TEMP TABLE pf_notify (
-	obj INTEGER NOT NULL,
-	tid INTEGER NOT NULL,
-	ts  INTEGER NOT NULL
+	kind TEXT NOT NULL,      -- the kind of wait it may end: 'wait' (a notify), 'park' (an unpark)
+	obj  INTEGER NOT NULL,
+	tid  INTEGER NOT NULL,
+	ts   INTEGER NOT NULL
 );
-CREATE INDEX temp.pf_notify_obj ON pf_notify(obj, ts);
+CREATE INDEX temp.pf_notify_obj ON pf_notify(kind, obj, ts);
+CREATE TEMP TABLE pf_monitor_at (
+	tid   INTEGER NOT NULL,   -- the waiter's
+	ts    INTEGER NOT NULL,   -- the wait's begin
+	frame INTEGER NOT NULL    -- the method its owner locked in
+);
+CREATE INDEX temp.pf_monitor_at_wait ON pf_monitor_at(tid, ts);
+CREATE TEMP TABLE pf_held (
+	tid    INTEGER NOT NULL,
+	frame  INTEGER NOT NULL,
+	end_ts INTEGER NOT NULL
+);
+CREATE INDEX temp.pf_held_end ON pf_held(tid, frame, end_ts);
 CREATE TEMP TABLE pf_flow (
 	id   INTEGER NOT NULL,
 	role INTEGER NOT NULL,

@@ -250,10 +250,12 @@ static void starts_release(struct pf_starts *c)
 	c->n = 0;
 }
 
-/* Wait edges to the notify that ended them; our arrows to edges. */
+/* Wait and park edges to the notify or unpark that ended them, monitor
+ * edges to their owner's release; our arrows to edges. */
 static int pf_link(struct pf *p, struct bt_err *err)
 {
-	if (bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_WAITS, err))
+	if (bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_WAITS, err) ||
+	    bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_RELEASES, err))
 		return err->code;
 	return bt_db_script(p->db, BT_SQL_SCRATCH_PF_FLOW_EDGES, err);
 }

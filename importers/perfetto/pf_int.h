@@ -45,18 +45,25 @@ struct pf_args {
 
 /* What a slice's name says (pf_names.c): the atrace markers of btrace 2.0
  * and ART, parsed once per distinct name. */
-enum pf_marker { PF_PLAIN, PF_WAIT, PF_NOTIFY, PF_MONITOR, PF_BINDER, PF_PTHREAD, PF_LOCK, PF_MUTEX };
+enum pf_marker { PF_PLAIN, PF_WAIT, PF_NOTIFY, PF_MONITOR, PF_BINDER, PF_PTHREAD, PF_LOCK, PF_MUTEX, PF_PARK,
+		 PF_UNPARK };
 
 /* PF_MONITOR is ART's "monitor contention with owner NAME (N)": N is ART's
  * thread id, not the kernel's; PF_LOCK its "Lock contention on a monitor
  * lock (owner tid: T)", T the kernel's tid (0: unknown); PF_MUTEX ART's
  * contention on one of its own locks, "Lock contention on thread list
- * lock (owner tid: T)" and the like: a lock wait (T as PF_LOCK's). */
+ * lock (owner tid: T)" and the like: a lock wait (T as PF_LOCK's).
+ * PF_PARK and PF_UNPARK are btrace 2.0's "Unsafe#park(obj:H, time:N)" and
+ * "Unsafe#unpark(obj:H)": H the identity hash of the thread parked. */
 struct pf_frame {
 	enum pf_marker marker;
-	int64_t value;          /* obj (wait, notify), N or T (monitor, lock, mutex), code (binder), new tid */
-	uint32_t iface_off, iface_len, method_off, method_len;   /* binder; iface: a monitor's NAME; into the name */
+	int64_t value;          /* obj (wait, notify, park, unpark), N or T (monitor, lock, mutex), code (binder),
+				 * new tid */
+	uint32_t iface_off, iface_len, method_off, method_len;   /* binder; iface: a monitor's NAME, method
+								 * the one its owner locked in; into the name */
 	int has_code, has_method;
+	uint32_t held;          /* a monitor's: the frame of the method its owner locked in, or 0 (pf_pair.c) */
+	int holds;              /* a monitor names it: its slices' ends may be the owner's release */
 	int used;               /* a slice of the app's was made of it */
 	char *name;
 };

@@ -1,9 +1,9 @@
 /*
  * Names in a Perfetto trace: slice names become frames (once per distinct
  * name), and the atrace markers btrace 2.0 and ART print are parsed from
- * them (perfetto-subset.md §4.2, mkperfetto.py): waits, notifies, monitor
- * contention, binder transactions, thread creation. Debug annotations
- * give slices their counters back.
+ * them (perfetto-subset.md §4.2, mkperfetto.py): waits, notifies, parks,
+ * unparks, monitor contention, binder transactions, thread creation.
+ * Debug annotations give slices their counters back.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -86,10 +86,30 @@ static int binder(struct pf_frame *f)
 	return 1;
 }
 
+/* The method the owner took the lock in, after a monitor's "(N)": " at
+ * METHOD(File.java:L) ...", METHOD as ART's PrettyMethod prints it (the
+ * name btrace 2.0 gives the method's slices), its parameters the first
+ * parentheses. Absent when ART did not know it. */
+static void owner_method(struct pf_frame *f, const char *s)
+{
+	const char *m, *close;
+
+	if (strncmp(s, " at ", 4))
+		return;
+	m = s + 4;
+	close = strchr(m, ')');
+	if (!close || close[1] != '(' || !memchr(m, '(', (size_t)(close - m)))
+		return;
+	f->has_method = 1;
+	f->method_off = (uint32_t)(m - f->name);
+	f->method_len = (uint32_t)(close + 1 - m);
+}
+
 /*
  * ART's "monitor contention with owner NAME (N) at ...": NAME and N, ART's
- * own thread id (not the kernel's tid on a device). NAME may hold " (",
- * so N is the first " (digits)" followed by a space or the end.
+ * own thread id (not the kernel's tid on a device), and the owner's method.
+ * NAME may hold " (", so N is the first " (digits)" followed by a space or
+ * the end.
  */
 static int monitor(struct pf_frame *f)
 {
@@ -104,6 +124,7 @@ static int monitor(struct pf_frame *f)
 		    (!end[1] || end[1] == ' ')) {
 			f->iface_off = (uint32_t)(s - f->name);
 			f->iface_len = (uint32_t)(open - 1 - s);
+			owner_method(f, end + 1);
 			return 1;
 		}
 	}
@@ -148,6 +169,10 @@ static void pf_parse_marker(struct pf_frame *f)
 	else if (n[0] == 'O' && (obj_of(n, "Object#notify(obj:", &f->value) ||
 				 obj_of(n, "Object#notifyAll(obj:", &f->value)))
 		f->marker = PF_NOTIFY;
+	else if (n[0] == 'U' && obj_of(n, "Unsafe#park(obj:", &f->value))
+		f->marker = PF_PARK;   /* "Unsafe#park(obj:0x%x, time:%d)", the parking thread's hash */
+	else if (n[0] == 'U' && obj_of(n, "Unsafe#unpark(obj:", &f->value))
+		f->marker = PF_UNPARK;   /* the hash of the thread it unparks */
 	else if (n[0] == 'm' && monitor(f))
 		f->marker = PF_MONITOR;
 	else if (n[0] == 'L' && lock(f))

@@ -28,6 +28,7 @@ struct tag {
 	int64_t blocked_in, caller;   /* frames of the wait it ends, or 0 */
 	int inner;           /* ART contention inside ART contention: one wait, the outer's */
 	int64_t owner;       /* a monitor wait's owner, as contention inside it said; 0: none */
+	uint32_t held;       /* and the frame of the method that owner locked in, as it said; 0: none */
 };
 
 /* An open slice of a track that is no thread's. */
@@ -186,7 +187,8 @@ static int contention(enum pf_marker m)
 /* Record types a marker stands for (engine/db/rtype.h numbering). */
 static int64_t marker_type(enum pf_marker m)
 {
-	return m == PF_WAIT ? 6 : m == PF_MONITOR || m == PF_LOCK ? 8 : m == PF_MUTEX ? 12 : m == PF_BINDER ? 2 : -1;
+	return m == PF_WAIT ? 6 : m == PF_PARK ? 7 : m == PF_MONITOR || m == PF_LOCK ? 8 : m == PF_MUTEX ? 12
+	       : m == PF_BINDER ? 2 : -1;
 }
 
 static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const struct pf_args *a,
@@ -209,6 +211,7 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	t->caller = has(a, PF_CALLER) ? a->v[PF_CALLER] : 0;
 	t->real = 1;
 	t->owner = 0;
+	t->held = 0;
 	t->inner = contention(f->marker) && r->ntags > 1 && r->tags[r->ntags - 2].real &&
 		   contention(r->p->frames[r->tags[r->ntags - 2].frame - 1].marker);
 	if (bt_feed_depth(r->feed) >= MAX_DEPTH) {
@@ -258,20 +261,31 @@ static int wait_edge(struct bt_db *db, const struct bt_slice *s, const char *kin
 	return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intniinnnn", s->tid, kind, s->ts, s->dur);
 }
 
-/* A monitor wait's edge; contention inside contention hands its owner to
- * the wait it is part of, which r->tags' top now is. */
+/*
+ * A monitor wait's edge; contention inside contention hands its owner to
+ * the wait it is part of, which r->tags' top now is. The owner's release
+ * is the wait's end, unless the owner's slice of the method it locked in
+ * ends inside the wait: linked once all slices are read (pf_import.c).
+ */
 static int monitor_edge(struct pair *r, const struct bt_slice *s, const struct tag *t, const struct pf_frame *f,
 			struct bt_err *err)
 {
 	int64_t who = owner(r, s, t, f);
+	uint32_t held = t->owner > 0 && t->held ? t->held : f->held;
 
 	if (t->inner) {
 		struct tag *up = &r->tags[r->ntags - 1];
-		if (!up->owner)
+		if (!up->owner) {
 			up->owner = who;
+			up->held = held;
+		}
 		return BT_OK;
 	}
-	return wait_edge(r->p->db, s, "monitor", who, err);
+	if (wait_edge(r->p->db, s, "monitor", who, err))
+		return err->code;
+	if (who > 0 && held)
+		return bt_db_exec(r->p->db, BT_SQL_SCRATCH_PF_INSERT_MONITOR_AT, err, "iii", s->tid, s->ts, (int64_t)held);
+	return BT_OK;
 }
 
 /* What a marker slice leaves besides itself. */
@@ -279,23 +293,29 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 {
 	const struct pf_frame *f = &r->p->frames[t->frame - 1];
 	struct bt_db *db = r->p->db;
-	const char *edge = f->marker == PF_WAIT ? "wait" : contention(f->marker) ? "monitor"
-			   : f->marker == PF_MUTEX ? "lock" : NULL;
+	const char *edge = f->marker == PF_WAIT ? "wait" : f->marker == PF_PARK ? "park"
+			   : contention(f->marker) ? "monitor" : f->marker == PF_MUTEX ? "lock" : NULL;
 
 	if (t->flow_in && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_FLOW, err, "iiiiintii", t->flow_in, (int64_t)1,
 				     s->tid, s->ts, t->wait_time >= 0 ? t->wait_time : s->dur, edge, t->blocked_in,
 				     t->caller))
 		return err->code;
+	if (f->holds && bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_HELD, err, "iii", s->tid, (int64_t)t->frame,
+				   s->ts + s->dur))
+		return err->code;
 	switch (f->marker) {
 	case PF_WAIT:
-		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intiiinnnn", s->tid, "wait", f->value, s->ts, s->dur);
+	case PF_PARK:   /* linked to its notify or unpark once all are read (pf_import.c) */
+		return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intiiinnnn", s->tid, edge, f->value, s->ts, s->dur);
 	case PF_MONITOR:
 	case PF_LOCK:
 		return monitor_edge(r, s, t, f, err);
 	case PF_MUTEX:   /* its own wait, inside a monitor's or not */
 		return wait_edge(db, s, "lock", f->value, err);
 	case PF_NOTIFY:
-		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "iii", f->value, s->tid, s->ts);
+		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "tiii", "wait", f->value, s->tid, s->ts);
+	case PF_UNPARK:
+		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "tiii", "park", f->value, s->tid, s->ts);
 	case PF_BINDER:
 		return bt_db_exec(db, BT_SQL_INSERT_BINDER, err, f->has_code ? "iiiissi" : "iiiissn", s->id, s->tid,
 				  s->ts, s->dur, f->name + f->iface_off, (size_t)f->iface_len,
@@ -579,6 +599,20 @@ void pf_pair_keep(struct pf_kept *k, struct pf *p)
 	memset(&p->cpu_keys, 0, sizeof p->cpu_keys);
 }
 
+/* Each monitor's frame to the frame of the method its owner locked in,
+ * which then holds: a slice of it may be the owner's release. */
+static void owner_methods(struct pf *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nframes; i++) {
+		struct pf_frame *f = &p->frames[i];
+		if (f->marker == PF_MONITOR && f->has_method &&
+		    (f->held = bt_strmap_get(&p->frame_of, f->name + f->method_off, f->method_len)))
+			p->frames[f->held - 1].holds = 1;
+	}
+}
+
 int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, struct pf_kept **kept,
 	    struct bt_err *err)
 {
@@ -590,6 +624,7 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, st
 	r.threads = threads;
 	r.starts = starts;
 	r.feed = bt_feed_new(p->db, p->o->taps);
+	owner_methods(p);
 	for (rc = 0; rc < (int)p->ntracks; rc++)   /* a thread's tracks' CPU annotations are its */
 		if (p->tracks[rc].tid > 0 && bt_map64_get(&p->cpu_tracks, p->tracks[rc].uuid))
 			bt_map64_put(&p->cpu_keys, (uint64_t)p->tracks[rc].tid, 1);

@@ -43,7 +43,7 @@ seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our 
 	i=0
 	for opts in "--flavor btrace2" "--flavor btrace3" "--flavor btrace3 --gzip" \
 		"--flavor btrace3 --no-annotations --threads 1" "--flavor btrace2 --threads 2 --blocks 4" \
-		"--flavor device" "--flavor kinds"; do
+		"--flavor device" "--flavor kinds" "--flavor btrace2 --threads 2 --blocks 2 --slices 600 --parks 6 --held"; do
 		i=$((i + 1))
 		# shellcheck disable=SC2086
 		python3 tests/fixtures/mkperfetto.py "$1/corpus/seed$i" --seed "$i" --slices 30 --no-truth $opts
