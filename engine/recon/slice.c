@@ -579,6 +579,22 @@ void bt_slicer_free(struct bt_slicer *s)
 	free(s);
 }
 
+/* The capture throttle of an Android dump, as its threads' records show it
+ * (the idle policy reads gaps with it). */
+static void calibrate(struct bt_slicer *s)
+{
+	struct bt_item **v = bt_xcalloc(s->th.n + 1, sizeof *v);
+	size_t *cnt = bt_xcalloc(s->th.n + 1, sizeof *cnt), i;
+
+	for (i = 0; i < s->th.n; i++) {
+		v[i] = s->th.t[i].v;
+		cnt[i] = s->th.t[i].n;
+	}
+	bt_gap_calibrate(&s->tab, v, cnt, s->th.n);
+	free(v);
+	free(cnt);
+}
+
 int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *db,
 		  enum bt_slice_policy policy, struct bt_err *err)
 {
@@ -618,6 +634,8 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 	cap->parent = cap->frame = NULL;
 	cap->n = cap->cap = cap->nnodes = cap->ncap = 0;
 	sort_items(&s->th);
+	if (policy == BT_SLICE_IDLE && !strcmp(format, "android-sampling"))
+		calibrate(s);
 	*out = s;
 	return BT_OK;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/profile/profile.h"
 #include "engine/recon/capture.h"
 #include "engine/recon/slice.h"
 
@@ -45,6 +46,10 @@ struct bt_stacktab {
 	size_t nframes;
 	uint32_t *pos;              /* by node id: its index in the last list made (a hint,
 				     * checked before use, so never stale in effect) */
+	/* The capture throttle as the trace shows it (bt_gap_calibrate; 0 where
+	 * the format has none): its interval, and how long running Java code
+	 * goes on before its next capture point once the throttle lets one by. */
+	int64_t interval, first_capture;
 };
 
 /* Root-first frame ids of an item's stack after filtering, and the stack
@@ -59,5 +64,77 @@ size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, con
 int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
 			enum bt_slice_policy policy, const struct bt_slice_sink *sink, int64_t *next_id,
 			struct bt_err *err);
+
+/* An open slice. The root (stack[0]) is never emitted. */
+struct snode {
+	struct bt_slice s;                   /* filled as far as known */
+	int64_t begin_idx;
+	int64_t child_dur, child_cpu;
+	int64_t child_idle;                  /* the children's idle time (idle_in) */
+	int64_t child_ctr[BT_PROFILE_NCTR];  /* the children's counters, for self values */
+	const struct bt_csample *base;       /* counters are deltas from this record */
+	uint32_t path;                       /* in the sink's profile */
+	unsigned char msg_root, in_msg;      /* a message's outermost slice, or inside one */
+	unsigned char idle;                  /* an idle slice (is_idle_slice) */
+};
+
+/* The message being accumulated from consecutive message slices. */
+struct bt_msg_acc {
+	int64_t id, ts, end, cpu, block, idle, alloc;
+};
+
+/* One thread's run of the algorithm (slice_tree.c), which the idle
+ * policy's step (slice_idle.c) drives too. */
+struct bt_run {
+	const struct bt_stacktab *tab;
+	enum bt_slice_policy policy;
+	const struct bt_item *items;
+	const struct bt_slice_sink *sink;
+	struct snode stack[BT_SLICE_MAX_FRAMES + 2];
+	size_t sp;
+	int64_t next_id;
+	struct bt_msg_acc msg;
+	const struct bt_item *wait;          /* the idle policy: the thread's last sample in its
+					      * wait for work (through getTask), or NULL */
+	int64_t work_sleep;                  /* the idle policy: how long one unhooked sleep inside
+					      * the thread's work lasts (bt_slice_idle_begin) */
+	int rc;                              /* the sink's first error */
+	struct bt_err *err;
+};
+
+/* Open frame (node, or 0) at (t, c) for the item at index idx; its gap
+ * runs from (last_t, last_c), begin gives its record fields and base the
+ * record its counters are deltas from. */
+void bt_slice_push(struct bt_run *r, uint32_t frame, uint32_t node, int64_t t, int64_t c, int64_t idx,
+		   int64_t last_t, int64_t last_c, const struct bt_item *begin, const struct bt_item *base);
+/* Close the top frame at (t, c); its counters run up to item end. */
+void bt_slice_pop(struct bt_run *r, int64_t t, int64_t c, int64_t idx, const struct bt_item *end);
+/* Frames f (nodes, or none) open through the gap before item i, from
+ * (et, ec) to (st, sc), with no counters; begin gives their record fields. */
+void bt_slice_stretch(struct bt_run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
+		      const struct bt_item *begin, int64_t et, int64_t ec, int64_t st, int64_t sc);
+/* A Looper message no sample shows, known from the message ids alone: its
+ * row, from ts to end with cpu of CPU time. */
+void bt_slice_unseen_message(struct bt_run *r, int64_t id, int64_t ts, int64_t end, int64_t cpu);
+size_t bt_slice_common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
+/* Keep the common prefix k of f only down to its deepest message-loop frame. */
+size_t bt_slice_loop_cut(const struct bt_stacktab *t, const uint32_t *f, size_t k);
+int bt_slice_is_loop(const struct bt_stacktab *t, int64_t frame);
+/* A frame's task boundary (bt_frame_task), 0 when it has none. */
+int bt_slice_task_of(const struct bt_stacktab *t, uint32_t frame);
+
+/* What the idle policy learns of a thread before its steps (slice_idle.c). */
+void bt_slice_idle_begin(struct bt_run *r, size_t n);
+/* The idle policy's step over the gap before item i (slice_idle.c). */
+void bt_slice_step_idle(struct bt_run *r, size_t i, const uint32_t *pf, size_t np, const uint32_t *cf,
+			const uint32_t *cn, size_t nc);
+
+/* Remember item i as the thread's last sample in its wait for work
+ * when its frames cf show one (the idle policy). */
+void bt_slice_note_wait(struct bt_run *r, size_t i, const uint32_t *cf, size_t nc);
+
+/* The throttle's interval and first capture delay, from every thread's
+ * sorted items (threads n of them, item arrays v with counts cnt). */
+void bt_gap_calibrate(struct bt_stacktab *t, struct bt_item *const *v, const size_t *cnt, size_t n);
 
 #endif

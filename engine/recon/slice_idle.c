@@ -1,0 +1,510 @@
+/*
+ * The idle policy's step (README "The idle model"): where, in the gap
+ * between two samples of a thread, its frames ended and began, and whether
+ * the thread waited for work there, read from what the records physically
+ * mean.
+ *
+ * The writer samples a thread when it passes a capture point, at most once
+ * per throttle interval (format spec §4.4; a record's time is its end).
+ * Running Java code passes capture points all the time (every allocation
+ * is one), so after a sample it runs on unsampled for at most about one
+ * interval, and Java code that resumes after a stretch no hook sees (native
+ * code, a sleep) is sampled about first_capture later. Both figures are
+ * measured in the trace itself (bt_gap_calibrate). A gap therefore holds,
+ * in order: a head of at most one interval, in which frames that ended
+ * returned and frames that began were called; when it is longer, a stretch
+ * no hook saw; and a short tail before the later sample.
+ *
+ *   - The voluntary context switches say whether the thread slept in the
+ *     gap (a duration record's own sleep left out: its counters are taken
+ *     at its end), the CPU delta how long it ran.
+ *   - No sleep, no unseen stretch: one boundary, somewhere in the gap: its
+ *     middle.
+ *   - An unseen stretch without sleep is native code: the frames that
+ *     ended did so in the head, unless the earlier sample is a native
+ *     method's entry (kJNITrampoline), which ran through it.
+ *   - A sleep is the thread's wait for work (idle) when its role says so: a
+ *     new Looper message id (the loop went back to its poll), a worker
+ *     whose task changed (the stacks part at or above where its task
+ *     begins: runWorker, a binder call's execTransact), or slept longer
+ *     than TASK_IDLE_NS with the same task frames. The frames that ended
+ *     ran until the thread went to sleep (the CPU before it), the idle time
+ *     runs through the wait's frames, and the frames that began did so when
+ *     it woke, one first capture before the later sample.
+ *   - Duration records are exact, and so is a native method's entry.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/db/rtype.h"
+#include "engine/recon/slice_int.h"
+
+#define JNI_ENTRY 10   /* kJNITrampoline: taken as a generic-JNI native method is entered */
+/* Off-CPU time in one gap past which a sleeping worker with the same task
+ * frames on both sides is taken to have finished its task: an unhooked
+ * wait inside a task (disk, network, a lock without a record) is mostly
+ * milliseconds, a worker's wait for work is unbounded (seconds between
+ * binder calls, pool tasks, messages). */
+#define TASK_IDLE_NS 10000000
+
+/* A point of the gap: wall and CPU time. */
+struct pt {
+	int64_t t, c;
+};
+
+/* What the records say about the gap before cur. */
+struct gap {
+	const struct bt_item *pre, *cur;
+	int64_t g, d;        /* wall and CPU time, 0 <= d <= g */
+	int64_t sleeps;      /* voluntary context switches in it */
+	int64_t head;        /* how long Java code can have run on after pre: min(g, interval) */
+	int64_t tail;        /* ... before cur, after a stretch no hook saw */
+	int unseen;          /* longer than head and tail: a stretch no hook saw */
+};
+
+static int64_t min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int knob(const char *name)   /* experiment switch, removed before landing */
+{
+	const char *v = getenv(name);
+	return v ? atoi(v) : 0;
+}
+
+/*
+ * Voluntary switches between pre and cur. cur's counters are its record's,
+ * taken at the record's end: for a duration record's begin they include
+ * the record's own sleep, which is not the gap's. A record that spent time
+ * off the CPU slept (one switch at least); when the count rose by one only,
+ * it goes to the longer of the two off-CPU stretches.
+ */
+static int64_t gap_sleeps(const struct gap *gp)
+{
+	const struct bt_item *pre = gp->pre, *cur = gp->cur;
+	int64_t v = (int64_t)cur->src->nvcsw - (int64_t)pre->src->nvcsw;
+
+	if (cur->exact && v > 0) {
+		const struct bt_csample *s = cur->src;
+		int64_t rec_off = (s->end_ts - s->ts) - (s->end_cpu - s->cpu);
+		if (rec_off > 0 && !(v == 1 && gp->g - gp->d > rec_off))
+			v--;
+	}
+	return v < 0 ? 0 : v;
+}
+
+static void gap_read(const struct bt_run *r, const struct bt_item *pre, const struct bt_item *cur,
+		     struct gap *gp)
+{
+	const struct bt_stacktab *t = r->tab;
+
+	gp->pre = pre;
+	gp->cur = cur;
+	gp->g = cur->ts - pre->ts;
+	gp->d = clamp64(cur->cpu - pre->cpu, 0, gp->g);
+	gp->sleeps = gap_sleeps(gp);
+	gp->head = t->interval ? min64(gp->g, t->interval) : gp->g;
+	gp->tail = min64(t->first_capture, gp->g - gp->head);
+	gp->unseen = t->interval && gp->g > gp->head + gp->tail;
+}
+
+/* The middle of the gap, wall and CPU. */
+static struct pt mid(const struct gap *gp)
+{
+	return (struct pt){ gp->pre->ts + gp->g / 2, gp->pre->cpu + gp->d / 2 };
+}
+
+/* Where frames that returned without leaving a sample ended: the middle
+ * of the head (of the gap, when it is all head). */
+static struct pt early(const struct gap *gp)
+{
+	if (!gp->unseen)
+		return mid(gp);
+	return (struct pt){ gp->pre->ts + gp->head / 2, gp->pre->cpu + min64(gp->d, gp->head / 2) };
+}
+
+/* Where frames called after a stretch no hook saw began: the tail. */
+static struct pt late(const struct gap *gp)
+{
+	int64_t e = min64(gp->tail, gp->g);
+
+	return (struct pt){ gp->cur->ts - e, gp->cur->cpu - min64(gp->d, e) };
+}
+
+/* Where a thread that slept in the gap went to sleep: after the CPU time
+ * the gap used, less what ran after it woke (its tail). */
+static struct pt asleep(const struct gap *gp)
+{
+	int64_t before = gp->d - min64(gp->d, gp->tail);
+
+	if (knob("BTX_HALF"))
+		before = gp->d / 2;
+	return (struct pt){ gp->pre->ts + before, gp->pre->cpu + before };
+}
+
+/* Where it woke: the frames that began did so then. */
+static struct pt awake(const struct gap *gp)
+{
+	struct pt p = late(gp);
+
+	if (knob("BTX_HALF"))
+		return (struct pt){ gp->cur->ts - gp->d / 2, gp->cur->cpu - gp->d / 2 };
+	return p;
+}
+
+/* Whether item it's leaf was entered exactly at its time: a duration
+ * record's begin, or a kJNITrampoline sample, which the writer takes as a
+ * native method is entered (format spec §4.3). */
+static int entered(const struct bt_item *it)
+{
+	return it->exact || (it->type == JNI_ENTRY && !it->dup && !it->synth);
+}
+
+/* Whether frames f hold a worker's wait for work. */
+static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (bt_slice_task_of(t, f[j]) == BT_TASK_WAIT)
+			return 1;
+	return 0;
+}
+
+void bt_slice_note_wait(struct bt_run *r, size_t i, const uint32_t *cf, size_t nc)
+{
+	if (!r->items[i].dup && in_wait(r->tab, cf, nc))
+		r->wait = &r->items[i];
+}
+
+/* Where a worker's task begins on stack f: below its deepest runWorker,
+ * or at a binder call's root; n when the stack has no boundary. */
+static size_t task_cut(const struct bt_stacktab *t, const uint32_t *f, size_t n)
+{
+	size_t j;
+
+	for (j = n; j > 0; j--)
+		if (bt_slice_task_of(t, f[j - 1]) == BT_TASK_BELOW)
+			return j;
+	for (j = 0; j < n; j++)
+		if (bt_slice_task_of(t, f[j]) == BT_TASK_ROOT)
+			return j;
+	return n;
+}
+
+/* Where a Looper thread is, below the loop frame at depth k of stack f:
+ * at the loop itself, in its wait for the next message (MessageQueue.next,
+ * unless in work the poll called back: input events, vsync), or in work. */
+enum { AT_LOOP, AT_WAIT, AT_CALLBACK, AT_WORK };
+static int loop_place(const struct bt_stacktab *t, const uint32_t *f, size_t n, size_t k)
+{
+	size_t j;
+
+	if (k >= n)
+		return AT_LOOP;
+	if ((size_t)f[k] > t->nframes || !t->idle[f[k]])
+		return AT_WORK;
+	for (j = k + 1; j < n; j++)
+		if ((t->poll && f[j - 1] == t->poll) || bt_slice_task_of(t, f[j]) == BT_TASK_WORK)
+			return AT_CALLBACK;
+	return AT_WAIT;
+}
+
+/* Up to this many of a thread's in-message sleeps are kept for their median. */
+#define SLEEP_SAMPLES 255
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * How long one unhooked sleep inside the thread's work lasts (disk, a
+ * RenderThread sync, a lock without a record): the median off-CPU time of
+ * the gaps that hold exactly one sleep with the same Looper message on
+ * both sides and no record's bound in them. A message that ends and slept
+ * more times than the loop polled did so before its end, about this long
+ * each (loop_plan). Kept from every k-th such gap, so the buffer is bounded.
+ */
+void bt_slice_idle_begin(struct bt_run *r, size_t n)
+{
+	int64_t v[SLEEP_SAMPLES];
+	size_t i, m = 0, seen = 0, step = 1;
+
+	r->work_sleep = 0;
+	for (i = 1; i < n; i++) {
+		const struct bt_item *a = &r->items[i - 1], *b = &r->items[i];
+		int64_t g = b->ts - a->ts, d = clamp64(b->cpu - a->cpu, 0, g);
+		if (!a->msg_id || a->msg_id != b->msg_id || a->exact || b->exact || b->dup ||
+		    (int64_t)b->src->nvcsw - a->src->nvcsw != 1 || seen++ % step)
+			continue;
+		if (m == SLEEP_SAMPLES) {   /* keep every other one, then half as many */
+			size_t j;
+			for (j = 0; j < SLEEP_SAMPLES / 2; j++)
+				v[j] = v[2 * j + 1];
+			m = SLEEP_SAMPLES / 2;
+			step *= 2;
+		}
+		v[m++] = g - d;
+	}
+	if (m) {
+		qsort(v, m, sizeof *v, cmp64);
+		r->work_sleep = v[m / 2];
+	}
+}
+
+/* The plan for one gap: where the ended frames end, the begun ones begin,
+ * how many frames stay, and what waited in between. */
+enum { WAIT_NONE, WAIT_LOOP, WAIT_TASK };
+struct plan {
+	struct pt end, begin;
+	struct pt end_up;    /* where the ended frames above depth up end (from up on: end) */
+	size_t up;
+	size_t k;
+	int wait;            /* what waited between: nothing, the loop's wait, a worker's */
+	struct pt from, to;  /* ... and when */
+	int to_wait;         /* a pool worker's: through its wait's stack, when known */
+	int64_t unseen_msg;  /* a message no sample shows ran from unseen_at to from, or 0 */
+	struct pt unseen_at;
+};
+
+/*
+ * A gap at the message loop (k frames in common, the last the loop frame)
+ * where the loop went back to its poll: the message id changed, or one
+ * side is in the poll. Each entry into the poll bumps the id and sleeps at
+ * most once. If the thread slept, the work that ended ran until it went to
+ * sleep, and on for each sleep more than the polls (its own: a RenderThread
+ * sync, I/O), and the work that began did so when it woke; a sample in the
+ * poll ends its frames when the thread woke. Without a sleep one message
+ * followed the other: one boundary. Returns 0 when this does not apply.
+ */
+static int loop_plan(const struct bt_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
+		     const uint32_t *cf, size_t nc, struct plan *p)
+{
+	const struct bt_item *pre = gp->pre, *cur = gp->cur;
+	int64_t polls = (int64_t)cur->msg_id - (int64_t)pre->msg_id, own;
+	int at_pre, at_cur;
+	size_t k = p->k;
+
+	if (k == 0 || !bt_slice_is_loop(r->tab, pf[k - 1]))
+		return 0;
+	at_pre = loop_place(r->tab, pf, np, k);
+	at_cur = loop_place(r->tab, cf, nc, k);
+	if (at_pre == AT_WAIT && at_cur == AT_WAIT)
+		return 0;
+	if (!polls && at_pre != AT_WAIT && at_cur != AT_WAIT)
+		return 0;   /* the same message */
+	if (polls < 0)
+		polls = 0;
+	if (!gp->sleeps) {   /* back to back: one boundary */
+		p->end = p->begin = early(gp);
+		return 1;
+	}
+	if (at_cur == AT_WAIT && polls <= 1) {   /* into the poll at cur */
+		p->end = p->begin = late(gp);
+		return 1;
+	}
+	p->begin = p->to = awake(gp);
+	p->from = asleep(gp);
+	own = gp->sleeps - polls;
+	if (at_pre != AT_WAIT && own > 0)
+		p->from.t += min64(own * r->work_sleep, p->to.t - p->from.t);
+	if (at_pre == AT_WORK) {
+		p->end = asleep(gp);
+		p->end_up = p->from;
+		p->up = np;
+	} else if (at_pre == AT_CALLBACK && polls > 0) {
+		/* the poll returned and its message ran, unsampled, until the sleep */
+		p->end = early(gp);
+		if (p->from.t > p->end.t) {
+			p->unseen_msg = pre->msg_id;
+			p->unseen_at = p->end;
+		}
+	} else {
+		p->end = at_pre == AT_WAIT ? p->to : p->from;
+	}
+	p->wait = WAIT_LOOP;
+	return 1;
+}
+
+/*
+ * A worker's sleep (not at a loop): its wait for work when the task
+ * changed (the stacks part at or above where the earlier task began: a
+ * worker runs one task at a time and fetches the next from its wait), or
+ * when it slept more than TASK_IDLE_NS with the same task frames on both
+ * sides (a duration record's own sleep is not the gap's). Then the task
+ * ran until the thread slept, and the next one from when it woke.
+ * Returns 0 when the sleep was inside the work.
+ */
+static int task_plan(const struct bt_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
+		     struct plan *p)
+{
+	size_t cut = task_cut(r->tab, pf, np), k = p->k;
+
+	if (!gp->sleeps || cut >= np)
+		return 0;
+	if (!(k <= cut || gp->g - gp->d > TASK_IDLE_NS))
+		return 0;
+	if (knob("BTX_OLDDUR") && (gp->pre->dup || gp->cur->exact) && k > cut)
+		return 0;
+	p->wait = WAIT_TASK;
+	p->to_wait = cut <= k && cut > 0 && bt_slice_task_of(r->tab, pf[cut - 1]) == BT_TASK_BELOW;
+	p->k = min64(cut, k);
+	p->end = p->from = asleep(gp);
+	p->begin = p->to = awake(gp);
+	return 1;
+}
+
+/* Work on both sides, no wait for work between: the frames that ended
+ * returned in the head unless the earlier sample entered a native method
+ * that ran through the gap; those that began were called after whatever
+ * the gap held no sample of. */
+static void work_plan(const struct gap *gp, size_t np, size_t nc, struct plan *p)
+{
+	int v = knob("BTX_BEGUN");
+
+	p->end = early(gp);
+	if (gp->unseen && gp->pre->type == JNI_ENTRY && !gp->pre->dup)
+		p->end = late(gp);
+	if (!gp->unseen && !gp->sleeps) {
+		p->begin = p->end;
+		return;
+	}
+	if (knob("BTX_OLDMID")) {
+		p->end = p->begin = mid(gp);
+		return;
+	}
+	(void)np;
+	(void)nc;
+	p->begin = v == 1 ? p->end : v == 2 ? late(gp) : mid(gp);
+	if (p->begin.t < p->end.t)
+		p->begin = p->end;
+}
+
+/* The idle time no sample shows a frame of: a pool worker's wait stack
+ * (getTask down to the park, as an earlier record showed it: the park that
+ * began this sleep was usually not recorded), else the "(idle)" frame. */
+static void task_wait(struct bt_run *r, size_t i, const uint32_t *pf, const struct plan *p)
+{
+	uint32_t wf[BT_SLICE_MAX_FRAMES], wn[BT_SLICE_MAX_FRAMES];
+	size_t nw, k = p->k;
+
+	if (p->to_wait && r->wait) {
+		nw = bt_item_frames(r->tab, r->wait, NULL, NULL, 0, wf, wn);
+		if (nw > k && bt_slice_common(pf, k, wf, nw) >= k) {   /* under the same runWorker */
+			bt_slice_stretch(r, i, wf + k, wn + k, nw - k, r->wait, p->from.t, p->from.c, p->to.t,
+					 p->to.c);
+			return;
+		}
+	}
+	bt_slice_stretch(r, i, &r->tab->idle_frame, NULL, 1, &r->items[i - 1], p->from.t, p->from.c, p->to.t,
+			 p->to.c);
+}
+
+/* The loop's wait between two messages: MessageQueue.next and
+ * nativePollOnce where the trace knows those frames (else "(idle)"). */
+static void loop_wait(struct bt_run *r, size_t i, const struct plan *p)
+{
+	const uint32_t f[2] = { r->tab->next, r->tab->poll };
+
+	if (f[0])
+		bt_slice_stretch(r, i, f, NULL, f[1] ? 2 : 1, &r->items[i - 1], p->from.t, p->from.c, p->to.t,
+				 p->to.c);
+	else
+		bt_slice_stretch(r, i, &r->tab->idle_frame, NULL, 1, &r->items[i - 1], p->from.t, p->from.c,
+				 p->to.t, p->to.c);
+}
+
+void bt_slice_step_idle(struct bt_run *r, size_t i, const uint32_t *pf, size_t np, const uint32_t *cf,
+			const uint32_t *cn, size_t nc)
+{
+	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
+	struct gap gp;
+	struct plan p;
+	size_t j;
+
+	gap_read(r, pre, cur, &gp);
+	memset(&p, 0, sizeof p);
+	p.k = bt_slice_common(pf, np, cf, nc);
+	if (pre->msg_id != cur->msg_id)
+		p.k = bt_slice_loop_cut(r->tab, pf, p.k);
+	if (!loop_plan(r, &gp, pf, np, cf, nc, &p) && !task_plan(r, &gp, pf, np, &p))
+		work_plan(&gp, np, nc, &p);
+	if (getenv("BTX_DBG") && pre->ts == atoll(getenv("BTX_DBG")))
+		fprintf(stderr, "dbg k=%zu np=%zu nc=%zu wait=%d end=%lld begin=%lld sleeps=%lld g=%lld d=%lld ws=%lld msg %u->%u\n",
+			p.k, np, nc, p.wait, (long long)(p.end.t - pre->ts), (long long)(p.begin.t - pre->ts), (long long)gp.sleeps,
+			(long long)gp.g, (long long)gp.d, (long long)r->work_sleep, pre->msg_id, cur->msg_id);
+	if (p.k == np && np == nc && np && pre->dup)
+		p.k = np - 1;   /* two calls with the same stack stay two slices */
+	for (j = np; j > p.k; j--) {
+		int exact = pre->dup && j == np;
+		struct pt e = j - 1 < p.up ? p.end_up : p.end;
+		bt_slice_pop(r, exact ? pre->ts : e.t, exact ? pre->cpu : e.c, (int64_t)i, pre);
+	}
+	if (p.unseen_msg)
+		bt_slice_unseen_message(r, p.unseen_msg, p.unseen_at.t, p.from.t, p.from.c - p.unseen_at.c);
+	if (p.wait == WAIT_TASK && p.to.t > p.from.t)
+		task_wait(r, i, pf, &p);
+	if (p.wait == WAIT_LOOP && p.to.t > p.from.t)
+		loop_wait(r, i, &p);
+	for (j = p.k; j < nc; j++) {
+		int exact = j == nc - 1 && entered(cur);
+		bt_slice_push(r, cf[j], cn[j], exact ? cur->ts : p.begin.t, exact ? cur->cpu : p.begin.c, (int64_t)i,
+			      pre->ts, pre->cpu, cur, pre);
+	}
+}
+
+/* Whether a record of this type could be the first the throttle let by
+ * after the previous one: a request that is not forced (format spec §4.3). */
+static int throttled(const struct bt_item *it)
+{
+	if (it->dup)
+		return it->type == 2 || it->type == 6 || it->type == 7 || it->type == 8 || it->type == 20;
+	return !it->exact && (it->type == 9 || it->type == JNI_ENTRY || it->type == 21);
+}
+
+/* An item at the time its record was made: a point record, or a duration
+ * record's end. */
+static int made(const struct bt_item *it)
+{
+	return it->dup || (!it->exact && !bt_rtype_is_waker(it->type));
+}
+
+void bt_gap_calibrate(struct bt_stacktab *t, struct bt_item *const *v, const size_t *cnt, size_t n)
+{
+	int64_t lo = INT64_MAX, sum = 0, m = 0;
+	size_t i, j;
+
+	/* the throttle's interval: consecutive records of a thread the throttle
+	 * let by are more than an interval apart, and the closest nearly one */
+	for (i = 0; i < n; i++)
+		for (j = 1; j < cnt[i]; j++)
+			if (throttled(&v[i][j]) && made(&v[i][j - 1]) && v[i][j].ts > v[i][j - 1].ts)
+				lo = min64(lo, v[i][j].ts - v[i][j - 1].ts);
+	t->interval = lo == INT64_MAX ? 0 : lo;
+	t->first_capture = 0;
+	if (!t->interval)
+		return;
+	/* how long running Java code takes to reach a capture point once the
+	 * throttle opens: allocations after an interval, the thread not asleep */
+	for (i = 0; i < n; i++)
+		for (j = 1; j < cnt[i]; j++) {
+			const struct bt_item *a = &v[i][j - 1], *b = &v[i][j];
+			int64_t g = b->ts - a->ts;
+			if (b->type == 9 && !b->dup && !b->exact && made(a) && g > t->interval &&
+			    g <= 2 * t->interval && b->src->nvcsw == a->src->nvcsw) {
+				sum += g - t->interval;
+				m++;
+			}
+		}
+	t->first_capture = m ? sum / m : 0;
+}
