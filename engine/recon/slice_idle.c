@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/base/alloc.h"
 #include "engine/db/rtype.h"
 #include "engine/recon/slice_int.h"
 
@@ -112,7 +113,7 @@ static void gap_read(const struct bt_run *r, const struct bt_item *pre, const st
 	gp->sleeps = gap_sleeps(gp);
 	gp->head = t->interval ? min64(gp->g, t->interval) : gp->g;
 	gp->tail = min64(t->first_capture, gp->g - gp->head);
-	gp->unseen = t->interval && gp->g > gp->head + gp->tail;
+	gp->unseen = r->dense && gp->g > gp->head + gp->tail;
 }
 
 /* The middle of the gap, wall and CPU. */
@@ -227,39 +228,72 @@ static int cmp64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A bounded sample of values, for a median: every step-th value offered is
+ * kept, and when full every other one is dropped and the step doubles. */
+struct keep {
+	int64_t v[SLEEP_SAMPLES];
+	size_t m, seen, step;
+};
+
+static void keep_add(struct keep *k, int64_t x)
+{
+	size_t j;
+
+	if (k->seen++ % k->step)
+		return;
+	if (k->m == SLEEP_SAMPLES) {
+		for (j = 0; j < SLEEP_SAMPLES / 2; j++)
+			k->v[j] = k->v[2 * j + 1];
+		k->m = SLEEP_SAMPLES / 2;
+		k->step *= 2;
+	}
+	k->v[k->m++] = x;
+}
+
+static int64_t keep_median(struct keep *k)
+{
+	if (!k->m)
+		return -1;
+	qsort(k->v, k->m, sizeof *k->v, cmp64);
+	return k->v[k->m / 2];
+}
+
 /*
- * How long one unhooked sleep inside the thread's work lasts (disk, a
- * RenderThread sync, a lock without a record): the median off-CPU time of
- * the gaps that hold exactly one sleep with the same Looper message on
- * both sides and no record's bound in them. A message that ends and slept
- * more times than the loop polled did so before its end, about this long
- * each (loop_plan). Kept from every k-th such gap, so the buffer is bounded.
+ * What the thread's own gaps say before its steps:
+ *   - whether its running code is sampled as soon as the throttle lets it:
+ *     the gaps in which it did not sleep are then mostly about one
+ *     interval (at most twice one, half of them or more); code that
+ *     passes capture points rarely leaves them spread, and then a long
+ *     gap says nothing about where in it frames changed;
+ *   - how long one unhooked sleep inside its work lasts (disk, a
+ *     RenderThread sync, a lock without a record): the median off-CPU
+ *     time of the gaps that hold exactly one sleep with the same Looper
+ *     message on both sides and no record's bound in them. A message
+ *     that ends and slept more times than the loop polled did so before
+ *     its end, about this long each (loop_plan).
  */
 void bt_slice_idle_begin(struct bt_run *r, size_t n)
 {
-	int64_t v[SLEEP_SAMPLES];
-	size_t i, m = 0, seen = 0, step = 1;
+	struct keep *run = bt_xcalloc(2, sizeof *run), *sleep = run + 1;
+	int64_t w = r->tab->interval, med;
+	size_t i;
 
-	r->work_sleep = 0;
+	run->step = sleep->step = 1;
 	for (i = 1; i < n; i++) {
 		const struct bt_item *a = &r->items[i - 1], *b = &r->items[i];
 		int64_t g = b->ts - a->ts, d = clamp64(b->cpu - a->cpu, 0, g);
-		if (!a->msg_id || a->msg_id != b->msg_id || a->exact || b->exact || b->dup ||
-		    (int64_t)b->src->nvcsw - a->src->nvcsw != 1 || seen++ % step)
+		int64_t sw = (int64_t)b->src->nvcsw - a->src->nvcsw;
+		if (a->exact || b->exact || b->dup)
 			continue;
-		if (m == SLEEP_SAMPLES) {   /* keep every other one, then half as many */
-			size_t j;
-			for (j = 0; j < SLEEP_SAMPLES / 2; j++)
-				v[j] = v[2 * j + 1];
-			m = SLEEP_SAMPLES / 2;
-			step *= 2;
-		}
-		v[m++] = g - d;
+		if (!sw)
+			keep_add(run, g);
+		else if (sw == 1 && a->msg_id && a->msg_id == b->msg_id)
+			keep_add(sleep, g - d);
 	}
-	if (m) {
-		qsort(v, m, sizeof *v, cmp64);
-		r->work_sleep = v[m / 2];
-	}
+	med = keep_median(run);
+	r->dense = w > 0 && med >= 0 && med <= 2 * w;
+	r->work_sleep = (med = keep_median(sleep)) < 0 ? 0 : med;
+	free(run);
 }
 
 /* The plan for one gap: where the ended frames end, the begun ones begin,

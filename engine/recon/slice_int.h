@@ -98,6 +98,8 @@ struct bt_run {
 					      * wait for work (through getTask), or NULL */
 	int64_t work_sleep;                  /* the idle policy: how long one unhooked sleep inside
 					      * the thread's work lasts (bt_slice_idle_begin) */
+	int dense;                           /* ... and whether its running code is sampled as soon
+					      * as the throttle lets it */
 	int rc;                              /* the sink's first error */
 	struct bt_err *err;
 };
