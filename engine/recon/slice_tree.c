@@ -20,6 +20,12 @@
  *     (entered);
  *   - Looper message ids: a change means the loop waited in between
  *     (loop_gap, loop_wait).
+ * A sample inside a recorded blocking wait (a timer sample of the blocked
+ * thread, iOS) shows where the thread waited: its frames below the wait's
+ * run from the wait's begin to its end, in every policy but btrace; in
+ * all, the wait's blocked time goes to the frames innermost during it,
+ * each for its share (wait_part), so no path's self blocked time exceeds
+ * its self time.
  * The wait's slices are idle slices (is_idle_slice): their off-CPU own time
  * is idle time, which no method's wall time includes (profile.h). The
  * residual bias: an unhooked wait over TASK_IDLE_NS inside a task splits
@@ -48,6 +54,7 @@ struct snode {
 	int64_t begin_idx;
 	int64_t child_dur, child_cpu;
 	int64_t child_idle;                  /* the children's idle time (idle_in) */
+	int64_t child_wait;                  /* the children's time inside the wait (run.blk) */
 	int64_t child_ctr[BT_PROFILE_NCTR];  /* the children's counters, for self values */
 	const struct bt_csample *base;       /* counters are deltas from this record */
 	uint32_t path;                       /* in the sink's profile */
@@ -71,6 +78,9 @@ struct run {
 	struct msg msg;
 	const struct bt_item *wait;          /* the idle policy: the thread's last sample in its
 					      * wait for work (through getTask), or NULL */
+	const struct bt_item *blk;           /* the begin of the blocking record the thread is
+					      * in, between its begin and end items, or NULL */
+	uint32_t blk_path;                   /* the path that record began on */
 	int rc;                              /* the sink's first error */
 	struct bt_err *err;
 };
@@ -115,7 +125,7 @@ static void push(struct run *r, uint32_t frame, uint32_t node, int64_t t, int64_
 	struct bt_slice *s = &n->s;
 
 	n->begin_idx = idx;          /* every field is set here or in pop() */
-	n->child_dur = n->child_cpu = n->child_idle = 0;
+	n->child_dur = n->child_cpu = n->child_idle = n->child_wait = 0;
 	n->idle = r->policy == BT_SLICE_IDLE && is_idle_slice(r->tab, frame, r->stack[r->sp - 1].idle);
 	if (n->idle && r->tab->idle_seen)
 		*r->tab->idle_seen = 1;
@@ -180,6 +190,25 @@ static void add_message(struct run *r, const struct bt_slice *s, int64_t idle)
 	r->msg.alloc = bt_sat_add(r->msg.alloc, s->alloc_bytes);
 }
 
+/*
+ * The part of node n (ending at t) inside the blocking record the thread
+ * is in (r->blk): blocked time in its slice, and where it was innermost
+ * its own blocked time, so a wait's blocked time lies where its wall time
+ * does (no path's self blocked time exceeds its self time) when samples
+ * inside the wait showed other frames than its record.
+ */
+static void wait_part(struct run *r, struct snode *n, struct snode *parent, int64_t t)
+{
+	int64_t from = n->s.ts > r->blk->ts ? n->s.ts : r->blk->ts, in = t > from ? t - from : 0;
+
+	n->s.block_dur = bt_sat_add(n->s.block_dur, in);
+	if (r->sink->profile)
+		bt_profile_blocked(r->sink->profile, n->path, in - n->child_wait);
+	n->child_wait = 0;
+	if (parent)
+		parent->child_wait = bt_sat_add(parent->child_wait, in);
+}
+
 /* Pop the top node, ending it at (t, c); counters run up to item end. */
 static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct bt_item *end)
 {
@@ -202,6 +231,8 @@ static void pop(struct run *r, int64_t t, int64_t c, int64_t idx, const struct b
 	parent->child_cpu = bt_sat_add(parent->child_cpu, s->cpu_dur);
 	idle = bt_sat_add(bt_slice_idle_part(s), n->child_idle);
 	parent->child_idle = bt_sat_add(parent->child_idle, idle);
+	if (r->blk)
+		wait_part(r, n, parent, t);
 	if (r->policy != BT_SLICE_BTRACE && is_message(r, s, parent))
 		add_message(r, s, idle);
 	if (r->sink->profile) {
@@ -462,6 +493,13 @@ static int entered(const struct run *r, const struct bt_item *it)
 	return it->exact || (r->policy == BT_SLICE_IDLE && it->type == JNI_ENTRY && !it->dup && !it->synth);
 }
 
+/* Whether item it ends the blocking record the thread is in (r->blk):
+ * its end item, appended right after its begin (slice.c add_record). */
+static int ends_wait(const struct run *r, const struct bt_item *it)
+{
+	return r->blk && it->dup && it->seq == r->blk->seq + 1;
+}
+
 /* Whether frames f hold a worker's wait for work. */
 static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 {
@@ -487,7 +525,7 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	int64_t mt = pre->ts + (cur->ts - pre->ts) / 2, mc = pre->cpu + (cur->cpu - pre->cpu) / 2;
 	int64_t et = mt, ec = mc, st = mt, sc = mc;   /* when popped frames end, pushed ones start */
 	size_t k = common(pf, np, cf, nc), j;
-	int to_wait = 0, between = 0, looped;
+	int to_wait = 0, between = 0, looped, into, out;
 
 	if (pre->msg_id != cur->msg_id)
 		k = loop_cut(r->tab, pf, k);
@@ -500,8 +538,17 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	if (r->policy == BT_SLICE_IDLE && !looped && cur->src->nvcsw <= pre->src->nvcsw &&
 	    np - k > (size_t)(pre->dup != 0) && nc - k > (size_t)entered(r, cur))
 		thirds(pre, cur, &et, &ec, &st, &sc);
+	/* a sample inside a recorded wait that shows the wait's stack and
+	 * frames below it (a timer sample of the blocked thread, iOS) was in
+	 * those frames from the wait's begin, and stayed there to its end */
+	into = pre == r->blk && !ends_wait(r, cur) && k == np;
+	out = ends_wait(r, cur) && pre != r->blk && k == nc;
+	if (into)
+		st = pre->ts, sc = pre->cpu;
+	if (out)
+		et = cur->ts, ec = cur->cpu;
 	for (j = np; j > k; j--) {
-		int exact = pre->dup && j == np;
+		int exact = pre->dup && j == np && !out;
 		pop(r, exact ? pre->ts : et, exact ? pre->cpu : ec, (int64_t)i, pre);
 	}
 	if (between && st > et && !(to_wait && wait_stretch(r, i, pf, k, et, ec, st, sc)))
@@ -509,10 +556,27 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 	if (looped && st > et && r->policy == BT_SLICE_IDLE)
 		loop_wait(r, i, et, ec, st, sc);
 	for (j = k; j < nc; j++) {
-		int exact = j == nc - 1 && entered(r, cur);
+		int exact = j == nc - 1 && entered(r, cur) && !into;
 		push(r, cf[j], cn[j], exact ? cur->ts : st, exact ? cur->cpu : sc, (int64_t)i, pre->ts,
 		     pre->cpu, cur, pre);
 	}
+}
+
+/*
+ * The end of the blocking record the thread is in: the slices open now
+ * get their part inside it (wait_part, as those that ended inside it
+ * did), innermost first, and the root what no slice covered; the record
+ * counts on the path it began on.
+ */
+static void end_wait(struct run *r, const struct bt_item *end)
+{
+	size_t j;
+
+	for (j = r->sp; j-- > 0;)
+		wait_part(r, &r->stack[j], j ? &r->stack[j - 1] : NULL, end->ts);
+	if (r->sink->profile)
+		bt_profile_block_record(r->sink->profile, r->blk_path, end->type, end->block);
+	r->blk = NULL;
 }
 
 int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items, size_t n,
@@ -555,11 +619,20 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 			step_midpoint(r, i, pf, np, cf, cn, nc);
 		if (policy == BT_SLICE_IDLE && !items[i].dup && in_wait(t, cf, nc))
 			r->wait = &items[i];
-		if (items[i].block && sink->profile)
-			bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, items[i].block);
-		if (items[i].block && bt_rtype_is_blocking(items[i].type))
-			for (j = 1; j < r->sp; j++)
-				r->stack[j].s.block_dur = bt_sat_add(r->stack[j].s.block_dur, items[i].block);
+		if (ends_wait(r, &items[i])) {
+			end_wait(r, &items[i]);
+		} else {
+			if (items[i].block && sink->profile)
+				bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, items[i].block);
+			if (items[i].block && bt_rtype_is_blocking(items[i].type))
+				for (j = 1; j < r->sp; j++)
+					r->stack[j].s.block_dur = bt_sat_add(r->stack[j].s.block_dur, items[i].block);
+		}
+		if (!r->blk && items[i].exact && bt_rtype_is_blocking(items[i].type) &&
+		    bt_block_kind_of(items[i].type) >= 0) {
+			r->blk = &items[i];   /* one at a time: a wait inside it is counted as before */
+			r->blk_path = r->stack[r->sp - 1].path;
+		}
 		tmp = pf;
 		pf = cf;
 		cf = tmp;
