@@ -24,8 +24,8 @@
  * thread, iOS) shows where the thread waited: its frames below the wait's
  * run from the wait's begin to its end, in every policy but btrace; in
  * all, the wait's blocked time goes to the frames innermost during it,
- * each for its share (wait_part), so no path's self blocked time exceeds
- * its self time.
+ * each for its share (wait_part), and waits that overlap block the thread
+ * once, so no path's self blocked time exceeds its self time.
  * The wait's slices are idle slices (is_idle_slice): their off-CPU own time
  * is idle time, which no method's wall time includes (profile.h). The
  * residual bias: an unhooked wait over TASK_IDLE_NS inside a task splits
@@ -54,7 +54,7 @@ struct snode {
 	int64_t begin_idx;
 	int64_t child_dur, child_cpu;
 	int64_t child_idle;                  /* the children's idle time (idle_in) */
-	int64_t child_wait;                  /* the children's time inside the wait (run.blk) */
+	int64_t child_wait;                  /* the children's time blocked (run.blk) */
 	int64_t child_ctr[BT_PROFILE_NCTR];  /* the children's counters, for self values */
 	const struct bt_csample *base;       /* counters are deltas from this record */
 	uint32_t path;                       /* in the sink's profile */
@@ -78,9 +78,9 @@ struct run {
 	struct msg msg;
 	const struct bt_item *wait;          /* the idle policy: the thread's last sample in its
 					      * wait for work (through getTask), or NULL */
-	const struct bt_item *blk;           /* the begin of the blocking record the thread is
-					      * in, between its begin and end items, or NULL */
-	uint32_t blk_path;                   /* the path that record began on */
+	const struct bt_item *blk;           /* while the thread is in blocking records (between
+					      * their begin and end items): the first's begin */
+	uint32_t nblk;                       /* how many of them have begun and not ended */
 	int rc;                              /* the sink's first error */
 	struct bt_err *err;
 };
@@ -191,11 +191,11 @@ static void add_message(struct run *r, const struct bt_slice *s, int64_t idle)
 }
 
 /*
- * The part of node n (ending at t) inside the blocking record the thread
- * is in (r->blk): blocked time in its slice, and where it was innermost
- * its own blocked time, so a wait's blocked time lies where its wall time
- * does (no path's self blocked time exceeds its self time) when samples
- * inside the wait showed other frames than its record.
+ * The part of node n (ending at t) since the thread began to block
+ * (r->blk): blocked time in its slice, and where it was innermost its own
+ * blocked time, so a wait's blocked time lies where its wall time does (no
+ * path's self blocked time exceeds its self time) when samples inside the
+ * wait showed other frames than its record.
  */
 static void wait_part(struct run *r, struct snode *n, struct snode *parent, int64_t t)
 {
@@ -493,11 +493,18 @@ static int entered(const struct run *r, const struct bt_item *it)
 	return it->exact || (r->policy == BT_SLICE_IDLE && it->type == JNI_ENTRY && !it->dup && !it->synth);
 }
 
-/* Whether item it ends the blocking record the thread is in (r->blk):
- * its end item, appended right after its begin (slice.c add_record). */
+/* Whether item it is the end of a blocking record (its end item has the
+ * record's type: slice.c add_dup). */
+static int is_wait_end(const struct bt_item *it)
+{
+	return it->dup && bt_rtype_is_blocking(it->type);
+}
+
+/* Whether item it ends the thread's blocked time: the end of the last
+ * blocking record it is in (r->blk). */
 static int ends_wait(const struct run *r, const struct bt_item *it)
 {
-	return r->blk && it->dup && it->seq == r->blk->seq + 1;
+	return r->blk && r->nblk == 1 && is_wait_end(it);
 }
 
 /* Whether frames f hold a worker's wait for work. */
@@ -563,19 +570,24 @@ static void step_midpoint(struct run *r, size_t i, const uint32_t *pf, size_t np
 }
 
 /*
- * The end of the blocking record the thread is in: the slices open now
- * get their part inside it (wait_part, as those that ended inside it
- * did), innermost first, and the root what no slice covered; the record
- * counts on the path it began on.
+ * The end of a blocking record (item end), counted on the path it ends
+ * on. When the thread is in no other, its blocked time ends: the slices
+ * open now get their part of it (wait_part, as those that ended inside
+ * it did), innermost first, and the root what no slice covered. Records
+ * that overlap (data that contradicts itself: a thread waits for one
+ * thing at a time) block it once, from the first's begin to the last's
+ * end.
  */
 static void end_wait(struct run *r, const struct bt_item *end)
 {
 	size_t j;
 
+	if (r->sink->profile)
+		bt_profile_block_record(r->sink->profile, r->stack[r->sp - 1].path, end->type, end->block);
+	if (--r->nblk)
+		return;
 	for (j = r->sp; j-- > 0;)
 		wait_part(r, &r->stack[j], j ? &r->stack[j - 1] : NULL, end->ts);
-	if (r->sink->profile)
-		bt_profile_block_record(r->sink->profile, r->blk_path, end->type, end->block);
 	r->blk = NULL;
 }
 
@@ -619,7 +631,7 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 			step_midpoint(r, i, pf, np, cf, cn, nc);
 		if (policy == BT_SLICE_IDLE && !items[i].dup && in_wait(t, cf, nc))
 			r->wait = &items[i];
-		if (ends_wait(r, &items[i])) {
+		if (r->blk && is_wait_end(&items[i])) {
 			end_wait(r, &items[i]);
 		} else {
 			if (items[i].block && sink->profile)
@@ -628,11 +640,8 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 				for (j = 1; j < r->sp; j++)
 					r->stack[j].s.block_dur = bt_sat_add(r->stack[j].s.block_dur, items[i].block);
 		}
-		if (!r->blk && items[i].exact && bt_rtype_is_blocking(items[i].type) &&
-		    bt_block_kind_of(items[i].type) >= 0) {
-			r->blk = &items[i];   /* one at a time: a wait inside it is counted as before */
-			r->blk_path = r->stack[r->sp - 1].path;
-		}
+		if (items[i].exact && bt_rtype_is_blocking(items[i].type) && !r->nblk++)
+			r->blk = &items[i];
 		tmp = pf;
 		pf = cf;
 		cf = tmp;

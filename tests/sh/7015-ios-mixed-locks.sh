@@ -73,6 +73,27 @@ is "$(q "$T/lost.db" "SELECT count || ' ' || substr(detail, 1, 70) FROM diagnost
 	"lost halves: the diagnostic says how many samples could not be paired"
 is "$(q "$T/lost.db" "SELECT count(*) FROM blocking_edges")" 9 "lost halves: 9 waits of 12"
 
+# Waits that overlap (a database that contradicts itself: a thread waits
+# for one lock at a time): blocked once, still within wall time.
+cp "$T/v3s1/trace.db" "$T/overlap.db"
+python3 - "$T/overlap.db" "$T/v3s1/truth/lock_edges.tsv" <<'EOF'
+import sqlite3, struct, sys
+e = [line.split("\t") for line in open(sys.argv[2])][1:4]
+db = sqlite3.connect(sys.argv[1])
+for k, (b, end) in enumerate(((int(e[0][3]) + 50000, int(e[0][4]) + 3000000), (int(e[1][3]) - 20000, int(e[2][4])))):
+    for t in (end, b):   # end first, as written
+        db.execute("INSERT INTO LockSampleModel VALUES (1, ?)",
+                   (struct.pack("<QIIIIII", (0x2A0000 + k) | 21 << 48, t // 10000, 7 + k, 0, 259, 0, 0),))
+db.commit()
+EOF
+"$BIN" "$T/overlap.db" --db "$T/overlap.out.db" -q -o /dev/null
+is "$(q "$T/overlap.out.db" "SELECT count(*) FROM blocking_edges")" 14 "overlapping waits: each is a wait"
+is "$($WAITS "$T/overlap.out.db" "$T/v3s1" | sed -n 4p)" \
+	"self_blocked > self: calltree 0, methods 0, callers 0; incl_blocked > incl: calltree 0, methods 0; threads: 0" \
+	"overlapping waits: no row has more blocked than wall time"
+is "$(q "$T/overlap.out.db" "SELECT (SELECT blocked_dur FROM threads WHERE is_main) < (SELECT sum(dur) FROM blocking_edges)")" 1 \
+	"overlapping waits: the time they share is blocked once"
+
 # The checks fail where they should: a wait made longer, a call path with
 # more blocked than wall time, a slice below a wait that ends early.
 cp "$T/v3s1.db" "$T/bad.db"
