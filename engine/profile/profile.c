@@ -328,16 +328,25 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 	}
 }
 
+void bt_profile_blocked(struct bt_profile *p, uint32_t path, int64_t dur)
+{
+	if (dur > 0 && path)
+		p->paths[path].self[V_BLOCK] = bt_sat_add(p->paths[path].self[V_BLOCK], dur);
+}
+
 void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t dur)
+{
+	bt_profile_blocked(p, path, dur);
+	bt_profile_block_record(p, path, type, dur);
+}
+
+void bt_profile_block_record(struct bt_profile *p, uint32_t path, int64_t type, int64_t dur)
 {
 	int kind = bt_block_kind_of(type);
 	struct block_event *e;
 
-	if (dur <= 0 || !path)
-		return;
-	p->paths[path].self[V_BLOCK] = bt_sat_add(p->paths[path].self[V_BLOCK], dur);
-	if (kind < 0)
-		return;   /* imported blocked time of no known kind: in the total only */
+	if (dur <= 0 || !path || kind < 0)
+		return;   /* of no known kind: its blocked time is in the totals only */
 	BT_GROW(p->blocks, p->nblocks + 1, p->bcap);
 	e = &p->blocks[p->nblocks++];
 	e->path = path;

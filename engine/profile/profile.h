@@ -68,8 +68,18 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 		      const int64_t self[BT_PROFILE_NCTR], int in_msg, int msg_root);
 
 /* A blocking record of the given type ended on path after dur ns (a
- * type of no blocking kind counts in the path's blocked total only). */
+ * type of no blocking kind counts in the path's blocked total only):
+ * bt_profile_block_record and bt_profile_blocked of dur on path. */
 void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t dur);
+
+/* The record alone: counted with its dur on path (method_blocking's self
+ * is the innermost frame of the record's stack, thread_blocking), its
+ * wall time not, when it went to several paths (bt_profile_blocked). */
+void bt_profile_block_record(struct bt_profile *p, uint32_t path, int64_t type, int64_t dur);
+
+/* dur ns of a blocking record's wait spent with path innermost: part of
+ * its self time, now blocked (self_blocked_ns); none if dur <= 0. */
+void bt_profile_blocked(struct bt_profile *p, uint32_t path, int64_t dur);
 
 /* The current thread's span: wall and CPU time from its first record to
  * its last, which its breakdown (threads table) splits up. */

@@ -465,6 +465,7 @@ void bt_slice_step_idle(struct bt_run *r, size_t i, const uint32_t *pf, size_t n
 	struct gap gp;
 	struct plan p;
 	size_t j;
+	int into, out;
 
 	gap_read(r, pre, cur, &gp);
 	memset(&p, 0, sizeof p);
@@ -479,8 +480,14 @@ void bt_slice_step_idle(struct bt_run *r, size_t i, const uint32_t *pf, size_t n
 			(long long)gp.g, (long long)gp.d, (long long)r->work_sleep, pre->msg_id, cur->msg_id);
 	if (p.k == np && np == nc && np && pre->dup)
 		p.k = np - 1;   /* two calls with the same stack stay two slices */
+	into = bt_slice_into_wait(r, i, p.k, np);
+	out = bt_slice_out_of_wait(r, i, p.k, nc);
+	if (into)
+		p.begin = (struct pt){ pre->ts, pre->cpu };
+	if (out)
+		p.end = p.end_up = (struct pt){ cur->ts, cur->cpu };
 	for (j = np; j > p.k; j--) {
-		int exact = pre->dup && j == np;
+		int exact = pre->dup && j == np && !out;
 		struct pt e = j - 1 < p.up ? p.end_up : p.end;
 		bt_slice_pop(r, exact ? pre->ts : e.t, exact ? pre->cpu : e.c, (int64_t)i, pre);
 	}
@@ -491,7 +498,7 @@ void bt_slice_step_idle(struct bt_run *r, size_t i, const uint32_t *pf, size_t n
 	if (p.wait == WAIT_LOOP && p.to.t > p.from.t)
 		loop_wait(r, i, &p);
 	for (j = p.k; j < nc; j++) {
-		int exact = j == nc - 1 && entered(cur);
+		int exact = j == nc - 1 && entered(cur) && !into;
 		bt_slice_push(r, cf[j], cn[j], exact ? cur->ts : p.begin.t, exact ? cur->cpu : p.begin.c, (int64_t)i,
 			      pre->ts, pre->cpu, cur, pre);
 	}

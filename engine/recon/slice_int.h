@@ -71,6 +71,7 @@ struct snode {
 	int64_t begin_idx;
 	int64_t child_dur, child_cpu;
 	int64_t child_idle;                  /* the children's idle time (idle_in) */
+	int64_t child_wait;                  /* the children's time blocked (bt_run.blk) */
 	int64_t child_ctr[BT_PROFILE_NCTR];  /* the children's counters, for self values */
 	const struct bt_csample *base;       /* counters are deltas from this record */
 	uint32_t path;                       /* in the sink's profile */
@@ -100,6 +101,9 @@ struct bt_run {
 					      * the thread's work lasts (bt_slice_idle_begin) */
 	int dense;                           /* ... and whether its running code is sampled as soon
 					      * as the throttle lets it */
+	const struct bt_item *blk;           /* while the thread is in blocking records (between
+					      * their begin and end items): the first's begin */
+	uint32_t nblk;                       /* how many of them have begun and not ended */
 	int rc;                              /* the sink's first error */
 	struct bt_err *err;
 };
@@ -118,6 +122,11 @@ void bt_slice_stretch(struct bt_run *r, size_t i, const uint32_t *f, const uint3
 /* A Looper message no sample shows, known from the message ids alone: its
  * row, from ts to end with cpu of CPU time. */
 void bt_slice_unseen_message(struct bt_run *r, int64_t id, int64_t ts, int64_t end, int64_t cpu);
+/* Whether the gap before item i enters a recorded wait's inside with k of
+ * pre's np frames kept (its deeper frames run from the wait's begin), or
+ * leaves it with k of cur's nc (the earlier ones run to its end). */
+int bt_slice_into_wait(const struct bt_run *r, size_t i, size_t k, size_t np);
+int bt_slice_out_of_wait(const struct bt_run *r, size_t i, size_t k, size_t nc);
 size_t bt_slice_common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
 /* Keep the common prefix k of f only down to its deepest message-loop frame. */
 size_t bt_slice_loop_cut(const struct bt_stacktab *t, const uint32_t *f, size_t k);

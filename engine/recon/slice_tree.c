@@ -9,6 +9,12 @@
  * idle reads each gap from what the records physically mean and knows when
  * a thread waited for work (slice_idle.c). Idle slices' off-CPU own time
  * is idle time, which no method's wall time includes (profile.h).
+ * A sample inside a recorded blocking wait (a timer sample of the blocked
+ * thread, iOS) shows where the thread waited: its frames below the wait's
+ * run from the wait's begin to its end, in every policy but btrace; in
+ * all, the wait's blocked time goes to the frames innermost during it,
+ * each for its share (wait_part), and waits that overlap block the thread
+ * once, so no path's self blocked time exceeds its self time.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +67,7 @@ void bt_slice_push(struct bt_run *r, uint32_t frame, uint32_t node, int64_t t, i
 	struct bt_slice *s = &n->s;
 
 	n->begin_idx = idx;          /* every field is set here or in pop() */
-	n->child_dur = n->child_cpu = n->child_idle = 0;
+	n->child_dur = n->child_cpu = n->child_idle = n->child_wait = 0;
 	n->idle = r->policy == BT_SLICE_IDLE && is_idle_slice(r->tab, frame, r->stack[r->sp - 1].idle,
 								(uint32_t)r->stack[r->sp - 1].s.frame_id);
 	if (n->idle && r->tab->idle_seen)
@@ -127,6 +133,25 @@ static void add_message(struct bt_run *r, const struct bt_slice *s, int64_t idle
 	r->msg.alloc = bt_sat_add(r->msg.alloc, s->alloc_bytes);
 }
 
+/*
+ * The part of node n (ending at t) since the thread began to block
+ * (r->blk): blocked time in its slice, and where it was innermost its own
+ * blocked time, so a wait's blocked time lies where its wall time does (no
+ * path's self blocked time exceeds its self time) when samples inside the
+ * wait showed other frames than its record.
+ */
+static void wait_part(struct bt_run *r, struct snode *n, struct snode *parent, int64_t t)
+{
+	int64_t from = n->s.ts > r->blk->ts ? n->s.ts : r->blk->ts, in = t > from ? t - from : 0;
+
+	n->s.block_dur = bt_sat_add(n->s.block_dur, in);
+	if (r->sink->profile)
+		bt_profile_blocked(r->sink->profile, n->path, in - n->child_wait);
+	n->child_wait = 0;
+	if (parent)
+		parent->child_wait = bt_sat_add(parent->child_wait, in);
+}
+
 void bt_slice_unseen_message(struct bt_run *r, int64_t id, int64_t ts, int64_t end, int64_t cpu)
 {
 	int64_t tid = r->items[0].src->tid;
@@ -160,6 +185,8 @@ void bt_slice_pop(struct bt_run *r, int64_t t, int64_t c, int64_t idx, const str
 	parent->child_cpu = bt_sat_add(parent->child_cpu, s->cpu_dur);
 	idle = bt_sat_add(bt_slice_idle_part(s), n->child_idle);
 	parent->child_idle = bt_sat_add(parent->child_idle, idle);
+	if (r->blk)
+		wait_part(r, n, parent, t);
 	if (r->policy != BT_SLICE_BTRACE && is_message(r, s, parent))
 		add_message(r, s, idle);
 	if (r->sink->profile) {
@@ -276,6 +303,56 @@ void bt_slice_stretch(struct bt_run *r, size_t i, const uint32_t *f, const uint3
 		bt_slice_pop(r, st, sc, (int64_t)i, pre);
 }
 
+/* Whether item it is the end of a blocking record (its end item has the
+ * record's type: slice.c add_dup). */
+static int is_wait_end(const struct bt_item *it)
+{
+	return it->dup && bt_rtype_is_blocking(it->type);
+}
+
+/* Whether item it ends the thread's blocked time: the end of the last
+ * blocking record it is in (r->blk). */
+static int ends_wait(const struct bt_run *r, const struct bt_item *it)
+{
+	return r->blk && r->nblk == 1 && is_wait_end(it);
+}
+
+/* A sample inside a recorded wait that shows the wait's stack and frames
+ * below it (a timer sample of the blocked thread, iOS) was in those frames
+ * from the wait's begin (into: the gap from the wait's begin, item i - 1,
+ * keeps every earlier frame), and stayed there to its end (out). */
+int bt_slice_into_wait(const struct bt_run *r, size_t i, size_t k, size_t np)
+{
+	return &r->items[i - 1] == r->blk && !ends_wait(r, &r->items[i]) && k == np;
+}
+
+int bt_slice_out_of_wait(const struct bt_run *r, size_t i, size_t k, size_t nc)
+{
+	return ends_wait(r, &r->items[i]) && &r->items[i - 1] != r->blk && k == nc;
+}
+
+/*
+ * The end of a blocking record (item end), counted on the path it ends
+ * on. When the thread is in no other, its blocked time ends: the slices
+ * open now get their part of it (wait_part, as those that ended inside
+ * it did), innermost first, and the root what no slice covered. Records
+ * that overlap (data that contradicts itself: a thread waits for one
+ * thing at a time) block it once, from the first's begin to the last's
+ * end.
+ */
+static void end_wait(struct bt_run *r, const struct bt_item *end)
+{
+	size_t j;
+
+	if (r->sink->profile)
+		bt_profile_block_record(r->sink->profile, r->stack[r->sp - 1].path, end->type, end->block);
+	if (--r->nblk)
+		return;
+	for (j = r->sp; j-- > 0;)
+		wait_part(r, &r->stack[j], j ? &r->stack[j - 1] : NULL, end->ts);
+	r->blk = NULL;
+}
+
 /*
  * A midpoint step: frames change halfway through the gap, except the leaf
  * of a duration record's end (it returned exactly then) or begin (it was
@@ -290,18 +367,25 @@ static void step_midpoint(struct bt_run *r, size_t i, const uint32_t *pf, size_t
 	int64_t mt = pre->ts + (cur->ts - pre->ts) / 2, mc = pre->cpu + (cur->cpu - pre->cpu) / 2;
 	int64_t et = mt, ec = mc, st = mt, sc = mc;   /* when popped frames end, pushed ones start */
 	size_t k = bt_slice_common(pf, np, cf, nc), j;
+	int into, out;
 
 	if (pre->msg_id != cur->msg_id)
 		k = bt_slice_loop_cut(r->tab, pf, k);
 	loop_gap(r, pre, cur, pf, np, cf, nc, k, &et, &ec, &st, &sc);
 	if (k == np && np == nc && np && pre->dup)
 		k = np - 1;   /* two calls with the same stack stay two slices */
+	into = bt_slice_into_wait(r, i, k, np);
+	out = bt_slice_out_of_wait(r, i, k, nc);
+	if (into)
+		st = pre->ts, sc = pre->cpu;
+	if (out)
+		et = cur->ts, ec = cur->cpu;
 	for (j = np; j > k; j--) {
-		int exact = pre->dup && j == np;
+		int exact = pre->dup && j == np && !out;
 		bt_slice_pop(r, exact ? pre->ts : et, exact ? pre->cpu : ec, (int64_t)i, pre);
 	}
 	for (j = k; j < nc; j++) {
-		int exact = j == nc - 1 && cur->exact;
+		int exact = j == nc - 1 && cur->exact && !into;
 		bt_slice_push(r, cf[j], cn[j], exact ? cur->ts : st, exact ? cur->cpu : sc, (int64_t)i, pre->ts,
 			      pre->cpu, cur, pre);
 	}
@@ -351,11 +435,17 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 			bt_slice_step_idle(r, i, pf, np, cf, cn, nc);
 		if (policy == BT_SLICE_IDLE)
 			bt_slice_note_wait(r, i, cf, nc);
-		if (items[i].block && sink->profile)
-			bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, items[i].block);
-		if (items[i].block && bt_rtype_is_blocking(items[i].type))
-			for (j = 1; j < r->sp; j++)
-				r->stack[j].s.block_dur = bt_sat_add(r->stack[j].s.block_dur, items[i].block);
+		if (r->blk && is_wait_end(&items[i])) {
+			end_wait(r, &items[i]);
+		} else {
+			if (items[i].block && sink->profile)
+				bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, items[i].block);
+			if (items[i].block && bt_rtype_is_blocking(items[i].type))
+				for (j = 1; j < r->sp; j++)
+					r->stack[j].s.block_dur = bt_sat_add(r->stack[j].s.block_dur, items[i].block);
+		}
+		if (items[i].exact && bt_rtype_is_blocking(items[i].type) && !r->nblk++)
+			r->blk = &items[i];
 		tmp = pf;
 		pf = cf;
 		cf = tmp;

@@ -22,6 +22,10 @@ static int is_unlock_contention(unsigned a)
 
 static const struct bt_ios_rec *sort_base;
 
+/* One lock's contention samples of one thread in time order (ties in the
+ * order read). The order read is time order only within one table: a
+ * database with both per-row and batch tables (spec §10.1) holds a lock's
+ * samples, and a pair's two halves, in either. */
 static int pair_cmp(const void *a, const void *b)
 {
 	const struct bt_ios_rec *x = &sort_base[*(const size_t *)a], *y = &sort_base[*(const size_t *)b];
@@ -32,7 +36,18 @@ static int pair_cmp(const void *a, const void *b)
 		return x->lock_id < y->lock_id ? -1 : 1;
 	if (x->action != y->action)
 		return x->action < y->action ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
 	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The two halves of one wait: the same thread, lock, action, stack and
+ * CPU time (spec §10.6: both samples are written at the acquisition with
+ * the CPU time taken once). */
+static int same_wait(const struct bt_ios_rec *a, const struct bt_ios_rec *b)
+{
+	return a->tid == b->tid && a->lock_id == b->lock_id && a->action == b->action &&
+	       a->stack_id == b->stack_id && a->cpu == b->cpu;
 }
 
 /* Merge b into a: one wait over [min time, max time] (spec Q-6). */
@@ -52,9 +67,18 @@ static void merge(struct bt_ios_rec *a, struct bt_ios_rec *b)
 	b->type = 0;
 }
 
+/*
+ * A thread waits for one lock at a time, so in time order a lock's
+ * contention samples come as begin, end, begin, end: each is paired with
+ * the next if that one is its other half (same_wait). One whose other
+ * half is missing (a batch dump of a hitch window keeps only the records
+ * inside it) stays a point; the CPU time tells it from the next wait's
+ * begin, since the thread ran between two waits.
+ */
 void bt_ios_pair_locks(struct bt_ios_recs *r, struct bt_diag *diag)
 {
 	size_t *idx = bt_xmalloc((r->n ? r->n : 1) * sizeof *idx), n = 0, i, odd = 0;
+	const struct bt_ios_rec *first = NULL;
 
 	for (i = 0; i < r->n; i++)
 		if (r->v[i].type == BT_IOS_LOCK && is_contention(r->v[i].action))
@@ -63,17 +87,18 @@ void bt_ios_pair_locks(struct bt_ios_recs *r, struct bt_diag *diag)
 	qsort(idx, n, sizeof *idx, pair_cmp);
 	for (i = 0; i < n; i++) {
 		struct bt_ios_rec *a = &r->v[idx[i]], *b = i + 1 < n ? &r->v[idx[i + 1]] : NULL;
-		if (b && b->tid == a->tid &&
-		    b->lock_id == a->lock_id && b->action == a->action) {
+		if (b && same_wait(a, b)) {
 			merge(a, b);
 			i++;
-		} else {
-			odd++;
+		} else if (!odd++) {
+			first = a;
 		}
 	}
 	if (odd)
 		bt_diag_count(diag, "unpaired_lock_contention", odd,
-			      "lock-contention samples without the sample that ends or begins them: %zu; kept as points, no wait", odd);
+			      "lock-contention samples without the sample that ends or begins them: %zu (one: tid %lld, lock 0x%llx, action %u, at %lld ns); kept as points, no wait",
+			      odd, (long long)first->tid, (unsigned long long)first->lock_id, (unsigned)first->action,
+			      (long long)first->ts);
 	free(idx);
 }
 

@@ -1,8 +1,8 @@
 /*
  * Unit tests of the iOS importer's decoders (format spec ios-database.md):
  * every table's layout and node size per version, blob decoding with the
- * time scaling, the u32 time unwrap (Q-4), the --symbols parser and the
- * TimeSeriesModel info JSON.
+ * time scaling, the u32 time unwrap (Q-4), the --symbols parser, the
+ * TimeSeriesModel info JSON and the pairing of lock-contention samples.
  */
 #include <stdlib.h>
 
@@ -314,9 +314,59 @@ static void test_sort(void)
 	free(r.v);
 }
 
+/* A lock's contention samples in time order, each with its other half:
+ * read table by table (per-row, then batch: spec §10.1) they are not in
+ * time order, and one whose other half is missing or whose CPU time
+ * differs stays a point, counted. */
+static void test_pair_locks(void)
+{
+	static const struct { int64_t tid, ts, cpu; unsigned action; } in[] = {
+		{ 259, 200, 10, 15 }, { 259, 300, 20, 15 }, { 259, 600, 30, 15 },   /* per-row table */
+		{ 771, 350, 5, 16 }, { 259, 450, 25, 1 },
+		{ 259, 100, 10, 15 }, { 259, 400, 20, 15 }, { 259, 500, 30, 15 },   /* batch table */
+		{ 259, 700, 40, 15 },                        /* its end is missing */
+		{ 259, 800, 50, 15 }, { 259, 900, 51, 15 },  /* not one wait: the CPU times differ */
+		{ 1283, 150, 7, 15 }, { 1283, 250, 7, 15 },  /* another thread, the same lock */
+	};
+	static const int64_t want[][3] = { { 259, 100, 200 }, { 259, 300, 400 }, { 259, 500, 600 },
+					   { 1283, 150, 250 } };
+	struct bt_ios_recs r = { NULL, 0, 0 };
+	struct bt_diag d;
+	size_t i, j, waits = 0, points = 0, found = 0;
+
+	bt_diag_init(&d);
+	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
+		struct bt_ios_rec *x = bt_ios_recs_add(&r);
+		x->type = BT_IOS_LOCK;
+		x->tid = in[i].tid;
+		x->ts = in[i].ts;
+		x->cpu = in[i].cpu;
+		x->action = (uint16_t)in[i].action;
+		x->lock_id = 0x280001230;
+		x->stack_id = 42;
+	}
+	bt_ios_pair_locks(&r, &d);
+	for (i = 0; i < r.n; i++) {
+		const struct bt_ios_rec *x = &r.v[i];
+		waits += x->type == BT_IOS_LOCK_WAIT;
+		points += x->type == BT_IOS_LOCK;
+		for (j = 0; x->type == BT_IOS_LOCK_WAIT && j < sizeof want / sizeof want[0]; j++)
+			found += x->tid == want[j][0] && x->ts == want[j][1] && x->end_ts == want[j][2] &&
+				 x->cpu == x->end_cpu;
+	}
+	is_int(waits, 4, "pair locks: four waits");
+	is_int(found, 4, "pair locks: each over its own begin and end, across the tables");
+	is_int(points, 5, "pair locks: the lone half, the two of different CPU times and the others stay points");
+	is_int(d.n, 1, "pair locks: one diagnostic");
+	is_str(d.items[0].code, "unpaired_lock_contention", "pair locks: the unpaired samples are counted");
+	is_int(d.items[0].count, 3, "pair locks: all three of them");
+	free(r.v);
+}
+
 int main(void)
 {
 	test_sort();
+	test_pair_locks();
 	test_layouts();
 	test_cpu_blob();
 	test_all_layouts();
