@@ -328,9 +328,12 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 	}
 }
 
+/* A record's blocked time where the thread waits for work (an idle path:
+ * a daemon's ReferenceQueue.remove in Object.wait) is that wait, idle
+ * time, which the path's own off-CPU time already counts: not blocked. */
 void bt_profile_blocked(struct bt_profile *p, uint32_t path, int64_t dur)
 {
-	if (dur > 0 && path)
+	if (dur > 0 && path && !p->paths[path].idle)
 		p->paths[path].self[V_BLOCK] = bt_sat_add(p->paths[path].self[V_BLOCK], dur);
 }
 
@@ -345,8 +348,8 @@ void bt_profile_block_record(struct bt_profile *p, uint32_t path, int64_t type, 
 	int kind = bt_block_kind_of(type);
 	struct block_event *e;
 
-	if (dur <= 0 || !path || kind < 0)
-		return;   /* of no known kind: its blocked time is in the totals only */
+	if (dur <= 0 || !path || kind < 0 || p->paths[path].idle)
+		return;   /* of no known kind: its blocked time is in the totals only; or idle */
 	BT_GROW(p->blocks, p->nblocks + 1, p->bcap);
 	e = &p->blocks[p->nblocks++];
 	e->path = path;

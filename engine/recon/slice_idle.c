@@ -411,14 +411,16 @@ static void work_plan(const struct gap *gp, size_t np, size_t nc, struct plan *p
 		p->end = late(gp);
 	if (!gp->unseen && !gp->sleeps) {
 		p->begin = p->end;
+		if (knob("BTX_THIRDS") && np - p->k > (size_t)(gp->pre->dup != 0) && nc - p->k > (size_t)entered(gp->cur)) {
+			p->end = (struct pt){ gp->pre->ts + gp->g / 3, gp->pre->cpu + gp->d / 3 };
+			p->begin = (struct pt){ gp->cur->ts - gp->g / 3, gp->cur->cpu - gp->d / 3 };
+		}
 		return;
 	}
 	if (knob("BTX_OLDMID")) {
 		p->end = p->begin = mid(gp);
 		return;
 	}
-	(void)np;
-	(void)nc;
 	p->begin = v == 1 ? p->end : v == 2 ? late(gp) : mid(gp);
 	if (p->begin.t < p->end.t)
 		p->begin = p->end;
