@@ -363,8 +363,11 @@ static int loop_plan(const struct bt_run *r, const struct gap *gp, const uint32_
 			p->unseen_msg = pre->msg_id;
 			p->unseen_at = p->end;
 		}
+	} else if (at_pre == AT_WAIT) {
+		p->end = p->to;   /* its own frames wait until it woke */
+		return 1;
 	} else {
-		p->end = at_pre == AT_WAIT ? p->to : p->from;
+		p->end = p->from;
 	}
 	p->wait = WAIT_LOOP;
 	return 1;
