@@ -274,11 +274,12 @@ static int64_t keep_median(struct keep *k)
  */
 void bt_slice_idle_begin(struct bt_run *r, size_t n)
 {
-	struct keep *run = bt_xcalloc(2, sizeof *run), *sleep = run + 1;
+	struct keep *run = bt_xcalloc(3, sizeof *run), *sleep = run + 1, *depth = run + 2;
+	uint32_t fa[BT_SLICE_MAX_FRAMES], fb[BT_SLICE_MAX_FRAMES], na[BT_SLICE_MAX_FRAMES], nb[BT_SLICE_MAX_FRAMES];
 	int64_t w = r->tab->interval, med;
 	size_t i;
 
-	run->step = sleep->step = 1;
+	run->step = sleep->step = depth->step = 1;
 	for (i = 1; i < n; i++) {
 		const struct bt_item *a = &r->items[i - 1], *b = &r->items[i];
 		int64_t g = b->ts - a->ts, d = clamp64(b->cpu - a->cpu, 0, g);
@@ -287,12 +288,20 @@ void bt_slice_idle_begin(struct bt_run *r, size_t n)
 			continue;
 		if (!sw)
 			keep_add(run, g);
-		else if (sw == 1 && a->msg_id && a->msg_id == b->msg_id)
+		else if (sw == 1 && a->msg_id && a->msg_id == b->msg_id) {
+			size_t x = bt_item_frames(r->tab, a, NULL, NULL, 0, fa, na);
+			size_t y = bt_item_frames(r->tab, b, NULL, NULL, 0, fb, nb);
 			keep_add(sleep, g - d);
+			keep_add(depth, (int64_t)bt_slice_common(fa, x, fb, y));
+		}
 	}
 	med = keep_median(run);
-	r->dense = w > 0 && med >= 0 && med <= 2 * w;
+	r->dense = w > 0 && (knob("BTX_NODENSE") || (med >= 0 && med <= 2 * w));
 	r->work_sleep = (med = keep_median(sleep)) < 0 ? 0 : med;
+	r->sleep_depth = (med = keep_median(depth)) < 0 ? 0 : med;
+	if (getenv("BTX_DBG"))
+		fprintf(stderr, "tid %lld dense %d run-median %lld (n %zu) ws %lld W %lld E %lld\n", (long long)r->items[0].src->tid, r->dense,
+			(long long)keep_median(run), run->m, (long long)r->work_sleep, (long long)w, (long long)r->tab->first_capture);
 	free(run);
 }
 
@@ -344,7 +353,9 @@ static int loop_plan(const struct bt_run *r, const struct gap *gp, const uint32_
 		return 1;
 	}
 	if (at_cur == AT_WAIT && polls <= 1) {   /* into the poll at cur */
-		p->end = p->begin = late(gp);
+		p->begin = p->end_up = late(gp);
+		p->end = knob("BTX_INTO") ? late(gp) : early(gp);
+		p->up = k + (np - k + 1) / 2;
 		return 1;
 	}
 	p->begin = p->to = awake(gp);
@@ -353,9 +364,12 @@ static int loop_plan(const struct bt_run *r, const struct gap *gp, const uint32_
 	if (at_pre != AT_WAIT && own > 0)
 		p->from.t += min64(own * r->work_sleep, p->to.t - p->from.t);
 	if (at_pre == AT_WORK) {
+		int v = knob("BTX_OWN");
 		p->end = asleep(gp);
 		p->end_up = p->from;
-		p->up = np;
+		p->up = v == 1 ? k + (np - k + 1) / 2 : v == 2 ? k + 1 : v == 3 ? (size_t)r->sleep_depth : np;
+		if (p->up < k + 1)
+			p->up = k + 1;
 	} else if (at_pre == AT_CALLBACK && polls > 0) {
 		/* the poll returned and its message ran, unsampled, until the sleep */
 		p->end = early(gp);
@@ -412,6 +426,10 @@ static void work_plan(const struct gap *gp, size_t np, size_t nc, struct plan *p
 	p->end = early(gp);
 	if (gp->unseen && gp->pre->type == JNI_ENTRY && !gp->pre->dup)
 		p->end = late(gp);
+	else if (gp->unseen && knob("BTX_END") == 1)
+		p->end = late(gp);
+	else if (gp->unseen && knob("BTX_END") == 2)
+		p->end = mid(gp);
 	if (!gp->unseen && !gp->sleeps) {
 		p->begin = p->end;
 		if (knob("BTX_THIRDS") && np - p->k > (size_t)(gp->pre->dup != 0) && nc - p->k > (size_t)entered(gp->cur)) {
