@@ -1,0 +1,46 @@
+#!/bin/sh
+# The device simulator (tests/fixtures/mkdevice.py): both models, 3/5/8
+# threads, with and without --poll-records: verify_dump.py agrees with the
+# truth, check_device.py checks what the writer may write and the truth's
+# consistency (and prints the realism figures), the same options give the
+# same bytes, a damaged truth is rejected, the scorers run on the output.
+. tests/lib.sh
+MK=$ROOT/tests/fixtures/mkdevice.py
+CK=$ROOT/tests/fixtures/check_device.py
+for m in feed media; do
+	for n in 3 5 8; do
+		d=$T/$m$n
+		python3 "$MK" "$d" --model "$m" --threads "$n" --records 4000 --seed "$n" >/dev/null
+		check "$m --threads $n: verify_dump agrees" python3 tests/fixtures/verify_dump.py "$d"
+		python3 "$CK" "$d" | sed "s/^\(not \)*ok - /&$m $n: /"
+	done
+	python3 "$MK" "$T/${m}p" --model "$m" --records 4000 --seed 2 --poll-records >/dev/null
+	check "$m --poll-records: verify_dump agrees" python3 tests/fixtures/verify_dump.py "$T/${m}p"
+	python3 "$CK" "$T/${m}p" --poll | grep -v '^#' | sed "s/^\(not \)*ok - /&$m poll: /"
+done
+python3 "$MK" "$T/again" --threads 3 --records 4000 --seed 3 >/dev/null
+check "same options, same dump" cmp "$T/feed3/sampling.bin" "$T/again/sampling.bin"
+check "same options, same mapping" cmp "$T/feed3/sampling-mapping.bin" "$T/again/sampling-mapping.bin"
+check "same options, same truth" diff -r "$T/feed3/truth" "$T/again/truth"
+python3 "$MK" "$T/nt" --threads 3 --records 4000 --seed 3 --no-truth >/dev/null
+check "--no-truth writes the same dump" cmp "$T/feed3/sampling.bin" "$T/nt/sampling.bin"
+python3 "$MK" "$T/x" --model tv >/dev/null 2>&1; is "$?" 2 "an unknown model exits 2"
+
+# a damaged truth is rejected: an activation shifted by 2 ms
+mkdir -p "$T/bad/truth"
+cp "$T/feed5/"*.bin "$T/bad/"
+cp "$T/feed5/truth/"*.tsv "$T/bad/truth/"
+python3 -c 'import sys
+rows = open(sys.argv[1]).read().split("\n")
+i = next(i for i, r in enumerate(rows) if "FeedItemViewHolder.bind" in r)
+f = rows[i].split("\t"); f[3] = str(int(f[3]) + 2000000); f[4] = str(int(f[4]) + 2000000); rows[i] = "\t".join(f)
+open(sys.argv[2], "w").write("\n".join(rows))' "$T/feed5/truth/intervals.tsv" "$T/bad/truth/intervals.tsv"
+got=$(python3 "$CK" "$T/bad" | grep -c '^not ok')
+check "check_device.py rejects a shifted activation ($got failures)" test "$got" -ge 1
+
+# the scorers read the truth (their figures are not looked at here)
+"$BIN" import -q "$T/feed5" -o "$T/feed5.db" 2>/dev/null
+check "score_threads.py runs on the output" python3 tests/fixtures/score_threads.py "$T/feed5" "x=$T/feed5.db"
+python3 tests/fixtures/check_thread_states.py "$T/feed5" "$T/feed5.db" >/dev/null 2>&1
+st=$?
+check "check_thread_states.py runs on the output (exit $st: 0 or 1 for the tool's parts)" test "$st" -le 1
