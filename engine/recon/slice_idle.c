@@ -9,31 +9,32 @@
  * Running Java code passes capture points all the time (every allocation
  * is one), so after a sample it runs on unsampled for at most about one
  * interval, and Java code that resumes after a stretch no hook sees (native
- * code, a sleep) is sampled about first_capture later. Both figures are
- * measured in the trace itself (bt_gap_calibrate). A gap therefore holds,
- * in order: a head of at most one interval, in which frames that ended
- * returned and frames that began were called; when it is longer, a stretch
- * no hook saw; and a short tail before the later sample.
+ * code, a sleep) is sampled about one first capture later. Both figures
+ * are measured in the trace itself (bt_gap_calibrate). A gap therefore
+ * holds, in order: a head of at most one interval, in which frames that
+ * ended returned; when it is longer, a stretch no hook saw; and a tail of
+ * about one first capture before the later sample.
  *
  *   - The voluntary context switches say whether the thread slept in the
  *     gap (a duration record's own sleep left out: its counters are taken
  *     at its end), the CPU delta how long it ran.
  *   - No sleep, no unseen stretch: one boundary, somewhere in the gap: its
- *     middle.
- *   - An unseen stretch without sleep is native code: the frames that
- *     ended did so in the head, unless the earlier sample is a native
- *     method's entry (kJNITrampoline), which ran through it.
- *   - A sleep is the thread's wait for work (idle) when its role says so: a
- *     new Looper message id (the loop went back to its poll), a worker
- *     whose task changed (the stacks part at or above where its task
- *     begins: runWorker, a binder call's execTransact), or slept longer
- *     than TASK_IDLE_NS with the same task frames. The frames that ended
- *     ran until the thread went to sleep (the CPU before it), the idle time
- *     runs through the wait's frames, and the frames that began did so when
- *     it woke, one first capture before the later sample.
+ *     middle (for two boundaries too: they are mostly a return and the
+ *     next call, back to back).
+ *   - An unseen stretch: the frames that ended did so in the head, unless
+ *     the earlier sample is a native method's entry (kJNITrampoline), which
+ *     then ran through it; the frames that began, at the middle of the gap
+ *     (the stretch may be theirs or their caller's: the records cannot tell).
+ *   - A sleep is the thread's wait for work (idle) when its role says so:
+ *     the Looper went back to its poll (a new message id, or a sample in
+ *     the poll), or a worker's task changed (the stacks part at or above
+ *     where its task begins: runWorker, a binder call's execTransact), or it
+ *     slept longer than TASK_IDLE_NS with the same task frames. The work
+ *     that ended ran until the thread went to sleep (the gap's CPU before
+ *     it), the work that began from when it woke, one first capture before
+ *     the later sample; the wait runs through the wait's frames.
  *   - Duration records are exact, and so is a native method's entry.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,8 @@
  * milliseconds, a worker's wait for work is unbounded (seconds between
  * binder calls, pool tasks, messages). */
 #define TASK_IDLE_NS 10000000
+/* Up to this many of a thread's in-message sleeps are kept for their median. */
+#define SLEEP_SAMPLES 255
 
 /* A point of the gap: wall and CPU time. */
 struct pt {
@@ -62,6 +65,7 @@ struct gap {
 	int64_t head;        /* how long Java code can have run on after pre: min(g, interval) */
 	int64_t tail;        /* ... before cur, after a stretch no hook saw */
 	int unseen;          /* longer than head and tail: a stretch no hook saw */
+	int throttled;       /* the throttle, not the thread's waking, timed cur */
 };
 
 static int64_t min64(int64_t a, int64_t b)
@@ -72,12 +76,6 @@ static int64_t min64(int64_t a, int64_t b)
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
-}
-
-static int knob(const char *name)   /* experiment switch, removed before landing */
-{
-	const char *v = getenv(name);
-	return v ? atoi(v) : 0;
 }
 
 /*
@@ -101,6 +99,9 @@ static int64_t gap_sleeps(const struct gap *gp)
 	return v < 0 ? 0 : v;
 }
 
+/* The gap before cur. A sample later than an interval and a few first
+ * captures after pre was timed by the thread's own code (its first capture
+ * once the throttle was open); an earlier one, by the throttle. */
 static void gap_read(const struct bt_run *r, const struct bt_item *pre, const struct bt_item *cur,
 		     struct gap *gp)
 {
@@ -113,7 +114,8 @@ static void gap_read(const struct bt_run *r, const struct bt_item *pre, const st
 	gp->sleeps = gap_sleeps(gp);
 	gp->head = t->interval ? min64(gp->g, t->interval) : gp->g;
 	gp->tail = min64(t->first_capture, gp->g - gp->head);
-	gp->unseen = r->dense && gp->g > gp->head + gp->tail;
+	gp->unseen = t->interval && gp->g > gp->head + gp->tail;
+	gp->throttled = t->interval && gp->g <= t->interval + 3 * t->first_capture;
 }
 
 /* The middle of the gap, wall and CPU. */
@@ -140,24 +142,21 @@ static struct pt late(const struct gap *gp)
 }
 
 /* Where a thread that slept in the gap went to sleep: after the CPU time
- * the gap used, less what ran after it woke (its tail). */
+ * the gap used, less what ran after it woke (its tail). Where the throttle
+ * timed cur, what ran after waking is as unknown as what ran before: half. */
 static struct pt asleep(const struct gap *gp)
 {
-	int64_t before = gp->d - min64(gp->d, gp->tail);
+	int64_t before = gp->throttled ? gp->d / 2 : gp->d - min64(gp->d, gp->tail);
 
-	if (knob("BTX_HALF"))
-		before = gp->d / 2;
 	return (struct pt){ gp->pre->ts + before, gp->pre->cpu + before };
 }
 
 /* Where it woke: the frames that began did so then. */
 static struct pt awake(const struct gap *gp)
 {
-	struct pt p = late(gp);
-
-	if (knob("BTX_HALF"))
+	if (gp->throttled)
 		return (struct pt){ gp->cur->ts - gp->d / 2, gp->cur->cpu - gp->d / 2 };
-	return p;
+	return late(gp);
 }
 
 /* Whether item it's leaf was entered exactly at its time: a duration
@@ -201,8 +200,8 @@ static size_t task_cut(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 }
 
 /* Where a Looper thread is, below the loop frame at depth k of stack f:
- * at the loop itself, in its wait for the next message (MessageQueue.next,
- * unless in work the poll called back: input events, vsync), or in work. */
+ * at the loop itself, in its wait for the next message (MessageQueue.next),
+ * in work the poll called back (input events, vsync), or in a message. */
 enum { AT_LOOP, AT_WAIT, AT_CALLBACK, AT_WORK };
 static int loop_place(const struct bt_stacktab *t, const uint32_t *f, size_t n, size_t k)
 {
@@ -217,9 +216,6 @@ static int loop_place(const struct bt_stacktab *t, const uint32_t *f, size_t n, 
 			return AT_CALLBACK;
 	return AT_WAIT;
 }
-
-/* Up to this many of a thread's in-message sleeps are kept for their median. */
-#define SLEEP_SAMPLES 255
 
 static int cmp64(const void *a, const void *b)
 {
@@ -250,92 +246,69 @@ static void keep_add(struct keep *k, int64_t x)
 	k->v[k->m++] = x;
 }
 
-static int64_t keep_median(struct keep *k)
-{
-	if (!k->m)
-		return -1;
-	qsort(k->v, k->m, sizeof *k->v, cmp64);
-	return k->v[k->m / 2];
-}
-
 /*
- * What the thread's own gaps say before its steps:
- *   - whether its running code is sampled as soon as the throttle lets it:
- *     the gaps in which it did not sleep are then mostly about one
- *     interval (at most twice one, half of them or more); code that
- *     passes capture points rarely leaves them spread, and then a long
- *     gap says nothing about where in it frames changed;
- *   - how long one unhooked sleep inside its work lasts (disk, a
- *     RenderThread sync, a lock without a record): the median off-CPU
- *     time of the gaps that hold exactly one sleep with the same Looper
- *     message on both sides and no record's bound in them. A message
- *     that ends and slept more times than the loop polled did so before
- *     its end, about this long each (loop_plan).
+ * How long one unhooked sleep inside the thread's work lasts (a RenderThread
+ * sync, disk, a lock without a record): the median off-CPU time of the gaps
+ * that hold exactly one sleep with the same Looper message on both sides
+ * and no record's bound in them. A message that ends and slept more times
+ * than the loop's polls could did so before its end, about this long each
+ * (loop_plan).
  */
 void bt_slice_idle_begin(struct bt_run *r, size_t n)
 {
-	struct keep *run = bt_xcalloc(3, sizeof *run), *sleep = run + 1, *depth = run + 2;
-	uint32_t fa[BT_SLICE_MAX_FRAMES], fb[BT_SLICE_MAX_FRAMES], na[BT_SLICE_MAX_FRAMES], nb[BT_SLICE_MAX_FRAMES];
-	int64_t w = r->tab->interval, med;
+	struct keep *k = bt_xcalloc(1, sizeof *k);
 	size_t i;
 
-	run->step = sleep->step = depth->step = 1;
+	k->step = 1;
 	for (i = 1; i < n; i++) {
 		const struct bt_item *a = &r->items[i - 1], *b = &r->items[i];
 		int64_t g = b->ts - a->ts, d = clamp64(b->cpu - a->cpu, 0, g);
-		int64_t sw = (int64_t)b->src->nvcsw - a->src->nvcsw;
-		if (a->exact || b->exact || b->dup)
-			continue;
-		if (!sw)
-			keep_add(run, g);
-		else if (sw == 1 && a->msg_id && a->msg_id == b->msg_id) {
-			size_t x = bt_item_frames(r->tab, a, NULL, NULL, 0, fa, na);
-			size_t y = bt_item_frames(r->tab, b, NULL, NULL, 0, fb, nb);
-			keep_add(sleep, g - d);
-			keep_add(depth, (int64_t)bt_slice_common(fa, x, fb, y));
-		}
+		if (!a->exact && !b->exact && !b->dup && a->msg_id && a->msg_id == b->msg_id &&
+		    (int64_t)b->src->nvcsw - a->src->nvcsw == 1)
+			keep_add(k, g - d);
 	}
-	med = keep_median(run);
-	r->dense = w > 0 && (knob("BTX_NODENSE") || (med >= 0 && med <= 2 * w));
-	r->work_sleep = (med = keep_median(sleep)) < 0 ? 0 : med;
-	r->sleep_depth = (med = keep_median(depth)) < 0 ? 0 : med;
-	if (getenv("BTX_DBG"))
-		fprintf(stderr, "tid %lld dense %d run-median %lld (n %zu) ws %lld W %lld E %lld\n", (long long)r->items[0].src->tid, r->dense,
-			(long long)keep_median(run), run->m, (long long)r->work_sleep, (long long)w, (long long)r->tab->first_capture);
-	free(run);
+	r->work_sleep = 0;
+	if (k->m) {
+		qsort(k->v, k->m, sizeof *k->v, cmp64);
+		r->work_sleep = k->v[k->m / 2];
+	}
+	free(k);
 }
 
-/* The plan for one gap: where the ended frames end, the begun ones begin,
- * how many frames stay, and what waited in between. */
+/* The plan for one gap: where the ended frames end (those above depth up
+ * at end_up), where the begun ones begin, how many frames stay, and what
+ * waited in between, from when to when. */
 enum { WAIT_NONE, WAIT_LOOP, WAIT_TASK };
 struct plan {
-	struct pt end, begin;
-	struct pt end_up;    /* where the ended frames above depth up end (from up on: end) */
-	size_t up;
-	size_t k;
-	int wait;            /* what waited between: nothing, the loop's wait, a worker's */
-	struct pt from, to;  /* ... and when */
-	int to_wait;         /* a pool worker's: through its wait's stack, when known */
+	struct pt end, end_up, begin;
+	size_t up, k;
+	int wait;
+	struct pt from, to;
+	int to_wait;         /* a pool worker's wait: through its wait's stack, when known */
 	int64_t unseen_msg;  /* a message no sample shows ran from unseen_at to from, or 0 */
 	struct pt unseen_at;
 };
 
 /*
  * A gap at the message loop (k frames in common, the last the loop frame)
- * where the loop went back to its poll: the message id changed, or one
- * side is in the poll. Each entry into the poll bumps the id and sleeps at
- * most once. If the thread slept, the work that ended ran until it went to
- * sleep, and on for each sleep more than the polls (its own: a RenderThread
- * sync, I/O), and the work that began did so when it woke; a sample in the
- * poll ends its frames when the thread woke. Without a sleep one message
- * followed the other: one boundary. Returns 0 when this does not apply.
+ * where the loop went back to its poll: the message id changed, or one side
+ * is in the poll (its wait, or work it called back). Each entry into the
+ * poll bumps the id and sleeps at most once, and the first poll of a
+ * MessageQueue.next() after a message has no timeout (it cannot sleep). If
+ * the thread slept, the message that ended ran until it slept, and on for
+ * each sleep more than the polls could take (its own: a RenderThread sync,
+ * I/O), which its shallower half of frames holds (the deeper ones returned
+ * first); the work that began did so when it woke. A callback the poll
+ * made began when the thread woke and sampled it at once: the message it
+ * posted follows it closely. Without a sleep one piece of work followed
+ * the other: one boundary. Returns 0 when this does not apply.
  */
 static int loop_plan(const struct bt_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
 		     const uint32_t *cf, size_t nc, struct plan *p)
 {
 	const struct bt_item *pre = gp->pre, *cur = gp->cur;
 	int64_t polls = (int64_t)cur->msg_id - (int64_t)pre->msg_id, own;
-	int at_pre, at_cur;
+	int at_pre, at_cur, ended;
 	size_t k = p->k;
 
 	if (k == 0 || !bt_slice_is_loop(r->tab, pf[k - 1]))
@@ -344,44 +317,43 @@ static int loop_plan(const struct bt_run *r, const struct gap *gp, const uint32_
 	at_cur = loop_place(r->tab, cf, nc, k);
 	if (at_pre == AT_WAIT && at_cur == AT_WAIT)
 		return 0;
-	if (!polls && at_pre != AT_WAIT && at_cur != AT_WAIT)
-		return 0;   /* the same message */
+	if (!polls && (at_pre == at_cur || at_pre == AT_LOOP))
+		return 0;   /* the same message, or the same callback */
 	if (polls < 0)
 		polls = 0;
-	if (!gp->sleeps) {   /* back to back: one boundary */
-		p->end = p->begin = early(gp);
+	p->up = k + (np - k + 1) / 2;
+	if (!gp->sleeps) {
+		p->end = p->end_up = p->begin = early(gp);
+		if (at_pre == AT_CALLBACK) {
+			int64_t e = min64(gp->tail, gp->g);
+			p->end = p->end_up = p->begin = (struct pt){ pre->ts + e, pre->cpu + min64(gp->d, e) };
+		}
 		return 1;
 	}
 	if (at_cur == AT_WAIT && polls <= 1) {   /* into the poll at cur */
 		p->begin = p->end_up = late(gp);
-		p->end = knob("BTX_INTO") ? late(gp) : early(gp);
-		p->up = k + (np - k + 1) / 2;
+		p->end = early(gp);
 		return 1;
 	}
 	p->begin = p->to = awake(gp);
 	p->from = asleep(gp);
-	own = gp->sleeps - polls;
+	ended = at_pre == AT_WORK || at_pre == AT_LOOP;
+	own = gp->sleeps - (polls - (ended && polls > 0));
 	if (at_pre != AT_WAIT && own > 0)
 		p->from.t += min64(own * r->work_sleep, p->to.t - p->from.t);
-	if (at_pre == AT_WORK) {
-		int v = knob("BTX_OWN");
-		p->end = asleep(gp);
-		p->end_up = p->from;
-		p->up = v == 1 ? k + (np - k + 1) / 2 : v == 2 ? k + 1 : v == 3 ? (size_t)r->sleep_depth : np;
-		if (p->up < k + 1)
-			p->up = k + 1;
-	} else if (at_pre == AT_CALLBACK && polls > 0) {
+	if (at_pre == AT_WAIT) {
+		p->end = p->end_up = p->to;   /* its own frames wait until it woke */
+		return 1;
+	}
+	p->end = asleep(gp);
+	p->end_up = p->from;
+	if (at_pre == AT_CALLBACK && polls > 0) {
 		/* the poll returned and its message ran, unsampled, until the sleep */
-		p->end = early(gp);
+		p->end = p->end_up = early(gp);
 		if (p->from.t > p->end.t) {
 			p->unseen_msg = pre->msg_id;
 			p->unseen_at = p->end;
 		}
-	} else if (at_pre == AT_WAIT) {
-		p->end = p->to;   /* its own frames wait until it woke */
-		return 1;
-	} else {
-		p->end = p->from;
 	}
 	p->wait = WAIT_LOOP;
 	return 1;
@@ -392,9 +364,10 @@ static int loop_plan(const struct bt_run *r, const struct gap *gp, const uint32_
  * changed (the stacks part at or above where the earlier task began: a
  * worker runs one task at a time and fetches the next from its wait), or
  * when it slept more than TASK_IDLE_NS with the same task frames on both
- * sides (a duration record's own sleep is not the gap's). Then the task
- * ran until the thread slept, and the next one from when it woke.
- * Returns 0 when the sleep was inside the work.
+ * sides (a duration record's own sleep is not the gap's, so one next to
+ * the gap changes nothing). Then the task ran until the thread slept, and
+ * the next one from when it woke. Returns 0 when the sleep was inside the
+ * work.
  */
 static int task_plan(const struct bt_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
 		     struct plan *p)
@@ -405,8 +378,6 @@ static int task_plan(const struct bt_run *r, const struct gap *gp, const uint32_
 		return 0;
 	if (!(k <= cut || gp->g - gp->d > TASK_IDLE_NS))
 		return 0;
-	if (knob("BTX_OLDDUR") && (gp->pre->dup || gp->cur->exact) && k > cut)
-		return 0;
 	p->wait = WAIT_TASK;
 	p->to_wait = cut <= k && cut > 0 && bt_slice_task_of(r->tab, pf[cut - 1]) == BT_TASK_BELOW;
 	p->k = min64(cut, k);
@@ -416,33 +387,14 @@ static int task_plan(const struct bt_run *r, const struct gap *gp, const uint32_
 }
 
 /* Work on both sides, no wait for work between: the frames that ended
- * returned in the head unless the earlier sample entered a native method
- * that ran through the gap; those that began were called after whatever
- * the gap held no sample of. */
-static void work_plan(const struct gap *gp, size_t np, size_t nc, struct plan *p)
+ * returned in the head, unless the earlier sample entered a native method
+ * that ran through the gap; those that began did so at its middle. */
+static void work_plan(const struct gap *gp, struct plan *p)
 {
-	int v = knob("BTX_BEGUN");
-
 	p->end = early(gp);
 	if (gp->unseen && gp->pre->type == JNI_ENTRY && !gp->pre->dup)
 		p->end = late(gp);
-	else if (gp->unseen && knob("BTX_END") == 1)
-		p->end = late(gp);
-	else if (gp->unseen && knob("BTX_END") == 2)
-		p->end = mid(gp);
-	if (!gp->unseen && !gp->sleeps) {
-		p->begin = p->end;
-		if (knob("BTX_THIRDS") && np - p->k > (size_t)(gp->pre->dup != 0) && nc - p->k > (size_t)entered(gp->cur)) {
-			p->end = (struct pt){ gp->pre->ts + gp->g / 3, gp->pre->cpu + gp->d / 3 };
-			p->begin = (struct pt){ gp->cur->ts - gp->g / 3, gp->cur->cpu - gp->d / 3 };
-		}
-		return;
-	}
-	if (knob("BTX_OLDMID")) {
-		p->end = p->begin = mid(gp);
-		return;
-	}
-	p->begin = v == 1 ? p->end : v == 2 ? late(gp) : mid(gp);
+	p->begin = mid(gp);
 	if (p->begin.t < p->end.t)
 		p->begin = p->end;
 }
@@ -495,12 +447,11 @@ void bt_slice_step_idle(struct bt_run *r, size_t i, const uint32_t *pf, size_t n
 	p.k = bt_slice_common(pf, np, cf, nc);
 	if (pre->msg_id != cur->msg_id)
 		p.k = bt_slice_loop_cut(r->tab, pf, p.k);
+	p.up = np;
 	if (!loop_plan(r, &gp, pf, np, cf, nc, &p) && !task_plan(r, &gp, pf, np, &p))
-		work_plan(&gp, np, nc, &p);
-	if (getenv("BTX_DBG") && pre->ts == atoll(getenv("BTX_DBG")))
-		fprintf(stderr, "dbg k=%zu np=%zu nc=%zu wait=%d end=%lld begin=%lld sleeps=%lld g=%lld d=%lld ws=%lld msg %u->%u\n",
-			p.k, np, nc, p.wait, (long long)(p.end.t - pre->ts), (long long)(p.begin.t - pre->ts), (long long)gp.sleeps,
-			(long long)gp.g, (long long)gp.d, (long long)r->work_sleep, pre->msg_id, cur->msg_id);
+		work_plan(&gp, &p);
+	if (p.up == np)
+		p.end_up = p.end;
 	if (p.k == np && np == nc && np && pre->dup)
 		p.k = np - 1;   /* two calls with the same stack stay two slices */
 	into = bt_slice_into_wait(r, i, p.k, np);

@@ -99,9 +99,6 @@ struct bt_run {
 					      * wait for work (through getTask), or NULL */
 	int64_t work_sleep;                  /* the idle policy: how long one unhooked sleep inside
 					      * the thread's work lasts (bt_slice_idle_begin) */
-	int64_t sleep_depth;                 /* ... and how many frames such a sleep keeps */
-	int dense;                           /* ... and whether its running code is sampled as soon
-					      * as the throttle lets it */
 	const struct bt_item *blk;           /* while the thread is in blocking records (between
 					      * their begin and end items): the first's begin */
 	uint32_t nblk;                       /* how many of them have begun and not ended */
