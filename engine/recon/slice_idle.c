@@ -102,7 +102,7 @@ static int64_t gap_sleeps(const struct gap *gp)
 /* The gap before cur. A sample later than an interval and a few first
  * captures after pre was timed by the thread's own code (its first capture
  * once the throttle was open); an earlier one, by the throttle. */
-static void gap_read(const struct bt_run *r, const struct bt_item *pre, const struct bt_item *cur,
+static void gap_read(const struct bt_slice_run *r, const struct bt_item *pre, const struct bt_item *cur,
 		     struct gap *gp)
 {
 	const struct bt_stacktab *t = r->tab;
@@ -128,9 +128,11 @@ static struct pt mid(const struct gap *gp)
  * of the head (of the gap, when it is all head). */
 static struct pt early(const struct gap *gp)
 {
+	int64_t ran = min64(gp->d - min64(gp->d, gp->tail), gp->head);   /* the head's CPU, at most */
+
 	if (!gp->unseen)
 		return mid(gp);
-	return (struct pt){ gp->pre->ts + gp->head / 2, gp->pre->cpu + min64(gp->d, gp->head / 2) };
+	return (struct pt){ gp->pre->ts + gp->head / 2, gp->pre->cpu + ran / 2 };
 }
 
 /* Where frames called after a stretch no hook saw began: the tail. */
@@ -178,7 +180,7 @@ static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 	return 0;
 }
 
-void bt_slice_note_wait(struct bt_run *r, size_t i, const uint32_t *cf, size_t nc)
+void bt_slice_note_wait(struct bt_slice_run *r, size_t i, const uint32_t *cf, size_t nc)
 {
 	if (!r->items[i].dup && in_wait(r->tab, cf, nc))
 		r->wait = &r->items[i];
@@ -254,7 +256,7 @@ static void keep_add(struct keep *k, int64_t x)
  * than the loop's polls could did so before its end, about this long each
  * (loop_plan).
  */
-void bt_slice_idle_begin(struct bt_run *r, size_t n)
+void bt_slice_idle_begin(struct bt_slice_run *r, size_t n)
 {
 	struct keep *k = bt_xcalloc(1, sizeof *k);
 	size_t i;
@@ -303,7 +305,7 @@ struct plan {
  * posted follows it closely. Without a sleep one piece of work followed
  * the other: one boundary. Returns 0 when this does not apply.
  */
-static int loop_plan(const struct bt_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
+static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
 		     const uint32_t *cf, size_t nc, struct plan *p)
 {
 	const struct bt_item *pre = gp->pre, *cur = gp->cur;
@@ -369,7 +371,7 @@ static int loop_plan(const struct bt_run *r, const struct gap *gp, const uint32_
  * the next one from when it woke. Returns 0 when the sleep was inside the
  * work.
  */
-static int task_plan(const struct bt_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
+static int task_plan(const struct bt_slice_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
 		     struct plan *p)
 {
 	size_t cut = task_cut(r->tab, pf, np), k = p->k;
@@ -402,7 +404,7 @@ static void work_plan(const struct gap *gp, struct plan *p)
 /* The idle time no sample shows a frame of: a pool worker's wait stack
  * (getTask down to the park, as an earlier record showed it: the park that
  * began this sleep was usually not recorded), else the "(idle)" frame. */
-static void task_wait(struct bt_run *r, size_t i, const uint32_t *pf, const struct plan *p)
+static void task_wait(struct bt_slice_run *r, size_t i, const uint32_t *pf, const struct plan *p)
 {
 	uint32_t wf[BT_SLICE_MAX_FRAMES], wn[BT_SLICE_MAX_FRAMES];
 	size_t nw, k = p->k;
@@ -421,7 +423,7 @@ static void task_wait(struct bt_run *r, size_t i, const uint32_t *pf, const stru
 
 /* The loop's wait between two messages: MessageQueue.next and
  * nativePollOnce where the trace knows those frames (else "(idle)"). */
-static void loop_wait(struct bt_run *r, size_t i, const struct plan *p)
+static void loop_wait(struct bt_slice_run *r, size_t i, const struct plan *p)
 {
 	const uint32_t f[2] = { r->tab->next, r->tab->poll };
 
@@ -433,7 +435,42 @@ static void loop_wait(struct bt_run *r, size_t i, const struct plan *p)
 				 p->to.t, p->to.c);
 }
 
-void bt_slice_step_idle(struct bt_run *r, size_t i, const uint32_t *pf, size_t np, const uint32_t *cf,
+/* b, no earlier than a on the wall clock, and on the CPU clock between
+ * what a thread running from a at most, and reaching hi at least, has used
+ * (a slice's CPU time never exceeds its wall time). */
+static struct pt after(struct pt a, struct pt b, struct pt hi)
+{
+	int64_t t = b.t < a.t ? a.t : b.t;
+
+	return (struct pt){ t, clamp64(b.c, a.c > hi.c - (hi.t - t) ? a.c : hi.c - (hi.t - t),
+					 min64(a.c + (t - a.t), hi.c)) };
+}
+
+/* The plan's points in the order things happened (the deeper frames end,
+ * the shallower, a message no sample shows, the wait, the frames that
+ * begin), each inside the gap on both clocks, so no slice runs backwards. */
+static void order(const struct gap *gp, struct plan *p)
+{
+	struct pt lo = { gp->pre->ts, gp->pre->cpu }, hi = { gp->cur->ts, gp->pre->cpu + gp->d };
+	struct pt *all[] = { &p->end, &p->end_up, &p->unseen_at, &p->from, &p->to, &p->begin };
+	size_t i;
+
+	for (i = 0; i < sizeof all / sizeof *all; i++)
+		*all[i] = (struct pt){ min64(all[i]->t, hi.t), min64(all[i]->c, hi.c) };
+	p->end = after(lo, p->end, hi);
+	p->end_up = after(p->end, p->end_up, hi);
+	if (p->unseen_msg)
+		p->unseen_at = after(p->end_up, p->unseen_at, hi);
+	if (p->wait != WAIT_NONE) {
+		p->from = after(p->unseen_msg ? p->unseen_at : p->end_up, p->from, hi);
+		p->to = after(p->from, p->to, hi);
+		p->begin = after(p->to, p->begin, hi);
+	} else {
+		p->begin = after(p->end_up, p->begin, hi);
+	}
+}
+
+void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, size_t np, const uint32_t *cf,
 			const uint32_t *cn, size_t nc)
 {
 	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
@@ -452,6 +489,7 @@ void bt_slice_step_idle(struct bt_run *r, size_t i, const uint32_t *pf, size_t n
 		work_plan(&gp, &p);
 	if (p.up == np)
 		p.end_up = p.end;
+	order(&gp, &p);
 	if (p.k == np && np == nc && np && pre->dup)
 		p.k = np - 1;   /* two calls with the same stack stay two slices */
 	into = bt_slice_into_wait(r, i, p.k, np);

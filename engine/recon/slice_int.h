@@ -86,7 +86,7 @@ struct bt_msg_acc {
 
 /* One thread's run of the algorithm (slice_tree.c), which the idle
  * policy's step (slice_idle.c) drives too. */
-struct bt_run {
+struct bt_slice_run {
 	const struct bt_stacktab *tab;
 	enum bt_slice_policy policy;
 	const struct bt_item *items;
@@ -109,22 +109,22 @@ struct bt_run {
 /* Open frame (node, or 0) at (t, c) for the item at index idx; its gap
  * runs from (last_t, last_c), begin gives its record fields and base the
  * record its counters are deltas from. */
-void bt_slice_push(struct bt_run *r, uint32_t frame, uint32_t node, int64_t t, int64_t c, int64_t idx,
+void bt_slice_push(struct bt_slice_run *r, uint32_t frame, uint32_t node, int64_t t, int64_t c, int64_t idx,
 		   int64_t last_t, int64_t last_c, const struct bt_item *begin, const struct bt_item *base);
 /* Close the top frame at (t, c); its counters run up to item end. */
-void bt_slice_pop(struct bt_run *r, int64_t t, int64_t c, int64_t idx, const struct bt_item *end);
+void bt_slice_pop(struct bt_slice_run *r, int64_t t, int64_t c, int64_t idx, const struct bt_item *end);
 /* Frames f (nodes, or none) open through the gap before item i, from
  * (et, ec) to (st, sc), with no counters; begin gives their record fields. */
-void bt_slice_stretch(struct bt_run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
+void bt_slice_stretch(struct bt_slice_run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
 		      const struct bt_item *begin, int64_t et, int64_t ec, int64_t st, int64_t sc);
 /* A Looper message no sample shows, known from the message ids alone: its
  * row, from ts to end with cpu of CPU time. */
-void bt_slice_unseen_message(struct bt_run *r, int64_t id, int64_t ts, int64_t end, int64_t cpu);
+void bt_slice_unseen_message(struct bt_slice_run *r, int64_t id, int64_t ts, int64_t end, int64_t cpu);
 /* Whether the gap before item i enters a recorded wait's inside with k of
  * pre's np frames kept (its deeper frames run from the wait's begin), or
  * leaves it with k of cur's nc (the earlier ones run to its end). */
-int bt_slice_into_wait(const struct bt_run *r, size_t i, size_t k, size_t np);
-int bt_slice_out_of_wait(const struct bt_run *r, size_t i, size_t k, size_t nc);
+int bt_slice_into_wait(const struct bt_slice_run *r, size_t i, size_t k, size_t np);
+int bt_slice_out_of_wait(const struct bt_slice_run *r, size_t i, size_t k, size_t nc);
 size_t bt_slice_common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
 /* Keep the common prefix k of f only down to its deepest message-loop frame. */
 size_t bt_slice_loop_cut(const struct bt_stacktab *t, const uint32_t *f, size_t k);
@@ -133,14 +133,14 @@ int bt_slice_is_loop(const struct bt_stacktab *t, int64_t frame);
 int bt_slice_task_of(const struct bt_stacktab *t, uint32_t frame);
 
 /* What the idle policy learns of a thread before its steps (slice_idle.c). */
-void bt_slice_idle_begin(struct bt_run *r, size_t n);
+void bt_slice_idle_begin(struct bt_slice_run *r, size_t n);
 /* The idle policy's step over the gap before item i (slice_idle.c). */
-void bt_slice_step_idle(struct bt_run *r, size_t i, const uint32_t *pf, size_t np, const uint32_t *cf,
+void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, size_t np, const uint32_t *cf,
 			const uint32_t *cn, size_t nc);
 
 /* Remember item i as the thread's last sample in its wait for work
  * when its frames cf show one (the idle policy). */
-void bt_slice_note_wait(struct bt_run *r, size_t i, const uint32_t *cf, size_t nc);
+void bt_slice_note_wait(struct bt_slice_run *r, size_t i, const uint32_t *cf, size_t nc);
 
 /* The throttle's interval and first capture delay, from every thread's
  * sorted items (threads n of them, item arrays v with counts cnt). */

@@ -60,7 +60,7 @@ static int is_idle_slice(const struct bt_stacktab *t, uint32_t frame, int parent
 
 /* Ids are given in preorder (a parent's is smaller than its children's),
  * while slices reach the sink as they end. */
-void bt_slice_push(struct bt_run *r, uint32_t frame, uint32_t node, int64_t t, int64_t c, int64_t idx,
+void bt_slice_push(struct bt_slice_run *r, uint32_t frame, uint32_t node, int64_t t, int64_t c, int64_t idx,
 		 int64_t last_t, int64_t last_c, const struct bt_item *begin, const struct bt_item *base)
 {
 	struct snode *n = &r->stack[r->sp];
@@ -101,14 +101,14 @@ void bt_slice_push(struct bt_run *r, uint32_t frame, uint32_t node, int64_t t, i
 
 /* A message slice: a child of a message-loop frame, other than the wait
  * for the next message (idle time belongs to the loop, DESIGN §5). */
-static int is_message(const struct bt_run *r, const struct bt_slice *s, const struct snode *parent)
+static int is_message(const struct bt_slice_run *r, const struct bt_slice *s, const struct snode *parent)
 {
 	return s->parent_id && s->msg_id && !r->tab->idle[s->frame_id] &&
 	       !r->tab->loop[s->frame_id] && r->tab->loop[parent->s.frame_id];
 }
 
 /* One message per run of consecutive message slices with the same id. */
-static void end_message(struct bt_run *r, int64_t tid)
+static void end_message(struct bt_slice_run *r, int64_t tid)
 {
 	if (r->msg.id && !r->rc && r->sink->message) {
 		const struct bt_message m = { tid, r->msg.id, r->msg.ts, r->msg.end - r->msg.ts, r->msg.cpu,
@@ -118,7 +118,7 @@ static void end_message(struct bt_run *r, int64_t tid)
 	r->msg.id = 0;
 }
 
-static void add_message(struct bt_run *r, const struct bt_slice *s, int64_t idle)
+static void add_message(struct bt_slice_run *r, const struct bt_slice *s, int64_t idle)
 {
 	if (r->msg.id != s->msg_id) {
 		end_message(r, s->tid);
@@ -140,7 +140,7 @@ static void add_message(struct bt_run *r, const struct bt_slice *s, int64_t idle
  * path's self blocked time exceeds its self time) when samples inside the
  * wait showed other frames than its record.
  */
-static void wait_part(struct bt_run *r, struct snode *n, struct snode *parent, int64_t t)
+static void wait_part(struct bt_slice_run *r, struct snode *n, struct snode *parent, int64_t t)
 {
 	int64_t from = n->s.ts > r->blk->ts ? n->s.ts : r->blk->ts, in = t > from ? t - from : 0;
 
@@ -152,7 +152,7 @@ static void wait_part(struct bt_run *r, struct snode *n, struct snode *parent, i
 		parent->child_wait = bt_sat_add(parent->child_wait, in);
 }
 
-void bt_slice_unseen_message(struct bt_run *r, int64_t id, int64_t ts, int64_t end, int64_t cpu)
+void bt_slice_unseen_message(struct bt_slice_run *r, int64_t id, int64_t ts, int64_t end, int64_t cpu)
 {
 	int64_t tid = r->items[0].src->tid;
 
@@ -164,7 +164,7 @@ void bt_slice_unseen_message(struct bt_run *r, int64_t id, int64_t ts, int64_t e
 }
 
 /* Pop the top node, ending it at (t, c); counters run up to item end. */
-void bt_slice_pop(struct bt_run *r, int64_t t, int64_t c, int64_t idx, const struct bt_item *end)
+void bt_slice_pop(struct bt_slice_run *r, int64_t t, int64_t c, int64_t idx, const struct bt_item *end)
 {
 	struct snode *n = &r->stack[--r->sp], *parent = &r->stack[r->sp - 1];
 	struct bt_slice *s = &n->s;
@@ -214,7 +214,7 @@ size_t bt_slice_common(const uint32_t *a, size_t na, const uint32_t *b, size_t n
 }
 
 /* One upstream step: close what disappeared, open what appeared (§8.2). */
-static void step_btrace(struct bt_run *r, size_t i, const uint32_t *pf, size_t np,
+static void step_btrace(struct bt_slice_run *r, size_t i, const uint32_t *pf, size_t np,
 			const uint32_t *cf, const uint32_t *cn, size_t nc)
 {
 	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
@@ -256,7 +256,7 @@ static int is_idle(const struct bt_stacktab *t, const uint32_t *f, size_t n, siz
  * the idle rest belongs to the loop frame. Returns 0 where that does not
  * apply (no loop frame, or no message on either side).
  */
-static int loop_gap(const struct bt_run *r, const struct bt_item *pre, const struct bt_item *cur,
+static int loop_gap(const struct bt_slice_run *r, const struct bt_item *pre, const struct bt_item *cur,
 		    const uint32_t *pf, size_t np, const uint32_t *cf, size_t nc, size_t k,
 		    int64_t *et, int64_t *ec, int64_t *st, int64_t *sc)
 {
@@ -291,7 +291,7 @@ static int loop_gap(const struct bt_run *r, const struct bt_item *pre, const str
 
 /* Frames f (nodes, or none) open through the gap before item i, from
  * (et, ec) to (st, sc), with no counters; begin gives their record fields. */
-void bt_slice_stretch(struct bt_run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
+void bt_slice_stretch(struct bt_slice_run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
 		      const struct bt_item *begin, int64_t et, int64_t ec, int64_t st, int64_t sc)
 {
 	const struct bt_item *pre = &r->items[i - 1];
@@ -312,7 +312,7 @@ static int is_wait_end(const struct bt_item *it)
 
 /* Whether item it ends the thread's blocked time: the end of the last
  * blocking record it is in (r->blk). */
-static int ends_wait(const struct bt_run *r, const struct bt_item *it)
+static int ends_wait(const struct bt_slice_run *r, const struct bt_item *it)
 {
 	return r->blk && r->nblk == 1 && is_wait_end(it);
 }
@@ -321,12 +321,12 @@ static int ends_wait(const struct bt_run *r, const struct bt_item *it)
  * below it (a timer sample of the blocked thread, iOS) was in those frames
  * from the wait's begin (into: the gap from the wait's begin, item i - 1,
  * keeps every earlier frame), and stayed there to its end (out). */
-int bt_slice_into_wait(const struct bt_run *r, size_t i, size_t k, size_t np)
+int bt_slice_into_wait(const struct bt_slice_run *r, size_t i, size_t k, size_t np)
 {
 	return &r->items[i - 1] == r->blk && !ends_wait(r, &r->items[i]) && k == np;
 }
 
-int bt_slice_out_of_wait(const struct bt_run *r, size_t i, size_t k, size_t nc)
+int bt_slice_out_of_wait(const struct bt_slice_run *r, size_t i, size_t k, size_t nc)
 {
 	return ends_wait(r, &r->items[i]) && &r->items[i - 1] != r->blk && k == nc;
 }
@@ -340,7 +340,7 @@ int bt_slice_out_of_wait(const struct bt_run *r, size_t i, size_t k, size_t nc)
  * thing at a time) block it once, from the first's begin to the last's
  * end.
  */
-static void end_wait(struct bt_run *r, const struct bt_item *end)
+static void end_wait(struct bt_slice_run *r, const struct bt_item *end)
 {
 	size_t j;
 
@@ -360,7 +360,7 @@ static void end_wait(struct bt_run *r, const struct bt_item *end)
  * changes belong to the later sample's stack (DESIGN §5), so a slice's
  * counters run from the item before its first to its last.
  */
-static void step_midpoint(struct bt_run *r, size_t i, const uint32_t *pf, size_t np,
+static void step_midpoint(struct bt_slice_run *r, size_t i, const uint32_t *pf, size_t np,
 			  const uint32_t *cf, const uint32_t *cn, size_t nc)
 {
 	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
@@ -395,7 +395,7 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 			enum bt_slice_policy policy, const struct bt_slice_sink *sink, int64_t *next_id,
 			struct bt_err *err)
 {
-	struct bt_run *r = bt_xcalloc(1, sizeof *r);
+	struct bt_slice_run *r = bt_xcalloc(1, sizeof *r);
 	uint32_t fa[BT_SLICE_MAX_FRAMES], fb[BT_SLICE_MAX_FRAMES], *pf = fa, *cf = fb, *tmp;
 	uint32_t na[BT_SLICE_MAX_FRAMES], nb[BT_SLICE_MAX_FRAMES], *pn = na, *cn = nb;
 	size_t np = 0, nc, i, j;
