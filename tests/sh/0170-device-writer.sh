@@ -2,7 +2,9 @@
 # The device simulator (tests/fixtures/mkdevice.py). Both models with 3, 5
 # and 8 threads, with and without --poll-records: verify_dump.py agrees
 # with the truth, check_device.py checks what the writer may write and the
-# truth's consistency (the wall split adds up per thread, every role). Two
+# truth's consistency (the wall split adds up per thread, every role; the
+# main thread's and HandlerThreads' consecutive messages never share a
+# message id: next() polls at least once per message). Two
 # 20000-record dumps (feed, media) assert the realism figures: the main
 # thread's sample gap while running Java, the hooks of contention, waits,
 # natives and libraries present, idle per role, the main thread's busy
