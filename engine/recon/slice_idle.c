@@ -101,7 +101,11 @@ static int64_t gap_sleeps(const struct gap *gp)
 
 /* The gap before cur. A sample later than an interval and a few first
  * captures after pre was timed by the thread's own code (its first capture
- * once the throttle was open); an earlier one, by the throttle. */
+ * once the throttle was open); an earlier one, by the throttle. Where the
+ * trace's running code does not reach capture points soon after the
+ * throttle opens (allocation tracking off, code that seldom allocates), a
+ * gap's length says nothing of what ran in it: no unseen stretch, and a
+ * sleep's CPU is split in half. */
 static void gap_read(const struct bt_slice_run *r, const struct bt_item *pre, const struct bt_item *cur,
 		     struct gap *gp)
 {
@@ -114,8 +118,8 @@ static void gap_read(const struct bt_slice_run *r, const struct bt_item *pre, co
 	gp->sleeps = gap_sleeps(gp);
 	gp->head = t->interval ? min64(gp->g, t->interval) : gp->g;
 	gp->tail = min64(t->first_capture, gp->g - gp->head);
-	gp->unseen = t->interval && gp->g > gp->head + gp->tail;
-	gp->throttled = t->interval && gp->g <= t->interval + 3 * t->first_capture;
+	gp->unseen = t->dense && gp->g > gp->head + gp->tail;
+	gp->throttled = !t->dense || gp->g <= t->interval + 3 * t->first_capture;
 }
 
 /* The middle of the gap, wall and CPU. */
@@ -249,31 +253,44 @@ static void keep_add(struct keep *k, int64_t x)
 }
 
 /*
- * How long one unhooked sleep inside the thread's work lasts (a RenderThread
- * sync, disk, a lock without a record): the median off-CPU time of the gaps
- * that hold exactly one sleep with the same Looper message on both sides
- * and no record's bound in them. A message that ends and slept more times
- * than the loop's polls could did so before its end, about this long each
- * (loop_plan).
+ * What a thread's gaps that hold exactly one sleep (no record's bound in
+ * them) say of its Looper, if it has one:
+ *   - how long one unhooked sleep inside its work lasts (a RenderThread
+ *     sync, disk, a lock without a record): their median off-CPU time where
+ *     the same message is on both sides. A message that ends and slept more
+ *     times than the loop's polls could did so before its end, about this
+ *     long each (loop_plan);
+ *   - whether its MessageQueue.next() polls once without a timeout before it
+ *     sleeps, as AOSP's does: the message id then steps by two or more
+ *     across a sleep between two messages, not by one.
  */
+static int64_t keep_median(struct keep *k)
+{
+	if (!k->m)
+		return -1;
+	qsort(k->v, k->m, sizeof *k->v, cmp64);
+	return k->v[k->m / 2];
+}
+
 void bt_slice_idle_begin(struct bt_slice_run *r, size_t n)
 {
-	struct keep *k = bt_xcalloc(1, sizeof *k);
+	struct keep *k = bt_xcalloc(2, sizeof *k), *step = k + 1;
+	int64_t med;
 	size_t i;
 
-	k->step = 1;
+	k->step = step->step = 1;
 	for (i = 1; i < n; i++) {
 		const struct bt_item *a = &r->items[i - 1], *b = &r->items[i];
 		int64_t g = b->ts - a->ts, d = clamp64(b->cpu - a->cpu, 0, g);
-		if (!a->exact && !b->exact && !b->dup && a->msg_id && a->msg_id == b->msg_id &&
-		    (int64_t)b->src->nvcsw - a->src->nvcsw == 1)
+		if (a->exact || b->exact || b->dup || !a->msg_id || (int64_t)b->src->nvcsw - a->src->nvcsw != 1)
+			continue;
+		if (a->msg_id == b->msg_id)
 			keep_add(k, g - d);
+		else if (b->msg_id > a->msg_id)
+			keep_add(step, (int64_t)b->msg_id - a->msg_id);
 	}
-	r->work_sleep = 0;
-	if (k->m) {
-		qsort(k->v, k->m, sizeof *k->v, cmp64);
-		r->work_sleep = k->v[k->m / 2];
-	}
+	r->work_sleep = (med = keep_median(k)) < 0 ? 0 : med;
+	r->zero_poll = keep_median(step) >= 2;
 	free(k);
 }
 
@@ -326,7 +343,7 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	p->up = k + (np - k + 1) / 2;
 	if (!gp->sleeps) {
 		p->end = p->end_up = p->begin = early(gp);
-		if (at_pre == AT_CALLBACK) {
+		if (at_pre == AT_CALLBACK && r->tab->dense) {
 			int64_t e = min64(gp->tail, gp->g);
 			p->end = p->end_up = p->begin = (struct pt){ pre->ts + e, pre->cpu + min64(gp->d, e) };
 		}
@@ -340,7 +357,7 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	p->begin = p->to = awake(gp);
 	p->from = asleep(gp);
 	ended = at_pre == AT_WORK || at_pre == AT_LOOP;
-	own = gp->sleeps - (polls - (ended && polls > 0));
+	own = gp->sleeps - (polls - (ended && polls > 0 && r->zero_poll));
 	if (at_pre != AT_WAIT && own > 0)
 		p->from.t += min64(own * r->work_sleep, p->to.t - p->from.t);
 	if (at_pre == AT_WAIT) {
@@ -388,11 +405,30 @@ static int task_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	return 1;
 }
 
+/* What work_plan needs beyond the gap: the trace's sampling and the
+ * stacks' depths. */
+struct slice_ctx {
+	int dense;
+	size_t np, nc;
+};
+
 /* Work on both sides, no wait for work between: the frames that ended
  * returned in the head, unless the earlier sample entered a native method
- * that ran through the gap; those that began did so at its middle. */
-static void work_plan(const struct gap *gp, struct plan *p)
+ * that ran through the gap; those that began did so at its middle. Where
+ * running code is not sampled soon after the throttle opens (not dense),
+ * a gap without sleep in which frames end and others begin holds three
+ * stretches the records cannot tell apart (the ended frames' end, the
+ * shared frames' code, the begun ones' start): the ended frames run on for
+ * its first third, the begun ones for its last (two ordered boundaries;
+ * with dense sampling the return and the next call come back to back). */
+static void work_plan(const struct slice_ctx *x, const struct gap *gp, struct plan *p)
 {
+	if (!x->dense && !gp->sleeps && x->np - p->k > (size_t)(gp->pre->dup != 0) &&
+	    x->nc - p->k > (size_t)entered(gp->cur)) {
+		p->end = (struct pt){ gp->pre->ts + gp->g / 3, gp->pre->cpu + gp->d / 3 };
+		p->begin = (struct pt){ gp->cur->ts - gp->g / 3, gp->cur->cpu - gp->d / 3 };
+		return;
+	}
 	p->end = early(gp);
 	if (gp->unseen && gp->pre->type == JNI_ENTRY && !gp->pre->dup)
 		p->end = late(gp);
@@ -485,8 +521,10 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	if (pre->msg_id != cur->msg_id)
 		p.k = bt_slice_loop_cut(r->tab, pf, p.k);
 	p.up = np;
-	if (!loop_plan(r, &gp, pf, np, cf, nc, &p) && !task_plan(r, &gp, pf, np, &p))
-		work_plan(&gp, &p);
+	if (!loop_plan(r, &gp, pf, np, cf, nc, &p) && !task_plan(r, &gp, pf, np, &p)) {
+		const struct slice_ctx x = { r->tab->dense, np, nc };
+		work_plan(&x, &gp, &p);
+	}
 	if (p.up == np)
 		p.end_up = p.end;
 	order(&gp, &p);
@@ -537,6 +575,7 @@ void bt_gap_calibrate(struct bt_stacktab *t, struct bt_item *const *v, const siz
 	int64_t lo = INT64_MAX, sum = 0, m = 0;
 	size_t i, j;
 
+	t->dense = 0;
 	/* the throttle's interval: consecutive records of a thread the throttle
 	 * let by are more than an interval apart, and the closest nearly one */
 	for (i = 0; i < n; i++)
@@ -560,4 +599,5 @@ void bt_gap_calibrate(struct bt_stacktab *t, struct bt_item *const *v, const siz
 			}
 		}
 	t->first_capture = m ? sum / m : 0;
+	t->dense = m && 8 * t->first_capture <= t->interval;
 }

@@ -50,6 +50,8 @@ struct bt_stacktab {
 	 * the format has none): its interval, and how long running Java code
 	 * goes on before its next capture point once the throttle lets one by. */
 	int64_t interval, first_capture;
+	int dense;                  /* running code reaches a capture point soon after the throttle
+				     * opens (first_capture at most an eighth of the interval) */
 };
 
 /* Root-first frame ids of an item's stack after filtering, and the stack
@@ -99,6 +101,8 @@ struct bt_slice_run {
 					      * wait for work (through getTask), or NULL */
 	int64_t work_sleep;                  /* the idle policy: how long one unhooked sleep inside
 					      * the thread's work lasts (bt_slice_idle_begin) */
+	int zero_poll;                       /* ... and whether its Looper polls once without a
+					      * timeout before it sleeps (AOSP's MessageQueue.next) */
 	const struct bt_item *blk;           /* while the thread is in blocking records (between
 					      * their begin and end items): the first's begin */
 	uint32_t nblk;                       /* how many of them have begun and not ended */
