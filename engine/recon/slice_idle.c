@@ -264,6 +264,15 @@ static void keep_add(struct keep *k, int64_t x)
  *     sleeps, as AOSP's does: the message id then steps by two or more
  *     across a sleep between two messages, not by one.
  */
+/* Whether a sample was taken in the loop's wait itself (its leaf is
+ * MessageQueue.next or nativePollOnce: a poll's own record). */
+static int in_poll(const struct bt_stacktab *t, const struct bt_item *it)
+{
+	uint32_t f = it->node && it->node <= t->nnodes ? t->frame[it->node] : 0;
+
+	return f && (f == t->poll || f == t->next);
+}
+
 static int64_t keep_median(struct keep *k)
 {
 	if (!k->m)
@@ -286,7 +295,7 @@ void bt_slice_idle_begin(struct bt_slice_run *r, size_t n)
 			continue;
 		if (a->msg_id == b->msg_id)
 			keep_add(k, g - d);
-		else if (b->msg_id > a->msg_id)
+		else if (b->msg_id > a->msg_id && !in_poll(r->tab, a) && !in_poll(r->tab, b))
 			keep_add(step, (int64_t)b->msg_id - a->msg_id);
 	}
 	r->work_sleep = (med = keep_median(k)) < 0 ? 0 : med;
