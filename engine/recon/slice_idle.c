@@ -350,6 +350,13 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	if (polls < 0)
 		polls = 0;
 	p->up = k + (np - k + 1) / 2;
+	if (at_cur == AT_WAIT && polls <= 1) {   /* into the poll at cur */
+		p->begin = p->end_up = late(gp);
+		p->end = early(gp);
+		if (!r->tab->dense)   /* its tail says nothing: the work ran for the gap's CPU */
+			p->begin = p->end_up = p->end = (struct pt){ pre->ts + gp->d, pre->cpu + gp->d };
+		return 1;
+	}
 	if (!gp->sleeps) {
 		p->end = p->end_up = p->begin = early(gp);
 		if (at_pre == AT_CALLBACK && r->tab->dense) {
@@ -358,19 +365,14 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 		}
 		return 1;
 	}
-	if (at_cur == AT_WAIT && polls <= 1) {   /* into the poll at cur */
-		p->begin = p->end_up = late(gp);
-		p->end = early(gp);
-		return 1;
-	}
 	p->begin = p->to = awake(gp);
 	p->from = asleep(gp);
 	ended = at_pre == AT_WORK || at_pre == AT_LOOP;
 	own = gp->sleeps - (polls - (ended && polls > 0 && r->zero_poll));
-	if (at_pre != AT_WAIT && own > 0)
+	if (at_pre != AT_WAIT && own > 0 && r->tab->dense)   /* sparse: the later work's too */
 		p->from.t += min64(own * r->work_sleep, p->to.t - p->from.t);
-	if (at_pre == AT_WAIT) {
-		p->end = p->end_up = p->to;   /* its own frames wait until it woke */
+	if (at_pre == AT_WAIT) {   /* asleep in its poll at pre: the gap's CPU ran after it woke */
+		p->end = p->end_up = p->begin = (struct pt){ cur->ts - gp->d, cur->cpu - gp->d };
 		return 1;
 	}
 	p->end = asleep(gp);

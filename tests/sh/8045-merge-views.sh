@@ -32,8 +32,10 @@ mean() {   # version: the method's mean self CPU in ms
 	printf '%s\n' "$md" | sed -n "/^## version = $1/,/^## /p" | grep '^| ConfigLoader.applyDefaults |' | head -n 1 |
 		awk -F'|' '{ gsub(/ ms| /, "", $5); print $5 }'
 }
+# (the 150 traces a side draw their devices' speeds apart: the rest of the
+# method's time moves by up to a tenth of it between the versions)
 check "its mean self CPU is about 40 ms more in B ($(mean A) -> $(mean B) ms)" \
-	awk -v a="$(mean A)" -v b="$(mean B)" 'BEGIN { exit !(b - a > 30 && b - a < 50) }'
+	awk -v a="$(mean A)" -v b="$(mean B)" 'BEGIN { m = a / 10 > 10 ? a / 10 : 10; exit !(b - a > 40 - m && b - a < 40 + m) }'
 like "$md" "\| time to initial display \| 300 \|" "the distributions table has the time to initial display of all 300"
 like "$md" "### Waits most often on the startup's critical path" "and the waits on the critical path"
 
