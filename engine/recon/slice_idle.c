@@ -36,7 +36,6 @@
  *   - Duration records are exact, and so is a native method's entry.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "engine/base/alloc.h"
 #include "engine/db/rtype.h"
@@ -402,9 +401,9 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 static int task_plan(const struct bt_slice_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
 		     struct plan *p)
 {
-	size_t cut = task_cut(r->tab, pf, np), k = p->k;
+	size_t cut, k = p->k;
 
-	if (!gp->sleeps || cut >= np)
+	if (!gp->sleeps || (cut = task_cut(r->tab, pf, np)) >= np)
 		return 0;
 	if (!(k <= cut || gp->g - gp->d > TASK_IDLE_NS))
 		return 0;
@@ -499,10 +498,10 @@ static struct pt after(struct pt a, struct pt b, struct pt hi)
 static void order(const struct gap *gp, struct plan *p)
 {
 	struct pt lo = { gp->pre->ts, gp->pre->cpu }, hi = { gp->cur->ts, gp->pre->cpu + gp->d };
-	struct pt *all[] = { &p->end, &p->end_up, &p->unseen_at, &p->from, &p->to, &p->begin };
-	size_t i;
+	struct pt *all[] = { &p->end, &p->end_up, &p->begin, &p->unseen_at, &p->from, &p->to };
+	size_t i, n = p->wait != WAIT_NONE ? 6 : p->unseen_msg ? 4 : 3;
 
-	for (i = 0; i < sizeof all / sizeof *all; i++)
+	for (i = 0; i < n; i++)
 		*all[i] = (struct pt){ min64(all[i]->t, hi.t), min64(all[i]->c, hi.c) };
 	p->end = after(lo, p->end, hi);
 	p->end_up = after(p->end, p->end_up, hi);
@@ -527,7 +526,9 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	int into, out;
 
 	gap_read(r, pre, cur, &gp);
-	memset(&p, 0, sizeof p);
+	p.wait = WAIT_NONE;
+	p.to_wait = 0;
+	p.unseen_msg = 0;
 	p.k = bt_slice_common(pf, np, cf, nc);
 	if (pre->msg_id != cur->msg_id)
 		p.k = bt_slice_loop_cut(r->tab, pf, p.k);

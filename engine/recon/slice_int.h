@@ -132,9 +132,16 @@ int bt_slice_out_of_wait(const struct bt_slice_run *r, size_t i, size_t k, size_
 size_t bt_slice_common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
 /* Keep the common prefix k of f only down to its deepest message-loop frame. */
 size_t bt_slice_loop_cut(const struct bt_stacktab *t, const uint32_t *f, size_t k);
-int bt_slice_is_loop(const struct bt_stacktab *t, int64_t frame);
+static inline int bt_slice_is_loop(const struct bt_stacktab *t, int64_t frame)
+{
+	return frame >= 0 && (size_t)frame <= t->nframes && t->loop[frame];
+}
+
 /* A frame's task boundary (bt_frame_task), 0 when it has none. */
-int bt_slice_task_of(const struct bt_stacktab *t, uint32_t frame);
+static inline int bt_slice_task_of(const struct bt_stacktab *t, uint32_t frame)
+{
+	return t->task && (size_t)frame <= t->nframes ? t->task[frame] : 0;
+}
 
 /* What the idle policy learns of a thread before its steps (slice_idle.c). */
 void bt_slice_idle_begin(struct bt_slice_run *r, size_t n);

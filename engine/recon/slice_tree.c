@@ -31,16 +31,6 @@ static int64_t min64(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
-int bt_slice_is_loop(const struct bt_stacktab *t, int64_t frame)
-{
-	return frame >= 0 && (size_t)frame <= t->nframes && t->loop[frame];
-}
-
-int bt_slice_task_of(const struct bt_stacktab *t, uint32_t frame)
-{
-	return t->task && (size_t)frame <= t->nframes ? t->task[frame] : 0;
-}
-
 /*
  * An idle slice (the idle policy's): the thread waiting for work, which
  * is no method's time. A wait for work begins at the loop's wait for the
