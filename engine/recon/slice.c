@@ -186,6 +186,7 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, str
 		frame_slot(t, cap, id);
 		t->idle[id] = bt_frame_is_idle(name);
 		t->task[id] = (unsigned char)bt_frame_task(name);
+		t->has_wait |= t->task[id] == BT_TASK_WAIT;
 		if (!t->next && t->idle[id])
 			t->next = (uint32_t)id;
 		if (!t->poll && name && strstr(name, poll_frame_part))

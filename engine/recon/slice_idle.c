@@ -185,7 +185,7 @@ static int in_wait(const struct bt_stacktab *t, const uint32_t *f, size_t n)
 
 void bt_slice_note_wait(struct bt_slice_run *r, size_t i, const uint32_t *cf, size_t nc)
 {
-	if (!r->items[i].dup && in_wait(r->tab, cf, nc))
+	if (!r->items[i].dup && r->tab->has_wait && in_wait(r->tab, cf, nc))
 		r->wait = &r->items[i];
 }
 

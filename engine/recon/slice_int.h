@@ -39,6 +39,7 @@ struct bt_stacktab {
 	unsigned char *idle;        /* by frame id: waiting for the next message */
 	unsigned char *task;        /* by frame id: a worker's task boundary (bt_frame_task) */
 	uint32_t idle_frame;        /* the idle policy's synthetic "(idle)" frame, or 0 */
+	int has_wait;               /* some frame is a worker's wait for work (BT_TASK_WAIT) */
 	unsigned char *idle_seen;   /* set to 1 by a run that made an idle slice (the frames
 				     * table then gets "(idle)"); each worker has its own */
 	uint32_t next, poll;        /* the loop's wait: MessageQueue.next and nativePollOnce's
@@ -129,7 +130,15 @@ void bt_slice_unseen_message(struct bt_slice_run *r, int64_t id, int64_t ts, int
  * leaves it with k of cur's nc (the earlier ones run to its end). */
 int bt_slice_into_wait(const struct bt_slice_run *r, size_t i, size_t k, size_t np);
 int bt_slice_out_of_wait(const struct bt_slice_run *r, size_t i, size_t k, size_t nc);
-size_t bt_slice_common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
+/* Length of the common prefix of two frame lists. */
+static inline size_t bt_slice_common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+	size_t k = 0;
+
+	while (k < na && k < nb && a[k] == b[k])
+		k++;
+	return k;
+}
 /* Keep the common prefix k of f only down to its deepest message-loop frame. */
 size_t bt_slice_loop_cut(const struct bt_stacktab *t, const uint32_t *f, size_t k);
 static inline int bt_slice_is_loop(const struct bt_stacktab *t, int64_t frame)

@@ -194,14 +194,6 @@ void bt_slice_pop(struct bt_slice_run *r, int64_t t, int64_t c, int64_t idx, con
 		r->rc = r->sink->slice(r->sink->ctx, s, r->err);
 }
 
-size_t bt_slice_common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
-{
-	size_t k = 0;
-
-	while (k < na && k < nb && a[k] == b[k])
-		k++;
-	return k;
-}
 
 /* One upstream step: close what disappeared, open what appeared (§8.2). */
 static void step_btrace(struct bt_slice_run *r, size_t i, const uint32_t *pf, size_t np,
