@@ -348,7 +348,11 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 		return 0;   /* the same message, or the same callback */
 	if (polls < 0)
 		polls = 0;
-	p->up = k + (np - k + 1) / 2;
+	/* the frames pre shared with the sample before it have lasted a gap at
+	 * least: those are still open when the work sleeps before its end;
+	 * the ones pre was first to show are young and returned first (else
+	 * the shallower half) */
+	p->up = r->pre_k > k && r->pre_k < np ? r->pre_k : k + (np - k + 1) / 2;
 	if (at_cur == AT_WAIT && polls <= 1) {   /* into the poll at cur */
 		p->begin = p->end_up = late(gp);
 		p->end = early(gp);
@@ -522,7 +526,7 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
 	struct gap gp;
 	struct plan p;
-	size_t j;
+	size_t j, shared;
 	int into, out;
 
 	gap_read(r, pre, cur, &gp);
@@ -530,6 +534,7 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	p.to_wait = 0;
 	p.unseen_msg = 0;
 	p.k = bt_slice_common(pf, np, cf, nc);
+	shared = p.k;
 	if (pre->msg_id != cur->msg_id)
 		p.k = bt_slice_loop_cut(r->tab, pf, p.k);
 	p.up = np;
@@ -559,6 +564,7 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 		task_wait(r, i, pf, &p);
 	if (p.wait == WAIT_LOOP && p.to.t > p.from.t)
 		loop_wait(r, i, &p);
+	r->pre_k = shared;
 	for (j = p.k; j < nc; j++) {
 		int exact = j == nc - 1 && entered(cur) && !into;
 		bt_slice_push(r, cf[j], cn[j], exact ? cur->ts : p.begin.t, exact ? cur->cpu : p.begin.c, (int64_t)i,

@@ -102,7 +102,9 @@ struct bt_slice_run {
 					      * wait for work (through getTask), or NULL */
 	int64_t work_sleep;                  /* the idle policy: how long one unhooked sleep inside
 					      * the thread's work lasts (bt_slice_idle_begin) */
-	int zero_poll;                       /* ... and whether its Looper polls once without a
+	int zero_poll;
+	size_t pre_k;                        /* ... and how many frames the last sample shared
+					      * with the one before it */                       /* ... and whether its Looper polls once without a
 					      * timeout before it sleeps (AOSP's MessageQueue.next) */
 	const struct bt_item *blk;           /* while the thread is in blocking records (between
 					      * their begin and end items): the first's begin */
