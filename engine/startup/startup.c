@@ -9,6 +9,7 @@
  * those that straddle an edge counted by their share of it, and its
  * blocked time from the blocking records that overlap it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -638,6 +639,33 @@ struct begin {
 	int64_t ts, win_end;
 };
 
+/* The launch an importer chose (meta), else the one the trace's stored
+ * async slices had in flight when the activity started at ts. */
+static int launch_of(struct bt_db *db, int64_t ts, int64_t *launch, int64_t *end, char *src, size_t n,
+		     struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	const char *name;
+	int rc;
+
+	if (bt_db_meta_int(db, "launch_ts", INT64_MIN, launch, err) ||
+	    bt_db_meta_int(db, "launch_end_ts", INT64_MIN, end, err) ||
+	    bt_db_meta_text(db, "launch_source", src, n, err))
+		return err->code;
+	if (*launch != INT64_MIN)
+		return BT_OK;
+	if (bt_rows_open(&r, db, BT_SQL_STARTUP_LAUNCH_TRACK, err))
+		return err->code;
+	bt_rows_bind_int(r, 1, ts);
+	if ((rc = bt_rows_next(r, err)) == 1 && (name = bt_rows_text(r, 0, NULL)) != NULL) {
+		snprintf(src, n, "%s", name);
+		*launch = bt_rows_int(r, 1);
+		*end = *launch + bt_rows_int(r, 2);
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
 static int begin_of(const struct bt_startup *st, struct bt_db *db, struct begin *b, struct bt_err *err)
 {
 	const struct found *ph = st->ph;
@@ -659,9 +687,7 @@ static int begin_of(const struct bt_startup *st, struct bt_db *db, struct begin 
 	 * launching: slice, in meta) begins the start where the user does: at
 	 * the intent, before the app ran; it ends when the system saw the
 	 * activity drawn (Perfetto's android_startups) */
-	if (bt_db_meta_int(db, "launch_ts", INT64_MIN, &launch, err) ||
-	    bt_db_meta_int(db, "launch_end_ts", INT64_MIN, &launch_end, err) ||
-	    bt_db_meta_text(db, "launch_source", b->launch_source, sizeof b->launch_source, err))
+	if (launch_of(db, b->ts, &launch, &launch_end, b->launch_source, sizeof b->launch_source, err))
 		return err->code;
 	if (launch != INT64_MIN && launch <= b->ts && b->ts - launch < LAUNCH_LEAD_NS) {
 		b->ts = launch;

@@ -8,7 +8,7 @@
 # android_startup_time_to_display, androidx's StartupTimingQuery),
 # the package from the process name, and the main thread's CPU unknown
 # (the trace has none) rather than 0; the whole system trace, where the
-# start is system_server's launching: slice; and mkperfetto.py's cold, warm
+# start is system_server's launchingActivity#N slice; and mkperfetto.py's cold, warm
 # and hot app starts against their truth (check_pf_startup.py).
 . tests/lib.sh
 tr=$REAL/perfetto-api32-startup-warm/derived/api32_app7663_only.pb
@@ -55,11 +55,12 @@ like "$("$BIN" "$T/w.db" --rules "$T/st.lua")" "warm 134.8 ms 7 phases, first ac
 like "$("$BIN" help rules)" "bt.startup\(\) gives the" "help rules: bt.startup()"
 like "$("$BIN" help rules)" "startup_phases \(phase: bind_application" "help rules: the startup tables"
 
-# The whole system trace: the app chosen by its launching: slice, which
-# begins the start.
+# The whole system trace: the app chosen by its launching: slice; the
+# start begins at system_server's launchingActivity#28 (tests/sh/7182 holds
+# Perfetto's and androidx's figures).
 "$BIN" import -q "$REAL/perfetto-api32-startup-warm/api32_startup_warm.perfetto-trace" -o "$T/sys.db"
 is "$(q "$T/sys.db" "SELECT kind, tid, source, ts = (SELECT value FROM meta WHERE key = 'launch_ts'), ttid_ns FROM startup")" \
-	"warm	7663	launching	1	142657796" "system trace: the start begins at launching:, 142.7 ms to initial display (the first frame drawn)"
+	"warm	7663	launchingActivity#28	1	154636678" "system trace: the start begins at launchingActivity#28, 154.6 ms to initial display"
 # The writer's app starts.
 for k in cold warm hot; do
 	for s in 1 2; do
@@ -77,6 +78,6 @@ is "$(python3 -c 'import json, sys
 r = json.load(open(sys.argv[1])); m = r["metrics"]
 print(m["startup.found"], m["startup.ttid_ns"], m["startup.phase.activity_resume.dur_ns"] > 0,
       r["findings"][0]["rule"], r["findings"][1]["rule"])' "$T/sys.json")" \
-	"1 142657796 True startup-duration startup-breakdown" "startup.lua: the start's metrics, its duration and breakdown first"
+	"1 154636678 True startup-duration startup-breakdown" "startup.lua: the start's metrics, its duration and breakdown first"
 like "$("$BIN" "$T/sys.db" --rules examples/startup.lua)" "running unknown \(no CPU times in the trace\)" \
 	"startup.lua: running time unknown where the trace has no CPU times"
