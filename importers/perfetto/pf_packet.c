@@ -509,7 +509,7 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 	}
 	if (pf_kinds_extra(p, q, ev, ts, err))
 		return err->code;
-	if (ev->has_track_uuid)
+	if (ev->has_track_uuid && ev->track_uuid)   /* 0 says none: the sequence's thread, as Perfetto reads it */
 		uuid = ev->track_uuid;
 	else if (q->has_track)
 		uuid = q->track;
