@@ -345,15 +345,19 @@ CREATE TABLE message_methods (
 -- rows when the trace shows no start. Phases: bind_application,
 -- content_providers, application_create, activity_launch, activity_create,
 -- activity_start, activity_resume, first_frame, fully_drawn, and startup
--- (the whole window, ts to end_ts).
+-- (the whole window: ts to the end of system_server's launch slice where
+-- that began it, as Perfetto's android_startups; else ts to end_ts).
 CREATE TABLE startup (
 	kind       TEXT NOT NULL,      -- cold, warm, hot
 	tid        INTEGER NOT NULL,   -- the app's main thread
 	package    TEXT,               -- the app's package (its Application class's)
-	ts         INTEGER NOT NULL,   -- process start (cold), launch (warm), resume (hot)
-	end_ts     INTEGER,            -- end of the first frame after the launch; NULL: none
+	ts         INTEGER NOT NULL,   -- process start (cold), launch (warm: launchingActivity#N or
+	                               -- launching: where the trace has them), resume (hot)
+	end_ts     INTEGER,            -- the first frame after the launch on screen: the end of its
+	                               -- RenderThread draw (DrawFrame N), else its own; NULL: none
 	ttid_ns    INTEGER,            -- time to initial display: end_ts - ts
-	ttfd_ns    INTEGER,            -- time to full display: reportFullyDrawn - ts; NULL: none
+	ttfd_ns    INTEGER,            -- time to full display: to the draw of the first frame to end
+	                               -- after reportFullyDrawn (no draws: to the call); NULL: none
 	source     TEXT NOT NULL,      -- how ts was found (a frame or slice name)
 	end_source TEXT                -- how end_ts was found
 );

@@ -275,7 +275,7 @@ static const struct {
 	  "\"some\" threads) is nil, never 0, in those threads' rows, and so is what\n"
 	  "follows from it; no_alloc, no_faults, no_csw: counters it does not record.\n"
 	  "The app start: startup (kind cold/warm/hot, tid, package, ts, end_ts =\n"
-	  "end of the first frame, ttid_ns, ttfd_ns, source, end_source),\n"
+	  "end of the first frame's draw, ttid_ns, ttfd_ns, source, end_source),\n"
 	  "startup_phases (phase: bind_application, content_providers,\n"
 	  "application_create, activity_launch, activity_create, activity_start,\n"
 	  "activity_resume, first_frame, fully_drawn, startup = the window; ts, dur,\n"

@@ -9,6 +9,7 @@
  * those that straddle an edge counted by their share of it, and its
  * blocked time from the blocking records that overlap it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "engine/db/diag.h"
 #include "engine/profile/profile.h"
 #include "engine/db/rows.h"
+#include "engine/startup/display.h"
 #include "engine/startup/startup.h"
 
 #define STARTUP_MAX_SLICES 400000   /* the main thread's, kept until the first frame */
@@ -30,6 +32,11 @@ enum phase {
 	PH_BIND, PH_PROVIDERS, PH_APP_CREATE, PH_LAUNCH, PH_ACT_CREATE, PH_ACT_START, PH_RESUME,
 	PH_FRAME, PH_DRAWN, PH_RESTART, PH_STARTUP, PH__COUNT
 };
+
+/* A role beyond the phases: the RenderThread's draw of a frame, on any
+ * thread (the prefix matches DrawFrame N and API 32's DrawFrames N). */
+#define ROLE_DRAW (PH__COUNT + 1)
+#define DRAW_PREFIX "DrawFrame"
 
 static const char *const phase_name[PH__COUNT] = {
 	"bind_application", "content_providers", "application_create", "activity_launch",
@@ -101,6 +108,8 @@ struct bt_startup {
 				    * the rest and the methods' CPU are unknown, methods rank by wall */
 	struct block *blk;         /* the main thread's blocking records (load_blocks) */
 	size_t nblk, bcap;
+	struct bt_display disp;    /* the main thread's frames and every thread's draws */
+	int fd_shown;              /* a frame ended after reportFullyDrawn: the full display's */
 };
 
 static int role_of(const char *name)
@@ -112,10 +121,10 @@ static int role_of(const char *name)
 		if (marks[i].prefix ? !strncmp(name, marks[i].part, len) : strstr(name, marks[i].part) != NULL)
 			return 1 + (int)marks[i].ph;
 	}
-	return 0;
+	return name && !strncmp(name, DRAW_PREFIX, sizeof DRAW_PREFIX - 1) ? ROLE_DRAW : 0;
 }
 
-/* Frame id's role and name, if it marks a phase: 1 it does. */
+/* Frame id's role and name, if it has one: 1 it marks a phase. */
 static int add_frame(struct bt_startup *st, int64_t id, const char *name, size_t *cap, size_t *ncap)
 {
 	int r = role_of(name);
@@ -129,7 +138,7 @@ static int add_frame(struct bt_startup *st, int64_t id, const char *name, size_t
 	st->names[id] = bt_xstrdup(name);
 	if ((size_t)id >= st->nframes)
 		st->nframes = (size_t)id + 1;
-	return 1;
+	return r != ROLE_DRAW;   /* a draw alone marks no start */
 }
 
 static struct bt_startup *startup_new(int64_t tid)
@@ -138,6 +147,7 @@ static struct bt_startup *startup_new(int64_t tid)
 
 	st->tid = tid;
 	st->app_depth = -1;
+	bt_display_init(&st->disp);
 	return st;
 }
 
@@ -198,6 +208,7 @@ void bt_startup_free(struct bt_startup *st)
 	free(st->role);
 	free(st->v);
 	free(st->blk);
+	bt_display_release(&st->disp);
 	free(st);
 }
 
@@ -247,26 +258,52 @@ static void note(struct bt_startup *st, const struct bt_slice *s, int ph)
 }
 
 /* Whether the slices kept so far hold every phase: those up to the first
- * frame, then those up to reportFullyDrawn (the full-display phase), which
- * an app makes within FULLY_DRAWN_NS of its first frame or not at all. */
+ * frame, then those up to the frame that shows the full display (the
+ * first to end after reportFullyDrawn), which an app reports within
+ * FULLY_DRAWN_NS of its first frame or not at all. */
 static int kept_all(struct bt_startup *st, const struct bt_slice *s)
 {
 	const struct found *f = &st->ph[PH_FRAME];
 
-	if (!st->done && f->have && (st->ph[PH_DRAWN].have || s->ts > f->ts + f->dur + FULLY_DRAWN_NS))
+	if (!st->done && f->have && (st->fd_shown || s->ts > f->ts + f->dur + FULLY_DRAWN_NS))
 		st->done = 1;
 	return st->done;
+}
+
+static struct bt_dframe dframe(const struct bt_startup *st, const struct bt_slice *s)
+{
+	struct bt_dframe d;
+
+	d.ts = s->ts;
+	d.dur = s->dur;
+	d.frame = (uint32_t)s->frame_id;
+	d.vsync = bt_display_vsync(st->names[s->frame_id]);
+	return d;
 }
 
 void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
 {
 	int ph = role(st, s->frame_id);
+	struct bt_dframe d;
 	struct mslice *m;
 
+	if (s->tid != st->tid) {   /* another thread's: only a draw counts */
+		if (ph == ROLE_DRAW)
+			d = dframe(st, s), bt_display_add_draw(&st->disp, &d);
+		return;
+	}
 	if (!st->have_first || s->ts < st->first_ts)
 		st->first_ts = s->ts, st->have_first = 1;
+	if (ph == ROLE_DRAW)
+		ph = 0;
 	if (ph)
 		note(st, s, ph - 1);
+	if (ph == 1 + PH_FRAME) {
+		d = dframe(st, s);
+		bt_display_add_ui(&st->disp, &d);
+		if (st->ph[PH_DRAWN].have && s->ts + s->dur > st->ph[PH_DRAWN].ts)
+			st->fd_shown = 1;
+	}
 	if (kept_all(st, s))
 		return;
 	if (st->n == STARTUP_MAX_SLICES) {
@@ -594,62 +631,86 @@ static const char *source_of(const struct bt_startup *st, const struct found *f)
 	return f->frame < st->nframes && st->names[f->frame] ? st->names[f->frame] : "?";
 }
 
-int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
+/* Where the start begins and how it is known, and where system_server's
+ * launch says it ends (win_end; INT64_MIN: the initial display ends it). */
+struct begin {
+	const char *kind, *source;
+	char launch_source[128];
+	int64_t ts, win_end;
+};
+
+/* The launch an importer chose (meta), else the one the trace's stored
+ * async slices had in flight when the activity started at ts. */
+static int launch_of(struct bt_db *db, int64_t ts, int64_t *launch, int64_t *end, char *src, size_t n,
+		     struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	const char *name;
+	int rc;
+
+	if (bt_db_meta_int(db, "launch_ts", INT64_MIN, launch, err) ||
+	    bt_db_meta_int(db, "launch_end_ts", INT64_MIN, end, err) ||
+	    bt_db_meta_text(db, "launch_source", src, n, err))
+		return err->code;
+	if (*launch != INT64_MIN)
+		return BT_OK;
+	if (bt_rows_open(&r, db, BT_SQL_STARTUP_LAUNCH_TRACK, err))
+		return err->code;
+	bt_rows_bind_int(r, 1, ts);
+	if ((rc = bt_rows_next(r, err)) == 1 && (name = bt_rows_text(r, 0, NULL)) != NULL) {
+		snprintf(src, n, "%s", name);
+		*launch = bt_rows_int(r, 1);
+		*end = *launch + bt_rows_int(r, 2);
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static int begin_of(const struct bt_startup *st, struct bt_db *db, struct begin *b, struct bt_err *err)
 {
 	const struct found *ph = st->ph;
-	const char *kind, *source;
-	int64_t ts, end = 0, ttfd = 0;
-	char *package = NULL;
-	int k, rc;
-	int have_end = ph[PH_FRAME].have;
+	int64_t launch, launch_end;
 
-	if (!ph[PH_BIND].have && !ph[PH_LAUNCH].have && !ph[PH_RESUME].have && !ph[PH_RESTART].have &&
-	    !ph[PH_APP_CREATE].have)
-		return BT_OK;   /* no start in the trace */
+	b->win_end = INT64_MIN;
 	if (ph[PH_BIND].have || (!ph[PH_LAUNCH].have && !ph[PH_RESUME].have && !ph[PH_RESTART].have)) {
 		const struct found *f = ph[PH_BIND].have ? &ph[PH_BIND] : &ph[PH_APP_CREATE];
-		kind = "cold";   /* bindApplication, or an iOS app's didFinishLaunching */
-		ts = st->first_ts < f->ts ? st->first_ts : f->ts;
-		source = st->first_ts < f->ts ? "first main-thread record" : source_of(st, f);
-	} else {
-		const struct found *f = ph[PH_LAUNCH].have ? &ph[PH_LAUNCH] :
-					ph[PH_RESTART].have ? &ph[PH_RESTART] : &ph[PH_RESUME];
-		int64_t launch;
-		kind = ph[PH_LAUNCH].have ? "warm" : "hot";
-		ts = f->ts;
-		source = source_of(st, f);
-		/* a system trace's launching: slice (system_server's, in meta) begins
-		 * the start where the user does: at the intent, before the app ran */
-		if (bt_db_meta_int(db, "launch_ts", INT64_MIN, &launch, err))
-			return err->code;
-		if (launch != INT64_MIN && launch <= ts && ts - launch < LAUNCH_LEAD_NS) {
-			ts = launch;
-			source = "launching";
-		}
+		b->kind = "cold";   /* bindApplication, or an iOS app's didFinishLaunching */
+		b->ts = st->first_ts < f->ts ? st->first_ts : f->ts;
+		b->source = st->first_ts < f->ts ? "first main-thread record" : source_of(st, f);
+		return BT_OK;
 	}
-	if (have_end)
-		end = ph[PH_FRAME].ts + ph[PH_FRAME].dur;
-	else
-		bt_diag_warn(diag, "startup_no_first_frame", "a %s start at %lld with no frame after %s%s",
-			     kind, (long long)ts, ph[PH_LAUNCH].have ? "its launch" : "its resume",
-			     st->full ? " among the main thread's first slices" : "");
-	if (ph[PH_BIND].have && !ph[PH_LAUNCH].have)
-		bt_diag_warn(diag, "startup_no_launch", "bindApplication at %lld and no activity launch",
-			     (long long)ph[PH_BIND].ts);
-	if (ph[PH_DRAWN].have)
-		ttfd = ph[PH_DRAWN].ts - ts;
-	if ((rc = load_blocks(st, db, err)) != BT_OK)
-		return rc;
-	if (!(package = app_package(st, db)) && (rc = fallback_package(st, db, &package, err)) != BT_OK)
-		return rc;
-	rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP, err, "tit" "imm" "m" "tt", kind, st->tid, package, ts,
-			have_end ? end : INT64_MIN, have_end ? end - ts : INT64_MIN,
-			ph[PH_DRAWN].have ? ttfd : INT64_MIN, source,
-			have_end ? source_of(st, &ph[PH_FRAME]) : NULL);
-	free(package);
+	b->kind = ph[PH_LAUNCH].have ? "warm" : "hot";
+	b->ts = ph[PH_LAUNCH].have ? ph[PH_LAUNCH].ts : ph[PH_RESTART].have ? ph[PH_RESTART].ts : ph[PH_RESUME].ts;
+	b->source = source_of(st, ph[PH_LAUNCH].have ? &ph[PH_LAUNCH] : ph[PH_RESTART].have ? &ph[PH_RESTART] :
+			      &ph[PH_RESUME]);
+	/* a system trace's launch (system_server's launchingActivity#N or
+	 * launching: slice, in meta) begins the start where the user does: at
+	 * the intent, before the app ran; it ends when the system saw the
+	 * activity drawn (Perfetto's android_startups) */
+	if (launch_of(db, b->ts, &launch, &launch_end, b->launch_source, sizeof b->launch_source, err))
+		return err->code;
+	if (launch != INT64_MIN && launch <= b->ts && b->ts - launch < LAUNCH_LEAD_NS) {
+		b->ts = launch;
+		b->source = b->launch_source[0] ? b->launch_source : "launching";
+		b->win_end = launch_end > launch ? launch_end : INT64_MIN;
+	}
+	return BT_OK;
+}
+
+/* The phases; the activity's onStart where atrace marks none, the first
+ * frame until its draw ended, the full display from the initial one to
+ * the frame that showed it. */
+static int store_phases(const struct bt_startup *st, struct bt_db *db, const struct bt_display_hit *first,
+			const struct bt_display_hit *full, struct bt_err *err)
+{
+	const struct found *ph = st->ph;
+	int64_t end = first ? first->end : 0;
+	int k, rc = BT_OK;
+
 	for (k = 0; k < PH_RESTART && !rc; k++) {   /* a restart only begins a hot start */
 		struct found f = ph[k];
 		const char *how = source_of(st, &f);
+		int64_t fd_end = full ? full->end : f.ts;
 		if (k == PH_ACT_START && !f.have && ph[PH_LAUNCH].have && ph[PH_RESUME].have &&
 		    ph[PH_RESUME].ts > ph[PH_LAUNCH].ts + ph[PH_LAUNCH].dur) {
 			/* atrace marks no onStart: it runs between the launch and the resume */
@@ -657,16 +718,83 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 			f.ts = ph[PH_LAUNCH].ts + ph[PH_LAUNCH].dur;
 			f.dur = ph[PH_RESUME].ts - f.ts;
 			how = "between the launch and the resume";
-		} else if (k == PH_DRAWN && f.have && have_end && f.ts >= end) {
-			/* full display: from the initial display to the app's report */
-			f.dur = f.ts - end;
+		} else if (k == PH_FRAME && f.have && first) {
+			f.dur = first->end - f.ts;
+		} else if (k == PH_DRAWN && f.have && first && fd_end >= end && (full || f.ts >= end)) {
+			f.dur = fd_end - end;
 			f.ts = end;
 		}
 		if (f.have)
 			rc = store_phase(st, db, phase_name[k], f.ts, f.dur, how, err);
 	}
+	return rc;
+}
+
+int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
+{
+	const struct found *ph = st->ph;
+	struct bt_display_hit first, full;
+	struct begin b;
+	int64_t ttfd = 0;
+	char *package = NULL;
+	int rc, have_end = ph[PH_FRAME].have, have_full = 0;
+
+	if (!ph[PH_BIND].have && !ph[PH_LAUNCH].have && !ph[PH_RESUME].have && !ph[PH_RESTART].have &&
+	    !ph[PH_APP_CREATE].have)
+		return BT_OK;   /* no start in the trace */
+	if ((rc = begin_of(st, db, &b, err)) != BT_OK)
+		return rc;
+	if (have_end) {   /* the initial display: the first frame's draw, else its end */
+		struct bt_dframe ui = { ph[PH_FRAME].ts, ph[PH_FRAME].dur, -1, ph[PH_FRAME].frame };
+		ui.vsync = bt_display_vsync(source_of(st, &ph[PH_FRAME]));
+		bt_display_of(&st->disp, &ui, &first);
+	} else
+		bt_diag_warn(diag, "startup_no_first_frame", "a %s start at %lld with no frame after %s%s",
+			     b.kind, (long long)b.ts, ph[PH_LAUNCH].have ? "its launch" : "its resume",
+			     st->full ? " among the main thread's first slices" : "");
+	if (ph[PH_BIND].have && !ph[PH_LAUNCH].have)
+		bt_diag_warn(diag, "startup_no_launch", "bindApplication at %lld and no activity launch",
+			     (long long)ph[PH_BIND].ts);
+	if (ph[PH_DRAWN].have) {   /* the full display: the draw of the first frame to end after the report */
+		have_full = bt_display_after(&st->disp, ph[PH_DRAWN].ts, &full) && full.drawn;
+		ttfd = (have_full ? full.end : ph[PH_DRAWN].ts) - b.ts;
+	}
+	if ((rc = load_blocks(st, db, err)) != BT_OK)
+		return rc;
+	if (!(package = app_package(st, db)) && (rc = fallback_package(st, db, &package, err)) != BT_OK)
+		return rc;
+	rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP, err, "tit" "imm" "m" "tt", b.kind, st->tid, package, b.ts,
+			have_end ? first.end : INT64_MIN, have_end ? first.end - b.ts : INT64_MIN,
+			ph[PH_DRAWN].have ? ttfd : INT64_MIN, b.source,
+			!have_end ? NULL : first.drawn ? st->names[first.draw.frame] : source_of(st, &ph[PH_FRAME]));
+	free(package);
+	if (!rc)
+		rc = store_phases(st, db, have_end ? &first : NULL, have_full ? &full : NULL, err);
 	if (!rc && have_end)
-		rc = store_phase(st, db, phase_name[PH_STARTUP], ts, end - ts, source, err);
+		rc = store_phase(st, db, phase_name[PH_STARTUP], b.ts,
+				 (b.win_end != INT64_MIN ? b.win_end : first.end) - b.ts, b.source, err);
+	return rc;
+}
+
+/* The other threads' draws of the frames, from the stored slices. */
+static int add_draws(struct bt_startup *st, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	struct bt_slice s;
+	int rc;
+
+	if (bt_rows_open(&r, db, BT_SQL_STARTUP_DRAW_SLICES, err))
+		return -1;
+	bt_rows_bind_int(r, 1, st->tid);
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		memset(&s, 0, sizeof s);
+		s.tid = bt_rows_int(r, 0);
+		s.frame_id = bt_rows_int(r, 1);
+		s.ts = bt_rows_int(r, 2);
+		s.dur = bt_rows_int(r, 3);
+		bt_startup_add(st, &s);
+	}
+	bt_rows_close(r);
 	return rc;
 }
 
@@ -709,6 +837,8 @@ int bt_startup_from_slices(struct bt_db *db, struct bt_diag *diag, struct bt_err
 	while (n)
 		bt_startup_add(st, &open[--n]);
 	free(open);
+	if (rc >= 0)
+		rc = add_draws(st, db, err);
 	rc = rc < 0 ? err->code : bt_startup_store(st, db, diag, err);
 	bt_startup_free(st);
 	return rc;

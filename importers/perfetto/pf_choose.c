@@ -5,6 +5,7 @@
  * ran bindApplication, activityStart or activityResume; else the one most
  * slices begin in. The choice, and why, go to meta.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,23 +273,43 @@ int pf_choose(struct pf *p, struct bt_err *err)
 	return rc;
 }
 
+/* The launch as meta: its bounds and the slice that gave them. */
+static int launch_meta(struct pf *p, const char *source, int64_t ts, int64_t end_ts, struct bt_err *err)
+{
+	int rc = bt_db_set_meta_int(p->db, "launch_ts", ts, err);
+
+	if (!rc && end_ts >= 0)
+		rc = bt_db_set_meta_int(p->db, "launch_end_ts", end_ts, err);
+	return rc ? rc : bt_db_set_meta_text(p->db, "launch_source", source, err);
+}
+
 /* Why the process, and the launch system_server saw (its start is a warm
- * or hot start's). */
+ * or hot start's): its launchingActivity#N where the trace has it (from
+ * the intent, as Perfetto and androidx measure), else its launching: PKG. */
 int pf_choose_meta(struct pf *p, struct bt_err *err)
 {
 	const struct pf_launch *l = p->launch;
+	const struct pf_alaunch *a = NULL;
+	char src[sizeof "launchingActivity#" + 24];
 	size_t i;
 	int rc = BT_OK;
 
 	for (i = 0; !l && p->pid > 0 && i < p->nlaunches; i++)
 		if (bt_process_named(label(p, p->pid), p->launches[i].pkg))
 			l = &p->launches[i];
+	if (p->pid > 0)
+		a = pf_alaunch_of(p, label(p, p->pid), l ? l->ts : -1);
 	if (p->choice)
 		rc = bt_db_set_meta_text(p->db, "process_choice", p->choice, err);
-	if (!rc && l)
-		rc = bt_db_set_meta_int(p->db, "launch_ts", l->ts, err);
-	if (!rc && l && l->end_ts >= 0)
-		rc = bt_db_set_meta_int(p->db, "launch_end_ts", l->end_ts, err);
+	if (!rc && a) {
+		snprintf(src, sizeof src, "launchingActivity#%lld", (long long)a->id);
+		rc = launch_meta(p, src, a->ts, a->end_ts, err);
+	} else if (!rc && l) {
+		struct bt_buf name = BT_BUF_INIT;
+		bt_buf_addf(&name, "%s%s", LAUNCH_PREFIX, l->pkg);
+		rc = launch_meta(p, name.buf, l->ts, l->end_ts, err);
+		bt_buf_release(&name);
+	}
 	return rc;
 }
 
@@ -301,4 +322,5 @@ void pf_choose_release(struct pf *p)
 	free(p->launches);
 	free(p->choice_buf);
 	bt_map64_release(&p->marks);
+	pf_alaunch_release(p);
 }

@@ -100,6 +100,14 @@ struct pf_launch {
 	int open;
 };
 
+/* A launch as API 32+ system_servers trace it, which Perfetto's
+ * android_startups reads: the "launchingActivity#N" async slice (from the
+ * intent) and its "launchingActivity#N:completed[-KIND]:PKG" instant. */
+struct pf_alaunch {
+	int64_t id, ts, end_ts;  /* end_ts -1: never ended */
+	char *pkg;               /* NULL: not completed */
+};
+
 /* A track as its descriptor says. */
 struct pf_track {
 	uint64_t uuid;
@@ -193,6 +201,8 @@ struct pf {
 	struct pf_launch *launches, *launch;   /* launch: the chosen one's, if any */
 	size_t nlaunches, lcap;
 	int open_launches;
+	struct pf_alaunch *alaunches;    /* pf_alaunch.c */
+	size_t nalaunches, alcap;
 	struct bt_strmap type_of;        /* record type name -> type, for the Type annotation */
 	struct pf_kinds *kinds;          /* pf_kinds.c */
 	int64_t end_ts;                  /* the last event's time (async slices open at the end end there) */
@@ -283,6 +293,13 @@ void pf_launch_track(struct pf *p, uint64_t uuid, int kind, int64_t ts);
 int pf_choose(struct pf *p, struct bt_err *err);
 int pf_choose_meta(struct pf *p, struct bt_err *err);
 void pf_choose_release(struct pf *p);
+
+/* pf_alaunch.c: an atrace S, F or I print of launchingActivity#N (others
+ * are left alone); the completed launch of the app named lbl whose span
+ * holds at (the launching: slice's begin; -1: the first one), else NULL. */
+void pf_alaunch_print(struct pf *p, int64_t ts, const char *buf, size_t len);
+const struct pf_alaunch *pf_alaunch_of(const struct pf *p, const char *lbl, int64_t at);
+void pf_alaunch_release(struct pf *p);
 
 /*
  * pf_kinds.c: every kind of event besides thread slices. Instants, atrace

@@ -363,8 +363,10 @@ static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct
 		len--;
 	if (len >= 1 && buf[0] == 'E' && (len == 1 || buf[1] == '|'))
 		return spill(p, 0, tid, ts, PF_EV_END, PF_SRC_ATRACE, 0, 0, NULL, err);
-	if (len > 2 && (buf[0] == 'S' || buf[0] == 'F') && buf[1] == '|') {
-		async_print(p, ts, buf, len);
+	if (len > 2 && (buf[0] == 'S' || buf[0] == 'F' || buf[0] == 'I') && buf[1] == '|') {
+		if (buf[0] != 'I')
+			async_print(p, ts, buf, len);
+		pf_alaunch_print(p, ts, buf, len);
 		return pf_kinds_atrace(p, tid, ts, buf, len, err);
 	}
 	if (len < 2 || buf[0] != 'B' || buf[1] != '|')
@@ -507,7 +509,7 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 	}
 	if (pf_kinds_extra(p, q, ev, ts, err))
 		return err->code;
-	if (ev->has_track_uuid)
+	if (ev->has_track_uuid && ev->track_uuid)   /* 0 says none: the sequence's thread, as Perfetto reads it */
 		uuid = ev->track_uuid;
 	else if (q->has_track)
 		uuid = q->track;

@@ -327,14 +327,15 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 	}
 }
 
-/* A closed slice to the collector of its thread, if a candidate's, as
- * the stored slices would give it (no CPU time where it is unknown). */
+/* A closed slice to every candidate's collector (its own thread's, and
+ * the RenderThread's draws of the frames), as the stored slices would
+ * give it (no CPU time where it is unknown). */
 static void start_add(struct pf_starts *c, const struct bt_slice *s)
 {
 	size_t i;
 
 	for (i = 0; i < c->n; i++)
-		if (c->tid[i] == s->tid && c->st[i]) {
+		if (c->st[i]) {
 			struct bt_slice x = *s;
 			if (x.cpu_unknown)
 				x.cpu_dur = x.self_cpu_dur = 0;

@@ -229,6 +229,21 @@ is "$(rows "$T/clocks.db" "SELECT s.tid, s.depth, f.name, s.ts, s.dur, coalesce(
 	"100|0|a|5100|50|kBinder 100|0|b|7001000|1000|" \
 	"clocks: incremental and microsecond sequence clocks through their snapshots, a category as the type"
 
+# Legacy B/E TrackEvents with an explicit track_uuid 0 belong on the
+# sequence's thread (its defaults' track): Perfetto's expected output for
+# its test track_event_with_atrace, the writer's copy and Perfetto's own input.
+sql="SELECT s.tid, t.name, s.depth, f.name, s.ts, s.dur FROM slices s JOIN frames f ON f.id = s.frame_id
+	JOIN threads t ON t.tid = s.tid ORDER BY s.ts"
+want="1|t1|0|event1|10000|1000 1|t1|0|event2|20000|8000 1|t1|1|atrace|21000|7000"
+difftest=$REAL/perfetto-difftest-textproto/parser_track_event_track_event_with_atrace.pb
+check "Perfetto's track_event_with_atrace input is there ($difftest)" test -s "$difftest"
+for f in "$T/atrace-uuid0.pb" "$difftest"; do
+	"$BIN" import -q "$f" -o "$T/au.db"
+	is "$(rows "$T/au.db" "$sql")" "$want" "track_uuid 0 ($(basename "$f")): event1, event2 and atrace inside it on thread t1"
+	is "$(rows "$T/au.db" "SELECT count(*) FROM track_slices")" 0 "track_uuid 0 ($(basename "$f")): none on a track of no thread"
+	rm -f "$T/au.db"
+done
+
 "$BIN" import -q "$T/ios.pb" -o "$T/ios.db"
 is "$(rows "$T/ios.db" "SELECT s.tid, s.depth, f.name, s.ts, s.dur, s.cpu_dur, s.alloc_bytes, s.alloc_objects FROM slices s
 	JOIN frames f ON f.id = s.frame_id ORDER BY s.tid, s.ts")" \

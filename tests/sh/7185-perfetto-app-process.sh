@@ -104,8 +104,11 @@ if [ -f "$WARM/api32_startup_warm.perfetto-trace" ]; then
 		"7663/7663/androidx.benchmark.integration.macrobenchmark.target" "real warm start: the app, not surfaceflinger"
 	is "$(meta "$T/real.db" process_choice)" "launching: androidx.benchmark.integration.macrobenchmark.target" \
 		"real warm start: by its launching: slice"
-	is "$(meta "$T/real.db" launch_ts)/$(meta "$T/real.db" launch_end_ts)" "157479798544912/157479943088125" \
-		"real warm start: system_server's launch bounds"
+	# the launch is its launchingActivity#28 (from the intent, as Perfetto's
+	# android_startups has it: ts 157479786566030, dur 156515747), which the
+	# launching: slice (157479798544912 to 157479943088125) would otherwise give
+	is "$(meta "$T/real.db" launch_ts)/$(meta "$T/real.db" launch_end_ts)/$(meta "$T/real.db" launch_source)" \
+		"157479786566030/157479943081777/launchingActivity#28" "real warm start: system_server's launch bounds"
 	is "$(q "$T/real.db" "SELECT group_concat(f.name, ',') FROM (SELECT * FROM slices WHERE tid = 7663 AND depth = 0
 		ORDER BY ts) s JOIN frames f ON f.id = s.frame_id WHERE f.name IN ('activityStart', 'activityResume')")" \
 		"activityStart,activityResume" "real warm start: its main thread's activityStart and activityResume"
