@@ -23,8 +23,10 @@
  *     next call, back to back).
  *   - An unseen stretch: the frames that ended did so in the head, unless
  *     the earlier sample is a native method's entry (kJNITrampoline), which
- *     then ran through it; the frames that began, at the middle of the gap
- *     (the stretch may be theirs or their caller's: the records cannot tell).
+ *     then ran through it. The frames that began did so before a stretch
+ *     longer than an interval (the first capture after a native returns is
+ *     in its Java caller, which the later sample shows), at the middle of
+ *     the gap when the excess is shorter (the capture's own jitter).
  *   - A sleep is the thread's wait for work (idle) when its role says so:
  *     the Looper went back to its poll (a new message id, or a sample in
  *     the poll), or a worker's task changed (the stacks part at or above
@@ -428,7 +430,8 @@ struct slice_ctx {
 
 /* Work on both sides, no wait for work between: the frames that ended
  * returned in the head, unless the earlier sample entered a native method
- * that ran through the gap; those that began did so at its middle. Where
+ * that ran through the gap; those that began did so at its middle, or
+ * before a stretch no hook saw that is longer than an interval. Where
  * running code is not sampled soon after the throttle opens (not dense),
  * a gap without sleep in which frames end and others begin holds three
  * stretches the records cannot tell apart (the ended frames' end, the
@@ -444,9 +447,11 @@ static void work_plan(const struct slice_ctx *x, const struct gap *gp, struct pl
 		return;
 	}
 	p->end = early(gp);
+	p->begin = mid(gp);
 	if (gp->unseen && gp->pre->type == JNI_ENTRY && !gp->pre->dup)
 		p->end = late(gp);
-	p->begin = mid(gp);
+	else if (gp->unseen && gp->g - gp->head - gp->tail > gp->head)
+		p->begin = p->end;   /* before the stretch, in the head */
 	if (p->begin.t < p->end.t)
 		p->begin = p->end;
 }
