@@ -182,6 +182,35 @@ CREATE TABLE track_slices (
 	depth INTEGER NOT NULL DEFAULT 0
 );
 
+-- SurfaceFlinger's frames as a Perfetto trace's frame timeline gives them
+-- (FrameTimelineEvent; `frames` holds stack frames): one row per expected
+-- and actual display frame (SurfaceFlinger's work, kind expected_display,
+-- actual_display) and surface frame (an app's, expected_surface,
+-- actual_surface), from its start to its FrameEnd (dur NULL: never ended).
+-- token: the frame's (a surface frame's own, a display frame's the one its
+-- surface frames give as display_frame_token); jank_type the bitmask of
+-- FrameTimelineEvent.JankType, jank, present_type and prediction_type
+-- Perfetto's words for them (trace processor's actual_frame_timeline_slice);
+-- what a start does not say is NULL (an expected frame's jank, present
+-- type and the like). Imported only, for the frames work: nothing is
+-- computed from them yet.
+CREATE TABLE display_frames (
+	kind                TEXT NOT NULL,
+	ts                  INTEGER NOT NULL,
+	dur                 INTEGER,
+	pid                 INTEGER,
+	token               INTEGER,
+	display_frame_token INTEGER,
+	layer_name          TEXT,
+	present_type        TEXT,
+	on_time_finish      INTEGER,
+	gpu_composition     INTEGER,
+	jank_type           INTEGER,
+	jank                TEXT,
+	prediction_type     TEXT,
+	is_buffer           INTEGER
+);
+
 -- Points in time a trace marks, without a duration: Perfetto TrackEvent
 -- instants (TYPE_INSTANT, legacy phases i/I/n) and atrace I|pid|NAME on a
 -- thread (tid set, track NULL; Perfetto: the app's threads only; systrace:

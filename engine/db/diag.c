@@ -13,7 +13,8 @@
 int bt_diag_routine(const char *code)
 {
 	static const char *const routine[] = { "unlinked_wait", "orphan_waker",
-					       "art_exit_without_entry", "art_open_at_end" };
+					       "art_exit_without_entry", "art_open_at_end",
+					       "perfetto_frame_timeline", "perfetto_samples" };
 	size_t i;
 
 	for (i = 0; i < sizeof routine / sizeof routine[0]; i++)

@@ -300,6 +300,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = pf_stream(&p, err);
 	if (!rc)
 		resolve_pending(&p);
+	pf_samples_done(&p);
 	if (!rc)
 		pf_threads_done(&p);
 	if (!rc)
@@ -323,6 +324,10 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = pf_choose_meta(&p, err);
 	if (!rc)
+		rc = pf_samples_save(&p, err);
+	if (!rc)
+		rc = pf_frametl_save(&p, err);
+	if (!rc)
 		rc = pf_kinds_save(&p, threads.len, err);   /* threads with slices */
 	if (!rc)
 		rc = store_start(&p, &starts, main_tid, err);
@@ -333,6 +338,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);
 	bt_map64_release(&threads);
 	pf_release(&p);
+	pf_samples_free(p.samples);
+	pf_frametl_free(p.frametl);
 	pf_choose_release(&p);
 	pf_kinds_release(&p);
 	return rc;

@@ -70,7 +70,8 @@ struct pf_frame {
 
 /* Event kinds as spilled. */
 enum { PF_EV_BEGIN = 1, PF_EV_END = 2, PF_EV_INSTANT = 3, PF_EV_COUNTER = 4,
-       PF_EV_ASYNC_BEGIN = 5, PF_EV_ASYNC_END = 6 };   /* async: paired by cookie (pf_kinds.c) */
+       PF_EV_ASYNC_BEGIN = 5, PF_EV_ASYNC_END = 6,     /* async: paired by cookie (pf_kinds.c) */
+       PF_EV_SAMPLE = 7 };   /* a callstack sample: frame its stack (pf_samples.c) */
 /* Where an event came from: thread slices of two sources nest into one tree. */
 enum { PF_SRC_TRACK = 0, PF_SRC_ATRACE = 1 };
 
@@ -223,6 +224,8 @@ struct pf {
 	uint64_t cpu_track;
 	int cpu_put;
 	uint32_t args_seen;              /* pf_args bits of any event */
+	struct pf_samples *samples;      /* pf_samples.c; NULL: none yet */
+	struct pf_frametl *frametl;      /* pf_frametl.c; NULL: none yet */
 };
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */
@@ -256,6 +259,44 @@ void pf_spill_rest(struct pf *p);
 /* Read the events in pairing order again, from the first (after
  * pf_spill_order): a scratch analysis's deferred slices pair them anew. */
 int pf_spill_rewind(struct pf *p, struct bt_err *err);
+
+/*
+ * pf_samples.c: callstack samples. The read interns a sequence's profile
+ * data and spills each sample (PF_EV_SAMPLE) on its thread; pf_pair.c
+ * gives them back in order, and their frames open and close as slices
+ * through ops (its stack of open slices, the other events' too).
+ */
+struct pf_samples;
+struct pf_samples_ops {
+	int (*open)(void *ctx, int64_t ts, uint32_t frame, struct bt_err *err);
+	int (*close)(void *ctx, int64_t ts, struct bt_err *err);
+	void *ctx;
+};
+void pf_samples_intern(struct pf *p, const struct pf_seq *q, const Perfetto__Protos__InternedData *d);
+int pf_samples_perf(struct pf *p, const struct pf_seq *q, const Perfetto__Protos__PerfSample *ps, int64_t ts,
+		    struct bt_err *err);
+int pf_samples_streaming(struct pf *p, const struct pf_seq *q, const Perfetto__Protos__StreamingProfilePacket *sp,
+			 int64_t ts, struct bt_err *err);
+/* After the read: the sampling interval found, the interned data freed. */
+void pf_samples_done(struct pf *p);
+/* Meta and diagnostics of what was read. */
+int pf_samples_save(struct pf *p, struct bt_err *err);
+void pf_samples_free(struct pf_samples *s);
+/* Pairing: before a run, a sample (id its frame), and before any other
+ * event of the thread or its end: the samples' frames closed at ts or
+ * where their run ended, if sooner (*at: then, when any were open). */
+void pf_samples_reset(struct pf *p);
+int pf_samples_pair(struct pf *p, const struct pf_samples_ops *o, int64_t key, int64_t ts, uint32_t id,
+		    struct bt_err *err);
+int pf_samples_close(struct pf *p, const struct pf_samples_ops *o, int64_t ts, int64_t *at, struct bt_err *err);
+
+/* pf_frametl.c: SurfaceFlinger's frame timeline into display_frames,
+ * start and end paired by cookie. */
+int pf_frametl_event(struct pf *p, const Perfetto__Protos__FrameTimelineEvent *e, int64_t ts, uint64_t off,
+		     struct bt_err *err);
+/* After the read: frames never ended, the counts. */
+int pf_frametl_save(struct pf *p, struct bt_err *err);
+void pf_frametl_free(struct pf_frametl *f);
 
 /* pf_packet.c */
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);

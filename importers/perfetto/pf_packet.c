@@ -629,8 +629,10 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 			     p->path, (unsigned long long)off);
 		goto out;
 	}
-	if (pk->interned_data)
+	if (pk->interned_data) {
 		intern(q, pk->interned_data);
+		pf_samples_intern(p, q, pk->interned_data);
+	}
 	if (pk->trace_packet_defaults && pk->trace_packet_defaults->track_event_defaults &&
 	    pk->trace_packet_defaults->track_event_defaults->has_track_uuid) {
 		q->has_track = 1;
@@ -660,8 +662,12 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 		process_tree(p, pk->process_tree);
 	if (!rc && pk->frame_timeline_event) {
 		pf_threads_frame(p, pk->frame_timeline_event);
-		pf_kinds_packet(p, 76);   /* its frames' timing is not imported */
+		rc = pf_frametl_event(p, pk->frame_timeline_event, ts, off, err);
 	}
+	if (!rc && pk->perf_sample)
+		rc = pf_samples_perf(p, q, pk->perf_sample, ts, err);
+	if (!rc && pk->streaming_profile_packet)
+		rc = pf_samples_streaming(p, q, pk->streaming_profile_packet, ts, err);
 	if (!rc && pk->ftrace_events)
 		rc = ftrace(p, pk->ftrace_events, err);
 	if (!rc && pk->track_event)

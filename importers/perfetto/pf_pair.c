@@ -399,10 +399,37 @@ static int track_slice_end(struct pair *r, int64_t end, struct bt_err *err)
 			  r->p->frames[x->frame - 1].name, x->ts, end - x->ts, (int64_t)r->nts);
 }
 
+/* pf_samples.c's frames open and close on the same stack as the rest. */
+static int sample_open(void *ctx, int64_t ts, uint32_t frame, struct bt_err *err)
+{
+	static const struct pf_args none;
+
+	return begin(ctx, ts, PF_SRC_TRACK, frame, &none, err);
+}
+
+static int sample_close(void *ctx, int64_t ts, struct bt_err *err)
+{
+	return pop(ctx, ts, NULL, err);
+}
+
+static int samples_close(struct pair *r, int64_t ts, struct bt_err *err)
+{
+	struct pf_samples_ops o = { sample_open, sample_close, r };
+	int64_t at = r->last_ts;   /* unless samples were open */
+
+	if (pf_samples_close(r->p, &o, ts, &at, err))
+		return err->code;
+	if (at > r->last_ts)   /* the run's end: what is still open ends no sooner */
+		r->last_ts = at;
+	return BT_OK;
+}
+
 static int end_key(struct pair *r, struct bt_err *err)
 {
 	if (!r->have_key)
 		return BT_OK;
+	if (r->key >= 0 && samples_close(r, INT64_MAX, err))
+		return err->code;
 	if (r->key >= 0) {
 		if (r->ntags)
 			r->unterminated += r->ntags;
@@ -459,6 +486,12 @@ static int row(struct pair *r, const struct pf_event *e, struct bt_err *err)
 		r->key_nocpu = !bt_map64_get(&r->p->cpu_keys, (uint64_t)key);
 	}
 	r->last_ts = ts;
+	if (kind == PF_EV_SAMPLE) {
+		struct pf_samples_ops o = { sample_open, sample_close, r };
+		return r->skip_key ? BT_OK : pf_samples_pair(r->p, &o, key, ts, frame, err);
+	}
+	if ((kind == PF_EV_BEGIN || kind == PF_EV_END) && key >= 0 && samples_close(r, ts, err))
+		return err->code;
 	if (kind == PF_EV_INSTANT || kind >= PF_EV_ASYNC_BEGIN)   /* pf_kinds.c; not a replay's */
 		return r->threads ? pf_kinds_pair(r->p, key, r->skip_key, ts, kind, frame, e->args, e->nargs, err) : BT_OK;
 	if (r->skip_key) {
@@ -518,6 +551,7 @@ static int pair_all(struct pair *r, int rc, struct bt_err *err)
 
 	for (i = 0; i < p->nframes; i++)
 		bt_feed_frame(r->feed, i + 1, p->frames[i].name);
+	pf_samples_reset(p);
 	memset(&e, 0, sizeof e);
 	while (!rc && (rc = pf_spill_next(p, &e, err)) == 1)
 		rc = row(r, &e, err);
@@ -578,6 +612,7 @@ static void release(void *ctx)
 	free(k->p.frames);
 	bt_map64_release(&k->p.tgid_of);
 	bt_map64_release(&k->p.cpu_keys);
+	pf_samples_free(k->p.samples);
 	free(k->path);
 	free(k);
 }
@@ -593,6 +628,8 @@ void pf_pair_keep(struct pf_kept *k, struct pf *p)
 	k->p.fcap = p->fcap;
 	k->p.tgid_of = p->tgid_of;
 	k->p.cpu_keys = p->cpu_keys;
+	k->p.samples = p->samples;
+	p->samples = NULL;
 	p->spill = NULL;
 	p->frames = NULL;
 	p->nframes = p->fcap = 0;

@@ -51,6 +51,8 @@ seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our 
 	for c in $(python3 tests/fixtures/mkpfcase.py --list); do
 		python3 tests/fixtures/mkpfcase.py "$c" "$1/corpus/case-$c"
 	done
+	# callstack samples and a frame timeline (pf_samples.c, pf_frametl.c); its truth is not corpus
+	python3 tests/fixtures/mkpfsamples.py "$1/corpus/samples-frames" "$1/samples-truth"
 	"$B/tests/mkdump" --records 30 --no-truth "$1/d" >/dev/null
 	"$B/btrace-analyze" -q "$1/d" --perfetto "$1/corpus/export.pb"
 	# real traces of every kind (Perfetto's parser tests, named tracks, a
