@@ -148,18 +148,19 @@ static int end_state(struct bt_sched *r, int64_t ts, struct bt_err *err)
 	return BT_OK;
 }
 
-/* The main thread's sleep ending at ts: its edge, to waker (-1: none
- * seen), kind "sleep" or "io" (uninterruptible). */
+/* The main thread's sleep ending at ts: its edge, to waker (-1: no
+ * wakeup seen; 0: the idle task, an interrupt on an idle CPU: a timer's
+ * end, a device's), kind "sleep" or "io" (uninterruptible). */
 static int sleep_edge(struct bt_sched *r, int64_t ts, int64_t waker, struct bt_err *err)
 {
 	if (!r->db || r->tid != r->main_tid || ts <= r->since ||
 	    (r->state != BT_STATE_SLEEPING && r->state != BT_STATE_UNINTERRUPTIBLE))
 		return BT_OK;
 	r->sleep_edges++;
-	r->sleep_unwoken += waker <= 0;
+	r->sleep_unwoken += waker < 0;
 	return bt_db_exec(r->db, BT_SQL_INSERT_EDGE, err, "intniimnmn", r->tid,
 			  r->state == BT_STATE_SLEEPING ? "sleep" : "io", r->since, ts - r->since,
-			  waker > 0 ? waker : INT64_MIN, waker > 0 ? ts : INT64_MIN);
+			  waker >= 0 ? waker : INT64_MIN, waker >= 0 ? ts : INT64_MIN);
 }
 
 static int set_state(struct bt_sched *r, int state, int64_t ts, int64_t waker, struct bt_err *err)
