@@ -540,6 +540,10 @@ static void report(const struct pair *r, const struct pf *p)
 	if (r->other)
 		bt_diag_count(p->diag, "perfetto_other_process", r->other,
 			      "slices of processes other than pid %lld in '%s'; not imported", (long long)p->pid, p->path);
+	if (pf_sched_bad(p->sched))
+		bt_diag_count(p->diag, "perfetto_bad_sched", pf_sched_bad(p->sched),
+			      "scheduler events in '%s' without the fields they need (pids, states) or past the time bound; skipped",
+			      p->path);
 }
 
 /* Pair every spilled event in order (the spill ready: ordered or
