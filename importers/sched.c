@@ -79,10 +79,19 @@ void bt_sched_advance(struct bt_sched *r, int64_t ts)
 	r->last = ts;
 }
 
-/* The states waiting in r->rows, one statement each (the last few). */
+/* The states waiting in r->rows and the edges in r->edges, one
+ * statement each (the last few). */
 int bt_sched_flush(struct bt_sched *r, struct bt_err *err)
 {
 	int i;
+
+	for (i = 0; i < r->nedges; i++) {
+		const int64_t *v = r->edges[i];
+		if (bt_db_exec(r->db, BT_SQL_INSERT_EDGE, err, "intniimnmn", v[0], v[1] ? "io" : "sleep", v[2], v[3],
+			       v[4] >= 0 ? v[4] : INT64_MIN, v[5] >= 0 ? v[5] : INT64_MIN))
+			return err->code;
+	}
+	r->nedges = 0;
 
 	for (i = 0; i < r->nrows; i++) {
 		const int64_t *v = r->rows[i];
@@ -153,14 +162,24 @@ static int end_state(struct bt_sched *r, int64_t ts, struct bt_err *err)
  * end, a device's), kind "sleep" or "io" (uninterruptible). */
 static int sleep_edge(struct bt_sched *r, int64_t ts, int64_t waker, struct bt_err *err)
 {
+	int64_t *v;
+
 	if (!r->db || r->tid != r->main_tid || ts <= r->since ||
 	    (r->state != BT_STATE_SLEEPING && r->state != BT_STATE_UNINTERRUPTIBLE))
 		return BT_OK;
 	r->sleep_edges++;
 	r->sleep_unwoken += waker < 0;
-	return bt_db_exec(r->db, BT_SQL_INSERT_EDGE, err, "intniimnmn", r->tid,
-			  r->state == BT_STATE_SLEEPING ? "sleep" : "io", r->since, ts - r->since,
-			  waker >= 0 ? waker : INT64_MIN, waker >= 0 ? ts : INT64_MIN);
+	v = r->edges[r->nedges++];
+	v[0] = r->tid;
+	v[1] = r->state != BT_STATE_SLEEPING;
+	v[2] = r->since;
+	v[3] = ts - r->since;
+	v[4] = waker >= 0 ? waker : -1;
+	v[5] = waker >= 0 ? ts : -1;
+	if (r->nedges < BT_SCHED_ROWS)
+		return BT_OK;
+	r->nedges = 0;
+	return bt_db_exec_ints(r->db, BT_SQL_INSERT_EDGES16, &r->edges[0][0], BT_SCHED_ROWS * 6, err);
 }
 
 static int set_state(struct bt_sched *r, int state, int64_t ts, int64_t waker, struct bt_err *err)

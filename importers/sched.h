@@ -40,7 +40,7 @@ int bt_state_of_letter(const char *v, size_t n);
  * task switched out while it could run. */
 int bt_state_of_bits(int64_t bits);
 
-#define BT_SCHED_ROWS 16   /* insert_thread_states16.sql's */
+#define BT_SCHED_ROWS 16   /* insert_thread_states16.sql's and insert_edges16.sql's */
 
 /* One thread's replay. Fill the first block, then bt_sched_begin for
  * each thread; the rest is the replay's own. */
@@ -69,6 +69,9 @@ struct bt_sched {
 	/* states waiting to be written sixteen at a time */
 	int64_t rows[BT_SCHED_ROWS][7];
 	int nrows;
+	/* and sleep edges (a statement each cost a fifth of the import) */
+	int64_t edges[BT_SCHED_ROWS][6];
+	int nedges;
 };
 
 /* Start thread tid's replay. Its running time is known from known_from
@@ -90,7 +93,7 @@ static inline int bt_sched_off_cpu(const struct bt_sched *r, int64_t ts)
 }
 /* End the thread at ts (the trace's end): its last state written. */
 int bt_sched_end(struct bt_sched *r, int64_t ts, struct bt_err *err);
-/* After the last thread: the rows still waiting. */
+/* After the last thread: the rows and edges still waiting. */
 int bt_sched_flush(struct bt_sched *r, struct bt_err *err);
 
 #endif
