@@ -5,8 +5,9 @@
 #                 unit, golden and end-to-end tests; ends with "N passed, N failed"
 # make asan       the same tests under ASan/LSan/UBSan in build-asan/
 # make bench      load, analyze, import and export 200k and 1M records, the Perfetto
-#                 export imported back, and a 1.2M-sample iOS database (BENCH=ios for
-#                 that alone): wall, CPU, peak RSS
+#                 export imported back, a 1.2M-sample iOS database (BENCH=ios for
+#                 that alone) and a Perfetto trace dense with scheduler data
+#                 (BENCH=sched): wall, CPU, peak RSS
 # make fuzz       libFuzzer on the importers (Android, iOS, Perfetto, btrace 2.0,
 #                 ART, systrace), compare's JSON report reader and merge's (FUZZ_SECONDS=600
 #                 in all, split between them;

@@ -1,4 +1,4 @@
--- insert_thread_state: one state of a thread (systrace's scheduler events).
+-- insert_thread_state: one state of a thread (the scheduler's events: importers/sched.c).
 -- :tid :ts :dur INTEGER, :state TEXT, :cpu :waker_tid :io_wait INTEGER or NULL,
 -- :blocked_function TEXT or NULL
 INSERT INTO thread_states(tid, ts, dur, state, cpu, waker_tid, io_wait, blocked_function)

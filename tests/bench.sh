@@ -25,6 +25,11 @@
 #   ios-analyze  the default analysis with its JSON report
 #   ios-gz       the same from the gzip'd database
 #   ios-import   a kept database (-o)
+# and for a Perfetto trace dense with the app's scheduler data (issue 33:
+# tests/fixtures/mkpfsched.py --form compact --runs 300000, 26.5 MB; with
+# BENCH=sched only this):
+#   sched-import a kept database (-o): thread states, sleep edges, slices'
+#                CPU times from the compact sched_switch/sched_waking
 # and for btrace 2.0 raw traces (tests/fixtures/mkbtrace2.py: 20M records,
 # 320 MB, and 1M, 16 MB; with BENCH=btrace2 only these):
 #   b2-load      import into a scratch database (slices deferred)
@@ -33,7 +38,7 @@
 set -eu
 B=${B:-build}
 RUNS=${RUNS:-5}
-BENCH=${BENCH:-android ios}
+BENCH=${BENCH:-android ios sched}
 BIN=$B/btrace-analyze
 dir=$B/bench
 mkdir -p "$dir"
@@ -54,6 +59,10 @@ for k in 1 20; do
 	[ -f "$dir/b2-$k/appTrace.bin" ] || python3 tests/fixtures/mkbtrace2.py "$dir/b2-$k" --seed 42 --slices 1000000 \
 		--threads 8 --span 600 --repeat $k --no-truth
 done ;; esac
+case $BENCH in *sched*)
+	[ -f "$dir/sched/t.pb" ] || { mkdir -p "$dir/sched" &&
+		python3 tests/fixtures/mkpfsched.py "$dir/sched/t.pb" --form compact --runs 300000 --seed 42 --no-truth; }
+esac
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 CHROME=${CHROME:-/usr/bin/chromium}
 drawn() {   # page: Chromium's time to draw it, median of RUNS, and its frame times
@@ -79,6 +88,7 @@ measure() {   # label records command...
 		[ "$label" = pfimport ] && rm -f "$dir/pf.db"
 		[ "$label" = ios-import ] && rm -f "$dir/ios.db"
 		[ "$label" = b2-import ] && rm -f "$dir/b2.db"
+		[ "$label" = sched-import ] && rm -f "$dir/sched.db"
 		# shellcheck disable=SC2086
 		[ -n "${clean:-}" ] && rm -f $clean   # outputs replaced, not deleted, inside the timing
 		sync   # earlier jobs' writes are flushed now, not by the kernel during this one
@@ -128,6 +138,10 @@ case $BENCH in *ios*)
 	mb=$(du -m --apparent-size "$db" | cut -f1)
 	measure ios-import "$n" "$BIN" import -q "$db" -o "$dir/ios.db"
 	rm -f "$dir/ios.json" ;;
+esac
+case $BENCH in *sched*)
+	mb=$(du -m --apparent-size "$dir/sched/t.pb" | cut -f1)
+	measure sched-import 300000 "$BIN" import -q "$dir/sched/t.pb" -o "$dir/sched.db" ;;
 esac
 case $BENCH in *btrace2*)
 	n=$("$BIN" query -q "$dir/b2-20" "SELECT value FROM meta WHERE key = 'records'" --format tsv | sed -n 2p)

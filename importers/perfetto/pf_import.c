@@ -292,6 +292,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	pf_threads_init(&p);
 	bt_map64_init(&threads, 64);
 	pf_kinds_init(&p);
+	pf_sched_init(&p);
 	rc = load_types(&p, err);
 	pf_spill_open(&p, 0);
 	if (!rc)
@@ -342,6 +343,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	pf_frametl_free(p.frametl);
 	pf_choose_release(&p);
 	pf_kinds_release(&p);
+	pf_sched_release(p.sched);
 	return rc;
 }
 

@@ -17,6 +17,7 @@
 #include "engine/recon/feed.h"
 #include "engine/base/hash.h"
 #include "importers/importer.h"
+#include "importers/sched.h"
 #include "gen/perfetto_trace.pb-c.h"
 
 /* Values a slice's debug annotations can give (upstream's keys, §8.5 of
@@ -71,7 +72,8 @@ struct pf_frame {
 /* Event kinds as spilled. */
 enum { PF_EV_BEGIN = 1, PF_EV_END = 2, PF_EV_INSTANT = 3, PF_EV_COUNTER = 4,
        PF_EV_ASYNC_BEGIN = 5, PF_EV_ASYNC_END = 6,     /* async: paired by cookie (pf_kinds.c) */
-       PF_EV_SAMPLE = 7 };   /* a callstack sample: frame its stack (pf_samples.c) */
+       PF_EV_SAMPLE = 7,     /* a callstack sample: frame its stack (pf_samples.c) */
+       PF_EV_SCHED = 8 };    /* + importers/sched.h's kind (pf_sched.c): frame its a, src its b */
 /* Where an event came from: thread slices of two sources nest into one tree. */
 enum { PF_SRC_TRACK = 0, PF_SRC_ATRACE = 1 };
 
@@ -226,6 +228,11 @@ struct pf {
 	uint32_t args_seen;              /* pf_args bits of any event */
 	struct pf_samples *samples;      /* pf_samples.c; NULL: none yet */
 	struct pf_frametl *frametl;      /* pf_frametl.c; NULL: none yet */
+	/* pf_sched.c */
+	struct pf_sched *sched;
+	int64_t sched_end;               /* the last scheduler event's time */
+	uint64_t sched_switches, sched_wakings;
+	uint64_t sched_states, sleep_edges, sleep_unwoken;   /* what pf_pair.c made of them */
 };
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */
@@ -297,6 +304,18 @@ int pf_frametl_event(struct pf *p, const Perfetto__Protos__FrameTimelineEvent *e
 /* After the read: frames never ended, the counts. */
 int pf_frametl_save(struct pf *p, struct bt_err *err);
 void pf_frametl_free(struct pf_frametl *f);
+/* pf_sched.c: the scheduler's events of a bundle, spilled per thread. */
+void pf_sched_init(struct pf *p);
+void pf_sched_release(struct pf_sched *s);
+int pf_sched_bundle(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, struct bt_err *err);
+/* Thread tid's running time is known from *known on (INT64_MAX: never);
+ * *running: it was on a CPU then. */
+void pf_sched_known(const struct pf_sched *s, int64_t tid, int64_t *known, int *running);
+/* A blocked function's name by its id (importers/sched.h's caller;
+ * ctx the pf_sched; valid until the next call). */
+const char *pf_sched_caller(void *ctx, uint32_t id);
+/* Scheduler events skipped: fields missing, times out of bounds. */
+uint64_t pf_sched_bad(const struct pf_sched *s);
 
 /* pf_packet.c */
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
@@ -355,9 +374,8 @@ void pf_kinds_release(struct pf *p);
 enum { PF_IN_PACKET, PF_IN_FTRACE };
 void pf_kinds_unknown(struct pf *p, int where, const ProtobufCMessage *m);
 /* What is read only for threads' names (pf_threads.c), counted as not
- * imported: a bundle's compact_sched events, a (not print) ftrace event,
- * a packet of field field (the frame timeline). */
-void pf_kinds_compact(struct pf *p, const Perfetto__Protos__CompactSched *c);
+ * imported: a (not print) ftrace event pf_sched.c does not read, a
+ * packet of field field (the frame timeline). */
 void pf_kinds_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e);
 void pf_kinds_packet(struct pf *p, unsigned field);
 /* A print that is not B|/E|: C, S, F, I, N, G, H, or one counted. */

@@ -45,23 +45,14 @@ void pf_kinds_release(struct pf *p)
 
 /* ---------------------------------------------------------------- not imported */
 
-void pf_kinds_compact(struct pf *p, const Perfetto__Protos__CompactSched *c)
-{
-	p->kinds->sched_switch += c->n_switch_timestamp;
-	p->kinds->sched_waking += c->n_waking_timestamp;
-}
-
-/* Scheduler events pf_threads.c takes threads' names from: their
- * scheduling is not imported. task_newtask and task_rename are names only. */
+/* Events pf_threads.c takes threads' names from and pf_sched.c does not
+ * read: task_newtask and task_rename are names only, a process's exit
+ * is its threads' switches (its tasks end at sched_process_free). */
 void pf_kinds_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e)
 {
 	struct pf_kinds *k = p->kinds;
 
-	k->ftr[4] += e->sched_switch != NULL;
-	k->ftr[17] += e->sched_wakeup != NULL;
-	k->ftr[20] += e->sched_waking != NULL;
 	k->ftr[238] += e->sched_process_exit != NULL;
-	k->ftr[240] += e->sched_process_free != NULL;
 	if (e->base.n_unknown_fields)
 		pf_kinds_unknown(p, PF_IN_FTRACE, &e->base);
 }

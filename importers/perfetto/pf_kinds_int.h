@@ -38,7 +38,7 @@ struct extra {
 
 struct pf_kinds {
 	uint64_t pkt[NPKT + 1], ftr[NFTRACE + 1], phase[129];
-	uint64_t sched_switch, sched_waking, prints, synth_over, bad_value, deep;
+	uint64_t prints, synth_over, bad_value, deep;
 	struct bt_strmap synth;      /* "Cpid|name" -> track index + 1 */
 	struct bt_map64 acc_of;      /* (sequence, uuid) hash -> index + 1 into accs */
 	struct acc *accs;

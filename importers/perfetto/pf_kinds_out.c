@@ -297,8 +297,6 @@ static struct kind *not_imported(const struct pf_kinds *k, size_t *n)
 		}
 		add(&v, n, &cap, k->ftr[f], code, label);
 	}
-	add(&v, n, &cap, k->sched_switch, "ftrace.compact_sched_switch", "sched_switch events (compact_sched)");
-	add(&v, n, &cap, k->sched_waking, "ftrace.compact_sched_waking", "sched_waking events (compact_sched)");
 	add(&v, n, &cap, k->prints, "ftrace.print", "ftrace prints that are no atrace marker");
 	for (f = 0; f <= 128; f++) {
 		if (f > ' ' && f < 127) {

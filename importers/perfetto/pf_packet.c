@@ -394,8 +394,8 @@ static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, st
 
 	if (b->compact_sched)
 		pf_threads_compact(p, b->compact_sched);
-	if (b->compact_sched)   /* names read, the scheduling itself not imported */
-		pf_kinds_compact(p, b->compact_sched);
+	if (pf_sched_bundle(p, b, err))
+		return err->code;
 	for (i = 0; i < b->n_event; i++) {
 		const Perfetto__Protos__FtraceEvent *e = b->event[i];
 		pf_threads_ftrace(p, e);

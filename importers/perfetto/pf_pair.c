@@ -7,7 +7,9 @@
  * counters. Marker slices leave their edges, binder calls and thread
  * creations behind as they close. A scratch analysis stores no slices:
  * the spill stays, and the same pairing runs again, storing only the
- * slices, when something reads the slices table (pf_pair_fill).
+ * slices, when something reads the slices table (pf_pair_fill). A
+ * thread's scheduler events (pf_sched.c) come in the same order: its
+ * states, the CPU time of its slices and the wakers of its sleeps.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,8 @@ struct tag {
 	int inner;           /* ART contention inside ART contention: one wait, the outer's */
 	int64_t owner;       /* a monitor wait's owner, as contention inside it said; 0: none */
 	uint32_t held;       /* and the frame of the method that owner locked in, as it said; 0: none */
+	int64_t ts, run;     /* when it opened, and its thread's running time then (key_sched) */
+	int cpu_given;       /* its begin's annotations gave its CPU time */
 };
 
 /* An open slice of a track that is no thread's. */
@@ -48,6 +52,8 @@ struct pair {
 	int64_t key, last_ts;
 	int have_key, skip_key;
 	int key_nocpu;           /* none of the key's slices gives its CPU time */
+	int key_sched;           /* the scheduler's events give the key's states and CPU time */
+	struct bt_sched sc;      /* the key's replay of them */
 	struct bt_map64 *threads;   /* tids with slices (NULL: a replay, which writes only slices) */
 	struct pf_starts *starts;   /* collectors of the candidate main threads, or NULL */
 	int64_t total[PF__NARGS];   /* magnitudes of the values taken, by kind */
@@ -212,6 +218,9 @@ static int begin(struct pair *r, int64_t ts, int src, uint32_t frame, const stru
 	t->real = 1;
 	t->owner = 0;
 	t->held = 0;
+	t->ts = ts;
+	t->run = bt_sched_ran(&r->sc);
+	t->cpu_given = has(a, PF_CPU);
 	t->inner = contention(f->marker) && r->ntags > 1 && r->tags[r->ntags - 2].real &&
 		   contention(r->p->frames[r->tags[r->ntags - 2].frame - 1].marker);
 	if (bt_feed_depth(r->feed) >= MAX_DEPTH) {
@@ -343,6 +352,18 @@ static void start_add(struct pf_starts *c, const struct bt_slice *s)
 		}
 }
 
+/* The CPU time of the top slice, which opened as t: its thread's
+ * running time since, where the scheduler knows it. */
+static void sched_cpu(struct pair *r, const struct tag *t)
+{
+	if (bt_sched_known(&r->sc, t->ts)) {
+		bt_feed_top(r->feed)->cpu_dur = bt_sched_ran(&r->sc) - t->run;
+		bt_feed_known(r->feed, BT_FEED_CPU);
+	} else {
+		bt_feed_known(r->feed, BT_FEED_CPU_UNKNOWN);
+	}
+}
+
 /* Pop the top tag, closing its slice at ts. */
 static int pop(struct pair *r, int64_t ts, const struct pf_args *a, struct bt_err *err)
 {
@@ -357,6 +378,8 @@ static int pop(struct pair *r, int64_t ts, const struct pf_args *a, struct bt_er
 		apply_args(bt_feed_top(r->feed), &known, a);
 		bt_feed_known(r->feed, known);
 	}
+	if (r->key_sched && !t.cpu_given && !(a && has(a, PF_CPU)))   /* an annotation says better */
+		sched_cpu(r, &t);
 	if (bt_feed_close(r->feed, ts, &s, err))
 		return err->code;
 	if (r->starts)
@@ -431,12 +454,13 @@ static int end_key(struct pair *r, struct bt_err *err)
 	if (r->key >= 0 && samples_close(r, INT64_MAX, err))
 		return err->code;
 	if (r->key >= 0) {
+		int64_t end = r->p->end_ts > r->p->sched_end ? r->p->end_ts : r->p->sched_end;
 		if (r->ntags)
 			r->unterminated += r->ntags;
 		while (r->ntags)
 			if (pop(r, r->last_ts, NULL, err))
 				return err->code;
-		return BT_OK;
+		return r->key_sched ? bt_sched_end(&r->sc, end, err) : BT_OK;
 	}
 	r->unterminated += r->nts;
 	while (r->nts)
@@ -484,7 +508,19 @@ static int row(struct pair *r, const struct pf_event *e, struct bt_err *err)
 		r->key = key;
 		r->skip_key = key >= 0 && !wanted(r->p, key);
 		r->key_nocpu = !bt_map64_get(&r->p->cpu_keys, (uint64_t)key);
+		r->key_sched = key >= 0 && !r->skip_key && r->p->sched_switches + r->p->sched_wakings > 0;
+		if (r->key_sched) {
+			int64_t known;
+			int running;
+			pf_sched_known(r->p->sched, key, &known, &running);
+			bt_sched_begin(&r->sc, key, known, running);
+			r->key_nocpu = 0;   /* the scheduler says, where it knows */
+		}
 	}
+	if (r->key_sched)
+		bt_sched_advance(&r->sc, ts);
+	if (kind > PF_EV_SCHED)   /* a thread's scheduling (pf_sched.c): not its slices' last event */
+		return r->key_sched ? bt_sched_event(&r->sc, kind - PF_EV_SCHED, ts, frame, (uint32_t)src, err) : BT_OK;
 	r->last_ts = ts;
 	if (kind == PF_EV_SAMPLE) {
 		struct pf_samples_ops o = { sample_open, sample_close, r };
@@ -538,6 +574,10 @@ static void report(const struct pair *r, const struct pf *p)
 	if (r->other)
 		bt_diag_count(p->diag, "perfetto_other_process", r->other,
 			      "slices of processes other than pid %lld in '%s'; not imported", (long long)p->pid, p->path);
+	if (pf_sched_bad(p->sched))
+		bt_diag_count(p->diag, "perfetto_bad_sched", pf_sched_bad(p->sched),
+			      "scheduler events in '%s' without the fields they need (pids, states) or past the time bound; skipped",
+			      p->path);
 }
 
 /* Pair every spilled event in order (the spill ready: ordered or
@@ -558,6 +598,8 @@ static int pair_all(struct pair *r, int rc, struct bt_err *err)
 	rc = rc < 0 ? err->code : rc;
 	if (!rc)
 		rc = end_key(r, err);
+	if (!rc && r->sc.db)
+		rc = bt_sched_flush(&r->sc, err);
 	if (!rc && r->threads)
 		rc = pf_kinds_pair_end(p, err);
 	if (!rc) {
@@ -597,6 +639,7 @@ static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 		return bt_err_set(err, BT_EIO, "the slices of '%s' were deferred but not kept", k->path);
 	memset(&r, 0, sizeof r);
 	r.p = &k->p;
+	r.sc.waking = k->p.sched_wakings > 0;   /* no db: CPU times only */
 	r.feed = bt_feed_new_replay(&taps);
 	return pair_all(&r, pf_spill_rewind(&k->p, err), err);
 }
@@ -613,6 +656,7 @@ static void release(void *ctx)
 	bt_map64_release(&k->p.tgid_of);
 	bt_map64_release(&k->p.cpu_keys);
 	pf_samples_free(k->p.samples);
+	pf_sched_release(k->p.sched);
 	free(k->path);
 	free(k);
 }
@@ -630,6 +674,12 @@ void pf_pair_keep(struct pf_kept *k, struct pf *p)
 	k->p.cpu_keys = p->cpu_keys;
 	k->p.samples = p->samples;
 	p->samples = NULL;
+	k->p.sched = p->sched;
+	k->p.end_ts = p->end_ts;
+	k->p.sched_end = p->sched_end;
+	k->p.sched_switches = p->sched_switches;
+	k->p.sched_wakings = p->sched_wakings;
+	p->sched = NULL;
 	p->spill = NULL;
 	p->frames = NULL;
 	p->nframes = p->fcap = 0;
@@ -661,6 +711,11 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, st
 	r.p = p;
 	r.threads = threads;
 	r.starts = starts;
+	r.sc.db = p->db;
+	r.sc.waking = p->sched_wakings > 0;
+	r.sc.main_tid = p->pid;
+	r.sc.caller = pf_sched_caller;
+	r.sc.ctx = p->sched;
 	r.feed = bt_feed_new(p->db, p->o->taps);
 	owner_methods(p);
 	for (rc = 0; rc < (int)p->ntracks; rc++)   /* a thread's tracks' CPU annotations are its */
@@ -672,6 +727,9 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, st
 		bt_feed_defer(r.feed, fill, release, *kept);
 	}
 	rc = pair_all(&r, pf_spill_order(p, err), err);
+	p->sched_states = r.sc.states;
+	p->sleep_edges = r.sc.sleep_edges;
+	p->sleep_unwoken = r.sc.sleep_unwoken;
 	if (!rc)
 		report(&r, p);
 	else

@@ -173,7 +173,7 @@ int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err)
 	struct rec r;
 	size_t n;
 
-	if (e->ts > p->end_ts)
+	if (e->ts > p->end_ts && e->kind < PF_EV_SCHED)   /* the scheduler's keep their own (sched_end) */
 		p->end_ts = e->ts;
 	r.k = e->k;
 	r.ts = e->ts;

@@ -16,11 +16,6 @@
 #include "engine/recon/pipeline.h"
 #include "importers/systrace/st_int.h"
 
-const char *const st_state_name[ST_STATE__COUNT] = {
-	"unknown", "running", "runnable", "sleeping", "uninterruptible", "stopped", "traced", "dead",
-	"zombie", "parked", "idle", "wakekill", "waking", "noload"
-};
-
 struct st_thread *st_thread_of(struct st *s, int64_t tid)
 {
 	uint32_t i;
@@ -480,27 +475,6 @@ static int marker(struct st *s, int64_t tid, int64_t ts, const char *m, size_t n
 
 /* ---- the scheduler */
 
-static int state_of(const char *v, size_t n)
-{
-	if (!n)
-		return -1;
-	switch (v[0]) {
-	case 'R': return ST_STATE_RUNNABLE;
-	case 'S': return ST_STATE_SLEEPING;
-	case 'D': return ST_STATE_UNINTERRUPTIBLE;
-	case 'T': return ST_STATE_STOPPED;
-	case 't': return ST_STATE_TRACED;
-	case 'X': case 'x': return ST_STATE_DEAD;
-	case 'Z': return ST_STATE_ZOMBIE;
-	case 'P': return ST_STATE_PARKED;
-	case 'I': return ST_STATE_IDLE;
-	case 'K': return ST_STATE_WAKEKILL;
-	case 'W': return ST_STATE_WAKING;
-	case 'N': return ST_STATE_NOLOAD;
-	default: return -1;
-	}
-}
-
 static int tid_arg(const char *a, size_t n, const char *key, int64_t *tid)
 {
 	size_t len;
@@ -572,7 +546,7 @@ static int sched_switch(struct st *s, const struct st_line *l, struct bt_err *er
 		if (!pc || !nc || !st || !tid_arg(a, n, "prev_pid=", &prev) || !tid_arg(a, n, "next_pid=", &next))
 			st = NULL;
 	}
-	if (!st || (state = state_of(st, stl)) < 0) {
+	if (!st || (state = bt_state_of_letter(st, stl)) < 0) {
 		s->sched_bad++;
 		return BT_OK;
 	}

@@ -19,6 +19,7 @@
 #include "engine/db/diag.h"
 #include "engine/recon/feed.h"
 #include "importers/importer.h"
+#include "importers/sched.h"
 
 /* ---- input (st_input.c) */
 
@@ -109,19 +110,13 @@ enum st_kind {
 	ST_EV_BEGIN = 1,       /* a: frame */
 	ST_EV_END,
 	ST_EV_RUN,             /* switched in; a: cpu */
-	ST_EV_STOP,            /* switched out; a: cpu, b: state (ST_STATE_*) */
+	ST_EV_STOP,            /* switched out; a: cpu, b: state (BT_STATE_*) */
 	ST_EV_WAKEUP,          /* sched_wakeup(_new); a: the waker's tid */
 	ST_EV_WAKING,          /* sched_waking; a: the waker's tid */
 	ST_EV_BLOCKED          /* sched_blocked_reason; a: the caller's st_str id (0 none), b: iowait */
 };
-
-/* A thread's states (thread_states.state by index). */
-enum st_state {
-	ST_STATE_UNKNOWN, ST_STATE_RUNNING, ST_STATE_RUNNABLE, ST_STATE_SLEEPING, ST_STATE_UNINTERRUPTIBLE,
-	ST_STATE_STOPPED, ST_STATE_TRACED, ST_STATE_DEAD, ST_STATE_ZOMBIE, ST_STATE_PARKED, ST_STATE_IDLE,
-	ST_STATE_WAKEKILL, ST_STATE_WAKING, ST_STATE_NOLOAD, ST_STATE__COUNT
-};
-extern const char *const st_state_name[ST_STATE__COUNT];
+/* The scheduler's kinds are importers/sched.h's, in the same order. */
+#define ST_SCHED_KIND(k) ((k) - ST_EV_RUN + BT_SCHED_RUN)
 
 struct st_ev {
 	int64_t ts;

@@ -92,8 +92,6 @@ static const char *edge_kind(int type)
 	return type == T_MONITOR ? "monitor" : type == T_WAIT ? "wait" : type == T_BINDER ? "binder" : "lock";
 }
 
-#define ROWS 16   /* insert_thread_states16.sql's */
-
 struct st_open {
 	uint32_t frame;
 	int real;
@@ -104,120 +102,18 @@ struct st_rep {
 	struct st *s;
 	struct bt_feed *feed;
 	int64_t tid;
-	int waking;               /* the trace has sched_waking: its wakers, not sched_wakeup's */
-	/* the thread's state */
-	int state;                /* ST_STATE_*; UNKNOWN before its first scheduler event */
-	int64_t since, cpu, waker, io;
-	uint32_t caller;
-	int running;
-	int64_t run, last;        /* running time up to last */
-	int64_t known;            /* from here on its running time is known; INT64_MAX: never */
-	int64_t wake_ts, wake_tid;
-	/* the last uninterruptible state, written when the next one ends or
-	 * the thread does: its blocked reason comes when it is woken */
-	int pend;
-	int64_t pend_ts, pend_dur, pend_io;
-	uint32_t pend_caller;
+	struct bt_sched sc;       /* the thread's states, running time and wakers */
 	/* open slices */
 	struct st_open *stack;
 	size_t n, cap;
-	/* states waiting to be written sixteen at a time */
-	int64_t rows[ROWS][7];
-	int nrows;
 };
 
-static void advance(struct st_rep *r, int64_t ts)
+/* A blocked function: one of the trace's strings. */
+static const char *caller_name(void *ctx, uint32_t id)
 {
-	if (r->last == INT64_MIN)
-		r->last = ts;   /* the thread's first event */
-	if (ts <= r->last)
-		return;
-	if (r->running)
-		r->run += ts - r->last;
-	r->last = ts;
-}
+	const struct st *s = ctx;
 
-/* The states waiting in r->rows, one statement each (the last few). */
-static int flush_rows(struct st_rep *r, struct bt_err *err)
-{
-	int i;
-
-	for (i = 0; i < r->nrows; i++) {
-		const int64_t *v = r->rows[i];
-		if (bt_db_exec(r->s->db, BT_SQL_INSERT_THREAD_STATE, err, "iiitmmmn", v[0], v[1], v[2], st_state_name[v[3]],
-			       v[4] >= 0 ? v[4] : INT64_MIN, v[5] >= 0 ? v[5] : INT64_MIN, v[6] >= 0 ? v[6] : INT64_MIN))
-			return err->code;
-	}
-	r->nrows = 0;
-	return BT_OK;
-}
-
-/* One state: with a blocked function (rare) at once, else sixteen in one
- * statement, which costs a third of sixteen. */
-static int state_row(struct st_rep *r, int state, int64_t ts, int64_t dur, int64_t io, uint32_t caller,
-		     struct bt_err *err)
-{
-	struct st *s = r->s;
-	int64_t *v;
-
-	s->states++;
-	if (caller)
-		return bt_db_exec(s->db, BT_SQL_INSERT_THREAD_STATE, err, "iiitmmmt", r->tid, ts, dur, st_state_name[state],
-				  INT64_MIN, INT64_MIN, io >= 0 ? io : INT64_MIN, s->strs[caller - 1]);
-	v = r->rows[r->nrows++];
-	v[0] = r->tid;
-	v[1] = ts;
-	v[2] = dur;
-	v[3] = state;
-	v[4] = state == ST_STATE_RUNNING ? r->cpu : -1;
-	v[5] = state == ST_STATE_RUNNABLE && r->waker > 0 ? r->waker : -1;
-	v[6] = io >= 0 ? io : -1;
-	if (r->nrows < ROWS)
-		return BT_OK;
-	r->nrows = 0;
-	return bt_db_exec_ints(s->db, BT_SQL_INSERT_THREAD_STATES16, &r->rows[0][0], ROWS * 7, err);
-}
-
-static int flush_pending(struct st_rep *r, struct bt_err *err)
-{
-	if (!r->pend)
-		return BT_OK;
-	r->pend = 0;
-	return state_row(r, ST_STATE_UNINTERRUPTIBLE, r->pend_ts, r->pend_dur, r->pend_io, r->pend_caller, err);
-}
-
-/* End the current state at ts: its row, if it has a length. */
-static int end_state(struct st_rep *r, int64_t ts, struct bt_err *err)
-{
-	if (r->state == ST_STATE_UNKNOWN || ts <= r->since)
-		return BT_OK;
-	if (r->state != ST_STATE_UNINTERRUPTIBLE)
-		return state_row(r, r->state, r->since, ts - r->since, r->io, r->caller, err);
-	if (flush_pending(r, err))
-		return err->code;
-	r->pend = 1;
-	r->pend_ts = r->since;
-	r->pend_dur = ts - r->since;
-	r->pend_io = r->io;
-	r->pend_caller = r->caller;
-	return BT_OK;
-}
-
-static int set_state(struct st_rep *r, int state, int64_t ts, struct bt_err *err)
-{
-	if (end_state(r, ts, err))
-		return err->code;
-	r->state = state;
-	r->since = ts;
-	r->waker = -1;
-	r->io = -1;
-	r->caller = 0;
-	return BT_OK;
-}
-
-static int cpu_known(const struct st_rep *r, int64_t ts)
-{
-	return ts >= r->known;
+	return id && id <= s->nstrs ? s->strs[id - 1] : NULL;
 }
 
 /* The record type of the wait frame stands for, or 0. */
@@ -236,7 +132,7 @@ static int begin(struct st_rep *r, int64_t ts, uint32_t frame, struct bt_err *er
 	o = &r->stack[r->n++];
 	o->frame = frame;
 	o->ts = ts;
-	o->run = r->run;
+	o->run = bt_sched_ran(&r->sc);
 	o->real = bt_feed_depth(r->feed) < MAX_DEPTH;
 	if (!o->real) {
 		s->deep++;
@@ -278,17 +174,17 @@ static int close_top(struct st_rep *r, int64_t ts, struct bt_err *err)
 		return BT_OK;
 	top = bt_feed_top(r->feed);
 	s->slices++;
-	if (cpu_known(r, o.ts)) {
-		top->cpu_dur = r->run - o.run;
+	if (bt_sched_known(&r->sc, o.ts)) {
+		top->cpu_dur = bt_sched_ran(&r->sc) - o.run;
 		bt_feed_known(r->feed, BT_FEED_CPU);
 	} else {
 		s->cpu_unknown++;
 		bt_feed_known(r->feed, BT_FEED_CPU_UNKNOWN);
 	}
 	type = wait_of(s, o.frame);
-	if (type && r->wake_tid > 0 && r->wake_ts >= o.ts && r->wake_ts <= ts) {
-		waker = r->wake_tid;
-		waker_ts = r->wake_ts;
+	if (type && r->sc.wake_tid > 0 && r->sc.wake_ts >= o.ts && r->sc.wake_ts <= ts) {
+		waker = r->sc.wake_tid;
+		waker_ts = r->sc.wake_ts;
 		top->wakeup_tid = waker;
 	} else if (type && (type == T_MONITOR || type == T_LOCK) && s->frame_obj[o.frame] > 0) {
 		waker = s->frame_obj[o.frame];   /* the owner the marker names */
@@ -299,44 +195,6 @@ static int close_top(struct st_rep *r, int64_t ts, struct bt_err *err)
 	return type ? wait_edge(r, &closed, type, s->frame_obj[o.frame], waker, waker_ts, err) : BT_OK;
 }
 
-static int sched(struct st_rep *r, const struct st_ev *e, struct bt_err *err)
-{
-	switch (e->kind) {
-	case ST_EV_RUN:
-		r->running = 1;
-		if (set_state(r, ST_STATE_RUNNING, e->ts, err))
-			return err->code;
-		r->cpu = e->a;
-		return BT_OK;
-	case ST_EV_STOP:
-		r->running = 0;
-		return set_state(r, e->b, e->ts, err);
-	case ST_EV_WAKEUP:
-	case ST_EV_WAKING:
-		if ((e->kind == ST_EV_WAKING) != r->waking)
-			return BT_OK;
-		r->wake_ts = e->ts;
-		r->wake_tid = e->a;
-		if (r->state == ST_STATE_RUNNING || r->state == ST_STATE_RUNNABLE)
-			return BT_OK;   /* awake already */
-		if (set_state(r, ST_STATE_RUNNABLE, e->ts, err))
-			return err->code;
-		r->waker = e->a;
-		return BT_OK;
-	case ST_EV_BLOCKED:   /* of the last uninterruptible sleep: it comes as it is woken */
-		if (r->state == ST_STATE_UNINTERRUPTIBLE) {
-			r->io = e->b;
-			r->caller = e->a;
-		} else if (r->pend) {
-			r->pend_io = e->b;
-			r->pend_caller = e->a;
-		}
-		return BT_OK;
-	default:
-		return BT_OK;
-	}
-}
-
 /* Before its first switch a thread's running time is unknown, with one
  * exception: a thread first seen being switched out ran on that CPU
  * since the CPU's first event (any other task there would have been
@@ -344,24 +202,25 @@ static int sched(struct st_rep *r, const struct st_ev *e, struct bt_err *err)
 static void initial(struct st_rep *r, const struct st_ev *first)
 {
 	const struct st *s = r->s;
+	int64_t known = INT64_MAX;
+	int running = first->kind == ST_EV_STOP;
 
-	r->known = INT64_MAX;
-	r->running = first->kind == ST_EV_STOP;
-	if (!first->kind)
-		return;
-	r->known = first->ts;
-	if (r->running && first->a < s->ncpus && s->cpu_first[first->a] >= 0)
-		r->known = s->cpu_first[first->a];
+	if (first->kind) {
+		known = first->ts;
+		if (running && first->a < s->ncpus && s->cpu_first[first->a] >= 0)
+			known = s->cpu_first[first->a];
+	}
+	bt_sched_begin(&r->sc, r->tid, known, running);
 }
 
 static int event(struct st_rep *r, const struct st_ev *e, struct bt_err *err)
 {
 	struct st *s = r->s;
 
-	advance(r, e->ts);
+	bt_sched_advance(&r->sc, e->ts);
 	if (e->kind != ST_EV_BEGIN && e->kind != ST_EV_END)
-		return sched(r, e, err);
-	if (r->state != ST_STATE_UNKNOWN && !r->running && cpu_known(r, e->ts))
+		return bt_sched_event(&r->sc, ST_SCHED_KIND(e->kind), e->ts, e->a, e->b, err);
+	if (bt_sched_off_cpu(&r->sc, e->ts))
 		s->not_running++;
 	if (e->kind == ST_EV_BEGIN)
 		return begin(r, e->ts, e->a, err);
@@ -378,26 +237,19 @@ static int replay(struct st_rep *r, struct st_reader *rd, struct bt_err *err)
 	const struct st_ev *e;
 	int rc;
 
-	r->state = ST_STATE_UNKNOWN;
-	r->run = 0;
-	r->last = INT64_MIN;
-	r->wake_tid = -1;
 	r->n = 0;
-	r->pend = 0;
 	initial(r, &rd->first_switch);
 	while ((rc = st_store_next(rd, &e, err)) == 1)
 		if (event(r, e, err))
 			return err->code;
 	if (rc)
 		return rc;
-	advance(r, s->last_ts);
+	bt_sched_advance(&r->sc, s->last_ts);
 	s->unfinished += r->n;
 	while (r->n)
 		if (close_top(r, s->last_ts, err))
 			return err->code;
-	if (end_state(r, s->last_ts, err))
-		return err->code;
-	return flush_pending(r, err);
+	return bt_sched_end(&r->sc, s->last_ts, err);
 }
 
 static int count_unlinked(struct st *s, struct bt_err *err)
@@ -433,7 +285,10 @@ int st_threads(struct st *s, struct bt_err *err)
 		free(order);
 		return err->code;
 	}
-	r.waking = s->wakings > 0;
+	r.sc.db = s->db;
+	r.sc.waking = s->wakings > 0;
+	r.sc.caller = caller_name;
+	r.sc.ctx = s;
 	r.feed = bt_feed_new(s->db, s->o->taps);
 	for (i = 0; i < s->nframes; i++)
 		bt_feed_frame(r.feed, (uint32_t)i + 1, s->frames[i]);
@@ -458,7 +313,8 @@ int st_threads(struct st *s, struct bt_err *err)
 	free(order);
 	free(r.stack);
 	if (!rc)
-		rc = flush_rows(&r, err);
+		rc = bt_sched_flush(&r.sc, err);
+	s->states += r.sc.states;
 	if (!rc)
 		rc = bt_db_script(s->db, BT_SQL_SCRATCH_ST_LINK_WAITS, err);
 	if (!rc)

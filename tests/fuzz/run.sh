@@ -48,6 +48,10 @@ seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our 
 		# shellcheck disable=SC2086
 		python3 tests/fixtures/mkperfetto.py "$1/corpus/seed$i" --seed "$i" --slices 30 --no-truth $opts
 	done
+	for form in full compact; do   # scheduler data (pf_sched.c, importers/sched.c); the truth beside it is not corpus
+		python3 tests/fixtures/mkpfsched.py "$1/sched-$form.pb" --form $form --runs 12
+		mv "$1/sched-$form.pb" "$1/corpus/sched-$form"
+	done
 	for c in $(python3 tests/fixtures/mkpfcase.py --list); do
 		python3 tests/fixtures/mkpfcase.py "$c" "$1/corpus/case-$c"
 	done

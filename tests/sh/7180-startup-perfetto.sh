@@ -6,9 +6,10 @@
 # phases exact (the trace's own slices), full display at the draw of the
 # first frame to end after reportFullyDrawn (Perfetto's
 # android_startup_time_to_display, androidx's StartupTimingQuery),
-# the package from the process name, and the main thread's CPU unknown
-# (the trace has none) rather than 0; the whole system trace, where the
-# start is system_server's launchingActivity#N slice; and mkperfetto.py's cold, warm
+# the package from the process name, and the main thread's CPU known from
+# the scheduler (unknown rather than 0 once pfnosched.py drops it); the
+# whole system trace, where the start is system_server's launchingActivity#N
+# slice; and mkperfetto.py's cold, warm
 # and hot app starts against their truth (check_pf_startup.py).
 . tests/lib.sh
 tr=$REAL/perfetto-api32-startup-warm/derived/api32_app7663_only.pb
@@ -30,7 +31,12 @@ is "$(q "$T/w.db" "SELECT group_concat(phase, ' ') FROM (SELECT phase FROM start
 	"activity_launch startup activity_create activity_start activity_resume first_frame fully_drawn" \
 	"the phases found (onStart between the launch and the resume, atrace marks none)"
 is "$(q "$T/w.db" "SELECT count(*) FROM startup_phases WHERE NOT exact")" 0 "every boundary exact (the trace's own slices)"
-is "$(q "$T/w.db" "SELECT count(*) FROM startup_phases WHERE cpu_ns IS NOT NULL OR unexplained_ns IS NOT NULL")" 0 \
+is "$(q "$T/w.db" "SELECT count(*) FROM startup_phases WHERE cpu_ns IS NULL OR unexplained_ns IS NULL")" 0 \
+	"running time known in every phase: the trace has the scheduler's switches"
+# the same trace without its scheduler data (pfnosched.py): running time unknown, not 0
+python3 tests/fixtures/pfnosched.py "$tr" "$T/nosched.pb"
+"$BIN" import -q "$T/nosched.pb" -o "$T/n.db"
+is "$(q "$T/n.db" "SELECT count(*), count(cpu_ns), count(unexplained_ns) FROM startup_phases")" "7	0	0" \
 	"running time unknown, not 0, in a trace without CPU times"
 is "$(q "$T/w.db" "SELECT s.end_ts = p.ts + p.dur FROM startup s, startup_phases p WHERE p.phase = 'first_frame'")" 1 \
 	"the window ends where the first frame does"
@@ -71,7 +77,8 @@ for k in cold warm hot; do
 	done
 done
 # examples/startup.lua on the system trace: the model's window and phases,
-# non-zero metrics, headlines first, running time said to be unknown.
+# non-zero metrics, headlines first, running time from the scheduler (and
+# said to be unknown without it).
 "$BIN" "$T/sys.db" --rules examples/startup.lua -o "$T/sys.json"
 is "$?" 0 "startup.lua on the system trace: exit 0"
 is "$(python3 -c 'import json, sys
@@ -79,5 +86,9 @@ r = json.load(open(sys.argv[1])); m = r["metrics"]
 print(m["startup.found"], m["startup.ttid_ns"], m["startup.phase.activity_resume.dur_ns"] > 0,
       r["findings"][0]["rule"], r["findings"][1]["rule"])' "$T/sys.json")" \
 	"1 154636678 True startup-duration startup-breakdown" "startup.lua: the start's metrics, its duration and breakdown first"
-like "$("$BIN" "$T/sys.db" --rules examples/startup.lua)" "running unknown \(no CPU times in the trace\)" \
+like "$("$BIN" "$T/sys.db" --rules examples/startup.lua)" "startup [0-9.]+ ms: running [0-9.]+ ms, " \
+	"startup.lua: running time from the system trace's scheduler"
+python3 tests/fixtures/pfnosched.py "$REAL/perfetto-api32-startup-warm/api32_startup_warm.perfetto-trace" "$T/sysn.pb"
+"$BIN" import -q "$T/sysn.pb" -o "$T/sysn.db"
+like "$("$BIN" "$T/sysn.db" --rules examples/startup.lua)" "running unknown \(no CPU times in the trace\)" \
 	"startup.lua: running time unknown where the trace has no CPU times"

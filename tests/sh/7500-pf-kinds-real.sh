@@ -7,7 +7,8 @@
 # slices, instants and counter values, and the not-imported kinds, that an
 # independent wire reading gives (tests/fixtures/check_pf_kinds.py); the
 # .textproto files are named in the error; a trace without thread slices
-# says so at the top of every report format.
+# says so at the top of every report format; systing's compact sched gives
+# every thread's Running rows (tests/fixtures/check_pf_sched.py runs).
 . tests/lib.sh
 C=tests/fixtures/check_pf_kinds.py
 qa() {   # input sql: every row
@@ -83,7 +84,9 @@ f=$REAL/systing-trace/trace.pb
 is "$?" 0 "systing: reports"
 unlike "$(tr '\n' ' ' <"$T/s.txt")" "NO THREADS" \
 	"systing: its sampled threads are threads (tests/sh/7530)"
-like "$(tr '\n' ' ' <"$T/s.txt")" "perfetto_not_imported \(17306\): 5,053 sched_switch events \(compact_sched\), 4,284 softirq_entry events \(ftrace\), 4,284 softirq_exit events \(ftrace\), 3,678 sched_waking events \(compact_sched\), 3 irq_handler_entry" \
+like "$(tr '\n' ' ' <"$T/s.txt")" "perfetto_not_imported \(8575\): 4,284 softirq_entry events \(ftrace\), 4,284 softirq_exit events \(ftrace\), 3 irq_handler_entry events \(ftrace\), 3 irq_handler_exit events \(ftrace\), 1 sched_process_exit events \(ftrace\)" \
 	"systing: the diagnostics name the kinds in one line, most first"
+# its 5,053 compact switches: every thread's runs, as an independent reading has them
+python3 tests/fixtures/check_pf_sched.py runs "$f" "$T/s.db" | sed 's/^\(ok\|not ok\) - /&systing: /'
 is "$(jq_ "$T/s.json" "sum(1 for x in d['diagnostics'] if x['code'].startswith('perfetto_not_imported'))")" 1 \
 	"json: one diagnostic for the kinds"

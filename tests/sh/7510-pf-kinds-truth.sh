@@ -5,8 +5,9 @@
 # C| of the app and of another process, a counter track, an incremental one
 # in us whose sequence is cleared, extra counter values from the sequence's
 # defaults), async slices (atrace S/F across threads, G/H, legacy b/e; one
-# never finished, one end without a begin) and kinds not imported
-# (irq events, compact_sched, legacy 'C'; perf_samples of no thread counted
+# never finished, one end without a begin), compact_sched (the app's
+# threads' Running states; a bundle without pids counted) and kinds not
+# imported (irq events, legacy 'C'; perf_samples of no thread counted
 # apart); the tables hold
 # exactly the truth's rows (check_pf_kinds_truth.py) and the independent
 # wire reading agrees (check_pf_kinds.py). Every report format and export
@@ -37,8 +38,10 @@ done
 is "$(python3 -c 'import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))); print("valid")' \
 	"$T/r.json" "$ROOT/reports/text/report.schema.json" 2>&1)" valid "the JSON report validates"
-like "$(tr '\n' ' ' <"$T/r.txt")" "perfetto_not_imported \(90\): 45 sched_switch events \(compact_sched\), 15 sched_waking events \(compact_sched\), 15 irq_handler_entry events \(ftrace\), 15 track events of legacy phase 'C'" \
-	"text: the kinds not imported in one diagnostic, most first"
+like "$(tr '\n' ' ' <"$T/r.txt")" "perfetto_not_imported \(30\): 15 irq_handler_entry events \(ftrace\), 15 track events of legacy phase 'C'" \
+	"text: the kinds not imported in one diagnostic, most first (compact sched and perf samples are imported)"
+like "$(cat "$T/r.txt")" "perfetto_bad_sched \(15\): scheduler events in '.*k.pb' without the fields they need" \
+	"text: the switches without their pids, counted and skipped"
 unlike "$(cat "$T/r.txt")" "NO THREADS" "a trace with thread slices has no such banner"
 "$BIN" -q "$db" --perfetto "$T/e.pb" --pprof "$T/e.pb.gz" --folded "$T/e.folded" -o "$T/e.txt"
 is "$?" 0 "the exports"

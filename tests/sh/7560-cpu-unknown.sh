@@ -106,8 +106,20 @@ else
 fi
 
 # --- a real app start without CPU time: its methods ranked by self wall time
-W=$REAL/perfetto-api32-startup-warm/derived/api32_app7663_only.pb
+# (the warm start's own scheduler data dropped: pfnosched.py), and with it:
+# by self CPU time, each slice's its thread's runs inside it
+S=$REAL/perfetto-api32-startup-warm/derived/api32_app7663_only.pb
+W=$T/api32_nosched.pb
 if [ -d "$REAL/perfetto-api32-startup-warm" ]; then
+	"$BIN" import -q "$S" -o "$T/s.db"
+	is "$(q "$T/s.db" "SELECT count(*) > 50, count(*) - count(self_cpu_ns), count(DISTINCT phase) FROM startup_methods")" "1	0	7" \
+		"warm start with its scheduler data: every phase's methods, self_cpu_ns known"
+	is "$(q "$T/s.db" "SELECT count(*) FROM startup_methods a JOIN startup_methods b ON a.phase = b.phase
+		AND a.rank < b.rank AND (a.self_cpu_ns < b.self_cpu_ns OR (a.self_cpu_ns = b.self_cpu_ns AND a.frame_id > b.frame_id))")" 0 \
+		"warm start with its scheduler data: ranked by self CPU time"
+	python3 tests/fixtures/check_pf_sched.py real "$S" "$T/s.db" 7663 | grep -v '^#' | sed 's/^\(ok\|not ok\) - /&warm start: /'
+	like "$("$BIN" -q "$S")" "top by CPU: activityResume 2\.6 ms" "warm start text: the top method by CPU"
+	python3 tests/fixtures/pfnosched.py "$S" "$W"
 	"$BIN" import -q "$W" -o "$T/w.db"
 	is "$(q "$T/w.db" "SELECT count(*) > 50, count(self_cpu_ns), count(DISTINCT phase) FROM startup_methods")" "1	0	7" \
 		"warm start: every phase's methods, self_cpu_ns NULL"

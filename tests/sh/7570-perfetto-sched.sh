@@ -1,0 +1,60 @@
+#!/bin/sh
+# Perfetto's scheduler data (issue 33 items 1-3: importers/perfetto/pf_sched.c
+# into importers/sched.c, the state machine systrace shares): thread states,
+# each slice's CPU time and the main thread's kernel wakers, exact against
+# mkpfsched.py's truth in both forms (full sched_switch/sched_waking and
+# compact sched); the real API 32 warm start against check_pf_sched.py's own
+# reading of its compact bundles; scheduler bundles cut short salvaged.
+. tests/lib.sh
+MK="python3 tests/fixtures/mkpfsched.py"
+CK="python3 tests/fixtures/check_pf_sched.py"
+
+for form in full compact; do
+	for s in 1 2 3; do
+		d=$T/$form$s
+		mkdir -p "$d"
+		$MK "$d/t.pb" --form $form --seed $s
+		"$BIN" import -q "$d/t.pb" -o "$d.db"
+		is "$?" 0 "$form seed $s: import exits 0"
+		out=$($CK truth "$d" "$d.db")
+		is "$(echo "$out" | grep -c '^not ok')" 0 "$form seed $s: states, wakers and CPU per slice exact"
+		echo "$out" | grep '^not ok' | head -3 | sed 's/^/# /'
+	done
+	# the two forms of one schedule give the same rows
+	eval "rows_$form=\"\$(q \"\$T/${form}1.db\" 'SELECT tid, ts, dur, state, cpu, waker_tid, io_wait, blocked_function FROM thread_states ORDER BY tid, ts')\""
+done
+is "$rows_full" "$rows_compact" "full and compact sched: the same thread_states"
+"$BIN" -q "$T/compact1.db" -o "$T/c.txt"
+unlike "$(sed -n 5p "$T/c.txt")" "CPU time" "a trace with scheduler data knows CPU time"
+like "$(cat "$T/c.txt")" "Main thread: waits and who ended them" "the report lists the main thread's waits"
+like "$(grep -E '^ *[0-9.]+ +sleep ' "$T/c.txt" | head -1)" "sleep +[0-9.]+ +(tid 0|worker|binder:2000_1) " "its sleeps with their wakers"
+
+r=$REAL/perfetto-api32-startup-warm/api32_startup_warm.perfetto-trace
+"$BIN" import -q "$r" -o "$T/real.db"
+out=$($CK real "$r" "$T/real.db" 7663)
+echo "$out" | grep '^#'
+is "$(echo "$out" | grep -c '^not ok')" 0 "api32 warm start: main thread's Running time and sleep wakers as read independently"
+is "$(q "$T/real.db" "SELECT count(*) FROM diagnostics WHERE code LIKE 'perfetto_not_imported:ftrace.%sched_switch' OR code LIKE 'perfetto_not_imported:ftrace.%sched_waking'")" 0 \
+	"sched_switch and sched_waking are no longer counted as not imported"
+"$BIN" -q "$r" -o "$T/r.txt" 2>/dev/null
+unlike "$(sed -n 5p "$T/r.txt")" "CPU time" "api32: CPU time is in this trace"
+like "$(grep -E '^7663 ' "$T/r.txt")" "^7663 +enchmark.target +1 +150.6 +15.9 " "api32: the main thread's CPU time from the scheduler"
+
+# cut inside the compact bundles, and their bytes flipped: salvaged or refused
+# with the file and offset, never a crash
+c=$T/compact1/t.pb
+size=$(wc -c <"$c")
+for cut in 200 400 700 $((size / 2)); do
+	head -c $cut "$c" >"$T/cut.pb"
+	"$BIN" import -q "$T/cut.pb" -o "$T/cut$cut.db" 2>"$T/cut.err"
+	rc=$?
+	check "cut at $cut: exit 0 or 1 ($rc)" test $rc -le 1
+	[ $rc -eq 1 ] && like "$(cat "$T/cut.err")" "cut.pb.*(offset|byte)" "cut at $cut: the error names the file and offset"
+done
+for at in 150 300 500 800; do
+	python3 -c "import sys; d=bytearray(open(sys.argv[1],'rb').read()); d[int(sys.argv[2])]^=0xff; open(sys.argv[3],'wb').write(d)" \
+		"$c" $at "$T/flip.pb"
+	"$BIN" import -q "$T/flip.pb" -o "$T/flip$at.db" 2>"$T/flip.err"
+	rc=$?
+	check "byte $at flipped: exit 0 or 1 ($rc)" test $rc -le 1
+done
