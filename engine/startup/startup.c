@@ -602,7 +602,10 @@ done:
 }
 
 /* Without the Application class: the process's name (a trace's), else
- * the main thread's (a dump's main thread is named after its process). */
+ * the main thread's (a dump's main thread is named after its process),
+ * when it can be a package: one has a dot (Android requires two
+ * segments), where the Java name of every app's main thread, "main",
+ * which an ART trace gives, has none. */
 static int fallback_package(const struct bt_startup *st, struct bt_db *db, char **out, struct bt_err *err)
 {
 	char name[256];
@@ -620,7 +623,7 @@ static int fallback_package(const struct bt_startup *st, struct bt_db *db, char 
 	if (bt_rows_open(&r, db, BT_SQL_STARTUP_THREAD_NAME, err))
 		return err->code;
 	bt_rows_bind_int(r, 1, st->tid);
-	if ((rc = bt_rows_next(r, err)) == 1 && (t = bt_rows_text(r, 0, NULL)) != NULL)
+	if ((rc = bt_rows_next(r, err)) == 1 && (t = bt_rows_text(r, 0, NULL)) != NULL && strchr(t, '.'))
 		*out = bt_xstrdup(t);
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;

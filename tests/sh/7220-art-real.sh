@@ -67,7 +67,10 @@ is "$(jq_ "$T/legacy.json" '[r[1] for r in d["tables"]["methods"]["rows"] if "fr
 is "$(q "$db" "SELECT count(*) FROM slices WHERE cpu_dur > dur OR self_cpu_dur > self_dur + 1000")" 0 "legacy: no call has more CPU than wall time"
 is "$(jq_ "$T/legacy.json" 'd["tables"]["threads"]["rows"][0][1] + ":" + str(d["tables"]["threads"]["rows"][0][2])')" "main:1" \
 	"legacy: the main thread first"
-like "$("$BIN" -q "$ART/legacy.trace")" "warm start of main" "legacy: the app's start found in the main thread's calls"
+out=$("$BIN" -q "$ART/legacy.trace")
+like "$out" "warm start of the app" "legacy: the app's start found in the main thread's calls"
+unlike "$out" "start of main" "legacy: the main thread's Java name is not taken for the package"
+is "$(q "$db" "SELECT package IS NULL FROM startup")" 1 "legacy: the start's package unknown (NULL), not the thread's name"
 
 # TraceView's Dalvik traces
 is "$(q "$T/basic-api10.db" "SELECT value FROM meta WHERE key = 'clock'") $(q "$T/basic-api10.db" "SELECT count(*) FROM slices WHERE cpu_dur != dur")" \
