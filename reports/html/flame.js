@@ -175,7 +175,8 @@
 		byId('fg-note').textContent = D.diff ? diffNote(th) : BT.count(th.paths) + ' call paths of ' + th.name +
 			' (tid ' + th.tid + '), ' + ms(fg.root.v[0]) + ' wall, ' + (th.nocpu ? 'CPU time not in the trace' :
 			ms(fg.root.v[1]) + ' CPU') + ', ' +
-			BT.bytes(fg.root.v[3]) + ' allocated; ' + BT.count(th.merged) + ' paths under ' + D.flame.min_pct +
+			(D.flame.noalloc ? 'allocations not in the trace' : BT.bytes(fg.root.v[3]) + ' allocated') + '; ' +
+			BT.count(th.merged) + ' paths under ' + D.flame.min_pct +
 			' % of the thread\'s time and bytes were merged into their callers\' self values' +
 			(D.flame.threads_left_out ? '; ' + D.flame.threads_left_out + ' smaller threads not shown' : '') + '.';
 		fg.wrap.setAttribute('data-flame-thread', String(th.tid));
@@ -191,8 +192,9 @@
 			'CPU       ' + ms(v[1]) + ' incl   ' + ms(s[1]) + ' self',
 			th.nocpu ? '' : 'off-CPU   ' + ms(v[0] - v[1]) + ' incl   ' + ms(s[0] - s[1]) + ' self',
 			'blocked   ' + ms(v[2]) + ' incl   ' + ms(s[2]) + ' self',
+			D.flame.noalloc ? 'allocations: not in this trace' :
 			'allocated ' + BT.bytes(v[3]) + ', ' + v[4] + ' objects incl   ' + BT.bytes(s[3]) + ', ' + s[4] + ' self',
-			'page faults ' + v[5] + ' incl   ' + s[5] + ' self',
+			D.flame.nofaults ? 'page faults: not in this trace' : 'page faults ' + v[5] + ' incl   ' + s[5] + ' self',
 			nd.id >= 0 ? BT.KINDS[BT.KIND[nd.id]] + ' code' : '',
 			nd.parent ? '(self includes callees too small to draw; shift-click: callers and callees)' : ''];
 	}
@@ -381,6 +383,8 @@
 		sel.addEventListener('change', function () { thread(+sel.value); });
 		byId('fg-search').addEventListener('input', function (e) { search(e.target.value); });
 		byId('fg-reset').addEventListener('click', function () { fg.zoom = fg.root; fg.render(); });
+		var bytes = byId('fg-weight') && byId('fg-weight').querySelector('option[value="3"]');
+		if (bytes && D.flame.noalloc) bytes.parentNode.removeChild(bytes);   /* no weight the trace cannot give */
 		if (byId('fg-weight')) byId('fg-weight').addEventListener('change', function (e) {
 			fg.wi = +e.target.value;
 			fg.sort();

@@ -128,11 +128,18 @@ int bt_html_flame_write(struct bt_db *db, struct bt_jsonw *w, int show_idle, int
 {
 	struct fthread *t = NULL;
 	size_t nt = 0, i;
+	int64_t no_alloc = 0, no_faults = 0;
 	int rc = load_threads(db, show_idle, &t, &nt, err);
 
+	if (!rc && !(rc = bt_db_meta_int(db, "no_alloc", 0, &no_alloc, err)))
+		rc = bt_db_meta_int(db, "no_faults", 0, &no_faults, err);
 	*first_tid = nt ? t[0].tid : -1;
 	bt_jsonw_key(w, "flame");
 	bt_jsonw_begin_object(w);
+	bt_jsonw_key(w, "noalloc");   /* the trace records no allocations: the page says so, not "0 B" */
+	bt_jsonw_int(w, no_alloc != 0);
+	bt_jsonw_key(w, "nofaults");
+	bt_jsonw_int(w, no_faults != 0);
 	bt_jsonw_key(w, "min_pct");
 	bt_jsonw_real(w, BT_HTML_FLAME_MIN / 100.0);
 	bt_jsonw_key(w, "threads_left_out");

@@ -105,8 +105,14 @@
 		check('weight CPU: widths change', root[1] === root[0] || widths(fg) !== wall);
 		change(sel, 6);
 		check('weight off-CPU: wall minus CPU', +fg.wrap.getAttribute('data-flame-total') === root[0] - root[1]);
-		change(sel, 3);
-		check('weight allocations: the allocated bytes', +fg.wrap.getAttribute('data-flame-total') === root[3]);
+		if (D.flame.noalloc) {
+			check('no allocations in the trace: no allocated-bytes weight, the note says so',
+				!sel.querySelector('option[value="3"]') && /allocations not in the trace/.test(byId('fg-note').textContent) &&
+				!/ allocated;/.test(byId('fg-note').textContent));
+		} else {
+			change(sel, 3);
+			check('weight allocations: the allocated bytes', +fg.wrap.getAttribute('data-flame-total') === root[3]);
+		}
 		change(sel, 0);
 		check('back to wall time, the same widths', widths(fg) === wall);
 		if (!BT.sw) return;
