@@ -340,7 +340,7 @@ struct parts {
 	int64_t cpu, blocked, idle, rest;
 };
 
-static struct parts split(const struct bt_startup *st, int64_t a, int64_t b, int64_t blocked)
+static struct parts split(const struct bt_startup *st, int64_t a, int64_t b, int64_t blocked, int64_t running)
 {
 	double cpu = 0, idle = 0;
 	struct parts p;
@@ -354,6 +354,8 @@ static struct parts split(const struct bt_startup *st, int64_t a, int64_t b, int
 		cpu += f * (double)st->v[i].self_cpu;
 		idle += f * (double)st->v[i].idle_own;
 	}
+	if (running >= 0)   /* the scheduler's, exact */
+		cpu = (double)running;
 	p.cpu = (int64_t)cpu < wall ? (int64_t)cpu : wall;
 	p.cpu = p.cpu < 0 ? 0 : p.cpu;
 	left = wall - p.cpu;
@@ -543,16 +545,37 @@ static int store_blocking(const struct bt_startup *st, struct bt_db *db, const c
 	return BT_OK;
 }
 
+/* The main thread's running time in [a, b) as the scheduler's states give
+ * it, where they cover the interval; else -1 (slices' CPU time share it). */
+static int sched_running(const struct bt_startup *st, struct bt_db *db, int64_t a, int64_t b, int64_t *out,
+			 struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	*out = -1;
+	if (bt_rows_open(&r, db, BT_SQL_STARTUP_RUNNING, err))
+		return err->code;
+	bt_rows_bind_int(r, 1, st->tid);
+	bt_rows_bind_int(r, 2, a);
+	bt_rows_bind_int(r, 3, b);
+	if ((rc = bt_rows_next(r, err)) == 1 && bt_rows_type(r, 0) != BT_ROWS_NULL)
+		*out = bt_rows_int(r, 0);
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
 static int store_phase(const struct bt_startup *st, struct bt_db *db, const char *phase, int64_t ts,
 		       int64_t dur, const char *source, struct bt_err *err)
 {
 	struct parts p;
-	int64_t blocked = 0;
+	int64_t blocked = 0, running;
 
-	if (store_blocking(st, db, phase, ts, ts + dur, &blocked, err))
+	if (store_blocking(st, db, phase, ts, ts + dur, &blocked, err) ||
+	    sched_running(st, db, ts, ts + dur, &running, err))
 		return err->code;
-	p = split(st, ts, ts + dur, blocked);
-	if (st->cpu_unknown)   /* a trace without CPU time: running and the rest are unknown */
+	p = split(st, ts, ts + dur, blocked, running);
+	if (st->cpu_unknown && running < 0)   /* a trace without CPU time: running and the rest are unknown */
 		p.cpu = p.rest = INT64_MIN;
 	if (bt_db_exec(db, BT_SQL_INSERT_STARTUP_PHASE, err, "tiitimmmm", phase, ts, dur, source,
 		       (int64_t)st->exact, p.cpu, p.blocked, p.idle, p.rest) ||
