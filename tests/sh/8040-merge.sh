@@ -103,12 +103,17 @@ like "$(printf '%s\n' "$out" | head -n 1)" "^# Fleet: 6 traces; time to initial 
 is "$(printf '%s\n' "$out" | awk '/^### Methods/ { on = 1; n = 0; next } on && /^\| / { n++ } on && /^$/ && n { print n - 1; exit }')" 3 \
 	"--top 3: three methods a group"
 
-# A real trace that brought its own slices: unknowns absent, not 0.
+# A real trace that brought its own slices: unknowns absent, not 0 (its
+# scheduler data dropped by pfnosched.py); with it, the start's CPU time.
 pf=$REAL/perfetto-api32-startup-warm/derived/api32_app7663_only.pb
 if [ -s "$pf" ]; then
-	"$BIN" analyze -q "$pf" -o "$T/pf.json"
+	python3 tests/fixtures/pfnosched.py "$pf" "$T/pfn.pb"
+	"$BIN" analyze -q "$T/pfn.pb" -o "$T/pf.json"
 	is "$(jq_ "$T/pf.json" '"startup.ttid_ns" in d["summary"]["values"], "startup.main.cpu_ns" in d["summary"]["values"], "main.cpu_ns" in d["summary"]["values"]')" \
 		"(True, False, False)" "a Perfetto start: its time to initial display, no CPU times (unknown, absent)"
+	"$BIN" analyze -q "$pf" -o "$T/pfs.json"
+	is "$(jq_ "$T/pfs.json" '"startup.ttid_ns" in d["summary"]["values"], d["summary"]["values"].get("startup.main.cpu_ns", 0) > 0')" \
+		"(True, True)" "the same start with its scheduler data: the main thread's CPU time in it"
 	"$BIN" merge -q "$T/pf.json" "$T/reps" -o "$T/mix.json"
 	is "$(jq_ "$T/mix.json" 'd["all"]["traces"], d["all"]["values"]["startup.ttid_ns"]["n"], d["all"]["values"]["main.cpu_ns"]["n"]')" \
 		"(7, 7, 6)" "merged with dumps: each value counts the traces that have it"
