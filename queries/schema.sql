@@ -29,7 +29,13 @@ CREATE TABLE threads (
 	cpu_dur         INTEGER,
 	blocked_dur     INTEGER,
 	idle_dur        INTEGER,
-	unexplained_dur INTEGER
+	unexplained_dur INTEGER,
+	-- Off-CPU time by scheduler state (thread_states) inside the thread's
+	-- top-level slices: NULL where the trace has no states for the thread.
+	runnable_dur        INTEGER,   -- runnable and runnable (preempted): waiting for a CPU
+	sleeping_dur        INTEGER,   -- sleeping (S)
+	io_dur              INTEGER,   -- uninterruptible with io_wait = 1
+	uninterruptible_dur INTEGER    -- uninterruptible otherwise (D)
 );
 
 CREATE TABLE thread_blocking (
