@@ -1,0 +1,111 @@
+#!/bin/sh
+# Off-CPU time by scheduler state (issue 33 item 2): where a trace has
+# thread states, threads.runnable_dur, sleeping_dur, io_dur and
+# uninterruptible_dur split the off-CPU time inside each thread's
+# top-level slices, and the text and JSON reports' Threads table shows
+# them. Exact against mkpfsched.py's truth (states.tsv and slices.tsv,
+# summed here), and on the real API 32 warm start against a sum over
+# thread_states done here in SQL; a trace without states keeps them NULL
+# and its reports without the columns.
+. tests/lib.sh
+MK="python3 tests/fixtures/mkpfsched.py"
+TAB=$(printf '\t')
+qa() {   # input sql: every row, tab-separated
+	"$BIN" query -q "$1" "$2" --format tsv | sed 1d
+}
+
+# The truth: the main thread's states clipped to its top-level slices,
+# summed by class; its CPU time there; the slices' total.
+truth_split() {   # dir
+	python3 - "$1" <<'PY'
+import csv, sys
+d = sys.argv[1]
+rows = lambda n: list(csv.DictReader(open(d + "/" + n), delimiter="\t"))
+top = [(int(s["ts"]), int(s["ts"]) + int(s["dur"]), int(s["cpu_dur"])) for s in rows("slices.tsv") if s["depth"] == "0"]
+sums = {"runnable": 0, "sleeping": 0, "io": 0, "uninterruptible": 0}
+for s in rows("states.tsv"):
+    a, b = int(s["ts"]), int(s["ts"]) + int(s["dur"])
+    c = {"runnable": "runnable", "runnable (preempted)": "runnable", "sleeping": "sleeping"}.get(s["state"])
+    if s["state"] == "uninterruptible":
+        c = "io" if s["io_wait"] == "1" else "uninterruptible"
+    if c:
+        sums[c] += sum(max(0, min(b, e) - max(a, t)) for t, e, _ in top)
+print(sums["runnable"], sums["sleeping"], sums["io"], sums["uninterruptible"],
+      sum(c for _, _, c in top), sum(e - t for t, e, _ in top))
+PY
+}
+
+for form in full compact; do
+	for s in 1 2 3; do
+		d=$T/$form$s
+		mkdir -p "$d"
+		$MK "$d/t.pb" --form $form --seed $s
+		"$BIN" import -q "$d/t.pb" -o "$d.db"
+		is "$?" 0 "$form seed $s: import exits 0"
+		set -- $(truth_split "$d")
+		is "$(q "$d.db" 'SELECT runnable_dur, sleeping_dur, io_dur, uninterruptible_dur FROM threads WHERE is_main = 1')" \
+			"$1$TAB$2$TAB$3$TAB$4" "$form seed $s: the main thread's runnable, sleeping, I/O and D time as the truth's states give them"
+		is "$(($1 + $2 + $3 + $4 + $5))" "$6" "$form seed $s: with the CPU time they add up to the slices' wall (the truth's own sums)"
+		check "$form seed $s: the truth has some of each kind" test "$1" -gt 0 -a "$2" -gt 0
+	done
+done
+d=$T/full1
+"$BIN" -q "$d.db" -o "$T/f.txt"
+like "$(grep -E '^tid +thread' "$T/f.txt")" "offcpu ms +runnable ms +sleeping ms +io ms +uninterruptible ms +blocked ms" \
+	"the Threads table shows the states' columns"
+set -- $(truth_split "$d")
+"$BIN" -q "$d.db" --format json -o "$T/f.json"
+is "$(python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["tables"]["threads"]
+r = [dict(zip(t["columns"], row)) for row in t["rows"] if row[t["columns"].index("main")] == 1][0]
+print(r["runnable_ns"], r["sleeping_ns"], r["io_ns"], r["uninterruptible_ns"])' "$T/f.json")" "$1 $2 $3 $4" \
+	"the JSON report's Threads table carries them"
+is "$(python3 -c '
+import json, jsonschema, sys
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+print("valid")' "$T/f.json" "$ROOT/reports/text/report.schema.json" 2>&1 | tail -1)" valid "the JSON report validates against report.schema.json"
+
+# The real warm start: each thread's states clipped to its top-level
+# slices, summed here, against the columns.
+r=$REAL/perfetto-api32-startup-warm/api32_startup_warm.perfetto-trace
+"$BIN" import -q "$r" -o "$T/real.db"
+SPLIT="WITH top AS (SELECT tid, ts, ts + dur AS e, cpu_dur FROM slices WHERE depth = 0),
+ov AS (SELECT s.tid, CASE WHEN s.state IN ('runnable', 'runnable (preempted)') THEN 'r'
+	WHEN s.state = 'sleeping' THEN 's' WHEN s.state = 'uninterruptible' AND s.io_wait = 1 THEN 'io'
+	WHEN s.state = 'uninterruptible' THEN 'd' WHEN s.state = 'running' THEN 'run' ELSE 'other' END AS c,
+	max(0, min(s.ts + s.dur, t.e) - max(s.ts, t.ts)) AS o
+	FROM thread_states s JOIN top t ON t.tid = s.tid AND t.ts < s.ts + s.dur AND t.e > s.ts)"
+is "$(qa "$T/real.db" "$SPLIT SELECT tid FROM ov GROUP BY tid ORDER BY tid" | wc -l)" \
+	"$(q "$T/real.db" 'SELECT count(*) FROM threads WHERE runnable_dur IS NOT NULL')" \
+	"api32: every thread with states inside its slices has the columns"
+is "$(qa "$T/real.db" "$SPLIT SELECT tid, sum(CASE WHEN c = 'r' THEN o ELSE 0 END), sum(CASE WHEN c = 's' THEN o ELSE 0 END),
+	sum(CASE WHEN c = 'io' THEN o ELSE 0 END), sum(CASE WHEN c = 'd' THEN o ELSE 0 END) FROM ov GROUP BY tid ORDER BY tid")" \
+	"$(qa "$T/real.db" "SELECT tid, runnable_dur, sleeping_dur, io_dur, uninterruptible_dur FROM threads
+	WHERE runnable_dur IS NOT NULL ORDER BY tid")" \
+	"api32: runnable, sleeping, I/O and D time of every thread as summed over its states"
+# the main thread: with its CPU time they make up its wall where the states
+# cover it (here all of it)
+main=$(q "$T/real.db" 'SELECT tid FROM threads WHERE is_main = 1')
+is "$(q "$T/real.db" "$SPLIT SELECT (SELECT sum(o) FROM ov WHERE tid = $main),
+	(SELECT sum(e - ts) FROM top WHERE tid = $main)")" \
+	"$(q "$T/real.db" "SELECT sum(dur), sum(dur) FROM slices WHERE tid = $main AND depth = 0")" \
+	"api32: the states cover the main thread's slices"
+is "$(q "$T/real.db" "SELECT runnable_dur + sleeping_dur + io_dur + uninterruptible_dur +
+	(SELECT sum(cpu_dur) FROM slices WHERE tid = $main AND depth = 0) FROM threads WHERE tid = $main")" \
+	"$(q "$T/real.db" "SELECT sum(dur) FROM slices WHERE tid = $main AND depth = 0")" \
+	"api32: the main thread's runnable + sleeping + I/O + D + CPU time is its wall"
+echo "# api32 main thread: wall cpu runnable sleeping io D (ns):" \
+	"$(q "$T/real.db" "SELECT (SELECT sum(dur) FROM slices WHERE tid = $main AND depth = 0),
+	(SELECT sum(cpu_dur) FROM slices WHERE tid = $main AND depth = 0), runnable_dur, sleeping_dur, io_dur,
+	uninterruptible_dur FROM threads WHERE tid = $main")"
+"$BIN" -q "$T/real.db" -o "$T/r.txt"
+like "$(grep -E "^$main " "$T/r.txt")" "^$main +enchmark.target +1 +150.6 +15.9 +134.7 +2.9 +131.7 +0.0 +0.0 " \
+	"api32: the report's main thread with its runnable and sleeping time"
+
+# No states: NULL, never 0, and no columns in the reports.
+"$BIN" import -q "$ROOT/examples/sampling.bin" -o "$T/dump.db"
+is "$(q "$T/dump.db" 'SELECT count(*), count(runnable_dur), count(sleeping_dur), count(io_dur), count(uninterruptible_dur) FROM threads' | cut -f2-)" \
+	"0${TAB}0${TAB}0${TAB}0" "a dump: no thread has the states' columns"
+"$BIN" -q "$T/dump.db" -o "$T/d.txt"
+unlike "$(grep -E '^tid +thread' "$T/d.txt")" "runnable" "a dump's Threads table has no states' columns"
