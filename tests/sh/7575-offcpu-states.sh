@@ -3,7 +3,7 @@
 # thread states, threads.runnable_dur, sleeping_dur, io_dur and
 # uninterruptible_dur split the off-CPU time inside each thread's
 # top-level slices, and the text and JSON reports' Threads table shows
-# them. Exact against mkpfsched.py's truth (states.tsv and slices.tsv,
+# them. Exact against mkpfsched.py's and mksystrace.py's truth (states and slices,
 # summed here), and on the real API 32 warm start against a sum over
 # thread_states done here in SQL; a trace without states keeps them NULL
 # and its reports without the columns.
@@ -65,6 +65,36 @@ is "$(python3 -c '
 import json, jsonschema, sys
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
 print("valid")' "$T/f.json" "$ROOT/reports/text/report.schema.json" 2>&1 | tail -1)" valid "the JSON report validates against report.schema.json"
+
+# systrace (mksystrace.py's truth: every thread's states and slices)
+python3 tests/fixtures/mksystrace.py "$T/sy/t" --seed 1
+"$BIN" import -q "$T/sy/t" -o "$T/sy.db"
+want=$(python3 - "$T/sy/truth" <<'PY'
+import csv, sys
+d = sys.argv[1]
+rows = lambda n: list(csv.DictReader(open(d + "/" + n), delimiter="\t"))
+top = {}
+for s in rows("slices.tsv"):
+    if s["depth"] == "0":
+        top.setdefault(s["tid"], []).append((int(s["ts"]), int(s["ts"]) + int(s["dur"])))
+out = {}
+for s in rows("thread_states.tsv"):
+    if s["tid"] not in top:
+        continue
+    a, b = int(s["ts"]), int(s["ts"]) + int(s["dur"])
+    k = {"runnable": 0, "runnable (preempted)": 0, "sleeping": 1}.get(s["state"])
+    if s["state"] == "uninterruptible":
+        k = 2 if s["io_wait"] == "1" else 3
+    v = out.setdefault(int(s["tid"]), [0, 0, 0, 0])
+    if k is not None:
+        v[k] += sum(max(0, min(b, e) - max(a, t)) for t, e in top[s["tid"]])
+for tid in sorted(out):
+    print("\t".join(str(x) for x in [tid] + out[tid]))
+PY
+)
+is "$(qa "$T/sy.db" 'SELECT tid, runnable_dur, sleeping_dur, io_dur, uninterruptible_dur FROM threads
+	WHERE runnable_dur IS NOT NULL ORDER BY tid')" "$want" "systrace: every thread's runnable, sleeping, I/O and D time as the truth's states give them"
+check "systrace: the truth's main thread sleeps inside its slices" test "$(q "$T/sy.db" 'SELECT sleeping_dur FROM threads WHERE is_main = 1')" -gt 0
 
 # The real warm start: each thread's states clipped to its top-level
 # slices, summed here, against the columns.
