@@ -406,7 +406,14 @@ CREATE TABLE startup_phases (
 	cpu_ns         INTEGER,            -- the main thread in it: running,
 	blocked_ns     INTEGER,            -- in blocking records,
 	idle_ns        INTEGER,            -- idle,
-	unexplained_ns INTEGER             -- the rest (they add up to dur)
+	unexplained_ns INTEGER,            -- the rest (they add up to dur)
+	-- The main thread's states in the window (thread_states), by class:
+	-- NULL where the trace has no states for it. With its running state
+	-- they add up to dur where the states cover the window.
+	runnable_ns        INTEGER,        -- runnable and runnable (preempted): waiting for a CPU
+	sleeping_ns        INTEGER,        -- sleeping (S)
+	io_ns              INTEGER,        -- uninterruptible with io_wait = 1
+	uninterruptible_ns INTEGER         -- uninterruptible otherwise (D)
 );
 
 -- Per phase, the main thread's top ten methods by self CPU time in it; for

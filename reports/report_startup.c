@@ -66,6 +66,11 @@ static int load_phases(struct bt_db *db, struct bt_startup_sum *s, struct bt_err
 		p->blocked = int_or_none(r, 5);
 		p->idle = int_or_none(r, 6);
 		p->unexplained = int_or_none(r, 7);
+		p->runnable = int_or_none(r, 8);
+		p->sleeping = int_or_none(r, 9);
+		p->io = int_or_none(r, 10);
+		p->uninterruptible = int_or_none(r, 11);
+		s->have_states |= p->runnable != BT_NONE;
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
@@ -185,6 +190,19 @@ void bt_startup_sum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct 
 	bt_startup_sum_ms(p->idle, &c[5]);
 	bt_startup_sum_ms(p->unexplained, &c[6]);
 	bt_buf_adds(&c[7], p->exact ? "exact" : "sampled");
+}
+
+const char *const bt_startup_sum_state_cols[4] = { "runnable ms", "sleeping ms", "io ms", "uninterruptible ms" };
+
+void bt_startup_sum_state_cells(const struct bt_su_phase *p, struct bt_buf c[4])
+{
+	const int64_t v[4] = { p->runnable, p->sleeping, p->io, p->uninterruptible };
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		bt_buf_reset(&c[k]);
+		bt_startup_sum_ms(v[k], &c[k]);
+	}
 }
 
 void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)

@@ -5,8 +5,9 @@
 # top-level slices, and the text and JSON reports' Threads table shows
 # them. Exact against mkpfsched.py's and mksystrace.py's truth (states and slices,
 # summed here), and on the real API 32 warm start against a sum over
-# thread_states done here in SQL; a trace without states keeps them NULL
-# and its reports without the columns.
+# thread_states done here in SQL, as are the startup phases' columns (the
+# main thread's states in each window); a trace without states keeps them
+# NULL and its reports without the columns.
 . tests/lib.sh
 MK="python3 tests/fixtures/mkpfsched.py"
 TAB=$(printf '\t')
@@ -133,9 +134,29 @@ echo "# api32 main thread: wall cpu runnable sleeping io D (ns):" \
 like "$(grep -E "^$main " "$T/r.txt")" "^$main +enchmark.target +1 +150.6 +15.9 +134.7 +2.9 +131.7 +0.0 +0.0 " \
 	"api32: the report's main thread with its runnable and sleeping time"
 
+# The startup's phases: the main thread's states clipped to each window,
+# summed here; with its running state they make up the window.
+PH="WITH o AS (SELECT p.phase, s.state, s.io_wait,
+	min(s.ts + s.dur, p.ts + p.dur) - max(s.ts, p.ts) AS ov FROM startup_phases p
+	JOIN thread_states s ON s.tid = $main AND s.ts < p.ts + p.dur AND s.ts + s.dur > p.ts)"
+is "$(qa "$T/real.db" "$PH SELECT phase, total(CASE WHEN state LIKE 'runnable%' THEN ov END),
+	total(CASE WHEN state = 'sleeping' THEN ov END), total(CASE WHEN state = 'uninterruptible' AND io_wait = 1 THEN ov END),
+	total(CASE WHEN state = 'uninterruptible' AND coalesce(io_wait, 0) <> 1 THEN ov END) FROM o GROUP BY phase ORDER BY phase" |
+	sed 's/\.0//g')" \
+	"$(qa "$T/real.db" 'SELECT phase, runnable_ns, sleeping_ns, io_ns, uninterruptible_ns FROM startup_phases ORDER BY phase')" \
+	"api32: each startup phase's runnable, sleeping, I/O and D time as summed over the main thread's states"
+is "$(qa "$T/real.db" "$PH SELECT p.phase, p.runnable_ns + p.sleeping_ns + p.io_ns + p.uninterruptible_ns +
+	(SELECT sum(ov) FROM o WHERE o.phase = p.phase AND o.state = 'running') FROM startup_phases p ORDER BY phase")" \
+	"$(qa "$T/real.db" 'SELECT phase, dur FROM startup_phases ORDER BY phase')" \
+	"api32: with the running state they make up each phase"
+like "$(grep -E '^startup ' "$T/r.txt")" "^startup +0.0 +156.5 +12.5 +0.0 +0.0 +144.0 +2.4 +140.5 +0.0 +0.0 +exact" \
+	"api32: the report's startup window with its runnable and sleeping time"
+
 # No states: NULL, never 0, and no columns in the reports.
 "$BIN" import -q "$ROOT/examples/sampling.bin" -o "$T/dump.db"
 is "$(q "$T/dump.db" 'SELECT count(*), count(runnable_dur), count(sleeping_dur), count(io_dur), count(uninterruptible_dur) FROM threads' | cut -f2-)" \
 	"0${TAB}0${TAB}0${TAB}0" "a dump: no thread has the states' columns"
+is "$(q "$T/dump.db" 'SELECT count(runnable_ns) + count(sleeping_ns) + count(io_ns) + count(uninterruptible_ns) FROM startup_phases')" 0 \
+	"a dump: no startup phase has the states' columns"
 "$BIN" -q "$T/dump.db" -o "$T/d.txt"
 unlike "$(grep -E '^tid +thread' "$T/d.txt")" "runnable" "a dump's Threads table has no states' columns"
