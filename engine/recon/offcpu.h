@@ -21,8 +21,8 @@ struct bt_offcpu {
 void bt_offcpu_init(struct bt_offcpu *o);
 void bt_offcpu_release(struct bt_offcpu *o);
 
-/* A top-level slice of tid from ts to end. Each thread's come together,
- * in time order (as a feed closes them). */
+/* A top-level slice of tid from ts to end. Each thread's come together, in time
+ * order (as a feed closes them). */
 void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end);
 
 /*
