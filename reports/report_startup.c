@@ -207,7 +207,7 @@ void bt_startup_sum_state_cells(const struct bt_su_phase *p, struct bt_buf c[4])
 
 void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
 {
-	struct bt_buf b = BT_BUF_INIT, c[8];
+	struct bt_buf b = BT_BUF_INIT, c[12];
 	size_t i;
 	int k;
 
@@ -223,20 +223,27 @@ void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
 		fputs(" · blocked: ", out);
 		bt_md_put(out, b.buf);
 	}
-	fputs("\n\n| phase | start ms | dur ms | running ms | blocked ms | idle ms | unexplained ms | bounds |\n"
-	      "|---|---:|---:|---:|---:|---:|---:|---|\n", out);
-	for (k = 0; k < 8; k++)
+	fputs("\n\n| phase | start ms | dur ms | running ms | blocked ms | idle ms | unexplained ms | ", out);
+	if (s->have_states)   /* the states' columns before the bounds */
+		fputs("runnable ms | sleeping ms | io ms | uninterruptible ms | ", out);
+	fputs("bounds |\n|---|---:|---:|---:|---:|---:|---:|", out);
+	fputs(s->have_states ? "---:|---:|---:|---:|---|\n" : "---|\n", out);
+	for (k = 0; k < 12; k++)
 		bt_buf_init(&c[k]);
 	for (i = 0; i < s->nphases; i++) {
 		bt_startup_sum_phase_cells(&s->phases[i], s->ts, c);
-		for (k = 0; k < 8; k++) {
+		bt_startup_sum_state_cells(&s->phases[i], &c[8]);
+		for (k = 0; k < 12; k++) {
+			int at = k < 7 ? k : k < 11 ? k + 1 : 7;   /* c[7], the bounds, last */
+			if (!s->have_states && k >= 7 && k < 11)
+				continue;
 			fputs("| ", out);
-			bt_md_put(out, c[k].buf);
+			bt_md_put(out, c[at].buf);
 			fputs(" ", out);
 		}
 		fputs("|\n", out);
 	}
-	for (k = 0; k < 8; k++)
+	for (k = 0; k < 12; k++)
 		bt_buf_release(&c[k]);
 	bt_buf_release(&b);
 }
