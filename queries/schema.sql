@@ -31,7 +31,7 @@ CREATE TABLE threads (
 	idle_dur        INTEGER,
 	unexplained_dur INTEGER,
 	-- Off-CPU time by scheduler state (thread_states) inside the thread's
-	-- top-level slices: NULL where the trace has no states for the thread.
+	-- top-level slices: NULL where the trace has no states for them.
 	runnable_dur        INTEGER,   -- runnable and runnable (preempted): waiting for a CPU
 	sleeping_dur        INTEGER,   -- sleeping (S)
 	io_dur              INTEGER,   -- uninterruptible with io_wait = 1
@@ -408,7 +408,7 @@ CREATE TABLE startup_phases (
 	idle_ns        INTEGER,            -- idle,
 	unexplained_ns INTEGER,            -- the rest (they add up to dur)
 	-- The main thread's states in the window (thread_states), by class:
-	-- NULL where the trace has no states for it. With its running state
+	-- NULL where no state of it covers the window. With its running state
 	-- they add up to dur where the states cover the window.
 	runnable_ns        INTEGER,        -- runnable and runnable (preempted): waiting for a CPU
 	sleeping_ns        INTEGER,        -- sleeping (S)

@@ -19,7 +19,7 @@ enum { NCLASS = 5 };   /* offcpu_states.sql's classes: 0 other, 1 runnable, 2 sl
 struct thread {
 	int64_t tid, sum[NCLASS];
 	size_t first, n;
-	int seen;   /* it has states */
+	int64_t covered;   /* of its slices' time, what its states cover */
 };
 
 void bt_offcpu_init(struct bt_offcpu *o)
@@ -81,8 +81,10 @@ static void add_state(const struct bt_offcpu *o, struct thread *t, int64_t a, in
 	}
 	for (k = lo; k < t->first + t->n && o->top[k].ts < b; k++) {
 		int64_t from = a > o->top[k].ts ? a : o->top[k].ts, to = b < o->top[k].end ? b : o->top[k].end;
-		if (to > from)
+		if (to > from) {
 			t->sum[c] = bt_sat_add(t->sum[c], to - from);
+			t->covered = bt_sat_add(t->covered, to - from);
+		}
 	}
 }
 
@@ -105,14 +107,13 @@ int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *
 		int64_t a = bt_rows_int(r, 1), c = bt_rows_int(r, 3);
 		if (!at)
 			continue;   /* a thread without slices */
-		t[at - 1].seen = 1;
-		if (c > 0 && c < NCLASS)
+		if (c >= 0 && c < NCLASS)
 			add_state(o, &t[at - 1], a, bt_sat_add(a, bt_rows_int(r, 2)), (int)c);
 	}
 	bt_rows_close(r);
 	rc = rc < 0 ? err->code : BT_OK;
 	for (i = 0; i < n && !rc; i++)
-		if (t[i].seen)
+		if (t[i].covered > 0)   /* states outside its slices say nothing of them */
 			rc = bt_db_exec(db, BT_SQL_UPDATE_THREAD_OFFCPU, err, "iiiii", t[i].tid, t[i].sum[1], t[i].sum[2],
 					t[i].sum[3], t[i].sum[4]);
 out:

@@ -27,11 +27,11 @@ void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end);
 
 /*
  * Read thread_states and set threads.runnable_dur, sleeping_dur, io_dur
- * and uninterruptible_dur of every thread that has states and slices:
- * their overlap with its top-level slices (0 for a class it was never in
- * there); its row is made if the importer has not written it yet. A
- * thread without states, or without slices (no wall to split), keeps
- * NULL. BT_ESQL on a database error.
+ * and uninterruptible_dur of every thread whose states cover some of its
+ * top-level slices: their overlap with them (0 for a class it was never
+ * in there); its row is made if the importer has not written it yet. A
+ * thread without states, without slices (no wall to split) or whose
+ * states cover none of them keeps NULL. BT_ESQL on a database error.
  */
 int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *err);
 
