@@ -57,13 +57,30 @@ FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid]]) do
         if process[k] ~= nil then process[k] = r[k] ~= nil and process[k] + r[k] or nil end
       end
     end
+    -- Off-CPU time by scheduler state (threads.*_dur, a trace's thread
+    -- states): nil for a thread without them; the columns only when some
+    -- thread has them.
+    local STATES = { "runnable", "sleeping", "io", "uninterruptible" }
+    local have_states, by_tid = false, {}
+    for _, row in ipairs(threads) do by_tid[row.tid] = row end
+    for r in bt.rows([[
+SELECT tid, runnable_dur, sleeping_dur, io_dur, uninterruptible_dur FROM threads
+WHERE runnable_dur IS NOT NULL ORDER BY tid]]) do
+      local row = by_tid[r.tid]
+      if row then
+        for _, k in ipairs(STATES) do row[k .. "_ns"] = r[k .. "_dur"] end
+        have_states = true
+      end
+    end
     local facts = bt.trace()
     local unrecorded = { alloc_bytes = facts.no_alloc, alloc_objects = facts.no_alloc, majflt = facts.no_faults,
       nvcsw = facts.no_csw, nivcsw = facts.no_csw }
     local columns = {}
-    for _, c in ipairs({ "tid", "thread", "main", "wall_ns", "cpu_ns", "offcpu_ns", "blocked_ns", "idle_ns",
-        "unexplained_ns", "alloc_bytes", "alloc_objects", "majflt", "nvcsw", "nivcsw" }) do
-      if not unrecorded[c] then columns[#columns + 1] = c end
+    for _, c in ipairs({ "tid", "thread", "main", "wall_ns", "cpu_ns", "offcpu_ns", "runnable_ns", "sleeping_ns",
+        "io_ns", "uninterruptible_ns", "blocked_ns", "idle_ns", "unexplained_ns", "alloc_bytes", "alloc_objects",
+        "majflt", "nvcsw", "nivcsw" }) do
+      local states = c == "runnable_ns" or c == "sleeping_ns" or c == "io_ns" or c == "uninterruptible_ns"
+      if not unrecorded[c] and (have_states or not states) then columns[#columns + 1] = c end
     end
     bt.table{ name = "threads", title = "Threads", columns = columns,
       units = { main = "", majflt = "count", nvcsw = "count", nivcsw = "count", alloc_objects = "count" },

@@ -94,6 +94,14 @@ local function startup_window(main, is_app, holder)
   bt.metric("startup.ttid_ns", s.ttid_ns)
   local cpu = bt.scalar("SELECT cpu_ns FROM startup_phases WHERE phase = 'startup'")
   if cpu then bt.metric("startup.main.cpu_ns", cpu) end
+  -- the main thread's scheduler states in the window, where the trace has them
+  local st = bt.query([[SELECT runnable_ns, sleeping_ns, io_ns, uninterruptible_ns FROM startup_phases
+WHERE phase = 'startup' AND runnable_ns IS NOT NULL]])[1]
+  if st then
+    for _, k in ipairs({ "runnable_ns", "sleeping_ns", "io_ns", "uninterruptible_ns" }) do
+      bt.metric("startup.main." .. k, st[k])
+    end
+  end
   for p in bt.rows("SELECT phase, dur FROM startup_phases WHERE phase <> 'startup' ORDER BY ts, phase") do
     bt.metric("startup.phase." .. p.phase .. ".dur_ns", p.dur)
   end

@@ -29,7 +29,13 @@ CREATE TABLE threads (
 	cpu_dur         INTEGER,
 	blocked_dur     INTEGER,
 	idle_dur        INTEGER,
-	unexplained_dur INTEGER
+	unexplained_dur INTEGER,
+	-- Off-CPU time by scheduler state (thread_states) inside the thread's
+	-- top-level slices: NULL where the trace has no states for them.
+	runnable_dur        INTEGER,   -- runnable and runnable (preempted): waiting for a CPU
+	sleeping_dur        INTEGER,   -- sleeping (S)
+	io_dur              INTEGER,   -- uninterruptible with io_wait = 1
+	uninterruptible_dur INTEGER    -- uninterruptible otherwise (D)
 );
 
 CREATE TABLE thread_blocking (
@@ -397,10 +403,17 @@ CREATE TABLE startup_phases (
 	dur            INTEGER NOT NULL,
 	source         TEXT NOT NULL,      -- the frame or slice it was found by
 	exact          INTEGER NOT NULL,   -- 1: a trace's own bounds; 0: within sampling resolution
-	cpu_ns         INTEGER,            -- the main thread in it: running,
+	cpu_ns         INTEGER,            -- the main thread in it: running (the scheduler's where its states cover it),
 	blocked_ns     INTEGER,            -- in blocking records,
 	idle_ns        INTEGER,            -- idle,
-	unexplained_ns INTEGER             -- the rest (they add up to dur)
+	unexplained_ns INTEGER,            -- the rest (they add up to dur)
+	-- The main thread's states in the window (thread_states), by class:
+	-- NULL where no state of it covers the window. With cpu_ns (its running
+	-- state) they add up to dur where the states cover the window.
+	runnable_ns        INTEGER,        -- runnable and runnable (preempted): waiting for a CPU
+	sleeping_ns        INTEGER,        -- sleeping (S)
+	io_ns              INTEGER,        -- uninterruptible with io_wait = 1
+	uninterruptible_ns INTEGER         -- uninterruptible otherwise (D)
 );
 
 -- Per phase, the main thread's top ten methods by self CPU time in it; for

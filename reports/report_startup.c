@@ -66,6 +66,11 @@ static int load_phases(struct bt_db *db, struct bt_startup_sum *s, struct bt_err
 		p->blocked = int_or_none(r, 5);
 		p->idle = int_or_none(r, 6);
 		p->unexplained = int_or_none(r, 7);
+		p->runnable = int_or_none(r, 8);
+		p->sleeping = int_or_none(r, 9);
+		p->io = int_or_none(r, 10);
+		p->uninterruptible = int_or_none(r, 11);
+		s->have_states |= p->runnable != BT_NONE;
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
@@ -187,9 +192,22 @@ void bt_startup_sum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct 
 	bt_buf_adds(&c[7], p->exact ? "exact" : "sampled");
 }
 
+const char *const bt_startup_sum_state_cols[4] = { "runnable ms", "sleeping ms", "io ms", "uninterruptible ms" };
+
+void bt_startup_sum_state_cells(const struct bt_su_phase *p, struct bt_buf c[4])
+{
+	const int64_t v[4] = { p->runnable, p->sleeping, p->io, p->uninterruptible };
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		bt_buf_reset(&c[k]);
+		bt_startup_sum_ms(v[k], &c[k]);
+	}
+}
+
 void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
 {
-	struct bt_buf b = BT_BUF_INIT, c[8];
+	struct bt_buf b = BT_BUF_INIT, c[12];
 	size_t i;
 	int k;
 
@@ -205,20 +223,27 @@ void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
 		fputs(" · blocked: ", out);
 		bt_md_put(out, b.buf);
 	}
-	fputs("\n\n| phase | start ms | dur ms | running ms | blocked ms | idle ms | unexplained ms | bounds |\n"
-	      "|---|---:|---:|---:|---:|---:|---:|---|\n", out);
-	for (k = 0; k < 8; k++)
+	fputs("\n\n| phase | start ms | dur ms | running ms | blocked ms | idle ms | unexplained ms | ", out);
+	if (s->have_states)   /* the states' columns before the bounds */
+		fputs("runnable ms | sleeping ms | io ms | uninterruptible ms | ", out);
+	fputs("bounds |\n|---|---:|---:|---:|---:|---:|---:|", out);
+	fputs(s->have_states ? "---:|---:|---:|---:|---|\n" : "---|\n", out);
+	for (k = 0; k < 12; k++)
 		bt_buf_init(&c[k]);
 	for (i = 0; i < s->nphases; i++) {
 		bt_startup_sum_phase_cells(&s->phases[i], s->ts, c);
-		for (k = 0; k < 8; k++) {
+		bt_startup_sum_state_cells(&s->phases[i], &c[8]);
+		for (k = 0; k < 12; k++) {
+			int at = k < 7 ? k : k < 11 ? k + 1 : 7;   /* c[7], the bounds, last */
+			if (!s->have_states && k >= 7 && k < 11)
+				continue;
 			fputs("| ", out);
-			bt_md_put(out, c[k].buf);
+			bt_md_put(out, c[at].buf);
 			fputs(" ", out);
 		}
 		fputs("|\n", out);
 	}
-	for (k = 0; k < 8; k++)
+	for (k = 0; k < 12; k++)
 		bt_buf_release(&c[k]);
 	bt_buf_release(&b);
 }

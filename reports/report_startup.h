@@ -21,6 +21,7 @@ struct bt_namer;
 struct bt_su_phase {
 	char *phase;
 	int64_t ts, dur, cpu, blocked, idle, unexplained;   /* BT_NONE when unknown */
+	int64_t runnable, sleeping, io, uninterruptible;    /* by scheduler state; BT_NONE without states */
 	int exact;
 };
 
@@ -41,6 +42,7 @@ struct bt_startup_sum {
 	int64_t tid, ts, end_ts, ttid, ttfd;   /* BT_NONE when unknown */
 	struct bt_su_phase *phases;
 	size_t nphases;
+	int have_states;   /* some phase has the main thread's scheduler states */
 	struct bt_su_kind *blocking;
 	size_t nblocking;
 	struct bt_su_method *methods;
@@ -62,6 +64,9 @@ void bt_startup_sum_kinds(const struct bt_startup_sum *s, struct bt_buf *b);
 /* The phases table: its headings, and one phase's cells in their order. */
 extern const char *const bt_startup_sum_cols[8];
 void bt_startup_sum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c[8]);
+/* The columns by scheduler state, shown where have_states is set. */
+extern const char *const bt_startup_sum_state_cols[4];
+void bt_startup_sum_state_cells(const struct bt_su_phase *p, struct bt_buf c[4]);
 
 /* The startup as text lines (the text report, reports/text/startup_text.c),
  * wrapped within width columns (0: no limit), method names short by names

@@ -10,6 +10,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/recon/feed.h"
+#include "engine/recon/offcpu.h"
 #include "engine/profile/profile.h"
 #include "engine/recon/slice.h"
 
@@ -41,6 +42,7 @@ struct bt_feed {
 	unsigned char *flags;      /* by frame id: FRAME_* */
 	size_t nflags;
 	struct feed_msg msg;
+	struct bt_offcpu offcpu;   /* top-level slices, for the off-CPU split by state */
 	struct { bt_slices_fn fn; void (*release)(void *); void *ctx; } defer;
 };
 
@@ -57,6 +59,7 @@ struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps)
 	if (f->taps.stacks)
 		bt_profile_keep_entries(f->profile);
 	f->next_id = 1;
+	bt_offcpu_init(&f->offcpu);
 	return f;
 }
 
@@ -81,6 +84,7 @@ void bt_feed_free(struct bt_feed *f)
 	bt_profile_free(f->profile);
 	free(f->stack);
 	free(f->flags);
+	bt_offcpu_release(&f->offcpu);
 	free(f);
 }
 
@@ -245,6 +249,8 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 	if (!(n->known & BT_FEED_BLOCK))   /* a blocking slice's own part: its self time, no more */
 		s->block_dur = add(n->child_block, n->blocks && s->self_dur > 0 ? s->self_dur : 0);
 	own_block = sub(s->block_dur, n->child_block);
+	if (f->sp == 1 && f->db)
+		bt_offcpu_add(&f->offcpu, s->tid, s->ts, s->ts + s->dur);
 	up->child_dur += s->dur;
 	up->child_cpu = add(up->child_cpu, s->cpu_dur);
 	up->child_block = add(up->child_block, s->block_dur);
@@ -289,6 +295,8 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 		rc = bt_profile_store(p, f->db, !f->defer.fn, err);   /* deferred: a scratch analysis, the call tree a view */
 	else
 		bt_profile_free(p);
+	if (!rc)
+		rc = bt_offcpu_store(&f->offcpu, f->db, err);
 	if (!rc)
 		rc = bt_db_set_meta_int(f->db, "slices", f->count, err);
 	if (!rc)

@@ -799,6 +799,8 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 	if (!rc && have_end)
 		rc = store_phase(st, db, phase_name[PH_STARTUP], b.ts,
 				 (b.win_end != INT64_MIN ? b.win_end : first.end) - b.ts, b.source, err);
+	if (!rc)   /* the main thread's scheduler states in each phase, where the trace has them */
+		rc = bt_db_exec(db, BT_SQL_UPDATE_STARTUP_OFFCPU, err, "i", st->tid);
 	return rc;
 }
 

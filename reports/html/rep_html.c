@@ -147,15 +147,18 @@ static void startup(FILE *out, const struct bt_startup_sum *s)
 	fputs("<section id=\"startup\">\n<h2>Startup</h2>\n<p class=\"facts\"><strong>", out);
 	bt_html_esc(out, b.buf);
 	fputs("</strong></p>\n<table class=\"data\"><thead><tr><th>phase</th><th>start ms</th><th>dur ms</th>"
-	      "<th>running ms</th><th>blocked ms</th><th>idle ms</th><th>unexplained ms</th><th>bounds</th>"
-	      "</tr></thead><tbody>\n", out);
+	      "<th>running ms</th><th>blocked ms</th><th>idle ms</th><th>unexplained ms</th>", out);
+	if (s->have_states)   /* the main thread's scheduler states, before the bounds */
+		fputs("<th>runnable ms</th><th>sleeping ms</th><th>io ms</th><th>uninterruptible ms</th>", out);
+	fputs("<th>bounds</th></tr></thead><tbody>\n", out);
 	for (i = 0; i < s->nphases; i++) {
 		const struct bt_su_phase *p = &s->phases[i];
-		int64_t v[6] = { p->ts - s->ts, p->dur, p->cpu, p->blocked, p->idle, p->unexplained };
+		int64_t v[10] = { p->ts - s->ts, p->dur, p->cpu, p->blocked, p->idle, p->unexplained,
+				  p->runnable, p->sleeping, p->io, p->uninterruptible };
 		fputs("<tr><td>", out);
 		bt_html_esc(out, p->phase ? p->phase : "?");
 		fputs("</td>", out);
-		for (k = 0; k < 6; k++) {
+		for (k = 0; k < (s->have_states ? 10u : 6u); k++) {
 			bt_buf_reset(&b);
 			bt_startup_sum_ms(v[k], &b);
 			fprintf(out, "<td class=\"n\">%s</td>", b.buf);

@@ -14,7 +14,7 @@ void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct
 			 size_t width)
 {
 #define PAD "          "
-	struct bt_buf b = BT_BUF_INIT, c[8];
+	struct bt_buf b = BT_BUF_INIT, c[12];
 	size_t i;
 	int k;
 
@@ -41,25 +41,35 @@ void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct
 		bt_format_duration(wall ? (m->self == BT_NONE ? 0.0 : (double)m->self) : (double)m->self_cpu, &b);
 		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
 	}
-	for (k = 0; k < 8; k++)
+	for (k = 0; k < 12; k++)
 		bt_buf_init(&c[k]);
-	if (s->nphases) {
+	if (s->nphases) {   /* the states' columns, if any, before the bounds */
+		int n = s->have_states ? 12 : 8;
 		struct bt_grid g;
 
-		bt_grid_init(&g, 8);
-		g.numeric[0] = g.numeric[7] = 0;
-		for (k = 0; k < 8; k++)
-			bt_grid_add(&g, bt_startup_sum_cols[k], strlen(bt_startup_sum_cols[k]));
+		bt_grid_init(&g, n);
+		g.numeric[0] = g.numeric[n - 1] = 0;
+		for (k = 0; k < n; k++) {
+			const char *h = k < 7 ? bt_startup_sum_cols[k] : k < n - 1 ? bt_startup_sum_state_cols[k - 7]
+				: bt_startup_sum_cols[7];
+			bt_grid_add(&g, h, strlen(h));
+		}
 		for (i = 0; i < s->nphases; i++) {
 			bt_startup_sum_phase_cells(&s->phases[i], s->ts, c);
-			for (k = 0; k < 8; k++)
+			if (s->have_states) {
+				struct bt_buf t = c[7];
+				c[7] = c[11];
+				c[11] = t;   /* the bounds last */
+				bt_startup_sum_state_cells(&s->phases[i], &c[7]);
+			}
+			for (k = 0; k < n; k++)
 				bt_grid_add(&g, c[k].buf, c[k].len);
 		}
 		fputc('\n', out);
 		bt_grid_print_fit(&g, out, width);
 		bt_grid_release(&g);
 	}
-	for (k = 0; k < 8; k++)
+	for (k = 0; k < 12; k++)
 		bt_buf_release(&c[k]);
 	bt_buf_release(&b);
 #undef PAD

@@ -82,6 +82,10 @@ static int startup(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const st
 {
 	static const char *const heads[] = { "phase", "start ms", "dur ms", "running ms", "blocked ms",
 					     "idle ms", "unexplained ms", "bounds" };
+	static const char *const heads_states[] = { "phase", "start ms", "dur ms", "running ms", "blocked ms",
+						    "idle ms", "unexplained ms", "runnable ms", "sleeping ms",
+						    "io ms", "uninterruptible ms", "bounds" };
+	int nv = su->have_states ? 10 : 6;   /* the states' columns before the bounds */
 	struct bt_buf b = BT_BUF_INIT;
 	size_t i;
 	int k;
@@ -92,15 +96,16 @@ static int startup(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const st
 	bt_startup_sum_headline(su, &b);
 	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
 	bt_buf_release(&b);
-	bt_xlsx_header(x, s, row++, heads, 8);
+	bt_xlsx_header(x, s, row++, su->have_states ? heads_states : heads, nv + 2);
 	for (i = 0; i < su->nphases; i++, row++) {
 		const struct bt_su_phase *p = &su->phases[i];
-		int64_t v[6] = { p->ts - su->ts, p->dur, p->cpu, p->blocked, p->idle, p->unexplained };
+		int64_t v[10] = { p->ts - su->ts, p->dur, p->cpu, p->blocked, p->idle, p->unexplained,
+				  p->runnable, p->sleeping, p->io, p->uninterruptible };
 		bt_xlsx_text(x, s, row, 0, p->phase ? p->phase : "?", BT_XF_TEXT);
-		for (k = 0; k < 6; k++)
+		for (k = 0; k < nv; k++)
 			if (v[k] != BT_NONE)
 				bt_xlsx_num(x, s, row, k + 1, (double)v[k], BT_UNIT_NS);
-		bt_xlsx_text(x, s, row, 7, p->exact ? "exact" : "sampled", BT_XF_TEXT);
+		bt_xlsx_text(x, s, row, nv + 1, p->exact ? "exact" : "sampled", BT_XF_TEXT);
 	}
 	return row + 1;
 }

@@ -1,0 +1,123 @@
+/*
+ * Off-CPU time by scheduler state (offcpu.h): each state against its
+ * thread's top-level slices, which never overlap one another and come in
+ * time order, so a binary search finds the first it meets and its share
+ * is its overlap with each from there. The states are read as stored: no
+ * sort of a million rows (the first version's ORDER BY tid, ts cost a
+ * fifth of a dense trace's import).
+ */
+#include <stdlib.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/hash.h"
+#include "engine/db/rows.h"
+#include "engine/recon/offcpu.h"
+
+enum { NCLASS = 5 };   /* offcpu_states.sql's classes: 0 other, 1 runnable, 2 sleeping, 3 io, 4 D */
+
+/* A thread's top-level slices, top[first .. first + n), and its sums. */
+struct thread {
+	int64_t tid, sum[NCLASS];
+	size_t first, n;
+	int64_t covered;   /* of its slices' time, what its states cover */
+};
+
+void bt_offcpu_init(struct bt_offcpu *o)
+{
+	o->top = NULL;
+	o->n = o->cap = 0;
+}
+
+void bt_offcpu_release(struct bt_offcpu *o)
+{
+	if (!o)
+		return;
+	free(o->top);
+	bt_offcpu_init(o);
+}
+
+void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end)
+{
+	if (end <= ts)
+		return;   /* covers nothing */
+	BT_GROW(o->top, o->n + 1, o->cap);
+	o->top[o->n].tid = tid;
+	o->top[o->n].ts = ts;
+	o->top[o->n].end = end;
+	o->n++;
+}
+
+/* The threads of o, each with its run of slices, indexed by tid in
+ * index (value: position + 1). */
+static struct thread *threads_of(const struct bt_offcpu *o, struct bt_map64 *index, size_t *n)
+{
+	struct thread *t = NULL;
+	size_t i, cap = 0;
+
+	*n = 0;
+	for (i = 0; i < o->n; i++) {
+		uint32_t at = bt_map64_get(index, (uint64_t)o->top[i].tid);
+		if (!at) {
+			BT_GROW(t, *n + 1, cap);
+			t[*n] = (struct thread){ .tid = o->top[i].tid, .first = i };
+			bt_map64_put(index, (uint64_t)o->top[i].tid, (uint32_t)(at = (uint32_t)++*n));
+		}
+		t[at - 1].n++;
+	}
+	return t;
+}
+
+/* State [a, b) of class c against thread t's slices. */
+static void add_state(const struct bt_offcpu *o, struct thread *t, int64_t a, int64_t b, int c)
+{
+	size_t lo = t->first, hi = t->first + t->n, k;
+
+	while (lo < hi) {   /* the first slice that ends after a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->top[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < t->first + t->n && o->top[k].ts < b; k++) {
+		int64_t from = a > o->top[k].ts ? a : o->top[k].ts, to = b < o->top[k].end ? b : o->top[k].end;
+		if (to > from) {
+			t->sum[c] = bt_sat_add(t->sum[c], to - from);
+			t->covered = bt_sat_add(t->covered, to - from);
+		}
+	}
+}
+
+int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_map64 index;
+	struct bt_rows *r = NULL;
+	struct thread *t;
+	size_t n, i;
+	int rc;
+
+	if (!o->n)
+		return BT_OK;   /* no slices: no wall to split */
+	bt_map64_init(&index, 64);
+	t = threads_of(o, &index, &n);
+	if ((rc = bt_rows_open(&r, db, BT_SQL_OFFCPU_STATES, err)))
+		goto out;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		uint32_t at = bt_map64_get(&index, (uint64_t)bt_rows_int(r, 0));
+		int64_t a = bt_rows_int(r, 1), c = bt_rows_int(r, 3);
+		if (!at)
+			continue;   /* a thread without slices */
+		if (c >= 0 && c < NCLASS)
+			add_state(o, &t[at - 1], a, bt_sat_add(a, bt_rows_int(r, 2)), (int)c);
+	}
+	bt_rows_close(r);
+	rc = rc < 0 ? err->code : BT_OK;
+	for (i = 0; i < n && !rc; i++)
+		if (t[i].covered > 0)   /* states outside its slices say nothing of them */
+			rc = bt_db_exec(db, BT_SQL_UPDATE_THREAD_OFFCPU, err, "iiiii", t[i].tid, t[i].sum[1], t[i].sum[2],
+					t[i].sum[3], t[i].sum[4]);
+out:
+	free(t);
+	bt_map64_release(&index);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/*
+ * Off-CPU time by scheduler state: where a trace has thread states
+ * (thread_states), each thread's time inside its top-level slices (the
+ * wall the reports show) split into runnable, sleeping, I/O and other
+ * uninterruptible time, stored in the threads table.
+ */
+#ifndef BT_OFFCPU_H
+#define BT_OFFCPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/db/db.h"
+
+/* The top-level slices seen so far, in the order given. */
+struct bt_offcpu {
+	struct { int64_t tid, ts, end; } *top;
+	size_t n, cap;
+};
+
+void bt_offcpu_init(struct bt_offcpu *o);
+void bt_offcpu_release(struct bt_offcpu *o);
+
+/* A top-level slice of tid from ts to end. Each thread's come together, in time
+ * order (as a feed closes them). */
+void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end);
+
+/*
+ * Read thread_states and set threads.runnable_dur, sleeping_dur, io_dur
+ * and uninterruptible_dur of every thread whose states cover some of its
+ * top-level slices: their overlap with them (0 for a class it was never
+ * in there); its row is made if the importer has not written it yet. A
+ * thread without states, without slices (no wall to split) or whose
+ * states cover none of them keeps NULL. BT_ESQL on a database error.
+ */
+int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *err);
+
+#endif

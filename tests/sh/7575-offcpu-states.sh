@@ -1,0 +1,178 @@
+#!/bin/sh
+# Off-CPU time by scheduler state (issue 33 item 2): where a trace has
+# thread states, threads.runnable_dur, sleeping_dur, io_dur and
+# uninterruptible_dur split the off-CPU time inside each thread's
+# top-level slices, and the text and JSON reports' Threads table shows
+# them. Exact against mkpfsched.py's and mksystrace.py's truth (states and slices,
+# summed here), and on the real API 32 warm start against a sum over
+# thread_states done here in SQL, as are the startup phases' columns (the
+# main thread's states in each window); a trace without states keeps them
+# NULL and its reports without the columns.
+. tests/lib.sh
+MK="python3 tests/fixtures/mkpfsched.py"
+TAB=$(printf '\t')
+qa() {   # input sql: every row, tab-separated
+	"$BIN" query -q "$1" "$2" --format tsv | sed 1d
+}
+
+# The truth: the main thread's states clipped to its top-level slices,
+# summed by class; its CPU time there; the slices' total.
+truth_split() {   # dir
+	python3 - "$1" <<'PY'
+import csv, sys
+d = sys.argv[1]
+rows = lambda n: list(csv.DictReader(open(d + "/" + n), delimiter="\t"))
+top = [(int(s["ts"]), int(s["ts"]) + int(s["dur"]), int(s["cpu_dur"])) for s in rows("slices.tsv") if s["depth"] == "0"]
+sums = {"runnable": 0, "sleeping": 0, "io": 0, "uninterruptible": 0}
+for s in rows("states.tsv"):
+    a, b = int(s["ts"]), int(s["ts"]) + int(s["dur"])
+    c = {"runnable": "runnable", "runnable (preempted)": "runnable", "sleeping": "sleeping"}.get(s["state"])
+    if s["state"] == "uninterruptible":
+        c = "io" if s["io_wait"] == "1" else "uninterruptible"
+    if c:
+        sums[c] += sum(max(0, min(b, e) - max(a, t)) for t, e, _ in top)
+print(sums["runnable"], sums["sleeping"], sums["io"], sums["uninterruptible"],
+      sum(c for _, _, c in top), sum(e - t for t, e, _ in top))
+PY
+}
+
+for form in full compact; do
+	for s in 1 2 3; do
+		d=$T/$form$s
+		mkdir -p "$d"
+		$MK "$d/t.pb" --form $form --seed $s
+		"$BIN" import -q "$d/t.pb" -o "$d.db"
+		is "$?" 0 "$form seed $s: import exits 0"
+		set -- $(truth_split "$d")
+		is "$(q "$d.db" 'SELECT runnable_dur, sleeping_dur, io_dur, uninterruptible_dur FROM threads WHERE is_main = 1')" \
+			"$1$TAB$2$TAB$3$TAB$4" "$form seed $s: the main thread's runnable, sleeping, I/O and D time as the truth's states give them"
+		is "$(($1 + $2 + $3 + $4 + $5))" "$6" "$form seed $s: with the CPU time they add up to the slices' wall (the truth's own sums)"
+		check "$form seed $s: the truth has some of each kind" test "$1" -gt 0 -a "$2" -gt 0
+	done
+done
+d=$T/full1
+"$BIN" -q "$d.db" -o "$T/f.txt"
+like "$(grep -E '^tid +thread' "$T/f.txt")" "offcpu ms +runnable ms +sleeping ms +io ms +uninterruptible ms +blocked ms" \
+	"the Threads table shows the states' columns"
+set -- $(truth_split "$d")
+"$BIN" -q "$d.db" --format json -o "$T/f.json"
+is "$(python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["tables"]["threads"]
+r = [dict(zip(t["columns"], row)) for row in t["rows"] if row[t["columns"].index("main")] == 1][0]
+print(r["runnable_ns"], r["sleeping_ns"], r["io_ns"], r["uninterruptible_ns"])' "$T/f.json")" "$1 $2 $3 $4" \
+	"the JSON report's Threads table carries them"
+is "$(python3 -c '
+import json, jsonschema, sys
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+print("valid")' "$T/f.json" "$ROOT/reports/text/report.schema.json" 2>&1 | tail -1)" valid "the JSON report validates against report.schema.json"
+
+# systrace (mksystrace.py's truth: every thread's states and slices)
+python3 tests/fixtures/mksystrace.py "$T/sy/t" --seed 1
+"$BIN" import -q "$T/sy/t" -o "$T/sy.db"
+want=$(python3 - "$T/sy/truth" <<'PY'
+import csv, sys
+d = sys.argv[1]
+rows = lambda n: list(csv.DictReader(open(d + "/" + n), delimiter="\t"))
+top = {}
+for s in rows("slices.tsv"):
+    if s["depth"] == "0":
+        top.setdefault(s["tid"], []).append((int(s["ts"]), int(s["ts"]) + int(s["dur"])))
+out = {}
+for s in rows("thread_states.tsv"):
+    if s["tid"] not in top:
+        continue
+    a, b = int(s["ts"]), int(s["ts"]) + int(s["dur"])
+    k = {"runnable": 0, "runnable (preempted)": 0, "sleeping": 1}.get(s["state"])
+    if s["state"] == "uninterruptible":
+        k = 2 if s["io_wait"] == "1" else 3
+    v = out.setdefault(int(s["tid"]), [0, 0, 0, 0])
+    if k is not None:
+        v[k] += sum(max(0, min(b, e) - max(a, t)) for t, e in top[s["tid"]])
+for tid in sorted(out):
+    print("\t".join(str(x) for x in [tid] + out[tid]))
+PY
+)
+is "$(qa "$T/sy.db" 'SELECT tid, runnable_dur, sleeping_dur, io_dur, uninterruptible_dur FROM threads
+	WHERE runnable_dur IS NOT NULL ORDER BY tid')" "$want" "systrace: every thread's runnable, sleeping, I/O and D time as the truth's states give them"
+check "systrace: the truth's main thread sleeps inside its slices" test "$(q "$T/sy.db" 'SELECT sleeping_dur FROM threads WHERE is_main = 1')" -gt 0
+
+# The real warm start: each thread's states clipped to its top-level
+# slices, summed here, against the columns.
+r=$REAL/perfetto-api32-startup-warm/api32_startup_warm.perfetto-trace
+"$BIN" import -q "$r" -o "$T/real.db"
+SPLIT="WITH top AS (SELECT tid, ts, ts + dur AS e, cpu_dur FROM slices WHERE depth = 0),
+ov AS (SELECT s.tid, CASE WHEN s.state IN ('runnable', 'runnable (preempted)') THEN 'r'
+	WHEN s.state = 'sleeping' THEN 's' WHEN s.state = 'uninterruptible' AND s.io_wait = 1 THEN 'io'
+	WHEN s.state = 'uninterruptible' THEN 'd' WHEN s.state = 'running' THEN 'run' ELSE 'other' END AS c,
+	max(0, min(s.ts + s.dur, t.e) - max(s.ts, t.ts)) AS o
+	FROM thread_states s JOIN top t ON t.tid = s.tid AND t.ts < s.ts + s.dur AND t.e > s.ts)"
+is "$(qa "$T/real.db" "$SPLIT SELECT tid FROM ov GROUP BY tid ORDER BY tid" | wc -l)" \
+	"$(q "$T/real.db" 'SELECT count(*) FROM threads WHERE runnable_dur IS NOT NULL')" \
+	"api32: every thread with states inside its slices has the columns"
+is "$(qa "$T/real.db" "$SPLIT SELECT tid, sum(CASE WHEN c = 'r' THEN o ELSE 0 END), sum(CASE WHEN c = 's' THEN o ELSE 0 END),
+	sum(CASE WHEN c = 'io' THEN o ELSE 0 END), sum(CASE WHEN c = 'd' THEN o ELSE 0 END) FROM ov GROUP BY tid ORDER BY tid")" \
+	"$(qa "$T/real.db" "SELECT tid, runnable_dur, sleeping_dur, io_dur, uninterruptible_dur FROM threads
+	WHERE runnable_dur IS NOT NULL ORDER BY tid")" \
+	"api32: runnable, sleeping, I/O and D time of every thread as summed over its states"
+# the main thread: with its CPU time they make up its wall where the states
+# cover it (here all of it)
+main=$(q "$T/real.db" 'SELECT tid FROM threads WHERE is_main = 1')
+is "$(q "$T/real.db" "$SPLIT SELECT (SELECT sum(o) FROM ov WHERE tid = $main),
+	(SELECT sum(e - ts) FROM top WHERE tid = $main)")" \
+	"$(q "$T/real.db" "SELECT sum(dur), sum(dur) FROM slices WHERE tid = $main AND depth = 0")" \
+	"api32: the states cover the main thread's slices"
+is "$(q "$T/real.db" "SELECT runnable_dur + sleeping_dur + io_dur + uninterruptible_dur +
+	(SELECT sum(cpu_dur) FROM slices WHERE tid = $main AND depth = 0) FROM threads WHERE tid = $main")" \
+	"$(q "$T/real.db" "SELECT sum(dur) FROM slices WHERE tid = $main AND depth = 0")" \
+	"api32: the main thread's runnable + sleeping + I/O + D + CPU time is its wall"
+echo "# api32 main thread: wall cpu runnable sleeping io D (ns):" \
+	"$(q "$T/real.db" "SELECT (SELECT sum(dur) FROM slices WHERE tid = $main AND depth = 0),
+	(SELECT sum(cpu_dur) FROM slices WHERE tid = $main AND depth = 0), runnable_dur, sleeping_dur, io_dur,
+	uninterruptible_dur FROM threads WHERE tid = $main")"
+"$BIN" -q "$T/real.db" -o "$T/r.txt"
+like "$(grep -E "^$main " "$T/r.txt")" "^$main +enchmark.target +1 +150.6 +15.9 +134.7 +2.9 +131.7 +0.0 +0.0 " \
+	"api32: the report's main thread with its runnable and sleeping time"
+
+# The startup's phases: the main thread's states clipped to each window,
+# summed here; with its running state they make up the window.
+PH="WITH o AS (SELECT p.phase, s.state, s.io_wait,
+	min(s.ts + s.dur, p.ts + p.dur) - max(s.ts, p.ts) AS ov FROM startup_phases p
+	JOIN thread_states s ON s.tid = $main AND s.ts < p.ts + p.dur AND s.ts + s.dur > p.ts)"
+is "$(qa "$T/real.db" "$PH SELECT phase, total(CASE WHEN state LIKE 'runnable%' THEN ov END),
+	total(CASE WHEN state = 'sleeping' THEN ov END), total(CASE WHEN state = 'uninterruptible' AND io_wait = 1 THEN ov END),
+	total(CASE WHEN state = 'uninterruptible' AND coalesce(io_wait, 0) <> 1 THEN ov END) FROM o GROUP BY phase ORDER BY phase" |
+	sed 's/\.0//g')" \
+	"$(qa "$T/real.db" 'SELECT phase, runnable_ns, sleeping_ns, io_ns, uninterruptible_ns FROM startup_phases ORDER BY phase')" \
+	"api32: each startup phase's runnable, sleeping, I/O and D time as summed over the main thread's states"
+is "$(qa "$T/real.db" "$PH SELECT p.phase, p.runnable_ns + p.sleeping_ns + p.io_ns + p.uninterruptible_ns +
+	(SELECT sum(ov) FROM o WHERE o.phase = p.phase AND o.state = 'running') FROM startup_phases p ORDER BY phase")" \
+	"$(qa "$T/real.db" 'SELECT phase, dur FROM startup_phases ORDER BY phase')" \
+	"api32: with the running state they make up each phase"
+like "$(grep -E '^startup ' "$T/r.txt")" "^startup +0.0 +156.5 +12.5 +0.0 +0.0 +144.0 +2.4 +140.5 +0.0 +0.0 +exact" \
+	"api32: the report's startup window with its runnable and sleeping time"
+"$BIN" -q "$T/real.db" --format md -o "$T/r.md"
+like "$(grep -E '^\| startup ' "$T/r.md")" "^\| startup \| 0.0 \| 156.5 \| 12.5 \| 0.0 \| 0.0 \| 144.0 \| 2.4 \| 140.5 \| 0.0 \| 0.0 \| exact \|" \
+	"api32: the Markdown startup table with the states"
+"$BIN" -q "$T/real.db" --format html -o "$T/r.html"
+like "$(grep -o '<tr><td>startup</td>.*' "$T/r.html" | head -1)" \
+	'<td class="n">144.0</td><td class="n">2.4</td><td class="n">140.5</td><td class="n">0.0</td><td class="n">0.0</td><td>exact</td>' \
+	"api32: the HTML startup table with the states"
+"$BIN" -q "$T/real.db" -o "$T/r.xlsx"
+is "$(python3 -c '
+import openpyxl, sys
+wb = openpyxl.load_workbook(sys.argv[1])
+rows = [r for ws in wb.worksheets for r in ws.iter_rows(values_only=True) if r and r[0] in ("startup", 7663)]
+print(" ".join("%s:%s" % (r[0], ",".join(str(x) for x in r[6:11])) for r in rows))' "$T/r.xlsx")" \
+	"startup:143.991044,2.395751,140.495481,0,0 7663:2.934895,131.729208,0,0,0" "api32: the xlsx startup and Threads sheets with the states"
+
+# No states: NULL, never 0, and no columns in the reports.
+"$BIN" import -q "$ROOT/examples/sampling.bin" -o "$T/dump.db"
+is "$(q "$T/dump.db" 'SELECT count(*), count(runnable_dur), count(sleeping_dur), count(io_dur), count(uninterruptible_dur) FROM threads' | cut -f2-)" \
+	"0${TAB}0${TAB}0${TAB}0" "a dump: no thread has the states' columns"
+is "$(q "$T/dump.db" 'SELECT count(runnable_ns) + count(sleeping_ns) + count(io_ns) + count(uninterruptible_ns) FROM startup_phases')" 0 \
+	"a dump: no startup phase has the states' columns"
+"$BIN" -q "$T/dump.db" -o "$T/d.txt"
+unlike "$(grep -E '^tid +thread' "$T/d.txt")" "runnable" "a dump's Threads table has no states' columns"
+"$BIN" -q "$T/dump.db" --format md -o "$T/d.md"
+unlike "$(cat "$T/d.md")" "runnable ms" "a dump's Markdown report has no states' columns"
