@@ -16,7 +16,7 @@
 enum { NCLASS = 5 };   /* offcpu_states.sql's classes: 0 other, 1 runnable, 2 sleeping, 3 io, 4 D */
 
 /* A thread's top-level slices, top[first .. first + n), and its sums. */
-struct thread {
+struct state_thread {
 	int64_t tid, sum[NCLASS];
 	size_t first, n;
 	int64_t covered;   /* of its slices' time, what its states cover */
@@ -49,9 +49,9 @@ void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end)
 
 /* The threads of o, each with its run of slices, indexed by tid in
  * index (value: position + 1). */
-static struct thread *threads_of(const struct bt_offcpu *o, struct bt_map64 *index, size_t *n)
+static struct state_thread *threads_of(const struct bt_offcpu *o, struct bt_map64 *index, size_t *n)
 {
-	struct thread *t = NULL;
+	struct state_thread *t = NULL;
 	size_t i, cap = 0;
 
 	*n = 0;
@@ -59,7 +59,7 @@ static struct thread *threads_of(const struct bt_offcpu *o, struct bt_map64 *ind
 		uint32_t at = bt_map64_get(index, (uint64_t)o->top[i].tid);
 		if (!at) {
 			BT_GROW(t, *n + 1, cap);
-			t[*n] = (struct thread){ .tid = o->top[i].tid, .first = i };
+			t[*n] = (struct state_thread){ .tid = o->top[i].tid, .first = i };
 			bt_map64_put(index, (uint64_t)o->top[i].tid, (uint32_t)(at = (uint32_t)++*n));
 		}
 		t[at - 1].n++;
@@ -68,7 +68,7 @@ static struct thread *threads_of(const struct bt_offcpu *o, struct bt_map64 *ind
 }
 
 /* State [a, b) of class c against thread t's slices. */
-static void add_state(const struct bt_offcpu *o, struct thread *t, int64_t a, int64_t b, int c)
+static void add_state(const struct bt_offcpu *o, struct state_thread *t, int64_t a, int64_t b, int c)
 {
 	size_t lo = t->first, hi = t->first + t->n, k;
 
@@ -92,7 +92,7 @@ int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *
 {
 	struct bt_map64 index;
 	struct bt_rows *r = NULL;
-	struct thread *t;
+	struct state_thread *t;
 	size_t n, i;
 	int rc;
 

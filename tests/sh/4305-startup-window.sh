@@ -14,7 +14,8 @@ end=$((t0 + 3000000000))
 q "DELETE FROM startup; DELETE FROM startup_phases; DELETE FROM startup_blocking; DELETE FROM startup_methods;
 INSERT INTO startup VALUES ('cold', 4242, 'com.example.app', $t0, $end, 3000000000, 3500000000,
   'first main-thread record', 'Choreographer.doFrame');
-INSERT INTO startup_phases VALUES ('startup', $t0, 3000000000, 'window', 0, 1800000000, 900000000, 100000000, 200000000),
+INSERT INTO startup_phases(phase, ts, dur, source, exact, cpu_ns, blocked_ns, idle_ns, unexplained_ns)
+VALUES ('startup', $t0, 3000000000, 'window', 0, 1800000000, 900000000, 100000000, 200000000),
   ('bind_application', $t0, 1000000000, 'handleBindApplication', 0, 700000000, 200000000, 0, 100000000);
 INSERT INTO startup_blocking VALUES ('startup', 'monitor', 40, 600000000), ('startup', 'binder', 12, 300000000);
 INSERT INTO startup_methods SELECT 'startup', 1, id, 250000000, 260000000, 300000000 FROM frames WHERE name LIKE '%MainActivity.onCreate%' LIMIT 1;"
