@@ -440,6 +440,109 @@ static int ftrace_event(struct pf_arena *a, const struct fld *in, Perfetto__Prot
 	return rc == 0;
 }
 
+/* A packed repeated varint field, each value kept whole (each 8) or its
+ * low 32 bits (each 4: int32, uint32), as protobuf-c keeps them. One chunk
+ * only: a field given twice, or unpacked, goes to protobuf-c. Room for as
+ * many values as bytes (a packet's arena: given back with it), so the
+ * bytes are walked once. */
+static inline __attribute__((always_inline)) int packed_each(struct pf_arena *a, const struct fld *f, size_t each,
+							     size_t *n, void **out)
+{
+	const uint8_t *b = f->p, *e = f->p + f->len;
+	uint8_t *v;
+	size_t k = 0;
+
+	if (*n || (f->len && (e[-1] & 0x80)))
+		return 0;
+	v = array(a, f->len, each);
+	while (b < e) {   /* each varint ends inside the field: its last byte does */
+		uint64_t x = *b++;
+		if (x & 0x80) {
+			int shift = 7;
+			uint8_t c;
+			x &= 0x7f;
+			do {
+				c = *b++;
+				if (shift == 63 && c > 1)
+					return 0;   /* past 64 bits, or over ten bytes */
+				x |= (uint64_t)(c & 0x7f) << shift;
+				shift += 7;
+			} while (c & 0x80);
+		}
+		if (each == 8) {
+			memcpy(v + 8 * k++, &x, 8);
+		} else {
+			uint32_t y = (uint32_t)x;
+			memcpy(v + 4 * k++, &y, 4);
+		}
+	}
+	*n = k;
+	*out = k ? v : NULL;
+	return 1;
+}
+
+static int packed64(struct pf_arena *a, const struct fld *f, size_t *n, void **out)
+{
+	return packed_each(a, f, 8, n, out);
+}
+
+static int packed32(struct pf_arena *a, const struct fld *f, size_t *n, void **out)
+{
+	return packed_each(a, f, 4, n, out);
+}
+
+/* Compact sched (a bundle's switches and wakings as columns): fields of
+ * other kernels' versions (prios, target CPUs) are skipped, as protobuf-c
+ * keeps them apart among its unknown fields. */
+static int compact(struct pf_arena *a, const struct fld *in, Perfetto__Protos__CompactSched **out)
+{
+	static const Perfetto__Protos__CompactSched init = PERFETTO__PROTOS__COMPACT_SCHED__INIT;
+	Perfetto__Protos__CompactSched *c = msg(a, &init, sizeof init);
+	const uint8_t *b = in->p, *e = in->p + in->len;
+	size_t nstr = 0;
+	struct fld f;
+	int rc, ok = 1;
+
+	while ((rc = next(&b, e, &f)) == 1)
+		nstr += f.tag == TAG(5, 2);
+	if (rc)
+		return 0;
+	c->intern_table = array(a, nstr, sizeof *c->intern_table);
+	for (b = in->p; ok && (rc = next(&b, e, &f)) == 1;) {
+		switch (f.tag) {
+		case TAG(1, 2):
+			ok = packed64(a, &f, &c->n_switch_timestamp, (void **)&c->switch_timestamp);
+			break;
+		case TAG(2, 2):
+			ok = packed64(a, &f, &c->n_switch_prev_state, (void **)&c->switch_prev_state);
+			break;
+		case TAG(3, 2):
+			ok = packed32(a, &f, &c->n_switch_next_pid, (void **)&c->switch_next_pid);
+			break;
+		case TAG(5, 2):
+			c->intern_table[c->n_intern_table++] = str(a, &f);
+			break;
+		case TAG(6, 2):
+			ok = packed32(a, &f, &c->n_switch_next_comm_index, (void **)&c->switch_next_comm_index);
+			break;
+		case TAG(7, 2):
+			ok = packed64(a, &f, &c->n_waking_timestamp, (void **)&c->waking_timestamp);
+			break;
+		case TAG(8, 2):
+			ok = packed32(a, &f, &c->n_waking_pid, (void **)&c->waking_pid);
+			break;
+		case TAG(11, 2):
+			ok = packed32(a, &f, &c->n_waking_comm_index, (void **)&c->waking_comm_index);
+			break;
+		default:   /* a known field in another wire type (unpacked values) is protobuf-c's */
+			ok = !((f.tag >> 3) <= 3 || (f.tag >> 3) == 5 || (f.tag >> 3) == 6 || (f.tag >> 3) == 7 ||
+			       (f.tag >> 3) == 8 || (f.tag >> 3) == 11);
+		}
+	}
+	*out = c;
+	return ok && rc == 0;
+}
+
 static int ftrace(struct pf_arena *a, const struct fld *in, Perfetto__Protos__FtraceEventBundle **out)
 {
 	static const Perfetto__Protos__FtraceEventBundle init = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
@@ -459,6 +562,9 @@ static int ftrace(struct pf_arena *a, const struct fld *in, Perfetto__Protos__Ft
 			fb->has_cpu = 1, fb->cpu = (uint32_t)f.v;
 		else if (f.tag == TAG(2, 2)) {
 			if (!ftrace_event(a, &f, &fb->event[fb->n_event++]))
+				return 0;
+		} else if (f.tag == TAG(4, 2) && !fb->compact_sched) {   /* twice: protobuf-c merges them */
+			if (!compact(a, &f, &fb->compact_sched))
 				return 0;
 		} else
 			return 0;

@@ -1,7 +1,7 @@
 /*
  * Unit tests of the Perfetto importer's hand decoder (importers/perfetto/
  * pf_wire.c): the usual packets (track events with every annotation kind,
- * interned data, ftrace prints, unknown fields among them) decode as
+ * interned data, ftrace prints, compact sched, unknown fields among them) decode as
  * protobuf-c decodes them; others are left to protobuf-c; and on many
  * thousands of damaged copies (bytes changed, cut, inserted, repeated) the
  * decoder never accepts what protobuf-c refuses or reads other values.
@@ -135,6 +135,45 @@ static void ftrace(struct w *pk, int unknown)
 	fv(pk, 10, 3);
 }
 
+/* Packed varints of field f. */
+static void packed(struct w *o, unsigned f, const uint64_t *x, size_t n)
+{
+	struct w p = { { 0 }, 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v(&p, x[i]);
+	sub(o, f, &p);
+}
+
+/* A bundle of compact sched: switches, wakings, the comm table, and the
+ * columns of other kernels (prios, target CPUs) protobuf-c keeps apart. */
+static void compact(struct w *pk)
+{
+	static const uint64_t ts[] = { 157479786566030ull, 1200, 35, 0, 99999 },
+			      state[] = { 0, 1, 2, 0x100, (uint64_t)-1 },
+			      pid[] = { 4242, 0, (uint64_t)-7, 4243, 2147483647 }, prio[] = { 120, 120, 98, 120, 139 },
+			      comm[] = { 0, 1, 0, 2, 1 }, wts[] = { 157479786566000ull, 10, 20 }, wpid[] = { 4242, 4243, 1 },
+			      wcpu[] = { 1, 0, 3 }, wcomm[] = { 0, 2, 1 };
+	struct w c = { { 0 }, 0 }, bundle = { { 0 }, 0 };
+
+	packed(&c, 1, ts, 5);
+	packed(&c, 2, state, 5);
+	packed(&c, 3, pid, 5);
+	packed(&c, 4, prio, 5);
+	fs(&c, 5, "com.example.app"), fs(&c, 5, "swapper/1"), fs(&c, 5, "RenderThread");
+	packed(&c, 6, comm, 5);
+	packed(&c, 7, wts, 3);
+	packed(&c, 8, wpid, 3);
+	packed(&c, 9, wcpu, 3);
+	packed(&c, 10, prio, 3);
+	packed(&c, 11, wcomm, 3);
+	fv(&bundle, 1, 2);
+	sub(&bundle, 4, &c);
+	sub(pk, 1, &bundle);
+	fv(pk, 10, 3);
+}
+
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static uint64_t rnd(void)
@@ -185,7 +224,7 @@ static void damage(struct w *o)
 
 int main(void)
 {
-	struct w pk[3], d, desc = { { 0 }, 0 }, t = { { 0 }, 0 };
+	struct w pk[4], d, desc = { { 0 }, 0 }, t = { { 0 }, 0 };
 	int i, j, differ = 0, accepted = 0, refused_alike = 0;
 
 	memset(pk, 0, sizeof pk);
@@ -198,10 +237,26 @@ int main(void)
 	track_event(&pk[0], 0);
 	interned(&pk[1]);
 	ftrace(&pk[2], 0);
+	compact(&pk[3]);
 	is_int(pf_wire_diff(pk[0].b, pk[0].n), 1, "a track event with every kind of annotation decodes alike");
 	is_int(pf_wire_diff(pk[1].b, pk[1].n), 1, "interned data decodes alike");
 	is_int(pf_wire_diff(pk[2].b, pk[2].n), 1, "an ftrace bundle of prints decodes alike");
+	is_int(pf_wire_diff(pk[3].b, pk[3].n), 1, "a bundle of compact sched decodes alike (negative pids, 10-byte states)");
 	is_int(pf_wire_diff(NULL, 0), 1, "an empty packet decodes alike");
+	{
+		static const uint64_t x[] = { 1, 2 };
+		struct w c = { { 0 }, 0 }, bundle = { { 0 }, 0 };
+		packed(&c, 1, x, 2), packed(&c, 1, x, 2);
+		sub(&bundle, 4, &c);
+		d.n = 0;
+		sub(&d, 1, &bundle);
+		is_int(pf_wire_diff(d.b, d.n), -1, "a packed column in two pieces (joined by protobuf-c) is left to it");
+		c.n = bundle.n = d.n = 0;
+		fv(&c, 3, 7), fv(&c, 3, 8);
+		sub(&bundle, 4, &c);
+		sub(&d, 1, &bundle);
+		is_int(pf_wire_diff(d.b, d.n), -1, "an unpacked column is left to protobuf-c");
+	}
 	fv(&t, 1, 9), fs(&t, 2, "main");
 	sub(&desc, 60, &t);
 	is_int(pf_wire_diff(desc.b, desc.n), -1, "a track descriptor is left to protobuf-c");
@@ -210,7 +265,7 @@ int main(void)
 	d.n = 0;
 	sub(&d, 11, &t), sub(&d, 11, &t);
 	is_int(pf_wire_diff(d.b, d.n), -1, "a track event given twice (merged by protobuf-c) is left to it");
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		for (j = 0; j < 30000; j++) {
 			int rc;
 			d = pk[i];
@@ -226,7 +281,7 @@ int main(void)
 			accepted += rc == 1;
 			refused_alike += rc == -1;
 		}
-	is_int(differ, 0, "90000 damaged packets: never accepted unlike protobuf-c");
+	is_int(differ, 0, "120000 damaged packets: never accepted unlike protobuf-c");
 	ok(accepted > 10000 && refused_alike > 10000, "damaged packets both decoded by hand and left to protobuf-c");
 	printf("# %d decoded by hand, %d left to protobuf-c\n", accepted, refused_alike);
 	printf("1..%d\n", tap_n);
