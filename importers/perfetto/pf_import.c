@@ -165,7 +165,7 @@ static int write_meta(struct pf *p, int64_t main_tid, size_t threads, struct bt_
 	rc = rc ? rc : bt_db_set_meta_text(p->db, "sources", sources, err);
 	rc = rc ? rc : bt_db_set_meta_text(p->db, "clock", "as the trace's timestamps", err);
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "packets", p->packets, err);
-	rc = rc ? rc : bt_db_set_meta_int(p->db, "events", p->seq, err);
+	rc = rc ? rc : bt_db_set_meta_int(p->db, "events", p->seq - p->seq_unused, err);
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "spill_runs", pf_spill_runs(p), err);   /* 0: sorted in memory */
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "sampled_threads", (int64_t)threads, err);
 	if (p->pid > 0)
@@ -306,6 +306,10 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		pf_threads_done(&p);
 	if (!rc)
 		rc = pf_choose(&p, err);
+	if (!rc) {
+		pf_wanted_index(&p);
+		rc = pf_later_replay(&p, err);
+	}
 	if (!rc)
 		start_candidates(&p, &starts);
 	if (!rc) {
@@ -344,6 +348,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	pf_choose_release(&p);
 	pf_kinds_release(&p);
 	pf_sched_release(p.sched);
+	pf_later_free(p.later);
+	bt_fmap_release(&p.fmap);
 	return rc;
 }
 

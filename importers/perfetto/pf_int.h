@@ -14,6 +14,7 @@
 
 #include "engine/db/db.h"
 #include "engine/db/diag.h"
+#include "engine/base/fileio.h"
 #include "engine/recon/feed.h"
 #include "engine/base/hash.h"
 #include "importers/importer.h"
@@ -192,12 +193,14 @@ struct pf {
 	struct bt_map64 seq_of;          /* sequence id -> index + 1 */
 	/* spill */
 	int64_t seq;                     /* events so far: their file order */
+	int64_t seq_unused;              /* numbers kept for scheduler events never spilled (pf_later.c) */
 	int64_t packets;
 	int inflating;                   /* inside compressed_packets */
 	uint64_t inflated, empty;        /* compressed_packets' bytes, empty packets: both capped */
 	struct pf_spill *spill;          /* pf_spill.c */
 	int flavor_atrace, flavor_track;
 	int64_t pid;                     /* the app's, chosen after the read (pf_choose.c) */
+	uint64_t *wanted;                /* pf_wanted_index's: two bits a tid, known and the app's */
 	const char *choice;              /* why: "--process", "launching: PKG", a marker, "most slices" */
 	char *choice_buf;
 	struct bt_map64 marks;           /* pid -> PF_MARK_* seen on its main thread */
@@ -216,6 +219,7 @@ struct pf {
 	struct bt_strmap by_name;        /* "pid|name" -> tid, or UINT32_MAX: several */
 	struct bt_map64 layer_name;      /* pid -> index + 1 into names: the package its surfaces name */
 	int indexed, named_threads;
+	uint64_t *name_seen;             /* a bit a tid, clear between bundles (compact sched's names) */
 	struct pf_arena arena;
 	/* What the annotations say at all (pf_packet.c): a thread none of whose
 	 * slices gives its CPU time has it unknown (pf_pair.c); kinds of
@@ -230,6 +234,8 @@ struct pf {
 	struct pf_frametl *frametl;      /* pf_frametl.c; NULL: none yet */
 	/* pf_sched.c */
 	struct pf_sched *sched;
+	struct pf_later *later;          /* pf_later.c: its bundles, read again */
+	struct bt_fmap fmap;             /* the trace, mapped (pf_stream.c); data NULL: gzip'd */
 	int64_t sched_end;               /* the last scheduler event's time */
 	uint64_t sched_switches, sched_wakings;
 	uint64_t sched_states, sleep_edges, sleep_unwoken;   /* what pf_pair.c made of them */
@@ -317,8 +323,18 @@ const char *pf_sched_caller(void *ctx, uint32_t id);
 /* Scheduler events skipped: fields missing, times out of bounds. */
 uint64_t pf_sched_bad(const struct pf_sched *s);
 
+/* pf_later.c: the bundles with scheduler events, kept by the first pass
+ * (their events' file order reserved) and decoded again once the app is
+ * chosen, its threads' events spilled (pf_wanted). */
+int pf_later_keep(struct pf *p, const uint8_t *data, size_t len, const Perfetto__Protos__FtraceEventBundle *b,
+		  struct bt_err *err);
+int pf_later_replay(struct pf *p, struct bt_err *err);
+void pf_later_free(struct pf_later *l);
+
 /* pf_packet.c */
 int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
+/* The scheduler events of a packet kept by pf_later_keep (pf_sched_bundle). */
+int pf_packet_sched(struct pf *p, const uint8_t *data, size_t len, struct bt_err *err);
 void pf_release(struct pf *p);
 
 /* pf_wire.c: the arena (valid until given back: pf_arena_back to the
@@ -352,6 +368,11 @@ void pf_launch_track(struct pf *p, uint64_t uuid, int kind, int64_t ts);
  * with slices (the message lists those with most). */
 int pf_choose(struct pf *p, struct bt_err *err);
 int pf_choose_meta(struct pf *p, struct bt_err *err);
+/* Thread tid is the chosen app's (or its process is not known, or none
+ * was chosen). pf_wanted_index, once the app is chosen, makes it a bit
+ * test for every tid below 2^22 (Linux's pid_max at most). */
+void pf_wanted_index(struct pf *p);
+int pf_wanted(const struct pf *p, int64_t tid);
 void pf_choose_release(struct pf *p);
 
 /* pf_alaunch.c: an atrace S, F or I print of launchingActivity#N (others

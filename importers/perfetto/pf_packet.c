@@ -388,13 +388,16 @@ static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct
 		     pf_frame(p, name, len - (size_t)(name - buf)), 0, NULL, err);
 }
 
-static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, struct bt_err *err)
+/* A bundle's prints and threads' names now; its scheduling once the app
+ * is known (pf_later.c: data, len are the packet's bytes). */
+static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, const uint8_t *data, size_t len,
+		  struct bt_err *err)
 {
 	size_t i;
 
 	if (b->compact_sched)
 		pf_threads_compact(p, b->compact_sched);
-	if (pf_sched_bundle(p, b, err))
+	if (pf_later_keep(p, data, len, b, err))
 		return err->code;
 	for (i = 0; i < b->n_event; i++) {
 		const Perfetto__Protos__FtraceEvent *e = b->event[i];
@@ -599,19 +602,37 @@ static void pb_free(void *ctx, void *ptr)
 	(void)ptr;   /* all of it goes back when the packet is done */
 }
 
-int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
+/* The packet in the arena: by hand, else by protobuf-c; NULL if malformed. */
+static Perfetto__Protos__TracePacket *decode(struct pf *p, const uint8_t *data, size_t len)
 {
 	ProtobufCAllocator al = { pb_alloc, pb_free, &p->arena };
 	size_t cur = p->arena.cur, used = p->arena.used;
 	Perfetto__Protos__TracePacket *pk = NULL;
+
+	if (pf_wire_packet(&p->arena, data, len, &pk))
+		return pk;
+	pf_arena_back(&p->arena, cur, used);
+	return perfetto__protos__trace_packet__unpack(&al, len, data);
+}
+
+int pf_packet_sched(struct pf *p, const uint8_t *data, size_t len, struct bt_err *err)
+{
+	size_t cur = p->arena.cur, used = p->arena.used;
+	Perfetto__Protos__TracePacket *pk = decode(p, data, len);
+	int rc = pk && pk->ftrace_events ? pf_sched_bundle(p, pk->ftrace_events, err) : BT_OK;
+
+	pf_arena_back(&p->arena, cur, used);
+	return rc;
+}
+
+int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
+{
+	size_t cur = p->arena.cur, used = p->arena.used;
+	Perfetto__Protos__TracePacket *pk = decode(p, data, len);
 	struct pf_seq *q;
 	int64_t ts;
 	int rc = BT_OK;
 
-	if (!pf_wire_packet(&p->arena, data, len, &pk)) {
-		pf_arena_back(&p->arena, cur, used);
-		pk = perfetto__protos__trace_packet__unpack(&al, len, data);
-	}
 	if (!pk) {
 		pf_arena_back(&p->arena, cur, used);
 		return bt_err_set(err, BT_EFORMAT, "malformed TracePacket in '%s' at byte offset %llu (%zu bytes)",
@@ -669,7 +690,7 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 	if (!rc && pk->streaming_profile_packet)
 		rc = pf_samples_streaming(p, q, pk->streaming_profile_packet, ts, err);
 	if (!rc && pk->ftrace_events)
-		rc = ftrace(p, pk->ftrace_events, err);
+		rc = ftrace(p, pk->ftrace_events, data, len, err);
 	if (!rc && pk->track_event)
 		rc = track_event(p, q, pk, ts, off, err);
 	if (!rc && pk->has_compressed_packets)

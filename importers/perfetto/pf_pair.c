@@ -470,13 +470,6 @@ static int end_key(struct pair *r, struct bt_err *err)
 }
 
 /* An app thread's, or one of unknown process (a trace naming none). */
-static int wanted(const struct pf *p, int64_t tid)
-{
-	uint32_t g = bt_map64_get(&p->tgid_of, (uint64_t)tid);
-
-	return !g || !p->pid || (int64_t)g - 1 == p->pid;
-}
-
 static int track_event(struct pair *r, int64_t ts, int kind, uint32_t frame, double v, struct bt_err *err)
 {
 	if (kind == PF_EV_COUNTER)
@@ -506,7 +499,7 @@ static int row(struct pair *r, const struct pf_event *e, struct bt_err *err)
 			return err->code;
 		r->have_key = 1;
 		r->key = key;
-		r->skip_key = key >= 0 && !wanted(r->p, key);
+		r->skip_key = key >= 0 && !pf_wanted(r->p, key);
 		r->key_nocpu = !bt_map64_get(&r->p->cpu_keys, (uint64_t)key);
 		r->key_sched = key >= 0 && !r->skip_key && r->p->sched_switches + r->p->sched_wakings > 0;
 		if (r->key_sched) {

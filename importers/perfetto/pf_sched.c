@@ -86,12 +86,16 @@ static void switch_seen(struct pf_sched *s, int64_t tid, int64_t ts, uint32_t cp
 	}
 }
 
-/* One event of thread tid (0, the idle task, has none). */
+/* One event of thread tid (0, the idle task, has none); another
+ * process's is read only for what it says of the app's (a waker, the task
+ * a CPU switched from). */
 static int emit(struct pf *p, int64_t tid, int64_t ts, int kind, uint32_t a, uint32_t b, struct bt_err *err)
 {
 	struct pf_event e;
 
-	if (tid <= 0)
+	if (ts > p->sched_end)
+		p->sched_end = ts;
+	if (tid <= 0 || !pf_wanted(p, tid))
 		return BT_OK;
 	memset(&e, 0, sizeof e);
 	e.seq = ++p->seq;
@@ -100,27 +104,32 @@ static int emit(struct pf *p, int64_t tid, int64_t ts, int kind, uint32_t a, uin
 	e.kind = PF_EV_SCHED + kind;
 	e.src = (int)b;
 	e.frame = a;
-	if (ts > p->sched_end)
-		p->sched_end = ts;
 	return pf_spill_event(p, &e, err);
 }
 
-static int switch_event(struct pf *p, uint32_t cpu, int64_t ts, int64_t prev, int state, int64_t next,
-			struct bt_err *err)
+/* A switch from prev (state: its prev_state's bits) to next; only the
+ * app's threads' ends are spilled. */
+static int switch_event(struct pf *p, uint32_t cpu, int64_t ts, int64_t prev, int64_t state, int has_state,
+			int64_t next, struct bt_err *err)
 {
 	struct pf_sched *s = p->sched;
+	int want_prev = prev > 0 && pf_wanted(p, prev), want_next = next > 0 && pf_wanted(p, next);
 
 	p->sched_switches++;
 	cpu_seen(s, cpu, ts);
-	if (prev > 0) {
-		switch_seen(s, prev, ts, cpu, 1);
-		if (emit(p, prev, ts, BT_SCHED_STOP, cpu, state < 0 ? BT_STATE_UNKNOWN : (uint32_t)state, err))
-			return err->code;
-	}
-	if (next > 0)
-		switch_seen(s, next, ts, cpu, 0);
 	if (cpu < MAX_CPUS)
 		s->cpu_task[cpu] = (int32_t)next;
+	if (ts > p->sched_end)
+		p->sched_end = ts;
+	if (want_prev) {
+		int st = has_state ? bt_state_of_bits(state) : -1;
+		switch_seen(s, prev, ts, cpu, 1);   /* what pf_sched_known is asked of */
+		if (emit(p, prev, ts, BT_SCHED_STOP, cpu, st < 0 ? BT_STATE_UNKNOWN : (uint32_t)st, err))
+			return err->code;
+	}
+	if (!want_next)
+		return BT_OK;
+	switch_seen(s, next, ts, cpu, 0);
 	return emit(p, next, ts, BT_SCHED_RUN, cpu, 0, err);
 }
 
@@ -171,8 +180,7 @@ static int full(struct pf *p, uint32_t cpu, const Perfetto__Protos__FtraceEvent 
 			s->bad++;
 			return BT_OK;
 		}
-		return switch_event(p, cpu, ts, w->prev_pid, w->has_prev_state ? bt_state_of_bits(w->prev_state) : -1,
-				    w->next_pid, err);
+		return switch_event(p, cpu, ts, w->prev_pid, w->prev_state, w->has_prev_state, w->next_pid, err);
 	}
 	cpu_seen(s, cpu, ts);
 	if (e->sched_waking || e->sched_wakeup || e->sched_wakeup_new) {
@@ -235,7 +243,7 @@ static int compact(struct pf *p, uint32_t cpu, const Perfetto__Protos__CompactSc
 	while (more_s || more_w) {
 		if (more_s && (!more_w || ts_s <= ts_w)) {
 			int64_t prev = cpu < MAX_CPUS ? s->cpu_task[cpu] : -1;
-			if (switch_event(p, cpu, (int64_t)ts_s, prev, bt_state_of_bits(c->switch_prev_state[i]),
+			if (switch_event(p, cpu, (int64_t)ts_s, prev, c->switch_prev_state[i], 1,
 					 c->switch_next_pid[i] >= 0 ? c->switch_next_pid[i] : 0, err))
 				return err->code;
 			more_s = ++i < ns && step(&ts_s, c->switch_timestamp[i]);

@@ -330,7 +330,7 @@ int pf_stream(struct pf *p, struct bt_err *err)
 		rc = salvage(p, in, in->cut, at, n, err);
 	if (in->gz)
 		gzclose(in->gz);
-	bt_fmap_release(&in->map);
+	p->fmap = in->map;   /* its scheduler bundles are read again (pf_later.c) */
 	free(in);
 	free(pkt);
 	return rc;

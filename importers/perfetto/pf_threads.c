@@ -31,6 +31,7 @@ void pf_threads_release(struct pf *p)
 	bt_strmap_release(&p->by_name);
 	bt_map64_release(&p->layer_name);
 	free(p->tnames);
+	free(p->name_seen);
 }
 
 /* Whether a name of kind at ts replaces what the thread has: a weaker kind
@@ -147,23 +148,45 @@ void pf_threads_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e)
 		comm(p, e->sched_process_free->has_pid, e->sched_process_free->pid, e->sched_process_free->comm, ts);
 }
 
+#define SEEN_TIDS ((int64_t)1 << 22)   /* Linux's pid_max at most; others are never skipped */
+
 /* Compact sched's events: times as deltas (the first absolute), comms as
  * indexes into the bundle's table. Times are known while the columns have
- * them and their sum stays below pipeline.h's bound. */
+ * them and their sum stays below pipeline.h's bound. Of one column only
+ * each thread's last name counts (its times only grow, so each name
+ * replaces the one before), and a bundle holds thousands of events of a
+ * few hundred threads: last[i] marks those, found from the end with the
+ * bits of p->name_seen (cleared again after). */
 static void compact(struct pf *p, const uint64_t *dt, size_t ndt, const int32_t *pid, size_t npid,
 		    const uint32_t *idx, size_t nidx, const Perfetto__Protos__CompactSched *c)
 {
 	size_t i, n = npid < nidx ? npid : nidx;
-	uint64_t t = 0;
+	uint64_t t = 0, *seen;
+	uint8_t *last;
 	int64_t ts;
 
+	if (!n)
+		return;
+	if (!p->name_seen)
+		p->name_seen = bt_xcalloc((size_t)(SEEN_TIDS >> 6), sizeof *p->name_seen);
+	seen = p->name_seen;
+	last = pf_arena_alloc(&p->arena, n);   /* the packet's: given back with it */
+	for (i = n; i-- > 0;) {
+		uint64_t tid = (uint32_t)pid[i], bit = (uint64_t)1 << (tid & 63);
+		last[i] = tid >= (uint64_t)SEEN_TIDS || !(seen[tid >> 6] & bit);
+		if (tid < (uint64_t)SEEN_TIDS)
+			seen[tid >> 6] |= bit;
+	}
 	for (i = 0; i < n; i++) {
+		uint64_t tid = (uint32_t)pid[i];
+		if (tid < (uint64_t)SEEN_TIDS)
+			seen[tid >> 6] = 0;
 		if (i < ndt && t < (uint64_t)BT_MAX_TIME_NS && dt[i] < (uint64_t)BT_MAX_TIME_NS - t)
 			t += dt[i];
 		else
 			t = (uint64_t)BT_MAX_TIME_NS;
 		ts = t < (uint64_t)BT_MAX_TIME_NS ? (int64_t)t : -1;
-		if (idx[i] < c->n_intern_table)
+		if (last[i] && idx[i] < c->n_intern_table)
 			comm(p, 1, pid[i], c->intern_table[idx[i]], ts);
 	}
 }
