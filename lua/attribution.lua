@@ -12,7 +12,10 @@
 -- "some": the threads it is not known for) is nil, never 0: in the rows (NULL in the attribution
 -- tables), in what is worked out from it (off-CPU, unexplained) and in
 -- the metrics, which are then left out. Tables of counters a trace does
--- not record (bt.trace().no_alloc, no_faults, no_csw) are left out.
+-- not record (bt.trace().no_alloc, no_faults, no_csw) are left out. So
+-- are blocked and idle time of a trace that cannot say when its threads
+-- waited or idled (no_waits, no_idle: slices that came with the trace,
+-- without blocking records, scheduler states or Looper messages): nil.
 
 -- The measures compare gates by default come with the report.
 bt.builtin("gate")
@@ -31,6 +34,8 @@ bt.rule{
   run = function(p)
     local main = bt.main_tid()
     local name = bt.thread_name
+    local facts = bt.trace()
+    local no_waits, no_idle = facts.no_waits, facts.no_idle
 
     -- Threads: totals are the sums of the methods' self values; wall time
     -- includes idle time (a thread waiting for work), no method's.
@@ -47,6 +52,8 @@ SELECT tid, CAST(total(self_ns + self_idle_ns) AS INTEGER) AS wall_ns,
        CAST(total(self_alloc_objects) AS INTEGER) AS alloc_objects, CAST(total(self_majflt) AS INTEGER) AS majflt,
        CAST(total(self_nvcsw) AS INTEGER) AS nvcsw, CAST(total(self_nivcsw) AS INTEGER) AS nivcsw
 FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid]]) do
+      if no_waits then r.blocked_ns = nil end
+      if no_idle then r.idle_ns = nil end
       local off = minus(r.wall_ns, r.cpu_ns)
       totals[r.tid] = r
       threads[#threads + 1] = { tid = r.tid, thread = name(r.tid), main = r.tid == main and 1 or 0,
@@ -72,7 +79,6 @@ WHERE runnable_dur IS NOT NULL ORDER BY tid]]) do
         have_states = true
       end
     end
-    local facts = bt.trace()
     local unrecorded = { alloc_bytes = facts.no_alloc, alloc_objects = facts.no_alloc, majflt = facts.no_faults,
       nvcsw = facts.no_csw, nivcsw = facts.no_csw }
     local columns = {}
@@ -86,9 +92,9 @@ WHERE runnable_dur IS NOT NULL ORDER BY tid]]) do
       units = { main = "", majflt = "count", nvcsw = "count", nivcsw = "count", alloc_objects = "count" },
       rows = threads }
 
-    -- Blocking by thread and kind.
+    -- Blocking by thread and kind (none at all where waits are not in the trace).
     local blocking, main_kind, process_kind = {}, {}, {}
-    for _, k in ipairs(KINDS) do process_kind[k] = 0 end
+    if not no_waits then for _, k in ipairs(KINDS) do process_kind[k] = 0 end end
     for r in bt.rows([[
 SELECT tid, kind, CAST(total(self_count) AS INTEGER) AS n, CAST(total(self_ns) AS INTEGER) AS ns FROM method_blocking
 GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
@@ -98,8 +104,10 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
       if r.tid == main then main_kind[r.kind] = r.ns end
       process_kind[r.kind] = (process_kind[r.kind] or 0) + r.ns
     end
-    bt.table{ name = "blocking", title = "Blocked time by thread and kind",
-      columns = { "tid", "thread", "kind", "count", "blocked_ns", "wall_pct" }, rows = blocking }
+    if not no_waits then
+      bt.table{ name = "blocking", title = "Blocked time by thread and kind",
+        columns = { "tid", "thread", "kind", "count", "blocked_ns", "wall_pct" }, rows = blocking }
+    end
 
     -- Metrics.
     bt.metric("process.threads", #threads)
@@ -110,10 +118,12 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
       bt.metric("thread.main.wall_ns", m.wall_ns)
       metric("thread.main.cpu_ns", m.cpu_ns)
       metric("thread.main.offcpu_ns", minus(m.wall_ns, m.cpu_ns))
-      bt.metric("thread.main.blocked_ns", m.blocked_ns)
-      bt.metric("thread.main.idle_ns", m.idle_ns)
+      metric("thread.main.blocked_ns", m.blocked_ns)
+      metric("thread.main.idle_ns", m.idle_ns)
       metric("thread.main.unexplained_ns", minus(minus(minus(m.wall_ns, m.cpu_ns), m.blocked_ns), m.idle_ns))
-      for _, k in ipairs(KINDS) do bt.metric("thread.main.blocked_ns." .. k, main_kind[k] or 0) end
+      if not no_waits then
+        for _, k in ipairs(KINDS) do bt.metric("thread.main.blocked_ns." .. k, main_kind[k] or 0) end
+      end
       for _, k in ipairs({ "alloc_bytes", "alloc_objects", "majflt", "nvcsw", "nivcsw" }) do
         if not unrecorded[k] then bt.metric("thread.main." .. k, m[k]) end
       end
@@ -133,13 +143,16 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
     local function off(a, b) return function(r) return minus(r[a], r[b]) end end
     local function unexplained(w, c, b) return function(r) return minus(minus(r[w], r[c]), r[b]) end end
     local function col(c) return function(r) return r[c] end end
+    local function waited(v) if no_waits then return nil end return v end
+    local function blocked(c) return function(r) return waited(r[c]) end end
     if main then
       bt.table{ name = "main_methods", title = "Main thread: methods by inclusive time (top-down totals)",
         columns = { "method", "incl_ns", "incl_cpu_ns", "incl_offcpu_ns", "incl_blocked_ns",
           "incl_unexplained_ns", "self_ns", "self_cpu_ns" },
         rows = method_rows(main, "incl_ns", { col("name"), col("incl_ns"), col("incl_cpu_ns"),
-          off("incl_ns", "incl_cpu_ns"), col("incl_blocked_ns"),
-          unexplained("incl_ns", "incl_cpu_ns", "incl_blocked_ns"), col("self_ns"), col("self_cpu_ns") }) }
+          off("incl_ns", "incl_cpu_ns"), blocked("incl_blocked_ns"),
+          function(r) return waited(unexplained("incl_ns", "incl_cpu_ns", "incl_blocked_ns")(r)) end,
+          col("self_ns"), col("self_cpu_ns") }) }
 
       -- Bottom-up: self time, with the caller that contributes most.
       local self_rows = {}
@@ -148,7 +161,7 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
 SELECT caller_frame_id, self_ns FROM callers WHERE tid = ? AND frame_id = ?
 ORDER BY self_ns DESC LIMIT 1]], main, r.frame_id)[1]
         self_rows[#self_rows + 1] = { r.name, r.self_ns, r.self_cpu_ns, minus(r.self_ns, r.self_cpu_ns),
-          r.self_blocked_ns, c and c.caller_frame_id ~= 0 and bt.frame_name(c.caller_frame_id) or "",
+          waited(r.self_blocked_ns), c and c.caller_frame_id ~= 0 and bt.frame_name(c.caller_frame_id) or "",
           c and c.self_ns or 0 }
       end
       bt.table{ name = "main_self", title = "Main thread: methods by self time (bottom-up)",
@@ -181,7 +194,7 @@ FROM calltree WHERE tid = ? AND incl_ns >= ?]], main, min) do
         table.sort(list, by_incl)
         for _, r in ipairs(list) do
           tree[#tree + 1] = { string.rep("  ", r.depth) .. bt.frame_name(r.frame_id), r.incl_ns,
-            r.self_ns, r.incl_cpu_ns, minus(r.incl_ns, r.incl_cpu_ns), r.incl_blocked_ns,
+            r.self_ns, r.incl_cpu_ns, minus(r.incl_ns, r.incl_cpu_ns), waited(r.incl_blocked_ns),
             m.wall_ns > 0 and 100 * r.incl_ns / m.wall_ns or 0 }
           if kids[r.id] then walk(kids[r.id]) end
         end
@@ -197,7 +210,9 @@ FROM calltree WHERE tid = ? AND incl_ns >= ?]], main, min) do
       local rows = {}
       for r in bt.methods{ order = order, limit = p.top } do
         local row = { name(r.tid), r.name }
-        for i, c in ipairs(cols) do row[2 + i] = r[c] end   -- a nil (unknown CPU) keeps its column
+        for i, c in ipairs(cols) do   -- a nil (unknown CPU, waits) keeps its column
+          row[2 + i] = c:find("blocked") and waited(r[c]) or r[c]
+        end
         rows[#rows + 1] = row
       end
       local columns = { "thread", "method" }

@@ -106,7 +106,7 @@ WHERE phase = 'startup' AND runnable_ns IS NOT NULL]])[1]
     bt.metric("startup.phase." .. p.phase .. ".dur_ns", p.dur)
   end
   process_window(s.ts, s.end_ts)
-  for _, k in ipairs(KINDS) do
+  for _, k in ipairs(bt.trace().no_waits and {} or KINDS) do   -- none: the trace cannot say
     bt.metric("startup.main.blocked_ns." .. k,
       bt.scalar("SELECT dur FROM startup_blocking WHERE phase = 'startup' AND kind = ?", k) or 0)
   end
@@ -169,7 +169,7 @@ local function waits(main, holder)
   -- waits of the same length show here (and a trace without messages
   -- has nothing else)
   local wall = bt.scalar("SELECT wall_dur FROM threads WHERE tid = ?", main)
-  if wall and wall > 0 then
+  if wall and wall > 0 and not bt.trace().no_waits then
     for _, k in ipairs(KINDS) do
       bt.metric("thread.main.per_s.blocked_ns." .. k, (total[k] or 0) * 1e9 / wall)
     end

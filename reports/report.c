@@ -58,6 +58,10 @@ static void meta_row(struct bt_facts *f, struct bt_rows *r)
 		f->no_faults = n != 0;
 	else if (!strcmp(k, "no_csw"))
 		f->no_csw = n != 0;
+	else if (!strcmp(k, "no_waits"))
+		f->no_waits = n != 0;
+	else if (!strcmp(k, "no_idle"))
+		f->no_idle = n != 0;
 	if (!strcmp(k, "pid")) {
 		f->pid = n;
 		f->has_pid = 1;
@@ -68,7 +72,7 @@ static void meta_row(struct bt_facts *f, struct bt_rows *r)
 static void unrecorded(struct bt_facts *f)
 {
 	struct bt_buf b = BT_BUF_INIT;
-	const char *part[4];
+	const char *part[6];
 	int n = 0, i;
 
 	if (f->cpu_time)
@@ -79,6 +83,10 @@ static void unrecorded(struct bt_facts *f)
 		part[n++] = "page faults";
 	if (f->no_csw)
 		part[n++] = "context switches";
+	if (f->no_waits)
+		part[n++] = "waits (blocked time)";
+	if (f->no_idle)
+		part[n++] = "idle time";
 	for (i = 0; i < n; i++)
 		bt_buf_addf(&b, "%s%s", i ? ", " : "", part[i]);
 	if (n)

@@ -281,6 +281,20 @@ static int store_cpu_time(struct bt_db *db, const struct bt_profile *p, struct b
 	return bt_db_set_meta_text(db, "cpu_unknown", without == with ? "all" : "some", err);
 }
 
+/* meta no_waits, no_idle (queries/set_unknowns.sql) when no thread's span
+ * is the engine's: every slice came with the trace, which may hold nothing
+ * of waits or idle time (a dump always does: its blocking records and
+ * messages). */
+static int store_unknowns(struct bt_db *db, const struct bt_profile *p, struct bt_err *err)
+{
+	uint32_t t;
+
+	for (t = 0; t < p->nthreads; t++)
+		if (p->span[t][0] >= 0)
+			return BT_OK;
+	return bt_db_script(db, BT_SQL_SET_UNKNOWNS, err);
+}
+
 /* The call tree as a table in memory (queries/schema.sql's calltree). */
 static const char calltree_schema[] =
 	"CREATE TABLE x(id INTEGER, tid INTEGER, parent_id INTEGER, frame_id INTEGER, depth INTEGER,"
@@ -376,6 +390,8 @@ int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt
 		rc = store_messages(db, p, err);
 	if (!rc)
 		rc = store_cpu_time(db, p, err);
+	if (!rc)
+		rc = store_unknowns(db, p, err);
 	free(meth.m);
 	free(call.m);
 	bt_map64_release(&meth.index);

@@ -86,7 +86,7 @@ static void facts(FILE *out, const struct bt_facts *f)
 	if (f->unrecorded) {
 		fputs("<p class=\"facts\"><strong>Not in this trace</strong>: ", out);
 		bt_html_esc(out, f->unrecorded);
-		fputs(f->cpu_time ? " (CPU columns read " BT_UNKNOWN ")</p>\n" : "</p>\n", out);
+		fputs(f->cpu_time || f->no_waits || f->no_idle ? " (their columns read " BT_UNKNOWN ")</p>\n" : "</p>\n", out);
 	}
 	fputs("<p class=\"facts\">", out);
 	bt_html_esc(out, f->format ? f->format : "?");

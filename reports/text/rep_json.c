@@ -56,7 +56,7 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 		bt_jsonw_key(w, "cpu_time");
 		bt_jsonw_cstr(w, f->cpu_time == BT_CPU_PARTIAL ? "partial" : "unknown");
 	}
-	if (f->no_alloc || f->no_faults || f->no_csw) {
+	if (f->no_alloc || f->no_faults || f->no_csw || f->no_waits || f->no_idle) {
 		bt_jsonw_key(w, "not_recorded");
 		bt_jsonw_begin_array(w);
 		if (f->no_alloc)
@@ -65,6 +65,10 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 			bt_jsonw_cstr(w, "page_faults");
 		if (f->no_csw)
 			bt_jsonw_cstr(w, "context_switches");
+		if (f->no_waits)
+			bt_jsonw_cstr(w, "waits");
+		if (f->no_idle)
+			bt_jsonw_cstr(w, "idle");
 		bt_jsonw_end_array(w);
 	}
 	bt_jsonw_end_object(w);

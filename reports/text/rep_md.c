@@ -75,7 +75,7 @@ static void facts(FILE *out, const struct bt_facts *f)
 	if (f->unrecorded) {
 		fputs("> **Not in this trace**: ", out);
 		bt_md_put(out, f->unrecorded);
-		fputs(f->cpu_time ? " (CPU columns read " BT_UNKNOWN ")\n\n" : "\n\n", out);
+		fputs(f->cpu_time || f->no_waits || f->no_idle ? " (their columns read " BT_UNKNOWN ")\n\n" : "\n\n", out);
 	}
 	fputs(f->format ? f->format : "?", out);
 	if (f->version)

@@ -51,7 +51,7 @@ static void facts(FILE *out, const struct bt_facts *f, size_t cols)
 	if (f->unrecorded) {
 		bt_buf_reset(&b);
 		bt_buf_addf(&b, "%s: not in this trace%s", f->unrecorded,
-			    f->cpu_time ? " (CPU columns read " BT_UNKNOWN ")" : "");
+			    f->cpu_time || f->no_waits || f->no_idle ? " (their columns read " BT_UNKNOWN ")" : "");
 		bt_text_wrap(out, "unknown   ", PAD, b.buf, cols);
 	}
 	bt_buf_release(&b);

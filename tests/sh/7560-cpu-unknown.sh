@@ -33,16 +33,17 @@ is "$($K db "$T/c.db" 501 502)" ok "mixed trace: CPU columns of every attributio
 "$BIN" -q "$T/c.db" -o "$T/c.json"
 is "$($K json "$T/c.json" 501 502)" ok "mixed trace JSON: the unknown threads' CPU cells null"
 is "$(jq_ "$T/c.json" 'd["trace"]["cpu_time"], d["trace"]["not_recorded"]')" \
-	"('partial', ['allocations', 'page_faults', 'context_switches'])" "mixed trace JSON: trace.cpu_time partial, counters not recorded"
+	"('partial', ['allocations', 'page_faults', 'context_switches', 'waits', 'idle'])" \
+	"mixed trace JSON: trace.cpu_time partial; counters, waits and idle not recorded"
 is "$(jq_ "$T/c.json" 'sorted((r[0], r[4]) for r in d["tables"]["threads"]["rows"])')" \
 	"[(500, 6000000), (501, None), (502, None), (503, 750000)]" \
 	"mixed trace JSON: threads' cpu_ns known (main 6 ms, 503 0.75 ms) and null"
 is "$(jq_ "$T/c.json" 'd["metrics"]["thread.main.cpu_ns"], "process.cpu_ns" in d["metrics"]')" "(6000000, False)" \
 	"mixed trace: the main thread's CPU metric; the process's (some unknown) left out"
 out=$("$BIN" -q "$T/c.db")
-like "$out" "^unknown +CPU time of some threads, allocations, page faults, context switches: not in this trace" \
+like "$out" "^unknown +CPU time of some threads, allocations, page faults, context switches, waits \\(blocked time\\), idle time: not in this trace \\(their columns read —\\)" \
 	"mixed trace text: the header says what is not in the trace"
-like "$out" "^501 +worker +0 +8\\.0 +— +— +0\\.0 +0\\.0 +—\$" "mixed trace text: an unknown thread's row"
+like "$out" "^501 +worker +0 +8\\.0 +— +— +— +— +—\$" "mixed trace text: an unknown thread's row (CPU, blocked and idle time —)"
 like "$out" "^500 +main +1 +12\\.0 +6\\.0 +6\\.0 " "mixed trace text: a known thread's row"
 "$BIN" -q "$T/c.db" --perfetto "$T/c2.pb" -o /dev/null
 "$BIN" import -q "$T/c2.pb" -o "$T/c2.db"
@@ -67,8 +68,11 @@ if [ -d "$REAL/nowinandroid-trace" ]; then
 	is "$rc" 0 "nowinandroid: every report and export exits 0"
 	is "$($K json "$T/n.json")" ok "nowinandroid JSON: no CPU metric, every CPU cell null"
 	is "$(jq_ "$T/n.json" 'd["trace"]["cpu_time"], sorted(d["tables"])')" \
-		"('unknown', ['blocking', 'main_calltree', 'main_messages', 'main_methods', 'main_self', 'main_waits', 'methods', 'threads'])" \
-		"nowinandroid JSON: trace.cpu_time unknown; no alloc or faults table"
+		"('unknown', ['main_calltree', 'main_messages', 'main_methods', 'main_self', 'main_waits', 'methods', 'threads'])" \
+		"nowinandroid JSON: trace.cpu_time unknown; no alloc, faults or blocking table"
+	is "$(jq_ "$T/n.json" 'd["trace"]["not_recorded"], sorted(set(r[c] for r in d["tables"]["threads"]["rows"] for c in (d["tables"]["threads"]["columns"].index("blocked_ns"), d["tables"]["threads"]["columns"].index("idle_ns")))), [k for k in d["metrics"] if "blocked" in k or "idle" in k]')" \
+		"(['allocations', 'page_faults', 'context_switches', 'waits', 'idle'], [None], [])" \
+		"nowinandroid JSON: waits and idle not in the trace: blocked and idle cells null, no metric of them"
 	is "$(grep -c 'Not in this trace' "$T/n.md")/$($K md "$T/n.md")" 1/ok \
 		"nowinandroid Markdown: said once; every CPU, off-CPU and unexplained cell reads —"
 	is "$(grep -c 'Not in this trace' "$T/n.html")" 1 "nowinandroid HTML: said once"

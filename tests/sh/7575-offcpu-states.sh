@@ -152,14 +152,16 @@ is "$(qa "$T/real.db" "$PH SELECT p.phase, p.runnable_ns + p.sleeping_ns + p.io_
 is "$(qa "$T/real.db" 'SELECT phase, cpu_ns + runnable_ns + sleeping_ns + io_ns + uninterruptible_ns FROM startup_phases ORDER BY phase')" \
 	"$(qa "$T/real.db" 'SELECT phase, dur FROM startup_phases ORDER BY phase')" \
 	"api32: and so with the phase's running time (the scheduler's)"
-like "$(grep -E '^startup ' "$T/r.txt")" "^startup +0.0 +156.5 +13.6 +0.0 +0.0 +142.9 +2.4 +140.5 +0.0 +0.0 +exact" \
+# blocked 0.0 (the scheduler says when it waited); idle, and so the unexplained
+# rest, not in this trace (no Looper messages): —
+like "$(grep -E '^startup ' "$T/r.txt")" "^startup +0.0 +156.5 +13.6 +0.0 +— +— +2.4 +140.5 +0.0 +0.0 +exact" \
 	"api32: the report's startup window with its runnable and sleeping time"
 "$BIN" -q "$T/real.db" --format md -o "$T/r.md"
-like "$(grep -E '^\| startup ' "$T/r.md")" "^\| startup \| 0.0 \| 156.5 \| 13.6 \| 0.0 \| 0.0 \| 142.9 \| 2.4 \| 140.5 \| 0.0 \| 0.0 \| exact \|" \
+like "$(grep -E '^\| startup ' "$T/r.md")" "^\| startup \| 0.0 \| 156.5 \| 13.6 \| 0.0 \| — \| — \| 2.4 \| 140.5 \| 0.0 \| 0.0 \| exact \|" \
 	"api32: the Markdown startup table with the states"
 "$BIN" -q "$T/real.db" --format html -o "$T/r.html"
 like "$(grep -o '<tr><td>startup</td>.*' "$T/r.html" | head -1)" \
-	'<td class="n">142.9</td><td class="n">2.4</td><td class="n">140.5</td><td class="n">0.0</td><td class="n">0.0</td><td>exact</td>' \
+	'<td class="n">—</td><td class="n">—</td><td class="n">2.4</td><td class="n">140.5</td><td class="n">0.0</td><td class="n">0.0</td><td>exact</td>' \
 	"api32: the HTML startup table with the states"
 "$BIN" -q "$T/real.db" -o "$T/r.xlsx"
 is "$(python3 -c '
@@ -167,7 +169,7 @@ import openpyxl, sys
 wb = openpyxl.load_workbook(sys.argv[1])
 rows = [r for ws in wb.worksheets for r in ws.iter_rows(values_only=True) if r and r[0] in ("startup", 7663)]
 print(" ".join("%s:%s" % (r[0], ",".join(str(x) for x in r[6:11])) for r in rows))' "$T/r.xlsx")" \
-	"startup:142.891232,2.395751,140.495481,0,0 7663:2.934895,131.729208,0,0,0" "api32: the xlsx startup and Threads sheets with the states"
+	"startup:None,2.395751,140.495481,0,0 7663:2.934895,131.729208,0,0,0" "api32: the xlsx startup and Threads sheets with the states"
 
 # No states: NULL, never 0, and no columns in the reports.
 "$BIN" import -q "$ROOT/examples/sampling.bin" -o "$T/dump.db"
