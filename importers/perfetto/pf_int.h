@@ -346,6 +346,13 @@ void *pf_arena_alloc(struct pf_arena *a, size_t n);
 void pf_arena_back(struct pf_arena *a, size_t cur, size_t used);
 void pf_arena_release(struct pf_arena *a);
 int pf_wire_packet(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto__Protos__TracePacket **out);
+/* The second reading of a bundle of compact sched (pf_later.c): its cpu and
+ * the five columns pf_sched.c reads (switch times, states and next pids,
+ * waking times and pids) into b and c, in a's memory; the rest skipped. 0
+ * if its bundle holds full events or a field given twice (decode the
+ * packet whole). */
+int pf_wire_sched(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto__Protos__FtraceEventBundle *b,
+		  Perfetto__Protos__CompactSched *c);
 
 /* pf_names.c */
 uint32_t pf_frame(struct pf *p, const char *name, size_t len);

@@ -617,10 +617,19 @@ static Perfetto__Protos__TracePacket *decode(struct pf *p, const uint8_t *data, 
 
 int pf_packet_sched(struct pf *p, const uint8_t *data, size_t len, struct bt_err *err)
 {
+	Perfetto__Protos__FtraceEventBundle b = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	Perfetto__Protos__CompactSched c = PERFETTO__PROTOS__COMPACT_SCHED__INIT;
 	size_t cur = p->arena.cur, used = p->arena.used;
-	Perfetto__Protos__TracePacket *pk = decode(p, data, len);
-	int rc = pk && pk->ftrace_events ? pf_sched_bundle(p, pk->ftrace_events, err) : BT_OK;
+	Perfetto__Protos__TracePacket *pk;
+	int rc;
 
+	if (pf_wire_sched(&p->arena, data, len, &b, &c)) {   /* the usual: compact sched only */
+		rc = pf_sched_bundle(p, &b, err);
+	} else {
+		pf_arena_back(&p->arena, cur, used);
+		pk = decode(p, data, len);
+		rc = pk && pk->ftrace_events ? pf_sched_bundle(p, pk->ftrace_events, err) : BT_OK;
+	}
 	pf_arena_back(&p->arena, cur, used);
 	return rc;
 }

@@ -573,6 +573,64 @@ static int ftrace(struct pf_arena *a, const struct fld *in, Perfetto__Protos__Ft
 	return rc == 0;
 }
 
+static int sched_columns(struct pf_arena *a, const struct fld *in, Perfetto__Protos__CompactSched *c)
+{
+	const uint8_t *b = in->p, *e = in->p + in->len;
+	struct fld f;
+	int rc, ok = 1;
+
+	while (ok && (rc = next(&b, e, &f)) == 1) {
+		switch (f.tag) {
+		case TAG(1, 2):
+			ok = packed64(a, &f, &c->n_switch_timestamp, (void **)&c->switch_timestamp);
+			break;
+		case TAG(2, 2):
+			ok = packed64(a, &f, &c->n_switch_prev_state, (void **)&c->switch_prev_state);
+			break;
+		case TAG(3, 2):
+			ok = packed32(a, &f, &c->n_switch_next_pid, (void **)&c->switch_next_pid);
+			break;
+		case TAG(7, 2):
+			ok = packed64(a, &f, &c->n_waking_timestamp, (void **)&c->waking_timestamp);
+			break;
+		case TAG(8, 2):
+			ok = packed32(a, &f, &c->n_waking_pid, (void **)&c->waking_pid);
+			break;
+		default:   /* names, prios: not the scheduler's; its columns unpacked: protobuf-c's */
+			ok = !((f.tag >> 3) <= 3 || (f.tag >> 3) == 7 || (f.tag >> 3) == 8);
+		}
+	}
+	return ok && rc == 0;
+}
+
+int pf_wire_sched(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto__Protos__FtraceEventBundle *fb,
+		  Perfetto__Protos__CompactSched *c)
+{
+	const uint8_t *b = data, *e = data + len, *bb, *be;
+	struct fld f, g;
+	int rc, brc, seen = 0;
+
+	while ((rc = next(&b, e, &f)) == 1) {
+		if (f.tag != TAG(1, 2))
+			continue;   /* the packet's other fields: read the first time */
+		if (seen++)
+			return 0;   /* two bundles: protobuf-c merges them */
+		for (bb = f.p, be = f.p + f.len; (brc = next(&bb, be, &g)) == 1;) {
+			if (g.tag == TAG(1, 0) && !fb->has_cpu)
+				fb->has_cpu = 1, fb->cpu = (uint32_t)g.v;
+			else if (g.tag == TAG(4, 2) && !fb->compact_sched) {
+				if (!sched_columns(a, &g, c))
+					return 0;
+				fb->compact_sched = c;
+			} else if ((g.tag >> 3) == 1 || (g.tag >> 3) == 2 || (g.tag >> 3) == 4)
+				return 0;   /* full events, a field twice */
+		}
+		if (brc)
+			return 0;
+	}
+	return rc == 0;
+}
+
 int pf_wire_packet(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto__Protos__TracePacket **out)
 {
 	static const Perfetto__Protos__TracePacket init = PERFETTO__PROTOS__TRACE_PACKET__INIT;

@@ -174,6 +174,48 @@ static void compact(struct w *pk)
 	fv(pk, 10, 3);
 }
 
+/* pf_wire_sched against protobuf-c, on a packet protobuf-c decodes (the
+ * second reading is of packets the first decoded): -1 it declined (or
+ * protobuf-c did), 1 it read the cpu and the five scheduler columns as
+ * protobuf-c decodes them, 0 it did not. */
+static int sched_diff(const uint8_t *data, size_t len)
+{
+	Perfetto__Protos__FtraceEventBundle b = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	Perfetto__Protos__CompactSched c = PERFETTO__PROTOS__COMPACT_SCHED__INIT, none = PERFETTO__PROTOS__COMPACT_SCHED__INIT;
+	struct pf_arena fast, slow;
+	ProtobufCAllocator al = { pf_wire_diff_alloc, pf_wire_diff_free, &slow };
+	const Perfetto__Protos__FtraceEventBundle *pb;
+	const Perfetto__Protos__CompactSched *pc;
+	Perfetto__Protos__TracePacket *pk;
+	int rc = -1;
+
+	memset(&fast, 0, sizeof fast);
+	memset(&slow, 0, sizeof slow);
+	if (pf_wire_sched(&fast, data, len, &b, &c)) {
+		pk = perfetto__protos__trace_packet__unpack(&al, len, data);
+		if (!pk) {
+			pf_arena_release(&fast);
+			pf_arena_release(&slow);
+			return -1;
+		}
+		pb = pk->ftrace_events;
+		pc = pb && pb->compact_sched ? pb->compact_sched : &none;
+		rc = (pb ? pb->has_cpu == b.has_cpu && (!b.has_cpu || pb->cpu == b.cpu) && !pb->n_event : !b.has_cpu) &&
+		     (pb && pb->compact_sched) == (b.compact_sched != NULL) &&
+		     pc->n_switch_timestamp == c.n_switch_timestamp && pc->n_switch_prev_state == c.n_switch_prev_state &&
+		     pc->n_switch_next_pid == c.n_switch_next_pid && pc->n_waking_timestamp == c.n_waking_timestamp &&
+		     pc->n_waking_pid == c.n_waking_pid &&
+		     !memcmp(pc->switch_timestamp, c.switch_timestamp, c.n_switch_timestamp * 8) &&
+		     !memcmp(pc->switch_prev_state, c.switch_prev_state, c.n_switch_prev_state * 8) &&
+		     !memcmp(pc->switch_next_pid, c.switch_next_pid, c.n_switch_next_pid * 4) &&
+		     !memcmp(pc->waking_timestamp, c.waking_timestamp, c.n_waking_timestamp * 8) &&
+		     !memcmp(pc->waking_pid, c.waking_pid, c.n_waking_pid * 4);
+	}
+	pf_arena_release(&fast);
+	pf_arena_release(&slow);
+	return rc;
+}
+
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static uint64_t rnd(void)
@@ -225,7 +267,7 @@ static void damage(struct w *o)
 int main(void)
 {
 	struct w pk[4], d, desc = { { 0 }, 0 }, t = { { 0 }, 0 };
-	int i, j, differ = 0, accepted = 0, refused_alike = 0;
+	int i, j, differ = 0, accepted = 0, refused_alike = 0, sched_differ = 0, sched_read = 0;
 
 	memset(pk, 0, sizeof pk);
 	track_event(&pk[0], 1);
@@ -242,6 +284,8 @@ int main(void)
 	is_int(pf_wire_diff(pk[1].b, pk[1].n), 1, "interned data decodes alike");
 	is_int(pf_wire_diff(pk[2].b, pk[2].n), 1, "an ftrace bundle of prints decodes alike");
 	is_int(pf_wire_diff(pk[3].b, pk[3].n), 1, "a bundle of compact sched decodes alike (negative pids, 10-byte states)");
+	is_int(sched_diff(pk[3].b, pk[3].n), 1, "its scheduler columns read again (pf_wire_sched) as protobuf-c decodes them");
+	is_int(sched_diff(pk[2].b, pk[2].n), -1, "a bundle of full events is left to the whole decoding");
 	is_int(pf_wire_diff(NULL, 0), 1, "an empty packet decodes alike");
 	{
 		static const uint64_t x[] = { 1, 2 };
@@ -271,6 +315,11 @@ int main(void)
 			d = pk[i];
 			damage(&d);
 			rc = pf_wire_diff(d.b, d.n);
+			if (i == 3) {
+				int sr = sched_diff(d.b, d.n);
+				sched_differ += sr == 0;
+				sched_read += sr == 1;
+			}
 			if (!rc && differ++ < 3) {
 				size_t k;
 				printf("# differs from protobuf-c:");
@@ -283,6 +332,9 @@ int main(void)
 		}
 	is_int(differ, 0, "120000 damaged packets: never accepted unlike protobuf-c");
 	ok(accepted > 10000 && refused_alike > 10000, "damaged packets both decoded by hand and left to protobuf-c");
+	is_int(sched_differ, 0, "30000 damaged compact sched packets: their scheduler columns never read unlike protobuf-c");
+	ok(sched_read > 1000, "damaged compact sched packets read again by hand");
+	printf("# %d compact sched packets' columns read again by hand\n", sched_read);
 	printf("# %d decoded by hand, %d left to protobuf-c\n", accepted, refused_alike);
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
