@@ -27,9 +27,12 @@
 #   ios-import   a kept database (-o)
 # and for a Perfetto trace dense with the app's scheduler data (issue 33:
 # tests/fixtures/mkpfsched.py --form compact --runs 300000, 26.5 MB; with
-# BENCH=sched only this):
+# BENCH=sched only these):
 #   sched-import a kept database (-o): thread states, sleep edges, slices'
 #                CPU times from the compact sched_switch/sched_waking
+#   sched-system the same trace with a system's load of 40 other processes
+#                on six more CPUs after it (mkpfload.py --mb 1000: 1 GB),
+#                whose events are read and left out
 # and for btrace 2.0 raw traces (tests/fixtures/mkbtrace2.py: 20M records,
 # 320 MB, and 1M, 16 MB; with BENCH=btrace2 only these):
 #   b2-load      import into a scratch database (slices deferred)
@@ -62,6 +65,9 @@ done ;; esac
 case $BENCH in *sched*)
 	[ -f "$dir/sched/t.pb" ] || { mkdir -p "$dir/sched" &&
 		python3 tests/fixtures/mkpfsched.py "$dir/sched/t.pb" --form compact --runs 300000 --seed 42 --no-truth; }
+	[ -f "$dir/sched/system.pb" ] || { cp "$dir/sched/t.pb" "$dir/sched/system.tmp" &&
+		python3 tests/fixtures/mkpfload.py "$dir/sched/system.tmp" --mb 1000 --seed 42 &&
+		mv "$dir/sched/system.tmp" "$dir/sched/system.pb"; }
 esac
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 CHROME=${CHROME:-/usr/bin/chromium}
@@ -89,6 +95,7 @@ measure() {   # label records command...
 		[ "$label" = ios-import ] && rm -f "$dir/ios.db"
 		[ "$label" = b2-import ] && rm -f "$dir/b2.db"
 		[ "$label" = sched-import ] && rm -f "$dir/sched.db"
+		[ "$label" = sched-system ] && rm -f "$dir/sched.db"
 		# shellcheck disable=SC2086
 		[ -n "${clean:-}" ] && rm -f $clean   # outputs replaced, not deleted, inside the timing
 		sync   # earlier jobs' writes are flushed now, not by the kernel during this one
@@ -141,7 +148,10 @@ case $BENCH in *ios*)
 esac
 case $BENCH in *sched*)
 	mb=$(du -m --apparent-size "$dir/sched/t.pb" | cut -f1)
-	measure sched-import 300000 "$BIN" import -q "$dir/sched/t.pb" -o "$dir/sched.db" ;;
+	measure sched-import 300000 "$BIN" import -q "$dir/sched/t.pb" -o "$dir/sched.db"
+	mb=$(du -m --apparent-size "$dir/sched/system.pb" | cut -f1)
+	measure sched-system 300000 "$BIN" import -q "$dir/sched/system.pb" -o "$dir/sched.db"
+	awk -v mb="$mb" -v s="$last_wall" 'BEGIN { printf "# sched-system: %.0f MB/s (target 150)\n", mb / s }' ;;
 esac
 case $BENCH in *btrace2*)
 	n=$("$BIN" query -q "$dir/b2-20" "SELECT value FROM meta WHERE key = 'records'" --format tsv | sed -n 2p)

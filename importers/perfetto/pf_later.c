@@ -21,7 +21,7 @@
 #include "engine/base/temps.h"
 #include "importers/perfetto/pf_int.h"
 
-#define DROP_EVERY ((uint64_t)64 << 20)   /* pf_stream.c's: mapped pages read go back */
+#define DROP_EVERY ((uint64_t)16 << 20)   /* mapped pages read go back this often */
 
 struct later {
 	uint64_t off;      /* in the map, or in the copies' file */

@@ -288,6 +288,7 @@ int pf_stream(struct pf *p, struct bt_err *err)
 		free(in);
 		return err->code;
 	}
+	p->fmap = in->map;   /* the import's: its scheduler bundles are read again there (pf_later.c) */
 	for (;;) {
 		uint64_t key, len;
 		int end;
@@ -330,7 +331,6 @@ int pf_stream(struct pf *p, struct bt_err *err)
 		rc = salvage(p, in, in->cut, at, n, err);
 	if (in->gz)
 		gzclose(in->gz);
-	p->fmap = in->map;   /* its scheduler bundles are read again (pf_later.c) */
 	free(in);
 	free(pkt);
 	return rc;
