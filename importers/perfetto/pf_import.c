@@ -260,6 +260,26 @@ static int pf_link(struct pf *p, struct bt_err *err)
 	return bt_db_script(p->db, BT_SQL_SCRATCH_PF_FLOW_EDGES, err);
 }
 
+/* Kernel wakers' slice stacks at the wake (scratch_pf_waker_stacks.sql),
+ * which need the slices: deferred ones are made (pf_pair.c's fill runs the
+ * script) only when a waker has slices at all. */
+static int waker_stacks(struct pf *p, const struct bt_map64 *threads, int deferred, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc, any = 0;
+
+	if (!deferred)
+		return bt_db_script(p->db, BT_SQL_SCRATCH_PF_WAKER_STACKS, err);
+	if (bt_rows_open(&r, p->db, BT_SQL_PF_SLEEP_WAKERS, err))
+		return err->code;
+	while (!any && (rc = bt_rows_next(r, err)) == 1)
+		any = bt_map64_get(threads, (uint64_t)bt_rows_int(r, 0)) != 0;
+	bt_rows_close(r);
+	if (rc < 0)
+		return err->code;
+	return any ? bt_db_need_slices(p->db, err) : BT_OK;
+}
+
 static int run(struct bt_db *db, const char *path, const struct bt_import_opts *o, struct bt_diag *diag,
 	       struct bt_err *err)
 {
@@ -338,6 +358,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = store_start(&p, &starts, main_tid, err);
 	if (!rc && kept)   /* the database holds kept, until it closes */
 		pf_pair_keep(kept, &p);
+	if (!rc)
+		rc = waker_stacks(&p, &threads, kept != NULL, err);
 	starts_release(&starts);
 	pf_spill_close(&p);
 	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);

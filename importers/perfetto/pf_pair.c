@@ -619,7 +619,8 @@ static int fill_slice(void *ctx, int part, const struct bt_slice *s, struct bt_e
 }
 
 /* The deferred slices (bt_feed_defer): the same pairing again, its slices
- * stored and nothing else written. */
+ * stored and nothing else written but the kernel wakers' slice stacks,
+ * which needed them. */
 static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 {
 	struct pf_kept *k = ctx;
@@ -634,7 +635,9 @@ static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 	r.p = &k->p;
 	r.sc.waking = k->p.sched_wakings > 0;   /* no db: CPU times only */
 	r.feed = bt_feed_new_replay(&taps);
-	return pair_all(&r, pf_spill_rewind(&k->p, err), err);
+	if (pair_all(&r, pf_spill_rewind(&k->p, err), err) || bt_db_flush(db, err))   /* the rows in the table */
+		return err->code;
+	return bt_db_script(db, BT_SQL_SCRATCH_PF_WAKER_STACKS, err);
 }
 
 static void release(void *ctx)
