@@ -58,6 +58,8 @@ static void meta_row(struct bt_facts *f, struct bt_rows *r)
 		f->no_faults = n != 0;
 	else if (!strcmp(k, "no_csw"))
 		f->no_csw = n != 0;
+	else if (!strcmp(k, "other_processes"))
+		f->other_processes = n;
 	else if (!strcmp(k, "no_waits"))
 		f->no_waits = n != 0;
 	else if (!strcmp(k, "no_idle"))

@@ -78,6 +78,8 @@ struct bt_facts {
 	int cpu_time;              /* BT_CPU_*: the threads' CPU time known (meta cpu_unknown) */
 	int no_alloc, no_faults, no_csw;   /* the trace records no allocations, page faults,
 					    * context switches (meta no_*: the importer knows) */
+	int64_t other_processes;   /* processes besides the app's whose threads' slices are here
+				    * too, in every figure (a systrace's) */
 	int no_waits, no_idle;     /* nor when threads waited or idled (meta no_*: the profile's
 				    * store, for slices that came with the trace) */
 	char *unrecorded;          /* what of these it does not record, for people ("CPU

@@ -323,6 +323,27 @@ static int write_threads(struct st *s, struct bt_err *err)
 	return BT_OK;
 }
 
+/* meta other_processes: how many processes besides the app's have slices
+ * here (ftrace text keeps every process's markers, and so do the slices,
+ * threads and figures: the reports' header says so under the app's name). */
+static int other_processes(struct st *s, struct bt_err *err)
+{
+	struct bt_map64 seen;
+	size_t i;
+	int64_t n = 0;
+
+	bt_map64_init(&seen, 64);
+	for (i = 0; i < s->nthreads; i++) {
+		const struct st_thread *t = &s->threads[i];
+		if (t->begins && t->tgid > 0 && t->tgid != s->pid && !bt_map64_get(&seen, (uint64_t)t->tgid)) {
+			bt_map64_put(&seen, (uint64_t)t->tgid, 1);
+			n++;
+		}
+	}
+	bt_map64_release(&seen);
+	return n ? bt_db_set_meta_int(s->db, "other_processes", n, err) : BT_OK;
+}
+
 static int write_meta(struct st *s, struct bt_err *err)
 {
 	const char *page = st_in_page(&s->in);
@@ -345,6 +366,8 @@ static int write_meta(struct st *s, struct bt_err *err)
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "no_faults", 1, err);
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "no_csw", 1, err);
 	rc = rc ? rc : bt_db_set_meta_int(s->db, "sampled_threads", (int64_t)threads, err);
+	if (s->pid > 0)
+		rc = rc ? rc : other_processes(s, err);
 	if (s->pid > 0) {
 		const char *name = process_label(s, s->pid);
 		rc = rc ? rc : bt_db_set_meta_int(s->db, "pid", s->pid, err);

@@ -30,6 +30,10 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 		bt_jsonw_int(w, f->main_tid);
 	else
 		bt_jsonw_null(w);
+	if (f->other_processes) {
+		bt_jsonw_key(w, "other_processes");
+		bt_jsonw_int(w, f->other_processes);
+	}
 	bt_jsonw_key(w, "start_ns");
 	bt_jsonw_int(w, f->start_ns);
 	bt_jsonw_key(w, "end_ns");

@@ -87,6 +87,9 @@ static void facts(FILE *out, const struct bt_facts *f)
 	}
 	if (f->has_pid)
 		fprintf(out, "%s pid %lld, main thread tid %lld", f->process ? "" : " ·", (long long)f->pid, (long long)f->main_tid);
+	if (f->other_processes)
+		fprintf(out, ", and the threads of %lld other process%s (every figure counts them too)",
+			(long long)f->other_processes, f->other_processes > 1 ? "es" : "");
 	if (f->imported)
 		fprintf(out, " · %lld slices as the trace has them", (long long)f->slices);
 	else

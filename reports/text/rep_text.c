@@ -39,6 +39,12 @@ static void facts(FILE *out, const struct bt_facts *f, size_t cols)
 			(long long)f->main_tid);
 	else
 		fprintf(out, "process   pid unknown\n");
+	if (f->other_processes) {
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "and the threads of %lld other process%s: every figure below counts them too",
+			    (long long)f->other_processes, f->other_processes > 1 ? "es" : "");
+		bt_text_wrap(out, PAD, PAD, b.buf, cols);
+	}
 	if (f->imported)
 		fprintf(out, "slices    %lld as the trace has them, %lld threads\n", (long long)f->slices,
 			(long long)f->threads);
