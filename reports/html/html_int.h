@@ -26,6 +26,7 @@
 #define BT_HTML_SLICES 4000000
 #define BT_HTML_MESSAGES 50000
 #define BT_HTML_WAITS 20000
+#define BT_HTML_STATES 100000   /* a thread's scheduler states, the first */
 
 /*
  * A thread's slices as the tap packed them, in the order they ended (a

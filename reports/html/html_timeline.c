@@ -2,7 +2,8 @@
  * The HTML report's timeline data (see html_int.h): a lane per thread,
  * main first, with its Looper messages, its waits and the waker of each
  * (a waker without slices gets a lane of its own, so every arrow has both
- * ends), and where its packed slices sit in the base64 block that
+ * ends), its scheduler states where the trace has them (a band, as
+ * Perfetto draws them), and where its packed slices sit in the base64 block that
  * follows; times from t0. timeline.js draws what is in view, merging the
  * slices narrower than a pixel.
  */
@@ -27,6 +28,8 @@ struct tl_out {
 	size_t nth;
 	char **kind;                 /* the waits' kinds, by index */
 	size_t nkind, kcap;
+	char **state;                /* the states' names, by index */
+	size_t nstate, scap;
 	int64_t t0;
 };
 
@@ -44,17 +47,23 @@ static void lane_add(struct tl_out *o, int64_t tid)
 	bt_map64_put(&o->seen, (uint64_t)tid, 1);
 }
 
-static int64_t kind_of(struct tl_out *o, const char *k)
+/* The index of name k among names (added if new). */
+static int64_t name_of(char ***names, size_t *n, size_t *cap, const char *k)
 {
 	size_t i;
 
 	k = k ? k : "?";
-	for (i = 0; i < o->nkind; i++)
-		if (!strcmp(o->kind[i], k))
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*names)[i], k))
 			return (int64_t)i;
-	BT_GROW(o->kind, o->nkind + 1, o->kcap);
-	o->kind[o->nkind] = bt_xstrdup(k);
-	return (int64_t)o->nkind++;
+	BT_GROW(*names, *n + 1, *cap);
+	(*names)[*n] = bt_xstrdup(k);
+	return (int64_t)(*n)++;
+}
+
+static int64_t kind_of(struct tl_out *o, const char *k)
+{
+	return name_of(&o->kind, &o->nkind, &o->kcap, k);
 }
 
 static int load_threads(struct bt_db *db, struct tl_out *o, struct bt_err *err)
@@ -146,6 +155,37 @@ static int waits(struct bt_db *db, int64_t tid, struct tl_out *o, struct bt_json
 	return BT_OK;
 }
 
+/* "states": [ts, dur, state] per scheduler state, the first
+ * BT_HTML_STATES in time order; none (no key) for a thread without. */
+static int states(struct bt_db *db, int64_t tid, struct tl_out *o, struct bt_jsonw *w, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int64_t n = 0;
+	int rc;
+
+	if (bt_rows_open(&r, db, BT_SQL_HTML_STATES, err))
+		return err->code;
+	bt_rows_bind_int(r, 1, tid);
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		if (!n) {
+			bt_jsonw_key(w, "states");
+			bt_jsonw_begin_array(w);
+		}
+		if (n++ >= BT_HTML_STATES)
+			continue;
+		bt_jsonw_int(w, bt_rows_int(r, 0) - o->t0);
+		bt_jsonw_int(w, bt_rows_int(r, 1));
+		bt_jsonw_int(w, name_of(&o->state, &o->nstate, &o->scap, bt_rows_text(r, 2, NULL)));
+	}
+	bt_rows_close(r);
+	if (n) {
+		bt_jsonw_end_array(w);
+		bt_jsonw_key(w, "states_total");
+		bt_jsonw_int(w, n);
+	}
+	return rc < 0 ? err->code : BT_OK;
+}
+
 static void ints(struct bt_jsonw *w, const char *key, const int64_t *v, size_t n)
 {
 	size_t i;
@@ -190,6 +230,8 @@ static int lane(struct bt_db *db, struct tl_out *o, size_t i, const struct bt_ht
 	rc = messages(db, tid, o, w, err);
 	if (!rc)
 		rc = waits(db, tid, o, w, err);
+	if (!rc)
+		rc = states(db, tid, o, w, err);
 	bt_jsonw_end_object(w);
 	return rc;
 }
@@ -202,8 +244,11 @@ static void out_release(struct tl_out *o)
 		free(o->th[i].name);
 	for (i = 0; i < o->nkind; i++)
 		free(o->kind[i]);
+	for (i = 0; i < o->nstate; i++)
+		free(o->state[i]);
 	free(o->th);
 	free(o->kind);
+	free(o->state);
 	free(o->tid);
 	bt_map64_release(&o->seen);
 }
@@ -245,6 +290,11 @@ int bt_html_timeline_write(struct bt_db *db, const struct bt_html_lanes *ls, con
 	bt_jsonw_begin_array(w);
 	for (i = 0; i < o.nkind; i++)
 		bt_jsonw_cstr(w, o.kind[i]);
+	bt_jsonw_end_array(w);
+	bt_jsonw_key(w, "states");
+	bt_jsonw_begin_array(w);
+	for (i = 0; i < o.nstate; i++)
+		bt_jsonw_cstr(w, o.state[i]);
 	bt_jsonw_end_array(w);
 	bt_jsonw_end_object(w);
 	out_release(&o);

@@ -12,7 +12,8 @@
 	'use strict';
 
 	var BT = window.BT, D = BT.D, TL = D.timeline, byId = BT.byId, ms = BT.ms, NAMES = BT.NAMES, KIND = BT.KIND;
-	var GUTTER = 84, AXIS = 24, HEAD = 18, STRIP = 12, ROW = 14, FOLD = 8, GAP = 6;
+	var GUTTER = 84, AXIS = 24, HEAD = 18, STRIP = 12, ROW = 14, FOLD = 8, GAP = 6, BAND = 8;
+	function stateColor(k) { return BT.STATE_COLOR[TL.states[k]] || BT.STATE_COLOR.other; }
 	var MAX_ARROWS = 200, FEW = 30, MIN_SPAN = 10000, BOX = 1.5;
 	var tl = BT.tl = { canvas: byId('tl-canvas'), wrap: byId('tl-wrap'), space: byId('tl-space'), a: 0, b: 1,
 		lo: 0, hi: 1, lanes: [], byTid: {}, drag: null, mark: null, top: 0 };
@@ -121,9 +122,9 @@
 		tl.hi = Math.max(1, TL.span_ns);
 		tl.lanes = TL.lanes.map(function (L) {
 			var lane = { L: L, tid: L.tid, rows: decode(L, buf), msg: L.msgs.length ? strip(L.msgs, 4) : null,
-				wait: L.waits.length ? strip(L.waits, 5) : null };
+				wait: L.waits.length ? strip(L.waits, 5) : null, state: L.states ? strip(L.states, 3) : null };
 			lane.open = L.main || !TL.lanes[0] || TL.lanes[0].tid === L.tid;
-			lane.rows.concat([lane.msg, lane.wait]).forEach(function (r) {
+			lane.rows.concat([lane.msg, lane.wait, lane.state]).forEach(function (r) {
 				if (!r || !r.n) return;
 				tl.lo = Math.min(tl.lo, r.s[0]);
 				tl.hi = Math.max(tl.hi, r.pe[r.n - 1]);
@@ -153,6 +154,7 @@
 		tl.lanes.forEach(function (lane) {
 			lane.y = y;
 			y += HEAD;
+			if (lane.state) { lane.yState = y; y += BAND + 2; }
 			if (lane.msg) { lane.yMsg = y; y += STRIP + 2; }
 			if (lane.wait) { lane.yWait = y; y += STRIP + 2; }
 			lane.shown = lane.open ? lane.rows.length : Math.min(lane.rows.length, FOLD);
@@ -267,6 +269,18 @@
 
 	function drawLane(ctx, lane, y0, st) {
 		var k, d;
+		if (lane.state) drawRow(lane.state, function (i) {
+			var S = lane.L.states, o = lane.state.w[i] * 3;
+			bar(ctx, X(S[o]), X(S[o] + S[o + 1]), y0 + lane.yState, BAND, stateColor(S[o + 2]));
+		}, function (i, j, x1, x2) {   /* many, narrower than a pixel: the state most of them are in */
+			var S = lane.L.states, cnt = {}, best = -1, step = Math.max(1, Math.floor((j - i) / 8)), q;
+			for (q = i; q < j; q += step) {
+				var c = S[lane.state.w[q] * 3 + 2];
+				cnt[c] = (cnt[c] || 0) + 1;
+				if (best < 0 || cnt[c] > cnt[best]) best = c;
+			}
+			bar(ctx, x1, x2, y0 + lane.yState, BAND, stateColor(best));
+		});
 		if (lane.msg) drawRow(lane.msg, function (i, x1, x2) {
 			var m = lane.L.msgs, o = lane.msg.w[i] * 4;
 			bar(ctx, x1, x2, y0 + lane.yMsg, STRIP, m[o + 3] % 2 ? '#8fb3ea' : '#b4cdf2');
@@ -291,9 +305,9 @@
 				st.slices += j - i;
 			});
 		}
-		for (k = 0; k < 2; k++) {   /* what is in the time range, drawn or not */
-			var s = k ? lane.wait : lane.msg;
-			if (s) st[k ? 'waits' : 'msgs'] += search(s.s, tl.b, 0, s.n, true) - search(s.pe, tl.a, 0, s.n, false);
+		for (k = 0; k < 3; k++) {   /* what is in the time range, drawn or not */
+			var s = [lane.msg, lane.wait, lane.state][k];
+			if (s) st[['msgs', 'waits', 'states'][k]] += search(s.s, tl.b, 0, s.n, true) - search(s.pe, tl.a, 0, s.n, false);
 		}
 	}
 
@@ -384,6 +398,7 @@
 			ctx.fillStyle = '#f5f7fa';
 			ctx.fillRect(0, y + HEAD - 2, GUTTER - 4, lane.h - HEAD - GAP + 2);
 			ctx.fillStyle = '#5b6475';
+			if (lane.state) ctx.fillText('states', 6, y - lane.y + lane.yState + BAND / 2);
 			if (lane.msg) ctx.fillText('messages', 6, y - lane.y + lane.yMsg + STRIP / 2);
 			if (lane.wait) ctx.fillText('waits', 6, y - lane.y + lane.yWait + STRIP / 2);
 			if (lane.shown) ctx.fillText('slices', 6, y - lane.y + lane.ySlice + ROW / 2);
@@ -391,7 +406,7 @@
 	}
 
 	function render() {
-		var st = { slices: 0, boxes: 0, merged: 0, msgs: 0, waits: 0 }, list, n;
+		var st = { slices: 0, boxes: 0, merged: 0, msgs: 0, waits: 0, states: 0 }, list, n;
 		tl.W = Math.max(400, tl.wrap.clientWidth);
 		tl.scale = (tl.W - GUTTER) / (tl.b - tl.a);
 		tl.top = tl.wrap.scrollTop;
@@ -416,6 +431,7 @@
 		at.setAttribute('data-tl-merged', String(st.merged));
 		at.setAttribute('data-tl-messages', String(st.msgs));
 		at.setAttribute('data-tl-waits', String(st.waits));
+		at.setAttribute('data-tl-states', String(st.states));
 		at.setAttribute('data-tl-arrows', String(n));
 		at.setAttribute('data-tl-view', Math.round(tl.a) + ' ' + Math.round(tl.b));
 		at.setAttribute('data-tl-ticks', list.map(function (k) { return k.label; }).join('|'));
@@ -443,6 +459,7 @@
 			if (dy < 0 || dy >= lane.h) continue;
 			var h = { lane: lane, x: x, t: T(x), slack: 2 / tl.scale };
 			if (dy < HEAD) h.part = 'head';
+			else if (lane.state && y >= lane.yState && y < lane.yState + BAND) h.part = 'state';
 			else if (lane.msg && y >= lane.yMsg && y < lane.yMsg + STRIP) h.part = 'msg';
 			else if (lane.wait && y >= lane.yWait && y < lane.yWait + STRIP) h.part = 'wait';
 			else if (y >= lane.ySlice && y < lane.ySlice + lane.shown * ROW) {
@@ -468,6 +485,10 @@
 			o = lane.msg.w[i] * 4;
 			return ['Looper message ' + L.msgs[o + 3] + ' on ' + L.name, 'at ' + ms(L.msgs[o]) + ', for ' + ms(L.msgs[o + 1]),
 				'CPU ' + ms(L.msgs[o + 2])];
+		}
+		if (h.part === 'state' && (i = under(lane.state, h.t, h.slack)) >= 0) {
+			o = lane.state.w[i] * 3;
+			return [TL.states[L.states[o + 2]] + ' on ' + L.name, 'at ' + ms(L.states[o]) + ', for ' + ms(L.states[o + 1])];
 		}
 		if (h.part === 'wait' && (i = under(lane.wait, h.t, h.slack)) >= 0) {
 			o = lane.wait.w[i] * 5;
@@ -527,7 +548,8 @@
 			return;
 		}
 		prepare();
-		BT.legend(byId('tl-legend'), BT.LEGEND.timeline, 'zoom in to see merged slices one by one');
+		BT.legend(byId('tl-legend'), BT.LEGEND.timeline.concat(TL.states.length ? BT.LEGEND.states : []),
+			'zoom in to see merged slices one by one');
 		byId('tl-note').textContent = TL.lanes.length + ' threads; ' + BT.count(TL.slices_kept) + ' of ' +
 			BT.count(TL.slices_total) + ' slices in the page' + (TL.min_dur_ns ? ' (those of at least ' + ms(TL.min_dur_ns) +
 			'; the page keeps at most 4,000,000)' : ' (all of them)') + '; ' + tl.arrows.length + ' waits with a known waker.';

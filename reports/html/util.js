@@ -142,6 +142,11 @@
 	}());
 	BT.sliceColor = function (id, pct) { return SLICE[KIND[id]][VARIANT[id]][Math.round(pct / 10)]; };
 	BT.kindColor = function (kind, pct) { return SLICE[kind][1][Math.round(pct / 10)]; };
+	/* Scheduler states as Perfetto colours them: running green, runnable
+	 * (waiting for a CPU) lime, uninterruptible orange, its I/O red,
+	 * sleeping pale. */
+	BT.STATE_COLOR = { 'running': '#2e9a44', 'runnable': '#a5c83a', 'runnable (preempted)': '#a5c83a',
+		'uninterruptible': '#ef7c1a', 'uninterruptible (I/O)': '#d84a3a', 'sleeping': '#dde2ea', other: '#9575cd' };
 	BT.LEGEND = {
 		flame: [['app', FLAME[APP][1]], ['framework', FLAME[FRAMEWORK][1]], ['unknown frame', FLAME[UNKNOWN][1]],
 			['search match', '#d63aff']],
@@ -149,7 +154,10 @@
 			['framework, on-CPU', SLICE[FRAMEWORK][1][10]], ['framework, off-CPU', SLICE[FRAMEWORK][1][0]],
 			['slices under a pixel, merged', SLICE[APP][1][6], true],
 			['Looper message', '#8fb3ea'], ['wait', '#e57373'], ['wait, waker unknown', '#b0b6c2'],
-			['waker \u2192 end of wait', 'rgba(47,111,223,0.85)']]
+			['waker \u2192 end of wait', 'rgba(47,111,223,0.85)']],
+		states: [['running', BT.STATE_COLOR.running], ['runnable', BT.STATE_COLOR.runnable],
+			['sleeping', BT.STATE_COLOR.sleeping], ['uninterruptible', BT.STATE_COLOR.uninterruptible],
+			['I/O', BT.STATE_COLOR['uninterruptible (I/O)']], ['other state', BT.STATE_COLOR.other]]
 	};
 
 	/* A legend: a swatch and a word per entry (a third item: a thin swatch). */
