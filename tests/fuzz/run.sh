@@ -52,6 +52,10 @@ seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our 
 		python3 tests/fixtures/mkpfsched.py "$1/sched-$form.pb" --form $form --runs 12
 		mv "$1/sched-$form.pb" "$1/corpus/sched-$form"
 	done
+	# and with other processes' load after it (pf_later.c: bundles read twice)
+	python3 tests/fixtures/mkpfsched.py "$1/load.pb" --form compact --runs 4 --no-truth
+	python3 tests/fixtures/mkpfload.py "$1/load.pb" --mb 0 --cpus 2-3 --per-bundle 16
+	mv "$1/load.pb" "$1/corpus/sched-load"
 	for c in $(python3 tests/fixtures/mkpfcase.py --list); do
 		python3 tests/fixtures/mkpfcase.py "$c" "$1/corpus/case-$c"
 	done
@@ -64,7 +68,7 @@ seed_perfetto() {   # dir: small mkperfetto traces, every mkpfcase case and our 
 	real=${BT_REAL_TRACES:-../shared/real-traces}
 	[ -d "$real" ] || real=/work/shared/real-traces
 	for f in "$real"/perfetto-difftest-textproto/*.pb "$real"/perfetto-nested-tracks/*.perfetto-trace \
-		"$real"/systing-trace/trace.pb; do
+		"$real"/systing-trace/trace.pb "$real"/perfetto-api32-startup-warm/*.perfetto-trace; do
 		[ -f "$f" ] && cp "$f" "$1/corpus/real-$(basename "$f")"
 	done
 	return 0
