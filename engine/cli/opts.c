@@ -151,6 +151,8 @@ int bt_opts_parse(struct bt_opts *o, const struct bt_optcmd *c, int argc, char *
 		else
 			rc = option(o, c, argc, argv, &i, &runs, err);
 	}
+	if (!rc && !o->help)
+		rc = bt_opts_check_clobber(o, err);
 	return rc;
 }
 

@@ -121,6 +121,10 @@ int bt_opts_parse(struct bt_opts *o, const struct bt_optcmd *c, int argc, char *
 		  struct bt_err *err);
 void bt_opts_release(struct bt_opts *o);
 
+/* BT_EUSAGE if an output of o names an existing file that is one of its
+ * inputs (clobber.c); bt_opts_parse calls it once the options are read. */
+int bt_opts_check_clobber(const struct bt_opts *o, struct bt_err *err);
+
 /* Print c's options as help lists to fp: its own, then the shared ones
  * under "options:". */
 void bt_opts_print(const struct bt_optcmd *c, FILE *fp);
