@@ -157,6 +157,22 @@ int bt_is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static int own_outputs;
+
+void bt_out_own(int on)
+{
+	own_outputs = on;
+}
+
+int bt_out_create_temp(const char *tmp, int flags)
+{
+	int fd = open(tmp, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+
+	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)   /* a leftover, or a link planted there */
+		fd = open(tmp, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	return fd;
+}
+
 /* The file a link chain ends at (it may not exist yet): a report to a
  * symlink replaces the link's target, and the link stays. */
 static int follow_links(const char *path, struct bt_buf *real, struct bt_err *err)
@@ -193,6 +209,13 @@ int bt_out_target(const char *path, const char *need_file, struct bt_buf *real, 
 	struct stat st;
 
 	*stream = 0;
+	if (own_outputs) {   /* whatever is there is replaced, a link itself */
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return bt_err_set(err, BT_EUSAGE, "cannot write '%s': it is a directory", path);
+		bt_buf_reset(real);
+		bt_buf_addf(real, "%s", path);
+		return BT_OK;
+	}
 	if (stat(path, &st) != 0) {
 		if (errno != ENOENT)
 			return bt_err_set(err, BT_EIO, "cannot write '%s': %s", path, strerror(errno));
@@ -214,7 +237,7 @@ int bt_out_target(const char *path, const char *need_file, struct bt_buf *real, 
 int bt_out_open(struct bt_out *o, const char *path, struct bt_err *err)
 {
 	struct bt_buf real = BT_BUF_INIT;
-	int stream;
+	int stream, fd;
 
 	memset(o, 0, sizeof *o);
 	if (!path || !strcmp(path, "-")) {
@@ -238,8 +261,11 @@ int bt_out_open(struct bt_out *o, const char *path, struct bt_err *err)
 	bt_buf_addf(&real, "%s.tmp-%ld", o->path, (long)getpid());
 	o->tmp = bt_buf_detach(&real, NULL);
 	bt_temps_add(o->tmp);
-	o->fp = fopen(o->tmp, "wb");
+	fd = bt_out_create_temp(o->tmp, O_WRONLY | O_TRUNC);
+	o->fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (!o->fp) {
+		if (fd >= 0)
+			close(fd);
 		bt_err_set(err, BT_EIO, "cannot create '%s': %s", path, strerror(errno));
 		bt_out_abort(o);
 		return err->code;

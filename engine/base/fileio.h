@@ -62,6 +62,18 @@ int bt_is_file(const char *path);
 int bt_out_target(const char *path, const char *need_file, struct bt_buf *real, int *stream,
 		  struct bt_err *err);
 
+/* Outputs in a folder the tool owns (batch's OUTDIR, shared on a fleet):
+ * never follow a link there. After bt_out_own(1), bt_out_target gives the
+ * path itself, so a link planted at it is replaced, not its target, and a
+ * FIFO or device there is replaced too. The batch sets it for itself and
+ * its workers (BT_OWN_OUTPUTS=1 in the environment; main reads it). */
+void bt_out_own(int on);
+
+/* Create a temporary beside an output, never through a link planted at
+ * its (predictable) name: O_EXCL | O_NOFOLLOW, what is there removed once.
+ * The file descriptor, or -1 with errno. */
+int bt_out_create_temp(const char *tmp, int flags);
+
 /* An output in progress: fp writes to tmp until bt_out_commit renames it
  * to path; tmp is NULL when fp writes through (stdout, a FIFO, a device). */
 struct bt_out {

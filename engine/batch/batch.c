@@ -79,10 +79,13 @@ static int make_dir(const char *path, struct bt_err *err)
 	return rc;
 }
 
+/* OUTDIR and its folders. A folder of OUTDIR that is a link is refused:
+ * it would send the batch's files elsewhere (a shared fleet folder). */
 static int make_dirs(const struct bt_batch_opts *o, struct bt_err *err)
 {
 	static const char *const subs[] = { "reports", "logs", "db" };
 	struct bt_buf p = BT_BUF_INIT;
+	struct stat st;
 	size_t i;
 	int rc = make_dir(o->outdir, err);
 
@@ -91,10 +94,36 @@ static int make_dirs(const struct bt_batch_opts *o, struct bt_err *err)
 			continue;
 		bt_buf_reset(&p);
 		bt_buf_addf(&p, "%s/%s", o->outdir, subs[i]);
-		rc = make_dir(p.buf, err);
+		if (lstat(p.buf, &st) == 0 && S_ISLNK(st.st_mode))
+			rc = bt_err_set(err, BT_EUSAGE, "'%s' is a symbolic link: the batch writes its files in "
+					"OUTDIR's own folders only; remove it", p.buf);
+		else
+			rc = make_dir(p.buf, err);
 	}
 	bt_buf_release(&p);
 	return rc;
+}
+
+/* The batch's own files in OUTDIR are replaced, never written through a
+ * link planted there: for this process and, through the environment, its
+ * workers (fileio.h's bt_out_own). A link where the manifest goes is
+ * removed before it is read or appended to. */
+static void own_outputs(const char *manifest)
+{
+	struct stat st;
+
+	bt_out_own(1);
+	setenv("BT_OWN_OUTPUTS", "1", 1);
+	if (lstat(manifest, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		unlink(manifest);
+}
+
+/* A regular file of OUTDIR's, not a link to one: what an earlier run wrote. */
+static int own_file(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* OUTDIR/SUB/HASH.EXT into b (reset first). */
@@ -165,8 +194,8 @@ static int decide(struct batch_run *r, size_t i)
 		bt_strmap_put(&r->seen, it->hash, 32, (uint32_t)i + 1);
 		if ((at = bt_strmap_get(&r->before, it->hash, 32)))
 			rec = &r->old->v[at - 1];
-		if (bt_is_file(out_path(r, &p, "reports", it->hash, "json")) &&
-		    (!r->o->db || bt_is_file(out_path(r, &p, "db", it->hash, "db"))))
+		if (own_file(out_path(r, &p, "reports", it->hash, "json")) &&
+		    (!r->o->db || own_file(out_path(r, &p, "db", it->hash, "db"))))
 			carry(it, rec, BT_BATCH_OK);
 		else if (rec && rec->status == BT_BATCH_FAILED && !r->o->retry_failed)
 			carry(it, rec, BT_BATCH_FAILED);
@@ -444,6 +473,8 @@ int bt_batch_run(const struct bt_batch_opts *o, char *const *inputs, int ninputs
 	bt_progress_start(o->progress);
 	rc = make_dirs(o, err);
 	if (!rc)
+		own_outputs(r.manifest);
+	if (!rc)
 		rc = find(&r, inputs, ninputs, err);
 	if (!rc)
 		rc = bt_manifest_load(r.manifest, &old, err);
@@ -454,7 +485,7 @@ int bt_batch_run(const struct bt_batch_opts *o, char *const *inputs, int ninputs
 		r.old = &old;
 		r.todo = bt_xcalloc(r.items.n + 1, sizeof *r.todo);
 		classify(&r);
-		r.journal = open(r.manifest, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+		r.journal = open(r.manifest, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 		rc = run_all(&r, err);
 	}
 	if (r.journal >= 0)

@@ -5,11 +5,13 @@
  * 3 gate, 4 some of a batch's traces failed).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
+#include "engine/base/fileio.h"
 #include "engine/base/progress.h"
 #include "engine/base/temps.h"
 #include "engine/cli/cmd.h"
@@ -72,6 +74,8 @@ int main(int argc, char **argv)
 		argv[0] = analyze_argv0;
 	}
 	bt_temps_install();
+	if (getenv("BT_OWN_OUTPUTS") && !strcmp(getenv("BT_OWN_OUTPUTS"), "1"))
+		bt_out_own(1);   /* a batch's worker: its outputs are in the batch's OUTDIR (fileio.h) */
 	rc = fn(argc, argv, &err);
 	bt_progress_stop();   /* its line cleared before anything else is said */
 	if (rc && err.code) {

@@ -153,7 +153,7 @@ static int temp_beside(struct bt_db *db, const char *path, struct bt_err *err)
 	bt_temps_add(db->tmp_path);
 	/* made empty here (an empty file is a new database) so a failure has
 	 * its errno: SQLite's would be "unable to open database file" */
-	fd = open(db->tmp_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = bt_out_create_temp(db->tmp_path, O_RDWR | O_TRUNC);
 	if (fd < 0)
 		return bt_err_set(err, BT_EIO, "cannot create '%s': %s", db->tmp_path, strerror(errno));
 	close(fd);
