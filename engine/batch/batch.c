@@ -292,6 +292,18 @@ static void keep_log(struct batch_run *r, const struct bt_batch_item *it, const 
 	bt_buf_release(&p);
 }
 
+/* The journal ends with a whole line before this run appends: a run
+ * killed while writing left one cut short, which the next line must not
+ * continue (bt_manifest_load skips the cut one). */
+static void line_start(int fd)
+{
+	struct stat st;
+	char c;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n')
+		(void)!write(fd, "\n", 1);   /* failing, the manifest is written whole at the end all the same */
+}
+
 static void journal(struct batch_run *r, const struct bt_batch_item *it)
 {
 	struct bt_buf line = BT_BUF_INIT;
@@ -485,7 +497,8 @@ int bt_batch_run(const struct bt_batch_opts *o, char *const *inputs, int ninputs
 		r.old = &old;
 		r.todo = bt_xcalloc(r.items.n + 1, sizeof *r.todo);
 		classify(&r);
-		r.journal = open(r.manifest, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+		r.journal = open(r.manifest, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+		line_start(r.journal);
 		rc = run_all(&r, err);
 	}
 	if (r.journal >= 0)

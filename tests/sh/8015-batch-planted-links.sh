@@ -4,7 +4,8 @@
 # OUT/logs/HASH.log, or a dangling one at OUT/manifest.jsonl, is replaced
 # by the batch's own file and its target left alone (the batch and its
 # workers: fileio.h's bt_out_own); a folder of OUTDIR that is a link is
-# refused. The hashes are the traces' own (a first batch says them).
+# refused. The hashes are the traces' own (a first batch says them). And
+# (item 9) a resumed batch killed too leaves a manifest the next one reads.
 . tests/lib.sh
 in=$T/in
 for s in 1 2; do "$MKDUMP" --records 1500 --seed $s --no-truth "$in/d$s" >/dev/null; done
@@ -53,3 +54,36 @@ ln -s "$T/elsewhere" "$T/o3/logs"
 is "$?" 2 "a folder of OUTDIR that is a link: refused, exit 2"
 like "$(cat "$T/err")" "'.*o3/logs' is a symbolic link" "the error names it"
 is "$(ls "$T/elsewhere" | wc -l)" 0 "nothing written where it points"
+
+# item 9: a resumed batch appends its journal on a line of its own, and a
+# line cut by a kill (or one an older run appended to) is skipped on load
+cat >"$T/slow.lua" <<'LUA'
+bt.rule{ id = "slow", run = function()
+  local x = 0
+  for i = 1, 10000000 do x = x + i end
+  bt.metric("slow.x", x)
+end }
+LUA
+rm -rf "$in/bad"
+"$MKDUMP" --records 1500 --seed 3 --no-truth "$in/d3" >/dev/null
+j=$T/j
+"$BIN" batch -q "$in" -o "$j" 2>/dev/null
+head -c 150 "$j/manifest.jsonl" >"$T/cut"
+cp "$T/cut" "$j/manifest.jsonl"   # killed while writing its first line
+rm -f "$j"/reports/*.json
+setsid "$BIN" batch -q "$in" -o "$j" -j 1 --rules "$T/slow.lua" --set lua.max_instructions=2000000000 2>/dev/null &
+pid=$!
+for _ in $(seq 600); do
+	[ "$(wc -l <"$j/manifest.jsonl")" -ge 2 ] && break
+	sleep 0.05
+done
+kill -KILL -"$pid"
+wait $pid 2>/dev/null
+is "$(head -c 150 "$j/manifest.jsonl")" "$(cat "$T/cut")" "the resumed batch, killed too: the cut line kept"
+is "$(sed -n 2p "$j/manifest.jsonl" | head -c 8)" '{"path":' "its own first line begins on a line of its own"
+"$BIN" batch -q "$in" -o "$j" 2>"$T/err"
+is "$?" 0 "the next batch loads the manifest (the cut line skipped) and finishes"
+is "$(man "$j/manifest.jsonl" 'sum(x["status"] == "ok" for x in l)')" 3 "every trace analysed"
+printf '%s%s\n' "$(cat "$T/cut")" "$(sed -n 1p "$T/first/manifest.jsonl")" >"$j/manifest.jsonl"   # an older run's
+"$BIN" batch -q "$in" -o "$j" 2>"$T/err"
+is "$?" 0 "a line a run appended to a cut one (before this fix): skipped, the batch runs"
