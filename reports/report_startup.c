@@ -183,7 +183,7 @@ void bt_startup_sum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct 
 	for (k = 0; k < 8; k++)
 		bt_buf_reset(&c[k]);
 	bt_buf_adds(&c[0], p->phase ? p->phase : "?");
-	bt_startup_sum_ms(p->ts - t0, &c[1]);
+	bt_startup_sum_ms(bt_sat_sub(p->ts, t0), &c[1]);
 	bt_startup_sum_ms(p->dur, &c[2]);
 	bt_startup_sum_ms(p->cpu, &c[3]);
 	bt_startup_sum_ms(p->blocked, &c[4]);

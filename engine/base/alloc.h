@@ -59,6 +59,17 @@ static inline int64_t bt_sat_add(int64_t a, int64_t b)
 	return a + b;
 }
 
+/* a - b held the same way: a time since the start of a value the input
+ * set (a finding's ts at INT64_MIN). */
+static inline int64_t bt_sat_sub(int64_t a, int64_t b)
+{
+	if (b < 0 && a > INT64_MAX + b)
+		return INT64_MAX;
+	if (b > 0 && a < INT64_MIN + b)
+		return INT64_MIN;
+	return a - b;
+}
+
 /* A NUL-terminated growable string; buf is never NULL after init. */
 struct bt_buf {
 	char *buf;

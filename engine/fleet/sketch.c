@@ -151,7 +151,7 @@ int64_t bt_dist_quantile(const struct bt_dist *d, int permille)
 		return 0;
 	seen = d->zeros;
 	for (i = 0; i < d->nc; i++) {
-		seen += d->c[i];
+		seen = bt_sat_add(seen, d->c[i]);   /* buckets read from a summary: their sum may pass n */
 		if (seen >= r)
 			break;
 	}

@@ -61,10 +61,10 @@ static void row(FILE *out, const struct bt_finding *f, int64_t t0, const struct 
 	fputs("</td><td class=\"n\">", out);
 	if (f->has_ts) {
 		fprintf(out, "<a class=\"jump\" href=\"#timeline\" data-ts=\"%lld\" data-dur=\"%lld\"",
-			(long long)(f->ts - t0), (long long)(f->has_dur ? f->dur : 0));
+			(long long)bt_sat_sub(f->ts, t0), (long long)(f->has_dur ? f->dur : 0));
 		if (f->has_tid)
 			fprintf(out, " data-tid=\"%lld\"", (long long)f->tid);
-		fprintf(out, " title=\"show on the timeline\">%.1f</a>", (double)(f->ts - t0) / 1e6);
+		fprintf(out, " title=\"show on the timeline\">%.1f</a>", (double)bt_sat_sub(f->ts, t0) / 1e6);
 	}
 	fputs("</td><td class=\"n\">", out);
 	if (f->has_dur)

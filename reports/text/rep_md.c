@@ -124,7 +124,7 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0)
 			fprintf(out, "%lld", (long long)f->tid);
 		fputs(" | ", out);
 		if (f->has_ts)
-			fprintf(out, "%.1f", (double)(f->ts - t0) / 1e6);
+			fprintf(out, "%.1f", (double)bt_sat_sub(f->ts, t0) / 1e6);
 		fputs(" | ", out);
 		if (f->has_dur)
 			fprintf(out, "%.1f", (double)f->dur / 1e6);

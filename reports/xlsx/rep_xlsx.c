@@ -172,7 +172,7 @@ static int findings(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const s
 			if (f->has_tid)
 				bt_xlsx_num(x, s, row, 3, (double)f->tid, BT_UNIT_NONE);
 			if (f->has_ts)
-				bt_xlsx_num(x, s, row, 4, (double)(f->ts - start), BT_UNIT_NS);
+				bt_xlsx_num(x, s, row, 4, (double)bt_sat_sub(f->ts, start), BT_UNIT_NS);
 			if (f->has_dur)
 				bt_xlsx_num(x, s, row, 5, (double)f->dur, BT_UNIT_NS);
 			evidence_cell(x, s, row++, 6, f, start, names);
@@ -323,7 +323,7 @@ static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 				bt_xlsx_text(x, s, (int)r + 2, c, b.buf, BT_XF_TEXT);
 			} else if (v->type == BT_V_INT && bt_is_ts(t->columns[c])) {   /* since the start */
 				struct bt_value at = *v;
-				at.u.i -= t0;
+				at.u.i = bt_sat_sub(at.u.i, t0);
 				bt_xlsx_value(x, s, (int)r + 2, c, &at, BT_UNIT_NS);
 			} else
 				bt_xlsx_value(x, s, (int)r + 2, c, v, t->units[c]);
