@@ -26,6 +26,7 @@
 #include "lua/gates.h"
 #include "lua/rules.h"
 #include "reports/report.h"
+#include "reports/text/safe.h"
 #include "engine/compare/runs.h"
 
 #define SHOWN_RUNS 3   /* paths a warning's summary line names */
@@ -250,9 +251,16 @@ static int write_outputs(struct cmp_output *v, size_t n, const struct bt_cmp_vie
 		memset(&e, 0, sizeof e);
 		if (bt_out_open(&v[k].out, v[k].path, err))
 			return err->code;
-		if (v[k].rep->write(view, v[k].out.fp, &e))
-			return strstr(e.msg, path) ? bt_err_set(err, e.code, "%s", e.msg) :
-				bt_err_set(err, e.code, "'%s': %s", path, e.msg);
+		{
+			int people = v[k].rep == &bt_cmp_text || v[k].rep == &bt_cmp_md;   /* no control characters */
+			FILE *fp = people ? bt_safe_open(v[k].out.fp, v[k].rep == &bt_cmp_md) : v[k].out.fp;
+			int rc = v[k].rep->write(view, fp, &e);
+			if (bt_safe_close(fp, v[k].out.fp) && !rc)
+				rc = bt_err_set(&e, BT_EIO, "cannot write '%s': %s", path, errno ? strerror(errno) : "write error");
+			if (rc)
+				return strstr(e.msg, path) ? bt_err_set(err, e.code, "%s", e.msg) :
+					bt_err_set(err, e.code, "'%s': %s", path, e.msg);
+		}
 		if (v[k].out.fp != stdout && (fflush(v[k].out.fp) || ferror(v[k].out.fp)))
 			return bt_err_set(err, BT_EIO, "cannot write '%s': %s", v[k].path, strerror(errno));
 	}

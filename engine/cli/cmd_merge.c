@@ -14,6 +14,7 @@
 #include "engine/fleet/fleet.h"
 #include "engine/fleet/inputs.h"
 #include "reports/fleet/fleet_report.h"
+#include "reports/text/safe.h"
 
 struct fl_output {
 	const char *path;   /* NULL or "-": stdout */
@@ -102,8 +103,14 @@ static int write_outputs(struct fl_output *v, size_t n, const struct bt_fleet_vi
 		const char *path = v[k].path && strcmp(v[k].path, "-") ? v[k].path : "stdout";
 		if (bt_out_open(&v[k].out, v[k].path, err))
 			return err->code;
-		if (v[k].rep->write(view, v[k].out.fp, err))
-			return err->code;
+		{
+			FILE *fp = v[k].rep == &bt_fleet_md ? bt_safe_open(v[k].out.fp, 1) : v[k].out.fp;   /* no mentions */
+			int rc = v[k].rep->write(view, fp, err);
+			if (bt_safe_close(fp, v[k].out.fp) && !rc)
+				rc = bt_err_set(err, BT_EIO, "cannot write '%s': %s", path, errno ? strerror(errno) : "write error");
+			if (rc)
+				return err->code;
+		}
 		if (v[k].out.fp != stdout && (fflush(v[k].out.fp) || ferror(v[k].out.fp)))
 			return bt_err_set(err, BT_EIO, "cannot write '%s': %s", path, strerror(errno));
 	}

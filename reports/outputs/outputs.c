@@ -17,6 +17,7 @@
 #include "reports/export/perfetto.h"
 #include "reports/html/html.h"
 #include "reports/outputs/outputs.h"
+#include "reports/text/safe.h"
 
 static const struct bt_exporter *const reports[] = {
 	&bt_rep_text, &bt_rep_json, &bt_rep_md, &bt_rep_html, &bt_rep_xlsx
@@ -217,7 +218,17 @@ static void *write_one(void *arg)
 {
 	struct output *d = arg;
 
-	d->rc = d->x->write(&d->ex, d->out.fp, &d->err);
+	int people = d->x == &bt_rep_text || d->x == &bt_rep_md;   /* read by people: no control characters */
+	FILE *fp;
+
+	if (people && !d->ex.width)   /* the terminal's, read before the stream hides it */
+		d->ex.width = bt_tty_width(d->out.fp);
+	fp = people ? bt_safe_open(d->out.fp, d->x == &bt_rep_md) : d->out.fp;
+	errno = 0;
+	d->rc = d->x->write(&d->ex, fp, &d->err);
+	if (bt_safe_close(fp, d->out.fp) && !d->rc)
+		d->rc = bt_err_set(&d->err, BT_EIO, "cannot write '%s': %s", d->out.path ? d->out.path : "stdout",
+				   errno ? strerror(errno) : "write error");
 	return NULL;
 }
 
