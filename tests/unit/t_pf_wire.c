@@ -174,6 +174,12 @@ static void compact(struct w *pk)
 	fv(pk, 10, 3);
 }
 
+/* n bytes alike (none: the arrays may be NULL). */
+static int same(const void *a, const void *b, size_t n)
+{
+	return !n || !memcmp(a, b, n);
+}
+
 /* pf_wire_sched against protobuf-c, on a packet protobuf-c decodes (the
  * second reading is of packets the first decoded): -1 it declined (or
  * protobuf-c did), 1 it read the cpu and the five scheduler columns as
@@ -205,11 +211,11 @@ static int sched_diff(const uint8_t *data, size_t len)
 		     pc->n_switch_timestamp == c.n_switch_timestamp && pc->n_switch_prev_state == c.n_switch_prev_state &&
 		     pc->n_switch_next_pid == c.n_switch_next_pid && pc->n_waking_timestamp == c.n_waking_timestamp &&
 		     pc->n_waking_pid == c.n_waking_pid &&
-		     !memcmp(pc->switch_timestamp, c.switch_timestamp, c.n_switch_timestamp * 8) &&
-		     !memcmp(pc->switch_prev_state, c.switch_prev_state, c.n_switch_prev_state * 8) &&
-		     !memcmp(pc->switch_next_pid, c.switch_next_pid, c.n_switch_next_pid * 4) &&
-		     !memcmp(pc->waking_timestamp, c.waking_timestamp, c.n_waking_timestamp * 8) &&
-		     !memcmp(pc->waking_pid, c.waking_pid, c.n_waking_pid * 4);
+		     same(pc->switch_timestamp, c.switch_timestamp, c.n_switch_timestamp * 8) &&
+		     same(pc->switch_prev_state, c.switch_prev_state, c.n_switch_prev_state * 8) &&
+		     same(pc->switch_next_pid, c.switch_next_pid, c.n_switch_next_pid * 4) &&
+		     same(pc->waking_timestamp, c.waking_timestamp, c.n_waking_timestamp * 8) &&
+		     same(pc->waking_pid, c.waking_pid, c.n_waking_pid * 4);
 	}
 	pf_arena_release(&fast);
 	pf_arena_release(&slow);
