@@ -5,6 +5,7 @@
  * the end.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,10 +334,29 @@ static void show(struct batch_run *r)
 	bt_progress_pct((int)((r->decided + r->ended) * 100 / r->ntodo));
 }
 
+/* A worker killed outright (SIGKILL: by the pool past its grace, or the
+ * kernel out of memory) could not remove the temporaries of its outputs
+ * in OUTDIR: the batch does (PATH.tmp-PID, fileio.c's and db.c's). */
+static void leftovers(struct batch_run *r, const struct bt_batch_item *it, long pid)
+{
+	static const char *const sub[][2] = { { "reports", "json" }, { "db", "db" } };
+	struct bt_buf p = BT_BUF_INIT;
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		out_path(r, &p, sub[k][0], it->hash, sub[k][1]);
+		bt_buf_addf(&p, ".tmp-%ld", pid);
+		unlink(p.buf);
+	}
+	bt_buf_release(&p);
+}
+
 static void ended(struct batch_run *r, const struct bt_pool_end *e)
 {
 	struct bt_batch_item *it = &r->items.v[e->tag];
 
+	if (e->sig == SIGKILL)
+		leftovers(r, it, e->pid);
 	it->exit_code = e->exit_code;
 	it->seconds = e->seconds;
 	it->peak_kb = e->peak_kb;

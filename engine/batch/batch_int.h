@@ -68,7 +68,9 @@ struct bt_pool_end {
 	size_t tag;                 /* the spawn's */
 	int exit_code;              /* -1 when killed by a signal */
 	int sig;                    /* the signal, or 0 */
-	int timed_out;              /* killed by the pool for running past its timeout */
+	int timed_out;              /* stopped by the pool for running past its timeout */
+	int killed;                 /* ... with SIGKILL: it did not stop when told to */
+	long pid;
 	double seconds;             /* wall, spawn to reap */
 	long peak_kb;               /* peak RSS (wait4's ru_maxrss) */
 	struct bt_buf tail;         /* the end of what it wrote to stderr (up to 8 KiB) */

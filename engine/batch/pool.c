@@ -27,13 +27,15 @@
 #include "engine/batch/batch_int.h"
 
 #define TAIL_MAX 8192
+#define GRACE 5.0   /* seconds a worker told to stop (SIGTERM) has before SIGKILL */
 
 struct pool_slot {
 	pid_t pid;          /* 0: free */
 	size_t tag;
 	int cap_fd;         /* the capture of its stderr */
 	double started;
-	int timed_out;      /* killed for running past the timeout */
+	int timed_out;      /* stopped for running past the timeout: 1 SIGTERM sent, 2 SIGKILL too */
+	double termed;      /* when SIGTERM was sent */
 };
 
 struct bt_pool {
@@ -197,7 +199,9 @@ static void read_tail(int fd, struct bt_buf *tail)
 		bt_buf_add(tail, buf, (size_t)got);
 }
 
-/* Kill the workers past the timeout (SIGKILL: a hung one may ignore less). */
+/* Stop the workers past the timeout: SIGTERM first, so that a worker
+ * removes its temporaries (its database's, an inflated iOS trace in
+ * $TMPDIR) as it goes; SIGKILL GRACE seconds later if it is still there. */
 static void overdue(struct bt_pool *p)
 {
 	struct timespec tick = { 0, 20000000 };
@@ -207,8 +211,12 @@ static void overdue(struct bt_pool *p)
 	for (i = 0; i < p->n; i++) {
 		struct pool_slot *s = &p->slots[i];
 		if (s->pid > 0 && !s->timed_out && t - s->started > p->timeout) {
-			kill(s->pid, SIGKILL);
+			kill(s->pid, SIGTERM);
 			s->timed_out = 1;
+			s->termed = t;
+		} else if (s->pid > 0 && s->timed_out == 1 && t - s->termed > GRACE) {
+			kill(s->pid, SIGKILL);
+			s->timed_out = 2;
 		}
 	}
 	nanosleep(&tick, NULL);
@@ -242,7 +250,9 @@ int bt_pool_reap(struct bt_pool *p, struct bt_pool_end *end, struct bt_err *err)
 	end->peak_kb = ru.ru_maxrss;   /* Linux: kilobytes */
 	end->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	end->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-	end->timed_out = p->slots[i].timed_out;
+	end->timed_out = p->slots[i].timed_out != 0;
+	end->pid = pid;
+	end->killed = p->slots[i].timed_out == 2;
 	read_tail(p->slots[i].cap_fd, &end->tail);
 	p->slots[i].pid = 0;
 	p->running--;

@@ -1,0 +1,32 @@
+#!/bin/sh
+# batch --timeout stops a worker with SIGTERM first (issue 34 item 8), so
+# that it removes its temporaries as it goes (the database's PATH.tmp-PID,
+# a scratch database in $TMPDIR); one that does not stop (SIGTERM ignored,
+# as under a parent that ignores it) gets SIGKILL after a grace of 5 s and
+# the batch removes its leftovers in OUTDIR. Nothing of either is left.
+. tests/lib.sh
+cat >"$T/hang.lua" <<'LUA'
+bt.rule{ id = "hang", run = function()
+  local x = 0
+  for i = 1, 2000000000 do x = x + i end
+end }
+LUA
+"$MKDUMP" --records 300 --seed 7 --no-truth "$T/in/h" >/dev/null
+man() {   # manifest python-expression over l (its lines as dicts)
+	python3 -c 'import json, sys; l = [json.loads(x) for x in open(sys.argv[1])]; print(eval(sys.argv[2]))' "$1" "$2"
+}
+mkdir -p "$T/tmp1" "$T/tmp2"
+TMPDIR=$T/tmp1 "$BIN" batch -q "$T/in" -o "$T/o1" --db --timeout 1 --rules "$T/hang.lua" \
+	--set lua.max_instructions=100000000000 2>/dev/null
+is "$?" 4 "--timeout: the hung trace fails, exit 4"
+like "$(man "$T/o1/manifest.jsonl" '[x["error"] for x in l if x["status"] == "failed"][0]')" "^timed out: killed after [0-9]+ s$" \
+	"its error says it timed out"
+is "$(find "$T/o1" -name '*.tmp-*' | wc -l)/$(ls -A "$T/tmp1" | wc -l)" 0/0 \
+	"told to stop (SIGTERM), the worker removed its temporaries: none in OUTDIR, none in TMPDIR"
+# SIGTERM ignored from the start: the workers inherit it, and only SIGKILL stops them
+(trap '' TERM; TMPDIR=$T/tmp2 exec "$BIN" batch -q "$T/in" -o "$T/o2" --db --timeout 1 --rules "$T/hang.lua" \
+	--set lua.max_instructions=100000000000 2>/dev/null)
+is "$?" 4 "a worker that ignores SIGTERM: killed after the grace, exit 4"
+like "$(man "$T/o2/manifest.jsonl" '[x["seconds"] for x in l if x["status"] == "failed"][0]')" "^[67]\\.[0-9]+$" \
+	"... about 5 s after it was told to stop"
+is "$(find "$T/o2" -name '*.tmp-*' | wc -l)" 0 "its leftovers in OUTDIR removed by the batch"
