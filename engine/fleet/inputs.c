@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "engine/base/fileio.h"
+#include "engine/base/hash.h"
 #include "engine/base/jsonr.h"
 #include "engine/fleet/inputs.h"
 
@@ -130,13 +131,28 @@ static int ends_json(const char *name)
 	return n > 5 && !strcmp(name + n - 5, ".json");
 }
 
+/* 1 if the file or directory st is new (now seen), 0 if met before: a
+ * link back up (self -> .) or two paths to one report are walked and read
+ * once. */
+static int seen_add(struct bt_strmap *seen, const struct stat *st)
+{
+	uint64_t key[2] = { (uint64_t)st->st_dev, (uint64_t)st->st_ino };
+
+	if (bt_strmap_get(seen, (const char *)key, sizeof key))
+		return 0;
+	bt_strmap_put(seen, (const char *)key, sizeof key, 1);
+	return 1;
+}
+
 /* Every *.json file under dir (not those whose name starts with '.'),
- * appended to *paths. */
-static int walk(const char *dir, char ***paths, size_t *n, size_t *cap, struct bt_err *err)
+ * appended to *paths, each directory and file once however many links
+ * reach it. */
+static int walk(const char *dir, struct bt_strmap *seen, char ***paths, size_t *n, size_t *cap, struct bt_err *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	struct bt_buf p = BT_BUF_INIT;
+	struct stat st;
 	int rc = BT_OK;
 
 	if (!d)
@@ -146,9 +162,11 @@ static int walk(const char *dir, char ***paths, size_t *n, size_t *cap, struct b
 			continue;
 		bt_buf_reset(&p);
 		bt_buf_addf(&p, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
-		if (bt_is_dir(p.buf))
-			rc = walk(p.buf, paths, n, cap, err);
-		else if (ends_json(e->d_name) && bt_is_file(p.buf)) {
+		if (stat(p.buf, &st))
+			continue;   /* a dangling link */
+		if (S_ISDIR(st.st_mode) && seen_add(seen, &st))
+			rc = walk(p.buf, seen, paths, n, cap, err);
+		else if (S_ISREG(st.st_mode) && ends_json(e->d_name) && seen_add(seen, &st)) {
 			BT_GROW(*paths, *n + 1, *cap);
 			(*paths)[(*n)++] = bt_buf_detach(&p, NULL);
 		}
@@ -169,7 +187,15 @@ int bt_fleet_load(struct bt_fleet *f, const char *path, const struct bt_sum_kv *
 		return err->code;
 	if (!bt_is_dir(path))
 		return load_file(f, path, 0, groups, n, st, err);
-	rc = walk(path, &paths, &np, &cap, err);
+	{
+		struct bt_strmap seen;
+		struct stat top;
+		bt_strmap_init(&seen);
+		if (!stat(path, &top))
+			seen_add(&seen, &top);
+		rc = walk(path, &seen, &paths, &np, &cap, err);
+		bt_strmap_release(&seen);
+	}
 	if (np > 1)
 		qsort(paths, np, sizeof *paths, path_order);
 	for (i = 0; !rc && i < np; i++)
