@@ -5,6 +5,11 @@
 # charts whose data equals the database's); the bytes do not depend on when
 # they were written; a failed run leaves no workbook.
 . tests/lib.sh
+# A $TMPDIR of its own: "no temporary workbook left" below must not count
+# those of a test running beside this one.
+TMPDIR=$T/tmp
+export TMPDIR
+mkdir -p "$TMPDIR"
 CHECK=tests/fixtures/check_xlsx.py
 "$MKDUMP" --records 200000 --seed 42 --no-truth "$T/d200k" >/dev/null
 
@@ -94,5 +99,5 @@ check "and no file" test ! -e "$T/nodir/r.xlsx"
 TMPDIR=$T/nodir "$BIN" analyze -q "$T/example.db" -o "$T/notmp.xlsx" 2>"$T/err"; is "$?" 1 "no temporary directory: exit 1"
 like "$(cat "$T/err")" 'temporary file' "and the error says what failed"
 check "and no workbook" test ! -e "$T/notmp.xlsx"
-left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'btrace-analyze-xlsx-*' -newer "$T/example.xlsx" 2>/dev/null | wc -l)
+left=$(find "$TMPDIR" -maxdepth 1 -name 'btrace-analyze-xlsx-*' -newer "$T/example.xlsx" 2>/dev/null | wc -l)
 is "$left" 0 "no temporary workbook left in the temporary directory"
