@@ -40,6 +40,7 @@ short        --records 600 --seed 12 --short-mapping
 v9           --records 100 --seed 13 --raw-version 9
 flush        --records 3000 --seed 2 --flush 6 --workers 6 --start-time 14800
 allocs       --records 4000 --seed 21 --alloc-records all
+d200k        --records 200000 --seed 42 --no-truth
 LIST
 	touch "$FIX/.stamp"
 fi
