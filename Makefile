@@ -2,7 +2,8 @@
 # make            build $(B)/btrace-analyze
 # make run        install missing Debian packages, build, analyse the bundled example
 # make test       install the checkers (an xlsx reader, go, Chromium, Slurm) if missing, then
-#                 unit, golden and end-to-end tests; ends with "N passed, N failed"
+#                 unit, golden and end-to-end tests, TEST_JOBS at once (default: nproc);
+#                 ends with "N passed, N failed"
 # make asan       the same tests under ASan/LSan/UBSan in build-asan/
 # make bench      load, analyze, import and export 200k and 1M records, the Perfetto
 #                 export imported back, a 1.2M-sample iOS database (BENCH=ios for

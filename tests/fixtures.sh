@@ -1,21 +1,28 @@
 #!/bin/sh
-# Generate the test dumps into $B/fixtures/<name>/ with the test dump writer
-# (tests/fixtures/mkdump.c), regenerating only when the writer changed.
+# Generate the inputs several tests share into $B/fixtures, each set again
+# only when its writer changed: the test dumps (tests/fixtures/mkdump.c)
+# into $B/fixtures/<name>/, and the Perfetto traces with scheduler data and
+# their truth (mkpfsched.py, both forms, seeds 1-3) into
+# $B/fixtures/pfsched/<form><seed>/. Tests only read them.
 set -eu
 B=${B:-build}
 MKDUMP=$B/tests/mkdump
 FIX=$B/fixtures
-stamp=$FIX/.stamp
-if [ -f "$stamp" ] && [ "$stamp" -nt "$MKDUMP" ] && [ "$stamp" -nt tests/fixtures.sh ]; then
-	exit 0
-fi
-rm -rf "$FIX"
-mkdir -p "$FIX"
-while read -r name opts; do
-	case $name in ''|'#'*) continue ;; esac
-	# shellcheck disable=SC2086
-	"$MKDUMP" $opts "$FIX/$name" >/dev/null
-done <<'LIST'
+
+fresh() {   # stamp file...: whether stamp exists and is newer than each file
+	[ -f "$1" ] || return 1
+	_stamp=$1; shift
+	for _f; do [ "$_stamp" -nt "$_f" ] || return 1; done
+}
+
+if ! fresh "$FIX/.stamp" "$MKDUMP" tests/fixtures.sh; then
+	rm -rf "$FIX"
+	mkdir -p "$FIX"
+	while read -r name opts; do
+		case $name in ''|'#'*) continue ;; esac
+		# shellcheck disable=SC2086
+		"$MKDUMP" $opts "$FIX/$name" >/dev/null
+	done <<'LIST'
 # name       mkdump options
 example      --example
 small        --records 2000 --seed 1
@@ -33,5 +40,19 @@ short        --records 600 --seed 12 --short-mapping
 v9           --records 100 --seed 13 --raw-version 9
 flush        --records 3000 --seed 2 --flush 6 --workers 6 --start-time 14800
 allocs       --records 4000 --seed 21 --alloc-records all
+d200k        --records 200000 --seed 42 --no-truth
 LIST
-touch "$stamp"
+	touch "$FIX/.stamp"
+fi
+
+P=$FIX/pfsched
+if ! fresh "$P/.stamp" tests/fixtures/mkpfsched.py tests/fixtures/mkperfetto.py tests/fixtures.sh; then
+	rm -rf "$P"
+	for form in full compact; do
+		for s in 1 2 3; do
+			mkdir -p "$P/$form$s"
+			python3 tests/fixtures/mkpfsched.py "$P/$form$s/t.pb" --form $form --seed $s
+		done
+	done
+	touch "$P/.stamp"
+fi

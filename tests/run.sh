@@ -3,6 +3,12 @@
 # golden cases (tests/golden.sh) and end-to-end scripts (tests/sh/*.sh).
 # Ends with "N passed, N failed"; exits 1 if anything failed.
 # With arguments, runs only those (tests/sh/NAME.sh files, or "golden").
+# TEST_JOBS tests run at once (default: nproc). A script with a line
+# "# run alone: WHY" runs with no other beside it; those start first, then
+# the rest, slowest first by the last full run's times ($B/tests/times).
+# Each test's output is printed whole, in the order above, and ends with
+# its wall time ("# NAME: 12.3 s"); with BT_TEST_TIMES=1 the slowest
+# fifteen are listed again before the count.
 set -u
 B=${B:-build}
 export B LC_ALL=C TZ=UTC
@@ -13,41 +19,109 @@ PATH=/usr/bin:$PATH
 export PATH
 ROOT=$(pwd)
 export ROOT
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+JOBS=${TEST_JOBS:-$(nproc)}
+case $JOBS in
+''|*[!0-9]*|0) echo "TEST_JOBS must be a number of tests to run at once, not '$JOBS'" >&2; exit 2 ;;
+esac
+TIMES=$B/tests/times
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+: >"$W/log"
 
-run() {   # name command...
-	name=$1; shift
-	echo "# $name"
-	"$@" >"$log.out" 2>&1
+n=0
+add() {   # name file: test n+1 runs file (a script if *.sh)
+	n=$((n + 1))
+	a=0 w=1
+	case $2 in *.sh) grep -q '^# run alone: ' "$2" 2>/dev/null && a=1 w=$JOBS ;; esac
+	eval "name_$n=\$1 file_$n=\$2 alone_$n=\$a w_$n=\$w done_$n=0"
+}
+
+one() {   # i: run test i into $W/i.out and its time into $W/i.time, then tell fd 4
+	eval "_name=\$name_$1 _file=\$file_$1"
+	t0=$(date +%s.%N)
+	# SIGINT and SIGQUIT back to their defaults: sh ignores them in a
+	# background job, and the tests (and ^C) expect them as in the foreground.
+	case $_file in
+	*.sh) env --default-signal=INT,QUIT sh "$_file" ;;
+	*) env --default-signal=INT,QUIT "$_file" ;;
+	esac >"$W/$1.out" 2>&1 </dev/null 4>&-
 	rc=$?
-	cat "$log.out"
-	cat "$log.out" >>"$log"
-	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$log.out"; then
-		echo "not ok - $name exited with status $rc"
-		echo "not ok - $name exited with status $rc" >>"$log"
+	t1=$(date +%s.%N)
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$W/$1.out"; then
+		echo "not ok - $_name exited with status $rc" >>"$W/$1.out"
 	fi
-	rm -f "$log.out"
+	awk -v n="$_name" -v a="$t0" -v b="$t1" 'BEGIN { printf "%s %.1f\n", n, b - a }' >"$W/$1.time"
+	echo "$1" >&4
+}
+
+next=1
+show() {   # print the finished tests from $next on, in their order
+	while [ $next -le $n ] && eval "[ \$done_$next = 1 ]"; do
+		read -r _name _s <"$W/$next.time"
+		{ echo "# $_name"; cat "$W/$next.out"; echo "# $_name: $_s s"; } | tee -a "$W/log"
+		next=$((next + 1))
+	done
 }
 
 sh tests/fixtures.sh || { echo "not ok - generating fixtures"; echo "0 passed, 1 failed"; exit 1; }
 if [ $# -gt 0 ]; then
 	for t in "$@"; do
 		case $t in
-		golden) run golden sh tests/golden.sh ;;
-		*) run "$(basename "$t" .sh)" sh "$t" ;;
+		golden) add golden tests/golden.sh ;;
+		*) add "$(basename "$t" .sh)" "$t" ;;
 		esac
 	done
 else
 	for t in "$B"/tests/t_*; do
-		[ -x "$t" ] && run "$(basename "$t")" "$t"
+		[ -x "$t" ] && add "$(basename "$t")" "$t"
 	done
-	run golden sh tests/golden.sh
+	add golden tests/golden.sh
 	for t in tests/sh/*.sh; do
-		run "$(basename "$t" .sh)" sh "$t"
+		add "$(basename "$t" .sh)" "$t"
 	done
 fi
-passed=$(grep -c '^ok' "$log")
-failed=$(grep -c '^not ok' "$log")
+
+# The start order: those that run alone first (so that no other waits for
+# them), then tests not timed yet (they may be slow), then the slowest of
+# the last full run; ties in print order.
+i=1
+while [ $i -le $n ]; do
+	eval "echo \"\$name_$i $i \$alone_$i\""
+	i=$((i + 1))
+done >"$W/names"
+order=$(awk -v f="$TIMES" '
+	BEGIN { while ((getline l <f) > 0) { split(l, a, " "); s[a[1]] = a[2] } }
+	{ print ($3 == 1 ? 0 : $1 in s ? 2 : 1), ($1 in s ? s[$1] : 0), $2 }' "$W/names" |
+	sort -k1,1n -k2,2gr -k3,3n | cut -d' ' -f3)
+
+mkfifo "$W/done"
+exec 4<>"$W/done"
+running=0
+for i in $order; do
+	eval "w=\$w_$i"
+	while [ $running -gt 0 ] && [ $((running + w)) -gt "$JOBS" ]; do
+		read -r d <&4
+		eval "done_$d=1 running=\$((running - w_$d))"
+		show
+	done
+	one "$i" &
+	running=$((running + w))
+done
+while [ $running -gt 0 ]; do
+	read -r d <&4
+	eval "done_$d=1 running=\$((running - w_$d))"
+	show
+done
+wait
+
+if [ $# -eq 0 ] && [ -d "$B/tests" ]; then
+	cat "$W"/*.time >"$TIMES.new" && mv "$TIMES.new" "$TIMES"
+fi
+if [ "${BT_TEST_TIMES:-0}" = 1 ]; then
+	echo "# slowest:"
+	cat "$W"/*.time | sort -k2,2gr | head -15 | awk '{ printf "# %s: %s s\n", $1, $2 }'
+fi
+passed=$(grep -c '^ok' "$W/log")
+failed=$(grep -c '^not ok' "$W/log")
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

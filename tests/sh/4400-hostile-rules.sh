@@ -6,6 +6,8 @@
 # no report) naming file, rule and limit.
 # Every run is under `timeout`, so a hole fails the test instead of hanging.
 # Also the 20k-method dump without page faults, which was quadratic.
+# run alone: it times the tool (20k methods in under 2 s: 0.6 s here), and
+# another test beside it on the cores made that 2.2 s
 . tests/lib.sh
 H=$ROOT/tests/rules/hostile
 J=$ROOT/tests/fixtures/report_json.py

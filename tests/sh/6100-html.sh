@@ -87,9 +87,8 @@ digest() {   # input page
 		FROM slices GROUP BY tid ORDER BY tid)" --format tsv | sed -n 2p
 }
 
-"$MKDUMP" --records 200000 --seed 42 --no-truth "$T/d200k" >/dev/null
 for case in example bundled d200k; do   # the spec's example, examples/sampling.bin, 200k records
-	case $case in example) in=$FIX/example ;; bundled) in=$ROOT/examples/sampling.bin ;; *) in=$T/d200k ;; esac
+	case $case in example) in=$FIX/example ;; bundled) in=$ROOT/examples/sampling.bin ;; *) in=$FIX/d200k ;; esac
 	rules=
 	[ $case = bundled ] && rules="--rules $ROOT/examples/startup.lua"   # findings with times to link
 	"$BIN" analyze -q "$in" $rules -o "$T/$case.html"
@@ -167,7 +166,7 @@ check "--format html writes the same page to stdout" cmp "$T/stdout.html" "$T/ex
 like "$(grep -o '[0-9]* more rows not shown' "$T/d200k.html")" '^[1-9][0-9]* more rows not shown$' \
 	"d200k: a long table is cut, with a note of the rows left out"
 size=$(wc -c <"$T/d200k.html")
-nsl=$("$BIN" query -q "$T/d200k" "SELECT count(*) FROM slices" --format tsv | sed -n 2p)
+nsl=$("$BIN" query -q "$FIX/d200k" "SELECT count(*) FROM slices" --format tsv | sed -n 2p)
 check "d200k: the page holds its $nsl slices in under 8 bytes each, plus 3 MB ($size bytes)" \
 	test "$size" -lt $((8 * nsl + 3000000))
 
@@ -184,12 +183,12 @@ like "$(grep -o '"names":\[[^]]*\]' "$T/full.html")" '"void android\.os\.Looper\
 # the line cleared at the end; a quick write, or a stderr that is no
 # terminal, gets none.
 slow='(head -c 1 >/dev/null; sleep 2; cat >/dev/null)'
-out=$(script -qec "'$BIN' '$T/d200k' --format html | $slow" /dev/null | tr '\r' '\n')
+out=$(script -qec "'$BIN' '$FIX/d200k' --format html | $slow" /dev/null | tr '\r' '\n')
 like "$out" "writing 'stdout': +[0-9]+%" "d200k: a slow write shows its progress on a terminal"
 like "$(printf '%s\n' "$out" | tail -n 1 | od -An -c | tr -d ' \n')" '^033\[K' "and clears the line when done"
 out=$(script -qec "'$BIN' '$FIX/example' -o '$T/quick.html'" /dev/null | tr '\r' '\n')
 is "$(printf '%s\n' "$out" | grep -c "writing")" 0 "a quick write shows no progress"
-"$BIN" "$T/d200k" --format html 2>"$T/e" | sh -c "$slow"
+"$BIN" "$FIX/d200k" --format html 2>"$T/e" | sh -c "$slow"
 is "$(grep -c writing "$T/e")" 0 "no progress when stderr is not a terminal"
 
 # Hostile text: symbols and rule output holding markup stay text.

@@ -18,8 +18,7 @@ main_sql="$totals_sql WHERE tid = (SELECT tid FROM threads WHERE is_main)"
 top_sql="SELECT f.name FROM methods m JOIN frames f ON f.id = m.frame_id GROUP BY m.frame_id
 	ORDER BY sum(m.self_ns) DESC LIMIT 1"
 
-"$MKDUMP" --records 200000 --seed 42 --no-truth "$T/d200k" >/dev/null
-"$BIN" import -q "$T/d200k" -o "$T/d200k.db"
+"$BIN" import -q "$FIX/d200k" -o "$T/d200k.db"
 "$BIN" import -q "$FIX/example" -o "$T/example.db"
 "$BIN" import -q "$ROOT/examples/sampling.bin" -o "$T/bundled.db"
 

@@ -6,17 +6,14 @@
 # compact sched); the real API 32 warm start against check_pf_sched.py's own
 # reading of its compact bundles; scheduler bundles cut short salvaged.
 . tests/lib.sh
-MK="python3 tests/fixtures/mkpfsched.py"
 CK="python3 tests/fixtures/check_pf_sched.py"
 
 for form in full compact; do
 	for s in 1 2 3; do
-		d=$T/$form$s
-		mkdir -p "$d"
-		$MK "$d/t.pb" --form $form --seed $s
-		"$BIN" import -q "$d/t.pb" -o "$d.db"
+		d=$FIX/pfsched/$form$s   # mkpfsched.py --form $form --seed $s and its truth (tests/fixtures.sh)
+		"$BIN" import -q "$d/t.pb" -o "$T/$form$s.db"
 		is "$?" 0 "$form seed $s: import exits 0"
-		out=$($CK truth "$d" "$d.db")
+		out=$($CK truth "$d" "$T/$form$s.db")
 		is "$(echo "$out" | grep -c '^not ok')" 0 "$form seed $s: states, wakers and CPU per slice exact"
 		echo "$out" | grep '^not ok' | head -3 | sed 's/^/# /'
 	done
@@ -42,7 +39,7 @@ like "$(grep -E '^7663 ' "$T/r.txt")" "^7663 +enchmark.target +1 +150.6 +15.9 " 
 
 # cut inside the compact bundles, and their bytes flipped: salvaged or refused
 # with the file and offset, never a crash
-c=$T/compact1/t.pb
+c=$FIX/pfsched/compact1/t.pb
 size=$(wc -c <"$c")
 for cut in 200 400 700 $((size / 2)); do
 	head -c $cut "$c" >"$T/cut.pb"

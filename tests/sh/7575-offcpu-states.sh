@@ -9,7 +9,6 @@
 # main thread's states in each window); a trace without states keeps them
 # NULL and its reports without the columns.
 . tests/lib.sh
-MK="python3 tests/fixtures/mkpfsched.py"
 TAB=$(printf '\t')
 qa() {   # input sql: every row, tab-separated
 	"$BIN" query -q "$1" "$2" --format tsv | sed 1d
@@ -38,24 +37,22 @@ PY
 
 for form in full compact; do
 	for s in 1 2 3; do
-		d=$T/$form$s
-		mkdir -p "$d"
-		$MK "$d/t.pb" --form $form --seed $s
-		"$BIN" import -q "$d/t.pb" -o "$d.db"
+		d=$FIX/pfsched/$form$s   # mkpfsched.py --form $form --seed $s and its truth (tests/fixtures.sh)
+		"$BIN" import -q "$d/t.pb" -o "$T/$form$s.db"
 		is "$?" 0 "$form seed $s: import exits 0"
 		set -- $(truth_split "$d")
-		is "$(q "$d.db" 'SELECT runnable_dur, sleeping_dur, io_dur, uninterruptible_dur FROM threads WHERE is_main = 1')" \
+		is "$(q "$T/$form$s.db" 'SELECT runnable_dur, sleeping_dur, io_dur, uninterruptible_dur FROM threads WHERE is_main = 1')" \
 			"$1$TAB$2$TAB$3$TAB$4" "$form seed $s: the main thread's runnable, sleeping, I/O and D time as the truth's states give them"
 		is "$(($1 + $2 + $3 + $4 + $5))" "$6" "$form seed $s: with the CPU time they add up to the slices' wall (the truth's own sums)"
 		check "$form seed $s: the truth has some of each kind" test "$1" -gt 0 -a "$2" -gt 0
 	done
 done
-d=$T/full1
-"$BIN" -q "$d.db" -o "$T/f.txt"
+d=$FIX/pfsched/full1
+"$BIN" -q "$T/full1.db" -o "$T/f.txt"
 like "$(grep -E '^tid +thread' "$T/f.txt")" "offcpu ms +runnable ms +sleeping ms +io ms +uninterruptible ms +blocked ms" \
 	"the Threads table shows the states' columns"
 set -- $(truth_split "$d")
-"$BIN" -q "$d.db" --format json -o "$T/f.json"
+"$BIN" -q "$T/full1.db" --format json -o "$T/f.json"
 is "$(python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))["tables"]["threads"]
