@@ -181,15 +181,24 @@ static void add_record(struct bt_batch_list *l, struct bt_strmap *by_hash, struc
 	bt_strmap_put(by_hash, it->hash, strlen(it->hash), (uint32_t)l->n);
 }
 
-/* One of the batch's own lines (they all begin so) that is no record: cut
- * by a kill while it was written, ended by the next run's line start (or,
- * from runs before those, continued by its first line). Its trace is run
- * again; anything else that is no record is an error. */
+/* One of the batch's own lines (they all begin so) cut by a kill while it
+ * was written: it ends before its object does, or (from runs before lines
+ * began on their own) the next run's first record goes on inside it. Its
+ * trace is run again; any other line that is no record is an error. */
 static int cut_line(const char *p, const char *nl)
 {
 	static const char start[] = "{\"path\":";
+	size_t n = sizeof start - 1;
+	const char *q;
 
-	return (size_t)(nl - p) >= sizeof start - 1 && !memcmp(p, start, sizeof start - 1);
+	if ((size_t)(nl - p) < n || memcmp(p, start, n))
+		return 0;
+	if (nl[-1] != '}')
+		return 1;
+	for (q = p + 1; q + n <= nl; q++)
+		if (!memcmp(q, start, n))
+			return 1;
+	return 0;
 }
 
 int bt_manifest_load(const char *path, struct bt_batch_list *l, struct bt_err *err)

@@ -190,7 +190,14 @@ static void test_manifest(void)
 	bt_buf_adds(&text, "\n{\"path\":1}\n");
 	put("m.jsonl", text.buf, text.len);
 	ok(bt_manifest_load(at("m.jsonl"), &l, &err) == BT_EFORMAT && strstr(err.msg, "m.jsonl: line 5"),
-	   "a line that is no record: BT_EFORMAT naming its line");
+	   "a line that is no record: BT_EFORMAT naming its line (the cut line before it skipped)");
+	bt_batch_list_release(&l);
+	bt_buf_reset(&text);
+	bt_buf_adds(&text, "{\"path\":\"cut");   /* a run killed while writing, the next one's line after it */
+	bt_manifest_line(&a, 0, &text);
+	put("m.jsonl", text.buf, text.len);
+	ok(!bt_manifest_load(at("m.jsonl"), &l, &err) && l.n == 0,
+	   "a cut line a later run went on in: skipped (its traces run again)");
 	bt_batch_list_release(&l);
 	ok(!bt_manifest_load(at("none.jsonl"), &l, &err) && l.n == 0, "no manifest: no records");
 	bt_buf_release(&text);
