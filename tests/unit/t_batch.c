@@ -189,7 +189,7 @@ static void test_manifest(void)
 	bt_batch_list_release(&l);
 	bt_buf_adds(&text, "\n{\"path\":1}\n");
 	put("m.jsonl", text.buf, text.len);
-	ok(bt_manifest_load(at("m.jsonl"), &l, &err) == BT_EFORMAT && strstr(err.msg, "m.jsonl: line 5"),
+	ok(bt_manifest_load(at("m.jsonl"), &l, &err) == BT_EFORMAT && strstr(err.msg, "m.jsonl: line 6"),
 	   "a line that is no record: BT_EFORMAT naming its line (the cut line before it skipped)");
 	bt_batch_list_release(&l);
 	bt_buf_reset(&text);
