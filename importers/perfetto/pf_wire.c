@@ -491,24 +491,26 @@ static int packed32(struct pf_arena *a, const struct fld *f, size_t *n, void **o
 	return packed_each(a, f, 4, n, out);
 }
 
-/* Compact sched (a bundle's switches and wakings as columns): fields of
- * other kernels' versions (prios, target CPUs) are skipped, as protobuf-c
- * keeps them apart among its unknown fields. */
-static int compact(struct pf_arena *a, const struct fld *in, Perfetto__Protos__CompactSched **out)
+/* Compact sched's columns into c (a bundle's switches and wakings): with
+ * names, the threads' names too (the comm table and indexes), which
+ * pf_wire_sched's second reading skips. Fields of other kernels' versions
+ * (prios, target CPUs) are skipped, as protobuf-c keeps them apart among
+ * its unknown fields; a column in another wire type (unpacked values) is
+ * protobuf-c's. */
+static int columns(struct pf_arena *a, const struct fld *in, Perfetto__Protos__CompactSched *c, int names)
 {
-	static const Perfetto__Protos__CompactSched init = PERFETTO__PROTOS__COMPACT_SCHED__INIT;
-	Perfetto__Protos__CompactSched *c = msg(a, &init, sizeof init);
 	const uint8_t *b = in->p, *e = in->p + in->len;
 	size_t nstr = 0;
 	struct fld f;
 	int rc, ok = 1;
 
-	while ((rc = next(&b, e, &f)) == 1)
+	while (names && (rc = next(&b, e, &f)) == 1)
 		nstr += f.tag == TAG(5, 2);
-	if (rc)
+	if (names && rc)
 		return 0;
-	c->intern_table = array(a, nstr, sizeof *c->intern_table);
+	c->intern_table = names ? array(a, nstr, sizeof *c->intern_table) : NULL;
 	for (b = in->p; ok && (rc = next(&b, e, &f)) == 1;) {
+		unsigned num = f.tag >> 3;
 		switch (f.tag) {
 		case TAG(1, 2):
 			ok = packed64(a, &f, &c->n_switch_timestamp, (void **)&c->switch_timestamp);
@@ -519,28 +521,35 @@ static int compact(struct pf_arena *a, const struct fld *in, Perfetto__Protos__C
 		case TAG(3, 2):
 			ok = packed32(a, &f, &c->n_switch_next_pid, (void **)&c->switch_next_pid);
 			break;
-		case TAG(5, 2):
-			c->intern_table[c->n_intern_table++] = str(a, &f);
-			break;
-		case TAG(6, 2):
-			ok = packed32(a, &f, &c->n_switch_next_comm_index, (void **)&c->switch_next_comm_index);
-			break;
 		case TAG(7, 2):
 			ok = packed64(a, &f, &c->n_waking_timestamp, (void **)&c->waking_timestamp);
 			break;
 		case TAG(8, 2):
 			ok = packed32(a, &f, &c->n_waking_pid, (void **)&c->waking_pid);
 			break;
-		case TAG(11, 2):
-			ok = packed32(a, &f, &c->n_waking_comm_index, (void **)&c->waking_comm_index);
+		case TAG(5, 2):
+			if (names)
+				c->intern_table[c->n_intern_table++] = str(a, &f);
 			break;
-		default:   /* a known field in another wire type (unpacked values) is protobuf-c's */
-			ok = !((f.tag >> 3) <= 3 || (f.tag >> 3) == 5 || (f.tag >> 3) == 6 || (f.tag >> 3) == 7 ||
-			       (f.tag >> 3) == 8 || (f.tag >> 3) == 11);
+		case TAG(6, 2):
+			ok = !names || packed32(a, &f, &c->n_switch_next_comm_index, (void **)&c->switch_next_comm_index);
+			break;
+		case TAG(11, 2):
+			ok = !names || packed32(a, &f, &c->n_waking_comm_index, (void **)&c->waking_comm_index);
+			break;
+		default:
+			ok = !(num <= 3 || num == 7 || num == 8 || (names && (num == 5 || num == 6 || num == 11)));
 		}
 	}
-	*out = c;
 	return ok && rc == 0;
+}
+
+static int compact(struct pf_arena *a, const struct fld *in, Perfetto__Protos__CompactSched **out)
+{
+	static const Perfetto__Protos__CompactSched init = PERFETTO__PROTOS__COMPACT_SCHED__INIT;
+
+	*out = msg(a, &init, sizeof init);
+	return columns(a, in, *out, 1);
 }
 
 static int ftrace(struct pf_arena *a, const struct fld *in, Perfetto__Protos__FtraceEventBundle **out)
@@ -573,36 +582,6 @@ static int ftrace(struct pf_arena *a, const struct fld *in, Perfetto__Protos__Ft
 	return rc == 0;
 }
 
-static int sched_columns(struct pf_arena *a, const struct fld *in, Perfetto__Protos__CompactSched *c)
-{
-	const uint8_t *b = in->p, *e = in->p + in->len;
-	struct fld f;
-	int rc, ok = 1;
-
-	while (ok && (rc = next(&b, e, &f)) == 1) {
-		switch (f.tag) {
-		case TAG(1, 2):
-			ok = packed64(a, &f, &c->n_switch_timestamp, (void **)&c->switch_timestamp);
-			break;
-		case TAG(2, 2):
-			ok = packed64(a, &f, &c->n_switch_prev_state, (void **)&c->switch_prev_state);
-			break;
-		case TAG(3, 2):
-			ok = packed32(a, &f, &c->n_switch_next_pid, (void **)&c->switch_next_pid);
-			break;
-		case TAG(7, 2):
-			ok = packed64(a, &f, &c->n_waking_timestamp, (void **)&c->waking_timestamp);
-			break;
-		case TAG(8, 2):
-			ok = packed32(a, &f, &c->n_waking_pid, (void **)&c->waking_pid);
-			break;
-		default:   /* names, prios: not the scheduler's; its columns unpacked: protobuf-c's */
-			ok = !((f.tag >> 3) <= 3 || (f.tag >> 3) == 7 || (f.tag >> 3) == 8);
-		}
-	}
-	return ok && rc == 0;
-}
-
 int pf_wire_sched(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto__Protos__FtraceEventBundle *fb,
 		  Perfetto__Protos__CompactSched *c)
 {
@@ -619,7 +598,7 @@ int pf_wire_sched(struct pf_arena *a, const uint8_t *data, size_t len, Perfetto_
 			if (g.tag == TAG(1, 0) && !fb->has_cpu)
 				fb->has_cpu = 1, fb->cpu = (uint32_t)g.v;
 			else if (g.tag == TAG(4, 2) && !fb->compact_sched) {
-				if (!sched_columns(a, &g, c))
+				if (!columns(a, &g, c, 0))
 					return 0;
 				fb->compact_sched = c;
 			} else if ((g.tag >> 3) == 1 || (g.tag >> 3) == 2 || (g.tag >> 3) == 4)
