@@ -58,6 +58,9 @@ truth() {   # dir key
 }
 
 # One value from SQL against a database or dump.
+man() {   # manifest python-expression over l (a batch manifest's lines as dicts): print its value
+	python3 -c 'import json, sys; l = [json.loads(x) for x in open(sys.argv[1])]; print(eval(sys.argv[2]))' "$1" "$2"
+}
 jq_() {   # file python-expression over d (the file's JSON): print its value
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }

@@ -21,9 +21,6 @@ out=$T/out
 err=$("$BIN" batch "$in" -o "$out" -j 2 2>&1 >/dev/null)
 is "$?" 4 "some traces failed: exit 4"
 m=$out/manifest.jsonl
-man() {   # python over l (the manifest's lines as dicts): print its value
-	python3 -c 'import json, sys; l = [json.loads(x) for x in open(sys.argv[1])]; print(eval(sys.argv[2]))' "$1" "$2"
-}
 is "$(man "$m" 'len(l)')" "$(find "$in" -type f ! -path '*/.hidden/*' | wc -l)" "a manifest line per file found, hidden ones left out"
 is "$(man "$m" '[x["path"] for x in l] == sorted(x["path"] for x in l)')" True "lines in path order"
 is "$(man "$m" 'sorted(set(k for x in l for k in x))')" \

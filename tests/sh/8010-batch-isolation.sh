@@ -7,10 +7,6 @@
 
 in=$T/in
 for s in 1 2 3; do "$MKDUMP" --records 1500 --seed $s --no-truth "$in/d$s" >/dev/null; done
-man() {   # manifest python-expression over l (its lines as dicts)
-	python3 -c 'import json, sys; l = [json.loads(x) for x in open(sys.argv[1])]; print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # out of memory: one worker, not the batch
 if sanitized; then
 	echo "ok - # SKIP no address-space limit under a sanitizer build"

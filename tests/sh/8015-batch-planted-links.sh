@@ -11,9 +11,6 @@ in=$T/in
 for s in 1 2; do "$MKDUMP" --records 1500 --seed $s --no-truth "$in/d$s" >/dev/null; done
 mkdir -p "$in/bad"
 head -c 20 "$in/d1/sampling.bin" >"$in/bad/sampling.bin"   # cut in its header: the worker fails
-man() {   # manifest python-expression over l (its lines as dicts)
-	python3 -c 'import json, sys; l = [json.loads(x) for x in open(sys.argv[1])]; print(eval(sys.argv[2]))' "$1" "$2"
-}
 "$BIN" batch -q "$in" -o "$T/first" --db 2>/dev/null
 ok=$(man "$T/first/manifest.jsonl" '" ".join(x["hash"] for x in l if x["status"] == "ok")')
 bad=$(man "$T/first/manifest.jsonl" '" ".join(x["hash"] for x in l if x["status"] == "failed")')

@@ -12,9 +12,6 @@ bt.rule{ id = "hang", run = function()
 end }
 LUA
 "$MKDUMP" --records 300 --seed 7 --no-truth "$T/in/h" >/dev/null
-man() {   # manifest python-expression over l (its lines as dicts)
-	python3 -c 'import json, sys; l = [json.loads(x) for x in open(sys.argv[1])]; print(eval(sys.argv[2]))' "$1" "$2"
-}
 mkdir -p "$T/tmp1" "$T/tmp2"
 TMPDIR=$T/tmp1 "$BIN" batch -q "$T/in" -o "$T/o1" --db --timeout 1 --rules "$T/hang.lua" \
 	--set lua.max_instructions=100000000000 2>/dev/null
