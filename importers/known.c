@@ -125,6 +125,19 @@ int bt_known_sidecar(const unsigned char *h, size_t n)
 	return is_sampling_mapping(h, n) || is_method_mapping(h, n) || is_proguard_mapping(h, n);
 }
 
+int bt_known_sidecar_file(const char *path)
+{
+	unsigned char h[64];
+	size_t n = 0;
+	FILE *f = fopen(path, "rb");
+
+	if (f) {
+		n = fread(h, 1, sizeof h, f);
+		fclose(f);
+	}
+	return n && bt_known_sidecar(h, n);
+}
+
 const char *bt_known_format(const unsigned char *h, size_t n)
 {
 	if (is_sampling_mapping(h, n))

@@ -16,5 +16,7 @@ const char *bt_known_text(const char *path);
  * a methodMapping.txt, a ProGuard/R8 mapping.txt): batch counts these as
  * sidecars, not as inputs it could not read. */
 int bt_known_sidecar(const unsigned char *h, size_t n);
+/* The same of the file at path (its first 64 bytes); 0 if it cannot be read. */
+int bt_known_sidecar_file(const char *path);
 
 #endif

@@ -8,7 +8,6 @@
  * output exists.
  */
 #include <dirent.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,20 +67,6 @@ static void add_all(struct inputs *in, const char *const *paths, int n)
 		add(in, paths[i]);
 }
 
-/* Whether path holds a mapping (btrace's, btrace 2.0's, ProGuard's). */
-static int sidecar(const char *path)
-{
-	unsigned char h[64];
-	size_t n = 0;
-	FILE *f = fopen(path, "rb");
-
-	if (f) {
-		n = fread(h, 1, sizeof h, f);
-		fclose(f);
-	}
-	return n && bt_known_sidecar(h, n);
-}
-
 /* The existing regular file among o's outputs that is an input, with the
  * input's path (NULL: a mapping); NULL if none. */
 static const char *clobbered(const struct bt_opts *o, struct inputs *in, const char **which)
@@ -95,7 +80,7 @@ static const char *clobbered(const struct bt_opts *o, struct inputs *in, const c
 		const char *out = k < 5 ? outs[k] : o->outs[k - 5];
 		if (!out || !strcmp(out, "-") || stat(out, &st) || !S_ISREG(st.st_mode))
 			continue;
-		if (sidecar(out))
+		if (bt_known_sidecar_file(out))   /* a mapping, found beside its trace */
 			return out;
 		if (!loaded++) {
 			add_all(in, (const char *const *)o->inputs, o->ninputs);

@@ -20,9 +20,6 @@ static const char *probe(const char *path, struct bt_buf *why, int *sidecar)
 {
 	const struct bt_importer *imp;
 	struct bt_err e = BT_ERR_INIT;
-	unsigned char head[64];
-	size_t n = 0;
-	FILE *f;
 
 	*sidecar = 0;
 	if (bt_db_is_trace_db(path))
@@ -30,11 +27,7 @@ static const char *probe(const char *path, struct bt_buf *why, int *sidecar)
 	if (!bt_importer_find(path, &imp, &e))
 		return imp->name;
 	bt_buf_adds(why, e.msg);
-	if ((f = fopen(path, "rb"))) {
-		n = fread(head, 1, sizeof head, f);
-		fclose(f);
-	}
-	*sidecar = bt_known_sidecar(head, n);
+	*sidecar = bt_known_sidecar_file(path);
 	return NULL;
 }
 
