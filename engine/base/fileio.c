@@ -157,6 +157,25 @@ int bt_is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+int bt_write_all(int fd, const void *b, size_t n)
+{
+	const unsigned char *c = b;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = EIO;
+			return -1;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 static int own_outputs;
 
 void bt_out_own(int on)

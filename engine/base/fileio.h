@@ -44,6 +44,10 @@ void bt_fmap_drop(struct bt_fmap *m, size_t upto);
  */
 int bt_temp_file(const char *stem, const char *what, struct bt_buf *name, struct bt_err *err);
 
+/* Write all n bytes of b to fd (through short writes and EINTR): 0, or
+ * -1 with errno (EIO if a write wrote nothing). */
+int bt_write_all(int fd, const void *b, size_t n);
+
 /* 1 if path is a directory, 0 otherwise. */
 int bt_is_dir(const char *path);
 /* 1 if path names an existing regular file. */

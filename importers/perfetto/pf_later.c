@@ -78,16 +78,9 @@ static int copy(struct pf *p, struct pf_later *l, const uint8_t *data, size_t le
 		bt_temps_remove(name.buf);   /* the open descriptor is all it needs */
 		bt_buf_release(&name);
 	}
-	while (len) {
-		ssize_t w = write(l->fd, data, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return io_fail(p, "writing", err);
-		data += w;
-		len -= (size_t)w;
-		l->fsize += (uint64_t)w;
-	}
+	if (bt_write_all(l->fd, data, len))
+		return io_fail(p, "writing", err);
+	l->fsize += len;
 	return BT_OK;
 }
 

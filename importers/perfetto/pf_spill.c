@@ -127,18 +127,7 @@ void pf_spill_close(struct pf *p)
 
 static int write_all(struct pf *p, int fd, const void *b, size_t n, struct bt_err *err)
 {
-	const unsigned char *c = b;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return io_fail(p, "writing", err);
-		c += w;
-		n -= (size_t)w;
-	}
-	return BT_OK;
+	return bt_write_all(fd, b, n) ? io_fail(p, "writing", err) : BT_OK;
 }
 
 /* Records go out through one buffer, to the run file or the pending one. */
