@@ -23,13 +23,7 @@ else
 fi
 
 # a worker killed by a signal
-cat >"$T/slow.lua" <<'LUA'
-bt.rule{ id = "slow", run = function()
-  local x = 0
-  for i = 1, 10000000 do x = x + i end
-  bt.metric("slow.x", x)
-end }
-LUA
+cp "$ROOT/tests/rules/slow.lua" "$T/"
 slow="--rules $T/slow.lua --set lua.max_instructions=2000000000"
 # shellcheck disable=SC2086
 "$BIN" batch -q "$in" -o "$T/k" -j 1 $slow 2>/dev/null &
@@ -48,12 +42,7 @@ is "$(man "$T/k/manifest.jsonl" '[x["error"] for x in l if x["status"] == "faile
 is "$(man "$T/k/manifest.jsonl" 'sum(x["status"] == "ok" for x in l)')" 2 "the other two are analysed"
 
 # a worker past --timeout: killed, its trace failed
-cat >"$T/hang.lua" <<'LUA'
-bt.rule{ id = "hang", run = function()
-  local x = 0
-  for i = 1, 2000000000 do x = x + i end
-end }
-LUA
+cp "$ROOT/tests/rules/hang.lua" "$T/"
 "$MKDUMP" --records 300 --seed 7 --no-truth "$T/hang/h" >/dev/null
 "$BIN" batch -q "$T/hang/h" -o "$T/to" --timeout 1 --rules "$T/hang.lua" --set lua.max_instructions=100000000000 2>/dev/null
 is "$?" 4 "--timeout: the hung trace fails, exit 4"

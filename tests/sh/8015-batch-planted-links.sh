@@ -54,13 +54,7 @@ is "$(ls "$T/elsewhere" | wc -l)" 0 "nothing written where it points"
 
 # item 9: a resumed batch appends its journal on a line of its own, and a
 # line cut by a kill (or one an older run appended to) is skipped on load
-cat >"$T/slow.lua" <<'LUA'
-bt.rule{ id = "slow", run = function()
-  local x = 0
-  for i = 1, 10000000 do x = x + i end
-  bt.metric("slow.x", x)
-end }
-LUA
+cp "$ROOT/tests/rules/slow.lua" "$T/"
 rm -rf "$in/bad"
 "$MKDUMP" --records 1500 --seed 3 --no-truth "$in/d3" >/dev/null
 j=$T/j

@@ -5,12 +5,7 @@
 # as under a parent that ignores it) gets SIGKILL after a grace of 5 s and
 # the batch removes its leftovers in OUTDIR. Nothing of either is left.
 . tests/lib.sh
-cat >"$T/hang.lua" <<'LUA'
-bt.rule{ id = "hang", run = function()
-  local x = 0
-  for i = 1, 2000000000 do x = x + i end
-end }
-LUA
+cp "$ROOT/tests/rules/hang.lua" "$T/"
 "$MKDUMP" --records 300 --seed 7 --no-truth "$T/in/h" >/dev/null
 mkdir -p "$T/tmp1" "$T/tmp2"
 TMPDIR=$T/tmp1 "$BIN" batch -q "$T/in" -o "$T/o1" --db --timeout 1 --rules "$T/hang.lua" \
