@@ -9,8 +9,7 @@
 # its slices.
 . tests/lib.sh
 d=$T/w
-mkdir -p "$d"
-python3 tests/fixtures/mkpfsched.py "$d/t.pb" --form compact --seed 1
+cp -r "$FIX/pfsched/compact1" "$d"   # mkpfsched.py --form compact --seed 1 and its truth (tests/fixtures.sh)
 python3 - "$d" <<'EOF'
 import csv, sys
 sys.path.insert(0, "tests/fixtures")
