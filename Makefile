@@ -12,7 +12,8 @@
 # make fuzz       libFuzzer on the importers (Android, iOS, Perfetto, btrace 2.0,
 #                 ART, systrace), compare's JSON report reader and merge's (FUZZ_SECONDS=600
 #                 in all, split between them;
-#                 FUZZ_TARGETS="ios perfetto" for some)
+#                 FUZZ_TARGETS="ios perfetto" for some), then generated rule files
+#                 that try to escape the Lua sandbox's budgets (FUZZ_LUA_SECONDS=600)
 # make clean
 
 B ?= build
@@ -167,19 +168,21 @@ bench: $(BIN) $(MKDUMP)
 	@B=$(B) sh tests/bench.sh
 
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= android ios perfetto json btrace2 art systrace fleet
+FUZZ_TARGETS ?= android ios perfetto json btrace2 art systrace fleet lua
+FUZZ_LUA_SECONDS ?= 600
 # UBSan findings abort (no recovery), so libFuzzer keeps them as crashes.
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 fuzz:
 	@$(MAKE) --no-print-directory B=build-fuzz CC=clang OPT="-O1 -g" \
 		SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libbt.a build-fuzz/tests/mkdump \
 		build-fuzz/btrace-analyze
-	for t in $(FUZZ_TARGETS); do \
+	for t in $(filter-out lua,$(FUZZ_TARGETS)); do \
 		clang -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Ibuild-fuzz -O1 -g \
 			-fsanitize=fuzzer $(FUZZ_SAN) $$(pkg-config --cflags $(PKGS)) -o build-fuzz/fuzz_$$t \
 			tests/fuzz/fuzz_$$t.c build-fuzz/libbt.a $$(pkg-config --libs $(PKGS)) -lm -pthread || exit 1; \
 	done
-	@B=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" sh tests/fuzz/run.sh
+	@B=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_LUA_SECONDS=$(FUZZ_LUA_SECONDS) \
+		FUZZ_TARGETS="$(FUZZ_TARGETS)" sh tests/fuzz/run.sh
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -424,25 +424,27 @@ static int parse_bool(const char *s, int *out)
 	return 1;
 }
 
-void bt_names_add(struct bt_names *s, const char *prefix, const char *name)
+size_t bt_names_add(struct bt_names *s, const char *prefix, const char *name)
 {
-	size_t pl = prefix ? strlen(prefix) + 1 : 0, i;
-	char *k = bt_xmalloc(pl + strlen(name) + 1);
+	size_t pl = prefix ? strlen(prefix) + 1 : 0, len = pl + strlen(name);
+	char *k = bt_xmalloc(len + 1);
 
 	if (prefix)
 		sprintf(k, "%s.", prefix);
 	strcpy(k + pl, name);
-	for (i = 0; i < s->n; i++) {
-		if (!strcmp(s->v[i], k)) {
-			free(k);
-			return;
-		}
+	if (!s->seen.slots)
+		bt_strmap_init(&s->seen);
+	if (bt_strmap_get(&s->seen, k, len)) {
+		free(k);
+		return 0;
 	}
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 16;
 		s->v = bt_xrealloc(s->v, s->cap * sizeof *s->v);
 	}
 	s->v[s->n++] = k;
+	bt_strmap_put(&s->seen, k, len, 1);
+	return 2 * (len + 1) + 2 * sizeof(struct bt_strmap_slot) + sizeof(char *);
 }
 
 void bt_names_release(struct bt_names *s)
@@ -452,6 +454,8 @@ void bt_names_release(struct bt_names *s)
 	for (i = 0; i < s->n; i++)
 		free(s->v[i]);
 	free(s->v);
+	if (s->seen.slots)
+		bt_strmap_release(&s->seen);
 	memset(s, 0, sizeof *s);
 }
 
@@ -461,10 +465,13 @@ void bt_api_param(lua_State *L, struct bt_rules_state *st, const char *name, int
 	int b = 0;
 
 	def = lua_absindex(L, def);
-	if (st->keys) {
+	if (st->keys) {   /* kept for the run: the file's memory and work */
+		size_t held = 0;
+		bt_sandbox_work(L, (long long)(strlen(name) / 16 + 1));
 		if (st->rule)
-			bt_names_add(st->keys, st->rule, name);
-		bt_names_add(st->keys, NULL, name);
+			held += bt_names_add(st->keys, st->rule, name);
+		held += bt_names_add(st->keys, NULL, name);
+		bt_sandbox_charge(L, held);
 	}
 	if (st->rule)
 		p = bt_api_find_param(st, st->rule, name);

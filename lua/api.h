@@ -7,6 +7,8 @@
 
 #include <lua.h>
 
+#include "engine/base/hash.h"
+
 #include "engine/db/db.h"
 #include "engine/db/rows.h"
 #include "engine/base/result.h"
@@ -23,10 +25,12 @@ struct bt_param {
 struct bt_names {
 	char **v;
 	size_t n, cap;
+	struct bt_strmap seen;   /* the names in v (a rule may ask for 40k of them) */
 };
 
-/* Add prefix.name (prefix NULL: name), once; and free all. */
-void bt_names_add(struct bt_names *s, const char *prefix, const char *name);
+/* Add prefix.name (prefix NULL: name), once: the bytes it now holds for
+ * it (0: it was there). bt_names_release frees all. */
+size_t bt_names_add(struct bt_names *s, const char *prefix, const char *name);
 void bt_names_release(struct bt_names *s);
 
 struct bt_rules_state {

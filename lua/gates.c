@@ -193,7 +193,7 @@ static int fail(struct bt_gates *g, int status, struct bt_err *err)
 
 	if (g->sb.stop || status == LUA_ERRMEM) {
 		bt_sandbox_limit_text(&g->sb, why, limit, sizeof limit);
-		if (msg && strstr(msg, why == BT_SB_TIME ? "time limit: " : "memory limit: "))
+		if (msg && strstr(msg, why == BT_SB_MEMORY ? "memory limit: " : "time limit: "))
 			return bt_err_set(err, BT_ELUA, "gate script '%s' stopped: %s", g->path, msg);
 		return bt_err_set(err, BT_ELUA, "gate script '%s' stopped: %s", g->path, limit);
 	}
@@ -209,7 +209,7 @@ int bt_gates_open(struct bt_gates **out, const char *path, struct bt_err *err)
 
 	*out = NULL;
 	g->path = bt_xstrdup(path);
-	if (!rc && !bt_sandbox_open(&g->sb, (size_t)BT_LUA_MAX_MB << 20, BT_LUA_MAX_INSNS))
+	if (!rc && !bt_sandbox_open(&g->sb, (size_t)BT_LUA_MAX_MB << 20, BT_LUA_MAX_INSNS, BT_LUA_MAX_CPU_MS))
 		rc = bt_err_set(err, BT_ELUA, "cannot start Lua for '%s'", path);
 	if (!rc) {
 		open_gate(g->sb.L, g);

@@ -423,6 +423,8 @@ static const char *find_plain(struct ms *ms, const char *s, size_t ls, const cha
 			return at;
 		s = at + 1;
 	}
+	if (s < end)   /* the scan that found no first byte */
+		tick(ms, (long long)(end - s) / 64);
 	return NULL;
 }
 

@@ -88,7 +88,7 @@ static void stop_error(struct rule_file *r, const char *rule, int status)
 	char limit[200];
 
 	bt_sandbox_limit_text(&r->sb, why, limit, sizeof limit);
-	if (!(msg && strstr(msg, why == BT_SB_TIME ? "time limit: " : "memory limit: ")))
+	if (!(msg && strstr(msg, why == BT_SB_MEMORY ? "memory limit: " : "time limit: ")))
 		msg = limit;   /* else the limit, with the line it hit */
 	bt_err_set(r->st.usage, BT_ELUA, "rule '%s' in '%s' stopped: %s", rule, r->st.file, msg);
 }
@@ -177,7 +177,7 @@ static int run_rule(lua_State *L, struct rule_file *r, lua_Integer i)
 	lua_getfield(L, rule, "id");   /* stays on the stack, so id lives while the rule runs */
 	id = lua_isstring(L, -1) ? lua_tostring(L, -1) : "?";
 	r->st.rule = id;
-	bt_names_add(r->st.ids, NULL, id);
+	bt_sandbox_charge(L, bt_names_add(r->st.ids, NULL, id));   /* kept for the run */
 	r->st.severity = BT_SEV_WARNING;
 	if (lua_getfield(L, rule, "severity") == LUA_TSTRING && (sev = bt_severity_parse(lua_tostring(L, -1))) >= 0)
 		r->st.severity = (enum bt_severity)sev;
@@ -265,17 +265,18 @@ static int run_file(struct rule_file *r, struct bt_err *err)
 {
 	long long insns = param_ll(&r->st, "lua.max_instructions", BT_LUA_MAX_INSNS, err);
 	long long mb = param_ll(&r->st, "lua.max_memory_mb", BT_LUA_MAX_MB, err);
+	long long cpu_ms = param_ll(&r->st, "lua.max_cpu_ms", BT_LUA_MAX_CPU_MS, err);
 	lua_State *L;
 	int status;
 
 	if (err->code)
 		return err->code;
-	if (!(L = bt_sandbox_open(&r->sb, (size_t)mb << 20, insns)))
+	if (!(L = bt_sandbox_open(&r->sb, (size_t)mb << 20, insns, cpu_ms)))
 		return bt_err_set(err, BT_ELUA, "cannot start Lua for '%s' (memory cap %lld MB)", r->st.file, mb);
 	r->sb.tunable = 1;
 	lua_pushlightuserdata(L, r);
 	lua_pushcclosure(L, file_main, 1);
-	status = lua_pcall(L, 0, 0, 0);
+	status = bt_sandbox_pcall(&r->sb, 0, 0);
 	if (status != LUA_OK && !err->code)
 		failed(L, r, r->st.rule ? r->st.rule : r->stem, status);
 	bt_sandbox_close(&r->sb);
@@ -362,10 +363,12 @@ int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_resu
 		 struct bt_err *err)
 {
 	struct bt_rules_state st;
-	struct bt_names keys = { NULL, 0, 0 }, ids = { NULL, 0, 0 };
+	struct bt_names keys, ids;
 	int i, rc = BT_OK;
 
 	memset(&st, 0, sizeof st);
+	memset(&keys, 0, sizeof keys);
+	memset(&ids, 0, sizeof ids);
 	st.db = db;
 	st.res = res;
 	st.usage = err;

@@ -2,11 +2,13 @@
 # Seed a corpus for each importer fuzzer in $FUZZ_TARGETS (default:
 # android ios perfetto json btrace2 art systrace fleet) from generated inputs and run them
 # one after the other, $FUZZ_SECONDS in all (split evenly); prints libFuzzer's final
-# statistics and exits non-zero if a fuzzer found a crash or a leak.
+# statistics and exits non-zero if a fuzzer found a crash or a leak. Target lua
+# is no libFuzzer program: generated rule files try to escape the sandbox's
+# budgets for $FUZZ_LUA_SECONDS (tests/fuzz/lua_escapes.py).
 set -eu
 B=${B:-build-fuzz}
-targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 art systrace fleet}
-ntargets=$(echo $targets | wc -w)
+targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 art systrace fleet lua}
+ntargets=$(echo $targets | sed 's/\<lua\>//' | wc -w)   # lua: FUZZ_LUA_SECONDS of its own
 seconds=$((${FUZZ_SECONDS:-600} / ntargets))
 [ "$seconds" -gt 0 ] || seconds=1   # 0 would tell libFuzzer to run forever
 
@@ -146,6 +148,14 @@ seed_json() {   # dir: the example's JSON report, a bigger run's, and edge cases
 status=0
 for t in $targets; do
 	dir=$B/fuzz/$t
+	if [ "$t" = lua ]; then
+		mkdir -p "$dir"
+		"$B/tests/mkdump" --records 3000 --no-truth "$dir/d" >/dev/null
+		echo "# lua escapes: ${FUZZ_LUA_SECONDS:-600}s"
+		python3 tests/fuzz/lua_escapes.py "$B/btrace-analyze" "$dir/d" "${FUZZ_LUA_SECONDS:-600}" --slow 5 \
+			--keep "$dir/escapes" || { echo "lua escapes: kept in $dir/escapes"; status=1; }
+		continue
+	fi
 	mkdir -p "$dir/corpus" "$dir/artifacts"
 	"seed_$t" "$dir"
 	case $t in ios) max=32768 ;; json | fleet) max=131072 ;; *) max=16384 ;; esac

@@ -93,8 +93,8 @@ rss() {   # command... -> peak RSS in MB on stdout, the command's output to $T/r
 		"$@" >"$T/rss.out" 2>&1; echo 0
 	fi
 }
-for m in findings evidence cells lua randomblob printf sql-cell sql-agg; do
-	mb=$(rss timeout 60 "$BIN" -q "$FIX/seed2" --rules "$H/mem-$m.lua" -o "$T/mem-$m.json")
+for m in findings evidence cells lua randomblob printf sql-cell sql-agg param; do
+	mb=$(rss timeout 60 "$BIN" -q "$FIX/seed2" --rules "$H/mem-$m.lua" -o "$T/mem-$m.json" --set lua.max_cpu_ms=60000)
 	like "$(cat "$T/rss.out")" "^btrace-analyze: error: rule '[^']*' in '.*hostile/mem-$m\\.lua' stopped: .*memory limit" \
 		"mem-$m: stopped by the memory limit, file named"
 	is "$(wc -l <"$T/rss.out")" 1 "mem-$m: one line on stderr"
@@ -112,6 +112,13 @@ run metrics40k
 t=$(($(now_ms) - t0))
 is "$(python3 "$J" metric "$T/metrics40k.json" m.40000)" 80000 "metrics40k: a metric set again takes the later value"
 check "metrics40k: 80k bt.metric calls in ${t} ms" test "$t" -lt $((2000 * SLOW))
+
+# 40k parameter names read: kept in a hash, not a list searched each time.
+t0=$(now_ms)
+run param40k --set p40000=2
+t=$(($(now_ms) - t0))
+is "$(finding param40k param40k)" "info: read 40001" "param40k: every bt.param read, --set applied"
+check "param40k: 40k bt.param calls in ${t} ms" test "$t" -lt $((2000 * SLOW))
 
 # Gate scripts: the same sandbox, one budget per script.
 timeout 60 "$BIN" -q "$FIX/seed2" -o "$T/r.json"

@@ -1,0 +1,1 @@
+gate.check(function(m) string.rep("", math.maxinteger) end)
