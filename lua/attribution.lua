@@ -27,6 +27,7 @@ bt.rule{
   severity = "info",
   params = {
     top = 25,              -- rows of the per-method tables
+    threads = 200,         -- rows of the threads table (most wall time first; the main thread always)
     tree_min_pct = 1.0,    -- call-tree nodes below this share of the thread are left out
     messages = 20,         -- longest main-thread messages listed
     method_metric_pct = 0.1, -- method.* metrics for methods above this share (of wall, CPU, allocations or faults)
@@ -38,20 +39,26 @@ bt.rule{
     local no_waits, no_idle = facts.no_waits, facts.no_idle
 
     -- Threads: totals are the sums of the methods' self values; wall time
-    -- includes idle time (a thread waiting for work), no method's.
+    -- includes idle time (a thread waiting for work), no method's. The
+    -- table lists the p.threads threads with most wall time and the main
+    -- thread (a system trace may hold 200k threads); the process's totals
+    -- count every thread.
     local function minus(a, b) if a == nil or b == nil then return nil end return a - b end
     local function metric(n, v) if v ~= nil then bt.metric(n, v) end end
-    local threads, totals = {}, {}
-    local process = { wall_ns = 0, cpu_ns = 0, blocked_ns = 0, idle_ns = 0, alloc_bytes = 0,
-      alloc_objects = 0, majflt = 0, nvcsw = 0, nivcsw = 0 }
-    for r in bt.rows([[
-SELECT tid, CAST(total(self_ns + self_idle_ns) AS INTEGER) AS wall_ns,
+    local SUMS = [[CAST(total(self_ns + self_idle_ns) AS INTEGER) AS wall_ns,
        CASE WHEN count(self_cpu_ns) = count(*) THEN CAST(total(self_cpu_ns) AS INTEGER) END AS cpu_ns,
        CAST(total(self_idle_ns) AS INTEGER) AS idle_ns,
        CAST(total(self_blocked_ns) AS INTEGER) AS blocked_ns, CAST(total(self_alloc_bytes) AS INTEGER) AS alloc_bytes,
        CAST(total(self_alloc_objects) AS INTEGER) AS alloc_objects, CAST(total(self_majflt) AS INTEGER) AS majflt,
-       CAST(total(self_nvcsw) AS INTEGER) AS nvcsw, CAST(total(self_nivcsw) AS INTEGER) AS nivcsw
-FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid]]) do
+       CAST(total(self_nvcsw) AS INTEGER) AS nvcsw, CAST(total(self_nivcsw) AS INTEGER) AS nivcsw]]
+    local all = bt.query("SELECT count(DISTINCT tid) AS threads, " .. SUMS .. " FROM methods")[1]
+    local process = {}
+    for _, k in ipairs({ "wall_ns", "cpu_ns", "blocked_ns", "idle_ns", "alloc_bytes", "alloc_objects", "majflt",
+        "nvcsw", "nivcsw" }) do process[k] = all[k] end
+    if no_waits then process.blocked_ns = nil end
+    if no_idle then process.idle_ns = nil end
+    local threads, totals = {}, {}
+    local function add_thread(r)
       if no_waits then r.blocked_ns = nil end
       if no_idle then r.idle_ns = nil end
       local off = minus(r.wall_ns, r.cpu_ns)
@@ -60,8 +67,14 @@ FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid]]) do
         wall_ns = r.wall_ns, cpu_ns = r.cpu_ns, offcpu_ns = off, blocked_ns = r.blocked_ns, idle_ns = r.idle_ns,
         unexplained_ns = minus(minus(off, r.blocked_ns), r.idle_ns), alloc_bytes = r.alloc_bytes,
         alloc_objects = r.alloc_objects, majflt = r.majflt, nvcsw = r.nvcsw, nivcsw = r.nivcsw }
-      for k in pairs(process) do
-        if process[k] ~= nil then process[k] = r[k] ~= nil and process[k] + r[k] or nil end
+    end
+    for r in bt.rows("SELECT tid, " .. SUMS .. " FROM methods GROUP BY tid ORDER BY wall_ns DESC, tid LIMIT ?",
+        p.threads) do
+      add_thread(r)
+    end
+    if main and not totals[main] then
+      for r in bt.rows("SELECT tid, " .. SUMS .. " FROM methods WHERE tid = ? GROUP BY tid", main) do
+        add_thread(r)
       end
     end
     -- Off-CPU time by scheduler state (threads.*_dur, a trace's thread
@@ -88,19 +101,26 @@ WHERE runnable_dur IS NOT NULL ORDER BY tid]]) do
       local states = c == "runnable_ns" or c == "sleeping_ns" or c == "io_ns" or c == "uninterruptible_ns"
       if not unrecorded[c] and (have_states or not states) then columns[#columns + 1] = c end
     end
-    bt.table{ name = "threads", title = "Threads", columns = columns,
+    local title = "Threads"
+    if all.threads > #threads then
+      title = string.format("Threads: the %d with most wall time, of %d", #threads, all.threads)
+    end
+    bt.table{ name = "threads", title = title, columns = columns,
       units = { main = "", majflt = "count", nvcsw = "count", nivcsw = "count", alloc_objects = "count" },
       rows = threads }
 
-    -- Blocking by thread and kind (none at all where waits are not in the trace).
+    -- Blocking by thread and kind, for the threads listed (none at all
+    -- where waits are not in the trace); the process's kinds count every thread.
     local blocking, main_kind, process_kind = {}, {}, {}
     if not no_waits then for _, k in ipairs(KINDS) do process_kind[k] = 0 end end
     for r in bt.rows([[
 SELECT tid, kind, CAST(total(self_count) AS INTEGER) AS n, CAST(total(self_ns) AS INTEGER) AS ns FROM method_blocking
 GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
-      local wall = totals[r.tid] and totals[r.tid].wall_ns or 0
-      blocking[#blocking + 1] = { r.tid, name(r.tid), r.kind, r.n, r.ns,
-        wall > 0 and 100 * r.ns / wall or 0 }
+      local t = totals[r.tid]
+      if t then
+        blocking[#blocking + 1] = { r.tid, name(r.tid), r.kind, r.n, r.ns,
+          t.wall_ns > 0 and 100 * r.ns / t.wall_ns or 0 }
+      end
       if r.tid == main then main_kind[r.kind] = r.ns end
       process_kind[r.kind] = (process_kind[r.kind] or 0) + r.ns
     end
@@ -110,7 +130,7 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
     end
 
     -- Metrics.
-    bt.metric("process.threads", #threads)
+    bt.metric("process.threads", all.threads)
     for k, v in pairs(process) do if not unrecorded[k] then metric("process." .. k, v) end end
     metric("process.offcpu_ns", minus(process.wall_ns, process.cpu_ns))
     local m = main and totals[main]
