@@ -10,7 +10,7 @@
 #                 that alone) and a Perfetto trace dense with scheduler data
 #                 (BENCH=sched): wall, CPU, peak RSS
 # make fuzz       libFuzzer on the importers (Android, iOS, Perfetto, btrace 2.0,
-#                 ART, systrace), compare's JSON report reader and merge's (FUZZ_SECONDS=600
+#                 ART, systrace), compare's JSON report reader, merge's and batch's manifest (FUZZ_SECONDS=600
 #                 in all, split between them;
 #                 FUZZ_TARGETS="ios perfetto" for some), then generated rule files
 #                 that try to escape the Lua sandbox's budgets (FUZZ_LUA_SECONDS=600)
@@ -168,7 +168,7 @@ bench: $(BIN) $(MKDUMP)
 	@B=$(B) sh tests/bench.sh
 
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= android ios perfetto json btrace2 art systrace fleet lua
+FUZZ_TARGETS ?= android ios perfetto json btrace2 art systrace fleet manifest lua
 FUZZ_LUA_SECONDS ?= 600
 # UBSan findings abort (no recovery), so libFuzzer keeps them as crashes.
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined

@@ -103,6 +103,11 @@ static double span(double from, double to)
 	return to >= from ? to - from + 1 : 0;
 }
 
+static void charge(lua_State *L, double steps)
+{
+	bt_sandbox_work(L, steps < (double)(LLONG_MAX / 2) ? (long long)steps : LLONG_MAX / 2);
+}
+
 /* The elements' bytes a sort compares at most: each comparison of two
  * strings may read the longer one. */
 static double sort_cost(lua_State *L, double n)
@@ -112,7 +117,7 @@ static double sort_cost(lua_State *L, double n)
 
 	if (n < 2 || !lua_isnoneornil(L, 2) || lua_type(L, 1) != LUA_TTABLE)
 		return cost;
-	bt_sandbox_work(L, (long long)cost + (long long)n);   /* before the scan */
+	charge(L, cost + n);   /* before the scan */
 	for (i = 1; i <= (lua_Integer)n; i++) {
 		size_t l = 0;
 		if (lua_rawgeti(L, 1, i) == LUA_TSTRING)
@@ -174,11 +179,6 @@ static double cost_before(lua_State *L, enum cost c)
 		return 0;
 	}
 	return 0;
-}
-
-static void charge(lua_State *L, double steps)
-{
-	bt_sandbox_work(L, steps < (double)(LLONG_MAX / 2) ? (long long)steps : LLONG_MAX / 2);
 }
 
 /* The wrapped function (upvalue 1) charged by cost (upvalue 2): before it

@@ -29,6 +29,8 @@
 #define GRACE (1 << 20)   /* past the cap, for the host's own error reporting */
 #define CPU_SIGNAL SIGVTALRM
 #define NS_PER_STEP 5     /* about a Lua instruction's time */
+#define ALLOC_WORK_MIN 4096       /* blocks from which the allocator charges their bytes */
+#define BYTES_PER_ALLOC_STEP 64
 #define BIG_WORK 100000   /* work asked at once past which the CPU left is read */
 
 #ifndef sigev_notify_thread_id
@@ -36,6 +38,8 @@
 #endif
 
 static struct bt_sandbox *volatile active;   /* whose CPU timer is armed */
+
+static void count_hook(lua_State *L, lua_Debug *ar);
 
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -53,6 +57,14 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	if (!(p = realloc(ptr, nsize)))
 		return NULL;
 	sb->mem = sb->mem - old + nsize;
+	if (nsize > old && nsize - old >= ALLOC_WORK_MIN && sb->running) {
+		/* filling a large block is work no instruction counts (s .. t of
+		 * two long strings): charged, and past the budget the next
+		 * instruction stops */
+		sb->insns += (long long)((nsize - old) / BYTES_PER_ALLOC_STEP);
+		if (sb->insns > sb->insn_cap && !sb->stop)
+			lua_sethook(sb->running, count_hook, LUA_MASKCOUNT, 1);
+	}
 	return p;
 }
 

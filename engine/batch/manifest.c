@@ -216,7 +216,7 @@ int bt_manifest_load(const char *path, struct bt_batch_list *l, struct bt_err *e
 	if ((rc = bt_fmap_open(&m, path, err)))
 		return rc;
 	bt_strmap_init(&by_hash);
-	p = (const char *)m.data;
+	p = m.data ? (const char *)m.data : "";   /* an empty file maps nothing */
 	end = p + m.len;
 	for (; p && p < end && !rc; p = nl + 1) {
 		struct bt_batch_item it;

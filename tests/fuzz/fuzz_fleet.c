@@ -16,7 +16,7 @@
 #include "engine/fleet/inputs.h"
 #include "engine/fleet/summary.h"
 #include "reports/fleet/fleet_report.h"
-#include "tests/fuzz/fuzz_file.h"
+#include "tests/fuzz/harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Seed a corpus for each importer fuzzer in $FUZZ_TARGETS (default:
-# android ios perfetto json btrace2 art systrace fleet) from generated inputs and run them
+# android ios perfetto json btrace2 art systrace fleet manifest) from generated inputs and run them
 # one after the other, $FUZZ_SECONDS in all (split evenly); prints libFuzzer's final
 # statistics and exits non-zero if a fuzzer found a crash or a leak. Target lua
 # is no libFuzzer program: generated rule files try to escape the sandbox's
 # budgets for $FUZZ_LUA_SECONDS (tests/fuzz/lua_escapes.py).
 set -eu
 B=${B:-build-fuzz}
-targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 art systrace fleet lua}
+targets=${FUZZ_TARGETS:-android ios perfetto json btrace2 art systrace fleet manifest lua}
 ntargets=$(echo $targets | sed 's/\<lua\>//' | wc -w)   # lua: FUZZ_LUA_SECONDS of its own
 seconds=$((${FUZZ_SECONDS:-600} / ntargets))
 [ "$seconds" -gt 0 ] || seconds=1   # 0 would tell libFuzzer to run forever
@@ -134,6 +134,15 @@ seed_fleet() {   # dir: a report, its summary alone, fleets of them (grouped, an
 	"$B/btrace-analyze" merge -q "$1/corpus/report.json" -o "$1/corpus/fleet.json"
 	"$B/btrace-analyze" merge -q --group v=a "$1/corpus/report.json" --group v=b "$1/corpus/fleet.json" \
 		-o "$1/corpus/grouped.json"
+}
+seed_manifest() {   # dir: a real batch's manifest, one cut by a kill, one resumed after the cut
+	"$B/tests/mkdump" --records 200 --no-truth "$1/in/a" >/dev/null
+	"$B/tests/mkdump" --records 300 --seed 2 --no-truth "$1/in/b" >/dev/null
+	printf 'not a trace\n' >"$1/in/notes.txt"
+	"$B/btrace-analyze" batch -q "$1/in" -o "$1/out" >/dev/null 2>&1 || true
+	cp "$1/out/manifest.jsonl" "$1/corpus/manifest"
+	head -c 150 "$1/out/manifest.jsonl" >"$1/corpus/cut"
+	{ head -c 150 "$1/out/manifest.jsonl"; printf '\n'; cat "$1/out/manifest.jsonl"; } >"$1/corpus/resumed"
 }
 seed_json() {   # dir: the example's JSON report, a bigger run's, and edge cases
 	"$B/btrace-analyze" -q examples/sampling.bin -o "$1/corpus/example.json"

@@ -200,6 +200,8 @@ static void test_manifest(void)
 	   "a cut line a later run went on in: skipped (its traces run again)");
 	bt_batch_list_release(&l);
 	ok(!bt_manifest_load(at("none.jsonl"), &l, &err) && l.n == 0, "no manifest: no records");
+	put("empty.jsonl", "", 0);   /* a batch killed before its first line (found by fuzz_manifest: UB) */
+	ok(!bt_manifest_load(at("empty.jsonl"), &l, &err) && l.n == 0, "an empty manifest: no records");
 	bt_buf_release(&text);
 }
 
