@@ -7,9 +7,9 @@
 # relabeling cost N x 150 (minutes). Now the family keeps each metric's
 # values in the runs that have it, and leaves out a metric no relabeling
 # can move (its medians are 0 on both sides however the runs are dealt).
-# N is 200k (1M takes about 8 s here, BENCHMARKS.md; 1.2 M metrics' of
-# JSON is generated in under a second either way); the address-space limit
-# of 450 MB is what the old code's 482 MB matrix alone overran.
+# N is 200k, about 4 s (1M takes 28 s and 934 MB: BENCHMARKS.md); the
+# address-space limit of 450 MB is what the old code's matrix alone
+# (200k x 301 doubles, 482 MB) overran.
 . tests/lib.sh
 
 n=200000
