@@ -51,7 +51,9 @@ void bt_batch_list_release(struct bt_batch_list *l);
 int bt_batch_find(char *const *inputs, int ninputs, const char *skip, struct bt_batch_list *l,
 		  struct bt_err *err);
 
-/* Whether path is in shard of nshards (by a hash of the path's bytes). */
+/* Whether path is in shard of nshards: by a hash of the file's size and
+ * first 64 KiB, so copies of one trace share a shard (by the path's bytes
+ * when it cannot be read). */
 int bt_batch_in_shard(const char *path, int shard, int nshards);
 
 /*

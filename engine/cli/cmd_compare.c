@@ -21,6 +21,7 @@
 #include "engine/compare/compare.h"
 #include "engine/compare/fleetcmp.h"
 #include "engine/base/fileio.h"
+#include "engine/base/progress.h"
 #include "engine/db/diag.h"
 #include "importers/importer.h"
 #include "lua/gates.h"
@@ -432,7 +433,9 @@ static int run_calibrate(const struct bt_opts *o, const struct sides *sd, struct
 	int rc;
 
 	cmp_opts(o, sd, gates, &hooks, &co);
+	bt_progress_start(!o->quiet && isatty(2));   /* a line while the splits run */
 	rc = bt_calibrate(&cal, rs, &co, (size_t)o->cal_runs, (size_t)o->cal_splits, err);
+	bt_progress_stop();
 	if (!rc && !(rc = bt_out_open(&out->out, out->path, err)))
 		rc = bt_cmp_calibration_write(&cal, out->path, out->out.fp, err);
 	if (!rc)

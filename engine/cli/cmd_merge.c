@@ -6,6 +6,7 @@
  * and write it once per -o (all committed or none).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,20 @@ static int load_inputs(const struct bt_opts *o, struct bt_fleet *f, struct bt_fl
 	return rc;
 }
 
+/* A writer's I/O error names what it wrote, not where: the message again
+ * with the output's path (the cause, after the writer's first ": "). */
+static int name_output(const char *path, struct bt_err *err)
+{
+	char cause[sizeof err->msg];
+	const char *at = strstr(err->msg, ": ");
+
+	if (err->code != BT_EIO || strstr(err->msg, path))
+		return err->code;
+	snprintf(cause, sizeof cause, "%s", at ? at + 2 : err->msg);
+	bt_err_clear(err);
+	return bt_err_set(err, BT_EIO, "cannot write '%s': %s", path, cause);
+}
+
 /* Each output written and flushed before any is renamed into place. */
 static int write_outputs(struct fl_output *v, size_t n, const struct bt_fleet_view *view, struct bt_err *err)
 {
@@ -109,7 +124,7 @@ static int write_outputs(struct fl_output *v, size_t n, const struct bt_fleet_vi
 			if (bt_safe_close(fp, v[k].out.fp) && !rc)
 				rc = bt_err_set(err, BT_EIO, "cannot write '%s': %s", path, errno ? strerror(errno) : "write error");
 			if (rc)
-				return err->code;
+				return name_output(path, err);
 		}
 		if (v[k].out.fp != stdout && (fflush(v[k].out.fp) || ferror(v[k].out.fp)))
 			return bt_err_set(err, BT_EIO, "cannot write '%s': %s", path, strerror(errno));

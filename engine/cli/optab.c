@@ -198,9 +198,20 @@ static int cal_runs(struct bt_opts *o, const char *name, const char *v, struct b
 	return count_into(&o->cal_runs, name, v, 2, err);
 }
 
+/* Each split is a whole compare with its own 10,000 relabelings, so the
+ * splits are bounded where they stop telling more: 10,000 place a 1 %
+ * false-alarm rate within +-0.2 %. */
+#define CAL_SPLITS_MAX 10000
+
 static int cal_splits(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
 {
-	return count_into(&o->cal_splits, name, v, 1, err);
+	int rc = count_into(&o->cal_splits, name, v, 1, err);
+
+	if (!rc && o->cal_splits > CAL_SPLITS_MAX)
+		rc = bt_err_set(err, BT_EUSAGE, "%s wants at most %d A/A comparisons, not '%s': each is a "
+				"whole compare, and %d place a 1 %% false-alarm rate within 0.2 %%",
+				name, CAL_SPLITS_MAX, v, CAL_SPLITS_MAX);
+	return rc;
 }
 
 static int one_gate_script(struct bt_opts *o, const char *name, const char *v, struct bt_err *err)
@@ -239,7 +250,7 @@ static const struct bt_opt opt_cal_runs = {
 	.name = "--runs", .arg = "N", .help = "--calibrate: runs a side (default 5)",
 	.kind = BT_OPTK_VALUE, .parse = cal_runs };
 static const struct bt_opt opt_cal_splits = {
-	.name = "--splits", .arg = "K", .help = "--calibrate: A/A comparisons (default 100)",
+	.name = "--splits", .arg = "K", .help = "--calibrate: A/A comparisons (default 100, at most 10000)",
 	.kind = BT_OPTK_VALUE, .parse = cal_splits };
 static const struct bt_opt opt_alpha = {
 	.name = "--alpha", .arg = "A", .help = "family-wise significance level (default 0.01)",

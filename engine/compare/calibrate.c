@@ -5,10 +5,12 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/progress.h"
 #include "engine/compare/calibrate.h"
 #include "engine/compare/compare_int.h"
 
@@ -144,7 +146,12 @@ int bt_calibrate(struct bt_calibration *cal, const struct bt_runs *pool, const s
 	view.nruns = 2 * per_side;
 	for (i = 0; i < pool->nruns; i++)
 		deck[i] = i;
+	bt_progress_phase("comparing A/A splits");
 	for (s = 0; s < splits && !rc; s++) {
+		char done[64];
+		snprintf(done, sizeof done, "%zu of %zu splits", s, splits);
+		bt_progress_detail(done);
+		bt_progress_pct((int)(s * 100 / splits));
 		draw(pool, &view, per_side, deck, &seed);
 		if ((rc = bt_compare_run(&c, &view, o, err)))
 			break;

@@ -119,27 +119,51 @@ static int cpu_metric(const char *name)
 	return (n >= 6 && !strcmp(name + n - 6, "cpu_ns")) || strstr(name, "unexplained") != NULL;
 }
 
-double bt_compare_value(const struct bt_compare *c, size_t r, size_t id)
+/* What a metric's name says of its values, worked out once per metric
+ * rather than once per run. */
+struct reading {
+	int per_method, cpu, per_messages;
+};
+
+static struct reading reading_of(const struct bt_compare *c, size_t id)
 {
 	const char *name = c->runs->names[id];
+	struct reading k;
+
+	k.per_method = bt_metric_per_method(name);
+	k.cpu = k.per_method && cpu_metric(name);
+	k.per_messages = c->msg_scale && bt_cmp_per_messages(name);
+	return k;
+}
+
+static double value_read(const struct bt_compare *c, const struct reading *k, size_t r, size_t id)
+{
 	double v = bt_runs_value(c->runs, r, id);
 
-	if (isnan(v) && bt_metric_per_method(name) && !(c->runs->run[r].cpu_unknown && cpu_metric(name)))
+	if (isnan(v) && k->per_method && !(c->runs->run[r].cpu_unknown && k->cpu))
 		v = 0;   /* under the report's cut: ~0 (but CPU time a trace does not give is unknown) */
-	if (c->msg_scale && bt_cmp_per_messages(name))
+	if (k->per_messages)
 		v *= c->msg_scale[r];
 	return v;
 }
 
+double bt_compare_value(const struct bt_compare *c, size_t r, size_t id)
+{
+	struct reading k = reading_of(c, id);
+
+	return value_read(c, &k, r, id);
+}
+
 size_t bt_compare_values(const struct bt_compare *c, size_t id, enum bt_side side, double *x)
 {
+	struct reading k = reading_of(c, id);
 	size_t r, n = 0;
 
 	for (r = 0; r < c->runs->nruns; r++) {
 		double v;
 		if (c->runs->run[r].side != side)
 			continue;
-		if (!isnan(v = bt_compare_value(c, r, id)))
+		if (!isnan(v = value_read(c, &k, r, id)))
 			x[n++] = v;
 	}
 	return n;
@@ -360,40 +384,86 @@ static void overall(struct bt_compare *c)
 		     c->count[BT_VD_IMPROVED] ? BT_VD_IMPROVED : BT_VD_UNCHANGED;
 }
 
-/* The gated metrics every run has, one family (family.h). Each test's s0
- * is BT_CMP_S0 of its threshold at the pooled median: a move of the
- * threshold reads T ~ 4 at most however still the runs were, so a metric
- * whose runs agree to the nanosecond cannot dominate the maximum; the
- * label-free value keeps the statistic one function of the data in every
- * relabeling. 0.25 detected most of the simulated slowdowns (0.02 to 1
- * tried: BENCHMARKS.md). */
+/* Whether m's medians could move in any relabeling of the runs: not when
+ * no more than (k - 1) / 2 of the runs, k the smaller side's, hold other
+ * than 0 (a method under most reports' cut), since every side then holds
+ * a majority of zeros, so both medians are 0 however the runs are dealt,
+ * and a move of 0 is within every threshold. Whether a test can move is
+ * one function of the pooled values, not of the labels, so leaving the
+ * unmovable out keeps the family-wise error of the others. */
+static int movable(const struct bt_compare *c, size_t nonzero)
+{
+	size_t k = c->nbase < c->nhead ? c->nbase : c->nhead;
+
+	return nonzero > (k - 1) / 2;
+}
+
+/* Test m's values other than 0 as compare reads them (per-message totals
+ * scaled), from the runs' column; appended to out. */
+static size_t sparse_values(const struct bt_compare *c, const struct bt_runs_cols *cols,
+			    const struct bt_cmp_metric *m, uint32_t *run, double *val, size_t n)
+{
+	struct reading k = reading_of(c, m->id);
+	size_t i;
+
+	for (i = cols->at[m->id]; i < cols->at[m->id + 1]; i++) {
+		double v = value_read(c, &k, cols->run[i], m->id);
+		if (v != 0)
+			run[n] = cols->run[i], val[n++] = v;
+	}
+	return n;
+}
+
+/* The gated metrics every run has, one family (family.h), their values
+ * given sparse: a method in few runs of many costs its own values, in
+ * time and memory, not the runs'. Each test's s0 is BT_CMP_S0 of its
+ * threshold at the pooled median: a move of the threshold reads T ~ 4 at
+ * most however still the runs were, so a metric whose runs agree to the
+ * nanosecond cannot dominate the maximum; the label-free value keeps the
+ * statistic one function of the data in every relabeling. 0.25 detected
+ * most of the simulated slowdowns (0.02 to 1 tried: BENCHMARKS.md). */
 static void test_family(struct bt_compare *c, double *x)
 {
 	const struct bt_runs *rs = c->runs;
-	size_t nr = rs->nruns, i, j = 0, r, *at = bt_xcalloc(c->nm + 1, sizeof *at);
-	double *v = bt_xcalloc(c->nm * nr + 1, sizeof *v), *s0 = bt_xcalloc(c->nm + 1, sizeof *s0);
+	struct bt_runs_cols cols;
+	struct bt_family_tests ft;
+	size_t nr = rs->nruns, i, j = 0, r, n = 0, *at = bt_xcalloc(c->nm + 1, sizeof *at);
+	size_t *start = bt_xcalloc(c->nm + 2, sizeof *start);
+	uint32_t *run;
+	double *val, *s0 = bt_xcalloc(c->nm + 1, sizeof *s0);
 	double *t = bt_xcalloc(c->nm + 1, sizeof *t), *p = bt_xcalloc(c->nm + 1, sizeof *p);
 	double *pb = bt_xcalloc(c->nm + 1, sizeof *pb), *dir = bt_xcalloc(c->nm + 1, sizeof *dir);
 	unsigned char *head = bt_xcalloc(nr + 1, 1);
 	struct bt_stats_summary pooled;
 
+	bt_runs_columns(rs, &cols);
+	run = bt_xcalloc(cols.at[rs->nnames] + 1, sizeof *run);
+	val = bt_xcalloc(cols.at[rs->nnames] + 1, sizeof *val);
 	for (r = 0; r < nr; r++)
 		head[r] = rs->run[r].side == BT_HEAD;
 	for (i = 0; i < c->nm; i++) {
 		struct bt_cmp_metric *m = &c->m[i];
+		size_t k;
 		if (!m->gate.gated || !m->tested || m->base.n != c->nbase || m->head.n != c->nhead)
 			continue;
-		for (r = 0; r < nr; r++)
-			v[j * nr + r] = x[r] = bt_compare_value(c, r, m->id);
+		k = sparse_values(c, &cols, m, run, val, n);
+		if (!movable(c, k - n))
+			continue;
+		memset(x, 0, nr * sizeof *x);   /* every run has it: the others hold 0 */
+		for (r = n; r < k; r++)
+			x[run[r]] = val[r];
+		n = k;
 		bt_stats_summarize(x, nr, &pooled);
 		s0[j] = BT_CMP_S0 * bt_gate_threshold(&m->gate, m->unit, pooled.median);
 		if (!(s0[j] > 0))
 			s0[j] = 1e-9;
 		dir[j] = m->gate.higher_is_better ? -1 : 1;   /* worse */
 		at[j++] = i;
+		start[j] = n;
 	}
 	c->nfamily = j;
-	bt_family_maxt2(j, nr, head, v, s0, dir, t, p, pb, &c->fam);   /* worse, better */
+	ft = (struct bt_family_tests){ j, nr, start, run, val };
+	bt_family_maxt2_sparse(&ft, head, s0, dir, t, p, pb, &c->fam);   /* worse, better */
 	for (i = 0; i < j; i++) {
 		struct bt_cmp_metric *m = &c->m[at[i]];
 		m->in_family = 1;
@@ -401,7 +471,9 @@ static void test_family(struct bt_compare *c, double *x)
 		m->p_adj = dir[i] * t[i] < 0 ? pb[i] : p[i];   /* the direction it moved */
 		m->min_p = c->fam.min_p;
 	}
-	free(at), free(v), free(s0), free(t), free(p), free(pb), free(dir), free(head);
+	bt_runs_columns_release(&cols);
+	free(at), free(start), free(run), free(val), free(s0), free(t), free(p), free(pb), free(dir);
+	free(head);
 }
 
 /* The gated metrics tested on both sides, one family by Holm (family.h):

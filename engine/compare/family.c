@@ -36,9 +36,16 @@ struct side {
 	size_t *count;         /* per position in order */
 };
 
+/* Each test's values: a row of every run's (dense), or its runs with a
+ * value other than 0 (sparse: at[j]..at[j + 1] into run[] and val[]). */
 struct fam {
 	size_t nt, nruns, nh;
-	const double *v, *s0, *dir;
+	const double **row;    /* per test: its dense row, or NULL when sparse */
+	const size_t *at;
+	const uint32_t *run;
+	const double *val;
+	unsigned char *in;     /* this relabeling's head runs, for the sparse tests */
+	const double *s0, *dir;
 	double *sum, *sq;      /* per test, over every run */
 	double *t;             /* this relabeling's T per test, head minus base */
 	struct side side[2];
@@ -50,16 +57,34 @@ static double statistic(const struct fam *f, const struct side *d, size_t j)
 	return d->sign ? d->sign * f->dir[j] * f->t[j] : fabs(f->t[j]);
 }
 
+/* The head runs' sum and sum of squares of test j: over the head's runs
+ * for a dense row, over the test's own values for a sparse one. */
+static void head_sums(const struct fam *f, size_t j, const size_t *idx, double *hs, double *hq)
+{
+	const double *x = f->row[j];
+	size_t i;
+
+	*hs = *hq = 0;
+	if (x) {
+		for (i = 0; i < f->nh; i++)
+			*hs += x[idx[i]], *hq += x[idx[i]] * x[idx[i]];
+		return;
+	}
+	for (i = f->at[j]; i < f->at[j + 1]; i++)
+		if (f->in[f->run[i]])
+			*hs += f->val[i], *hq += f->val[i] * f->val[i];
+}
+
 /* T of every test with the head runs at idx[0..nh-1]. */
 static void stats(struct fam *f, const size_t *idx)
 {
 	size_t j, i, n = f->nruns - f->nh, m = f->nh;
 
+	for (i = 0; i < m; i++)
+		f->in[idx[i]] = 1;
 	for (j = 0; j < f->nt; j++) {
-		const double *x = f->v + j * f->nruns;
-		double hs = 0, hq = 0, bs, bq, mh, mb, vh, vb, d, den;
-		for (i = 0; i < m; i++)
-			hs += x[idx[i]], hq += x[idx[i]] * x[idx[i]];
+		double hs, hq, bs, bq, mh, mb, vh, vb, d, den;
+		head_sums(f, j, idx, &hs, &hq);
 		bs = f->sum[j] - hs;
 		bq = f->sq[j] - hq;
 		mh = hs / (double)m;
@@ -70,6 +95,8 @@ static void stats(struct fam *f, const size_t *idx)
 		den = sqrt(vh / (double)m + vb / (double)n + f->s0[j] * f->s0[j]);
 		f->t[j] = d / den;
 	}
+	for (i = 0; i < m; i++)
+		f->in[idx[i]] = 0;
 }
 
 /* Count, for each position k of order, whether the maximum over the tests
@@ -192,14 +219,13 @@ static void side_p(const struct fam *f, const struct side *d, size_t total, doub
 	}
 }
 
-/* Both bt_family_maxt and bt_family_maxt2: signs[s] 0 for two-sided, else
- * the direction of side s; p[s] its adjusted p-values. */
-static void run(size_t nt, size_t nruns, const unsigned char *head, const double *v, const double *s0,
-		const double *dir, const double *signs, size_t nsides, double *t, double **p,
-		struct bt_family_info *info)
+/* Every bt_family_maxt*: f's tests (nt, nruns, row, at, run, val, s0 and
+ * dir) set by the caller; signs[s] 0 for two-sided, else the direction of
+ * side s; p[s] its adjusted p-values. */
+static void run(struct fam *f, const unsigned char *head, const double *signs, size_t nsides,
+		double *t, double **p, struct bt_family_info *info)
 {
-	struct fam f;
-	size_t *idx, *obs_idx, j, r, nh = 0, total;
+	size_t *idx, *obs_idx, j, r, i, nh = 0, total, nruns = f->nruns, nt = f->nt;
 	double splits;
 
 	for (r = 0; r < nruns; r++)
@@ -211,29 +237,45 @@ static void run(size_t nt, size_t nruns, const unsigned char *head, const double
 	info->min_p = (!signs[0] && info->exact && 2 * nh == nruns ? 2.0 : 1.0) / (double)info->relabelings;
 	if (!nt)
 		return;
-	memset(&f, 0, sizeof f);
-	f.nt = nt, f.nruns = nruns, f.nh = nh, f.v = v, f.s0 = s0, f.dir = dir, f.nsides = nsides;
-	f.sum = bt_xcalloc(nt, sizeof *f.sum);
-	f.sq = bt_xcalloc(nt, sizeof *f.sq);
-	f.t = bt_xcalloc(nt, sizeof *f.t);
+	f->nh = nh, f->nsides = nsides;
+	f->sum = bt_xcalloc(nt, sizeof *f->sum);
+	f->sq = bt_xcalloc(nt, sizeof *f->sq);
+	f->t = bt_xcalloc(nt, sizeof *f->t);
+	f->in = bt_xcalloc(nruns, 1);
 	idx = bt_xcalloc(nh + 1, sizeof *idx);
 	obs_idx = bt_xcalloc(nh + 1, sizeof *obs_idx);
-	for (j = 0; j < nt; j++)
-		for (r = 0; r < nruns; r++)
-			f.sum[j] += v[j * nruns + r], f.sq[j] += v[j * nruns + r] * v[j * nruns + r];
+	for (j = 0; j < nt; j++) {
+		const double *x = f->row[j] ? f->row[j] : f->val + f->at[j];
+		size_t n = f->row[j] ? nruns : f->at[j + 1] - f->at[j];
+		for (i = 0; i < n; i++)
+			f->sum[j] += x[i], f->sq[j] += x[i] * x[i];
+	}
 	for (r = 0, j = 0; r < nruns; r++)
 		if (head[r])
 			obs_idx[j++] = r;
-	stats(&f, obs_idx);
-	memcpy(t, f.t, nt * sizeof *t);
+	stats(f, obs_idx);
+	memcpy(t, f->t, nt * sizeof *t);
 	for (j = 0; j < nsides; j++)
-		side_init(&f, &f.side[j], signs[j]);
-	total = info->exact ? enumerate(&f, idx) : sample(&f, obs_idx, idx);
+		side_init(f, &f->side[j], signs[j]);
+	total = info->exact ? enumerate(f, idx) : sample(f, obs_idx, idx);
 	for (j = 0; j < nsides; j++) {
-		side_p(&f, &f.side[j], total, p[j]);
-		free(f.side[j].obs), free(f.side[j].order), free(f.side[j].count);
+		side_p(f, &f->side[j], total, p[j]);
+		free(f->side[j].obs), free(f->side[j].order), free(f->side[j].count);
 	}
-	free(f.sum), free(f.sq), free(f.t), free(idx), free(obs_idx);
+	free(f->sum), free(f->sq), free(f->t), free(f->in), free(idx), free(obs_idx);
+}
+
+/* f over the dense matrix v: every test a row of it. */
+static void dense(struct fam *f, size_t nt, size_t nruns, const double *v, const double *s0,
+		  const double *dir)
+{
+	size_t j;
+
+	memset(f, 0, sizeof *f);
+	f->nt = nt, f->nruns = nruns, f->s0 = s0, f->dir = dir;
+	f->row = bt_xcalloc(nt + 1, sizeof *f->row);
+	for (j = 0; j < nt; j++)
+		f->row[j] = v + j * nruns;
 }
 
 void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const double *v,
@@ -241,8 +283,11 @@ void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const do
 		    struct bt_family_info *info)
 {
 	const double sign = dir ? 1 : 0;
+	struct fam f;
 
-	run(nt, nruns, head, v, s0, dir, &sign, 1, t, &p, info);
+	dense(&f, nt, nruns, v, s0, dir);
+	run(&f, head, &sign, 1, t, &p, info);
+	free(f.row);
 }
 
 void bt_family_maxt2(size_t nt, size_t nruns, const unsigned char *head, const double *v,
@@ -251,8 +296,42 @@ void bt_family_maxt2(size_t nt, size_t nruns, const unsigned char *head, const d
 {
 	static const double signs[2] = { 1, -1 };
 	double *p[2] = { p_dir, p_other };
+	struct fam f;
 
-	run(nt, nruns, head, v, s0, dir, signs, 2, t, p, info);
+	dense(&f, nt, nruns, v, s0, dir);
+	run(&f, head, signs, 2, t, p, info);
+	free(f.row);
+}
+
+void bt_family_maxt2_sparse(const struct bt_family_tests *x, const unsigned char *head,
+			    const double *s0, const double *dir, double *t, double *p_dir,
+			    double *p_other, struct bt_family_info *info)
+{
+	static const double signs[2] = { 1, -1 };
+	double *p[2] = { p_dir, p_other }, *pool, *row;
+	size_t j, i, ndense = 0;
+	struct fam f;
+
+	memset(&f, 0, sizeof f);
+	f.nt = x->nt, f.nruns = x->nruns, f.s0 = s0, f.dir = dir;
+	f.at = x->at, f.run = x->run, f.val = x->val;
+	f.row = bt_xcalloc(x->nt + 1, sizeof *f.row);
+	for (j = 0; j < x->nt; j++)
+		ndense += 2 * (x->at[j + 1] - x->at[j]) >= x->nruns;
+	/* a row where it is no larger than twice the test's values: a relabeling
+	 * then costs the head's runs, not every value */
+	row = pool = bt_xcalloc(ndense * x->nruns + 1, sizeof *pool);
+	for (j = 0; j < x->nt; j++) {
+		if (2 * (x->at[j + 1] - x->at[j]) < x->nruns)
+			continue;
+		for (i = x->at[j]; i < x->at[j + 1]; i++)
+			row[x->run[i]] = x->val[i];
+		f.row[j] = row;
+		row += x->nruns;
+	}
+	run(&f, head, signs, 2, t, p, info);
+	free(f.row);
+	free(pool);
 }
 
 struct ranked {

@@ -28,6 +28,7 @@
 #define BT_FAMILY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define BT_FAMILY_EXACT_MAX 20000
 #define BT_FAMILY_RANDOM 9999
@@ -56,6 +57,24 @@ void bt_family_maxt(size_t nt, size_t nruns, const unsigned char *head, const do
 void bt_family_maxt2(size_t nt, size_t nruns, const unsigned char *head, const double *v,
 		     const double *s0, const double *dir, double *t, double *p_dir, double *p_other,
 		     struct bt_family_info *info);
+
+/* Tests given by their values other than 0: test j's are val[at[j]] up
+ * to val[at[j + 1] - 1], in runs run[...] (each run once), every other run
+ * of the test holds 0. A test's relabeling then costs its own values, so
+ * a family of many tests each in a few runs of many takes time and memory
+ * in proportion to the values, not to tests x runs. */
+struct bt_family_tests {
+	size_t nt, nruns;
+	const size_t *at;      /* nt + 1 */
+	const uint32_t *run;
+	const double *val;
+};
+
+/* bt_family_maxt2 over tests given sparse: the same t and p as over the
+ * dense matrix they stand for. */
+void bt_family_maxt2_sparse(const struct bt_family_tests *x, const unsigned char *head,
+			    const double *s0, const double *dir, double *t, double *p_dir,
+			    double *p_other, struct bt_family_info *info);
 
 /*
  * Holm's step-down adjustment (Holm 1979) of n p-values into adj (may be

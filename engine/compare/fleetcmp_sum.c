@@ -307,8 +307,11 @@ static double bucket_value(const struct dist *d, double gamma, int64_t i)
 
 /* Deal each dist's values to runs first.. in rank order: k of them, at
  * evenly spaced ranks (all of them when the side has a run per trace);
- * the ranks only grow, so one walk over the buckets finds them all. */
-static void deal(struct bt_runs *rs, size_t first, size_t nruns, const struct fsum *f)
+ * the ranks only grow, so one walk over the buckets finds them all. A
+ * bucket whose value is past a double (gamma^index overflows, no max to
+ * clamp it) fails with the file and the measure (BT_EFORMAT). */
+static int deal(struct bt_runs *rs, size_t first, size_t nruns, const struct fsum *f, const char *path,
+		struct bt_err *err)
 {
 	size_t i, j, b;
 
@@ -327,12 +330,18 @@ static void deal(struct bt_runs *rs, size_t first, size_t nruns, const struct fs
 			k = nruns;
 		for (j = 0, b = 0, seen = d->zeros; j < k; j++) {
 			double r = floor(((double)j + 0.5) * total / (double)k);
+			double v;
 			while (r >= seen && b < d->nb)
 				seen += d->b[b++].count;
-			bt_runs_set(rs, first + j, d->name, len,
-				    r < d->zeros ? 0 : bucket_value(d, f->gamma, d->b[b ? b - 1 : 0].idx));
+			v = r < d->zeros ? 0 : bucket_value(d, f->gamma, d->b[b ? b - 1 : 0].idx);
+			if (!isfinite(v))
+				return bt_err_set(err, BT_EFORMAT, "'%s': the value of measure '%s' in bucket "
+						  "%lld is out of range (%g)", path, d->name,
+						  (long long)d->b[b ? b - 1 : 0].idx, v);
+			bt_runs_set(rs, first + j, d->name, len, v);
 		}
 	}
+	return BT_OK;
 }
 
 static void fsum_release(struct fsum *f)
@@ -393,7 +402,7 @@ int bt_fleetcmp_summary_runs(struct bt_runs *rs, enum bt_side side, const char *
 		nruns = *traces < BT_FLEETCMP_MAX_RUNS ? *traces : BT_FLEETCMP_MAX_RUNS;
 		for (r = 0; r < nruns; r++)
 			bt_runs_add_empty(rs, side, path);
-		deal(rs, first, nruns, &f);
+		rc = deal(rs, first, nruns, &f, path, err);
 	}
 out:
 	fsum_release(&f);

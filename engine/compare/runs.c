@@ -381,3 +381,64 @@ void bt_runs_add_result(struct bt_runs *rs, enum bt_side side, const char *path,
 	}
 	bt_runs_tree_result(rs, rs->nruns - 1, res);
 }
+
+/* Each of run r's values, by metric id: f(ctx, id, r, v). */
+static void each_value(const struct bt_runs *rs, size_t r,
+		       void (*f)(void *ctx, size_t id, size_t r, double v), void *ctx)
+{
+	const struct bt_run *x = &rs->run[r];
+	size_t i;
+
+	for (i = 0; i < x->nv; i++)
+		if (!isnan(x->v[i]))
+			f(ctx, i, r, x->v[i]);
+	for (i = 0; i < x->far.cap; i++) {
+		const struct bt_map64_slot *s = &x->far.slots[i];
+		if (s->val && (s->key >= x->nv || isnan(x->v[s->key])))
+			f(ctx, (size_t)s->key, r, x->fv[s->val - 1]);
+	}
+}
+
+static void count_value(void *ctx, size_t id, size_t r, double v)
+{
+	struct bt_runs_cols *c = ctx;
+
+	(void)r, (void)v;
+	c->at[id + 1]++;
+}
+
+static void place_value(void *ctx, size_t id, size_t r, double v)
+{
+	struct bt_runs_cols *c = ctx;
+	size_t at = c->at[id]++;
+
+	c->run[at] = (uint32_t)r;
+	c->v[at] = v;
+}
+
+void bt_runs_columns(const struct bt_runs *rs, struct bt_runs_cols *c)
+{
+	size_t r, id, n;
+
+	c->at = bt_xcalloc(rs->nnames + 2, sizeof *c->at);
+	for (r = 0; r < rs->nruns; r++)
+		each_value(rs, r, count_value, c);
+	for (id = 0; id < rs->nnames; id++)
+		c->at[id + 1] += c->at[id];
+	n = c->at[rs->nnames];
+	c->run = bt_xcalloc(n + 1, sizeof *c->run);
+	c->v = bt_xcalloc(n + 1, sizeof *c->v);
+	for (r = 0; r < rs->nruns; r++)   /* placing moves at[id] to the next column's start */
+		each_value(rs, r, place_value, c);
+	for (id = rs->nnames; id > 0; id--)
+		c->at[id] = c->at[id - 1];
+	c->at[0] = 0;
+}
+
+void bt_runs_columns_release(struct bt_runs_cols *c)
+{
+	free(c->at);
+	free(c->run);
+	free(c->v);
+	memset(c, 0, sizeof *c);
+}

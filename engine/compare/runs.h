@@ -117,4 +117,17 @@ void bt_runs_tree_release(struct bt_tree *t);
 /* Value of metric id in run r, NaN if absent. */
 double bt_runs_value(const struct bt_runs *rs, size_t r, size_t id);
 
+/* Every run's values by metric, read once: metric id's are v[at[id]] up
+ * to v[at[id + 1] - 1], of runs run[...] in increasing order (runs
+ * without it have none). Memory in proportion to the values read, not to
+ * runs x metrics. */
+struct bt_runs_cols {
+	size_t *at;          /* nnames + 1 */
+	uint32_t *run;
+	double *v;
+};
+
+void bt_runs_columns(const struct bt_runs *rs, struct bt_runs_cols *c);
+void bt_runs_columns_release(struct bt_runs_cols *c);
+
 #endif

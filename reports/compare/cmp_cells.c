@@ -67,7 +67,8 @@ void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b)
 			    "on each metric's Mann-Whitney p: fleet summaries hold each measure's "
 			    "distribution alone, binned, not the traces' joint values). ", c->nfamily);
 	else
-		bt_buf_addf(b, "The %zu gated metrics are one family: p is family-wise (Westfall-Young "
+		bt_buf_addf(b, "The %zu gated metrics every run has and whose medians can move are one "
+			    "family: p is family-wise (Westfall-Young "
 			    "step-down max-T over %s%zu relabelings of the runs; smallest p %.2g), so a "
 			    "same build fails the gate with probability at most alpha. Ungated metrics: "
 			    "Mann-Whitney U, Hodges-Lehmann shift. ", c->nfamily,

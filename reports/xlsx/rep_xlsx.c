@@ -337,6 +337,8 @@ static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 	bt_buf_release(&b);
 }
 
+#define XLSX_COLS 16384   /* a sheet's columns in Excel */
+
 /*
  * A table's sheet. Method names read short; a column holding them gets a
  * "<column> signature" column of the full signatures at the end, folded
@@ -376,6 +378,12 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 		bt_buf_reset(&b);
 		bt_buf_addf(&b, "(%zu more rows: Excel holds %d)", t->nrows - shown, BT_XLSX_MAX_ROWS);
 		bt_xlsx_text(x, s, last + 1, 0, b.buf, BT_XF_TEXT);
+	}
+	if (t->ncols + nsig > XLSX_COLS) {   /* the cells past it are not written: say so */
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "(%d more columns, from '%s' on: Excel holds %d)", t->ncols + nsig - XLSX_COLS,
+			    XLSX_COLS < t->ncols ? t->columns[XLSX_COLS] : "the signatures", XLSX_COLS);
+		bt_xlsx_text(x, s, last + 1 + (shown < t->nrows), 0, b.buf, BT_XF_TEXT);
 	}
 	bt_xlsx_table_frame(s, 1, last, t->ncols + nsig);
 	if (nsig)

@@ -97,7 +97,7 @@ for i in 0 1 2; do
 	"$BIN" batch -q "$in" -o "$T/s" --shard $i/3 -j 1
 	man "$T/s/manifest-$i-of-3.jsonl" '"\n".join(x["path"] for x in l)' >>"$T/shards"
 done
-# (a shard may get no file: the shards hash the paths, and $T differs every run)
+# (a shard may get no file: the shards hash the files' heads, few here)
 is "$(sort "$T/shards" | sed '/^$/d' | tr '\n' ' ' | sed 's/ $//')" "$full" "the three shards' files are all the files"
 is "$(sed '/^$/d' "$T/shards" | sort | uniq -d | wc -l)" 0 "and no file is in two shards"
 is "$(ls "$T/s/reports" | sort | tr '\n' ' ')" "$(ls "$out/reports" | sort | tr '\n' ' ')" \

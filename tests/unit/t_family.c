@@ -254,6 +254,45 @@ static void test_holm(void)
 	   "holm: family-wise error at 0.05 held, and not by never rejecting");
 }
 
+/* Tests given by their values other than 0 equal the dense matrix: some
+ * in few runs (sparse), some in most (a dense row inside), exact and
+ * random splits. */
+static void test_sparse(void)
+{
+	enum { NT = 12, NR = 24 };
+	unsigned char head[NR];
+	double v[NT * NR], val[NT * NR], s0[NT], dir[NT], t[NT], t2[NT], pd[NT], po[NT], qd[NT], qo[NT];
+	size_t at[NT + 1], j, r, n = 0, nr;
+	uint32_t run[NT * NR];
+	struct bt_family_info info;
+	int bad = 0, tbad = 0;
+
+	for (nr = 10; nr <= NR; nr += NR - 10) {
+		for (r = 0; r < nr; r++)
+			head[r] = r % 2;
+		for (j = 0, n = 0; j < NT; j++) {
+			at[j] = n;
+			for (r = 0; r < nr; r++) {
+				int has = j < 4 ? r == j % 3 : j < 8 ? r % 3 != 0 : 1;
+				v[j * nr + r] = has ? gauss() + (head[r] && j == 9 ? 3 : 0) : 0;
+				if (v[j * nr + r] != 0)
+					run[n] = (uint32_t)r, val[n++] = v[j * nr + r];
+			}
+			s0[j] = 0.2, dir[j] = j % 2 ? -1 : 1;
+		}
+		at[NT] = n;
+		bt_family_maxt2(NT, nr, head, v, s0, dir, t, pd, po, &info);
+		bt_family_maxt2_sparse(&(struct bt_family_tests){ NT, nr, at, run, val }, head, s0, dir, t2,
+				       qd, qo, &info);
+		for (j = 0; j < NT; j++) {
+			tbad += fabs(t[j] - t2[j]) > 1e-12 * (1 + fabs(t[j]));
+			bad += fabs(pd[j] - qd[j]) > 1e-12 || fabs(po[j] - qo[j]) > 1e-12;
+		}
+	}
+	is_int(tbad, 0, "sparse tests: the observed t of the dense matrix");
+	is_int(bad, 0, "sparse tests: the adjusted p of the dense matrix (exact and random splits)");
+}
+
 int main(void)
 {
 	test_holm();
@@ -262,5 +301,6 @@ int main(void)
 	test_both();
 	test_random();
 	test_fwer();
+	test_sparse();
 	return done_testing();
 }
