@@ -313,7 +313,13 @@ static int l_finding(lua_State *L)
 		for (k = 0; k < nk; k++) {
 			bt_sandbox_charge(L, 48 + ks[k].len);
 			push_field(L, ev, anchor, &ks[k]);
-			bt_finding_evidence(f, ks[k].s, bt_api_value(L, -1));
+			if (memchr(ks[k].s, '\0', ks[k].len)) {   /* kept whole, the NUL as U+FFFD */
+				char *key = text_of(L, ks[k].s, ks[k].len);
+				bt_finding_evidence(f, key, bt_api_value(L, -1));
+				free(key);
+			} else {
+				bt_finding_evidence(f, ks[k].s, bt_api_value(L, -1));
+			}
 			lua_pop(L, 1);
 		}
 		lua_pop(L, 2);

@@ -273,7 +273,10 @@ static struct bt_item *append(struct items *it)
 {
 	struct bt_item *x;
 
-	BT_GROW(it->v, it->n + 1, it->cap);
+	if (it->n == it->cap) {   /* from 4, not 16: a trace may hold 1M threads of a few items each */
+		it->cap = it->cap ? 2 * it->cap : 4;
+		it->v = bt_xrealloc(it->v, it->cap * sizeof *it->v);
+	}
 	x = &it->v[it->n];
 	memset(x, 0, sizeof *x);
 	x->seq = (uint32_t)it->n++;

@@ -15,11 +15,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static int eq(const char *a, const char *b)
+{
+	return !a || !b ? a == b : !strcmp(a, b);
+}
+
 static int same(const struct bt_batch_item *a, const struct bt_batch_item *b)
 {
-	return !strcmp(a->path, b->path) && !strcmp(a->hash, b->hash) && a->status == b->status &&
+	return eq(a->path, b->path) && !strcmp(a->hash, b->hash) && a->status == b->status &&
 	       a->size == b->size && a->exit_code == b->exit_code && a->peak_kb == b->peak_kb &&
-	       !a->error == !b->error && (!a->error || !strcmp(a->error, b->error));
+	       eq(a->error, b->error);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

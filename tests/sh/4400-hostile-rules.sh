@@ -105,6 +105,9 @@ done
 # A NUL does not cut a finding's text.
 run nul
 is "$(finding nul nul)" "info: before�after" "the text after a NUL is kept (the NUL shown as U+FFFD)"
+is "$(python3 -c 'import json, sys
+f = [f for f in json.load(open(sys.argv[1]))["findings"] if f["rule"] == "nul"][0]
+print(sorted(f["evidence"]))' "$T/nul.json")" "['e', 'k�ey']" "an evidence key after a NUL is kept too"
 
 # 40k metrics from a rule, each set twice: fast (and no leak under make asan).
 t0=$(now_ms)
