@@ -2,7 +2,6 @@
  * Finding a batch's files: the inputs walked recursively into one sorted
  * list, each file once, and the shard a path belongs to.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -12,34 +11,15 @@
 #include <unistd.h>
 
 #include "engine/base/hash.h"
+#include "engine/base/walk.h"
 #include "engine/batch/batch_int.h"
 
-/* The directories walked so far, by device and inode (a link loop is
- * walked once), and the one to leave out. */
-struct seen {
-	struct bt_strmap dirs;
-	dev_t skip_dev;
-	ino_t skip_ino;
-	int has_skip;
-};
-
-/* 1 if st's directory is new (now seen), 0 if walked before. */
-static int seen_add(struct seen *s, const struct stat *st)
+static int add_file(void *ctx, const char *path, const struct stat *st, struct bt_err *err)
 {
-	uint64_t key[2];
-
-	key[0] = (uint64_t)st->st_dev;
-	key[1] = (uint64_t)st->st_ino;
-	if (bt_strmap_get(&s->dirs, (const char *)key, sizeof key))
-		return 0;
-	bt_strmap_put(&s->dirs, (const char *)key, sizeof key, 1);
-	return 1;
-}
-
-static void add_file(struct bt_batch_list *l, const char *path, const struct stat *st)
-{
+	struct bt_batch_list *l = ctx;
 	struct bt_batch_item *it;
 
+	(void)err;
 	BT_GROW(l->v, l->n + 1, l->cap);
 	it = &l->v[l->n++];
 	memset(it, 0, sizeof *it);
@@ -50,65 +30,7 @@ static void add_file(struct bt_batch_list *l, const char *path, const struct sta
 	it->exit_code = -1;
 	it->seconds = -1;
 	it->peak_kb = -1;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int walk(const char *path, struct seen *s, struct bt_batch_list *l, struct bt_err *err);
-
-/* The entries of directory path, sorted, walked in turn. */
-static int walk_dir(const char *path, struct seen *s, struct bt_batch_list *l, struct bt_err *err)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-	struct bt_buf sub = BT_BUF_INIT;
-	int rc = BT_OK;
-
-	if (!d)
-		return bt_err_set(err, BT_EIO, "cannot read directory '%s': %s", path, strerror(errno));
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		BT_GROW(names, n + 1, cap);
-		names[n++] = bt_xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof *names, cmp_name);
-	for (i = 0; i < n; i++) {
-		bt_buf_reset(&sub);
-		bt_buf_addf(&sub, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", names[i]);
-		if (!rc)
-			rc = walk(sub.buf, s, l, err);
-		free(names[i]);
-	}
-	free(names);
-	bt_buf_release(&sub);
-	return rc;
-}
-
-static int walk(const char *path, struct seen *s, struct bt_batch_list *l, struct bt_err *err)
-{
-	struct stat st;
-
-	if (stat(path, &st))
-		return bt_err_set(err, BT_EIO, "cannot read '%s': %s", path, strerror(errno));
-	if (S_ISREG(st.st_mode)) {
-		add_file(l, path, &st);
-		return BT_OK;
-	}
-	if (!S_ISDIR(st.st_mode))
-		return BT_OK;   /* FIFOs, devices, sockets: no trace */
-	if (s->has_skip && st.st_dev == s->skip_dev && st.st_ino == s->skip_ino)
-		return BT_OK;
-	if (!seen_add(s, &st))
-		return BT_OK;
-	return walk_dir(path, s, l, err);
+	return BT_OK;
 }
 
 static int cmp_inode(const void *a, const void *b)
@@ -149,20 +71,13 @@ static void unique(struct bt_batch_list *l)
 int bt_batch_find(char *const *inputs, int ninputs, const char *skip, struct bt_batch_list *l,
 		  struct bt_err *err)
 {
-	struct seen s;
+	struct bt_walk w = { add_file, l, NULL, 0 };
 	struct stat st;
-	int i, rc = BT_OK;
+	int rc;
 
-	memset(&s, 0, sizeof s);
-	bt_strmap_init(&s.dirs);
-	if (skip && !stat(skip, &st)) {
-		s.skip_dev = st.st_dev;
-		s.skip_ino = st.st_ino;
-		s.has_skip = 1;
-	}
-	for (i = 0; i < ninputs && !rc; i++)
-		rc = walk(inputs[i], &s, l, err);
-	bt_strmap_release(&s.dirs);
+	if (skip && !stat(skip, &st))
+		w.skip = &st;
+	rc = bt_walk(&w, (const char *const *)inputs, ninputs, err);
 	unique(l);
 	return rc;
 }

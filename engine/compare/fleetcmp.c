@@ -2,20 +2,18 @@
  * The sides of a fleet comparison (fleetcmp.h): the reports under a
  * directory, each checked to be a report of a trace with an app start by
  * reading it up to its metrics (bt_runs_peek), in a fixed order so that
- * the same directories give the same comparison.
+ * the same directories give the same comparison (bt_walk, as batch and
+ * merge walk theirs).
  */
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/walk.h"
 #include "engine/compare/fleetcmp.h"
 #include "engine/compare/runs.h"
-
-#define MAX_DEPTH 16   /* folders below dir; deeper ones are not read */
 
 const char *const bt_fleetcmp_globs[BT_FLEETCMP_NGLOBS] = {
 	"startup.ttid_ns", "startup.phase.*.dur_ns", "startup.main.cpu_ns", "startup.main.blocked_ns.*",
@@ -39,11 +37,6 @@ void bt_fleetcmp_side_release(struct bt_fleetcmp_side *s)
 	memset(s, 0, sizeof *s);
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int json_name(const char *name)
 {
 	size_t n = strlen(name);
@@ -52,11 +45,16 @@ static int json_name(const char *name)
 }
 
 /* A .json file: counted, and added when it is a report with a start. */
-static int take_file(struct bt_fleetcmp_side *s, const char *path, struct bt_err *err)
+static int take_file(void *ctx, const char *path, const struct stat *st, struct bt_err *err)
 {
+	struct bt_fleetcmp_side *s = ctx;
+	const char *base = strrchr(path, '/');
 	int report;
 	double v;
 
+	(void)st;
+	if (!json_name(base ? base + 1 : path))
+		return BT_OK;
 	s->json++;
 	if (bt_runs_peek(path, BT_FLEETCMP_KEY, &report, &v, err))
 		return err->code;
@@ -69,58 +67,11 @@ static int take_file(struct bt_fleetcmp_side *s, const char *path, struct bt_err
 	return BT_OK;
 }
 
-/* The entries of dir, sorted, as paths (owned by *names). */
-static int entries(const char *dir, char ***names, size_t *n, struct bt_err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t cap = 0;
-	struct bt_buf p = BT_BUF_INIT;
-
-	*names = NULL;
-	*n = 0;
-	if (!d)
-		return bt_err_set(err, BT_EIO, "cannot read '%s': %s", dir, strerror(errno));
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		bt_buf_reset(&p);
-		bt_buf_addf(&p, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
-		BT_GROW(*names, *n + 1, cap);
-		(*names)[(*n)++] = bt_buf_detach(&p, NULL);
-	}
-	closedir(d);
-	bt_buf_release(&p);
-	if (*n)
-		qsort(*names, *n, sizeof **names, by_name);
-	return BT_OK;
-}
-
-static int walk(struct bt_fleetcmp_side *s, const char *dir, int depth, struct bt_err *err)
-{
-	char **names;
-	size_t n, i;
-	int rc = entries(dir, &names, &n, err);
-	struct stat st, lst;
-
-	for (i = 0; i < n && !rc; i++) {
-		if (stat(names[i], &st) || lstat(names[i], &lst))
-			continue;   /* gone, or a dangling link */
-		if (S_ISDIR(st.st_mode) && !S_ISLNK(lst.st_mode) && depth < MAX_DEPTH)
-			rc = walk(s, names[i], depth + 1, err);
-		else if (S_ISREG(st.st_mode) && json_name(names[i]))
-			rc = take_file(s, names[i], err);
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return rc;
-}
-
 int bt_fleetcmp_list(struct bt_fleetcmp_side *s, const char *dir, struct bt_err *err)
 {
+	struct bt_walk w = { take_file, s, NULL, 1 };
 	size_t before = s->n, json = s->json;
-	int rc = walk(s, dir, 0, err);
+	int rc = bt_walk(&w, &dir, 1, err);
 
 	if (!rc && s->n == before)
 		rc = bt_err_set(err, BT_EUSAGE, "'%s' holds no report of a trace with an app start "

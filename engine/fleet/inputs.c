@@ -4,15 +4,13 @@
  * parsed and the rest of it never read), and directories walked in a
  * fixed order so that errors and warnings come the same way every run.
  */
-#include <dirent.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "engine/base/fileio.h"
-#include "engine/base/hash.h"
 #include "engine/base/jsonr.h"
+#include "engine/base/walk.h"
 #include "engine/fleet/inputs.h"
 
 #define REPORT_SCHEMA "btrace-analyze/report@1"
@@ -131,77 +129,46 @@ static int ends_json(const char *name)
 	return n > 5 && !strcmp(name + n - 5, ".json");
 }
 
-/* 1 if the file or directory st is new (now seen), 0 if met before: a
- * link back up (self -> .) or two paths to one report are walked and read
- * once. */
-static int seen_add(struct bt_strmap *seen, const struct stat *st)
+struct found {
+	char **paths;
+	size_t n, cap;
+};
+
+/* Each *.json file under a directory (bt_walk: each file once however
+ * many links reach it; a link back up walked once). */
+static int add_json(void *ctx, const char *path, const struct stat *st, struct bt_err *err)
 {
-	uint64_t key[2] = { (uint64_t)st->st_dev, (uint64_t)st->st_ino };
+	struct found *fd = ctx;
+	const char *base = strrchr(path, '/');
 
-	if (bt_strmap_get(seen, (const char *)key, sizeof key))
-		return 0;
-	bt_strmap_put(seen, (const char *)key, sizeof key, 1);
-	return 1;
-}
-
-/* Every *.json file under dir (not those whose name starts with '.'),
- * appended to *paths, each directory and file once however many links
- * reach it. */
-static int walk(const char *dir, struct bt_strmap *seen, char ***paths, size_t *n, size_t *cap, struct bt_err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct bt_buf p = BT_BUF_INIT;
-	struct stat st;
-	int rc = BT_OK;
-
-	if (!d)
-		return bt_err_set(err, BT_EIO, "cannot read the directory '%s': %s", dir, strerror(errno));
-	while (!rc && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		bt_buf_reset(&p);
-		bt_buf_addf(&p, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
-		if (stat(p.buf, &st))
-			continue;   /* a dangling link */
-		if (S_ISDIR(st.st_mode) && seen_add(seen, &st))
-			rc = walk(p.buf, seen, paths, n, cap, err);
-		else if (S_ISREG(st.st_mode) && ends_json(e->d_name) && seen_add(seen, &st)) {
-			BT_GROW(*paths, *n + 1, *cap);
-			(*paths)[(*n)++] = bt_buf_detach(&p, NULL);
-		}
+	(void)st;
+	(void)err;
+	if (ends_json(base ? base + 1 : path)) {
+		BT_GROW(fd->paths, fd->n + 1, fd->cap);
+		fd->paths[fd->n++] = bt_xstrdup(path);
 	}
-	closedir(d);
-	bt_buf_release(&p);
-	return rc;
+	return BT_OK;
 }
 
 int bt_fleet_load(struct bt_fleet *f, const char *path, const struct bt_sum_kv *groups, size_t n,
 		  struct bt_fleet_stats *st, struct bt_err *err)
 {
-	char **paths = NULL;
-	size_t np = 0, cap = 0, i;
+	struct found fd = { NULL, 0, 0 };
+	struct bt_walk w = { add_json, &fd, NULL, 1 };
+	size_t i;
 	int rc;
 
 	if (bt_input_check(path, 1, err))
 		return err->code;
 	if (!bt_is_dir(path))
 		return load_file(f, path, 0, groups, n, st, err);
-	{
-		struct bt_strmap seen;
-		struct stat top;
-		bt_strmap_init(&seen);
-		if (!stat(path, &top))
-			seen_add(&seen, &top);
-		rc = walk(path, &seen, &paths, &np, &cap, err);
-		bt_strmap_release(&seen);
-	}
-	if (np > 1)
-		qsort(paths, np, sizeof *paths, path_order);
-	for (i = 0; !rc && i < np; i++)
-		rc = load_file(f, paths[i], 1, groups, n, st, err);
-	for (i = 0; i < np; i++)
-		free(paths[i]);
-	free(paths);
+	rc = bt_walk(&w, &path, 1, err);
+	if (fd.n > 1)
+		qsort(fd.paths, fd.n, sizeof *fd.paths, path_order);
+	for (i = 0; !rc && i < fd.n; i++)
+		rc = load_file(f, fd.paths[i], 1, groups, n, st, err);
+	for (i = 0; i < fd.n; i++)
+		free(fd.paths[i]);
+	free(fd.paths);
 	return rc;
 }

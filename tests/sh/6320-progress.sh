@@ -16,13 +16,13 @@ end }
 LUA
 pty() { script -qec "$1" /dev/null | tr '\r' '\n'; }
 
-out=$(pty "'$BIN' '$FIX/seed2' --rules '$T/slow.lua' --set lua.max_instructions=2000000000 -o '$T/r.txt'")
+out=$(pty "'$BIN' '$FIX/seed2' --rules '$T/slow.lua' --set lua.max_instructions=2000000000 --set lua.max_cpu_ms=600000 -o '$T/r.txt'")
 like "$out" "running the rules \\([0-9]+\\.[0-9] s\\)" "the rules' phase shows, with its time"
 like "$(printf '%s' "$out" | tail -n 2)" "wrote .*r\\.txt" "the run's last words after the line"
-check "the line is cleared before them" sh -c "script -qec \"'$BIN' '$FIX/seed2' --rules '$T/slow.lua' --set lua.max_instructions=2000000000 -o '$T/r2.txt'\" /dev/null | grep -q \"\$(printf '\\r\\033\\[K')btrace-analyze: wrote\""
+check "the line is cleared before them" sh -c "script -qec \"'$BIN' '$FIX/seed2' --rules '$T/slow.lua' --set lua.max_instructions=2000000000 --set lua.max_cpu_ms=600000 -o '$T/r2.txt'\" /dev/null | grep -q \"\$(printf '\\r\\033\\[K')btrace-analyze: wrote\""
 
-err=$("$BIN" "$FIX/seed2" --rules "$T/slow.lua" --set lua.max_instructions=2000000000 -o "$T/r3.txt" 2>&1 >/dev/null)
+err=$("$BIN" "$FIX/seed2" --rules "$T/slow.lua" --set lua.max_instructions=2000000000 --set lua.max_cpu_ms=600000 -o "$T/r3.txt" 2>&1 >/dev/null)
 is "$(printf '%s\n' "$err" | grep -c 'running the rules\|importing')" 0 "no progress when stderr is a pipe"
-out=$(pty "'$BIN' -q '$FIX/seed2' --rules '$T/slow.lua' --set lua.max_instructions=2000000000 -o '$T/r4.txt'")
+out=$(pty "'$BIN' -q '$FIX/seed2' --rules '$T/slow.lua' --set lua.max_instructions=2000000000 --set lua.max_cpu_ms=600000 -o '$T/r4.txt'")
 is "$(printf '%s\n' "$out" | grep -c 'running the rules\|importing')" 0 "-q: no progress on a terminal either"
 check "the report is the same with the line as without" cmp "$T/r.txt" "$T/r3.txt"

@@ -24,7 +24,7 @@ fi
 
 # a worker killed by a signal
 cp "$ROOT/tests/rules/slow.lua" "$T/"
-slow="--rules $T/slow.lua --set lua.max_instructions=2000000000"
+slow="--rules $T/slow.lua --set lua.max_instructions=2000000000 --set lua.max_cpu_ms=600000"
 # shellcheck disable=SC2086
 "$BIN" batch -q "$in" -o "$T/k" -j 1 $slow 2>/dev/null &
 pid=$!
@@ -44,7 +44,7 @@ is "$(man "$T/k/manifest.jsonl" 'sum(x["status"] == "ok" for x in l)')" 2 "the o
 # a worker past --timeout: killed, its trace failed
 cp "$ROOT/tests/rules/hang.lua" "$T/"
 "$MKDUMP" --records 300 --seed 7 --no-truth "$T/hang/h" >/dev/null
-"$BIN" batch -q "$T/hang/h" -o "$T/to" --timeout 1 --rules "$T/hang.lua" --set lua.max_instructions=100000000000 2>/dev/null
+"$BIN" batch -q "$T/hang/h" -o "$T/to" --timeout 1 --rules "$T/hang.lua" --set lua.max_instructions=100000000000 --set lua.max_cpu_ms=600000 2>/dev/null
 is "$?" 4 "--timeout: the hung trace fails, exit 4"
 like "$(man "$T/to/manifest.jsonl" '[x["error"] for x in l if x["status"] == "failed"][0]')" "^timed out: killed after [0-9]+ s$" \
 	"its error says it timed out"
@@ -101,7 +101,7 @@ is "$(find "$T/g" -name '*tmp*' | wc -l)" 0 "... removing their temporaries"
 # progress: on a terminal only, not with -q; the line comes after 0.5 s,
 # so each trace here takes longer than that whatever the machine
 sed 's/10000000/60000000/' "$T/slow.lua" >"$T/slower.lua"
-slower="--rules $T/slower.lua --set lua.max_instructions=2000000000"
+slower="--rules $T/slower.lua --set lua.max_instructions=2000000000 --set lua.max_cpu_ms=600000"
 pty() { script -qec "$1" /dev/null | tr '\r' '\n'; }
 out=$(pty "'$BIN' batch '$in' -o '$T/p' -j 1 $slower")
 like "$out" "analysing the traces: +[0-9]+%, [0-9]+ ok, 0 failed, [0-9]+ left, [0-9.]+/s, ETA [0-9]+ s \\([0-9.]+ s\\)" \

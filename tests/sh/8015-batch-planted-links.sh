@@ -62,7 +62,7 @@ j=$T/j
 head -c 150 "$j/manifest.jsonl" >"$T/cut"
 cp "$T/cut" "$j/manifest.jsonl"   # killed while writing its first line
 rm -f "$j"/reports/*.json
-setsid "$BIN" batch -q "$in" -o "$j" -j 1 --rules "$T/slow.lua" --set lua.max_instructions=2000000000 2>/dev/null &
+setsid "$BIN" batch -q "$in" -o "$j" -j 1 --rules "$T/slow.lua" --set lua.max_instructions=2000000000 --set lua.max_cpu_ms=600000 2>/dev/null &
 pid=$!
 for _ in $(seq 600); do
 	[ "$(wc -l <"$j/manifest.jsonl")" -ge 2 ] && break

@@ -9,7 +9,7 @@ cp "$ROOT/tests/rules/hang.lua" "$T/"
 "$MKDUMP" --records 300 --seed 7 --no-truth "$T/in/h" >/dev/null
 mkdir -p "$T/tmp1" "$T/tmp2"
 TMPDIR=$T/tmp1 "$BIN" batch -q "$T/in" -o "$T/o1" --db --timeout 1 --rules "$T/hang.lua" \
-	--set lua.max_instructions=100000000000 2>/dev/null
+	--set lua.max_instructions=100000000000 --set lua.max_cpu_ms=600000 2>/dev/null
 is "$?" 4 "--timeout: the hung trace fails, exit 4"
 like "$(man "$T/o1/manifest.jsonl" '[x["error"] for x in l if x["status"] == "failed"][0]')" "^timed out: killed after [0-9]+ s$" \
 	"its error says it timed out"
@@ -17,7 +17,7 @@ is "$(find "$T/o1" -name '*.tmp-*' | wc -l)/$(ls -A "$T/tmp1" | wc -l)" 0/0 \
 	"told to stop (SIGTERM), the worker removed its temporaries: none in OUTDIR, none in TMPDIR"
 # SIGTERM ignored from the start: the workers inherit it, and only SIGKILL stops them
 (trap '' TERM; TMPDIR=$T/tmp2 exec "$BIN" batch -q "$T/in" -o "$T/o2" --db --timeout 1 --rules "$T/hang.lua" \
-	--set lua.max_instructions=100000000000 2>/dev/null)
+	--set lua.max_instructions=100000000000 --set lua.max_cpu_ms=600000 2>/dev/null)
 is "$?" 4 "a worker that ignores SIGTERM: killed after the grace, exit 4"
 like "$(man "$T/o2/manifest.jsonl" '[x["seconds"] for x in l if x["status"] == "failed"][0]')" "^[67]\\.[0-9]+$" \
 	"... about 5 s after it was told to stop"

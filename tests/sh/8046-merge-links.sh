@@ -16,3 +16,23 @@ timeout 60 "$BIN" merge "$T/r" -o "$T/m.json" 2>"$T/err"
 is "$?" 0 "merge of a folder with link loops: exit 0, no hang"
 like "$(cat "$T/err")" "merged 2 traces \\(2 reports" "two reports merged, each once"
 is "$(jq_ "$T/m.json" 'd["all"]["traces"]')" 2 "the summary counts two traces"
+
+# compare DIR walks its folders the same way (engine/base/walk.c, one walk
+# for batch, merge and compare): a link back up and a second path to one
+# report neither repeat a run nor hang (it took each path as a run); a
+# folder linked in is read, once (it was left out).
+mkdir -p "$T/c/a/sub" "$T/c/b" "$T/c/elsewhere"
+for s in 1 2 3; do
+	"$MKDUMP" --build-seed 23 --records 6000 --seed "$s" --startup cold --no-truth "$T/c$s" >/dev/null
+	"$BIN" -q "$T/c$s" -o "$T/c/b/r$s.json"
+done
+cp "$T/c/b/r1.json" "$T/c/b/r2.json" "$T/c/a/sub/"
+cp "$T/c/b/r3.json" "$T/c/elsewhere/"
+ln -s . "$T/c/a/self"
+ln -s sub/r1.json "$T/c/a/again.json"
+ln -s sub/r2.json "$T/c/a/again2.json"
+ln -s ../elsewhere "$T/c/a/linked"
+timeout 60 "$BIN" compare -q "$T/c/a" "$T/c/b" -o "$T/c.json" 2>"$T/c.err"
+like "$?" "^[03]$" "compare of folders with link loops: ends (no hang)"
+is "$(jq_ "$T/c.json" 'd["policy"]["fleet"]["base"]["reports"], d["policy"]["fleet"]["head"]["reports"]')" \
+	"(3, 3)" "three reports a side: each once, the linked folder's too"
