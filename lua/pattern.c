@@ -441,6 +441,7 @@ static int find_aux(lua_State *L, int find)
 		return 1;
 	}
 	prep(&ms, L, s, ls, p, lp);
+	tick(&ms, (long long)lp / 16);   /* no_specials reads the whole pattern */
 	if (find && (lua_toboolean(L, 4) || no_specials(p, lp))) {
 		res = find_plain(&ms, s + init, ls - init, p, lp);
 		flush(&ms);

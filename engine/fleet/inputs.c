@@ -129,7 +129,7 @@ static int ends_json(const char *name)
 	return n > 5 && !strcmp(name + n - 5, ".json");
 }
 
-struct found {
+struct json_paths {
 	char **paths;
 	size_t n, cap;
 };
@@ -138,7 +138,7 @@ struct found {
  * many links reach it; a link back up walked once). */
 static int add_json(void *ctx, const char *path, const struct stat *st, struct bt_err *err)
 {
-	struct found *fd = ctx;
+	struct json_paths *fd = ctx;
 	const char *base = strrchr(path, '/');
 
 	(void)st;
@@ -153,7 +153,7 @@ static int add_json(void *ctx, const char *path, const struct stat *st, struct b
 int bt_fleet_load(struct bt_fleet *f, const char *path, const struct bt_sum_kv *groups, size_t n,
 		  struct bt_fleet_stats *st, struct bt_err *err)
 {
-	struct found fd = { NULL, 0, 0 };
+	struct json_paths fd = { NULL, 0, 0 };
 	struct bt_walk w = { add_json, &fd, NULL, 1 };
 	size_t i;
 	int rc;

@@ -35,7 +35,7 @@ escape move move "1000000000000 instructions" $cpu_only
 escape move move "500 ms of CPU" $cpu_only --set move.n=100000000000
 escape move move "20000000 instructions" $work_only
 # Work charged by what it does: stopped by either budget alone.
-for n in wrap:wrap resume:resume find:find sort:sort insert:insert utf8:utf8 gc:gc concat:concat; do
+for n in wrap:wrap resume:resume find:find sort:sort insert:insert utf8:utf8 gc:gc concat:concat pattern:pattern; do
 	escape ${n%%:*} ${n#*:} "500 ms of CPU" $cpu_only
 	escape ${n%%:*} ${n#*:} "20000000 instructions" $work_only
 done
@@ -71,5 +71,8 @@ python3 "$ROOT/tests/fuzz/lua_escapes.py" "$BIN" "$FIX/seed2" "${LUA_ESCAPE_SECO
 	--keep "$T/escapes" >"$T/gen.out" 2>&1
 _rc=$?
 cat "$T/gen.out" >&2
+for f in "$T"/escapes/*.lua; do   # the escapes, in the log (the test's folder goes)
+	[ -f "$f" ] && { echo "# $f:"; sed -n '/^bt.rule/,$s/^/#   /p' "$f"; } >&2
+done
 is "$_rc" 0 "the generator found no escape: $(head -1 "$T/gen.out")"
 like "$(head -1 "$T/gen.out")" "^seed [0-9]+: [0-9]+ cases, [0-9]+ stopped by time" "the generator ran"
