@@ -2,10 +2,15 @@
  * "btrace-analyze query INPUT|trace.db SQL [--format F]": read-only SQL
  * against a trace, importing a dump first when given one.
  */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "engine/cli/cmd.h"
 #include "engine/base/fileio.h"
 #include "reports/report.h"
 #include "engine/db/rows.h"
+#include "reports/text/safe.h"
 
 int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 {
@@ -31,8 +36,14 @@ int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 		rc = bt_rows_open_sql(&r, db, o.inputs[1], 0, err);
 	if (!rc)
 		rc = bt_out_open(&out, o.out, err);
-	if (!rc)
-		rc = bt_rep_rows_write(r, f, out.fp, err);
+	if (!rc) {   /* a table, or rows on a terminal, is read by a person: no control characters */
+		int people = f == BT_FMT_TABLE || (f != BT_FMT_JSON && isatty(fileno(out.fp)));
+		FILE *fp = people ? bt_safe_open(out.fp, 0) : out.fp;
+		rc = bt_rep_rows_write(r, f, fp, err);
+		if (bt_safe_close(fp, out.fp) && !rc)
+			rc = bt_err_set(err, BT_EIO, "cannot write '%s': %s", o.out && strcmp(o.out, "-") ? o.out : "stdout",
+					errno ? strerror(errno) : "write error");
+	}
 	if (!rc)
 		rc = bt_out_commit(&out, err);
 	if (!rc && o.db)

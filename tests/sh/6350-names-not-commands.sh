@@ -36,3 +36,11 @@ is "$(controls "$T/c.txt")/$(controls "$T/c.md")" 0/0 "compare's text and Markdo
 "$BIN" merge "$T/r.json" "$T/r2.json" -o "$T/m.md" 2>/dev/null
 is "$(controls "$T/m.md")" 0 "merge's Markdown: no control character"
 is "$(grep -c '@team' "$T/c.md" "$T/m.md" | sed 's/.*://' | tr '\n' ' ')" "0 0 " "compare's and merge's Markdown: no mention"
+# query: its table is read by a person (escapes shown); CSV to a file and
+# JSON keep the bytes (JSON escaped as JSON does).
+"$BIN" query "$T/t.txt" "SELECT name FROM frames WHERE name LIKE '%pwned%'" >"$T/q.txt"
+like "$(cat "$T/q.txt")" '\\x1b\]0;pwned\\x07evil' "query's table: the name, its escapes shown"
+is "$(controls "$T/q.txt")" 0 "query's table: no control character"
+"$BIN" query "$T/t.txt" "SELECT name FROM frames WHERE name LIKE '%pwned%'" --format csv -o "$T/q.csv"
+is "$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); print(d.count(b"\x1b]0;pwned\x07"))' "$T/q.csv")" 1 \
+	"query's CSV in a file: the name's bytes kept (ESC and BEL)"
