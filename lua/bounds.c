@@ -24,7 +24,8 @@
 
 enum cost {
 	C_RESULTS,    /* what it returns only */
-	C_ARGS,       /* its arguments' bytes (print) */
+	C_ARGS,       /* its arguments' bytes: what it reads, even when it fails
+		       * (print, string.unpack('z', s) over a string without a NUL) */
 	C_REP,        /* string.rep(s, n, sep) */
 	C_CONCAT,     /* table.concat(t, sep, i, j) */
 	C_INSERT,     /* table.insert(t, pos, v): the elements after pos move */
@@ -45,13 +46,13 @@ static const struct {
 	{ LUA_STRLIBNAME, "rep", C_REP },
 	{ LUA_STRLIBNAME, "byte", C_RESULTS },
 	{ LUA_STRLIBNAME, "char", C_RESULTS },
-	{ LUA_STRLIBNAME, "format", C_RESULTS },
+	{ LUA_STRLIBNAME, "format", C_ARGS },
 	{ LUA_STRLIBNAME, "lower", C_RESULTS },
 	{ LUA_STRLIBNAME, "upper", C_RESULTS },
 	{ LUA_STRLIBNAME, "reverse", C_RESULTS },
 	{ LUA_STRLIBNAME, "sub", C_RESULTS },
-	{ LUA_STRLIBNAME, "pack", C_RESULTS },
-	{ LUA_STRLIBNAME, "unpack", C_RESULTS },
+	{ LUA_STRLIBNAME, "pack", C_ARGS },
+	{ LUA_STRLIBNAME, "unpack", C_ARGS },
 	{ LUA_STRLIBNAME, "gsub", C_RESULTS },
 	{ LUA_TABLIBNAME, "concat", C_CONCAT },
 	{ LUA_TABLIBNAME, "insert", C_INSERT },
@@ -62,7 +63,7 @@ static const struct {
 	{ LUA_TABLIBNAME, "pack", C_RESULTS },
 	{ LUA_UTF8LIBNAME, "len", C_SCAN },
 	{ LUA_UTF8LIBNAME, "char", C_RESULTS },
-	{ LUA_UTF8LIBNAME, "codepoint", C_RESULTS },
+	{ LUA_UTF8LIBNAME, "codepoint", C_SCAN },
 	{ LUA_UTF8LIBNAME, "offset", C_OFFSET },
 	{ NULL, "tostring", C_RESULTS },
 	{ NULL, "tonumber", C_SCAN },

@@ -86,11 +86,15 @@ static uint32_t new_path(struct bt_profile *p, uint32_t parent, uint32_t frame, 
 
 uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
 {
+	size_t cap = p->tcap;
+
 	BT_GROW(p->tids, p->nthreads + 1, p->tcap);
-	p->roots = bt_xrealloc(p->roots, p->tcap * sizeof *p->roots);
-	p->span = bt_xrealloc(p->span, p->tcap * sizeof *p->span);
+	if (p->tcap != cap || !p->roots) {   /* grown with tids: not at every thread (a realloc may copy) */
+		p->roots = bt_xrealloc(p->roots, p->tcap * sizeof *p->roots);
+		p->span = bt_xrealloc(p->span, p->tcap * sizeof *p->span);
+		p->efirst = bt_xrealloc(p->efirst, p->tcap * sizeof *p->efirst);
+	}
 	p->span[p->nthreads][0] = p->span[p->nthreads][1] = -1;
-	p->efirst = bt_xrealloc(p->efirst, p->tcap * sizeof *p->efirst);
 	p->efirst[p->nthreads] = p->nent;
 	p->tids[p->nthreads] = tid;
 	p->roots[p->nthreads] = p->root = p->npaths;
