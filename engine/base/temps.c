@@ -3,6 +3,7 @@
  * a mutex and published with an atomic flag, so the signal handler reads
  * them without locks or allocation.
  */
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -28,11 +29,12 @@ static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGABRT };
 
 void bt_temps_cleanup(void)
 {
-	int i;
+	int i, saved = errno;
 
-	for (i = 0; i < NSLOTS; i++)
-		if (atomic_exchange(&slots[i].live, 0))
-			unlink(slots[i].path);
+	for (i = NSLOTS - 1; i >= 0; i--)   /* a folder's files, named after it, go first */
+		if (atomic_exchange(&slots[i].live, 0) && unlink(slots[i].path) && errno == EISDIR)
+			rmdir(slots[i].path);
+	errno = saved;
 }
 
 static void on_signal(int sig)

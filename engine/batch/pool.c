@@ -2,11 +2,13 @@
  * The batch's worker pool: up to N processes at once, each forked and
  * exec'd (a worker ends with the batch: Linux's parent-death signal),
  * reaped with wait4 for its rusage, its stderr captured in a file of its
- * slot for the error line.
+ * slot for the error line, its $TMPDIR a folder of its slot emptied after
+ * it ends (what a worker killed with SIGKILL left there goes with it).
  */
 #define _GNU_SOURCE   /* wait4, sched_getaffinity */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -21,6 +23,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
 #include "engine/base/temps.h"
 #include "engine/batch/batch.h"
@@ -31,6 +34,7 @@
 
 struct pool_slot {
 	pid_t pid;          /* 0: free */
+	char *tmpdir;       /* its workers' $TMPDIR, or NULL (none could be made: the batch's) */
 	size_t tag;
 	int cap_fd;         /* the capture of its stderr */
 	double started;
@@ -42,7 +46,94 @@ struct bt_pool {
 	struct pool_slot *slots;
 	int n, running;
 	int timeout;        /* seconds a worker may run; 0: no limit */
+	char *tmproot;      /* $TMPDIR/btrace-batch-XXXXXX, the slots' folders in it */
 };
+
+extern char **environ;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	if (ftw->level > 0)   /* the folder itself stays */
+		(flag == FTW_DP ? rmdir : unlink)(path);
+	return 0;
+}
+
+/* Remove what dir holds (links not followed). */
+static void empty_dir(const char *dir)
+{
+	if (dir)
+		nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A folder per slot for its workers' $TMPDIR, in one of the batch's own;
+ * named in the temporaries' registry (a signal to the batch removes them
+ * once its workers, told to stop too, have emptied them). Without them
+ * the workers use the batch's $TMPDIR. */
+static void tmpdirs_open(struct bt_pool *p)
+{
+	const char *t = getenv("TMPDIR");
+	struct bt_buf b = BT_BUF_INIT;
+	int i;
+
+	bt_buf_addf(&b, "%s/btrace-batch-XXXXXX", t && *t ? t : "/tmp");
+	if (!mkdtemp(b.buf)) {
+		bt_buf_release(&b);
+		return;
+	}
+	p->tmproot = bt_buf_detach(&b, NULL);
+	bt_temps_add(p->tmproot);
+	for (i = 0; i < p->n; i++) {
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "%s/w%d", p->tmproot, i);
+		bt_temps_add(b.buf);
+		if (mkdir(b.buf, 0700) == 0)
+			p->slots[i].tmpdir = bt_buf_detach(&b, NULL);
+		else
+			bt_temps_forget(b.buf);
+	}
+	bt_buf_release(&b);
+}
+
+static void tmpdirs_close(struct bt_pool *p)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		if (!p->slots[i].tmpdir)
+			continue;
+		empty_dir(p->slots[i].tmpdir);
+		rmdir(p->slots[i].tmpdir);
+		bt_temps_forget(p->slots[i].tmpdir);
+		free(p->slots[i].tmpdir);
+	}
+	if (p->tmproot) {
+		rmdir(p->tmproot);
+		bt_temps_forget(p->tmproot);
+		free(p->tmproot);
+	}
+}
+
+/* The environment with TMPDIR=dir (owned: free the array and its first
+ * string); NULL: environ as it is. */
+static char **env_with_tmpdir(const char *dir)
+{
+	size_t n = 0, k = 1, i;
+	char **env;
+
+	if (!dir)
+		return NULL;
+	while (environ[n])
+		n++;
+	env = bt_xcalloc(n + 2, sizeof *env);
+	env[0] = bt_xmalloc(strlen(dir) + 8);
+	strcpy(env[0], "TMPDIR=");
+	strcat(env[0], dir);
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], "TMPDIR=", 7))
+			env[k++] = environ[i];
+	return env;
+}
 
 static double now(void)
 {
@@ -84,6 +175,7 @@ int bt_pool_new(struct bt_pool **out, int jobs, struct bt_err *err)
 		bt_temps_remove(name.buf);
 	}
 	bt_buf_release(&name);
+	tmpdirs_open(p);
 	*out = p;
 	return BT_OK;
 }
@@ -104,6 +196,7 @@ void bt_pool_free(struct bt_pool *p)
 		if (p->slots[i].cap_fd >= 0)
 			close(p->slots[i].cap_fd);
 	}
+	tmpdirs_close(p);
 	free(p->slots);
 	free(p);
 }
@@ -127,7 +220,7 @@ int bt_pool_full(const struct bt_pool *p)
  * batch's handlers (which remove its temporaries) are reset before the
  * signals blocked around the fork are let in; SIGTERM comes when the batch
  * dies, so that no worker outlives it. */
-static _Noreturn void child(char *const argv[], int cap_fd, const sigset_t *old)
+static _Noreturn void child(char *const argv[], char *const env[], int cap_fd, const sigset_t *old)
 {
 	static const char msg[] = "btrace-analyze: error: cannot run the worker\n";
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGABRT };
@@ -151,7 +244,7 @@ static _Noreturn void child(char *const argv[], int cap_fd, const sigset_t *old)
 			close(fd);
 	}
 	dup2(cap_fd, 2);
-	execv(argv[0], argv);
+	execve(argv[0], argv, env ? env : environ);
 	n = write(2, msg, sizeof msg - 1);
 	(void)n;
 	_exit(127);
@@ -161,18 +254,24 @@ int bt_pool_spawn(struct bt_pool *p, char *const argv[], size_t tag, struct bt_e
 {
 	struct pool_slot *s = p->slots;
 	sigset_t all, old;
+	char **env;
 	pid_t pid;
 
 	while (s->pid)
 		s++;
 	if (ftruncate(s->cap_fd, 0) || lseek(s->cap_fd, 0, SEEK_SET) < 0)
 		return bt_err_set(err, BT_EIO, "cannot reset a worker's error capture: %s", strerror(errno));
+	env = env_with_tmpdir(s->tmpdir);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pid = fork();
 	if (pid == 0)
-		child(argv, s->cap_fd, &old);
+		child(argv, env, s->cap_fd, &old);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (env) {
+		free(env[0]);
+		free(env);
+	}
 	if (pid < 0)
 		return bt_err_set(err, BT_EIO, "cannot start a worker: %s", strerror(errno));
 	s->pid = pid;
@@ -254,6 +353,7 @@ int bt_pool_reap(struct bt_pool *p, struct bt_pool_end *end, struct bt_err *err)
 	end->pid = pid;
 	end->killed = p->slots[i].timed_out == 2;
 	read_tail(p->slots[i].cap_fd, &end->tail);
+	empty_dir(p->slots[i].tmpdir);   /* a worker killed with SIGKILL left its scratch */
 	p->slots[i].pid = 0;
 	p->running--;
 	return BT_OK;
