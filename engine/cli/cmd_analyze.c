@@ -8,6 +8,7 @@
  * --fail-on exits 3 (after writing everything) when a finding reaches it.
  */
 #include <stdio.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "lua/rules.h"
 #include "reports/export/folded.h"
 #include "reports/outputs/outputs.h"
+#include "reports/report.h"
 
 static int gate(const struct bt_opts *o, const struct bt_result *res, struct bt_err *err)
 {
@@ -47,12 +49,22 @@ static void show_writing(void *ctx, const char *path, uint64_t done, uint64_t to
 static int add_outputs(const struct bt_opts *o, struct bt_outputs *out, struct bt_err *err)
 {
 	const struct bt_exporter *rep;
+	int i;
 
-	if (bt_report_pick(o->format, o->out, &rep, err))
-		return err->code;
+	if (o->nouts > 1 && o->format)
+		return bt_err_set(err, BT_EUSAGE, "--format applies to one output; with several -o each takes its "
+				  "format from its extension (.txt .json .md .html .xlsx)");
 	/* exports alone stand alone: no report on stdout unless asked for */
-	if (o->out || o->format || !(o->perfetto || o->pprof || o->folded))
-		bt_outputs_add(out, rep, o->out);
+	if (!o->nouts && (o->format || !(o->perfetto || o->pprof || o->folded))) {
+		if (bt_report_pick(o->format, NULL, &rep, err))
+			return err->code;
+		bt_outputs_add(out, rep, NULL);
+	}
+	for (i = 0; i < o->nouts; i++) {   /* every -o, each in its own format */
+		if (bt_report_pick(o->format, o->outs[i], &rep, err))
+			return err->code;
+		bt_outputs_add(out, rep, o->outs[i]);
+	}
 	if (o->perfetto)
 		bt_outputs_add(out, &bt_exp_perfetto, o->perfetto);
 	if (o->pprof)
@@ -60,6 +72,18 @@ static int add_outputs(const struct bt_opts *o, struct bt_outputs *out, struct b
 	if (o->folded)
 		bt_outputs_add(out, &bt_exp_folded, o->folded);
 	return bt_outputs_check(out, err);
+}
+
+static void tell_db(const char *path)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	bt_format_bytes((double)st.st_size, &b);
+	fprintf(stderr, "btrace-analyze: wrote %s (%s)\n", path, b.buf);
+	bt_buf_release(&b);
 }
 
 int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
@@ -116,6 +140,8 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 		bt_outputs_tell(out, stderr);
 	if (!rc)
 		rc = bt_db_publish(db, err);
+	if (!rc && o.db && !o.quiet)   /* told as every other output is */
+		tell_db(o.db);
 	if (!rc)
 		rc = gate(&o, &res, err);
 done:

@@ -138,8 +138,12 @@ static int width(struct bt_opts *o, const char *name, const char *v, struct bt_e
 static const struct bt_opt opt_width = {
 	.name = "--width", .arg = "N", .kind = BT_OPTK_VALUE, .parse = width,
 	.help = "text tables within N columns (default: the terminal's\nwidth when writing to one)" };
+/* Repeatable: one report written in several formats. */
+static const struct bt_opt opt_report_outputs = {
+	.name = "--output", .alias = "-o", .arg = "OUT", .kind = BT_OPTK_LIST, .field = F(outs),
+	.count = F(nouts) };
 static const struct bt_opt *const analyze_opts[] = {
-	&opt_output, &opt_format, &opt_rules, &opt_set, &opt_fail_on, &opt_perfetto, &opt_pprof,
+	&opt_report_outputs, &opt_format, &opt_rules, &opt_set, &opt_fail_on, &opt_perfetto, &opt_pprof,
 	&opt_folded, &opt_folded_metric, &opt_idle, &opt_width, &opt_full_names, NULL
 };
 const struct bt_optcmd bt_optab_analyze = { analyze_opts, load_opts, 19, NULL, NULL };

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/compare/fleetcmp.h"
 #include "reports/compare/cmp_report.h"
@@ -17,9 +18,12 @@ int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp
 		       struct bt_err *err)
 {
 	const char *ext = path ? strrchr(path, '.') : NULL;
+	struct stat st;
 	size_t i;
 
 	*out = &bt_cmp_text;
+	if (ext && strchr(ext, '/'))
+		ext = NULL;   /* a dot in a folder's name: no extension */
 	for (i = 0; i < sizeof reporters / sizeof reporters[0]; i++) {
 		if (format ? !strcmp(format, reporters[i]->name) : ext && !strcmp(ext, reporters[i]->ext)) {
 			*out = reporters[i];
@@ -28,6 +32,9 @@ int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp
 	}
 	if (format)
 		return bt_err_set(err, BT_EUSAGE, "unknown compare format '%s' (known: text, json, md, xlsx, html)", format);
+	if (ext && strcmp(path, "-") && (stat(path, &st) || S_ISREG(st.st_mode)))   /* out.pdf would get text in it */
+		return bt_err_set(err, BT_EUSAGE, "-o %s: no compare format has the extension '%s' (known: .txt, "
+				  ".json, .md, .xlsx, .html; --format names one for any path)", path, ext);
 	return BT_OK;
 }
 

@@ -78,3 +78,17 @@ is "$(q "$T/moved.db" "SELECT value FROM meta WHERE key = 'slice_policy'")" idle
 "$BIN" -q "$ex" --slice-policy btrace -o "$T/bt.json"; is "$?" 0 "slice policy with a dump: exit 0"
 is "$("$BIN" query -q "$ex" "SELECT value FROM meta WHERE key = 'slice_policy'" --slice-policy btrace --format tsv | sed -n 2p)" btrace \
 	"slice policy with a dump: applied"
+
+# -o again: one report in each format (issue 36 item 1: only the last was
+# written, exit 0); --format with several is a usage error.
+"$BIN" "$ex" -o "$T/m.md" -o "$T/m.json" -o "$T/m.txt" 2>"$T/m.err"
+is "$?" 0 "several -o: exit 0"
+check "... the Markdown written" grep -q '^# ' "$T/m.md"
+is "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["schema"])' "$T/m.json")" "btrace-analyze/report@1" \
+	"... the JSON written"
+check "... the text written" test -s "$T/m.txt"
+is "$(grep -c '^btrace-analyze: wrote ' "$T/m.err")" 3 "... each announced"
+"$BIN" -q "$ex" -o "$T/f.md" -o "$T/f.json" --format md 2>"$T/f.err"
+like "$?-$(cat "$T/f.err")" "^2-btrace-analyze: error: --format applies to one output" "--format with several -o: exit 2, why"
+"$BIN" "$ex" --db "$T/keep.db" -o "$T/k.json" 2>"$T/k.err"
+like "$(cat "$T/k.err")" "btrace-analyze: wrote .*keep\\.db \\(" "--db is announced as every other output (issue 36 item 1)"

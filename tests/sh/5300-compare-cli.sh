@@ -157,3 +157,10 @@ is "$?" 1 "a report's malformed diagnostic: exit 1"
 like "$(cat "$T/err")" "bd.json: byte [0-9]+: a diagnostic's code or detail is not a string" \
 	"a report's malformed diagnostic: file, byte and cause"
 check "a report's malformed diagnostic: no output" test ! -e "$T/in.json"
+
+# An -o whose extension no compare format has is refused, as analyze's is
+# (issue 36 item 1: out.pdf got text, exit 0).
+"$BIN" compare --base "$T/b1.json" --head "$T/h1.json" -o "$T/out.pdf" 2>"$T/pdf.err"
+like "$?-$(cat "$T/pdf.err")" "^2-btrace-analyze: error: -o .*out\\.pdf: no compare format has the extension '\\.pdf'" \
+	"-o out.pdf: exit 2, naming the extension"
+check "... nothing written" test ! -e "$T/out.pdf"
