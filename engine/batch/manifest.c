@@ -4,6 +4,7 @@
  * carry over what an earlier run did.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,17 +101,21 @@ static int str_or_null(struct bt_jr *r, struct bt_buf *tmp, char **out)
 	return 0;
 }
 
-/* An integer or null member: *out -1 for null. */
-static int int_or_null(struct bt_jr *r, int64_t *out)
+/* An integer in [0, hi] or null member: *out -1 for null. A number past
+ * int64 (1e999) is no record, not a cast out of range. */
+static int int_or_null(struct bt_jr *r, int64_t hi, int64_t *out)
 {
-	double d;
+	int k;
 
 	*out = -1;
 	if (bt_jr_peek(r) == BT_J_NULL)
 		return bt_jr_skip(r);
-	if (bt_jr_number(r, &d))
+	if ((k = bt_jr_int(r, out)) < 0)
 		return -1;
-	*out = (int64_t)d;
+	if (!k || *out < 0 || *out > hi) {
+		*out = -1;
+		return bt_jr_fail(r, "not an exit status or a size in kB");
+	}
 	return 0;
 }
 
@@ -131,12 +136,14 @@ static int read_member(struct bt_jr *r, const char *key, struct bt_batch_item *i
 	} else if (!strcmp(key, "error")) {
 		rc = str_or_null(r, &tmp, &it->error);
 	} else if (!strcmp(key, "exit") || !strcmp(key, "peak_rss_kb")) {
-		if (!(rc = int_or_null(r, &v)) && key[0] == 'e')
+		if (!(rc = int_or_null(r, key[0] == 'e' ? 255 : LONG_MAX, &v)) && key[0] == 'e')
 			it->exit_code = (int)v;
 		else if (!rc)
 			it->peak_kb = (long)v;
 	} else if (!strcmp(key, "seconds") && bt_jr_peek(r) == BT_J_NUMBER) {
-		if (!(rc = bt_jr_number(r, &d)))
+		if (!(rc = bt_jr_number(r, &d)) && !(d >= 0 && d < 1e12))   /* NaN, inf: no time */
+			rc = bt_jr_fail(r, "not a number of seconds");
+		else if (!rc)
 			it->seconds = d;
 	} else {
 		rc = bt_jr_skip(r);

@@ -200,6 +200,21 @@ static void test_manifest(void)
 	   "a cut line a later run went on in: skipped (its traces run again)");
 	bt_batch_list_release(&l);
 	ok(!bt_manifest_load(at("none.jsonl"), &l, &err) && l.n == 0, "no manifest: no records");
+	{   /* numbers past what the fields hold (found by fuzz_manifest: an inf cast to long, UB) */
+		static const char *const bad[] = {
+			"{\"path\":\"a\",\"hash\":\"00112233445566778899aabbccddeeff\",\"status\":\"failed\",\"exit\":1e999}\n",
+			"{\"path\":\"a\",\"hash\":\"00112233445566778899aabbccddeeff\",\"status\":\"failed\",\"peak_rss_kb\":-5}\n",
+			"{\"path\":\"a\",\"hash\":\"00112233445566778899aabbccddeeff\",\"status\":\"failed\",\"seconds\":1e999}\n",
+		};
+		size_t i;
+		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			put("bad.jsonl", bad[i], strlen(bad[i]));
+			ok(bt_manifest_load(at("bad.jsonl"), &l, &err) == BT_EFORMAT && strstr(err.msg, "line 1"),
+			   "a count or time past its field's range: no record, BT_EFORMAT naming the line");
+			bt_batch_list_release(&l);
+			bt_err_clear(&err);
+		}
+	}
 	put("empty.jsonl", "", 0);   /* a batch killed before its first line (found by fuzz_manifest: UB) */
 	ok(!bt_manifest_load(at("empty.jsonl"), &l, &err) && l.n == 0, "an empty manifest: no records");
 	bt_buf_release(&text);
