@@ -87,7 +87,9 @@ static const struct {
 	  &bt_optab_import, NULL },
 	{ "query", "btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json] [-o FILE]",
 	  "Run one read-only SQL statement against a trace and print the rows.\n"
-	  "A dump is imported first (into memory, or into --db FILE).\n"
+	  "A dump is imported first (into memory, or into --db FILE). \".tables\"\n"
+	  "lists the tables and views with their columns; SQL that does not prepare\n"
+	  "is an error (exit 1) with SQLite's message.\n"
 	  "example:\n"
 	  "  btrace-analyze query sampling.bin \\\n"
 	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n",

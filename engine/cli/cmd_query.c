@@ -12,6 +12,22 @@
 #include "engine/db/rows.h"
 #include "reports/text/safe.h"
 
+/* ".tables", as sqlite3's shell has it: the tables and views a query can
+ * read, with their columns. */
+#define TABLES_SQL \
+	"SELECT m.name, m.type, group_concat(c.name, ', ') AS columns FROM sqlite_master m " \
+	"JOIN pragma_table_info(m.name) c WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite_%' " \
+	"GROUP BY m.name ORDER BY m.name"
+
+static int is_tables(const char *sql)
+{
+	size_t n;
+
+	sql += strspn(sql, " \t\n");
+	n = strcspn(sql, " \t\n;");
+	return n == 7 && !strncmp(sql, ".tables", 7) && !sql[n + strspn(sql + n, " \t\n;")];
+}
+
 int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 {
 	struct bt_opts o;
@@ -33,7 +49,7 @@ int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 	if (!rc)
 		rc = bt_cmd_load(&o, o.inputs[0], 1, NULL, &db, err);
 	if (!rc)
-		rc = bt_rows_open_sql(&r, db, o.inputs[1], 0, err);
+		rc = bt_rows_open_sql(&r, db, is_tables(o.inputs[1]) ? TABLES_SQL : o.inputs[1], 0, err);
 	if (!rc)
 		rc = bt_out_open(&out, o.out, err);
 	if (!rc) {   /* a table, or rows on a terminal, is read by a person: no control characters */

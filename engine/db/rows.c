@@ -135,7 +135,7 @@ int bt_rows_open_sql(struct bt_rows **out, struct bt_db *db, const char *sql, in
 				  "transactions");
 	if (rc != SQLITE_OK) {
 		sqlite3_finalize(st);
-		return bt_err_set(err, BT_EUSAGE, "bad query: %s", sqlite3_errmsg(db->conn));
+		return bt_err_set(err, BT_ESQL, "bad query: %s", sqlite3_errmsg(db->conn));   /* no usage error */
 	}
 	if (!st)
 		return bt_err_set(err, BT_EUSAGE, "empty query");

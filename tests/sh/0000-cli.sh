@@ -19,8 +19,13 @@ like "$err" "error: unknown option '--bogus' for 'analyze'" "unknown option name
 "$BIN" "$ex" --format yaml >/dev/null 2>&1; is "$?" 2 "unknown report format: exit 2"
 err=$("$BIN" query "$ex" "DELETE FROM samples" 2>&1); is "$?" 2 "modifying SQL refused"
 like "$err" "only read-only SQL" "modifying SQL: message"
-err=$("$BIN" query "$ex" "SELECT nosuch FROM samples" 2>&1); is "$?" 2 "bad SQL: exit 2"
+err=$("$BIN" query "$ex" "SELECT nosuch FROM samples" 2>&1); is "$?" 1 "bad SQL: exit 1, an error (issue 36 item 9: it was a usage error, 2)"
 like "$err" "bad query: no such column: nosuch" "bad SQL: SQLite's message"
+unlike "$err" "usage:" "bad SQL: no usage line"
+is "$("$BIN" query -q "$ex" ".tables" --format tsv | awk -F'\t' '$1 == "samples" { print $2 }')" table \
+	"query .tables lists the tables (issue 36 item 9)"
+like "$("$BIN" query -q "$ex" " .tables; " --format tsv | grep '^threads')" "^threads	table	.*tid.*name" \
+	"... with their columns"
 err=$("$BIN" "$T/none.bin" 2>&1); is "$?" 1 "missing input: exit 1"
 like "$err" "^btrace-analyze: error: cannot open '.*none.bin': No such file or directory" "missing input: message"
 mkdir -p "$T/empty"
