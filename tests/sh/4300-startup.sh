@@ -93,3 +93,10 @@ unlike "$(mutate startup-method-faults 'f["evidence"]["method"] = "void com.exam
 is "$?" 0 "the example dump runs with startup.lua"
 like "$(cat "$T/ex.txt")" '\[startup-duration\] cold start of com.example.app: initial display after 387.5 ms' \
 	"the example: its cold start found, the duration first"
+
+# The start window's process CPU is within the trace's (issue 36 item 2: a
+# waker record's CPU of 0 began each worker's window before the trace:
+# 926.7 ms of a trace with 825.7 ms of CPU in all).
+"$BIN" -q "$ROOT/examples/sampling.bin" -o "$T/ex.json"
+is "$(jq_ "$T/ex.json" 'd["metrics"]["startup.process.cpu_ns"] <= d["metrics"]["process.cpu_ns"]')" True \
+	"the example: startup.process.cpu_ns $(jq_ "$T/ex.json" 'round(d["metrics"]["startup.process.cpu_ns"] / 1e6, 1)') ms <= the trace's $(jq_ "$T/ex.json" 'round(d["metrics"]["process.cpu_ns"] / 1e6, 1)') ms"
