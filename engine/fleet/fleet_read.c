@@ -88,6 +88,9 @@ static int dist(struct rd *x, struct bt_dist *d)
 	int more = 0, rc = object(r, "a distribution is not an object");
 	int64_t total = 0;
 
+	bt_dist_release(d);   /* a second "dist" of one entry replaces the first: its buckets */
+	bt_dist_init(d);      /* added to the first's with its own n did not add up */
+
 	while (!rc && (more = bt_jr_key(r, &x->key)) == 1) {
 		const char *k = x->key.buf;
 		int64_t *at = !strcmp(k, "n") ? &d->n : !strcmp(k, "sum") ? &d->sum :

@@ -36,3 +36,21 @@ timeout 60 "$BIN" compare -q "$T/c/a" "$T/c/b" -o "$T/c.json" 2>"$T/c.err"
 like "$?" "^[03]$" "compare of folders with link loops: ends (no hang)"
 is "$(jq_ "$T/c.json" 'd["policy"]["fleet"]["base"]["reports"], d["policy"]["fleet"]["head"]["reports"]')" \
 	"(3, 3)" "three reports a side: each once, the linked folder's too"
+
+# A method whose entry holds "dist" twice (found by fuzz_fleet): the second
+# replaces the first; its buckets were added to the first's, and the fleet
+# merge wrote back was one it could not read ("buckets and zeros do not add
+# up to its n").
+"$BIN" merge -q "$T/c/b/r1.json" -o "$T/f1.json"
+python3 - "$T/f1.json" "$T/fdup.json" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+at = t.index('"dist": {', t.index('"methods": {'))
+end = t.index('}', at) + 1
+t = t[:end] + ', "dist": {"n": 1, "sum": 5, "min": 5, "max": 5, "zeros": 0, "buckets": [[%d, 1]]}' % 100 + t[end:]
+open(sys.argv[2], "w").write(t)
+PY
+"$BIN" merge -q "$T/fdup.json" -o "$T/fback.json" 2>"$T/fdup.err"
+is "$?" 0 "a fleet with a doubled dist is read"
+"$BIN" merge -q "$T/fback.json" -o "$T/fback2.json" 2>"$T/fback.err"
+is "$?-$(cat "$T/fback.err")" "0-" "... and what merge wrote of it reads back"
