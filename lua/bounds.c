@@ -21,6 +21,7 @@
 #include "lua/sandbox.h"
 
 #define BYTES_PER_STEP 16
+#define ERROR_STEPS 500   /* raising an argument error: ~3 us */
 
 enum cost {
 	C_RESULTS,    /* what it returns only */
@@ -186,13 +187,18 @@ static double cost_before(lua_State *L, enum cost c)
  * runs, then by its results' number and bytes. */
 static int bounded(lua_State *L)
 {
-	int i, n;
+	int i, n, status;
 	double after = 0;
 
 	charge(L, cost_before(L, (enum cost)lua_tointeger(L, lua_upvalueindex(2))));
 	lua_pushvalue(L, lua_upvalueindex(1));
 	lua_insert(L, 1);
-	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	if ((status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0)) != LUA_OK) {
+		if (status == LUA_ERRMEM)   /* the allocator refused: past the account */
+			return bt_sandbox_stop(L, BT_SB_MEMORY);
+		charge(L, ERROR_STEPS);   /* an error's message formatted, its stack unwound */
+		return lua_error(L);
+	}
 	n = lua_gettop(L);
 	for (i = 1; i <= n; i++)
 		after += 1 + (double)len_at(L, i) / BYTES_PER_STEP;

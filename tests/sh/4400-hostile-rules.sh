@@ -134,7 +134,7 @@ gate() {   # name limit-pattern
 gate gate-budget "stopped: .*time limit"
 gate gate-spin "stopped: .*time limit"
 gate gate-pattern "stopped: .*time limit"
-gate gate-memory "stopped: memory limit"
+gate gate-memory "stopped: (.*:[0-9]+: )?memory limit"
 gate gate-gc "__gc metamethods are not allowed"
 
 # The default rules on 20k distinct methods and no page faults: each

@@ -35,7 +35,7 @@ escape move move "1000000000000 instructions" $cpu_only
 escape move move "500 ms of CPU" $cpu_only --set move.n=100000000000
 escape move move "20000000 instructions" $work_only
 # Work charged by what it does: stopped by either budget alone.
-for n in wrap:wrap resume:resume find:find sort:sort insert:insert utf8:utf8 gc:gc concat:concat pattern:pattern unpack:unpack; do
+for n in wrap:wrap resume:resume find:find sort:sort insert:insert utf8:utf8 gc:gc concat:concat pattern:pattern unpack:unpack argerror:argerror; do
 	escape ${n%%:*} ${n#*:} "500 ms of CPU" $cpu_only
 	escape ${n%%:*} ${n#*:} "20000000 instructions" $work_only
 done
