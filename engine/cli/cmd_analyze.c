@@ -8,7 +8,6 @@
  * --fail-on exits 3 (after writing everything) when a finding reaches it.
  */
 #include <stdio.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,7 +17,6 @@
 #include "lua/rules.h"
 #include "reports/export/folded.h"
 #include "reports/outputs/outputs.h"
-#include "reports/report.h"
 
 static int gate(const struct bt_opts *o, const struct bt_result *res, struct bt_err *err)
 {
@@ -72,18 +70,6 @@ static int add_outputs(const struct bt_opts *o, struct bt_outputs *out, struct b
 	if (o->folded)
 		bt_outputs_add(out, &bt_exp_folded, o->folded);
 	return bt_outputs_check(out, err);
-}
-
-static void tell_db(const char *path)
-{
-	struct bt_buf b = BT_BUF_INIT;
-	struct stat st;
-
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return;
-	bt_format_bytes((double)st.st_size, &b);
-	fprintf(stderr, "btrace-analyze: wrote %s (%s)\n", path, b.buf);
-	bt_buf_release(&b);
 }
 
 int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
@@ -141,7 +127,7 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 	if (!rc)
 		rc = bt_db_publish(db, err);
 	if (!rc && o.db && !o.quiet)   /* told as every other output is */
-		tell_db(o.db);
+		bt_outputs_tell_file(stderr, o.db);
 	if (!rc)
 		rc = gate(&o, &res, err);
 done:

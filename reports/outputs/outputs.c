@@ -335,21 +335,24 @@ int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_re
 	return BT_OK;
 }
 
-void bt_outputs_tell(const struct bt_outputs *o, FILE *to)
+void bt_outputs_tell_file(FILE *to, const char *path)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	struct stat st;
+
+	if (!path || !strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	bt_format_bytes((double)st.st_size, &b);
+	fprintf(to, "btrace-analyze: wrote %s (%s)\n", path, b.buf);
+	bt_buf_release(&b);
+}
+
+void bt_outputs_tell(const struct bt_outputs *o, FILE *to)
+{
 	size_t i;
 
-	for (i = 0; i < o->n; i++) {
-		const char *p = o->v[i].path;
-		if (!p || !strcmp(p, "-") || stat(p, &st) || !S_ISREG(st.st_mode))
-			continue;
-		bt_buf_reset(&b);
-		bt_format_bytes((double)st.st_size, &b);
-		fprintf(to, "btrace-analyze: wrote %s (%s)\n", p, b.buf);
-	}
-	bt_buf_release(&b);
+	for (i = 0; i < o->n; i++)
+		bt_outputs_tell_file(to, o->v[i].path);
 }
 
 void bt_outputs_free(struct bt_outputs *o)

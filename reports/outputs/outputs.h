@@ -60,6 +60,8 @@ int bt_outputs_finish(struct bt_outputs *o, struct bt_db *db, const struct bt_re
 		      struct bt_err *err);
 /* After a finish that succeeded: "btrace-analyze: wrote PATH (SIZE)" for
  * each file written (not stdout), so an export says what it made. */
+/* "wrote PATH (SIZE)" for a regular file written (not stdout, a FIFO or a device). */
+void bt_outputs_tell_file(FILE *to, const char *path);
 void bt_outputs_tell(const struct bt_outputs *o, FILE *to);
 /* Free o; uncommitted outputs are removed. Waits for the helper thread. */
 void bt_outputs_free(struct bt_outputs *o);
