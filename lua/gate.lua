@@ -10,6 +10,9 @@
 --   startup.process.cpu_ns / .offcpu_ns                     every thread in the start window
 --   startup.main.method.<method>.self_cpu_ns / .self_ns / .incl_ns   app methods, idle out
 --   startup.main.wait.<kind>.by.<holder>.ns                 blocked time per holder
+--   startup.main.sample_interval_ns                         how finely the samples place a
+--                                                           method's bounds: compare's floor
+--                                                           for the main thread's methods
 --   thread.main.msgs.count, .wall_ns / .cpu_ns / .alloc_bytes   messages after the start
 --   thread.main.msgs.method.<method>.self_cpu_ns / .self_ns   app methods in them
 --   thread.main.wait.<kind>.mean_ns                         mean length of a wait
@@ -97,6 +100,7 @@ local function startup_window(main, is_app, holder)
   local s = bt.query("SELECT * FROM startup WHERE end_ts IS NOT NULL LIMIT 1")[1]
   if not s or s.tid ~= main then return end
   bt.metric("startup.ttid_ns", s.ttid_ns)
+  if s.sample_interval_ns then bt.metric("startup.main.sample_interval_ns", s.sample_interval_ns) end
   local cpu = bt.scalar("SELECT cpu_ns FROM startup_phases WHERE phase = 'startup'")
   if cpu then bt.metric("startup.main.cpu_ns", cpu) end
   -- the main thread's scheduler states in the window, where the trace has them

@@ -394,7 +394,11 @@ CREATE TABLE startup (
 	ttfd_ns    INTEGER,            -- time to full display: to the draw of the first frame to end
 	                               -- after reportFullyDrawn (no draws: to the call); NULL: none
 	source     TEXT NOT NULL,      -- how ts was found (a frame or slice name)
-	end_source TEXT                -- how end_ts was found
+	end_source TEXT,               -- how end_ts was found
+	sample_interval_ns INTEGER     -- how finely the main thread's samples in the window place a
+	                               -- method's bounds: the gap between samples (from a duration
+	                               -- record's end) that half of the time between them lies in
+	                               -- gaps no longer than; NULL: exact slices, or too few samples
 );
 
 CREATE TABLE startup_phases (

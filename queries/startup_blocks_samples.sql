@@ -1,3 +1,5 @@
 -- startup_blocks_samples: a thread's duration records (engine/startup), to
--- overlap with each phase. ?1 tid INTEGER -> type, ts, end_ts (INTEGER)
-SELECT type, ts, end_ts FROM samples WHERE tid = ?1 AND end_ts IS NOT NULL
+-- overlap with each phase, and its samples in [?2, ?3) (the window), whose
+-- spacing is the sampling interval. One scan for both.
+-- ?1 tid ?2 ?3 INTEGER -> type, ts, end_ts (INTEGER; NULL for a point sample)
+SELECT type, ts, end_ts FROM samples WHERE tid = ?1 AND (end_ts IS NOT NULL OR (ts >= ?2 AND ts < ?3))

@@ -83,6 +83,7 @@ struct bt_cmp_metric {
 	enum bt_verdict verdict;
 	char *reason;            /* owned */
 	int by_script;           /* the gate script set the verdict */
+	int sampled_floor;       /* its floor is the samples' resolution (bt_compare.resolution_ns) */
 	struct bt_cmp_cause *causes;   /* regressed or improved: largest move first */
 	size_t ncauses;
 };
@@ -139,6 +140,8 @@ struct bt_compare {
 	char *headline;               /* one line: verdict, lead metric, top cause (owned) */
 	double *msg_scale;            /* per run: median messages over its own (BT_CMP_MSGS), or NULL */
 	double msg_ref;               /* the median run's messages */
+	double resolution_ns;         /* the runs' median BT_CMP_RESOLUTION, 0 without: the main
+				       * thread's methods move by less unseen (their floor) */
 };
 
 /* Called for each metric before the verdict (to set its thresholds) and
@@ -164,6 +167,9 @@ struct bt_cmp_opts {
 /* Main-thread totals over the messages after the start (lua/gate.lua);
  * compare reads them as over the median run's number of messages. */
 #define BT_CMP_MSGS "thread.main.msgs."
+/* How finely a run's samples place the main thread's method bounds
+ * (lua/gate.lua, from the startup table). */
+#define BT_CMP_RESOLUTION "startup.main.sample_interval_ns"
 int bt_cmp_per_messages(const char *name);
 
 /* 1 if compare gates the metric when neither --metric nor a gate script
@@ -187,6 +193,10 @@ void bt_compare_release(struct bt_compare *c);
 /* The p a verdict reads: the family-wise p of a gated metric every run
  * has, else its own Mann-Whitney p; NaN when it was not tested. */
 double bt_cmp_p(const struct bt_cmp_metric *m);
+/* For a gated method metric: the time its method moved in all, over the
+ * method's gated metrics with the same verdict (what the headline ranks
+ * methods by); otherwise |delta|. */
+double bt_cmp_method_moved(const struct bt_compare *c, const struct bt_cmp_metric *m);
 /* Median of metric id's values on one side (as bt_compare_values reads
  * them); NaN for id SIZE_MAX or no values. x has room for every run. */
 double bt_cmp_median(const struct bt_compare *c, size_t id, enum bt_side side, double *x);

@@ -51,6 +51,21 @@ static int same_symbol(const char *a, const char *b)
 	return symbol_of(a, &s, &n) && symbol_of(b, &t, &k) && n == k && !memcmp(s, t, n);
 }
 
+double bt_cmp_method_moved(const struct bt_compare *c, const struct bt_cmp_metric *m)
+{
+	double total = 0;
+	size_t j;
+
+	if (!m->gate.gated || !strstr(m->name, ".method."))
+		return fabs(m->delta);
+	for (j = 0; j < c->nm; j++) {
+		const struct bt_cmp_metric *o = &c->m[j];
+		if (o->gate.gated && o->verdict == m->verdict && same_symbol(o->name, m->name))
+			total += fabs(o->delta);
+	}
+	return total;
+}
+
 /*
  * The methods that moved, among the gated methods' metrics with verdict v:
  * the one whose metrics (self CPU, self wall and inclusive in the start,
@@ -76,12 +91,11 @@ static size_t moved_methods(const struct bt_compare *c, enum bt_verdict v,
 			;
 		if (k < n)
 			continue;   /* counted */
+		total = bt_cmp_method_moved(c, m);
 		for (j = 0; j < c->nm; j++) {
 			const struct bt_cmp_metric *o = &c->m[j];
-			if (!o->gate.gated || o->verdict != v || !same_symbol(o->name, m->name))
-				continue;
-			total += fabs(o->delta);
-			if (fabs(o->t) > fabs(show->t))
+			if (o->gate.gated && o->verdict == v && same_symbol(o->name, m->name) &&
+			    fabs(o->t) > fabs(show->t))
 				show = o;
 		}
 		for (k = n < MOVED_MAX ? n++ : MOVED_MAX; k > 0 && total > sum[k - 1]; k--)
@@ -215,6 +229,9 @@ void bt_cmp_headline_build(struct bt_compare *c)
 			    "p < %g", c->count[BT_VD_INCONCLUSIVE], c->ngated, c->def.alpha);
 	} else {
 		bt_buf_addf(&b, "none of %zu gated metrics moved beyond its threshold", c->ngated);
+		if (c->resolution_ns > c->def.floor_ns)   /* what the runs could not see */
+			bt_buf_addf(&b, " (a main-thread method's in the start: %.3g ms, the samples' resolution)",
+				    c->resolution_ns / 1e6);
 	}
 	c->headline = bt_buf_detach(&b, NULL);
 }

@@ -108,6 +108,7 @@ struct bt_startup {
 				    * the rest and the methods' CPU are unknown, methods rank by wall */
 	struct block *blk;         /* the main thread's blocking records (load_blocks) */
 	size_t nblk, bcap;
+	int64_t interval;          /* how finely its samples in the window place a bound (bound_gap) */
 	struct bt_display disp;    /* the main thread's frames and every thread's draws */
 	int fd_shown;              /* a frame ended after reportFullyDrawn: the full display's */
 };
@@ -490,21 +491,84 @@ static int kind_named(const char *name)
 	return -1;
 }
 
-/* The main thread's blocking records (its duration records where the
- * trace has samples, else its waits), read once for every phase. */
-static int load_blocks(struct bt_startup *st, struct bt_db *db, struct bt_err *err)
+static int by_ts(const void *x, const void *y)
 {
+	const struct block *a = x, *b = y;
+
+	return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
+static int by_len(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* How finely the samples place a method's bounds: the gap from one sample
+ * (a duration record: its end) to the next that holds half of the time
+ * between samples in gaps no longer than it (the median gap seen from a
+ * random instant, where a bound falls). A bound is somewhere in its gap,
+ * and a slowdown elsewhere moves where the samples land: a method's time
+ * moves by a gap's worth with them (issue 36). -1 under MIN_GAPS gaps. */
+#define MIN_GAPS 8
+static int64_t bound_gap(struct block *s, size_t n)
+{
+	int64_t *gap, m = -1, total = 0, acc = 0;
+	size_t i, k = 0;
+
+	if (n <= MIN_GAPS)
+		return -1;
+	qsort(s, n, sizeof *s, by_ts);
+	gap = bt_xmalloc(n * sizeof *gap);
+	for (i = 1; i < n; i++)
+		if (s[i].ts > s[i - 1].end) {
+			gap[k] = s[i].ts - s[i - 1].end;
+			total = bt_sat_add(total, gap[k++]);
+		}
+	if (k >= MIN_GAPS) {
+		qsort(gap, k, sizeof *gap, by_len);
+		for (i = 0; i < k && m < 0; i++) {
+			acc = bt_sat_add(acc, gap[i]);
+			if (acc >= total - acc)
+				m = gap[i];
+		}
+	}
+	free(gap);
+	return m;
+}
+
+/* The main thread's blocking records (its duration records where the
+ * trace has samples, else its waits), read once for every phase, and the
+ * spacing of its samples in the window [a, b). */
+static int load_blocks(struct bt_startup *st, struct bt_db *db, int64_t a, int64_t b, struct bt_err *err)
+{
+	struct block *smp = NULL;
+	size_t ns = 0, scap = 0;
 	int from_samples;
 
+	st->interval = -1;
 	for (from_samples = 1; from_samples >= 0 && !st->nblk; from_samples--) {
 		struct bt_rows *r = NULL;
 		int rc;
 		if (bt_rows_open(&r, db, from_samples ? BT_SQL_STARTUP_BLOCKS_SAMPLES : BT_SQL_STARTUP_BLOCKS_EDGES,
-				 err))
+				 err)) {
+			free(smp);
 			return err->code;
+		}
 		bt_rows_bind_int(r, 1, st->tid);
+		if (from_samples) {
+			bt_rows_bind_int(r, 2, a);
+			bt_rows_bind_int(r, 3, b);
+		}
 		while ((rc = bt_rows_next(r, err)) == 1) {
 			int k = from_samples ? bt_block_kind_of(bt_rows_int(r, 0)) : kind_named(bt_rows_text(r, 0, NULL));
+			if (from_samples && !st->exact && bt_rows_int(r, 1) >= a && bt_rows_int(r, 1) < b) {
+				BT_GROW(smp, ns + 1, scap);
+				smp[ns].ts = bt_rows_int(r, 1);
+				smp[ns].end = bt_rows_type(r, 2) == BT_ROWS_NULL ? smp[ns].ts : bt_rows_int(r, 2);
+				ns++;
+			}
 			if (k < 0)
 				continue;
 			BT_GROW(st->blk, st->nblk + 1, st->bcap);
@@ -513,9 +577,13 @@ static int load_blocks(struct bt_startup *st, struct bt_db *db, struct bt_err *e
 			st->blk[st->nblk++].end = bt_rows_int(r, 2);
 		}
 		bt_rows_close(r);
-		if (rc < 0)
+		if (rc < 0) {
+			free(smp);
 			return err->code;
+		}
 	}
+	st->interval = bound_gap(smp, ns);
+	free(smp);
 	return BT_OK;
 }
 
@@ -761,7 +829,7 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 	const struct found *ph = st->ph;
 	struct bt_display_hit first, full;
 	struct begin b;
-	int64_t ttfd = 0;
+	int64_t ttfd = 0, win_end;
 	char *package = NULL;
 	int rc, have_end = ph[PH_FRAME].have, have_full = 0;
 
@@ -785,14 +853,16 @@ int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *di
 		have_full = bt_display_after(&st->disp, ph[PH_DRAWN].ts, &full) && full.drawn;
 		ttfd = (have_full ? full.end : ph[PH_DRAWN].ts) - b.ts;
 	}
-	if ((rc = load_blocks(st, db, err)) != BT_OK)
+	win_end = !have_end ? INT64_MAX : b.win_end != INT64_MIN ? b.win_end : first.end;
+	if ((rc = load_blocks(st, db, b.ts, win_end, err)) != BT_OK)
 		return rc;
 	if (!(package = app_package(st, db)) && (rc = fallback_package(st, db, &package, err)) != BT_OK)
 		return rc;
-	rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP, err, "tit" "imm" "m" "tt", b.kind, st->tid, package, b.ts,
+	rc = bt_db_exec(db, BT_SQL_INSERT_STARTUP, err, "tit" "imm" "m" "tt" "m", b.kind, st->tid, package, b.ts,
 			have_end ? first.end : INT64_MIN, have_end ? first.end - b.ts : INT64_MIN,
 			ph[PH_DRAWN].have ? ttfd : INT64_MIN, b.source,
-			!have_end ? NULL : first.drawn ? st->names[first.draw.frame] : source_of(st, &ph[PH_FRAME]));
+			!have_end ? NULL : first.drawn ? st->names[first.draw.frame] : source_of(st, &ph[PH_FRAME]),
+			st->interval >= 0 ? st->interval : INT64_MIN);
 	free(package);
 	if (!rc)
 		rc = store_phases(st, db, have_end ? &first : NULL, have_full ? &full : NULL, err);

@@ -86,6 +86,12 @@ void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b)
 	bt_buf_adds(b, " / ");
 	bt_cmp_amount(BT_UNIT_BYTES, c->def.floor_bytes, b);
 	bt_buf_addf(b, " / %g) with p < %g.", c->def.floor_count, c->def.alpha);
+	if (c->resolution_ns > c->def.floor_ns) {
+		bt_buf_adds(b, " The main thread's methods in the start: a floor of ");
+		bt_cmp_amount(BT_UNIT_NS, c->resolution_ns, b);
+		bt_buf_adds(b, ", how finely the runs' samples place their bounds (the median of "
+			    BT_CMP_RESOLUTION ").");
+	}
 	if (v->nglobs) {
 		bt_buf_adds(b, " Gated:");
 		for (i = 0; i < v->nglobs; i++)
@@ -206,13 +212,16 @@ static int key_metric(const char *name)
 
 struct row_key {
 	int method;
-	double move;
+	double move, t;
 	size_t at;
 };
 
 /* Within a verdict: the start's and the main thread's own measures first,
- * then methods by how much time moved (not by relative change, which puts
- * a small method's jitter above a large method's slowdown). */
+ * then methods by how much time they moved in all, as the headline ranks
+ * them (not by relative change, which puts a small method's jitter above a
+ * large method's slowdown; not metric by metric, which puts every caller's
+ * inclusive time above the slowed method's own), a method's rows
+ * together, the one the headline shows (largest |t|) first. */
 static int summary_order(const void *a, const void *b)
 {
 	const struct row_key *x = a, *y = b;
@@ -221,6 +230,8 @@ static int summary_order(const void *a, const void *b)
 		return x->method - y->method;
 	if (x->method && x->move != y->move)
 		return x->move < y->move ? 1 : -1;
+	if (x->method && x->t != y->t)
+		return x->t < y->t ? 1 : -1;
 	return (x->at > y->at) - (x->at < y->at);
 }
 
@@ -231,7 +242,8 @@ static void sort_rows(const struct bt_compare *c, size_t *at, size_t n)
 
 	for (i = 0; i < n; i++) {
 		k[i].method = bt_metric_per_method(c->m[at[i]].name);
-		k[i].move = fabs(c->m[at[i]].delta);
+		k[i].move = bt_cmp_method_moved(c, &c->m[at[i]]);
+		k[i].t = isnan(c->m[at[i]].t) ? 0 : fabs(c->m[at[i]].t);
 		k[i].at = at[i];
 	}
 	qsort(k, n, sizeof *k, summary_order);

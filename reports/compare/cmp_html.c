@@ -259,6 +259,41 @@ static void ms(FILE *out, double ns, int sign)
 	fprintf(out, sign ? "%+.2f ms" : "%.2f ms", ns / 1e6);
 }
 
+/* The gate's own rows, as the text's compact table has them: the page
+ * names what the headline names before the call paths' detail. */
+static void gate_rows(const struct bt_compare *c, FILE *out)
+{
+	size_t *at = bt_xcalloc(c->nm + 1, sizeof *at), n, i, more;
+	struct bt_buf cell[BT_CMP_CELLS];
+	int k;
+
+	bt_cmp_cells(cell, 1);
+	n = bt_cmp_summary_rows(c, at, TOP_ROWS, &more);
+	fputs("<section id=\"gate\">\n<h2>What the gate found</h2>\n<table class=\"data\"><thead><tr>", out);
+	for (k = 0; k < BT_CMP_SCOLS; k++) {
+		fputs("<th>", out);
+		bt_html_esc(out, bt_cmp_shead[k]);
+		fputs("</th>", out);
+	}
+	fputs("</tr></thead><tbody>\n", out);
+	for (i = 0; i < n; i++) {
+		bt_cmp_summary_cells(c, &c->m[at[i]], cell);
+		fprintf(out, "<tr data-verdict=\"%s\">", bt_verdict_name[c->m[at[i]].verdict]);
+		for (k = 0; k < BT_CMP_SCOLS; k++) {
+			fputs(k ? "<td class=\"n\">" : "<td>", out);
+			bt_html_esc(out, cell[k].buf ? cell[k].buf : "");
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+	if (more)
+		fprintf(out, "<p class=\"note\">%zu more moved: see the text or JSON report.</p>\n", more);
+	fputs("</section>\n", out);
+	bt_cmp_cells(cell, 0);
+	free(at);
+}
+
 /* The largest self-wall changes, as a table a reader (or a test) can use
  * without the script. */
 static void changes(const struct diff *d, FILE *out)
@@ -271,7 +306,11 @@ static void changes(const struct diff *d, FILE *out)
 			ix[n++] = i;
 	sort_d = d;
 	qsort(ix, n, sizeof *ix, by_change);
-	fprintf(out, "<section id=\"changes\">\n<h2>Largest self-time changes (%zu call paths changed)</h2>\n", n);
+	fprintf(out, "<section id=\"changes\">\n<h2>Call paths whose self time moved (%zu)</h2>\n"
+		"<p class=\"note\">Over the whole trace, each path on its own (not gated): where in the tree a "
+		"method's time moved. The same threshold as the gate's: max(", n);
+	ms(out, d->floor_ns, 0);
+	fprintf(out, ", %g %% of the base).</p>\n", 100 * d->frac);
 	if (!n)
 		fputs("<p>No call path's self time moved beyond the noise threshold.</p>\n", out);
 	else
@@ -339,6 +378,7 @@ static void body(const struct bt_cmp_view *v, const struct diff *d, FILE *out)
 	      "<span id=\"fg-match\" class=\"note\"></span></div>\n"
 	      "<p id=\"fg-note\" class=\"note\"></p>\n"
 	      "<div id=\"fg-wrap\" class=\"wrap\"><canvas id=\"fg-canvas\"></canvas></div>\n</section>\n", out);
+	gate_rows(v->c, out);
 	if (d->ntree[BT_BASE] && d->ntree[BT_HEAD])
 		changes(d, out);
 	bt_buf_release(&b);
@@ -352,7 +392,7 @@ static int write_html(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 
 	memset(&d, 0, sizeof d);
 	d.t = &rs->tree;
-	d.floor_ns = v->c->def.floor_ns;
+	d.floor_ns = fmax(v->c->def.floor_ns, v->c->resolution_ns);   /* the gate's, for its methods */
 	d.frac = v->c->def.max_regress;
 	d.alpha = v->c->def.alpha;
 	for (r = 0; r < rs->nruns; r++)
