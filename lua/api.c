@@ -343,7 +343,7 @@ static int l_metric(lua_State *L)
 	return 0;
 }
 
-/* bt.table{name=, title=, columns={...}, units={...}, rows={{...}, ...}} */
+/* bt.table{name=, title=, columns={...}, units={...}, spare={...}, rows={{...}, ...}} */
 static int l_table(lua_State *L)
 {
 	struct bt_rules_state *st = state(L);
@@ -364,7 +364,10 @@ static int l_table(lua_State *L)
 		luaL_error(L, "bt.table: units must be a table");
 	if (lua_getfield(L, 1, "rows") != LUA_TTABLE)
 		luaL_error(L, "bt.table: rows must be a list of rows");
-	/* stack: 2 name, 3 title, 4 columns, 5 units, 6 rows */
+	if (lua_getfield(L, 1, "spare") != LUA_TTABLE && !lua_isnil(L, -1))
+		luaL_error(L, "bt.table: spare must be a list of column names");
+	lua_insert(L, 6);
+	/* stack: 2 name, 3 title, 4 columns, 5 units, 6 spare, 7 rows */
 	for (c = 1; c <= ncols; c++) {
 		if (lua_rawgeti(L, 4, c) != LUA_TSTRING)
 			luaL_error(L, "bt.table: column %d is not a name", c);
@@ -380,12 +383,21 @@ static int l_table(lua_State *L)
 		    (!lua_isstring(L, -1) || !bt_unit_parse(lua_tostring(L, -1), &t->units[c])))
 			luaL_error(L, "bt.table: unit of %s must be one of ns, bytes, pct, count, \"\"",
 				   t->columns[c]);
-		lua_settop(L, 6);
+		lua_settop(L, 7);
 	}
-	nrows = (lua_Integer)lua_rawlen(L, 6);
+	for (r = 1; lua_istable(L, 6) && r <= (lua_Integer)lua_rawlen(L, 6); r++) {
+		const char *col = lua_rawgeti(L, 6, r) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+		for (c = 0; col && c < ncols && strcmp(t->columns[c], col); c++)
+			;
+		if (!col || c == ncols)
+			luaL_error(L, "bt.table: spare %d is not one of the columns", (int)r);
+		t->spare[c] = 1;
+		lua_pop(L, 1);
+	}
+	nrows = (lua_Integer)lua_rawlen(L, 7);
 	for (r = 1; r <= nrows; r++) {
 		struct bt_value *row;
-		if (lua_rawgeti(L, 6, r) != LUA_TTABLE)
+		if (lua_rawgeti(L, 7, r) != LUA_TTABLE)
 			luaL_error(L, "bt.table: row %d is not a table", (int)r);
 		bt_sandbox_charge(L, sizeof *row * (size_t)ncols);
 		row = bt_rtable_row(t);

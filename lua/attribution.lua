@@ -271,7 +271,7 @@ WHERE e.waiter_tid = ? ORDER BY e.dur DESC, e.ts]], main) do
       end
       bt.table{ name = "main_waits", title = "Main thread: waits and who ended them",
         columns = { "ts", "kind", "dur_ns", "blocked_in", "caller", "waker_thread", "waker_method",
-          "waker_ts" }, units = { ts = "", waker_ts = "" }, rows = waits }
+          "waker_ts" }, units = { ts = "", waker_ts = "" }, spare = { "caller", "waker_ts" }, rows = waits }
 
       -- Longest Looper messages (jank and ANR candidates).
       local msgs, count, total, max, over16, over100 = {}, 0, 0, 0, 0, 0

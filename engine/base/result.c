@@ -109,6 +109,7 @@ static void table_release(struct bt_rtable *t)
 		free(t->columns[c]);
 	free(t->columns);
 	free(t->units);
+	free(t->spare);
 	free(t->cells);
 	free(t->name);
 	free(t->title);
@@ -188,6 +189,7 @@ struct bt_rtable *bt_result_table(struct bt_result *r, const char *name, const c
 	t->ncols = ncols;
 	t->columns = bt_xcalloc((size_t)ncols + 1, sizeof *t->columns);
 	t->units = bt_xcalloc((size_t)ncols + 1, sizeof *t->units);
+	t->spare = bt_xcalloc((size_t)ncols + 1, 1);
 	return t;
 }
 

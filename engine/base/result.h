@@ -30,6 +30,7 @@ struct bt_rtable {
 	char *name, *title;
 	char **columns;
 	enum bt_unit *units;
+	unsigned char *spare;     /* per column: 1 where a narrow terminal may leave it out first */
 	int ncols;
 	struct bt_value *cells;   /* row-major, nrows * ncols */
 	size_t nrows, cap;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include "engine/cli/cmd.h"
@@ -240,15 +241,31 @@ static int pick_outputs(const struct bt_opts *o, struct cmp_output **out, size_t
 	return rc;
 }
 
+/* The text for a terminal (stdout one): its width, and the headline, the
+ * table and the causes only unless -v; a file or a pipe gets every detail,
+ * within --width where given. */
+static void text_view(const struct bt_opts *o, int to_stdout, struct bt_cmp_view *view)
+{
+	struct winsize ws;
+	int tty = to_stdout && isatty(STDOUT_FILENO);
+
+	view->width = o->width > 0 ? (size_t)o->width :
+		      tty && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 0 ? ws.ws_col : 0;
+	view->brief = tty && !o->verbose;
+}
+
 /* Each output written, then flushed, before any is renamed into place: a
  * failure leaves none of them (the caller aborts the rest). */
-static int write_outputs(struct cmp_output *v, size_t n, const struct bt_cmp_view *view, struct bt_err *err)
+static int write_outputs(const struct bt_opts *o, struct cmp_output *v, size_t n, const struct bt_cmp_view *all,
+			 struct bt_err *err)
 {
 	struct bt_err e;
 	size_t k;
 
 	for (k = 0; k < n; k++) {
 		const char *path = v[k].path && strcmp(v[k].path, "-") ? v[k].path : "stdout";
+		struct bt_cmp_view one = *all, *view = &one;
+		text_view(o, !strcmp(path, "stdout"), view);
 		memset(&e, 0, sizeof e);
 		if (bt_out_open(&v[k].out, v[k].path, err))
 			return err->code;
@@ -420,7 +437,7 @@ static int run_compare(const struct bt_opts *o, const struct sides *sd, struct b
 	gated(o, sd, &view.globs, &view.nglobs);
 	view.top = o->top;
 	view.fail_inconclusive = o->fail_inconclusive;
-	return write_outputs(outs, nouts, &view, err);
+	return write_outputs(o, outs, nouts, &view, err);
 }
 
 /* --calibrate: the pool's A/A splits, written to the one output. */

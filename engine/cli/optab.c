@@ -287,10 +287,15 @@ static const struct bt_opt opt_cmp_format = {
 	.name = "--format", .arg = "F", .kind = BT_OPTK_VALUE, .field = F(format),
 	.help = "text, md, json or xlsx, for a single -o or stdout" };
 
+static const struct bt_opt opt_cmp_verbose = { .name = "--verbose", .alias = "-v",
+					       .help = "on a terminal, every detail too (the policy, every\n"
+						       "metric, the methods and waits that moved); and warn of\n"
+						       "what every healthy trace has",
+					       .kind = BT_OPTK_FLAG, .field = F(verbose) };
 static const struct bt_opt *const compare_opts[] = {
 	&opt_outputs, &opt_cmp_format, &opt_base, &opt_head, &opt_max_regress, &opt_noise_floor, &opt_alpha,
 	&opt_metric, &opt_fail_inconclusive, &opt_gates, &opt_top, &opt_analyze_rules, &opt_analyze_set,
-	&opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_quiet, &opt_verbose, NULL
+	&opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_width, &opt_quiet, &opt_cmp_verbose, NULL
 };
 const struct bt_optcmd bt_optab_compare = {
 	compare_opts, NULL, 20, NULL, compare_init

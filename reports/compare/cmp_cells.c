@@ -191,7 +191,7 @@ void bt_cmp_change_cells(const struct bt_cmp_change *r, enum bt_unit u, struct b
 	p_value(r->tested, r->p, &cell[7]);
 }
 
-const char *const bt_cmp_shead[BT_CMP_SCOLS] = { "metric", "base", "head", "delta", "p", "n", "" };
+const char *const bt_cmp_shead[BT_CMP_SCOLS] = { "metric", "base", "head", "delta", "p", "n", "verdict" };
 const char *const bt_cmp_khead[BT_CMP_KCOLS] = { "cause", "base", "head", "change",
 						  "share of the metric's change" };
 

@@ -27,6 +27,9 @@ struct bt_cmp_view {
 	int nglobs;
 	int top;                    /* diff rows per list in text and Markdown */
 	int fail_inconclusive;
+	size_t width;               /* text: lines within this many columns (0: no limit) */
+	int brief;                  /* text: the headline, the table and the causes only (a
+				     * terminal without -v); the details are in files */
 };
 
 struct bt_cmp_reporter {

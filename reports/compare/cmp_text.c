@@ -32,26 +32,27 @@ static void add_cells(struct bt_grid *g, const struct bt_buf *cell, int ncols)
 
 #define SUMMARY_ROWS 40
 
-static void summary(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
+static void summary(const struct bt_compare *c, struct bt_buf *cell, size_t width, FILE *out)
 {
 	size_t *at = bt_xcalloc(c->nm + 1, sizeof *at), n, i, more;
 	struct bt_grid g;
 
 	n = bt_cmp_summary_rows(c, at, SUMMARY_ROWS, &more);
 	header(&g, bt_cmp_shead, BT_CMP_SCOLS, "lrrrrrl");
+	g.name_lines = 1;   /* "Foo.bar self wall in startup" says what moved: whole */
 	for (i = 0; i < n; i++) {
 		bt_cmp_summary_cells(c, &c->m[at[i]], cell);
 		add_cells(&g, cell, BT_CMP_SCOLS);
 	}
 	fputc('\n', out);
-	bt_grid_print(&g, out);
+	bt_grid_print_fit(&g, out, width);
 	if (more)
 		fprintf(out, "(%zu more moved; see Metrics below)\n", more);
 	bt_grid_release(&g);
 	free(at);
 }
 
-static void causes(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
+static void causes(const struct bt_compare *c, struct bt_buf *cell, size_t width, FILE *out)
 {
 	struct bt_buf title = BT_BUF_INIT;
 	struct bt_grid g;
@@ -63,19 +64,20 @@ static void causes(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
 			continue;
 		bt_buf_reset(&title);
 		bt_cmp_causes_title(m, &title);
-		fprintf(out, "\n%s\n", title.buf);
+		fputc('\n', out);
+		bt_text_wrap(out, "", "  ", title.buf, width);
 		header(&g, bt_cmp_khead, BT_CMP_KCOLS, "lrrrr");
 		for (k = 0; k < m->ncauses; k++) {
 			bt_cmp_cause_cells(c, &m->causes[k], cell);
 			add_cells(&g, cell, BT_CMP_KCOLS);
 		}
-		bt_grid_print(&g, out);
+		bt_grid_print_fit(&g, out, width);
 		bt_grid_release(&g);
 	}
 	bt_buf_release(&title);
 }
 
-static void metrics(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
+static void metrics(const struct bt_compare *c, struct bt_buf *cell, size_t width, FILE *out)
 {
 	struct bt_grid g;
 	size_t i;
@@ -86,7 +88,7 @@ static void metrics(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
 		add_cells(&g, cell, BT_CMP_MCOLS);
 	}
 	fprintf(out, "\nMetrics (%zu: gated first; in parentheses, not gated)\n", c->nm);
-	bt_grid_print(&g, out);
+	bt_grid_print_fit(&g, out, width);
 	bt_grid_release(&g);
 }
 
@@ -100,13 +102,13 @@ static void list(const struct bt_cmp_view *v, const struct bt_cmp_list *l, int m
 
 	if (!l->n)
 		return;
-	fprintf(out, "\n%s (%zu of %zu that moved)\n", title, n, l->n);
+	fprintf(out, "\n%s (%zu of %zu that moved)\n", title, n, l->n);   /* titles are short */
 	header(&g, bt_cmp_dhead, BT_CMP_DCOLS, "llrrrrrr");
 	for (i = 0; i < n; i++) {
 		bt_cmp_change_cells(&l->rows[i], u, cell);
 		add_cells(&g, cell, BT_CMP_DCOLS);
 	}
-	bt_grid_print(&g, out);
+	bt_grid_print_fit(&g, out, v->width);
 	bt_grid_release(&g);
 }
 
@@ -119,17 +121,27 @@ static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	(void)err;
 	bt_cmp_cells(cell, 1);
 	bt_cmp_headline(c, &b);
-	fprintf(out, "btrace-analyze compare: %s\n", b.buf);
-	summary(c, cell, out);
-	causes(c, cell, out);
+	bt_text_wrap(out, "btrace-analyze compare: ", "  ", b.buf, v->width);
+	summary(c, cell, v->width, out);
+	causes(c, cell, v->width, out);
+	if (v->brief) {   /* a terminal: what a reviewer reads; the rest on demand */
+		fputc('\n', out);
+		bt_text_wrap(out, "", "", "Details (the policy, every metric with its test, the methods and waits "
+			     "that moved): -v, or -o FILE.txt, .md, .json, .html or .xlsx.", v->width);
+		bt_cmp_cells(cell, 0);
+		bt_buf_release(&b);
+		return BT_OK;
+	}
 	bt_buf_reset(&b);
 	bt_cmp_policy(v, &b);
-	fprintf(out, "\nDetails. %s\n", b.buf);
-	metrics(c, cell, out);
+	fputc('\n', out);
+	bt_text_wrap(out, "Details. ", "", b.buf, v->width);
+	metrics(c, cell, v->width, out);
 	list(v, &c->blocking, -1, cell, out);
 	for (k = 0; k < BT_MS__COUNT; k++)
 		list(v, &c->methods[k], (int)k, cell, out);
-	fprintf(out, "\n%s\n", bt_cmp_legend);
+	fputc('\n', out);
+	bt_text_wrap(out, "", "", bt_cmp_legend, v->width);
 	bt_cmp_cells(cell, 0);
 	bt_buf_release(&b);
 	return BT_OK;

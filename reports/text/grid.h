@@ -17,6 +17,9 @@ struct bt_grid {
 	size_t *off;            /* cell start offsets, row-major */
 	size_t ncells, cap;
 	unsigned char *numeric; /* per column: right-align (all set at init) */
+	unsigned char *spare;   /* per column: left out first to fit (none set at init) */
+	int name_lines;         /* a first cell too wide for its column on a line of its own,
+				 * whole, its row's numbers under it (0 at init: cut it) */
 };
 
 void bt_grid_init(struct bt_grid *g, int ncols);

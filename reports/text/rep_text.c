@@ -171,6 +171,8 @@ static void table(FILE *out, const struct bt_rtable *t, size_t cols, int64_t t0,
 		bt_col_fmt_of(t, c, limit, t0, &k[c]);
 	fprintf(out, "\n%s\n\n", t->title);
 	bt_grid_init(&g, t->ncols);
+	if (t->spare)
+		memcpy(g.spare, t->spare, (size_t)t->ncols);
 	for (c = 0; c < t->ncols; c++) {
 		bt_buf_reset(&b);
 		bt_col_heading(t, c, &k[c], &b);
