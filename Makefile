@@ -14,6 +14,9 @@
 #                 in all, split between them;
 #                 FUZZ_TARGETS="ios perfetto" for some), then generated rule files
 #                 that try to escape the Lua sandbox's budgets (FUZZ_LUA_SECONDS=600)
+# make runs       examples/runs/: ten runs of a base build and five of a slower head
+#                 build (dumps and JSON reports) for compare, batch and merge
+# make samples    examples/samples/: a small trace of each other input format
 # make clean
 
 B ?= build
@@ -26,7 +29,7 @@ TEST_DEBS := sqlite3 protobuf-compiler unzip python3 python3-jsonschema python3-
 	slurmctld slurmd slurm-client munge
 
 Q := $(if $(filter 1,$(V)),,@)
-NOBUILD_GOALS := run deps build-deps test-deps clean help
+NOBUILD_GOALS := run deps build-deps test-deps clean help samples
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -66,7 +69,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 MKDUMP := $(B)/tests/mkdump
 MKDUMP_SRC := $(wildcard tests/fixtures/*.c)
 
-.PHONY: all run deps build-deps test-deps test asan bench fuzz clean examples
+.PHONY: all run deps build-deps test-deps test asan bench fuzz clean examples runs samples
 .SECONDARY: $(GEN)
 
 all: $(BIN)
@@ -129,6 +132,20 @@ EXAMPLE_OPTS := --records 700 --seed 9 --startup cold --no-truth
 examples: $(MKDUMP)
 	$(MKDUMP) $(EXAMPLE_OPTS) examples
 
+# Inputs to try the commands on, generated (not committed) by the test
+# writers: runs of two builds to compare (examples/runs.sh) and a small
+# trace of each other format (examples/samples.sh). README.txt is written
+# last, so a run cut short is made again.
+RUNS ?= examples/runs
+SAMPLES ?= examples/samples
+runs: $(RUNS)/README.txt
+$(RUNS)/README.txt: examples/runs.sh $(BIN) $(MKDUMP)
+	sh examples/runs.sh $(BIN) $(MKDUMP) $(RUNS)
+
+samples: $(SAMPLES)/README.txt
+$(SAMPLES)/README.txt: examples/samples.sh $(wildcard tests/fixtures/mk*.py)
+	sh examples/samples.sh $(SAMPLES)
+
 # Install what is missing of $(1), as root; otherwise say what to install.
 define install_debs
 	@missing=""; for p in $(1); do \
@@ -185,6 +202,6 @@ fuzz:
 		FUZZ_TARGETS="$(FUZZ_TARGETS)" sh tests/fuzz/run.sh
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz examples/runs examples/samples
 
 -include $(LIB_OBJ:.o=.d) $(B)/engine/cli/main.d

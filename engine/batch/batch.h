@@ -51,7 +51,7 @@ struct bt_batch_sum {
  * this shard's, probe each with o->probe, and analyse every trace not
  * already done in OUTDIR with o->jobs workers: OUTDIR/reports/HASH.json
  * (and OUTDIR/db/HASH.db), written by the worker to a temporary name and
- * renamed, and a line per file in the manifest (README "Fleet batch").
+ * renamed, and a line per file in the manifest (docs/fleet.md, "Batch and Slurm").
  * BT_EBATCH when the batch ran but some trace failed (the manifest names
  * each with its error); BT_EIO/BT_EFORMAT for the batch's own failures
  * (an input or OUTDIR unreadable, a manifest it cannot read).

@@ -54,7 +54,7 @@ static const struct bt_opt opt_slice_policy = {
 	.parse = slice_policy,
 	.help = "where frames begin and end between samples: idle\n"
 		"(default: a thread waiting for work is idle, in no method's\n"
-		"time; README 'Slice policies'), midpoint (gaps split in\n"
+		"time; docs/slices.md), midpoint (gaps split in\n"
 		"half, no idle state) or btrace (upstream's exact boundaries,\n"
 		"as Perfetto UI showed them)" };
 

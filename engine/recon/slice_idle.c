@@ -1,5 +1,5 @@
 /*
- * The idle policy's step (README "The idle model"): where, in the gap
+ * The idle policy's step (docs/slices.md, "The idle model"): where, in the gap
  * between two samples of a thread, its frames ended and began, and whether
  * the thread waited for work there, read from what the records physically
  * mean.

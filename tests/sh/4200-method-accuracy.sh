@@ -6,7 +6,7 @@
 # CPU time: methods are exactly what the slices add up to, recursion
 # counted once (check_method_slices.py), so scoring them against the truth
 # (score_slices.py --methods) gives the slices' errors, and over seeds
-# 11-15 their medians stay within README.md's figures for the default
+# 11-15 their medians stay within docs/slices.md's figures for the default
 # (idle) policy. Each check
 # is also shown to fail on a wrong input.
 . tests/lib.sh
@@ -49,9 +49,9 @@ sql "$T/double.db" "UPDATE methods SET incl_ns = 2 * incl_ns"
 python3 "$S" "$FIX/seed2" "$T/double.db" --methods >"$T/double.methods"
 check "scoring methods reads the methods table" sh -c "! cmp -s '$T/seed2.slices' '$T/double.methods'"
 
-# README.md: "relative error, median over seeds 11-15 (5,000 records each)".
-bounds=$(sed -n 's/^| `idle` (default) | \*\*\([0-9.]*\) %\*\* | \*\*\([0-9.]*\) %\*\* | \*\*\([0-9.]*\) %\*\* | \*\*\([0-9.]*\) %\*\* |$/\1 \2 \3 \4/p' README.md)
-like "$bounds" '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+$' "README.md quotes the default policy's errors"
+# docs/slices.md: "relative error, median over seeds 11-15 (5,000 records each)".
+bounds=$(sed -n 's/^| `idle` (default) | \*\*\([0-9.]*\) %\*\* | \*\*\([0-9.]*\) %\*\* | \*\*\([0-9.]*\) %\*\* | \*\*\([0-9.]*\) %\*\* |$/\1 \2 \3 \4/p' docs/slices.md)
+like "$bounds" '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+$' "docs/slices.md quotes the default policy's errors"
 for s in 11 12 13 14 15; do
 	"$MKDUMP" --records 5000 --seed "$s" "$T/s$s" >/dev/null
 	"$BIN" import -q "$T/s$s" -o "$T/s$s.db"
@@ -62,6 +62,6 @@ for key in wall.mean wall.p90 cpu.mean cpu.p90; do
 	i=$((i + 1))
 	want=$(echo "$bounds" | cut -d' ' -f"$i")
 	got=$(awk -F'\t' -v k="$key" '$1 == k { print $2 }' "$T"/s1[1-5].score | sort -n | sed -n 3p)
-	check "methods: median $key over seeds 11-15 ($got) within README's $want %" \
+	check "methods: median $key over seeds 11-15 ($got) within docs/slices.md's $want %" \
 		awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && sprintf("%.1f", 100 * g) + 0 <= w + 0) }'
 done

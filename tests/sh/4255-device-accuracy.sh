@@ -18,7 +18,7 @@
 # Those not met yet (main wall <= 5 %, main CPU <= 4 %, and with type-21
 # records main CPU no worse than midpoint's) are held to the
 # figures measured when the rules were written, plus a margin, so that the
-# test fails when accuracy regresses (README "The idle model").
+# test fails when accuracy regresses (docs/slices.md, "Accuracy").
 . tests/lib.sh
 M=$ROOT/tests/fixtures/mkdevice.py
 S=$ROOT/tests/fixtures/score_threads.py

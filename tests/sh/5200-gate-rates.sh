@@ -10,7 +10,7 @@
 #     least 95 % of 40 comparisons, and the headline names the method in
 #     at least NAMED % of them (95 %: the target; the slicer sees only part
 #     of a slowdown between capture points, so when a method sampled next
-#     to it moved nearly as much the headline names both: README "The CI
+#     to it moved nearly as much the headline names both: docs/compare.md "The CI
 #     gate");
 #   - 5 ms more on every main-thread monitor wait exits 3 naming monitor
 #     blocking and the holder's method in at least 95 % of 40.

@@ -142,11 +142,11 @@ main_wall=$(q "$T/ex.db" "SELECT sum(self_ns) FROM calltree WHERE tid = (SELECT 
 is "$(q "$EX" "SELECT name FROM threads WHERE is_main")" com.example.app "the example's main thread is named after the app"
 pp -raw -tagfocus=thread=main "$T/ex.pb.gz" | python3 $STACKS raw >"$T/raw"
 is "$(sed -n 's/^total //p' "$T/raw" | cut -d' ' -f1)" "$main_wall" \
-	"go tool pprof -tagfocus=thread=main: the main thread's wall, as README and help say"
+	"go tool pprof -tagfocus=thread=main: the main thread's wall, as docs/exports.md and help say"
 pp -raw -tagfocus=thread_name=com.example.app "$T/ex.pb.gz" | python3 $STACKS raw >"$T/raw"
 is "$(sed -n 's/^total //p' "$T/raw" | cut -d' ' -f1)" "$main_wall" "-tagfocus=thread_name=NAME: the same"
 like "$(pp -top -sample_index=offcpu -tagfocus=thread=main "$T/ex.pb.gz" | tr '\n' ' ')" \
-	"tagfocus=thread=main .*Showing nodes accounting for [1-9]" "README's go tool pprof -top -sample_index=offcpu -tagfocus=thread=main"
+	"tagfocus=thread=main .*Showing nodes accounting for [1-9]" "docs/exports.md's go tool pprof -top -sample_index=offcpu -tagfocus=thread=main"
 is "$(sed -n 's/^time_nanos //p' "$T/ex.fns")" 0 "pprof of a dump: no time_nanos (its clock is boot time)"
 unlike "$(pp -top "$T/ex.pb.gz")" "^Time: " "and go tool pprof shows no 1970 date"
 
