@@ -4,7 +4,7 @@
 -- ?1 idle INTEGER
 -- -> tid INTEGER, name TEXT, main INTEGER, total_ns INTEGER, paths INTEGER,
 --    alloc_bytes INTEGER (its outermost frames')
-SELECT c.tid, coalesce(t.name, 'Thread-' || c.tid), coalesce(t.is_main, 0),
+SELECT c.tid, coalesce(t.name, 'tid ' || c.tid), coalesce(t.is_main, 0),
        sum(CASE WHEN c.parent_id IS NULL
                 THEN c.incl_ns + CASE WHEN ?1 THEN c.incl_idle_ns ELSE 0 END ELSE 0 END) AS total,
        count(*),

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/base/names.h"
 #include "reports/compare/cmp_report.h"
 #include "reports/html/html_int.h"
 
@@ -31,6 +32,7 @@ struct dnode {
 
 struct diff {
 	const struct bt_tree *t;
+	struct bt_namer *names;  /* short names, as every report reads them */
 	struct dnode *n;
 	size_t ntree[2];         /* runs with a tree, per side */
 	double floor_ns, frac;   /* a self change within max(floor, frac * base) is unchanged */
@@ -238,7 +240,12 @@ static void data(struct diff *d, FILE *out)
 	bt_jsonw_key(&w, "names");
 	bt_jsonw_begin_array(&w);
 	for (i = 0; i < t->nnames; i++)
-		bt_jsonw_cstr(&w, t->names[i]);
+		bt_jsonw_cstr(&w, bt_namer_get(d->names, t->names[i]));
+	bt_jsonw_end_array(&w);
+	bt_jsonw_key(&w, "full");   /* the signature, where the short name is not it */
+	bt_jsonw_begin_array(&w);
+	for (i = 0; i < t->nnames; i++)
+		bt_jsonw_cstr(&w, strcmp(bt_namer_get(d->names, t->names[i]), t->names[i]) ? t->names[i] : "");
 	bt_jsonw_end_array(&w);
 	bt_jsonw_end_object(&w);
 }
@@ -319,8 +326,10 @@ static void changes(const struct diff *d, FILE *out)
 	for (i = 0; i < n && i < TOP_ROWS; i++) {
 		const struct dnode *x = &d->n[ix[i]];
 		double b = x->v[0][V_SELF], h = x->v[1][V_SELF];
-		fprintf(out, "<tr data-state=\"%s\"><td>%s</td><td>", st_name[x->state[0]], st_name[x->state[0]]);
+		fprintf(out, "<tr data-state=\"%s\"><td>%s</td><td title=\"", st_name[x->state[0]], st_name[x->state[0]]);
 		bt_html_esc(out, d->t->names[d->t->node[ix[i]].name]);
+		fputs("\">", out);
+		bt_html_esc(out, bt_namer_get(d->names, d->t->names[d->t->node[ix[i]].name]));
 		fprintf(out, "</td><td class=\"n\">%u</td><td class=\"n\" data-v=\"%.0f\">", d->t->node[ix[i]].depth, b);
 		ms(out, b, 0);
 		fprintf(out, "</td><td class=\"n\" data-v=\"%.0f\">", h);
@@ -398,6 +407,10 @@ static int write_html(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	for (r = 0; r < rs->nruns; r++)
 		d.ntree[rs->run[r].side] += rs->run[r].has_tree != 0;
 	d.n = bt_xcalloc(d.t->nnodes + 1, sizeof *d.n);
+	d.names = bt_namer_new();
+	for (r = 0; r < d.t->nnames; r++)
+		bt_namer_add(d.names, d.t->names[r]);
+	bt_namer_done(d.names);
 	summarise(&d, rs);
 	bt_html_head(out, "btrace-analyze compare: differential flame graph");
 	body(v, &d, out);
@@ -408,6 +421,7 @@ static int write_html(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	bt_html_scripts(out);
 	bt_html_finish(out);
 	fputs("</body>\n</html>\n", out);
+	bt_namer_free(d.names);
 	free(d.n);
 	if (ferror(out))
 		return bt_err_set(err, BT_EIO, "cannot write the differential flame graph: %s", strerror(errno));

@@ -44,22 +44,19 @@ static struct pfw_track *track_of(struct bt_perfetto *w, int64_t tid)
 static int describe_thread(struct bt_perfetto *w, struct pfw_track *t, struct bt_err *err)
 {
 	struct bt_pbw *o = &w->out;
-	char fallback[32];
-	const char *name = t->name;
+	const char *name = t->name;   /* NULL: none, as in the trace (the UI shows the tid) */
 
-	if (!name) {
-		snprintf(fallback, sizeof fallback, "Thread-%lld", (long long)t->tid);
-		name = fallback;
-	}
 	t->described = 1;
 	pfw_packet_open(w);
 	bt_pbw_open(o, PB_PACKET_TRACK_DESCRIPTOR);
 	bt_pbw_varint(o, PB_TRACK_UUID, PFW_THREAD_UUID(t->tid));
-	bt_pbw_str(o, PB_TRACK_NAME, name);
+	if (name)
+		bt_pbw_str(o, PB_TRACK_NAME, name);
 	bt_pbw_open(o, PB_TRACK_THREAD);
 	bt_pbw_varint(o, PB_THREAD_PID, (uint64_t)(int64_t)(int32_t)w->pid);
 	bt_pbw_varint(o, PB_THREAD_TID, (uint64_t)(int64_t)(int32_t)t->tid);
-	bt_pbw_str(o, PB_THREAD_NAME, name);
+	if (name)
+		bt_pbw_str(o, PB_THREAD_NAME, name);
 	bt_pbw_close(o);
 	bt_pbw_varint(o, PB_TRACK_PARENT, PFW_PROCESS_UUID);
 	bt_pbw_varint(o, PB_TRACK_NO_MERGE, 1);
@@ -78,7 +75,7 @@ static int load_threads(struct bt_db *db, struct bt_perfetto *w, int *first_is_m
 		return err->code;
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		struct pfw_track *t = track_of(w, bt_rows_int(r, 0));
-		if (!t->name)
+		if (!t->name && bt_rows_type(r, 1) != BT_ROWS_NULL)
 			t->name = bt_xstrdup(bt_rows_text(r, 1, NULL));
 		if (w->ntracks == 1)
 			*first_is_main = bt_rows_int(r, 2) != 0;

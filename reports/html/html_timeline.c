@@ -75,10 +75,12 @@ static int load_threads(struct bt_db *db, struct tl_out *o, struct bt_err *err)
 	if (bt_rows_open(&r, db, BT_SQL_PERFETTO_THREADS, err))
 		return err->code;
 	while ((rc = bt_rows_next(r, err)) == 1) {
-		const char *name = bt_rows_text(r, 1, NULL);
+		const char *name = bt_rows_type(r, 1) == BT_ROWS_NULL ? NULL : bt_rows_text(r, 1, NULL);
+		char tid[32];
 		BT_GROW(o->th, o->nth + 1, cap);
 		o->th[o->nth].tid = bt_rows_int(r, 0);
-		o->th[o->nth++].name = bt_xstrdup(name ? name : "?");
+		snprintf(tid, sizeof tid, "tid %lld", (long long)o->th[o->nth].tid);   /* as every report names it */
+		o->th[o->nth++].name = bt_xstrdup(name ? name : tid);
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
@@ -91,7 +93,7 @@ static const char *thread_name(const struct tl_out *o, int64_t tid, char *buf, s
 	for (i = 0; i < o->nth; i++)
 		if (o->th[i].tid == tid)
 			return o->th[i].name;
-	snprintf(buf, len, "Thread-%lld", (long long)tid);
+	snprintf(buf, len, "tid %lld", (long long)tid);   /* as every report names it */
 	return buf;
 }
 

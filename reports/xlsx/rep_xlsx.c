@@ -161,11 +161,10 @@ static int findings(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const s
 		return row + 1;
 	}
 	bt_xlsx_header(x, s, row++, head, 7);
-	for (sev = BT_SEV__COUNT - 1; sev >= 0; sev--) {   /* most severe first, in the rules' order */
+	{   /* in the result's order (bt_result_sort), as every format: headlines, then most severe */
 		for (i = 0; i < res->nfindings; i++) {
 			const struct bt_finding *f = &res->findings[i];
-			if ((int)f->severity != sev)
-				continue;
+			sev = (int)f->severity;
 			bt_xlsx_text(x, s, row, 0, bt_severity_name[sev], sev_fill[sev]);
 			bt_xlsx_text(x, s, row, 1, f->rule, BT_XF_TEXT);
 			bt_xlsx_text(x, s, row, 2, f->message, BT_XF_TEXT);

@@ -12,7 +12,7 @@ q() { sqlite3 -bail "$T/long.db" "$1" || echo "not ok - sqlite3 failed on: $1"; 
 t0=$(q "SELECT min(ts) FROM samples WHERE tid = 4242")
 end=$((t0 + 3000000000))
 q "DELETE FROM startup; DELETE FROM startup_phases; DELETE FROM startup_blocking; DELETE FROM startup_methods;
-INSERT INTO startup VALUES ('cold', 4242, 'com.example.app', $t0, $end, 3000000000, 3500000000,
+INSERT INTO startup(kind, tid, package, ts, end_ts, ttid_ns, ttfd_ns, source, end_source) VALUES ('cold', 4242, 'com.example.app', $t0, $end, 3000000000, 3500000000,
   'first main-thread record', 'Choreographer.doFrame');
 INSERT INTO startup_phases(phase, ts, dur, source, exact, cpu_ns, blocked_ns, idle_ns, unexplained_ns)
 VALUES ('startup', $t0, 3000000000, 'window', 0, 1800000000, 900000000, 100000000, 200000000),

@@ -115,3 +115,25 @@ print("ok -" if "loadRemoteConfig" in first_row else "not ok -",
 print("ok -" if g and "loadRemoteConfig" in html.unescape(g.group(1)) else "not ok -",
       "diff.html's gate table leads with it: %r" % (g and g.group(1)))
 PY
+
+# Names as every report reads them (item 6): diff.html's tables and
+# flame graph use the short names, the signature in a cell's title and the
+# page's "full" names; an unnamed thread is "tid N" in the text, the JSON
+# and the HTML alike, and --perfetto leaves it unnamed.
+python3 - "$T/diff4.html" <<'PY'
+import html, json, re, sys
+page = open(sys.argv[1]).read()
+cells = re.findall(r'<tr data-state="\w+"><td>\w+</td><td title="([^"]*)">([^<]*)</td>', page)
+data = json.loads(html.unescape(re.search(r'<script type="application/json" id="bt-data">(.*?)</script>', page, re.S).group(1)))
+long_names = [n for n in data["names"] if "(" in n and " " in n.split("(")[0]]
+print("ok -" if cells and all("(" not in short and "(" in html.unescape(full) for full, short in cells) else "not ok -",
+      "diff.html's call paths: short names, signatures in the titles (%s)" % cells[:1])
+print("ok -" if data["names"] and not long_names and any(data["full"]) else "not ok -",
+      "diff.html's flame graph: short names (%d long), the signatures beside them" % len(long_names))
+PY
+"$BIN" -q "$FIX/faults" -o "$T/f.txt" -o "$T/f.json" -o "$T/f.html" --perfetto "$T/f.pb"
+tid=$(jq_ "$T/f.json" '[r[0] for r in d["tables"]["threads"]["rows"] if r[1].startswith("tid ")][0]')
+check "an unnamed thread in the JSON: tid $tid" test -n "$tid"
+like "$(cat "$T/f.txt")" "tid $tid" "... and in the text"
+check "... and in the HTML, never Thread-$tid" sh -c "grep -q '\"tid $tid\"' '$T/f.html' && ! grep -q 'Thread-$tid' '$T/f.html'"
+check "... and --perfetto names it not" sh -c "! grep -aq 'Thread-$tid' '$T/f.pb' && ! grep -aq 'tid $tid' '$T/f.pb'"

@@ -44,7 +44,7 @@ rows() {   # page
 	python3 - "$1" <<'EOF'
 import html, re, sys
 t = open(sys.argv[1]).read()
-for st, m, rel in re.findall(r'<tr data-state="(\w+)"><td>\w+</td><td>([^<]*)</td>(?:<td[^>]*>[^<]*</td>){4}<td[^>]*>([^<]*)</td>', t):
+for st, m, rel in re.findall(r'<tr data-state="(\w+)"><td>\w+</td><td[^>]*>([^<]*)</td>(?:<td[^>]*>[^<]*</td>){4}<td[^>]*>([^<]*)</td>', t):
     print(st, html.unescape(m).replace(' ', '_'), rel.replace(' ', ''))
 EOF
 }
