@@ -255,9 +255,10 @@ static void starts_release(struct pf_starts *c)
 static int pf_link(struct pf *p, struct bt_err *err)
 {
 	if (bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_WAITS, err) ||
-	    bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_RELEASES, err))
+	    bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_RELEASES, err) ||
+	    bt_db_script(p->db, BT_SQL_SCRATCH_PF_FLOW_EDGES, err))
 		return err->code;
-	return bt_db_script(p->db, BT_SQL_SCRATCH_PF_FLOW_EDGES, err);
+	return bt_db_script(p->db, BT_SQL_UNSET_NO_WAITS, err);
 }
 
 /* Kernel wakers' slice stacks at the wake (scratch_pf_waker_stacks.sql),
