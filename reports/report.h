@@ -60,6 +60,9 @@ struct bt_exporter {
 enum bt_rows_format { BT_FMT_TABLE, BT_FMT_CSV, BT_FMT_TSV, BT_FMT_JSON };
 
 int bt_rows_format_parse(const char *name, enum bt_rows_format *out, struct bt_err *err);
+/* By --format name, else by path's extension (.txt table, .csv, .tsv,
+ * .json), else (stdout, "-") a table; BT_EUSAGE for another extension. */
+int bt_rows_format_pick(const char *name, const char *path, enum bt_rows_format *out, struct bt_err *err);
 
 /* Print every row of r to out in format f. */
 int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, struct bt_err *err);

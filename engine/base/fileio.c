@@ -331,3 +331,47 @@ void bt_out_abort(struct bt_out *o)
 	free(o->path);
 	o->tmp = o->path = NULL;
 }
+
+/* "DEV:INO/NAME" of a file to be made: two paths to one file (by a link
+ * in the folder's path, "./x", "d/../x") read the same. */
+static int canonical(const char *path, struct bt_buf *real, struct bt_err *err)
+{
+	char *slash = strrchr(real->buf, '/'), *name;
+	struct stat st;
+	int rc = BT_OK;
+
+	name = bt_xstrdup(slash ? slash + 1 : real->buf);
+	if (slash)
+		slash[slash == real->buf] = '\0';   /* "/x" keeps its "/" */
+	if (stat(slash ? real->buf : ".", &st) || access(slash ? real->buf : ".", W_OK | X_OK))
+		rc = bt_err_set(err, BT_EIO, "cannot create '%s': %s", path, strerror(errno));
+	bt_buf_reset(real);
+	bt_buf_addf(real, "%llu:%llu/%s", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, name);
+	free(name);
+	return rc;
+}
+
+int bt_out_distinct(const char *const *paths, size_t n, struct bt_err *err)
+{
+	struct bt_buf *real = bt_xcalloc(n + 1, sizeof *real);
+	size_t k, i;
+	int rc = BT_OK, stream;
+
+	for (k = 0; k < n && !rc; k++) {
+		const char *path = paths[k] ? paths[k] : "-";
+		if (!*path)
+			rc = bt_err_set(err, BT_EUSAGE, "an output path is empty");
+		else if (!strcmp(path, "-"))
+			bt_buf_adds(&real[k], "-");
+		else if (!(rc = bt_out_target(path, NULL, &real[k], &stream, err)) && !stream)
+			rc = canonical(path, &real[k], err);
+		for (i = 0; i < k && !rc; i++)
+			if (!strcmp(real[i].buf, real[k].buf))
+				rc = bt_err_set(err, BT_EUSAGE, "'%s' and '%s' are one output",
+						paths[i] ? paths[i] : "-", path);
+	}
+	for (k = 0; k < n; k++)
+		bt_buf_release(&real[k]);
+	free(real);
+	return rc;
+}

@@ -66,6 +66,12 @@ int bt_is_file(const char *path);
 int bt_out_target(const char *path, const char *need_file, struct bt_buf *real, int *stream,
 		  struct bt_err *err);
 
+/* Outputs checked before any work: each path (NULL or "-": stdout) as
+ * bt_out_target says, none empty, no two naming one file by any path
+ * ("x", "./x", a link to the folder): BT_EUSAGE naming both; BT_EIO for a
+ * folder that cannot take a new file. */
+int bt_out_distinct(const char *const *paths, size_t n, struct bt_err *err);
+
 /* Outputs in a folder the tool owns (batch's OUTDIR, shared on a fleet):
  * never follow a link there. After bt_out_own(1), bt_out_target gives the
  * path itself, so a link planted at it is replaced, not its target, and a

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "engine/cli/cmd.h"
+#include "engine/cli/outset.h"
 #include "reports/compare/cmp_report.h"
 #include "engine/compare/compare.h"
 #include "engine/compare/fleetcmp.h"
@@ -42,11 +43,6 @@ struct sides {
 };
 
 /* One -o: its format and, once opened, where it goes. */
-struct cmp_output {
-	const char *path;   /* NULL or "-": stdout */
-	const struct bt_cmp_reporter *rep;
-	struct bt_out out;
-};
 
 /* Runs on both sides, unless only help was asked for. */
 static int parse(struct bt_opts *o, int argc, char **argv, struct bt_err *err)
@@ -174,71 +170,20 @@ static int check_inputs(const struct bt_opts *o, const struct sides *sd, struct 
 	return BT_OK;
 }
 
-/* Where a new file at real goes, for telling two -o apart: its folder's
- * identity (device and inode) and its name, so "./x.json" and "x.json"
- * are one file. BT_EIO if that folder is missing or not writable. */
-static int canonical(const char *path, struct bt_buf *real, struct bt_err *err)
-{
-	char *slash = strrchr(real->buf, '/'), *name;
-	struct stat st;
-	int rc = BT_OK;
-
-	name = bt_xstrdup(slash ? slash + 1 : real->buf);
-	if (slash)
-		slash[slash == real->buf] = '\0';   /* "/x" keeps its "/" */
-	if (stat(slash ? real->buf : ".", &st) || access(slash ? real->buf : ".", W_OK | X_OK))
-		rc = bt_err_set(err, BT_EIO, "cannot create '%s': %s", path, strerror(errno));
-	bt_buf_reset(real);
-	bt_buf_addf(real, "%llu:%llu/%s", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
-		    name);
-	free(name);
-	return rc;
-}
-
-/* An output that cannot be written (a directory, no such folder, two -o
- * naming one file) is told before the work too. */
-static int check_output(struct cmp_output *v, size_t k, struct bt_buf *real, struct bt_err *err)
-{
-	const char *path = v[k].path ? v[k].path : "-";
-	int stream, rc;
-	size_t i;
-
-	if (!*path)
-		return bt_err_set(err, BT_EUSAGE, "an output path is empty");
-	if (strcmp(path, "-") && (rc = bt_out_target(path, NULL, &real[k], &stream, err)))
-		return rc;
-	if (strcmp(path, "-") && !stream && (rc = canonical(path, &real[k], err)))
-		return rc;
-	if (!strcmp(path, "-"))
-		bt_buf_addf(&real[k], "-");
-	for (i = 0; i < k; i++)
-		if (!strcmp(real[i].buf, real[k].buf))
-			return bt_err_set(err, BT_EUSAGE, "'%s' and '%s' are one output",
-					  v[i].path ? v[i].path : "-", path);
-	return BT_OK;
-}
-
 /* The outputs -o asks for (stdout when none), each in the format --format
- * or its extension names, all checked. */
-static int pick_outputs(const struct bt_opts *o, struct cmp_output **out, size_t *n, struct bt_err *err)
+ * or its extension names, all checked before the work. */
+static int pick_outputs(const struct bt_opts *o, struct bt_outset *outs, struct bt_err *err)
 {
-	size_t k, nv = o->nouts ? (size_t)o->nouts : 1;
-	struct cmp_output *v = bt_xcalloc(nv, sizeof *v);
-	struct bt_buf *real = bt_xcalloc(nv, sizeof *real);
-	int rc = BT_OK;
+	int k, nv = o->nouts ? o->nouts : 1, rc = BT_OK;
 
 	for (k = 0; k < nv && !rc; k++) {
-		v[k].path = o->nouts ? o->outs[k] : NULL;
-		rc = bt_cmp_report_pick(o->format, v[k].path, &v[k].rep, err);
-		if (!rc)
-			rc = check_output(v, k, real, err);
+		const char *path = o->nouts ? o->outs[k] : NULL;
+		const struct bt_cmp_reporter *rep = NULL;
+		if (!(rc = bt_cmp_report_pick(o->format, path, &rep, err)))
+			bt_outset_add(outs, path, rep, rep == &bt_cmp_text ? BT_READ_PERSON :
+					rep == &bt_cmp_md ? BT_READ_PERSON_MD : BT_READ_PROGRAM);
 	}
-	for (k = 0; k < nv; k++)
-		bt_buf_release(&real[k]);
-	free(real);
-	*out = v;
-	*n = nv;
-	return rc;
+	return rc ? rc : bt_outset_check(outs, o->format, err);
 }
 
 /* The text for a terminal (stdout one): its width, and the headline, the
@@ -254,38 +199,19 @@ static void text_view(const struct bt_opts *o, int to_stdout, struct bt_cmp_view
 	view->brief = tty && !o->verbose;
 }
 
-/* Each output written, then flushed, before any is renamed into place: a
- * failure leaves none of them (the caller aborts the rest). */
-static int write_outputs(const struct bt_opts *o, struct cmp_output *v, size_t n, const struct bt_cmp_view *all,
-			 struct bt_err *err)
-{
-	struct bt_err e;
-	size_t k;
+struct view_ctx {
+	const struct bt_opts *o;
+	const struct bt_cmp_view *all;
+};
 
-	for (k = 0; k < n; k++) {
-		const char *path = v[k].path && strcmp(v[k].path, "-") ? v[k].path : "stdout";
-		struct bt_cmp_view one = *all, *view = &one;
-		text_view(o, !strcmp(path, "stdout"), view);
-		memset(&e, 0, sizeof e);
-		if (bt_out_open(&v[k].out, v[k].path, err))
-			return err->code;
-		{
-			int people = v[k].rep == &bt_cmp_text || v[k].rep == &bt_cmp_md;   /* no control characters */
-			FILE *fp = people ? bt_safe_open(v[k].out.fp, v[k].rep == &bt_cmp_md) : v[k].out.fp;
-			int rc = v[k].rep->write(view, fp, &e);
-			if (bt_safe_close(fp, v[k].out.fp) && !rc)
-				rc = bt_err_set(&e, BT_EIO, "cannot write '%s': %s", path, errno ? strerror(errno) : "write error");
-			if (rc)
-				return strstr(e.msg, path) ? bt_err_set(err, e.code, "%s", e.msg) :
-					bt_err_set(err, e.code, "'%s': %s", path, e.msg);
-		}
-		if (v[k].out.fp != stdout && (fflush(v[k].out.fp) || ferror(v[k].out.fp)))
-			return bt_err_set(err, BT_EIO, "cannot write '%s': %s", v[k].path, strerror(errno));
-	}
-	for (k = 0; k < n; k++)
-		if (bt_out_commit(&v[k].out, err))
-			return err->code;
-	return BT_OK;
+static int write_one(void *ctx, const struct bt_outset_item *it, FILE *fp, struct bt_err *err)
+{
+	const struct view_ctx *v = ctx;
+	const struct bt_cmp_reporter *rep = it->format;
+	struct bt_cmp_view one = *v->all;
+
+	text_view(v->o, it->out.fp == stdout, &one);
+	return rep->write(&one, fp, err);
 }
 
 /* The diagnostics of a run analysed here, as warnings of the last run. */
@@ -413,7 +339,7 @@ static void cmp_opts(const struct bt_opts *o, const struct sides *sd, struct bt_
 
 /* Compare base with head and write every output. */
 static int run_compare(const struct bt_opts *o, const struct sides *sd, struct bt_runs *rs,
-		       struct bt_gates *gates, struct bt_compare *c, struct cmp_output *outs, size_t nouts,
+		       struct bt_gates *gates, struct bt_compare *c, struct bt_outset *outs,
 		       struct bt_err *err)
 {
 	struct bt_cmp_hooks hooks = { NULL, NULL, NULL };
@@ -437,12 +363,20 @@ static int run_compare(const struct bt_opts *o, const struct sides *sd, struct b
 	gated(o, sd, &view.globs, &view.nglobs);
 	view.top = o->top;
 	view.fail_inconclusive = o->fail_inconclusive;
-	return write_outputs(o, outs, nouts, &view, err);
+	{
+		struct view_ctx v = { o, &view };
+		return bt_outset_write(outs, write_one, &v, err);
+	}
+}
+
+static int write_calibration(void *ctx, const struct bt_outset_item *it, FILE *fp, struct bt_err *err)
+{
+	return bt_cmp_calibration_write(ctx, it->path, fp, err);
 }
 
 /* --calibrate: the pool's A/A splits, written to the one output. */
 static int run_calibrate(const struct bt_opts *o, const struct sides *sd, struct bt_runs *rs,
-			 struct bt_gates *gates, struct cmp_output *out, struct bt_err *err)
+			 struct bt_gates *gates, struct bt_outset *outs, struct bt_err *err)
 {
 	struct bt_cmp_hooks hooks = { NULL, NULL, NULL };
 	struct bt_cmp_opts co;
@@ -453,10 +387,10 @@ static int run_calibrate(const struct bt_opts *o, const struct sides *sd, struct
 	bt_progress_start(!o->quiet && isatty(2));   /* a line while the splits run */
 	rc = bt_calibrate(&cal, rs, &co, (size_t)o->cal_runs, (size_t)o->cal_splits, err);
 	bt_progress_stop();
-	if (!rc && !(rc = bt_out_open(&out->out, out->path, err)))
-		rc = bt_cmp_calibration_write(&cal, out->path, out->out.fp, err);
-	if (!rc)
-		rc = bt_out_commit(&out->out, err);
+	if (!rc) {
+		outs->v[0].reader = BT_READ_PROGRAM;   /* its own writer; text or JSON by the path */
+		rc = bt_outset_write(outs, write_calibration, &cal, err);
+	}
 	bt_calibration_release(&cal);
 	return rc;
 }
@@ -480,9 +414,9 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 	struct bt_runs rs;
 	struct bt_gates *gates = NULL;
 	struct bt_compare c;
-	struct cmp_output *outs = NULL;
+	struct bt_outset outs = { NULL, 0, 0 };
 	struct sides sd;
-	size_t k, nouts = 0;
+	size_t k;
 	int rc = parse(&o, argc, argv, err);
 
 	bt_runs_init(&rs);
@@ -493,7 +427,7 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 		goto done;
 	}
 	if (!rc)
-		rc = pick_outputs(&o, &outs, &nouts, err);
+		rc = pick_outputs(&o, &outs, err);
 	if (!rc)
 		rc = list_sides(&o, &sd, err);
 	if (!rc)
@@ -504,7 +438,7 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 		print_left_out(&o, &sd);
 	if (!rc && o.ncalib) {
 		if (!(rc = read_side(&rs, BT_BASE, &sd.s[2], &sd, &o, err)))
-			rc = run_calibrate(&o, &sd, &rs, gates, &outs[0], err);
+			rc = run_calibrate(&o, &sd, &rs, gates, &outs, err);
 		goto done;
 	}
 	if (!rc)
@@ -512,17 +446,17 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 	if (!rc)
 		rc = read_side(&rs, BT_HEAD, &sd.s[1], &sd, &o, err);
 	if (!rc)
-		rc = run_compare(&o, &sd, &rs, gates, &c, outs, nouts, err);
+		rc = run_compare(&o, &sd, &rs, gates, &c, &outs, err);
 	if (!rc)
 		rc = verdict_status(&o, &c, err);
 done:
 	if (!o.quiet)
 		print_warnings(&rs, o.verbose);
-	for (k = 0; k < nouts; k++)
-		bt_out_abort(&outs[k].out);
+	if (!o.quiet && (!rc || rc == BT_EGATE))
+		bt_outset_tell(&outs, stderr);
+	bt_outset_release(&outs);
 	for (k = 0; k < 3; k++)
 		bt_fleetcmp_side_release(&sd.s[k]);
-	free(outs);
 	bt_compare_release(&c);
 	bt_gates_close(gates);
 	bt_runs_release(&rs);

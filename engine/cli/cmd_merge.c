@@ -12,45 +12,26 @@
 
 #include "engine/base/fileio.h"
 #include "engine/cli/cmd.h"
+#include "engine/cli/outset.h"
 #include "engine/fleet/fleet.h"
 #include "engine/fleet/inputs.h"
 #include "reports/fleet/fleet_report.h"
 #include "reports/text/safe.h"
 
-struct fl_output {
-	const char *path;   /* NULL or "-": stdout */
-	const struct bt_fleet_reporter *rep;
-	struct bt_out out;
-};
-
 /* The outputs -o asks for (stdout when none), each checked before the work. */
-static int pick_outputs(const struct bt_opts *o, struct fl_output **out, size_t *n, struct bt_err *err)
+static int pick_outputs(const struct bt_opts *o, struct bt_outset *outs, struct bt_err *err)
 {
-	size_t k, i, nv = o->nouts ? (size_t)o->nouts : 1;
-	struct fl_output *v = bt_xcalloc(nv, sizeof *v);
-	struct bt_buf real = BT_BUF_INIT;
-	int rc = BT_OK, stream;
+	int k, nv = o->nouts ? o->nouts : 1, rc = BT_OK;
 
-	if (o->nouts > 1 && o->format)
-		rc = bt_err_set(err, BT_EUSAGE, "--format applies to one output; with several -o each "
-				"takes its format from its extension (.json .md .html .xlsx)");
 	for (k = 0; k < nv && !rc; k++) {
-		v[k].path = o->nouts ? o->outs[k] : NULL;
-		if (v[k].path && !*v[k].path)
+		const char *path = o->nouts ? o->outs[k] : NULL;
+		const struct bt_fleet_reporter *rep = NULL;
+		if (path && !*path)
 			rc = bt_err_set(err, BT_EUSAGE, "an output path is empty");
-		if (!rc)
-			rc = bt_fleet_report_pick(o->format, v[k].path, &v[k].rep, err);
-		if (!rc && v[k].path && strcmp(v[k].path, "-"))
-			rc = bt_out_target(v[k].path, NULL, &real, &stream, err);
-		for (i = 0; !rc && i < k; i++)
-			if (v[i].path && v[k].path && !strcmp(v[i].path, v[k].path))
-				rc = bt_err_set(err, BT_EUSAGE, "'%s' is given twice", v[k].path);
-		bt_buf_reset(&real);
+		else if (!(rc = bt_fleet_report_pick(o->format, path, &rep, err)))
+			bt_outset_add(outs, path, rep, rep == &bt_fleet_md ? BT_READ_PERSON_MD : BT_READ_PROGRAM);
 	}
-	bt_buf_release(&real);
-	*out = v;
-	*n = nv;
-	return rc;
+	return rc ? rc : bt_outset_check(outs, o->format, err);
 }
 
 /* The --group pairs in force for input i, in the order given (a later
@@ -95,44 +76,11 @@ static int load_inputs(const struct bt_opts *o, struct bt_fleet *f, struct bt_fl
 	return rc;
 }
 
-/* A writer's I/O error names what it wrote, not where: the message again
- * with the output's path (the cause, after the writer's first ": "). */
-static int name_output(const char *path, struct bt_err *err)
+static int write_one(void *ctx, const struct bt_outset_item *it, FILE *fp, struct bt_err *err)
 {
-	char cause[sizeof err->msg];
-	const char *at = strstr(err->msg, ": ");
+	const struct bt_fleet_reporter *rep = it->format;
 
-	if (err->code != BT_EIO || strstr(err->msg, path))
-		return err->code;
-	snprintf(cause, sizeof cause, "%s", at ? at + 2 : err->msg);
-	bt_err_clear(err);
-	return bt_err_set(err, BT_EIO, "cannot write '%s': %s", path, cause);
-}
-
-/* Each output written and flushed before any is renamed into place. */
-static int write_outputs(struct fl_output *v, size_t n, const struct bt_fleet_view *view, struct bt_err *err)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		const char *path = v[k].path && strcmp(v[k].path, "-") ? v[k].path : "stdout";
-		if (bt_out_open(&v[k].out, v[k].path, err))
-			return err->code;
-		{
-			FILE *fp = v[k].rep == &bt_fleet_md ? bt_safe_open(v[k].out.fp, 1) : v[k].out.fp;   /* no mentions */
-			int rc = v[k].rep->write(view, fp, err);
-			if (bt_safe_close(fp, v[k].out.fp) && !rc)
-				rc = bt_err_set(err, BT_EIO, "cannot write '%s': %s", path, errno ? strerror(errno) : "write error");
-			if (rc)
-				return name_output(path, err);
-		}
-		if (v[k].out.fp != stdout && (fflush(v[k].out.fp) || ferror(v[k].out.fp)))
-			return bt_err_set(err, BT_EIO, "cannot write '%s': %s", path, strerror(errno));
-	}
-	for (k = 0; k < n; k++)
-		if (bt_out_commit(&v[k].out, err))
-			return err->code;
-	return BT_OK;
+	return rep->write(ctx, fp, err);
 }
 
 static void tell(const struct bt_opts *o, const struct bt_fleet *f, const struct bt_fleet_stats *st)
@@ -160,8 +108,7 @@ int bt_cmd_merge(int argc, char **argv, struct bt_err *err)
 	struct bt_fleet f;
 	struct bt_fleet_stats st = { 0, 0, 0, 0 };
 	struct bt_fleet_view view;
-	struct fl_output *outs = NULL;
-	size_t k, nouts = 0;
+	struct bt_outset outs = { NULL, 0, 0 };
 	int rc = bt_opts_parse(&o, &bt_optab_merge, argc, argv, err);
 
 	bt_fleet_init(&f);
@@ -174,21 +121,21 @@ int bt_cmd_merge(int argc, char **argv, struct bt_err *err)
 		rc = bt_err_set(err, BT_EUSAGE, "merge needs inputs: JSON reports, summaries, fleet "
 				"summaries or directories of them");
 	if (!rc)
-		rc = pick_outputs(&o, &outs, &nouts, err);
+		rc = pick_outputs(&o, &outs, err);
 	if (!rc)
 		rc = load_inputs(&o, &f, &st, err);
 	if (!rc && !st.reports && !st.summaries && !st.fleets)
 		rc = bt_err_set(err, BT_EFORMAT, "no report, summary or fleet summary in the inputs");
 	if (!rc) {
 		bt_fleet_view_build(&view, &f, o.top, o.full_names);
-		rc = write_outputs(outs, nouts, &view, err);
+		rc = bt_outset_write(&outs, write_one, &view, err);
 	}
 	if (!rc)
 		tell(&o, &f, &st);
+	if (!rc && !o.quiet)
+		bt_outset_tell(&outs, stderr);
 done:
-	for (k = 0; k < nouts; k++)
-		bt_out_abort(&outs[k].out);
-	free(outs);
+	bt_outset_release(&outs);
 	bt_fleet_view_release(&view);
 	bt_fleet_release(&f);
 	bt_opts_release(&o);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "engine/cli/cmd.h"
+#include "engine/cli/outset.h"
 #include "engine/base/fileio.h"
 #include "reports/report.h"
 #include "engine/db/rows.h"
@@ -28,14 +29,34 @@ static int is_tables(const char *sql)
 	return n == 7 && !strncmp(sql, ".tables", 7) && !sql[n + strspn(sql + n, " \t\n;")];
 }
 
+struct query_ctx {
+	struct bt_db *db;
+	const char *sql;
+};
+
+/* Each output runs the statement again: a cursor is read once. */
+static int write_rows(void *ctx, const struct bt_outset_item *it, FILE *fp, struct bt_err *err)
+{
+	const struct query_ctx *q = ctx;
+	const enum bt_rows_format *f = it->format;
+	struct bt_rows *r = NULL;
+	int rc = bt_rows_open_sql(&r, q->db, q->sql, 0, err);
+
+	if (!rc)
+		rc = bt_rep_rows_write(r, *f, fp, err);
+	bt_rows_close(r);
+	return rc;
+}
+
 int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 {
+	static const enum bt_rows_format formats[] = { BT_FMT_TABLE, BT_FMT_CSV, BT_FMT_TSV, BT_FMT_JSON };
 	struct bt_opts o;
 	struct bt_db *db = NULL;
 	struct bt_rows *r = NULL;
-	struct bt_out out = { NULL, NULL, NULL };
-	enum bt_rows_format f;
-	int rc = bt_opts_parse(&o, &bt_optab_query, argc, argv, err);
+	struct bt_outset outs = { NULL, 0, 0 };
+	struct query_ctx q = { NULL, NULL };
+	int k, rc = bt_opts_parse(&o, &bt_optab_query, argc, argv, err);
 
 	if (!rc && o.help) {
 		bt_cmd_print_help("query");
@@ -44,29 +65,31 @@ int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 	if (!rc && o.ninputs != 2)
 		rc = bt_err_set(err, BT_EUSAGE, "query takes an input and one SQL statement (got %d arguments)",
 				o.ninputs);
-	if (!rc)
-		rc = bt_rows_format_parse(o.format, &f, err);
-	if (!rc)
-		rc = bt_cmd_load(&o, o.inputs[0], 1, NULL, &db, err);
-	if (!rc)
-		rc = bt_rows_open_sql(&r, db, is_tables(o.inputs[1]) ? TABLES_SQL : o.inputs[1], 0, err);
-	if (!rc)
-		rc = bt_out_open(&out, o.out, err);
-	if (!rc) {   /* a table, or rows on a terminal, is read by a person: no control characters */
-		int people = f == BT_FMT_TABLE || (f != BT_FMT_JSON && isatty(fileno(out.fp)));
-		FILE *fp = people ? bt_safe_open(out.fp, 0) : out.fp;
-		rc = bt_rep_rows_write(r, f, fp, err);
-		if (bt_safe_close(fp, out.fp) && !rc)
-			rc = bt_err_set(err, BT_EIO, "cannot write '%s': %s", o.out && strcmp(o.out, "-") ? o.out : "stdout",
-					errno ? strerror(errno) : "write error");
+	for (k = 0; !rc && k < (o.nouts ? o.nouts : 1); k++) {
+		const char *path = o.nouts ? o.outs[k] : NULL;
+		enum bt_rows_format f;
+		if (!(rc = bt_rows_format_pick(o.format, path, &f, err)))   /* a table, or rows on a terminal: a person's */
+			bt_outset_add(&outs, path, &formats[f], f == BT_FMT_TABLE || (f != BT_FMT_JSON && (!path || !strcmp(path, "-")) &&
+					isatty(STDOUT_FILENO)) ? BT_READ_PERSON : BT_READ_PROGRAM);
 	}
 	if (!rc)
-		rc = bt_out_commit(&out, err);
+		rc = bt_outset_check(&outs, o.format, err);
+	if (!rc)
+		rc = bt_cmd_load(&o, o.inputs[0], 1, NULL, &db, err);
+	if (!rc) {   /* a statement that cannot run is told before any output is opened */
+		q.db = db;
+		q.sql = is_tables(o.inputs[1]) ? TABLES_SQL : o.inputs[1];
+		rc = bt_rows_open_sql(&r, db, q.sql, 0, err);
+		bt_rows_close(r);
+	}
+	if (!rc)
+		rc = bt_outset_write(&outs, write_rows, &q, err);
+	if (!rc && !o.quiet)
+		bt_outset_tell(&outs, stderr);
 	if (!rc && o.db)
 		rc = bt_db_publish(db, err);
 done:
-	bt_out_abort(&out);
-	bt_rows_close(r);
+	bt_outset_release(&outs);
 	bt_db_close(db);
 	bt_opts_release(&o);
 	return rc;

@@ -152,7 +152,11 @@ const struct bt_optcmd bt_optab_analyze = { analyze_opts, load_opts, 19, NULL, N
 static const struct bt_opt *const import_opts[] = { &opt_output, NULL };
 const struct bt_optcmd bt_optab_import = { import_opts, load_opts, 19, NULL, NULL };
 
-static const struct bt_opt *const query_opts[] = { &opt_output, &opt_format, NULL };
+static const struct bt_opt opt_query_outputs = {
+	.name = "--output", .alias = "-o", .arg = "OUT", .kind = BT_OPTK_LIST, .field = F(outs),
+	.count = F(nouts), .help = "write the rows to OUT (repeatable; the format from its\n"
+				  "extension: .txt a table, .csv, .tsv, .json)" };
+static const struct bt_opt *const query_opts[] = { &opt_query_outputs, &opt_format, NULL };
 const struct bt_optcmd bt_optab_query = { query_opts, load_opts, 19, NULL, NULL };
 
 /* compare */

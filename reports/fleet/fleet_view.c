@@ -259,7 +259,7 @@ int bt_fleet_report_pick(const char *format, const char *path, const struct bt_f
 		return bt_err_set(err, BT_EUSAGE, "unknown fleet report format '%s' (json, md, html or xlsx)",
 				  format);
 	if (ext && strchr(ext, '/') == NULL)
-		return bt_err_set(err, BT_EUSAGE, "'%s': a fleet report is .json, .md, .html or .xlsx "
-				  "(or give --format)", path);
+		return bt_err_set(err, BT_EUSAGE, "-o %s: no fleet report format has the extension '%s' "
+				  "(known: .json, .md, .html, .xlsx; --format names one for any path)", path, ext);
 	return BT_OK;
 }

@@ -198,14 +198,14 @@ void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const cha
 
 int bt_outputs_check(const struct bt_outputs *o, struct bt_err *err)
 {
-	struct bt_buf real = BT_BUF_INIT;
+	const char **paths = bt_xcalloc(o->n + 1, sizeof *paths);
 	size_t i;
-	int stream, rc = BT_OK;
+	int rc;
 
-	for (i = 0; i < o->n && !rc; i++)
-		if (o->v[i].path && strcmp(o->v[i].path, "-"))
-			rc = bt_out_target(o->v[i].path, NULL, &real, &stream, err);
-	bt_buf_release(&real);
+	for (i = 0; i < o->n; i++)
+		paths[i] = o->v[i].path;
+	rc = bt_out_distinct(paths, o->n, err);   /* as every command's (engine/cli/outset.c) */
+	free(paths);
 	return rc;
 }
 

@@ -27,6 +27,24 @@ int bt_rows_format_parse(const char *name, enum bt_rows_format *out, struct bt_e
 	return bt_err_set(err, BT_EUSAGE, "unknown query format '%s' (known: table, csv, tsv, json)", name);
 }
 
+int bt_rows_format_pick(const char *name, const char *path, enum bt_rows_format *out, struct bt_err *err)
+{
+	static const char *const ext[] = { ".txt", ".csv", ".tsv", ".json" };
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	int i;
+
+	if (name || !path || !strcmp(path, "-"))
+		return bt_rows_format_parse(name, out, err);
+	for (i = 0; dot && !strchr(dot, '/') && i < 4; i++)
+		if (!strcmp(dot, ext[i])) {
+			*out = (enum bt_rows_format)i;
+			return BT_OK;
+		}
+	return bt_err_set(err, BT_EUSAGE, "-o %s: no query format has the extension '%s' (known: .txt, .csv, "
+			  ".tsv, .json; --format names one for any path)", path,
+			  dot && !strchr(dot, '/') ? dot : "");
+}
+
 /* Cell text as it appears in table/csv/tsv output; NULL becomes "". */
 static void cell(struct bt_rows *r, int col, struct bt_buf *b)
 {
