@@ -169,22 +169,35 @@ size_t bt_compare_values(const struct bt_compare *c, size_t id, enum bt_side sid
 	return n;
 }
 
+/* The median over every run (both sides) of a metric that describes the
+ * run, not the app (its positive values); 0 when no run has it. *at is
+ * its id + 1, 0 when no report names it. */
+static double run_median(const struct bt_runs *rs, const char *name, uint32_t *at, double *x)
+{
+	struct bt_stats_summary s;
+	size_t r, n = 0;
+
+	*at = bt_strmap_get(&rs->ids, name, strlen(name));
+	for (r = 0; *at && r < rs->nruns; r++)
+		if (bt_runs_value(rs, r, *at - 1) > 0)
+			x[n++] = bt_runs_value(rs, r, *at - 1);
+	if (!n)
+		return 0;
+	bt_stats_summarize(x, n, &s);
+	return s.median;
+}
+
 /* Totals over a run's messages read as over the median run's number of
  * messages (lua/gate.lua): the same work whatever the capture's length. */
 static void message_scale(struct bt_compare *c, double *x)
 {
 	const struct bt_runs *rs = c->runs;
-	uint32_t at = bt_strmap_get(&rs->ids, BT_CMP_MSGS "count", strlen(BT_CMP_MSGS "count"));
-	struct bt_stats_summary s;
-	size_t r, n = 0;
+	uint32_t at;
+	size_t r;
 
+	c->msg_ref = run_median(rs, BT_CMP_MSGS "count", &at, x);
 	if (!at)
 		return;
-	for (r = 0; r < rs->nruns; r++)
-		if (bt_runs_value(rs, r, at - 1) > 0)
-			x[n++] = bt_runs_value(rs, r, at - 1);
-	bt_stats_summarize(x, n, &s);
-	c->msg_ref = s.median;
 	c->msg_scale = bt_xcalloc(rs->nruns + 1, sizeof *c->msg_scale);
 	for (r = 0; r < rs->nruns; r++) {
 		double k = bt_runs_value(rs, r, at - 1);
@@ -200,18 +213,9 @@ static void message_scale(struct bt_compare *c, double *x)
  * times. */
 static void sampling_resolution(struct bt_compare *c, double *x)
 {
-	const struct bt_runs *rs = c->runs;
-	uint32_t at = bt_strmap_get(&rs->ids, BT_CMP_RESOLUTION, strlen(BT_CMP_RESOLUTION));
-	struct bt_stats_summary s;
-	size_t r, n = 0;
+	uint32_t at;
 
-	if (!at)
-		return;
-	for (r = 0; r < rs->nruns; r++)
-		if (bt_runs_value(rs, r, at - 1) > 0)
-			x[n++] = bt_runs_value(rs, r, at - 1);
-	bt_stats_summarize(x, n, &s);
-	c->resolution_ns = n ? s.median : 0;
+	c->resolution_ns = run_median(c->runs, BT_CMP_RESOLUTION, &at, x);
 }
 
 /* A time of one of the main thread's methods in the start, which the
