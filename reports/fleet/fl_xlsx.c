@@ -68,6 +68,7 @@ static void methods_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const stru
 	size_t i, k;
 
 	bt_xlsx_header(x, s, 0, mhead, NM);
+	bt_xlsx_fold_columns(s, 8, 8);   /* the signatures; before their cells, which do not wrap */
 	for (i = 0; i < v->ngroups; i++) {
 		const struct bt_fv_group *g = &v->groups[i];
 		for (k = 0; k < g->nmethods && row < BT_XLSX_MAX_ROWS; k++, row++) {
@@ -88,7 +89,6 @@ static void methods_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const stru
 		}
 	}
 	bt_xlsx_table_frame(s, 0, row - 1, NM);
-	bt_xlsx_fold_columns(s, 8, 8);
 	bt_xlsx_widths(s);
 }
 
@@ -99,6 +99,7 @@ static void waits_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 	size_t i, k;
 
 	bt_xlsx_header(x, s, 0, whead, NW);
+	bt_xlsx_fold_columns(s, 8, 8);   /* the signatures; before their cells, which do not wrap */
 	for (i = 0; i < v->ngroups; i++) {
 		const struct bt_fv_group *g = &v->groups[i];
 		for (k = 0; k < g->nwaits && row < BT_XLSX_MAX_ROWS; k++, row++) {
@@ -119,7 +120,6 @@ static void waits_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 		}
 	}
 	bt_xlsx_table_frame(s, 0, row - 1, NW);
-	bt_xlsx_fold_columns(s, 8, 8);
 	bt_xlsx_widths(s);
 	bt_buf_release(&kind);
 }
