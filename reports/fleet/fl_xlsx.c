@@ -138,8 +138,8 @@ static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_
 
 	bt_fv_headline(v, &b);
 	bt_xlsx_text(x, s, row++, 0, "Fleet", BT_XF_TITLE);
-	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
-	bt_xlsx_text(x, s, row++, 0, bt_fv_note, BT_XF_TEXT);
+	bt_xlsx_para(x, s, row++, 0, 5, b.buf);   /* over the table's columns, wrapped */
+	bt_xlsx_para(x, s, row++, 0, 5, bt_fv_note);
 	row++;
 	bt_xlsx_text(x, s, row++, 0, "Sheets", BT_XF_SECTION);
 	for (k = 0; k < 3; k++)
@@ -157,8 +157,8 @@ static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_
 				bt_xlsx_num(x, s, row, 3 + k, (double)bt_dist_quantile(&t->d, k == 0 ? 500 :
 					    k == 1 ? 900 : 990), BT_UNIT_NS);
 	}
-	worksheet_set_column(s->ws, 0, 0, 36, NULL);   /* the long lines spill over */
-	worksheet_set_column(s->ws, 1, 5, 14, NULL);
+	bt_xlsx_column(s, 0, 0, 36);
+	bt_xlsx_column(s, 1, 5, 14);
 	bt_buf_release(&b);
 }
 
