@@ -186,7 +186,7 @@ static void diff_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct 
 {
 	int row = 2, k;
 
-	bt_xlsx_text(x, s, 0, 0, bt_cmp_legend, BT_XF_TEXT);
+	bt_xlsx_para(x, s, 0, 0, DIFF_COLS - 1, bt_cmp_legend);   /* over the table, not widening its first column */
 	bt_xlsx_header(x, s, 1, diff_head, DIFF_COLS);
 	row = diff_list(x, s, row, &c->blocking, -1);
 	for (k = 0; k < BT_MS__COUNT; k++)
@@ -200,6 +200,7 @@ static void diff_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct 
 /* Charts at most: a reviewer reads the first few; the metric sheets have
  * every run's value of the others. */
 #define MAX_CHARTS 20
+#define CHART_LAST_COL 12   /* a chart at column 4 covers about 8 (bt_xlsx_chart) */
 
 static const char *axis_unit(enum bt_unit u)
 {
@@ -265,13 +266,17 @@ static void charts_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struc
 	if (n > MAX_CHARTS)
 		bt_buf_addf(&b, "; the first %d of %zu regressed metrics (the metric sheets have the others).",
 			    MAX_CHARTS, n);
-	bt_xlsx_text(x, s, 0, 0, b.buf, BT_XF_TEXT);
-	worksheet_set_column(s->ws, 0, 0, 14, NULL);
+	bt_xlsx_para(x, s, 0, 0, CHART_LAST_COL, b.buf);   /* over the charts' width */
+	bt_xlsx_column(s, 0, 0, 14);
 	bt_buf_release(&b);
 	free(v);
 }
 
 /* ---- Summary and the workbook ---- */
+
+/* The Summary's columns: labels, values, and more as wide for the
+ * headline, the policy and the runs' paths, wrapped over them all. */
+#define SUMMARY_LAST_COL 5
 
 static void runs(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int *row, const struct bt_compare *c,
 		 enum bt_side side)
@@ -280,8 +285,8 @@ static void runs(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int *row, const str
 
 	bt_xlsx_text(x, s, (*row)++, 0, side == BT_BASE ? "Base runs" : "Head runs", BT_XF_SECTION);
 	for (r = 0; r < c->runs->nruns; r++)
-		if (c->runs->run[r].side == side)
-			bt_xlsx_text(x, s, (*row)++, 0, c->runs->run[r].path, BT_XF_TEXT);
+		if (c->runs->run[r].side == side)   /* a long path wraps, not cut at the page's edge */
+			bt_xlsx_para(x, s, (*row)++, 0, SUMMARY_LAST_COL, c->runs->run[r].path);
 	(*row)++;
 }
 
@@ -298,10 +303,10 @@ static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_
 	bt_xlsx_text(x, s, row, 0, "verdict", BT_XF_TEXT);
 	bt_xlsx_text(x, s, row++, 1, bt_verdict_name[c->overall], verdict_fill[c->overall]);
 	bt_cmp_headline(c, &b);
-	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
+	bt_xlsx_para(x, s, row++, 0, SUMMARY_LAST_COL, b.buf);
 	bt_buf_reset(&b);
 	bt_cmp_policy(v, &b);
-	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
+	bt_xlsx_para(x, s, row++, 0, SUMMARY_LAST_COL, b.buf);
 	row++;
 	bt_xlsx_text(x, s, row++, 0, "Gated metrics by verdict", BT_XF_SECTION);
 	for (k = BT_VD__COUNT - 1; k >= 0; k--) {
@@ -321,8 +326,8 @@ static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_
 	runs(x, s, &row, c, BT_BASE);
 	runs(x, s, &row, c, BT_HEAD);
 	bt_buf_release(&b);
-	worksheet_set_column(s->ws, 0, 0, 28, NULL);   /* the long lines spill over */
-	worksheet_set_column(s->ws, 1, 1, 14, NULL);
+	bt_xlsx_column(s, 0, 0, 28);
+	bt_xlsx_column(s, 1, SUMMARY_LAST_COL, 14);
 }
 
 static int write_xlsx(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)

@@ -68,6 +68,7 @@ static void methods_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const stru
 	size_t i, k;
 
 	bt_xlsx_header(x, s, 0, mhead, NM);
+	bt_xlsx_fold_columns(s, 8, 8);   /* the signatures; before their cells, which do not wrap */
 	for (i = 0; i < v->ngroups; i++) {
 		const struct bt_fv_group *g = &v->groups[i];
 		for (k = 0; k < g->nmethods && row < BT_XLSX_MAX_ROWS; k++, row++) {
@@ -88,7 +89,6 @@ static void methods_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const stru
 		}
 	}
 	bt_xlsx_table_frame(s, 0, row - 1, NM);
-	bt_xlsx_fold_columns(s, 8, 8);
 	bt_xlsx_widths(s);
 }
 
@@ -99,6 +99,7 @@ static void waits_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 	size_t i, k;
 
 	bt_xlsx_header(x, s, 0, whead, NW);
+	bt_xlsx_fold_columns(s, 8, 8);   /* the signatures; before their cells, which do not wrap */
 	for (i = 0; i < v->ngroups; i++) {
 		const struct bt_fv_group *g = &v->groups[i];
 		for (k = 0; k < g->nwaits && row < BT_XLSX_MAX_ROWS; k++, row++) {
@@ -119,7 +120,6 @@ static void waits_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 		}
 	}
 	bt_xlsx_table_frame(s, 0, row - 1, NW);
-	bt_xlsx_fold_columns(s, 8, 8);
 	bt_xlsx_widths(s);
 	bt_buf_release(&kind);
 }
@@ -138,8 +138,8 @@ static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_
 
 	bt_fv_headline(v, &b);
 	bt_xlsx_text(x, s, row++, 0, "Fleet", BT_XF_TITLE);
-	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
-	bt_xlsx_text(x, s, row++, 0, bt_fv_note, BT_XF_TEXT);
+	bt_xlsx_para(x, s, row++, 0, 5, b.buf);   /* over the table's columns, wrapped */
+	bt_xlsx_para(x, s, row++, 0, 5, bt_fv_note);
 	row++;
 	bt_xlsx_text(x, s, row++, 0, "Sheets", BT_XF_SECTION);
 	for (k = 0; k < 3; k++)
@@ -157,8 +157,8 @@ static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_
 				bt_xlsx_num(x, s, row, 3 + k, (double)bt_dist_quantile(&t->d, k == 0 ? 500 :
 					    k == 1 ? 900 : 990), BT_UNIT_NS);
 	}
-	worksheet_set_column(s->ws, 0, 0, 36, NULL);   /* the long lines spill over */
-	worksheet_set_column(s->ws, 1, 5, 14, NULL);
+	bt_xlsx_column(s, 0, 0, 36);
+	bt_xlsx_column(s, 1, 5, 14);
 	bt_buf_release(&b);
 }
 

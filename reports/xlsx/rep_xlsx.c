@@ -371,6 +371,8 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 	for (c = 0; c < t->ncols + nsig; c++)
 		free(heads[c]);
 	free(heads);
+	if (nsig)   /* before the cells: folded text does not wrap */
+		bt_xlsx_fold_columns(s, t->ncols, t->ncols + nsig - 1);
 	table_cells(x, s, t, shown, t0, names, sig, nsig);
 	last = (int)shown + 1;
 	if (shown < t->nrows) {
@@ -385,8 +387,6 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 		bt_xlsx_text(x, s, last + 1 + (shown < t->nrows), 0, b.buf, BT_XF_TEXT);
 	}
 	bt_xlsx_table_frame(s, 1, last, t->ncols + nsig);
-	if (nsig)
-		bt_xlsx_fold_columns(s, t->ncols, t->ncols + nsig - 1);
 	for (c = 0; c < t->ncols; c++)
 		if (t->units[c] == BT_UNIT_NS || t->units[c] == BT_UNIT_BYTES)
 			bt_xlsx_hot(x, s, c, 2, last, TOP_HOT);
@@ -513,6 +513,8 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 	}
 	heads[N_FIELDS + 1] = "signature";
 	bt_xlsx_header(x, s, 1, heads, N_FIELDS + 1 + (names != NULL));
+	if (names)   /* the signatures folded away, as a table's (table()) */
+		bt_xlsx_fold_columns(s, N_FIELDS + 1, N_FIELDS + 1);
 	for (i = 0; i < n && i < BT_XLSX_MAX_ROWS - 2; i++) {
 		struct bt_buf sym = BT_BUF_INIT;
 		bt_buf_add(&sym, rows[i].sym, rows[i].len);
@@ -525,8 +527,6 @@ static void method_metrics(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const str
 				bt_xlsx_num(x, s, (int)i + 2, k + 1, rows[i].v[k], unit[k]);
 	}
 	bt_xlsx_table_frame(s, 1, (int)i + 1, N_FIELDS + 1 + (names != NULL));
-	if (names)   /* the signatures folded away, as a table's (table()) */
-		bt_xlsx_fold_columns(s, N_FIELDS + 1, N_FIELDS + 1);
 	for (k = 0; k < N_FIELDS; k++) {
 		if (unit[k] != BT_UNIT_COUNT)
 			bt_xlsx_hot(x, s, k + 1, 2, (int)i + 1, TOP_HOT);
@@ -612,6 +612,7 @@ static int charts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, struct bt_db *db, 
 	struct bt_rows *r = NULL;
 	int row = 0, k;
 
+	bt_xlsx_fold_columns(s, 2, 2);   /* the signatures, folded away as a table's */
 	for (k = 0; k < 3 && row >= 0; k++) {
 		if (bt_rows_open(&r, db, BT_SQL_XLSX_TOP_METHODS, err))
 			return err->code;
@@ -631,7 +632,6 @@ static int charts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, struct bt_db *db, 
 		row = chart_block(x, s, row, &kinds, r, 2, names, err);
 		bt_rows_close(r);
 	}
-	bt_xlsx_fold_columns(s, 2, 2);   /* the signatures, folded away as a table's */
 	return row < 0 ? err->code : BT_OK;
 }
 

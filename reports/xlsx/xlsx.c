@@ -17,18 +17,22 @@
 #include "engine/base/utf8.h"
 #include "reports/report.h"
 #include "reports/xlsx/xlsx.h"
+#include "reports/xlsx/xlsx_int.h"
 
 #define MAX_CELL_CHARS 32767   /* Excel's limit on a cell's text */
-#define MAX_WIDTH 60.0
+#define MAX_WIDTH ((double)BT_XLSX_MAX_WIDTH)
 #define MIN_WIDTH 6.0
 #define PAPER_A4 9
 #define CHART_COLS 8    /* a chart at scale 1 covers about 8 columns ... */
 #define CHART_ROWS 15   /* ... and 15 rows */
 
+/* Every format puts its cells at the top of the row: a row made tall by
+ * wrapped text reads line by line, its other cells beside the first. */
 static lxw_format *fmt(lxw_workbook *wb, const char *num, int bold)
 {
 	lxw_format *f = workbook_add_format(wb);
 
+	format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
 	if (num)
 		format_set_num_format(f, num);
 	if (bold)
@@ -38,12 +42,27 @@ static lxw_format *fmt(lxw_workbook *wb, const char *num, int bold)
 
 static lxw_format *fill(lxw_workbook *wb, lxw_color_t bg, lxw_color_t fg)
 {
-	lxw_format *f = workbook_add_format(wb);
+	lxw_format *f = fmt(wb, NULL, 0);
 
 	format_set_bg_color(f, bg);
 	format_set_font_color(f, fg);
 	return f;
 }
+
+static lxw_format *head(lxw_workbook *wb)
+{
+	lxw_format *f = fmt(wb, NULL, 1);
+
+	format_set_bg_color(f, 0xD9E1F2);
+	format_set_bottom(f, LXW_BORDER_THIN);
+	return f;
+}
+
+/* A heading over numbers keeps an indent (about 3 spaces) from its right
+ * edge, apart from the next column's left-aligned heading; 2 beside
+ * Excel's filter button, which covers a cell's right ~17 px. */
+#define HEAD_INDENT 1
+#define FILTER_INDENT 2
 
 static void formats(struct bt_xlsx *x)
 {
@@ -53,10 +72,8 @@ static void formats(struct bt_xlsx *x)
 	format_set_font_size(x->f[BT_XF_TITLE], 14);
 	x->f[BT_XF_SECTION] = fmt(wb, NULL, 1);
 	format_set_font_size(x->f[BT_XF_SECTION], 12);
-	x->f[BT_XF_HEAD] = fmt(wb, NULL, 1);
-	format_set_bg_color(x->f[BT_XF_HEAD], 0xD9E1F2);
-	format_set_bottom(x->f[BT_XF_HEAD], LXW_BORDER_THIN);
-	x->f[BT_XF_TEXT] = NULL;
+	x->f[BT_XF_HEAD] = head(wb);
+	x->f[BT_XF_TEXT] = fmt(wb, NULL, 0);
 	x->f[BT_XF_INT] = fmt(wb, "0", 0);
 	x->f[BT_XF_P] = fmt(wb, "0.0000", 0);
 	x->f[BT_XF_RED] = fill(wb, 0xFFC7CE, 0x9C0006);
@@ -66,6 +83,18 @@ static void formats(struct bt_xlsx *x)
 	x->f[BT_XF_LINK] = fmt(wb, NULL, 0);
 	format_set_font_color(x->f[BT_XF_LINK], LXW_COLOR_BLUE);
 	format_set_underline(x->f[BT_XF_LINK], LXW_UNDERLINE_SINGLE);
+	x->f[BT_XF_HEAD_NUM] = head(wb);
+	format_set_align(x->f[BT_XF_HEAD_NUM], LXW_ALIGN_RIGHT);
+	format_set_indent(x->f[BT_XF_HEAD_NUM], HEAD_INDENT);
+	x->f[BT_XF_HEAD_FILTER] = head(wb);
+	format_set_align(x->f[BT_XF_HEAD_FILTER], LXW_ALIGN_RIGHT);
+	format_set_indent(x->f[BT_XF_HEAD_FILTER], FILTER_INDENT);
+	x->f[BT_XF_WRAP] = fmt(wb, NULL, 0);
+	format_set_text_wrap(x->f[BT_XF_WRAP]);
+	x->f[BT_XF_PARA] = fmt(wb, NULL, 0);
+	format_set_text_wrap(x->f[BT_XF_PARA]);
+	x->f[BT_XF_NA] = fmt(wb, NULL, 0);
+	format_set_align(x->f[BT_XF_NA], LXW_ALIGN_RIGHT);
 }
 
 int bt_xlsx_open(struct bt_xlsx *x, const char *title, struct bt_err *err)
@@ -128,8 +157,11 @@ static void print_areas(struct bt_xlsx *x)
 int bt_xlsx_finish(struct bt_xlsx *x, FILE *out, struct bt_err *err)
 {
 	lxw_error e;
+	size_t i;
 	int rc;
 
+	for (i = 0; i < x->nsheets; i++)
+		bt_xlsx_print_lay_out(x, x->sheets[i]);
 	print_areas(x);
 	e = workbook_close(x->wb);
 
@@ -153,6 +185,7 @@ void bt_xlsx_discard(struct bt_xlsx *x)
 		bt_temps_remove(x->tmp);
 	free(x->tmp);
 	for (i = 0; i < x->nsheets; i++) {
+		bt_xlsx_print_release(x->sheets[i]);
 		free(x->sheets[i]->name);
 		free(x->sheets[i]);
 	}
@@ -229,6 +262,7 @@ struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name)
 	bt_buf_release(&clean);
 	s = bt_xcalloc(1, sizeof *s);   /* by pointer: callers keep it across new sheets */
 	s->name = bt_buf_detach(&b, NULL);
+	s->filter_row = -1;
 	s->ws = workbook_add_worksheet(x->wb, s->name);
 	for (k = 1; !s->ws; k++) {   /* a name libxlsxwriter refuses after all */
 		bt_buf_reset(&b);
@@ -246,8 +280,7 @@ struct bt_xlsx_sheet *bt_xlsx_sheet(struct bt_xlsx *x, const char *name)
 
 /* ---- cells ---- */
 
-/* Grow the used range (the print area) to hold (row, col). */
-static void used(struct bt_xlsx_sheet *s, int row, int col)
+void bt_xlsx_used(struct bt_xlsx_sheet *s, int row, int col)
 {
 	if (row >= s->rows)
 		s->rows = row + 1;
@@ -255,10 +288,9 @@ static void used(struct bt_xlsx_sheet *s, int row, int col)
 		s->cols = col + 1;
 }
 
-/* And col's width to chars. */
-static void widen(struct bt_xlsx_sheet *s, int row, int col, double chars)
+void bt_xlsx_widen(struct bt_xlsx_sheet *s, int row, int col, double chars)
 {
-	used(s, row, col);
+	bt_xlsx_used(s, row, col);
 	if (col < 0 || col >= BT_XLSX_MAX_COLS)
 		return;
 	if (col >= s->ncols)
@@ -267,7 +299,7 @@ static void widen(struct bt_xlsx_sheet *s, int row, int col, double chars)
 		s->width[col] = chars;
 }
 
-static size_t utf8_chars(const char *s)
+size_t bt_xlsx_chars(const char *s)
 {
 	size_t n = 0;
 
@@ -276,9 +308,7 @@ static size_t utf8_chars(const char *s)
 	return n;
 }
 
-/* text as a cell may hold it: valid UTF-8 (rules may emit any bytes; XML
- * may not), at most Excel's 32767 characters. Points into b if changed. */
-static const char *cell_text(const char *text, struct bt_buf *b)
+const char *bt_xlsx_cell_text(const char *text, struct bt_buf *b)
 {
 	size_t len = strlen(text);
 
@@ -286,7 +316,7 @@ static const char *cell_text(const char *text, struct bt_buf *b)
 		bt_utf8_sanitize(b, text, len);
 		text = b->buf;
 	}
-	if (utf8_chars(text) > MAX_CELL_CHARS) {
+	if (bt_xlsx_chars(text) > MAX_CELL_CHARS) {
 		if (text != b->buf)
 			bt_buf_add(b, text, len);
 		b->len = utf8_prefix(b->buf, MAX_CELL_CHARS);
@@ -300,12 +330,19 @@ void bt_xlsx_text(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col, 
 		  enum bt_xlsx_fmt f)
 {
 	struct bt_buf b = BT_BUF_INIT;
+	size_t n;
 
 	if (row >= BT_XLSX_MAX_ROWS)
 		return;
-	text = cell_text(text, &b);
+	text = bt_xlsx_cell_text(text, &b);
+	n = bt_xlsx_chars(text);
+	if (f == BT_XF_TEXT && n >= BT_XLSX_MAX_WIDTH && col < BT_XLSX_MAX_COLS && s->folded[col] != 1) {
+		f = BT_XF_WRAP;   /* longer than its column may be: cut by the next cell or the page */
+		bt_xlsx_print_wrap(s, row, col, text, n);
+	}
 	worksheet_write_string(s->ws, (lxw_row_t)row, (lxw_col_t)col, text, x->f[f]);
-	widen(s, row, col, (double)utf8_chars(text) * (f == BT_XF_HEAD || f == BT_XF_SECTION ? 1.2 : 1.0));
+	bt_xlsx_widen(s, row, col, (double)n * (f == BT_XF_HEAD || f == BT_XF_SECTION ? 1.2 : 1.0));
+	bt_xlsx_print_count(s, row, col, 0);
 	bt_buf_release(&b);
 }
 
@@ -320,12 +357,13 @@ void bt_xlsx_text_indent(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, in
 	level = level < 0 ? 0 : level > BT_XLSX_MAX_INDENT ? BT_XLSX_MAX_INDENT : level;
 	f = &x->indent[level];
 	if (!*f) {
-		*f = workbook_add_format(x->wb);
+		*f = fmt(x->wb, NULL, 0);
 		format_set_indent(*f, (uint8_t)level);
 	}
-	text = cell_text(text, &b);
+	text = bt_xlsx_cell_text(text, &b);
 	worksheet_write_string(s->ws, (lxw_row_t)row, (lxw_col_t)col, text, *f);
-	widen(s, row, col, (double)utf8_chars(text) + 2.0 * level);   /* an indent is about 2 characters */
+	bt_xlsx_widen(s, row, col, (double)bt_xlsx_chars(text) + 2.0 * level);   /* an indent is about 2 characters */
+	bt_xlsx_print_count(s, row, col, 0);
 	bt_buf_release(&b);
 }
 
@@ -393,7 +431,8 @@ void bt_xlsx_num_fmt(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int co
 	if (row >= BT_XLSX_MAX_ROWS)
 		return;
 	worksheet_write_number(s->ws, (lxw_row_t)row, (lxw_col_t)col, v, f);
-	widen(s, row, col, chars);
+	bt_xlsx_widen(s, row, col, chars);
+	bt_xlsx_print_count(s, row, col, 1);
 }
 
 /* About how many characters the number shows in its format. */
@@ -419,8 +458,12 @@ void bt_xlsx_value(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 {
 	switch (v->type) {
 	case BT_V_NULL:
-		if (u != BT_UNIT_NONE)   /* a measure the trace does not give (CPU time): never 0 */
-			bt_xlsx_text(x, s, row, col, BT_UNKNOWN, BT_XF_TEXT);
+		if (u != BT_UNIT_NONE && row < BT_XLSX_MAX_ROWS) {   /* a measure the trace does not give
+								       * (CPU time): never 0, and under the
+								       * others' numbers, counted as none */
+			worksheet_write_string(s->ws, (lxw_row_t)row, (lxw_col_t)col, BT_UNKNOWN, x->f[BT_XF_NA]);
+			bt_xlsx_widen(s, row, col, 1);
+		}
 		return;
 	case BT_V_INT:
 		bt_xlsx_num(x, s, row, col, (double)v->u.i, u);
@@ -433,23 +476,12 @@ void bt_xlsx_value(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 	}
 }
 
-void bt_xlsx_header(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const char *const *heads,
-		    int ncols)
-{
-	int c;
-
-	for (c = 0; c < ncols; c++) {
-		bt_xlsx_text(x, s, row, c, heads[c], BT_XF_HEAD);
-		widen(s, row, c, (double)utf8_chars(heads[c]) * 1.2 + 3);   /* room for the filter button */
-	}
-}
-
 void bt_xlsx_comment(struct bt_xlsx_sheet *s, int row, int col, const char *text)
 {
 	struct bt_buf b = BT_BUF_INIT;
 
 	if (row < BT_XLSX_MAX_ROWS)
-		worksheet_write_comment(s->ws, (lxw_row_t)row, (lxw_col_t)col, cell_text(text, &b));
+		worksheet_write_comment(s->ws, (lxw_row_t)row, (lxw_col_t)col, bt_xlsx_cell_text(text, &b));
 	bt_buf_release(&b);
 }
 
@@ -472,16 +504,19 @@ void bt_xlsx_widths(struct bt_xlsx_sheet *s)
 
 	for (c = 0; c < s->ncols; c++) {
 		double w = s->width[c] + 1;
+		w = w < MIN_WIDTH ? MIN_WIDTH : w > MAX_WIDTH ? MAX_WIDTH : w;
 		memset(&opt, 0, sizeof opt);
 		opt.hidden = opt.level = s->folded[c] == 1;
 		opt.collapsed = s->folded[c] == 2;
-		worksheet_set_column_opt(s->ws, (lxw_col_t)c, (lxw_col_t)c,
-					 w < MIN_WIDTH ? MIN_WIDTH : w > MAX_WIDTH ? MAX_WIDTH : w, NULL, &opt);
+		worksheet_set_column_opt(s->ws, (lxw_col_t)c, (lxw_col_t)c, w, NULL, &opt);
+		s->set[c] = w;
 	}
 }
 
 void bt_xlsx_table_frame(struct bt_xlsx_sheet *s, int head, int last, int ncols)
 {
+	if (ncols > 0)
+		s->filter_row = head;
 	worksheet_freeze_panes(s->ws, (lxw_row_t)(head + 1), 0);
 	worksheet_repeat_rows(s->ws, 0, (lxw_row_t)head);   /* the title and the header */
 	if (ncols > 0)
@@ -497,7 +532,7 @@ void bt_xlsx_chart(struct bt_xlsx_sheet *s, int row, int col, lxw_chart *ch, dou
 	opt.x_scale = x_scale;
 	opt.y_scale = y_scale;
 	worksheet_insert_chart_opt(s->ws, (lxw_row_t)row, (lxw_col_t)col, ch, &opt);
-	used(s, row + (int)ceil(CHART_ROWS * y_scale), col + (int)ceil(CHART_COLS * x_scale));
+	bt_xlsx_used(s, row + (int)ceil(CHART_ROWS * y_scale), col + (int)ceil(CHART_COLS * x_scale));
 }
 
 void bt_xlsx_hot(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int col, int first, int last, int n)
@@ -520,7 +555,7 @@ void bt_xlsx_link(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 	struct bt_buf url = BT_BUF_INIT, b = BT_BUF_INIT;
 	const char *p;
 
-	text = cell_text(text, &b);
+	text = bt_xlsx_cell_text(text, &b);
 	bt_buf_adds(&url, "internal:'");
 	for (p = to->name; *p; p++) {
 		if (*p == '\'')   /* a quote in a quoted sheet name doubles */
@@ -529,7 +564,8 @@ void bt_xlsx_link(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int col,
 	}
 	bt_buf_adds(&url, "'!A1");
 	worksheet_write_url_opt(s->ws, (lxw_row_t)row, (lxw_col_t)col, url.buf, x->f[BT_XF_LINK], text, NULL);
-	widen(s, row, col, (double)utf8_chars(text));
+	bt_xlsx_widen(s, row, col, (double)bt_xlsx_chars(text));
+	bt_xlsx_print_count(s, row, col, 0);
 	bt_buf_release(&url);
 	bt_buf_release(&b);
 }

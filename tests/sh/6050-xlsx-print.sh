@@ -5,8 +5,14 @@
 # header rows repeat on every page; the call tree's rows carry outline
 # levels equal to the JSON rows' indent depth (capped at Excel's 7), the
 # names without the spaces but indented; table sheets read as people do.
-# LibreOffice (where installed) prints the workbook in far fewer pages than
-# the same workbook without the print setup.
+# Printed, they read whole (issue 36, item 8; tests/fixtures/check_xlsx_print.py):
+# a heading over numbers is right-aligned over them (left-aligned, it read
+# as the previous column's); a finding's message and evidence, and any long
+# text, wrap in their column, the row tall enough (they were cut by the
+# next cell or the page's edge); compare's headline wraps over merged
+# columns (it was cut at column B). LibreOffice (where installed) prints
+# the workbook in far fewer pages than the same workbook without the print
+# setup, and every long text whole.
 . tests/lib.sh
 CHECK=tests/fixtures/check_xlsx.py
 EX=$ROOT/examples/sampling.bin
@@ -80,11 +86,39 @@ done
 like "$(setup "$T/cmp.xlsx")" '^ok [0-9]+$' "compare: every sheet landscape, fit to 1 page wide by any tall, a print area"
 is "$(python3 "$CHECK" compare "$T/cmp.xlsx" "$T/cmp.json")" ok "compare: check_xlsx.py agrees, print titles on the table sheets"
 
+# Read whole: the example's findings (startup.lua over a 50 ms budget: long
+# messages and evidence), and a compare whose headline is 232 characters
+# (5 + 5 runs, a method made slower in the head).
+PRINT=tests/fixtures/check_xlsx_print.py
+"$BIN" analyze -q "$EX" --rules examples/startup.lua --set budget_ms=50 -o "$T/st.xlsx"
+for n in 1 2 3 4 5 6 7 8 9 10; do
+	set --
+	[ "$n" -gt 5 ] && set -- --slow-method 'Compressor.gzip(:200'
+	"$MKDUMP" --records 3000 --build-seed 23 --seed "$n" --startup cold --no-truth "$@" "$T/r$n" >/dev/null
+	"$BIN" analyze -q "$T/r$n" -o "$T/r$n.json"
+done
+"$BIN" compare -q --base "$T/r1.json" "$T/r2.json" "$T/r3.json" "$T/r4.json" "$T/r5.json" \
+	--head "$T/r6.json" "$T/r7.json" "$T/r8.json" "$T/r9.json" "$T/r10.json" -o "$T/c5.xlsx" -o "$T/c5.json" 2>/dev/null
+python3 "$PRINT" "$T/st.xlsx" heads wraps >"$T/st.print" 2>&1
+python3 "$PRINT" "$T/c5.xlsx" heads wraps para "$T/c5.json" >"$T/c5.print" 2>&1
+like "$(sed -n 1p "$T/st.print")" '^ok [1-9][0-9]* right [1-9][0-9]* left$' \
+	"report: every heading over numbers is right-aligned over them, and only those"
+like "$(sed -n 1p "$T/c5.print")" '^ok [1-9][0-9]* right [1-9][0-9]* left$' \
+	"compare: likewise, on every sheet"
+like "$(sed -n 2p "$T/st.print")" '^ok [1-9][0-9]* wrapped$' \
+	"report: the findings' long messages and evidence wrap in columns at most 60 wide, their rows tall enough"
+like "$(sed -n 2p "$T/c5.print")" '^ok [1-9][0-9]* wrapped$' \
+	"compare: long metric names, reasons and the diff's methods likewise"
+is "$(sed -n 3p "$T/c5.print")" "ok 232 characters" \
+	"compare: the Summary's headline (and its other long lines) merged over 80+ characters of columns, wrapped, the row tall enough, in the print area"
+
 # LibreOffice prints it: far fewer pages than without the print setup.
 SOFFICE=$(command -v soffice || command -v libreoffice)
 if [ -z "$SOFFICE" ]; then
 	echo "ok - LibreOffice prints the example in few pages # SKIP no soffice (apt-get install libreoffice-calc-nogui)"
 	echo "ok - and fewer than without the print setup # SKIP no soffice"
+	echo "ok - LibreOffice prints every long text whole: the findings' messages and evidence # SKIP no soffice"
+	echo "ok - and compare's headline, policy, metric names, reasons and the diff's methods # SKIP no soffice"
 	exit 0
 fi
 python3 - "$T/ex.xlsx" "$T/plain.xlsx" <<'PY'
@@ -104,13 +138,24 @@ for item in src.infolist():
     dst.writestr(item, data)
 dst.close()
 PY
-mkdir -p "$T/pdf"
-for f in ex plain; do
-	timeout 120 "$SOFFICE" -env:UserInstallation="file://$T/lo" --headless --convert-to pdf --outdir "$T/pdf" \
-		"$T/$f.xlsx" >/dev/null 2>&1
-done
+mkdir -p "$T/pdf"   # one start of LibreOffice for all four
+timeout 180 "$SOFFICE" -env:UserInstallation="file://$T/lo" --headless --convert-to pdf --outdir "$T/pdf" \
+	"$T/ex.xlsx" "$T/plain.xlsx" "$T/st.xlsx" "$T/c5.xlsx" >/dev/null 2>&1
 pages() { python3 -c 'import re, sys; print(len(re.findall(rb"/Type\s*/Page(?![s\w])", open(sys.argv[1], "rb").read())))' "$1"; }
 ours=$(pages "$T/pdf/ex.pdf" 2>/dev/null || echo 0)
 plain=$(pages "$T/pdf/plain.pdf" 2>/dev/null || echo 0)
 check "LibreOffice prints the example in few pages ($ours, at most 30)" test "$ours" -gt 0 -a "$ours" -le 30
 check "and under half of the pages without the print setup ($plain)" test $((ours * 2)) -lt "$plain"
+
+# Every long text of both workbooks is in the PDF's text whole: LibreOffice
+# leaves out what it cuts at the next cell or the page's edge (before the
+# wrapping, their text stopped at "over the 50.0" and "(8.303 ms -> 12.98 ms); m").
+if ! command -v pdftotext >/dev/null; then
+	echo "ok - LibreOffice prints every long text whole: the findings' messages and evidence # SKIP no pdftotext (apt-get install poppler-utils)"
+	echo "ok - and compare's headline, policy, metric names, reasons and the diff's methods # SKIP no pdftotext"
+	exit 0
+fi
+like "$(python3 "$PRINT" "$T/st.xlsx" whole "$T/pdf/st.pdf" 2>&1)" '^ok [1-9][0-9]* whole$' \
+	"LibreOffice prints every long text whole: the findings' messages and evidence"
+like "$(python3 "$PRINT" "$T/c5.xlsx" whole "$T/pdf/c5.pdf" 2>&1)" '^ok [1-9][0-9]* whole$' \
+	"and compare's headline, policy, metric names, reasons and the diff's methods"
