@@ -65,7 +65,8 @@ int bt_rows_format_parse(const char *name, enum bt_rows_format *out, struct bt_e
 int bt_rows_format_pick(const char *name, const char *path, enum bt_rows_format *out, struct bt_err *err);
 
 /* Print every row of r to out in format f. */
-int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, struct bt_err *err);
+/* A table within width columns (0: no limit; as the report's tables fit). */
+int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, size_t width, struct bt_err *err);
 
 /* Facts about the trace that head every report. Strings owned by f. */
 struct bt_facts {

@@ -36,5 +36,8 @@ int bt_cmd_help(int argc, char **argv, struct bt_err *err);
 
 /* Print the help of a command (NULL: overview) to stdout. 0 if known. */
 int bt_cmd_print_help(const char *name);
+/* "btrace-analyze: KIND: TEXT" on stderr, within a terminal's width there
+ * (one line to a log or a pipe). */
+void bt_cmd_say(const char *kind, const char *text);
 
 #endif

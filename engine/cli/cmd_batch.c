@@ -91,20 +91,25 @@ static int check_files(const struct bt_opts *o, struct bt_err *err)
 	return rc;
 }
 
+/* One line to a log, within the width of a terminal. */
 static void tell(const struct bt_batch_sum *s)
 {
-	fprintf(stderr, "btrace-analyze: batch: %llu trace%s: %llu ok, %llu failed",
-		(unsigned long long)s->traces, s->traces == 1 ? "" : "s", (unsigned long long)s->ok,
-		(unsigned long long)s->failed);
+	struct bt_buf b = BT_BUF_INIT;
+
+	bt_buf_addf(&b, "%llu trace%s: %llu ok, %llu failed",
+		    (unsigned long long)s->traces, s->traces == 1 ? "" : "s", (unsigned long long)s->ok,
+		    (unsigned long long)s->failed);
 	if (s->earlier)
-		fprintf(stderr, " (%llu from an earlier run)", (unsigned long long)s->earlier);
-	fprintf(stderr, "; %llu other file%s skipped", (unsigned long long)s->skipped, s->skipped == 1 ? "" : "s");
+		bt_buf_addf(&b, " (%llu from an earlier run)", (unsigned long long)s->earlier);
+	bt_buf_addf(&b, "; %llu other file%s skipped", (unsigned long long)s->skipped, s->skipped == 1 ? "" : "s");
 	if (s->sidecars)
-		fprintf(stderr, " (%llu beside a trace)", (unsigned long long)s->sidecars);
-	fprintf(stderr, "; %llu analysed in %.1f s", (unsigned long long)s->ran, s->seconds);
+		bt_buf_addf(&b, " (%llu beside a trace)", (unsigned long long)s->sidecars);
+	bt_buf_addf(&b, "; %llu analysed in %.1f s", (unsigned long long)s->ran, s->seconds);
 	if (s->ran && s->seconds > 0)
-		fprintf(stderr, ", %.1f/s", (double)s->ran / s->seconds);
-	fprintf(stderr, "; manifest '%s'\n", s->manifest);
+		bt_buf_addf(&b, ", %.1f/s", (double)s->ran / s->seconds);
+	bt_buf_addf(&b, "; manifest '%s'", s->manifest);
+	bt_cmd_say("batch", b.buf);
+	bt_buf_release(&b);
 }
 
 int bt_cmd_batch(int argc, char **argv, struct bt_err *err)

@@ -287,20 +287,24 @@ static int read_side(struct bt_runs *rs, enum bt_side side, struct bt_fleetcmp_s
  * and 1 more): DETAIL [code, N times]". */
 static void print_warnings(const struct bt_runs *rs, int verbose)
 {
+	struct bt_buf b = BT_BUF_INIT;
 	size_t i, k;
 
 	for (i = 0; i < rs->nwarn; i++) {
 		const struct bt_runs_warning *w = &rs->warn[i];
 		if (!verbose && bt_diag_routine(w->code))
 			continue;   /* every healthy run has some: the JSON lists them */
-		fprintf(stderr, "btrace-analyze: warning: %zu of %zu runs (", w->nruns, rs->nruns);
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "%zu of %zu runs (", w->nruns, rs->nruns);
 		for (k = 0; k < w->nruns && k < SHOWN_RUNS; k++)
-			fprintf(stderr, "%s'%s'", k ? ", " : "", rs->run[w->runs[k]].path);
+			bt_buf_addf(&b, "%s'%s'", k ? ", " : "", rs->run[w->runs[k]].path);
 		if (w->nruns > SHOWN_RUNS)
-			fprintf(stderr, ", and %zu more", w->nruns - SHOWN_RUNS);
-		fprintf(stderr, "): %s [%s, %llu time%s]\n", w->detail, w->code,
-			(unsigned long long)w->count, w->count == 1 ? "" : "s");
+			bt_buf_addf(&b, ", and %zu more", w->nruns - SHOWN_RUNS);
+		bt_buf_addf(&b, "): %s [%s, %llu time%s]", w->detail, w->code,
+			    (unsigned long long)w->count, w->count == 1 ? "" : "s");
+		bt_cmd_say("warning", b.buf);
 	}
+	bt_buf_release(&b);
 }
 
 static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, struct bt_err *err)

@@ -5,13 +5,16 @@
 #include <string.h>
 
 #include "engine/cli/cmd.h"
+#include "reports/text/grid.h"
+
+#define HELP_COLS 80
 
 static const char overview[] =
-	"usage: btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [options]\n"
+	"usage: btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT]...\n"
 	"       btrace-analyze import INPUT -o trace.db [options]\n"
 	"       btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json]\n"
-	"       btrace-analyze compare --base R... --head R... [--rules gates.lua] [-o OUT]...\n"
-	"       btrace-analyze compare DIR_A DIR_B | FLEET_A.json FLEET_B.json [-o OUT]...\n"
+	"       btrace-analyze compare --base R... --head R... [--rules gates.lua]\n"
+	"       btrace-analyze compare DIR_A DIR_B | FLEET_A.json FLEET_B.json\n"
 	"       btrace-analyze batch INPUT... -o OUTDIR [--jobs N] [--shard I/N]\n"
 	"       btrace-analyze merge INPUT... [--group KEY=VALUE INPUT...]... [-o OUT]...\n"
 	"       btrace-analyze help [COMMAND]\n"
@@ -92,7 +95,8 @@ static const struct {
 	  "is an error (exit 1) with SQLite's message.\n"
 	  "example:\n"
 	  "  btrace-analyze query sampling.bin \\\n"
-	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid) GROUP BY tid\"\n",
+	  "    \"SELECT t.name, count(*) FROM samples s JOIN threads t USING(tid)\n"
+	  "     GROUP BY tid\"\n",
 	  &bt_optab_query, NULL },
 	{ "merge", "btrace-analyze merge INPUT... [--group KEY=VALUE INPUT...]... [-o fleet.json|md|html|xlsx]... [options]",
 	  "Fold the summaries of many traces into one fleet summary and report it.\n"
@@ -175,14 +179,17 @@ static const struct {
 	  "(no per-trace joint values), a method's self CPU only; FILE#KEY=VALUE\n"
 	  "takes one group of a summary (app_version=4.3.0) instead of all.\n"
 	  "Gate script (Lua 5.4, the rules' sandbox):\n"
-	  "  gate.defaults{ max_regress = \"5%\", noise_floor = { \"2ms\", \"64KB\" }, alpha = 0.01 }\n"
-	  "  gate.metric(\"startup.duration_ns\", { max_regress = \"3%\", noise_floor = \"5ms\" })\n"
+	  "  gate.defaults{ max_regress = \"5%\", noise_floor = { \"2ms\", \"64KB\" },\n"
+	  "                 alpha = 0.01 }\n"
+	  "  gate.metric(\"startup.duration_ns\", { max_regress = \"3%\",\n"
+	  "                                        noise_floor = \"5ms\" })\n"
 	  "  gate.metric(\"trace.*\", { gate = false })  -- also: higher_is_better = true\n"
 	  "  gate.check(function(m)   -- every reported metric, after its verdict\n"
 	  "    -- m.name, m.unit, m.gated, m.base/m.head {n, median, min, max, values},\n"
 	  "    -- m.delta, m.rel, m.threshold, m.p (family-wise when gated), m.p_raw,\n"
 	  "    -- m.cliffs_delta, m.shift, m.shift_lo, m.shift_hi, m.verdict, m.reason\n"
-	  "    if m.name == \"thread.main.messages.over_100ms\" and m.head.median > m.base.median then\n"
+	  "    if m.name == \"thread.main.messages.over_100ms\"\n"
+	  "        and m.head.median > m.base.median then\n"
 	  "      return \"regressed\", \"more messages over 100 ms\"\n"
 	  "    end\n"
 	  "  end)\n"
@@ -304,8 +311,9 @@ static const struct {
 	  "  bt.rule{ id = \"main-wait\", severity = \"warning\", params = { ms = 50 },\n"
 	  "    run = function(p)\n"
 	  "      for e in bt.edges{ tid = bt.main_tid(), min_dur = p.ms * 1000000 } do\n"
-	  "        bt.finding{ message = e.kind .. \" for \" .. bt.ms(e.dur) .. \", woken by \" ..\n"
-	  "          bt.thread_name(e.waker_tid or 0), tid = e.waiter_tid, ts = e.ts, dur = e.dur,\n"
+	  "        bt.finding{ message = e.kind .. \" for \" .. bt.ms(e.dur) ..\n"
+	  "            \", woken by \" .. bt.thread_name(e.waker_tid or 0),\n"
+	  "          tid = e.waiter_tid, ts = e.ts, dur = e.dur,\n"
 	  "          evidence = { waker_method = bt.frame_name(e.waker_frame_id) } }\n"
 	  "      end\n"
 	  "    end }\n"
@@ -323,7 +331,8 @@ int bt_cmd_print_help(const char *name)
 	for (i = 0; i < sizeof helps / sizeof helps[0]; i++) {
 		if (strcmp(helps[i].name, name))
 			continue;
-		printf("usage: %s\n\n%s", helps[i].usage, helps[i].text);
+		bt_text_wrap(stdout, "usage: ", "         ", helps[i].usage, HELP_COLS);   /* within 80 columns */
+		printf("\n%s", helps[i].text);
 		if (helps[i].opts)
 			bt_opts_print(helps[i].opts, stdout);
 		if (helps[i].after)

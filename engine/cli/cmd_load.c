@@ -15,11 +15,25 @@
 #include "engine/db/diag.h"
 #include "engine/recon/pipeline.h"
 #include "importers/importer.h"
+#include "reports/text/grid.h"
+#include "reports/text/safe.h"
 
 static void show_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	(void)ctx;
 	bt_progress_pct(total ? (int)(done * 100 / total) : 100);
+}
+
+void bt_cmd_say(const char *kind, const char *text)
+{
+	char lead[64];
+	int cols = bt_tty_width(stderr);
+
+	snprintf(lead, sizeof lead, "btrace-analyze: %s: ", kind);
+	if (cols > 0)
+		bt_text_wrap(stderr, lead, "  ", text, (size_t)cols);
+	else   /* a log or a pipe: the text as it is, on its line */
+		fprintf(stderr, "%s%s\n", lead, text);
 }
 
 /* What an import recovered from, but what every healthy trace has (the
@@ -28,16 +42,20 @@ static void print_diagnostics(const struct bt_diag *d, int verbose)
 {
 	int i;
 
+	struct bt_buf b = BT_BUF_INIT;
+
 	for (i = 0; i < d->n; i++) {
 		const struct bt_diag_item *it = &d->items[i];
 		if (!verbose && bt_diag_routine(it->code))
 			continue;
+		bt_buf_reset(&b);
 		if (it->count > 1)
-			fprintf(stderr, "btrace-analyze: warning: %s [%s, %llu times]\n", it->detail,
-				it->code, (unsigned long long)it->count);
+			bt_buf_addf(&b, "%s [%s, %llu times]", it->detail, it->code, (unsigned long long)it->count);
 		else
-			fprintf(stderr, "btrace-analyze: warning: %s [%s]\n", it->detail, it->code);
+			bt_buf_addf(&b, "%s [%s]", it->detail, it->code);
+		bt_cmd_say("warning", b.buf);
 	}
+	bt_buf_release(&b);
 }
 
 static int import(const struct bt_opts *o, const char *input, const struct bt_importer *imp,

@@ -16,6 +16,7 @@
 #include "engine/fleet/fleet.h"
 #include "engine/fleet/inputs.h"
 #include "reports/fleet/fleet_report.h"
+#include "reports/text/md_term.h"
 #include "reports/text/safe.h"
 
 /* The outputs -o asks for (stdout when none), each checked before the work. */
@@ -76,11 +77,34 @@ static int load_inputs(const struct bt_opts *o, struct bt_fleet *f, struct bt_fl
 	return rc;
 }
 
+struct merge_ctx {
+	const struct bt_fleet_view *view;
+	int width;   /* --width, 0: the terminal's */
+};
+
+/* The Markdown on a terminal reads as the text reports do: its
+ * paragraphs wrapped and its tables fitted to the terminal's width. */
 static int write_one(void *ctx, const struct bt_outset_item *it, FILE *fp, struct bt_err *err)
 {
+	const struct merge_ctx *m = ctx;
 	const struct bt_fleet_reporter *rep = it->format;
+	size_t cols = m->width > 0 ? (size_t)m->width : (size_t)bt_tty_width(it->out.fp);
+	char *md = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc;
 
-	return rep->write(ctx, fp, err);
+	if (rep != &bt_fleet_md || !cols || it->out.fp != stdout)
+		return rep->write(m->view, fp, err);
+	if (!(mem = open_memstream(&md, &len)))
+		return bt_err_set(err, BT_EIO, "cannot write the fleet report: %s", strerror(errno));
+	rc = rep->write(m->view, mem, err);
+	if (fclose(mem) && !rc)
+		rc = bt_err_set(err, BT_EIO, "cannot write the fleet report: %s", strerror(errno));
+	if (!rc)
+		bt_md_term(md, len, fp, cols);
+	free(md);
+	return rc;
 }
 
 static void tell(const struct bt_opts *o, const struct bt_fleet *f, const struct bt_fleet_stats *st)
@@ -128,7 +152,8 @@ int bt_cmd_merge(int argc, char **argv, struct bt_err *err)
 		rc = bt_err_set(err, BT_EFORMAT, "no report, summary or fleet summary in the inputs");
 	if (!rc) {
 		bt_fleet_view_build(&view, &f, o.top, o.full_names);
-		rc = bt_outset_write(&outs, write_one, &view, err);
+		struct merge_ctx m = { &view, o.width };
+		rc = bt_outset_write(&outs, write_one, &m, err);
 	}
 	if (!rc)
 		tell(&o, &f, &st);

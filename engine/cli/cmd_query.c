@@ -32,6 +32,7 @@ static int is_tables(const char *sql)
 struct query_ctx {
 	struct bt_db *db;
 	const char *sql;
+	int width;   /* --width, 0: the terminal's when writing to one */
 };
 
 /* Each output runs the statement again: a cursor is read once. */
@@ -43,7 +44,7 @@ static int write_rows(void *ctx, const struct bt_outset_item *it, FILE *fp, stru
 	int rc = bt_rows_open_sql(&r, q->db, q->sql, 0, err);
 
 	if (!rc)
-		rc = bt_rep_rows_write(r, *f, fp, err);
+		rc = bt_rep_rows_write(r, *f, fp, q->width > 0 ? (size_t)q->width : (size_t)bt_tty_width(it->out.fp), err);
 	bt_rows_close(r);
 	return rc;
 }
@@ -55,7 +56,7 @@ int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 	struct bt_db *db = NULL;
 	struct bt_rows *r = NULL;
 	struct bt_outset outs = { NULL, 0, 0 };
-	struct query_ctx q = { NULL, NULL };
+	struct query_ctx q = { NULL, NULL, 0 };
 	int k, rc = bt_opts_parse(&o, &bt_optab_query, argc, argv, err);
 
 	if (!rc && o.help) {
@@ -78,6 +79,7 @@ int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 		rc = bt_cmd_load(&o, o.inputs[0], 1, NULL, &db, err);
 	if (!rc) {   /* a statement that cannot run is told before any output is opened */
 		q.db = db;
+		q.width = o.width;
 		q.sql = is_tables(o.inputs[1]) ? TABLES_SQL : o.inputs[1];
 		rc = bt_rows_open_sql(&r, db, q.sql, 0, err);
 		bt_rows_close(r);

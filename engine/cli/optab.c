@@ -156,7 +156,7 @@ static const struct bt_opt opt_query_outputs = {
 	.name = "--output", .alias = "-o", .arg = "OUT", .kind = BT_OPTK_LIST, .field = F(outs),
 	.count = F(nouts), .help = "write the rows to OUT (repeatable; the format from its\n"
 				  "extension: .txt a table, .csv, .tsv, .json)" };
-static const struct bt_opt *const query_opts[] = { &opt_query_outputs, &opt_format, NULL };
+static const struct bt_opt *const query_opts[] = { &opt_query_outputs, &opt_format, &opt_width, NULL };
 const struct bt_optcmd bt_optab_query = { query_opts, load_opts, 19, NULL, NULL };
 
 /* compare */
@@ -393,7 +393,7 @@ static const struct bt_opt opt_merge_full_names = {
 	.name = "--full-names", .help = "full method signatures", .kind = BT_OPTK_FLAG, .field = F(full_names) };
 
 static const struct bt_opt *const merge_opts[] = {
-	&opt_merge_outputs, &opt_merge_format, &opt_group, &opt_merge_top, &opt_merge_full_names, &opt_quiet,
+	&opt_merge_outputs, &opt_merge_format, &opt_group, &opt_merge_top, &opt_merge_full_names, &opt_width, &opt_quiet,
 	NULL
 };
 const struct bt_optcmd bt_optab_merge = { merge_opts, NULL, 22, NULL, merge_init };

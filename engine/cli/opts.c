@@ -9,6 +9,7 @@
 #include "engine/base/alloc.h"
 #include "engine/base/near.h"
 #include "engine/cli/opts.h"
+#include "reports/text/grid.h"
 
 _Static_assert(offsetof(struct bt_opts, cmd) == 0, "field 0 must be no option's");
 
@@ -175,20 +176,28 @@ void bt_opts_release(struct bt_opts *o)
 	o->rules = o->sets = o->base = o->head = o->globs = o->arules = o->outs = o->calib = NULL;
 }
 
+#define HELP_COLS 80
+
 /* "  -q, --quiet       no progress ...": the names padded to width, the
- * description's further lines indented below its first. */
+ * description flowed within HELP_COLS, its further lines indented below
+ * its first (the help strings' own line breaks are spaces). */
 static void print_opt(const struct bt_opt *d, int width, FILE *fp)
 {
-	const char *h = d->help, *nl;
-	int n = fprintf(fp, "  %s%s%s%s%s", d->alias ? d->alias : "", d->alias ? ", " : "", d->name,
-			d->arg ? " " : "", d->arg ? d->arg : "") - 2;
+	struct bt_buf names = BT_BUF_INIT, text = BT_BUF_INIT;
+	char indent[64];
+	const char *h;
+	int n;
 
-	fprintf(fp, "%*s", n < width ? width - n + 1 : 1, "");
-	while ((nl = strchr(h, '\n'))) {
-		fprintf(fp, "%.*s\n%*s", (int)(nl - h), h, width + 3, "");
-		h = nl + 1;
-	}
-	fprintf(fp, "%s\n", h);
+	bt_buf_addf(&names, "  %s%s%s%s%s", d->alias ? d->alias : "", d->alias ? ", " : "", d->name,
+		    d->arg ? " " : "", d->arg ? d->arg : "");
+	n = (int)names.len - 2;
+	bt_buf_addf(&names, "%*s", n < width ? width - n + 1 : 1, "");
+	for (h = d->help; *h; h++)
+		bt_buf_addc(&text, *h == '\n' ? ' ' : *h);
+	snprintf(indent, sizeof indent, "%*s", width + 3 < 60 ? width + 3 : 60, "");
+	bt_text_wrap(fp, names.buf, indent, text.buf ? text.buf : "", HELP_COLS);
+	bt_buf_release(&names);
+	bt_buf_release(&text);
 }
 
 static void print_list(const struct bt_opt *const *p, int width, FILE *fp)

@@ -169,7 +169,7 @@ static int write_json(struct bt_rows *r, FILE *out, struct bt_err *err)
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int write_table(struct bt_rows *r, FILE *out, struct bt_err *err)
+static int write_table(struct bt_rows *r, FILE *out, size_t width, struct bt_err *err)
 {
 	struct bt_grid g;
 	struct bt_buf b = BT_BUF_INIT;
@@ -189,17 +189,17 @@ static int write_table(struct bt_rows *r, FILE *out, struct bt_err *err)
 		}
 	}
 	if (rc == 0 && n > 0)
-		bt_grid_print(&g, out);
+		bt_grid_print_fit(&g, out, width);
 	bt_buf_release(&b);
 	bt_grid_release(&g);
 	return rc < 0 ? err->code : BT_OK;
 }
 
-int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, struct bt_err *err)
+int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, size_t width, struct bt_err *err)
 {
 	switch (f) {
 	case BT_FMT_JSON: return write_json(r, out, err);
-	case BT_FMT_TABLE: return write_table(r, out, err);
+	case BT_FMT_TABLE: return write_table(r, out, width, err);
 	default: return write_delimited(r, f, out, err);
 	}
 }

@@ -12,7 +12,7 @@ pty() {   # columns command...: the command's output on a pty of that width
 import fcntl, os, struct, subprocess, sys, termios
 master, slave = os.openpty()
 fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, int(sys.argv[1]), 0, 0))
-p = subprocess.Popen(sys.argv[2:], stdout=slave, stderr=subprocess.DEVNULL)
+p = subprocess.Popen(sys.argv[2:], stdout=slave, stderr=slave)   # a terminal shows both
 os.close(slave)
 out = b""
 while True:
@@ -66,6 +66,27 @@ check "a pipe without --width: whole lines, every detail ($(widest "$T/pipe.txt"
 "$BIN" compare --width 30 "$T/base" "$T/head" >/dev/null 2>"$T/err"
 is "$?" 2 "compare --width 30: a usage error"
 like "$(cat "$T/err")" "--width wants a number of columns from 40" "... naming the floor"
+
+# Every command on a terminal, stdout and stderr (item 4's done-when): no
+# line wider than it, at 80 and 100 columns; help within 80 anywhere.
+"$BIN" import -q "$ROOT/examples/sampling.bin" -o "$T/ex.db"
+for cols in 80 100; do
+	for cmd in "-q $ROOT/examples/sampling.bin" "compare -v $T/base $T/head" "merge $T/base" \
+		"query $T/ex.db SELECT_*_FROM_frames_LIMIT_20" "batch $T/b1 $T/b2 -o $T/bo$cols" \
+		"import $T/b1 -o $T/imp$cols.db"; do
+		# shellcheck disable=SC2086
+		pty $cols "$BIN" $(echo "$cmd" | sed 's/SELECT_\*_FROM_frames_LIMIT_20/"SELECT * FROM frames LIMIT 20"/') >"$T/t.txt"
+		case $cmd in query*) pty $cols "$BIN" query "$T/ex.db" "SELECT * FROM frames LIMIT 20" >"$T/t.txt" ;; esac
+		check "${cmd%% *} on $cols columns: no line wider ($(widest "$T/t.txt"), $(wc -l <"$T/t.txt") lines)" \
+			test "$(widest "$T/t.txt")" -le $cols
+	done
+done
+for c in "" analyze import query compare batch merge rules; do
+	"$BIN" help $c >"$T/h.txt"
+	check "help $c: within 80 columns ($(widest "$T/h.txt"))" test "$(widest "$T/h.txt")" -le 80
+done
+"$BIN" compare --help >"$T/h.txt"
+check "compare --help: within 80 columns ($(widest "$T/h.txt"))" test "$(widest "$T/h.txt")" -le 80
 
 # The analysis report at 80 columns.
 "$BIN" -q "$ROOT/examples/sampling.bin" --width 80 >"$T/a80.txt"
