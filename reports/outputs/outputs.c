@@ -3,6 +3,7 @@
  * taps the outputs' needs make, the threads that write the exports while
  * the rules run (one each), and the all-or-nothing commit.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -71,12 +72,11 @@ struct output {
 	void *progress_ctx;
 };
 
-#define MAX_OUTPUTS 8
 #define MAX_TAPS 2
 
 struct bt_outputs {
-	struct output v[MAX_OUTPUTS];
-	size_t n;
+	struct output *v;           /* grown only before bt_outputs_start: threads hold &v[i] */
+	size_t n, cap;
 	struct bt_export x;
 	struct bt_stacks *stacks;
 	struct bt_perfetto *perfetto;
@@ -177,8 +177,8 @@ void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const cha
 {
 	struct output *d;
 
-	if (o->n == MAX_OUTPUTS)
-		abort();   /* the command line adds at most one of each */
+	assert(!o->ready);
+	BT_GROW(o->v, o->n + 1, o->cap);
 	d = &o->v[o->n++];
 	memset(d, 0, sizeof *d);
 	d->x = x;
@@ -368,5 +368,6 @@ void bt_outputs_free(struct bt_outputs *o)
 	bt_perfetto_free(o->perfetto);
 	bt_html_timeline_free(o->timeline);
 	bt_namer_free(o->x.names);
+	free(o->v);
 	free(o);
 }
