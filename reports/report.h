@@ -43,6 +43,7 @@ struct bt_export {
 	const struct bt_html_timeline *timeline;
 	int folded_metric;           /* enum bt_folded_metric */
 	int show_idle;               /* --idle: idle time in the flame graphs, pprof and folded */
+	const char *path;            /* the output's path; NULL: stdout */
 	int width;                   /* --width: text tables within this many columns; 0: the
 				      * terminal's when writing to one, else no limit */
 	struct bt_namer *names;      /* method names as people read them (engine/base/names.h):

@@ -143,6 +143,7 @@ static void output_progress(void *ctx, uint64_t done, uint64_t total)
 static void export_of(const struct bt_outputs *o, struct output *d)
 {
 	d->ex = o->x;
+	d->ex.path = d->path && strcmp(d->path, "-") ? d->path : NULL;
 	d->progress = o->progress;
 	d->progress_ctx = o->progress_ctx;
 	if (o->progress) {
