@@ -62,6 +62,7 @@ struct bt_slice_reader {
 	size_t ti[2];                /* the next thread of each part */
 	int cur;                     /* the part of the thread being read, or -1 */
 	int one;                     /* one thread alone: its end is the end */
+	size_t nfields;              /* the fields of a record read, from the first */
 	int64_t tid;                 /* the thread being read */
 	uint64_t id, end, next;      /* its next id and its end; slices given so far */
 };
@@ -195,6 +196,7 @@ struct bt_slice_reader *bt_slice_reader_new(const struct bt_slice_log *l)
 
 	r->l = l;
 	r->cur = -1;
+	r->nfields = NFIELDS;
 	return r;
 }
 
@@ -267,7 +269,8 @@ static int damaged(const struct log_part *p, uint64_t id, struct bt_err *err)
 			  p->path.buf, (unsigned long long)id);
 }
 
-static int decode(const struct log_part *p, struct reader_part *rp, uint64_t id, int64_t v[NFIELDS],
+/* The first n fields of id's record into v. */
+static int decode(const struct log_part *p, struct reader_part *rp, uint64_t id, int64_t v[NFIELDS], size_t n,
 		  struct bt_err *err)
 {
 	const unsigned char *b;
@@ -277,7 +280,7 @@ static int decode(const struct log_part *p, struct reader_part *rp, uint64_t id,
 		return damaged(p, id, err);
 	if (!(b = window_at(p, rp, p->off[id] - 1, &avail, err)))
 		return err->code;
-	for (k = 0; k < NFIELDS; k++) {
+	for (k = 0; k < n; k++) {
 		uint64_t z = 0;
 		int shift = 0;
 		do {
@@ -298,6 +301,11 @@ static void start_thread(struct bt_slice_reader *r, int k, const struct lthread 
 	r->tid = t->tid;
 	r->id = t->first;
 	r->end = t->end;
+}
+
+void bt_slice_reader_brief(struct bt_slice_reader *r)
+{
+	r->nfields = 4;   /* depth, frame_id, ts, dur: bt_slice_log_add's first four */
 }
 
 int bt_slice_reader_thread(struct bt_slice_reader *r, int64_t tid)
@@ -344,7 +352,7 @@ static void unpack(const int64_t v[NFIELDS], struct bt_slice *s)
 
 int bt_slice_reader_next(struct bt_slice_reader *r, struct bt_slice *s, struct bt_err *err)
 {
-	int64_t v[NFIELDS];
+	int64_t v[NFIELDS] = { 0 };
 
 	while (r->cur < 0 || r->id >= r->end) {
 		int k;
@@ -352,7 +360,7 @@ int bt_slice_reader_next(struct bt_slice_reader *r, struct bt_slice *s, struct b
 			return 0;
 		start_thread(r, k, &r->l->p[k].t[r->ti[k]++]);
 	}
-	if (decode(&r->l->p[r->cur], &r->rp[r->cur], r->id, v, err))
+	if (decode(&r->l->p[r->cur], &r->rp[r->cur], r->id, v, r->nfields, err))
 		return -1;
 	r->id++;
 	memset(s, 0, sizeof *s);

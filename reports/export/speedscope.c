@@ -80,11 +80,12 @@ static void puts_(struct sink *o, const char *s)
 	put(o, s, strlen(s));
 }
 
-/* An integer in decimal, by hand: the events are millions of them. */
-static void put_int(struct sink *o, int64_t v)
+/* v in decimal at p (room for 20 characters), by hand: the events are
+ * millions of them. Its length. */
+static size_t int_text(char *p, int64_t v)
 {
 	char d[24];
-	size_t n = sizeof d;
+	size_t n = sizeof d, len;
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
 	do
@@ -92,7 +93,16 @@ static void put_int(struct sink *o, int64_t v)
 	while ((u /= 10) != 0);
 	if (v < 0)
 		d[--n] = '-';
-	put(o, d + n, sizeof d - n);
+	len = sizeof d - n;
+	memcpy(p, d + n, len);
+	return len;
+}
+
+static void put_int(struct sink *o, int64_t v)
+{
+	char d[24];
+
+	put(o, d, int_text(d, v));
 }
 
 /* s as a JSON string: valid UTF-8 (invalid sequences become U+FFFD),
@@ -220,20 +230,34 @@ struct timeline {
 	int any;                   /* an event is written */
 };
 
+/* ',\n{"type":"O","frame":N,"at":T}', made in the buffer in place. */
+#define EVENT_MAX 80
+
 static void event(struct timeline *t, char type, uint32_t frame, int64_t at)
 {
-	static const char open_[] = "{\"type\":\"O\",\"frame\":", close_[] = "{\"type\":\"C\",\"frame\":";
+	static const char head[] = "{\"type\":\"O\",\"frame\":";
+	struct sink *o = t->o;
+	char *p;
 
-	if (t->any)
-		put(t->o, ",\n", 2);
-	else
+	if (OUT_BUF - o->n < EVENT_MAX)
+		drain(o, 0);
+	p = o->buf + o->n;
+	if (t->any) {
+		*p++ = ',';
+		*p++ = '\n';
+	} else {
 		t->first = at;
+	}
 	t->any = 1;
-	put(t->o, type == 'O' ? open_ : close_, sizeof open_ - 1);
-	put_int(t->o, frame);
-	put(t->o, ",\"at\":", 6);
-	put_int(t->o, at);
-	put(t->o, "}", 1);
+	memcpy(p, head, sizeof head - 1);
+	p[9] = type;
+	p += sizeof head - 1;
+	p += int_text(p, frame);
+	memcpy(p, ",\"at\":", 6);
+	p += 6;
+	p += int_text(p, at);
+	*p++ = '}';
+	o->n = (size_t)(p - o->buf);
 	t->last = at;
 }
 
@@ -431,6 +455,7 @@ static int profiles(struct sink *o, const struct bt_stacks *s, const struct bt_s
 	int64_t *tids = thread_order(s, log, &nt);
 	int first = 1, rc = BT_OK;
 
+	bt_slice_reader_brief(r);
 	memset(&t, 0, sizeof t);
 	t.o = o;
 	t.t0 = s->first_ts;
