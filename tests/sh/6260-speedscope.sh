@@ -55,10 +55,10 @@ for n in example seed3; do
 	is "$(grep '^wall' "$T/$n.chk" | cut -f2- | sort)" "$(echo "$want" | sort)" \
 		"$n: each thread's timeline has its slices, their durations, its outermost slices' sum"
 	want=$(tsv "$db" "SELECT coalesce(t.name, 'tid ' || s.tid), f.name, count(*), sum(s.dur),
-		sum(s.ts - (SELECT value FROM meta WHERE key = 'first_ts')) FROM slices s
+		sum(s.ts - (SELECT value FROM meta WHERE key = 'first_ts')), sum(s.self_dur) FROM slices s
 		LEFT JOIN threads t ON t.tid = s.tid JOIN frames f ON f.id = s.frame_id GROUP BY s.tid, s.frame_id")
 	is "$(grep '^slice' "$T/$n.chk" | cut -f2- | sort | cksum)" "$(echo "$want" | sort | cksum)" \
-		"$n: and by frame (its signature): the slices, their durations and their starts since the trace's"
+		"$n: and by frame (its signature): the slices, their durations, starts since the trace's and self times"
 	for m in cpu:self_cpu_ns bytes:self_alloc_bytes; do
 		want=$(tsv "$db" "SELECT coalesce(t.name, 'tid ' || c.tid), sum(c.${m#*:}) FROM calltree c
 			LEFT JOIN threads t ON t.tid = c.tid GROUP BY c.tid HAVING sum(c.${m#*:}) > 0")
