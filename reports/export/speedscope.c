@@ -326,20 +326,20 @@ static int timeline(struct sink *o, const struct bt_stacks *s, struct bt_slice_r
 
 /* A call path's self CPU ns and allocated bytes, summed over messages;
  * next: the thread's next path, in order of first appearance. */
-struct line {
+struct path_sum {
 	uint32_t path, next;
 	int64_t cpu, bytes;
 };
 
-struct lines {
-	struct line *v;     /* 1-based: 0 ends a chain */
+struct path_sums {
+	struct path_sum *v;     /* from 1: 0 ends a chain */
 	size_t n;
-	uint32_t *head;     /* by stacks thread: its first line */
+	uint32_t *head;         /* by stacks thread: its first path's sum */
 };
 
-static void sum_lines(const struct bt_stacks *s, struct lines *l)
+static void sum_paths(const struct bt_stacks *s, struct path_sums *l)
 {
-	uint32_t *at = bt_xcalloc(s->npaths + 1, sizeof *at);   /* by path: its line */
+	uint32_t *at = bt_xcalloc(s->npaths + 1, sizeof *at);   /* by path: its sum */
 	uint32_t *tail = bt_xcalloc(s->nthreads + 1, sizeof *tail);
 	size_t cap = 0, i;
 
@@ -386,14 +386,14 @@ static void put_stack(struct sink *o, const struct bt_stacks *s, uint32_t p, uin
 	put(o, "]", 1);
 }
 
-static int64_t line_value(const struct line *x, int bytes)
+static int64_t path_value(const struct path_sum *x, int bytes)
 {
 	return bytes ? x->bytes : x->cpu;
 }
 
 /* Thread tid's self CPU time (bytes: allocated bytes) by call path as a
  * sampled profile, if any is positive. */
-static void sampled(struct sink *o, const struct bt_stacks *s, const struct lines *l, int64_t tid, int bytes,
+static void sampled(struct sink *o, const struct bt_stacks *s, const struct path_sums *l, int64_t tid, int bytes,
 		    int *first, uint32_t **buf, size_t *cap)
 {
 	size_t th;
@@ -406,8 +406,8 @@ static void sampled(struct sink *o, const struct bt_stacks *s, const struct line
 	if (th == s->nthreads)
 		return;
 	for (k = l->head[th]; k; k = l->v[k].next)
-		if (line_value(&l->v[k], bytes) > 0)
-			total = bt_sat_add(total, line_value(&l->v[k], bytes));
+		if (path_value(&l->v[k], bytes) > 0)
+			total = bt_sat_add(total, path_value(&l->v[k], bytes));
 	if (total <= 0)
 		return;
 	puts_(o, *first ? "{\"type\":\"sampled\",\"name\":" : ",\n{\"type\":\"sampled\",\"name\":");
@@ -418,7 +418,7 @@ static void sampled(struct sink *o, const struct bt_stacks *s, const struct line
 	put_int(o, total);
 	puts_(o, ",\"samples\":[\n");
 	for (k = l->head[th]; k; k = l->v[k].next)
-		if (line_value(&l->v[k], bytes) > 0) {
+		if (path_value(&l->v[k], bytes) > 0) {
 			if (any++)
 				put(o, ",\n", 2);
 			put_stack(o, s, l->v[k].path, buf, cap);
@@ -426,10 +426,10 @@ static void sampled(struct sink *o, const struct bt_stacks *s, const struct line
 	puts_(o, "],\"weights\":[\n");
 	any = 0;
 	for (k = l->head[th]; k; k = l->v[k].next)
-		if (line_value(&l->v[k], bytes) > 0) {
+		if (path_value(&l->v[k], bytes) > 0) {
 			if (any++)
 				put(o, ",\n", 2);
-			put_int(o, line_value(&l->v[k], bytes));
+			put_int(o, path_value(&l->v[k], bytes));
 		}
 	puts_(o, "]}");
 }
@@ -442,14 +442,14 @@ static void header(struct sink *o, const struct bt_stacks *s)
 		put_str(o, s->process);
 		puts_(o, ",\n");
 	}
-	puts_(o, "\"activeProfileIndex\":0,\n");   /* the main thread's timeline */
+	puts_(o, "\"activeProfileIndex\":0,\n");   /* the main thread's timeline, first */
 }
 
 static int profiles(struct sink *o, const struct bt_stacks *s, const struct bt_slice_log *log, struct bt_err *err)
 {
 	struct bt_slice_reader *r = bt_slice_reader_new(log);
 	struct timeline t;
-	struct lines l;
+	struct path_sums l;
 	uint32_t *buf = NULL;
 	size_t nt, i, cap = 0;
 	int64_t *tids = thread_order(s, log, &nt);
@@ -459,7 +459,7 @@ static int profiles(struct sink *o, const struct bt_stacks *s, const struct bt_s
 	memset(&t, 0, sizeof t);
 	t.o = o;
 	t.t0 = s->first_ts;
-	sum_lines(s, &l);
+	sum_paths(s, &l);
 	puts_(o, "\"profiles\":[\n");
 	for (i = 0; i < nt && !rc && !o->rc; i++)
 		rc = timeline(o, s, r, tids[i], &t, &first, err);
