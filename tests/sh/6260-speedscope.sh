@@ -5,7 +5,8 @@
 # speedscope's importer requires, and each thread's slices (count,
 # durations, frames, start times), CPU time and allocated bytes are the
 # database's, for the spec's example and a generated dump, from a dump and
-# from its database alike, plain or gzip'd. Hostile names stay valid JSON;
+# from its database alike, plain or gzip'd; slices that do not nest are cut
+# to fit. Hostile names stay valid JSON;
 # an output over the input is refused; a failed run leaves nothing. Then
 # speedscope itself (its app from the npm package, in headless Chromium)
 # loads the file: its profile list's totals and its sandwich view's rows
@@ -95,6 +96,18 @@ is "$(jq_ "$T/odd.json" '[f.get("file", f["name"]) for f in d["shared"]["frames"
 	1 "a signature with quotes, a backslash, control characters and a bad byte reads back as it was (U+FFFD for the byte)"
 is "$(jq_ "$T/odd.json" 'd["profiles"][d["activeProfileIndex"]]["name"] == "th\"\x07\ufffd\\: wall time"')" True \
 	"and so does a thread's name"
+
+# Slices that do not nest (an imported trace's may not: a child past its
+# parent's end, a slice that begins before its sibling ends) are cut to
+# fit, so speedscope can still read the file.
+cp "$T/example.db" "$T/bent.db"
+sqlite3 "$T/bent.db" "UPDATE slices SET dur = dur + 50000000 WHERE id = (SELECT max(id) FROM slices WHERE depth = 3);
+	UPDATE slices SET ts = ts - 5000000 WHERE id = (SELECT max(id) FROM slices WHERE depth = 1 AND tid = 1000)"
+"$BIN" -q "$T/bent.db" --speedscope "$T/bent.json"
+python3 "$CHECK" check "$T/bent.json" >"$T/bent.chk"
+is "$(sed -n 's/^bad //p' "$T/bent.chk") $(grep -c '^wall' "$T/bent.chk")" "0 2" \
+	"slices that do not nest: cut to fit, every event in order and nested"
+is "$(grep '^wall	main' "$T/bent.chk" | cut -f5)" 12000000 "the thread's outermost slice as it was"
 
 # No output over an input; a failed run leaves nothing.
 cp "$T/example.db" "$T/in.db"
