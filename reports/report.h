@@ -17,6 +17,7 @@
 #include "engine/db/rows.h"
 
 struct bt_stacks;
+struct bt_slice_log;
 struct bt_perfetto;
 struct bt_html_timeline;
 struct bt_namer;
@@ -25,8 +26,10 @@ struct bt_namer;
 enum {
 	BT_NEED_RESULT = 1 << 0,     /* the rules' result and the database: written after the rules */
 	BT_NEED_STACKS = 1 << 1,     /* self values per thread, message and call path */
-	BT_NEED_SLICES = 1 << 2,     /* every slice in preorder (the Perfetto trace) */
-	BT_NEED_TIMELINE = 1 << 3    /* every slice of every thread, packed (the HTML timeline) */
+	BT_NEED_SLICES = 1 << 2,     /* every slice in preorder, in the slice log (the Perfetto
+				      * trace, speedscope's timelines) */
+	BT_NEED_TIMELINE = 1 << 3,   /* every slice of every thread, packed (the HTML timeline) */
+	BT_NEED_PERFETTO = 1 << 4    /* the Perfetto trace's facts (process, tracks, waits) */
 };
 
 /* What a writer gets; only what its needs name is set. A writer without
@@ -35,10 +38,12 @@ struct bt_export {
 	struct bt_db *db;
 	const struct bt_result *res;
 	const struct bt_stacks *stacks;
+	const struct bt_slice_log *slices;   /* sealed: each writer reads it with a reader of its own */
 	struct bt_perfetto *perfetto;
 	const struct bt_html_timeline *timeline;
 	int folded_metric;           /* enum bt_folded_metric */
 	int show_idle;               /* --idle: idle time in the flame graphs, pprof and folded */
+	const char *path;            /* the output's path; NULL: stdout */
 	int width;                   /* --width: text tables within this many columns; 0: the
 				      * terminal's when writing to one, else no limit */
 	struct bt_namer *names;      /* method names as people read them (engine/base/names.h):

@@ -71,13 +71,14 @@ static void add_all(struct inputs *in, const char *const *paths, int n)
  * input's path (NULL: a mapping); NULL if none. */
 static const char *clobbered(const struct bt_opts *o, struct inputs *in, const char **which)
 {
-	const char *outs[5] = { o->out, o->db, o->perfetto, o->pprof, o->folded };
+	const char *outs[] = { o->out, o->db, o->perfetto, o->pprof, o->folded, o->speedscope };
+	const size_t nfixed = sizeof outs / sizeof outs[0];
 	struct stat st;
 	size_t k, i;
 	int loaded = 0;
 
-	for (k = 0; k < 5 + (size_t)o->nouts; k++) {
-		const char *out = k < 5 ? outs[k] : o->outs[k - 5];
+	for (k = 0; k < nfixed + (size_t)o->nouts; k++) {
+		const char *out = k < nfixed ? outs[k] : o->outs[k - nfixed];
 		if (!out || !strcmp(out, "-") || stat(out, &st) || !S_ISREG(st.st_mode))
 			continue;
 		if (bt_known_sidecar_file(out))   /* a mapping, found beside its trace */

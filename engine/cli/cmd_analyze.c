@@ -4,7 +4,8 @@
  * to stdout or atomically to -o, in the format --format or the
  * extension names; --perfetto also exports the slices for Perfetto UI,
  * --pprof and --folded the self values of the call paths for pprof and
- * flame graphs. Every output is committed only once all are written.
+ * flame graphs, --speedscope the timelines and profiles of each thread
+ * for speedscope. Every output is committed only once all are written.
  * --fail-on exits 3 (after writing everything) when a finding reaches it.
  */
 #include <stdio.h>
@@ -53,7 +54,7 @@ static int add_outputs(const struct bt_opts *o, struct bt_outputs *out, struct b
 		return bt_err_set(err, BT_EUSAGE, "--format applies to one output; with several -o each takes its "
 				  "format from its extension (.txt .json .md .html .xlsx)");
 	/* exports alone stand alone: no report on stdout unless asked for */
-	if (!o->nouts && (o->format || !(o->perfetto || o->pprof || o->folded))) {
+	if (!o->nouts && (o->format || !(o->perfetto || o->pprof || o->folded || o->speedscope))) {
 		if (bt_report_pick(o->format, NULL, &rep, err))
 			return err->code;
 		bt_outputs_add(out, rep, NULL);
@@ -69,6 +70,8 @@ static int add_outputs(const struct bt_opts *o, struct bt_outputs *out, struct b
 		bt_outputs_add(out, &bt_exp_pprof, o->pprof);
 	if (o->folded)
 		bt_outputs_add(out, &bt_exp_folded, o->folded);
+	if (o->speedscope)
+		bt_outputs_add(out, &bt_exp_speedscope, o->speedscope);
 	return bt_outputs_check(out, err);
 }
 

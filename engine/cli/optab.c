@@ -110,6 +110,16 @@ static const struct bt_opt opt_folded_metric = VALUE("--folded-metric", "M",
 	"the folded values: wall (default), cpu or offcpu, in integer\n"
 	"nanoseconds of self time, or alloc, in bytes allocated", folded_metric);
 
+static const struct bt_opt opt_speedscope = VALUE("--speedscope", "OUT",
+	"also write speedscope's JSON file format (speedscope.app;\n"
+	"OUT.json, or OUT.json.gz gzip'd, which speedscope reads\n"
+	"as well), each thread's profiles in their units: \"THREAD:\n"
+	"wall time\", its slices as a timeline (nanoseconds since\n"
+	"the trace's start, idle ones too); \"THREAD: CPU time\"\n"
+	"(nanoseconds) and \"THREAD: allocated bytes\" (bytes), the\n"
+	"self values of its call paths; the main thread's first;\n"
+	"frames by short name, the signature as their file", speedscope);
+
 static const struct bt_opt opt_idle = {
 	.name = "--idle", .kind = BT_OPTK_FLAG, .field = F(show_idle),
 	.help = "keep idle time (a thread waiting for work) in the HTML\n"
@@ -144,7 +154,7 @@ static const struct bt_opt opt_report_outputs = {
 	.count = F(nouts) };
 static const struct bt_opt *const analyze_opts[] = {
 	&opt_report_outputs, &opt_format, &opt_rules, &opt_set, &opt_fail_on, &opt_perfetto, &opt_pprof,
-	&opt_folded, &opt_folded_metric, &opt_idle, &opt_width, &opt_full_names, NULL
+	&opt_folded, &opt_folded_metric, &opt_speedscope, &opt_idle, &opt_width, &opt_full_names, NULL
 };
 const struct bt_optcmd bt_optab_analyze = { analyze_opts, load_opts, 19, NULL, NULL };
 

@@ -22,6 +22,7 @@ struct bt_opts {
 	const char *perfetto;      /* --perfetto OUT.pb */
 	const char *pprof;         /* --pprof OUT.pb.gz */
 	const char *folded;        /* --folded OUT.txt */
+	const char *speedscope;    /* --speedscope OUT.json */
 	const char *folded_metric; /* --folded-metric wall|cpu|offcpu|alloc; NULL: wall */
 	const char *slice_policy;  /* NULL: the default policy; a known name when set */
 	const char *process;       /* --process NAME|PID: a Perfetto trace's app */

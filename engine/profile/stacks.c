@@ -197,6 +197,22 @@ static void show_idle(struct bt_stacks *s)
 	free(child);
 }
 
+/* The process's name: the trace's, else its main thread's. */
+static int process_name(struct bt_stacks *s, struct bt_db *db, struct bt_err *err)
+{
+	char name[256];
+	size_t i;
+
+	if (bt_db_meta_text(db, "process_name", name, sizeof name, err))
+		return err->code;
+	if (name[0])
+		s->process = bt_xstrdup(name);
+	for (i = 0; i < s->nthreads && !s->process; i++)
+		if (s->threads[i].is_main && strncmp(s->threads[i].label, "tid ", 4))
+			s->process = bt_xstrdup(s->threads[i].label);
+	return BT_OK;
+}
+
 /* Where the trace tells the wall clock: an iOS database's trace start
  * (µs since the epoch; its timestamps are ns since then). */
 static int wall_clock(struct bt_stacks *s, struct bt_db *db, struct bt_err *err)
@@ -244,6 +260,8 @@ int bt_stacks_load_names(struct bt_stacks *s, struct bt_db *db, struct bt_err *e
 	if (!rc)
 		rc = wall_clock(s, db, err);
 	if (!rc)
+		rc = process_name(s, db, err);
+	if (!rc)
 		rc = bt_db_meta_int(db, "no_alloc", 0, &v, err);
 	s->no_alloc = v != 0;
 	if (!rc)
@@ -271,6 +289,7 @@ void bt_stacks_free(struct bt_stacks *s)
 	for (i = 0; i < s->nframes; i++)
 		free(s->frames[i]);
 	free(s->threads);
+	free(s->process);
 	free(s->frames);
 	free(s->parent);
 	free(s->frame);

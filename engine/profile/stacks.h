@@ -58,6 +58,8 @@ struct bt_stacks {
 	struct bt_stacks_entry *e;   /* in order of first appearance (threads by tid, then preorder) */
 	size_t n;
 	int64_t first_ts, last_ts;   /* the trace span (meta) */
+	char *process;               /* the process's name (meta process_name), else the main
+				      * thread's; NULL when neither is known */
 	int64_t wall_first_ns;       /* first_ts as wall-clock ns since the epoch: an iOS trace's
 				      * wall_start_ns (its timestamps count from it) + first_ts;
 				      * 0 when the trace has no wall clock (a dump: boot time only) */

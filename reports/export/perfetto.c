@@ -325,18 +325,18 @@ static int begin_slice(struct bt_perfetto *w, const struct bt_slice *s, int64_t 
 	return pfw_event_put(w, s->ts, err);
 }
 
-static int slices(struct bt_perfetto *w, struct bt_err *err)
+static int slices(struct bt_perfetto *w, const struct bt_slice_log *log, struct bt_err *err)
 {
+	struct bt_slice_reader *r = bt_slice_reader_new(log);
 	struct bt_slice s;
 	int64_t tid = 0;
 	int rc;
 
-	if (bt_slice_log_seal(w->log, err))
-		return err->code;
-	while ((rc = bt_slice_log_next(w->log, &s, err)) == 1)
+	while ((rc = bt_slice_reader_next(r, &s, err)) == 1)
 		if (begin_slice(w, &s, &tid, err))
-			return err->code;
-	if (rc < 0)
+			break;
+	bt_slice_reader_free(r);
+	if (rc != 0)
 		return err->code;
 	return end_thread(w, err);
 }
@@ -440,28 +440,13 @@ static void shown_names(struct bt_perfetto *w, const struct bt_namer *namer)
 		}
 }
 
-static int tap_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
-{
-	struct bt_perfetto *w = ctx;
-
-	return bt_slice_log_add(w->log, part, s, err);
-}
-
 struct bt_perfetto *bt_perfetto_new(void)
 {
 	struct bt_perfetto *w = bt_xcalloc(1, sizeof *w);
 
-	w->log = bt_slice_log_new();
 	bt_map64_init(&w->tmap, 64);
 	bt_map64_init(&w->bytes_text, 256);
 	return w;
-}
-
-struct bt_slice_tap bt_perfetto_tap(struct bt_perfetto *x)
-{
-	struct bt_slice_tap t = { NULL, tap_slice, NULL, x };
-
-	return t;
 }
 
 void bt_perfetto_free(struct bt_perfetto *w)
@@ -493,7 +478,6 @@ void bt_perfetto_free(struct bt_perfetto *w)
 	bt_pbw_release(&w->ev);
 	bt_pbw_release(&w->in);
 	bt_map64_release(&w->tmap);
-	bt_slice_log_free(w->log);
 	free(w);
 }
 
@@ -510,7 +494,8 @@ int bt_perfetto_load(struct bt_perfetto *w, struct bt_db *db, struct bt_err *err
 	return rc;
 }
 
-int bt_perfetto_write(struct bt_perfetto *w, const struct bt_namer *names, FILE *fp, struct bt_err *err)
+int bt_perfetto_write(struct bt_perfetto *w, const struct bt_slice_log *log, const struct bt_namer *names,
+		      FILE *fp, struct bt_err *err)
 {
 	int rc;
 
@@ -518,7 +503,7 @@ int bt_perfetto_write(struct bt_perfetto *w, const struct bt_namer *names, FILE 
 	shown_names(w, names);
 	rc = describe(w, err);
 	if (!rc)
-		rc = slices(w, err);
+		rc = slices(w, log, err);
 	if (!rc)
 		rc = flows(w, err);
 	if (!rc)
@@ -530,7 +515,7 @@ int bt_perfetto_write(struct bt_perfetto *w, const struct bt_namer *names, FILE 
 
 static int write_export(const struct bt_export *x, FILE *out, struct bt_err *err)
 {
-	return bt_perfetto_write(x->perfetto, x->names, out, err);
+	return bt_perfetto_write(x->perfetto, x->slices, x->names, out, err);
 }
 
-const struct bt_exporter bt_exp_perfetto = { "perfetto", NULL, BT_NEED_SLICES, write_export };
+const struct bt_exporter bt_exp_perfetto = { "perfetto", NULL, BT_NEED_SLICES | BT_NEED_PERFETTO, write_export };

@@ -101,7 +101,6 @@ struct pfw_edge {
 };
 
 struct bt_perfetto {
-	struct bt_slice_log *log;    /* the run's slices */
 	FILE *fp;
 	struct bt_pbw out;           /* packets not yet written */
 	struct bt_pbw ev, in;        /* the event and the interned data of the packet being made */

@@ -5,7 +5,8 @@
  * slices end, and an index by id finds them in preorder when read back.
  * Reading in preorder stays near where the slices ended (a subtree's
  * slices are together either way), so a few windows of the file, read
- * with pread, serve it without mapping the whole log into memory.
+ * with pread (one offset per call: readers on several threads share the
+ * file), serve each reader without mapping the whole log into memory.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -41,30 +42,39 @@ struct log_part {
 	uint64_t size;               /* bytes written */
 	uint64_t *off;               /* by id: its record's offset + 1 */
 	size_t ocap;
-	struct lthread *t;
+	struct lthread *t;           /* in ascending tid order */
 	size_t nt, tcap;
-	struct window win[NWINDOWS];
-	uint64_t clock;
 };
 
 struct bt_slice_log {
 	struct log_part p[2];
-	size_t ti[2];                /* reading: the next thread of each part */
+};
+
+/* A reader's view of a part: its windows. */
+struct reader_part {
+	struct window win[NWINDOWS];
+	uint64_t clock;
+};
+
+struct bt_slice_reader {
+	const struct bt_slice_log *l;
+	struct reader_part rp[2];
+	size_t ti[2];                /* the next thread of each part */
 	int cur;                     /* the part of the thread being read, or -1 */
-	uint64_t id, next;           /* its next id; slices read so far */
+	int one;                     /* one thread alone: its end is the end */
+	size_t nfields;              /* the fields of a record read, from the first */
+	int64_t tid;                 /* the thread being read */
+	uint64_t id, end, next;      /* its next id and its end; slices given so far */
 };
 
 struct bt_slice_log *bt_slice_log_new(void)
 {
-	struct bt_slice_log *l = bt_xcalloc(1, sizeof *l);
-
-	l->cur = -1;
-	return l;
+	return bt_xcalloc(1, sizeof(struct bt_slice_log));
 }
 
 void bt_slice_log_free(struct bt_slice_log *l)
 {
-	int k, i;
+	int k;
 
 	if (!l)
 		return;
@@ -72,8 +82,6 @@ void bt_slice_log_free(struct bt_slice_log *l)
 		struct log_part *p = &l->p[k];
 		if (p->fp)
 			fclose(p->fp);
-		for (i = 0; i < NWINDOWS; i++)
-			free(p->win[i].buf);
 		bt_buf_release(&p->path);
 		free(p->off);
 		free(p->t);
@@ -96,7 +104,7 @@ static size_t put_varint(unsigned char *b, int64_t v)
 
 static int open_part(struct log_part *p, struct bt_err *err)
 {
-	int fd = bt_temp_file("btrace-slices", "the slice log of the Perfetto export", &p->path, err);
+	int fd = bt_temp_file("btrace-slices", "the slice log of the exports", &p->path, err);
 
 	if (fd < 0)
 		return err->code;
@@ -145,6 +153,18 @@ int bt_slice_log_add(struct bt_slice_log *l, int part, const struct bt_slice *s,
 	return BT_OK;
 }
 
+static int tap_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
+{
+	return bt_slice_log_add(ctx, part, s, err);
+}
+
+struct bt_slice_tap bt_slice_log_tap(struct bt_slice_log *l)
+{
+	struct bt_slice_tap t = { NULL, tap_slice, NULL, l };
+
+	return t;
+}
+
 int bt_slice_log_seal(struct bt_slice_log *l, struct bt_err *err)
 {
 	int k;
@@ -158,10 +178,45 @@ int bt_slice_log_seal(struct bt_slice_log *l, struct bt_err *err)
 	return BT_OK;
 }
 
-/* The bytes of the file from off on (at least MAX_RECORD of them, or to
- * its end) in a window; *avail says how many. NULL with err set when the
- * file cannot be read. */
-static const unsigned char *window_at(struct log_part *p, uint64_t off, size_t *avail, struct bt_err *err)
+int64_t *bt_slice_log_tids(const struct bt_slice_log *l, size_t *n)
+{
+	const struct log_part *a = &l->p[0], *b = &l->p[1];
+	int64_t *v = a->nt + b->nt ? bt_xmalloc((a->nt + b->nt) * sizeof *v) : NULL;
+	size_t i = 0, j = 0;
+
+	*n = 0;
+	while (i < a->nt || j < b->nt)   /* the parts' threads are disjoint, each ascending */
+		v[(*n)++] = j >= b->nt || (i < a->nt && a->t[i].tid < b->t[j].tid) ? a->t[i++].tid : b->t[j++].tid;
+	return v;
+}
+
+struct bt_slice_reader *bt_slice_reader_new(const struct bt_slice_log *l)
+{
+	struct bt_slice_reader *r = bt_xcalloc(1, sizeof *r);
+
+	r->l = l;
+	r->cur = -1;
+	r->nfields = NFIELDS;
+	return r;
+}
+
+void bt_slice_reader_free(struct bt_slice_reader *r)
+{
+	int k, i;
+
+	if (!r)
+		return;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < NWINDOWS; i++)
+			free(r->rp[k].win[i].buf);
+	free(r);
+}
+
+/* The bytes of p's file from off on (at least MAX_RECORD of them, or to
+ * its end) in one of rp's windows; *avail says how many. NULL with err
+ * set when the file cannot be read. */
+static const unsigned char *window_at(const struct log_part *p, struct reader_part *rp, uint64_t off,
+				      size_t *avail, struct bt_err *err)
 {
 	struct window *w = NULL;
 	uint64_t start;
@@ -169,10 +224,10 @@ static const unsigned char *window_at(struct log_part *p, uint64_t off, size_t *
 	int i;
 
 	for (i = 0; i < NWINDOWS; i++) {
-		struct window *c = &p->win[i];
+		struct window *c = &rp->win[i];
 		if (c->len && off >= c->start && off < c->start + c->len &&
 		    (off + MAX_RECORD <= c->start + c->len || c->start + c->len == p->size)) {
-			c->used = ++p->clock;
+			c->used = ++rp->clock;
 			*avail = (size_t)(c->start + c->len - off);
 			return c->buf + (off - c->start);
 		}
@@ -191,19 +246,20 @@ static const unsigned char *window_at(struct log_part *p, uint64_t off, size_t *
 	}
 	w->start = start;
 	w->len = (size_t)got;
-	w->used = ++p->clock;
+	w->used = ++rp->clock;
 	*avail = off < start + w->len ? (size_t)(start + w->len - off) : 0;
 	return w->buf + (off - start);
 }
 
 /* The next thread in tid order among the parts' (theirs are disjoint and
  * ascending): its part, or -1 at the end. */
-static int next_thread(const struct bt_slice_log *l)
+static int next_thread(const struct bt_slice_reader *r)
 {
-	int have0 = l->ti[0] < l->p[0].nt, have1 = l->ti[1] < l->p[1].nt;
+	const struct bt_slice_log *l = r->l;
+	int have0 = r->ti[0] < l->p[0].nt, have1 = r->ti[1] < l->p[1].nt;
 
 	if (have0 && have1)
-		return l->p[0].t[l->ti[0]].tid < l->p[1].t[l->ti[1]].tid ? 0 : 1;
+		return l->p[0].t[r->ti[0]].tid < l->p[1].t[r->ti[1]].tid ? 0 : 1;
 	return have0 ? 0 : have1 ? 1 : -1;
 }
 
@@ -213,16 +269,18 @@ static int damaged(const struct log_part *p, uint64_t id, struct bt_err *err)
 			  p->path.buf, (unsigned long long)id);
 }
 
-static int decode(struct log_part *p, uint64_t id, int64_t v[NFIELDS], struct bt_err *err)
+/* The first n fields of id's record into v. */
+static int decode(const struct log_part *p, struct reader_part *rp, uint64_t id, int64_t v[NFIELDS], size_t n,
+		  struct bt_err *err)
 {
 	const unsigned char *b;
 	size_t at = 0, avail, k;
 
 	if (id >= p->ocap || !p->off[id] || p->off[id] > p->size)
 		return damaged(p, id, err);
-	if (!(b = window_at(p, p->off[id] - 1, &avail, err)))
+	if (!(b = window_at(p, rp, p->off[id] - 1, &avail, err)))
 		return err->code;
-	for (k = 0; k < NFIELDS; k++) {
+	for (k = 0; k < n; k++) {
 		uint64_t z = 0;
 		int shift = 0;
 		do {
@@ -236,25 +294,39 @@ static int decode(struct log_part *p, uint64_t id, int64_t v[NFIELDS], struct bt
 	return BT_OK;
 }
 
-int bt_slice_log_next(struct bt_slice_log *l, struct bt_slice *s, struct bt_err *err)
+/* Read thread t of part k next. */
+static void start_thread(struct bt_slice_reader *r, int k, const struct lthread *t)
 {
-	const struct lthread *t;
-	int64_t v[NFIELDS];
-	struct log_part *p;
+	r->cur = k;
+	r->tid = t->tid;
+	r->id = t->first;
+	r->end = t->end;
+}
 
-	while (l->cur < 0 || l->id >= l->p[l->cur].t[l->ti[l->cur] - 1].end) {
-		if ((l->cur = next_thread(l)) < 0)
-			return 0;
-		l->id = l->p[l->cur].t[l->ti[l->cur]++].first;
-	}
-	p = &l->p[l->cur];
-	t = &p->t[l->ti[l->cur] - 1];
-	if (decode(p, l->id, v, err))
-		return -1;
-	l->id++;
-	memset(s, 0, sizeof *s);
-	s->id = (int64_t)++l->next;
-	s->tid = t->tid;
+void bt_slice_reader_brief(struct bt_slice_reader *r)
+{
+	r->nfields = 4;   /* depth, frame_id, ts, dur: bt_slice_log_add's first four */
+}
+
+int bt_slice_reader_thread(struct bt_slice_reader *r, int64_t tid)
+{
+	int k;
+	size_t i;
+
+	r->one = 1;
+	r->cur = -1;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < r->l->p[k].nt; i++)
+			if (r->l->p[k].t[i].tid == tid) {
+				start_thread(r, k, &r->l->p[k].t[i]);
+				return 1;
+			}
+	return 0;
+}
+
+/* The fields of a record, in bt_slice_log_add's order, as a slice. */
+static void unpack(const int64_t v[NFIELDS], struct bt_slice *s)
+{
 	s->depth = v[0];
 	s->frame_id = v[1];
 	s->ts = v[2];
@@ -276,5 +348,24 @@ int bt_slice_log_next(struct bt_slice_log *l, struct bt_slice *s, struct bt_err 
 	s->gap_cpu_dur = v[18];
 	s->idle = v[19] & 1;
 	s->cpu_unknown = (v[19] >> 1) & 1;
+}
+
+int bt_slice_reader_next(struct bt_slice_reader *r, struct bt_slice *s, struct bt_err *err)
+{
+	int64_t v[NFIELDS] = { 0 };
+
+	while (r->cur < 0 || r->id >= r->end) {
+		int k;
+		if (r->one || (k = next_thread(r)) < 0)
+			return 0;
+		start_thread(r, k, &r->l->p[k].t[r->ti[k]++]);
+	}
+	if (decode(&r->l->p[r->cur], &r->rp[r->cur], r->id, v, r->nfields, err))
+		return -1;
+	r->id++;
+	memset(s, 0, sizeof *s);
+	s->id = (int64_t)++r->next;
+	s->tid = r->tid;
+	unpack(v, s);
 	return 1;
 }

@@ -1,15 +1,18 @@
 /*
- * The slices of a run, kept for an export that writes every slice in
- * preorder (the Perfetto trace): a run gives them as they end, so each
- * part appends them, packed, to a temporary file in $TMPDIR (unlinked at
- * once) and remembers where each id's record starts; reading them back
- * walks the threads in tid order and each thread's ids in order.
+ * The slices of a run, kept for the exports that write every slice in
+ * preorder (the Perfetto trace, speedscope's timelines): a run gives them
+ * as they end, so each part appends them, packed, to a temporary file in
+ * $TMPDIR (unlinked at once) and remembers where each id's record starts.
+ * Once sealed, any number of readers walk them back at once (each export
+ * on its thread), the threads in tid order (or one thread) and each
+ * thread's ids in order: one log for every export, no copies.
  */
 #ifndef BT_SLICE_LOG_H
 #define BT_SLICE_LOG_H
 
 #include "engine/base/err.h"
 #include "engine/db/db.h"
+#include "engine/profile/tap.h"
 
 struct bt_slice_log;
 
@@ -21,10 +24,30 @@ void bt_slice_log_free(struct bt_slice_log *l);
  * tid, id and parent_id are not kept: they are known when read back. */
 int bt_slice_log_add(struct bt_slice_log *l, int part, const struct bt_slice *s, struct bt_err *err);
 
-/* Done adding: ready the slices for reading. */
+/* The tap that keeps the run's slices in l (tap.h); l outlives the run. */
+struct bt_slice_tap bt_slice_log_tap(struct bt_slice_log *l);
+
+/* Done adding: ready the slices for reading (before the first reader). */
 int bt_slice_log_seal(struct bt_slice_log *l, struct bt_err *err);
+/* The threads with slices in sealed l, ascending: *n tids in a new array,
+ * the caller's to free (NULL when there are none). */
+int64_t *bt_slice_log_tids(const struct bt_slice_log *l, size_t *n);
+
+struct bt_slice_reader;
+
+/* A reader of sealed l, before its first slice. Readers share nothing but
+ * l (read-only; each reads the files through windows of its own), so
+ * several may read at once on threads of their own; l outlives them. */
+struct bt_slice_reader *bt_slice_reader_new(const struct bt_slice_log *l);
+void bt_slice_reader_free(struct bt_slice_reader *r);
+/* From now on, only each slice's depth, frame_id, ts and dur (the rest
+ * reads 0): what a timeline needs, a fifth of the decoding. */
+void bt_slice_reader_brief(struct bt_slice_reader *r);
+/* From now on, thread tid's slices alone: next gives them from the first,
+ * then says the end. 1 if l has slices of tid, else 0. */
+int bt_slice_reader_thread(struct bt_slice_reader *r, int64_t tid);
 /* The next slice in order (ascending tid, then id): 1, 0 at the end, or
- * -1 with err set. s->id counts slices from 1 in that order. */
-int bt_slice_log_next(struct bt_slice_log *l, struct bt_slice *s, struct bt_err *err);
+ * -1 with err set. s->id counts the slices r gave from 1. */
+int bt_slice_reader_next(struct bt_slice_reader *r, struct bt_slice *s, struct bt_err *err);
 
 #endif

@@ -3,6 +3,7 @@
  * taps the outputs' needs make, the threads that write the exports while
  * the rules run (one each), and the all-or-nothing commit.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "engine/base/progress.h"
 #include "engine/profile/stacks.h"
 #include "reports/export/perfetto.h"
+#include "reports/export/slice_log.h"
 #include "reports/html/html.h"
 #include "reports/outputs/outputs.h"
 #include "reports/text/safe.h"
@@ -71,14 +73,14 @@ struct output {
 	void *progress_ctx;
 };
 
-#define MAX_OUTPUTS 8
 #define MAX_TAPS 2
 
 struct bt_outputs {
-	struct output v[MAX_OUTPUTS];
-	size_t n;
+	struct output *v;           /* grown only before bt_outputs_start: threads hold &v[i] */
+	size_t n, cap;
 	struct bt_export x;
 	struct bt_stacks *stacks;
+	struct bt_slice_log *slices;
 	struct bt_perfetto *perfetto;
 	struct bt_html_timeline *timeline;
 	struct bt_slice_tap tapv[MAX_TAPS];
@@ -141,6 +143,7 @@ static void output_progress(void *ctx, uint64_t done, uint64_t total)
 static void export_of(const struct bt_outputs *o, struct output *d)
 {
 	d->ex = o->x;
+	d->ex.path = d->path && strcmp(d->path, "-") ? d->path : NULL;
 	d->progress = o->progress;
 	d->progress_ctx = o->progress_ctx;
 	if (o->progress) {
@@ -177,8 +180,8 @@ void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const cha
 {
 	struct output *d;
 
-	if (o->n == MAX_OUTPUTS)
-		abort();   /* the command line adds at most one of each */
+	assert(!o->ready);
+	BT_GROW(o->v, o->n + 1, o->cap);
 	d = &o->v[o->n++];
 	memset(d, 0, sizeof *d);
 	d->x = x;
@@ -186,10 +189,12 @@ void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const cha
 	d->err = (struct bt_err)BT_ERR_INIT;
 	if ((x->needs & BT_NEED_STACKS) && !o->stacks)
 		o->taps.stacks = o->stacks = bt_stacks_new();
-	if ((x->needs & BT_NEED_SLICES) && !o->perfetto) {
-		o->perfetto = bt_perfetto_new();
-		o->tapv[o->taps.n++] = bt_perfetto_tap(o->perfetto);
+	if ((x->needs & BT_NEED_SLICES) && !o->slices) {   /* one log, however many read it */
+		o->slices = bt_slice_log_new();
+		o->tapv[o->taps.n++] = bt_slice_log_tap(o->slices);
 	}
+	if ((x->needs & BT_NEED_PERFETTO) && !o->perfetto)
+		o->perfetto = bt_perfetto_new();
 	if ((x->needs & BT_NEED_TIMELINE) && !o->timeline) {
 		o->timeline = bt_html_timeline_new();
 		o->tapv[o->taps.n++] = bt_html_timeline_tap(o->timeline);
@@ -261,9 +266,12 @@ int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
 		o->stacks->show_idle = o->x.show_idle;
 	if (o->stacks && bt_stacks_load_names(o->stacks, db, err))
 		return err->code;
+	if (o->slices && bt_slice_log_seal(o->slices, err))
+		return err->code;
 	if (o->perfetto && bt_perfetto_load(o->perfetto, db, err))
 		return err->code;
 	o->x.stacks = o->stacks;
+	o->x.slices = o->slices;
 	o->x.perfetto = o->perfetto;
 	o->x.timeline = o->timeline;
 	for (i = 0; i < o->n; i++) {   /* without its thread, finish writes it */
@@ -365,8 +373,10 @@ void bt_outputs_free(struct bt_outputs *o)
 	for (i = 0; i < o->n; i++)
 		bt_out_abort(&o->v[i].out);
 	bt_stacks_free(o->stacks);
+	bt_slice_log_free(o->slices);
 	bt_perfetto_free(o->perfetto);
 	bt_html_timeline_free(o->timeline);
 	bt_namer_free(o->x.names);
+	free(o->v);
 	free(o);
 }

@@ -1,6 +1,7 @@
 /*
  * The outputs of an analysis behind one table: the report formats (-o,
- * --format) and the exports (--perfetto, --pprof, --folded), each a
+ * --format) and the exports (--perfetto, --pprof, --folded,
+ * --speedscope), each a
  * struct bt_exporter (reports/report.h). What an output needs from the
  * slices it gets from taps on the run that builds the profile; the
  * exports that need no rules' result are written on a helper thread while
@@ -18,7 +19,7 @@
 #include "reports/report.h"
 
 extern const struct bt_exporter bt_rep_text, bt_rep_json, bt_rep_md, bt_rep_html, bt_rep_xlsx;
-extern const struct bt_exporter bt_exp_perfetto, bt_exp_pprof, bt_exp_folded;
+extern const struct bt_exporter bt_exp_perfetto, bt_exp_pprof, bt_exp_folded, bt_exp_speedscope;
 
 /* The report format for --format name, else for path's extension, else
  * text. BT_EUSAGE for an unknown name. */

@@ -112,7 +112,8 @@ if mount -t tmpfs -o size=1m tmpfs "$T/ro" 2>/dev/null; then
 
 	mount -t tmpfs -o size=64k tmpfs "$T/full"
 	"$MKDUMP" --records 20000 --seed 9 --no-truth "$T/d20" >/dev/null
-	for o in "-o r.html" "-o r.json" "--perfetto r.pb" "--pprof r.pb.gz" "--folded r.txt" "-o r.xlsx"; do
+	for o in "-o r.html" "-o r.json" "--perfetto r.pb" "--pprof r.pb.gz" "--folded r.txt" "--speedscope s.json" \
+		"-o r.xlsx"; do
 		f=${o#* }
 		echo old >"$T/full/$f"
 		# shellcheck disable=SC2086
@@ -140,12 +141,16 @@ if mount -t tmpfs -o size=1m tmpfs "$T/ro" 2>/dev/null; then
 	out=$(TMPDIR=$T/fulltmp "$BIN" -q "$T/d20" --db "$T/k.db" --perfetto "$T/p.pb" 2>&1 >/dev/null)
 	is "$?" 1 "--perfetto with \$TMPDIR full: exit 1"
 	like "$out" "'$T/fulltmp/btrace-slices-[^']*': No space left on device" "the slice log's file and ENOSPC"
+	out=$(TMPDIR=$T/fulltmp "$BIN" -q "$T/d20" --db "$T/k.db" --speedscope "$T/s.json" 2>&1 >/dev/null)
+	is "$?" 1 "--speedscope with \$TMPDIR full: exit 1"
+	like "$out" "'$T/fulltmp/btrace-slices-[^']*': No space left on device" "the same slice log, the same message"
 	out=$(TMPDIR=$T/fulltmp "$BIN" -q "$T/d20" --db "$T/k.db" -o "$T/r.xlsx" 2>&1 >/dev/null)
 	is "$?" 1 "xlsx with \$TMPDIR full: exit 1"
 	like "$out" "'$T/fulltmp/btrace-analyze-xlsx-[^']*'.*No space left on device" "the workbook's file and ENOSPC"
 	is "$(ls -A "$T/fulltmp" | wc -l)" 0 "\$TMPDIR: no temporaries left"
 else
-	for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38; do
+	for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 \
+		39 40; do   # as many as the checks above
 		echo "ok - # SKIP cannot mount a tmpfs here (not root?)"
 	done
 fi

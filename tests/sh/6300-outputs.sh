@@ -53,3 +53,11 @@ done
 # The export to stdout shares it with nothing: written in turn, whole.
 "$BIN" -q "$T/d" -o "$T/r.json" --folded - >"$T/stdout.txt"
 check "--folded - writes the folded stacks to stdout" cmp -s "$T/stdout.txt" "$T/alone.txt"
+
+# Any number of -o beside every export: eight reports and the exports were
+# one more output than the table had room for, and the run aborted.
+set --
+for k in 1 2 3 4 5 6 7 8; do set -- "$@" -o "$T/many$k.json"; done
+"$BIN" -q "$ex" "$@" --perfetto "$T/many.pb" --pprof "$T/many.pb.gz" --folded "$T/many.txt" 2>"$T/err"
+is "$?" 0 "eight -o and every export: exit 0"
+check "and every file written" test -s "$T/many8.json" -a -s "$T/many.pb" -a -s "$T/many.pb.gz" -a -s "$T/many.txt"
