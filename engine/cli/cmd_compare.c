@@ -10,11 +10,9 @@
  * analysed here with the built-in rules (or --analyze-rules), as 'analyze'
  * would.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include "engine/cli/cmd.h"
@@ -41,8 +39,6 @@ struct sides {
 	int fleet;
 	int summaries;    /* DIR_A DIR_B were two fleet summaries (merge's) */
 };
-
-/* One -o: its format and, once opened, where it goes. */
 
 /* Runs on both sides, unless only help was asked for. */
 static int parse(struct bt_opts *o, int argc, char **argv, struct bt_err *err)
@@ -191,12 +187,10 @@ static int pick_outputs(const struct bt_opts *o, struct bt_outset *outs, struct 
  * within --width where given. */
 static void text_view(const struct bt_opts *o, int to_stdout, struct bt_cmp_view *view)
 {
-	struct winsize ws;
-	int tty = to_stdout && isatty(STDOUT_FILENO);
+	int cols = to_stdout ? bt_tty_width(stdout) : 0;   /* 0: not a terminal */
 
-	view->width = o->width > 0 ? (size_t)o->width :
-		      tty && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 0 ? ws.ws_col : 0;
-	view->brief = tty && !o->verbose;
+	view->width = o->width > 0 ? (size_t)o->width : (size_t)cols;
+	view->brief = cols > 0 && !o->verbose;
 }
 
 struct view_ctx {

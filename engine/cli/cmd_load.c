@@ -27,13 +27,9 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 void bt_cmd_say(const char *kind, const char *text)
 {
 	char lead[64];
-	int cols = bt_tty_width(stderr);
 
 	snprintf(lead, sizeof lead, "btrace-analyze: %s: ", kind);
-	if (cols > 0)
-		bt_text_wrap(stderr, lead, "  ", text, (size_t)cols);
-	else   /* a log or a pipe: the text as it is, on its line */
-		fprintf(stderr, "%s%s\n", lead, text);
+	bt_text_put(stderr, lead, "  ", text, (size_t)bt_tty_width(stderr));   /* a log: as it is */
 }
 
 /* What an import recovered from, but what every healthy trace has (the

@@ -2,7 +2,6 @@
  * "btrace-analyze query INPUT|trace.db SQL [--format F]": read-only SQL
  * against a trace, importing a dump first when given one.
  */
-#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 

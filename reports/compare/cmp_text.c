@@ -65,7 +65,7 @@ static void causes(const struct bt_compare *c, struct bt_buf *cell, size_t width
 		bt_buf_reset(&title);
 		bt_cmp_causes_title(m, &title);
 		fputc('\n', out);
-		bt_text_wrap(out, "", "  ", title.buf, width);
+		bt_text_put(out, "", "  ", title.buf, width);
 		header(&g, bt_cmp_khead, BT_CMP_KCOLS, "lrrrr");
 		for (k = 0; k < m->ncauses; k++) {
 			bt_cmp_cause_cells(c, &m->causes[k], cell);
@@ -121,12 +121,12 @@ static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	(void)err;
 	bt_cmp_cells(cell, 1);
 	bt_cmp_headline(c, &b);
-	bt_text_wrap(out, "btrace-analyze compare: ", "  ", b.buf, v->width);
+	bt_text_put(out, "btrace-analyze compare: ", "  ", b.buf, v->width);
 	summary(c, cell, v->width, out);
 	causes(c, cell, v->width, out);
 	if (v->brief) {   /* a terminal: what a reviewer reads; the rest on demand */
 		fputc('\n', out);
-		bt_text_wrap(out, "", "", "Details (the policy, every metric with its test, the methods and waits "
+		bt_text_put(out, "", "", "Details (the policy, every metric with its test, the methods and waits "
 			     "that moved): -v, or -o FILE.txt, .md, .json, .html or .xlsx.", v->width);
 		bt_cmp_cells(cell, 0);
 		bt_buf_release(&b);
@@ -135,13 +135,13 @@ static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	bt_buf_reset(&b);
 	bt_cmp_policy(v, &b);
 	fputc('\n', out);
-	bt_text_wrap(out, "Details. ", "", b.buf, v->width);
+	bt_text_put(out, "Details. ", "", b.buf, v->width);
 	metrics(c, cell, v->width, out);
 	list(v, &c->blocking, -1, cell, out);
 	for (k = 0; k < BT_MS__COUNT; k++)
 		list(v, &c->methods[k], (int)k, cell, out);
 	fputc('\n', out);
-	bt_text_wrap(out, "", "", bt_cmp_legend, v->width);
+	bt_text_put(out, "", "", bt_cmp_legend, v->width);
 	bt_cmp_cells(cell, 0);
 	bt_buf_release(&b);
 	return BT_OK;

@@ -217,6 +217,14 @@ void bt_grid_release(struct bt_grid *g)
 	memset(g, 0, sizeof *g);
 }
 
+void bt_text_put(FILE *out, const char *first, const char *indent, const char *text, size_t cols)
+{
+	if (cols)
+		bt_text_wrap(out, first, indent, text, cols);
+	else
+		fprintf(out, "%s%s\n", first, text);
+}
+
 void bt_text_wrap(FILE *out, const char *first, const char *indent, const char *text, size_t cols)
 {
 	size_t col = width(first, strlen(first)), lead = width(indent, strlen(indent)), len, w;

@@ -37,5 +37,8 @@ void bt_grid_release(struct bt_grid *g);
  * line), each further line after indent. A word longer than a line is
  * left whole. Ends with a line break. */
 void bt_text_wrap(FILE *out, const char *first, const char *indent, const char *text, size_t cols);
+/* The same within cols columns; with cols 0 (a file, a pipe) first and
+ * text as they are, on one line. */
+void bt_text_put(FILE *out, const char *first, const char *indent, const char *text, size_t cols);
 
 #endif
