@@ -81,13 +81,14 @@ end
 -- from its first to its last record there (its cumulative CPU clock), so
 -- threads that sleep through the start add nothing. None when the trace
 -- has no CPU times. A waker record (kUnpark, kNotify, kUnlock) is the
--- waker's at its end: its begin is the waiter's time and its CPU 0, which
--- counted each worker's CPU before the trace (926.7 ms of a 825.7 ms trace).
+-- waker's at its end: its begin is the waiter's time and its begin CPU
+-- unknown (NULL; 0 in databases written before, which counted each
+-- worker's CPU before the trace: 926.7 ms of a 825.7 ms trace).
 local function process_window(a, b)
   local r = bt.query([[WITH own AS (
   SELECT tid, CASE WHEN w THEN end_ts ELSE ts END AS t, coalesce(end_ts, ts) AS te,
          CASE WHEN w THEN end_cpu_ns ELSE cpu_ns END AS c, coalesce(end_cpu_ns, cpu_ns) AS ce
-  FROM (SELECT *, type IN (17, 22, 23) AND cpu_ns = 0 AND end_ts IS NOT NULL AS w FROM samples))
+  FROM (SELECT *, type IN (17, 22, 23) AND coalesce(cpu_ns, 0) = 0 AND end_ts IS NOT NULL AS w FROM samples))
 SELECT count(*) AS n, total(c1 - c0) AS cpu, total((t1 - t0) - (c1 - c0)) AS off FROM
   (SELECT min(t) AS t0, max(te) AS t1, min(c) AS c0, max(ce) AS c1 FROM own
    WHERE t >= ?1 AND t <= ?2 AND c IS NOT NULL GROUP BY tid)]], a, b)[1]

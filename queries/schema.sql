@@ -67,9 +67,9 @@ CREATE TABLE samples (
 	id            INTEGER PRIMARY KEY,  -- 1..n in file order
 	tid           INTEGER NOT NULL,
 	type          INTEGER NOT NULL,
-	ts            INTEGER NOT NULL,
+	ts            INTEGER NOT NULL,     -- a waker record (17, 22, 23): the waiter's begin
 	end_ts        INTEGER,              -- NULL for point samples
-	cpu_ns        INTEGER,
+	cpu_ns        INTEGER,              -- NULL for a waker record: its CPU is end_cpu_ns
 	end_cpu_ns    INTEGER,
 	msg_id        INTEGER NOT NULL DEFAULT 0,
 	node_id       INTEGER NOT NULL,     -- leaf node of the stack

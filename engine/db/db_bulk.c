@@ -10,6 +10,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/db/db_int.h"
+#include "engine/db/rtype.h"
 
 void bt_db_bulk_init(struct bt_db *db)
 {
@@ -296,9 +297,11 @@ static struct bt_chunk *filling(struct bt_db *db)
 	return c;
 }
 
-/* NULL columns: the id (left to SQLite), and end time and end CPU of point samples. */
+/* NULL columns: the id (left to SQLite), a waker record's begin CPU, and
+ * end time and end CPU of point samples. */
 #define NULL_ID (1u << 0)
 #define NULL_END_TS (1u << 4)
+#define NULL_CPU (1u << 5)
 #define NULL_END_CPU (1u << 6)
 
 void bt_db_observe(struct bt_db *db, const struct bt_observer *o)
@@ -339,7 +342,8 @@ int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_e
 	v[11] = s->majflt;
 	v[12] = s->nvcsw;
 	v[13] = s->nivcsw;
-	r->nulls = NULL_ID | (s->end_ts ? 0 : NULL_END_TS) | (s->end_cpu_ns ? 0 : NULL_END_CPU);
+	r->nulls = NULL_ID | (s->end_ts ? 0 : NULL_END_TS) | (s->end_cpu_ns ? 0 : NULL_END_CPU) |
+		   (bt_rtype_begin_cpu_unknown(s->type, s->cpu_ns, s->end_ts) ? NULL_CPU : 0);
 	c->sample_id = s->id;
 	return c->nsample == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
 }

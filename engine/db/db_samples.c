@@ -11,6 +11,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/db/db_int.h"
+#include "engine/db/rtype.h"
 
 struct sm_data {
 	struct bt_csample *s;
@@ -134,8 +135,10 @@ static int sm_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	case SM_NVCSW: v = s->nvcsw; break;
 	default: v = s->nivcsw; break;
 	}
-	/* as stored: a point sample has no end time and no end CPU */
-	if ((col == SM_END_TS || col == SM_END_CPU) && !v)
+	/* as stored: a point sample has no end time and no end CPU, a waker
+	 * record no begin CPU */
+	if (((col == SM_END_TS || col == SM_END_CPU) && !v) ||
+	    (col == SM_CPU && bt_rtype_begin_cpu_unknown(s->type, s->cpu, s->end_ts)))
 		sqlite3_result_null(ctx);
 	else
 		sqlite3_result_int64(ctx, v);

@@ -19,6 +19,14 @@ static inline int bt_rtype_is_waker(int64_t t)
 	return t == 17 || t == 22 || t == 23;
 }
 
+/* A waker record's cpuTime is 0 by design (spec §4.6: its begin is the
+ * waiter's time; the waker's CPU is endCpuTime): no CPU time at its begin,
+ * stored as NULL, not as a thread CPU clock of 0. */
+static inline int bt_rtype_begin_cpu_unknown(int64_t t, int64_t cpu, int64_t end_ts)
+{
+	return bt_rtype_is_waker(t) && cpu == 0 && end_ts != 0;
+}
+
 /* iOS database samples have types above 100 (importers/ios_int.h); the
  * main thread's lock wait is the one that blocks. */
 #define BT_RTYPE_IOS_LOCK_WAIT 107

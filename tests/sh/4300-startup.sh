@@ -100,3 +100,11 @@ like "$(cat "$T/ex.txt")" '\[startup-duration\] cold start of com.example.app: i
 "$BIN" -q "$ROOT/examples/sampling.bin" -o "$T/ex.json"
 is "$(jq_ "$T/ex.json" 'd["metrics"]["startup.process.cpu_ns"] <= d["metrics"]["process.cpu_ns"]')" True \
 	"the example: startup.process.cpu_ns $(jq_ "$T/ex.json" 'round(d["metrics"]["startup.process.cpu_ns"] / 1e6, 1)') ms <= the trace's $(jq_ "$T/ex.json" 'round(d["metrics"]["process.cpu_ns"] / 1e6, 1)') ms"
+# ...and a waker record's begin CPU is stored as unknown, not as a CPU
+# clock of 0, both in a database and in the scratch analysis's samples.
+W="SELECT count(*), count(cpu_ns), count(end_cpu_ns) FROM samples WHERE type IN (17, 22, 23)"
+"$BIN" import -q "$ROOT/examples/sampling.bin" -o "$T/ex.db"
+is "$(sqlite3 "$T/ex.db" "$W")" "16|0|16" "the example's 16 waker records: begin CPU NULL in the database, end CPU kept"
+is "$("$BIN" query "$ROOT/examples/sampling.bin" "$W" --format csv | tr -d "\r" | tail -1)" "16,0,16" \
+	"...and in the samples a scratch analysis queries"
+is "$(sqlite3 "$T/ex.db" "SELECT count(*) FROM samples WHERE cpu_ns IS NULL")" 16 "no other sample's CPU is NULL"
