@@ -19,7 +19,10 @@ bt.builtin("attribution")
 local MS = 1000000
 local main_tid   -- the startup's main thread (below, with the window)
 local window_breakdown   -- the main thread in the window without the model (below)
-local FRAMEWORK = "android.,androidx.,com.android.,java.,javax.,sun.,dalvik.,libcore.,kotlin."
+-- The class prefixes skipped when naming a caller; "" is the engine's own
+-- notion (bt.is_app, SQL's bt_app_node), which the waits table, the
+-- exports and the gate's holders use, so they name a wait alike.
+local FRAMEWORK = ""
 
 -- Parameters every rule has, plus its own.
 local function params(own)
@@ -61,6 +64,7 @@ end
 
 local prefix_lists = {}   -- by the list's text: rules may set their own
 local function is_framework(fid, list)
+  if list == "" then return not (frames[fid] and bt.is_app(frames[fid].name)) end
   local prefixes = prefix_lists[list]
   if not prefixes then
     prefixes = patterns(list)
@@ -81,6 +85,9 @@ end
 -- the leaf when the whole stack is framework code.
 local function app_frame(node, list)
   stacks()
+  if list == "" then
+    return bt.scalar("SELECT frame_id FROM nodes WHERE id = bt_app_node(?)", node)
+  end
   local n, first = node, nil
   while n do
     local fid = frame_of[n]

@@ -10,6 +10,7 @@
 #include <lauxlib.h>
 
 #include "engine/base/alloc.h"
+#include "engine/db/appcode.h"
 #include "lua/api.h"
 #include "lua/sandbox.h"
 #include "engine/base/jsonw.h"
@@ -550,11 +551,22 @@ static int l_short(lua_State *L)
 	return 1;
 }
 
+/* bt.is_app(name, [package]): the frame is the app's code, not the
+ * platform's (engine/db/appcode.h; SQL's bt_app_node walks a stack by it). */
+static int l_is_app(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	const char *package = luaL_optstring(L, 2, NULL);
+
+	lua_pushboolean(L, bt_frame_in_package(name, package));
+	return 1;
+}
+
 void bt_api_open(lua_State *L, struct bt_rules_state *st)
 {
 	static const luaL_Reg fns[] = {
 		{ "finding", l_finding }, { "metric", l_metric }, { "table", l_table }, { "param", l_param },
-		{ "short", l_short },
+		{ "short", l_short }, { "is_app", l_is_app },
 		{ NULL, NULL }
 	};
 

@@ -253,7 +253,9 @@ FROM calltree WHERE tid = ? AND incl_ns >= ?]], main, min) do
         { "self_majflt", "incl_majflt", "self_nvcsw", "incl_nvcsw", "self_nivcsw", "incl_nivcsw" })
     end
 
-    -- Main-thread waits, longest first, with who ended them.
+    -- Main-thread waits, longest first, with who ended them: each side
+    -- named by its innermost app frame (bt_app_node), as the startup
+    -- findings and the gate's holders name them, not by Unsafe.park.
     if main then
       local waits = {}
       for r in bt.rows([[
@@ -261,9 +263,9 @@ SELECT e.ts, e.kind, e.dur, e.waker_tid, e.waker_ts, wn.frame_id AS leaf, pn.fra
        kn.frame_id AS waker_frame
 FROM blocking_edges e
 LEFT JOIN samples s ON s.id = e.waiter_sample_id
-LEFT JOIN nodes wn ON wn.id = coalesce(s.node_id, e.waiter_node_id)
+LEFT JOIN nodes wn ON wn.id = bt_app_node(coalesce(s.node_id, e.waiter_node_id))
 LEFT JOIN nodes pn ON pn.id = wn.parent_id
-LEFT JOIN nodes kn ON kn.id = e.waker_node_id
+LEFT JOIN nodes kn ON kn.id = bt_app_node(e.waker_node_id)
 WHERE e.waiter_tid = ? ORDER BY e.dur DESC, e.ts]], main) do
         waits[#waits + 1] = { r.ts, r.kind, r.dur, bt.frame_name(r.leaf) or "", bt.frame_name(r.caller) or "",
           r.waker_tid and name(r.waker_tid) or "", r.waker_frame and bt.frame_name(r.waker_frame) or "",

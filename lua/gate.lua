@@ -19,60 +19,32 @@
 --   thread.main.per_s.blocked_ns.<kind>                     blocked per second of the thread
 --   thread.main.wait.<kind>.by.<holder>.ns                  its share of that mean
 --
--- A holder is the innermost app method on the stack of the thread that
--- ended the wait (the lock's holder, the notifier), else its innermost frame.
+-- A holder is the innermost app frame (bt_app_node: outside the platform's
+-- packages) on the stack of the thread that ended the wait (the lock's
+-- holder, the notifier), else its innermost frame.
 
 local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
 local MIN_NS = 500000   -- methods under this (half the default noise floor) are left out
 
--- Framework code is not the app's, whatever the trace says its package is.
-local FRAMEWORK = { "android.", "androidx.", "java.", "javax.", "kotlin.", "kotlinx.", "dalvik.",
-  "com.android.", "libcore.", "sun.", "org.apache.", "org.json.", "com.google.android." }
-
--- The class part of a PrettyMethod name ("void a.b.C.m(int)" gives "a.b.C.m").
-local function qualified(name)
-  return name:match("([%w_$.<>]+)%(") or name
-end
-
-local function framework(q)
-  for _, p in ipairs(FRAMEWORK) do
-    if q:sub(1, #p) == p then return true end
-  end
-  return false
-end
-
 -- The app's package: the start's, else the process name, else none (then
--- every method outside the framework is the app's).
+-- every method outside the platform's packages is the app's: bt.is_app).
 local function app_filter()
   local pkg = bt.scalar("SELECT package FROM startup LIMIT 1") or
     bt.scalar("SELECT value FROM meta WHERE key = 'process_name'")
-  if pkg and pkg:find("^[%w_]+%.[%w_.]+$") then
-    local pre = pkg .. "."
-    return function(name)
-      local q = qualified(name)
-      return q:sub(1, #pre) == pre
-    end
-  end
-  return function(name) return not framework(qualified(name)) and name:find("%(") ~= nil end
+  if not (pkg and pkg:find("^[%w_]+%.[%w_.]+$")) then pkg = nil end
+  return function(name) return bt.is_app(name, pkg) end
 end
 
--- The holders of the main thread's waits, by waker node, from one walk up
--- every waker stack (the nodes they share are read once).
-local function holder_of(is_app, main)
-  local parent, frame = {}, {}
-  for r in bt.rows([[WITH RECURSIVE up(id) AS (
-  SELECT DISTINCT waker_node_id FROM blocking_edges WHERE waiter_tid = ? AND waker_node_id IS NOT NULL
-  UNION SELECT n.parent_id FROM up JOIN nodes n ON n.id = up.id WHERE n.parent_id IS NOT NULL)
-SELECT n.id, n.parent_id, f.name FROM up JOIN nodes n ON n.id = up.id JOIN frames f ON f.id = n.frame_id]], main) do
-    parent[r.id], frame[r.id] = r.parent_id, r.name
-  end
+-- The holder of a wait, by waker node: its innermost app frame
+-- (bt_app_node), as the waits table and the startup findings name it.
+local function holder_of()
   local memo = {}
   return function(node)
-    if not node or not frame[node] then return "(unknown)" end
-    if memo[node] then return memo[node] end
-    local at = node
-    while at and frame[at] and not is_app(frame[at]) do at = parent[at] end
-    memo[node] = at and frame[at] or frame[node]
+    if not node then return "(unknown)" end
+    if not memo[node] then
+      memo[node] = bt.scalar([[SELECT f.name FROM nodes n JOIN frames f ON f.id = n.frame_id
+WHERE n.id = bt_app_node(?)]], node) or "(unknown)"
+    end
     return memo[node]
   end
 end
@@ -197,7 +169,7 @@ bt.rule{
     local main = bt.main_tid()
     if not main then return end
     local is_app = app_filter()
-    local holder = holder_of(is_app, main)
+    local holder = holder_of()
     local after = startup_window(main, is_app, holder) or 0
     messages(main, is_app, after)
     waits(main, holder)

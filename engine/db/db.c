@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "engine/base/alloc.h"
+#include "engine/db/appcode.h"
 #include "engine/db/db_int.h"
 #include "engine/base/fileio.h"
 #include "engine/base/temps.h"
@@ -112,6 +113,8 @@ static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_e
 		return err->code;
 	}
 	sqlite3_extended_result_codes(db->conn, 1);
+	if (bt_db_register_appcode(db) != SQLITE_OK)
+		return bt_err_set(err, BT_ESQL, "cannot register bt_app_node: %s", sqlite3_errmsg(db->conn));
 	return BT_OK;
 }
 
@@ -312,6 +315,7 @@ void bt_db_close(struct bt_db *db)
 	bt_db_defer_slices(db, NULL, NULL, NULL);
 	for (i = 0; i < BT_SQL__COUNT; i++)
 		sqlite3_finalize(db->stmt[i]);
+	bt_db_appcode_release(db);
 	sqlite3_close(db->conn);
 	if (db->tmp_path && !db->published)
 		bt_temps_remove(db->tmp_path);

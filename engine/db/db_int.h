@@ -66,6 +66,7 @@ struct bt_db {
 	int query_only;
 	int rows_mem;               /* samples and nodes go to the observer only */
 	sqlite3_stmt *stmt[BT_SQL__COUNT];
+	sqlite3_stmt *app_up;       /* bt_app_node's step up a stack (appcode.c) */
 	char *path;      /* final path, NULL in memory */
 	char *tmp_path;  /* where the data is until published */
 	int published;

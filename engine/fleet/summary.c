@@ -6,14 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/db/appcode.h"
 #include "engine/db/rows.h"
 #include "engine/fleet/summary.h"
-
-/* Framework code is not the app's (as lua/gate.lua says). */
-static const char *const framework[] = {
-	"android.", "androidx.", "java.", "javax.", "kotlin.", "kotlinx.", "dalvik.",
-	"com.android.", "libcore.", "sun.", "org.apache.", "org.json.", "com.google.android."
-};
 
 void bt_summary_init(struct bt_summary *s)
 {
@@ -48,22 +43,7 @@ void bt_summary_release(struct bt_summary *s)
 
 int bt_summary_is_app(const char *name, const char *package)
 {
-	const char *paren = strchr(name, '('), *q = name, *sp;
-	size_t i, n;
-
-	if (!paren)
-		return 0;
-	for (sp = name; sp < paren; sp++)   /* "void a.B.c(int)": the qualified part */
-		if (*sp == ' ')
-			q = sp + 1;
-	if (package && *package) {
-		n = strlen(package);
-		return (size_t)(paren - q) > n && !strncmp(q, package, n) && (q[n] == '.' || q[n] == '$');
-	}
-	for (i = 0; i < sizeof framework / sizeof framework[0]; i++)
-		if (!strncmp(q, framework[i], strlen(framework[i])))
-			return 0;
-	return 1;
+	return bt_frame_in_package(name, package);
 }
 
 const char *bt_summary_group(const struct bt_summary *s, const char *key)

@@ -2,7 +2,8 @@
 # processor reads it (sequences, interned names, default tracks, clocks)
 # matches the trace database slice for slice and value for value, with
 # upstream's annotations and one flow arrow per linked wait naming where
-# the wait was and what ended it; a scratch analysis writes the same bytes
+# the wait was and what ended it (their app frames, bt_app_node, as the
+# waits table: 6085); a scratch analysis writes the same bytes
 # as a kept database; a failed export leaves nothing behind.
 . tests/lib.sh
 PROTO=engine/proto/perfetto_trace.proto
@@ -14,9 +15,9 @@ slices_sql="SELECT s.tid, f.name, s.ts, s.ts + s.dur, s.depth, s.cpu_dur, s.self
 edges_sql="SELECT e.id, e.waiter_tid, e.ts, e.waker_tid, e.waker_ts, coalesce(wf.name, ''), coalesce(pf.name, ''),
 	coalesce(kf.name, '')
 	FROM blocking_edges e LEFT JOIN samples s ON s.id = e.waiter_sample_id
-	LEFT JOIN nodes wn ON wn.id = coalesce(s.node_id, e.waiter_node_id) LEFT JOIN frames wf ON wf.id = wn.frame_id
+	LEFT JOIN nodes wn ON wn.id = bt_app_node(coalesce(s.node_id, e.waiter_node_id)) LEFT JOIN frames wf ON wf.id = wn.frame_id
 	LEFT JOIN nodes pn ON pn.id = wn.parent_id LEFT JOIN frames pf ON pf.id = pn.frame_id
-	LEFT JOIN nodes kn ON kn.id = e.waker_node_id LEFT JOIN frames kf ON kf.id = kn.frame_id
+	LEFT JOIN nodes kn ON kn.id = bt_app_node(e.waker_node_id) LEFT JOIN frames kf ON kf.id = kn.frame_id
 	WHERE e.waker_tid IS NOT NULL"
 for f in small seed2 v4 flush; do
 	for p in btrace midpoint idle; do
