@@ -5,13 +5,12 @@
  * the open ones are held), then the sampled profiles from the stacks'
  * call paths summed over messages.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/gzout.h"
 #include "engine/base/names.h"
 #include "engine/base/utf8.h"
 #include "reports/export/speedscope.h"
@@ -20,62 +19,13 @@
 #define OUT_BUF (1u << 20)
 #define SCHEMA "https://www.speedscope.app/file-format-schema.json"
 
-/* Where the bytes go: OUT_BUF at a time, to fp or through deflate. The
- * first failure is kept and later bytes are dropped. */
-struct sink {
-	FILE *fp;
-	char *buf;
-	size_t n;
-	int gz;
-	z_stream z;
-	unsigned char *zout;
-	int rc;
-	struct bt_err *err;
-};
-
-static void drain(struct sink *o, int finish)
+/* Where the bytes go: OUT_BUF at a time, to the file or through gzip. */
+static void put(struct bt_gzout *o, const char *s, size_t len)
 {
-	int zrc = Z_OK;
-
-	if (o->rc || !o->gz) {
-		if (!o->rc && o->n && fwrite(o->buf, 1, o->n, o->fp) != o->n)
-			o->rc = bt_err_set(o->err, BT_EIO, "cannot write the speedscope file: %s", strerror(errno));
-		o->n = 0;
-		return;
-	}
-	o->z.next_in = (Bytef *)o->buf;
-	o->z.avail_in = (uInt)o->n;
-	do {
-		size_t k;
-		o->z.next_out = o->zout;
-		o->z.avail_out = OUT_BUF;
-		if ((zrc = deflate(&o->z, finish ? Z_FINISH : Z_NO_FLUSH)) == Z_STREAM_ERROR) {
-			o->rc = bt_err_set(o->err, BT_EIO, "cannot compress the speedscope file");
-			break;
-		}
-		k = OUT_BUF - o->z.avail_out;
-		if (k && fwrite(o->zout, 1, k, o->fp) != k) {
-			o->rc = bt_err_set(o->err, BT_EIO, "cannot write the speedscope file: %s", strerror(errno));
-			break;
-		}
-	} while (o->z.avail_out == 0 || (finish && zrc != Z_STREAM_END));
-	o->n = 0;
+	bt_gzout_put(o, s, len);
 }
 
-static void put(struct sink *o, const char *s, size_t len)
-{
-	while (len) {
-		size_t k = OUT_BUF - o->n < len ? OUT_BUF - o->n : len;
-		memcpy(o->buf + o->n, s, k);
-		o->n += k;
-		s += k;
-		len -= k;
-		if (o->n == OUT_BUF)
-			drain(o, 0);
-	}
-}
-
-static void puts_(struct sink *o, const char *s)
+static void puts_(struct bt_gzout *o, const char *s)
 {
 	put(o, s, strlen(s));
 }
@@ -98,7 +48,7 @@ static size_t int_text(char *p, int64_t v)
 	return len;
 }
 
-static void put_int(struct sink *o, int64_t v)
+static void put_int(struct bt_gzout *o, int64_t v)
 {
 	char d[24];
 
@@ -107,7 +57,7 @@ static void put_int(struct sink *o, int64_t v)
 
 /* s as a JSON string: valid UTF-8 (invalid sequences become U+FFFD),
  * quotes, backslashes and control characters escaped. */
-static void put_str(struct sink *o, const char *s)
+static void put_str(struct bt_gzout *o, const char *s)
 {
 	struct bt_buf clean = BT_BUF_INIT;
 	size_t len = strlen(s), i, run = 0;
@@ -145,7 +95,7 @@ static uint32_t frame_index(const struct bt_stacks *s, int64_t id)
 	return id > 0 && (size_t)id < s->nframes && s->frames[id] ? (uint32_t)id : 0;
 }
 
-static void frames(struct sink *o, const struct bt_stacks *s, const struct bt_namer *names)
+static void frames(struct bt_gzout *o, const struct bt_stacks *s, const struct bt_namer *names)
 {
 	size_t i;
 
@@ -200,7 +150,7 @@ static int64_t *thread_order(const struct bt_stacks *s, const struct bt_slice_lo
 }
 
 /* The thread's name as every export gives it (stacks.h: its root). */
-static void put_name(struct sink *o, const struct bt_stacks *s, int64_t tid, const char *what)
+static void put_name(struct bt_gzout *o, const struct bt_stacks *s, int64_t tid, const char *what)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	size_t i;
@@ -223,7 +173,7 @@ struct open_slice {
 };
 
 struct timeline {
-	struct sink *o;
+	struct bt_gzout *o;
 	struct open_slice *open;
 	size_t nopen, cap;
 	int64_t t0, last, first;   /* the trace's start; the last event's time; the first's */
@@ -236,12 +186,9 @@ struct timeline {
 static void event(struct timeline *t, char type, uint32_t frame, int64_t at)
 {
 	static const char head[] = "{\"type\":\"O\",\"frame\":";
-	struct sink *o = t->o;
-	char *p;
+	struct bt_gzout *o = t->o;
+	char *start = bt_gzout_room(o, EVENT_MAX), *p = start;
 
-	if (OUT_BUF - o->n < EVENT_MAX)
-		drain(o, 0);
-	p = o->buf + o->n;
 	if (t->any) {
 		*p++ = ',';
 		*p++ = '\n';
@@ -257,7 +204,7 @@ static void event(struct timeline *t, char type, uint32_t frame, int64_t at)
 	p += 6;
 	p += int_text(p, at);
 	*p++ = '}';
-	o->n = (size_t)(p - o->buf);
+	bt_gzout_used(o, (size_t)(p - start));
 	t->last = at;
 }
 
@@ -296,7 +243,7 @@ static void open_slice(struct timeline *t, const struct bt_stacks *s, const stru
 }
 
 /* Thread tid's slices as an evented profile, if it has any. */
-static int timeline(struct sink *o, const struct bt_stacks *s, struct bt_slice_reader *r, int64_t tid,
+static int timeline(struct bt_gzout *o, const struct bt_stacks *s, struct bt_slice_reader *r, int64_t tid,
 		    struct timeline *t, int *first, struct bt_err *err)
 {
 	struct bt_slice x;
@@ -369,7 +316,7 @@ static void sum_paths(const struct bt_stacks *s, struct path_sums *l)
 }
 
 /* A path's frames, outermost first, as a JSON array. */
-static void put_stack(struct sink *o, const struct bt_stacks *s, uint32_t p, uint32_t **buf, size_t *cap)
+static void put_stack(struct bt_gzout *o, const struct bt_stacks *s, uint32_t p, uint32_t **buf, size_t *cap)
 {
 	size_t n = 0;
 
@@ -393,7 +340,7 @@ static int64_t path_value(const struct path_sum *x, int bytes)
 
 /* Thread tid's self CPU time (bytes: allocated bytes) by call path as a
  * sampled profile, if any is positive. */
-static void sampled(struct sink *o, const struct bt_stacks *s, const struct path_sums *l, int64_t tid, int bytes,
+static void sampled(struct bt_gzout *o, const struct bt_stacks *s, const struct path_sums *l, int64_t tid, int bytes,
 		    int *first, uint32_t **buf, size_t *cap)
 {
 	size_t th;
@@ -434,7 +381,7 @@ static void sampled(struct sink *o, const struct bt_stacks *s, const struct path
 	puts_(o, "]}");
 }
 
-static void header(struct sink *o, const struct bt_stacks *s)
+static void header(struct bt_gzout *o, const struct bt_stacks *s)
 {
 	puts_(o, "{\"$schema\":\"" SCHEMA "\",\n\"exporter\":\"btrace-analyze\",\n");
 	if (s->process) {   /* else speedscope names the file by its first profile */
@@ -445,7 +392,7 @@ static void header(struct sink *o, const struct bt_stacks *s)
 	puts_(o, "\"activeProfileIndex\":0,\n");   /* the main thread's timeline, first */
 }
 
-static int profiles(struct sink *o, const struct bt_stacks *s, const struct bt_slice_log *log, struct bt_err *err)
+static int profiles(struct bt_gzout *o, const struct bt_stacks *s, const struct bt_slice_log *log, struct bt_err *err)
 {
 	struct bt_slice_reader *r = bt_slice_reader_new(log);
 	struct timeline t;
@@ -480,33 +427,16 @@ static int profiles(struct sink *o, const struct bt_stacks *s, const struct bt_s
 int bt_speedscope_write(const struct bt_stacks *s, const struct bt_slice_log *log, const struct bt_namer *names,
 			int gz, FILE *fp, struct bt_err *err)
 {
-	struct sink o;
-	int rc;
+	struct bt_gzout o;
+	int rc, orc;
 
-	memset(&o, 0, sizeof o);
-	o.fp = fp;
-	o.err = err;
-	o.buf = bt_xmalloc(OUT_BUF);
-	if (gz) {
-		o.zout = bt_xmalloc(OUT_BUF);
-		if (deflateInit2(&o.z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-			free(o.zout);
-			free(o.buf);
-			return bt_err_set(err, BT_EIO, "cannot start compressing the speedscope file");
-		}
-		o.gz = 1;
-	}
+	if (bt_gzout_open(&o, fp, gz, OUT_BUF, "the speedscope file", err))
+		return err->code;
 	header(&o, s);
 	frames(&o, s, names);
 	rc = profiles(&o, s, log, err);
-	drain(&o, 1);
-	if (gz)
-		deflateEnd(&o.z);
-	free(o.zout);
-	free(o.buf);
-	if (!rc && !o.rc && ferror(fp))
-		o.rc = bt_err_set(err, BT_EIO, "cannot write the speedscope file: %s", strerror(errno));
-	return rc ? rc : o.rc;
+	orc = bt_gzout_close(&o);
+	return rc ? rc : orc;
 }
 
 /* A path ending in ".gz" asks for the file gzip'd. */
