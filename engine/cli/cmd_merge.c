@@ -27,9 +27,7 @@ static int pick_outputs(const struct bt_opts *o, struct bt_outset *outs, struct 
 	for (k = 0; k < nv && !rc; k++) {
 		const char *path = o->nouts ? o->outs[k] : NULL;
 		const struct bt_fleet_reporter *rep = NULL;
-		if (path && !*path)
-			rc = bt_err_set(err, BT_EUSAGE, "an output path is empty");
-		else if (!(rc = bt_fleet_report_pick(o->format, path, &rep, err)))
+		if (!(rc = bt_fleet_report_pick(o->format, path, &rep, err)))
 			bt_outset_add(outs, path, rep, rep == &bt_fleet_md ? BT_READ_PERSON_MD : BT_READ_PROGRAM);
 	}
 	return rc ? rc : bt_outset_check(outs, o->format, err);

@@ -33,6 +33,8 @@ int bt_rows_format_pick(const char *name, const char *path, enum bt_rows_format 
 	const char *dot = path ? strrchr(path, '.') : NULL;
 	int i;
 
+	if (path && !*path)   /* as every command's outputs (bt_out_distinct) */
+		return bt_err_set(err, BT_EUSAGE, "an output path is empty");
 	if (name || !path || !strcmp(path, "-"))
 		return bt_rows_format_parse(name, out, err);
 	for (i = 0; dot && !strchr(dot, '/') && i < 4; i++)

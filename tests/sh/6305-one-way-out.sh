@@ -36,6 +36,9 @@ each() {
 	"$@" --format "$a" -o "out/x.$a" -o "out/y.$b" >/dev/null 2>err
 	is "$?" 2 "$name: --format with several -o: a usage error"
 	like "$(cat err)" "--format applies to one output" "$name: ... saying why"
+	"$@" -o "out/x.$a" -o "" >/dev/null 2>err
+	is "$?" 2 "$name: an empty -o: a usage error"
+	like "$(cat err)" "an output path is empty" "$name: ... saying so"
 	"$@" -o "out/x.$a" -o "out/no/such/y.$b" >/dev/null 2>err
 	check "$name: an output that cannot be made fails the command" test $? -ne 0 -a $? -ne 3
 	is "$(ls out)" "" "$name: ... and nothing is written"
