@@ -123,14 +123,17 @@ for case in example bundled d200k; do   # the spec's example, examples/sampling.
 	check "$case: the table of contents has links ($(echo $toc | wc -w)), each to a section of the page ($missing missing)" \
 		test "$(echo $toc | wc -w)" -gt 5 -a "$missing" -eq 0
 
-	chrome "file://$T/$case.html" --screenshot="$T/$case.png" --window-size=1400,1000
+	# at half the pixels per CSS pixel: the same layout, a quarter of the
+	# pixels for pixels() to decode (4 s a shot at full scale)
+	chrome "file://$T/$case.html" --screenshot="$T/$case.png" --window-size=1400,1000 --force-device-scale-factor=0.5
 	check "$case: a screenshot is taken" test -s "$T/$case.png"
 	is "$(head -c 8 "$T/$case.png" | od -An -tx1 | tr -d ' \n')" 89504e470d0a1a0a "$case: it is a PNG"
 	check "$case: larger than a blank page" test "$(wc -c <"$T/$case.png")" -gt 30000
 	set -- $(pixels "$T/$case.png")
 	check "$case: app colours (warm) cover part of it ($1 per mille)" test "${1:-0}" -gt 10
 	check "$case: framework colours (cool) too ($2 per mille)" test "${2:-0}" -gt 20
-	chrome "file://$T/$case.html#only=timeline" --screenshot="$T/$case-tl.png" --window-size=1400,1000
+	chrome "file://$T/$case.html#only=timeline" --screenshot="$T/$case-tl.png" --window-size=1400,1000 \
+		--force-device-scale-factor=0.5
 	set -- $(pixels "$T/$case-tl.png")
 	check "$case: the timeline alone is drawn ($3 per mille of the shot)" test "${3:-0}" -gt 50
 	check "$case: in app and framework colours ($1 and $2 per mille)" test "${1:-0}" -gt 3 -a "${2:-0}" -gt 3
