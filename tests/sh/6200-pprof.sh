@@ -38,7 +38,8 @@ for n in example bundled d200k; do   # the spec's example, examples/sampling.bin
 	is "$(grep -c '^sample_type {' "$T/$n.pprof.txt")" 6 "$n: six sample types"
 	is "$(grep -m1 '^string_table' "$T/$n.pprof.txt")" 'string_table: ""' "$n: the string table begins with \"\""
 
-	pp -raw "$T/$n.pb.gz" | python3 $CHECK raw >"$T/raw"
+	pp -raw "$T/$n.pb.gz" >"$T/$n.raw"
+	python3 $CHECK raw <"$T/$n.raw" >"$T/raw"
 	like "$(grep '^samples' "$T/raw")" '^samples [1-9]' "$n: go tool pprof reads samples"
 	is "$(sed -n 's/^total //p' "$T/raw")" "$total" "$n: go tool pprof's totals of wall, cpu, offcpu, alloc_space, alloc_objects, majflt are ours"
 	is "$(sed -n 's/^labelled //p' "$T/raw")" "$(sed -n 's/^samples //p' "$T/raw")" "$n: every sample has thread and tid labels"
@@ -58,7 +59,7 @@ for n in example bundled d200k; do   # the spec's example, examples/sampling.bin
 	top=$(pp -top -sample_index=wall -nodecount=1 "$T/$n.pb.gz" | sed -n '/flat%/{n;p}' |
 		sed 's/^ *[^ ]* *[^ ]* *[^ ]* *[^ ]* *[^ ]* *//')
 	# its short name, and the signature -raw lists beside it ("NAME :0 s=0(SIGNATURE)")
-	is "$(pp -raw "$T/$n.pb.gz" | sed -n "s/^ *[0-9]*: 0x0 M=1 $top :0 s=0(\(.*\))\$/\1/p" | head -1)" \
+	is "$(sed -n "s/^ *[0-9]*: 0x0 M=1 $top :0 s=0(\(.*\))\$/\1/p" "$T/$n.raw" | head -1)" \
 		"$(q "$db" "$top_sql")" "$n: the top function by flat wall is our top method by self time"
 
 	for m in wall cpu offcpu alloc; do
