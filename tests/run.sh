@@ -83,15 +83,21 @@ fi
 
 # The start order: those that run alone first (so that no other waits for
 # them), then tests not timed yet (they may be slow), then the slowest of
-# the last full run; ties in print order.
+# the last full run; ties in print order. A fresh build has no last run:
+# tests/slow.txt (a quiet run's times of the tests over a second) stands in,
+# and a test it does not list is taken as short.
 i=1
 while [ $i -le $n ]; do
 	eval "echo \"\$name_$i $i \$alone_$i\""
 	i=$((i + 1))
 done >"$W/names"
-order=$(awk -v f="$TIMES" '
-	BEGIN { while ((getline l <f) > 0) { split(l, a, " "); s[a[1]] = a[2] } }
-	{ print ($3 == 1 ? 0 : $1 in s ? 2 : 1), ($1 in s ? s[$1] : 0), $2 }' "$W/names" |
+HINT=tests/slow.txt
+[ -s "$TIMES" ] && HINT=
+order=$(awk -v f="$TIMES" -v h="$HINT" '
+	BEGIN { while ((getline l <f) > 0) { split(l, a, " "); s[a[1]] = a[2] }
+		if (h != "") while ((getline l <h) > 0) if (l !~ /^#/) { split(l, a, " "); s[a[1]] = a[2] } }
+	{ if (h != "" && !($1 in s)) s[$1] = 1
+	  print ($3 == 1 ? 0 : $1 in s ? 2 : 1), ($1 in s ? s[$1] : 0), $2 }' "$W/names" |
 	sort -k1,1n -k2,2gr -k3,3n | cut -d' ' -f3)
 
 mkfifo "$W/done"

@@ -110,11 +110,10 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 			rc = bt_pipeline_replay(db, taps, err);
 	} else {
 		rc = bt_importer_find(input, &imp, err);
-		if (!rc && (imp == &bt_imp_perfetto || imp == &bt_imp_systrace) && o->slice_policy)
-			rc = bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': %s slices are "
-					"taken as the trace gives them", input,
-					imp == &bt_imp_perfetto ? "a Perfetto trace's" : "a systrace's");
-		if (!rc && imp != &bt_imp_perfetto && imp != &bt_imp_systrace && o->process)
+		if (!rc && imp->slices_given && o->slice_policy)
+			rc = bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': %s are "
+					"taken as the trace gives them", input, imp->slices_given);
+		if (!rc && !imp->processes && o->process)
 			rc = bt_err_set(err, BT_EUSAGE, "--process does not apply to '%s': only a Perfetto "
 					"trace or a systrace holds several processes", input);
 		if (!rc)

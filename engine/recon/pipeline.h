@@ -55,6 +55,11 @@ struct bt_import_opts {
  * or call Lua. */
 struct bt_importer {
 	const char *name;
+	/* NULL when the slices are reconstructed from samples, so that
+	 * --slice-policy chooses how; else whose slices the trace gives as they
+	 * are ("a Perfetto trace's"), for the refusal of the option. */
+	const char *slices_given;
+	int processes;   /* the input may hold several processes (--process) */
 	/* 1 if this importer reads path. head holds the file's first n bytes,
 	 * or is NULL when path is a directory. */
 	int (*probe)(const char *path, const unsigned char *head, size_t n);

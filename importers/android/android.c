@@ -615,4 +615,5 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return rc;
 }
 
-const struct bt_importer bt_imp_android = { "android-sampling", probe, run };
+const struct bt_importer bt_imp_android = { .name = "android-sampling", .slices_given = NULL, .processes = 0,
+					.probe = probe, .run = run };

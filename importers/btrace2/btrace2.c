@@ -537,4 +537,5 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return rc;
 }
 
-const struct bt_importer bt_imp_btrace2 = { "btrace2", probe, run };
+const struct bt_importer bt_imp_btrace2 = { .name = "btrace2", .slices_given = "a btrace 2.0 trace's calls", .processes = 0,
+					.probe = probe, .run = run };

@@ -435,4 +435,5 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return rc;
 }
 
-const struct bt_importer bt_imp_ios = { "ios-database", probe, run };
+const struct bt_importer bt_imp_ios = { .name = "ios-database", .slices_given = NULL, .processes = 0,
+					.probe = probe, .run = run };

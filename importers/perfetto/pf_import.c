@@ -376,4 +376,5 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return rc;
 }
 
-const struct bt_importer bt_imp_perfetto = { "perfetto", probe, run };
+const struct bt_importer bt_imp_perfetto = { .name = "perfetto", .slices_given = "a Perfetto trace's slices", .processes = 1,
+					.probe = probe, .run = run };

@@ -484,4 +484,5 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return rc;
 }
 
-const struct bt_importer bt_imp_systrace = { "systrace", probe, run };
+const struct bt_importer bt_imp_systrace = { .name = "systrace", .slices_given = "a systrace's slices", .processes = 1,
+					.probe = probe, .run = run };

@@ -79,6 +79,18 @@ like "$err" "error: --slice-policy does not apply to '.*ex.pb': a Perfetto trace
 "$BIN" import -q "$T/ex.pb" --slice-policy btrace -o "$T/pf.db" >/dev/null 2>&1; is "$?" 2 "slice policy with a Perfetto trace (import): exit 2"
 check "slice policy with a Perfetto trace (import): no database left" test ! -e "$T/pf.db"
 "$BIN" -q "$T/ex.pb" >/dev/null; is "$?" 0 "a Perfetto trace without --slice-policy still loads"
+# ART and btrace 2.0 traces record their calls' entries and exits: no policy
+# changes their slices, so none is accepted (it was, and changed nothing).
+python3 tests/fixtures/mkart.py "$T/m.trace" --seed 3 >/dev/null
+python3 tests/fixtures/mkbtrace2.py "$T/b2" --seed 3 >/dev/null
+for x in "m.trace:an ART method trace's calls" "b2:a btrace 2.0 trace's calls"; do
+	err=$("$BIN" import -q "$T/${x%%:*}" --slice-policy midpoint -o "$T/x.db" 2>&1)
+	is "$?" 2 "slice policy with ${x#*:}: exit 2"
+	like "$err" "error: --slice-policy does not apply to '.*${x%%:*}': ${x#*:} are taken as the trace gives them" \
+		"... saying why"
+	check "... and no database left" test ! -e "$T/x.db"
+	"$BIN" -q "$T/${x%%:*}" >/dev/null 2>&1; is "$?" 0 "... and without it, it loads"
+done
 is "$(q "$T/moved.db" "SELECT value FROM meta WHERE key = 'slice_policy'")" idle "a trace database without --slice-policy still loads"
 "$BIN" -q "$ex" --slice-policy btrace -o "$T/bt.json"; is "$?" 0 "slice policy with a dump: exit 0"
 is "$("$BIN" query -q "$ex" "SELECT value FROM meta WHERE key = 'slice_policy'" --slice-policy btrace --format tsv | sed -n 2p)" btrace \
