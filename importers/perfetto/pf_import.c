@@ -361,6 +361,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		pf_pair_keep(kept, &p);
 	if (!rc)
 		rc = waker_stacks(&p, &threads, kept != NULL, err);
+	if (!rc)
+		rc = bt_db_script(db, BT_SQL_SPAN_STATES, err);
 	starts_release(&starts);
 	pf_spill_close(&p);
 	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);

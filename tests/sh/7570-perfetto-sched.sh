@@ -36,6 +36,13 @@ is "$(q "$T/real.db" "SELECT count(*) FROM diagnostics WHERE code LIKE 'perfetto
 "$BIN" -q "$r" -o "$T/r.txt" 2>/dev/null
 unlike "$(sed -n 5p "$T/r.txt")" "CPU time" "api32: CPU time is in this trace"
 like "$(grep -E '^7663 ' "$T/r.txt")" "^7663 +enchmark.target +1 +150.6 +15.9 " "api32: the main thread's CPU time from the scheduler"
+# The trace's span is its states' too (they begin 245 ms before the first
+# slice and end 1 s after the last): the header's span, the times from its start.
+is "$(q "$T/real.db" "SELECT (SELECT value FROM meta WHERE key = 'first_ts') = min((SELECT min(ts) FROM thread_states),
+	(SELECT min(ts) FROM slices)) AND (SELECT value FROM meta WHERE key = 'last_ts') = max((SELECT max(ts + dur)
+	FROM thread_states), (SELECT max(ts + dur) FROM slices)) AND (SELECT min(ts) FROM thread_states) < (SELECT min(ts) FROM slices)")" 1 \
+	"api32: the trace's first_ts and last_ts span its slices and its scheduler states"
+like "$(grep '^span' "$T/r.txt")" "^span +1\.92 s$" "api32: the header's span is the states' 1.92 s, not the slices' 0.66 s"
 
 # cut inside the compact bundles, and their bytes flipped: salvaged or refused
 # with the file and offset, never a crash
