@@ -142,7 +142,10 @@ static char *cause_label(const char *name, const char *mid, size_t len)
 
 	if (by) {
 		bt_buf_adds(&b, "held by ");
-		bt_cmp_short(mid, len, &b);
+		if (len == 9 && !memcmp(mid, "(unknown)", 9))   /* gate.lua's holder of a wait no record ended */
+			bt_buf_adds(&b, "an unknown thread");
+		else
+			bt_cmp_short(mid, len, &b);
 	} else if (!method_words(name, &b)) {
 		bt_buf_addf(&b, "%.*s blocking", (int)len, mid);
 	}
