@@ -174,19 +174,30 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
           function(r) return waited(unexplained("incl_ns", "incl_cpu_ns", "incl_blocked_ns")(r)) end,
           col("self_ns"), col("self_cpu_ns") }) }
 
-      -- Bottom-up: self time, with the caller that contributes most.
+      -- Bottom-up: self time, with the caller that contributes most; its
+      -- off-CPU part by scheduler state where the trace has states.
       local self_rows = {}
+      local SELF_STATES = { "self_runnable_ns", "self_sleeping_ns", "self_io_ns", "self_uninterruptible_ns" }
+      local by_state = bt.scalar("SELECT 1 FROM methods WHERE tid = ? AND self_runnable_ns IS NOT NULL LIMIT 1", main)
       for r in bt.methods{ tid = main, order = "self_ns", limit = p.top } do
         local c = bt.query([[
 SELECT caller_frame_id, self_ns FROM callers WHERE tid = ? AND frame_id = ?
 ORDER BY self_ns DESC LIMIT 1]], main, r.frame_id)[1]
-        self_rows[#self_rows + 1] = { r.name, r.self_ns, r.self_cpu_ns, minus(r.self_ns, r.self_cpu_ns),
-          waited(r.self_blocked_ns), c and c.caller_frame_id ~= 0 and bt.frame_name(c.caller_frame_id) or "",
-          c and c.self_ns or 0 }
+        local row = { r.name, r.self_ns, r.self_cpu_ns, minus(r.self_ns, r.self_cpu_ns) }
+        if by_state then
+          for _, k in ipairs(SELF_STATES) do row[#row + 1] = r[k] end
+        end
+        for _, v in ipairs({ waited(r.self_blocked_ns), c and c.caller_frame_id ~= 0 and bt.frame_name(c.caller_frame_id) or "",
+            c and c.self_ns or 0 }) do row[#row + 1] = v end
+        self_rows[#self_rows + 1] = row
       end
+      local self_columns = { "method", "self_ns", "self_cpu_ns", "self_offcpu_ns" }
+      if by_state then
+        for _, k in ipairs(SELF_STATES) do self_columns[#self_columns + 1] = k end
+      end
+      for _, c in ipairs({ "self_blocked_ns", "top_caller", "top_caller_ns" }) do self_columns[#self_columns + 1] = c end
       bt.table{ name = "main_self", title = "Main thread: methods by self time (bottom-up)",
-        columns = { "method", "self_ns", "self_cpu_ns", "self_offcpu_ns", "self_blocked_ns",
-          "top_caller", "top_caller_ns" }, rows = self_rows }
+        columns = self_columns, rows = self_rows }
 
       -- Top-down call tree, nodes above tree_min_pct of the thread.
       local min = math.floor((m and m.wall_ns or 0) * p.tree_min_pct / 100)

@@ -329,6 +329,13 @@ CREATE TABLE methods (
 	self_nvcsw         INTEGER NOT NULL, incl_nvcsw         INTEGER NOT NULL,
 	self_nivcsw        INTEGER NOT NULL, incl_nivcsw        INTEGER NOT NULL,
 	self_idle_ns       INTEGER NOT NULL, incl_idle_ns       INTEGER NOT NULL,
+	-- Its self time by the thread's scheduler state (thread_states), where
+	-- the trace has them: NULL where no state covers its self time. With
+	-- its running time they add up to self_ns where the states cover it.
+	self_runnable_ns        INTEGER,   -- runnable and runnable (preempted): waiting for a CPU
+	self_sleeping_ns        INTEGER,   -- sleeping (S)
+	self_io_ns              INTEGER,   -- uninterruptible with io_wait = 1
+	self_uninterruptible_ns INTEGER,   -- uninterruptible otherwise (D)
 	PRIMARY KEY (tid, frame_id)
 ) WITHOUT ROWID;
 

@@ -19,6 +19,7 @@ struct open {
 	unsigned known;
 	int blocks;
 	int64_t child_dur, child_cpu, child_block;
+	int64_t cursor;            /* with states: where its self time goes on (its last child's end) */
 	int64_t child_ctr[BT_PROFILE_NCTR];
 	uint32_t path;
 	unsigned char msg_root, in_msg;
@@ -43,6 +44,7 @@ struct bt_feed {
 	size_t nflags;
 	struct feed_msg msg;
 	struct bt_offcpu offcpu;   /* top-level slices, for the off-CPU split by state */
+	int states;                /* the trace has scheduler states: self segments for the methods' split */
 	struct { bt_slices_fn fn; void (*release)(void *); void *ctx; } defer;
 };
 
@@ -180,6 +182,11 @@ static int begin_thread(struct bt_feed *f, int64_t tid, struct bt_err *err)
 	return BT_OK;
 }
 
+void bt_feed_states(struct bt_feed *f)
+{
+	f->states = 1;
+}
+
 int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, int blocks,
 		 struct bt_err *err)
 {
@@ -198,6 +205,11 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 	memset(n->child_ctr, 0, sizeof n->child_ctr);
 	n->known = known;
 	n->blocks = blocks;
+	n->cursor = s->ts;
+	if (f->states && f->sp > 1 && s->ts > up->cursor && f->db) {   /* the parent's self time up to here */
+		bt_offcpu_self(&f->offcpu, up->s.tid, up->s.frame_id, up->cursor, s->ts);
+		up->cursor = s->ts;
+	}
 	n->s.id = f->next_id++;
 	n->s.depth = (int64_t)f->sp - 1;
 	n->s.parent_id = f->sp > 1 ? up->s.id : 0;
@@ -251,6 +263,12 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 	own_block = sub(s->block_dur, n->child_block);
 	if (f->sp == 1 && f->db)
 		bt_offcpu_add(&f->offcpu, s->tid, s->ts, s->ts + s->dur);
+	if (f->states && f->db) {   /* its self time after its last child; the parent's goes on from its end */
+		if (s->ts + s->dur > n->cursor)
+			bt_offcpu_self(&f->offcpu, s->tid, s->frame_id, n->cursor, s->ts + s->dur);
+		if (s->ts + s->dur > up->cursor)
+			up->cursor = s->ts + s->dur;
+	}
 	up->child_dur += s->dur;
 	up->child_cpu = add(up->child_cpu, s->cpu_dur);
 	up->child_block = add(up->child_block, s->block_dur);

@@ -56,6 +56,11 @@ void bt_feed_frame(struct bt_feed *f, uint32_t frame, const char *name);
 int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, int blocks,
 		 struct bt_err *err);
 
+/* The trace has scheduler states (thread_states): keep every slice's self
+ * time as segments, so that bt_feed_finish splits each method's self time
+ * by state too (offcpu.h). Before the first slice. */
+void bt_feed_states(struct bt_feed *f);
+
 /* The innermost open slice of the current thread, or NULL. */
 struct bt_slice *bt_feed_top(struct bt_feed *f);
 int64_t bt_feed_depth(const struct bt_feed *f);

@@ -7,6 +7,7 @@
  * fifth of a dense trace's import).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/hash.h"
@@ -26,6 +27,8 @@ void bt_offcpu_init(struct bt_offcpu *o)
 {
 	o->top = NULL;
 	o->n = o->cap = 0;
+	o->self = NULL;
+	o->nself = o->selfcap = 0;
 }
 
 void bt_offcpu_release(struct bt_offcpu *o)
@@ -33,7 +36,20 @@ void bt_offcpu_release(struct bt_offcpu *o)
 	if (!o)
 		return;
 	free(o->top);
+	free(o->self);
 	bt_offcpu_init(o);
+}
+
+void bt_offcpu_self(struct bt_offcpu *o, int64_t tid, int64_t frame, int64_t a, int64_t b)
+{
+	if (b <= a)
+		return;
+	BT_GROW(o->self, o->nself + 1, o->selfcap);
+	o->self[o->nself].tid = tid;
+	o->self[o->nself].frame = frame;
+	o->self[o->nself].a = a;
+	o->self[o->nself].b = b;
+	o->nself++;
 }
 
 void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end)
@@ -88,11 +104,90 @@ static void add_state(const struct bt_offcpu *o, struct state_thread *t, int64_t
 	}
 }
 
+/* The methods' split: per thread its run of self segments, per segment
+ * its method (thread, frame) and per method its sums. */
+struct method_split {
+	struct bt_map64 thread;     /* tid -> run + 1 */
+	struct { size_t first, n; } *run;
+	uint32_t *of;               /* by segment: its method */
+	struct { int64_t tid, frame, sum[NCLASS], covered; } *m;
+	size_t nm;
+};
+
+static void split_init(struct method_split *x, const struct bt_offcpu *o)
+{
+	struct bt_map64 index;
+	size_t i, nrun = 0, runcap = 0, mcap = 0;
+
+	memset(x, 0, sizeof *x);
+	bt_map64_init(&x->thread, 64);
+	bt_map64_init(&index, 256);
+	x->of = bt_xcalloc(o->nself + 1, sizeof *x->of);
+	for (i = 0; i < o->nself; i++) {
+		uint32_t r = bt_map64_get(&x->thread, (uint64_t)o->self[i].tid), at;
+		uint64_t key = (uint64_t)o->self[i].tid << 32 ^ (uint64_t)o->self[i].frame;
+		if (!r) {
+			BT_GROW(x->run, nrun + 1, runcap);
+			x->run[nrun].first = i;
+			x->run[nrun].n = 0;
+			bt_map64_put(&x->thread, (uint64_t)o->self[i].tid, r = (uint32_t)++nrun);
+		}
+		x->run[r - 1].n++;
+		/* a key is a thread's frame: the tid's bits above, a frame id's below */
+		if (!(at = bt_map64_get(&index, key)) || x->m[at - 1].tid != o->self[i].tid ||
+		    x->m[at - 1].frame != o->self[i].frame) {
+			BT_GROW(x->m, x->nm + 1, mcap);
+			memset(&x->m[x->nm], 0, sizeof x->m[x->nm]);
+			x->m[x->nm].tid = o->self[i].tid;
+			x->m[x->nm].frame = o->self[i].frame;
+			bt_map64_put(&index, key, at = (uint32_t)++x->nm);
+		}
+		x->of[i] = at - 1;
+	}
+	bt_map64_release(&index);
+}
+
+static void split_free(struct method_split *x)
+{
+	bt_map64_release(&x->thread);
+	free(x->run);
+	free(x->of);
+	free(x->m);
+}
+
+/* State [a, b) of class c of thread tid against its self segments. */
+static void split_state(const struct bt_offcpu *o, struct method_split *x, int64_t tid, int64_t a, int64_t b, int c)
+{
+	uint32_t r = bt_map64_get(&x->thread, (uint64_t)tid);
+	size_t lo, hi, k;
+
+	if (!r)
+		return;
+	lo = x->run[r - 1].first;
+	hi = lo + x->run[r - 1].n;
+	while (lo < hi) {   /* the first segment that ends after a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->self[mid].b <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	hi = x->run[r - 1].first + x->run[r - 1].n;
+	for (k = lo; k < hi && o->self[k].a < b; k++) {
+		int64_t from = a > o->self[k].a ? a : o->self[k].a, to = b < o->self[k].b ? b : o->self[k].b;
+		if (to > from) {
+			x->m[x->of[k]].sum[c] = bt_sat_add(x->m[x->of[k]].sum[c], to - from);
+			x->m[x->of[k]].covered = bt_sat_add(x->m[x->of[k]].covered, to - from);
+		}
+	}
+}
+
 int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *err)
 {
 	struct bt_map64 index;
 	struct bt_rows *r = NULL;
 	struct state_thread *t;
+	struct method_split x;
 	size_t n, i;
 	int rc;
 
@@ -100,6 +195,7 @@ int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *
 		return BT_OK;   /* no slices: no wall to split */
 	bt_map64_init(&index, 64);
 	t = threads_of(o, &index, &n);
+	split_init(&x, o);
 	if ((rc = bt_rows_open(&r, db, BT_SQL_OFFCPU_STATES, err)))
 		goto out;
 	while ((rc = bt_rows_next(r, err)) == 1) {
@@ -107,8 +203,11 @@ int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *
 		int64_t a = bt_rows_int(r, 1), c = bt_rows_int(r, 3);
 		if (!at)
 			continue;   /* a thread without slices */
-		if (c >= 0 && c < NCLASS)
+		if (c >= 0 && c < NCLASS) {
 			add_state(o, &t[at - 1], a, bt_sat_add(a, bt_rows_int(r, 2)), (int)c);
+			if (o->nself)
+				split_state(o, &x, bt_rows_int(r, 0), a, bt_sat_add(a, bt_rows_int(r, 2)), (int)c);
+		}
 	}
 	bt_rows_close(r);
 	rc = rc < 0 ? err->code : BT_OK;
@@ -116,7 +215,12 @@ int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *
 		if (t[i].covered > 0)   /* states outside its slices say nothing of them */
 			rc = bt_db_exec(db, BT_SQL_UPDATE_THREAD_OFFCPU, err, "iiiii", t[i].tid, t[i].sum[1], t[i].sum[2],
 					t[i].sum[3], t[i].sum[4]);
+	for (i = 0; i < x.nm && !rc; i++)
+		if (x.m[i].covered > 0)
+			rc = bt_db_exec(db, BT_SQL_UPDATE_METHOD_OFFCPU, err, "iiiiii", x.m[i].tid, x.m[i].frame,
+					x.m[i].sum[1], x.m[i].sum[2], x.m[i].sum[3], x.m[i].sum[4]);
 out:
+	split_free(&x);
 	free(t);
 	bt_map64_release(&index);
 	return rc;

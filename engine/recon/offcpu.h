@@ -2,7 +2,8 @@
  * Off-CPU time by scheduler state: where a trace has thread states
  * (thread_states), each thread's time inside its top-level slices (the
  * wall the reports show) split into runnable, sleeping, I/O and other
- * uninterruptible time, stored in the threads table.
+ * uninterruptible time, stored in the threads table; and each method's
+ * self time, in the methods table.
  */
 #ifndef BT_OFFCPU_H
 #define BT_OFFCPU_H
@@ -12,10 +13,13 @@
 
 #include "engine/db/db.h"
 
-/* The top-level slices seen so far, in the order given. */
+/* The top-level slices seen so far, in the order given; with the methods'
+ * split, every slice's self time as segments. */
 struct bt_offcpu {
 	struct { int64_t tid, ts, end; } *top;
 	size_t n, cap;
+	struct { int64_t tid, frame, a, b; } *self;
+	size_t nself, selfcap;
 };
 
 void bt_offcpu_init(struct bt_offcpu *o);
@@ -25,13 +29,19 @@ void bt_offcpu_release(struct bt_offcpu *o);
  * order (as a feed closes them). */
 void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end);
 
+/* Slice of tid running frame's own code from a to b (its self time between
+ * its children). Each thread's come together, in time order. */
+void bt_offcpu_self(struct bt_offcpu *o, int64_t tid, int64_t frame, int64_t a, int64_t b);
+
 /*
  * Read thread_states and set threads.runnable_dur, sleeping_dur, io_dur
  * and uninterruptible_dur of every thread whose states cover some of its
  * top-level slices: their overlap with them (0 for a class it was never
  * in there); its row is made if the importer has not written it yet. A
  * thread without states, without slices (no wall to split) or whose
- * states cover none of them keeps NULL. BT_ESQL on a database error.
+ * states cover none of them keeps NULL. With self segments, the same of
+ * each method's self time in methods.self_runnable_ns ... (the methods
+ * stored before). BT_ESQL on a database error.
  */
 int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *err);
 

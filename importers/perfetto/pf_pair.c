@@ -713,6 +713,8 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, st
 	r.sc.caller = pf_sched_caller;
 	r.sc.ctx = p->sched;
 	r.feed = bt_feed_new(p->db, p->o->taps);
+	if (p->sched_switches + p->sched_wakings > 0)   /* each method's self time by state too */
+		bt_feed_states(r.feed);
 	owner_methods(p);
 	for (rc = 0; rc < (int)p->ntracks; rc++)   /* a thread's tracks' CPU annotations are its */
 		if (p->tracks[rc].tid > 0 && bt_map64_get(&p->cpu_tracks, p->tracks[rc].uuid))

@@ -290,6 +290,8 @@ int st_threads(struct st *s, struct bt_err *err)
 	r.sc.caller = caller_name;
 	r.sc.ctx = s;
 	r.feed = bt_feed_new(s->db, s->o->taps);
+	if (s->switches + s->wakeups + s->wakings > 0)   /* each method's self time by state too */
+		bt_feed_states(r.feed);
 	for (i = 0; i < s->nframes; i++)
 		bt_feed_frame(r.feed, (uint32_t)i + 1, s->frames[i]);
 	for (i = 0; i < s->nthreads; i++)

@@ -178,3 +178,44 @@ is "$(q "$T/dump.db" 'SELECT count(runnable_ns) + count(sleeping_ns) + count(io_
 unlike "$(grep -E '^tid +thread' "$T/d.txt")" "runnable" "a dump's Threads table has no states' columns"
 "$BIN" -q "$T/dump.db" --format md -o "$T/d.md"
 unlike "$(cat "$T/d.md")" "runnable ms" "a dump's Markdown report has no states' columns"
+is "$(q "$T/dump.db" 'SELECT count(self_runnable_ns) + count(self_sleeping_ns) + count(self_io_ns) + count(self_uninterruptible_ns) FROM methods')" 0 \
+	"a dump: no method has the states' columns"
+unlike "$(sed -n '/methods by self time (bottom-up)/,+3p' "$T/d.txt")" "runnable" "a dump's self-time table has no states' columns"
+
+# Each method's self time by state (issue 33 item 2, "the profile"):
+# tests/fixtures/method_states.py takes the truth's slices and states (or a
+# database's slices and thread_states), subtracts each slice's children
+# and sums each state's overlap by class, independently of the engine.
+MS=tests/fixtures/method_states.py
+methods_split() {   # db [tid]: the methods' columns, as method_states.py prints them
+	sqlite3 -separator "$TAB" "$1" "SELECT m.tid, f.name, m.self_runnable_ns, m.self_sleeping_ns, m.self_io_ns,
+		m.self_uninterruptible_ns FROM methods m JOIN frames f ON f.id = m.frame_id
+		WHERE m.self_runnable_ns IS NOT NULL ${2:+AND m.tid = $2} ORDER BY m.tid, f.name"
+}
+for form in full compact; do
+	for s in 1 2 3; do
+		d=$FIX/pfsched/$form$s
+		main=$(q "$T/$form$s.db" 'SELECT tid FROM threads WHERE is_main = 1')
+		want=$(python3 $MS "$d/slices.tsv" "$d/states.tsv" "$main")
+		check "$form seed $s: the truth's main thread has methods with states" test -n "$want"
+		is "$(methods_split "$T/$form$s.db" "$main")" "$want" \
+			"$form seed $s: each main-thread method's self runnable, sleeping, I/O and D time as the truth gives them"
+		is "$(q "$T/$form$s.db" "SELECT count(*) - sum(self_cpu_ns + self_runnable_ns + self_sleeping_ns + self_io_ns +
+			self_uninterruptible_ns = self_ns) FROM methods WHERE tid = $main AND self_runnable_ns IS NOT NULL")" 0 \
+			"$form seed $s: with its self CPU they add up to each method's self time"
+	done
+done
+want=$(python3 $MS "$T/sy/truth/slices.tsv" "$T/sy/truth/thread_states.tsv")
+is "$(methods_split "$T/sy.db")" "$want" "systrace: every thread's methods' self time by state as the truth gives it ($(echo "$want" | wc -l) methods)"
+is "$(methods_split "$T/real.db")" "$(python3 $MS --db "$T/real.db")" \
+	"api32: every method's self time by state as its slices and states give it"
+"$BIN" -q "$T/real.db" -o "$T/real.txt" -o "$T/real.json"
+like "$(sed -n '/methods by self time (bottom-up)/,+3p' "$T/real.txt")" \
+	"self_offcpu ms +self_runnable ms +self_sleeping ms +self_io ms +self_uninterruptible ms" \
+	"api32: the main thread's self-time table shows them"
+like "$(python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["tables"]["main_self"]
+r = dict(zip(t["columns"], t["rows"][0]))
+print(r["method"], r["self_sleeping_ns"])' "$T/real.json")" "^sleep 100074422$" \
+	"api32: the JSON's top self method, sleep(), slept 100.07 ms of its 100.17"
