@@ -219,3 +219,19 @@ t = json.load(open(sys.argv[1]))["tables"]["main_self"]
 r = dict(zip(t["columns"], t["rows"][0]))
 print(r["method"], r["self_sleeping_ns"])' "$T/real.json")" "^sleep 100074422$" \
 	"api32: the JSON's top self method, sleep(), slept 100.07 ms of its 100.17"
+# ...and the fleet summary every JSON report carries (merge's input): the
+# main thread's off-CPU time by state, over the trace and in the startup
+# window, as the threads and startup_phases tables hold them; a dump none.
+is "$(python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))["summary"]["values"]
+print(" ".join(str(v.get(p + "offcpu_ns." + k)) for p in ("main.", "startup.main.")
+               for k in ("runnable", "sleeping", "io", "uninterruptible")))' "$T/real.json")" \
+	"$(q "$T/real.db" "SELECT runnable_dur || ' ' || sleeping_dur || ' ' || io_dur || ' ' || uninterruptible_dur FROM threads
+	WHERE is_main = 1") $(q "$T/real.db" "SELECT runnable_ns || ' ' || sleeping_ns || ' ' || io_ns || ' ' || uninterruptible_ns
+	FROM startup_phases WHERE phase = 'startup'")" "api32: the fleet summary's main-thread off-CPU time by state"
+"$BIN" -q "$T/dump.db" -o "$T/d.json"
+is "$(python3 -c '
+import json, sys
+print(sum("offcpu_ns." in k for k in json.load(open(sys.argv[1]))["summary"]["values"]))' "$T/d.json")" 0 \
+	"a dump's fleet summary has no states"
