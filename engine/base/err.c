@@ -33,5 +33,7 @@ int bt_err_exit_status(int code)
 		return 2;
 	if (code == BT_EBATCH)
 		return 4;
+	if (code == BT_EUNDECIDED)
+		return 5;
 	return code == BT_EGATE ? 3 : 1;
 }

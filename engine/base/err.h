@@ -15,7 +15,8 @@ enum {
 	BT_EUSAGE,   /* bad command line */
 	BT_EXLSX,    /* spreadsheet writer failed */
 	BT_EGATE,    /* a gate failed: findings at --fail-on, or a regression */
-	BT_EBATCH    /* a batch ran to its end, but some of its traces failed */
+	BT_EBATCH,   /* a batch ran to its end, but some of its traces failed */
+	BT_EUNDECIDED   /* compare --require-decision: the runs decided nothing */
 };
 
 struct bt_err {

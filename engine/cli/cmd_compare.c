@@ -306,6 +306,8 @@ static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, s
 	if (c->count[BT_VD_REGRESSED])
 		return bt_err_set(err, BT_EGATE, "gate failed: %zu of %zu gated metrics regressed",
 				  c->count[BT_VD_REGRESSED], c->ngated);
+	if (o->require_decision && c->overall == BT_VD_INCONCLUSIVE)
+		return bt_err_set(err, BT_EUNDECIDED, "no decision: %s (--require-decision)", c->headline);
 	if (o->fail_inconclusive && c->count[BT_VD_INCONCLUSIVE])
 		return bt_err_set(err, BT_EGATE, "gate failed: %zu gated metrics inconclusive "
 				  "(--fail-inconclusive)", c->count[BT_VD_INCONCLUSIVE]);

@@ -52,6 +52,7 @@ struct bt_opts {
 	const char *gates;         /* --rules gates.lua (one) */
 	struct bt_gate gate;       /* --max-regress, --noise-floor, --alpha over the defaults */
 	int fail_inconclusive;
+	int require_decision;
 	int top;                   /* --top N, default 10 */
 	const char **calib;        /* --calibrate R...: runs of one build */
 	int ncalib;

@@ -294,15 +294,13 @@ static void judge(struct bt_cmp_metric *m)
 	if (!m->base.n || !m->head.n) {
 		m->verdict = BT_VD_INCONCLUSIVE;
 		bt_buf_addf(&why, "missing from the %s runs", m->base.n ? "head" : "base");
-	} else if (!m->tested && bt_metric_per_method(m->name)) {
-		m->verdict = BT_VD_UNCHANGED;   /* hundreds of them: one run's noise */
-		bt_buf_adds(&why, "one run on a side: a method's move is not judged on thresholds alone");
-	} else if (!m->tested) {
-		m->verdict = worse > m->threshold ? BT_VD_REGRESSED :
-			     worse < -m->threshold ? BT_VD_IMPROVED : BT_VD_UNCHANGED;
-		bt_buf_addf(&why, "one run on a side: the threshold alone decides (");
+	} else if (!m->tested) {   /* one run's noise is not told from a change: no verdict from it */
+		m->verdict = BT_VD_INCONCLUSIVE;
+		bt_buf_addf(&why, "one run on a side is not a test: %s the threshold (",
+			    worse > m->threshold ? "worse beyond" : worse < -m->threshold ? "better beyond" : "within");
 		bt_cmp_amount(m->unit, m->threshold, &why);
-		bt_buf_adds(&why, ")");
+		bt_buf_addf(&why, "); %zu + %zu runs can reach p < %g", runs_needed(g->alpha), runs_needed(g->alpha),
+			    g->alpha);
 	} else if (fabs(m->delta) <= m->threshold) {
 		m->verdict = BT_VD_UNCHANGED;
 		bt_buf_adds(&why, "within the threshold (");

@@ -221,6 +221,14 @@ void bt_cmp_headline_build(struct bt_compare *c)
 		if (c->count[m->verdict] > 1)
 			bt_buf_addf(&b, "; %zu of %zu gated metrics %s", c->count[m->verdict], c->ngated,
 				    bt_verdict_name[m->verdict]);
+	} else if (c->overall == BT_VD_INCONCLUSIVE && (c->nbase < 2 || c->nhead < 2)) {
+		size_t beyond = 0;
+		for (i = 0; i < c->nm; i++)
+			beyond += c->m[i].gate.gated && c->m[i].base.n && c->m[i].head.n &&
+				  fabs(c->m[i].delta) > c->m[i].threshold;
+		bt_buf_addf(&b, "one run a side is not a test: nothing decided (%zu + %zu runs); the medians of %zu "
+			    "of %zu gated metrics moved beyond their thresholds, which one run's noise does too",
+			    c->nbase, c->nhead, beyond, c->ngated);
 	} else if (c->overall == BT_VD_INCONCLUSIVE && c->nfamily && c->fam.min_p >= c->def.alpha) {
 		bt_buf_addf(&b, "need more runs: %zu + %zu cannot reach p < %g (smallest p %.3g)",
 			    c->nbase, c->nhead, c->def.alpha, c->fam.min_p);
