@@ -45,11 +45,7 @@ void bt_offcpu_self(struct bt_offcpu *o, int64_t tid, int64_t frame, int64_t a, 
 	if (b <= a)
 		return;
 	BT_GROW(o->self, o->nself + 1, o->selfcap);
-	o->self[o->nself].tid = tid;
-	o->self[o->nself].frame = frame;
-	o->self[o->nself].a = a;
-	o->self[o->nself].b = b;
-	o->nself++;
+	o->self[o->nself++] = (struct bt_span){ tid, frame, a, b };
 }
 
 void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end)
@@ -57,10 +53,7 @@ void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end)
 	if (end <= ts)
 		return;   /* covers nothing */
 	BT_GROW(o->top, o->n + 1, o->cap);
-	o->top[o->n].tid = tid;
-	o->top[o->n].ts = ts;
-	o->top[o->n].end = end;
-	o->n++;
+	o->top[o->n++] = (struct bt_span){ .tid = tid, .a = ts, .b = end };
 }
 
 /* The threads of o, each with its run of slices, indexed by tid in
@@ -83,24 +76,37 @@ static struct state_thread *threads_of(const struct bt_offcpu *o, struct bt_map6
 	return t;
 }
 
-/* State [a, b) of class c against thread t's slices. */
-static void add_state(const struct bt_offcpu *o, struct state_thread *t, int64_t a, int64_t b, int c)
+/* The first of v[lo, hi) that ends after a: they are a thread's, in time
+ * order, apart. */
+static size_t first_ending_after(const struct bt_span *v, size_t lo, size_t hi, int64_t a)
 {
-	size_t lo = t->first, hi = t->first + t->n, k;
-
-	while (lo < hi) {   /* the first slice that ends after a */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (o->top[mid].end <= a)
+		if (v[mid].b <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (k = lo; k < t->first + t->n && o->top[k].ts < b; k++) {
-		int64_t from = a > o->top[k].ts ? a : o->top[k].ts, to = b < o->top[k].end ? b : o->top[k].end;
-		if (to > from) {
-			t->sum[c] = bt_sat_add(t->sum[c], to - from);
-			t->covered = bt_sat_add(t->covered, to - from);
-		}
+	return lo;
+}
+
+/* How much of [a, b) v spans. */
+static int64_t overlap(const struct bt_span *v, int64_t a, int64_t b)
+{
+	int64_t from = a > v->a ? a : v->a, to = b < v->b ? b : v->b;
+
+	return to > from ? to - from : 0;
+}
+
+/* State [a, b) of class c against thread t's slices. */
+static void add_state(const struct bt_offcpu *o, struct state_thread *t, int64_t a, int64_t b, int c)
+{
+	size_t end = t->first + t->n, k;
+
+	for (k = first_ending_after(o->top, t->first, end, a); k < end && o->top[k].a < b; k++) {
+		int64_t ov = overlap(&o->top[k], a, b);
+		t->sum[c] = bt_sat_add(t->sum[c], ov);
+		t->covered = bt_sat_add(t->covered, ov);
 	}
 }
 
@@ -159,26 +165,15 @@ static void split_free(struct method_split *x)
 static void split_state(const struct bt_offcpu *o, struct method_split *x, int64_t tid, int64_t a, int64_t b, int c)
 {
 	uint32_t r = bt_map64_get(&x->thread, (uint64_t)tid);
-	size_t lo, hi, k;
+	size_t end, k;
 
 	if (!r)
 		return;
-	lo = x->run[r - 1].first;
-	hi = lo + x->run[r - 1].n;
-	while (lo < hi) {   /* the first segment that ends after a */
-		size_t mid = lo + (hi - lo) / 2;
-		if (o->self[mid].b <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	hi = x->run[r - 1].first + x->run[r - 1].n;
-	for (k = lo; k < hi && o->self[k].a < b; k++) {
-		int64_t from = a > o->self[k].a ? a : o->self[k].a, to = b < o->self[k].b ? b : o->self[k].b;
-		if (to > from) {
-			x->m[x->of[k]].sum[c] = bt_sat_add(x->m[x->of[k]].sum[c], to - from);
-			x->m[x->of[k]].covered = bt_sat_add(x->m[x->of[k]].covered, to - from);
-		}
+	end = x->run[r - 1].first + x->run[r - 1].n;
+	for (k = first_ending_after(o->self, x->run[r - 1].first, end, a); k < end && o->self[k].a < b; k++) {
+		int64_t ov = overlap(&o->self[k], a, b);
+		x->m[x->of[k]].sum[c] = bt_sat_add(x->m[x->of[k]].sum[c], ov);
+		x->m[x->of[k]].covered = bt_sat_add(x->m[x->of[k]].covered, ov);
 	}
 }
 

@@ -13,12 +13,17 @@
 
 #include "engine/db/db.h"
 
+/* Thread tid in frame from a to b. */
+struct bt_span {
+	int64_t tid, frame, a, b;
+};
+
 /* The top-level slices seen so far, in the order given; with the methods'
  * split, every slice's self time as segments. */
 struct bt_offcpu {
-	struct { int64_t tid, ts, end; } *top;
+	struct bt_span *top;   /* frame unused */
 	size_t n, cap;
-	struct { int64_t tid, frame, a, b; } *self;
+	struct bt_span *self;
 	size_t nself, selfcap;
 };
 
