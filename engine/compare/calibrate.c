@@ -13,6 +13,7 @@
 #include "engine/base/progress.h"
 #include "engine/compare/calibrate.h"
 #include "engine/compare/compare_int.h"
+#include "engine/compare/family.h"
 
 const size_t bt_cal_n[BT_CAL_NS] = { 3, 5, 10, 20 };
 
@@ -99,9 +100,10 @@ static void noise(struct bt_calibration *cal, const struct bt_compare *c, const 
 		k->sd = sqrt(ss / (double)(n - 1));
 		k->threshold = bt_gate_threshold(&m->gate, m->unit, s.median);
 		k->s0 = BT_CMP_S0 * k->threshold;
-		for (j = 0; j < BT_CAL_NS; j++)
-			k->mde[j] = fmax(k->threshold, cal->crit * sqrt(2 * k->sd * k->sd / (double)bt_cal_n[j] +
-									 k->s0 * k->s0));
+		for (j = 0; j < BT_CAL_NS; j++)   /* none where the smallest p of N + N is alpha or more */
+			k->mde[j] = 1 / bt_family_choose(2 * bt_cal_n[j], bt_cal_n[j]) >= cal->alpha ? NAN :
+				    fmax(k->threshold, cal->crit * sqrt(2 * k->sd * k->sd / (double)bt_cal_n[j] +
+									k->s0 * k->s0));
 		k->alarms = alarms[m->id];
 		cal->nm++;
 	}

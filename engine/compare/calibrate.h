@@ -29,7 +29,8 @@ struct bt_cal_metric {
 	enum bt_unit unit;
 	double median, sd;          /* over the whole pool */
 	double threshold, s0;
-	double mde[BT_CAL_NS];      /* smallest detectable change, by bt_cal_n */
+	double mde[BT_CAL_NS];      /* smallest detectable change, by bt_cal_n; NAN where
+				     * N runs a side cannot reach p < alpha at all */
 	size_t alarms;              /* splits where it regressed */
 };
 

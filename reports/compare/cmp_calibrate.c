@@ -45,10 +45,15 @@ static void text(const struct bt_calibration *cal, FILE *out)
 		double v[3] = { m->median, m->sd, m->threshold };
 		bt_grid_add(&g, m->label, strlen(m->label));
 		for (k = 0; k < 3 + BT_CAL_NS; k++) {
+			double x = k < 3 ? v[k] : m->mde[k - 3];
 			bt_buf_reset(&b);
-			bt_cmp_amount(m->unit, k < 3 ? v[k] : m->mde[k - 3], &b);
-			if (k)
-				pct_of(k < 3 ? v[k] : m->mde[k - 3], m->median, &b);
+			if (isnan(x)) {   /* N runs a side cannot decide */
+				bt_buf_adds(&b, "\xe2\x80\x94");
+			} else {
+				bt_cmp_amount(m->unit, x, &b);
+				if (k)
+					pct_of(x, m->median, &b);
+			}
 			bt_grid_add(&g, b.buf, b.len);
 		}
 		bt_buf_reset(&b);
@@ -56,6 +61,11 @@ static void text(const struct bt_calibration *cal, FILE *out)
 		bt_grid_add(&g, b.buf, b.len);
 	}
 	bt_grid_print(&g, out);
+	for (k = 0; k < BT_CAL_NS && cal->nm; k++)
+		if (isnan(cal->m[0].mde[k]))
+			fprintf(out, "N=%zu: \xe2\x80\x94, no change can be caught: the smallest p of %zu + %zu runs is "
+				"%.3g, not below alpha %g.\n", bt_cal_n[k], bt_cal_n[k], bt_cal_n[k],
+				1 / bt_family_choose(2 * bt_cal_n[k], bt_cal_n[k]), cal->alpha);
 	if (cal->nm > TEXT_ROWS)
 		fprintf(out, "(%zu more gated metrics, less noisy; -o cal.json has them all)\n", cal->nm - TEXT_ROWS);
 	bt_grid_release(&g);
