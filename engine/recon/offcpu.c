@@ -45,7 +45,7 @@ void bt_offcpu_self(struct bt_offcpu *o, int64_t tid, int64_t frame, int64_t a, 
 	if (b <= a)
 		return;
 	BT_GROW(o->self, o->nself + 1, o->selfcap);
-	o->self[o->nself++] = (struct bt_span){ tid, frame, a, b };
+	o->self[o->nself++] = (struct bt_time_span){ tid, frame, a, b };
 }
 
 void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end)
@@ -53,7 +53,7 @@ void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end)
 	if (end <= ts)
 		return;   /* covers nothing */
 	BT_GROW(o->top, o->n + 1, o->cap);
-	o->top[o->n++] = (struct bt_span){ .tid = tid, .a = ts, .b = end };
+	o->top[o->n++] = (struct bt_time_span){ .tid = tid, .a = ts, .b = end };
 }
 
 /* The threads of o, each with its run of slices, indexed by tid in
@@ -78,7 +78,7 @@ static struct state_thread *threads_of(const struct bt_offcpu *o, struct bt_map6
 
 /* The first of v[lo, hi) that ends after a: they are a thread's, in time
  * order, apart. */
-static size_t first_ending_after(const struct bt_span *v, size_t lo, size_t hi, int64_t a)
+static size_t first_ending_after(const struct bt_time_span *v, size_t lo, size_t hi, int64_t a)
 {
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -91,7 +91,7 @@ static size_t first_ending_after(const struct bt_span *v, size_t lo, size_t hi, 
 }
 
 /* How much of [a, b) v spans. */
-static int64_t overlap(const struct bt_span *v, int64_t a, int64_t b)
+static int64_t overlap(const struct bt_time_span *v, int64_t a, int64_t b)
 {
 	int64_t from = a > v->a ? a : v->a, to = b < v->b ? b : v->b;
 

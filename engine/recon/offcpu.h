@@ -14,16 +14,16 @@
 #include "engine/db/db.h"
 
 /* Thread tid in frame from a to b. */
-struct bt_span {
+struct bt_time_span {
 	int64_t tid, frame, a, b;
 };
 
 /* The top-level slices seen so far, in the order given; with the methods'
  * split, every slice's self time as segments. */
 struct bt_offcpu {
-	struct bt_span *top;   /* frame unused */
+	struct bt_time_span *top;   /* frame unused */
 	size_t n, cap;
-	struct bt_span *self;
+	struct bt_time_span *self;
 	size_t nself, selfcap;
 };
 

@@ -65,22 +65,22 @@ EOF
 like "$(python3 "$CHECK" report "$T/example.xlsx" "$T/mut.json" "$BIN" "$EX")" 'Threads!D3' \
 	"the checker names a cell that is off by 1 us"
 
-# compare: lock waits doubled; with one run a side the thresholds decide.
-for s in 1 2; do
-	"$MKDUMP" --records 20000 --build-seed 7 --seed $s --jitter 0.02 --no-truth "$T/b$s" >/dev/null
-	"$MKDUMP" --records 20000 --build-seed 7 --seed $((s + 10)) --jitter 0.02 --lock-scale 2 \
+# compare: lock waits doubled, five runs a side (one a side decides nothing).
+for s in 1 2 3 4 5; do
+	"$MKDUMP" --records 5000 --build-seed 7 --seed $s --jitter 0.02 --no-truth "$T/b$s" >/dev/null
+	"$MKDUMP" --records 5000 --build-seed 7 --seed $((s + 10)) --jitter 0.02 --lock-scale 2 \
 		--no-truth "$T/h$s" >/dev/null
 	"$BIN" analyze -q "$T/b$s" -o "$T/b$s.json"
 	"$BIN" analyze -q "$T/h$s" -o "$T/h$s.json"
 done
-"$BIN" compare --base "$T/b1.json" --head "$T/h1.json" -o "$T/cmp.xlsx" 2>/dev/null
+"$BIN" compare --base "$T"/b?.json --head "$T"/h?.json -o "$T/cmp.xlsx" 2>/dev/null
 is "$?" 3 "compare -o cmp.xlsx: a regression still exits 3"
-"$BIN" compare --base "$T/b1.json" --head "$T/h1.json" -o "$T/cmp.json" 2>/dev/null
+"$BIN" compare --base "$T"/b?.json --head "$T"/h?.json -o "$T/cmp.json" 2>/dev/null
 is "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["verdict"], d["counts"]["regressed"] > 0)' "$T/cmp.json")" \
 	"regressed True" "the lock-scaled head regressed"
 is "$(python3 "$CHECK" compare "$T/cmp.xlsx" "$T/cmp.json")" ok \
 	"compare: openpyxl reads back a sheet per family, base/head columns, coloured changes and verdicts, the diff"
-"$BIN" compare --base "$T/b1.json" --head "$T/h1.json" --format xlsx >"$T/cmp2.xlsx" 2>/dev/null
+"$BIN" compare --base "$T"/b?.json --head "$T"/h?.json --format xlsx >"$T/cmp2.xlsx" 2>/dev/null
 check "compare xlsx: byte-identical run to run" cmp "$T/cmp.xlsx" "$T/cmp2.xlsx"
 "$BIN" compare --base "$T/b1.json" "$T/b2.json" --head "$T/h1.json" "$T/h2.json" -o "$T/two.xlsx"
 "$BIN" compare --base "$T/b1.json" "$T/b2.json" --head "$T/h1.json" "$T/h2.json" -o "$T/two.json"

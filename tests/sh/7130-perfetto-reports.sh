@@ -128,8 +128,8 @@ is "$(python3 tests/fixtures/check_xlsx.py report "$T/x2.xlsx" "$T/x2.json" "$BI
 v() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 "$BIN" compare --base "$T/p3.pb" --head "$T/p3.pb" -o "$T/same.cmp.json"
 is "$?" 0 "compare, the same trace: exit 0"
-is "$(v "$T/same.cmp.json" 'd["verdict"], d["counts"]["regressed"], d["counts"]["improved"]')" "('unchanged', 0, 0)" \
-	"compare, the same trace: unchanged"
+is "$(v "$T/same.cmp.json" 'd["verdict"], d["counts"]["regressed"], d["counts"]["improved"], "one run a side is not a test" in d["headline"]')" \
+	"('inconclusive', 0, 0, True)" "compare, the same trace: one run a side decides nothing, and says so"
 "$BIN" compare --base "$T/p3.pb" --head "$T/p3b.pb" -o "$T/other.cmp.json" 2>"$T/cmp.err"
 rc=$?
 check "compare, another seed: exit 0 or 3 ($rc)" test "$rc" = 0 -o "$rc" = 3

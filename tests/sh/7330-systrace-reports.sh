@@ -124,7 +124,8 @@ is "$(q "$T/s2.db" "SELECT count(cpu_dur) FROM slices")" 0 "s2: no sched data: e
 # compare: the same trace; another seed
 v() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 "$BIN" compare --base "$T/s1/t.txt" --head "$T/s1/t.txt" -o "$T/same.cmp.json" 2>/dev/null
-is "$?:$(v "$T/same.cmp.json" 'd["verdict"]')" "0:unchanged" "compare, the same trace: unchanged"
+is "$?:$(v "$T/same.cmp.json" 'd["verdict"], "one run a side is not a test" in d["headline"]')" "0:('inconclusive', True)" \
+	"compare, the same trace: one run a side decides nothing, and says so"
 $MK "$T/s4/t.txt" --seed 44 --frames 80 --tgid --no-truth
 "$BIN" compare --base "$T/s1/t.txt" --head "$T/s4/t.txt" -o "$T/other.cmp.json" 2>/dev/null
 rc=$?
