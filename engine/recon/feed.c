@@ -206,7 +206,8 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 	n->known = known;
 	n->blocks = blocks;
 	n->cursor = s->ts;
-	if (f->states && f->sp > 1 && s->ts > up->cursor && f->db) {   /* the parent's self time up to here */
+	/* the parent's self time up to here; an idle slice's is no method's (the profile's rule) */
+	if (f->states && f->sp > 1 && s->ts > up->cursor && f->db && !up->s.idle) {
 		bt_offcpu_self(&f->offcpu, up->s.tid, up->s.frame_id, up->cursor, s->ts);
 		up->cursor = s->ts;
 	}
@@ -264,7 +265,7 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 	if (f->sp == 1 && f->db)
 		bt_offcpu_add(&f->offcpu, s->tid, s->ts, s->ts + s->dur);
 	if (f->states && f->db) {   /* its self time after its last child; the parent's goes on from its end */
-		if (s->ts + s->dur > n->cursor)
+		if (s->ts + s->dur > n->cursor && !s->idle)
 			bt_offcpu_self(&f->offcpu, s->tid, s->frame_id, n->cursor, s->ts + s->dur);
 		if (s->ts + s->dur > up->cursor)
 			up->cursor = s->ts + s->dur;
