@@ -35,17 +35,18 @@ local function app_filter()
   return function(name) return bt.is_app(name, pkg) end
 end
 
--- The holder of a wait, by waker node: its innermost app frame
--- (bt_app_node), as the waits table and the startup findings name it.
-local function holder_of()
-  local memo = {}
+-- The holders of the main thread's waits, by waker node: each one's
+-- innermost app frame (bt_app_node), as the waits table and the startup
+-- findings name it; one query for them all.
+local function holder_of(main)
+  local name = {}
+  for r in bt.rows([[SELECT DISTINCT e.waker_node_id AS node, f.name FROM blocking_edges e
+JOIN nodes n ON n.id = bt_app_node(e.waker_node_id) JOIN frames f ON f.id = n.frame_id
+WHERE e.waiter_tid = ? AND e.waker_node_id IS NOT NULL]], main) do
+    name[r.node] = r.name
+  end
   return function(node)
-    if not node then return "(unknown)" end
-    if not memo[node] then
-      memo[node] = bt.scalar([[SELECT f.name FROM nodes n JOIN frames f ON f.id = n.frame_id
-WHERE n.id = bt_app_node(?)]], node) or "(unknown)"
-    end
-    return memo[node]
+    return node and name[node] or "(unknown)"
   end
 end
 
@@ -169,7 +170,7 @@ bt.rule{
     local main = bt.main_tid()
     if not main then return end
     local is_app = app_filter()
-    local holder = holder_of()
+    local holder = holder_of(main)
     local after = startup_window(main, is_app, holder) or 0
     messages(main, is_app, after)
     waits(main, holder)
