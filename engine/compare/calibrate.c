@@ -101,7 +101,7 @@ static void noise(struct bt_calibration *cal, const struct bt_compare *c, const 
 		k->threshold = bt_gate_threshold(&m->gate, m->unit, s.median);
 		k->s0 = BT_CMP_S0 * k->threshold;
 		for (j = 0; j < BT_CAL_NS; j++)   /* none where the smallest p of N + N is alpha or more */
-			k->mde[j] = 1 / bt_family_choose(2 * bt_cal_n[j], bt_cal_n[j]) >= cal->alpha ? NAN :
+			k->mde[j] = bt_family_min_p(bt_cal_n[j]) >= cal->alpha ? NAN :
 				    fmax(k->threshold, cal->crit * sqrt(2 * k->sd * k->sd / (double)bt_cal_n[j] +
 									k->s0 * k->s0));
 		k->alarms = alarms[m->id];

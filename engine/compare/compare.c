@@ -280,7 +280,7 @@ static size_t runs_needed(double alpha)
 {
 	size_t k = 2;
 
-	while (k < 50 && 1 / bt_family_choose(2 * k, k) >= alpha)   /* one-sided: one split */
+	while (k < 50 && bt_family_min_p(k) >= alpha)
 		k++;
 	return k;
 }

@@ -27,6 +27,11 @@ double bt_family_choose(size_t n, size_t k)
 	return floor(c + 0.5);
 }
 
+double bt_family_min_p(size_t n)
+{
+	return 1 / bt_family_choose(2 * n, n);
+}
+
 /* One direction's tally: what its statistic of a test is (|T|, or
  * sign dir[j] T), the tests in order of the observed one, the counts. */
 struct side {

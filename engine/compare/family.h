@@ -90,4 +90,8 @@ void bt_family_holm(size_t n, const double *p, double *adj);
 /* C(n, k) as a double (exact below 2^53). */
 double bt_family_choose(size_t n, size_t k);
 
+/* The smallest one-sided p that n runs a side can give: one relabeling
+ * of the C(2n, n), the observed one, as extreme. */
+double bt_family_min_p(size_t n);
+
 #endif

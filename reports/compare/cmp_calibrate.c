@@ -65,7 +65,7 @@ static void text(const struct bt_calibration *cal, FILE *out)
 		if (isnan(cal->m[0].mde[k]))
 			fprintf(out, "N=%zu: \xe2\x80\x94, no change can be caught: the smallest p of %zu + %zu runs is "
 				"%.3g, not below alpha %g.\n", bt_cal_n[k], bt_cal_n[k], bt_cal_n[k],
-				1 / bt_family_choose(2 * bt_cal_n[k], bt_cal_n[k]), cal->alpha);
+				bt_family_min_p(bt_cal_n[k]), cal->alpha);
 	if (cal->nm > TEXT_ROWS)
 		fprintf(out, "(%zu more gated metrics, less noisy; -o cal.json has them all)\n", cal->nm - TEXT_ROWS);
 	bt_grid_release(&g);
