@@ -41,11 +41,6 @@ void bt_summary_release(struct bt_summary *s)
 	bt_summary_init(s);
 }
 
-int bt_summary_is_app(const char *name, const char *package)
-{
-	return bt_frame_in_package(name, package);
-}
-
 const char *bt_summary_group(const struct bt_summary *s, const char *key)
 {
 	size_t i;
@@ -132,7 +127,7 @@ static int load_methods(struct bt_db *db, struct bt_summary *s, struct bt_err *e
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		const char *name = bt_rows_text(r, 0, NULL);
 		int64_t cpu = bt_rows_int(r, 1), self = bt_rows_int(r, 2);
-		if (s->nmethods < BT_SUMMARY_METHODS && name && bt_summary_is_app(name, pkg)) {
+		if (s->nmethods < BT_SUMMARY_METHODS && name && bt_frame_in_package(name, pkg)) {
 			struct bt_sum_method *m;
 			BT_GROW(s->methods, s->nmethods + 1, cap);
 			m = &s->methods[s->nmethods++];
@@ -222,8 +217,8 @@ static int load_waits(struct bt_db *db, struct bt_summary *s, struct bt_err *err
 			bt_buf_reset(&holder);
 			if (name)
 				bt_buf_adds(&holder, name);
-			app = name && bt_summary_is_app(name, pkg);
-		} else if (name && !app && bt_summary_is_app(name, pkg)) {
+			app = name && bt_frame_in_package(name, pkg);
+		} else if (name && !app && bt_frame_in_package(name, pkg)) {
 			bt_buf_reset(&holder);
 			bt_buf_adds(&holder, name);
 			app = 1;

@@ -63,10 +63,6 @@ void bt_summary_release(struct bt_summary *s);
 /* Read db's summary into s (initialised here). BT_ESQL on a failed query. */
 int bt_summary_load(struct bt_db *db, struct bt_summary *s, struct bt_err *err);
 
-/* Whether a method (full signature) is the app's: under package when one
- * is known, else outside the framework's packages, with a parameter list. */
-int bt_summary_is_app(const char *name, const char *package);
-
 /* Set groups.key to value (NULL or "": remove it), keeping the order. */
 void bt_summary_set_group(struct bt_summary *s, const char *key, const char *value);
 /* groups.key, or NULL. Valid while s is unchanged. */
