@@ -56,20 +56,21 @@ void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end)
 	o->top[o->n++] = (struct bt_time_span){ .tid = tid, .a = ts, .b = end };
 }
 
-/* The threads of o, each with its run of slices, indexed by tid in
- * index (value: position + 1). */
-static struct state_thread *threads_of(const struct bt_offcpu *o, struct bt_map64 *index, size_t *n)
+/* The threads of v[0 .. nv), each with its run of spans, indexed by tid
+ * in index (value: position + 1). */
+static struct state_thread *threads_of(const struct bt_time_span *v, size_t nv, struct bt_map64 *index,
+				       size_t *n)
 {
 	struct state_thread *t = NULL;
 	size_t i, cap = 0;
 
 	*n = 0;
-	for (i = 0; i < o->n; i++) {
-		uint32_t at = bt_map64_get(index, (uint64_t)o->top[i].tid);
+	for (i = 0; i < nv; i++) {
+		uint32_t at = bt_map64_get(index, (uint64_t)v[i].tid);
 		if (!at) {
 			BT_GROW(t, *n + 1, cap);
-			t[*n] = (struct state_thread){ .tid = o->top[i].tid, .first = i };
-			bt_map64_put(index, (uint64_t)o->top[i].tid, (uint32_t)(at = (uint32_t)++*n));
+			t[*n] = (struct state_thread){ .tid = v[i].tid, .first = i };
+			bt_map64_put(index, (uint64_t)v[i].tid, (uint32_t)(at = (uint32_t)++*n));
 		}
 		t[at - 1].n++;
 	}
@@ -114,7 +115,7 @@ static void add_state(const struct bt_offcpu *o, struct state_thread *t, int64_t
  * its method (thread, frame) and per method its sums. */
 struct method_split {
 	struct bt_map64 thread;     /* tid -> run + 1 */
-	struct { size_t first, n; } *run;
+	struct state_thread *run;   /* its sums unused */
 	uint32_t *of;               /* by segment: its method */
 	struct { int64_t tid, frame, sum[NCLASS], covered; } *m;
 	size_t nm;
@@ -123,22 +124,16 @@ struct method_split {
 static void split_init(struct method_split *x, const struct bt_offcpu *o)
 {
 	struct bt_map64 index;
-	size_t i, nrun = 0, runcap = 0, mcap = 0;
+	size_t i, nrun, mcap = 0;
 
 	memset(x, 0, sizeof *x);
 	bt_map64_init(&x->thread, 64);
 	bt_map64_init(&index, 256);
+	x->run = threads_of(o->self, o->nself, &x->thread, &nrun);
 	x->of = bt_xcalloc(o->nself + 1, sizeof *x->of);
 	for (i = 0; i < o->nself; i++) {
-		uint32_t r = bt_map64_get(&x->thread, (uint64_t)o->self[i].tid), at;
 		uint64_t key = (uint64_t)o->self[i].tid << 32 ^ (uint64_t)o->self[i].frame;
-		if (!r) {
-			BT_GROW(x->run, nrun + 1, runcap);
-			x->run[nrun].first = i;
-			x->run[nrun].n = 0;
-			bt_map64_put(&x->thread, (uint64_t)o->self[i].tid, r = (uint32_t)++nrun);
-		}
-		x->run[r - 1].n++;
+		uint32_t at;
 		/* a key is a thread's frame: the tid's bits above, a frame id's below */
 		if (!(at = bt_map64_get(&index, key)) || x->m[at - 1].tid != o->self[i].tid ||
 		    x->m[at - 1].frame != o->self[i].frame) {
@@ -189,7 +184,7 @@ int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *
 	if (!o->n)
 		return BT_OK;   /* no slices: no wall to split */
 	bt_map64_init(&index, 64);
-	t = threads_of(o, &index, &n);
+	t = threads_of(o->top, o->n, &index, &n);
 	split_init(&x, o);
 	if ((rc = bt_rows_open(&r, db, BT_SQL_OFFCPU_STATES, err)))
 		goto out;
