@@ -85,9 +85,6 @@ end
 -- the leaf when the whole stack is framework code.
 local function app_frame(node, list)
   stacks()
-  if list == "" then
-    return bt.scalar("SELECT frame_id FROM nodes WHERE id = bt_app_node(?)", node)
-  end
   local n, first = node, nil
   while n do
     local fid = frame_of[n]
