@@ -113,7 +113,13 @@ static int state_row(struct bt_sched *r, int state, int64_t ts, int64_t dur, int
 
 	if (!r->db)
 		return BT_OK;
-	r->states++;
+	if (!r->states++) {
+		r->span_first = ts;
+		r->span_end = ts + dur;
+	} else {
+		r->span_first = ts < r->span_first ? ts : r->span_first;
+		r->span_end = ts + dur > r->span_end ? ts + dur : r->span_end;
+	}
 	if (fn)
 		return bt_db_exec(r->db, BT_SQL_INSERT_THREAD_STATE, err, "iiitmmmt", r->tid, ts, dur, bt_state_name[state],
 				  INT64_MIN, INT64_MIN, io >= 0 ? io : INT64_MIN, fn);

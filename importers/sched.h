@@ -52,6 +52,7 @@ struct bt_sched {
 	const char *(*caller)(void *ctx, uint32_t id);
 	void *ctx;
 	uint64_t states, sleep_edges, sleep_unwoken;   /* rows and edges written */
+	int64_t span_first, span_end;                 /* of the states written (with states > 0) */
 	/* the thread */
 	int64_t tid;
 	int state;                /* BT_STATE_*; UNKNOWN before its first scheduler event */

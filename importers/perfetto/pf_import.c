@@ -281,6 +281,22 @@ static int waker_stacks(struct pf *p, const struct bt_map64 *threads, int deferr
 	return any ? bt_db_need_slices(p->db, err) : BT_OK;
 }
 
+/* The trace's span covers its threads' scheduler states too, not only its
+ * slices (the feed's first_ts and last_ts): a system trace's states begin
+ * before the first slice and end after the last. */
+static int span_states(struct pf *p, struct bt_err *err)
+{
+	int64_t first, last;
+
+	if (!p->sched_states)
+		return BT_OK;
+	if (bt_db_meta_int(p->db, "first_ts", p->states_first, &first, err) ||
+	    bt_db_meta_int(p->db, "last_ts", p->states_end, &last, err) ||
+	    bt_db_set_meta_int(p->db, "first_ts", first < p->states_first ? first : p->states_first, err))
+		return err->code;
+	return bt_db_set_meta_int(p->db, "last_ts", last > p->states_end ? last : p->states_end, err);
+}
+
 static int run(struct bt_db *db, const char *path, const struct bt_import_opts *o, struct bt_diag *diag,
 	       struct bt_err *err)
 {
@@ -362,7 +378,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = waker_stacks(&p, &threads, kept != NULL, err);
 	if (!rc)
-		rc = bt_db_script(db, BT_SQL_SPAN_STATES, err);
+		rc = span_states(&p, err);
 	starts_release(&starts);
 	pf_spill_close(&p);
 	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);

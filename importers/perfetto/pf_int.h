@@ -239,6 +239,7 @@ struct pf {
 	int64_t sched_end;               /* the last scheduler event's time */
 	uint64_t sched_switches, sched_wakings;
 	uint64_t sched_states, sleep_edges, sleep_unwoken;   /* what pf_pair.c made of them */
+	int64_t states_first, states_end;                   /* the span of those states */
 };
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */

@@ -726,6 +726,8 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, st
 	}
 	rc = pair_all(&r, pf_spill_order(p, err), err);
 	p->sched_states = r.sc.states;
+	p->states_first = r.sc.span_first;
+	p->states_end = r.sc.span_end;
 	p->sleep_edges = r.sc.sleep_edges;
 	p->sleep_unwoken = r.sc.sleep_unwoken;
 	if (!rc)
