@@ -286,18 +286,16 @@ static int launch_meta(struct pf *p, const char *source, int64_t ts, int64_t end
 /* Why the process, and the launch system_server saw (its start is a warm
  * or hot start's): its launchingActivity#N where the trace has it (from
  * the intent, as Perfetto and androidx measure), else its launching: PKG. */
-#define TID_BITS 22
-
 void pf_wanted_index(struct pf *p)
 {
 	size_t i;
 
 	free(p->wanted);
-	p->wanted = bt_xcalloc((size_t)2 << TID_BITS >> 6, sizeof *p->wanted);
+	p->wanted = bt_xcalloc((size_t)2 << PF_TID_BITS >> 6, sizeof *p->wanted);
 	for (i = 0; i < p->tgid_of.cap; i++) {
 		uint64_t tid = p->tgid_of.slots[i].key;
 		uint32_t g = p->tgid_of.slots[i].val;
-		if (!g || tid >= (uint64_t)1 << TID_BITS)
+		if (!g || tid >= (uint64_t)1 << PF_TID_BITS)
 			continue;
 		p->wanted[(2 * tid) >> 6] |= (uint64_t)1 << ((2 * tid) & 63);   /* known */
 		if (!p->pid || (int64_t)g - 1 == p->pid)
@@ -305,15 +303,11 @@ void pf_wanted_index(struct pf *p)
 	}
 }
 
-int pf_wanted(const struct pf *p, int64_t tid)
+/* pf_wanted past the bits (or before them). */
+int pf_wanted_lookup(const struct pf *p, int64_t tid)
 {
-	uint32_t g;
+	uint32_t g = bt_map64_get(&p->tgid_of, (uint64_t)tid);
 
-	if (p->wanted && tid >= 0 && tid < (int64_t)1 << TID_BITS) {
-		uint64_t w = p->wanted[(2 * (uint64_t)tid) >> 6] >> ((2 * (uint64_t)tid) & 63);
-		return !(w & 1) || (w & 2);
-	}
-	g = bt_map64_get(&p->tgid_of, (uint64_t)tid);
 	return !g || !p->pid || (int64_t)g - 1 == p->pid;
 }
 

@@ -379,8 +379,18 @@ int pf_choose_meta(struct pf *p, struct bt_err *err);
 /* Thread tid is the chosen app's (or its process is not known, or none
  * was chosen). pf_wanted_index, once the app is chosen, makes it a bit
  * test for every tid below 2^22 (Linux's pid_max at most). */
+#define PF_TID_BITS 22
 void pf_wanted_index(struct pf *p);
-int pf_wanted(const struct pf *p, int64_t tid);
+int pf_wanted_lookup(const struct pf *p, int64_t tid);
+/* Inline: the scheduler's second reading asks it of every event. */
+static inline int pf_wanted(const struct pf *p, int64_t tid)
+{
+	if (p->wanted && tid >= 0 && tid < (int64_t)1 << PF_TID_BITS) {
+		uint64_t w = p->wanted[(2 * (uint64_t)tid) >> 6] >> ((2 * (uint64_t)tid) & 63);
+		return !(w & 1) || (w & 2);
+	}
+	return pf_wanted_lookup(p, tid);
+}
 void pf_choose_release(struct pf *p);
 
 /* pf_alaunch.c: an atrace S, F or I print of launchingActivity#N (others
