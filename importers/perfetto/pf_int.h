@@ -332,8 +332,42 @@ int pf_later_keep(struct pf *p, const uint8_t *data, size_t len, const Perfetto_
 int pf_later_replay(struct pf *p, struct bt_err *err);
 void pf_later_free(struct pf_later *l);
 
-/* pf_packet.c */
-int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
+/* pf_threads.c: compact sched's names (pf_threads_compact) in two steps,
+ * the first touching only its arguments (done by pf_predecode.c's
+ * workers): each thread's last name of each column, in the column's
+ * order, into out (room from its arena); seen from pf_comms_seen (freed
+ * by the caller), all clear between calls. */
+struct pf_comm {
+	int64_t tid, ts;
+	const char *name;
+	size_t len;
+};
+struct pf_comms {
+	struct pf_arena *arena;
+	struct pf_comm *v;
+	size_t n;
+};
+uint64_t *pf_comms_seen(void);
+void pf_comms_find(struct pf_comms *out, uint64_t *seen, const Perfetto__Protos__CompactSched *c);
+void pf_comms_apply(struct pf *p, const struct pf_comms *m);
+
+/* pf_predecode.c: a mapped trace's packets decoded on the other core, each
+ * asked for in file order by its key's offset: NULL if not decoded there
+ * (decode it); valid until the next call. pk NULL: left to protobuf-c;
+ * comms, compact sched's names (pf_comms_find), if it has some. */
+struct pf_decoded {
+	Perfetto__Protos__TracePacket *pk;
+	struct pf_comms comms;
+	int has_comms;
+};
+struct pf_predecode;
+struct pf_predecode *pf_predecode_start(const uint8_t *map, size_t len, uint32_t max_packet);
+const struct pf_decoded *pf_predecode_packet(struct pf_predecode *r, uint64_t at);
+void pf_predecode_stop(struct pf_predecode *r);
+
+/* pf_packet.c: pre, the packet decoded already (pf_predecode.c), else NULL. */
+int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, const struct pf_decoded *pre,
+	      struct bt_err *err);
 /* The scheduler events of a packet kept by pf_later_keep (pf_sched_bundle). */
 int pf_packet_sched(struct pf *p, const uint8_t *data, size_t len, struct bt_err *err);
 void pf_release(struct pf *p);

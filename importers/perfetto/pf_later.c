@@ -10,6 +10,8 @@
  * take, and once the app is chosen the bundles are decoded again in file
  * order (compact sched's tasks switched out and wakers follow from the
  * CPU's previous switch) and only the app's threads' events are spilled.
+ * The decoding runs ahead on the other core (pf_ahead.c): it reads only
+ * the bundle's bytes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
 #include "engine/base/temps.h"
+#include "importers/perfetto/pf_ahead.h"
 #include "importers/perfetto/pf_int.h"
 
 #define DROP_EVERY ((uint64_t)16 << 20)   /* mapped pages read go back this often */
@@ -35,8 +38,6 @@ struct pf_later {
 	size_t n, cap;
 	int fd;            /* the copies' file; -1 none yet */
 	uint64_t fsize;
-	unsigned char *buf;   /* a copy read back */
-	size_t bcap;
 };
 
 static int io_fail(struct pf *p, const char *what, struct bt_err *err)
@@ -111,49 +112,138 @@ int pf_later_keep(struct pf *p, const uint8_t *data, size_t len, const Perfetto_
 	return BT_OK;
 }
 
-/* A copied bundle's bytes, back from the file. */
-static int read_back(struct pf *p, struct pf_later *l, const struct later *k, const uint8_t **out, struct bt_err *err)
+/* A copied bundle's bytes, back from the file into buf: 0, an errno, or
+ * -1 if the file ended early. On the worker: touches only its slot. */
+static int read_back(int fd, const struct later *k, unsigned char *buf)
 {
 	size_t got = 0;
 
-	BT_GROW(l->buf, k->len, l->bcap);
 	while (got < k->len) {
-		ssize_t r = pread(l->fd, l->buf + got, k->len - got, (off_t)(k->off + got));
+		ssize_t r = pread(fd, buf + got, k->len - got, (off_t)(k->off + got));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			return r ? io_fail(p, "reading", err) : bt_err_set(err, BT_EIO, "the scheduler spill file for '%s' ended early", p->path);
+			return r ? (errno ? errno : EIO) : -1;
 		got += (size_t)r;
 	}
-	*out = l->buf;
-	return BT_OK;
+	return 0;
 }
 
+/* A bundle as a worker leaves it: decoded (ok), else its bytes for the
+ * importer's protobuf-c, or the errno of reading it back (-1: the file
+ * ended early). */
+struct decoded {
+	const uint8_t *data;
+	int ok, err_no;
+	Perfetto__Protos__FtraceEventBundle b;
+	Perfetto__Protos__CompactSched c;
+};
+
+#define GROUP 8   /* bundles an item: fewer handovers */
+
+struct group {
+	size_t first, n;
+	struct decoded v[GROUP];
+};
+
+struct replay {
+	const struct pf_later *l;
+	const uint8_t *map;
+	size_t next;   /* the first bundle not claimed */
+};
+
+/* The next GROUP bundles (pf_ahead_claim). */
+static int claim(void *ctx, size_t i, struct pf_ahead_slot *s)
+{
+	struct replay *r = ctx;
+	struct group *g;
+
+	(void)i;
+	if (r->next >= r->l->n)
+		return 0;
+	s->out = g = pf_arena_alloc(&s->arena, sizeof *g);
+	g->first = r->next;
+	g->n = r->l->n - r->next < GROUP ? r->l->n - r->next : GROUP;
+	r->next += g->n;
+	return 1;
+}
+
+/* Their bytes and columns (pf_ahead_work): copies read back in the slot's
+ * buffer, one after another in it. */
+static void work(void *ctx, struct pf_ahead_slot *s)
+{
+	static const Perfetto__Protos__FtraceEventBundle binit = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	static const Perfetto__Protos__CompactSched cinit = PERFETTO__PROTOS__COMPACT_SCHED__INIT;
+	const struct replay *r = ctx;
+	struct group *g = s->out;
+	size_t j, copied = 0, at = 0;
+
+	for (j = 0; j < g->n; j++)
+		if (r->l->v[g->first + j].copied)
+			copied += r->l->v[g->first + j].len;
+	if (copied)
+		BT_GROW(s->buf, copied, s->bcap);
+	for (j = 0; j < g->n; j++) {
+		const struct later *k = &r->l->v[g->first + j];
+		struct decoded *d = &g->v[j];
+		d->b = binit;
+		d->c = cinit;
+		d->ok = d->err_no = 0;
+		if (k->copied) {
+			unsigned char *to = s->buf + at;
+			at += k->len;
+			d->data = to;
+			if ((d->err_no = read_back(r->l->fd, k, to)) != 0)
+				continue;
+		} else {
+			d->data = r->map + k->off;
+		}
+		d->ok = pf_wire_sched(&s->arena, d->data, k->len, &d->b, &d->c);
+	}
+}
+
+static int read_fail(struct pf *p, int err_no, struct bt_err *err)
+{
+	if (err_no < 0)
+		return bt_err_set(err, BT_EIO, "the scheduler spill file for '%s' ended early", p->path);
+	errno = err_no;
+	return io_fail(p, "reading", err);
+}
+
+/* The bundles again, in file order; decoded on the other core while the
+ * ones before are walked. */
 int pf_later_replay(struct pf *p, struct bt_err *err)
 {
 	struct pf_later *l = p->later;
+	struct replay r = { l, p->fmap.data, 0 };
+	struct pf_ahead *a;
+	struct pf_ahead_slot *s;
 	int64_t seq = p->seq;
 	uint64_t dropped = 0;
-	size_t i;
+	size_t i, j;
 	int rc = BT_OK;
 
 	if (!l)
 		return BT_OK;
-	for (i = 0; i < l->n && !rc; i++) {
-		const struct later *k = &l->v[i];
-		const uint8_t *data = NULL;
-		if (k->copied) {
-			if (read_back(p, l, k, &data, err))
-				return err->code;
-		} else {
-			data = (const uint8_t *)p->fmap.data + k->off;
-			if (k->off - dropped >= DROP_EVERY)
+	a = pf_ahead_start(claim, work, &r, 1);
+	for (i = 0; !rc && (s = pf_ahead_take(a, i)) != NULL; i++) {
+		const struct group *g = s->out;
+		for (j = 0; j < g->n && !rc; j++) {
+			const struct later *k = &l->v[g->first + j];
+			const struct decoded *d = &g->v[j];
+			if (d->err_no) {
+				rc = read_fail(p, d->err_no, err);
+				break;
+			}
+			if (!k->copied && k->off - dropped >= DROP_EVERY)
 				bt_fmap_drop(&p->fmap, (size_t)(dropped = k->off));
+			p->seq = k->seq;
+			rc = d->ok ? pf_sched_bundle(p, &d->b, err) : pf_packet_sched(p, d->data, k->len, err);
+			p->seq_unused -= p->seq - k->seq;   /* the events it spilled */
 		}
-		p->seq = k->seq;
-		rc = pf_packet_sched(p, data, k->len, err);
-		p->seq_unused -= p->seq - k->seq;   /* the events it spilled */
+		pf_ahead_give(a, s);
 	}
+	pf_ahead_stop(a);
 	p->seq = seq;
 	return rc;
 }
@@ -165,6 +255,5 @@ void pf_later_free(struct pf_later *l)
 	if (l->fd >= 0)
 		close(l->fd);
 	free(l->v);
-	free(l->buf);
 	free(l);
 }

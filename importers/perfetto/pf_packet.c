@@ -388,14 +388,17 @@ static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct
 		     pf_frame(p, name, len - (size_t)(name - buf)), 0, NULL, err);
 }
 
-/* A bundle's prints and threads' names now; its scheduling once the app
- * is known (pf_later.c: data, len are the packet's bytes). */
+/* A bundle's prints and threads' names now (comms: its compact sched's,
+ * found already); its scheduling once the app is known (pf_later.c: data,
+ * len are the packet's bytes). */
 static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, const uint8_t *data, size_t len,
-		  struct bt_err *err)
+		  const struct pf_comms *comms, struct bt_err *err)
 {
 	size_t i;
 
-	if (b->compact_sched)
+	if (comms)
+		pf_comms_apply(p, comms);
+	else if (b->compact_sched)
 		pf_threads_compact(p, b->compact_sched);
 	if (pf_later_keep(p, data, len, b, err))
 		return err->code;
@@ -634,10 +637,11 @@ int pf_packet_sched(struct pf *p, const uint8_t *data, size_t len, struct bt_err
 	return rc;
 }
 
-int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
+int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, const struct pf_decoded *pre,
+	      struct bt_err *err)
 {
 	size_t cur = p->arena.cur, used = p->arena.used;
-	Perfetto__Protos__TracePacket *pk = decode(p, data, len);
+	Perfetto__Protos__TracePacket *pk = pre && pre->pk ? pre->pk : decode(p, data, len);
 	struct pf_seq *q;
 	int64_t ts;
 	int rc = BT_OK;
@@ -699,7 +703,7 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struc
 	if (!rc && pk->streaming_profile_packet)
 		rc = pf_samples_streaming(p, q, pk->streaming_profile_packet, ts, err);
 	if (!rc && pk->ftrace_events)
-		rc = ftrace(p, pk->ftrace_events, data, len, err);
+		rc = ftrace(p, pk->ftrace_events, data, len, pre && pre->pk && pre->has_comms ? &pre->comms : NULL, err);
 	if (!rc && pk->track_event)
 		rc = track_event(p, q, pk, ts, off, err);
 	if (!rc && pk->has_compressed_packets)

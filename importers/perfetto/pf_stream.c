@@ -274,6 +274,7 @@ static int salvage(struct pf *p, const struct in *in, int cut, uint64_t at, uint
 int pf_stream(struct pf *p, struct bt_err *err)
 {
 	struct in *in = bt_xcalloc(1, sizeof *in);
+	struct pf_predecode *pre = NULL;   /* a mapped file's packets, decoded on the other core */
 	unsigned char *pkt = NULL;
 	const unsigned char *data;
 	size_t cap = 0;
@@ -289,6 +290,8 @@ int pf_stream(struct pf *p, struct bt_err *err)
 		return err->code;
 	}
 	p->fmap = in->map;   /* the import's: its scheduler bundles are read again there (pf_later.c) */
+	if (!in->gz)
+		pre = pf_predecode_start(in->map.data, in->map.len, MAX_PACKET);
 	for (;;) {
 		uint64_t key, len;
 		int end;
@@ -321,7 +324,7 @@ int pf_stream(struct pf *p, struct bt_err *err)
 			break;
 		if ((rc = take(in, len, &data, &pkt, &cap, at, err)) != 0)
 			break;
-		if ((rc = pf_packet(p, data, (size_t)len, at, err)) != 0)
+		if ((rc = pf_packet(p, data, (size_t)len, at, pre ? pf_predecode_packet(pre, at) : NULL, err)) != 0)
 			break;
 		if ((++n & 0xfff) == 0)
 			progress(p, in, size);
@@ -329,6 +332,7 @@ int pf_stream(struct pf *p, struct bt_err *err)
 	/* a cut inside a packet, or a gzip stream that ended between two */
 	if (rc ? in->cut && !in->strict : in->gz_cut)
 		rc = salvage(p, in, in->cut, at, n, err);
+	pf_predecode_stop(pre);
 	if (in->gz)
 		gzclose(in->gz);
 	free(in);
@@ -386,7 +390,7 @@ static int walk(struct pf *p, const uint8_t *b, size_t n, uint64_t off, struct b
 					  p->path, (unsigned long long)off, at);
 		if ((key >> 3) == 1 && !len && empty_packet(p, off, err))
 			return err->code;
-		if ((key >> 3) == 1 && pf_packet(p, b + i, (size_t)len, off, err))
+		if ((key >> 3) == 1 && pf_packet(p, b + i, (size_t)len, off, NULL, err))
 			return err->code;
 		i += (size_t)len;
 	}

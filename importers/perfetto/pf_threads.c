@@ -156,21 +156,17 @@ void pf_threads_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e)
  * each thread's last name counts (its times only grow, so each name
  * replaces the one before), and a bundle holds thousands of events of a
  * few hundred threads: last[i] marks those, found from the end with the
- * bits of p->name_seen (cleared again after). */
-static void compact(struct pf *p, const uint64_t *dt, size_t ndt, const int32_t *pid, size_t npid,
-		    const uint32_t *idx, size_t nidx, const Perfetto__Protos__CompactSched *c)
+ * bits of seen (cleared again after). */
+static void column(struct pf_comms *out, uint64_t *seen, const uint64_t *dt, size_t ndt, const int32_t *pid,
+		   size_t npid, const uint32_t *idx, size_t nidx, const Perfetto__Protos__CompactSched *c)
 {
 	size_t i, n = npid < nidx ? npid : nidx;
-	uint64_t t = 0, *seen;
+	uint64_t t = 0;
 	uint8_t *last;
-	int64_t ts;
 
 	if (!n)
 		return;
-	if (!p->name_seen)
-		p->name_seen = bt_xcalloc((size_t)(SEEN_TIDS >> 6), sizeof *p->name_seen);
-	seen = p->name_seen;
-	last = pf_arena_alloc(&p->arena, n);   /* the packet's: given back with it */
+	last = pf_arena_alloc(out->arena, n);
 	for (i = n; i-- > 0;) {
 		uint64_t tid = (uint32_t)pid[i], bit = (uint64_t)1 << (tid & 63);
 		last[i] = tid >= (uint64_t)SEEN_TIDS || !(seen[tid >> 6] & bit);
@@ -185,18 +181,50 @@ static void compact(struct pf *p, const uint64_t *dt, size_t ndt, const int32_t 
 			t += dt[i];
 		else
 			t = (uint64_t)BT_MAX_TIME_NS;
-		ts = t < (uint64_t)BT_MAX_TIME_NS ? (int64_t)t : -1;
-		if (last[i] && idx[i] < c->n_intern_table)
-			comm(p, 1, pid[i], c->intern_table[idx[i]], ts);
+		if (last[i] && idx[i] < c->n_intern_table && c->intern_table[idx[i]]) {
+			struct pf_comm *m = &out->v[out->n++];
+			m->tid = pid[i];
+			m->ts = t < (uint64_t)BT_MAX_TIME_NS ? (int64_t)t : -1;
+			m->name = c->intern_table[idx[i]];
+			m->len = strlen(m->name);
+		}
 	}
+}
+
+uint64_t *pf_comms_seen(void)
+{
+	return bt_xcalloc((size_t)(SEEN_TIDS >> 6), sizeof(uint64_t));
+}
+
+void pf_comms_find(struct pf_comms *out, uint64_t *seen, const Perfetto__Protos__CompactSched *c)
+{
+	size_t ns = c->n_switch_next_pid < c->n_switch_next_comm_index ? c->n_switch_next_pid : c->n_switch_next_comm_index;
+	size_t nw = c->n_waking_pid < c->n_waking_comm_index ? c->n_waking_pid : c->n_waking_comm_index;
+
+	out->n = 0;
+	out->v = ns + nw ? pf_arena_alloc(out->arena, (ns + nw) * sizeof *out->v) : NULL;
+	column(out, seen, c->switch_timestamp, c->n_switch_timestamp, c->switch_next_pid, c->n_switch_next_pid,
+	       c->switch_next_comm_index, c->n_switch_next_comm_index, c);
+	column(out, seen, c->waking_timestamp, c->n_waking_timestamp, c->waking_pid, c->n_waking_pid,
+	       c->waking_comm_index, c->n_waking_comm_index, c);
+}
+
+void pf_comms_apply(struct pf *p, const struct pf_comms *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		pf_thread_name(p, m->v[i].tid, m->v[i].name, m->v[i].len, PF_NAME_KERNEL, m->v[i].ts);
 }
 
 void pf_threads_compact(struct pf *p, const Perfetto__Protos__CompactSched *c)
 {
-	compact(p, c->switch_timestamp, c->n_switch_timestamp, c->switch_next_pid, c->n_switch_next_pid,
-		c->switch_next_comm_index, c->n_switch_next_comm_index, c);
-	compact(p, c->waking_timestamp, c->n_waking_timestamp, c->waking_pid, c->n_waking_pid, c->waking_comm_index,
-		c->n_waking_comm_index, c);
+	struct pf_comms m = { &p->arena, NULL, 0 };
+
+	if (!p->name_seen)
+		p->name_seen = pf_comms_seen();
+	pf_comms_find(&m, p->name_seen, c);
+	pf_comms_apply(p, &m);
 }
 
 /* "TX - PKG/ACTIVITY#N", an app's surface: the length of PKG, a Java
