@@ -79,37 +79,18 @@ void bt_sched_advance(struct bt_sched *r, int64_t ts)
 	r->last = ts;
 }
 
-/* The states waiting in r->rows and the edges in r->edges, one
- * statement each (the last few). */
+/* The states and edges written so far, in the database (the bulk
+ * writer's buffer handed over and written). */
 int bt_sched_flush(struct bt_sched *r, struct bt_err *err)
 {
-	int i;
-
-	for (i = 0; i < r->nedges; i++) {
-		const int64_t *v = r->edges[i];
-		if (bt_db_exec(r->db, BT_SQL_INSERT_EDGE, err, "intniimnmn", v[0], v[1] ? "io" : "sleep", v[2], v[3],
-			       v[4] >= 0 ? v[4] : INT64_MIN, v[5] >= 0 ? v[5] : INT64_MIN))
-			return err->code;
-	}
-	r->nedges = 0;
-
-	for (i = 0; i < r->nrows; i++) {
-		const int64_t *v = r->rows[i];
-		if (bt_db_exec(r->db, BT_SQL_INSERT_THREAD_STATE, err, "iiitmmmn", v[0], v[1], v[2], bt_state_name[v[3]],
-			       v[4] >= 0 ? v[4] : INT64_MIN, v[5] >= 0 ? v[5] : INT64_MIN, v[6] >= 0 ? v[6] : INT64_MIN))
-			return err->code;
-	}
-	r->nrows = 0;
-	return BT_OK;
+	return r->db ? bt_db_flush(r->db, err) : BT_OK;
 }
 
-/* One state: with a blocked function (rare) at once, else sixteen in one
- * statement, which costs a third of sixteen. */
+/* One state, into the bulk writer's buffer (written on its thread). */
 static int state_row(struct bt_sched *r, int state, int64_t ts, int64_t dur, int64_t io, uint32_t caller,
 		     int64_t waker, struct bt_err *err)
 {
-	const char *fn = caller && r->caller ? r->caller(r->ctx, caller) : NULL;
-	int64_t *v;
+	int64_t v[7];
 
 	if (!r->db)
 		return BT_OK;
@@ -120,10 +101,6 @@ static int state_row(struct bt_sched *r, int state, int64_t ts, int64_t dur, int
 		r->span_first = ts < r->span_first ? ts : r->span_first;
 		r->span_end = ts + dur > r->span_end ? ts + dur : r->span_end;
 	}
-	if (fn)
-		return bt_db_exec(r->db, BT_SQL_INSERT_THREAD_STATE, err, "iiitmmmt", r->tid, ts, dur, bt_state_name[state],
-				  INT64_MIN, INT64_MIN, io >= 0 ? io : INT64_MIN, fn);
-	v = r->rows[r->nrows++];
 	v[0] = r->tid;
 	v[1] = ts;
 	v[2] = dur;
@@ -131,10 +108,7 @@ static int state_row(struct bt_sched *r, int state, int64_t ts, int64_t dur, int
 	v[4] = state == BT_STATE_RUNNING ? r->cpu : -1;
 	v[5] = (state == BT_STATE_RUNNABLE || state == BT_STATE_PREEMPTED) && waker > 0 ? waker : -1;
 	v[6] = io >= 0 ? io : -1;
-	if (r->nrows < BT_SCHED_ROWS)
-		return BT_OK;
-	r->nrows = 0;
-	return bt_db_exec_ints(r->db, BT_SQL_INSERT_THREAD_STATES16, &r->rows[0][0], BT_SCHED_ROWS * 7, err);
+	return bt_db_insert_thread_state(r->db, v, caller && r->caller ? r->caller(r->ctx, caller) : NULL, err);
 }
 
 static int flush_pending(struct bt_sched *r, struct bt_err *err)
@@ -168,24 +142,20 @@ static int end_state(struct bt_sched *r, int64_t ts, struct bt_err *err)
  * end, a device's), kind "sleep" or "io" (uninterruptible). */
 static int sleep_edge(struct bt_sched *r, int64_t ts, int64_t waker, struct bt_err *err)
 {
-	int64_t *v;
+	int64_t v[BT_DB_EDGE_COLS];
 
 	if (!r->db || r->tid != r->main_tid || ts <= r->since ||
 	    (r->state != BT_STATE_SLEEPING && r->state != BT_STATE_UNINTERRUPTIBLE))
 		return BT_OK;
 	r->sleep_edges++;
 	r->sleep_unwoken += waker < 0;
-	v = r->edges[r->nedges++];
 	v[0] = r->tid;
 	v[1] = r->state != BT_STATE_SLEEPING;
 	v[2] = r->since;
 	v[3] = ts - r->since;
 	v[4] = waker >= 0 ? waker : -1;
 	v[5] = waker >= 0 ? ts : -1;
-	if (r->nedges < BT_SCHED_ROWS)
-		return BT_OK;
-	r->nedges = 0;
-	return bt_db_exec_ints(r->db, BT_SQL_INSERT_EDGES16, &r->edges[0][0], BT_SCHED_ROWS * 6, err);
+	return bt_db_insert_sleep_edge(r->db, v, err);
 }
 
 static int set_state(struct bt_sched *r, int state, int64_t ts, int64_t waker, struct bt_err *err)

@@ -40,7 +40,6 @@ int bt_state_of_letter(const char *v, size_t n);
  * task switched out while it could run. */
 int bt_state_of_bits(int64_t bits);
 
-#define BT_SCHED_ROWS 16   /* insert_thread_states16.sql's and insert_edges16.sql's */
 
 /* One thread's replay. Fill the first block, then bt_sched_begin for
  * each thread; the rest is the replay's own. */
@@ -67,12 +66,6 @@ struct bt_sched {
 	int pend;
 	int64_t pend_ts, pend_dur, pend_io, pend_waker;
 	uint32_t pend_caller;
-	/* states waiting to be written sixteen at a time */
-	int64_t rows[BT_SCHED_ROWS][7];
-	int nrows;
-	/* and sleep edges (a statement each cost a fifth of the import) */
-	int64_t edges[BT_SCHED_ROWS][6];
-	int nedges;
 };
 
 /* Start thread tid's replay. Its running time is known from known_from

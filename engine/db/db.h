@@ -113,6 +113,19 @@ static inline int64_t bt_slice_idle_part(const struct bt_slice *s)
 	return !s->idle || v < 0 ? 0 : v > s->self_dur ? s->self_dur : v;
 }
 
+/* A thread's scheduler state, buffered like samples (importers/sched.c):
+ * v is tid, ts, dur, the state's index (insert_thread_states_bulk.sql
+ * names them), cpu, waker tid, io_wait (-1: NULL); fn its blocked
+ * function or NULL. Rows keep the order they are given in. */
+#define BT_DB_STATE_COLS 8
+int bt_db_insert_thread_state(struct bt_db *db, const int64_t v[7], const char *fn, struct bt_err *err);
+/* A sleep's kernel-waker edge into blocking_edges, buffered: v is
+ * waiter tid, kind (0 sleep, 1 io), ts, dur, waker tid, waker ts (-1:
+ * NULL). Their ids follow the order they are given in, after rows
+ * inserted directly before the buffer is written. */
+#define BT_DB_EDGE_COLS 6
+int bt_db_insert_sleep_edge(struct bt_db *db, const int64_t v[BT_DB_EDGE_COLS], struct bt_err *err);
+
 /* Insert one slice, buffered like samples; ids are explicit and may come
  * in any order. parent_id 0 and wakeup_tid 0 become NULL, type < 0 too,
  * and cpu_dur and self_cpu_dur when cpu_unknown. */

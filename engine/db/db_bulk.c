@@ -1,5 +1,6 @@
 /*
- * Bulk loading of samples, nodes and slices. Rows are collected in chunks; a
+ * Bulk loading of samples, nodes, slices, and scheduler states and sleep
+ * edges. Rows are collected in chunks; a
  * writer thread inserts a full chunk (INSERT ... SELECT from a virtual
  * table over the chunk) while the importer decodes the next, so decoding
  * and SQLite overlap on two cores. The handoff mutex is also what keeps
@@ -40,7 +41,7 @@ static int check_ids(struct bt_db *db, const char *table, int64_t want, struct b
  * writer is inserting, so a whole chunk goes in with one INSERT ... SELECT
  * and no per-value bind calls (about a fifth fewer instructions per row).
  */
-enum { BULK_SAMPLES, BULK_NODES, BULK_SLICES };
+enum { BULK_SAMPLES, BULK_NODES, BULK_SLICES, BULK_STATES, BULK_EDGES };
 
 struct bulk_vtab {
 	sqlite3_vtab base;
@@ -60,15 +61,23 @@ static const char *const bulk_decl[] = {
 	"CREATE TABLE x(id, tid, depth, parent_id, frame_id, ts, dur, cpu_dur, self_dur, self_cpu_dur,"
 	" block_dur, msg_id, sample_count, alloc_objects, alloc_bytes, majflt, nvcsw, nivcsw, type,"
 	" wakeup_tid, gap_dur, gap_cpu_dur, idle)",
+	"CREATE TABLE x(tid, ts, dur, state, cpu, waker_tid, io_wait, blocked_function)",
+	"CREATE TABLE x(waiter_tid, kind, ts, dur, waker_tid, waker_ts)",
 };
+
+static const char *const bulk_kinds[] = { "samples", "nodes", "slices", "states", "edges" };
 
 static int bulk_connect(sqlite3 *conn, void *aux, int argc, const char *const *argv,
 			sqlite3_vtab **out, char **errmsg)
 {
 	struct bulk_vtab *v;
-	int kind = argc <= 3 ? BULK_SAMPLES : !strcmp(argv[3], "nodes") ? BULK_NODES
-		   : !strcmp(argv[3], "slices") ? BULK_SLICES : BULK_SAMPLES;
-	int rc = sqlite3_declare_vtab(conn, bulk_decl[kind]);
+	int kind = BULK_SAMPLES, rc;
+
+	while (argc > 3 && kind < BULK_EDGES && strcmp(argv[3], bulk_kinds[kind]))
+		kind++;
+	if (argc <= 3 || strcmp(argv[3], bulk_kinds[kind]))
+		kind = BULK_SAMPLES;
+	rc = sqlite3_declare_vtab(conn, bulk_decl[kind]);
 
 	(void)errmsg;
 	if (rc != SQLITE_OK)
@@ -118,7 +127,7 @@ static int bulk_eof(sqlite3_vtab_cursor *cur)
 	struct bulk_vtab *v = (struct bulk_vtab *)cur->pVtab;
 	const struct bt_chunk *c = v->db->bulk.writing;
 	size_t n = !c ? 0 : v->kind == BULK_NODES ? c->nnode : v->kind == BULK_SLICES ? c->nslice
-		   : c->nsample;
+		   : v->kind == BULK_STATES ? c->nstate : v->kind == BULK_EDGES ? c->nedge : c->nsample;
 
 	return ((struct bulk_cursor *)cur)->i >= n;
 }
@@ -140,6 +149,17 @@ static int bulk_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 
 	if (v->kind == BULK_SAMPLES) {
 		result(ctx, c->sample[i].col, c->sample[i].nulls, col);
+	} else if (v->kind == BULK_STATES && col == 7) {   /* the blocked function: offset + 1 */
+		if (c->state[i][7])
+			sqlite3_result_text(ctx, c->text + c->state[i][7] - 1, -1, SQLITE_STATIC);
+		else
+			sqlite3_result_null(ctx);
+	} else if (v->kind == BULK_STATES || v->kind == BULK_EDGES) {
+		int64_t x = v->kind == BULK_STATES ? c->state[i][col] : c->edge[i][col];
+		if (x == -1 && col >= 4)   /* cpu, waker, io_wait; an edge's waker and its time */
+			sqlite3_result_null(ctx);
+		else
+			sqlite3_result_int64(ctx, x);
 	} else if (v->kind == BULK_SLICES) {
 		result(ctx, c->slice[i].col, c->slice[i].nulls, col);
 	} else if (col == 0 || (col == 1 && !c->node[i][1])) {
@@ -198,6 +218,10 @@ static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
 	}
 	if (!rc && c->nslice)
 		rc = bt_db_step_done(db, BT_SQL_INSERT_SLICES_BULK, err);
+	if (!rc && c->nstate)
+		rc = bt_db_step_done(db, BT_SQL_INSERT_THREAD_STATES_BULK, err);
+	if (!rc && c->nedge)
+		rc = bt_db_step_done(db, BT_SQL_INSERT_SLEEP_EDGES_BULK, err);
 	db->bulk.writing = NULL;
 	return rc;
 }
@@ -224,7 +248,7 @@ static void *writer(void *arg)
 		pthread_mutex_unlock(&b->mu);
 		if (!err.code)
 			write_chunk(db, c, &err);
-		c->nsample = c->nnode = c->nslice = 0;
+		c->nsample = c->nnode = c->nslice = c->nstate = c->nedge = c->ntext = 0;
 		pthread_mutex_lock(&b->mu);
 		if (err.code && !b->err.code)
 			b->err = err;
@@ -293,6 +317,8 @@ static struct bt_chunk *filling(struct bt_db *db)
 		c->sample = bt_xmalloc(BT_DB_CHUNK * sizeof *c->sample);
 		c->node = bt_xmalloc(BT_DB_CHUNK * sizeof *c->node);
 		c->slice = bt_xmalloc(BT_DB_CHUNK * sizeof *c->slice);
+		c->state = bt_xmalloc(BT_DB_CHUNK * sizeof *c->state);
+		c->edge = bt_xmalloc(BT_DB_CHUNK * sizeof *c->edge);
 	}
 	return c;
 }
@@ -403,11 +429,36 @@ int bt_db_insert_slice(struct bt_db *db, const struct bt_slice *s, struct bt_err
 	return c->nslice == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
 }
 
+int bt_db_insert_thread_state(struct bt_db *db, const int64_t v[7], const char *fn, struct bt_err *err)
+{
+	struct bt_chunk *c = filling(db);
+	int64_t *r = c->state[c->nstate++];
+
+	memcpy(r, v, 7 * sizeof *v);
+	r[7] = 0;
+	if (fn) {
+		size_t n = strlen(fn) + 1;
+		BT_GROW(c->text, c->ntext + n, c->textcap);
+		memcpy(c->text + c->ntext, fn, n);
+		r[7] = (int64_t)c->ntext + 1;
+		c->ntext += n;
+	}
+	return c->nstate == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
+}
+
+int bt_db_insert_sleep_edge(struct bt_db *db, const int64_t v[BT_DB_EDGE_COLS], struct bt_err *err)
+{
+	struct bt_chunk *c = filling(db);
+
+	memcpy(c->edge[c->nedge++], v, BT_DB_EDGE_COLS * sizeof *v);
+	return c->nedge == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
+}
+
 int bt_db_flush(struct bt_db *db, struct bt_err *err)
 {
 	struct bt_chunk *c = &db->bulk.chunk[db->bulk.filling];
 
-	if ((c->nsample || c->nnode || c->nslice) && hand_off(db, err))
+	if ((c->nsample || c->nnode || c->nslice || c->nstate || c->nedge) && hand_off(db, err))
 		return err->code;
 	return bt_db_bulk_idle(db, err);
 }
@@ -431,6 +482,9 @@ void bt_db_bulk_stop(struct bt_db *db)
 		free(b->chunk[i].sample);
 		free(b->chunk[i].node);
 		free(b->chunk[i].slice);
+		free(b->chunk[i].state);
+		free(b->chunk[i].edge);
+		free(b->chunk[i].text);
 		memset(&b->chunk[i], 0, sizeof b->chunk[i]);
 	}
 }

@@ -35,6 +35,12 @@ struct bt_chunk {
 	size_t nnode;
 	struct bt_slice_row *slice;
 	size_t nslice;
+	int64_t (*state)[BT_DB_STATE_COLS];   /* bt_db_insert_thread_state's rows */
+	size_t nstate;
+	int64_t (*edge)[BT_DB_EDGE_COLS];     /* bt_db_insert_sleep_edge's */
+	size_t nedge;
+	char *text;                            /* the states' blocked functions, NUL-separated */
+	size_t ntext, textcap;
 };
 
 /*
