@@ -3,7 +3,9 @@
  * android_startups and androidx's StartupTimingMetric measure it, from
  * the intent (before the launching: slice) to the activity drawn. The
  * async slice S|tgid|launchingActivity#N|cookie ... F|..., and the instant
- * I|tgid|launchingActivity#N:completed[-KIND]:PKG that names its package.
+ * I|tgid|launchingActivity#N:completed[-KIND]:PKG that names its package;
+ * or the same as TrackEvents: a slice on an async track of system_server
+ * and an instant.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +55,31 @@ static const char *completed_pkg(const char *rest, const char *end)
 	return colon && colon + 1 < end ? colon + 1 : NULL;
 }
 
+static struct pf_alaunch *begin(struct pf *p, int64_t id, int64_t ts)
+{
+	struct pf_alaunch *a;
+
+	BT_GROW(p->alaunches, p->nalaunches + 1, p->alcap);
+	a = &p->alaunches[p->nalaunches++];
+	memset(a, 0, sizeof *a);
+	a->id = id;
+	a->ts = ts;
+	a->end_ts = -1;
+	return a;
+}
+
+/* The completed instant's package, once. */
+static void completed(struct pf_alaunch *a, const char *rest, const char *end)
+{
+	const char *pkg;
+
+	if (a && !a->pkg && (pkg = completed_pkg(rest, end)) != NULL)
+		a->pkg = bt_xstrndup(pkg, (size_t)(end - pkg));
+}
+
 void pf_alaunch_print(struct pf *p, int64_t ts, const char *buf, size_t len)
 {
-	const char *name = len > 2 ? memchr(buf + 2, '|', len - 2) : NULL, *end = buf + len, *rest, *pkg;
+	const char *name = len > 2 ? memchr(buf + 2, '|', len - 2) : NULL, *end = buf + len, *rest;
 	struct pf_alaunch *a;
 	int64_t id;
 
@@ -74,17 +98,44 @@ void pf_alaunch_print(struct pf *p, int64_t ts, const char *buf, size_t len)
 	if ((id = parse_id(name, (size_t)(end - name), &rest)) < 0)
 		return;
 	a = latest(p, id);
-	if (buf[0] == 'S' && rest == end && (!a || a->end_ts >= 0) && p->nalaunches < MAX_ALAUNCHES) {
-		BT_GROW(p->alaunches, p->nalaunches + 1, p->alcap);
-		a = &p->alaunches[p->nalaunches++];
-		memset(a, 0, sizeof *a);
-		a->id = id;
-		a->ts = ts;
-		a->end_ts = -1;
-	} else if (buf[0] == 'F' && rest == end && a && a->end_ts < 0 && ts >= a->ts) {
+	if (buf[0] == 'S' && rest == end && (!a || a->end_ts >= 0) && p->nalaunches < MAX_ALAUNCHES)
+		begin(p, id, ts);
+	else if (buf[0] == 'F' && rest == end && a && !a->track && a->end_ts < 0 && ts >= a->ts)
 		a->end_ts = ts;
-	} else if (buf[0] == 'I' && a && !a->pkg && (pkg = completed_pkg(rest, end)) != NULL) {
-		a->pkg = bt_xstrndup(pkg, (size_t)(end - pkg));
+	else if (buf[0] == 'I')
+		completed(a, rest, end);
+}
+
+void pf_alaunch_event(struct pf *p, uint64_t uuid, int kind, const char *name, int64_t ts)
+{
+	const char *rest, *end;
+	struct pf_alaunch *a;
+	size_t i;
+	int64_t id;
+
+	for (i = p->nalaunches; (kind == PF_EV_BEGIN || kind == PF_EV_END) && p->open_alaunches && i-- > 0;) {
+		a = &p->alaunches[i];
+		if (!a->track || a->end_ts >= 0 || a->uuid != uuid)
+			continue;
+		if (kind == PF_EV_BEGIN)
+			a->depth++;
+		else if (a->depth)
+			a->depth--;
+		else if (ts >= a->ts)
+			a->end_ts = ts, p->open_alaunches--;
+		break;   /* the innermost launch of the track */
+	}
+	if (!name || (id = parse_id(name, strlen(name), &rest)) < 0)
+		return;
+	end = rest + strlen(rest);
+	a = latest(p, id);
+	if (kind == PF_EV_BEGIN && rest == end && (!a || a->end_ts >= 0) && p->nalaunches < MAX_ALAUNCHES) {
+		a = begin(p, id, ts);
+		a->track = 1;
+		a->uuid = uuid;
+		p->open_alaunches++;
+	} else if (kind == PF_EV_INSTANT) {
+		completed(a, rest, end);
 	}
 }
 
@@ -109,5 +160,5 @@ void pf_alaunch_release(struct pf *p)
 		free(p->alaunches[i].pkg);
 	free(p->alaunches);
 	p->alaunches = NULL;
-	p->nalaunches = p->alcap = 0;
+	p->nalaunches = p->alcap = p->open_alaunches = 0;
 }

@@ -110,6 +110,9 @@ struct pf_launch {
 struct pf_alaunch {
 	int64_t id, ts, end_ts;  /* end_ts -1: never ended */
 	char *pkg;               /* NULL: not completed */
+	int track;               /* a TrackEvent slice on uuid (else atrace prints) */
+	uint64_t uuid;
+	int depth;               /* the track's slices open inside it */
 };
 
 /* A track as its descriptor says. */
@@ -208,7 +211,7 @@ struct pf {
 	size_t nlaunches, lcap;
 	int open_launches;
 	struct pf_alaunch *alaunches;    /* pf_alaunch.c */
-	size_t nalaunches, alcap;
+	size_t nalaunches, alcap, open_alaunches;   /* open: TrackEvent ones not ended */
 	struct bt_strmap type_of;        /* record type name -> type, for the Type annotation */
 	struct pf_kinds *kinds;          /* pf_kinds.c */
 	int64_t end_ts;                  /* the last event's time (async slices open at the end end there) */
@@ -431,6 +434,9 @@ void pf_choose_release(struct pf *p);
  * are left alone); the completed launch of the app named lbl whose span
  * holds at (the launching: slice's begin; -1: the first one), else NULL. */
 void pf_alaunch_print(struct pf *p, int64_t ts, const char *buf, size_t len);
+/* The same as TrackEvents: every begin and end on track uuid (name NULL
+ * for an end), and instants. */
+void pf_alaunch_event(struct pf *p, uint64_t uuid, int kind, const char *name, int64_t ts);
 const struct pf_alaunch *pf_alaunch_of(const struct pf *p, const char *lbl, int64_t at);
 void pf_alaunch_release(struct pf *p);
 

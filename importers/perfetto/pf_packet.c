@@ -571,6 +571,8 @@ static int track_event(struct pf *p, struct pf_seq *q, const Perfetto__Protos__T
 		pf_launch_track(p, uuid, kind, ts);
 	if (kind == PF_EV_BEGIN && name && pf_is_launch(name, strlen(name)))
 		pf_launch_begin(p, name, strlen(name), ts, 0, &uuid);
+	if (kind != PF_EV_COUNTER && (p->open_alaunches || (name && name[0] == 'l')))
+		pf_alaunch_event(p, uuid, kind, name, ts);
 	if (!t) {
 		t = pf_track_add(p, uuid);   /* described later, or never */
 		t->pending = 1;
