@@ -197,6 +197,7 @@ struct pf {
 	/* spill */
 	int64_t seq;                     /* events so far: their file order */
 	int64_t seq_unused;              /* numbers kept for scheduler events never spilled (pf_later.c) */
+	uint32_t sched_seq;              /* the sequence of the bundle being read again (its kernel symbols) */
 	int64_t packets;
 	int inflating;                   /* inside compressed_packets */
 	uint64_t inflated, empty;        /* compressed_packets' bytes, empty packets: both capped */
@@ -324,6 +325,9 @@ void pf_sched_known(const struct pf_sched *s, int64_t tid, int64_t *known, int *
 /* A blocked function's name by its id (importers/sched.h's caller;
  * ctx the pf_sched; valid until the next call). */
 const char *pf_sched_caller(void *ctx, uint32_t id);
+/* The kernel symbols a packet of sequence seq interns (symbolize_ksyms):
+ * the names its bundles' callers give by iid. */
+void pf_sched_ksyms(struct pf_sched *s, uint32_t seq, const Perfetto__Protos__InternedData *d);
 /* Scheduler events skipped: fields missing, times out of bounds. */
 uint64_t pf_sched_bad(const struct pf_sched *s);
 

@@ -633,6 +633,7 @@ int pf_packet_sched(struct pf *p, const uint8_t *data, size_t len, struct bt_err
 	} else {
 		pf_arena_back(&p->arena, cur, used);
 		pk = decode(p, data, len);
+		p->sched_seq = pk && pk->has_trusted_packet_sequence_id ? pk->trusted_packet_sequence_id : 0;
 		rc = pk && pk->ftrace_events ? pf_sched_bundle(p, pk->ftrace_events, err) : BT_OK;
 	}
 	pf_arena_back(&p->arena, cur, used);
@@ -668,6 +669,9 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, const
 	if (pk->interned_data) {
 		intern(q, pk->interned_data);
 		pf_samples_intern(p, q, pk->interned_data);
+		if (pk->interned_data->n_kernel_symbols)
+			pf_sched_ksyms(p->sched, pk->has_trusted_packet_sequence_id ? pk->trusted_packet_sequence_id : 0,
+				       pk->interned_data);
 	}
 	if (pk->trace_packet_defaults && pk->trace_packet_defaults->track_event_defaults &&
 	    pk->trace_packet_defaults->track_event_defaults->has_track_uuid) {

@@ -24,15 +24,25 @@ struct first {
 	int out;   /* it was switched out (so it ran before) */
 };
 
+/* A blocked function: the kernel's address, or a symbol the trace names. */
+struct caller {
+	uint64_t addr;
+	uint32_t sym;   /* index + 1 into ksyms, 0: an address */
+};
+
 struct pf_sched {
 	int64_t cpu_first[MAX_CPUS];   /* ts of a CPU's first event, -1 none */
 	int32_t cpu_task[MAX_CPUS];    /* the task last switched in on a CPU, -1 unknown */
 	struct first *firsts;
 	size_t nfirsts, fcap;
 	struct bt_map64 first_of;      /* tid -> index + 1 into firsts */
-	uint64_t *callers;             /* blocked functions' addresses, by id - 1 */
+	struct caller *callers;        /* blocked functions, by id - 1 */
 	size_t ncallers, ccap;
 	struct bt_map64 caller_of;     /* address -> id */
+	struct bt_map64 ksym_caller;   /* ksyms' index + 1 -> id */
+	char **ksyms;                  /* kernel symbols' names (InternedData.kernel_symbols) */
+	size_t nksyms, kcap;
+	struct bt_map64 ksym_of;       /* (sequence << 32 | iid) -> index + 1 into ksyms */
 	char name[24];                 /* the last caller's name */
 	uint64_t bad;                  /* events without the fields they need */
 };
@@ -45,17 +55,26 @@ void pf_sched_init(struct pf *p)
 	memset(s->cpu_task, 0xff, sizeof s->cpu_task);
 	bt_map64_init(&s->first_of, 64);
 	bt_map64_init(&s->caller_of, 16);
+	bt_map64_init(&s->ksym_caller, 16);
+	bt_map64_init(&s->ksym_of, 16);
 	p->sched = s;
 }
 
 void pf_sched_release(struct pf_sched *s)
 {
+	size_t i;
+
 	if (!s)
 		return;
 	free(s->firsts);
 	bt_map64_release(&s->first_of);
 	free(s->callers);
 	bt_map64_release(&s->caller_of);
+	bt_map64_release(&s->ksym_caller);
+	for (i = 0; i < s->nksyms; i++)
+		free(s->ksyms[i]);
+	free(s->ksyms);
+	bt_map64_release(&s->ksym_of);
 	free(s);
 }
 
@@ -133,25 +152,55 @@ static int switch_event(struct pf *p, uint32_t cpu, int64_t ts, int64_t prev, in
 	return emit(p, next, ts, BT_SCHED_RUN, cpu, 0, err);
 }
 
-static uint32_t caller_id(struct pf_sched *s, uint64_t addr)
+void pf_sched_ksyms(struct pf_sched *s, uint32_t seq, const Perfetto__Protos__InternedData *d)
 {
-	uint32_t id = bt_map64_get(&s->caller_of, addr);
+	size_t i;
 
-	if (id || !addr)
+	for (i = 0; i < d->n_kernel_symbols; i++) {
+		const Perfetto__Protos__InternedString *k = d->kernel_symbols[i];
+		uint64_t key;
+		if (!k->has_iid || !k->iid || k->iid > UINT32_MAX || !k->has_str || !k->str.len ||
+		    memchr(k->str.data, '\0', k->str.len))
+			continue;
+		key = (uint64_t)seq << 32 | k->iid;
+		if (bt_map64_get(&s->ksym_of, key))
+			continue;   /* an iid names one symbol for the whole session */
+		BT_GROW(s->ksyms, s->nksyms + 1, s->kcap);
+		s->ksyms[s->nksyms] = bt_xstrndup((const char *)k->str.data, k->str.len);
+		bt_map64_put(&s->ksym_of, key, (uint32_t)++s->nksyms);
+	}
+}
+
+/* A blocked function's id: with symbolize_ksyms the caller is an iid of
+ * the bundle's sequence's kernel symbols (Perfetto reads its low 32
+ * bits), else the kernel's address. */
+static uint32_t caller_id(struct pf_sched *s, uint32_t seq, uint64_t caller)
+{
+	uint32_t k = caller && caller <= UINT32_MAX ? bt_map64_get(&s->ksym_of, (uint64_t)seq << 32 | caller) : 0;
+	struct bt_map64 *m = k ? &s->ksym_caller : &s->caller_of;
+	uint64_t key = k ? k : caller;
+	uint32_t id = bt_map64_get(m, key);
+
+	if (id || !caller)
 		return id;
 	BT_GROW(s->callers, s->ncallers + 1, s->ccap);
-	s->callers[s->ncallers++] = addr;
-	bt_map64_put(&s->caller_of, addr, (uint32_t)s->ncallers);
+	s->callers[s->ncallers].addr = caller;
+	s->callers[s->ncallers++].sym = k;
+	bt_map64_put(m, key, (uint32_t)s->ncallers);
 	return (uint32_t)s->ncallers;
 }
 
 const char *pf_sched_caller(void *ctx, uint32_t id)
 {
 	struct pf_sched *s = ctx;
+	const struct caller *c;
 
 	if (!id || id > s->ncallers)
 		return NULL;
-	snprintf(s->name, sizeof s->name, "0x%llx", (unsigned long long)s->callers[id - 1]);
+	c = &s->callers[id - 1];
+	if (c->sym)
+		return s->ksyms[c->sym - 1];
+	snprintf(s->name, sizeof s->name, "0x%llx", (unsigned long long)c->addr);
 	return s->name;
 }
 
@@ -200,7 +249,7 @@ static int full(struct pf *p, uint32_t cpu, const Perfetto__Protos__FtraceEvent 
 			s->bad++;
 			return BT_OK;
 		}
-		return emit(p, w->pid, ts, BT_SCHED_BLOCKED, w->has_caller ? caller_id(s, w->caller) : 0,
+		return emit(p, w->pid, ts, BT_SCHED_BLOCKED, w->has_caller ? caller_id(s, p->sched_seq, w->caller) : 0,
 			    w->has_io_wait && w->io_wait, err);
 	}
 	if (!tid_ok(e->sched_process_free->has_pid, e->sched_process_free->pid)) {

@@ -21,6 +21,19 @@ for form in full compact; do
 	eval "rows_$form=\"\$(q \"\$T/${form}1.db\" 'SELECT tid, ts, dur, state, cpu, waker_tid, io_wait, blocked_function FROM thread_states ORDER BY tid, ts')\""
 done
 is "$rows_full" "$rows_compact" "full and compact sched: the same thread_states"
+# FtraceConfig.symbolize_ksyms: callers are iids of the bundle's sequence's
+# interned kernel symbols (Perfetto's ftrace_parser), named as such
+for form in full compact; do
+	python3 tests/fixtures/mkpfsched.py "$T/k$form.pb" --form "$form" --seed 4 --ksyms --no-truth
+	"$BIN" import -q "$T/k$form.pb" -o "$T/k$form.db"
+	out=$($CK ksyms "$T/k$form.db")
+	is "$(echo "$out" | grep -c '^not ok')" 0 "$form, symbolize_ksyms: $(echo "$out" | sed -n 's/^[a-z ]*ok - //p' | head -1)"
+	is "$(q "$T/k$form.db" "SELECT tid, ts, dur, state, io_wait FROM thread_states ORDER BY tid, ts" | md5sum)" \
+		"$(python3 tests/fixtures/mkpfsched.py "$T/a$form.pb" --form "$form" --seed 4 --no-truth &&
+			"$BIN" import -q "$T/a$form.pb" -o "$T/a$form.db" &&
+			q "$T/a$form.db" "SELECT tid, ts, dur, state, io_wait FROM thread_states ORDER BY tid, ts" | md5sum)" \
+		"$form: the same states as with addresses"
+done
 "$BIN" -q "$T/compact1.db" -o "$T/c.txt"
 unlike "$(sed -n 5p "$T/c.txt")" "CPU time" "a trace with scheduler data knows CPU time"
 like "$(cat "$T/c.txt")" "Main thread: waits and who ended them" "the report lists the main thread's waits"
