@@ -57,6 +57,7 @@ void bt_profile_free(struct bt_profile *p)
 	free(p->msg.v);
 	free(p->msg.open);
 	free(p->msg.touched);
+	free(p->msg.listed);
 	free(p->kept);
 	free(p->incl);
 	free(p->ent);
@@ -123,6 +124,7 @@ static void msg_frames(struct cur_msg *m, uint32_t frame)
 {
 	m->v = bt_grow_zero(m->v, 4 * sizeof *m->v, &m->nframes, frame);
 	m->open = bt_grow_zero(m->open, sizeof *m->open, &m->ocap, frame);
+	m->listed = bt_grow_zero(m->listed, 1, &m->lcap, frame);
 }
 
 /* The path of (parent, frame): a stack node always leads to the same
@@ -215,7 +217,7 @@ uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame,
 	__builtin_prefetch(&p->paths[id], 1);   /* bt_profile_leave writes it */
 #endif
 	if (in_msg) {
-		if (frame >= p->msg.nframes || frame >= p->msg.ocap)
+		if (frame >= p->msg.nframes || frame >= p->msg.ocap || frame >= p->msg.lcap)
 			msg_frames(&p->msg, frame);
 		p->msg.open[frame]++;
 	}
@@ -272,7 +274,7 @@ static void end_message(struct bt_profile *p)
 	if (m->id)
 		keep_message(p);
 	for (i = 0; i < m->ntouched; i++)
-		memset(&m->v[(size_t)m->touched[i] * 4], 0, 4 * sizeof *m->v);
+		memset(&m->v[(size_t)m->touched[i] * 4], 0, 4 * sizeof *m->v), m->listed[m->touched[i]] = 0;
 	m->ntouched = 0;
 	m->id = 0;
 }
@@ -294,7 +296,8 @@ static void add_to_message(struct bt_profile *p, uint32_t frame, const struct bt
 		if (s->ts + s->dur > m->end)
 			m->end = s->ts + s->dur;
 	}
-	if (!v[0] && !v[1] && !v[2] && !v[3]) {
+	if (!m->listed[frame]) {   /* once: its first slice may add nothing (a recursive frame's inner one) */
+		m->listed[frame] = 1;
 		BT_GROW(m->touched, m->ntouched + 1, m->tcap);
 		m->touched[m->ntouched++] = frame;
 	}

@@ -55,8 +55,10 @@ struct cur_msg {
 	int64_t id, ts, end;
 	int64_t *v;           /* by frame: self_ns, self_cpu, incl_ns, incl_cpu */
 	uint32_t *open;       /* by frame: open slices of it in the message */
+	unsigned char *listed;   /* by frame: in touched */
 	uint32_t *touched;    /* frames with values, to reset */
-	size_t ntouched, tcap, nframes, ocap;   /* nframes: v's capacity, ocap: open's */
+	size_t ntouched, tcap, nframes, ocap, lcap;   /* nframes: v's capacity, ocap: open's,
+						       * lcap: listed's */
 };
 
 struct bt_profile {
