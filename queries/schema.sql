@@ -369,6 +369,20 @@ CREATE TABLE callers (
 	PRIMARY KEY (tid, frame_id, caller_frame_id)
 ) WITHOUT ROWID;
 
+-- Each method's self time in a thread's first `messages` Looper messages,
+-- for the three largest powers of two (from 32) the thread has: a longer
+-- capture of the same build holds more messages, and later ones differ
+-- (another mix, warm caches), so runs are compared over the first
+-- messages they all have (lua/gate.lua, compare).
+CREATE TABLE window_methods (
+	tid         INTEGER NOT NULL,
+	messages    INTEGER NOT NULL,
+	frame_id    INTEGER NOT NULL,
+	self_ns     INTEGER NOT NULL,
+	self_cpu_ns INTEGER,            -- NULL: not in the trace
+	PRIMARY KEY (tid, messages, frame_id)
+) WITHOUT ROWID;
+
 -- The top methods (by self time) of each thread's longest messages.
 CREATE TABLE message_methods (
 	tid         INTEGER NOT NULL,

@@ -59,6 +59,10 @@ void bt_profile_free(struct bt_profile *p)
 	free(p->msg.touched);
 	free(p->msg.listed);
 	free(p->kept);
+	free(p->win);
+	free(p->nmsgs);
+	free(p->bsum);
+	free(p->btouched);
 	free(p->incl);
 	free(p->ent);
 	free(p->efirst);
@@ -85,16 +89,22 @@ static uint32_t new_path(struct bt_profile *p, uint32_t parent, uint32_t frame, 
 	return p->npaths++;
 }
 
+static void end_bucket(struct bt_profile *p);
+
 uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
 {
 	size_t cap = p->tcap;
 
+	if (p->nbtouched)
+		end_bucket(p);   /* the thread before's, had it no end */
 	BT_GROW(p->tids, p->nthreads + 1, p->tcap);
 	if (p->tcap != cap || !p->roots) {   /* grown with tids: not at every thread (a realloc may copy) */
 		p->roots = bt_xrealloc(p->roots, p->tcap * sizeof *p->roots);
 		p->span = bt_xrealloc(p->span, p->tcap * sizeof *p->span);
 		p->efirst = bt_xrealloc(p->efirst, p->tcap * sizeof *p->efirst);
+		p->nmsgs = bt_xrealloc(p->nmsgs, p->tcap * sizeof *p->nmsgs);
 	}
+	p->nmsgs[p->nthreads] = 0;
 	p->span[p->nthreads][0] = p->span[p->nthreads][1] = -1;
 	p->efirst[p->nthreads] = p->nent;
 	p->tids[p->nthreads] = tid;
@@ -102,6 +112,7 @@ uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
 	p->kept_from = p->nkept;
 	bt_map64_release(&p->child_of);   /* a thread's paths are its own */
 	bt_map64_init(&p->child_of, 16);
+	p->bucket = 0;
 	return new_path(p, 0, 0, p->nthreads++, -1);
 }
 
@@ -266,13 +277,61 @@ static void keep_message(struct bt_profile *p)
 	k->n = n;
 }
 
+/* The current bucket's sums to win, cleared for the next. */
+static void end_bucket(struct bt_profile *p)
+{
+	size_t i;
+
+	BT_GROW(p->win, p->nwin + p->nbtouched + 1, p->wcap);
+	for (i = 0; i < p->nbtouched; i++) {
+		uint32_t frame = p->btouched[i];
+		int64_t *s = &p->bsum[(size_t)frame * 2];
+		p->win[p->nwin++] = (struct win_method){ p->tids[p->nthreads - 1], frame, p->bucket, s[0], s[1] };
+		s[0] = s[1] = 0;
+	}
+	p->nbtouched = 0;
+}
+
+/* The message's methods' self time added to its bucket (win_method). */
+static void window_sums(struct bt_profile *p)
+{
+	struct cur_msg *m = &p->msg;
+	int64_t n = p->nmsgs[p->nthreads - 1]++;
+	uint32_t bucket = 0;
+	size_t i;
+
+	while (bucket < 63 && n >> bucket)
+		bucket++;
+	if (bucket != p->bucket) {
+		end_bucket(p);
+		p->bucket = bucket;
+	}
+	for (i = 0; i < m->ntouched; i++) {
+		uint32_t frame = m->touched[i];
+		const int64_t *v = &m->v[(size_t)frame * 4];
+		int64_t *s;
+		if (!v[0] && !v[1])
+			continue;   /* inclusive time only */
+		p->bsum = bt_grow_zero(p->bsum, 2 * sizeof *p->bsum, &p->bscap, frame);
+		s = &p->bsum[(size_t)frame * 2];
+		if (!s[0] && !s[1]) {
+			BT_GROW(p->btouched, p->nbtouched + 1, p->btcap);
+			p->btouched[p->nbtouched++] = frame;
+		}
+		s[0] = bt_sat_add(s[0], v[0]);
+		s[1] = bt_sat_add(s[1], v[1]);
+	}
+}
+
 static void end_message(struct bt_profile *p)
 {
 	struct cur_msg *m = &p->msg;
 	size_t i;
 
-	if (m->id)
+	if (m->id) {
 		keep_message(p);
+		window_sums(p);
+	}
 	for (i = 0; i < m->ntouched; i++)
 		memset(&m->v[(size_t)m->touched[i] * 4], 0, 4 * sizeof *m->v), m->listed[m->touched[i]] = 0;
 	m->ntouched = 0;
@@ -377,6 +436,7 @@ void bt_profile_thread_end(struct bt_profile *p)
 	uint32_t id;
 
 	end_message(p);
+	end_bucket(p);
 	for (id = p->root + 1; p->keep_entries && id < p->npaths; id++) {   /* the thread's paths */
 #if defined(__GNUC__)
 		if (id + 8 < p->npaths && p->paths[id + 8].entry)   /* their entries are far apart */
@@ -442,6 +502,32 @@ static void merge_entries(struct bt_profile *a, struct bt_profile *b, const stru
 	free(from);
 }
 
+/* b's windows after a's (the store sorts them), and each thread's count
+ * of messages in the merged order of threads. */
+static void merge_windows(struct bt_profile *a, struct bt_profile *b, const int64_t *tids, uint32_t nt)
+{
+	int64_t *n = bt_xcalloc(nt + 1, sizeof *n);
+	struct bt_map64 at;   /* tid -> its count's index + 1 in a's or b's */
+	const struct bt_profile *const src[2] = { a, b };
+	uint32_t t, i, k;
+
+	BT_GROW(a->win, a->nwin + b->nwin + 1, a->wcap);
+	if (b->nwin)
+		memcpy(a->win + a->nwin, b->win, b->nwin * sizeof *b->win);
+	a->nwin += b->nwin;
+	for (k = 0; k < 2; k++) {
+		bt_map64_init(&at, src[k]->nthreads + 1);
+		for (i = 0; i < src[k]->nthreads; i++)
+			bt_map64_put(&at, (uint64_t)src[k]->tids[i], i + 1);
+		for (t = 0; t < nt; t++)
+			if ((i = bt_map64_get(&at, (uint64_t)tids[t])) != 0)
+				n[t] = src[k]->nmsgs[i - 1];
+		bt_map64_release(&at);
+	}
+	free(a->nmsgs);
+	a->nmsgs = n;
+}
+
 void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 {
 	struct bt_profile *const src[2] = { a, b };
@@ -504,6 +590,7 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 		free(a->efirst);
 		a->efirst = bt_xcalloc(nt + 1, sizeof *a->efirst);
 	}
+	merge_windows(a, b, tids, nt);
 	free(sp);
 	free(a->tids);
 	free(a->span);

@@ -50,6 +50,15 @@ struct kept_msg {
 	struct msg_method m[MSG_TOP_METHODS];
 };
 
+/* A method's self time in a thread's messages number [2^(bucket-1), 2^bucket)
+ * (bucket 0: the first), in the order they ended: the windows of the
+ * thread's first 2^k messages add them up (profile_store.c). */
+struct win_method {
+	int64_t tid;
+	uint32_t frame, bucket;
+	int64_t self_ns, self_cpu;
+};
+
 /* The message being accumulated: per-frame sums over its slices. */
 struct cur_msg {
 	int64_t id, ts, end;
@@ -84,6 +93,17 @@ struct bt_profile {
 	struct cur_msg msg;
 	struct kept_msg *kept;    /* of every thread, MSG_KEEP at most each */
 	size_t nkept, kcap, kept_from;   /* this thread's start in kept */
+	struct win_method *win;   /* every thread's, thread by thread */
+	size_t nwin, wcap;
+	int64_t *nmsgs;           /* by thread index: its messages so far */
+	/* the current bucket's sums, by frame (self, CPU), and the frames they
+	 * hold: moved to win when the bucket ends (a thread's messages fill
+	 * a few dozen buckets, one after the other) */
+	int64_t *bsum;
+	size_t bscap;
+	uint32_t *btouched;
+	size_t nbtouched, btcap;
+	uint32_t bucket;
 	int64_t (*incl)[NV];      /* by path, once rolled up */
 	/* Entries (bt_profile_keep_entries): a path's self values per Looper
 	 * message, made in preorder, each thread's together; ctx unused. */

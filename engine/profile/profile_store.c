@@ -263,6 +263,59 @@ static int store_messages(struct bt_db *db, const struct bt_profile *p, struct b
 	return BT_OK;
 }
 
+#define WINDOW_FIRST 5   /* the smallest window: 2^5 messages */
+#define WINDOWS 3        /* the largest ones kept: each half the one before */
+
+static int by_tid_frame_bucket(const void *a, const void *b)
+{
+	const struct win_method *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->frame != y->frame)
+		return x->frame < y->frame ? -1 : 1;
+	return (x->bucket > y->bucket) - (x->bucket < y->bucket);
+}
+
+/* Each method's self time in its thread's first 2^k messages, for the
+ * WINDOWS largest k the thread has (from WINDOW_FIRST): the sums of its
+ * buckets up to k. */
+static int store_windows(struct bt_db *db, struct bt_profile *p, struct bt_err *err)
+{
+	struct bt_map64 thread;   /* tid -> index + 1 */
+	size_t i = 0, j;
+	uint32_t t;
+	int rc = BT_OK;
+
+	bt_map64_init(&thread, p->nthreads + 1);
+	for (t = 0; t < p->nthreads; t++)
+		bt_map64_put(&thread, (uint64_t)p->tids[t], t + 1);
+	qsort(p->win, p->nwin, sizeof *p->win, by_tid_frame_bucket);
+	for (; i < p->nwin && !rc; i = j) {
+		const struct win_method *w = &p->win[i];
+		uint32_t ti = bt_map64_get(&thread, (uint64_t)w->tid), top = 0, k;
+		int64_t n = ti ? p->nmsgs[ti - 1] : 0, ns = 0, cpu = 0;
+		size_t b = i;
+		for (j = i; j < p->nwin && p->win[j].tid == w->tid && p->win[j].frame == w->frame; j++)
+			;
+		while (top < 62 && n >> (top + 1))
+			top++;   /* 2^top <= n: the largest window */
+		for (k = 0; k <= top && !rc; k++) {
+			for (; b < j && p->win[b].bucket <= k; b++) {
+				ns = bt_sat_add(ns, p->win[b].self_ns);
+				cpu = bt_sat_add(cpu, p->win[b].self_cpu);
+			}
+			if (k >= WINDOW_FIRST && k + WINDOWS > top && (ns || cpu)) {
+				int64_t v[5] = { w->tid, (int64_t)1 << k, w->frame, ns, cpu };
+				rc = bt_db_exec_ints_nulls(db, BT_SQL_INSERT_WINDOW_METHOD, v, 5, nocpu(p, ti - 1) ? 1u << 4 : 0,
+							   err);
+			}
+		}
+	}
+	bt_map64_release(&thread);
+	return rc;
+}
+
 /* meta cpu_unknown: "all" when no thread with slices said its CPU time,
  * "some" when some did not; absent when every one did. */
 static int store_cpu_time(struct bt_db *db, const struct bt_profile *p, struct bt_err *err)
@@ -388,6 +441,8 @@ int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt
 		rc = store_blocking(db, p, err);
 	if (!rc)
 		rc = store_messages(db, p, err);
+	if (!rc)
+		rc = store_windows(db, p, err);
 	if (!rc)
 		rc = store_cpu_time(db, p, err);
 	if (!rc)
