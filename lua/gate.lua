@@ -15,6 +15,13 @@
 --                                                           for the main thread's methods
 --   thread.main.msgs.count, .wall_ns / .cpu_ns / .alloc_bytes   messages after the start
 --   thread.main.msgs.method.<method>.self_cpu_ns / .self_ns   app methods in them
+--   thread.main.first.<N>.msgs.*, .wait.*, .per_s.*          the message and wait measures
+--                                                           over the thread's first N messages
+--                                                           (the three largest powers of two
+--                                                           it has): compare reads the largest
+--                                                           N every run has in their place, so
+--                                                           runs of other lengths compare the
+--                                                           same messages
 --   thread.main.wait.<kind>.mean_ns                         mean length of a wait
 --   thread.main.per_s.blocked_ns.<kind>                     blocked per second of the thread
 --   thread.main.wait.<kind>.by.<holder>.ns                  its share of that mean
@@ -139,27 +146,60 @@ WHERE m.tid = ?]], after, main) do
   end
 end
 
-local function waits(main, holder)
+-- The main thread's waits (from, upto: those beginning in that span, and
+-- its length for per_s; all of them and the thread's wall time without),
+-- named from pre ("thread.main." or a window's).
+local function waits(main, holder, pre, from, upto)
   local count, total, by = {}, {}, {}
-  for e in bt.rows("SELECT kind, dur, waker_node_id FROM blocking_edges WHERE waiter_tid = ?", main) do
+  local rows = from and bt.rows([[SELECT kind, dur, waker_node_id FROM blocking_edges
+WHERE waiter_tid = ? AND ts >= ? AND ts < ?]], main, from, upto) or
+    bt.rows("SELECT kind, dur, waker_node_id FROM blocking_edges WHERE waiter_tid = ?", main)
+  for e in rows do
     count[e.kind] = (count[e.kind] or 0) + 1
     total[e.kind] = (total[e.kind] or 0) + e.dur
     local key = e.kind .. ".by." .. holder(e.waker_node_id)
     by[key] = (by[key] or 0) + e.dur
   end
-  for k, n in pairs(count) do bt.metric("thread.main.wait." .. k .. ".mean_ns", total[k] / n) end
+  for k, n in pairs(count) do bt.metric(pre .. "wait." .. k .. ".mean_ns", total[k] / n) end
   -- how much of its time the thread spends in each kind of wait: more
   -- waits of the same length show here (and a trace without messages
   -- has nothing else)
-  local wall = bt.scalar("SELECT wall_dur FROM threads WHERE tid = ?", main)
+  local wall = from and upto - from or bt.scalar("SELECT wall_dur FROM threads WHERE tid = ?", main)
   if wall and wall > 0 and not bt.trace().no_waits then
     for _, k in ipairs(KINDS) do
-      bt.metric("thread.main.per_s.blocked_ns." .. k, (total[k] or 0) * 1e9 / wall)
+      bt.metric(pre .. "per_s.blocked_ns." .. k, (total[k] or 0) * 1e9 / wall)
     end
   end
   for key, ns in pairs(by) do
     local k = key:match("^(.-)%.by%.")
-    bt.metric("thread.main.wait." .. key .. ".ns", ns / count[k])
+    bt.metric(pre .. "wait." .. key .. ".ns", ns / count[k])
+  end
+end
+
+-- The thread's first N messages (window_methods' N: the three largest
+-- powers of two it has): a longer capture of the same build holds later
+-- messages, another mix of them and warmer caches, which no scaling by
+-- their number undoes.
+local function windows(main, is_app, holder)
+  for w in bt.rows("SELECT DISTINCT messages FROM window_methods WHERE tid = ? ORDER BY messages", main) do
+    local first = "thread.main.first." .. w.messages .. "."
+    local pre = first .. "msgs"
+    local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall,
+  CASE WHEN count(cpu_dur) = count(*) THEN total(cpu_dur) END AS cpu, total(alloc_bytes) AS alloc,
+  min(ts) AS b, max(ts + dur) AS e FROM (SELECT * FROM messages WHERE tid = ? ORDER BY ts LIMIT ?)]],
+      main, w.messages)[1]
+    waits(main, holder, first, m.b, m.e)
+    bt.metric(pre .. ".count", m.n)
+    bt.metric(pre .. ".wall_ns", m.wall)
+    if m.cpu then bt.metric(pre .. ".cpu_ns", m.cpu) end
+    bt.metric(pre .. ".alloc_bytes", m.alloc)
+    for r in bt.rows([[SELECT f.name, w.self_ns AS wall, w.self_cpu_ns AS cpu FROM window_methods w
+JOIN frames f ON f.id = w.frame_id WHERE w.tid = ? AND w.messages = ?]], main, w.messages) do
+      if ((r.cpu or 0) >= MIN_NS or r.wall >= MIN_NS) and is_app(r.name) then
+        if r.cpu then bt.metric(pre .. ".method." .. r.name .. ".self_cpu_ns", r.cpu) end
+        bt.metric(pre .. ".method." .. r.name .. ".self_ns", r.wall)
+      end
+    end
   end
 end
 
@@ -173,6 +213,7 @@ bt.rule{
     local holder = holder_of(main)
     local after = startup_window(main, is_app, holder) or 0
     messages(main, is_app, after)
-    waits(main, holder)
+    windows(main, is_app, holder)
+    waits(main, holder, "thread.main.")
   end,
 }

@@ -148,6 +148,11 @@ void bt_result_release(struct bt_result *r)
 	memset(r, 0, sizeof *r);
 }
 
+int bt_metric_in_window(const char *name)
+{
+	return !strncmp(name, BT_METRIC_WINDOW, strlen(BT_METRIC_WINDOW));
+}
+
 int bt_metric_per_method(const char *name)
 {
 	return !strncmp(name, "method.", 7) || strstr(name, ".method.") || strstr(name, ".by.");

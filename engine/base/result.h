@@ -83,6 +83,10 @@ void bt_result_metric(struct bt_result *r, const char *name, struct bt_value v);
  * *.by.*): there are hundreds, so the text and xlsx reports only count
  * them and compare reads one a run lacks as 0 (under the report's cut). */
 int bt_metric_per_method(const char *name);
+/* A measure over a thread's first N messages (lua/gate.lua), for compare
+ * to read in the whole capture's place: "thread.main.first.N.…". */
+#define BT_METRIC_WINDOW "thread.main.first."
+int bt_metric_in_window(const char *name);
 
 /* A new table with ncols columns, replacing one of the same name; the
  * caller fills columns[] and units[] and appends rows. */

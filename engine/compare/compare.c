@@ -108,7 +108,22 @@ double bt_gate_threshold(const struct bt_gate *g, enum bt_unit u, double base)
 
 int bt_cmp_per_messages(const char *name)
 {
-	return !strncmp(name, BT_CMP_MSGS, strlen(BT_CMP_MSGS)) && strcmp(name, BT_CMP_MSGS "count");
+	return !strncmp(name, BT_CMP_MSGS, strlen(BT_CMP_MSGS)) && strcmp(name, BT_CMP_MSGS "count") &&
+	       !bt_metric_in_window(name);
+}
+
+
+
+/* The measures a window of first messages holds too (lua/gate.lua). */
+static int windowable(const char *name)
+{
+	static const char *const parts[] = { "thread.main.msgs.", "thread.main.wait.", "thread.main.per_s." };
+	size_t i;
+
+	for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		if (!strncmp(name, parts[i], strlen(parts[i])))
+			return 1;
+	return 0;
 }
 
 /* A measure of CPU time: "...self_cpu_ns", "...incl_offcpu_ns". */
@@ -123,6 +138,8 @@ static int cpu_metric(const char *name)
  * rather than once per run. */
 struct reading {
 	int per_method, cpu, per_messages;
+	int window;        /* read from the runs' common window of messages (win_alt) */
+	uint32_t alt;      /* that metric's id + 1, 0: none (not in the window) */
 };
 
 static struct reading reading_of(const struct bt_compare *c, size_t id)
@@ -133,16 +150,18 @@ static struct reading reading_of(const struct bt_compare *c, size_t id)
 	k.per_method = bt_metric_per_method(name);
 	k.cpu = k.per_method && cpu_metric(name);
 	k.per_messages = c->msg_scale && bt_cmp_per_messages(name);
+	k.window = c->win_alt && windowable(name);
+	k.alt = k.window ? c->win_alt[id] : 0;
 	return k;
 }
 
 static double value_read(const struct bt_compare *c, const struct reading *k, size_t r, size_t id)
 {
-	double v = bt_runs_value(c->runs, r, id);
+	double v = k->window ? (k->alt ? bt_runs_value(c->runs, r, k->alt - 1) : NAN) : bt_runs_value(c->runs, r, id);
 
 	if (isnan(v) && k->per_method && !(c->runs->run[r].cpu_unknown && k->cpu))
 		v = 0;   /* under the report's cut: ~0 (but CPU time a trace does not give is unknown) */
-	if (k->per_messages)
+	if (k->per_messages && !k->window)
 		v *= c->msg_scale[r];
 	return v;
 }
@@ -187,14 +206,64 @@ static double run_median(const struct bt_runs *rs, const char *name, uint32_t *a
 	return s.median;
 }
 
+/* The largest window of first messages (lua/gate.lua's BT_CMP_WINDOW
+ * N.msgs.count) every run has; 0 none. */
+static int64_t common_window(const struct bt_runs *rs)
+{
+	size_t i, r, plen = strlen(BT_CMP_WINDOW);
+	int64_t best = 0;
+
+	for (i = 0; i < rs->nnames; i++) {
+		const char *name = rs->names[i];
+		char *end;
+		long long w;
+		if (strncmp(name, BT_CMP_WINDOW, plen))
+			continue;
+		w = strtoll(name + plen, &end, 10);
+		if (w <= best || strcmp(end, ".msgs.count"))
+			continue;
+		for (r = 0; r < rs->nruns && bt_runs_value(rs, r, i) == (double)w; r++)
+			;
+		if (r == rs->nruns)
+			best = w;
+	}
+	return best;
+}
+
+/* Every windowable metric's counterpart in the window: "thread.main.X" is
+ * read from "thread.main.first.N.X" (its id + 1, 0 none). */
+static void window_ids(struct bt_compare *c)
+{
+	const struct bt_runs *rs = c->runs;
+	struct bt_buf b = BT_BUF_INIT;
+	size_t i, plen = strlen("thread.main.");
+
+	c->win_alt = bt_xcalloc(rs->nnames + 1, sizeof *c->win_alt);
+	for (i = 0; i < rs->nnames; i++) {
+		const char *name = rs->names[i];
+		if (!windowable(name))
+			continue;
+		bt_buf_reset(&b);
+		bt_buf_addf(&b, "%s%lld.%s", BT_CMP_WINDOW, (long long)c->msg_window, name + plen);
+		c->win_alt[i] = bt_strmap_get(&rs->ids, b.buf, b.len);
+	}
+	bt_buf_release(&b);
+}
+
 /* Totals over a run's messages read as over the median run's number of
- * messages (lua/gate.lua): the same work whatever the capture's length. */
+ * messages (lua/gate.lua): the same work whatever the capture's length.
+ * Where every run has a common window of first messages, their metrics
+ * are read there instead: later messages are not like the first (another
+ * mix of kinds, warmer caches), so a longer capture's differ whatever the
+ * scale. */
 static void message_scale(struct bt_compare *c, double *x)
 {
 	const struct bt_runs *rs = c->runs;
 	uint32_t at;
 	size_t r;
 
+	if ((c->msg_window = common_window(rs)) > 0)
+		window_ids(c);
 	c->msg_ref = run_median(rs, BT_CMP_MSGS "count", &at, x);
 	if (!at)
 		return;
@@ -555,6 +624,8 @@ static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, do
 			break;
 		if (!m->gate.gated && bt_metric_per_method(m->name))
 			continue;   /* the diff and the causes show these */
+		if (c->msg_window && bt_metric_in_window(m->name))
+			continue;   /* read in the messages' metrics' place */
 		c->nm++;
 		rc = fill_metric(c, m, x, y, err);
 		/* the verdict's threshold only: the family's test keeps its
@@ -620,6 +691,7 @@ void bt_compare_release(struct bt_compare *c)
 	free(c->m);
 	free(c->headline);
 	free(c->msg_scale);
+	free(c->win_alt);
 	for (i = 0; i < BT_MS__COUNT; i++)
 		bt_cmp_list_release(&c->methods[i]);
 	bt_cmp_list_release(&c->blocking);

@@ -140,6 +140,9 @@ struct bt_compare {
 	char *headline;               /* one line: verdict, lead metric, top cause (owned) */
 	double *msg_scale;            /* per run: median messages over its own (BT_CMP_MSGS), or NULL */
 	double msg_ref;               /* the median run's messages */
+	int64_t msg_window;           /* every run's first this many messages read in place of all
+				       * of them (BT_CMP_WINDOW: messages and waits), 0 none */
+	uint32_t *win_alt;            /* by metric id: its window metric's id + 1, 0 none */
 	double resolution_ns;         /* the runs' median BT_CMP_RESOLUTION, 0 without: the main
 				       * thread's methods move by less unseen (their floor) */
 };
@@ -167,6 +170,8 @@ struct bt_cmp_opts {
 /* Main-thread totals over the messages after the start (lua/gate.lua);
  * compare reads them as over the median run's number of messages. */
 #define BT_CMP_MSGS "thread.main.msgs."
+#define BT_CMP_WINDOW BT_METRIC_WINDOW   /* then N and a thread.main. name's rest: the same
+					  * measure over the thread's first N messages */
 /* How finely a run's samples place the main thread's method bounds
  * (lua/gate.lua, from the startup table). */
 #define BT_CMP_RESOLUTION "startup.main.sample_interval_ns"

@@ -86,6 +86,10 @@ void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b)
 	bt_buf_adds(b, " / ");
 	bt_cmp_amount(BT_UNIT_BYTES, c->def.floor_bytes, b);
 	bt_buf_addf(b, " / %g) with p < %g.", c->def.floor_count, c->def.alpha);
+	if (c->msg_window)
+		bt_buf_addf(b, " Messages: each run's first %lld, the most every run has (later ones come in "
+			    "another mix, with warmer caches: a longer capture's would differ), not all of them.",
+			    (long long)c->msg_window);
 	if (c->resolution_ns > c->def.floor_ns) {
 		bt_buf_adds(b, " The main thread's methods in the start: a floor of ");
 		bt_cmp_amount(BT_UNIT_NS, c->resolution_ns, b);

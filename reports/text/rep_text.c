@@ -110,11 +110,15 @@ static void findings(FILE *out, const struct bt_result *res, int64_t t0, const s
 static void metrics(FILE *out, const struct bt_result *res, const struct bt_metric *const *m)
 {
 	struct bt_buf b = BT_BUF_INIT;
-	size_t i, methods = 0, zeros = 0;
+	size_t i, methods = 0, zeros = 0, window = 0;
 
 	fputs("\nMetrics\n\n", out);
 	for (i = 0; i < res->nmetrics; i++) {
 		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
+		if (bt_metric_in_window(m[i]->name)) {
+			window++;
+			continue;
+		}
 		if (bt_metric_per_method(m[i]->name)) {
 			methods++;
 			continue;
@@ -140,6 +144,9 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 		fprintf(out, "(and %zu metrics of 0 left out: see the JSON report)\n", zeros);
 	if (methods)
 		fprintf(out, "(and %zu per-method metrics: see the JSON report)\n", methods);
+	if (window)
+		fprintf(out, "(and %zu over the main thread's first messages, which compare reads: see the JSON report)\n",
+			window);
 	if (!res->nmetrics)
 		fputs("(none)\n", out);
 	bt_buf_release(&b);
