@@ -248,6 +248,9 @@ struct pf {
 
 /* pf_stream.c: read every TracePacket of path, calling pf_packet(). */
 int pf_stream(struct pf *p, struct bt_err *err);
+/* A varint of b[*i..n) into *v, *i moved past it: 0 if it runs off the
+ * end or past 64 bits (compressed_packets' walk, pf_predecode.c's). */
+int pf_mem_varint(const uint8_t *b, size_t n, size_t *i, uint64_t *v);
 /* The packets of a compressed_packets field (zlib) at byte offset off. */
 int pf_stream_inflate(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
 

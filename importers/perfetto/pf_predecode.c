@@ -41,19 +41,6 @@ struct pf_predecode {
 	int over;          /* no more batches */
 };
 
-static int varint(const uint8_t *b, size_t n, size_t *i, uint64_t *v)
-{
-	int shift;
-
-	*v = 0;
-	for (shift = 0; *i < n && shift <= 63; shift += 7) {
-		*v |= (uint64_t)(b[*i] & 0x7f) << shift;
-		if (!(b[(*i)++] & 0x80))
-			return 1;
-	}
-	return 0;
-}
-
 /* The next packet's bytes from the cursor, other fields skipped; 0 at the
  * end or at anything pf_stream would report. */
 static int next_packet(struct pf_predecode *r, uint64_t *at, const uint8_t **data, size_t *len)
@@ -61,11 +48,11 @@ static int next_packet(struct pf_predecode *r, uint64_t *at, const uint8_t **dat
 	while (r->pos < r->len) {
 		uint64_t key, v;
 		size_t i = r->pos;
-		if (!varint(r->map, r->len, &i, &key) || !(key >> 3))
+		if (!pf_mem_varint(r->map, r->len, &i, &key) || !(key >> 3))
 			return 0;
 		switch (key & 7) {
 		case 0:
-			if (!varint(r->map, r->len, &i, &v))
+			if (!pf_mem_varint(r->map, r->len, &i, &v))
 				return 0;
 			break;
 		case 1:
@@ -75,7 +62,7 @@ static int next_packet(struct pf_predecode *r, uint64_t *at, const uint8_t **dat
 			i += (key & 7) == 1 ? 8 : 4;
 			break;
 		case 2:
-			if (!varint(r->map, r->len, &i, &v) || v > r->len - i)
+			if (!pf_mem_varint(r->map, r->len, &i, &v) || v > r->len - i)
 				return 0;
 			if ((key >> 3) == 1) {
 				if (v > r->max_packet)

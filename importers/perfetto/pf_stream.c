@@ -340,9 +340,7 @@ int pf_stream(struct pf *p, struct bt_err *err)
 	return rc;
 }
 
-/* A varint of b[*i..n) into *v, *i moved past it; 0 if it runs off the
- * end or past 64 bits. */
-static int mem_varint(const uint8_t *b, size_t n, size_t *i, uint64_t *v)
+int pf_mem_varint(const uint8_t *b, size_t n, size_t *i, uint64_t *v)
 {
 	int shift;
 
@@ -363,14 +361,14 @@ static int walk(struct pf *p, const uint8_t *b, size_t n, uint64_t off, struct b
 	while (i < n) {
 		uint64_t key, len, skip;
 		size_t at = i;
-		if (!mem_varint(b, n, &i, &key))
+		if (!pf_mem_varint(b, n, &i, &key))
 			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (inflated byte %zu)",
 					  p->path, (unsigned long long)off, at);
 		if ((key >> 3) == 0)
 			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (field number 0 at inflated byte %zu)",
 					  p->path, (unsigned long long)off, at);
 		if ((key & 7) == 0) {
-			if (!mem_varint(b, n, &i, &skip))
+			if (!pf_mem_varint(b, n, &i, &skip))
 				return bt_err_set(err, BT_EFORMAT, "truncated compressed_packets in '%s' at byte offset %llu",
 						  p->path, (unsigned long long)off);
 			continue;
@@ -382,7 +380,7 @@ static int walk(struct pf *p, const uint8_t *b, size_t n, uint64_t off, struct b
 		if ((key & 7) != 2)
 			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (wire type %u at inflated byte %zu)",
 					  p->path, (unsigned long long)off, (unsigned)(key & 7), at);
-		if (!mem_varint(b, n, &i, &len))
+		if (!pf_mem_varint(b, n, &i, &len))
 			return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (inflated byte %zu)",
 					  p->path, (unsigned long long)off, at);
 		if (len > n - i)
