@@ -290,7 +290,8 @@ static int store_windows(struct bt_db *db, struct bt_profile *p, struct bt_err *
 	bt_map64_init(&thread, p->nthreads + 1);
 	for (t = 0; t < p->nthreads; t++)
 		bt_map64_put(&thread, (uint64_t)p->tids[t], t + 1);
-	qsort(p->win, p->nwin, sizeof *p->win, by_tid_frame_bucket);
+	if (p->nwin)   /* none: win may be NULL, which qsort may not be given */
+		qsort(p->win, p->nwin, sizeof *p->win, by_tid_frame_bucket);
 	for (; i < p->nwin && !rc; i = j) {
 		const struct win_method *w = &p->win[i];
 		uint32_t ti = bt_map64_get(&thread, (uint64_t)w->tid), top = 0, k;
