@@ -120,6 +120,22 @@ WHERE waiter_tid = ?3 AND ts < ?2 AND ts + dur > ?1]], s.ts, s.end_ts, main) do
   return s.end_ts
 end
 
+-- Messages' measures under pre ("thread.main.msgs" or a window's): m
+-- their totals with their count, methods the app's methods' self time in
+-- them (rows of name, cpu, wall).
+local function message_measures(pre, m, methods, is_app)
+  bt.metric(pre .. ".count", m.n)
+  bt.metric(pre .. ".wall_ns", m.wall)
+  if m.cpu then bt.metric(pre .. ".cpu_ns", m.cpu) end   -- nil: CPU time not in the trace
+  bt.metric(pre .. ".alloc_bytes", m.alloc)
+  for r in methods do
+    if ((r.cpu or 0) >= MIN_NS or r.wall >= MIN_NS) and is_app(r.name) then
+      if r.cpu then bt.metric(pre .. ".method." .. r.name .. ".self_cpu_ns", r.cpu) end
+      bt.metric(pre .. ".method." .. r.name .. ".self_ns", r.wall)
+    end
+  end
+end
+
 -- The messages after the start (all of them without one): the start has
 -- its own measures, and its messages are not like the rest. Totals, with
 -- their count: compare reads them as over the median run's number of
@@ -129,21 +145,11 @@ local function messages(main, is_app, after)
   CASE WHEN count(cpu_dur) = count(*) THEN total(cpu_dur) END AS cpu,
   total(alloc_bytes) AS alloc FROM messages WHERE tid = ? AND ts >= ?]], main, after)[1]
   if not m or m.n == 0 then return end
-  bt.metric("thread.main.msgs.count", m.n)
-  bt.metric("thread.main.msgs.wall_ns", m.wall)
-  if m.cpu then bt.metric("thread.main.msgs.cpu_ns", m.cpu) end   -- nil: CPU time not in the trace
-  bt.metric("thread.main.msgs.alloc_bytes", m.alloc)
   -- the thread's method totals less the start's
-  for r in bt.rows([[SELECT f.name, m.self_cpu_ns - coalesce(s.self_cpu_ns, 0) AS cpu, m.self_ns - coalesce(s.self_ns, 0) AS wall
-FROM methods m JOIN frames f ON f.id = m.frame_id
+  message_measures("thread.main.msgs", m, bt.rows([[SELECT f.name, m.self_cpu_ns - coalesce(s.self_cpu_ns, 0) AS cpu,
+  m.self_ns - coalesce(s.self_ns, 0) AS wall FROM methods m JOIN frames f ON f.id = m.frame_id
 LEFT JOIN startup_methods s ON s.phase = 'startup' AND s.frame_id = m.frame_id AND ? > 0
-WHERE m.tid = ?]], after, main) do
-    if ((r.cpu or 0) >= MIN_NS or r.wall >= MIN_NS) and is_app(r.name) then
-      local pre = "thread.main.msgs.method." .. r.name
-      if r.cpu then bt.metric(pre .. ".self_cpu_ns", r.cpu) end
-      bt.metric(pre .. ".self_ns", r.wall)
-    end
-  end
+WHERE m.tid = ?]], after, main), is_app)
 end
 
 -- The main thread's waits (from, upto: those beginning in that span, and
@@ -183,23 +189,13 @@ end
 local function windows(main, is_app, holder)
   for w in bt.rows("SELECT DISTINCT messages FROM window_methods WHERE tid = ? ORDER BY messages", main) do
     local first = "thread.main.first." .. w.messages .. "."
-    local pre = first .. "msgs"
     local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall,
   CASE WHEN count(cpu_dur) = count(*) THEN total(cpu_dur) END AS cpu, total(alloc_bytes) AS alloc,
   min(ts) AS b, max(ts + dur) AS e FROM (SELECT * FROM messages WHERE tid = ? ORDER BY ts LIMIT ?)]],
       main, w.messages)[1]
     waits(main, holder, first, m.b, m.e)
-    bt.metric(pre .. ".count", m.n)
-    bt.metric(pre .. ".wall_ns", m.wall)
-    if m.cpu then bt.metric(pre .. ".cpu_ns", m.cpu) end
-    bt.metric(pre .. ".alloc_bytes", m.alloc)
-    for r in bt.rows([[SELECT f.name, w.self_ns AS wall, w.self_cpu_ns AS cpu FROM window_methods w
-JOIN frames f ON f.id = w.frame_id WHERE w.tid = ? AND w.messages = ?]], main, w.messages) do
-      if ((r.cpu or 0) >= MIN_NS or r.wall >= MIN_NS) and is_app(r.name) then
-        if r.cpu then bt.metric(pre .. ".method." .. r.name .. ".self_cpu_ns", r.cpu) end
-        bt.metric(pre .. ".method." .. r.name .. ".self_ns", r.wall)
-      end
-    end
+    message_measures(first .. "msgs", m, bt.rows([[SELECT f.name, w.self_ns AS wall, w.self_cpu_ns AS cpu
+FROM window_methods w JOIN frames f ON f.id = w.frame_id WHERE w.tid = ? AND w.messages = ?]], main, w.messages), is_app)
   end
 end
 
