@@ -364,11 +364,10 @@ void pf_comms_apply(struct pf *p, const struct pf_comms *m);
 /* pf_predecode.c: a mapped trace's packets decoded on the other core, each
  * asked for in file order by its key's offset: NULL if not decoded there
  * (decode it); valid until the next call. pk NULL: left to protobuf-c;
- * comms, compact sched's names (pf_comms_find), if it has some. */
+ * comms, its compact sched's names (pf_comms_find), where pk has one. */
 struct pf_decoded {
 	Perfetto__Protos__TracePacket *pk;
 	struct pf_comms comms;
-	int has_comms;
 };
 struct pf_predecode;
 struct pf_predecode *pf_predecode_start(const uint8_t *map, size_t len, uint32_t max_packet);

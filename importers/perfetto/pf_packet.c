@@ -389,14 +389,14 @@ static int atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, struct
 }
 
 /* A bundle's prints and threads' names now (comms: its compact sched's,
- * found already); its scheduling once the app is known (pf_later.c: data,
- * len are the packet's bytes). */
+ * found already, or NULL); its scheduling once the app is known
+ * (pf_later.c: data, len are the packet's bytes). */
 static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, const uint8_t *data, size_t len,
 		  const struct pf_comms *comms, struct bt_err *err)
 {
 	size_t i;
 
-	if (comms)
+	if (b->compact_sched && comms)
 		pf_comms_apply(p, comms);
 	else if (b->compact_sched)
 		pf_threads_compact(p, b->compact_sched);
@@ -709,7 +709,7 @@ int pf_packet(struct pf *p, const uint8_t *data, size_t len, uint64_t off, const
 	if (!rc && pk->streaming_profile_packet)
 		rc = pf_samples_streaming(p, q, pk->streaming_profile_packet, ts, err);
 	if (!rc && pk->ftrace_events)
-		rc = ftrace(p, pk->ftrace_events, data, len, pre && pre->pk && pre->has_comms ? &pre->comms : NULL, err);
+		rc = ftrace(p, pk->ftrace_events, data, len, pre && pre->pk ? &pre->comms : NULL, err);
 	if (!rc && pk->track_event)
 		rc = track_event(p, q, pk, ts, off, err);
 	if (!rc && pk->has_compressed_packets)

@@ -117,7 +117,6 @@ static void work(void *ctx, struct pf_ahead_slot *s)
 	for (j = 0; j < b->n; j++) {
 		struct pre *e = &b->v[j];
 		size_t cur = s->arena.cur, used = s->arena.used;
-		e->d.has_comms = 0;
 		if (e->len > BATCH_BYTES || !pf_wire_packet(&s->arena, e->data, e->len, &e->d.pk)) {
 			pf_arena_back(&s->arena, cur, used);   /* big ones gain nothing here, and cost their arena twice */
 			e->d.pk = NULL;
@@ -126,7 +125,6 @@ static void work(void *ctx, struct pf_ahead_slot *s)
 				s->keep = pf_comms_seen();
 			e->d.comms.arena = &s->arena;
 			pf_comms_find(&e->d.comms, s->keep, e->d.pk->ftrace_events->compact_sched);
-			e->d.has_comms = 1;
 		}
 	}
 }
