@@ -89,14 +89,10 @@ static uint32_t new_path(struct bt_profile *p, uint32_t parent, uint32_t frame, 
 	return p->npaths++;
 }
 
-static void end_bucket(struct bt_profile *p);
-
 uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
 {
 	size_t cap = p->tcap;
 
-	if (p->nbtouched)
-		end_bucket(p);   /* the thread before's, had it no end */
 	BT_GROW(p->tids, p->nthreads + 1, p->tcap);
 	if (p->tcap != cap || !p->roots) {   /* grown with tids: not at every thread (a realloc may copy) */
 		p->roots = bt_xrealloc(p->roots, p->tcap * sizeof *p->roots);
