@@ -112,12 +112,10 @@ int bt_cmp_per_messages(const char *name)
 	       !bt_metric_in_window(name);
 }
 
-
-
 /* The measures a window of first messages holds too (lua/gate.lua). */
 static int windowable(const char *name)
 {
-	static const char *const parts[] = { "thread.main.msgs.", "thread.main.wait.", "thread.main.per_s." };
+	static const char *const parts[] = { BT_CMP_MSGS, "thread.main.wait.", "thread.main.per_s." };
 	size_t i;
 
 	for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
