@@ -9,10 +9,14 @@
 # Usage: tests/layering.sh [ROOT]; prints each violation, exits 1 if any.
 ROOT=${1:-.}
 cd "$ROOT" || exit 2
-find engine importers reports lua -name '*.[ch]' | sort | while read -r f; do
-	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
-		while read -r inc; do printf '%s %s\n' "$f" "$inc"; done
-done | awk '
+# One awk reads every source (a fork per file and per include made this
+# check take seconds); each include is looked up among the tree's files.
+# shellcheck disable=SC2046
+awk 'BEGIN { while (("find engine importers reports lua gen -type f 2>/dev/null" | getline f) > 0) have[f] = 1 }
+match($0, /^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"/) {
+	inc = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", inc); sub(/"$/, "", inc)
+	print FILENAME, inc, (inc in have) ? 1 : 0
+}' $(find engine importers reports lua -name '*.[ch]' | sort) | awk '
 # The folder a file belongs to, for the rules below.
 function folder(p,   n, a) {
 	n = split(p, a, "/")
@@ -33,7 +37,7 @@ function fail(msg) { print "layering: " msg; bad = 1 }
 {
 	from = $1; to = $2
 	if (to ~ /^gen\//) next
-	if (system("test -f \"" to "\"") != 0) {
+	if (!$3 && system("test -f \"" to "\"") != 0) {
 		fail(from ": includes \"" to "\", which is no path from the source root"); next
 	}
 	ff = folder(from); ft = folder(to)
