@@ -27,6 +27,8 @@ FNR == 1 { incomment = 0; pending = "" }
 # The line without comments (a space each) and without the text of string
 # and character literals (an empty pair of quotes each).
 function code(s,   out, i, c, q) {
+	if (!incomment && s !~ /[\/"'"'"']/) return s   # most lines: nothing to strip
+	if (incomment && index(s, "*/") == 0) return ""
 	out = ""
 	for (i = 1; i <= length(s); i++) {
 		c = substr(s, i, 1)
