@@ -112,6 +112,12 @@ $(B)/%.o: %.c | $(B)/gen/bt_sql.h $(B)/gen/bt_lua.h $(B)/gen/bt_html.h $(PB:=.h)
 
 $(B)/engine/cli/main.o: CFLAGS += -DBT_VERSION='"$(VERSION)"'
 
+# The family test's relabeling loops, vectorized: -O2's cost model leaves
+# them scalar, and its sqrt never needs errno. The same bits, ~2x faster.
+VECTORIZE := $(shell $(CC) -Werror -fvect-cost-model=cheap -fno-math-errno -c -x c /dev/null \
+	-o /dev/null 2>/dev/null && echo -fvect-cost-model=cheap -fno-math-errno)
+$(B)/engine/compare/family.o: CFLAGS += $(VECTORIZE)
+
 $(B)/libbt.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
