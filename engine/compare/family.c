@@ -84,18 +84,18 @@ static void head_sums(const struct fam *f, size_t j, double *hs, double *hq)
 
 /* A relabeling's constants: m head runs and n base runs, as doubles, less
  * one, and whether each side has a variance (a side of one run has not). */
-struct sides { double dm, dn, dm1, dn1, km, kn; };
+struct split_sizes { double dm, dn, dm1, dn1, km, kn; };
 
-static struct sides sides_of(size_t m, size_t n)
+static struct split_sizes split_sizes_of(size_t m, size_t n)
 {
-	struct sides c = { (double)m, (double)n, m > 1 ? (double)m - 1 : 1, n > 1 ? (double)n - 1 : 1,
+	struct split_sizes c = { (double)m, (double)n, m > 1 ? (double)m - 1 : 1, n > 1 ? (double)n - 1 : 1,
 			   m > 1, n > 1 };
 	return c;
 }
 
 /* T from a test's head sums and totals; s0 squared. Inline and without
  * branches, so that column_stats' loop vectorizes. */
-static inline double tstat(double hs, double hq, double sum, double sq, double s0sq, const struct sides *c)
+static inline double tstat(double hs, double hq, double sum, double sq, double s0sq, const struct split_sizes *c)
 {
 	double bs = sum - hs, bq = sq - hq, mh = hs / c->dm, mb = bs / c->dn;
 	double vh = (hq - hs * mh) / c->dm1, vb = (bq - bs * mb) / c->dn1;
@@ -139,7 +139,7 @@ static void column_stats(struct fam *f)
 	const double *restrict hs = f->hs, *restrict hq = f->hq, *restrict sum = f->dsum;
 	const double *restrict sq = f->dsq, *restrict s0 = f->ds0;
 	double *restrict t = f->dt;
-	const struct sides c = sides_of(m, n);
+	const struct split_sizes c = split_sizes_of(m, n);
 
 	for (k = 0; k < nd; k++)
 		t[k] = tstat(hs[k], hq[k], sum[k], sq[k], s0[k], &c);
@@ -152,7 +152,7 @@ static void stats(struct fam *f, const size_t *idx)
 {
 	size_t j, i, k, m = f->nh, nd = f->nd;
 	double *restrict hs = f->hs, *restrict hq = f->hq;
-	const struct sides c = sides_of(m, f->nruns - m);
+	const struct split_sizes c = split_sizes_of(m, f->nruns - m);
 
 	for (i = 0; i < m; i++)
 		f->in[idx[i]] = 1;
