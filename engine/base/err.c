@@ -35,5 +35,7 @@ int bt_err_exit_status(int code)
 		return 4;
 	if (code == BT_EUNDECIDED)
 		return 5;
+	if (code == BT_EMORE)
+		return 6;
 	return code == BT_EGATE ? 3 : 1;
 }

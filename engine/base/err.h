@@ -16,7 +16,8 @@ enum {
 	BT_EXLSX,    /* spreadsheet writer failed */
 	BT_EGATE,    /* a gate failed: findings at --fail-on, or a regression */
 	BT_EBATCH,   /* a batch ran to its end, but some of its traces failed */
-	BT_EUNDECIDED   /* compare --require-decision: the runs decided nothing */
+	BT_EUNDECIDED,  /* compare --require-decision: the runs decided nothing */
+	BT_EMORE        /* compare --sequential: not decided yet, run more */
 };
 
 struct bt_err {

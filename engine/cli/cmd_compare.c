@@ -306,7 +306,9 @@ static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, s
 	if (c->count[BT_VD_REGRESSED])
 		return bt_err_set(err, BT_EGATE, "gate failed: %zu of %zu gated metrics regressed",
 				  c->count[BT_VD_REGRESSED], c->ngated);
-	if (o->require_decision && c->overall == BT_VD_INCONCLUSIVE)
+	if (c->seq.on && !c->seq.decided && c->seq.more)
+		return bt_err_set(err, BT_EMORE, "%s (--sequential)", c->headline);
+	if ((o->require_decision || c->seq.on) && c->overall == BT_VD_INCONCLUSIVE)
 		return bt_err_set(err, BT_EUNDECIDED, "no decision: %s (--require-decision)", c->headline);
 	if (o->fail_inconclusive && c->count[BT_VD_INCONCLUSIVE])
 		return bt_err_set(err, BT_EGATE, "gate failed: %zu gated metrics inconclusive "
@@ -332,6 +334,7 @@ static void cmp_opts(const struct bt_opts *o, const struct sides *sd, struct bt_
 		bt_gates_hooks(gates, hooks);
 	co->def = o->gate;
 	co->holm = sd->summaries;
+	co->sequential = o->sequential;
 	gated(o, sd, &co->globs, &co->nglobs);
 	co->hooks = gates ? hooks : NULL;
 	co->rules = o->gates;
@@ -449,6 +452,9 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 		rc = run_compare(&o, &sd, &rs, gates, &c, &outs, err);
 	if (!rc)
 		rc = verdict_status(&o, &c, err);
+	if (!rc && !o.quiet && c.overall == BT_VD_INCONCLUSIVE)   /* exit 0, but said: nothing passed */
+		fprintf(stderr, "btrace-analyze: note: nothing decided: %s; --require-decision exits 5 "
+			"(or --sequential)\n", c.headline);
 done:
 	if (!o.quiet)
 		print_warnings(&rs, o.verbose);

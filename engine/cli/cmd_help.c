@@ -51,7 +51,8 @@ static const char overview[] =
 	"  help      show help for a command; 'help rules' documents rule files\n"
 	"\n"
 	"exit status: 0 ok, 1 bad input or runtime error, 2 usage error, 3 gate failed,\n"
-	"4 some of a batch's traces failed, 5 compare --require-decision decided nothing\n";
+	"4 some of a batch's traces failed, 5 compare --require-decision decided nothing,\n"
+	"6 compare --sequential: run more\n";
 
 /* A command's usage line, its text, the options of its table and the
  * text after them. */

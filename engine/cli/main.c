@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	rc = fn(argc, argv, &err);
 	bt_progress_stop();   /* its line cleared before anything else is said */
 	if (rc && err.code) {
-		bt_cmd_say("error", err.msg);
+		bt_cmd_say(err.code == BT_EMORE ? "note" : "error", err.msg);   /* run more: no failure */
 		if (err.code == BT_EUSAGE)
 			fprintf(stderr, "usage: see 'btrace-analyze help'\n");
 	}

@@ -280,6 +280,11 @@ static const struct bt_opt opt_require_decision = {
 	.name = "--require-decision", .help = "exit 5 when the runs decide nothing (the verdict is\n"
 	"inconclusive: too few runs, or too noisy): CI runs more and compares again",
 	.kind = BT_OPTK_FLAG, .field = F(require_decision) };
+static const struct bt_opt opt_sequential = {
+	.name = "--sequential", .help = "for CI that adds runs as it goes: decide only at 6, 8, 10, 13, 16 and\n"
+	"20 runs a side, each look at alpha / 6; exit 0 unchanged or improved, 3 regressed,\n"
+	"6 run more (the headline says how many), 5 no decision after the last look",
+	.kind = BT_OPTK_FLAG, .field = F(sequential) };
 static const struct bt_opt opt_fail_inconclusive = {
 	.name = "--fail-inconclusive", .help = "exit 3 also when a gated metric is inconclusive",
 	.kind = BT_OPTK_FLAG, .field = F(fail_inconclusive) };
@@ -312,7 +317,7 @@ static const struct bt_opt opt_cmp_verbose = { .name = "--verbose", .alias = "-v
 					       .kind = BT_OPTK_FLAG, .field = F(verbose) };
 static const struct bt_opt *const compare_opts[] = {
 	&opt_outputs, &opt_cmp_format, &opt_base, &opt_head, &opt_max_regress, &opt_noise_floor, &opt_alpha,
-	&opt_metric, &opt_fail_inconclusive, &opt_require_decision, &opt_gates, &opt_top, &opt_analyze_rules, &opt_analyze_set,
+	&opt_metric, &opt_fail_inconclusive, &opt_require_decision, &opt_sequential, &opt_gates, &opt_top, &opt_analyze_rules, &opt_analyze_set,
 	&opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_width, &opt_quiet, &opt_cmp_verbose, NULL
 };
 const struct bt_optcmd bt_optab_compare = {

@@ -53,6 +53,7 @@ struct bt_opts {
 	struct bt_gate gate;       /* --max-regress, --noise-floor, --alpha over the defaults */
 	int fail_inconclusive;
 	int require_decision;
+	int sequential;
 	int top;                   /* --top N, default 10 */
 	const char **calib;        /* --calibrate R...: runs of one build */
 	int ncalib;

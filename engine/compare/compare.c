@@ -358,6 +358,11 @@ static void judge(struct bt_cmp_metric *m)
 	struct bt_buf why = BT_BUF_INIT;
 	double worse = g->higher_is_better ? -m->delta : m->delta;
 
+	/* equivalence: the interval reaches its level (tiny samples' [min,
+	 * max] may not) and lies inside the threshold on both sides */
+	m->equivalent = m->tested && g->alpha < 0.5 && m->eq.level >= 1 - 2 * g->alpha - 1e-12 &&
+			m->eq.lo > -m->threshold && m->eq.hi < m->threshold;
+
 	if (!m->base.n || !m->head.n) {
 		m->verdict = BT_VD_INCONCLUSIVE;
 		bt_buf_addf(&why, "missing from the %s runs", m->base.n ? "head" : "base");
@@ -368,13 +373,24 @@ static void judge(struct bt_cmp_metric *m)
 		bt_cmp_amount(m->unit, m->threshold, &why);
 		bt_buf_addf(&why, "); %zu + %zu runs can reach p < %g", runs_needed(g->alpha), runs_needed(g->alpha),
 			    g->alpha);
+	} else if (m->equivalent) {
+		m->verdict = BT_VD_UNCHANGED;
+		bt_buf_adds(&why, "shown within the threshold (");
+		bt_cmp_amount(m->unit, m->threshold, &why);
+		if (m->sampled_floor)
+			bt_buf_adds(&why, ": the samples place a method's bounds no finer");
+		bt_buf_addf(&why, "): the shift's %.3g %% interval, ", 100 * m->eq.level);
+		bt_cmp_amount(m->unit, m->eq.lo, &why);
+		bt_buf_adds(&why, " to ");
+		bt_cmp_amount(m->unit, m->eq.hi, &why);
+		bt_buf_adds(&why, ", lies inside it (equivalence)");
 	} else if (fabs(m->delta) <= m->threshold) {
 		m->verdict = BT_VD_UNCHANGED;
 		bt_buf_adds(&why, "within the threshold (");
 		bt_cmp_amount(m->unit, m->threshold, &why);
 		if (m->sampled_floor)
 			bt_buf_adds(&why, ": the samples place a method's bounds no finer");
-		bt_buf_addf(&why, "), p = %.3g", m->mwu.p);
+		bt_buf_addf(&why, "), p = %.3g; its interval reaches beyond, so not shown equivalent", m->mwu.p);
 	} else if (bt_cmp_p(m) < g->alpha) {
 		m->verdict = worse > 0 ? BT_VD_REGRESSED : BT_VD_IMPROVED;
 		bt_buf_adds(&why, "beyond the threshold (");
@@ -419,6 +435,8 @@ static int fill_metric(struct bt_compare *c, struct bt_cmp_metric *m, double *x,
 	rc = bt_stats_mwu(x, n, y, k, BT_STATS_AUTO, &m->mwu, err);
 	if (!rc)
 		rc = bt_stats_hl(x, n, y, k, 1 - m->gate.alpha, BT_STATS_AUTO, &m->hl, err);
+	if (!rc && m->gate.alpha < 0.5)   /* judged against the final threshold (judge) */
+		rc = bt_stats_hl(x, n, y, k, 1 - 2 * m->gate.alpha, BT_STATS_AUTO, &m->eq, err);
 	return rc;
 }
 
@@ -620,6 +638,8 @@ static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, do
 		m->gate.gated = chosen(o, m->name);
 		if (h && h->thresholds && (rc = h->thresholds(h->ctx, m->name, &m->gate, err)))
 			break;
+		if (c->seq.on)   /* a look's share of the metric's alpha */
+			m->gate.alpha = m->gate.alpha / BT_CMP_NLOOKS;
 		if (!m->gate.gated && bt_metric_per_method(m->name))
 			continue;   /* the diff and the causes show these */
 		if (c->msg_window && bt_metric_in_window(m->name))
@@ -651,6 +671,79 @@ static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, do
 	return BT_OK;
 }
 
+const size_t bt_cmp_looks[BT_CMP_NLOOKS] = { 6, 8, 10, 13, 16, 20 };
+
+/* Where n runs a side stand in the looks, before any metric is judged. */
+static void seq_start(struct bt_compare *c)
+{
+	size_t i;
+
+	c->seq.on = 1;
+	c->seq.n = c->nbase < c->nhead ? c->nbase : c->nhead;
+	c->seq.plain_alpha = c->def.alpha;
+	c->seq.alpha = c->def.alpha / BT_CMP_NLOOKS;
+	for (i = 0; i < BT_CMP_NLOOKS; i++) {
+		if (c->seq.n == bt_cmp_looks[i])
+			c->seq.look = i + 1;
+		if (c->seq.n < bt_cmp_looks[i]) {
+			c->seq.more = bt_cmp_looks[i] - c->seq.n;
+			break;
+		}
+	}
+	if (c->seq.n > bt_cmp_looks[BT_CMP_NLOOKS - 1])   /* past the last: read as the last */
+		c->seq.look = BT_CMP_NLOOKS;
+}
+
+/* The totals a sequence must show within their thresholds to stop at
+ * "unchanged": what the app's users wait for (the start, the main
+ * thread's messages). Their parts (blocking by kind, waits, methods) are
+ * tested for a move in the family like every gated metric, but a tail
+ * (a rare long binder call) keeps a part's interval wide for many more
+ * runs than its total's, and the total holds the part. */
+static int seq_total(const char *name)
+{
+	static const char *const totals[] = {
+		"startup.ttid_ns", "startup.main.cpu_ns",
+		BT_CMP_MSGS "wall_ns", BT_CMP_MSGS "cpu_ns", BT_CMP_MSGS "alloc_bytes",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof totals / sizeof totals[0]; i++)
+		if (!strcmp(name, totals[i]))
+			return 1;
+	return 0;
+}
+
+/* The look's decision, once the metrics are judged at its alpha. */
+static void seq_decide(struct bt_compare *c)
+{
+	double best = 1;
+	size_t i;
+
+	if (!c->seq.look) {
+		c->overall = BT_VD_INCONCLUSIVE;
+		return;
+	}
+	if (c->overall == BT_VD_UNCHANGED || c->overall == BT_VD_IMPROVED)
+		for (i = 0; i < c->nm; i++) {   /* the suspect of the smallest p */
+			const struct bt_cmp_metric *m = &c->m[i];
+			double worse = m->gate.higher_is_better ? -m->delta : m->delta, p = bt_cmp_p(m);
+			if (m->gate.gated && worse > m->threshold && p < c->seq.plain_alpha && (!c->seq.suspect || p < best))
+				c->seq.undecided = m->name, c->seq.suspect = 1, best = p;
+		}
+	if (c->overall == BT_VD_UNCHANGED)
+		for (i = 0; i < c->nm && !c->seq.undecided; i++) {
+			const struct bt_cmp_metric *m = &c->m[i];
+			if (m->gate.gated && seq_total(m->name) && !m->equivalent)
+				c->seq.undecided = m->name;
+		}
+	c->seq.decided = c->overall != BT_VD_INCONCLUSIVE && !c->seq.undecided;
+	if (!c->seq.decided)
+		c->overall = BT_VD_INCONCLUSIVE;
+	else
+		c->seq.more = 0;
+}
+
 int bt_compare_run(struct bt_compare *c, const struct bt_runs *runs, const struct bt_cmp_opts *o,
 		   struct bt_err *err)
 {
@@ -665,9 +758,15 @@ int bt_compare_run(struct bt_compare *c, const struct bt_runs *runs, const struc
 	c->holm = o->holm;
 	for (r = 0; r < runs->nruns; r++)
 		runs->run[r].side == BT_BASE ? c->nbase++ : c->nhead++;
+	if (o->sequential) {
+		seq_start(c);
+		c->def.alpha = c->seq.alpha;
+	}
 	message_scale(c, x);
 	sampling_resolution(c, x);
 	rc = compare_metrics(c, o, x, y, err);
+	if (!rc && c->seq.on)
+		seq_decide(c);
 	if (!rc) {
 		bt_cmp_causes(c, x);
 		bt_cmp_headline_build(c);

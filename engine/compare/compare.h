@@ -65,6 +65,40 @@ struct bt_cmp_cause {
 	double of_change;        /* delta over the metric's delta, in % */
 };
 
+/*
+ * Sequential mode: a CI adds runs to both sides and compares again after
+ * each; the verdict is read only at the looks (BT_CMP_LOOKS runs a side),
+ * each at alpha / BT_CMP_NLOOKS, so that stopping at whichever look first
+ * decides keeps the error of the whole sequence within alpha (Bonferroni
+ * over the looks). A look decides "regressed" or "improved" as a plain
+ * compare does at its alpha; "unchanged" or "improved" not while a gated
+ * metric moved worse beyond its threshold with a p under alpha (a plain
+ * compare's regression, not yet the look's: the next look tells); and
+ * "unchanged" only when, beside that,
+ * the gated totals (startup TTID and main-thread CPU, the main thread's
+ * messages' wall, CPU and allocations) are shown within their thresholds
+ * (equivalence at the look's alpha); their parts (blocking by kind,
+ * waits, methods) are too many and too noisy to be shown within at these
+ * run counts: the family-wise test says they did not move. Otherwise:
+ * run `more` runs a side to the next look; after the last one, no
+ * decision.
+ */
+#define BT_CMP_NLOOKS 6
+extern const size_t bt_cmp_looks[BT_CMP_NLOOKS];
+struct bt_cmp_seq {
+	int on;
+	size_t n;                /* runs a side: the smaller side's */
+	size_t look;             /* 1-based index of the look n is at, 0 between looks */
+	size_t more;             /* runs a side to the next look; 0 when decided or past the last */
+	int decided;             /* at a look, and regressed, improved or shown unchanged */
+	double alpha;            /* a look's */
+	const char *undecided;   /* at a look: the first gated total not shown within, or the
+				  * first metric moved worse (suspect), or NULL */
+	int suspect;             /* undecided moved worse beyond its threshold with a p below
+				  * alpha, not the look's: what a plain compare would fail */
+	double plain_alpha;      /* alpha, before the looks share it */
+};
+
 struct bt_cmp_metric {
 	const char *name;        /* the runs' copy */
 	char *label;             /* for people: "startup main-thread CPU" (owned) */
@@ -77,6 +111,11 @@ struct bt_cmp_metric {
 	int tested;              /* mwu and hl filled: two or more runs a side */
 	struct bt_stats_mwu mwu;
 	struct bt_stats_shift hl;
+	/* Equivalence (two one-sided tests at alpha): the shift's interval at
+	 * level 1 - 2 alpha, and whether it lies inside +-threshold, which
+	 * shows the metric unchanged within it rather than only not moved. */
+	struct bt_stats_shift eq;
+	int equivalent;
 	double min_p;            /* smallest p these run counts can give */
 	int in_family;           /* gated and in every run: t and p_adj filled */
 	double t, p_adj;         /* regularised Welch t; family-wise adjusted p */
@@ -145,6 +184,7 @@ struct bt_compare {
 	uint32_t *win_alt;            /* by metric id: its window metric's id + 1, 0 none */
 	double resolution_ns;         /* the runs' median BT_CMP_RESOLUTION, 0 without: the main
 				       * thread's methods move by less unseen (their floor) */
+	struct bt_cmp_seq seq;        /* --sequential, else seq.on 0 */
 };
 
 /* Called for each metric before the verdict (to set its thresholds) and
@@ -165,6 +205,7 @@ struct bt_cmp_opts {
 	 * Mann-Whitney p (family.h) instead of max-T: for runs that are no
 	 * traces' joint values (a fleet summary's distributions, fleetcmp.h). */
 	int holm;
+	int sequential;               /* see struct bt_cmp_seq */
 };
 
 /* Main-thread totals over the messages after the start (lua/gate.lua);

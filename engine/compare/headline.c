@@ -193,6 +193,46 @@ static void method_clause(const struct bt_compare *c, const struct bt_cmp_metric
 	}
 }
 
+/* The label of metric name, for people. */
+static const char *label_of(const struct bt_compare *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nm; i++)
+		if (c->m[i].name == name)
+			return c->m[i].label;
+	return name;
+}
+
+/* A sequence that has not decided: how many runs more, and why. */
+static void undecided(const struct bt_compare *c, struct bt_buf *b)
+{
+	const struct bt_cmp_seq *q = &c->seq;
+	size_t i;
+
+	if (q->more)
+		bt_buf_addf(b, "run %zu more a side: ", q->more);
+	else
+		bt_buf_adds(b, "inconclusive: no decision at the last look: ");
+	if (!q->look) {
+		bt_buf_adds(b, "the sequence looks at");
+		for (i = 0; i < BT_CMP_NLOOKS; i++)
+			bt_buf_addf(b, "%s %zu", i == 0 ? "" : i + 1 < BT_CMP_NLOOKS ? "," : " and", bt_cmp_looks[i]);
+		bt_buf_addf(b, " runs a side (%zu + %zu so far)", c->nbase, c->nhead);
+		return;
+	}
+	bt_buf_addf(b, "at look %zu of %d (%zu runs a side, alpha %.3g a look) ", q->look, BT_CMP_NLOOKS, q->n,
+		    q->alpha);
+	if (q->suspect)
+		bt_buf_addf(b, "%s moved worse beyond its threshold with p < %.3g, not yet < %.3g",
+			    label_of(c, q->undecided), q->plain_alpha, q->alpha);
+	else if (q->undecided)
+		bt_buf_addf(b, "nothing moved, but %s is not yet shown within its threshold", label_of(c, q->undecided));
+	else
+		bt_buf_addf(b, "%zu of %zu gated metrics moved beyond their thresholds without reaching p < %.3g",
+			    c->count[BT_VD_INCONCLUSIVE], c->ngated, q->alpha);
+}
+
 void bt_cmp_headline_build(struct bt_compare *c)
 {
 	static const enum bt_verdict pick[] = { BT_VD_REGRESSED, BT_VD_IMPROVED };
@@ -200,6 +240,11 @@ void bt_cmp_headline_build(struct bt_compare *c)
 	struct bt_buf b = BT_BUF_INIT;
 	size_t i;
 
+	if (c->seq.on && !c->seq.decided) {
+		undecided(c, &b);
+		c->headline = bt_buf_detach(&b, NULL);
+		return;
+	}
 	bt_buf_addf(&b, "%s: ", bt_verdict_name[c->overall]);
 	for (i = 0; i < 2 && !m; i++)
 		if (c->overall == pick[i] || (c->overall == BT_VD_INCONCLUSIVE && pick[i] == BT_VD_IMPROVED))
@@ -236,10 +281,17 @@ void bt_cmp_headline_build(struct bt_compare *c)
 		bt_buf_addf(&b, "%zu of %zu gated metrics moved beyond their thresholds without reaching "
 			    "p < %g", c->count[BT_VD_INCONCLUSIVE], c->ngated, c->def.alpha);
 	} else {
+		size_t eq = 0;
+		for (i = 0; i < c->nm; i++)
+			eq += c->m[i].gate.gated && c->m[i].equivalent;
 		bt_buf_addf(&b, "none of %zu gated metrics moved beyond its threshold", c->ngated);
 		if (c->resolution_ns > c->def.floor_ns)   /* what the runs could not see */
 			bt_buf_addf(&b, " (a main-thread method's in the start: %.3g ms, the samples' resolution)",
 				    c->resolution_ns / 1e6);
+		bt_buf_addf(&b, "; %zu shown within it (equivalence at alpha %.3g)", eq, c->def.alpha);
 	}
+	if (c->seq.on)
+		bt_buf_addf(&b, " (sequential: look %zu of %d, %zu runs a side, alpha %.3g a look)", c->seq.look,
+			    BT_CMP_NLOOKS, c->seq.n, c->seq.alpha);
 	c->headline = bt_buf_detach(&b, NULL);
 }

@@ -186,6 +186,34 @@ static void family_test(struct bt_jsonw *w, const struct bt_cmp_metric *m)
 	bt_jsonw_end_object(w);
 }
 
+static void sequential(struct bt_jsonw *w, const struct bt_compare *c)
+{
+	const struct bt_cmp_seq *q = &c->seq;
+	size_t i;
+
+	if (!q->on)
+		return;
+	bt_jsonw_key(w, "sequential");
+	bt_jsonw_begin_object(w);
+	bt_jsonw_key(w, "looks");
+	bt_jsonw_begin_array(w);
+	for (i = 0; i < BT_CMP_NLOOKS; i++)
+		bt_jsonw_int(w, (int64_t)bt_cmp_looks[i]);
+	bt_jsonw_end_array(w);
+	num(w, "runs", (double)q->n);
+	num(w, "look", (double)q->look);
+	num(w, "alpha", q->alpha);
+	bt_jsonw_key(w, "decided");
+	bt_jsonw_bool(w, q->decided);
+	num(w, "more", (double)q->more);
+	bt_jsonw_key(w, "not_shown_within");
+	if (q->undecided)
+		bt_jsonw_cstr(w, q->undecided);
+	else
+		bt_jsonw_null(w);
+	bt_jsonw_end_object(w);
+}
+
 static void family(struct bt_jsonw *w, const struct bt_compare *c)
 {
 	bt_jsonw_key(w, "family");
@@ -198,6 +226,7 @@ static void family(struct bt_jsonw *w, const struct bt_compare *c)
 	bt_jsonw_bool(w, c->fam.exact);
 	num(w, "min_p", c->fam.min_p);
 	bt_jsonw_end_object(w);
+	sequential(w, c);
 }
 
 static void metric(struct bt_jsonw *w, const struct bt_compare *c, const struct bt_cmp_metric *m,
@@ -249,6 +278,18 @@ static void metric(struct bt_jsonw *w, const struct bt_compare *c, const struct 
 		num(w, "hi", m->hl.hi);
 		num(w, "level", m->hl.level);
 		bt_jsonw_end_object(w);
+		bt_jsonw_key(w, "equivalence");
+		if (m->gate.alpha < 0.5) {
+			bt_jsonw_begin_object(w);
+			num(w, "lo", m->eq.lo);
+			num(w, "hi", m->eq.hi);
+			num(w, "level", m->eq.level);
+			bt_jsonw_key(w, "within");
+			bt_jsonw_bool(w, m->equivalent);
+			bt_jsonw_end_object(w);
+		} else {
+			bt_jsonw_null(w);
+		}
 		bt_jsonw_end_object(w);
 	}
 	family_test(w, m);

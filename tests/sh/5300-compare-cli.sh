@@ -125,12 +125,14 @@ like "$(cat "$T/err")" "^btrace-analyze: warning: 1 of 5 runs \\('$T/h1'\\): hea
 	"a truncated count: its run"
 is "$(sed 's/.*\[\([a-z0-9_]*\),.*/\1/' "$T/err" | sort | uniq -d)" "" "no kind is told twice"
 like "$(cat "$T/err")" "^btrace-analyze: wrote $T/w.json \\(" "the output is told (issue 36 item 1)"
-is "$(grep -v '^btrace-analyze: wrote ' "$T/err" | sed 's/.*\[\([a-z0-9_]*\),.*/\1/' | sort | tr '\n' ' ')" \
+is "$(grep -v '^btrace-analyze: \(wrote \|note: \)' "$T/err" | sed 's/.*\[\([a-z0-9_]*\),.*/\1/' | sort | tr '\n' ' ')" \
 	"$(for r in b1 b2 b3 h1 h2; do jq_ "$T/$r.json" '"\n".join(x["code"] for x in d["diagnostics"])'; done | sort -u | grep -v -x -e unlinked_wait -e orphan_waker | tr '\n' ' ')" \
 	"every kind the runs' reports list, and no other (but the routine ones)"
+like "$(cat "$T/err")" "^btrace-analyze: note: nothing decided: inconclusive: need more runs: 3 \\+ 2 cannot reach" \
+	"3 + 2 runs decide nothing, and stderr says so"
 # shellcheck disable=SC2086
 "$BIN" compare -v --base $BASE --head $HEAD -o "$T/w.json" 2>"$T/err"
-is "$(grep -v '^btrace-analyze: wrote ' "$T/err" | sed 's/.*\[\([a-z0-9_]*\),.*/\1/' | sort | tr '\n' ' ')" \
+is "$(grep -v '^btrace-analyze: \(wrote \|note: \)' "$T/err" | sed 's/.*\[\([a-z0-9_]*\),.*/\1/' | sort | tr '\n' ' ')" \
 	"$(for r in b1 b2 b3 h1 h2; do jq_ "$T/$r.json" '"\n".join(x["code"] for x in d["diagnostics"])'; done | sort -u | tr '\n' ' ')" \
 	"-v: every kind the runs' reports list, the routine ones too"
 "$BIN" compare --base "$T/b1" "$T/b2" "$T/b3" "$T/b1.json" --head "$T/h2" 2>"$T/err" >/dev/null
