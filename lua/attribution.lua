@@ -19,6 +19,7 @@
 
 -- The measures compare gates by default come with the report.
 bt.builtin("gate")
+bt.builtin("frames")   -- the main thread's display frames, where the trace has them
 
 local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
 

@@ -217,6 +217,32 @@ CREATE TABLE display_frames (
 	is_buffer           INTEGER
 );
 
+-- The main thread's display frames (engine/startup/frames.h): each UI
+-- frame (Choreographer.doFrame, Choreographer#doFrame N) in time order, the
+-- N of its name (vsync, NULL without), its main-thread span (ts, dur) and
+-- its end (end_ts: its RenderThread draw's end where the trace has the
+-- draw, draw_ts and draw_dur, else its own), the display's refresh period,
+-- the vsync tick at or before its start (expected_ts) and its deadline one
+-- period later; janky when it ended after the deadline, missed_vsyncs the
+-- vsyncs it missed, and for a janky frame the cause: its methods by self
+-- time, its blocking by kind with the holder of its longest wait.
+CREATE TABLE ui_frames (
+	id            INTEGER PRIMARY KEY,
+	tid           INTEGER NOT NULL,
+	ts            INTEGER NOT NULL,
+	vsync         INTEGER,
+	dur           INTEGER NOT NULL,
+	end_ts        INTEGER NOT NULL,
+	period_ns     INTEGER NOT NULL,
+	expected_ts   INTEGER NOT NULL,
+	deadline_ts   INTEGER NOT NULL,
+	janky         INTEGER NOT NULL,
+	missed_vsyncs INTEGER NOT NULL,
+	draw_ts       INTEGER,
+	draw_dur      INTEGER,
+	cause         TEXT
+);
+
 -- Points in time a trace marks, without a duration: Perfetto TrackEvent
 -- instants (TYPE_INSTANT, legacy phases i/I/n) and atrace I|pid|NAME on a
 -- thread (tid set, track NULL; Perfetto: the app's threads only; systrace:

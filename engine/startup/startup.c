@@ -19,6 +19,7 @@
 #include "engine/profile/profile.h"
 #include "engine/db/rows.h"
 #include "engine/startup/display.h"
+#include "engine/startup/frames.h"
 #include "engine/startup/startup.h"
 
 #define STARTUP_MAX_SLICES 400000   /* the main thread's, kept until the first frame */
@@ -110,6 +111,7 @@ struct bt_startup {
 	size_t nblk, bcap;
 	int64_t interval;          /* how finely its samples in the window place a bound (bound_gap) */
 	struct bt_display disp;    /* the main thread's frames and every thread's draws */
+	struct bt_frames *frames;  /* their methods, for ui_frames' causes */
 	int fd_shown;              /* a frame ended after reportFullyDrawn: the full display's */
 };
 
@@ -149,6 +151,7 @@ static struct bt_startup *startup_new(int64_t tid)
 	st->tid = tid;
 	st->app_depth = -1;
 	bt_display_init(&st->disp);
+	st->frames = bt_frames_new();
 	return st;
 }
 
@@ -210,6 +213,7 @@ void bt_startup_free(struct bt_startup *st)
 	free(st->v);
 	free(st->blk);
 	bt_display_release(&st->disp);
+	bt_frames_free(st->frames);
 	free(st);
 }
 
@@ -295,6 +299,7 @@ void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
 	}
 	if (!st->have_first || s->ts < st->first_ts)
 		st->first_ts = s->ts, st->have_first = 1;
+	bt_frames_slice(st->frames, s, ph == 1 + PH_FRAME);
 	if (ph == ROLE_DRAW)
 		ph = 0;
 	if (ph)
@@ -824,7 +829,24 @@ static int store_phases(const struct bt_startup *st, struct bt_db *db, const str
 	return rc;
 }
 
+static int store_start(struct bt_startup *st, struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
+
+/* iOS marks its first frame by a CA::Transaction commit, which is no
+ * vsync's frame: no display frames from it. */
+static int ios_frames(const struct bt_startup *st)
+{
+	return st->disp.nui && st->disp.ui[0].frame < st->nframes && st->names[st->disp.ui[0].frame] &&
+	       strstr(st->names[st->disp.ui[0].frame], "CA::Transaction::commit(");
+}
+
 int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
+{
+	int rc = ios_frames(st) ? BT_OK : bt_frames_store(st->frames, &st->disp, st->tid, db, err);
+
+	return rc ? rc : store_start(st, db, diag, err);
+}
+
+static int store_start(struct bt_startup *st, struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
 {
 	const struct found *ph = st->ph;
 	struct bt_display_hit first, full;

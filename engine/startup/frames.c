@@ -1,0 +1,509 @@
+/*
+ * The main thread's display frames (frames.h): per frame, its methods'
+ * self time as its slices stream by; at the end, the period, the vsync
+ * grid, each frame's deadline and jank, a janky frame's cause line.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/base/alloc.h"
+#include "engine/base/names.h"
+#include "engine/db/rows.h"
+#include "engine/profile/profile.h"
+#include "engine/startup/frames.h"
+
+#define TOP 2                    /* methods a cause line names */
+#define GAP_MIN 4000000LL        /* frame-to-frame gaps read for the cadence */
+#define GAP_MAX 25000000LL
+#define PHASE_BIN 100000LL       /* the grid's phase, to 0.1 ms */
+#define PHASE_NEAR 300000LL      /* on-time starts: this close to the densest ones */
+#define PHASE_LEAD 150000LL      /* the tick: this long before the on-time starts (a sampled start
+				  * is placed ~50 us off its true one) */
+#define CAUSE_MIN 1000000LL      /* a cause shorter than 1 ms is not named */
+
+#define BUF_MAX 65536            /* main-thread slices kept between frames */
+#define NIDLE 4                  /* waits for work kept after a frame */
+
+/* A frame as its slices came: its methods with the most self time, and
+ * what the main thread did between the frame before and it. */
+struct frame_methods {
+	int64_t ts;
+	uint32_t frame[TOP];
+	int64_t ns[TOP];
+	int64_t prev_end;         /* the frame before's end, or -1 */
+	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* the first waits for work after it */
+	int nidle;
+};
+
+/* A main-thread slice's self time, kept until the frame that holds it. */
+struct kept_slice {
+	int64_t ts, self;
+	uint32_t frame;
+};
+
+/* Slices come as they end, children first: a frame's slices have come
+ * just before it, after every slice that ended before it began. */
+struct bt_frames {
+	struct frame_methods *v;
+	size_t n, cap;
+	struct kept_slice *buf;   /* the slices since the last frame */
+	size_t nbuf, bcap;
+	int64_t *sum;             /* by method frame id: self time in the frame at hand */
+	size_t scap;
+	uint32_t *touched;        /* the ids with a sum, to reset */
+	size_t nt, tcap;
+	int64_t last_end;         /* the last frame's end, or -1 */
+	int idle_any;             /* the trace has idle slices (the idle policy ran) */
+	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* idle slices since, the first NIDLE */
+	int nidle;
+};
+
+struct bt_frames *bt_frames_new(void)
+{
+	struct bt_frames *f = bt_xcalloc(1, sizeof(struct bt_frames));
+
+	f->last_end = -1;
+	return f;
+}
+
+void bt_frames_free(struct bt_frames *f)
+{
+	if (!f)
+		return;
+	free(f->v);
+	free(f->buf);
+	free(f->sum);
+	free(f->touched);
+	free(f);
+}
+
+static void add(struct bt_frames *f, uint32_t id, int64_t ns)
+{
+	f->sum = bt_grow_zero(f->sum, sizeof *f->sum, &f->scap, (size_t)id);
+	if (!f->sum[id]) {
+		BT_GROW(f->touched, f->nt + 1, f->tcap);
+		f->touched[f->nt++] = id;
+	}
+	f->sum[id] += ns;
+}
+
+/* Frame s: the self time of the kept slices inside it, by method, its
+ * top kept; the buffer emptied (what is left began before it). */
+static void close_frame(struct bt_frames *f, const struct bt_slice *s)
+{
+	struct frame_methods *a;
+	size_t i;
+	int k;
+
+	BT_GROW(f->v, f->n + 1, f->cap);
+	a = &f->v[f->n++];
+	memset(a, 0, sizeof *a);
+	a->ts = s->ts;
+	a->prev_end = f->last_end;
+	a->nidle = f->nidle;
+	memcpy(a->idle_b, f->idle_b, sizeof a->idle_b);
+	memcpy(a->idle_e, f->idle_e, sizeof a->idle_e);
+	f->nidle = 0;
+	f->last_end = s->ts + s->dur;
+	for (i = 0; i < f->nbuf; i++)
+		if (f->buf[i].ts >= s->ts && f->buf[i].ts < s->ts + s->dur)
+			add(f, f->buf[i].frame, f->buf[i].self);
+	if (s->self_dur > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
+		add(f, (uint32_t)s->frame_id, s->self_dur);
+	for (i = 0; i < f->nt; i++) {
+		uint32_t id = f->touched[i];
+		int64_t ns = f->sum[id];
+		f->sum[id] = 0;
+		for (k = TOP; k > 0 && (ns > a->ns[k - 1] || (ns == a->ns[k - 1] && id < a->frame[k - 1])); k--)
+			if (k < TOP)
+				a->ns[k] = a->ns[k - 1], a->frame[k] = a->frame[k - 1];
+		if (k < TOP)
+			a->ns[k] = ns, a->frame[k] = id;
+	}
+	f->nt = 0;
+	f->nbuf = 0;
+}
+
+void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame)
+{
+	if (is_frame) {
+		close_frame(f, s);
+		return;
+	}
+	f->idle_any |= s->idle != 0;
+	if (s->idle && f->nidle < NIDLE) {
+		f->idle_b[f->nidle] = s->ts;
+		f->idle_e[f->nidle++] = s->ts + s->dur;
+	}
+	if (s->idle || s->self_dur <= 0 || s->frame_id <= 0 || s->frame_id >= UINT32_MAX)
+		return;
+	if (f->nbuf == BUF_MAX) {   /* a long stretch without frames: its older half goes */
+		memmove(f->buf, f->buf + BUF_MAX / 2, (BUF_MAX - BUF_MAX / 2) * sizeof *f->buf);
+		f->nbuf -= BUF_MAX / 2;
+	}
+	BT_GROW(f->buf, f->nbuf + 1, f->bcap);
+	f->buf[f->nbuf].ts = s->ts;
+	f->buf[f->nbuf].self = s->self_dur;
+	f->buf[f->nbuf++].frame = (uint32_t)s->frame_id;
+}
+
+static int by_methods_ts(const void *a, const void *b)
+{
+	const struct frame_methods *x = a, *y = b;
+
+	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+static int by_ts(const void *a, const void *b)
+{
+	const struct bt_dframe *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts ? 1 : (x->dur > y->dur) - (x->dur < y->dur);
+}
+
+static int by_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n), n > 0 (sorts v). */
+static int64_t median(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof *v, by_i64);
+	return v[(n - 1) / 2];
+}
+
+/* The period a Perfetto frame timeline expected, or 0. */
+static int timeline_period(struct bt_db *db, int64_t *out, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int64_t *v = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+
+	*out = 0;
+	if (bt_rows_open(&r, db, BT_SQL_UI_FRAMES_EXPECTED, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		BT_GROW(v, n + 1, cap);
+		v[n++] = bt_rows_int(r, 0);
+	}
+	bt_rows_close(r);
+	if (rc == 0 && n)
+		*out = median(v, n);
+	free(v);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+/* The cadence's period: the median gap between frames under GAP_MAX,
+ * snapped to a display's refresh rate. */
+static int64_t cadence_period(const struct bt_dframe *ui, size_t n)
+{
+	static const int64_t rates[] = { 6944444, 8333333, 11111111, 16666667 };   /* 144 .. 60 Hz */
+	int64_t *gap = bt_xcalloc(n + 1, sizeof *gap), m, best = rates[3];
+	size_t i, k = 0;
+	double d = INFINITY;
+
+	for (i = 1; i < n; i++)
+		if (ui[i].ts - ui[i - 1].ts >= GAP_MIN && ui[i].ts - ui[i - 1].ts <= GAP_MAX)
+			gap[k++] = ui[i].ts - ui[i - 1].ts;
+	if (k) {
+		m = median(gap, k);
+		for (i = 0; i < sizeof rates / sizeof rates[0]; i++)
+			if (fabs(log((double)m / (double)rates[i])) < d)
+				d = fabs(log((double)m / (double)rates[i])), best = rates[i];
+	}
+	free(gap);
+	return best;
+}
+
+/* The grid's phase in [0, period): frames begin just after their vsync,
+ * so the densest 0.3 ms of the frames' starts (modulo the period) holds
+ * those that began on time; the tick is a little before the earliest of
+ * them (their 5th percentile: a frame late by nearly a period lands
+ * there too). */
+static int64_t grid_phase(const struct bt_dframe *ui, size_t n, int64_t period)
+{
+	size_t nb = (size_t)((period + PHASE_BIN - 1) / PHASE_BIN), i, b, best = 0, bestn = 0, k = 0;
+	size_t *count = bt_xcalloc(nb + 1, sizeof *count);
+	int64_t mid, *off = bt_xcalloc(n + 1, sizeof *off), lo = 0;
+
+	for (i = 0; i < n; i++)
+		count[(size_t)((ui[i].ts % period + period) % period / PHASE_BIN) % nb]++;
+	for (b = 0; b < nb; b++) {
+		size_t c = count[(b + nb - 1) % nb] + count[b] + count[(b + 1) % nb];
+		if (c > bestn)
+			bestn = c, best = b;
+	}
+	mid = (int64_t)best * PHASE_BIN + PHASE_BIN / 2;
+	for (i = 0; i < n; i++) {   /* each start's offset from mid, in (-period / 2, period / 2] */
+		int64_t o = ((ui[i].ts - mid) % period + period) % period;
+		if (o > period / 2)
+			o -= period;
+		if (o >= -PHASE_NEAR && o <= PHASE_NEAR)
+			off[k++] = o;
+	}
+	if (k)
+		qsort(off, k, sizeof *off, by_i64), lo = off[k / 20];
+	free(count);
+	free(off);
+	return ((mid + lo - PHASE_LEAD) % period + period) % period;
+}
+
+/* The main thread's blocking records and waits, for the cause lines. */
+struct frame_block { int64_t ts, end; int kind; };
+struct frame_wait { int64_t ts, end; char *kind, *holder; };
+struct frame_evidence {
+	struct frame_block *b;
+	size_t nb, bcap;
+	struct frame_wait *w;
+	size_t nw, wcap;
+	char **names;             /* by frame id */
+	size_t nnames;
+	int loaded;
+};
+
+static int load_evidence(struct frame_evidence *e, struct bt_db *db, int64_t tid, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	e->loaded = 1;
+	if ((rc = bt_frame_names_load(db, &e->names, &e->nnames, err)))
+		return rc;
+	if (bt_rows_open(&r, db, BT_SQL_UI_FRAMES_BLOCKS, err))
+		return err->code;
+	bt_rows_bind_int(r, 1, tid);
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		int k = bt_block_kind_of(bt_rows_int(r, 0));
+		if (k < 0 || bt_rows_int(r, 2) <= bt_rows_int(r, 1))
+			continue;
+		BT_GROW(e->b, e->nb + 1, e->bcap);
+		e->b[e->nb].kind = k;
+		e->b[e->nb].ts = bt_rows_int(r, 1);
+		e->b[e->nb++].end = bt_rows_int(r, 2);
+	}
+	bt_rows_close(r);
+	if (rc < 0)
+		return err->code;
+	if (bt_rows_open(&r, db, BT_SQL_UI_FRAMES_WAITS, err))
+		return err->code;
+	bt_rows_bind_int(r, 1, tid);
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		const char *h = bt_rows_text(r, 3, NULL);
+		BT_GROW(e->w, e->nw + 1, e->wcap);
+		e->w[e->nw].kind = bt_xstrdup(bt_rows_text(r, 0, NULL) ? bt_rows_text(r, 0, NULL) : "");
+		e->w[e->nw].ts = bt_rows_int(r, 1);
+		e->w[e->nw].end = bt_rows_int(r, 2);
+		e->w[e->nw++].holder = h ? bt_xstrdup(h) : NULL;
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static void evidence_release(struct frame_evidence *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->nw; i++)
+		free(e->w[i].kind), free(e->w[i].holder);
+	free(e->w);
+	free(e->b);
+	bt_frame_names_free(e->names, e->nnames);
+}
+
+static int64_t overlap(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+	int64_t lo = a > c ? a : c, hi = b < d ? b : d;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+static void amount(int64_t ns, struct bt_buf *b)
+{
+	bt_buf_addf(b, " %.1f ms", (double)ns / 1e6);
+}
+
+/* One line: the frame's top methods, then its blocking by kind (largest
+ * first, the holder of the longest wait of that kind where one is known). */
+static char *cause_line(const struct frame_evidence *e, const struct frame_methods *a, int64_t ts, int64_t end)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	int64_t by[BT_BLOCK__COUNT] = { 0 };
+	size_t i;
+	int k, shown = 0;
+
+	for (k = 0; a && k < TOP; k++) {
+		if (a->ns[k] < CAUSE_MIN || !a->frame[k] || a->frame[k] >= e->nnames || !e->names[a->frame[k]])
+			continue;
+		bt_buf_adds(&b, shown++ ? ", " : "");
+		bt_name_short(e->names[a->frame[k]], strlen(e->names[a->frame[k]]), 1, &b);
+		amount(a->ns[k], &b);
+	}
+	for (i = 0; i < e->nb; i++)
+		by[e->b[i].kind] += overlap(e->b[i].ts, e->b[i].end, ts, end);
+	for (;;) {
+		int best = -1;
+		const struct frame_wait *w = NULL;
+		int64_t wl = 0;
+		for (k = 0; k < BT_BLOCK__COUNT; k++)
+			if (by[k] >= CAUSE_MIN && (best < 0 || by[k] > by[best]))
+				best = k;
+		if (best < 0)
+			break;
+		for (i = 0; i < e->nw; i++) {
+			int64_t o = overlap(e->w[i].ts, e->w[i].end, ts, end);
+			if (o > wl && e->w[i].holder && !strcmp(e->w[i].kind, bt_block_kind_name[best]))
+				wl = o, w = &e->w[i];
+		}
+		bt_buf_adds(&b, shown++ ? (shown == 1 ? "" : "; ") : "");
+		bt_buf_adds(&b, bt_block_kind_name[best]);
+		amount(by[best], &b);
+		if (w) {
+			bt_buf_adds(&b, " held by ");
+			bt_name_short(w->holder, strlen(w->holder), 1, &b);
+		}
+		by[best] = 0;
+	}
+	if (!shown)
+		bt_buf_adds(&b, "no method or wait of 1 ms or more");
+	return bt_buf_detach(&b, NULL);
+}
+
+/* The grid's tick at or before t. */
+static int64_t tick_at(int64_t t, int64_t phase, int64_t period)
+{
+	return t - ((t - phase) % period + period) % period;
+}
+
+/* Whether a frame could have been pending at tick t after the frame
+ * before (an animation or a scroll asks for the next vsync as a frame
+ * ends): not when the main thread was waiting for work at t, as a
+ * pending frame would have run then. So a frame that begins after a busy
+ * stretch spanning t was for t, and late. */
+static int pending_at(const struct frame_methods *a, int64_t t)
+{
+	int k;
+
+	for (k = 0; k < a->nidle; k++)
+		if (a->idle_b[k] <= t && t < a->idle_e[k])
+			return 0;
+	return a->nidle < NIDLE || t < a->idle_e[NIDLE - 1];
+}
+
+/* A frame timeline's expected frames by token (ascending). */
+struct expected_frame { int64_t token, ts, dur; };
+
+static int load_expected(struct bt_db *db, struct expected_frame **v, size_t *n, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*v = NULL, *n = 0;
+	if (bt_rows_open(&r, db, BT_SQL_UI_FRAMES_EXPECTED_BY_TOKEN, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		BT_GROW(*v, *n + 1, cap);
+		(*v)[*n].token = bt_rows_int(r, 0);
+		(*v)[*n].ts = bt_rows_int(r, 1);
+		(*v)[(*n)++].dur = bt_rows_int(r, 2);
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static const struct expected_frame *expected_of(const struct expected_frame *v, size_t n, int64_t token)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].token < token)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return token >= 0 && lo < n && v[lo].token == token ? &v[lo] : NULL;
+}
+
+/* The frame's methods, found by its start (the frames came in order). */
+static const struct frame_methods *methods_of(const struct bt_frames *f, int64_t ts)
+{
+	size_t lo = 0, hi = f->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->v[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->n && f->v[lo].ts == ts ? &f->v[lo] : NULL;
+}
+
+int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, struct bt_db *db,
+		    struct bt_err *err)
+{
+	struct bt_dframe *ui;
+	struct frame_evidence e;
+	struct expected_frame *xv = NULL;
+	int64_t period, phase, njank = 0;
+	size_t i, nx = 0;
+	int rc;
+
+	if (!d->nui)
+		return BT_OK;
+	if (f && f->n)
+		qsort(f->v, f->n, sizeof *f->v, by_methods_ts);
+	memset(&e, 0, sizeof e);
+	ui = bt_xcalloc(d->nui, sizeof *ui);
+	memcpy(ui, d->ui, d->nui * sizeof *ui);
+	qsort(ui, d->nui, sizeof *ui, by_ts);
+	if ((rc = timeline_period(db, &period, err)) == BT_OK && !period)
+		period = cadence_period(ui, d->nui);
+	phase = rc ? 0 : grid_phase(ui, d->nui, period);
+	if (!rc)
+		rc = load_expected(db, &xv, &nx, err);
+	for (i = 0; i < d->nui && !rc; i++) {
+		struct bt_display_hit hit;
+		int64_t exp, deadline, missed = 0;
+		char *cause = NULL;
+		const struct frame_methods *a = f ? methods_of(f, ui[i].ts) : NULL;
+		const struct expected_frame *x = expected_of(xv, nx, ui[i].vsync);
+		bt_display_of(d, &ui[i], &hit);
+		exp = tick_at(ui[i].ts, phase, period);
+		if (f && f->idle_any && a && a->prev_end >= 0 &&
+		    pending_at(a, tick_at(a->prev_end, phase, period) + period) &&
+		    tick_at(a->prev_end, phase, period) + period < exp)
+			exp = tick_at(a->prev_end, phase, period) + period;
+		deadline = exp + period;
+		if (x)   /* the frame timeline says when it should have started and ended */
+			exp = x->ts, deadline = x->ts + x->dur;
+		if (hit.end > deadline) {
+			missed = (hit.end - deadline + period - 1) / period;
+			njank++;
+			if (!e.loaded)
+				rc = load_evidence(&e, db, tid, err);
+			if (!rc)
+				cause = cause_line(&e, a, ui[i].ts, hit.end);
+		}
+		if (!rc)
+			rc = bt_db_exec(db, BT_SQL_INSERT_UI_FRAME, err, "iiimiiiiiimmt", (int64_t)i + 1, tid,
+					ui[i].ts, ui[i].vsync >= 0 ? ui[i].vsync : INT64_MIN, ui[i].dur, hit.end,
+					period, exp, deadline, missed, hit.drawn ? hit.draw.ts : INT64_MIN,
+					hit.drawn ? hit.draw.dur : INT64_MIN, cause);
+		free(cause);
+	}
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)d->nui, err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "ui_frames_janky", njank, err);
+	evidence_release(&e);
+	free(xv);
+	free(ui);
+	return rc;
+}
