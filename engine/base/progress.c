@@ -3,6 +3,8 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -35,18 +37,48 @@ static int64_t now_ns(void)
 }
 
 /* Called with mu held. */
+/* The terminal's width less one (a line as wide as the terminal wraps on
+ * some), or 79 when it does not say. */
+static size_t room(void)
+{
+	struct winsize ws;
+
+	return ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? (size_t)ws.ws_col - 1 : 79;
+}
+
+/* The first bytes of s that make at most n characters (UTF-8). */
+static size_t fit(const char *s, size_t n)
+{
+	size_t i = 0, chars = 0;
+
+	while (s[i] && chars < n) {
+		i++;
+		while (((unsigned char)s[i] & 0xC0) == 0x80)
+			i++;
+		chars++;
+	}
+	return i;
+}
+
+/* One line that fits the terminal: a longer one wraps, and the next
+ * redraw's \r would return to its last row only. The detail gives way,
+ * the time stays. */
 static void draw(struct bt_progress *p)
 {
 	int64_t age = now_ns() - p->since;
+	char head[512], tail[32];
+	size_t w = room(), t;
 
 	if (!p->what[0] || (age < QUIET_NS && !(p->eager && p->pct >= 0)))
 		return;
 	if (p->pct >= 0)
-		fprintf(stderr, "\rbtrace-analyze: %s: %3d%%%s%s (%.1f s)\033[K", p->what, p->pct,
-			p->detail[0] ? ", " : "", p->detail, (double)age / 1e9);
+		snprintf(head, sizeof head, "btrace-analyze: %s: %3d%%%s%s", p->what, p->pct,
+			 p->detail[0] ? ", " : "", p->detail);
 	else
-		fprintf(stderr, "\rbtrace-analyze: %s%s%s (%.1f s)\033[K", p->what, p->detail[0] ? ": " : "",
-			p->detail, (double)age / 1e9);
+		snprintf(head, sizeof head, "btrace-analyze: %s%s%s", p->what, p->detail[0] ? ": " : "", p->detail);
+	snprintf(tail, sizeof tail, " (%.1f s)", (double)age / 1e9);
+	t = strlen(tail);
+	fprintf(stderr, "\r%.*s%s\033[K", (int)fit(head, w > t ? w - t : 0), head, tail);
 	fflush(stderr);
 	p->drawn = 1;
 }

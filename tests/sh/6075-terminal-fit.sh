@@ -28,7 +28,10 @@ sys.stdout.write(out.decode("utf-8").replace("\r\n", "\n"))
 print("# exit %d" % p.returncode)
 PY
 }
-widest() { python3 -c 'import sys; print(max(len(l) for l in open(sys.argv[1], encoding="utf-8").read().split("\n")))' "$1"; }
+# what a terminal shows: a progress line redrawn after \r is each redraw
+# on its own, its escapes no width
+widest() { python3 -c 'import re, sys; print(max(len(re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", l))
+	for l in re.split(r"[\r\n]", open(sys.argv[1], encoding="utf-8").read())))' "$1"; }
 
 mkdir -p "$T/base" "$T/head"
 for n in 1 2 3 4 5; do

@@ -102,10 +102,16 @@ is "$(find "$T/g" -name '*tmp*' | wc -l)" 0 "... removing their temporaries"
 # so each trace here takes longer than that whatever the machine
 sed 's/10000000/60000000/' "$T/slow.lua" >"$T/slower.lua"
 slower="--rules $T/slower.lua --set lua.max_instructions=2000000000 --set lua.max_cpu_ms=600000"
-pty() { script -qec "$1" /dev/null | tr '\r' '\n'; }
+pty() {   # command [columns]: its output on a terminal that wide (default 200)
+	script -qec "stty cols ${2:-200} 2>/dev/null; $1" /dev/null | tr '\r' '\n'
+}
 out=$(pty "'$BIN' batch '$in' -o '$T/p' -j 1 $slower")
 like "$out" "analysing the traces: +[0-9]+%, [0-9]+ ok, 0 failed, [0-9]+ left, [0-9.]+/s, ETA [0-9]+ s \\([0-9.]+ s\\)" \
 	"a terminal shows done, failed, left, rate and ETA"
+narrow=$(pty "'$BIN' batch '$in' -o '$T/pn' -j 1 $slower" 60 | grep 'analysing the traces')
+is "$(printf '%s\n' "$narrow" | sed 's/\x1b\[K$//' | awk 'length > 59' | wc -l)" 0 \
+	"on 60 columns every redraw fits in 59 (a full line wraps, and \\r returns to its last row)"
+like "$narrow" "analysing the traces: +[0-9]+%, [0-9]+ ok.* \\([0-9.]+ s\\)" "... the detail cut, the time kept"
 like "$(printf '%s' "$out" | tail -n 1)" "batch: 3 traces: 3 ok" "the summary comes after the line"
 out=$(pty "'$BIN' batch -q '$in' -o '$T/p2' -j 1 $slow")
 is "$out" "" "-q: nothing on a terminal"
