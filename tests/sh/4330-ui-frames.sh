@@ -13,6 +13,7 @@
 #     shorter than it ran: measured 61 and 68 %);
 #   - the report: frames.* metrics, the frames table with a cause line per
 #     janky frame, a frame late behind a message names that message;
+#     examples/jank.lua's findings by cause cover every janky frame;
 #   - a Perfetto trace with a frame timeline (the real API 32 start): each
 #     frame's expected start and deadline are the timeline's, and its jank
 #     agrees with it; a dump without frames has no rows, no frames rule
@@ -72,6 +73,14 @@ check "janky frames with a 5 ms GC in truth ($ngc): all name gc ($named)" test "
 like "$(cat "$T/r.txt")" "Frames: [0-9]+ of [0-9]+ janky \\([0-9.]+ %\\), [0-9]+ vsyncs missed; the worst" "the text report's Frames table"
 like "$(jq_ "$T/r.json" 'd["tables"]["frames"]["rows"]')" "msg [0-9]+ \\([0-9.]+ ms" \
 	"a frame that began late names the message it waited behind"
+
+# examples/jank.lua: one finding per cause, covering every janky frame;
+# one per frame that missed 3 vsyncs or more.
+"$BIN" analyze -q "$d.db" --rules "$ROOT/examples/jank.lua" --set causes=100000 -o "$T/jank.json"
+is "$(jq_ "$T/jank.json" 'sum(f["evidence"]["frames"] for f in d["findings"] if f["rule"] == "jank-by-cause")')" \
+	"$(q "$d.db" "SELECT sum(janky) FROM ui_frames")" "jank.lua: its causes' frames add up to the janky frames"
+is "$(jq_ "$T/jank.json" 'len([f for f in d["findings"] if f["rule"] == "frame-over-budget"])')" \
+	"$(q "$d.db" "SELECT count(*) FROM ui_frames WHERE missed_vsyncs >= 3")" "jank.lua: a finding per frame 3 vsyncs late"
 
 # The checker sees a wrong table.
 cp "$d.db" "$T/bad.db"
