@@ -105,9 +105,9 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s)
 	memcpy(a->idle_b, f->idle_b, sizeof a->idle_b);
 	memcpy(a->idle_e, f->idle_e, sizeof a->idle_e);
 	f->nidle = 0;
-	f->last_end = s->ts + s->dur;
+	f->last_end = bt_sat_add(s->ts, s->dur);
 	for (i = 0; i < f->nbuf; i++)
-		if (f->buf[i].ts >= s->ts && f->buf[i].ts < s->ts + s->dur)
+		if (f->buf[i].ts >= s->ts && f->buf[i].ts < bt_sat_add(s->ts, s->dur))
 			add(f, f->buf[i].frame, f->buf[i].self);
 	if (s->self_dur > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
 		add(f, (uint32_t)s->frame_id, s->self_dur);
@@ -207,9 +207,11 @@ static int64_t cadence_period(const struct bt_dframe *ui, size_t n)
 	size_t i, k = 0;
 	double d = INFINITY;
 
-	for (i = 1; i < n; i++)
-		if (ui[i].ts - ui[i - 1].ts >= GAP_MIN && ui[i].ts - ui[i - 1].ts <= GAP_MAX)
-			gap[k++] = ui[i].ts - ui[i - 1].ts;
+	for (i = 1; i < n; i++) {   /* ascending: the gap fits in 64 bits unsigned */
+		uint64_t g = (uint64_t)ui[i].ts - (uint64_t)ui[i - 1].ts;
+		if (g >= GAP_MIN && g <= GAP_MAX)
+			gap[k++] = (int64_t)g;
+	}
 	if (k) {
 		m = median(gap, k);
 		for (i = 0; i < sizeof rates / sizeof rates[0]; i++)
@@ -240,7 +242,7 @@ static int64_t grid_phase(const struct bt_dframe *ui, size_t n, int64_t period)
 	}
 	mid = (int64_t)best * PHASE_BIN + PHASE_BIN / 2;
 	for (i = 0; i < n; i++) {   /* each start's offset from mid, in (-period / 2, period / 2] */
-		int64_t o = ((ui[i].ts - mid) % period + period) % period;
+		int64_t o = ((ui[i].ts % period - mid) % period + period) % period;
 		if (o > period / 2)
 			o -= period;
 		if (o >= -PHASE_NEAR && o <= PHASE_NEAR)
@@ -373,10 +375,12 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 	return bt_buf_detach(&b, NULL);
 }
 
-/* The grid's tick at or before t. */
+/* The grid's tick at or before t (a hostile t near INT64_MIN: t). */
 static int64_t tick_at(int64_t t, int64_t phase, int64_t period)
 {
-	return t - ((t - phase) % period + period) % period;
+	int64_t r = ((t % period - phase) % period + period) % period;
+
+	return t < INT64_MIN + period ? t : t - r;
 }
 
 /* Whether a frame could have been pending at tick t after the frame
@@ -476,15 +480,17 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		const struct expected_frame *x = expected_of(xv, nx, ui[i].vsync);
 		bt_display_of(d, &ui[i], &hit);
 		exp = tick_at(ui[i].ts, phase, period);
-		if (f && f->idle_any && a && a->prev_end >= 0 &&
-		    pending_at(a, tick_at(a->prev_end, phase, period) + period) &&
-		    tick_at(a->prev_end, phase, period) + period < exp)
-			exp = tick_at(a->prev_end, phase, period) + period;
-		deadline = exp + period;
+		if (f && f->idle_any && a && a->prev_end >= 0) {
+			int64_t next = bt_sat_add(tick_at(a->prev_end, phase, period), period);
+			if (next < exp && pending_at(a, next))
+				exp = next;
+		}
+		deadline = bt_sat_add(exp, period);
 		if (x)   /* the frame timeline says when it should have started and ended */
-			exp = x->ts, deadline = x->ts + x->dur;
+			exp = x->ts, deadline = bt_sat_add(x->ts, x->dur);
 		if (hit.end > deadline) {
-			missed = (hit.end - deadline + period - 1) / period;
+			uint64_t late = (uint64_t)hit.end - (uint64_t)deadline;   /* fits: end > deadline */
+			missed = (int64_t)(late / (uint64_t)period + (late % (uint64_t)period != 0));
 			njank++;
 			if (!e.loaded)
 				rc = load_evidence(&e, db, tid, err);
