@@ -427,7 +427,51 @@ struct bt_slicer {
 	enum bt_slice_policy policy;
 	unsigned char idle_seen;      /* the runs made idle slices (tab.idle_seen) */
 	int idle_stored;              /* the "(idle)" frame's row is in the database */
+	/* what the items are built from besides the records, to build them
+	 * again after bt_slicer_drop_items */
+	int64_t version, start_ns, main_tid;
+	uint32_t synth[2];
+	int dropped;                  /* th is empty until a run builds it again */
 };
+
+static void sort_items(struct threads *th);
+
+/* The items again, from the records, as bt_slicer_new built them. */
+static void items_again(struct bt_slicer *s)
+{
+	struct bt_capture view;
+
+	if (!s->dropped)
+		return;
+	memset(&view, 0, sizeof view);
+	view.s = s->records;
+	view.n = s->nrecords;
+	s->th.small = bt_xcalloc(TID_SMALL, sizeof *s->th.small);
+	bt_map64_init(&s->th.big, 16);
+	build_items(&view, s->version, s->start_ns, s->main_tid, s->synth, &s->th);
+	sort_items(&s->th);
+	s->dropped = 0;
+}
+
+static void free_items(struct threads *th)
+{
+	size_t i;
+
+	for (i = 0; i < th->n; i++)
+		free(th->t[i].v);
+	free(th->t);
+	free(th->small);
+	bt_map64_release(&th->big);
+	memset(th, 0, sizeof *th);
+}
+
+void bt_slicer_drop_items(struct bt_slicer *s)
+{
+	if (s && !s->dropped) {
+		free_items(&s->th);
+		s->dropped = 1;
+	}
+}
 
 int bt_slicer_store_frames(struct bt_slicer *s, struct bt_db *db, struct bt_err *err)
 {
@@ -458,6 +502,7 @@ int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct 
 	int64_t next_id = 1;
 	size_t i;
 
+	items_again(s);
 	for (i = 0; i < s->th.n; i++) {
 		const struct items *it = &s->th.t[i];
 		if (it->n && bt_slice_run_thread(&s->tab, it->v, it->n, s->policy, sink, &next_id, err))
@@ -512,11 +557,13 @@ int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 		   const struct bt_slice_sink *sink2, struct bt_err *err)
 {
 	struct worker w[2];
-	struct load *order = bt_xcalloc(s->th.n + 1, sizeof *order);
+	struct load *order;
 	size_t load[2] = { 0, 0 }, i, k;
 	pthread_t helper;
 	int started;
 
+	items_again(s);
+	order = bt_xcalloc(s->th.n + 1, sizeof *order);
 	/* the biggest threads first, each to the less loaded worker */
 	for (i = 0; i < s->th.n; i++) {
 		order[i].n = s->th.t[i].n;
@@ -560,15 +607,9 @@ int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 
 void bt_slicer_free(struct bt_slicer *s)
 {
-	size_t i;
-
 	if (!s)
 		return;
-	for (i = 0; i < s->th.n; i++)
-		free(s->th.t[i].v);
-	free(s->th.t);
-	free(s->th.small);
-	bt_map64_release(&s->th.big);
+	free_items(&s->th);
 	if (!s->given)
 		free(s->records);
 	if (!s->given_nodes) {
@@ -628,6 +669,8 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 		add_idle_frame(&s->tab, &dcap);
 	s->tab.idle_seen = &s->idle_seen;
 	build_items(cap, version, start_ns, main_tid, synth, &s->th);
+	s->version = version, s->start_ns = start_ns, s->main_tid = main_tid;
+	memcpy(s->synth, synth, sizeof s->synth);
 	s->records = cap->s;
 	s->nrecords = cap->n;
 	s->tab.parent = cap->parent;

@@ -91,6 +91,11 @@ int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n);
 /* The same for the stack tree's parent and frame arrays (ids 1..n). */
 void bt_slicer_give_nodes(struct bt_slicer *s, uint32_t **parent, uint32_t **frame, size_t *n);
+/* Free the items a run reads (a record's point, per thread, in time
+ * order: ~56 bytes a record); the next run builds them again from the
+ * records. A scratch analysis drops them once its run is done, before
+ * the profile's halves merge: most never read the deferred slices. */
+void bt_slicer_drop_items(struct bt_slicer *s);
 void bt_slicer_free(struct bt_slicer *s);
 
 #endif
