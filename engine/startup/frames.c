@@ -21,6 +21,8 @@
 #define PHASE_LEAD 150000LL      /* the tick: this long before the on-time starts (a sampled start
 				  * is placed ~50 us off its true one) */
 #define CAUSE_MIN 1000000LL      /* a cause shorter than 1 ms is not named */
+#define PERIOD_MIN 2000000LL     /* a timeline's period: 500 Hz .. 10 Hz */
+#define PERIOD_MAX 100000000LL
 
 #define BUF_MAX 65536            /* main-thread slices kept between frames */
 #define NIDLE 4                  /* waits for work kept after a frame */
@@ -176,7 +178,8 @@ static int64_t median(int64_t *v, size_t n)
 	return v[(n - 1) / 2];
 }
 
-/* The period a Perfetto frame timeline expected, or 0. */
+/* The period a Perfetto frame timeline expected, or 0: also when it is
+ * no display's (a hostile trace's: the grid's bins are by 0.1 ms). */
 static int timeline_period(struct bt_db *db, int64_t *out, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
@@ -194,6 +197,8 @@ static int timeline_period(struct bt_db *db, int64_t *out, struct bt_err *err)
 	bt_rows_close(r);
 	if (rc == 0 && n)
 		*out = median(v, n);
+	if (*out < PERIOD_MIN || *out > PERIOD_MAX)
+		*out = 0;
 	free(v);
 	return rc < 0 ? err->code : BT_OK;
 }

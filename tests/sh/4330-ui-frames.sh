@@ -101,6 +101,22 @@ is "$(q "$T/pf.db" "SELECT group_concat(u.janky || ':' || coalesce(a.jank, '?'),
 	"... and neither is janky, as the timeline says (jank None)"
 is "$(q "$T/pf.db" "SELECT DISTINCT period_ns FROM ui_frames")" 16600000 "... the period: the timeline's 16.6 ms"
 
+# A hostile timeline: an expected frame of 10^18 ns is no display's period
+# (the grid's bins are 0.1 ms: it asked for 80 TB); the cadence's stands.
+python3 - "$ROOT/tests/fixtures" "$T/hostile.pb" <<'EOF2'
+import sys
+sys.path.insert(0, sys.argv[1])
+import mkpfsamples as m
+pk = [m.process_tree(), m.atrace(m.T0, 100, "B|100|Choreographer#doFrame 7"), m.atrace(m.T0 + 30000000, 100, "E|100"),
+      m.ftl(m.T0, 3, m.fv(1, 1) + m.fv(2, 7) + m.fv(3, 7) + m.fv(4, 100) + m.fb(5, "TX - app#0")),
+      m.ftl(m.T0 + 10**18, 5, m.fv(1, 1))]
+open(sys.argv[2], "wb").write(b"".join(pk))
+EOF2
+"$BIN" import -q "$T/hostile.pb" -o "$T/hostile.db"
+is "$?" 0 "a frame timeline whose expected frame lasts 10^18 ns: imported"
+is "$(q "$T/hostile.db" "SELECT count(*), period_ns, janky FROM ui_frames")" "1	16666667	0" \
+	"... its frame on the cadence's 60 Hz, within the timeline's deadline"
+
 # No frames: no rows, no frames output.
 "$MKDUMP" --records 3000 --seed 5 "$T/plain" >/dev/null
 "$BIN" import -q "$T/plain" -o "$T/plain.db"
