@@ -225,7 +225,8 @@ CREATE TABLE display_frames (
 -- the vsync tick at or before its start (expected_ts) and its deadline one
 -- period later; janky when it ended after the deadline, missed_vsyncs the
 -- vsyncs it missed, and for a janky frame the cause: its methods by self
--- time, its blocking by kind with the holder of its longest wait.
+-- time not blocked, its blocking by kind with the holder of its longest
+-- wait.
 CREATE TABLE ui_frames (
 	id            INTEGER PRIMARY KEY,
 	tid           INTEGER NOT NULL,

@@ -26,6 +26,7 @@
 
 #define BUF_MAX 65536            /* main-thread slices kept between frames */
 #define NIDLE 4                  /* waits for work kept after a frame */
+#define MAX_DEPTH 1024           /* deeper slices count as this deep */
 
 /* A frame as its slices came: its methods with the most self time, and
  * what the main thread did between the frame before and it. */
@@ -59,6 +60,8 @@ struct bt_frames {
 	int idle_any;             /* the trace has idle slices (the idle policy ran) */
 	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* idle slices since, the first NIDLE */
 	int nidle;
+	int64_t child_block[MAX_DEPTH + 2];   /* by depth: the blocked time of the slices
+					       * ended there since their parent (its children's) */
 };
 
 struct bt_frames *bt_frames_new(void)
@@ -90,9 +93,9 @@ static void add(struct bt_frames *f, uint32_t id, int64_t ns)
 	f->sum[id] += ns;
 }
 
-/* Frame s: the self time of the kept slices inside it, by method, its
+/* Frame s: the self time not blocked of the kept slices inside it, by method, its
  * top kept; the buffer emptied (what is left began before it). */
-static void close_frame(struct bt_frames *f, const struct bt_slice *s)
+static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t run)
 {
 	struct frame_methods *a;
 	size_t i;
@@ -111,8 +114,8 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s)
 	for (i = 0; i < f->nbuf; i++)
 		if (f->buf[i].ts >= s->ts && f->buf[i].ts < bt_sat_add(s->ts, s->dur))
 			add(f, f->buf[i].frame, f->buf[i].self);
-	if (s->self_dur > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
-		add(f, (uint32_t)s->frame_id, s->self_dur);
+	if (run > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
+		add(f, (uint32_t)s->frame_id, run);
 	for (i = 0; i < f->nt; i++) {
 		uint32_t id = f->touched[i];
 		int64_t ns = f->sum[id];
@@ -127,10 +130,25 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s)
 	f->nbuf = 0;
 }
 
+/* Slice s's own blocked time: its blocked time (its children's included)
+ * less its children's, who came just before it. */
+static int64_t own_block(struct bt_frames *f, const struct bt_slice *s)
+{
+	size_t d = s->depth < 0 ? 0 : s->depth > MAX_DEPTH ? MAX_DEPTH : (size_t)s->depth;
+	int64_t own = s->block_dur - f->child_block[d + 1];
+
+	f->child_block[d + 1] = 0;
+	f->child_block[d] = bt_sat_add(f->child_block[d], s->block_dur);
+	return own > 0 ? own : 0;
+}
+
 void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame)
 {
+	int64_t run = s->self_dur - own_block(f, s);   /* its self time not blocked: the blocking
+							* is named by kind */
+
 	if (is_frame) {
-		close_frame(f, s);
+		close_frame(f, s, run);
 		return;
 	}
 	f->idle_any |= s->idle != 0;
@@ -138,7 +156,7 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame
 		f->idle_b[f->nidle] = s->ts;
 		f->idle_e[f->nidle++] = s->ts + s->dur;
 	}
-	if (s->idle || s->self_dur <= 0 || s->frame_id <= 0 || s->frame_id >= UINT32_MAX)
+	if (s->idle || run <= 0 || s->frame_id <= 0 || s->frame_id >= UINT32_MAX)
 		return;
 	if (f->nbuf == BUF_MAX) {   /* a long stretch without frames: its older half goes */
 		memmove(f->buf, f->buf + BUF_MAX / 2, (BUF_MAX - BUF_MAX / 2) * sizeof *f->buf);
@@ -146,7 +164,7 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame
 	}
 	BT_GROW(f->buf, f->nbuf + 1, f->bcap);
 	f->buf[f->nbuf].ts = s->ts;
-	f->buf[f->nbuf].self = s->self_dur;
+	f->buf[f->nbuf].self = run;
 	f->buf[f->nbuf++].frame = (uint32_t)s->frame_id;
 }
 

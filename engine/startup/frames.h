@@ -4,8 +4,9 @@
  * RenderThread's DrawFrame N where the trace has it), the display's
  * refresh period, each frame's vsync tick and deadline, whether it missed
  * it and by how many vsyncs, and for each janky frame one line of what the
- * main thread did instead (its methods by self time, its waits with their
- * holder, GC and the other blocking records) -> the ui_frames table.
+ * main thread did instead (its methods by self time not blocked, its
+ * waits with their holder, GC and the other blocking records) -> the
+ * ui_frames table.
  *
  * The period: the median expected frame of a Perfetto frame timeline, else
  * the cadence of the frames (the median gap between consecutive frames
