@@ -93,8 +93,9 @@ static void add(struct bt_frames *f, uint32_t id, int64_t ns)
 	f->sum[id] += ns;
 }
 
-/* Frame s: the self time not blocked of the kept slices inside it, by method, its
- * top kept; the buffer emptied (what is left began before it). */
+/* Frame s: the self time not blocked of the kept slices inside it, by
+ * method, its top kept; the buffer emptied (what is left began before
+ * it). */
 static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t run)
 {
 	struct frame_methods *a;
