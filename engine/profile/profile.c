@@ -16,6 +16,16 @@ const char *const bt_block_kind_name[BT_BLOCK__COUNT] = {
 	"monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock"
 };
 
+int bt_block_kind_named(const char *name)
+{
+	int k;
+
+	for (k = 0; name && k < BT_BLOCK__COUNT; k++)
+		if (!strcmp(name, bt_block_kind_name[k]))
+			return k;
+	return -1;
+}
+
 int bt_block_kind_of(int64_t type)
 {
 	switch (type) {

@@ -36,6 +36,8 @@ extern const char *const bt_block_kind_name[BT_BLOCK__COUNT];
 
 /* The kind of an Android record type, or -1 when it does not block. */
 int bt_block_kind_of(int64_t type);
+/* The kind named name (bt_block_kind_name: a blocking edge's kind), or -1. */
+int bt_block_kind_named(const char *name);
 
 struct bt_profile *bt_profile_new(void);
 void bt_profile_free(struct bt_profile *p);

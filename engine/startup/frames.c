@@ -281,7 +281,7 @@ static int64_t grid_phase(const struct bt_dframe *ui, size_t n, int64_t period)
 
 /* The main thread's blocking records and waits, for the cause lines. */
 struct frame_block { int64_t ts, end; int kind; };
-struct frame_wait { int64_t ts, end; char *kind, *holder; };
+struct frame_wait { int64_t ts, end; int kind; char *holder; };
 struct frame_evidence {
 	struct frame_block *b;
 	size_t nb, bcap;
@@ -321,7 +321,7 @@ static int load_evidence(struct frame_evidence *e, struct bt_db *db, int64_t tid
 	while ((rc = bt_rows_next(r, err)) == 1) {
 		const char *h = bt_rows_text(r, 3, NULL);
 		BT_GROW(e->w, e->nw + 1, e->wcap);
-		e->w[e->nw].kind = bt_xstrdup(bt_rows_text(r, 0, NULL) ? bt_rows_text(r, 0, NULL) : "");
+		e->w[e->nw].kind = bt_block_kind_named(bt_rows_text(r, 0, NULL));
 		e->w[e->nw].ts = bt_rows_int(r, 1);
 		e->w[e->nw].end = bt_rows_int(r, 2);
 		e->w[e->nw++].holder = h ? bt_xstrdup(h) : NULL;
@@ -335,7 +335,7 @@ static void evidence_release(struct frame_evidence *e)
 	size_t i;
 
 	for (i = 0; i < e->nw; i++)
-		free(e->w[i].kind), free(e->w[i].holder);
+		free(e->w[i].holder);
 	free(e->w);
 	free(e->b);
 	bt_frame_names_free(e->names, e->nnames);
@@ -382,10 +382,10 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 			break;
 		for (i = 0; i < e->nw; i++) {
 			int64_t o = overlap(e->w[i].ts, e->w[i].end, ts, end);
-			if (o > wl && e->w[i].holder && !strcmp(e->w[i].kind, bt_block_kind_name[best]))
+			if (o > wl && e->w[i].holder && e->w[i].kind == best)
 				wl = o, w = &e->w[i];
 		}
-		bt_buf_adds(&b, shown++ ? (shown == 1 ? "" : "; ") : "");
+		bt_buf_adds(&b, shown++ ? "; " : "");
 		bt_buf_adds(&b, bt_block_kind_name[best]);
 		amount(by[best], &b);
 		if (w) {

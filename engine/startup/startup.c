@@ -486,16 +486,6 @@ static int store_methods(const struct bt_startup *st, struct bt_db *db, const ch
 	return rc;
 }
 
-static int kind_named(const char *name)
-{
-	int k;
-
-	for (k = 0; name && k < BT_BLOCK__COUNT; k++)
-		if (!strcmp(name, bt_block_kind_name[k]))
-			return k;
-	return -1;
-}
-
 static int by_ts(const void *x, const void *y)
 {
 	const struct block *a = x, *b = y;
@@ -567,7 +557,7 @@ static int load_blocks(struct bt_startup *st, struct bt_db *db, int64_t a, int64
 			bt_rows_bind_int(r, 3, b);
 		}
 		while ((rc = bt_rows_next(r, err)) == 1) {
-			int k = from_samples ? bt_block_kind_of(bt_rows_int(r, 0)) : kind_named(bt_rows_text(r, 0, NULL));
+			int k = from_samples ? bt_block_kind_of(bt_rows_int(r, 0)) : bt_block_kind_named(bt_rows_text(r, 0, NULL));
 			if (from_samples && !st->exact && bt_rows_int(r, 1) >= a && bt_rows_int(r, 1) < b) {
 				BT_GROW(smp, ns + 1, scap);
 				smp[ns].ts = bt_rows_int(r, 1);
