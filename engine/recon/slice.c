@@ -427,8 +427,7 @@ struct bt_slicer {
 	enum bt_slice_policy policy;
 	unsigned char idle_seen;      /* the runs made idle slices (tab.idle_seen) */
 	int idle_stored;              /* the "(idle)" frame's row is in the database */
-	/* what the items are built from besides the records, to build them
-	 * again after bt_slicer_drop_items */
+	/* what the items are built from besides the records (make_items) */
 	int64_t version, start_ns, main_tid;
 	uint32_t synth[2];
 	int dropped;                  /* th is empty until a run builds it again */
@@ -436,13 +435,11 @@ struct bt_slicer {
 
 static void sort_items(struct threads *th);
 
-/* The items again, from the records, as bt_slicer_new built them. */
-static void items_again(struct bt_slicer *s)
+/* The items, per thread in time order, from the records. */
+static void make_items(struct bt_slicer *s)
 {
 	struct bt_capture view;
 
-	if (!s->dropped)
-		return;
 	memset(&view, 0, sizeof view);
 	view.s = s->records;
 	view.n = s->nrecords;
@@ -450,7 +447,15 @@ static void items_again(struct bt_slicer *s)
 	bt_map64_init(&s->th.big, 16);
 	build_items(&view, s->version, s->start_ns, s->main_tid, s->synth, &s->th);
 	sort_items(&s->th);
-	s->dropped = 0;
+}
+
+/* The items again, if bt_slicer_drop_items freed them. */
+static void items_again(struct bt_slicer *s)
+{
+	if (s->dropped) {
+		make_items(s);
+		s->dropped = 0;
+	}
 }
 
 static void free_items(struct threads *th)
@@ -656,8 +661,6 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 		return rc;
 	s = bt_xcalloc(1, sizeof *s);
 	s->policy = policy;
-	s->th.small = bt_xcalloc(TID_SMALL, sizeof *s->th.small);
-	bt_map64_init(&s->th.big, 16);
 	if (bt_db_meta_int(db, "version", 0, &version, err) ||
 	    bt_db_meta_int(db, "start_time_ns", 0, &start_ns, err) ||
 	    bt_db_main_tid(db, &main_tid, err) ||
@@ -668,7 +671,6 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 	if (policy == BT_SLICE_IDLE)
 		add_idle_frame(&s->tab, &dcap);
 	s->tab.idle_seen = &s->idle_seen;
-	build_items(cap, version, start_ns, main_tid, synth, &s->th);
 	s->version = version, s->start_ns = start_ns, s->main_tid = main_tid;
 	memcpy(s->synth, synth, sizeof s->synth);
 	s->records = cap->s;
@@ -680,7 +682,7 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 	cap->s = NULL;
 	cap->parent = cap->frame = NULL;
 	cap->n = cap->cap = cap->nnodes = cap->ncap = 0;
-	sort_items(&s->th);
+	make_items(s);
 	if (policy == BT_SLICE_IDLE && !strcmp(format, "android-sampling"))
 		calibrate(s);
 	*out = s;
