@@ -3,11 +3,11 @@
  */
 #include <pthread.h>
 #include <stdio.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/progress.h"
@@ -36,7 +36,6 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Called with mu held. */
 /* The terminal's width less one (a line as wide as the terminal wraps on
  * some), or 79 when it does not say. */
 static size_t room(void)
@@ -62,7 +61,7 @@ static size_t fit(const char *s, size_t n)
 
 /* One line that fits the terminal: a longer one wraps, and the next
  * redraw's \r would return to its last row only. The detail gives way,
- * the time stays. */
+ * the time stays. Called with mu held. */
 static void draw(struct bt_progress *p)
 {
 	int64_t age = now_ns() - p->since;

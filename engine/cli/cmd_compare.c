@@ -309,7 +309,8 @@ static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, s
 	if (c->seq.on && !c->seq.decided && c->seq.more)
 		return bt_err_set(err, BT_EMORE, "%s (--sequential)", c->headline);
 	if ((o->require_decision || c->seq.on) && c->overall == BT_VD_INCONCLUSIVE)
-		return bt_err_set(err, BT_EUNDECIDED, "no decision: %s (--require-decision)", c->headline);
+		return bt_err_set(err, BT_EUNDECIDED, "no decision: %s (%s)", c->headline,
+				  c->seq.on ? "--sequential" : "--require-decision");
 	if (o->fail_inconclusive && c->count[BT_VD_INCONCLUSIVE])
 		return bt_err_set(err, BT_EGATE, "gate failed: %zu gated metrics inconclusive "
 				  "(--fail-inconclusive)", c->count[BT_VD_INCONCLUSIVE]);

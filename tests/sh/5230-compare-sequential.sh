@@ -137,6 +137,7 @@ is "$(jq_ "$T/t6.json" 'd["sequential"]["not_shown_within"]')" startup.ttid_ns "
 	--base $(side "$T/small" 1 20) --head $(side "$T/small" 21 40) -o "$T/z20.json" 2>"$T/z20.err"
 is "$?" 5 "... 20 + 20, the last look, still nothing shown: exit 5"
 like "$(jq_ "$T/z20.json" 'd["headline"]')" "^inconclusive: no decision at the last look: at look 6 of 6" "... no decision at the last look"
+like "$(cat "$T/z20.err")" "error: no decision: inconclusive: .* \\(--sequential\\)$" "... and stderr names the option that asked"
 
 # A plain compare that decides nothing says so.
 # shellcheck disable=SC2046
