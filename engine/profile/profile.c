@@ -509,27 +509,19 @@ static void merge_entries(struct bt_profile *a, struct bt_profile *b, const stru
 }
 
 /* b's windows after a's (the store sorts them), and each thread's count
- * of messages in the merged order of threads. */
-static void merge_windows(struct bt_profile *a, struct bt_profile *b, const int64_t *tids, uint32_t nt)
+ * of messages in the merged order of threads (sp: where each came from). */
+static void merge_windows(struct bt_profile *a, struct bt_profile *b, const struct span *sp, uint32_t nt)
 {
 	int64_t *n = bt_xcalloc(nt + 1, sizeof *n);
-	struct bt_map64 at;   /* tid -> its count's index + 1 in a's or b's */
 	const struct bt_profile *const src[2] = { a, b };
-	uint32_t t, i, k;
+	uint32_t t;
 
 	BT_GROW(a->win, a->nwin + b->nwin + 1, a->wcap);
 	if (b->nwin)
 		memcpy(a->win + a->nwin, b->win, b->nwin * sizeof *b->win);
 	a->nwin += b->nwin;
-	for (k = 0; k < 2; k++) {
-		bt_map64_init(&at, src[k]->nthreads + 1);
-		for (i = 0; i < src[k]->nthreads; i++)
-			bt_map64_put(&at, (uint64_t)src[k]->tids[i], i + 1);
-		for (t = 0; t < nt; t++)
-			if ((i = bt_map64_get(&at, (uint64_t)tids[t])) != 0)
-				n[t] = src[k]->nmsgs[i - 1];
-		bt_map64_release(&at);
-	}
+	for (t = 0; t < nt; t++)
+		n[t] = src[sp[t].w]->nmsgs[sp[t].old];
 	free(a->nmsgs);
 	a->nmsgs = n;
 }
@@ -596,7 +588,7 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 		free(a->efirst);
 		a->efirst = bt_xcalloc(nt + 1, sizeof *a->efirst);
 	}
-	merge_windows(a, b, tids, nt);
+	merge_windows(a, b, sp, nt);
 	free(sp);
 	free(a->tids);
 	free(a->span);
