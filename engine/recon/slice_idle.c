@@ -263,7 +263,10 @@ static void keep_add(struct keep *k, int64_t x)
  *     long each (loop_plan);
  *   - whether its MessageQueue.next() polls once without a timeout before it
  *     sleeps, as AOSP's does: the message id then steps by two or more
- *     across a sleep between two messages, not by one.
+ *     across a sleep between two messages, not by one. Read where the
+ *     sleep is longer than TASK_IDLE_NS if the thread has such sleeps: a
+ *     wait for work, not a message's own sleep (a frame's RenderThread
+ *     sync followed by the next frame steps by one).
  */
 /* Whether a sample was taken in the loop's wait itself (its leaf is
  * MessageQueue.next or nativePollOnce: a poll's own record). */
@@ -284,11 +287,11 @@ static int64_t keep_median(struct keep *k)
 
 void bt_slice_idle_begin(struct bt_slice_run *r, size_t n)
 {
-	struct keep *k = bt_xcalloc(2, sizeof *k), *step = k + 1;
+	struct keep *k = bt_xcalloc(3, sizeof *k), *step = k + 1, *step_long = k + 2;
 	int64_t med;
 	size_t i;
 
-	k->step = step->step = 1;
+	k->step = step->step = step_long->step = 1;
 	for (i = 1; i < n; i++) {
 		const struct bt_item *a = &r->items[i - 1], *b = &r->items[i];
 		int64_t g = b->ts - a->ts, d = clamp64(b->cpu - a->cpu, 0, g);
@@ -297,10 +300,10 @@ void bt_slice_idle_begin(struct bt_slice_run *r, size_t n)
 		if (a->msg_id == b->msg_id)
 			keep_add(k, g - d);
 		else if (b->msg_id > a->msg_id && !in_poll(r->tab, a) && !in_poll(r->tab, b))
-			keep_add(step, (int64_t)b->msg_id - a->msg_id);
+			keep_add(g - d > TASK_IDLE_NS ? step_long : step, (int64_t)b->msg_id - a->msg_id);
 	}
 	r->work_sleep = (med = keep_median(k)) < 0 ? 0 : med;
-	r->zero_poll = keep_median(step) >= 2;
+	r->zero_poll = (step_long->m ? keep_median(step_long) : keep_median(step)) >= 2;
 	free(k);
 }
 
@@ -374,6 +377,16 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	p->from = asleep(gp);
 	ended = at_pre == AT_WORK || at_pre == AT_LOOP;
 	own = gp->sleeps - (polls - (ended && polls > 0 && r->zero_poll));
+	if (ended && own >= gp->sleeps) {
+		/* the polls could not sleep (the first of a next() has no
+		 * timeout): every sleep was the message's own (a RenderThread
+		 * sync whose frame ran past the vsync the next one was for),
+		 * held by its older frames (the young deep ones returned
+		 * before it slept), and the next began as the thread woke */
+		p->end = asleep(gp);
+		p->end_up = p->begin = awake(gp);
+		return 1;
+	}
 	if (at_pre != AT_WAIT && own > 0 && r->tab->dense)   /* sparse: the later work's too */
 		p->from.t += min64(own * r->work_sleep, p->to.t - p->from.t);
 	if (at_pre == AT_WAIT) {   /* asleep in its poll at pre: the gap's CPU ran after it woke */

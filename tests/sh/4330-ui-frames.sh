@@ -3,14 +3,20 @@
 # built-in frames rule) against the device simulator's truth
 # (tests/fixtures/mkdevice.py writes truth/frames.tsv: each frame's vsync
 # tick, doFrame's span, the display's period; check_frames.py matches
-# them). Seeds 931 (feed, 120 Hz) and 932 (media, 90 Hz), picked after the
-# rules were written (tuned on 901). What holds:
-#   - every row's period is the display's; 98 % of the true frames found,
-#     at most 1 % of the rows unmatched;
-#   - janky frames (ended after their vsync's deadline): 85 % of those
-#     found are janky in truth; 55 % of the janky ones found (a doFrame's
-#     native tail, nSyncAndDrawFrame, has no sample, so a frame reads
-#     shorter than it ran: measured 61 and 68 %);
+# them). Seeds 941 (feed, 60 Hz) and 942 (media, 90 Hz), picked after the
+# rules were written (the last: a frame's RenderThread sync is its own
+# sleep when the loop's polls could not sleep; tuned on 901 and 1-2).
+# What holds:
+#   - every row's period is the display's; 98 % of the true frames found
+#     (measured 99.8 and 98.1 %), at most 2 % of the rows unmatched
+#     (0.04 and 1.6 %: a media frame whose app native ran unsampled at its
+#     end reads as the next frame's start, docs/analyze.md);
+#   - janky frames (ended after their vsync's deadline): 90 % of those
+#     found are janky in truth (measured 96.3 and 93.5 %); 75 % of the
+#     janky ones found (94.7 and 78.7 %; before the sync rule 82.6 and
+#     61.5 %: the misses are frames whose sync overran and the idle that
+#     followed it, two sleeps the counters cannot split, and the media
+#     frames above);
 #   - the report: frames.* metrics, the frames table with a cause line per
 #     janky frame, a frame late behind a message names that message;
 #     examples/jank.lua's findings by cause cover every janky frame;
@@ -23,28 +29,29 @@
 M=$ROOT/tests/fixtures/mkdevice.py
 C=$ROOT/tests/fixtures/check_frames.py
 
-for ms in "feed 931" "media 932"; do
+for ms in "feed 941" "media 942"; do
 	set -- $ms
 	d=$T/$1-$2
 	python3 "$M" "$d" --model "$1" --seed "$2" --records 20000 >/dev/null &&
 		"$BIN" import -q "$d" -o "$d.db" && python3 "$C" "$d" "$d.db" >"$d.check"
 	is "$?" 0 "$1 $2: a dump, imported, checked"
 	v() { sed -n "s/^$1 //p" "$d.check"; }
-	is "$(v period.got)" "$(v period.true)" "$1 $2: the period is the display's ($(v period.true) ns)"
+	check "$1 $2: the period $(v period.got) ns is the display's ($(v period.true) ns, to the ns its rounding takes)" \
+		test "$(v period.got)" -ge $(($(v period.true) - 1)) -a "$(v period.got)" -le $(($(v period.true) + 1))
 	check "$1 $2: $(v found) of $(v truth) true frames found" test $((100 * $(v found))) -ge $((98 * $(v truth)))
-	check "$1 $2: $(v extra) rows unmatched" test $((100 * $(v extra))) -le "$(v truth)"
-	check "$1 $2: janky found $(v janky.got), $(v janky.both) of them janky in truth (>= 85 %)" \
-		test $((100 * $(v janky.both))) -ge $((85 * $(v janky.got)))
-	check "$1 $2: $(v janky.both) of $(v janky.true) janky frames found (>= 55 %)" \
-		test $((100 * $(v janky.both))) -ge $((55 * $(v janky.true)))
+	check "$1 $2: $(v extra) rows unmatched" test $((100 * $(v extra))) -le $((2 * $(v truth)))
+	check "$1 $2: janky found $(v janky.got), $(v janky.both) of them janky in truth (>= 90 %)" \
+		test $((100 * $(v janky.both))) -ge $((90 * $(v janky.got)))
+	check "$1 $2: $(v janky.both) of $(v janky.true) janky frames found (>= 75 %)" \
+		test $((100 * $(v janky.both))) -ge $((75 * $(v janky.true)))
 done
 
 # The report.
-d=$T/feed-931
+d=$T/feed-941
 "$BIN" analyze -q "$d.db" -o "$T/r.json"
 is "$(jq_ "$T/r.json" 'd["metrics"]["frames.count"] == '"$(q "$d.db" "SELECT count(*) FROM ui_frames")"', d["metrics"]["frames.janky"] == '"$(q "$d.db" "SELECT sum(janky) FROM ui_frames")")" \
 	"(True, True)" "the report's frames.count and frames.janky are the table's"
-is "$(jq_ "$T/r.json" 'd["metrics"]["frames.period_ns"]')" 8333333 "frames.period_ns: 120 Hz"
+is "$(jq_ "$T/r.json" 'd["metrics"]["frames.period_ns"]')" 16666667 "frames.period_ns: 60 Hz"
 like "$(jq_ "$T/r.json" 'd["metrics"]["frames.p50_ns"] <= d["metrics"]["frames.p90_ns"] <= d["metrics"]["frames.p99_ns"]')" True \
 	"frame time percentiles in order"
 is "$(q "$d.db" "SELECT count(*) FROM ui_frames WHERE janky AND (cause IS NULL OR cause = '')")" 0 "every janky frame has a cause line"
