@@ -241,6 +241,31 @@ static int store_start(struct pf *p, struct pf_starts *c, int64_t main_tid, stru
 	return bt_db_set_meta_int(p->db, "startup_modeled", 1, err);
 }
 
+/* The app's frames from its frame timeline where no doFrame slice gave
+ * them (an app traced with its own markers only): ui_frames, janky as the
+ * timeline says, each janky one's cause from the main thread's slices. */
+static int timeline_frames(struct pf *p, int64_t main_tid, struct bt_err *err)
+{
+	struct bt_err ignored;
+	int64_t have = 0;
+	int rc;
+
+	if (main_tid < 0 || p->pid <= 0 || bt_db_meta_int(p->db, "ui_frames", 0, &have, err))
+		return err->code;
+	if (have)
+		return BT_OK;
+	rc = bt_db_exec(p->db, BT_SQL_UI_FRAMES_FROM_TIMELINE, err, "ii", main_tid, p->pid);
+	if (rc || bt_db_slices_deferred(p->db))
+		return rc;
+	rc = bt_db_exec(p->db, BT_SQL_SCRATCH_UF_SLICES, err, "i", main_tid);
+	if (!rc)
+		rc = bt_db_script(p->db, BT_SQL_SCRATCH_UF_INDEX, err);
+	if (!rc)
+		rc = bt_db_script(p->db, BT_SQL_SCRATCH_UF_CAUSES, err);
+	bt_db_script(p->db, BT_SQL_SCRATCH_UF_DROP, &ignored);
+	return rc;
+}
+
 static void starts_release(struct pf_starts *c)
 {
 	size_t i;
@@ -373,6 +398,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = pf_kinds_save(&p, threads.len, err);   /* threads with slices */
 	if (!rc)
 		rc = store_start(&p, &starts, main_tid, err);
+	if (!rc)
+		rc = timeline_frames(&p, main_tid, err);
 	if (!rc && kept)   /* the database holds kept, until it closes */
 		pf_pair_keep(kept, &p);
 	if (!rc)

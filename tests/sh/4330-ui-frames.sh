@@ -131,3 +131,31 @@ is "$(q "$T/plain.db" "SELECT count(*) FROM ui_frames")" 0 "a dump without doFra
 "$BIN" analyze -q "$T/plain.db" -o "$T/plain.json"
 is "$(jq_ "$T/plain.json" '[k for k in d["metrics"] if k.startswith("frames.")], "frames" in d["tables"]')" \
 	"([], False)" "... and no frames metrics or table"
+
+# A trace with a frame timeline and no doFrame slice (nowinandroid: the
+# app's own markers only): its frames are the timeline's actual surface
+# frames of the app, janky exactly as the timeline classifies them (a jank
+# type other than None: the same count and tokens), each janky one with a
+# cause line that starts with its jank type and names the main thread's
+# slices by self time.
+N=$ROOT/../shared/real-traces/nowinandroid-trace/trace.perfetto-trace
+"$BIN" import -q "$N" -o "$T/nia.db"
+pid=$(q "$T/nia.db" "SELECT value FROM meta WHERE key = 'pid'")
+is "$(q "$T/nia.db" "SELECT count(*) FROM ui_frames")" \
+	"$(q "$T/nia.db" "SELECT count(*) FROM display_frames a WHERE kind = 'actual_surface' AND pid = $pid AND dur >= 0
+AND EXISTS (SELECT 1 FROM display_frames x WHERE x.kind = 'expected_surface' AND x.token = a.token)")" \
+	"nowinandroid: a frame per actual surface frame of the app"
+is "$(q "$T/nia.db" "SELECT group_concat(vsync) FROM (SELECT vsync FROM ui_frames WHERE janky ORDER BY vsync)")" \
+	"$(q "$T/nia.db" "SELECT group_concat(token) FROM (SELECT token FROM display_frames WHERE kind = 'actual_surface' AND pid = $pid AND jank != 'None' ORDER BY token)")" \
+	"nowinandroid: the janky frames are the timeline's, token for token"
+is "$(q "$T/nia.db" "SELECT count(*) FROM ui_frames WHERE janky")" 61 "nowinandroid: 61 janky frames of the app"
+is "$(q "$T/nia.db" "SELECT count(*) FROM ui_frames u WHERE janky AND cause NOT LIKE (SELECT jank FROM display_frames d
+WHERE d.kind = 'actual_surface' AND d.token = u.vsync AND d.ts = u.ts) || ': %'")" 0 \
+	"nowinandroid: every janky frame's cause line starts with its jank type"
+like "$(q "$T/nia.db" "SELECT cause FROM ui_frames WHERE vsync = 154407810")" \
+	"^App Deadline Missed: Compose:recompose [0-9.]+ ms, AndroidOwner:measureAndLayout" \
+	"nowinandroid: a 48 ms frame names the slices that filled it"
+is "$(q "$T/nia.db" "SELECT count(*) FROM ui_frames WHERE NOT janky AND cause IS NOT NULL")" 0 \
+	"nowinandroid: no cause line on a frame on time"
+"$BIN" analyze -q "$T/nia.db" -o "$T/nia.json"
+is "$(jq_ "$T/nia.json" 'd["metrics"]["frames.janky"]')" 61 "nowinandroid: frames.janky in the report"

@@ -68,8 +68,8 @@ if [ -d "$REAL/nowinandroid-trace" ]; then
 	is "$rc" 0 "nowinandroid: every report and export exits 0"
 	is "$($K json "$T/n.json")" ok "nowinandroid JSON: no CPU metric, every CPU cell null"
 	is "$(jq_ "$T/n.json" 'd["trace"]["cpu_time"], sorted(d["tables"])')" \
-		"('unknown', ['main_calltree', 'main_messages', 'main_methods', 'main_self', 'main_waits', 'methods', 'threads'])" \
-		"nowinandroid JSON: trace.cpu_time unknown; no alloc, faults or blocking table"
+		"('unknown', ['frames', 'main_calltree', 'main_messages', 'main_methods', 'main_self', 'main_waits', 'methods', 'threads'])" \
+		"nowinandroid JSON: trace.cpu_time unknown; its frames (the frame timeline's); no alloc, faults or blocking table"
 	is "$(jq_ "$T/n.json" 'd["trace"]["not_recorded"], sorted(set(r[c] for r in d["tables"]["threads"]["rows"] for c in (d["tables"]["threads"]["columns"].index("blocked_ns"), d["tables"]["threads"]["columns"].index("idle_ns")))), [k for k in d["metrics"] if "blocked" in k or "idle" in k]')" \
 		"(['allocations', 'page_faults', 'context_switches', 'waits', 'idle'], [None], [])" \
 		"nowinandroid JSON: waits and idle not in the trace: blocked and idle cells null, no metric of them"

@@ -1,0 +1,2 @@
+-- scratch_uf_drop
+DROP TABLE IF EXISTS temp.uf_s;
