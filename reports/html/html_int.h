@@ -27,6 +27,11 @@
 #define BT_HTML_MESSAGES 50000
 #define BT_HTML_WAITS 20000
 #define BT_HTML_STATES 100000   /* a thread's scheduler states, the first */
+/* The frames track: the main thread's display frames, the first
+ * BT_HTML_FRAMES in time order (a few thousand a minute at 120 Hz), each
+ * janky one's cause line cut at BT_HTML_CAUSE bytes. */
+#define BT_HTML_FRAMES 20000
+#define BT_HTML_CAUSE 300
 
 /*
  * A thread's slices as the tap packed them, in the order they ended (a
@@ -123,6 +128,13 @@ int bt_html_flame_write(struct bt_db *db, struct bt_jsonw *w, int show_idle, int
  * and where its slices sit in the packed block, times from t0. */
 int bt_html_timeline_write(struct bt_db *db, const struct bt_html_lanes *ls, const struct bt_facts *f,
 			   struct bt_jsonw *w, struct bt_err *err);
+/* "frames" (none without ui_frames rows): {rows, tid, period_ns, total,
+ * janky, missed}, rows holding twelve values a frame: its start (ns from
+ * t0), frame time (to its end: its draw's where it has one), main-thread
+ * time, start - its vsync, deadline - start, janky (0 or 1), vsyncs
+ * missed, id, vsync (null: none), draw start - start and draw duration
+ * (null, null: no draw), cause line (null unless janky); html_frames.c. */
+int bt_html_frames_write(struct bt_db *db, const struct bt_facts *f, struct bt_jsonw *w, struct bt_err *err);
 /* The packed slices of every lane, in order, as base64: the content of
  * the slices' <script> element (no '<' in it). */
 void bt_html_timeline_blob(const struct bt_html_lanes *ls, FILE *out, struct bt_html_progress *p);

@@ -4,8 +4,9 @@
  * (a waker without slices gets a lane of its own, so every arrow has both
  * ends), its scheduler states where the trace has them (a band, as
  * Perfetto draws them), and where its packed slices sit in the base64 block that
- * follows; times from t0. timeline.js draws what is in view, merging the
- * slices narrower than a pixel.
+ * follows; the display frames for the track above the main thread's lane
+ * (html_frames.c); times from t0. timeline.js draws what is in view,
+ * merging the slices narrower than a pixel.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +299,8 @@ int bt_html_timeline_write(struct bt_db *db, const struct bt_html_lanes *ls, con
 	for (i = 0; i < o.nstate; i++)
 		bt_jsonw_cstr(w, o.state[i]);
 	bt_jsonw_end_array(w);
+	if (!rc)
+		rc = bt_html_frames_write(db, f, w, err);
 	bt_jsonw_end_object(w);
 	out_release(&o);
 	return rc;

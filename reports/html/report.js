@@ -153,8 +153,10 @@
 		fire(window, 'mousemove', r.left + 384, mid);
 		fire(window, 'mouseup', r.left + 384, mid);
 		check('drag pans the timeline', tl.a < zoomed, tl.a + ' < ' + zoomed);
-		tl.view(tl.lo, tl.lo + (tl.hi - tl.lo) / 100);
-		check('zoomed into the first 1 %: slices drawn one by one', +at.getAttribute('data-tl-boxes') > 0 &&
+		var s0 = tl.hi;   /* from the first lane's first slice: a device's dump starts long before its main thread's */
+		tl.lanes[0].rows.forEach(function (row) { if (row.n) s0 = Math.min(s0, row.s[0]); });
+		tl.view(s0, s0 + (tl.hi - tl.lo) / 100);
+		check('zoomed into the first 1 % of the slices: slices drawn one by one', +at.getAttribute('data-tl-boxes') > 0 &&
 			+at.getAttribute('data-tl-slices') > 0, at.getAttribute('data-tl-boxes') + ' boxes, ' +
 			at.getAttribute('data-tl-slices') + ' slices');
 		check('and ticks read differently', distinct(at.getAttribute('data-tl-ticks')), at.getAttribute('data-tl-ticks'));
@@ -189,6 +191,61 @@
 		check('reset shows the whole trace', tl.a === a0 && tl.b - tl.a === span);
 	}
 
+	/* The frames track (D.timeline.frames, twelve values a frame): at the
+	 * whole trace every frame drawn and every janky one marked; the worst
+	 * frame (the most vsyncs missed, else the longest), hovered, tells its
+	 * id and cause and, clicked, fills the view with the main thread's
+	 * slices in it; no track without frames. */
+	function framesTests(check) {
+		var tl = BT.tl, at = tl.wrap, F = D.timeline.frames, S = 12, n, janky = 0, pick = -1, k;
+		if (!F) {
+			check('no frames in the trace: no frames track', !tl.frames && tl.yFrames < 0 &&
+				!at.hasAttribute('data-tl-frames') && !/janky frame/.test(byId('tl-legend').textContent));
+			return;
+		}
+		n = F.rows.length / S;
+		for (k = 0; k < n; k++) {
+			var bad = F.rows[k * S + 5] === 1, p = pick * S;
+			janky += bad;
+			if (pick < 0 || (bad && F.rows[p + 5] !== 1) || (bad === (F.rows[p + 5] === 1) &&
+				(F.rows[k * S + 6] > F.rows[p + 6] || (F.rows[k * S + 6] === F.rows[p + 6] && F.rows[k * S + 1] > F.rows[p + 1]))))
+				pick = k;
+		}
+		byId('tl-reset').click();
+		check('the frames track drew every frame', +at.getAttribute('data-tl-frames') === n,
+			at.getAttribute('data-tl-frames') + ' of ' + n);
+		check('and marked every janky one', +at.getAttribute('data-tl-janky') === janky,
+			at.getAttribute('data-tl-janky') + ' of ' + janky);
+		var o = pick * S, ts = F.rows[o], dur = F.rows[o + 1], id = F.rows[o + 7], r, x, y;
+		tl.wrap.scrollTop = 0;
+		tl.view(ts - 20 * dur - 1e6, ts + 21 * dur + 1e6);   /* the frame a box of its own */
+		r = tl.canvas.getBoundingClientRect();
+		x = r.left + 84 + (ts + dur / 2 - tl.a) * tl.scale;
+		y = r.top + 24 + tl.yFrames + 18 + 7 - tl.wrap.scrollTop;
+		fire(tl.canvas, 'mousemove', x, y);
+		var tip = BT.tipText();
+		check('hovering a frame tells its id, its jank and its cause', new RegExp('^Frame ' + id + '[ :]').test(tip) &&
+			(F.rows[o + 5] === 1 ? /janky, \d+ vsyncs? missed/.test(tip) && /\ncause: ./.test(tip) : /on time/.test(tip)) &&
+			/after its vsync; deadline at/.test(tip), tip.split('\n')[0]);
+		fire(tl.canvas, 'mousedown', x, y);
+		fire(window, 'mouseup', x, y);
+		var v = at.getAttribute('data-tl-view').split(' ').map(Number), main = tl.byTid[F.tid], inside = 0;
+		var ago = F.rows[o + 3], dl = F.rows[o + 4], near = 10 * Math.max(dur, F.period_ns, 1e6);
+		check('a click on it zooms to its span', at.getAttribute('data-tl-frame') === String(id) && v[0] <= ts &&
+			ts + dur <= v[1] + 1 && v[1] - v[0] <= 1.2 * (dur + Math.abs(ago) + Math.abs(dl)) + 2e5 + 2 &&
+			tl.mark && tl.mark.ts === ts, 'frame ' + at.getAttribute('data-tl-frame') + ' in ' + v.join('..'));
+		(main ? main.rows : []).forEach(function (row) {
+			for (var i = 0; i < row.n; i++) inside += row.s[i] < ts + dur && row.e[i] > ts;
+		});
+		check('the main thread\'s slices in it show', inside > 0 && +at.getAttribute('data-tl-slices') > 0 &&
+			main.y - tl.wrap.scrollTop < tl.H - 24, inside + ' main-thread slices in the frame');
+		if (Math.abs(dl) <= near && Math.abs(ago) <= near)   /* not a hostile row's */
+			check('its vsync and deadline in view, the deadline a tick', v[0] <= ts - ago && ts + dl <= v[1] &&
+				+at.getAttribute('data-tl-deadlines') > 0, at.getAttribute('data-tl-deadlines') + ' ticks');
+		byId('tl-reset').click();
+		check('after reset, every frame again', +at.getAttribute('data-tl-frames') === n && !tl.mark);
+	}
+
 	/* #bench: how long a drawing takes (ms, the mean of 10): the timeline
 	 * whole, at 1 %, at the floor, and the flame graph; into data-bench. */
 	function bench() {
@@ -215,7 +272,10 @@
 			if (!cond) ok = false;
 		}
 		if (BT.fg.root) flameTests(check);
-		if (BT.tl) timelineTests(check);
+		if (BT.tl) {
+			timelineTests(check);
+			framesTests(check);
+		}
 		byId('bt-selftest').textContent = out.join('\n');
 		byId('bt-selftest').hidden = false;
 		document.documentElement.setAttribute('data-selftest', ok ? 'pass' : 'fail');

@@ -7,7 +7,11 @@
  * slices draws in milliseconds at any zoom. Arrows run from the waker's
  * slice at the wake to the end of the wait it ended, across lanes. Wheel
  * zooms (down to 10 us), drag pans, the scrollbar or shift+wheel scrolls
- * the lanes, a click on a thread's name folds its deeper rows. */
+ * the lanes, a click on a thread's name folds its deeper rows. Above the
+ * main thread's lane, a track of its display frames (html_int.h: twelve
+ * values a frame): janky ones marked over the others, darker the more
+ * vsyncs they missed, with their deadline as a tick once wide enough; a
+ * click on a frame zooms to it, its main-thread slices in view. */
 (function () {
 	'use strict';
 
@@ -15,8 +19,12 @@
 	var GUTTER = 84, AXIS = 24, HEAD = 18, STRIP = 12, ROW = 14, FOLD = 8, GAP = 6, BAND = 8;
 	function stateColor(k) { return BT.STATE_COLOR[TL.states[k]] || BT.STATE_COLOR.other; }
 	var MAX_ARROWS = 200, FEW = 30, MIN_SPAN = 10000, BOX = 1.5;
+	/* A frame's values (html_int.h), and the frames track's height. */
+	var FS = 12, F_MAIN = 2, F_AGO = 3, F_DEADLINE = 4, F_JANKY = 5, F_MISSED = 6, F_ID = 7, F_VSYNC = 8, F_DRAW = 9,
+		F_CAUSE = 11, FTRACK = 14, TICK = 6;
+	var FR = TL && TL.frames;
 	var tl = BT.tl = { canvas: byId('tl-canvas'), wrap: byId('tl-wrap'), space: byId('tl-space'), a: 0, b: 1,
-		lo: 0, hi: 1, lanes: [], byTid: {}, drag: null, mark: null, top: 0 };
+		lo: 0, hi: 1, lanes: [], byTid: {}, drag: null, mark: null, top: 0, frames: null, yFrames: -1 };
 
 	/* ---- unpacking -------------------------------------------------------- */
 
@@ -102,17 +110,19 @@
 		return rows.map(finish);
 	}
 
-	/* Messages and waits as rows: flat arrays of stride S, start at 0,
-	 * duration at 1. */
-	function strip(flat, S) {
-		var n = flat.length / S, r = row(n), k;
+	/* Messages, waits and frames as rows: flat arrays of stride S, start
+	 * at 0, duration at 1; w, each item's index in flat; only those keep
+	 * takes, if given. */
+	function strip(flat, S, keep) {
+		var n = flat.length / S, r = row(n), k, m = 0;
 		r.w = new Int32Array(n);
 		for (k = 0; k < n; k++) {
-			r.s[k] = flat[k * S];
-			r.e[k] = flat[k * S] + flat[k * S + 1];
-			r.w[k] = k;
+			if (keep && !keep(k)) continue;
+			r.s[m] = flat[k * S];
+			r.e[m] = flat[k * S] + flat[k * S + 1];
+			r.w[m++] = k;
 		}
-		r.n = n;
+		r.n = m;
 		return finish(r);
 	}
 
@@ -141,6 +151,10 @@
 					tl.arrows.push({ ts: w[k], dur: w[k + 1], kind: TL.kinds[w[k + 2]], wtid: w[k + 3], wts: w[k + 4], lane: lane });
 		});
 		tl.arrows.sort(function (x, y) { return y.dur - x.dur || x.ts - y.ts; });
+		/* Frames: all of them, and the janky ones drawn over them (html_frames.c
+		 * keeps them inside the trace: they widen nothing). */
+		if (FR && FR.rows.length) tl.frames = { all: strip(FR.rows, FS),
+			janky: strip(FR.rows, FS, function (k) { return FR.rows[k * FS + F_JANKY] === 1; }) };
 		tl.a = tl.lo;
 		tl.b = tl.hi;
 		layout();
@@ -150,8 +164,13 @@
 	/* Where each lane sits (y from the top of the lanes), and the canvas's
 	 * height: the lanes scroll under the fixed axis. */
 	function layout() {
-		var y = 0, folded = 0;
-		tl.lanes.forEach(function (lane) {
+		var y = 0, folded = 0, above = -1;
+		if (tl.frames) above = Math.max(0, tl.lanes.indexOf(tl.byTid[FR.tid]));
+		tl.lanes.forEach(function (lane, k) {
+			if (k === above) {   /* the frames track: a head and a row of frames */
+				tl.yFrames = y;
+				y += HEAD + FTRACK + GAP;
+			}
 			lane.y = y;
 			y += HEAD;
 			if (lane.state) { lane.yState = y; y += BAND + 2; }
@@ -259,11 +278,11 @@
 		ctx.fillStyle = fill;
 		ctx.fillRect(x1, y, Math.max(x2 - x1 - 0.5, 1), h);
 	}
-	function label(ctx, text, x1, x2, y, h) {
+	function label(ctx, text, x1, x2, y, h, color) {
 		x1 = Math.max(x1, GUTTER);
 		x2 = Math.min(x2, tl.W);
 		if (x2 - x1 < 40) return;
-		ctx.fillStyle = '#1d2433';
+		ctx.fillStyle = color || '#1d2433';
 		ctx.fillText(BT.fit(text, x2 - x1), x1 + 3, y + h / 2);
 	}
 
@@ -309,6 +328,49 @@
 			var s = [lane.msg, lane.wait, lane.state][k];
 			if (s) st[['msgs', 'waits', 'states'][k]] += search(s.s, tl.b, 0, s.n, true) - search(s.pe, tl.a, 0, s.n, false);
 		}
+	}
+
+	/* A janky frame's colour: darker the more vsyncs it missed. */
+	function jankColor(missed) { return missed >= 3 ? '#a31515' : missed === 2 ? '#d32f2f' : '#ef6c5a'; }
+
+	/* The frames track: a frame is a box from its start to its end, the
+	 * main thread's part solid and its draw's after it pale; the janky
+	 * ones over the others, red, with the vsyncs they missed, a merged run
+	 * of them at least 2 px wide; a frame's deadline is a tick once the
+	 * frame is TICK px wide. st counts the frames and the janky marks in
+	 * view, merged ones included, and the deadlines drawn. */
+	function drawFrames(ctx, y0, st) {
+		var R = FR.rows, y = y0 + tl.yFrames + HEAD, all = tl.frames.all, janky = tl.frames.janky;
+		function box(r, i, x1, x2) {
+			var k = r.w[i], o = k * FS, bad = R[o + F_JANKY] === 1, m = R[o + F_MISSED];
+			var xm = Math.max(X(R[o] + Math.min(R[o + F_MAIN], R[o + 1])), x1 + 1);
+			bar(ctx, x1, x2, y, FTRACK, bad ? '#f4c1ba' : '#d3eada');
+			bar(ctx, x1, xm, y, FTRACK, bad ? jankColor(m) : k % 2 ? '#8cc79a' : '#a7d6b1');
+			label(ctx, bad ? m + ' vsync' + (m === 1 ? '' : 's') + ' missed' : 'frame ' + R[o + F_ID], x1, xm, y, FTRACK,
+				bad ? '#ffffff' : null);
+			var xd = Math.round(X(R[o] + R[o + F_DEADLINE]));
+			if (x2 - x1 >= TICK && xd >= GUTTER && xd <= tl.W) {   /* counted where seen */
+				ctx.fillStyle = '#1d2433';
+				ctx.fillRect(xd - 1, y - 2, 2, FTRACK + 4);
+				st.deadlines++;
+			}
+		}
+		drawRow(all, function (i, x1, x2) {
+			if (R[all.w[i] * FS + F_JANKY] !== 1) box(all, i, x1, x2);
+			st.frames++;
+		}, function (i, j, x1, x2) {
+			bar(ctx, x1, x2, y + 2, FTRACK - 4, '#a7d6b1');
+			st.frames += j - i;
+		});
+		drawRow(janky, function (i, x1, x2) {
+			box(janky, i, x1, x2);
+			st.janky++;
+		}, function (i, j, x1, x2) {
+			var m = 0, k;
+			for (k = i; k < j; k++) m = Math.max(m, R[janky.w[k] * FS + F_MISSED]);
+			bar(ctx, x1, Math.max(x2, x1 + 2.5), y, FTRACK, jankColor(m));
+			st.janky += j - i;
+		});
 	}
 
 	/* The y of the deepest shown slice of lane at t, or its header's. */
@@ -377,7 +439,32 @@
 		}
 	}
 
+	/* The frames track's head and gutter. */
+	function framesHead(ctx) {
+		var y = AXIS - tl.top + tl.yFrames, main = tl.byTid[FR.tid], x;
+		if (y > tl.H || y + HEAD + FTRACK < AXIS) return;
+		ctx.fillStyle = '#f6e7e5';
+		ctx.fillRect(0, y, tl.W, HEAD - 2);
+		ctx.fillStyle = '#1d2433';
+		ctx.font = 'bold 11px system-ui, sans-serif';
+		ctx.fillText('Display frames', 6, y + HEAD / 2 - 1);
+		x = 6 + ctx.measureText('Display frames').width + 16;
+		ctx.font = '11px system-ui, sans-serif';
+		ctx.fillStyle = '#5b6475';
+		ctx.fillText(BT.count(FR.total) + ' frames of ' + (main ? main.L.name : 'tid ' + FR.tid) + ', ' + BT.count(FR.janky) +
+			' janky (' + BT.pct(FR.janky, FR.total) + '), ' + BT.count(FR.missed) + ' vsyncs missed' +
+			(FR.period_ns > 0 ? ', ' + Math.round(1e9 / FR.period_ns) + ' Hz' : '') +
+			(all() < FR.total ? '; the first ' + BT.count(all()) + ' shown' : '') + '; click a frame to zoom to it',
+			x, y + HEAD / 2 - 1);
+		ctx.fillStyle = '#f5f7fa';
+		ctx.fillRect(0, y + HEAD - 2, GUTTER - 4, FTRACK + 2);
+		ctx.fillStyle = '#5b6475';
+		ctx.fillText('frames', 6, y + HEAD + FTRACK / 2);
+		function all() { return FR.rows.length / FS; }
+	}
+
 	function heads(ctx) {
+		if (tl.frames) framesHead(ctx);
 		tl.lanes.forEach(function (lane) {
 			var y = AXIS - tl.top + lane.y, L = lane.L, more = lane.rows.length - lane.shown;
 			if (y > tl.H || y + lane.h < AXIS) return;
@@ -406,7 +493,7 @@
 	}
 
 	function render() {
-		var st = { slices: 0, boxes: 0, merged: 0, msgs: 0, waits: 0, states: 0 }, list, n;
+		var st = { slices: 0, boxes: 0, merged: 0, msgs: 0, waits: 0, states: 0, frames: 0, janky: 0, deadlines: 0 }, list, n;
 		tl.W = Math.max(400, tl.wrap.clientWidth);
 		tl.scale = (tl.W - GUTTER) / (tl.b - tl.a);
 		tl.top = tl.wrap.scrollTop;
@@ -420,6 +507,7 @@
 		ctx.fillStyle = '#e9ecf1';
 		list.forEach(function (k) { ctx.fillRect(Math.round(X(k.t)), AXIS, 1, tl.H - AXIS); });
 		tl.lanes.forEach(function (lane) { drawLane(ctx, lane, AXIS - tl.top, st); });
+		if (tl.frames) drawFrames(ctx, AXIS - tl.top, st);
 		mark(ctx);
 		n = arrows(ctx);
 		ctx.restore();
@@ -433,6 +521,11 @@
 		at.setAttribute('data-tl-waits', String(st.waits));
 		at.setAttribute('data-tl-states', String(st.states));
 		at.setAttribute('data-tl-arrows', String(n));
+		if (tl.frames) {   /* no frames track: none of these */
+			at.setAttribute('data-tl-frames', String(st.frames));
+			at.setAttribute('data-tl-janky', String(st.janky));
+			at.setAttribute('data-tl-deadlines', String(st.deadlines));
+		}
 		at.setAttribute('data-tl-view', Math.round(tl.a) + ' ' + Math.round(tl.b));
 		at.setAttribute('data-tl-ticks', list.map(function (k) { return k.label; }).join('|'));
 	}
@@ -454,6 +547,8 @@
 	function hit(ev) {
 		var r = tl.canvas.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top - AXIS + tl.top, k;
 		if (ev.clientY - r.top < AXIS) return null;
+		if (tl.frames && y >= tl.yFrames && y < tl.yFrames + HEAD + FTRACK + GAP)
+			return { part: y < tl.yFrames + HEAD ? 'frames-head' : 'frame', x: x, t: T(x), slack: 2 / tl.scale };
 		for (k = 0; k < tl.lanes.length; k++) {
 			var lane = tl.lanes[k], dy = y - lane.y;
 			if (dy < 0 || dy >= lane.h) continue;
@@ -479,7 +574,32 @@
 		return best;
 	}
 
+	/* The frame under time t (within slack), a janky one first: its index
+	 * in FR.rows, or -1. */
+	function frameAt(t, slack) {
+		var f = tl.frames, i = under(f.janky, t, slack);
+		if (i >= 0) return f.janky.w[i];
+		i = under(f.all, t, slack);
+		return i >= 0 ? f.all.w[i] : -1;
+	}
+
+	function frameTip(k) {
+		var R = FR.rows, o = k * FS, ts = R[o], end = ts + R[o + 1], m = R[o + F_MISSED], v = R[o + F_VSYNC];
+		var dl = ts + R[o + F_DEADLINE];
+		return ['Frame ' + R[o + F_ID] + (v === null ? '' : ' (vsync ' + v + ')') + (R[o + F_JANKY] === 1 ? ': janky, ' + m +
+			' vsync' + (m === 1 ? '' : 's') + ' missed' : ': on time'),
+			'frame time ' + ms(R[o + 1]) + ', main thread ' + ms(R[o + F_MAIN]) + (R[o + F_DRAW] === null ? '' :
+				', its draw from ' + ms(ts + R[o + F_DRAW]) + ' for ' + ms(R[o + F_DRAW + 1])),
+			'at ' + ms(ts) + ', ' + ms(R[o + F_AGO]) + ' after its vsync; deadline at ' + ms(dl) +
+				(end > dl ? ', ended ' + ms(end - dl) + ' after it' : ''),
+			R[o + F_CAUSE] ? 'cause: ' + R[o + F_CAUSE] : '', 'click to zoom to it'];
+	}
+
 	function tipFor(h) {
+		if (h.part === 'frame' && (h.k = frameAt(h.t, h.slack)) >= 0) return frameTip(h.k);
+		if (h.part === 'frame' || h.part === 'frames-head')
+			return ['Display frames of the main thread', 'red: janky (ended after their vsync\'s deadline), darker the ' +
+				'more vsyncs they missed; the tick: a frame\'s deadline'];
 		var lane = h.lane, L = lane.L, i, o, r;
 		if (h.part === 'msg' && (i = under(lane.msg, h.t, h.slack)) >= 0) {
 			o = lane.msg.w[i] * 4;
@@ -541,6 +661,21 @@
 	}
 	tl.focus = focus;
 
+	/* Zoom to frame k (its index in FR.rows), its vsync and its deadline
+	 * (those within ten frames or periods of it: a hostile row's are not),
+	 * the frame marked on the main thread's lane: its slices are what
+	 * filled it. */
+	function showFrame(k) {
+		var R = FR.rows, o = k * FS, ts = R[o], dur = R[o + 1], near = 10 * Math.max(dur, FR.period_ns, 1e6);
+		var a = Math.min(ts, Math.abs(R[o + F_AGO]) <= near ? ts - R[o + F_AGO] : ts);
+		var b = Math.max(ts + dur, Math.abs(R[o + F_DEADLINE]) <= near ? ts + R[o + F_DEADLINE] : ts), pad = Math.max((b - a) / 10, 100000);
+		tl.mark = { tid: FR.tid, ts: ts, dur: dur };
+		tl.wrap.scrollTop = Math.max(0, tl.yFrames - 4);
+		view(a - pad, b + pad);
+		tl.wrap.setAttribute('data-tl-frame', String(FR.rows[o + F_ID]));
+	}
+	tl.showFrame = showFrame;
+
 	function init() {
 		if (!TL || !TL.lanes.length) {
 			if (byId('tl-note')) byId('tl-note').textContent = 'No thread to show.';
@@ -548,7 +683,8 @@
 			return;
 		}
 		prepare();
-		BT.legend(byId('tl-legend'), BT.LEGEND.timeline.concat(TL.states.length ? BT.LEGEND.states : []),
+		BT.legend(byId('tl-legend'), BT.LEGEND.timeline.concat(TL.states.length ? BT.LEGEND.states : [],
+			tl.frames ? BT.LEGEND.frames : []),
 			'zoom in to see merged slices one by one');
 		byId('tl-note').textContent = TL.lanes.length + ' threads; ' + BT.count(TL.slices_kept) + ' of ' +
 			BT.count(TL.slices_total) + ' slices in the page' + (TL.min_dur_ns ? ' (those of at least ' + ms(TL.min_dur_ns) +
@@ -580,10 +716,13 @@
 			var g = tl.drag, h;
 			tl.drag = null;
 			c.style.cursor = '';
-			if (g && !g.moved && (h = hit(ev)) && h.part === 'head' && h.lane.rows.length > FOLD) {
+			if (!g || g.moved || !(h = hit(ev))) return;
+			if (h.part === 'head' && h.lane.rows.length > FOLD) {
 				h.lane.open = !h.lane.open;
 				layout();
 				render();
+			} else if (h.part === 'frame' && (h.k = frameAt(h.t, h.slack)) >= 0) {
+				showFrame(h.k);
 			}
 		});
 		c.addEventListener('mousemove', function (ev) {

@@ -157,7 +157,9 @@
 			['waker \u2192 end of wait', 'rgba(47,111,223,0.85)']],
 		states: [['running', BT.STATE_COLOR.running], ['runnable', BT.STATE_COLOR.runnable],
 			['sleeping', BT.STATE_COLOR.sleeping], ['uninterruptible', BT.STATE_COLOR.uninterruptible],
-			['I/O', BT.STATE_COLOR['uninterruptible (I/O)']], ['other state', BT.STATE_COLOR.other]]
+			['I/O', BT.STATE_COLOR['uninterruptible (I/O)']], ['other state', BT.STATE_COLOR.other]],
+		frames: [['frame: main thread, then its draw', '#a7d6b1'], ['janky frame, 1 vsync missed', '#ef6c5a'],
+			['2', '#d32f2f'], ['3 or more', '#a31515'], ['frame deadline', '#1d2433', true]]
 	};
 
 	/* A legend: a swatch and a word per entry (a third item: a thin swatch). */

@@ -7,6 +7,8 @@
  *                   the main thread's blocked time by kind, beside their
  *                   data (read from the database, whatever the rules);
  *   Method metrics  the method.* metrics, one row per method;
+ *   Frames          every display frame of the main thread, when the trace
+ *                   has them (rep_xlsx_frames.c);
  *   one sheet per report table, its title above a frozen header with an
  *   autofilter, numbers in their unit's format and the hottest cells of
  *   each time and byte column highlighted.
@@ -20,7 +22,7 @@
 #include "engine/db/rows.h"
 #include "reports/report_startup.h"
 #include "engine/base/utf8.h"
-#include "reports/xlsx/xlsx.h"
+#include "reports/xlsx/rep_xlsx_int.h"
 
 #define TOP_CHART 10   /* methods per chart */
 #define TOP_HOT 10     /* highlighted cells per column */
@@ -409,6 +411,7 @@ static const struct { const char *table, *sheet; } known_sheet[] = {
 	{ "faults", "Faults and context switches" },
 	{ "main_waits", "Main thread waits" },
 	{ "main_messages", "Main thread messages" },
+	{ "frames", "Worst frames" },
 };
 
 /* A table's sheet name: the built-in's, else its title without a
@@ -644,7 +647,7 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 	struct bt_report_ctx c;
 	struct bt_startup_sum su;
 	struct bt_xlsx x;
-	struct bt_xlsx_sheet *sum, *chart, *meth = NULL, **tabs;
+	struct bt_xlsx_sheet *sum, *chart, *meth = NULL, *frames = NULL, **tabs;
 	size_t i, nmeth = 0;
 	int row, rc;
 
@@ -665,6 +668,7 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 	chart = bt_xlsx_sheet(&x, "Charts");
 	if (nmeth)
 		meth = bt_xlsx_sheet(&x, "Method metrics");
+	rc = bt_rep_xlsx_frames_write(&x, db, c.facts.start_ns, &frames, err);   /* the sheet if any, written */
 	tabs = bt_xcalloc(res->ntables + 1, sizeof *tabs);
 	for (i = 0; i < res->ntables; i++) {
 		struct bt_buf name = BT_BUF_INIT;
@@ -682,13 +686,16 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 	bt_xlsx_link(&x, sum, row++, 0, chart, "Charts: top methods and blocked time");
 	if (meth)
 		bt_xlsx_link(&x, sum, row++, 0, meth, "Method metrics");
+	if (frames)
+		bt_xlsx_link(&x, sum, row++, 0, frames, "Frames: every display frame");
 	for (i = 0; i < res->ntables; i++)
 		bt_xlsx_link(&x, sum, row++, 0, tabs[i], res->tables[i].title);
 	row = metrics(&x, sum, row + 1, res, c.metrics);
 	diagnostics(&x, sum, row, &c);
 	bt_xlsx_widths(sum);
 
-	rc = charts(&x, chart, db, c.facts.main_tid, c.facts.cpu_time == BT_CPU_UNKNOWN, ex->names, err);
+	if (!rc)
+		rc = charts(&x, chart, db, c.facts.main_tid, c.facts.cpu_time == BT_CPU_UNKNOWN, ex->names, err);
 	bt_xlsx_widths(chart);
 	if (meth) {
 		method_metrics(&x, meth, res, ex->names);
