@@ -50,7 +50,7 @@ ORDER BY missed_vsyncs DESC, late_ns DESC, id LIMIT ?]], p.worst) do
         delayed_by(r) }
     end
     bt.table{ name = "frames",
-      title = string.format("Frames: %d of %d janky (%.1f %%), %d vsyncs missed; the worst", s.janky, s.n,
+      title = string.format("Frames: %d of %d janky (%.1f %%), %.0f vsyncs missed; the worst", s.janky, s.n,
         100 * s.janky / s.n, s.missed),
       columns = { "frame", "ts", "after_vsync_ns", "frame_ns", "main_ns", "missed_vsyncs", "late_ns", "cause",
         "delayed_by" },

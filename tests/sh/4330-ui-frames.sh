@@ -159,3 +159,10 @@ is "$(q "$T/nia.db" "SELECT count(*) FROM ui_frames WHERE NOT janky AND cause IS
 	"nowinandroid: no cause line on a frame on time"
 "$BIN" analyze -q "$T/nia.db" -o "$T/nia.json"
 is "$(jq_ "$T/nia.json" 'd["metrics"]["frames.janky"]')" 61 "nowinandroid: frames.janky in the report"
+
+# A hostile table: vsyncs missed summing past what an integer holds; the
+# report is still written.
+cp "$T/feed-941.db" "$T/hostile.db"
+q "$T/hostile.db" "UPDATE ui_frames SET missed_vsyncs = 9000000000000000000, janky = 1 WHERE id IN (1, 2)" >/dev/null
+"$BIN" analyze -q "$T/hostile.db" -o "$T/hostile.json"
+is "$?" 0 "vsyncs missed past 2^63 in all: the report is written"
