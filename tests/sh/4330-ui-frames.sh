@@ -163,6 +163,9 @@ is "$(jq_ "$T/nia.json" 'd["metrics"]["frames.janky"]')" 61 "nowinandroid: frame
 # A hostile table: vsyncs missed summing past what an integer holds; the
 # report is still written.
 cp "$T/feed-941.db" "$T/hostile.db"
-q "$T/hostile.db" "UPDATE ui_frames SET missed_vsyncs = 9000000000000000000, janky = 1 WHERE id IN (1, 2)" >/dev/null
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE ui_frames SET missed_vsyncs = 9000000000000000000, janky = 1 WHERE id IN (1, 2)")
+c.commit()' "$T/hostile.db"
 "$BIN" analyze -q "$T/hostile.db" -o "$T/hostile.json"
 is "$?" 0 "vsyncs missed past 2^63 in all: the report is written"
