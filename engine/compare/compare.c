@@ -453,6 +453,8 @@ int bt_cmp_gated_by_default(const char *name)
 		BT_CMP_MSGS "wall_ns", BT_CMP_MSGS "cpu_ns", BT_CMP_MSGS "alloc_bytes",
 		BT_CMP_MSGS "method.*.self_cpu_ns", BT_CMP_MSGS "method.*.self_ns",
 		"thread.main.wait.*.mean_ns", "thread.main.per_s.blocked_ns.*",
+
+		"frames.janky_pct", "frames.p50_ns", "frames.p90_ns", "frames.p99_ns",
 	};
 	size_t i;
 
