@@ -144,6 +144,16 @@ FROM startup_methods m JOIN frames f ON f.id = m.frame_id WHERE m.phase = ? AND 
   return s
 end
 
+-- bt.app_code(): a function(name) that says whether a method is the
+-- app's: in the start's package, else in the process's (a package-like
+-- name), else outside the platform's packages (bt.is_app).
+function bt.app_code()
+  local pkg = bt.scalar("SELECT package FROM startup LIMIT 1") or
+    bt.scalar("SELECT value FROM meta WHERE key = 'process_name'")
+  if not (pkg and pkg:find("^[%w_]+%.[%w_.]+$")) then pkg = nil end
+  return function(name) return bt.is_app(name, pkg) end
+end
+
 -- bt.chain(edge_id): the wait chain behind a main-thread wait (table
 -- wait_chain): its hops in order (1: the waker over the wait; n+1: the
 -- thread that ended hop n's own blocking, where a record names it), each

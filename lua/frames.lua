@@ -8,9 +8,49 @@
 --   frames.period_ns                     the display's refresh period
 --   frames.p50_ns / .p90_ns / .p99_ns    frame time percentiles
 --
+-- and what filled them, for compare to name what grew (the ui_frame_methods
+-- and ui_frame_blocking tables), per frame over every frame and per janky
+-- frame over the janky ones, so they keep their size whatever the
+-- capture's length:
+--
+--   frames.method.<m>.self_ns, frames.janky.method.<m>.self_ns   an app method's self
+--                                                                time not blocked
+--   frames.blocked_ns.<kind>, frames.janky.blocked_ns.<kind>     blocked time by kind
+--   frames.wait.<kind>.by.<holder>.ns, frames.janky.wait...      by the waits' holder
+--
 -- and the table "frames": the janky frames, most vsyncs missed first, each
 -- with its cause line (the main thread's methods by self time in it, its
 -- blocking by kind with the holder of its longest wait).
+
+local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
+local MIN_NS = 500000   -- methods with less in all the frames are left out (gate.lua's)
+
+-- The per-frame measures of what filled the frames: n frames, of them
+-- janky janky ones.
+local function filled(n, janky)
+  local is_app = bt.app_code()
+  for r in bt.rows([[SELECT f.name, u.self_ns, u.janky_self_ns FROM ui_frame_methods u
+JOIN frames f ON f.id = u.frame_id WHERE u.self_ns >= ? ORDER BY f.name]], MIN_NS) do
+    if is_app(r.name) then
+      bt.metric("frames.method." .. r.name .. ".self_ns", r.self_ns / n)
+      if janky > 0 and r.janky_self_ns > 0 then
+        bt.metric("frames.janky.method." .. r.name .. ".self_ns", r.janky_self_ns / janky)
+      end
+    end
+  end
+  if bt.trace().no_waits then return end   -- the trace cannot say
+  for _, k in ipairs(KINDS) do
+    local b = bt.query("SELECT total(ns) AS ns, total(janky_ns) AS janky FROM ui_frame_blocking WHERE kind = ? AND holder IS NULL", k)[1]
+    bt.metric("frames.blocked_ns." .. k, b.ns / n)
+    if janky > 0 then bt.metric("frames.janky.blocked_ns." .. k, b.janky / janky) end
+  end
+  for r in bt.rows("SELECT kind, holder, ns, janky_ns FROM ui_frame_blocking WHERE holder IS NOT NULL ORDER BY kind, holder") do
+    bt.metric("frames.wait." .. r.kind .. ".by." .. r.holder .. ".ns", r.ns / n)
+    if janky > 0 and r.janky_ns > 0 then
+      bt.metric("frames.janky.wait." .. r.kind .. ".by." .. r.holder .. ".ns", r.janky_ns / janky)
+    end
+  end
+end
 
 bt.rule{
   id = "frames",
@@ -30,6 +70,7 @@ max(period_ns) AS period FROM ui_frames]])[1]
     for _, q in ipairs({ 50, 90, 99 }) do   -- nearest rank
       bt.metric("frames.p" .. q .. "_ns", times[math.max(1, math.ceil(#times * q / 100))])
     end
+    filled(s.n, s.janky)
     -- A frame that began a period or more after its vsync waited for the
     -- main thread: the longest message that ran between them delayed it.
     local main = bt.main_tid()

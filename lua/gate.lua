@@ -33,15 +33,6 @@
 local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
 local MIN_NS = 500000   -- methods under this (half the default noise floor) are left out
 
--- The app's package: the start's, else the process name, else none (then
--- every method outside the platform's packages is the app's: bt.is_app).
-local function app_filter()
-  local pkg = bt.scalar("SELECT package FROM startup LIMIT 1") or
-    bt.scalar("SELECT value FROM meta WHERE key = 'process_name'")
-  if not (pkg and pkg:find("^[%w_]+%.[%w_.]+$")) then pkg = nil end
-  return function(name) return bt.is_app(name, pkg) end
-end
-
 -- The holders of the main thread's waits, by waker node: each one's
 -- innermost app frame (bt_app_node), as the waits table and the startup
 -- findings name it; one query for them all.
@@ -205,7 +196,7 @@ bt.rule{
   run = function()
     local main = bt.main_tid()
     if not main then return end
-    local is_app = app_filter()
+    local is_app = bt.app_code()   -- the start's package, else the process's, else bt.is_app
     local holder = holder_of(main)
     local after = startup_window(main, is_app, holder) or 0
     messages(main, is_app, after)

@@ -244,6 +244,30 @@ CREATE TABLE ui_frames (
 	cause         TEXT
 );
 
+-- What filled the main thread's display frames (engine/startup/frames.c),
+-- for the gate (lua/frames.lua's frames.method.* metrics): each method's
+-- self time not blocked inside the frames, in every frame and in the
+-- janky ones (of each janky frame, its 8 methods of the most self time).
+CREATE TABLE ui_frame_methods (
+	tid           INTEGER NOT NULL,
+	frame_id      INTEGER NOT NULL,
+	self_ns       INTEGER NOT NULL,
+	janky_self_ns INTEGER NOT NULL,
+	PRIMARY KEY (tid, frame_id)
+) WITHOUT ROWID;
+
+-- The main thread's blocked time inside its frames (each frame's doFrame),
+-- in every frame and in the janky ones: by kind from its blocking records
+-- (holder NULL), and by kind and holder from its waits (the innermost app
+-- frame of the waker's stack; '(unknown)' where no record ended the wait).
+CREATE TABLE ui_frame_blocking (
+	tid      INTEGER NOT NULL,
+	kind     TEXT NOT NULL,
+	holder   TEXT,
+	ns       INTEGER NOT NULL,
+	janky_ns INTEGER NOT NULL
+);
+
 -- Points in time a trace marks, without a duration: Perfetto TrackEvent
 -- instants (TYPE_INSTANT, legacy phases i/I/n) and atrace I|pid|NAME on a
 -- thread (tid set, track NULL; Perfetto: the app's threads only; systrace:

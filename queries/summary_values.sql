@@ -4,6 +4,9 @@
 -- Blocked time by kind lists every kind the trace records anywhere (0
 -- where the main thread, or its startup window, has none); off-CPU time by
 -- scheduler state only where the trace has the main thread's states there.
+-- Display frames (ui_frames) where the trace has them: their count, the
+-- janky ones, the janky ones per million frames, and the frame times'
+-- p50/p90/p99 (nearest rank, as lua/frames.lua's).
 -- -> name TEXT, value INTEGER
 WITH st AS (SELECT tid, ttid_ns, ttfd_ns FROM startup ORDER BY ts LIMIT 1),
 win AS (SELECT cpu_ns, blocked_ns, runnable_ns, sleeping_ns, io_ns, uninterruptible_ns FROM startup_phases
@@ -13,6 +16,9 @@ main AS (SELECT tid, wall_dur, cpu_dur, blocked_dur, runnable_dur, sleeping_dur,
 kinds AS (SELECT DISTINCT kind FROM thread_blocking),
 all_threads AS (SELECT count(*) AS n, count(wall_dur) AS nw, count(cpu_dur) AS nc, sum(wall_dur) AS wall,
 	sum(cpu_dur) AS cpu FROM threads),
+fr AS (SELECT count(*) AS n, sum(janky) AS janky FROM ui_frames),
+ft AS (SELECT end_ts - ts AS t, row_number() OVER (ORDER BY end_ts - ts, id) AS k FROM ui_frames),
+fq(q) AS (VALUES (50), (90), (99)),
 v(name, value) AS (
 	SELECT 'startup.ttid_ns', ttid_ns FROM st
 	UNION ALL SELECT 'startup.ttfd_ns', ttfd_ns FROM st
@@ -41,5 +47,10 @@ v(name, value) AS (
 	UNION ALL SELECT 'process.wall_ns', wall FROM all_threads WHERE n > 0 AND nw = n
 	UNION ALL SELECT 'process.cpu_ns', cpu FROM all_threads WHERE n > 0 AND nc = n
 	UNION ALL SELECT 'process.offcpu_ns', wall - cpu FROM all_threads WHERE n > 0 AND nw = n AND nc = n
+	UNION ALL SELECT 'frames.count', n FROM fr WHERE n > 0
+	UNION ALL SELECT 'frames.janky', janky FROM fr WHERE n > 0
+	UNION ALL SELECT 'frames.janky_ppm', (janky * 1000000 + n / 2) / n FROM fr WHERE n > 0
+	UNION ALL SELECT 'frames.p' || fq.q || '_ns', ft.t FROM fq, fr, ft
+		WHERE fr.n > 0 AND ft.k = max(1, (fr.n * fq.q + 99) / 100)
 )
 SELECT name, min(value) FROM v WHERE value IS NOT NULL AND value >= 0 GROUP BY name ORDER BY name

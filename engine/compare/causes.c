@@ -4,8 +4,10 @@
  * way, largest first, and the headline names the most important regressed
  * metric with its top cause. Scopes follow lua/gate.lua's names: startup
  * time is made of app methods' CPU and blocking by kind, blocking of a kind
- * of its holders' share, per-message time of per-message method time; the
- * whole-trace totals of the built-in report of method.* metrics.
+ * of its holders' share, per-message time of per-message method time,
+ * the janky-frame rate and the frame times of the methods' and blocking's
+ * time per (janky) frame (lua/frames.lua); the whole-trace totals of the
+ * built-in report of method.* metrics.
  */
 #include <math.h>
 #include <stdint.h>
@@ -20,27 +22,37 @@
 
 /* A metric (a whole name, or a prefix ending in '.') and where its causes
  * are: names with a prefix and a suffix, the part between them the method,
- * kind or holder; "%s" in a prefix is the metric's own kind. */
+ * kind or holder; "%s" in a prefix is the metric's own kind. apart: the
+ * causes are no parts of the metric (times per frame behind a rate or a
+ * percentile), so no share of its change is told and the cause that
+ * leads is the one that moved furthest against its runs' spread. */
 static const struct scope {
 	const char *metric;
 	const char *cause[3][2];
+	int apart;
 } scopes[] = {
 	{ "startup.ttid_ns", { { "startup.main.method.", ".incl_ns" }, { "startup.main.method.", ".self_ns" },
-			       { "startup.main.blocked_ns.", "" } } },
+			       { "startup.main.blocked_ns.", "" } }, 0 },
 	{ "startup.main.cpu_ns", { { "startup.main.method.", ".incl_ns" },
-				   { "startup.main.method.", ".self_cpu_ns" } } },
-	{ "startup.main.blocked_ns.", { { "startup.main.wait.%s.by.", ".ns" } } },
-	{ "thread.main.wait.", { { "thread.main.wait.%s.by.", ".ns" } } },
-	{ "thread.main.per_s.blocked_ns.", { { "thread.main.wait.%s.by.", ".ns" } } },
-	{ BT_CMP_MSGS "wall_ns", { { BT_CMP_MSGS "method.", ".self_ns" } } },
-	{ BT_CMP_MSGS "cpu_ns", { { BT_CMP_MSGS "method.", ".self_cpu_ns" } } },
-	{ "process.cpu_ns", { { "method.", ".self_cpu_ns" } } },
-	{ "process.wall_ns", { { "method.", ".self_ns" } } },
-	{ "process.offcpu_ns", { { "method.", ".self_offcpu_ns" } } },
-	{ "process.alloc_bytes", { { "method.", ".self_alloc_bytes" } } },
-	{ "process.majflt", { { "method.", ".self_majflt" } } },
-	{ "thread.main.cpu_ns", { { "method.", ".self_cpu_ns" } } },
-	{ "thread.main.wall_ns", { { "method.", ".self_ns" } } },
+				   { "startup.main.method.", ".self_cpu_ns" } }, 0 },
+	{ "startup.main.blocked_ns.", { { "startup.main.wait.%s.by.", ".ns" } }, 0 },
+	{ "thread.main.wait.", { { "thread.main.wait.%s.by.", ".ns" } }, 0 },
+	{ "thread.main.per_s.blocked_ns.", { { "thread.main.wait.%s.by.", ".ns" } }, 0 },
+	{ "frames.janky_pct", { { "frames.janky.method.", ".self_ns" }, { "frames.janky.blocked_ns.", "" } }, 1 },
+	{ "frames.p99_ns", { { "frames.janky.method.", ".self_ns" }, { "frames.janky.blocked_ns.", "" } }, 1 },
+	{ "frames.p90_ns", { { "frames.method.", ".self_ns" }, { "frames.blocked_ns.", "" } }, 1 },
+	{ "frames.p50_ns", { { "frames.method.", ".self_ns" }, { "frames.blocked_ns.", "" } }, 1 },
+	{ "frames.blocked_ns.", { { "frames.wait.%s.by.", ".ns" } }, 0 },
+	{ "frames.janky.blocked_ns.", { { "frames.janky.wait.%s.by.", ".ns" } }, 0 },
+	{ BT_CMP_MSGS "wall_ns", { { BT_CMP_MSGS "method.", ".self_ns" } }, 0 },
+	{ BT_CMP_MSGS "cpu_ns", { { BT_CMP_MSGS "method.", ".self_cpu_ns" } }, 0 },
+	{ "process.cpu_ns", { { "method.", ".self_cpu_ns" } }, 0 },
+	{ "process.wall_ns", { { "method.", ".self_ns" } }, 0 },
+	{ "process.offcpu_ns", { { "method.", ".self_offcpu_ns" } }, 0 },
+	{ "process.alloc_bytes", { { "method.", ".self_alloc_bytes" } }, 0 },
+	{ "process.majflt", { { "method.", ".self_majflt" } }, 0 },
+	{ "thread.main.cpu_ns", { { "method.", ".self_cpu_ns" } }, 0 },
+	{ "thread.main.wall_ns", { { "method.", ".self_ns" } }, 0 },
 };
 
 void bt_cmp_short(const char *name, size_t len, struct bt_buf *b)
@@ -107,6 +119,14 @@ char *bt_cmp_label(const char *name)
 		{ BT_CMP_MSGS "cpu_ns", "main-thread CPU in messages" },
 		{ BT_CMP_MSGS "alloc_bytes", "main-thread allocations in messages" },
 		{ BT_CMP_MSGS "count", "main-thread messages" },
+		{ "frames.janky_pct", "janky-frame rate" },
+		{ "frames.p50_ns", "frame time p50" },
+		{ "frames.p90_ns", "frame time p90" },
+		{ "frames.p99_ns", "frame time p99" },
+		{ "frames.count", "frames" },
+		{ "frames.janky", "janky frames" },
+		{ "frames.missed_vsyncs", "vsyncs missed" },
+		{ "frames.period_ns", "display refresh period" },
 	};
 	struct bt_buf b = BT_BUF_INIT;
 	const char *k;
@@ -123,6 +143,14 @@ char *bt_cmp_label(const char *name)
 		bt_buf_addf(&b, "main-thread %s blocking per second", name + 29);
 	} else if (!strncmp(name, "thread.main.wait.", 17) && (k = strstr(name, ".mean_ns")) && !k[8]) {
 		bt_buf_addf(&b, "main-thread %.*s wait (mean)", (int)(k - name - 17), name + 17);
+	} else if (!strncmp(name, "frames.blocked_ns.", 18)) {
+		bt_buf_addf(&b, "%s blocking per frame", name + 18);
+	} else if (!strncmp(name, "frames.janky.blocked_ns.", 24)) {
+		bt_buf_addf(&b, "%s blocking per janky frame", name + 24);
+	} else if (!strncmp(name, "frames.janky.method.", 20) && method_words(name, &b)) {
+		bt_buf_adds(&b, " per janky frame");
+	} else if (!strncmp(name, "frames.method.", 14) && method_words(name, &b)) {
+		bt_buf_adds(&b, " per frame");
 	} else if (!strncmp(name, "startup.main.method.", 20) && method_words(name, &b)) {
 		bt_buf_adds(&b, " in startup");
 	} else if (!strncmp(name, BT_CMP_MSGS "method.", strlen(BT_CMP_MSGS "method.")) &&
@@ -149,6 +177,8 @@ static char *cause_label(const char *name, const char *mid, size_t len)
 	} else if (!method_words(name, &b)) {
 		bt_buf_addf(&b, "%.*s blocking", (int)len, mid);
 	}
+	if (!by && !strncmp(name, "frames.", 7))   /* where: a frame's time, not the start's */
+		bt_buf_adds(&b, strncmp(name, "frames.janky.", 13) ? " in frames" : " in janky frames");
 	return bt_buf_detach(&b, NULL);
 }
 
@@ -201,7 +231,7 @@ static int by_move(const void *a, const void *b)
 
 /* Candidates of one prefix/suffix pair that moved the metric's way. */
 static void collect(const struct bt_compare *c, const struct bt_cmp_metric *m, const char *pre,
-		    const char *suf, struct bt_cmp_cause **out, size_t *n, size_t *cap, double *x)
+		    const char *suf, int apart, struct bt_cmp_cause **out, size_t *n, size_t *cap, double *x)
 {
 	const struct bt_runs *rs = c->runs;
 	size_t id, pl = strlen(pre), sl = strlen(suf);
@@ -222,30 +252,38 @@ static void collect(const struct bt_compare *c, const struct bt_cmp_metric *m, c
 		if (!(k.delta * m->delta > 0))
 			continue;
 		k.rel = k.base != 0 ? k.delta / fabs(k.base) : NAN;
-		k.of_change = 100 * k.delta / m->delta;
+		k.of_change = apart ? NAN : 100 * k.delta / m->delta;
 		k.label = cause_label(name, name + pl, len - pl - sl);
 		BT_GROW(*out, *n + 1, *cap);
 		(*out)[(*n)++] = k;
 	}
 }
 
-/* The top holder of a blocking-kind cause, "startup.main.blocked_ns.K". */
+/* The top holder of a blocking-kind cause: "startup.main.blocked_ns.K"'s
+ * among "startup.main.wait.K.by.H.ns", a frame's the same. */
 static char *holder_of(const struct bt_compare *c, const struct bt_cmp_cause *k, double *x)
 {
+	static const char *const held[][2] = {
+		{ "startup.main.blocked_ns.", "startup.main.wait.%s.by." },
+		{ "frames.blocked_ns.", "frames.wait.%s.by." },
+		{ "frames.janky.blocked_ns.", "frames.janky.wait.%s.by." },
+	};
 	const char *name = c->runs->names[k->id];
 	struct bt_cmp_metric as;
 	struct bt_cmp_cause *hs = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0, i, h;
 	char pre[160];
 	char *who = NULL;
 
-	if (strncmp(name, "startup.main.blocked_ns.", 24) ||
-	    (size_t)snprintf(pre, sizeof pre, "startup.main.wait.%s.by.", name + 24) >= sizeof pre)
+	for (h = 0; h < sizeof held / sizeof held[0]; h++)
+		if (!strncmp(name, held[h][0], strlen(held[h][0])))
+			break;
+	if (h == sizeof held / sizeof held[0] || !expand(held[h][1], name + strlen(held[h][0]), pre, sizeof pre))
 		return NULL;
 	memset(&as, 0, sizeof as);
 	as.id = k->id;
 	as.delta = k->delta;
-	collect(c, &as, pre, ".ns", &hs, &n, &cap, x);
+	collect(c, &as, pre, ".ns", 0, &hs, &n, &cap, x);
 	if (n) {
 		qsort(hs, n, sizeof *hs, by_move);
 		who = bt_xstrdup(hs[0].label + 8);   /* past "held by " */
@@ -256,27 +294,58 @@ static char *holder_of(const struct bt_compare *c, const struct bt_cmp_cause *k,
 	return who;
 }
 
+/* How far cause k moved against its runs' spread: the change of its
+ * medians over the two sides' ranges together (infinite when both agree
+ * to the last digit). */
+static double separation(const struct bt_compare *c, const struct bt_cmp_cause *k, double *x)
+{
+	struct bt_stats_summary b, h;
+	double spread;
+
+	bt_stats_summarize(x, bt_compare_values(c, k->id, BT_BASE, x), &b);
+	bt_stats_summarize(x, bt_compare_values(c, k->id, BT_HEAD, x), &h);
+	spread = (b.max - b.min) + (h.max - h.min);
+	return spread > 0 ? fabs(k->delta) / spread : INFINITY;
+}
+
 /*
  * Which cause leads. A blocking kind that carries half the move does. Else
  * the slowed method: a method's change shows in its own inclusive time and
  * in every caller's, while with samples at capture points part of it lands
  * in the methods sampled next to it, so the deepest method (the smallest
  * base value) among those that carry most of the largest move is the one
- * that changed. out is sorted by move.
+ * that changed. Causes apart from the metric (a janky-frame rate's times
+ * per frame) carry no share of it: a blocking kind that carries half of
+ * their move and moved beyond its runs' spread (BT_CMP_SEPARATED) leads,
+ * else the cause that moved furthest against its spread, as a noisy
+ * large one (a frame's GC) moves by more than a slowed method in many
+ * comparisons. out is sorted by move.
  */
-static void first_cause(const struct bt_compare *c, const struct bt_cmp_metric *m,
-			struct bt_cmp_cause *out, size_t n)
+static void first_cause(const struct bt_compare *c, const struct bt_cmp_metric *m, int apart,
+			struct bt_cmp_cause *out, size_t n, double *x)
 {
-	size_t i, at = SIZE_MAX;
-	double top = 0;
+	size_t i, at = SIZE_MAX, far = SIZE_MAX;
+	double top = 0, best = -1, sum = 0;
 
-	for (i = 0; i < n && at == SIZE_MAX; i++) {
+	for (i = 0; apart && i < n; i++)
+		sum += fabs(out[i].delta);
+	for (i = 0; apart && i < n; i++) {
+		double sep = separation(c, &out[i], x);
+		if (at == SIZE_MAX && !strstr(c->runs->names[out[i].id], ".method.") &&
+		    fabs(out[i].delta) >= 0.5 * sum && sep >= BT_CMP_SEPARATED)
+			at = i;
+		if (sep > best)
+			best = sep, far = i;
+	}
+	if (apart && at == SIZE_MAX)
+		at = far;
+	for (i = 0; !apart && i < n && at == SIZE_MAX; i++) {
 		if (strstr(c->runs->names[out[i].id], ".method."))
 			top = fmax(top, fabs(out[i].delta));
 		else if (fabs(out[i].delta) >= 0.5 * fabs(m->delta))
 			at = i;
 	}
-	if (at == SIZE_MAX) {
+	if (!apart && at == SIZE_MAX) {
 		for (i = 0; i < n; i++)
 			if (strstr(c->runs->names[out[i].id], ".method.") &&
 			    fabs(out[i].delta) >= BT_CMP_CARRY * top &&
@@ -302,11 +371,11 @@ static void metric_causes(const struct bt_compare *c, struct bt_cmp_metric *m, d
 	for (i = 0; i < 3 && s->cause[i][0]; i++) {
 		if (!expand(s->cause[i][0], kind, pre, sizeof pre))
 			continue;
-		collect(c, m, pre, s->cause[i][1], &out, &n, &cap, x);
+		collect(c, m, pre, s->cause[i][1], s->apart, &out, &n, &cap, x);
 	}
 	if (n)
 		qsort(out, n, sizeof *out, by_move);
-	first_cause(c, m, out, n);
+	first_cause(c, m, s->apart, out, n, x);
 	for (i = MAX_CAUSES; i < n; i++)
 		free(out[i].label);
 	m->ncauses = n < MAX_CAUSES ? n : MAX_CAUSES;

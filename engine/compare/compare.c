@@ -453,6 +453,8 @@ int bt_cmp_gated_by_default(const char *name)
 		BT_CMP_MSGS "wall_ns", BT_CMP_MSGS "cpu_ns", BT_CMP_MSGS "alloc_bytes",
 		BT_CMP_MSGS "method.*.self_cpu_ns", BT_CMP_MSGS "method.*.self_ns",
 		"thread.main.wait.*.mean_ns", "thread.main.per_s.blocked_ns.*",
+
+		"frames.janky_pct", "frames.p50_ns", "frames.p90_ns", "frames.p99_ns",
 	};
 	size_t i;
 
@@ -464,10 +466,32 @@ int bt_cmp_gated_by_default(const char *name)
 	return 0;
 }
 
-static int chosen(const struct bt_cmp_opts *o, const char *name)
+/* The fewest display frames every run must have for compare to gate any
+ * frames.* metric (by default or by --metric): a start's first frame or
+ * two is no frame rate, and a p99 of fewer than 100 frames is their
+ * largest. */
+#define MIN_FRAMES 100
+
+/* Whether every run has MIN_FRAMES frames: one function of the pooled
+ * runs, not of their sides, so leaving the frames out of the family when
+ * they do not keeps the others' family-wise error. */
+static int enough_frames(const struct bt_runs *rs)
+{
+	uint32_t at = bt_strmap_get(&rs->ids, "frames.count", strlen("frames.count"));
+	size_t r;
+
+	for (r = 0; at && r < rs->nruns; r++)
+		if (!(bt_runs_value(rs, r, at - 1) >= MIN_FRAMES))
+			return 0;
+	return at != 0;
+}
+
+static int chosen(const struct bt_cmp_opts *o, const char *name, int frames)
 {
 	int i;
 
+	if (!frames && !strncmp(name, "frames.", 7))
+		return 0;
 	if (!o->nglobs)
 		return bt_cmp_gated_by_default(name);
 	for (i = 0; i < o->nglobs; i++)
@@ -626,7 +650,7 @@ static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, do
 	const struct bt_runs *rs = c->runs;
 	const struct bt_cmp_hooks *h = o->hooks;
 	size_t id, i;
-	int rc = BT_OK;
+	int rc = BT_OK, frames = enough_frames(rs);
 
 	c->m = bt_xcalloc(rs->nnames ? rs->nnames : 1, sizeof *c->m);
 	for (id = 0; id < rs->nnames && !rc; id++) {
@@ -635,7 +659,7 @@ static int compare_metrics(struct bt_compare *c, const struct bt_cmp_opts *o, do
 		m->id = id;
 		m->unit = bt_unit_of(m->name, BT_UNIT_COUNT);
 		m->gate = o->def;
-		m->gate.gated = chosen(o, m->name);
+		m->gate.gated = chosen(o, m->name, frames);
 		if (h && h->thresholds && (rc = h->thresholds(h->ctx, m->name, &m->gate, err)))
 			break;
 		if (c->seq.on)   /* a look's share of the metric's alpha */

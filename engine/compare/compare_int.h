@@ -16,6 +16,10 @@ void bt_cmp_list_release(struct bt_cmp_list *l);
  * largest (causes.c, headline.c). */
 #define BT_CMP_CARRY 0.6
 
+/* A cause moved beyond its runs' spread when the change of its medians is
+ * at least this share of the two sides' ranges together (causes.c). */
+#define BT_CMP_SEPARATED 0.5
+
 /* causes.c: labels for every metric, causes for the moved ones. */
 void bt_cmp_causes(struct bt_compare *c, double *x);
 void bt_cmp_causes_release(struct bt_cmp_metric *m);

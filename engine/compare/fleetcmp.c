@@ -19,6 +19,7 @@ const char *const bt_fleetcmp_globs[BT_FLEETCMP_NGLOBS] = {
 	"startup.ttid_ns", "startup.phase.*.dur_ns", "startup.main.cpu_ns", "startup.main.blocked_ns.*",
 	"startup.process.cpu_ns", "startup.process.offcpu_ns", "startup.main.method.*.self_cpu_ns",
 	"startup.main.method.*.self_ns", "startup.main.method.*.incl_ns",
+	"frames.janky_pct", "frames.p50_ns", "frames.p90_ns", "frames.p99_ns",
 };
 
 void bt_fleetcmp_add(struct bt_fleetcmp_side *s, const char *path)

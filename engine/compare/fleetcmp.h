@@ -17,9 +17,10 @@
  * thread's CPU and blocked time by kind, every thread's CPU and off-CPU
  * time in the window, the app's methods' self CPU, self wall and inclusive
  * time on the main thread in it: a sampled method's self time sees part
- * of its own slowdown, its inclusive time nearly all). BT_FLEETCMP_NGLOBS of
- * them. */
-#define BT_FLEETCMP_NGLOBS 9
+ * of its own slowdown, its inclusive time nearly all), and its display
+ * frames (the janky-frame rate, the frame time's p50, p90 and p99).
+ * BT_FLEETCMP_NGLOBS of them. */
+#define BT_FLEETCMP_NGLOBS 13
 extern const char *const bt_fleetcmp_globs[BT_FLEETCMP_NGLOBS];
 
 /* A report without it (a trace without an app start) is left out. */
@@ -54,7 +55,8 @@ void bt_fleetcmp_side_release(struct bt_fleetcmp_side *s);
  * totals, each app method's self CPU in the start where it was in the
  * trace's top 32, each wait kind and holder's time) is read back into
  * values, a bucket's count at its representative value (within the
- * sketch's 1 %), and dealt to the runs in rank order: each measure's
+ * sketch's 1 %; a trace's janky frames per million as compare's
+ * frames.janky_pct), and dealt to the runs in rank order: each measure's
  * distribution is the summary's, but which trace had which values
  * together is not known, so compare takes the family by Holm
  * (bt_cmp_opts.holm). A side has one run per trace, at most

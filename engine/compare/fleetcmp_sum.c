@@ -29,6 +29,7 @@ struct bucket {
 /* One measure's histogram (a DIST). */
 struct dist {
 	char *name;                /* compare's metric name (owned) */
+	double scale;              /* compare's value of one of the summary's */
 	double n, zeros, min, max;
 	struct bucket *b;
 	size_t nb, cap;
@@ -76,7 +77,7 @@ static int read_buckets(struct bt_jr *jr, struct dist *d)
 }
 
 /* A DIST object into a new dist named name. */
-static int read_dist(struct bt_jr *jr, struct fsum *f, const char *name, struct bt_buf *key)
+static int read_dist(struct bt_jr *jr, struct fsum *f, const char *name, double scale, struct bt_buf *key)
 {
 	struct dist *d;
 	int more = 0, rc = bt_jr_peek(jr) == BT_J_OBJECT ? bt_jr_object(jr) :
@@ -86,6 +87,7 @@ static int read_dist(struct bt_jr *jr, struct fsum *f, const char *name, struct 
 	d = &f->d[f->n++];
 	memset(d, 0, sizeof *d);
 	d->name = bt_xstrdup(name);
+	d->scale = scale;
 	d->min = d->max = NAN;
 	while (!rc && (more = bt_jr_key(jr, key)) == 1) {
 		if (!strcmp(key->buf, "n"))
@@ -108,13 +110,18 @@ static int read_dist(struct bt_jr *jr, struct fsum *f, const char *name, struct 
 	return rc;
 }
 
-/* compare's name of a summary value: gate.lua's where it has one. */
-static void value_name(const char *v, struct bt_buf *b)
+/* compare's name of a summary value: gate.lua's or frames.lua's where it
+ * has one; *scale turns the summary's value into compare's (janky frames
+ * per million into per cent). */
+static void value_name(const char *v, struct bt_buf *b, double *scale)
 {
 	size_t n = strlen(v);
 
 	bt_buf_reset(b);
-	if (!strncmp(v, "startup.phase.", 14) && n > 17 && !strcmp(v + n - 3, "_ns"))
+	*scale = 1;
+	if (!strcmp(v, "frames.janky_ppm"))
+		bt_buf_adds(b, "frames.janky_pct"), *scale = 1e-4;
+	else if (!strncmp(v, "startup.phase.", 14) && n > 17 && !strcmp(v + n - 3, "_ns"))
 		bt_buf_addf(b, "startup.phase.%.*s.dur_ns", (int)(n - 17), v + 14);
 	else if (!strncmp(v, "main.", 5))
 		bt_buf_addf(b, "thread.%s", v);
@@ -127,10 +134,11 @@ static int read_values(struct bt_jr *jr, struct fsum *f, struct bt_buf *key)
 {
 	struct bt_buf name = BT_BUF_INIT;
 	int more = 0, rc = bt_jr_object(jr);
+	double scale;
 
 	while (!rc && (more = bt_jr_key(jr, key)) == 1) {
-		value_name(key->buf, &name);
-		rc = read_dist(jr, f, name.buf, key);
+		value_name(key->buf, &name, &scale);
+		rc = read_dist(jr, f, name.buf, scale, key);
 	}
 	bt_buf_release(&name);
 	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
@@ -151,7 +159,7 @@ static int read_item(struct bt_jr *jr, struct fsum *f, int waits, const char *k,
 	else
 		bt_buf_addf(&name, "startup.main.method.%s.self_cpu_ns", k);
 	while (!rc && (more = bt_jr_key(jr, key)) == 1)
-		rc = !strcmp(key->buf, "dist") ? read_dist(jr, f, name.buf, key) : bt_jr_skip(jr);
+		rc = !strcmp(key->buf, "dist") ? read_dist(jr, f, name.buf, 1, key) : bt_jr_skip(jr);
 	bt_buf_release(&name);
 	return rc ? rc : more < 0 ? jr->err->code : BT_OK;
 }
@@ -333,7 +341,7 @@ static int deal(struct bt_runs *rs, size_t first, size_t nruns, const struct fsu
 			double v;
 			while (r >= seen && b < d->nb)
 				seen += d->b[b++].count;
-			v = r < d->zeros ? 0 : bucket_value(d, f->gamma, d->b[b ? b - 1 : 0].idx);
+			v = r < d->zeros ? 0 : bucket_value(d, f->gamma, d->b[b ? b - 1 : 0].idx) * d->scale;
 			if (!isfinite(v))
 				return bt_err_set(err, BT_EFORMAT, "'%s': the value of measure '%s' in bucket "
 						  "%lld is out of range (%g)", path, d->name,

@@ -1,7 +1,8 @@
 /*
  * The one line a reviewer reads first (compare.h): the verdict, the most
- * important metric that moved (startup before the main thread's
- * per-message and per-wait measures, those before single methods), its
+ * important metric that moved (startup, then the display frames, before
+ * the main thread's per-message and per-wait measures, those before
+ * single methods), its
  * change and family-wise p, and its top cause:
  *   regressed: startup main-thread CPU +12.6 ms (+3.1 %, p=0.0079); top
  *   cause ConfigLoader.parse self CPU +50 % (384 ms → 578 ms)
@@ -17,8 +18,9 @@
 static int importance(const char *name)
 {
 	static const char *const order[] = {
-		"startup.ttid_ns", "startup.main.cpu_ns", "startup.main.blocked_ns.", "thread.main.wait.",
-		"thread.main.per_s.",
+		"startup.ttid_ns", "startup.main.cpu_ns", "startup.main.blocked_ns.",
+		"frames.janky_pct", "frames.p99_ns", "frames.p90_ns", "frames.p50_ns",
+		"thread.main.wait.", "thread.main.per_s.",
 		BT_CMP_MSGS "wall_ns", BT_CMP_MSGS "cpu_ns", BT_CMP_MSGS "alloc", "startup.main.method.",
 		BT_CMP_MSGS "method.",
 	};

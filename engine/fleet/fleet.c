@@ -75,6 +75,7 @@ static void group_init(struct bt_fl_group *g)
 	table_init(&g->values, BT_FL_DROP, BT_FLEET_VALUES);
 	table_init(&g->methods, BT_FL_SUMS, BT_FLEET_METHODS);
 	table_init(&g->waits, BT_FL_SUMS, BT_FLEET_WAITS);
+	bt_dist_init(&g->frames);
 }
 
 static void group_release(struct bt_fl_group *g)
@@ -82,6 +83,7 @@ static void group_release(struct bt_fl_group *g)
 	table_release(&g->values);
 	table_release(&g->methods);
 	table_release(&g->waits);
+	bt_dist_release(&g->frames);
 }
 
 /* (hash, key bytes): the order that decides which keys a limit keeps. */
@@ -282,6 +284,8 @@ static void group_add(struct bt_fl_group *g, const struct prepared *p)
 		g->waits.other[0] = bt_sat_add(g->waits.other[0], s->other_waits);
 		g->waits.other[1] = bt_sat_add(g->waits.other[1], s->other_ns);
 	}
+	if (s->has_frames)
+		bt_dist_merge(&g->frames, &s->frames);
 }
 
 /* The values table of a group key (made if new); NULL when dropped. */
@@ -397,6 +401,7 @@ static void group_merge(struct bt_fl_group *g, struct bt_fl_group *o)
 	table_merge(&g->values, &o->values);
 	table_merge(&g->methods, &o->methods);
 	table_merge(&g->waits, &o->waits);
+	bt_dist_merge(&g->frames, &o->frames);
 }
 
 void bt_fleet_merge(struct bt_fleet *f, struct bt_fleet *o)

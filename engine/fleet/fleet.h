@@ -1,7 +1,8 @@
 /*
  * A fleet summary (engine/fleet/README.md, part 2): per group, the
  * traces' values as exact distributions, the startup's methods and waits
- * with their sums and distributions, each table bounded by a limit that
+ * with their sums and distributions, the frame times of all the traces'
+ * display frames in one sketch, each table bounded by a limit that
  * keeps the keys of smallest hash and folds the rest into exact "other"
  * sums, so that adding summaries and merging fleets is associative and
  * commutative and memory does not grow with the number of traces.
@@ -63,6 +64,7 @@ struct bt_fl_table {
 struct bt_fl_group {
 	int64_t traces;
 	struct bt_fl_table values, methods, waits;
+	struct bt_dist frames;      /* every display frame's time, of every trace */
 };
 
 struct bt_fleet {

@@ -44,73 +44,9 @@ static int count(struct bt_jr *r, int64_t *v, const char *what)
 	return k == 1 && *v >= 0 ? BT_OK : bt_jr_fail(r, what);
 }
 
-static int buckets(struct bt_jr *r, struct bt_dist *d, int64_t *total)
-{
-	const char *bad = "a bucket is not [index, count] with 0 <= index < "
-		"2200 and count >= 1";
-	int more = 0, rc = bt_jr_peek(r) == BT_J_ARRAY ? bt_jr_array(r) : bt_jr_fail(r, bad);
-	int64_t (*b)[2] = NULL, first = BT_DIST_NBUCKETS, last = -1;
-	size_t n = 0, cap = 0, k;
-
-	while (!rc && (more = bt_jr_more(r)) == 1) {
-		int64_t i = -1, c = 0;
-		rc = bt_jr_peek(r) == BT_J_ARRAY ? bt_jr_array(r) : bt_jr_fail(r, bad);
-		if (!rc)
-			rc = bt_jr_more(r) == 1 ? count(r, &i, bad) : bt_jr_fail(r, bad);
-		if (!rc)
-			rc = bt_jr_more(r) == 1 ? count(r, &c, bad) : bt_jr_fail(r, bad);
-		if (!rc && (bt_jr_more(r) != 0 || i >= BT_DIST_NBUCKETS || c < 1))
-			rc = bt_jr_fail(r, bad);
-		if (!rc) {
-			BT_GROW(b, n + 1, cap);
-			b[n][0] = i;
-			b[n++][1] = c;
-			first = i < first ? i : first;
-			last = i > last ? i : last;
-		}
-	}
-	if (!rc && n) {   /* the span once, then every count in place */
-		bt_dist_put(d, (int)first, 0);
-		bt_dist_put(d, (int)last, 0);
-		for (k = 0; k < n; k++) {
-			bt_dist_put(d, (int)b[k][0], b[k][1]);
-			*total = bt_sat_add(*total, b[k][1]);
-		}
-	}
-	free(b);
-	return end(r, rc, more);
-}
-
-/* {"n", "sum", "min", "max", "zeros", "buckets"}; derived quantiles skipped. */
 static int dist(struct rd *x, struct bt_dist *d)
 {
-	struct bt_jr *r = x->r;
-	int more = 0, rc = object(r, "a distribution is not an object");
-	int64_t total = 0;
-
-	bt_dist_release(d);   /* a second "dist" of one entry replaces the first: its buckets */
-	bt_dist_init(d);      /* added to the first's with its own n did not add up */
-
-	while (!rc && (more = bt_jr_key(r, &x->key)) == 1) {
-		const char *k = x->key.buf;
-		int64_t *at = !strcmp(k, "n") ? &d->n : !strcmp(k, "sum") ? &d->sum :
-			!strcmp(k, "zeros") ? &d->zeros : !strcmp(k, "min") ? &d->min :
-			!strcmp(k, "max") ? &d->max : NULL;
-		if (!strcmp(k, "buckets"))
-			rc = buckets(r, d, &total);
-		else if (at && bt_jr_peek(r) == BT_J_NULL && at != &d->n && at != &d->sum && at != &d->zeros)
-			rc = bt_jr_skip(r);
-		else if (at)
-			rc = count(r, at, "a distribution's count, sum, min or max is not a non-negative integer");
-		else
-			rc = bt_jr_skip(r);
-	}
-	rc = end(r, rc, more);
-	if (!rc && bt_sat_add(total, d->zeros) != d->n)
-		rc = bt_jr_fail(r, "a distribution's buckets and zeros do not add up to its n");
-	if (!rc && d->n && d->min > d->max)
-		rc = bt_jr_fail(r, "a distribution's min is above its max");
-	return rc;
+	return bt_dist_read_json(x->r, d, &x->key);
 }
 
 static int values(struct rd *x, struct bt_fl_table *t)
@@ -209,6 +145,12 @@ static int group(struct rd *x, struct bt_fl_group *g)
 			rc = items(x, &g->methods, 1);
 		} else if (!strcmp(x->key.buf, "waits")) {
 			rc = items(x, &g->waits, 0);
+		} else if (!strcmp(x->key.buf, "frames")) {
+			struct bt_dist d;
+			bt_dist_init(&d);
+			if (!(rc = dist(x, &d)))
+				bt_dist_merge(&g->frames, &d);
+			bt_dist_release(&d);
 		} else {
 			rc = bt_jr_skip(r);
 		}

@@ -10,71 +10,6 @@
 #include "engine/base/jsonw.h"
 #include "engine/fleet/fleet.h"
 
-/* Digits by hand: a fleet writes buckets by the hundred thousand, and
- * printf's format parsing was a fifth of a merge. */
-static void add_int(struct bt_buf *b, int64_t v)
-{
-	char d[24];
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	int n = 0;
-
-	do
-		d[n++] = (char)('0' + u % 10);
-	while ((u /= 10));
-	if (v < 0)
-		bt_buf_addc(b, '-');
-	while (n)
-		bt_buf_addc(b, d[--n]);
-}
-
-static void dist(struct bt_jsonw *w, const struct bt_dist *d)
-{
-	static const int pm[3] = { 500, 900, 990 };
-	static const char *const pk[3] = { "p50", "p90", "p99" };
-	struct bt_buf b = BT_BUF_INIT;
-	size_t i;
-
-	bt_jsonw_begin_object(w);
-	bt_jsonw_key(w, "n");
-	bt_jsonw_int(w, d->n);
-	bt_jsonw_key(w, "sum");
-	bt_jsonw_int(w, d->sum);
-	bt_jsonw_key(w, "min");
-	if (d->n)
-		bt_jsonw_int(w, d->min);
-	else
-		bt_jsonw_null(w);
-	bt_jsonw_key(w, "max");
-	if (d->n)
-		bt_jsonw_int(w, d->max);
-	else
-		bt_jsonw_null(w);
-	bt_jsonw_key(w, "zeros");
-	bt_jsonw_int(w, d->zeros);
-	for (i = 0; i < 3; i++) {
-		bt_jsonw_key(w, pk[i]);
-		if (d->n)
-			bt_jsonw_int(w, bt_dist_quantile(d, pm[i]));
-		else
-			bt_jsonw_null(w);
-	}
-	bt_buf_addc(&b, '[');
-	for (i = 0; i < d->nc; i++) {
-		if (!d->c[i])
-			continue;
-		bt_buf_adds(&b, b.len > 1 ? ",[" : "[");
-		add_int(&b, d->lo + (int64_t)i);
-		bt_buf_addc(&b, ',');
-		add_int(&b, d->c[i]);
-		bt_buf_addc(&b, ']');
-	}
-	bt_buf_addc(&b, ']');
-	bt_jsonw_key(w, "buckets");
-	bt_jsonw_raw(w, b.buf);
-	bt_buf_release(&b);
-	bt_jsonw_end_object(w);
-}
-
 static void key(struct bt_jsonw *w, const struct bt_fl_item *it)
 {
 	bt_jsonw_key(w, it->key);
@@ -89,7 +24,7 @@ static void values(struct bt_jsonw *w, const struct bt_fl_table *t)
 	bt_jsonw_begin_object(w);
 	for (i = 0; i < t->n; i++) {
 		key(w, v[i]);
-		dist(w, &v[i]->d);
+		bt_dist_write_json(w, &v[i]->d);
 	}
 	bt_jsonw_end_object(w);
 	free(v);
@@ -125,7 +60,7 @@ static void items(struct bt_jsonw *w, const char *name, const struct bt_fl_table
 		bt_jsonw_int(w, v[i]->traces);
 		sums(w, methods ? mcols : wcols, v[i]->s, methods ? 3 : 2);
 		bt_jsonw_key(w, "dist");
-		dist(w, &v[i]->d);
+		bt_dist_write_json(w, &v[i]->d);
 		bt_jsonw_end_object(w);
 	}
 	bt_jsonw_end_object(w);
@@ -145,6 +80,10 @@ static void group(struct bt_jsonw *w, const struct bt_fl_group *g)
 	values(w, &g->values);
 	items(w, "methods", &g->methods, 1);
 	items(w, "waits", &g->waits, 0);
+	if (g->frames.n) {   /* none in a fleet without frames: its bytes as before */
+		bt_jsonw_key(w, "frames");
+		bt_dist_write_json(w, &g->frames);
+	}
 	bt_jsonw_end_object(w);
 }
 

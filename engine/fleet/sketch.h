@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/base/jsonr.h"
+#include "engine/base/jsonw.h"
+
 #define BT_DIST_ALPHA 0.01
 #define BT_DIST_NBUCKETS 2200   /* gamma^2199 > 2^63: every int64_t has one */
 
@@ -48,5 +51,13 @@ void bt_dist_put(struct bt_dist *d, int i, int64_t count);
  * estimated: within BT_DIST_ALPHA of it (plus 0.5 of rounding), clamped to
  * [min, max]. 0 when n is 0. */
 int64_t bt_dist_quantile(const struct bt_dist *d, int permille);
+
+/* d as a DIST object at w's position (sketch_json.c): n, sum, min, max,
+ * zeros, p50/p90/p99, buckets. */
+void bt_dist_write_json(struct bt_jsonw *w, const struct bt_dist *d);
+/* The DIST object at r's position into d (its counts replaced; key a
+ * scratch buffer): BT_EFORMAT naming the file and byte when a count is
+ * negative, a bucket out of range or the counts do not add up to n. */
+int bt_dist_read_json(struct bt_jr *r, struct bt_dist *d, struct bt_buf *key);
 
 #endif

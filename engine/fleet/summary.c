@@ -1,7 +1,7 @@
 /*
  * A trace's summary from its database (summary.h): the values, groups,
- * methods and waits queries (queries/summary_*.sql), the app's top K
- * methods and waits kept, the rest summed into "other".
+ * methods, waits and frame times queries (queries/summary_*.sql), the
+ * app's top K methods and waits kept, the rest summed into "other".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,7 @@ void bt_summary_release(struct bt_summary *s)
 	free(s->values);
 	free(s->methods);
 	free(s->waits);
+	bt_dist_release(&s->frames);
 	bt_summary_init(s);
 }
 
@@ -235,6 +236,22 @@ static int load_waits(struct bt_db *db, struct bt_summary *s, struct bt_err *err
 	return BT_OK;
 }
 
+/* The display frames' times into the frame-time sketch, where it has some. */
+static int load_frames(struct bt_db *db, struct bt_summary *s, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	if (bt_rows_open(&r, db, BT_SQL_SUMMARY_FRAME_TIMES, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		s->has_frames = 1;
+		bt_dist_add(&s->frames, bt_rows_int(r, 0));
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
 int bt_summary_load(struct bt_db *db, struct bt_summary *s, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
@@ -253,6 +270,8 @@ int bt_summary_load(struct bt_db *db, struct bt_summary *s, struct bt_err *err)
 		rc = load_methods(db, s, err);
 	if (!rc && s->has_waits)
 		rc = load_waits(db, s, err);
+	if (!rc)
+		rc = load_frames(db, s, err);
 	if (!rc && !(rc = bt_rows_open(&r, db, BT_SQL_GET_META, err))) {
 		bt_rows_bind_text(r, 1, "source", 6);
 		if ((rc = bt_rows_next(r, err)) == 1)

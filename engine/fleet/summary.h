@@ -15,6 +15,7 @@
 #include "engine/base/jsonr.h"
 #include "engine/base/jsonw.h"
 #include "engine/db/db.h"
+#include "engine/fleet/sketch.h"
 
 #define BT_SUMMARY_SCHEMA "btrace-analyze/summary@1"
 #define BT_SUMMARY_METHODS 32   /* K: the app methods a trace keeps */
@@ -55,6 +56,8 @@ struct bt_summary {
 	struct bt_sum_wait *waits;
 	size_t nwaits;
 	int64_t other_waits, other_ns;
+	int has_frames;                    /* the trace has display frames (ui_frames) */
+	struct bt_dist frames;             /* their frame times */
 };
 
 void bt_summary_init(struct bt_summary *s);

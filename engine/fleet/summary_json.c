@@ -111,6 +111,10 @@ void bt_summary_write(struct bt_jsonw *w, const struct bt_summary *s)
 		write_methods(w, s);
 	if (s->has_waits)
 		write_waits(w, s);
+	if (s->has_frames) {
+		bt_jsonw_key(w, "frames");
+		bt_dist_write_json(w, &s->frames);
+	}
 	bt_jsonw_end_object(w);
 }
 
@@ -303,6 +307,9 @@ int bt_summary_read(struct bt_jr *r, struct bt_summary *s)
 			rc = read_values(r, s, &key);
 		} else if (!strcmp(key.buf, "methods") || !strcmp(key.buf, "waits")) {
 			rc = read_list(r, s, key.buf[0] == 'm', &key, &val);
+		} else if (!strcmp(key.buf, "frames")) {
+			rc = bt_dist_read_json(r, &s->frames, &key);
+			s->has_frames = 1;
 		} else {
 			rc = bt_jr_skip(r);
 		}

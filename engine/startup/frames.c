@@ -1,19 +1,23 @@
 /*
  * The main thread's display frames (frames.h): per frame, its methods'
  * self time as its slices stream by; at the end, the period, the vsync
- * grid, each frame's deadline and jank, a janky frame's cause line.
+ * grid, each frame's deadline and jank, a janky frame's cause line, and
+ * what filled the frames (methods, blocking by kind and holder) in all of
+ * them and in the janky ones.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/hash.h"
 #include "engine/base/names.h"
 #include "engine/db/rows.h"
 #include "engine/profile/profile.h"
 #include "engine/startup/frames.h"
 
 #define TOP 2                    /* methods a cause line names */
+#define KEEP 8                   /* methods kept per frame: a janky frame's in ui_frame_methods */
 #define GAP_MIN 4000000LL        /* frame-to-frame gaps read for the cadence */
 #define GAP_MAX 25000000LL
 #define PHASE_BIN 100000LL       /* the grid's phase, to 0.1 ms */
@@ -32,8 +36,8 @@
  * what the main thread did between the frame before and it. */
 struct frame_methods {
 	int64_t ts;
-	uint32_t frame[TOP];
-	int64_t ns[TOP];
+	uint32_t frame[KEEP];
+	int64_t ns[KEEP];
 	int64_t prev_end;         /* the frame before's end, or -1 */
 	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* the first waits for work after it */
 	int nidle;
@@ -54,6 +58,8 @@ struct bt_frames {
 	size_t nbuf, bcap;
 	int64_t *sum;             /* by method frame id: self time in the frame at hand */
 	size_t scap;
+	int64_t *all;             /* by method frame id: self time in every frame so far */
+	size_t acap;
 	uint32_t *touched;        /* the ids with a sum, to reset */
 	size_t nt, tcap;
 	int64_t last_end;         /* the last frame's end, or -1 */
@@ -79,6 +85,7 @@ void bt_frames_free(struct bt_frames *f)
 	free(f->v);
 	free(f->buf);
 	free(f->sum);
+	free(f->all);
 	free(f->touched);
 	free(f);
 }
@@ -121,10 +128,12 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 		uint32_t id = f->touched[i];
 		int64_t ns = f->sum[id];
 		f->sum[id] = 0;
-		for (k = TOP; k > 0 && (ns > a->ns[k - 1] || (ns == a->ns[k - 1] && id < a->frame[k - 1])); k--)
-			if (k < TOP)
+		f->all = bt_grow_zero(f->all, sizeof *f->all, &f->acap, (size_t)id);
+		f->all[id] = bt_sat_add(f->all[id], ns);
+		for (k = KEEP; k > 0 && (ns > a->ns[k - 1] || (ns == a->ns[k - 1] && id < a->frame[k - 1])); k--)
+			if (k < KEEP)
 				a->ns[k] = a->ns[k - 1], a->frame[k] = a->frame[k - 1];
-		if (k < TOP)
+		if (k < KEEP)
 			a->ns[k] = ns, a->frame[k] = id;
 	}
 	f->nt = 0;
@@ -289,7 +298,6 @@ struct frame_evidence {
 	size_t nw, wcap;
 	char **names;             /* by frame id */
 	size_t nnames;
-	int loaded;
 };
 
 static int load_evidence(struct frame_evidence *e, struct bt_db *db, int64_t tid, struct bt_err *err)
@@ -297,7 +305,6 @@ static int load_evidence(struct frame_evidence *e, struct bt_db *db, int64_t tid
 	struct bt_rows *r = NULL;
 	int rc;
 
-	e->loaded = 1;
 	if ((rc = bt_frame_names_load(db, &e->names, &e->nnames, err)))
 		return rc;
 	if (bt_rows_open(&r, db, BT_SQL_UI_FRAMES_BLOCKS, err))
@@ -328,6 +335,40 @@ static int load_evidence(struct frame_evidence *e, struct bt_db *db, int64_t tid
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
+}
+
+static int block_order(const void *a, const void *b)
+{
+	const struct frame_block *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->end != y->end ? (x->end < y->end ? -1 : 1) : x->kind - y->kind;
+}
+
+static int wait_order(const void *a, const void *b)
+{
+	const struct frame_wait *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	return strcmp(x->holder ? x->holder : "", y->holder ? y->holder : "");
+}
+
+/* The evidence in time order, for the sweep over the frames (frame_sums). */
+static int load_evidence_sorted(struct frame_evidence *e, struct bt_db *db, int64_t tid, struct bt_err *err)
+{
+	int rc = load_evidence(e, db, tid, err);
+
+	if (e->nb)
+		qsort(e->b, e->nb, sizeof *e->b, block_order);
+	if (e->nw)
+		qsort(e->w, e->nw, sizeof *e->w, wait_order);
+	return rc;
 }
 
 static void evidence_release(struct frame_evidence *e)
@@ -397,6 +438,102 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 	if (!shown)
 		bt_buf_adds(&b, "no method or wait of 1 ms or more");
 	return bt_buf_detach(&b, NULL);
+}
+
+/*
+ * What filled the frames, for the gate (ui_frame_methods,
+ * ui_frame_blocking): each method's self time not blocked in every frame
+ * (bt_frames.all) and in the janky ones (each janky frame's KEEP methods),
+ * and the main thread's blocked time inside each frame's doFrame by kind
+ * (its blocking records) and by the holder of its waits, in every frame
+ * and in the janky ones ([0] and [1]). The frames come in time order and
+ * the evidence is sorted, so one sweep finds each frame's records.
+ */
+struct frame_held { int kind; const char *holder; int64_t ns[2]; };
+struct frame_sums {
+	int64_t *janky;           /* by method frame id */
+	size_t jcap;
+	int64_t kind[BT_BLOCK__COUNT][2];
+	struct frame_held *h;     /* holders borrow the evidence's names */
+	size_t nh, hcap;
+	struct bt_strmap held;    /* kind and holder -> index in h + 1 */
+	size_t bi, wi;            /* the first record and wait that can reach the frame at hand */
+};
+
+static void held_add(struct frame_sums *s, int kind, const char *holder, int64_t ns, int janky)
+{
+	struct bt_buf key = BT_BUF_INIT;
+	uint32_t at;
+
+	holder = holder ? holder : "(unknown)";   /* gate.lua's name for a wait no record ended */
+	bt_buf_addf(&key, "%d:%s", kind, holder);
+	if (!(at = bt_strmap_get(&s->held, key.buf, key.len))) {
+		BT_GROW(s->h, s->nh + 1, s->hcap);
+		s->h[s->nh] = (struct frame_held){ kind, holder, { 0, 0 } };
+		bt_strmap_put(&s->held, key.buf, key.len, (uint32_t)++s->nh);
+		at = (uint32_t)s->nh;
+	}
+	s->h[at - 1].ns[0] = bt_sat_add(s->h[at - 1].ns[0], ns);
+	if (janky)
+		s->h[at - 1].ns[1] = bt_sat_add(s->h[at - 1].ns[1], ns);
+	bt_buf_release(&key);
+}
+
+/* The frame [ts, end) of the main thread, janky or not, into s. */
+static void frame_sum(struct frame_sums *s, const struct frame_evidence *e, const struct frame_methods *a,
+		      int64_t ts, int64_t end, int janky)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; janky && a && k < KEEP; k++) {
+		if (a->ns[k] <= 0 || !a->frame[k])
+			continue;
+		s->janky = bt_grow_zero(s->janky, sizeof *s->janky, &s->jcap, a->frame[k]);
+		s->janky[a->frame[k]] = bt_sat_add(s->janky[a->frame[k]], a->ns[k]);
+	}
+	while (s->bi < e->nb && e->b[s->bi].end <= ts)
+		s->bi++;
+	for (i = s->bi; i < e->nb && e->b[i].ts < end; i++) {
+		int64_t o = overlap(e->b[i].ts, e->b[i].end, ts, end);
+		s->kind[e->b[i].kind][0] = bt_sat_add(s->kind[e->b[i].kind][0], o);
+		if (janky)
+			s->kind[e->b[i].kind][1] = bt_sat_add(s->kind[e->b[i].kind][1], o);
+	}
+	while (s->wi < e->nw && e->w[s->wi].end <= ts)
+		s->wi++;
+	for (i = s->wi; i < e->nw && e->w[i].ts < end; i++) {
+		int64_t o = overlap(e->w[i].ts, e->w[i].end, ts, end);
+		if (o > 0 && e->w[i].kind >= 0)
+			held_add(s, e->w[i].kind, e->w[i].holder, o, janky);
+	}
+}
+
+static int store_sums(const struct frame_sums *s, const struct bt_frames *f, int64_t tid, struct bt_db *db,
+		      struct bt_err *err)
+{
+	size_t i;
+	int rc = BT_OK, k;
+
+	for (i = 1; f && i < f->acap && !rc; i++)
+		if (f->all[i] > 0)
+			rc = bt_db_exec(db, BT_SQL_INSERT_UI_FRAME_METHOD, err, "iiii", tid, (int64_t)i, f->all[i],
+					i < s->jcap ? s->janky[i] : 0);
+	for (k = 0; k < BT_BLOCK__COUNT && !rc; k++)
+		if (s->kind[k][0] > 0)
+			rc = bt_db_exec(db, BT_SQL_INSERT_UI_FRAME_BLOCKING, err, "itnii", tid, bt_block_kind_name[k],
+					s->kind[k][0], s->kind[k][1]);
+	for (i = 0; i < s->nh && !rc; i++)
+		rc = bt_db_exec(db, BT_SQL_INSERT_UI_FRAME_BLOCKING, err, "ittii", tid, bt_block_kind_name[s->h[i].kind],
+				s->h[i].holder, s->h[i].ns[0], s->h[i].ns[1]);
+	return rc;
+}
+
+static void sums_release(struct frame_sums *s)
+{
+	free(s->janky);
+	free(s->h);
+	bt_strmap_release(&s->held);
 }
 
 /* The grid's tick at or before t (a hostile t near INT64_MIN: t). */
@@ -478,6 +615,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 {
 	struct bt_dframe *ui;
 	struct frame_evidence e;
+	struct frame_sums sums;
 	struct expected_frame *xv = NULL;
 	int64_t period, phase, njank = 0;
 	size_t i, nx = 0;
@@ -488,6 +626,8 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	if (f && f->n)
 		qsort(f->v, f->n, sizeof *f->v, by_methods_ts);
 	memset(&e, 0, sizeof e);
+	memset(&sums, 0, sizeof sums);
+	bt_strmap_init(&sums.held);
 	ui = bt_xcalloc(d->nui, sizeof *ui);
 	memcpy(ui, d->ui, d->nui * sizeof *ui);
 	qsort(ui, d->nui, sizeof *ui, by_ts);
@@ -496,6 +636,8 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	phase = rc ? 0 : grid_phase(ui, d->nui, period);
 	if (!rc)
 		rc = load_expected(db, &xv, &nx, err);
+	if (!rc)
+		rc = load_evidence_sorted(&e, db, tid, err);
 	for (i = 0; i < d->nui && !rc; i++) {
 		struct bt_display_hit hit;
 		int64_t exp, deadline, missed = 0;
@@ -516,11 +658,9 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 			uint64_t late = (uint64_t)hit.end - (uint64_t)deadline;   /* fits: end > deadline */
 			missed = (int64_t)(late / (uint64_t)period + (late % (uint64_t)period != 0));
 			njank++;
-			if (!e.loaded)
-				rc = load_evidence(&e, db, tid, err);
-			if (!rc)
-				cause = cause_line(&e, a, ui[i].ts, hit.end);
+			cause = cause_line(&e, a, ui[i].ts, hit.end);
 		}
+		frame_sum(&sums, &e, a, ui[i].ts, bt_sat_add(ui[i].ts, ui[i].dur), missed > 0);
 		if (!rc)
 			rc = bt_db_exec(db, BT_SQL_INSERT_UI_FRAME, err, "iiimiiiiiimmt", (int64_t)i + 1, tid,
 					ui[i].ts, ui[i].vsync >= 0 ? ui[i].vsync : INT64_MIN, ui[i].dur, hit.end,
@@ -529,10 +669,13 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		free(cause);
 	}
 	if (!rc)
+		rc = store_sums(&sums, f, tid, db, err);
+	if (!rc)
 		rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)d->nui, err);
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "ui_frames_janky", njank, err);
 	evidence_release(&e);
+	sums_release(&sums);
 	free(xv);
 	free(ui);
 	return rc;

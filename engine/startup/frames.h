@@ -6,7 +6,9 @@
  * it and by how many vsyncs, and for each janky frame one line of what the
  * main thread did instead (its methods by self time not blocked, its
  * waits with their holder, GC and the other blocking records) -> the
- * ui_frames table.
+ * ui_frames table; what filled the frames, in all of them and in the janky
+ * ones (each method's self time not blocked, the blocked time by kind and
+ * by the holder of the waits) -> ui_frame_methods and ui_frame_blocking.
  *
  * The period: the median expected frame of a Perfetto frame timeline, else
  * the cadence of the frames (the median gap between consecutive frames
@@ -39,8 +41,8 @@ void bt_frames_free(struct bt_frames *f);
  * sums the self time of the slices inside it by method. */
 void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame);
 
-/* The ui_frames rows of the main thread tid from d's frames and draws;
- * nothing when d has no UI frame. */
+/* The ui_frames, ui_frame_methods and ui_frame_blocking rows of the main
+ * thread tid from d's frames and draws; nothing when d has no UI frame. */
 int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, struct bt_db *db,
 		    struct bt_err *err);
 

@@ -687,16 +687,49 @@ done:
 	return out;
 }
 
+#define COMM_MAX 15   /* a thread name's characters the kernel keeps */
+
+/* A dump's main thread of COMM_MAX characters may be named after the end
+ * of a longer process name (ART keeps the last 15 characters of a dotted
+ * one: "om.example.feed"): the class path of the first method that holds
+ * it and a dot says where the package begins ("com.example.feed"). name
+ * itself when no method holds it. */
+static int uncut_package(struct bt_db *db, const char *name, char **out, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	const char *f, *at, *start;
+	size_t n = strlen(name);
+	int rc;
+
+	*out = NULL;
+	if (bt_rows_open(&r, db, BT_SQL_STARTUP_PACKAGE_CUT, err))
+		return err->code;
+	bt_rows_bind_text(r, 1, name, n);
+	if ((rc = bt_rows_next(r, err)) == 1 && (f = bt_rows_text(r, 0, NULL)) != NULL &&
+	    (at = strstr(f, name)) != NULL) {
+		for (start = at; start > f && !strchr(" (,<", start[-1]); start--)
+			;
+		*out = bt_xstrndup(start, (size_t)(at - start) + n);
+	}
+	bt_rows_close(r);
+	if (rc < 0)
+		return err->code;
+	if (!*out)
+		*out = bt_xstrdup(name);
+	return BT_OK;
+}
+
 /* Without the Application class: the process's name (a trace's), else
- * the main thread's (a dump's main thread is named after its process),
- * when it can be a package: one has a dot (Android requires two
- * segments), where the Java name of every app's main thread, "main",
- * which an ART trace gives, has none. */
+ * the main thread's (a dump's main thread is named after its process,
+ * uncut where it was cut), when it can be a package: one has a dot
+ * (Android requires two segments), where the Java name of every app's
+ * main thread, "main", which an ART trace gives, has none. */
 static int fallback_package(const struct bt_startup *st, struct bt_db *db, char **out, struct bt_err *err)
 {
 	char name[256];
 	struct bt_rows *r = NULL;
 	const char *t;
+	char *cut = NULL;
 	int rc;
 
 	*out = NULL;
@@ -709,10 +742,18 @@ static int fallback_package(const struct bt_startup *st, struct bt_db *db, char 
 	if (bt_rows_open(&r, db, BT_SQL_STARTUP_THREAD_NAME, err))
 		return err->code;
 	bt_rows_bind_int(r, 1, st->tid);
-	if ((rc = bt_rows_next(r, err)) == 1 && (t = bt_rows_text(r, 0, NULL)) != NULL && strchr(t, '.'))
-		*out = bt_xstrdup(t);
+	if ((rc = bt_rows_next(r, err)) == 1 && (t = bt_rows_text(r, 0, NULL)) != NULL && strchr(t, '.')) {
+		if (strlen(t) == COMM_MAX)
+			cut = bt_xstrdup(t);
+		else
+			*out = bt_xstrdup(t);
+	}
 	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
+	if (rc < 0)
+		return err->code;
+	rc = cut ? uncut_package(db, cut, out, err) : BT_OK;
+	free(cut);
+	return rc;
 }
 
 static const char *source_of(const struct bt_startup *st, const struct found *f)

@@ -331,7 +331,10 @@ void bt_cmp_cause_cells(const struct bt_compare *c, const struct bt_cmp_cause *k
 	signed_amount(u, k->delta, &cell[3]);
 	if (!isnan(k->rel))
 		bt_buf_addf(&cell[3], " (%+.0f %%)", 100 * k->rel);
-	bt_buf_addf(&cell[4], "%.0f %%", k->of_change);
+	if (isnan(k->of_change))   /* no part of the metric (a janky-frame rate's time per frame) */
+		bt_buf_adds(&cell[4], "-");
+	else
+		bt_buf_addf(&cell[4], "%.0f %%", k->of_change);
 }
 
 const char bt_cmp_legend[] = "(small): within the threshold; (n.s.): not significant at alpha.";

@@ -101,6 +101,28 @@ void bt_fv_cells(struct bt_buf *c, int init)
 			bt_buf_release(&c[k]);
 }
 
+/* The fleet's display frames, every frame of every trace: how many, the
+ * share janky (the traces' janky frames over their frames, exact), and
+ * the frame time's p50/p90/p99 from the merged sketch. */
+static void frames_words(const struct bt_fleet *f, struct bt_buf *b)
+{
+	const struct bt_fl_item *n = bt_fl_find(&f->all.values, "frames.count");
+	const struct bt_fl_item *j = bt_fl_find(&f->all.values, "frames.janky");
+	const struct bt_dist *d = &f->all.frames;
+
+	if (!d->n)
+		return;
+	bt_buf_addf(b, "; %lld display frames", (long long)d->n);
+	if (n && j && n->d.sum > 0)
+		bt_buf_addf(b, ", %.2f %% janky", 100.0 * (double)j->d.sum / (double)n->d.sum);
+	bt_buf_adds(b, ", frame time p50 ");
+	bt_fv_ns(bt_dist_quantile(d, 500), 1, b);
+	bt_buf_adds(b, ", p90 ");
+	bt_fv_ns(bt_dist_quantile(d, 900), 1, b);
+	bt_buf_adds(b, ", p99 ");
+	bt_fv_ns(bt_dist_quantile(d, 990), 1, b);
+}
+
 void bt_fv_headline(const struct bt_fleet_view *v, struct bt_buf *b)
 {
 	const struct bt_fl_item *ttid = bt_fl_find(&v->f->all.values, "startup.ttid_ns");
@@ -114,6 +136,7 @@ void bt_fv_headline(const struct bt_fleet_view *v, struct bt_buf *b)
 		bt_buf_adds(b, ", p99 ");
 		bt_fv_ns(bt_dist_quantile(&ttid->d, 990), 1, b);
 	}
+	frames_words(v->f, b);
 }
 
 const char bt_fv_note[] =

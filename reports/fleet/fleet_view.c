@@ -49,6 +49,8 @@ static int rank(const char *n)
 		return 34;
 	if (!strncmp(n, "process.", 8))
 		return 40;
+	if (!strncmp(n, "frames.", 7))
+		return 45;
 	return 50;
 }
 
@@ -196,6 +198,12 @@ void bt_fv_label(const char *n, struct bt_buf *b)
 		{ "process.wall_ns", "process: wall (all threads)" },
 		{ "process.cpu_ns", "process: CPU (all threads)" },
 		{ "process.offcpu_ns", "process: off CPU (all threads)" },
+		{ "frames.count", "frames: displayed" },
+		{ "frames.janky", "frames: janky" },
+		{ "frames.janky_ppm", "frames: janky per million" },
+		{ "frames.p50_ns", "frames: frame time p50" },
+		{ "frames.p90_ns", "frames: frame time p90" },
+		{ "frames.p99_ns", "frames: frame time p99" },
 	};
 	size_t i, len = strlen(n);
 

@@ -7,8 +7,9 @@
 # any order, partition and nesting of the inputs gives the same bytes,
 # --group included; a directory's other JSON files are skipped; bad inputs
 # and outputs are refused naming what; a real Perfetto trace's summary
-# keeps its unknowns absent; an iOS database's OS version groups it; 2,000
-# summaries merge in bounded memory.
+# keeps its unknowns absent; an iOS database's OS version groups it; the
+# display frames of device-simulator runs merge to the janky rate and frame
+# times of all their frames; 2,000 summaries merge in bounded memory.
 . tests/lib.sh
 CHECK=$ROOT/tests/fixtures/check_fleet.py
 GEN=$ROOT/tests/fixtures/mksummaries.py
@@ -127,6 +128,47 @@ python3 "$ROOT/tests/fixtures/mkios.py" "$T/ios" --seed 1 --samples 300 >/dev/nu
 "$BIN" merge -q "$T/ios.json" "$T/reps" -o "$T/withios.json"
 is "$(jq_ "$T/withios.json" 'sorted((k, v["traces"]) for k, v in d["groups"]["os_version"]["values"].items()), sorted(d["groups"]["format"]["values"])')" \
 	"([('17.5', 1)], ['android-sampling', 'ios-database'])" "an iOS trace is grouped by its OS version and its format"
+
+# Display frames (issue 37): device-simulator runs' summaries carry their
+# frames; merged, the fleet's janky rate is their janky frames over their
+# frames, and its frame-time sketch has every frame: n, sum, min and max
+# exact, p50/p90/p99 within 1 % of the exact ones over all the frames.
+mkdir -p "$T/frames"
+for s in 1 2 3; do
+	python3 "$ROOT/tests/fixtures/mkdevice.py" "$T/fd$s" --build-seed 31 --seed $s --records 4000 --no-truth >/dev/null
+	"$BIN" -q "$T/fd$s" -o "$T/frames/r$s.json"
+done
+for d in "$T"/fd1 "$T"/fd2 "$T"/fd3 "$T"/d1 "$T"/d2 "$T"/d3 "$T"/d4 "$T"/d5 "$T"/d6; do   # mkdump's starts draw a frame or two
+	"$BIN" query -q "$d" "SELECT end_ts - ts, janky FROM ui_frames ORDER BY id" --format tsv | sed 1d >>"$T/frames.tsv"
+done
+"$BIN" merge -q "$T/frames" "$T/reps" -o "$T/ff.json"
+is "$?" 0 "three traces of the device simulator merge with the six others"
+is "$(python3 - "$T/ff.json" "$T/frames.tsv" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))["all"]
+rows = [tuple(map(int, l.split())) for l in open(sys.argv[2])]
+t = sorted(r[0] for r in rows)
+janky = sum(r[1] for r in rows)
+v, f, a = g["values"], g["frames"], json.load(open(sys.argv[1]))["sketch"]["alpha"]
+bad = []
+if (v["frames.count"]["sum"], v["frames.janky"]["sum"]) != (len(t), janky):
+    bad.append(("janky rate", v["frames.janky"]["sum"], v["frames.count"]["sum"], janky, len(t)))
+if (f["n"], f["sum"], f["min"], f["max"]) != (len(t), sum(t), t[0], t[-1]):
+    bad.append("n, sum, min, max")
+for k, p in (("p50", 500), ("p90", 900), ("p99", 990)):
+    e = t[max(1, (p * len(t) + 999) // 1000) - 1]
+    if abs(f[k] - e) > a * e + 0.5:
+        bad.append((k, f[k], e))
+print(bad or "ok %d frames, %.2f %% janky" % (len(t), 100 * janky / len(t)))
+PY
+)" "ok $(wc -l <"$T/frames.tsv") frames, $(awk '{ j += $2 } END { printf "%.2f", 100 * j / NR }' "$T/frames.tsv") % janky" \
+	"the fleet's janky rate is the traces' janky frames over their frames; its frame-time p50/p90/p99 within 1 % of every frame's"
+like "$("$BIN" merge -q "$T/ff.json")" "^# Fleet: 9 traces; .*; $(wc -l <"$T/frames.tsv") display frames, [0-9.]+ % janky, frame time p50 " \
+	"the report's headline says the fleet's frames"
+python3 "$CHECK" "$T/ff.json" "$T/frames" "$T/reps"
+"$BIN" merge -q "$T/frames/r2.json" "$T/reps" -o "$T/ff1.json"
+"$BIN" merge -q "$T/frames/r3.json" "$T/ff1.json" "$T/frames/r1.json" -o "$T/ff2.json"
+check "with frames, a merge of merges equals the merge of all, byte for byte" cmp "$T/ff.json" "$T/ff2.json"
 
 # Many summaries: bounded memory, one pass.
 python3 "$GEN" --n 2000 --seed 5 "$T/many" "$T"/reps/*.json

@@ -24,6 +24,9 @@
 # 1 % of the folders' (per-trace) one, passes the unchanged pair, and
 # says the family is Holm's; a summary of 10,000 traces is read as 2,000
 # runs a side.
+# Display frames: fleets of device-simulator traces whose head has a new
+# lock wait in its frames regress the janky-frame rate, named with its
+# cause (folders), and a frame metric (fleet summaries).
 # Also: a trace without an app start and a manifest in a folder are left
 # out and told; every output format; usage errors.
 . tests/lib.sh
@@ -165,6 +168,43 @@ like "$(cat "$T/err")" "AB.fleet.json#app_version=9' has no group app_version=9"
 "$BIN" compare "$T/A.fleet.json" "$T/B" >/dev/null 2>"$T/err"
 is "$?" 2 "a fleet summary and a folder: usage error"
 like "$(cat "$T/err")" "two fleet summaries or two folders of reports, not one of each" "... says so"
+
+# Display frames (issue 37): two fleets of device-simulator traces
+# (mkdevice.py --build-seed 31: the feed model with a warm start, 4,000
+# records, 8 a side), the head's with a new lock wait in its frames
+# (--frame-lock): the janky-frame rate, gated by default, regresses, its
+# top cause the monitor blocking in the janky frames and its holder
+# (folders); as fleet summaries (Holm's family, less powerful: the rate
+# itself may stay inconclusive), a frame metric regresses, and the janky
+# frames per million read back as the rate.
+dev() {   # dir seed [mkdevice options]
+	_d=$1 _s=$2
+	shift 2
+	mkdir -p "$_d"
+	python3 "$ROOT/tests/fixtures/mkdevice.py" "$T/fd" --build-seed 31 --seed "$_s" --records 4000 --no-truth "$@" \
+		>/dev/null && "$BIN" -q "$T/fd" -o "$_d/t$_s.json"
+}
+for s in 1 2 3 4 5 6 7 8; do dev "$T/FA" "$s"; dev "$T/FB" $((s + 200)) --frame-lock; done
+"$BIN" compare -q "$T/FA" "$T/FB" -o "$T/fr.json"
+is "$?" 3 "device fleets, a new lock wait in the frames: exit 3"
+is "$(jq_ "$T/fr.json" '[m["verdict"] for m in d["metrics"] if m["name"] == "frames.janky_pct" and m["family"]]')" \
+	"['regressed']" "... the janky-frame rate is gated and regressed"
+like "$(jq_ "$T/fr.json" 'd["headline"]')" "^regressed: janky-frame rate .*top cause monitor blocking in janky frames .*held by PreloadIndex\.rebuild" \
+	"... the headline names it, with the monitor blocking in the janky frames and its holder"
+for f in FA FB; do python3 "$ROOT/tests/fixtures/mkfleet.py" "$T/$f" "$T/$f.fleet.json"; done
+"$BIN" compare -q "$T/FA.fleet.json" "$T/FB.fleet.json" -o "$T/frs.json"
+is "$?" 3 "... as fleet summaries: exit 3"
+is "$(python3 - "$T/frs.json" "$T/FA" <<'PY'
+import glob, json, statistics, sys
+d = json.load(open(sys.argv[1]))
+m = {x["name"]: x for x in d["metrics"]}
+folder = statistics.median(json.load(open(f))["metrics"]["frames.janky_pct"] for f in glob.glob(sys.argv[2] + "/*.json"))
+print(sorted(k for k, x in m.items() if k.startswith("frames.") and x["family"]),
+      any(x["verdict"] == "regressed" for k, x in m.items() if k.startswith("frames.") and x["family"]),
+      abs(m["frames.janky_pct"]["base"]["median"] - folder) <= 0.01 * folder)
+PY
+)" "['frames.janky_pct', 'frames.p50_ns', 'frames.p90_ns', 'frames.p99_ns'] True True" \
+	"... the frames' metrics in the family (Holm's), one regressed; the janky rate's base median the folder's within 1 %"
 
 # A trace without a start and a JSON that is no report are left out.
 mkdir -p "$T/C"
