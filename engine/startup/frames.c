@@ -38,6 +38,10 @@ struct frame_methods {
 	int64_t ts;
 	uint32_t frame[KEEP];
 	int64_t ns[KEEP];
+	uint32_t cframe[TOP];     /* the cause line's: by the innermost app method */
+	int64_t cns[TOP];
+	int64_t sleep;            /* off the CPU, no record saying why (a RenderThread sync) */
+	uint32_t sleep_in;        /* the method that slept the most of it */
 	int64_t prev_end;         /* the frame before's end, or -1 */
 	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* the first waits for work after it */
 	int nidle;
@@ -46,8 +50,13 @@ struct frame_methods {
 /* A main-thread slice's self time, kept until the frame that holds it. */
 struct kept_slice {
 	int64_t ts, self;
+	int64_t off;              /* of self, the time off the CPU no record explains (a sleep) */
 	uint32_t frame;
+	int depth, app;           /* app: the app's method (engine/db/appcode.h) */
 };
+
+/* A frame's time by the method it goes to in the cause line. */
+struct owned { uint32_t frame; int64_t ns; };
 
 /* Slices come as they end, children first: a frame's slices have come
  * just before it, after every slice that ended before it began. */
@@ -55,6 +64,9 @@ struct bt_frames {
 	struct frame_methods *v;
 	size_t n, cap;
 	struct kept_slice *buf;   /* the slices since the last frame */
+	struct owned *own;        /* scratch: close_frame's cause attribution */
+	size_t ocap;
+	uint32_t owner[MAX_DEPTH + 2];   /* by depth: the innermost app method above, or 0 */
 	size_t nbuf, bcap;
 	int64_t *sum;             /* by method frame id: self time in the frame at hand */
 	size_t scap;
@@ -84,6 +96,7 @@ void bt_frames_free(struct bt_frames *f)
 		return;
 	free(f->v);
 	free(f->buf);
+	free(f->own);
 	free(f->sum);
 	free(f->all);
 	free(f->touched);
@@ -103,6 +116,73 @@ static void add(struct bt_frames *f, uint32_t id, int64_t ns)
 /* Frame s: the self time not blocked of the kept slices inside it, by
  * method, its top kept; the buffer emptied (what is left began before
  * it). */
+static int depth_of(int64_t d)
+{
+	return d < 0 ? 0 : d > MAX_DEPTH ? MAX_DEPTH : (int)d;
+}
+
+static int by_owned_frame(const void *a, const void *b)
+{
+	const struct owned *x = a, *y = b;
+
+	return (x->frame > y->frame) - (x->frame < y->frame);
+}
+
+/* Of a slice's time not blocked (run), the part off the CPU when it is a
+ * millisecond or more: an unhooked sleep (a RenderThread sync, I/O). A
+ * shorter one is mostly the thread waiting to run again, its method's
+ * time; 0 where the trace has no CPU times. */
+static int64_t off_cpu(const struct bt_slice *s, int64_t run)
+{
+	int64_t cpu = s->self_cpu_dur < 0 ? 0 : s->self_cpu_dur;
+
+	return s->cpu_unknown || run - cpu < CAUSE_MIN ? 0 : run - cpu;
+}
+
+/* The cause line's methods: each slice's time not blocked goes to the
+ * innermost app method that holds it (itself if it is one: the app's code
+ * and the platform code it called), else to itself, so a slow bind reads
+ * as the adapter's method, not as the framework methods its time spreads
+ * over. The slices came children first: read backwards, a slice's parent
+ * is the last one seen a level up. */
+static void cause_methods(struct bt_frames *f, struct frame_methods *a, const struct bt_slice *s, int64_t run)
+{
+	int64_t end = bt_sat_add(s->ts, s->dur), off = off_cpu(s, run), most = off;
+	int d0 = depth_of(s->depth);
+	size_t i, j, n = 0;
+	int k;
+
+	BT_GROW(f->own, f->nbuf + 1, f->ocap);
+	f->owner[d0] = 0;
+	a->sleep = off;
+	a->sleep_in = off > 0 ? (uint32_t)s->frame_id : 0;
+	if (run - off > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
+		f->own[n++] = (struct owned){ (uint32_t)s->frame_id, run - off };
+	for (i = f->nbuf; i-- > 0;) {
+		const struct kept_slice *ks = &f->buf[i];
+		if (ks->ts < s->ts || ks->ts >= end || ks->depth <= d0)
+			continue;
+		f->owner[ks->depth] = ks->app ? ks->frame : f->owner[ks->depth - 1];
+		a->sleep = bt_sat_add(a->sleep, ks->off);
+		if (ks->off > most)
+			most = ks->off, a->sleep_in = ks->frame;
+		if (ks->self - ks->off > 0)
+			f->own[n++] = (struct owned){ f->owner[ks->depth] ? f->owner[ks->depth] : ks->frame,
+						      ks->self - ks->off };
+	}
+	qsort(f->own, n, sizeof *f->own, by_owned_frame);
+	for (i = 0; i < n; i = j) {
+		int64_t ns = 0;
+		for (j = i; j < n && f->own[j].frame == f->own[i].frame; j++)
+			ns = bt_sat_add(ns, f->own[j].ns);
+		for (k = TOP; k > 0 && ns > a->cns[k - 1]; k--)
+			if (k < TOP)
+				a->cns[k] = a->cns[k - 1], a->cframe[k] = a->cframe[k - 1];
+		if (k < TOP)
+			a->cns[k] = ns, a->cframe[k] = f->own[i].frame;
+	}
+}
+
 static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t run)
 {
 	struct frame_methods *a;
@@ -121,7 +201,8 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	f->last_end = bt_sat_add(s->ts, s->dur);
 	for (i = 0; i < f->nbuf; i++)
 		if (f->buf[i].ts >= s->ts && f->buf[i].ts < bt_sat_add(s->ts, s->dur))
-			add(f, f->buf[i].frame, f->buf[i].self);
+			if (f->buf[i].self > 0)
+				add(f, f->buf[i].frame, f->buf[i].self);
 	if (run > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
 		add(f, (uint32_t)s->frame_id, run);
 	for (i = 0; i < f->nt; i++) {
@@ -137,6 +218,7 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 			a->ns[k] = ns, a->frame[k] = id;
 	}
 	f->nt = 0;
+	cause_methods(f, a, s, run);
 	f->nbuf = 0;
 }
 
@@ -152,7 +234,7 @@ static int64_t own_block(struct bt_frames *f, const struct bt_slice *s)
 	return own > 0 ? own : 0;
 }
 
-void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame)
+void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame, int is_app)
 {
 	int64_t run = s->self_dur - own_block(f, s);   /* its self time not blocked: the blocking
 							* is named by kind */
@@ -166,15 +248,18 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame
 		f->idle_b[f->nidle] = s->ts;
 		f->idle_e[f->nidle++] = s->ts + s->dur;
 	}
-	if (s->idle || run <= 0 || s->frame_id <= 0 || s->frame_id >= UINT32_MAX)
-		return;
+	if (s->idle || s->frame_id <= 0 || s->frame_id >= UINT32_MAX)
+		return;   /* a slice with no time of its own stays: it links its children to the app method above */
 	if (f->nbuf == BUF_MAX) {   /* a long stretch without frames: its older half goes */
 		memmove(f->buf, f->buf + BUF_MAX / 2, (BUF_MAX - BUF_MAX / 2) * sizeof *f->buf);
 		f->nbuf -= BUF_MAX / 2;
 	}
 	BT_GROW(f->buf, f->nbuf + 1, f->bcap);
 	f->buf[f->nbuf].ts = s->ts;
-	f->buf[f->nbuf].self = run;
+	f->buf[f->nbuf].self = run > 0 ? run : 0;
+	f->buf[f->nbuf].off = off_cpu(s, run);
+	f->buf[f->nbuf].depth = depth_of(s->depth);
+	f->buf[f->nbuf].app = is_app;
 	f->buf[f->nbuf++].frame = (uint32_t)s->frame_id;
 }
 
@@ -394,48 +479,66 @@ static void amount(int64_t ns, struct bt_buf *b)
 	bt_buf_addf(b, " %.1f ms", (double)ns / 1e6);
 }
 
-/* One line: the frame's top methods, then its blocking by kind (largest
- * first, the holder of the longest wait of that kind where one is known). */
-static char *cause_line(const struct frame_evidence *e, const struct frame_methods *a, int64_t ts, int64_t end)
+/* One line: the frame's top methods and its blocking by kind, largest
+ * first, a kind with the holder of its longest wait where one is known. */
+enum { METHOD = -1, SLEEP = -2, LATE = -3 };
+struct cause_item {
+	int64_t ns;
+	int kind;                 /* a blocking kind, METHOD, SLEEP (off the CPU, no record) or
+				   * LATE (began after its vsync: the main thread was busy) */
+	const char *name;         /* the method, the holder, the sleeper (or NULL) */
+};
+
+static int by_ns_desc(const void *a, const void *b)
+{
+	const struct cause_item *x = a, *y = b;
+
+	return (x->ns < y->ns) - (x->ns > y->ns);
+}
+
+static char *cause_line(const struct frame_evidence *e, const struct frame_methods *a, int64_t ts, int64_t end,
+			int64_t late)
 {
 	struct bt_buf b = BT_BUF_INIT;
-	int64_t by[BT_BLOCK__COUNT] = { 0 };
-	size_t i;
-	int k, shown = 0;
+	struct cause_item it[TOP + BT_BLOCK__COUNT + 2];
+	int64_t by[BT_BLOCK__COUNT] = { 0 }, wl[BT_BLOCK__COUNT] = { 0 };
+	const char *holder[BT_BLOCK__COUNT] = { NULL };
+	size_t i, n = 0;
+	int k;
 
-	for (k = 0; a && k < TOP; k++) {
-		if (a->ns[k] < CAUSE_MIN || !a->frame[k] || a->frame[k] >= e->nnames || !e->names[a->frame[k]])
-			continue;
-		bt_buf_adds(&b, shown++ ? ", " : "");
-		bt_name_short(e->names[a->frame[k]], strlen(e->names[a->frame[k]]), 1, &b);
-		amount(a->ns[k], &b);
-	}
+	for (k = 0; a && k < TOP; k++)
+		if (a->cns[k] >= CAUSE_MIN && a->cframe[k] && a->cframe[k] < e->nnames && e->names[a->cframe[k]])
+			it[n++] = (struct cause_item){ a->cns[k], METHOD, e->names[a->cframe[k]] };
 	for (i = 0; i < e->nb; i++)
 		by[e->b[i].kind] += overlap(e->b[i].ts, e->b[i].end, ts, end);
-	for (;;) {
-		int best = -1;
-		const struct frame_wait *w = NULL;
-		int64_t wl = 0;
-		for (k = 0; k < BT_BLOCK__COUNT; k++)
-			if (by[k] >= CAUSE_MIN && (best < 0 || by[k] > by[best]))
-				best = k;
-		if (best < 0)
-			break;
-		for (i = 0; i < e->nw; i++) {
-			int64_t o = overlap(e->w[i].ts, e->w[i].end, ts, end);
-			if (o > wl && e->w[i].holder && e->w[i].kind == best)
-				wl = o, w = &e->w[i];
-		}
-		bt_buf_adds(&b, shown++ ? "; " : "");
-		bt_buf_adds(&b, bt_block_kind_name[best]);
-		amount(by[best], &b);
-		if (w) {
-			bt_buf_adds(&b, " held by ");
-			bt_name_short(w->holder, strlen(w->holder), 1, &b);
-		}
-		by[best] = 0;
+	for (i = 0; i < e->nw; i++) {
+		int64_t o = overlap(e->w[i].ts, e->w[i].end, ts, end);
+		if (o > wl[e->w[i].kind] && e->w[i].holder)
+			wl[e->w[i].kind] = o, holder[e->w[i].kind] = e->w[i].holder;
 	}
-	if (!shown)
+	for (k = 0; k < BT_BLOCK__COUNT; k++)
+		if (by[k] >= CAUSE_MIN)
+			it[n++] = (struct cause_item){ by[k], k, holder[k] };
+	if (late >= CAUSE_MIN)   /* the frames table's delayed_by names the message before */
+		it[n++] = (struct cause_item){ late, LATE, NULL };
+	if (a && a->sleep >= CAUSE_MIN)   /* no record says why: a RenderThread sync, I/O */
+		it[n++] = (struct cause_item){ a->sleep, SLEEP,
+					       a->sleep_in < e->nnames ? e->names[a->sleep_in] : NULL };
+	qsort(it, n, sizeof *it, by_ns_desc);
+	for (i = 0; i < n; i++) {
+		bt_buf_adds(&b, i ? ", " : "");
+		if (it[i].kind == METHOD)
+			bt_name_short(it[i].name, strlen(it[i].name), 1, &b);
+		else
+			bt_buf_adds(&b, it[i].kind == SLEEP ? "sleep" : it[i].kind == LATE ? "late" :
+						bt_block_kind_name[it[i].kind]);
+		amount(it[i].ns, &b);
+		if (it[i].kind != METHOD && it[i].name) {
+			bt_buf_adds(&b, it[i].kind == SLEEP ? " in " : " held by ");
+			bt_name_short(it[i].name, strlen(it[i].name), 1, &b);
+		}
+	}
+	if (!n)
 		bt_buf_adds(&b, "no method or wait of 1 ms or more");
 	return bt_buf_detach(&b, NULL);
 }
@@ -658,7 +761,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 			uint64_t late = (uint64_t)hit.end - (uint64_t)deadline;   /* fits: end > deadline */
 			missed = (int64_t)(late / (uint64_t)period + (late % (uint64_t)period != 0));
 			njank++;
-			cause = cause_line(&e, a, ui[i].ts, hit.end);
+			cause = cause_line(&e, a, ui[i].ts, hit.end, bt_sat_add(ui[i].ts, -exp));
 		}
 		frame_sum(&sums, &e, a, ui[i].ts, bt_sat_add(ui[i].ts, ui[i].dur), missed > 0);
 		if (!rc)

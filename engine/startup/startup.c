@@ -15,6 +15,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/base/hash.h"
+#include "engine/db/appcode.h"
 #include "engine/db/diag.h"
 #include "engine/profile/profile.h"
 #include "engine/db/rows.h"
@@ -94,6 +95,8 @@ struct found {
 struct bt_startup {
 	int64_t tid;
 	unsigned char *role;       /* by frame id: 1 + enum phase, 0 for none */
+	unsigned char *app;        /* by frame id: 1 the app's method (engine/db/appcode.h) */
+	size_t acap;
 	char **names;              /* by frame id, for the sources */
 	size_t nframes;
 	struct mslice *v;
@@ -132,6 +135,10 @@ static int add_frame(struct bt_startup *st, int64_t id, const char *name, size_t
 {
 	int r = role_of(name);
 
+	if (id > 0 && id < UINT32_MAX && name && bt_frame_is_app(name)) {
+		st->app = bt_grow_zero(st->app, 1, &st->acap, (size_t)id);
+		st->app[id] = 1;
+	}
 	if (id <= 0 || id >= UINT32_MAX || !r)
 		return 0;
 	st->role = bt_grow_zero(st->role, 1, cap, (size_t)id);
@@ -210,6 +217,7 @@ void bt_startup_free(struct bt_startup *st)
 		free(st->names[i]);
 	free(st->names);
 	free(st->role);
+	free(st->app);
 	free(st->v);
 	free(st->blk);
 	bt_display_release(&st->disp);
@@ -299,7 +307,8 @@ void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
 	}
 	if (!st->have_first || s->ts < st->first_ts)
 		st->first_ts = s->ts, st->have_first = 1;
-	bt_frames_slice(st->frames, s, ph == 1 + PH_FRAME);
+	bt_frames_slice(st->frames, s, ph == 1 + PH_FRAME,
+			s->frame_id > 0 && (size_t)s->frame_id < st->acap && st->app[s->frame_id]);
 	if (ph == ROLE_DRAW)
 		ph = 0;
 	if (ph)
