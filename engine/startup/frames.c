@@ -419,7 +419,18 @@ static int load_evidence(struct frame_evidence *e, struct bt_db *db, int64_t tid
 		e->w[e->nw++].holder = h ? bt_xstrdup(h) : NULL;
 	}
 	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
+	if (rc < 0)
+		return err->code;
+	if (!e->nb) {   /* no duration records (a Perfetto or systrace trace): its waits are its blocking */
+		size_t i;
+		for (i = 0; i < e->nw; i++) {
+			if (e->w[i].kind < 0 || e->w[i].end <= e->w[i].ts)
+				continue;
+			BT_GROW(e->b, e->nb + 1, e->bcap);
+			e->b[e->nb++] = (struct frame_block){ e->w[i].ts, e->w[i].end, e->w[i].kind };
+		}
+	}
+	return BT_OK;
 }
 
 static int block_order(const void *a, const void *b)
@@ -513,8 +524,9 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 		by[e->b[i].kind] += overlap(e->b[i].ts, e->b[i].end, ts, end);
 	for (i = 0; i < e->nw; i++) {
 		int64_t o = overlap(e->w[i].ts, e->w[i].end, ts, end);
-		if (o > wl[e->w[i].kind] && e->w[i].holder)
-			wl[e->w[i].kind] = o, holder[e->w[i].kind] = e->w[i].holder;
+		int kw = e->w[i].kind;   /* < 0: a kernel sleep, no kind of ours */
+		if (kw >= 0 && o > wl[kw] && e->w[i].holder)
+			wl[kw] = o, holder[kw] = e->w[i].holder;
 	}
 	for (k = 0; k < BT_BLOCK__COUNT; k++)
 		if (by[k] >= CAUSE_MIN)
