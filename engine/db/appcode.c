@@ -10,7 +10,7 @@
 /* The platform's packages: code the app calls but does not own. */
 static const char *const platform[] = {
 	"android.", "androidx.", "java.", "javax.", "kotlin.", "kotlinx.", "dalvik.",
-	"com.android.", "libcore.", "sun.", "org.apache.", "org.json.", "com.google.android."
+	"com.android.", "libcore.", "sun.", "jdk.", "org.apache.", "org.json.", "com.google.android."
 };
 
 /* The qualified part of "void a.B.c(int)": [*q, paren); 0 if name has no

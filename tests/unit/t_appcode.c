@@ -50,6 +50,7 @@ int main(void)
 	ok(bt_frame_is_app("okhttp3.Response okhttp3.RealCall.execute()"), "a library the app ships is the app's");
 	ok(bt_frame_is_app("int Foo.bar()"), "a class in no package");
 	ok(!bt_frame_is_app("void sun.misc.Unsafe.park(boolean, long)"), "sun.: the platform's");
+	ok(!bt_frame_is_app("void jdk.internal.misc.Unsafe.park(boolean, long)"), "jdk.: the platform's (Android 11+ parks there)");
 	ok(!bt_frame_is_app("void java.lang.Object.wait(long, int)"), "java.: the platform's");
 	ok(!bt_frame_is_app("void android.os.Handler.dispatchMessage(android.os.Message)"), "android.");
 	ok(!bt_frame_is_app("void androidx.core.Foo.x()"), "androidx.");
