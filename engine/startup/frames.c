@@ -113,9 +113,6 @@ static void add(struct bt_frames *f, uint32_t id, int64_t ns)
 	f->sum[id] += ns;
 }
 
-/* Frame s: the self time not blocked of the kept slices inside it, by
- * method, its top kept; the buffer emptied (what is left began before
- * it). */
 static int depth_of(int64_t d)
 {
 	return d < 0 ? 0 : d > MAX_DEPTH ? MAX_DEPTH : (int)d;
@@ -139,13 +136,15 @@ static int64_t off_cpu(const struct bt_slice *s, int64_t run)
 	return s->cpu_unknown || run - cpu < CAUSE_MIN ? 0 : run - cpu;
 }
 
-/* The cause line's methods: each slice's time not blocked goes to the
+/* The kept slices inside frame s, read once: each one's self time not
+ * blocked to its method's sum (add), and for the cause line to the
  * innermost app method that holds it (itself if it is one: the app's code
  * and the platform code it called), else to itself, so a slow bind reads
  * as the adapter's method, not as the framework methods its time spreads
- * over. The slices came children first: read backwards, a slice's parent
- * is the last one seen a level up. */
-static void cause_methods(struct bt_frames *f, struct frame_methods *a, const struct bt_slice *s, int64_t run)
+ * over; the cause line's two largest of those kept. The slices came
+ * children first: read backwards, a slice's parent is the last one seen a
+ * level up. */
+static void frame_slices(struct bt_frames *f, struct frame_methods *a, const struct bt_slice *s, int64_t run)
 {
 	int64_t end = bt_sat_add(s->ts, s->dur), off = off_cpu(s, run), most = off;
 	int d0 = depth_of(s->depth);
@@ -162,6 +161,8 @@ static void cause_methods(struct bt_frames *f, struct frame_methods *a, const st
 		const struct kept_slice *ks = &f->buf[i];
 		if (ks->ts < s->ts || ks->ts >= end || ks->depth <= d0)
 			continue;
+		if (ks->self > 0)
+			add(f, ks->frame, ks->self);
 		f->owner[ks->depth] = ks->app ? ks->frame : f->owner[ks->depth - 1];
 		a->sleep = bt_sat_add(a->sleep, ks->off);
 		if (ks->off > most)
@@ -183,6 +184,9 @@ static void cause_methods(struct bt_frames *f, struct frame_methods *a, const st
 	}
 }
 
+/* Frame s: the self time not blocked of the kept slices inside it, by
+ * method, its top kept, and its cause line's; the buffer emptied (what is
+ * left began before it). */
 static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t run)
 {
 	struct frame_methods *a;
@@ -199,10 +203,7 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	memcpy(a->idle_e, f->idle_e, sizeof a->idle_e);
 	f->nidle = 0;
 	f->last_end = bt_sat_add(s->ts, s->dur);
-	for (i = 0; i < f->nbuf; i++)
-		if (f->buf[i].ts >= s->ts && f->buf[i].ts < bt_sat_add(s->ts, s->dur))
-			if (f->buf[i].self > 0)
-				add(f, f->buf[i].frame, f->buf[i].self);
+	frame_slices(f, a, s, run);
 	if (run > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
 		add(f, (uint32_t)s->frame_id, run);
 	for (i = 0; i < f->nt; i++) {
@@ -218,7 +219,6 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 			a->ns[k] = ns, a->frame[k] = id;
 	}
 	f->nt = 0;
-	cause_methods(f, a, s, run);
 	f->nbuf = 0;
 }
 
@@ -226,7 +226,7 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
  * less its children's, who came just before it. */
 static int64_t own_block(struct bt_frames *f, const struct bt_slice *s)
 {
-	size_t d = s->depth < 0 ? 0 : s->depth > MAX_DEPTH ? MAX_DEPTH : (size_t)s->depth;
+	int d = depth_of(s->depth);
 	int64_t own = s->block_dur - f->child_block[d + 1];
 
 	f->child_block[d + 1] = 0;
