@@ -36,42 +36,19 @@ attr() {   # file name
 
 # Shares of a PNG's pixels, in per mille: warm (the app's frames: red high,
 # blue low), cool (the framework's: blue above red) and not white, decoded
-# with the standard library only; "warm cool ink".
+# by tests/fixtures/png.py; "warm cool ink".
 pixels() {   # png
-	python3 - "$1" <<'EOF'
-import struct, sys, zlib
-data = open(sys.argv[1], 'rb').read()
-assert data[:8] == b'\x89PNG\r\n\x1a\n'
-pos, idat = 8, b''
-while pos < len(data):
-    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b'IHDR':
-        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
-    elif kind == b'IDAT':
-        idat += body
-    pos += 12 + n
-assert depth == 8 and ctype in (2, 6), (depth, ctype)
-bpp = 3 if ctype == 2 else 4
-raw, stride, prev, warm, cool, ink = zlib.decompress(idat), w * bpp, bytearray(w * bpp), 0, 0, 0
-for y in range(h):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-        if f == 1: line[i] = (line[i] + a) & 255
-        elif f == 2: line[i] = (line[i] + b) & 255
-        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    for x in range(0, stride, bpp):
-        r, g, b = line[x], line[x + 1], line[x + 2]
-        warm += r > 190 and b < 120
-        cool += b > r + 25 and b > 150
-        ink += r + g + b < 720
-    prev = line
+	python3 - "$ROOT/tests/fixtures" "$1" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from png import pixels
+px = pixels(sys.argv[2])
+w, h = next(px)
+warm = cool = ink = 0
+for r, g, b in px:
+    warm += r > 190 and b < 120
+    cool += b > r + 25 and b > 150
+    ink += r + g + b < 720
 print(1000 * warm // (w * h), 1000 * cool // (w * h), 1000 * ink // (w * h))
 EOF
 }

@@ -12,59 +12,23 @@
 # more frames than a page keeps. Screenshots of the timeline show the
 # janky marks' colours, and none without frames.
 . tests/lib.sh
-CHROME=${CHROME:-/usr/bin/chromium}
-[ -x "$CHROME" ] || { echo "not ok - Chromium not found at $CHROME (make test-deps installs it)"; exit 1; }
-
-chrome() {   # url [screenshot]
-	timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir="$T/chrome" --window-size=1400,900 \
-		--enable-logging=stderr --v=0 --virtual-time-budget=5000 ${2:+--screenshot="$2"} --dump-dom "$1" >"$T/dom" 2>"$T/err"
-	grep ':CONSOLE' "$T/err" >"$T/console"
-}
-attr() {   # name: the first name="..." of the DOM
-	grep -o " $1=\"[^\"]*\"" "$T/dom" | head -n 1 | sed 's/^[^"]*"//; s/"$//'
-}
+. tests/chrome.sh
 selftest() {   # name: the page's self-test lines about frames, as TAP
 	sed -n '/<pre id="bt-selftest"/,/<\/pre>/p' "$T/dom" | sed 's/<[^>]*>//g; s/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g' |
 		grep -E '^(ok|not ok) - (the frames track|and marked every janky|hovering a frame|a click on it|the main thread.s slices in it|its vsync and deadline|after reset, every frame|no frames)' |
 		sed "s/^\(not ok\|ok\) - /\1 - $1: page: /"
 }
 # Pixels of a PNG in the janky marks' colours (util.js jankColor, within 8
-# a channel), decoded with the standard library only.
+# a channel), decoded by tests/fixtures/png.py.
 janky_pixels() {   # png
-	python3 - "$1" <<'EOF'
-import struct, sys, zlib
-data = open(sys.argv[1], 'rb').read()
-pos, idat = 8, b''
-while pos < len(data):
-    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b'IHDR':
-        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
-    elif kind == b'IDAT':
-        idat += body
-    pos += 12 + n
-bpp = 3 if ctype == 2 else 4
-raw, stride, prev, n = zlib.decompress(idat), w * bpp, bytearray(w * bpp), 0
+	python3 - "$ROOT/tests/fixtures" "$1" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from png import pixels
+px = pixels(sys.argv[2])
+next(px)
 jank = [(0xef, 0x6c, 0x5a), (0xd3, 0x2f, 0x2f), (0xa3, 0x15, 0x15)]
-for y in range(h):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-        if f == 1: line[i] = (line[i] + a) & 255
-        elif f == 2: line[i] = (line[i] + b) & 255
-        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    for x in range(0, stride, bpp):
-        px = line[x:x + 3]
-        n += any(all(abs(px[k] - j[k]) <= 8 for k in range(3)) for j in jank)
-    prev = line
-print(n)
+print(sum(any(all(abs(p[k] - j[k]) <= 8 for k in range(3)) for j in jank) for p in px))
 EOF
 }
 # The page of db: self-test, frames and janky frames drawn against the table.

@@ -5,18 +5,7 @@
 # to the states that outlast the slices), the legend's state colours only
 # where the trace has states; a dump has neither. A screenshot is taken.
 . tests/lib.sh
-CHROME=${CHROME:-/usr/bin/chromium}
-chrome() {   # url [screenshot]
-	timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir="$T/chrome" --window-size=1400,900 \
-		--enable-logging=stderr --v=0 --virtual-time-budget=5000 ${2:+--screenshot="$2"} --dump-dom "$1" >"$T/dom" 2>"$T/err"
-	grep ':CONSOLE' "$T/err" >"$T/console"
-}
-attr() {   # name: the first name="..." of the DOM
-	grep -o " $1=\"[^\"]*\"" "$T/dom" | head -n 1 | sed 's/^[^"]*"//; s/"$//'
-}
-[ -x "$CHROME" ] || { echo "not ok - Chromium not found at $CHROME (make test-deps installs it)"; exit 1; }
+. tests/chrome.sh
 
 mkdir -p "$T/s"
 python3 tests/fixtures/mkpfsched.py "$T/s/t.pb" --form compact --seed 2 --runs 60
