@@ -383,8 +383,8 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 		 * sync whose frame ran past the vsync the next one was for),
 		 * held by its older frames (the young deep ones returned
 		 * before it slept), and the next began as the thread woke */
-		p->end = asleep(gp);
-		p->end_up = p->begin = awake(gp);
+		p->end = p->from;
+		p->end_up = p->begin;
 		return 1;
 	}
 	if (at_pre != AT_WAIT && own > 0 && r->tab->dense)   /* sparse: the later work's too */
