@@ -68,7 +68,9 @@ int bt_frame_is_idle(const char *name)
  * runInternal; a binder thread runs each call from execTransact, and
  * waits in the driver, below every Java frame, between calls. Work run
  * from inside a wait (an IdleHandler, input events the poll dispatches)
- * is no idle time. */
+ * is no idle time. A frame's draw records its display list and then waits,
+ * in a native call no hook sees (syncAndDrawFrame), for the RenderThread
+ * to take it: an unhooked sleep at the end of a frame is that wait. */
 static const struct {
 	const char *part;
 	int task;
@@ -85,6 +87,7 @@ static const struct {
 	{ " android.os.Binder.execTransact(", BT_TASK_ROOT },
 	{ ".queueIdle(", BT_TASK_WORK },
 	{ " android.os.MessageQueue.dispatchEvents(", BT_TASK_WORK },
+	{ " android.view.ThreadedRenderer.draw(", BT_TASK_SYNC },
 };
 
 int bt_frame_task(const char *name)

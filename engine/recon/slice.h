@@ -32,8 +32,10 @@ int bt_frame_is_idle(const char *name);
  * runInternal), BT_TASK_ROOT for the first frame of one (a binder call's
  * execTransact), BT_TASK_WAIT for the worker's wait for its next task
  * (getTask), BT_TASK_WORK for work run from inside a wait (an IdleHandler,
- * input events dispatched from the loop's poll), 0 for others. */
-enum { BT_TASK_BELOW = 1, BT_TASK_ROOT = 2, BT_TASK_WAIT = 3, BT_TASK_WORK = 4 };
+ * input events dispatched from the loop's poll), BT_TASK_SYNC for a frame
+ * whose last call sleeps until another thread is done with it (a frame's
+ * draw, which waits for the RenderThread's sync), 0 for others. */
+enum { BT_TASK_BELOW = 1, BT_TASK_ROOT = 2, BT_TASK_WAIT = 3, BT_TASK_WORK = 4, BT_TASK_SYNC = 5 };
 int bt_frame_task(const char *name);
 
 /* Parse a --slice-policy name (NULL: the default, idle). BT_EUSAGE

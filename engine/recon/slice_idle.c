@@ -308,18 +308,52 @@ void bt_slice_idle_begin(struct bt_slice_run *r, size_t n)
 }
 
 /* The plan for one gap: where the ended frames end (those above depth up
- * at end_up), where the begun ones begin, how many frames stay, and what
- * waited in between, from when to when. */
+ * at end_up, those from up to sync at end_sync), where the begun ones
+ * begin, how many frames stay, and what waited in between, from when to
+ * when. */
 enum { WAIT_NONE, WAIT_LOOP, WAIT_TASK };
 struct plan {
-	struct pt end, end_up, begin;
-	size_t up, k;
+	struct pt end, end_sync, end_up, begin;
+	size_t up, sync, k;
 	int wait;
 	struct pt from, to;
 	int to_wait;         /* a pool worker's wait: through its wait's stack, when known */
 	int64_t unseen_msg;  /* a message no sample shows ran from unseen_at to from, or 0 */
 	struct pt unseen_at;
 };
+
+/* One past the deepest of frames f[k..n) whose last call sleeps until
+ * another thread is done with it (BT_TASK_SYNC), or 0. */
+static size_t sync_depth(const struct bt_stacktab *t, const uint32_t *f, size_t k, size_t n)
+{
+	size_t j;
+
+	for (j = n; j > k; j--)
+		if (bt_slice_task_of(t, f[j - 1]) == BT_TASK_SYNC)
+			return j;
+	return 0;
+}
+
+/*
+ * A message that ended after its draw's wait for the RenderThread (frames
+ * up to sync), every sleep of the gap its own. The draw's Java code before
+ * the wait would have been sampled had it run longer than a head: the
+ * thread went to sleep at most a head's CPU after pre, the frames the draw
+ * called having returned, and woke the gap's off-CPU time later, when the
+ * draw returned. What ran after, unseen (native code), stays with the
+ * message's older frames (p->up, until p->end_up).
+ */
+static void sync_plan(const struct gap *gp, size_t sync, struct plan *p)
+{
+	int64_t ran = min64(gp->head, gp->d - min64(gp->d, gp->tail));
+	struct pt slept = { gp->pre->ts + ran, gp->pre->cpu + ran };
+
+	p->end = slept;
+	p->end_sync = (struct pt){ slept.t + (gp->g - gp->d), slept.c };
+	if (p->up > sync)
+		p->up = sync;
+	p->sync = sync;
+}
 
 /*
  * A gap at the message loop (k frames in common, the last the loop frame)
@@ -341,7 +375,7 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	const struct bt_item *pre = gp->pre, *cur = gp->cur;
 	int64_t polls = (int64_t)cur->msg_id - (int64_t)pre->msg_id, own;
 	int at_pre, at_cur, ended;
-	size_t k = p->k;
+	size_t k = p->k, sync;
 
 	if (k == 0 || !bt_slice_is_loop(r->tab, pf[k - 1]))
 		return 0;
@@ -358,6 +392,7 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	 * the ones pre was first to show are young and returned first (else
 	 * the shallower half) */
 	p->up = r->pre_k > k && r->pre_k < np ? r->pre_k : k + (np - k + 1) / 2;
+	sync = gp->sleeps ? sync_depth(r->tab, pf, k, np) : 0;
 	if (at_cur == AT_WAIT && polls <= 1) {   /* into the poll at cur */
 		p->begin = p->end_up = late(gp);
 		p->end = early(gp);
@@ -385,8 +420,12 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 		 * before it slept), and the next began as the thread woke */
 		p->end = p->from;
 		p->end_up = p->begin;
+		if (sync)
+			sync_plan(gp, sync, p);
 		return 1;
 	}
+	if (sync)
+		p->up = sync;   /* the sleep was the draw's wait, the frames it calls returned */
 	if (at_pre != AT_WAIT && own > 0 && r->tab->dense)   /* sparse: the later work's too */
 		p->from.t += min64(own * r->work_sleep, p->to.t - p->from.t);
 	if (at_pre == AT_WAIT) {   /* asleep in its poll at pre: the gap's CPU ran after it woke */
@@ -520,13 +559,14 @@ static struct pt after(struct pt a, struct pt b, struct pt hi)
 static void order(const struct gap *gp, struct plan *p)
 {
 	struct pt lo = { gp->pre->ts, gp->pre->cpu }, hi = { gp->cur->ts, gp->pre->cpu + gp->d };
-	struct pt *all[] = { &p->end, &p->end_up, &p->begin, &p->unseen_at, &p->from, &p->to };
-	size_t i, n = p->wait != WAIT_NONE ? 6 : p->unseen_msg ? 4 : 3;
+	struct pt *all[] = { &p->end, &p->end_sync, &p->end_up, &p->begin, &p->unseen_at, &p->from, &p->to };
+	size_t i, n = p->wait != WAIT_NONE ? 7 : p->unseen_msg ? 5 : 4;
 
 	for (i = 0; i < n; i++)
 		*all[i] = (struct pt){ min64(all[i]->t, hi.t), min64(all[i]->c, hi.c) };
 	p->end = after(lo, p->end, hi);
-	p->end_up = after(p->end, p->end_up, hi);
+	p->end_sync = after(p->end, p->sync ? p->end_sync : p->end, hi);
+	p->end_up = after(p->end_sync, p->end_up, hi);
 	if (p->unseen_msg)
 		p->unseen_at = after(p->end_up, p->unseen_at, hi);
 	if (p->wait != WAIT_NONE) {
@@ -556,6 +596,7 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	if (pre->msg_id != cur->msg_id)
 		p.k = bt_slice_loop_cut(r->tab, pf, p.k);
 	p.up = np;
+	p.sync = 0;
 	if (!loop_plan(r, &gp, pf, np, cf, nc, &p) && !task_plan(r, &gp, pf, np, &p)) {
 		const struct slice_ctx x = { r->tab->dense, np, nc };
 		work_plan(&x, &gp, &p);
@@ -570,10 +611,10 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	if (into)
 		p.begin = (struct pt){ pre->ts, pre->cpu };
 	if (out)
-		p.end = p.end_up = (struct pt){ cur->ts, cur->cpu };
+		p.end = p.end_sync = p.end_up = (struct pt){ cur->ts, cur->cpu };
 	for (j = np; j > p.k; j--) {
 		int exact = pre->dup && j == np && !out;
-		struct pt e = j - 1 < p.up ? p.end_up : p.end;
+		struct pt e = j - 1 < p.up ? p.end_up : j - 1 < p.sync ? p.end_sync : p.end;
 		bt_slice_pop(r, exact ? pre->ts : e.t, exact ? pre->cpu : e.c, (int64_t)i, pre);
 	}
 	if (p.unseen_msg)
