@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs of one simulated build (mkdump --build-seed, for compare's tests):
 # every run executes the same work and differs only by jitter, seeded
-# regressions (--slow-method, --lock-scale) change exactly what they say,
+# regressions (--slow-method, on the main thread's methods or on a worker's
+# task whose lock the main thread waits on, --lock-scale, --lock-add)
+# change exactly what they say,
 # the truth stays exact and the analyser imports the dumps. The checks
 # read the truth (tests/fixtures/check_runs.py documents them and their
 # tolerances); each is also shown to fail on a wrong input.
@@ -65,6 +67,12 @@ unlike "$(python3 "$C" lock 2 "$BASE" "$T/s3")" "^ok" "lock fails on an unscaled
 is "$(python3 "$C" lockadd 5 "$BASE" "$T/ladd")" ok "--lock-add 5: main monitor waits 5 ms longer each, other waits unchanged"
 unlike "$(python3 "$C" lockadd 5 "$BASE" "$T/s3")" "^ok" "lockadd fails on an unchanged run"
 unlike "$(python3 "$C" lockadd 10 "$BASE" "$T/ladd")" "^ok" "lockadd fails on another amount"
+H=$(python3 "$C" holder-pick "$T/s1")
+like "$H" '^[A-Za-z$]+[.][a-z]+[(]$' "a worker method holding the main thread's locks: $H"
+run hold --seed 7 --slow-method "$H:50"
+is "$(python3 "$C" holder "$H" 50 "$BASE" "$T/hold")" ok "--slow-method $H:50: the main monitor waits it releases x1.5, the others unchanged"
+unlike "$(python3 "$C" holder "$H" 50 "$BASE" "$T/s3")" "^ok" "holder fails on an unslowed run"
+unlike "$(python3 "$C" holder "$H" 50 "$BASE" "$T/lock")" "^ok" "holder fails when every monitor wait grew"
 
 "$MKDUMP" --jitter 0.1 "$T/u" >/dev/null 2>&1; is "$?" 2 "--jitter without --build-seed exits 2"
 "$MKDUMP" --lock-add 5 "$T/u" >/dev/null 2>&1; is "$?" 2 "--lock-add without --build-seed exits 2"

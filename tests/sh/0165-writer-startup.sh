@@ -201,7 +201,8 @@ EOF
 like "$got" '^[01] ' "reportFullyDrawn in the records of all runs that call it but at most one (missed, seen, runs: $got)"
 
 # Without --startup the dumps are main's, byte for byte (digests of main's
-# mkdump at the commit before --startup).
+# mkdump at the commit before --startup; the --build-seed one since the
+# main thread's monitor waits have a holder's method, issue 35).
 while read -r sum args; do
 	# shellcheck disable=SC2086
 	"$MKDUMP" $args "$T/def" >/dev/null
@@ -211,6 +212,6 @@ while read -r sum args; do
 done <<'EOF'
 a058066e3e2a4c7e7e9c6367ebb40d5b08de673cea1b0a3cc43b6e762c62e090 --records 3000 --seed 1
 f17423712ccd87a1861c4d95d8f574e28ad29110066df48380afe15626f13411 --records 3000 --seed 2 --app idle
-0506737f06f8229ae0e1e7691dfe927d9b8896089ebce065f5dd112a866cc81d --build-seed 7 --main-messages 40 --seed 3
+2fa6e01029c9c8306595e0fb59543fa57896dd569eabfd8253af98485188ca35 --build-seed 7 --main-messages 40 --seed 3
 abc0fc00d6b727fe96c57eb9be845ffe67fe36aa16184d64072b94cb3b73b730 --records 2000 --seed 5 --alloc-records all --version 3
 EOF

