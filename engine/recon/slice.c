@@ -165,12 +165,13 @@ size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, con
 /* Room for frame id in the per-frame arrays (zeroed); *cap is theirs. */
 static void frame_slot(struct bt_stacktab *t, size_t *cap, size_t id)
 {
-	size_t lcap = *cap, icap = *cap, tcap = *cap;
+	size_t lcap = *cap, icap = *cap, tcap = *cap, ncap = *cap;
 
 	t->dropped = bt_grow_zero(t->dropped, 1, cap, id);
 	t->loop = bt_grow_zero(t->loop, 1, &lcap, id);
 	t->idle = bt_grow_zero(t->idle, 1, &icap, id);
 	t->task = bt_grow_zero(t->task, 1, &tcap, id);
+	t->native = bt_grow_zero(t->native, 1, &ncap, id);
 }
 
 /* Which frames upstream drops: runtime frames and its blacklist (which,
@@ -629,6 +630,7 @@ void bt_slicer_free(struct bt_slicer *s)
 	free(s->tab.loop);
 	free(s->tab.idle);
 	free(s->tab.task);
+	free(s->tab.native);
 	free(s);
 }
 

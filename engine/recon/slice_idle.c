@@ -23,7 +23,10 @@
  *     next call, back to back).
  *   - An unseen stretch: the frames that ended did so in the head, unless
  *     the earlier sample is a native method's entry (kJNITrampoline), which
- *     then ran through it. The frames that began did so before a stretch
+ *     then ran through it, or they hold a method the trace shows entering
+ *     a native one (a kJNITrampoline record's caller: its entry was
+ *     throttled this time) and the frames that began none: then they ran
+ *     through it, at a message's end too. The frames that began did so before a stretch
  *     longer than an interval (the first capture after a native returns is
  *     in its Java caller, which the later sample shows), at the middle of
  *     the gap when the excess is shorter (the capture's own jitter).
@@ -189,6 +192,30 @@ void bt_slice_note_wait(struct bt_slice_run *r, size_t i, const uint32_t *cf, si
 {
 	if (!r->items[i].dup && r->tab->has_wait && in_wait(r->tab, cf, nc))
 		r->wait = &r->items[i];
+}
+
+/* Whether frames f[k..n) hold a method the trace shows entering a native
+ * one (bt_gap_calibrate). */
+static int calls_native(const struct bt_stacktab *t, const uint32_t *f, size_t k, size_t n)
+{
+	for (; k < n; k++)
+		if (t->native && f[k] <= t->nframes && t->native[f[k]])
+			return 1;
+	return 0;
+}
+
+/* Whether a stretch no hook saw in the gap ran in the frames that ended
+ * there (the earlier sample's own), not in those that began: the earlier
+ * sample entered a native method, or its ended frames hold a method the
+ * trace shows entering a native one and the begun ones none. */
+static int unseen_is_pre(const struct bt_stacktab *t, const struct gap *gp, const uint32_t *pf, size_t np,
+			 const uint32_t *cf, size_t nc, size_t k)
+{
+	if (!gp->unseen)
+		return 0;
+	if (gp->pre->type == JNI_ENTRY && !gp->pre->dup)
+		return 1;
+	return calls_native(t, pf, k, np) && !calls_native(t, cf, k, nc);
 }
 
 /* Where a worker's task begins on stack f: below its deepest runWorker,
@@ -402,7 +429,9 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	}
 	if (!gp->sleeps) {
 		p->end = p->end_up = p->begin = early(gp);
-		if (at_pre == AT_CALLBACK && r->tab->dense) {
+		if (unseen_is_pre(r->tab, gp, pf, np, cf, nc, k))   /* the message that ended ran through it */
+			p->end = p->end_up = p->begin = late(gp);
+		else if (at_pre == AT_CALLBACK && r->tab->dense) {
 			int64_t e = min64(gp->tail, gp->g);
 			p->end = p->end_up = p->begin = (struct pt){ pre->ts + e, pre->cpu + min64(gp->d, e) };
 		}
@@ -478,6 +507,7 @@ static int task_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 struct slice_ctx {
 	int dense;
 	size_t np, nc;
+	int pre_unseen;   /* the stretch no hook saw ran in the ended frames (unseen_is_pre) */
 };
 
 /* Work on both sides, no wait for work between: the frames that ended
@@ -500,7 +530,7 @@ static void work_plan(const struct slice_ctx *x, const struct gap *gp, struct pl
 	}
 	p->end = early(gp);
 	p->begin = mid(gp);
-	if (gp->unseen && gp->pre->type == JNI_ENTRY && !gp->pre->dup)
+	if (x->pre_unseen)
 		p->end = late(gp);
 	else if (gp->unseen && gp->g - gp->head - gp->tail > gp->head)
 		p->begin = p->end;   /* before the stretch, in the head */
@@ -598,7 +628,7 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	p.up = np;
 	p.sync = 0;
 	if (!loop_plan(r, &gp, pf, np, cf, nc, &p) && !task_plan(r, &gp, pf, np, &p)) {
-		const struct slice_ctx x = { r->tab->dense, np, nc };
+		const struct slice_ctx x = { r->tab->dense, np, nc, unseen_is_pre(r->tab, &gp, pf, np, cf, nc, p.k) };
 		work_plan(&x, &gp, &p);
 	}
 	if (p.up == np)
@@ -677,4 +707,14 @@ void bt_gap_calibrate(struct bt_stacktab *t, struct bt_item *const *v, const siz
 		}
 	t->first_capture = m ? sum / m : 0;
 	t->dense = m && 8 * t->first_capture <= t->interval;
+	/* the Java methods the trace shows entering a native one (the caller
+	 * of a kJNITrampoline record's leaf) */
+	for (i = 0; i < n; i++)
+		for (j = 0; j < cnt[i]; j++) {
+			const struct bt_item *it = &v[i][j];
+			uint32_t up = it->node && it->node <= t->nnodes ? t->parent[it->node] : 0;
+			if (it->type == JNI_ENTRY && !it->dup && !it->synth && up && up <= t->nnodes &&
+			    t->frame[up] <= t->nframes)
+				t->native[t->frame[up]] = 1;
+		}
 }

@@ -38,6 +38,8 @@ struct bt_stacktab {
 	unsigned char *loop;        /* by frame id: a message-loop frame */
 	unsigned char *idle;        /* by frame id: waiting for the next message */
 	unsigned char *task;        /* by frame id: a worker's task boundary (bt_frame_task) */
+	unsigned char *native;      /* by frame id: the trace shows it calling one of the app's
+				     * native methods (a kJNITrampoline record's caller) */
 	uint32_t idle_frame;        /* the idle policy's synthetic "(idle)" frame, or 0 */
 	int has_wait;               /* some frame is a worker's wait for work (BT_TASK_WAIT) */
 	unsigned char *idle_seen;   /* set to 1 by a run that made an idle slice (the frames
