@@ -8,15 +8,18 @@
 # sleep when the loop's polls could not sleep; tuned on 901 and 1-2).
 # What holds:
 #   - every row's period is the display's; 98 % of the true frames found
-#     (measured 99.8 and 98.1 %), at most 2 % of the rows unmatched
-#     (0.04 and 1.6 %: a media frame whose app native ran unsampled at its
-#     end reads as the next frame's start, docs/analyze.md);
+#     (measured 99.8 and 99.5 %), at most 2 % of the rows unmatched
+#     (0.04 and 0.5 %);
 #   - janky frames (ended after their vsync's deadline): 90 % of those
-#     found are janky in truth (measured 96.3 and 93.5 %); 75 % of the
-#     janky ones found (94.7 and 78.7 %; before the sync rule 82.6 and
-#     61.5 %: the misses are frames whose sync overran and the idle that
-#     followed it, two sleeps the counters cannot split, and the media
-#     frames above);
+#     found are janky in truth (measured 96.3 and 94.5 %); 90 % of the
+#     janky ones found (94.7 and 93.7 %; before the sync rule 82.6 and
+#     61.5 %, before the native-caller rule 94.7 and 77.9 %: a media
+#     frame's filter, native code run unsampled at its end, was given to
+#     the next frame). 942's misses were read to find that last rule: on
+#     seeds picked after it, 811-815, media recall 87-97 % and 90-99 % of
+#     the frames found (docs/slices.md); the rest of the misses are frames
+#     whose sync overran and the idle that followed it, two sleeps the
+#     counters cannot split;
 #   - the report: frames.* metrics, the frames table with a cause line per
 #     janky frame, a frame late behind a message names that message;
 #     examples/jank.lua's findings by cause cover every janky frame;
@@ -42,8 +45,8 @@ for ms in "feed 941" "media 942"; do
 	check "$1 $2: $(v extra) rows unmatched" test $((100 * $(v extra))) -le $((2 * $(v truth)))
 	check "$1 $2: janky found $(v janky.got), $(v janky.both) of them janky in truth (>= 90 %)" \
 		test $((100 * $(v janky.both))) -ge $((90 * $(v janky.got)))
-	check "$1 $2: $(v janky.both) of $(v janky.true) janky frames found (>= 75 %)" \
-		test $((100 * $(v janky.both))) -ge $((75 * $(v janky.true)))
+	check "$1 $2: $(v janky.both) of $(v janky.true) janky frames found (>= 90 %)" \
+		test $((100 * $(v janky.both))) -ge $((90 * $(v janky.true)))
 done
 
 # What a janky frame's cause line names first, against what filled it by
@@ -54,7 +57,7 @@ done
 # seed 953 picked after the rules (the line ordered by amount, methods by
 # their innermost app method, a sleep of a millisecond or more no record
 # explains as "sleep", the late start as "late"): at least 90 % of the
-# janky frames (measured 95.4 %; feed 951 91.8 %, media 952 89.1 %), and
+# janky frames (measured 95.4 %; feed 951 91.6 %, media 952 90.2 %), and
 # the injected lock first wherever it filled a frame the most.
 d=$T/lock-953
 python3 "$M" "$d" --model feed --seed 953 --records 20000 --frame-lock >/dev/null &&
