@@ -26,6 +26,14 @@
 --   thread.main.per_s.blocked_ns.<kind>                     blocked per second of the thread
 --   thread.main.wait.<kind>.by.<holder>.ns                  its share of that mean
 --
+-- A method is the app's (in the start's package, else the process's), or
+-- a library's (outside the platform's packages and the app's), which
+-- also gets
+--   caller.<library method>.from.<app method>.ns            its inclusive time under the
+--                                                           app method calling it most
+-- so that compare names a slower library call with the app code that
+-- made it (not gated: the name's evidence).
+--
 -- A holder is the innermost app frame (bt_app_node: outside the platform's
 -- packages) on the stack of the thread that ended the wait (the lock's
 -- holder, the notifier), else its innermost frame.
@@ -45,6 +53,50 @@ WHERE e.waiter_tid = ? AND e.waker_node_id IS NOT NULL]], main) do
   end
   return function(node)
     return node and name[node] or "(unknown)"
+  end
+end
+
+-- Whether a main-thread method is measured (see above): the app's (is_app
+-- says which those are) and the libraries' code, not the platform's.
+-- Each library method's top caller is written once (caller.*).
+local function measured_method(main, is_app)
+  local up, memo = {}, {}
+  local function parent(id)   -- a call path's parent and its frame's name
+    local r = up[id]
+    if r == nil then
+      r = bt.query([[SELECT c.parent_id AS p, f.name FROM calltree c JOIN frames f ON f.id = c.frame_id
+WHERE c.id = ?]], id)[1] or false
+      up[id] = r
+    end
+    return r
+  end
+  local function caller(frame_id)   -- the app method calling it most and its time there, or false
+    local by, best = {}, false
+    for c in bt.rows([[SELECT parent_id, incl_ns FROM calltree WHERE tid = ? AND frame_id = ?
+ORDER BY incl_ns DESC LIMIT 64]], main, frame_id) do
+      local id, seen = c.parent_id, 0
+      while id and seen < 256 do   -- bounded: a path is at most as deep as a stack
+        local r = parent(id)
+        if not r then break end
+        if is_app(r.name) then by[r.name] = (by[r.name] or 0) + c.incl_ns; break end
+        id, seen = r.p, seen + 1
+      end
+    end
+    for name, ns in pairs(by) do
+      if not best or ns > by[best] or (ns == by[best] and name < best) then best = name end
+    end
+    return best and { best, by[best] }
+  end
+  return function(name, frame_id)
+    if is_app(name) then return true end
+    -- the platform's, or a frame of no package (the runtime's synthetic ones)
+    if not frame_id or not bt.is_app(name) or not name:find("[%w_$]%.[%w_$]+%.[^.(]+%(") then return false end
+    if memo[frame_id] == nil then
+      local from = caller(frame_id)
+      memo[frame_id] = from
+      if from then bt.metric("caller." .. name .. ".from." .. from[1] .. ".ns", from[2]) end
+    end
+    return true
   end
 end
 
@@ -68,7 +120,7 @@ SELECT count(*) AS n, total(c1 - c0) AS cpu, total((t1 - t0) - (c1 - c0)) AS off
   bt.metric("startup.process.offcpu_ns", math.max(0, r.off))
 end
 
-local function startup_window(main, is_app, holder)
+local function startup_window(main, key, holder)
   local s = bt.query("SELECT * FROM startup WHERE end_ts IS NOT NULL LIMIT 1")[1]
   if not s or s.tid ~= main then return end
   bt.metric("startup.ttid_ns", s.ttid_ns)
@@ -91,10 +143,10 @@ WHERE phase = 'startup' AND runnable_ns IS NOT NULL]])[1]
     bt.metric("startup.main.blocked_ns." .. k,
       bt.scalar("SELECT dur FROM startup_blocking WHERE phase = 'startup' AND kind = ?", k) or 0)
   end
-  for r in bt.rows([[SELECT f.name, m.self_cpu_ns, m.self_ns, m.incl_ns FROM startup_methods m
+  for r in bt.rows([[SELECT f.name, m.frame_id, m.self_cpu_ns, m.self_ns, m.incl_ns FROM startup_methods m
 JOIN frames f ON f.id = m.frame_id
 WHERE m.phase = 'startup' AND (m.self_cpu_ns >= ?1 OR m.self_ns >= ?1 OR m.incl_ns >= ?1) ORDER BY m.rank]], MIN_NS) do
-    if is_app(r.name) then
+    if key(r.name, r.frame_id) then
       local pre = "startup.main.method." .. r.name
       if r.self_cpu_ns then bt.metric(pre .. ".self_cpu_ns", r.self_cpu_ns) end   -- nil: not in the trace
       bt.metric(pre .. ".self_ns", r.self_ns)
@@ -112,15 +164,15 @@ WHERE waiter_tid = ?3 AND ts < ?2 AND ts + dur > ?1]], s.ts, s.end_ts, main) do
 end
 
 -- Messages' measures under pre ("thread.main.msgs" or a window's): m
--- their totals with their count, methods the app's methods' self time in
--- them (rows of name, cpu, wall).
-local function message_measures(pre, m, methods, is_app)
+-- their totals with their count, methods the app's and libraries' methods'
+-- self time in them (rows of name, frame_id, cpu, wall).
+local function message_measures(pre, m, methods, key)
   bt.metric(pre .. ".count", m.n)
   bt.metric(pre .. ".wall_ns", m.wall)
   if m.cpu then bt.metric(pre .. ".cpu_ns", m.cpu) end   -- nil: CPU time not in the trace
   bt.metric(pre .. ".alloc_bytes", m.alloc)
   for r in methods do
-    if ((r.cpu or 0) >= MIN_NS or r.wall >= MIN_NS) and is_app(r.name) then
+    if ((r.cpu or 0) >= MIN_NS or r.wall >= MIN_NS) and key(r.name, r.frame_id) then
       if r.cpu then bt.metric(pre .. ".method." .. r.name .. ".self_cpu_ns", r.cpu) end
       bt.metric(pre .. ".method." .. r.name .. ".self_ns", r.wall)
     end
@@ -131,16 +183,16 @@ end
 -- its own measures, and its messages are not like the rest. Totals, with
 -- their count: compare reads them as over the median run's number of
 -- messages, so a longer capture does not read as a slower app.
-local function messages(main, is_app, after)
+local function messages(main, key, after)
   local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall,
   CASE WHEN count(cpu_dur) = count(*) THEN total(cpu_dur) END AS cpu,
   total(alloc_bytes) AS alloc FROM messages WHERE tid = ? AND ts >= ?]], main, after)[1]
   if not m or m.n == 0 then return end
   -- the thread's method totals less the start's
-  message_measures("thread.main.msgs", m, bt.rows([[SELECT f.name, m.self_cpu_ns - coalesce(s.self_cpu_ns, 0) AS cpu,
+  message_measures("thread.main.msgs", m, bt.rows([[SELECT f.name, m.frame_id, m.self_cpu_ns - coalesce(s.self_cpu_ns, 0) AS cpu,
   m.self_ns - coalesce(s.self_ns, 0) AS wall FROM methods m JOIN frames f ON f.id = m.frame_id
 LEFT JOIN startup_methods s ON s.phase = 'startup' AND s.frame_id = m.frame_id AND ? > 0
-WHERE m.tid = ?]], after, main), is_app)
+WHERE m.tid = ?]], after, main), key)
 end
 
 -- The main thread's waits (from, upto: those beginning in that span, and
@@ -177,7 +229,7 @@ end
 -- powers of two it has): a longer capture of the same build holds later
 -- messages, another mix of them and warmer caches, which no scaling by
 -- their number undoes.
-local function windows(main, is_app, holder)
+local function windows(main, key, holder)
   for w in bt.rows("SELECT DISTINCT messages FROM window_methods WHERE tid = ? ORDER BY messages", main) do
     local first = "thread.main.first." .. w.messages .. "."
     local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall,
@@ -185,8 +237,8 @@ local function windows(main, is_app, holder)
   min(ts) AS b, max(ts + dur) AS e FROM (SELECT * FROM messages WHERE tid = ? ORDER BY ts LIMIT ?)]],
       main, w.messages)[1]
     waits(main, holder, first, m.b, m.e)
-    message_measures(first .. "msgs", m, bt.rows([[SELECT f.name, w.self_ns AS wall, w.self_cpu_ns AS cpu
-FROM window_methods w JOIN frames f ON f.id = w.frame_id WHERE w.tid = ? AND w.messages = ?]], main, w.messages), is_app)
+    message_measures(first .. "msgs", m, bt.rows([[SELECT f.name, w.frame_id, w.self_ns AS wall, w.self_cpu_ns AS cpu
+FROM window_methods w JOIN frames f ON f.id = w.frame_id WHERE w.tid = ? AND w.messages = ?]], main, w.messages), key)
   end
 end
 
@@ -196,11 +248,11 @@ bt.rule{
   run = function()
     local main = bt.main_tid()
     if not main then return end
-    local is_app = bt.app_code()   -- the start's package, else the process's, else bt.is_app
+    local key = measured_method(main, bt.app_code())   -- the start's package, else the process's, else bt.is_app
     local holder = holder_of(main)
-    local after = startup_window(main, is_app, holder) or 0
-    messages(main, is_app, after)
-    windows(main, is_app, holder)
+    local after = startup_window(main, key, holder) or 0
+    messages(main, key, after)
+    windows(main, key, holder)
     waits(main, holder, "thread.main.")
   end,
 }

@@ -82,30 +82,44 @@ static int ends_with(const char *s, size_t n, const char *suffix)
 	return n >= k && !memcmp(s + n - k, suffix, k);
 }
 
-/* "startup.main.method.SYM.self_cpu_ns" -> "SYM-short self CPU"; 0 if no method. */
-static int method_words(const char *name, struct bt_buf *b)
+static const char *const method_field[][2] = {
+	{ ".self_cpu_ns", " self CPU" }, { ".self_ns", " self wall" }, { ".incl_ns", " inclusive" },
+	{ ".self_offcpu_ns", " self off-CPU" }, { ".self_alloc_bytes", " self alloc" },
+	{ ".self_majflt", " self major faults" },
+};
+
+/* The method of "...method.SYM.FIELD" (its length in *len) and FIELD's
+ * index in method_field; NULL if name is no method's. */
+static const char *method_sym(const char *name, size_t *len, size_t *field)
 {
-	static const char *const field[][2] = {
-		{ ".self_cpu_ns", " self CPU" }, { ".self_ns", " self wall" }, { ".incl_ns", " inclusive" },
-		{ ".self_offcpu_ns", " self off-CPU" }, { ".self_alloc_bytes", " self alloc" },
-		{ ".self_majflt", " self major faults" },
-	};
 	const char *sym = !strncmp(name, "method.", 7) ? name + 7 : strstr(name, ".method.");
 	size_t i, n;
 
 	if (!sym)
-		return 0;
+		return NULL;
 	if (sym != name + 7)
 		sym += 8;
 	n = strlen(sym);
-	for (i = 0; i < sizeof field / sizeof field[0]; i++) {
-		if (ends_with(sym, n, field[i][0])) {
-			bt_cmp_short(sym, n - strlen(field[i][0]), b);
-			bt_buf_adds(b, field[i][1]);
-			return 1;
+	for (i = 0; i < sizeof method_field / sizeof method_field[0]; i++)
+		if (ends_with(sym, n, method_field[i][0])) {
+			*len = n - strlen(method_field[i][0]);
+			*field = i;
+			return sym;
 		}
-	}
-	return 0;
+	return NULL;
+}
+
+/* "startup.main.method.SYM.self_cpu_ns" -> "SYM-short self CPU"; 0 if no method. */
+static int method_words(const char *name, struct bt_buf *b)
+{
+	size_t n, f;
+	const char *sym = method_sym(name, &n, &f);
+
+	if (!sym)
+		return 0;
+	bt_cmp_short(sym, n, b);
+	bt_buf_adds(b, method_field[f][1]);
+	return 1;
 }
 
 char *bt_cmp_label(const char *name)
@@ -143,6 +157,10 @@ char *bt_cmp_label(const char *name)
 		bt_buf_addf(&b, "main-thread %s blocking per second", name + 29);
 	} else if (!strncmp(name, "thread.main.wait.", 17) && (k = strstr(name, ".mean_ns")) && !k[8]) {
 		bt_buf_addf(&b, "main-thread %.*s wait (mean)", (int)(k - name - 17), name + 17);
+	} else if (!strncmp(name, "caller.", 7) && (k = strstr(name, ".from.")) && ends_with(name, strlen(name), ".ns")) {
+		bt_cmp_short(name + 7, (size_t)(k - name - 7), &b);   /* a library method's top caller */
+		bt_buf_adds(&b, " called from ");
+		bt_cmp_short(k + 6, strlen(k + 6) - 3, &b);
 	} else if (!strncmp(name, "frames.blocked_ns.", 18)) {
 		bt_buf_addf(&b, "%s blocking per frame", name + 18);
 	} else if (!strncmp(name, "frames.janky.blocked_ns.", 24)) {
@@ -384,16 +402,66 @@ static void metric_causes(const struct bt_compare *c, struct bt_cmp_metric *m, d
 		m->causes[i].holder = holder_of(c, &m->causes[i], x);
 }
 
+/* A library method's label names the app method that calls it most
+ * ("Engine.load (from FeedItemViewHolder.bind) self wall in messages"),
+ * from the runs' "caller.SYM.from.APP.ns" (lua/gate.lua): the caller of
+ * the most time, on the head's side where it has one. calls holds the
+ * ids of the runs' caller.* names, n of them. */
+static void caller_label(const struct bt_compare *c, struct bt_cmp_metric *m, const size_t *calls, size_t n,
+			 double *x)
+{
+	struct bt_buf b = BT_BUF_INIT;
+	const char *sym, *best = NULL;
+	size_t len, f, i, pre, lead;
+	double top = -1;
+
+	if (!n || !(sym = method_sym(m->name, &len, &f)))
+		return;
+	pre = strlen("caller.") + len + strlen(".from.");
+	for (i = 0; i < n; i++) {
+		const char *name = c->runs->names[calls[i]];
+		double v;
+		if (strlen(name) <= pre + 3 || memcmp(name + 7, sym, len) || memcmp(name + 7 + len, ".from.", 6))
+			continue;
+		v = bt_cmp_median(c, calls[i], BT_HEAD, x);
+		if (v != v)   /* the head has no such call */
+			v = bt_cmp_median(c, calls[i], BT_BASE, x);
+		if (v > top) {
+			top = v;
+			best = name + pre;
+		}
+	}
+	bt_cmp_short(sym, len, &b);
+	lead = b.len;
+	if (!best || strncmp(m->label, b.buf, lead)) {   /* no caller, or a label of its own */
+		bt_buf_release(&b);
+		return;
+	}
+	bt_buf_adds(&b, " (from ");
+	bt_cmp_short(best, strlen(best) - 3, &b);   /* less ".ns" */
+	bt_buf_adds(&b, ")");
+	bt_buf_adds(&b, m->label + lead);
+	free(m->label);
+	m->label = bt_buf_detach(&b, NULL);
+}
+
 void bt_cmp_causes(struct bt_compare *c, double *x)
 {
-	size_t i;
+	size_t i, n = 0, *calls = NULL, cap = 0;
 
+	for (i = 0; i < c->runs->nnames; i++)
+		if (!strncmp(c->runs->names[i], "caller.", 7)) {
+			BT_GROW(calls, n + 1, cap);
+			calls[n++] = i;
+		}
 	for (i = 0; i < c->nm; i++) {
 		struct bt_cmp_metric *m = &c->m[i];
 		m->label = bt_cmp_label(m->name);
+		caller_label(c, m, calls, n, x);
 		if (m->verdict == BT_VD_REGRESSED || m->verdict == BT_VD_IMPROVED)
 			metric_causes(c, m, x);
 	}
+	free(calls);
 }
 
 void bt_cmp_causes_release(struct bt_cmp_metric *m)
