@@ -42,7 +42,7 @@ struct frame_methods {
 	int64_t cns[TOP];
 	int64_t sleep;            /* off the CPU, no record saying why (a RenderThread sync) */
 	uint32_t sleep_in;        /* the method that slept the most of it */
-	int64_t prev_end;         /* the frame before's end, or -1 */
+	int64_t prev_ts, prev_end;   /* the frame before's start and end, or -1 */
 	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* the first waits for work after it */
 	int nidle;
 };
@@ -74,7 +74,7 @@ struct bt_frames {
 	size_t acap;
 	uint32_t *touched;        /* the ids with a sum, to reset */
 	size_t nt, tcap;
-	int64_t last_end;         /* the last frame's end, or -1 */
+	int64_t last_ts, last_end;   /* the last frame's start and end, or -1 */
 	int idle_any;             /* the trace has idle slices (the idle policy ran) */
 	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* idle slices since, the first NIDLE */
 	int nidle;
@@ -86,7 +86,7 @@ struct bt_frames *bt_frames_new(void)
 {
 	struct bt_frames *f = bt_xcalloc(1, sizeof(struct bt_frames));
 
-	f->last_end = -1;
+	f->last_ts = f->last_end = -1;
 	return f;
 }
 
@@ -197,11 +197,13 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	a = &f->v[f->n++];
 	memset(a, 0, sizeof *a);
 	a->ts = s->ts;
+	a->prev_ts = f->last_ts;
 	a->prev_end = f->last_end;
 	a->nidle = f->nidle;
 	memcpy(a->idle_b, f->idle_b, sizeof a->idle_b);
 	memcpy(a->idle_e, f->idle_e, sizeof a->idle_e);
 	f->nidle = 0;
+	f->last_ts = s->ts;
 	f->last_end = bt_sat_add(s->ts, s->dur);
 	frame_slices(f, a, s, run);
 	if (run > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
@@ -764,6 +766,13 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		if (f && f->idle_any && a && a->prev_end >= 0) {
 			int64_t next = bt_sat_add(tick_at(a->prev_end, phase, period), period);
 			if (next < exp && pending_at(a, next))
+				exp = next;
+			/* no wait for work since the frame before: its vsync was
+			 * pending as that one ended, asked for early in it (a
+			 * frame's input, a fling's or an animator's step ask for
+			 * the next), so it is for the first tick after that began */
+			next = bt_sat_add(tick_at(a->prev_ts, phase, period), period);
+			if (!a->nidle && a->prev_ts >= 0 && next < exp)
 				exp = next;
 		}
 		deadline = bt_sat_add(exp, period);

@@ -11,15 +11,17 @@
 #     (measured 99.8 and 99.5 %), at most 2 % of the rows unmatched
 #     (0.04 and 0.5 %);
 #   - janky frames (ended after their vsync's deadline): 90 % of those
-#     found are janky in truth (measured 96.3 and 94.5 %); 90 % of the
-#     janky ones found (94.7 and 93.7 %; before the sync rule 82.6 and
+#     found are janky in truth (measured 93.8 and 93.8 %); 90 % of the
+#     janky ones found (97.2 and 96.1 %; before the sync rule 82.6 and
 #     61.5 %, before the native-caller rule 94.7 and 77.9 %: a media
 #     frame's filter, native code run unsampled at its end, was given to
-#     the next frame). 942's misses were read to find that last rule: on
-#     seeds picked after it, 811-815, media recall 87-97 % and 90-99 % of
-#     the frames found (docs/slices.md); the rest of the misses are frames
-#     whose sync overran and the idle that followed it, two sleeps the
-#     counters cannot split;
+#     the next frame; before a frame that follows the one before with no
+#     wait for work between was taken as asked for early in it, 94.7 and
+#     93.7 %). 942's misses were read to find the last two rules: on seeds
+#     picked after them, 811-815, janky recall 91-99 %, precision 91-96 %,
+#     97-99.9 % of the frames found (docs/analyze.md); the rest of the
+#     misses are frames whose sync overran and the idle that followed it,
+#     two sleeps the counters cannot split;
 #   - the report: frames.* metrics, the frames table with a cause line per
 #     janky frame, a frame late behind a message names that message;
 #     examples/jank.lua's findings by cause cover every janky frame;
@@ -57,7 +59,7 @@ done
 # seed 953 picked after the rules (the line ordered by amount, methods by
 # their innermost app method, a sleep of a millisecond or more no record
 # explains as "sleep", the late start as "late"): at least 90 % of the
-# janky frames (measured 95.4 %; feed 951 91.6 %, media 952 90.2 %), and
+# janky frames (measured 96.8 %; feed 951 91.7 %, media 952 90.3 %), and
 # the injected lock first wherever it filled a frame the most.
 d=$T/lock-953
 python3 "$M" "$d" --model feed --seed 953 --records 20000 --frame-lock >/dev/null &&
