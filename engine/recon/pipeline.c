@@ -94,8 +94,7 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
 
 	if (f->taps->stacks)
 		bt_profile_keep_entries(sink2.profile);
-	rc = bt_slicer_run2(sl, sink, &sink2, err);
-	bt_slicer_drop_items(sl);   /* the deferred slices build them again, if asked */
+	rc = bt_slicer_run2(sl, sink, &sink2, err);   /* drops the items: the deferred slices build them again, if asked */
 	bt_profile_merge(sink->profile, sink2.profile);
 	f->count += f2.count;
 	for (i = 0; i < f2.nmsgs && !rc; i++)
