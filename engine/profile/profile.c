@@ -144,10 +144,23 @@ static void msg_frames(struct cur_msg *m, uint32_t frame)
 	m->listed = bt_grow_zero(m->listed, 1, &m->lcap, frame);
 }
 
+/* The parent's children into the thread's map, once: from then on its
+ * new children go there as they are made. */
+static void map_children(struct bt_profile *p, uint32_t parent)
+{
+	uint32_t id;
+
+	p->paths[parent].mapped = 1;
+	for (id = p->paths[parent].child; id; id = p->paths[id].sibling)
+		bt_map64_put(&p->child_of, (uint64_t)parent << 32 | p->paths[id].frame, id);
+}
+
 /* The path of (parent, frame): a stack node always leads to the same
  * path within a thread, so most lookups skip the walk of the parent's
  * children (usually a new path's first encounter anyway). A walk of more
- * than WALK children asks the thread's map instead, which holds them all. */
+ * than WALK children asks the thread's map instead, which holds the
+ * children of every parent that had that many (most have a few: a map of
+ * every path cost a tenth of the profile's memory and its inserts). */
 #define WALK 8
 static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node, int idle)
 {
@@ -160,8 +173,11 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 		return p->node_path[node];
 	for (id = p->paths[parent].child; id && p->paths[id].frame != frame && k < WALK; id = p->paths[id].sibling)
 		k++;
-	if (id && p->paths[id].frame != frame)
+	if (id && p->paths[id].frame != frame) {
+		if (!p->paths[parent].mapped)
+			map_children(p, parent);
 		id = bt_map64_get(&p->child_of, key);
+	}
 	if (!id) {
 		id = new_path(p, parent, frame, p->paths[parent].thread, p->paths[parent].depth + 1);
 		x = &p->paths[id];
@@ -169,7 +185,8 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 		x->idle = idle != 0;
 		x->sibling = p->paths[parent].child;
 		p->paths[parent].child = id;
-		bt_map64_put(&p->child_of, key, id);
+		if (p->paths[parent].mapped)
+			bt_map64_put(&p->child_of, key, id);
 	}
 	if (node) {
 		p->node_path = bt_grow_zero(p->node_path, sizeof *p->node_path, &p->nnodes, node);
