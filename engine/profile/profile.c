@@ -505,7 +505,10 @@ static void merge_entries(struct bt_profile *a, struct bt_profile *b, const stru
 		n += end - from[t];
 	}
 	first[nt] = n;
-	BT_GROW(a->ent, n + 1, a->ecap);
+	if (n + 1 > a->ecap) {   /* exactly: doubling the largest array of an export's run left a third unused */
+		a->ent = bt_xrealloc(a->ent, (n + 1) * sizeof *a->ent);
+		a->ecap = n + 1;
+	}
 	for (t = nt; t-- > 0;)
 		if (sp[t].w == 0) {
 			len = first[t + 1] - first[t];
@@ -582,7 +585,10 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 	}
 	/* Paths in place in a (no second copy of the largest array): a's
 	 * threads only move up, so last first; then b's fill the gaps. */
-	BT_GROW(a->paths, n, a->cap);
+	if (n > a->cap) {   /* exactly, as the entries */
+		a->paths = bt_xrealloc(a->paths, (size_t)n * sizeof *a->paths);
+		a->cap = n;
+	}
 	for (t = nt; t-- > 0;)
 		if (sp[t].w == 0)
 			memmove(&a->paths[sp[t].base], &a->paths[sp[t].first],
