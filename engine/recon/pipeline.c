@@ -161,6 +161,9 @@ static int attach_rows(struct bt_capture *cap, struct bt_slicer *sl, struct bt_d
 	uint32_t *parent = cap->parent, *frame = cap->frame;
 	size_t n = cap->n, nnodes = cap->nnodes;
 
+	if (cap->bad_at)   /* the records keep no id: it is their position */
+		return bt_err_set(err, BT_ESQL, "sample id %lld at position %zu: ids must be dense",
+				  (long long)cap->bad_id, cap->bad_at);
 	if (sl) {
 		records = bt_slicer_give_records(sl, &n);
 		bt_slicer_give_nodes(sl, &parent, &frame, &nnodes);
