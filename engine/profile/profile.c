@@ -57,6 +57,7 @@ void bt_profile_free(struct bt_profile *p)
 	if (!p)
 		return;
 	free(p->paths);
+	free(p->rows);
 	bt_map64_release(&p->child_of);
 	free(p->tids);
 	free(p->span);
@@ -584,7 +585,9 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 			kept[nk++] = p->kept[ki[w]];
 	}
 	/* Paths in place in a (no second copy of the largest array): a's
-	 * threads only move up, so last first; then b's fill the gaps. */
+	 * threads only move up, so last first; then b's fill the gaps, last
+	 * first too, b's array given back behind each (both whole at once
+	 * held a third more than the merged profile). */
 	if (n > a->cap) {   /* exactly, as the entries */
 		a->paths = bt_xrealloc(a->paths, (size_t)n * sizeof *a->paths);
 		a->cap = n;
@@ -593,10 +596,14 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 		if (sp[t].w == 0)
 			memmove(&a->paths[sp[t].base], &a->paths[sp[t].first],
 				(sp[t].end - sp[t].first) * sizeof *a->paths);
-	for (t = 0; t < nt; t++) {
-		if (sp[t].w == 1)
+	for (t = nt; t-- > 0;)
+		if (sp[t].w == 1) {
 			memcpy(&a->paths[sp[t].base], &b->paths[sp[t].first],
 			       (sp[t].end - sp[t].first) * sizeof *a->paths);
+			b->paths = bt_xrealloc(b->paths, ((size_t)sp[t].first + 1) * sizeof *b->paths);
+			b->cap = (size_t)sp[t].first + 1;
+		}
+	for (t = 0; t < nt; t++) {
 		for (i = sp[t].base; i < sp[t].base + (sp[t].end - sp[t].first); i++) {
 			struct path *x = &a->paths[i];
 			x->thread = t;

@@ -31,6 +31,15 @@ struct path {
 	int64_t self[NV];
 };
 
+/* A path once the profile is stored (profile_store.c): what the calltree
+ * table reads of it, written over the paths (24 bytes less a path). */
+struct ct_row {
+	uint32_t parent, frame, thread;
+	int16_t depth;
+	uint8_t idle, nocpu;
+	int64_t self[NV];
+};
+
 struct block_event {
 	uint32_t path;
 	int32_t kind;
@@ -72,7 +81,8 @@ struct cur_msg {
 };
 
 struct bt_profile {
-	struct path *paths;       /* [0] unused */
+	struct path *paths;       /* [0] unused; NULL once stored */
+	struct ct_row *rows;      /* the paths once stored, by path */
 	uint32_t npaths;
 	size_t cap;
 	uint32_t *node_path;      /* stack node -> its path, if >= the thread's root */
