@@ -182,9 +182,11 @@ int bt_db_attach_memtab(struct bt_db *db, const struct bt_memtab *t, int keep, s
  * bt_db_attach_samples() then makes the capture's array (n samples, ids
  * 1..n in order) the samples table, bt_db_attach_nodes() its parent and
  * frame arrays (by node id 1..n, parents first) the nodes table, as
- * virtual tables in temp; the database owns the arrays from then on. */
+ * virtual tables in temp; the database owns the arrays from then on. A
+ * sample's id is its position + 1 (the capture checks it), so it is not
+ * kept: 8 bytes a record. */
 struct bt_csample {
-	int64_t id, tid, ts, end_ts, cpu, end_cpu;
+	int64_t tid, ts, end_ts, cpu, end_cpu;
 	int64_t alloc_objects, alloc_bytes;
 	uint32_t majflt, nvcsw, nivcsw;   /* u32 on disk (format spec §4.2) */
 	uint32_t node_id, msg_id;

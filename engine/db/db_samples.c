@@ -120,7 +120,7 @@ static int sm_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	int64_t v;
 
 	switch (col) {
-	case SM_ID: v = s->id; break;
+	case SM_ID: v = (int64_t)c->i; break;
 	case SM_TID: v = s->tid; break;
 	case SM_TYPE: v = s->type; break;
 	case SM_TS: v = s->ts; break;
@@ -179,16 +179,9 @@ static void free_data(void *p)
 int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_err *err)
 {
 	struct sm_data *d = bt_xcalloc(1, sizeof *d);
-	size_t i;
 
 	d->s = s;
 	d->n = n;
-	for (i = 0; i < n; i++)
-		if (s[i].id != (int64_t)i + 1) {
-			free_data(d);
-			return bt_err_set(err, BT_ESQL, "sample id %lld at position %zu: ids must be dense",
-					  (long long)s[i].id, i + 1);
-		}
 	if (bt_db_bulk_idle(db, err)) {
 		free_data(d);
 		return err->code;

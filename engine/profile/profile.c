@@ -57,6 +57,7 @@ void bt_profile_free(struct bt_profile *p)
 	if (!p)
 		return;
 	free(p->paths);
+	free(p->rows);
 	bt_map64_release(&p->child_of);
 	free(p->tids);
 	free(p->span);
@@ -144,10 +145,23 @@ static void msg_frames(struct cur_msg *m, uint32_t frame)
 	m->listed = bt_grow_zero(m->listed, 1, &m->lcap, frame);
 }
 
+/* The parent's children into the thread's map, once: from then on its
+ * new children go there as they are made. */
+static void map_children(struct bt_profile *p, uint32_t parent)
+{
+	uint32_t id;
+
+	p->paths[parent].mapped = 1;
+	for (id = p->paths[parent].child; id; id = p->paths[id].sibling)
+		bt_map64_put(&p->child_of, (uint64_t)parent << 32 | p->paths[id].frame, id);
+}
+
 /* The path of (parent, frame): a stack node always leads to the same
  * path within a thread, so most lookups skip the walk of the parent's
  * children (usually a new path's first encounter anyway). A walk of more
- * than WALK children asks the thread's map instead, which holds them all. */
+ * than WALK children asks the thread's map instead, which holds the
+ * children of every parent that had that many (most have a few: a map of
+ * every path cost a tenth of the profile's memory and its inserts). */
 #define WALK 8
 static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node, int idle)
 {
@@ -160,8 +174,11 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 		return p->node_path[node];
 	for (id = p->paths[parent].child; id && p->paths[id].frame != frame && k < WALK; id = p->paths[id].sibling)
 		k++;
-	if (id && p->paths[id].frame != frame)
+	if (id && p->paths[id].frame != frame) {
+		if (!p->paths[parent].mapped)
+			map_children(p, parent);
 		id = bt_map64_get(&p->child_of, key);
+	}
 	if (!id) {
 		id = new_path(p, parent, frame, p->paths[parent].thread, p->paths[parent].depth + 1);
 		x = &p->paths[id];
@@ -169,7 +186,8 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 		x->idle = idle != 0;
 		x->sibling = p->paths[parent].child;
 		p->paths[parent].child = id;
-		bt_map64_put(&p->child_of, key, id);
+		if (p->paths[parent].mapped)
+			bt_map64_put(&p->child_of, key, id);
 	}
 	if (node) {
 		p->node_path = bt_grow_zero(p->node_path, sizeof *p->node_path, &p->nnodes, node);
@@ -488,7 +506,10 @@ static void merge_entries(struct bt_profile *a, struct bt_profile *b, const stru
 		n += end - from[t];
 	}
 	first[nt] = n;
-	BT_GROW(a->ent, n + 1, a->ecap);
+	if (n + 1 > a->ecap) {   /* exactly: doubling the largest array of an export's run left a third unused */
+		a->ent = bt_xrealloc(a->ent, (n + 1) * sizeof *a->ent);
+		a->ecap = n + 1;
+	}
 	for (t = nt; t-- > 0;)
 		if (sp[t].w == 0) {
 			len = first[t + 1] - first[t];
@@ -564,16 +585,25 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 			kept[nk++] = p->kept[ki[w]];
 	}
 	/* Paths in place in a (no second copy of the largest array): a's
-	 * threads only move up, so last first; then b's fill the gaps. */
-	BT_GROW(a->paths, n, a->cap);
+	 * threads only move up, so last first; then b's fill the gaps, last
+	 * first too, b's array given back behind each (both whole at once
+	 * held a third more than the merged profile). */
+	if (n > a->cap) {   /* exactly, as the entries */
+		a->paths = bt_xrealloc(a->paths, (size_t)n * sizeof *a->paths);
+		a->cap = n;
+	}
 	for (t = nt; t-- > 0;)
 		if (sp[t].w == 0)
 			memmove(&a->paths[sp[t].base], &a->paths[sp[t].first],
 				(sp[t].end - sp[t].first) * sizeof *a->paths);
-	for (t = 0; t < nt; t++) {
-		if (sp[t].w == 1)
+	for (t = nt; t-- > 0;)
+		if (sp[t].w == 1) {
 			memcpy(&a->paths[sp[t].base], &b->paths[sp[t].first],
 			       (sp[t].end - sp[t].first) * sizeof *a->paths);
+			b->paths = bt_xrealloc(b->paths, ((size_t)sp[t].first + 1) * sizeof *b->paths);
+			b->cap = (size_t)sp[t].first + 1;
+		}
+	for (t = 0; t < nt; t++) {
 		for (i = sp[t].base; i < sp[t].base + (sp[t].end - sp[t].first); i++) {
 			struct path *x = &a->paths[i];
 			x->thread = t;

@@ -27,6 +27,16 @@ struct path {
 	uint8_t nocpu;        /* a thread's root: a slice of the thread did not say its CPU
 			       * time (bt_slice.cpu_unknown), so none of its CPU values is
 			       * known (stored NULL); in the padding, no byte more per path */
+	uint8_t mapped;       /* its children are in the thread's child_of map (profile.c) */
+	int64_t self[NV];
+};
+
+/* A path once the profile is stored (profile_store.c): what the calltree
+ * table reads of it, written over the paths (24 bytes less a path). */
+struct ct_row {
+	uint32_t parent, frame, thread;
+	int16_t depth;
+	uint8_t idle, nocpu;
 	int64_t self[NV];
 };
 
@@ -71,7 +81,8 @@ struct cur_msg {
 };
 
 struct bt_profile {
-	struct path *paths;       /* [0] unused */
+	struct path *paths;       /* [0] unused; NULL once stored */
+	struct ct_row *rows;      /* the paths once stored, by path */
 	uint32_t npaths;
 	size_t cap;
 	uint32_t *node_path;      /* stack node -> its path, if >= the thread's root */
@@ -79,8 +90,8 @@ struct bt_profile {
 	uint32_t *open;           /* by frame: open slices of it on the current stack */
 	size_t nframes;
 	uint32_t root;            /* the current thread's */
-	struct bt_map64 child_of; /* the current thread's paths by (parent << 32 | frame), for
-				   * parents with too many children to walk (a trace's own
+	struct bt_map64 child_of; /* the current thread's paths by (parent << 32 | frame), of
+				   * the parents with too many children to walk (mapped: a trace's own
 				   * slices: "Choreographer#doFrame N" a new one each frame) */
 	int64_t *tids;            /* by thread index */
 	int64_t (*span)[2];       /* by thread index: wall and CPU time from its first

@@ -359,30 +359,56 @@ static const char calltree_schema[] =
 	" self_nivcsw INTEGER, incl_nivcsw INTEGER, self_idle_ns INTEGER, incl_idle_ns INTEGER,"
 	" idle INTEGER)";
 
+/* The paths as the calltree's rows, in place: a row is shorter than a
+ * path, so row i overwrites only paths up to i, which are read by then. */
+static void compact(struct bt_profile *p)
+{
+	char *buf = (char *)p->paths;
+	struct path x;
+	struct ct_row r;
+	uint32_t i;
+
+	memset(&r, 0, sizeof r);
+	for (i = 0; i < p->npaths; i++) {
+		memcpy(&x, buf + (size_t)i * sizeof x, sizeof x);
+		r.parent = x.parent;
+		r.frame = x.frame;
+		r.thread = x.thread;
+		r.depth = x.depth;
+		r.idle = x.idle;
+		r.nocpu = x.nocpu;
+		memcpy(r.self, x.self, sizeof r.self);
+		memcpy(buf + (size_t)i * sizeof r, &r, sizeof r);
+	}
+	p->paths = NULL;
+	p->cap = 0;
+	p->rows = bt_xrealloc(buf, ((size_t)p->npaths + 1) * sizeof r);
+}
+
 /* A thread's root is no row: it is a hole in the ids. */
 static int calltree_exists(const void *data, size_t id)
 {
 	const struct bt_profile *p = data;
 
-	return p->paths[id].depth >= 0;
+	return p->rows[id].depth >= 0;
 }
 
 static int64_t calltree_column(const void *data, size_t id, int col)
 {
 	const struct bt_profile *p = data;
-	const struct path *x = &p->paths[id];
+	const struct ct_row *x = &p->rows[id];
 
 	switch (col) {
 	case BT_CT_ID: return (int64_t)id;
 	case BT_CT_TID: return p->tids[x->thread];
-	case BT_CT_PARENT: return p->paths[x->parent].depth >= 0 ? (int64_t)x->parent : 0;
+	case BT_CT_PARENT: return p->rows[x->parent].depth >= 0 ? (int64_t)x->parent : 0;
 	case BT_CT_FRAME: return x->frame;
 	case BT_CT_DEPTH: return x->depth;
 	case BT_CT_IDLE: return x->idle;
 	default:
 		if (col >= BT_CT__COUNT)
 			return 0;
-		if ((col == BT_CT_SELF_CPU || col == BT_CT_INCL_CPU) && nocpu(p, x->thread))
+		if ((col == BT_CT_SELF_CPU || col == BT_CT_INCL_CPU) && p->rows[p->roots[x->thread]].nocpu)
 			return BT_MEMTAB_NULL;
 		/* self and inclusive alternate from BT_CT_SELF_NS, value by value */
 		return (col - BT_CT_SELF_NS) % 2 ? p->incl[id][(col - BT_CT_SELF_NS) / 2]
@@ -458,6 +484,7 @@ int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt
 		bt_profile_free(p);
 		return rc;
 	}
+	compact(p);
 	ct.data = p;
 	ct.tid_sorted = tids_ascending(p);
 	return bt_db_attach_memtab(db, &ct, keep, err);

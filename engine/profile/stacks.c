@@ -171,6 +171,10 @@ static void show_idle(struct bt_stacks *s)
 			idle_frame = (uint32_t)i;
 	if (!idle_frame)
 		return;
+	for (i = 0; i < n; i++)   /* the entries added, to grow the array once and exactly */
+		if (s->e[i].v[BT_SV_IDLE] > 0 && s->frame[s->e[i].path] != idle_frame)
+			cap++;
+	s->e = bt_xrealloc(s->e, (cap + 1) * sizeof *s->e);
 	child = bt_xcalloc(s->npaths + 1, sizeof *child);   /* a path's "(idle)" callee */
 	for (i = 0; i < n; i++) {
 		struct bt_stacks_entry e = s->e[i];
@@ -191,7 +195,6 @@ static void show_idle(struct bt_stacks *s)
 		memset(e.v, 0, sizeof e.v);
 		e.path = child[p];
 		e.v[BT_SV_WALL] = s->e[i].v[BT_SV_IDLE];
-		BT_GROW(s->e, s->n + 1, cap);
 		s->e[s->n++] = e;
 	}
 	free(child);

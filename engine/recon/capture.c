@@ -14,7 +14,10 @@ static void observe(void *ctx, const struct bt_sample *s)
 
 	BT_GROW(c->s, c->n + 1, c->cap);
 	d = &c->s[c->n++];
-	d->id = s->id;
+	if (s->id != (int64_t)c->n && !c->bad_at) {
+		c->bad_id = s->id;
+		c->bad_at = c->n;
+	}
 	d->tid = s->tid;
 	d->ts = s->ts;
 	d->end_ts = s->end_ts;

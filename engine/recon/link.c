@@ -81,14 +81,14 @@ static void split(const struct bt_capture *cap, int64_t main_tid, int wakers_too
 		const struct bt_csample *r = &cap->s[i];
 		if (bt_rtype_is_wait(r->type) && r->tid == main_tid && r->end_ts > r->ts) {
 			struct bt_wait *w = &waits[(*nw)++];
-			w->sample_id = r->id;
+			w->sample_id = (int64_t)i + 1;
 			w->tid = r->tid;
 			w->kind = android_kind(r->type);
 			w->ts = w->key = r->ts;
 			w->end = r->end_ts;
 		} else if (bt_rtype_is_waker(r->type) && wakers_too && r->end_ts) {
 			struct bt_wake *k = &wakes[(*nk)++];
-			k->sample_id = r->id;
+			k->sample_id = (int64_t)i + 1;
 			k->tid = r->tid;
 			k->key = r->ts;
 			k->ts = r->end_ts;

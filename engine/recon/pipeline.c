@@ -94,8 +94,7 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
 
 	if (f->taps->stacks)
 		bt_profile_keep_entries(sink2.profile);
-	rc = bt_slicer_run2(sl, sink, &sink2, err);
-	bt_slicer_drop_items(sl);   /* the deferred slices build them again, if asked */
+	rc = bt_slicer_run2(sl, sink, &sink2, err);   /* drops the items: the deferred slices build them again, if asked */
 	bt_profile_merge(sink->profile, sink2.profile);
 	f->count += f2.count;
 	for (i = 0; i < f2.nmsgs && !rc; i++)
@@ -162,6 +161,9 @@ static int attach_rows(struct bt_capture *cap, struct bt_slicer *sl, struct bt_d
 	uint32_t *parent = cap->parent, *frame = cap->frame;
 	size_t n = cap->n, nnodes = cap->nnodes;
 
+	if (cap->bad_at)   /* the records keep no id: it is their position */
+		return bt_err_set(err, BT_ESQL, "sample id %lld at position %zu: ids must be dense",
+				  (long long)cap->bad_id, cap->bad_at);
 	if (sl) {
 		records = bt_slicer_give_records(sl, &n);
 		bt_slicer_give_nodes(sl, &parent, &frame, &nnodes);

@@ -524,7 +524,7 @@ int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct 
  * sink, and its own copy of the stack table (the position hints are
  * scratch memory each worker writes). */
 struct worker {
-	const struct bt_slicer *s;
+	struct bt_slicer *s;
 	const struct bt_slice_sink *sink;
 	struct bt_stacktab tab;
 	size_t *idx, n;
@@ -540,8 +540,11 @@ static void *work(void *arg)
 	size_t i;
 
 	for (i = 0; i < w->n && !w->rc; i++) {
-		const struct items *it = &w->s->th.t[w->idx[i]];
+		struct items *it = &w->s->th.t[w->idx[i]];
 		w->rc = bt_slice_run_thread(&w->tab, it->v, it->n, w->s->policy, w->sink, &next_id, &w->err);
+		free(it->v);   /* its slices are made: the items go now, not with the trace's */
+		it->v = NULL;
+		it->n = it->cap = 0;
 	}
 	return NULL;
 }
@@ -608,6 +611,7 @@ int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 		free(w[k].idx);
 	}
 	free(order);
+	bt_slicer_drop_items(s);   /* what an error left */
 	for (k = 0; k < 2; k++)
 		if (w[k].rc)
 			return bt_err_set(err, w[k].err.code, "%s", w[k].err.msg);

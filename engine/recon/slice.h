@@ -84,7 +84,10 @@ int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct 
 /* The same on two cores: the trace's threads are shared out between sink
  * (run here) and sink2 (run by a helper thread), each getting its threads
  * in tid order, with slice ids counted per sink. The sinks must not share
- * state; with profiles, bt_profile_merge() joins them afterwards. */
+ * state; with profiles, bt_profile_merge() joins them afterwards. Each
+ * thread's items are freed as soon as its slices are made (a scratch
+ * analysis's one run: it never holds every thread's items and its profile
+ * at once), as bt_slicer_drop_items would: a later run builds them again. */
 int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 		   const struct bt_slice_sink *sink2, struct bt_err *err);
 
@@ -95,8 +98,7 @@ struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n);
 void bt_slicer_give_nodes(struct bt_slicer *s, uint32_t **parent, uint32_t **frame, size_t *n);
 /* Free the items a run reads (a record's point, per thread, in time
  * order: ~56 bytes a record); the next run builds them again from the
- * records. A scratch analysis drops them once its run is done, before
- * the profile's halves merge: most never read the deferred slices. */
+ * records (bt_slicer_run2 drops them as it goes). */
 void bt_slicer_drop_items(struct bt_slicer *s);
 void bt_slicer_free(struct bt_slicer *s);
 
