@@ -13,7 +13,8 @@
 #     to it moved nearly as much the headline names both: docs/compare.md "The CI
 #     gate");
 #   - 5 ms more on every main-thread monitor wait exits 3 naming monitor
-#     blocking and the holder's method in at least 95 % of 40;
+#     blocking and the holder's method in at least 95 % of 40, 2 ms more
+#     in at least 80 % of 40 (issue 35);
 #   - a 1.5x slower worker task method that holds the locks the main
 #     thread waits on (its waits last what is left of the holder's critical
 #     section: tests/fixtures/README.md) exits 3 naming monitor blocking
@@ -39,9 +40,10 @@ for m in $SLOW; do
 	for s in $(seq 101 110); do run "$T/slow/$m" "$s" --slow-method "$m:50"; done
 done
 for s in $(seq 201 220); do run "$T/lock" "$s" --lock-add 5; done
+for s in $(seq 401 410); do run "$T/lock2" "$s" --lock-add 2; done
 HOLD=$(python3 "$ROOT/tests/fixtures/check_runs.py" holder-pick "$T/truth")
 for s in $(seq 301 310); do run "$T/hold" "$s" --slow-method "$HOLD:50"; done
-is "$(find "$T" -name '*.json' | wc -l)" 110 "110 reports: 40 same-build runs, 4 x 10 slowed, 20 with longer waits, 10 with a slower holder"
+is "$(find "$T" -name '*.json' | wc -l)" 120 "120 reports: 40 same-build runs, 4 x 10 slowed, 20 + 10 with longer waits, 10 with a slower holder"
 
 out=$(python3 "$R" "$BIN" 1 aa 100 "$T/aa")
 like "$out" "^ok" "false alarms at most 1 in 100 A/A comparisons: ${out%%
@@ -53,6 +55,9 @@ like "$out" "^ok" "... the headline names it in $NAMED % at least: ${out%%
 *}"
 out=$(python3 "$R" "$BIN" 3 ab 40 "$T/aa" "$T/lock" monitor "held by")
 like "$out" "^ok" "5 ms more per main-thread monitor wait: exit 3 naming monitor blocking and its holder in 95 % of 40: ${out%%
+*}"
+out=$(python3 "$R" --target 80 "$BIN" 7 ab 40 "$T/aa" "$T/lock2" monitor "held by")
+like "$out" "^ok" "2 ms more per main-thread monitor wait: exit 3 naming monitor blocking and its holder in 80 % of 40: ${out%%
 *}"
 out=$(python3 "$R" --target 80 "$BIN" 6 ab 40 "$T/aa" "$T/hold" monitor "held by ${HOLD%(}")
 like "$out" "^ok" "${HOLD%(} 1.5x slower holding the main thread's locks: exit 3 naming monitor blocking held by it in 80 % of 40: ${out%%
