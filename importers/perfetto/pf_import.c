@@ -6,9 +6,9 @@
  * linked is in pf_*.c (pf_int.h).
  */
 #include <string.h>
-#include <zlib.h>
 
 #include "engine/base/alloc.h"
+#include "importers/inflate.h"
 #include "importers/perfetto/pf_int.h"
 #include "engine/db/rows.h"
 #include "engine/startup/startup.h"
@@ -37,18 +37,13 @@ static int looks_like_trace(const unsigned char *b, size_t n)
 static int probe(const char *path, const unsigned char *head, size_t n)
 {
 	unsigned char buf[64];
-	gzFile gz;
 	int k;
 
 	if (!head)
 		return 0;
-	if (n < 2 || head[0] != 0x1f || head[1] != 0x8b)
+	if (!bt_inflate_is(head, n, BT_INFLATE_GZIP))
 		return looks_like_trace(head, n);
-	gz = gzopen(path, "rb");
-	if (!gz)
-		return 0;
-	k = gzread(gz, buf, sizeof buf);
-	gzclose(gz);
+	k = bt_inflate_head(path, buf, sizeof buf, NULL);
 	return k > 0 && looks_like_trace(buf, (size_t)k);
 }
 
