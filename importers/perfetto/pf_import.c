@@ -161,7 +161,7 @@ static int write_meta(struct pf *p, int64_t main_tid, size_t threads, struct bt_
 	rc = rc ? rc : bt_db_set_meta_text(p->db, "clock", "as the trace's timestamps", err);
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "packets", p->packets, err);
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "events", p->seq - p->seq_unused, err);
-	rc = rc ? rc : bt_db_set_meta_int(p->db, "spill_runs", pf_spill_runs(p), err);   /* 0: sorted in memory */
+	rc = rc ? rc : bt_db_set_meta_int(p->db, "spill_runs", bt_spill_runs(p->spill), err);   /* 0: sorted in memory */
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "sampled_threads", (int64_t)threads, err);
 	if (p->pid > 0)
 		rc = rc ? rc : bt_db_set_meta_int(p->db, "pid", p->pid, err);
@@ -402,7 +402,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = span_states(&p, err);
 	starts_release(&starts);
-	pf_spill_close(&p);
+	bt_spill_free(p.spill);
+	p.spill = NULL;
 	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);
 	bt_map64_release(&threads);
 	pf_release(&p);
