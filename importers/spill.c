@@ -14,6 +14,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
+#include "engine/base/hash.h"
 #include "engine/base/temps.h"
 #include "importers/spill.h"
 
@@ -192,49 +193,115 @@ static void msort(struct ent *a, struct ent *t, size_t n)
 		a[o++] = t[i++];
 }
 
+/* A key's records in a chunk being indexed: dealt to [at, at + n) of
+ * the entries. */
+struct spill_bucket {
+	int64_t k;
+	size_t n, at;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	int64_t x = ((const struct spill_bucket *)a)->k, y = ((const struct spill_bucket *)b)->k;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A pending record takes its key if it is known now (1); else it stays
+ * pending, written to the pending file unless keep. */
+static int resolve(struct bt_spill *s, struct bt_spill_rec *r, int keep, struct bt_err *err)
+{
+	int64_t k;
+
+	if (s->resolve && s->resolve(s->ctx, r->k, &k)) {
+		r->k = k;
+		r->flags &= (uint8_t)~BT_SPILL_PENDING;
+		return BT_OK;
+	}
+	if (keep)
+		return BT_OK;   /* never resolved: no key, not read back */
+	if ((s->pfd < 0 && temp(s, &s->pfd, err)) || put(s, s->pfd, r, bt_spill_size(r), err))
+		return err->code;
+	s->psize += bt_spill_size(r);
+	return BT_OK;
+}
+
+/* The bucket of key k (counted when count): the last one's, else looked up. */
+static size_t bucket_of(struct bt_map64 *of, struct spill_bucket **b, size_t *nb, size_t *bcap, int64_t k,
+			size_t *last)
+{
+	uint32_t i;
+
+	if (*nb && (*b)[*last].k == k)
+		return *last;
+	i = bt_map64_get(of, (uint64_t)k);
+	if (!i) {
+		BT_GROW(*b, *nb + 1, *bcap);
+		(*b)[*nb].k = k;
+		(*b)[*nb].n = 0;
+		bt_map64_put(of, (uint64_t)k, i = (uint32_t)++*nb);
+	}
+	return *last = i - 1;
+}
+
 /* Index the chunk's records whose key is known (a pending one whose track
- * has been described since takes its key now), and sort them. The others
- * go to the pending file when keep is 0. */
+ * has been described since takes its key now), sorted by key and time,
+ * stably. The others go to the pending file when keep is 0. The records
+ * are dealt into one bucket a key, in key order, and each bucket sorted by
+ * time (linear when in order): interleaved keys (a systrace's threads)
+ * would cost a sort of the whole chunk log n merges. */
 static int index_chunk(struct bt_spill *s, int keep, struct bt_err *err)
 {
-	size_t off, n = 0;
+	struct bt_map64 of;   /* key -> bucket + 1 */
+	struct spill_bucket *b = NULL;
+	size_t off, n = 0, nb = 0, bcap = 0, last = 0, i, at = 0;
+	int rc = BT_OK;
 
-	for (off = 0; off < s->len; off += bt_spill_size((struct bt_spill_rec *)(s->chunk + off)))
-		n++;
-	if (n > s->ecap) {
+	bt_map64_init(&of, 64);
+	for (off = 0; off < s->len && !rc; off += bt_spill_size((struct bt_spill_rec *)(s->chunk + off))) {
+		struct bt_spill_rec *r = (struct bt_spill_rec *)(s->chunk + off);
+		if ((r->flags & BT_SPILL_PENDING) && (rc = resolve(s, r, keep, err)) != 0)
+			break;
+		if (!(r->flags & BT_SPILL_PENDING)) {
+			i = bucket_of(&of, &b, &nb, &bcap, r->k, &last);   /* b may move */
+			b[i].n++;
+			n++;
+		}
+	}
+	if (!rc && s->pfd >= 0)
+		rc = flush_out(s, s->pfd, err);
+	if (!rc && n > s->ecap) {
 		free(s->ents);
 		free(s->tmp);
 		s->ents = bt_xmalloc(n * sizeof *s->ents);
 		s->tmp = bt_xmalloc((n / 2 + 1) * sizeof *s->tmp);
 		s->ecap = n;
 	}
-	s->n = 0;
-	for (off = 0; off < s->len; off += bt_spill_size((struct bt_spill_rec *)(s->chunk + off))) {
-		struct bt_spill_rec *r = (struct bt_spill_rec *)(s->chunk + off);
-		if (r->flags & BT_SPILL_PENDING) {
-			int64_t k;
-			if (s->resolve && s->resolve(s->ctx, r->k, &k)) {
-				r->k = k;
-				r->flags &= (uint8_t)~BT_SPILL_PENDING;
-			} else if (keep) {
-				continue;   /* never resolved: no key, not read back */
-			} else {
-				if (s->pfd < 0 && temp(s, &s->pfd, err))
-					return err->code;
-				if (put(s, s->pfd, r, bt_spill_size(r), err))
-					return err->code;
-				s->psize += bt_spill_size(r);
-				continue;
-			}
-		}
-		s->ents[s->n].k = r->k;
-		s->ents[s->n].ts = r->ts;
-		s->ents[s->n++].off = off;
+	if (!rc && nb > 1)
+		qsort(b, nb, sizeof *b, by_key);
+	for (i = 0; !rc && i < nb; i++) {
+		b[i].at = at;
+		at += b[i].n;
+		if (nb > 1)
+			bt_map64_put(&of, (uint64_t)b[i].k, (uint32_t)i + 1);
 	}
-	if (s->pfd >= 0 && flush_out(s, s->pfd, err))
-		return err->code;
-	msort(s->ents, s->tmp, s->n);
-	return BT_OK;
+	for (off = 0; !rc && off < s->len; off += bt_spill_size((struct bt_spill_rec *)(s->chunk + off))) {
+		const struct bt_spill_rec *r = (const struct bt_spill_rec *)(s->chunk + off);
+		struct ent *e;
+		if (r->flags & BT_SPILL_PENDING)
+			continue;
+		i = bucket_of(&of, &b, &nb, &bcap, r->k, &last);
+		e = &s->ents[b[i].at++];
+		e->k = r->k;
+		e->ts = r->ts;
+		e->off = off;
+	}
+	for (i = 0; !rc && i < nb; i++)
+		msort(s->ents + b[i].at - b[i].n, s->tmp, b[i].n);
+	s->n = rc ? 0 : n;
+	bt_map64_release(&of);
+	free(b);
+	return rc;
 }
 
 /* The chunk, sorted, as a run of the run file. */
