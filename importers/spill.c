@@ -43,6 +43,8 @@ struct bt_spill {
 	size_t len, cap, max;      /* max: bytes of a chunk */
 	struct ent *ents, *tmp;
 	size_t n, ecap;
+	uint32_t *bidx;            /* the bucket of each record indexed (index_chunk) */
+	size_t bidx_cap;
 	int fd, pfd;               /* the run file; the file of events still pending */
 	uint64_t fsize, psize;
 	unsigned char *out;        /* write buffer */
@@ -107,6 +109,7 @@ void bt_spill_free(struct bt_spill *s)
 	free(s->chunk);
 	free(s->ents);
 	free(s->tmp);
+	free(s->bidx);
 	free(s->out);
 	free(s->heap);
 	free(s->path);
@@ -149,10 +152,11 @@ int bt_spill_add(struct bt_spill *s, const struct bt_spill_rec *r, const void *p
 	if (s->len + n > s->max && s->len && bt_spill_flush(s, err))
 		return err->code;
 	BT_GROW(s->chunk, s->len + n, s->cap);
-	memset(s->chunk + s->len + n - 8, 0, 8);   /* the padding */
 	memcpy(s->chunk + s->len, r, sizeof *r);
-	if (r->len)
+	if (r->len) {
+		memset(s->chunk + s->len + n - 8, 0, 8);   /* the padding */
 		memcpy(s->chunk + s->len + sizeof *r, payload, r->len);
+	}
 	s->len += n;
 	return BT_OK;
 }
@@ -193,16 +197,33 @@ static void msort(struct ent *a, struct ent *t, size_t n)
 		a[o++] = t[i++];
 }
 
-/* A key's records in a chunk being indexed: dealt to [at, at + n) of
- * the entries. */
+/* A key's records in a chunk being indexed: dealt to [at - n, at) of
+ * the entries once all are placed. */
 struct spill_bucket {
-	int64_t k;
+	int64_t k, last;   /* last: the time of its latest record */
 	size_t n, at;
+	int unsorted;      /* a record came before an earlier one */
+};
+
+/* The buckets of a chunk being indexed, found by key: the last few in a
+ * small table, the rest in a map. */
+#define RECENT 64
+struct spill_deal {
+	struct bt_map64 of;   /* key -> bucket + 1 */
+	struct spill_bucket *b;
+	size_t nb, cap;
+	struct { int64_t k; uint32_t b; } recent[RECENT];   /* b: bucket + 1, 0 none */
+};
+
+/* Buckets by key, for their order: the key and the bucket. */
+struct spill_order {
+	int64_t k;
+	size_t b;
 };
 
 static int by_key(const void *a, const void *b)
 {
-	int64_t x = ((const struct spill_bucket *)a)->k, y = ((const struct spill_bucket *)b)->k;
+	int64_t x = ((const struct spill_order *)a)->k, y = ((const struct spill_order *)b)->k;
 
 	return x < y ? -1 : x > y;
 }
@@ -226,22 +247,43 @@ static int resolve(struct bt_spill *s, struct bt_spill_rec *r, int keep, struct 
 	return BT_OK;
 }
 
-/* The bucket of key k (counted when count): the last one's, else looked up. */
-static size_t bucket_of(struct bt_map64 *of, struct spill_bucket **b, size_t *nb, size_t *bcap, int64_t k,
-			size_t *last)
+/* The bucket of key k, a new one the first time. */
+static size_t bucket_of(struct spill_deal *d, int64_t k)
 {
+	size_t slot = (size_t)((uint64_t)k * 0x9E3779B97F4A7C15u >> 58);
 	uint32_t i;
 
-	if (*nb && (*b)[*last].k == k)
-		return *last;
-	i = bt_map64_get(of, (uint64_t)k);
+	if (d->recent[slot].b && d->recent[slot].k == k)
+		return d->recent[slot].b - 1;
+	i = bt_map64_get(&d->of, (uint64_t)k);
 	if (!i) {
-		BT_GROW(*b, *nb + 1, *bcap);
-		(*b)[*nb].k = k;
-		(*b)[*nb].n = 0;
-		bt_map64_put(of, (uint64_t)k, i = (uint32_t)++*nb);
+		BT_GROW(d->b, d->nb + 1, d->cap);
+		memset(&d->b[d->nb], 0, sizeof d->b[d->nb]);
+		d->b[d->nb].k = k;
+		bt_map64_put(&d->of, (uint64_t)k, i = (uint32_t)++d->nb);
 	}
-	return *last = i - 1;
+	d->recent[slot].k = k;
+	d->recent[slot].b = i;
+	return i - 1;
+}
+
+/* Where each bucket's records go: one after another in key order. */
+static void deal_order(struct spill_deal *d)
+{
+	struct spill_order *o = bt_xmalloc((d->nb ? d->nb : 1) * sizeof *o);
+	size_t i, at = 0;
+
+	for (i = 0; i < d->nb; i++) {
+		o[i].k = d->b[i].k;
+		o[i].b = i;
+	}
+	if (d->nb > 1)
+		qsort(o, d->nb, sizeof *o, by_key);
+	for (i = 0; i < d->nb; i++) {
+		d->b[o[i].b].at = at;
+		at += d->b[o[i].b].n;
+	}
+	free(o);
 }
 
 /* Index the chunk's records whose key is known (a pending one whose track
@@ -252,20 +294,25 @@ static size_t bucket_of(struct bt_map64 *of, struct spill_bucket **b, size_t *nb
  * would cost a sort of the whole chunk log n merges. */
 static int index_chunk(struct bt_spill *s, int keep, struct bt_err *err)
 {
-	struct bt_map64 of;   /* key -> bucket + 1 */
-	struct spill_bucket *b = NULL;
-	size_t off, n = 0, nb = 0, bcap = 0, last = 0, i, at = 0;
+	struct spill_deal d;
+	size_t off, n = 0, i;
 	int rc = BT_OK;
 
-	bt_map64_init(&of, 64);
+	memset(&d, 0, sizeof d);
+	bt_map64_init(&d.of, 64);
+	BT_GROW(s->bidx, s->len / sizeof(struct bt_spill_rec) + 1, s->bidx_cap);
 	for (off = 0; off < s->len && !rc; off += bt_spill_size((struct bt_spill_rec *)(s->chunk + off))) {
 		struct bt_spill_rec *r = (struct bt_spill_rec *)(s->chunk + off);
 		if ((r->flags & BT_SPILL_PENDING) && (rc = resolve(s, r, keep, err)) != 0)
 			break;
 		if (!(r->flags & BT_SPILL_PENDING)) {
-			i = bucket_of(&of, &b, &nb, &bcap, r->k, &last);   /* b may move */
-			b[i].n++;
-			n++;
+			struct spill_bucket *b;
+			i = bucket_of(&d, r->k);   /* d.b may move */
+			b = &d.b[i];
+			b->unsorted |= b->n && r->ts < b->last;
+			b->last = r->ts;
+			b->n++;
+			s->bidx[n++] = (uint32_t)i;
 		}
 	}
 	if (!rc && s->pfd >= 0)
@@ -277,30 +324,24 @@ static int index_chunk(struct bt_spill *s, int keep, struct bt_err *err)
 		s->tmp = bt_xmalloc((n / 2 + 1) * sizeof *s->tmp);
 		s->ecap = n;
 	}
-	if (!rc && nb > 1)
-		qsort(b, nb, sizeof *b, by_key);
-	for (i = 0; !rc && i < nb; i++) {
-		b[i].at = at;
-		at += b[i].n;
-		if (nb > 1)
-			bt_map64_put(&of, (uint64_t)b[i].k, (uint32_t)i + 1);
-	}
-	for (off = 0; !rc && off < s->len; off += bt_spill_size((struct bt_spill_rec *)(s->chunk + off))) {
+	if (!rc)
+		deal_order(&d);
+	for (off = 0, i = 0; !rc && off < s->len; off += bt_spill_size((struct bt_spill_rec *)(s->chunk + off))) {
 		const struct bt_spill_rec *r = (const struct bt_spill_rec *)(s->chunk + off);
 		struct ent *e;
 		if (r->flags & BT_SPILL_PENDING)
 			continue;
-		i = bucket_of(&of, &b, &nb, &bcap, r->k, &last);
-		e = &s->ents[b[i].at++];
+		e = &s->ents[d.b[s->bidx[i++]].at++];
 		e->k = r->k;
 		e->ts = r->ts;
 		e->off = off;
 	}
-	for (i = 0; !rc && i < nb; i++)
-		msort(s->ents + b[i].at - b[i].n, s->tmp, b[i].n);
+	for (i = 0; !rc && i < d.nb; i++)
+		if (d.b[i].unsorted)
+			msort(s->ents + d.b[i].at - d.b[i].n, s->tmp, d.b[i].n);
 	s->n = rc ? 0 : n;
-	bt_map64_release(&of);
-	free(b);
+	bt_map64_release(&d.of);
+	free(d.b);
 	return rc;
 }
 
@@ -473,10 +514,12 @@ int bt_spill_order(struct bt_spill *s, struct bt_err *err)
 		return err->code;
 	free(s->ents);
 	free(s->tmp);
+	free(s->bidx);
 	free(s->chunk);   /* the runs' buffers take their place */
 	s->ents = s->tmp = NULL;
+	s->bidx = NULL;
 	s->chunk = NULL;
-	s->ecap = s->n = s->cap = 0;
+	s->ecap = s->n = s->cap = s->bidx_cap = 0;
 	if (s->pfd >= 0)   /* its events are in runs now */
 		close(s->pfd);
 	s->pfd = -1;
@@ -494,11 +537,13 @@ void bt_spill_rest(struct bt_spill *s)
 	}
 	free(s->heap);
 	free(s->tmp);   /* the sort's: the in-memory events stay sorted */
+	free(s->bidx);
 	free(s->out);
 	s->heap = NULL;
 	s->tmp = NULL;
+	s->bidx = NULL;
 	s->out = NULL;
-	s->ecap = 0;
+	s->ecap = s->bidx_cap = 0;
 	s->nheap = 0;
 	s->merging = 0;
 	s->next = s->n;   /* read to the end */
