@@ -290,7 +290,7 @@ static void deal_order(struct spill_deal *d)
  * has been described since takes its key now), sorted by key and time,
  * stably. The others go to the pending file when keep is 0. The records
  * are dealt into one bucket a key, in key order, and each bucket sorted by
- * time (linear when in order): interleaved keys (a systrace's threads)
+ * time (linear when in order): interleaved keys (threads' events in file order)
  * would cost a sort of the whole chunk log n merges. */
 static int index_chunk(struct bt_spill *s, int keep, struct bt_err *err)
 {

@@ -2,8 +2,8 @@
  * Internals of the systrace importer (st_import.c): ftrace text as atrace
  * and systrace write it, read line by line from whichever container holds
  * it (st_input.c), each line split into its fields (st_line.c) and turned
- * into events (st_event.c); a thread's events wait in the importers' store
- * (importers/spill.h, st_store.c) until the whole trace is read, and are then
+ * into events (st_event.c); a thread's events wait in a store that spills
+ * to a file (st_store.c) until the whole trace is read, and are then
  * replayed thread by thread into slices, states and waits (st_thread.c).
  */
 #ifndef BT_ST_INT_H
@@ -20,7 +20,6 @@
 #include "importers/importer.h"
 #include "importers/inflate.h"
 #include "importers/sched.h"
-#include "importers/spill.h"
 
 /* ---- input (st_input.c) */
 
@@ -124,7 +123,19 @@ struct st_thread {
 	uint32_t name;              /* index + 1 into st.names; 0 none */
 	uint32_t dump_name;         /* the same, from a page's PROCESS DUMP (weaker) */
 	uint32_t begins, ends;      /* B and E markers */
-	struct st_ev first_switch;  /* its first ST_EV_RUN or ST_EV_STOP in time (kind 0: none) */
+	int unsorted;               /* an event came before an earlier one */
+	int64_t last_ts;
+	struct st_ev *ev;           /* in memory, after the spilled chunks */
+	size_t nev, cap;
+	uint32_t first_chunk, last_chunk;   /* index + 1 into st.chunks, a list */
+	uint64_t spilled;           /* events in chunks */
+	struct st_ev first_switch;  /* its first ST_EV_RUN or ST_EV_STOP as they came (kind 0: none) */
+};
+
+/* Events of one thread written to the spill file together. */
+struct st_chunk {
+	uint64_t off;
+	uint32_t n, next;           /* next: index + 1 of the thread's next chunk */
 };
 
 /* An async slice (S, G) still open. */
@@ -172,11 +183,13 @@ struct st {
 	struct bt_strmap async_of;      /* tgid|name|cookie -> index + 1 */
 	struct st_track *tracks;        /* by track string id - 1 */
 	size_t ntracks, trcap;
-	/* the threads' events (st_store.c) */
-	struct bt_spill *store;
-	uint64_t stored;                /* events added: the next one's seq */
-	const struct bt_spill_rec *peek;   /* read from the store, not yet handed out */
-	int ordered, drained;           /* the store is being read; it has no more */
+	/* the spill */
+	FILE *spill;
+	struct bt_buf spill_name;
+	struct st_chunk *chunks;
+	size_t nchunks, ccap;
+	uint64_t spill_off;
+	size_t in_memory;               /* events in the threads' buffers */
 	/* what the read saw */
 	int64_t first_ts, last_ts;       /* the span of the events but clock syncs */
 	uint64_t spanned;               /* events in it */
@@ -218,13 +231,18 @@ void st_event_release(struct st *s);
 /* st_store.c */
 int st_store_add(struct st *s, struct st_thread *t, const struct st_ev *e, struct bt_err *err);
 
-/* A thread's events read back in time order (of equal times, in the
- * order they came). Threads are read in rising tid order, each once: the
- * events of threads not read are passed over. */
+/* A thread's events read back in time order: those that came in order
+ * are read a batch at a time (memory stays flat); a thread's that did
+ * not are all loaded and sorted (stably). */
 struct st_reader {
 	struct st *s;
-	int64_t tid;
-	struct st_ev ev;            /* the event handed out */
+	struct st_thread *t;
+	struct st_ev *buf, *all;    /* a batch read back; or every event, sorted */
+	const struct st_ev *v;      /* the current batch: buf, all or the thread's array */
+	size_t n, i;
+	uint32_t chunk;             /* the chunk read next (index + 1), 0: none left */
+	uint32_t done;              /* of that chunk's events */
+	int tail;                   /* the in-memory events were taken */
 	struct st_ev first_switch;  /* the thread's first RUN or STOP in time (kind 0: none) */
 };
 int st_store_begin(struct st *s, struct st_thread *t, struct st_reader *rd, struct bt_err *err);
