@@ -38,6 +38,16 @@ static inline int tap_ok(int cond, const char *file, int line, const char *what)
 			printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
 	} while (0)
 
+/* The next of the tests' reproducible pseudo-random numbers (xorshift64;
+ * *state starts at any value but 0). */
+static inline uint64_t tap_rand(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
 /* Call last from main: prints the plan and returns the exit status. */
 static inline int done_testing(void)
 {

@@ -14,9 +14,9 @@
 
 #include "engine/base/temps.h"
 #include "importers/importer.h"
+#include "importers/inflate.h"
 #include "importers/ios/ios_int.h"
 
-#define GZ_CAP ((uint64_t)4 << 30)   /* an inflated database beyond 4 GiB is a bomb */
 
 static const char sqlite_magic[16] = "SQLite format 3";
 
@@ -411,7 +411,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	c.cut.strict = o->strict;
 	c.cut.tables = (struct bt_buf)BT_BUF_INIT;
 	if (gz)
-		rc = bt_ios_gunzip(path, GZ_CAP, &c.cut, &tmp, err);
+		rc = bt_ios_gunzip(path, BT_INFLATE_CAP, &c.cut, &tmp, err);
 	if (!rc)
 		bt_ios_check_size(tmp ? tmp : path, &c.cut);
 	if (!rc && open_input(tmp ? tmp : path, &c.cut, &c.conn) != SQLITE_OK)

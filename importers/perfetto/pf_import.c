@@ -6,9 +6,9 @@
  * linked is in pf_*.c (pf_int.h).
  */
 #include <string.h>
-#include <zlib.h>
 
 #include "engine/base/alloc.h"
+#include "importers/inflate.h"
 #include "importers/perfetto/pf_int.h"
 #include "engine/db/rows.h"
 #include "engine/startup/startup.h"
@@ -37,18 +37,13 @@ static int looks_like_trace(const unsigned char *b, size_t n)
 static int probe(const char *path, const unsigned char *head, size_t n)
 {
 	unsigned char buf[64];
-	gzFile gz;
 	int k;
 
 	if (!head)
 		return 0;
-	if (n < 2 || head[0] != 0x1f || head[1] != 0x8b)
+	if (!bt_inflate_is(head, n, BT_INFLATE_GZIP))
 		return looks_like_trace(head, n);
-	gz = gzopen(path, "rb");
-	if (!gz)
-		return 0;
-	k = gzread(gz, buf, sizeof buf);
-	gzclose(gz);
+	k = bt_inflate_head(path, buf, sizeof buf, NULL);
 	return k > 0 && looks_like_trace(buf, (size_t)k);
 }
 
@@ -166,7 +161,7 @@ static int write_meta(struct pf *p, int64_t main_tid, size_t threads, struct bt_
 	rc = rc ? rc : bt_db_set_meta_text(p->db, "clock", "as the trace's timestamps", err);
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "packets", p->packets, err);
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "events", p->seq - p->seq_unused, err);
-	rc = rc ? rc : bt_db_set_meta_int(p->db, "spill_runs", pf_spill_runs(p), err);   /* 0: sorted in memory */
+	rc = rc ? rc : bt_db_set_meta_int(p->db, "spill_runs", bt_spill_runs(p->spill), err);   /* 0: sorted in memory */
 	rc = rc ? rc : bt_db_set_meta_int(p->db, "sampled_threads", (int64_t)threads, err);
 	if (p->pid > 0)
 		rc = rc ? rc : bt_db_set_meta_int(p->db, "pid", p->pid, err);
@@ -407,7 +402,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = span_states(&p, err);
 	starts_release(&starts);
-	pf_spill_close(&p);
+	bt_spill_free(p.spill);
+	p.spill = NULL;
 	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);
 	bt_map64_release(&threads);
 	pf_release(&p);

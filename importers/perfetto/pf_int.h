@@ -19,6 +19,7 @@
 #include "engine/base/hash.h"
 #include "importers/importer.h"
 #include "importers/sched.h"
+#include "importers/spill.h"
 #include "gen/perfetto_trace.pb-c.h"
 
 /* Values a slice's debug annotations can give (upstream's keys, §8.5 of
@@ -201,7 +202,7 @@ struct pf {
 	int64_t packets;
 	int inflating;                   /* inside compressed_packets */
 	uint64_t inflated, empty;        /* compressed_packets' bytes, empty packets: both capped */
-	struct pf_spill *spill;          /* pf_spill.c */
+	struct bt_spill *spill;          /* pf_spill.c */
 	int flavor_atrace, flavor_track;
 	int64_t pid;                     /* the app's, chosen after the read (pf_choose.c) */
 	uint64_t *wanted;                /* pf_wanted_index's: two bits a tid, known and the app's */
@@ -254,32 +255,20 @@ int pf_mem_varint(const uint8_t *b, size_t n, size_t *i, uint64_t *v);
 /* The packets of a compressed_packets field (zlib) at byte offset off. */
 int pf_stream_inflate(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err);
 
-/* pf_spill.c: the events, kept in a file until all are read. */
-/* chunk: bytes of events sorted in memory at a time (0: 32 MiB; tests
- * give less, to make many runs). */
+/* pf_spill.c: the events, kept in the importers' store (importers/spill.h,
+ * p->spill) until all are read. chunk: bytes of events sorted in memory
+ * at a time (0: the store's 32 MiB; tests give less, to make many runs).
+ * p->spill is then read with bt_spill_order, _rest and _rewind (a scratch
+ * analysis's deferred slices pair them anew) and freed with bt_spill_free. */
 void pf_spill_open(struct pf *p, size_t chunk);
-void pf_spill_close(struct pf *p);
 int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err);
-/* Sort the events in memory and write them out as a run (when the chunk
- * is full; no need to call it otherwise). */
-int pf_spill_flush(struct pf *p, struct bt_err *err);
-/* Sorted runs written to the spill file so far (0: all in memory). */
-int64_t pf_spill_runs(const struct pf *p);
 /* Events of track t spilled before its first descriptor get key k. */
 void pf_spill_resolve(struct pf *p, struct pf_track *t, int64_t k);
-/* Once all are spilled and their tracks resolved: get ready to read the
- * events in pairing order (by k, then ts, then file order); each
- * pf_spill_next gives one in *e (its args valid until the next call):
- * 1 an event, 0 the end, -1 an error. Events of a track never resolved
- * are left out. */
-int pf_spill_order(struct pf *p, struct bt_err *err);
+/* After bt_spill_order: the next event in pairing order (by k, then ts,
+ * then file order) in *e (its args valid until the next call): 1 an
+ * event, 0 the end, -1 an error. Events of a track never resolved are
+ * left out. */
 int pf_spill_next(struct pf *p, struct pf_event *e, struct bt_err *err);
-/* After a read in pairing order: give back its buffers (the events stay,
- * in memory or in the run file, until pf_spill_close). */
-void pf_spill_rest(struct pf *p);
-/* Read the events in pairing order again, from the first (after
- * pf_spill_order): a scratch analysis's deferred slices pair them anew. */
-int pf_spill_rewind(struct pf *p, struct bt_err *err);
 
 /*
  * pf_samples.c: callstack samples. The read interns a sequence's profile

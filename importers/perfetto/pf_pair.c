@@ -602,7 +602,7 @@ static int pair_all(struct pair *r, int rc, struct bt_err *err)
 	bt_feed_free(r->feed);
 	free(r->tags);
 	free(r->ts);
-	pf_spill_rest(p);
+	bt_spill_rest(p->spill);
 	return rc;
 }
 
@@ -635,7 +635,7 @@ static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 	r.p = &k->p;
 	r.sc.waking = k->p.sched_wakings > 0;   /* no db: CPU times only */
 	r.feed = bt_feed_new_replay(&taps);
-	if (pair_all(&r, pf_spill_rewind(&k->p, err), err) || bt_db_flush(db, err))   /* the rows in the table */
+	if (pair_all(&r, bt_spill_rewind(k->p.spill, err), err) || bt_db_flush(db, err))   /* the rows in the table */
 		return err->code;
 	return bt_db_script(db, BT_SQL_SCRATCH_PF_WAKER_STACKS, err);
 }
@@ -645,7 +645,8 @@ static void release(void *ctx)
 	struct pf_kept *k = ctx;
 	size_t i;
 
-	pf_spill_close(&k->p);
+	bt_spill_free(k->p.spill);
+	k->p.spill = NULL;
 	for (i = 0; i < k->p.nframes; i++)
 		free(k->p.frames[i].name);
 	free(k->p.frames);
@@ -724,7 +725,7 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, st
 		*kept = bt_xcalloc(1, sizeof **kept);
 		bt_feed_defer(r.feed, fill, release, *kept);
 	}
-	rc = pair_all(&r, pf_spill_order(p, err), err);
+	rc = pair_all(&r, bt_spill_order(p->spill, err), err);
 	p->sched_states = r.sc.states;
 	p->states_first = r.sc.span_first;
 	p->states_end = r.sc.span_end;

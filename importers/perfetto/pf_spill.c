@@ -1,193 +1,57 @@
 /*
- * The spill of the Perfetto importer: every track event and atrace print
- * waits here until the whole trace is read, because a track's events need
- * not come in time order and a multi-GB trace's events cannot stay in
- * memory. Events are packed records in a chunk of CHUNK bytes; a full
- * chunk is sorted (stably, by thread or track and time) and written as a
- * run to a file in $TMPDIR, unlinked once open; the runs are merged when
- * the events are read back in pairing order. A trace whose events fit in
- * one chunk never touches the file. Memory stays flat however long the
- * trace: one chunk, its index, and a read buffer per run.
+ * The Perfetto importer's events in the importers' store (importers/spill.h):
+ * every track event and atrace print waits there until the whole trace is
+ * read, because a track's events need not come in time order and a
+ * multi-GB trace's events cannot stay in memory. An event is a record
+ * keyed by its thread or track: a its frame, c its kind, flags its source,
+ * its payload the counter value (when not 0) then the packed annotations.
+ * An event of a track not yet described is pending, named by the track's
+ * index until the track's key is known (pf_spill_resolve).
  */
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "engine/base/alloc.h"
-#include "engine/base/fileio.h"
-#include "engine/base/temps.h"
 #include "importers/perfetto/pf_int.h"
 
-#define CHUNK ((size_t)32 << 20)   /* bytes of records sorted in memory at a time */
-#define MERGE_BUF ((size_t)32 << 20)   /* read buffers of all runs together, at most */
-#define MIN_BUF ((size_t)32 << 10)
-#define PENDING 0x80               /* in rec.src: k is the index of a track not yet described */
-#define HAS_V 0x40                 /* in rec.src: v follows (a value other than 0, of any kind) */
+#define HAS_V 0x40   /* in flags: the payload begins with v (a value other than 0, of any kind) */
 
-/* An event as the chunk and the run file hold it; then v (when not 0)
- * and the packed annotations, rounded up to 8 bytes. src holds the
- * event's source (PF_SRC_*, below 0x40) and the flags below. */
-struct rec {
-	int64_t k, ts, seq;
-	uint32_t frame;
-	uint8_t kind, src;
-	uint16_t nargs;
-};
+_Static_assert(sizeof(struct bt_spill_rec) + 8 + 4 + 8 * PF__NARGS + 8 <= BT_SPILL_MAX_REC, "a record fits");
 
-/* A record of the chunk, by its sort key; stable sorting keeps file order
- * (seq) among equal keys. */
-struct ent {
-	int64_t k, ts;
-	size_t off;
-};
-
-struct spill_run {
-	uint64_t start, at, end;   /* its bytes in the run file; at: the next to read */
-	unsigned char *buf;
-	size_t len, pos, cap;
-};
-
-struct pf_spill {
-	unsigned char *chunk;
-	size_t len, cap, max;      /* max: bytes of a chunk */
-	struct ent *ents, *tmp;
-	size_t n, ecap;
-	int fd, pfd;               /* the run file; the file of events still pending */
-	uint64_t fsize, psize;
-	unsigned char *out;        /* write buffer */
-	size_t olen;
-	struct spill_run *runs;
-	size_t nruns, rcap;
-	/* reading */
-	size_t next;               /* in memory: the next entry */
-	int merging, taken;
-	int ordered;               /* the events are in runs (not one chunk in memory) */
-	size_t *heap, nheap;
-};
-
-/* The read buffers and the pending file's pieces hold at least 512 bytes:
- * a record whole. */
-_Static_assert(sizeof(struct rec) + 8 + 4 + 8 * PF__NARGS + 8 <= 512, "a record fits 512 bytes");
-
-static size_t rec_size(const struct rec *r)
+/* A pending event's key: its track's, once described. */
+static int track_key(void *ctx, int64_t track, int64_t *k)
 {
-	return sizeof *r + (r->src & HAS_V ? 8 : 0) + (((size_t)r->nargs + 7) & ~(size_t)7);
-}
+	const struct pf_track *t = &((const struct pf *)ctx)->tracks[track];
 
-static int io_fail(struct pf *p, const char *what, struct bt_err *err)
-{
-	return bt_err_set(err, BT_EIO, "%s the spill file for '%s' failed: %s", what, p->path, strerror(errno));
-}
-
-static int temp(struct pf *p, int *fd, struct bt_err *err)
-{
-	struct bt_buf name = BT_BUF_INIT;
-
-	(void)p;
-	*fd = bt_temp_file("btrace-analyze-pf", "a spill file", &name, err);
-	if (*fd < 0)
-		return err->code;
-	bt_temps_remove(name.buf);   /* the open descriptor is all it needs */
-	bt_buf_release(&name);
-	return BT_OK;
+	*k = t->rkey;
+	return t->resolved;
 }
 
 void pf_spill_open(struct pf *p, size_t chunk)
 {
-	struct pf_spill *s = bt_xcalloc(1, sizeof *s);
-
-	s->fd = s->pfd = -1;
-	s->max = chunk ? chunk : CHUNK;
-	p->spill = s;
-}
-
-void pf_spill_close(struct pf *p)
-{
-	struct pf_spill *s = p->spill;
-	size_t i;
-
-	if (s) {
-		if (s->fd >= 0)
-			close(s->fd);
-		if (s->pfd >= 0)
-			close(s->pfd);
-		for (i = 0; i < s->nruns; i++)
-			free(s->runs[i].buf);
-		free(s->runs);
-		free(s->chunk);
-		free(s->ents);
-		free(s->tmp);
-		free(s->out);
-		free(s->heap);
-		free(s);
-		p->spill = NULL;
-	}
-}
-
-static int write_all(struct pf *p, int fd, const void *b, size_t n, struct bt_err *err)
-{
-	return bt_write_all(fd, b, n) ? io_fail(p, "writing", err) : BT_OK;
-}
-
-/* Records go out through one buffer, to the run file or the pending one. */
-static int put(struct pf *p, int fd, const void *b, size_t n, struct bt_err *err)
-{
-	struct pf_spill *s = p->spill;
-
-	if (!s->out)
-		s->out = bt_xmalloc(1u << 20);
-	if (s->olen + n > (1u << 20)) {
-		if (write_all(p, fd, s->out, s->olen, err))
-			return err->code;
-		s->olen = 0;
-	}
-	memcpy(s->out + s->olen, b, n);
-	s->olen += n;
-	return BT_OK;
-}
-
-static int flush_out(struct pf *p, int fd, struct bt_err *err)
-{
-	struct pf_spill *s = p->spill;
-	int rc = s->olen ? write_all(p, fd, s->out, s->olen, err) : BT_OK;
-
-	s->olen = 0;
-	return rc;
+	p->spill = bt_spill_new(p->path, "btrace-analyze-pf", chunk, track_key, p);
 }
 
 int pf_spill_event(struct pf *p, const struct pf_event *e, struct bt_err *err)
 {
-	struct pf_spill *s = p->spill;
-	struct rec r;
-	size_t n;
+	struct bt_spill_rec r;
+	unsigned char pay[8 + 4 + 8 * PF__NARGS + 8];
+	size_t n = 0;
 
 	if (e->ts > p->end_ts && e->kind < PF_EV_SCHED)   /* the scheduler's keep their own (sched_end) */
 		p->end_ts = e->ts;
 	r.k = e->k;
 	r.ts = e->ts;
 	r.seq = e->seq;
-	r.frame = e->frame;
-	r.kind = (uint8_t)e->kind;
-	r.src = (uint8_t)(e->src | (e->pending ? PENDING : 0) | (e->v != 0 ? HAS_V : 0));
-	r.nargs = (uint16_t)e->nargs;
-	n = rec_size(&r);
-	if (s->len + n > s->max && s->len && pf_spill_flush(p, err))
-		return err->code;
-	BT_GROW(s->chunk, s->len + n, s->cap);
-	memset(s->chunk + s->len + n - 8, 0, 8);   /* the padding */
-	memcpy(s->chunk + s->len, &r, sizeof r);
-	if (r.src & HAS_V)
-		memcpy(s->chunk + s->len + sizeof r, &e->v, 8);
+	r.a = e->frame;
+	r.c = (uint8_t)e->kind;
+	r.flags = (uint8_t)(e->src | (e->pending ? BT_SPILL_PENDING : 0) | (e->v != 0 ? HAS_V : 0));
+	if (e->v != 0) {
+		memcpy(pay, &e->v, 8);
+		n = 8;
+	}
 	if (e->nargs)
-		memcpy(s->chunk + s->len + n - (((size_t)e->nargs + 7) & ~(size_t)7), e->args, e->nargs);
-	s->len += n;
-	return BT_OK;
-}
-
-int64_t pf_spill_runs(const struct pf *p)
-{
-	return p->spill ? (int64_t)p->spill->nruns : 0;
+		memcpy(pay + n, e->args, e->nargs);
+	r.len = (uint16_t)(n + e->nargs);
+	return bt_spill_add(p->spill, &r, pay, err);
 }
 
 void pf_spill_resolve(struct pf *p, struct pf_track *t, int64_t k)
@@ -197,339 +61,28 @@ void pf_spill_resolve(struct pf *p, struct pf_track *t, int64_t k)
 	t->resolved = 1;
 }
 
-static int ent_less(const struct ent *a, const struct ent *b)
+int pf_spill_next(struct pf *p, struct pf_event *e, struct bt_err *err)
 {
-	return a->k < b->k || (a->k == b->k && a->ts < b->ts);
-}
+	const struct bt_spill_rec *r;
+	const unsigned char *b;
+	int rc = bt_spill_next(p->spill, &r, err);
 
-/* Stable merge sort; linear on input already in order (the usual case:
- * a writer emits a thread's events together, in time order). */
-static void msort(struct ent *a, struct ent *t, size_t n)
-{
-	size_t h = n / 2, i, j, o;
-
-	if (n <= 16) {
-		for (i = 1; i < n; i++) {
-			struct ent x = a[i];
-			for (j = i; j > 0 && ent_less(&x, &a[j - 1]); j--)
-				a[j] = a[j - 1];
-			a[j] = x;
-		}
-		return;
-	}
-	msort(a, t, h);
-	msort(a + h, t, n - h);
-	if (!ent_less(&a[h], &a[h - 1]))
-		return;
-	memcpy(t, a, h * sizeof *a);
-	for (i = 0, j = h, o = 0; i < h && j < n; o++)
-		a[o] = ent_less(&a[j], &t[i]) ? a[j++] : t[i++];
-	while (i < h)
-		a[o++] = t[i++];
-}
-
-/* Index the chunk's records whose key is known (a pending one whose track
- * has been described since takes its key now), and sort them. The others
- * go to the pending file when keep is 0. */
-static int index_chunk(struct pf *p, int keep, struct bt_err *err)
-{
-	struct pf_spill *s = p->spill;
-	size_t off, n = 0;
-
-	for (off = 0; off < s->len; off += rec_size((struct rec *)(s->chunk + off)))
-		n++;
-	if (n > s->ecap) {
-		free(s->ents);
-		free(s->tmp);
-		s->ents = bt_xmalloc(n * sizeof *s->ents);
-		s->tmp = bt_xmalloc((n / 2 + 1) * sizeof *s->tmp);
-		s->ecap = n;
-	}
-	s->n = 0;
-	for (off = 0; off < s->len; off += rec_size((struct rec *)(s->chunk + off))) {
-		struct rec *r = (struct rec *)(s->chunk + off);
-		if (r->src & PENDING) {
-			const struct pf_track *t = &p->tracks[r->k];
-			if (t->resolved) {
-				r->k = t->rkey;
-				r->src &= (uint8_t)~PENDING;
-			} else if (keep) {
-				continue;   /* never resolved: no key, not paired */
-			} else {
-				if (s->pfd < 0 && temp(p, &s->pfd, err))
-					return err->code;
-				if (put(p, s->pfd, r, rec_size(r), err))
-					return err->code;
-				s->psize += rec_size(r);
-				continue;
-			}
-		}
-		s->ents[s->n].k = r->k;
-		s->ents[s->n].ts = r->ts;
-		s->ents[s->n++].off = off;
-	}
-	if (s->pfd >= 0 && flush_out(p, s->pfd, err))
-		return err->code;
-	msort(s->ents, s->tmp, s->n);
-	return BT_OK;
-}
-
-/* The chunk, sorted, as a run of the run file. */
-static int write_run(struct pf *p, struct bt_err *err)
-{
-	struct pf_spill *s = p->spill;
-	struct spill_run *r;
-	size_t i;
-
-	if (!s->n)
-		return BT_OK;
-	if (s->fd < 0 && temp(p, &s->fd, err))
-		return err->code;
-	BT_GROW(s->runs, s->nruns + 1, s->rcap);
-	r = &s->runs[s->nruns++];
-	memset(r, 0, sizeof *r);
-	r->start = r->at = s->fsize;
-	for (i = 0; i < s->n; i++) {
-		const struct rec *x = (const struct rec *)(s->chunk + s->ents[i].off);
-		size_t n = rec_size(x);
-		if (put(p, s->fd, x, n, err))
-			return err->code;
-		s->fsize += n;
-	}
-	r->end = s->fsize;
-	return flush_out(p, s->fd, err);
-}
-
-int pf_spill_flush(struct pf *p, struct bt_err *err)
-{
-	struct pf_spill *s = p->spill;
-
-	if (index_chunk(p, 0, err) || write_run(p, err))
-		return err->code;
-	s->len = 0;
-	return BT_OK;
-}
-
-/* The pending file's events, their tracks all resolved now, as runs. */
-static int pending_runs(struct pf *p, struct bt_err *err)
-{
-	struct pf_spill *s = p->spill;
-	uint64_t at = 0;
-
-	while (at < s->psize) {
-		size_t want = s->psize - at < s->max ? (size_t)(s->psize - at) : s->max, got = 0, off = 0;
-		if (want < 512)   /* at least one record whole (a chunk holds at least one) */
-			want = s->psize - at < 512 ? (size_t)(s->psize - at) : 512;
-		BT_GROW(s->chunk, want, s->cap);
-		while (got < want) {
-			ssize_t k = pread(s->pfd, s->chunk + got, want - got, (off_t)(at + got));
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				return io_fail(p, "reading", err);
-			got += (size_t)k;
-		}
-		while (off + sizeof(struct rec) <= want && off + rec_size((struct rec *)(s->chunk + off)) <= want)
-			off += rec_size((struct rec *)(s->chunk + off));
-		s->len = off;   /* whole records; the rest is read again */
-		at += off;
-		if (index_chunk(p, 1, err) || write_run(p, err))
-			return err->code;
-	}
-	s->len = 0;
-	return BT_OK;
-}
-
-static int heap_less(const struct pf_spill *s, size_t a, size_t b)
-{
-	const struct rec *x = (const struct rec *)(s->runs[a].buf + s->runs[a].pos);
-	const struct rec *y = (const struct rec *)(s->runs[b].buf + s->runs[b].pos);
-
-	if (x->k != y->k)
-		return x->k < y->k;
-	return x->ts != y->ts ? x->ts < y->ts : x->seq < y->seq;
-}
-
-static void sift_down(struct pf_spill *s, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		if (l < s->nheap && heap_less(s, s->heap[l], s->heap[m]))
-			m = l;
-		if (l + 1 < s->nheap && heap_less(s, s->heap[l + 1], s->heap[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		size_t x = s->heap[i];
-		s->heap[i] = s->heap[m];
-		s->heap[m] = x;
-		i = m;
-	}
-}
-
-/* Make sure a whole record is at r->pos: 1 it is, 0 the run is done. */
-static int fill(struct pf *p, struct spill_run *r, struct bt_err *err)
-{
-	size_t have = r->len - r->pos;
-
-	if (have >= sizeof(struct rec) && have >= rec_size((const struct rec *)(r->buf + r->pos)))
-		return 1;
-	if (!have && r->at == r->end)
-		return 0;
-	memmove(r->buf, r->buf + r->pos, have);
-	r->pos = 0;
-	r->len = have;
-	while (r->len < r->cap && r->at < r->end) {
-		size_t want = r->cap - r->len;
-		ssize_t k;
-		if (want > r->end - r->at)
-			want = (size_t)(r->end - r->at);
-		k = pread(p->spill->fd, r->buf + r->len, want, (off_t)r->at);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			io_fail(p, "reading", err);
-			return -1;
-		}
-		r->len += (size_t)k;
-		r->at += (uint64_t)k;
-	}
-	if (r->len < sizeof(struct rec) || r->len < rec_size((const struct rec *)r->buf)) {
-		bt_err_set(err, BT_EIO, "the spill file for '%s' ends inside a record", p->path);
-		return -1;
-	}
-	return 1;
-}
-
-/* Read buffers for every run, each filled from its start, and the heap
- * over them. */
-static int merge_begin(struct pf *p, struct bt_err *err)
-{
-	struct pf_spill *s = p->spill;
-	size_t i, each;
-
-	each = MERGE_BUF / (s->nruns ? s->nruns : 1);
-	each = each < MIN_BUF ? MIN_BUF : each > s->max ? s->max : each;
-	if (each < 512)
-		each = 512;   /* a record whole */
-	s->heap = bt_xmalloc((s->nruns + 1) * sizeof *s->heap);
-	s->nheap = 0;
-	s->taken = 0;
-	for (i = 0; i < s->nruns; i++) {
-		int rc;
-		struct spill_run *r = &s->runs[i];
-		r->cap = each;
-		r->buf = bt_xmalloc(each);
-		r->at = r->start;
-		r->len = r->pos = 0;
-		if ((rc = fill(p, r, err)) < 0)
-			return err->code;
-		if (rc)
-			s->heap[s->nheap++] = i;
-	}
-	for (i = s->nheap / 2; i-- > 0;)
-		sift_down(s, i);
-	s->merging = 1;
-	return BT_OK;
-}
-
-int pf_spill_order(struct pf *p, struct bt_err *err)
-{
-	struct pf_spill *s = p->spill;
-
-	if (!s->nruns && s->pfd < 0)   /* all in memory */
-		return index_chunk(p, 1, err);
-	if (pf_spill_flush(p, err) || pending_runs(p, err))
-		return err->code;
-	free(s->ents);
-	free(s->tmp);
-	free(s->chunk);   /* the runs' buffers take their place */
-	s->ents = s->tmp = NULL;
-	s->chunk = NULL;
-	s->ecap = s->n = s->cap = 0;
-	if (s->pfd >= 0)   /* its events are in runs now */
-		close(s->pfd);
-	s->pfd = -1;
-	s->ordered = 1;
-	return merge_begin(p, err);
-}
-
-void pf_spill_rest(struct pf *p)
-{
-	struct pf_spill *s = p->spill;
-	size_t i;
-
-	for (i = 0; i < s->nruns; i++) {
-		free(s->runs[i].buf);
-		s->runs[i].buf = NULL;
-	}
-	free(s->heap);
-	free(s->tmp);   /* the sort's: the in-memory events stay sorted */
-	free(s->out);
-	s->heap = NULL;
-	s->tmp = NULL;
-	s->out = NULL;
-	s->ecap = 0;
-	s->nheap = 0;
-	s->merging = 0;
-	s->next = s->n;   /* read to the end */
-}
-
-int pf_spill_rewind(struct pf *p, struct bt_err *err)
-{
-	struct pf_spill *s = p->spill;
-
-	pf_spill_rest(p);
-	s->next = 0;
-	return s->ordered ? merge_begin(p, err) : BT_OK;
-}
-
-static void to_event(const struct rec *r, struct pf_event *e)
-{
-	const unsigned char *b = (const unsigned char *)(r + 1);
-
+	if (rc != 1)
+		return rc;
+	b = (const unsigned char *)(r + 1);
 	e->k = r->k;
 	e->ts = r->ts;
 	e->seq = r->seq;
-	e->kind = r->kind;
-	e->src = r->src & ~(PENDING | HAS_V);
+	e->kind = r->c;
+	e->src = r->flags & ~(BT_SPILL_PENDING | HAS_V);
 	e->pending = 0;
-	e->frame = r->frame;
+	e->frame = r->a;
 	e->v = 0;
-	if (r->src & HAS_V) {
+	if (r->flags & HAS_V) {
 		memcpy(&e->v, b, 8);
 		b += 8;
 	}
-	e->nargs = r->nargs;
-	e->args = r->nargs ? b : NULL;
-}
-
-int pf_spill_next(struct pf *p, struct pf_event *e, struct bt_err *err)
-{
-	struct pf_spill *s = p->spill;
-	struct spill_run *r;
-
-	if (!s->merging) {
-		if (s->next == s->n)
-			return 0;
-		to_event((const struct rec *)(s->chunk + s->ents[s->next++].off), e);
-		return 1;
-	}
-	if (s->taken && s->nheap) {   /* the record handed out last is done with */
-		int rc;
-		r = &s->runs[s->heap[0]];
-		r->pos += rec_size((const struct rec *)(r->buf + r->pos));
-		if ((rc = fill(p, r, err)) < 0)
-			return -1;
-		if (!rc)
-			s->heap[0] = s->heap[--s->nheap];
-		sift_down(s, 0);
-	}
-	s->taken = 0;
-	if (!s->nheap)
-		return 0;
-	r = &s->runs[s->heap[0]];
-	to_event((const struct rec *)(r->buf + r->pos), e);
-	s->taken = 1;
+	e->nargs = r->len - (r->flags & HAS_V ? 8u : 0u);
+	e->args = e->nargs ? b : NULL;
 	return 1;
 }

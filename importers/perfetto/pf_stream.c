@@ -4,7 +4,9 @@
  * memory at a time whatever the file's size. A plain file is mapped and
  * its packets read in place (no copy: the kernel's into a buffer was a
  * tenth of the import), its pages let go behind the cursor; a gzip'd one
- * goes through zlib's gzread, a chunk at a time. compressed_packets
+ * is mapped too and inflated through the importers' one reader
+ * (importers/inflate.h) a window at a time, as zlib's gzread hands it over
+ * (so a damaged stream fails where it always did). compressed_packets
  * are inflated and walked the same way. Offsets in messages are of the
  * (inflated) trace bytes. A file that ends inside a packet (or a gzip
  * stream that ends early) keeps the packets before the cut, unless
@@ -14,17 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
+#include "importers/inflate.h"
 #include "importers/perfetto/pf_int.h"
 
 #define MAX_PACKET (256u << 20)   /* far above any writer's; a bound for hostile lengths */
-#define CHUNK (1u << 16)
-/* A gzip'd trace inflating past 4 GiB is a bomb, as for iOS (ios.c's
- * GZ_CAP): no trace a phone writes comes near it. */
-#define GZ_CAP ((uint64_t)4 << 30)
+/* Inflated bytes handed over at a time: gzread's window (twice its
+ * buffer, set to 128 KiB before), whose bytes a corrupt stream lost. */
+#define WINDOW (1u << 18)
 /* Writers emit no empty packets (a zero-length TracePacket says nothing);
  * past this many the input is filler, and reading on would only spend
  * time (a 2 MB .pb.gz holds a billion of them). */
@@ -33,11 +34,13 @@
 #define DROP_EVERY ((uint64_t)64 << 20)
 
 struct in {
-	gzFile gz;           /* a gzip'd file (NULL: mapped) */
-	struct bt_fmap map;  /* a plain one, whole */
+	int gz;              /* the file is gzip'd: inflated through z */
+	struct bt_inflate z;
+	struct bt_fmap map;  /* the file, whole */
+	size_t zdropped;     /* the gzip'd map's pages before this are let go */
 	const char *path;
 	const unsigned char *buf;   /* the bytes at off: store's, or the map's */
-	unsigned char store[CHUNK];
+	unsigned char store[WINDOW];
 	size_t len, pos;
 	uint64_t off;        /* trace offset of buf[0] */
 	int strict;
@@ -46,14 +49,13 @@ struct in {
 	long long gz_at;     /* the file offset where it did */
 };
 
-/* Errors of a gzip'd file are at offsets of the file, not of the trace:
- * gzoffset() counts the compressed bytes inflate has taken. A stream cut
- * short reads as a short file (Z_BUF_ERROR), so it is checked for at its
- * end: a cut between two packets would otherwise pass unnoticed. */
+/* Errors of a gzip'd file are at offsets of the file, not of the trace
+ * (the compressed bytes inflate has taken). A stream cut short reads as a
+ * short file, so it is checked for at its end: a cut between two packets
+ * would otherwise pass unnoticed. */
 static int fill(struct in *in, struct bt_err *err)
 {
-	int n, zerr = Z_OK;
-	const char *msg;
+	size_t got = 0;
 
 	in->off += in->len;
 	in->pos = in->len = 0;
@@ -64,27 +66,19 @@ static int fill(struct in *in, struct bt_err *err)
 		}
 		return BT_OK;
 	}
-	if (in->off >= GZ_CAP && !gzdirect(in->gz))
-		return bt_err_set(err, BT_EFORMAT, "gzip'd '%s' inflates to more than %llu bytes (the cap) at byte offset %lld",
-				  in->path, (unsigned long long)GZ_CAP, (long long)gzoffset(in->gz));
 	in->buf = in->store;
-	n = gzread(in->gz, in->store, CHUNK);
-	if (n > 0) {
-		in->len = (size_t)n;
+	while (!got && !in->z.end)   /* a stream of no bytes hands over none */
+		if (bt_inflate_read(&in->z, in->store, WINDOW, &got, err))
+			return err->code;
+	in->len = got;
+	if (in->z.pos - in->zdropped >= DROP_EVERY)
+		bt_fmap_drop(&in->map, in->zdropped = in->z.pos);
+	if (got || !in->z.cut)
 		return BT_OK;
-	}
-	msg = gzerror(in->gz, &zerr);
-	if (n < 0)
-		return bt_err_set(err, BT_EFORMAT, "corrupt gzip stream in '%s' near byte offset %lld: %s",
-				  in->path, (long long)gzoffset(in->gz), msg);
-	if (zerr == Z_BUF_ERROR && !in->strict) {   /* what inflated is kept */
-		in->gz_cut = 1;
-		in->gz_at = (long long)gzoffset(in->gz);
-		return BT_OK;
-	}
-	if (zerr == Z_BUF_ERROR)
-		return bt_err_set(err, BT_EFORMAT, "truncated gzip stream in '%s' at byte offset %lld: %s",
-				  in->path, (long long)gzoffset(in->gz), msg);
+	if (in->strict)
+		return bt_inflate_cut_error(&in->z, err);
+	in->gz_cut = 1;   /* what inflated is kept */
+	in->gz_at = (long long)in->z.cut_at;
 	return BT_OK;
 }
 
@@ -223,23 +217,19 @@ static int empty_packet(struct pf *p, uint64_t at, struct bt_err *err)
 static void progress(const struct pf *p, struct in *in, uint64_t size)
 {
 	if (p->o->progress && size)
-		p->o->progress(p->o->progress_ctx, in->gz ? (uint64_t)gzoffset(in->gz) : here(in), size);
+		p->o->progress(p->o->progress_ctx, in->gz ? in->z.pos : here(in), size);
 }
 
-/* Open path: mapped if it is plain, else through zlib. */
+/* Open path: mapped, and inflated if it is gzip'd (zlib's message words
+ * of gzread kept: "PATH: reason"). */
 static int open_in(struct in *in, const char *path, struct bt_err *err)
 {
 	in->path = path;
-	in->gz = gzopen(path, "rb");
-	if (!in->gz)
-		return bt_err_set(err, BT_EIO, "cannot open '%s': %s", path, strerror(errno));
-	gzbuffer(in->gz, 1u << 17);
-	if (!gzdirect(in->gz))
-		return BT_OK;
 	if (bt_fmap_open(&in->map, path, err))
 		return err->code;
-	gzclose(in->gz);
-	in->gz = NULL;
+	in->gz = bt_inflate_is(in->map.data, in->map.len, BT_INFLATE_GZIP);
+	if (in->gz)
+		bt_inflate_init(&in->z, path, in->map.data, in->map.len, BT_INFLATE_GZIP, BT_INFLATE_GZMSG);
 	return BT_OK;
 }
 
@@ -284,14 +274,13 @@ int pf_stream(struct pf *p, struct bt_err *err)
 
 	in->strict = p->o->strict;
 	if (open_in(in, p->path, err)) {
-		if (in->gz)
-			gzclose(in->gz);
 		free(in);
 		return err->code;
 	}
-	p->fmap = in->map;   /* the import's: its scheduler bundles are read again there (pf_later.c) */
-	if (!in->gz)
+	if (!in->gz) {
+		p->fmap = in->map;   /* the import's: its scheduler bundles are read again there (pf_later.c) */
 		pre = pf_predecode_start(in->map.data, in->map.len, MAX_PACKET);
+	}
 	for (;;) {
 		uint64_t key, len;
 		int end;
@@ -333,8 +322,10 @@ int pf_stream(struct pf *p, struct bt_err *err)
 	if (rc ? in->cut && !in->strict : in->gz_cut)
 		rc = salvage(p, in, in->cut, at, n, err);
 	pf_predecode_stop(pre);
-	if (in->gz)
-		gzclose(in->gz);
+	if (in->gz) {
+		bt_inflate_release(&in->z);
+		bt_fmap_release(&in->map);
+	}
 	free(in);
 	free(pkt);
 	return rc;
@@ -398,51 +389,47 @@ static int walk(struct pf *p, const uint8_t *b, size_t n, uint64_t off, struct b
 
 int pf_stream_inflate(struct pf *p, const uint8_t *data, size_t len, uint64_t off, struct bt_err *err)
 {
-	z_stream z;
+	struct bt_inflate z;
 	unsigned char *out = NULL;
-	size_t cap = 0, n = 0;
-	int zrc = Z_OK, rc;
+	size_t cap = 0, n = 0, got;
+	int rc;
 
 	if (p->inflating) {
 		bt_diag_warn(p->diag, "perfetto_nested_compression", "compressed_packets inside compressed_packets in '%s' (byte offset %llu); skipped",
 			     p->path, (unsigned long long)off);
 		return BT_OK;
 	}
-	memset(&z, 0, sizeof z);
-	if (inflateInit(&z) != Z_OK)
-		return bt_err_set(err, BT_EIO, "cannot start zlib");
-	z.next_in = (unsigned char *)data;
-	z.avail_in = (uInt)len;
-	while (zrc == Z_OK) {
-		if (n == cap) {
-			if (cap >= MAX_PACKET) {
-				inflateEnd(&z);
-				free(out);
-				return bt_err_set(err, BT_EFORMAT, "compressed_packets in '%s' at byte offset %llu inflate to over %u bytes",
-						  p->path, (unsigned long long)off, MAX_PACKET);
-			}
+	bt_inflate_init(&z, p->path, data, len, BT_INFLATE_ZLIB, BT_INFLATE_ONE);
+	z.cap = MAX_PACKET;
+	do {
+		if (n == cap)
 			BT_GROW(out, cap + (len > 4096 ? len * 4 : 16384), cap);
-		}
-		z.next_out = out + n;
-		z.avail_out = (uInt)(cap - n);
-		zrc = inflate(&z, Z_NO_FLUSH);
-		n = cap - z.avail_out;
-		if (zrc == Z_BUF_ERROR && z.avail_out)   /* input ended before the stream did */
-			break;
-		if (zrc == Z_BUF_ERROR)
-			zrc = Z_OK;
-	}
-	inflateEnd(&z);
-	if (zrc != Z_STREAM_END) {
+		rc = bt_inflate_read(&z, out + n, cap - n, &got, err);
+		n += got;
+	} while (!rc && z.open && !z.end);
+	if (z.failed || (!rc && z.cut)) {   /* worded as the packet's */
+		const char *why = z.zmsg ? z.zmsg : "truncated stream";
+		int over = z.failed == BT_INFLATE_OVER;
+		bt_inflate_release(&z);
 		free(out);
+		bt_err_clear(err);
+		if (over)
+		if (z.failed == BT_INFLATE_OVER)
+			return bt_err_set(err, BT_EFORMAT, "compressed_packets in '%s' at byte offset %llu inflate to over %u bytes",
+					  p->path, (unsigned long long)off, MAX_PACKET);
 		return bt_err_set(err, BT_EFORMAT, "corrupt compressed_packets in '%s' at byte offset %llu (zlib: %s)",
-				  p->path, (unsigned long long)off, z.msg ? z.msg : "truncated stream");
+				  p->path, (unsigned long long)off, why);
+	}
+	bt_inflate_release(&z);
+	if (rc) {
+		free(out);
+		return rc;
 	}
 	p->inflated += n;
-	if (p->inflated > GZ_CAP) {
+	if (p->inflated > BT_INFLATE_CAP) {
 		free(out);
 		return bt_err_set(err, BT_EFORMAT, "compressed_packets of '%s' inflate to more than %llu bytes in all (the cap) at byte offset %llu",
-				  p->path, (unsigned long long)GZ_CAP, (unsigned long long)off);
+				  p->path, (unsigned long long)BT_INFLATE_CAP, (unsigned long long)off);
 	}
 	p->inflating = 1;
 	rc = walk(p, out, n, off, err);

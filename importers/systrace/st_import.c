@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "engine/base/alloc.h"
 #include "importers/process.h"
@@ -90,12 +89,8 @@ static int probe(const char *path, const unsigned char *head, size_t n)
 
 	if (!head)
 		return 0;
-	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
-		gzFile gz = gzopen(path, "rb");
-		if (!gz)
-			return 0;
-		k = gzread(gz, buf, sizeof buf);
-		gzclose(gz);
+	if (bt_inflate_is(head, n, BT_INFLATE_GZIP)) {
+		k = bt_inflate_head(path, buf, sizeof buf, NULL);
 	} else {
 		FILE *f = fopen(path, "rb");
 		if (!f)
@@ -204,9 +199,9 @@ static int read_lines(struct st *s, struct bt_err *err)
 	if (s->in.html != ST_HTML_NONE && !s->in.have_ftrace)
 		return bt_err_set(err, BT_EFORMAT, "no systrace data in the HTML page '%s' (no <script class=\"trace-data\"> "
 				  "block of ftrace text, no linuxPerfData)", s->path);
-	if (s->in.cut)
+	if (s->in.z.cut)
 		return cut_short(s, s->in.kind == ST_GZIP ? "truncated gzip stream" : "truncated zlib stream",
-				 s->in.cut_at, 1, err);
+				 s->in.z.cut_at, 1, err);
 	if (s->in.html == ST_HTML_BLOCK || s->in.html == ST_HTML_JS)
 		return cut_short(s, "the page ends inside its trace data", s->in.line_off, 0, err);
 	if (last_cut)
@@ -431,10 +426,10 @@ static void report(struct st *s)
 		bt_diag_count(s->diag, "systrace_buffer_overrun", s->written - s->entries,
 			      "the kernel's trace buffer of '%s' dropped %llu of %llu events before the dump; the trace's start is lost",
 			      p, (unsigned long long)(s->written - s->entries), (unsigned long long)s->written);
-	if (s->in.trailing)
+	if (s->in.z.trailing)
 		bt_diag_count(s->diag, "systrace_trailing_bytes", 1,
 			      "%llu bytes after the compressed trace in '%s' (from byte offset %llu) are no %s stream; ignored",
-			      (unsigned long long)s->in.trailing, p, (unsigned long long)(s->in.map.len - s->in.trailing),
+			      (unsigned long long)s->in.z.trailing, p, (unsigned long long)(s->in.map.len - s->in.z.trailing),
 			      st_in_container(&s->in));
 	if (s->in.blocks_extra)
 		bt_diag_count(s->diag, "systrace_extra_blocks", (uint64_t)s->in.blocks_extra,

@@ -12,21 +12,12 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "importers/inflate.h"
 #include "importers/systrace/st_int.h"
 
 #define CHUNK (1u << 20)          /* inflated text per fill */
 #define LOOKAHEAD 4096            /* where "TRACE:" may be */
 #define DROP_EVERY (64u << 20)    /* mapped bytes dropped behind the cursor */
-
-static int is_zlib(const unsigned char *b, size_t n)
-{
-	return n >= 2 && (b[0] & 0x0f) == 8 && (b[0] >> 4) <= 7 && ((unsigned)b[0] << 8 | b[1]) % 31 == 0;
-}
-
-static int is_gzip(const unsigned char *b, size_t n)
-{
-	return n >= 2 && b[0] == 0x1f && b[1] == 0x8b;
-}
 
 /* Where the text after atrace's "TRACE:" line begins, or 0 if none is
  * near the start (what precedes it is atrace's chatter). */
@@ -57,17 +48,19 @@ int st_in_open(struct st_in *in, const char *path, struct bt_err *err)
 		return err->code;
 	b = in->map.data;
 	n = in->map.len;
-	if (is_gzip(b, n)) {
+	if (bt_inflate_is(b, n, BT_INFLATE_GZIP)) {
 		in->kind = ST_GZIP;
 	} else if ((at = after_trace_marker(b, n)) != 0) {
 		size_t z = at;
 		while (z < n && (b[z] == '\r' || b[z] == '\n'))
 			z++;   /* adb's line ends before the compressed bytes */
-		in->kind = is_zlib(b + z, n - z) ? ST_ZLIB : ST_TEXT;
+		in->kind = bt_inflate_is(b + z, n - z, BT_INFLATE_ZLIB) ? ST_ZLIB : ST_TEXT;
 		in->pos = in->kind == ST_ZLIB ? z : at;
 	}
 	if (in->kind == ST_TEXT)
 		return BT_OK;
+	bt_inflate_init(&in->z, path, b, n, in->kind == ST_GZIP ? BT_INFLATE_GZIP : BT_INFLATE_ZLIB, 0);
+	in->z.pos = in->pos;
 	in->cap = CHUNK;
 	in->buf = bt_xmalloc(in->cap);
 	return BT_OK;
@@ -75,8 +68,7 @@ int st_in_open(struct st_in *in, const char *path, struct bt_err *err)
 
 void st_in_close(struct st_in *in)
 {
-	if (in->zinit || in->streams)
-		inflateEnd(&in->z);
+	bt_inflate_release(&in->z);
 	free(in->buf);
 	free(in->unesc);
 	bt_fmap_release(&in->map);
@@ -95,36 +87,9 @@ const char *st_in_page(const struct st_in *in)
 	return in->js ? "html-linuxPerfData" : "html-trace-data";
 }
 
-/* Begin the next stream at in->pos, or end: what follows the last stream
- * and is none is counted (trailing). */
-static int next_stream(struct st_in *in, struct bt_err *err)
-{
-	const unsigned char *b = in->map.data + in->pos;
-	size_t n = in->map.len - in->pos;
-	int rc;
-
-	if (!n || !(in->kind == ST_GZIP ? is_gzip(b, n) : is_zlib(b, n))) {
-		in->trailing = n;
-		in->pos = in->map.len;
-		in->zend = 1;
-		return BT_OK;
-	}
-	if (in->streams)
-		rc = inflateReset2(&in->z, in->kind == ST_GZIP ? 31 : 15);
-	else
-		rc = inflateInit2(&in->z, in->kind == ST_GZIP ? 31 : 15);
-	if (rc != Z_OK)
-		return bt_err_set(err, BT_EIO, "cannot start zlib for '%s'", in->path);
-	in->zinit = 1;
-	in->streams++;
-	return BT_OK;
-}
-
 /* Inflate more text after buf[start, end) (moved to the front). */
 static int inflate_more(struct st_in *in, struct bt_err *err)
 {
-	const char *what = in->kind == ST_GZIP ? "gzip" : "zlib";
-
 	if (in->start) {
 		memmove(in->buf, in->buf + in->start, in->end - in->start);
 		in->base += in->start;
@@ -138,42 +103,13 @@ static int inflate_more(struct st_in *in, struct bt_err *err)
 		in->cap *= 2;
 		in->buf = bt_xrealloc(in->buf, in->cap);
 	}
-	while (in->end < in->cap && !in->zend) {
-		const unsigned char *next;
-		size_t before = in->end;
-		int rc;
-		if (!in->zinit) {
-			if (next_stream(in, err))
-				return err->code;
-			continue;
-		}
-		next = in->map.data + in->pos;
-		in->z.next_in = (unsigned char *)next;
-		in->z.avail_in = (uInt)(in->map.len - in->pos > (1u << 30) ? 1u << 30 : in->map.len - in->pos);
-		in->z.next_out = in->buf + in->end;
-		in->z.avail_out = (uInt)(in->cap - in->end);
-		rc = inflate(&in->z, Z_NO_FLUSH);
-		in->pos += (size_t)(in->z.next_in - next);
-		in->end = in->cap - in->z.avail_out;
-		if (in->base + in->end > ST_INFLATE_CAP)
-			return bt_err_set(err, BT_EFORMAT, "%s'd '%s' inflates to more than %llu bytes (the cap) at byte offset %zu",
-					  what, in->path, (unsigned long long)ST_INFLATE_CAP, in->pos);
-		if (rc == Z_STREAM_END) {
-			in->zinit = 0;
-			continue;
-		}
-		if (rc == Z_OK || (rc == Z_BUF_ERROR && in->pos < in->map.len))
-			continue;
-		if (rc == Z_BUF_ERROR && in->end == before) {   /* the input ended inside the stream */
-			in->cut = 1;
-			in->cut_at = in->pos;
-			in->zend = 1;
-			break;
-		}
-		if (rc == Z_BUF_ERROR)
-			continue;
-		return bt_err_set(err, BT_EFORMAT, "corrupt %s stream in '%s' near byte offset %zu: %s", what, in->path,
-				  in->pos, in->z.msg ? in->z.msg : "inflate failed");
+	while (in->end < in->cap && !in->z.end) {
+		size_t got;
+		int rc = bt_inflate_read(&in->z, in->buf + in->end, in->cap - in->end, &got, err);
+		in->end += got;
+		in->pos = in->z.pos;
+		if (rc)
+			return rc;
 	}
 	return BT_OK;
 }
@@ -203,7 +139,7 @@ static int raw_line(struct st_in *in, const char **line, size_t *len, struct bt_
 		for (;;) {
 			s = (const char *)in->buf + in->start;
 			nl = memchr(s, '\n', in->end - in->start);
-			if (nl || in->zend)
+			if (nl || in->z.end)
 				break;
 			if (inflate_more(in, err))
 				return -1;

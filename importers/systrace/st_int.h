@@ -11,7 +11,6 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <zlib.h>
 
 #include "engine/base/fileio.h"
 #include "engine/base/hash.h"
@@ -19,6 +18,7 @@
 #include "engine/db/diag.h"
 #include "engine/recon/feed.h"
 #include "importers/importer.h"
+#include "importers/inflate.h"
 #include "importers/sched.h"
 
 /* ---- input (st_input.c) */
@@ -33,24 +33,17 @@ enum st_html {
 };
 
 #define ST_MAX_LINE (1u << 20)   /* longer is no ftrace text */
-/* An inflated trace past this is a bomb (as the other importers' caps). */
-#define ST_INFLATE_CAP ((uint64_t)4 << 30)
 
 struct st_in {
 	const char *path;
 	struct bt_fmap map;
 	enum st_container kind;
 	size_t pos;                 /* file bytes consumed (text: the cursor) */
-	/* inflating */
-	z_stream z;
-	int zinit, zend;            /* a stream is open; the last ended (no more input) */
+	/* inflating (z.end: no more; z.trailing, z.cut, z.cut_at for meta and messages) */
+	struct bt_inflate z;
 	unsigned char *buf;
 	size_t start, end, cap;     /* the unread text is buf[start, end) */
 	uint64_t base;              /* text offset of buf[0] */
-	uint64_t streams;           /* gzip members or zlib chunks begun */
-	uint64_t trailing;          /* bytes after the last stream that are no stream */
-	int cut;                    /* the compressed stream ended early */
-	uint64_t cut_at;            /* file offset where it did */
 	/* lines */
 	uint64_t line_no;
 	uint64_t line_off;          /* text offset of the current line */

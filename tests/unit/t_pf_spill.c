@@ -1,5 +1,6 @@
 /*
- * Unit tests of the Perfetto importer's spill (importers/perfetto/pf_spill.c):
+ * Unit tests of the Perfetto importer's spill (importers/perfetto/pf_spill.c
+ * over the importers' store, importers/spill.c):
  * events given in file order come back in pairing order (thread or track,
  * then time, then file order), with their kind, source, frame, counter
  * value and annotations intact, whether they stay in one chunk in memory
@@ -30,10 +31,7 @@ static uint64_t rng = 88172645463325252ULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return tap_rand(&rng);
 }
 
 static int cmp(const void *a, const void *b)
@@ -165,19 +163,19 @@ static void round_trip(size_t n, size_t chunk, int ntracks, const char *what)
 			ref[nref++] = w[i];
 	qsort(ref, nref, sizeof *ref, cmp);
 	if (!rc)
-		rc = pf_spill_order(&p, &err);
+		rc = bt_spill_order(p.spill, &err);
 	read_back(&p, ref, nref, rc, what);
-	pf_spill_rest(&p);
+	bt_spill_rest(p.spill);
 	if (!rc)
-		rc = pf_spill_rewind(&p, &err);
+		rc = bt_spill_rewind(p.spill, &err);
 	snprintf(msg, sizeof msg, "%s, read again (a deferred fill's)", what);
 	read_back(&p, ref, nref, rc, msg);
-	pf_spill_rest(&p);
+	bt_spill_rest(p.spill);
 	if (!rc)
-		rc = pf_spill_rewind(&p, &err);
+		rc = bt_spill_rewind(p.spill, &err);
 	snprintf(msg, sizeof msg, "%s, a third time", what);
 	read_back(&p, ref, nref, rc, msg);
-	pf_spill_close(&p);
+	bt_spill_free(p.spill);
 	free(p.tracks);
 	free(w);
 	free(ref);
