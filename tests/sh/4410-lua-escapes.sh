@@ -4,7 +4,7 @@
 # for what one instruction does in C. Each known escape stops within its
 # budget with CPU counted alone and, where the work is a library call's,
 # with instructions counted alone; then a generator of new escapes runs for
-# 15 s (tests/fuzz/lua_escapes.py; `make test-long` and `make fuzz` run it
+# 8 s (tests/fuzz/lua_escapes.py; `make test-long` and `make fuzz` run it
 # ten minutes: issue 39 moved the soak out of the suite's time).
 # Every run is under `timeout`, so an escape fails instead of hanging.
 . tests/lib.sh
@@ -68,7 +68,7 @@ done
 like "$("$BIN" help rules)" "lua.max_cpu_ms=N, default 2000" "help rules: the CPU budget"
 
 # New escapes: random compositions of library calls with extreme arguments.
-python3 "$ROOT/tests/fuzz/lua_escapes.py" "$BIN" "$FIX/seed2" "${LUA_ESCAPE_SECONDS:-15}" --slow "$SLOW" \
+python3 "$ROOT/tests/fuzz/lua_escapes.py" "$BIN" "$FIX/seed2" "${LUA_ESCAPE_SECONDS:-8}" --slow "$SLOW" \
 	--keep "$T/escapes" >"$T/gen.out" 2>&1
 _rc=$?
 cat "$T/gen.out" >&2
