@@ -180,11 +180,13 @@ run: build-deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) examples/sampling.bin
 
-test: test-deps $(BIN) $(UNIT_BIN) $(MKDUMP)
+# The build on every core first (a fresh clone's takes half the time), then the suite.
+test: test-deps
+	@$(MAKE) --no-print-directory -j$$(nproc) $(BIN) $(UNIT_BIN) $(MKDUMP)
 	@B=$(B) EXAMPLE_OPTS="$(EXAMPLE_OPTS)" sh tests/run.sh
 
 # The soaks the suite runs briefly, at length: the Lua sandbox's escape
-# generator ten minutes (make test gives it 15 s).
+# generator ten minutes (make test gives it 8 s).
 LONG_SECONDS ?= 600
 test-long: test-deps $(BIN) $(MKDUMP)
 	@B=$(B) LUA_ESCAPE_SECONDS=$(LONG_SECONDS) sh tests/run.sh tests/sh/4410-lua-escapes.sh

@@ -171,7 +171,7 @@ is "$(jq_ "$T/plain.json" '[k for k in d["metrics"] if k.startswith("frames.")],
 # type other than None: the same count and tokens), each janky one with a
 # cause line that starts with its jank type and names the main thread's
 # slices by self time.
-N=$ROOT/../shared/real-traces/nowinandroid-trace/trace.perfetto-trace
+N=$REAL/nowinandroid-trace/trace.perfetto-trace
 "$BIN" import -q "$N" -o "$T/nia.db"
 pid=$(q "$T/nia.db" "SELECT value FROM meta WHERE key = 'pid'")
 is "$(q "$T/nia.db" "SELECT count(*) FROM ui_frames")" \
