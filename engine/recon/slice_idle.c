@@ -595,7 +595,7 @@ static void order(const struct gap *gp, struct plan *p)
 	for (i = 0; i < n; i++)
 		*all[i] = (struct pt){ min64(all[i]->t, hi.t), min64(all[i]->c, hi.c) };
 	p->end = after(lo, p->end, hi);
-	p->end_sync = after(p->end, p->sync ? p->end_sync : p->end, hi);
+	p->end_sync = after(p->end, p->end_sync, hi);
 	p->end_up = after(p->end_sync, p->end_up, hi);
 	if (p->unseen_msg)
 		p->unseen_at = after(p->end_up, p->unseen_at, hi);
@@ -633,6 +633,8 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	}
 	if (p.up == np)
 		p.end_up = p.end;
+	if (!p.sync)   /* no draw's wait: those frames end with the deeper ones */
+		p.end_sync = p.end;
 	order(&gp, &p);
 	if (p.k == np && np == nc && np && pre->dup)
 		p.k = np - 1;   /* two calls with the same stack stay two slices */
