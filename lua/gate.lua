@@ -120,7 +120,7 @@ SELECT count(*) AS n, total(c1 - c0) AS cpu, total((t1 - t0) - (c1 - c0)) AS off
   bt.metric("startup.process.offcpu_ns", math.max(0, r.off))
 end
 
-local function startup_window(main, key, holder)
+local function startup_window(main, measured, holder)
   local s = bt.query("SELECT * FROM startup WHERE end_ts IS NOT NULL LIMIT 1")[1]
   if not s or s.tid ~= main then return end
   bt.metric("startup.ttid_ns", s.ttid_ns)
@@ -146,7 +146,7 @@ WHERE phase = 'startup' AND runnable_ns IS NOT NULL]])[1]
   for r in bt.rows([[SELECT f.name, m.frame_id, m.self_cpu_ns, m.self_ns, m.incl_ns FROM startup_methods m
 JOIN frames f ON f.id = m.frame_id
 WHERE m.phase = 'startup' AND (m.self_cpu_ns >= ?1 OR m.self_ns >= ?1 OR m.incl_ns >= ?1) ORDER BY m.rank]], MIN_NS) do
-    if key(r.name, r.frame_id) then
+    if measured(r.name, r.frame_id) then
       local pre = "startup.main.method." .. r.name
       if r.self_cpu_ns then bt.metric(pre .. ".self_cpu_ns", r.self_cpu_ns) end   -- nil: not in the trace
       bt.metric(pre .. ".self_ns", r.self_ns)
@@ -166,13 +166,13 @@ end
 -- Messages' measures under pre ("thread.main.msgs" or a window's): m
 -- their totals with their count, methods the app's and libraries' methods'
 -- self time in them (rows of name, frame_id, cpu, wall).
-local function message_measures(pre, m, methods, key)
+local function message_measures(pre, m, methods, measured)
   bt.metric(pre .. ".count", m.n)
   bt.metric(pre .. ".wall_ns", m.wall)
   if m.cpu then bt.metric(pre .. ".cpu_ns", m.cpu) end   -- nil: CPU time not in the trace
   bt.metric(pre .. ".alloc_bytes", m.alloc)
   for r in methods do
-    if ((r.cpu or 0) >= MIN_NS or r.wall >= MIN_NS) and key(r.name, r.frame_id) then
+    if ((r.cpu or 0) >= MIN_NS or r.wall >= MIN_NS) and measured(r.name, r.frame_id) then
       if r.cpu then bt.metric(pre .. ".method." .. r.name .. ".self_cpu_ns", r.cpu) end
       bt.metric(pre .. ".method." .. r.name .. ".self_ns", r.wall)
     end
@@ -183,7 +183,7 @@ end
 -- its own measures, and its messages are not like the rest. Totals, with
 -- their count: compare reads them as over the median run's number of
 -- messages, so a longer capture does not read as a slower app.
-local function messages(main, key, after)
+local function messages(main, measured, after)
   local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall,
   CASE WHEN count(cpu_dur) = count(*) THEN total(cpu_dur) END AS cpu,
   total(alloc_bytes) AS alloc FROM messages WHERE tid = ? AND ts >= ?]], main, after)[1]
@@ -192,7 +192,7 @@ local function messages(main, key, after)
   message_measures("thread.main.msgs", m, bt.rows([[SELECT f.name, m.frame_id, m.self_cpu_ns - coalesce(s.self_cpu_ns, 0) AS cpu,
   m.self_ns - coalesce(s.self_ns, 0) AS wall FROM methods m JOIN frames f ON f.id = m.frame_id
 LEFT JOIN startup_methods s ON s.phase = 'startup' AND s.frame_id = m.frame_id AND ? > 0
-WHERE m.tid = ?]], after, main), key)
+WHERE m.tid = ?]], after, main), measured)
 end
 
 -- The main thread's waits (from, upto: those beginning in that span, and
@@ -229,7 +229,7 @@ end
 -- powers of two it has): a longer capture of the same build holds later
 -- messages, another mix of them and warmer caches, which no scaling by
 -- their number undoes.
-local function windows(main, key, holder)
+local function windows(main, measured, holder)
   for w in bt.rows("SELECT DISTINCT messages FROM window_methods WHERE tid = ? ORDER BY messages", main) do
     local first = "thread.main.first." .. w.messages .. "."
     local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall,
@@ -238,7 +238,7 @@ local function windows(main, key, holder)
       main, w.messages)[1]
     waits(main, holder, first, m.b, m.e)
     message_measures(first .. "msgs", m, bt.rows([[SELECT f.name, w.frame_id, w.self_ns AS wall, w.self_cpu_ns AS cpu
-FROM window_methods w JOIN frames f ON f.id = w.frame_id WHERE w.tid = ? AND w.messages = ?]], main, w.messages), key)
+FROM window_methods w JOIN frames f ON f.id = w.frame_id WHERE w.tid = ? AND w.messages = ?]], main, w.messages), measured)
   end
 end
 
@@ -248,11 +248,11 @@ bt.rule{
   run = function()
     local main = bt.main_tid()
     if not main then return end
-    local key = measured_method(main, bt.app_code())   -- the start's package, else the process's, else bt.is_app
+    local measured = measured_method(main, bt.app_code())   -- the start's package, else the process's, else bt.is_app
     local holder = holder_of(main)
-    local after = startup_window(main, key, holder) or 0
-    messages(main, key, after)
-    windows(main, key, holder)
+    local after = startup_window(main, measured, holder) or 0
+    messages(main, measured, after)
+    windows(main, measured, holder)
     waits(main, holder, "thread.main.")
   end,
 }
