@@ -15,6 +15,7 @@
 #include "engine/db/rows.h"
 #include "engine/profile/profile.h"
 #include "engine/startup/frames.h"
+#include "engine/startup/late.h"
 
 #define TOP 2                    /* methods a cause line names */
 #define KEEP 8                   /* methods kept per frame: a janky frame's in ui_frame_methods */
@@ -80,6 +81,7 @@ struct bt_frames {
 	int nidle;
 	int64_t child_block[MAX_DEPTH + 2];   /* by depth: the blocked time of the slices
 					       * ended there since their parent (its children's) */
+	struct bt_late *late;     /* what a late frame waited behind */
 };
 
 struct bt_frames *bt_frames_new(void)
@@ -87,6 +89,7 @@ struct bt_frames *bt_frames_new(void)
 	struct bt_frames *f = bt_xcalloc(1, sizeof(struct bt_frames));
 
 	f->last_ts = f->last_end = -1;
+	f->late = bt_late_new();
 	return f;
 }
 
@@ -100,6 +103,7 @@ void bt_frames_free(struct bt_frames *f)
 	free(f->sum);
 	free(f->all);
 	free(f->touched);
+	bt_late_free(f->late);
 	free(f);
 }
 
@@ -241,6 +245,7 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame
 	int64_t run = s->self_dur - own_block(f, s);   /* its self time not blocked: the blocking
 							* is named by kind */
 
+	bt_late_slice(f->late, s, is_app);
 	if (is_frame) {
 		close_frame(f, s, run);
 		return;
@@ -499,7 +504,9 @@ struct cause_item {
 	int64_t ns;
 	int kind;                 /* a blocking kind, METHOD, SLEEP (off the CPU, no record) or
 				   * LATE (began after its vsync: the main thread was busy) */
-	const char *name;         /* the method, the holder, the sleeper (or NULL) */
+	const char *name;         /* the method, the holder, the sleeper, what a late frame
+				   * waited behind (or NULL) */
+	int64_t msg;              /* LATE: the message it waited behind, or 0 */
 };
 
 static int by_ns_desc(const void *a, const void *b)
@@ -509,9 +516,37 @@ static int by_ns_desc(const void *a, const void *b)
 	return (x->ns < y->ns) - (x->ns > y->ns);
 }
 
-static char *cause_line(const struct frame_evidence *e, const struct frame_methods *a, int64_t ts, int64_t end,
-			int64_t late)
+/* What a message the main thread ran instead of a frame did: its largest
+ * blocking kind, when it blocked longer than its owning method ran, else
+ * that method (or NULL). */
+static const char *behind_what(const struct frame_evidence *e, const struct bt_late_msg *m)
 {
+	int64_t by[BT_BLOCK__COUNT] = { 0 }, most = 0, ts = m->ts, end = m->end;
+	size_t lo = 0, hi = e->nb, i;
+	int k, kind = -1;
+
+	while (lo < hi) {   /* the first record that began in it */
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->b[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < e->nb && e->b[i].ts < end; i++)
+		by[e->b[i].kind] = bt_sat_add(by[e->b[i].kind], overlap(e->b[i].ts, e->b[i].end, ts, end));
+	for (k = 0; k < BT_BLOCK__COUNT; k++)
+		if (by[k] > most)
+			most = by[k], kind = k;
+	if (kind >= 0 && most >= m->ns)
+		return bt_block_kind_name[kind];
+	return m->frame && m->frame < e->nnames ? e->names[m->frame] : NULL;
+}
+
+static char *cause_line(const struct frame_evidence *e, const struct frame_methods *a, const struct bt_late *behind,
+			int64_t ts, int64_t end, int64_t vsync)
+{
+	int64_t late = bt_sat_add(ts, -vsync);
+	struct bt_late_msg m = { 0, 0, 0, 0, 0 };
 	struct bt_buf b = BT_BUF_INIT;
 	struct cause_item it[TOP + BT_BLOCK__COUNT + 2];
 	int64_t by[BT_BLOCK__COUNT] = { 0 }, wl[BT_BLOCK__COUNT] = { 0 };
@@ -521,7 +556,7 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 
 	for (k = 0; a && k < TOP; k++)
 		if (a->cns[k] >= CAUSE_MIN && a->cframe[k] && a->cframe[k] < e->nnames && e->names[a->cframe[k]])
-			it[n++] = (struct cause_item){ a->cns[k], METHOD, e->names[a->cframe[k]] };
+			it[n++] = (struct cause_item){ a->cns[k], METHOD, e->names[a->cframe[k]], 0 };
 	for (i = 0; i < e->nb; i++)
 		by[e->b[i].kind] += overlap(e->b[i].ts, e->b[i].end, ts, end);
 	for (i = 0; i < e->nw; i++) {
@@ -532,12 +567,16 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 	}
 	for (k = 0; k < BT_BLOCK__COUNT; k++)
 		if (by[k] >= CAUSE_MIN)
-			it[n++] = (struct cause_item){ by[k], k, holder[k] };
-	if (late >= CAUSE_MIN)   /* the frames table's delayed_by names the message before */
-		it[n++] = (struct cause_item){ late, LATE, NULL };
+			it[n++] = (struct cause_item){ by[k], k, holder[k], 0 };
+	if (late >= CAUSE_MIN) {   /* the main thread was busy: with what */
+		const char *what = NULL;
+		if (behind && bt_late_behind(behind, vsync, ts, &m))
+			what = behind_what(e, &m);
+		it[n++] = (struct cause_item){ late, LATE, what, m.msg_id };
+	}
 	if (a && a->sleep >= CAUSE_MIN)   /* no record says why: a RenderThread sync, I/O */
 		it[n++] = (struct cause_item){ a->sleep, SLEEP,
-					       a->sleep_in < e->nnames ? e->names[a->sleep_in] : NULL };
+					       a->sleep_in < e->nnames ? e->names[a->sleep_in] : NULL, 0 };
 	qsort(it, n, sizeof *it, by_ns_desc);
 	for (i = 0; i < n; i++) {
 		bt_buf_adds(&b, i ? ", " : "");
@@ -547,7 +586,12 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 			bt_buf_adds(&b, it[i].kind == SLEEP ? "sleep" : it[i].kind == LATE ? "late" :
 						bt_block_kind_name[it[i].kind]);
 		amount(it[i].ns, &b);
-		if (it[i].kind != METHOD && it[i].name) {
+		if (it[i].kind == LATE && it[i].msg) {
+			bt_buf_adds(&b, " behind ");
+			if (it[i].name)   /* a method, or the kind of blocking it was */
+				bt_name_short(it[i].name, strlen(it[i].name), 1, &b);
+			bt_buf_addf(&b, it[i].name ? " (msg %lld)" : "msg %lld", (long long)it[i].msg);
+		} else if (it[i].kind != METHOD && it[i].name) {
 			bt_buf_adds(&b, it[i].kind == SLEEP ? " in " : " held by ");
 			bt_name_short(it[i].name, strlen(it[i].name), 1, &b);
 		}
@@ -755,6 +799,8 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		rc = load_expected(db, &xv, &nx, err);
 	if (!rc)
 		rc = load_evidence_sorted(&e, db, tid, err);
+	if (!rc && f)
+		rc = bt_late_load(f->late, db, tid, err);
 	for (i = 0; i < d->nui && !rc; i++) {
 		struct bt_display_hit hit;
 		int64_t exp, deadline, missed = 0;
@@ -782,7 +828,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 			uint64_t late = (uint64_t)hit.end - (uint64_t)deadline;   /* fits: end > deadline */
 			missed = (int64_t)(late / (uint64_t)period + (late % (uint64_t)period != 0));
 			njank++;
-			cause = cause_line(&e, a, ui[i].ts, hit.end, bt_sat_add(ui[i].ts, -exp));
+			cause = cause_line(&e, a, f ? f->late : NULL, ui[i].ts, hit.end, exp);
 		}
 		frame_sum(&sums, &e, a, ui[i].ts, bt_sat_add(ui[i].ts, ui[i].dur), missed > 0);
 		if (!rc)

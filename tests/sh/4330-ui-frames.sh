@@ -72,6 +72,13 @@ check "the injected lock first in all $(c cause.monitor) frames it filled the mo
 	test "$(c cause.monitor)" -ge 10 -a "$(c cause.monitor)" = "$(c first.monitor)"
 check "a GC first in all $(c cause.gc) frames it filled the most ($(c first.gc))" \
 	test "$(c cause.gc)" -ge 10 -a "$(c cause.gc)" = "$(c first.gc)"
+# A late start says what the main thread ran instead: the message that
+# ended between the vsync and the frame's start, by the method that owned
+# most of it or the kind of blocking that filled it.
+check "$(c behind) of $(c first.late_start) late starts named first say what ran instead (>= 90 %)" \
+	test "$(c first.late_start)" -ge 20 -a $((100 * $(c behind))) -ge $((90 * $(c first.late_start)))
+check "... and $(c behind.ran) of those ran in a message between the vsync and the start, by the truth (>= 95 %)" \
+	test $((100 * $(c behind.ran))) -ge $((95 * $(c behind)))
 like "$(q "$d.db" "SELECT cause FROM ui_frames WHERE cause LIKE 'monitor%' LIMIT 1")" \
 	"^monitor [0-9.]+ ms held by PreloadIndex\.rebuild\(\)" "... named with its holder"
 python3 -c 'import sqlite3, sys

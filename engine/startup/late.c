@@ -1,0 +1,188 @@
+/*
+ * What a late frame waited behind (late.h): each main-thread message's
+ * owning method (its time not blocked) as its slices stream by, then the
+ * stored messages by end.
+ */
+#include <stdlib.h>
+
+#include "engine/base/alloc.h"
+#include "engine/db/rows.h"
+#include "engine/startup/late.h"
+
+#define MAX_DEPTH 1024           /* deeper slices count as this deep */
+#define AHEAD 200000LL           /* a message ending this soon after a frame's sampled start
+				  * still ran before it (a start is placed ~50 us off) */
+
+struct msg_owner { int64_t msg_id, ns; uint32_t frame; };
+struct msg_span { int64_t msg_id, ts, end; };
+
+struct bt_late {
+	int64_t *own;             /* by frame id: time the app method owned in the message at hand */
+	size_t ocap;
+	int64_t *self;            /* by frame id: self time in the message at hand */
+	size_t scap;
+	uint32_t *touched;        /* the ids with a sum, to reset */
+	size_t nt, tcap;
+	int64_t msg;              /* the message at hand, or 0 */
+	int64_t pass[MAX_DEPTH + 2];   /* by depth: ended slices' time no app method owns yet,
+					* for their parent one level up */
+	int64_t child_block[MAX_DEPTH + 2];   /* by depth: the blocked time of the slices ended
+					       * there since their parent (its children's) */
+	struct msg_owner *owner;  /* by message, sorted at load */
+	size_t nowner, owcap;
+	struct msg_span *m;       /* the stored messages by end */
+	size_t nm;
+};
+
+struct bt_late *bt_late_new(void)
+{
+	return bt_xcalloc(1, sizeof(struct bt_late));
+}
+
+void bt_late_free(struct bt_late *l)
+{
+	if (!l)
+		return;
+	free(l->own);
+	free(l->self);
+	free(l->touched);
+	free(l->owner);
+	free(l->m);
+	free(l);
+}
+
+static void touch(struct bt_late *l, uint32_t id)
+{
+	l->own = bt_grow_zero(l->own, sizeof *l->own, &l->ocap, (size_t)id);
+	l->self = bt_grow_zero(l->self, sizeof *l->self, &l->scap, (size_t)id);
+	if (!l->own[id] && !l->self[id]) {
+		BT_GROW(l->touched, l->nt + 1, l->tcap);
+		l->touched[l->nt++] = id;
+	}
+}
+
+/* The message at hand's owner: the app method that owned the most of its
+ * time, else the method with the most self time; the sums reset. */
+static void end_message(struct bt_late *l)
+{
+	uint32_t app = 0, any = 0;
+	size_t i;
+
+	for (i = 0; i < l->nt; i++) {
+		uint32_t id = l->touched[i];
+		if (l->own[id] > 0 && (!app || l->own[id] > l->own[app] || (l->own[id] == l->own[app] && id < app)))
+			app = id;
+		if (l->self[id] > 0 && (!any || l->self[id] > l->self[any] || (l->self[id] == l->self[any] && id < any)))
+			any = id;
+	}
+	if (l->msg && (app || any)) {
+		BT_GROW(l->owner, l->nowner + 1, l->owcap);
+		l->owner[l->nowner++] = app ? (struct msg_owner){ l->msg, l->own[app], app }
+					    : (struct msg_owner){ l->msg, l->self[any], any };
+	}
+	for (i = 0; i < l->nt; i++)
+		l->own[l->touched[i]] = l->self[l->touched[i]] = 0;
+	l->nt = 0;
+	l->msg = 0;
+}
+
+static int depth_of(int64_t d)
+{
+	return d < 0 ? 0 : d > MAX_DEPTH ? MAX_DEPTH : (int)d;
+}
+
+void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int is_app)
+{
+	int d = depth_of(s->depth);
+	int64_t block = s->block_dur - l->child_block[d + 1];   /* its own blocked time: the
+								 * blocking is named by kind */
+	int64_t self = s->self_dur - (block > 0 ? block : 0);
+	int64_t up;
+
+	l->child_block[d + 1] = 0;
+	l->child_block[d] = bt_sat_add(l->child_block[d], s->block_dur);
+	self = self > 0 ? self : 0;
+	up = bt_sat_add(self, l->pass[d + 1]);   /* its own and its children's unowned time */
+	int work = !s->idle && s->frame_id > 0 && s->frame_id < UINT32_MAX;
+
+	l->pass[d + 1] = 0;
+	if (!work || !s->msg_id)
+		return;   /* the loop's wait and the frames above the messages: no message's */
+	if (s->msg_id != l->msg) {
+		end_message(l);
+		l->msg = s->msg_id;
+	}
+	touch(l, (uint32_t)s->frame_id);
+	l->self[s->frame_id] = bt_sat_add(l->self[s->frame_id], self);
+	if (is_app)
+		l->own[s->frame_id] = bt_sat_add(l->own[s->frame_id], up);
+	else
+		l->pass[d] = bt_sat_add(l->pass[d], up);
+}
+
+static int by_msg(const void *a, const void *b)
+{
+	const struct msg_owner *x = a, *y = b;
+
+	return (x->msg_id > y->msg_id) - (x->msg_id < y->msg_id);
+}
+
+int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	size_t cap = 0;
+	int rc;
+
+	end_message(l);
+	if (l->nowner)
+		qsort(l->owner, l->nowner, sizeof *l->owner, by_msg);
+	if (bt_rows_open(&r, db, BT_SQL_UI_FRAMES_MESSAGES, err))
+		return err->code;
+	bt_rows_bind_int(r, 1, tid);
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		BT_GROW(l->m, l->nm + 1, cap);
+		l->m[l->nm].msg_id = bt_rows_int(r, 0);
+		l->m[l->nm].ts = bt_rows_int(r, 1);
+		l->m[l->nm++].end = bt_rows_int(r, 2);
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static const struct msg_owner *owner_of(const struct bt_late *l, int64_t msg_id)
+{
+	size_t lo = 0, hi = l->nowner;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->owner[mid].msg_id < msg_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->nowner && l->owner[lo].msg_id == msg_id ? &l->owner[lo] : NULL;
+}
+
+int bt_late_behind(const struct bt_late *l, int64_t vsync, int64_t start, struct bt_late_msg *out)
+{
+	const struct msg_owner *o;
+	size_t lo = 0, hi = l->nm, i, best = SIZE_MAX;
+	int64_t until = bt_sat_add(start, AHEAD);
+
+	while (lo < hi) {   /* the first message that ended after the vsync */
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->m[mid].end <= vsync)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < l->nm && l->m[i].end <= until; i++)
+		if (best == SIZE_MAX || l->m[i].end - l->m[i].ts > l->m[best].end - l->m[best].ts)
+			best = i;
+	if (best == SIZE_MAX)
+		return 0;
+	o = owner_of(l, l->m[best].msg_id);
+	*out = (struct bt_late_msg){ l->m[best].msg_id, l->m[best].ts, l->m[best].end, o ? o->frame : 0,
+				     o ? o->ns : 0 };
+	return 1;
+}

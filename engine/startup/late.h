@@ -1,0 +1,39 @@
+/*
+ * What a frame that began late waited behind (issue 37): the main
+ * thread's longest message that ended between the frame's vsync and its
+ * start, and the app method that owned most of that message's time (the
+ * innermost app method above each slice's own time, as a frame's cause
+ * line reads a slow bind as the adapter's method; a message with no app
+ * code: its method with the most self time).
+ */
+#ifndef BT_LATE_H
+#define BT_LATE_H
+
+#include <stdint.h>
+
+#include "engine/base/err.h"
+#include "engine/db/db.h"
+
+struct bt_late;
+
+struct bt_late *bt_late_new(void);
+void bt_late_free(struct bt_late *l);
+
+/* A main-thread slice, as slices end (children first); is_app: its
+ * method is the app's (engine/db/appcode.h). */
+void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int is_app);
+
+/* The stored messages of thread tid, after every slice has come. */
+int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err *err);
+
+struct bt_late_msg {
+	int64_t msg_id, ts, end;
+	uint32_t frame;           /* the method that owned most of its time not blocked, 0: none */
+	int64_t ns;               /* that time */
+};
+
+/* The message a frame that began at start for the vsync at vsync waited
+ * behind into *out: 1, else 0 (none ended between them). */
+int bt_late_behind(const struct bt_late *l, int64_t vsync, int64_t start, struct bt_late_msg *out);
+
+#endif
