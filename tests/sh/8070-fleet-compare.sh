@@ -170,7 +170,7 @@ is "$?" 2 "a fleet summary and a folder: usage error"
 like "$(cat "$T/err")" "two fleet summaries or two folders of reports, not one of each" "... says so"
 
 # Display frames (issue 37): two fleets of device-simulator traces
-# (mkdevice.py --build-seed 31: the feed model with a warm start, 4,000
+# (mkdevice.py --build-seed 31: the feed model with a warm start, 6,000
 # records, 10 a side), the head's with a new lock wait in its frames
 # (--frame-lock): the janky-frame rate and frame times are gated by
 # default; a frame metric regresses (the frame time p99: the wait lengthens
@@ -183,7 +183,7 @@ dev() {   # dir seed [mkdevice options]
 	_d=$1 _s=$2
 	shift 2
 	mkdir -p "$_d"
-	python3 "$ROOT/tests/fixtures/mkdevice.py" "$T/fd" --build-seed 31 --seed "$_s" --records 4000 --no-truth "$@" \
+	python3 "$ROOT/tests/fixtures/mkdevice.py" "$T/fd" --build-seed 31 --seed "$_s" --records 6000 --no-truth "$@" \
 		>/dev/null && "$BIN" -q "$T/fd" -o "$_d/t$_s.json"
 }
 for s in 1 2 3 4 5 6 7 8 9 10; do dev "$T/FA" "$s"; dev "$T/FB" $((s + 200)) --frame-lock; done
