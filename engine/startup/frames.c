@@ -26,6 +26,8 @@
 #define PHASE_LEAD 150000LL      /* the tick: this long before the on-time starts (a sampled start
 				  * is placed ~50 us off its true one) */
 #define CAUSE_MIN 1000000LL      /* a cause shorter than 1 ms is not named */
+#define START_SLACK 1000000LL    /* a sampled frame start this far before the vsync it could
+				  * have had at the earliest is misplaced, not early */
 #define PERIOD_MIN 2000000LL     /* a timeline's period: 500 Hz .. 10 Hz */
 #define PERIOD_MAX 100000000LL
 
@@ -720,6 +722,38 @@ static int pending_at(const struct frame_methods *a, int64_t t)
 	return a->nidle < NIDLE || t < a->idle_e[NIDLE - 1];
 }
 
+/*
+ * Where a sampled trace's frames began: a frame runs on a vsync, and the
+ * one a frame asks for comes after the tick it began on, so a frame can
+ * begin no earlier than the tick after the one the frame before began on
+ * (taken START_SLACK early: a sampled start can be that late). A slice
+ * that begins well before that (START_SLACK) was placed at the
+ * near end of a stretch no sample saw (unseen native code, which the idle
+ * policy gives to the frames that began when neither side's frames are
+ * known to call a native): the frame began on that tick, and the stretch
+ * before it was the frame before's, which ran until then. start[i] is
+ * frame i's start, till[i] how long the frame ran at least (INT64_MIN:
+ * its own end), for frames in time order.
+ */
+static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, int64_t period, int64_t *start,
+			 int64_t *till)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int64_t first = i ? bt_sat_add(tick_at(bt_sat_add(start[i - 1], -START_SLACK), phase, period),
+					       bt_sat_add(period, PHASE_LEAD))
+				  : INT64_MIN;
+		int64_t end = bt_sat_add(ui[i].ts, ui[i].dur);
+		start[i] = ui[i].ts;
+		till[i] = INT64_MIN;
+		if (i && ui[i].ts < bt_sat_add(first, -START_SLACK)) {
+			start[i] = first < end ? first : end;
+			till[i - 1] = start[i];
+		}
+	}
+}
+
 /* A frame timeline's expected frames by token (ascending). */
 struct expected_frame { int64_t token, ts, dur; };
 
@@ -778,7 +812,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct frame_evidence e;
 	struct frame_sums sums;
 	struct expected_frame *xv = NULL;
-	int64_t period, phase, njank = 0;
+	int64_t period, phase, njank = 0, *start, *till;
 	size_t i, nx = 0;
 	int rc;
 
@@ -797,6 +831,13 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	phase = rc ? 0 : grid_phase(ui, d->nui, period);
 	if (!rc)
 		rc = load_expected(db, &xv, &nx, err);
+	start = bt_xcalloc(d->nui, sizeof *start);
+	till = bt_xcalloc(d->nui, sizeof *till);
+	if (!rc)
+		vsync_starts(ui, d->nui, phase, period, start, till);
+	if (!rc && (nx || !f || !f->idle_any))   /* a timeline, or exact slices: as they are */
+		for (i = 0; i < d->nui; i++)
+			start[i] = ui[i].ts, till[i] = INT64_MIN;
 	if (!rc)
 		rc = load_evidence_sorted(&e, db, tid, err);
 	if (!rc && f)
@@ -807,9 +848,12 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		char *cause = NULL;
 		const struct frame_methods *a = f ? methods_of(f, ui[i].ts) : NULL;
 		const struct expected_frame *x = expected_of(xv, nx, ui[i].vsync);
+		int64_t end = bt_sat_add(ui[i].ts, ui[i].dur);
 		bt_display_of(d, &ui[i], &hit);
-		exp = tick_at(ui[i].ts, phase, period);
-		if (f && f->idle_any && a && a->prev_end >= 0) {
+		if (till[i] > hit.end)   /* the frame after began later than its slice: this one ran till then */
+			hit.end = till[i];
+		exp = tick_at(start[i], phase, period);
+		if (f && f->idle_any && a && a->prev_end >= 0 && start[i] == ui[i].ts) {
 			int64_t next = bt_sat_add(tick_at(a->prev_end, phase, period), period);
 			if (next < exp && pending_at(a, next))
 				exp = next;
@@ -828,12 +872,12 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 			uint64_t late = (uint64_t)hit.end - (uint64_t)deadline;   /* fits: end > deadline */
 			missed = (int64_t)(late / (uint64_t)period + (late % (uint64_t)period != 0));
 			njank++;
-			cause = cause_line(&e, a, f ? f->late : NULL, ui[i].ts, hit.end, exp);
+			cause = cause_line(&e, a, f ? f->late : NULL, start[i], hit.end, exp);
 		}
-		frame_sum(&sums, &e, a, ui[i].ts, bt_sat_add(ui[i].ts, ui[i].dur), missed > 0);
+		frame_sum(&sums, &e, a, start[i], end, missed > 0);
 		if (!rc)
 			rc = bt_db_exec(db, BT_SQL_INSERT_UI_FRAME, err, "iiimiiiiiimmt", (int64_t)i + 1, tid,
-					ui[i].ts, ui[i].vsync >= 0 ? ui[i].vsync : INT64_MIN, ui[i].dur, hit.end,
+					start[i], ui[i].vsync >= 0 ? ui[i].vsync : INT64_MIN, end - start[i], hit.end,
 					period, exp, deadline, missed, hit.drawn ? hit.draw.ts : INT64_MIN,
 					hit.drawn ? hit.draw.dur : INT64_MIN, cause);
 		free(cause);
@@ -847,6 +891,8 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	evidence_release(&e);
 	sums_release(&sums);
 	free(xv);
+	free(start);
+	free(till);
 	free(ui);
 	return rc;
 }
