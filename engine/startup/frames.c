@@ -247,7 +247,7 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame
 	int64_t run = s->self_dur - own_block(f, s);   /* its self time not blocked: the blocking
 							* is named by kind */
 
-	bt_late_slice(f->late, s, is_app);
+	bt_late_slice(f->late, s, run, is_app);
 	if (is_frame) {
 		close_frame(f, s, run);
 		return;
@@ -390,6 +390,8 @@ struct frame_evidence {
 	size_t nb, bcap;
 	struct frame_wait *w;
 	size_t nw, wcap;
+	int64_t bmax, wmax;       /* the longest record and wait: a sweep from a time starts
+				   * that much earlier */
 	char **names;             /* by frame id */
 	size_t nnames;
 };
@@ -468,12 +470,48 @@ static int wait_order(const void *a, const void *b)
 static int load_evidence_sorted(struct frame_evidence *e, struct bt_db *db, int64_t tid, struct bt_err *err)
 {
 	int rc = load_evidence(e, db, tid, err);
+	size_t i;
 
 	if (e->nb)
 		qsort(e->b, e->nb, sizeof *e->b, block_order);
 	if (e->nw)
 		qsort(e->w, e->nw, sizeof *e->w, wait_order);
+	for (i = 0; i < e->nb; i++)
+		e->bmax = e->b[i].end - e->b[i].ts > e->bmax ? e->b[i].end - e->b[i].ts : e->bmax;
+	for (i = 0; i < e->nw; i++)
+		e->wmax = e->w[i].end - e->w[i].ts > e->wmax ? e->w[i].end - e->w[i].ts : e->wmax;
 	return rc;
+}
+
+/* The first record, and the first wait, that can reach into [t, ...). */
+static size_t first_block(const struct frame_evidence *e, int64_t t)
+{
+	size_t lo = 0, hi = e->nb;
+
+	t = bt_sat_add(t, -e->bmax);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->b[mid].ts < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static size_t first_wait(const struct frame_evidence *e, int64_t t)
+{
+	size_t lo = 0, hi = e->nw;
+
+	t = bt_sat_add(t, -e->wmax);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->w[mid].ts < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 static void evidence_release(struct frame_evidence *e)
@@ -524,17 +562,10 @@ static int by_ns_desc(const void *a, const void *b)
 static const char *behind_what(const struct frame_evidence *e, const struct bt_late_msg *m)
 {
 	int64_t by[BT_BLOCK__COUNT] = { 0 }, most = 0, ts = m->ts, end = m->end;
-	size_t lo = 0, hi = e->nb, i;
+	size_t i;
 	int k, kind = -1;
 
-	while (lo < hi) {   /* the first record that began in it */
-		size_t mid = lo + (hi - lo) / 2;
-		if (e->b[mid].ts < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < e->nb && e->b[i].ts < end; i++)
+	for (i = first_block(e, ts); i < e->nb && e->b[i].ts < end; i++)
 		by[e->b[i].kind] = bt_sat_add(by[e->b[i].kind], overlap(e->b[i].ts, e->b[i].end, ts, end));
 	for (k = 0; k < BT_BLOCK__COUNT; k++)
 		if (by[k] > most)
@@ -559,9 +590,9 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 	for (k = 0; a && k < TOP; k++)
 		if (a->cns[k] >= CAUSE_MIN && a->cframe[k] && a->cframe[k] < e->nnames && e->names[a->cframe[k]])
 			it[n++] = (struct cause_item){ a->cns[k], METHOD, e->names[a->cframe[k]], 0 };
-	for (i = 0; i < e->nb; i++)
+	for (i = first_block(e, ts); i < e->nb && e->b[i].ts < end; i++)
 		by[e->b[i].kind] += overlap(e->b[i].ts, e->b[i].end, ts, end);
-	for (i = 0; i < e->nw; i++) {
+	for (i = first_wait(e, ts); i < e->nw && e->w[i].ts < end; i++) {
 		int64_t o = overlap(e->w[i].ts, e->w[i].end, ts, end);
 		int kw = e->w[i].kind;   /* < 0: a kernel sleep, no kind of ours */
 		if (kw >= 0 && o > wl[kw] && e->w[i].holder)

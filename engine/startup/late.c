@@ -14,20 +14,18 @@
 				  * still ran before it (a start is placed ~50 us off) */
 
 struct msg_owner { int64_t msg_id, ns; uint32_t frame; };
+struct msg_sum { int64_t own, self; };
 struct msg_span { int64_t msg_id, ts, end; };
 
 struct bt_late {
-	int64_t *own;             /* by frame id: time the app method owned in the message at hand */
-	size_t ocap;
-	int64_t *self;            /* by frame id: self time in the message at hand */
+	struct msg_sum *sum;      /* by frame id, in the message at hand: the time the app method
+				   * owned, and its self time */
 	size_t scap;
 	uint32_t *touched;        /* the ids with a sum, to reset */
 	size_t nt, tcap;
 	int64_t msg;              /* the message at hand, or 0 */
 	int64_t pass[MAX_DEPTH + 2];   /* by depth: ended slices' time no app method owns yet,
 					* for their parent one level up */
-	int64_t child_block[MAX_DEPTH + 2];   /* by depth: the blocked time of the slices ended
-					       * there since their parent (its children's) */
 	struct msg_owner *owner;  /* by message, sorted at load */
 	size_t nowner, owcap;
 	struct msg_span *m;       /* the stored messages by end */
@@ -43,22 +41,22 @@ void bt_late_free(struct bt_late *l)
 {
 	if (!l)
 		return;
-	free(l->own);
-	free(l->self);
+	free(l->sum);
 	free(l->touched);
 	free(l->owner);
 	free(l->m);
 	free(l);
 }
 
-static void touch(struct bt_late *l, uint32_t id)
+static struct msg_sum *sum_of(struct bt_late *l, uint32_t id)
 {
-	l->own = bt_grow_zero(l->own, sizeof *l->own, &l->ocap, (size_t)id);
-	l->self = bt_grow_zero(l->self, sizeof *l->self, &l->scap, (size_t)id);
-	if (!l->own[id] && !l->self[id]) {
+	if (id >= l->scap)
+		l->sum = bt_grow_zero(l->sum, sizeof *l->sum, &l->scap, (size_t)id);
+	if (!l->sum[id].own && !l->sum[id].self) {
 		BT_GROW(l->touched, l->nt + 1, l->tcap);
 		l->touched[l->nt++] = id;
 	}
+	return &l->sum[id];
 }
 
 /* The message at hand's owner: the app method that owned the most of its
@@ -70,18 +68,19 @@ static void end_message(struct bt_late *l)
 
 	for (i = 0; i < l->nt; i++) {
 		uint32_t id = l->touched[i];
-		if (l->own[id] > 0 && (!app || l->own[id] > l->own[app] || (l->own[id] == l->own[app] && id < app)))
+		const struct msg_sum *x = &l->sum[id];
+		if (x->own > 0 && (!app || x->own > l->sum[app].own || (x->own == l->sum[app].own && id < app)))
 			app = id;
-		if (l->self[id] > 0 && (!any || l->self[id] > l->self[any] || (l->self[id] == l->self[any] && id < any)))
+		if (x->self > 0 && (!any || x->self > l->sum[any].self || (x->self == l->sum[any].self && id < any)))
 			any = id;
 	}
 	if (l->msg && (app || any)) {
 		BT_GROW(l->owner, l->nowner + 1, l->owcap);
-		l->owner[l->nowner++] = app ? (struct msg_owner){ l->msg, l->own[app], app }
-					    : (struct msg_owner){ l->msg, l->self[any], any };
+		l->owner[l->nowner++] = app ? (struct msg_owner){ l->msg, l->sum[app].own, app }
+					    : (struct msg_owner){ l->msg, l->sum[any].self, any };
 	}
 	for (i = 0; i < l->nt; i++)
-		l->own[l->touched[i]] = l->self[l->touched[i]] = 0;
+		l->sum[l->touched[i]] = (struct msg_sum){ 0, 0 };
 	l->nt = 0;
 	l->msg = 0;
 }
@@ -91,19 +90,13 @@ static int depth_of(int64_t d)
 	return d < 0 ? 0 : d > MAX_DEPTH ? MAX_DEPTH : (int)d;
 }
 
-void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int is_app)
+void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int is_app)
 {
 	int d = depth_of(s->depth);
-	int64_t block = s->block_dur - l->child_block[d + 1];   /* its own blocked time: the
-								 * blocking is named by kind */
-	int64_t self = s->self_dur - (block > 0 ? block : 0);
-	int64_t up;
-
-	l->child_block[d + 1] = 0;
-	l->child_block[d] = bt_sat_add(l->child_block[d], s->block_dur);
-	self = self > 0 ? self : 0;
-	up = bt_sat_add(self, l->pass[d + 1]);   /* its own and its children's unowned time */
+	int64_t self = run > 0 ? run : 0;
+	int64_t up = bt_sat_add(self, l->pass[d + 1]);   /* its own and its children's unowned time */
 	int work = !s->idle && s->frame_id > 0 && s->frame_id < UINT32_MAX;
+	struct msg_sum *x;
 
 	l->pass[d + 1] = 0;
 	if (!work || !s->msg_id)
@@ -112,12 +105,21 @@ void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int is_app)
 		end_message(l);
 		l->msg = s->msg_id;
 	}
-	touch(l, (uint32_t)s->frame_id);
-	l->self[s->frame_id] = bt_sat_add(l->self[s->frame_id], self);
+	x = sum_of(l, (uint32_t)s->frame_id);
+	x->self = bt_sat_add(x->self, self);
 	if (is_app)
-		l->own[s->frame_id] = bt_sat_add(l->own[s->frame_id], up);
+		x->own = bt_sat_add(x->own, up);
 	else
 		l->pass[d] = bt_sat_add(l->pass[d], up);
+}
+
+static int by_end(const void *a, const void *b)
+{
+	const struct msg_span *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return (x->msg_id > y->msg_id) - (x->msg_id < y->msg_id);
 }
 
 static int by_msg(const void *a, const void *b)
@@ -130,12 +132,15 @@ static int by_msg(const void *a, const void *b)
 int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
-	size_t cap = 0;
-	int rc;
+	size_t cap = 0, i;
+	int rc, sorted = 1;
 
 	end_message(l);
-	if (l->nowner)
+	for (i = 1; i < l->nowner && sorted; i++)   /* in time order, ids rise */
+		sorted = l->owner[i - 1].msg_id < l->owner[i].msg_id;
+	if (!sorted)
 		qsort(l->owner, l->nowner, sizeof *l->owner, by_msg);
+	sorted = 1;
 	if (bt_rows_open(&r, db, BT_SQL_UI_FRAMES_MESSAGES, err))
 		return err->code;
 	bt_rows_bind_int(r, 1, tid);
@@ -146,6 +151,10 @@ int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err
 		l->m[l->nm++].end = bt_rows_int(r, 2);
 	}
 	bt_rows_close(r);
+	for (i = 1; i < l->nm && sorted; i++)   /* one thread's messages end in their order */
+		sorted = by_end(&l->m[i - 1], &l->m[i]) <= 0;
+	if (!sorted)
+		qsort(l->m, l->nm, sizeof *l->m, by_end);
 	return rc < 0 ? err->code : BT_OK;
 }
 

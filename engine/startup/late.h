@@ -19,9 +19,11 @@ struct bt_late;
 struct bt_late *bt_late_new(void);
 void bt_late_free(struct bt_late *l);
 
-/* A main-thread slice, as slices end (children first); is_app: its
- * method is the app's (engine/db/appcode.h). */
-void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int is_app);
+/* A main-thread slice, as slices end (children first), with its self
+ * time not blocked (run: its own blocking records left out, the caller
+ * reads them by kind); is_app: its method is the app's
+ * (engine/db/appcode.h). */
+void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int is_app);
 
 /* The stored messages of thread tid, after every slice has come. */
 int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err *err);
