@@ -39,3 +39,55 @@ plant "an include by bare name" engine/db/diag.c '#include "db.h"' \
 	"includes \"db.h\", which is no path from the source root"
 plant "two report folders including each other" reports/xlsx/xlsx.h '#include "reports/compare/cmp_report.h"' \
 	"reports/compare and reports/xlsx include each other"
+
+# Calls, read from the built objects: the real objects pass (and are read),
+# and an object planted in a copy of them that calls across a boundary
+# fails the check, naming its source, the symbol and where it is defined.
+obj=$ROOT/$B
+out=$(sh tests/layering.sh . "$obj" 2>&1); rc=$?
+is "$rc" 0 "the objects' calls follow the layering"
+unlike "$out" "calls not checked" "the objects were read"
+like "$out" "known, issue 38: .*reports/report_startup.c calls bt_md_put" "the known exception is named"
+
+mkdir -p "$T/obj"   # a copy of the objects (links) with the plants added
+for d in engine importers reports lua gen; do cp -Rs "$obj/$d" "$T/obj/"; done
+n=0
+plant_call() {   # description object C pattern: an object compiled from C at
+	         # $T/obj/object; the check must name it with pattern
+	n=$((n + 1))
+	printf '%s\n' "$3" >"$T/plant$n.c"
+	${CC:-cc} -std=c11 -c -o "$T/obj/$2" "$T/plant$n.c" || echo "not ok - compiling $2"
+	eval "what_$n=\$1 pattern_$n=\$4"
+}
+plant_call "engine calling reports/" engine/db/plant.o \
+	'void bt_md_put(void *out, const char *s); void bt_plant(void); void bt_plant(void) { bt_md_put(0, ""); }' \
+	"engine/db/plant.c: engine outside engine/cli calls bt_md_put \(reports/text/rep_md.c\)"
+plant_call "a lower engine layer calling a higher one" engine/db/plant2.o \
+	'int bt_slicer_run(void *s, const void *sink, void *err); int bt_plant2(void); int bt_plant2(void) { return bt_slicer_run(0, 0, 0); }' \
+	"engine/db/plant2.c: engine/db calls bt_slicer_run \(engine/recon/slice.c\) of the same or a higher layer \(engine/recon\)"
+plant_call "an importer using reports/' data" importers/android/plant.o \
+	'extern const char bt_cmp_legend[]; const char *bt_plant(void); const char *bt_plant(void) { return bt_cmp_legend; }' \
+	"importers/android/plant.c: an importer uses bt_cmp_legend \(reports/compare/"
+plant_call "an importer calling lua/" importers/plant.o \
+	'int bt_api_open(void *L); int bt_plant(void); int bt_plant(void) { return bt_api_open(0); }' \
+	"importers/plant.c: an importer calls bt_api_open \(lua/api.c\)"
+plant_call "one importer calling another" importers/ios/plant.o \
+	'void bt_amap_init(void *m); void bt_plant(void); void bt_plant(void) { bt_amap_init(0); }' \
+	"importers/ios/plant.c: one importer calls another's bt_amap_init \(importers/android/"
+plant_call "two engine folders calling each other" engine/base/plant.o \
+	'void bt_feed_free(void *f); void bt_plant(void); void bt_plant(void) { bt_feed_free(0); }' \
+	"engine/base and engine/recon call each other \(engine/base/plant.c calls bt_feed_free"
+out=$(sh tests/layering.sh . "$T/obj" 2>&1); rc=$?
+is "$rc" 1 "the planted calls fail the check"
+i=1
+while [ $i -le $n ]; do
+	eval "like \"\$out\" \"\$pattern_$i\" \"planted call: \$what_$i is named\""
+	i=$((i + 1))
+done
+is "$(printf '%s\n' "$out" | grep '^layering: ' | grep -v '^layering: known, ' | grep -vc 'plant[0-9]*\.c')" 0 "... and nothing but the plants"
+rm "$T/obj/engine/db/plant.o" "$T/obj/engine/db/plant2.o" "$T/obj/importers/android/plant.o" \
+	"$T/obj/importers/plant.o" "$T/obj/importers/ios/plant.o" "$T/obj/engine/base/plant.o" \
+	"$T/obj/reports/report_startup.o"
+out=$(sh tests/layering.sh . "$T/obj" 2>&1); rc=$?
+is "$rc" 1 "a known exception that no longer occurs fails the check"
+like "$out" "known exception \"reports and reports/text calls\" no longer occurs" "... naming it"
