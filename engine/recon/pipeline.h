@@ -80,7 +80,9 @@ struct bt_pipeline {
  * Run pl into db (new and empty) in one transaction, counting the
  * input's oddities in diag. Without keep, the samples and stack nodes stay
  * in memory and the slices are made again only if something reads the
- * slices table (db.h's bt_db_defer_slices). On error nothing is kept.
+ * slices table (db.h's bt_db_defer_slices). On error the database is left
+ * part-written (its journal is off: no rollback undoes the importer's
+ * writes) and must not be published; the caller discards it.
  */
 int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_diag *diag,
 		    struct bt_err *err);

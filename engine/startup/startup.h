@@ -41,7 +41,9 @@ void bt_startup_exact(struct bt_startup *st, int exact);
 /* The main thread's tid, for the caller's filter. */
 int64_t bt_startup_tid(const struct bt_startup *st);
 
-/* A slice of the main thread ended (any order within the thread). */
+/* A slice of the main thread ended: slices come as they end (children
+ * first, in time order), as the slicer emits them; the first frame counts
+ * only once the launch before it has been seen. */
 void bt_startup_add(struct bt_startup *st, const struct bt_slice *s);
 
 /* Find the start in what was added and write its tables (none when no
