@@ -7,8 +7,10 @@
 # the window_methods table), not over whole captures of other lengths:
 #   - 60 comparisons of 5 short against 5 long runs, and 60 the other
 #     way, exit 3 no more often than 60 comparisons of short runs alone do,
-#     give or take 2 (this build's same-length rate is 1 to 3 in 100; over
-#     500 draws: 1.8 % short, 0.2 % long, 1.6 % and 1.2 % across lengths);
+#     give or take 2 (this build's same-length rate is 1 to 3 in 100 on
+#     these 10 runs; drawn from pools of 60 runs a length, 0.8 % short,
+#     0.2 % long, 0.8 % and 0.7 % across lengths, and 10 + 10 0, 1.0 and
+#     0 %: docs/compare.md);
 #     the same reports without their windows fail in most of 10 (before:
 #     every one);
 #   - all 10 short against all 10 long: unchanged, over the first 256;
