@@ -26,6 +26,8 @@
 #define PHASE_LEAD 150000LL      /* the tick: this long before the on-time starts (a sampled start
 				  * is placed ~50 us off its true one) */
 #define CAUSE_MIN 1000000LL      /* a cause shorter than 1 ms is not named */
+#define VSYNC_POST 1000000LL     /* the frame's message begins this soon after the vsync's
+				  * callback (placed by the samples around them) */
 #define START_SLACK 1000000LL    /* a sampled frame start this far before the vsync it could
 				  * have had at the earliest is misplaced, not early */
 #define PERIOD_MIN 2000000LL     /* a timeline's period: 500 Hz .. 10 Hz */
@@ -84,6 +86,8 @@ struct bt_frames {
 	int64_t child_block[MAX_DEPTH + 2];   /* by depth: the blocked time of the slices
 					       * ended there since their parent (its children's) */
 	struct bt_late *late;     /* what a late frame waited behind */
+	struct vsync_cb { int64_t ts, end; } *vs;   /* the vsync's callbacks (onVsync) */
+	size_t nvs, vcap;
 };
 
 struct bt_frames *bt_frames_new(void)
@@ -106,6 +110,7 @@ void bt_frames_free(struct bt_frames *f)
 	free(f->all);
 	free(f->touched);
 	bt_late_free(f->late);
+	free(f->vs);
 	free(f);
 }
 
@@ -242,13 +247,17 @@ static int64_t own_block(struct bt_frames *f, const struct bt_slice *s)
 	return own > 0 ? own : 0;
 }
 
-void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame, int is_app)
+void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, int is_app)
 {
 	int64_t run = s->self_dur - own_block(f, s);   /* its self time not blocked: the blocking
 							* is named by kind */
 
 	bt_late_slice(f->late, s, run, is_app);
-	if (is_frame) {
+	if (role == BT_FRAMES_VSYNC) {
+		BT_GROW(f->vs, f->nvs + 1, f->vcap);
+		f->vs[f->nvs++] = (struct vsync_cb){ s->ts, bt_sat_add(s->ts, s->dur) };
+	}
+	if (role == BT_FRAMES_UI) {
 		close_frame(f, s, run);
 		return;
 	}
@@ -785,6 +794,37 @@ static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, in
 	}
 }
 
+/*
+ * The frames a sampled trace shows no slice of: the vsync's callback in
+ * the main thread's poll posts the frame's message at the front of the
+ * queue, so the message that begins right after a callback (within
+ * VSYNC_POST) is its frame when no frame's slice begins between them: a
+ * frame shorter than the sampling interval often has no sample of its
+ * own. It takes the message's span. ui (sorted, *n of them) grows by
+ * those, sorted again.
+ */
+static struct bt_dframe *unsampled_frames(const struct bt_frames *f, struct bt_dframe *ui, size_t *n)
+{
+	size_t i, j = 0, m = *n, cap = *n;
+	uint32_t name = ui[0].frame;   /* the frames' method, for the rows' sake */
+
+	for (i = 0; i < f->nvs; i++) {
+		int64_t ts, end;
+		if (!bt_late_after(f->late, f->vs[i].ts, &ts, &end) || ts > bt_sat_add(f->vs[i].end, VSYNC_POST))
+			continue;
+		while (j < *n && ui[j].ts < f->vs[i].ts)
+			j++;
+		if (j < *n && ui[j].ts < end)
+			continue;   /* the frame was sampled */
+		BT_GROW(ui, m + 1, cap);
+		ui[m++] = (struct bt_dframe){ ts, end - ts, -1, name };
+	}
+	if (m > *n)
+		qsort(ui, m, sizeof *ui, by_ts);
+	*n = m;
+	return ui;
+}
+
 /* A frame timeline's expected frames by token (ascending). */
 struct expected_frame { int64_t token, ts, dur; };
 
@@ -843,8 +883,8 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct frame_evidence e;
 	struct frame_sums sums;
 	struct expected_frame *xv = NULL;
-	int64_t period, phase, njank = 0, *start, *till;
-	size_t i, nx = 0;
+	int64_t period, phase, njank = 0, *start = NULL, *till = NULL;
+	size_t i, n = d->nui, nx = 0;
 	int rc;
 
 	if (!d->nui)
@@ -854,26 +894,28 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	memset(&e, 0, sizeof e);
 	memset(&sums, 0, sizeof sums);
 	bt_strmap_init(&sums.held);
-	ui = bt_xcalloc(d->nui, sizeof *ui);
-	memcpy(ui, d->ui, d->nui * sizeof *ui);
-	qsort(ui, d->nui, sizeof *ui, by_ts);
+	ui = bt_xcalloc(n, sizeof *ui);
+	memcpy(ui, d->ui, n * sizeof *ui);
+	qsort(ui, n, sizeof *ui, by_ts);
 	if ((rc = timeline_period(db, &period, err)) == BT_OK && !period)
-		period = cadence_period(ui, d->nui);
-	phase = rc ? 0 : grid_phase(ui, d->nui, period);
+		period = cadence_period(ui, n);
+	phase = rc ? 0 : grid_phase(ui, n, period);
 	if (!rc)
 		rc = load_expected(db, &xv, &nx, err);
-	start = bt_xcalloc(d->nui, sizeof *start);
-	till = bt_xcalloc(d->nui, sizeof *till);
-	if (!rc)
-		vsync_starts(ui, d->nui, phase, period, start, till);
-	if (!rc && (nx || !f || !f->idle_any))   /* a timeline, or exact slices: as they are */
-		for (i = 0; i < d->nui; i++)
-			start[i] = ui[i].ts, till[i] = INT64_MIN;
 	if (!rc)
 		rc = load_evidence_sorted(&e, db, tid, err);
 	if (!rc && f)
 		rc = bt_late_load(f->late, db, tid, err);
-	for (i = 0; i < d->nui && !rc; i++) {
+	if (!rc && f && f->idle_any && !nx)   /* a sampled trace: frames that ran unsampled */
+		ui = unsampled_frames(f, ui, &n);
+	start = bt_xcalloc(n, sizeof *start);
+	till = bt_xcalloc(n, sizeof *till);
+	if (!rc)
+		vsync_starts(ui, n, phase, period, start, till);
+	if (!rc && (nx || !f || !f->idle_any))   /* a timeline, or exact slices: as they are */
+		for (i = 0; i < n; i++)
+			start[i] = ui[i].ts, till[i] = INT64_MIN;
+	for (i = 0; i < n && !rc; i++) {
 		struct bt_display_hit hit;
 		int64_t exp, deadline, missed = 0;
 		char *cause = NULL;
@@ -916,7 +958,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	if (!rc)
 		rc = store_sums(&sums, f, tid, db, err);
 	if (!rc)
-		rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)d->nui, err);
+		rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)n, err);
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "ui_frames_janky", njank, err);
 	evidence_release(&e);

@@ -37,11 +37,16 @@ struct bt_frames;
 struct bt_frames *bt_frames_new(void);
 void bt_frames_free(struct bt_frames *f);
 
-/* A main-thread slice, as slices end (children first): a frame (is_frame)
- * sums the self time of the slices inside it by method, and for its cause
- * line by the innermost app method (is_app: the slice's method is the
- * app's, engine/db/appcode.h) that holds each. */
-void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int is_frame, int is_app);
+/* What a main-thread slice is to the frames. */
+enum { BT_FRAMES_UI = 1,      /* a UI frame (Choreographer.doFrame) */
+       BT_FRAMES_VSYNC = 2 }; /* the vsync's callback that posts one (onVsync) */
+
+/* A main-thread slice, as slices end (children first): a frame (role
+ * BT_FRAMES_UI) sums the self time of the slices inside it by method, and
+ * for its cause line by the innermost app method (is_app: the slice's
+ * method is the app's, engine/db/appcode.h) that holds each; a vsync's
+ * callback is kept for the frame its message ran (bt_frames_store). */
+void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, int is_app);
 
 /* The ui_frames, ui_frame_methods and ui_frame_blocking rows of the main
  * thread tid from d's frames and draws; nothing when d has no UI frame. */

@@ -195,3 +195,21 @@ int bt_late_behind(const struct bt_late *l, int64_t vsync, int64_t start, struct
 				     o ? o->ns : 0 };
 	return 1;
 }
+
+int bt_late_after(const struct bt_late *l, int64_t t, int64_t *ts, int64_t *end)
+{
+	size_t lo = 0, hi = l->nm;
+
+	while (lo < hi) {   /* by end is by start: one thread's messages do not overlap */
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->m[mid].ts < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == l->nm)
+		return 0;
+	*ts = l->m[lo].ts;
+	*end = l->m[lo].end;
+	return 1;
+}

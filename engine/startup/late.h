@@ -38,4 +38,8 @@ struct bt_late_msg {
  * behind into *out: 1, else 0 (none ended between them). */
 int bt_late_behind(const struct bt_late *l, int64_t vsync, int64_t start, struct bt_late_msg *out);
 
+/* The first stored message that begins at or after t: 1 with its span,
+ * else 0. */
+int bt_late_after(const struct bt_late *l, int64_t t, int64_t *ts, int64_t *end);
+
 #endif

@@ -39,6 +39,10 @@ enum phase {
  * thread (the prefix matches DrawFrame N and API 32's DrawFrames N). */
 #define ROLE_DRAW (PH__COUNT + 1)
 #define DRAW_PREFIX "DrawFrame"
+/* And the vsync's callback in the main thread's poll, which posts the
+ * frame's message (ui_frames: a frame that ran unsampled after it). */
+#define ROLE_VSYNC (PH__COUNT + 2)
+#define VSYNC_PART " android.view.Choreographer$FrameDisplayEventReceiver.onVsync("
 
 static const char *const phase_name[PH__COUNT] = {
 	"bind_application", "content_providers", "application_create", "activity_launch",
@@ -127,6 +131,8 @@ static int role_of(const char *name)
 		if (marks[i].prefix ? !strncmp(name, marks[i].part, len) : strstr(name, marks[i].part) != NULL)
 			return 1 + (int)marks[i].ph;
 	}
+	if (name && strstr(name, VSYNC_PART))
+		return ROLE_VSYNC;
 	return name && !strncmp(name, DRAW_PREFIX, sizeof DRAW_PREFIX - 1) ? ROLE_DRAW : 0;
 }
 
@@ -148,7 +154,7 @@ static int add_frame(struct bt_startup *st, int64_t id, const char *name, size_t
 	st->names[id] = bt_xstrdup(name);
 	if ((size_t)id >= st->nframes)
 		st->nframes = (size_t)id + 1;
-	return r != ROLE_DRAW;   /* a draw alone marks no start */
+	return r != ROLE_DRAW && r != ROLE_VSYNC;   /* a draw or a vsync alone marks no start */
 }
 
 static struct bt_startup *startup_new(int64_t tid)
@@ -307,9 +313,9 @@ void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
 	}
 	if (!st->have_first || s->ts < st->first_ts)
 		st->first_ts = s->ts, st->have_first = 1;
-	bt_frames_slice(st->frames, s, ph == 1 + PH_FRAME,
+	bt_frames_slice(st->frames, s, ph == 1 + PH_FRAME ? BT_FRAMES_UI : ph == ROLE_VSYNC ? BT_FRAMES_VSYNC : 0,
 			s->frame_id > 0 && (size_t)s->frame_id < st->acap && st->app[s->frame_id]);
-	if (ph == ROLE_DRAW)
+	if (ph == ROLE_DRAW || ph == ROLE_VSYNC)
 		ph = 0;
 	if (ph)
 		note(st, s, ph - 1);
