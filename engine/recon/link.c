@@ -172,13 +172,9 @@ static int link_android(const struct bt_capture *cap, struct bt_db *db, int64_t 
 int bt_link_run(const struct bt_capture *cap, struct bt_db *db, struct bt_diag *diag,
 		struct bt_err *err)
 {
-	char format[64];
 	int64_t main_tid, version;
 
-	if (bt_db_meta_text(db, "format", format, sizeof format, err) ||
-	    bt_db_meta_int(db, "version", 0, &version, err) || bt_db_main_tid(db, &main_tid, err))
+	if (bt_db_meta_int(db, "version", 0, &version, err) || bt_db_main_tid(db, &main_tid, err))
 		return err->code;
-	if (!strcmp(format, "android-sampling"))
-		return link_android(cap, db, main_tid, version, diag, err);
-	return BT_OK;
+	return link_android(cap, db, main_tid, version, diag, err);
 }

@@ -33,8 +33,10 @@ void bt_link_match(const struct bt_wait *waits, size_t nwaits, struct bt_wake *w
 
 struct bt_capture;
 
-/* Fill blocking_edges for a freshly imported trace from its captured
- * samples, counting unlinked waits and orphan wakers in diag. */
+/* Fill blocking_edges for a freshly imported trace whose samples hold
+ * waits and their wakers' records (BT_BRINGS_WAKERS: a btrace 3.0 dump)
+ * from its captured samples, counting unlinked waits and orphan wakers in
+ * diag. */
 int bt_link_run(const struct bt_capture *cap, struct bt_db *db, struct bt_diag *diag,
 		struct bt_err *err);
 
