@@ -48,3 +48,28 @@ int bt_importer_find(const char *path, const struct bt_importer **out, struct bt
 			  "unrecognised input '%s': bytes %02x %02x %02x %02x at offset 0 match no supported format",
 			  path, head[0], head[1], head[2], head[3]);
 }
+
+const struct bt_importer *bt_importer_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_IMPORTERS; i++)
+		if (name && !strcmp(importers[i]->name, name))
+			return importers[i];
+	return NULL;
+}
+
+void bt_importer_nouns(unsigned flag, int with, struct bt_buf *b)
+{
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < N_IMPORTERS; i++)
+		n += ((importers[i]->brings & flag) != 0) == (with != 0);
+	for (i = 0; i < N_IMPORTERS; i++) {
+		if (((importers[i]->brings & flag) != 0) != (with != 0))
+			continue;
+		k++;
+		bt_buf_adds(b, k == 1 ? "" : k == n ? " or " : ", ");
+		bt_buf_adds(b, importers[i]->noun);
+	}
+}

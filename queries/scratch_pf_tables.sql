@@ -1,15 +1,9 @@
 -- scratch_pf_tables: what the Perfetto importer keeps aside in the trace
--- database's temp schema while it pairs slices (importers/pf_int.h): the
--- notifies and unparks that may end waits and parks, monitor waits with
--- the method their owner locked in and the ends of that method's slices
--- (releases), flow ends and waits no one ended.
-CREATE TEMP TABLE pf_notify (
-	kind TEXT NOT NULL,      -- the kind of wait it may end: 'wait' (a notify), 'park' (an unpark)
-	obj  INTEGER NOT NULL,
-	tid  INTEGER NOT NULL,
-	ts   INTEGER NOT NULL
-);
-CREATE INDEX temp.pf_notify_obj ON pf_notify(kind, obj, ts);
+-- database's temp schema while it pairs slices (importers/pf_int.h):
+-- monitor waits with the method their owner locked in and the ends of that
+-- method's slices (releases), flow ends and waits no one ended. (The
+-- notifies and unparks that may end waits and parks are kept in memory
+-- for engine/recon/link.c's bt_link_waits.)
 CREATE TEMP TABLE pf_monitor_at (
 	tid   INTEGER NOT NULL,   -- the waiter's
 	ts    INTEGER NOT NULL,   -- the wait's begin

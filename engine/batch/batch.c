@@ -221,12 +221,17 @@ static int cmp_todo(const void *a, const void *b)
 }
 
 /* The worker's command line for item i: EXE analyze -q --format json -o
- * REPORT [--db DB] ARGS... -- PATH. bufs hold the paths. */
+ * REPORT [--db DB] ARGS... FORMAT_ARGS... -- PATH. bufs hold the paths. */
 static char **worker_argv(struct batch_run *r, size_t i, struct bt_buf bufs[2])
 {
 	const struct bt_batch_item *it = &r->items.v[i];
-	char **argv = bt_xcalloc((size_t)r->o->nargs + 16, sizeof *argv);
-	int n = 0, k;
+	const char *const *more = NULL;
+	char **argv;
+	int n = 0, k, nmore = 0;
+
+	if (r->o->format_args)
+		more = r->o->format_args(r->o->format_ctx, it->importer, &nmore);
+	argv = bt_xcalloc((size_t)r->o->nargs + (size_t)nmore + 16, sizeof *argv);
 
 	argv[n++] = (char *)r->o->exe;
 	argv[n++] = (char *)"analyze";
@@ -241,6 +246,8 @@ static char **worker_argv(struct batch_run *r, size_t i, struct bt_buf bufs[2])
 	}
 	for (k = 0; k < r->o->nargs; k++)
 		argv[n++] = (char *)r->o->args[k];
+	for (k = 0; k < nmore; k++)
+		argv[n++] = (char *)more[k];
 	argv[n++] = (char *)"--";
 	argv[n++] = it->path;
 	return argv;

@@ -19,6 +19,11 @@
  * not see importers/. */
 typedef const char *(*bt_batch_probe_fn)(const char *path, struct bt_buf *why, int *sidecar);
 
+/* More arguments for a worker on a file of format (the probe's name): the
+ * options that apply to that format, *n of them. The array is the
+ * callee's, valid until the next call; its strings until the batch ends. */
+typedef const char *const *(*bt_batch_args_fn)(void *ctx, const char *format, int *n);
+
 struct bt_batch_opts {
 	const char *outdir;         /* made if missing (its parent must exist) */
 	const char *exe;            /* the binary a worker runs as "EXE analyze ..." */
@@ -31,6 +36,8 @@ struct bt_batch_opts {
 	int timeout;                /* seconds a worker may run, then killed; 0: no limit */
 	int progress;               /* draw the progress line (a terminal, no -q) */
 	bt_batch_probe_fn probe;
+	bt_batch_args_fn format_args;   /* may be NULL: no more */
+	void *format_ctx;
 };
 
 /* What a run did, for the summary line. */

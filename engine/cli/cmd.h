@@ -19,12 +19,20 @@
  * temporary file until bt_db_publish) or into memory, every slice going
  * to taps too, and its diagnostics are printed to stderr unless o->quiet
  * or o->diag_later.
- * taps may be NULL. BT_EUSAGE when o->slice_policy is set for an input
- * whose slices are not reconstructed here (a trace database, a Perfetto
- * trace).
+ * taps may be NULL. BT_EUSAGE, before anything is read, when an option
+ * cannot apply to the input's format (what its importer brings: a
+ * --slice-policy for a trace with slices of its own, --process for one
+ * with one process, --mapping, --retrace, --symbols, --folded-metric cpu
+ * or offcpu for a format without what they need) or to a trace database.
  */
 int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const struct bt_taps *taps,
 		struct bt_db **out, struct bt_err *err);
+
+struct bt_importer;
+
+/* 0 when bt_cmd_load refuses option opt (its name, "--retrace") for an
+ * input imp reads, else 1. */
+int bt_cmd_applies(const struct bt_importer *imp, const char *opt);
 
 int bt_cmd_analyze(int argc, char **argv, struct bt_err *err);
 int bt_cmd_import(int argc, char **argv, struct bt_err *err);

@@ -58,22 +58,36 @@ static const char **worker_args(const struct bt_opts *o, int *n)
 		a[k++] = "--set";
 		a[k++] = o->sets[i];
 	}
-	if (o->retrace) {
-		a[k++] = "--retrace";
-		a[k++] = o->retrace;
-	}
-	if (o->symbols) {
-		a[k++] = "--symbols";
-		a[k++] = o->symbols;
-	}
-	if (o->slice_policy) {
-		a[k++] = "--slice-policy";
-		a[k++] = o->slice_policy;
-	}
 	if (o->strict)
 		a[k++] = "--strict";
 	*n = k;
 	return a;
+}
+
+/* The options of o that apply to a format, for its workers: a batch's
+ * --retrace, --symbols and --slice-policy go to the traces they apply to
+ * and pass the others by (one trace alone refuses them, bt_cmd_load). */
+struct format_args {
+	const struct bt_opts *o;
+	const char *v[6];
+};
+
+static const char *const *format_args(void *ctx, const char *format, int *n)
+{
+	struct format_args *fa = ctx;
+	const struct bt_importer *imp = bt_importer_named(format);
+	const char *opt[3] = { "--retrace", "--symbols", "--slice-policy" };
+	const char *val[3] = { fa->o->retrace, fa->o->symbols, fa->o->slice_policy };
+	int i, k = 0;
+
+	for (i = 0; i < 3; i++) {
+		if (val[i] && imp && bt_cmd_applies(imp, opt[i])) {
+			fa->v[k++] = opt[i];
+			fa->v[k++] = val[i];
+		}
+	}
+	*n = k;
+	return fa->v;
 }
 
 /* The files every worker reads, before the first starts: one missing
@@ -117,6 +131,7 @@ int bt_cmd_batch(int argc, char **argv, struct bt_err *err)
 	struct bt_opts o;
 	struct bt_batch_opts bo;
 	struct bt_batch_sum sum;
+	struct format_args fa;
 	const char **args = NULL;
 	char *exe = NULL, *outdir = NULL;
 	size_t n;
@@ -152,6 +167,9 @@ int bt_cmd_batch(int argc, char **argv, struct bt_err *err)
 	bo.timeout = o.timeout;
 	bo.progress = !o.quiet && isatty(2);
 	bo.probe = probe;
+	fa.o = &o;
+	bo.format_args = format_args;
+	bo.format_ctx = &fa;
 	rc = bt_batch_run(&bo, o.inputs, o.ninputs, &sum, err);
 	if ((!rc || rc == BT_EBATCH) && !o.quiet)
 		tell(&sum);

@@ -4,6 +4,7 @@
  * what the importer had to recover from. Progress goes to a terminal
  * stderr.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "engine/db/diag.h"
 #include "engine/recon/pipeline.h"
 #include "importers/importer.h"
+#include "reports/export/folded.h"
 #include "reports/text/grid.h"
 #include "reports/text/safe.h"
 
@@ -87,6 +89,81 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	return rc;
 }
 
+#define F(x) offsetof(struct bt_opts, x)
+
+/* The options only some formats can use (struct bt_importer's brings): an
+ * input whose format cannot is refused before anything is read, with
+ * "OPTION does not apply to 'INPUT': NOUN LACKS (only FORMATS HAVE)". */
+static const struct refusal {
+	const char *opt;
+	size_t field;      /* the option's value (a const char *) in struct bt_opts */
+	unsigned flag;     /* BT_BRINGS_*: the format must bring it, or (refused_with) must not */
+	int refused_with;
+	const char *lacks, *have;
+} refusals[] = {
+	{ "--slice-policy", F(slice_policy), BT_BRINGS_SLICES, 1, "brings its own slices, taken as it gives them",
+	  "is sliced from samples" },
+	{ "--process", F(process), BT_BRINGS_PROCESSES, 0, "holds one process", "holds several" },
+	{ "--mapping", F(mapping), BT_BRINGS_MAPPING, 0, "names its methods itself", "reads a mapping" },
+	{ "--retrace", F(retrace), BT_BRINGS_RETRACE, 0, "is not de-obfuscated here", "is" },
+	{ "--symbols", F(symbols), BT_BRINGS_ADDRESSES, 0, "names its frames itself", "has addresses to name" },
+};
+
+#define N_REFUSALS (sizeof refusals / sizeof refusals[0])
+
+static const char *opt_value(const struct bt_opts *o, const struct refusal *r)
+{
+	return *(const char *const *)((const char *)o + r->field);
+}
+
+int bt_cmd_applies(const struct bt_importer *imp, const char *opt)
+{
+	size_t i;
+
+	for (i = 0; i < N_REFUSALS; i++)
+		if (!strcmp(refusals[i].opt, opt))
+			return ((imp->brings & refusals[i].flag) != 0) != refusals[i].refused_with;
+	return 1;
+}
+
+/* BT_EUSAGE when an option cannot apply to input, read by imp. */
+static int refuse(const struct bt_opts *o, const char *input, const struct bt_importer *imp, struct bt_err *err)
+{
+	struct bt_buf those = BT_BUF_INIT;
+	int metric = bt_folded_metric_parse(o->folded_metric);
+	size_t i;
+
+	for (i = 0; i < N_REFUSALS; i++) {
+		const struct refusal *r = &refusals[i];
+		if (!opt_value(o, r) || ((imp->brings & r->flag) != 0) != r->refused_with)
+			continue;
+		bt_importer_nouns(r->flag, !r->refused_with, &those);
+		bt_err_set(err, BT_EUSAGE, "%s does not apply to '%s': %s %s (only %s %s)", r->opt, input,
+			   imp->noun, r->lacks, those.buf, r->have);
+		bt_buf_release(&those);
+		return err->code;
+	}
+	if (o->folded && (metric == BT_FOLDED_CPU || metric == BT_FOLDED_OFFCPU) && !(imp->brings & BT_BRINGS_CPU))
+		return bt_err_set(err, BT_EUSAGE, "--folded-metric %s does not apply to '%s': %s gives no CPU "
+				  "time (--folded-metric wall or alloc can)", o->folded_metric, input, imp->noun);
+	return BT_OK;
+}
+
+/* BT_EUSAGE when an option that shapes an import is given with a trace
+ * database, which keeps what it was imported with. */
+static int refuse_db(const struct bt_opts *o, const char *input, struct bt_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < N_REFUSALS; i++)
+		if (opt_value(o, &refusals[i]))
+			return bt_err_set(err, BT_EUSAGE, "%s does not apply to '%s': a trace database keeps %s it "
+					  "was imported with", refusals[i].opt, input,
+					  refusals[i].flag == BT_BRINGS_SLICES ? "the slices"
+					  : refusals[i].flag == BT_BRINGS_PROCESSES ? "the process" : "the names");
+	return BT_OK;
+}
+
 int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const struct bt_taps *taps,
 		struct bt_db **out, struct bt_err *err)
 {
@@ -99,23 +176,15 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 	if (bt_input_check(input, 1, err))   /* before anything opens it: a FIFO would block */
 		return err->code;
 	if (bt_db_is_trace_db(input)) {
-		if (o->slice_policy)
-			return bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': a trace "
-					  "database keeps the slices it was imported with", input);
-		if (o->process)
-			return bt_err_set(err, BT_EUSAGE, "--process does not apply to '%s': a trace "
-					  "database keeps the process it was imported with", input);
+		if (refuse_db(o, input, err))
+			return err->code;
 		rc = bt_db_open(&db, input, readonly, err);
 		if (!rc && taps && (taps->n || taps->stacks))
 			rc = bt_pipeline_replay(db, taps, err);
 	} else {
 		rc = bt_importer_find(input, &imp, err);
-		if (!rc && imp->slices_given && o->slice_policy)
-			rc = bt_err_set(err, BT_EUSAGE, "--slice-policy does not apply to '%s': %s are "
-					"taken as the trace gives them", input, imp->slices_given);
-		if (!rc && !imp->processes && o->process)
-			rc = bt_err_set(err, BT_EUSAGE, "--process does not apply to '%s': only a Perfetto "
-					"trace or a systrace holds several processes", input);
+		if (!rc)
+			rc = refuse(o, input, imp, err);
 		if (!rc)
 			rc = bt_db_create(&db, o->db, err);
 		if (!rc)

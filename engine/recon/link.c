@@ -10,6 +10,7 @@
 #include "engine/base/alloc.h"
 #include "engine/recon/capture.h"
 #include "engine/recon/link.h"
+#include "engine/db/rows.h"
 #include "engine/db/rtype.h"
 
 static int wake_cmp(const void *a, const void *b)
@@ -37,7 +38,7 @@ static size_t upper(const struct bt_wake *w, size_t lo, size_t hi, int64_t key, 
 }
 
 void bt_link_match(const struct bt_wait *waits, size_t nwaits, struct bt_wake *wakes,
-		   size_t nwakes, int within, long *match)
+		   size_t nwakes, int flags, long *match)
 {
 	size_t i, j;
 
@@ -45,14 +46,16 @@ void bt_link_match(const struct bt_wait *waits, size_t nwaits, struct bt_wake *w
 		qsort(wakes, nwakes, sizeof *wakes, wake_cmp);
 	for (i = 0; i < nwaits; i++) {
 		const struct bt_wait *w = &waits[i];
-		/* the last wake at or before (key, end) */
-		j = upper(wakes, 0, nwakes, w->key, w->end);
+		/* the last wake at or before (key, end), back past the waiter's own */
 		match[i] = -1;
-		if (j == 0 || wakes[j - 1].key != w->key)
-			continue;
-		if (within && wakes[j - 1].ts < w->ts)
-			continue;
-		match[i] = (long)(j - 1);
+		for (j = upper(wakes, 0, nwakes, w->key, w->end); j > 0 && wakes[j - 1].key == w->key; j--) {
+			if ((flags & BT_LINK_WITHIN) && wakes[j - 1].ts < w->ts)
+				break;
+			if (!(flags & BT_LINK_OTHER) || wakes[j - 1].tid != w->tid) {
+				match[i] = (long)(j - 1);
+				break;
+			}
+		}
 	}
 }
 
@@ -172,13 +175,96 @@ static int link_android(const struct bt_capture *cap, struct bt_db *db, int64_t 
 int bt_link_run(const struct bt_capture *cap, struct bt_db *db, struct bt_diag *diag,
 		struct bt_err *err)
 {
-	char format[64];
 	int64_t main_tid, version;
 
-	if (bt_db_meta_text(db, "format", format, sizeof format, err) ||
-	    bt_db_meta_int(db, "version", 0, &version, err) || bt_db_main_tid(db, &main_tid, err))
+	if (bt_db_meta_int(db, "version", 0, &version, err) || bt_db_main_tid(db, &main_tid, err))
 		return err->code;
-	if (!strcmp(format, "android-sampling"))
-		return link_android(cap, db, main_tid, version, diag, err);
-	return BT_OK;
+	return link_android(cap, db, main_tid, version, diag, err);
+}
+
+void bt_link_notes_init(struct bt_link_notes *n)
+{
+	memset(n, 0, sizeof *n);
+}
+
+void bt_link_notes_release(struct bt_link_notes *n)
+{
+	int k;
+
+	for (k = 0; k < BT_LINK_KINDS; k++)
+		free(n->v[k]);
+	bt_link_notes_init(n);
+}
+
+void bt_link_note(struct bt_link_notes *n, enum bt_link_kind kind, int64_t obj, int64_t tid, int64_t ts)
+{
+	struct bt_wake *w;
+
+	BT_GROW(n->v[kind], n->n[kind] + 1, n->cap[kind]);
+	w = &n->v[kind][n->n[kind]];
+	w->sample_id = (int64_t)n->n[kind]++;   /* the order noted: of two at one time, the later ends the wait */
+	w->tid = tid;
+	w->key = obj;
+	w->ts = ts;
+	w->node_id = 0;
+}
+
+/* Columns of link_open_waits.sql. */
+enum { W_ID, W_TID, W_KIND, W_OBJ, W_TS, W_DUR };
+
+/* The waits and parks without a waker (link_open_waits.sql), in id order. */
+static int open_waits(struct bt_db *db, struct bt_wait **out, size_t *n, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (bt_rows_open(&r, db, BT_SQL_LINK_OPEN_WAITS, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		struct bt_wait *w;
+		const char *kind = bt_rows_text(r, W_KIND, NULL);
+		BT_GROW(*out, *n + 1, cap);
+		w = &(*out)[(*n)++];
+		w->sample_id = bt_rows_int(r, W_ID);
+		w->tid = bt_rows_int(r, W_TID);
+		w->kind = kind && !strcmp(kind, "park") ? "park" : "wait";
+		w->key = bt_rows_int(r, W_OBJ);
+		w->ts = bt_rows_int(r, W_TS);
+		w->end = w->ts + bt_rows_int(r, W_DUR);
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+int bt_link_waits(struct bt_link_notes *n, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_wait *all = NULL, *w;
+	long *match = NULL;
+	size_t nall, i, k, nw;
+	int rc = BT_OK;
+
+	if (!n->n[BT_LINK_NOTIFY] && !n->n[BT_LINK_UNPARK])
+		return BT_OK;   /* nothing could end a wait */
+	if (open_waits(db, &all, &nall, err))
+		return err->code;
+	w = bt_xmalloc((nall ? nall : 1) * sizeof *w);
+	match = bt_xmalloc((nall ? nall : 1) * sizeof *match);
+	for (k = 0; k < BT_LINK_KINDS && !rc; k++) {
+		const char *kind = k == BT_LINK_NOTIFY ? "wait" : "park";
+		for (i = nw = 0; i < nall; i++)
+			if (!strcmp(all[i].kind, kind))
+				w[nw++] = all[i];
+		bt_link_match(w, nw, n->v[k], n->n[k], BT_LINK_WITHIN | BT_LINK_OTHER, match);
+		for (i = 0; i < nw && !rc; i++)
+			if (match[i] >= 0)
+				rc = bt_db_exec(db, BT_SQL_LINK_SET_WAKER, err, "iii", w[i].sample_id,
+						n->v[k][match[i]].tid, n->v[k][match[i]].ts);
+	}
+	free(all);
+	free(w);
+	free(match);
+	return rc;
 }

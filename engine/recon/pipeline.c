@@ -188,8 +188,8 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL, fill_thread };
 	int rc = bt_chain_new(&f.chain, cap, db, err);
 
-	if (!rc)
-		rc = bt_slicer_new(&sl, cap, db, pl->policy, err);
+	if (!rc && !(pl->imp->brings & BT_BRINGS_SLICES))
+		rc = bt_slicer_new(&sl, cap, db, pl->policy, (pl->imp->brings & BT_BRINGS_THROTTLE) != 0, err);
 	if (!rc && !sl)   /* no records: the chains have no methods */
 		rc = bt_chain_store(f.chain, db, err);
 	if (!rc && !pl->keep && sl)   /* no records (a Perfetto trace): the tables hold what the importer wrote */
@@ -266,7 +266,7 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 		rc = pl->imp->run(db, pl->input, &io, diag, err);
 	bt_alloc_doing("reconstructing the slices of", pl->input);
 	bt_progress_phase("reconstructing the slices");
-	if (!rc)
+	if (!rc && (pl->imp->brings & BT_BRINGS_WAKERS))
 		rc = bt_link_run(&cap, db, diag, err);
 	if (!rc)
 		rc = note_span(&cap, db, err);

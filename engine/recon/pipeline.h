@@ -49,17 +49,36 @@ struct bt_import_opts {
 				* (a scratch one may defer a trace's own, bt_feed_defer) */
 };
 
+/*
+ * What an input format brings (struct bt_importer's brings), so that the
+ * pipeline and the command line ask the importer instead of comparing it
+ * or its format's name, and refuse an option that cannot apply to it.
+ * "May" flags say what the format can hold; a trace of it may still lack
+ * it (a Perfetto trace without the scheduler's events has no CPU time).
+ */
+enum {
+	BT_BRINGS_SLICES = 1 << 0,     /* its own slices (a feed): none are reconstructed from samples
+					* (--slice-policy does not apply) */
+	BT_BRINGS_PROCESSES = 1 << 1,  /* may hold several processes, one of them analysed (--process) */
+	BT_BRINGS_CPU = 1 << 2,        /* may give its threads' CPU time; without it every slice's is
+					* unknown (--folded-metric cpu and offcpu do not apply) */
+	BT_BRINGS_WAKERS = 1 << 3,     /* its samples hold waits and the records of who ended them,
+					* linked by the pipeline (engine/recon/link.c) */
+	BT_BRINGS_THROTTLE = 1 << 4,   /* its samples were taken under a capture throttle, which the
+					* idle policy reads the gaps with (slice.c) */
+	BT_BRINGS_MAPPING = 1 << 5,    /* its method names are in a mapping file beside it (--mapping) */
+	BT_BRINGS_RETRACE = 1 << 6,    /* its Java names are de-obfuscated with a ProGuard/R8 mapping (--retrace) */
+	BT_BRINGS_ADDRESSES = 1 << 7   /* its frames are addresses an address map names (--symbols) */
+};
+
 /* An input format. Importers decode bytes into rows through
  * engine/db/db.h inside the pipeline's transaction (a trace with slices
  * of its own opens and closes them on a feed); they never query, print
  * or call Lua. */
 struct bt_importer {
-	const char *name;
-	/* NULL when the slices are reconstructed from samples, so that
-	 * --slice-policy chooses how; else whose slices the trace gives as they
-	 * are ("a Perfetto trace's"), for the refusal of the option. */
-	const char *slices_given;
-	int processes;   /* the input may hold several processes (--process) */
+	const char *name;   /* the format, as meta and the batch manifest give it */
+	const char *noun;   /* the format for people, with its article ("a Perfetto trace") */
+	unsigned brings;    /* BT_BRINGS_*: what the format brings */
 	/* 1 if this importer reads path. head holds the file's first n bytes,
 	 * or is NULL when path is a directory. */
 	int (*probe)(const char *path, const unsigned char *head, size_t n);

@@ -655,19 +655,16 @@ static void calibrate(struct bt_slicer *s)
 }
 
 int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *db,
-		  enum bt_slice_policy policy, struct bt_err *err)
+		  enum bt_slice_policy policy, int throttled, struct bt_err *err)
 {
 	struct bt_slicer *s;
-	char format[64];
 	int64_t version, start_ns, main_tid;
 	uint32_t synth[2];
 	size_t dcap = 0;
-	int rc;
 
 	*out = NULL;
-	rc = bt_db_meta_text(db, "format", format, sizeof format, err);
-	if (rc || (strcmp(format, "android-sampling") && strcmp(format, "ios-database")) || !cap->n)
-		return rc;
+	if (!cap->n)
+		return BT_OK;
 	s = bt_xcalloc(1, sizeof *s);
 	s->policy = policy;
 	if (bt_db_meta_int(db, "version", 0, &version, err) ||
@@ -692,7 +689,7 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 	cap->parent = cap->frame = NULL;
 	cap->n = cap->cap = cap->nnodes = cap->ncap = 0;
 	make_items(s);
-	if (policy == BT_SLICE_IDLE && !strcmp(format, "android-sampling"))
+	if (policy == BT_SLICE_IDLE && throttled)
 		calibrate(s);
 	*out = s;
 	return BT_OK;

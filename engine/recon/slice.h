@@ -70,11 +70,14 @@ struct bt_slice_sink {
  */
 struct bt_slicer;
 
-/* Prepare from the captured records, which the slicer takes over (the
- * capture is left empty). *out is NULL for a trace that brings its own
- * slices or has no records. Adds the synthetic frames to db. */
+/* Prepare from the captured records of a trace whose slices are
+ * reconstructed from samples, which the slicer takes over (the capture
+ * is left empty). *out is NULL when there are no records. throttled: the
+ * samples were taken under a capture throttle, which the idle policy
+ * calibrates its gaps with (BT_BRINGS_THROTTLE). Adds the synthetic
+ * frames to db. */
 int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *db,
-		  enum bt_slice_policy policy, struct bt_err *err);
+		  enum bt_slice_policy policy, int throttled, struct bt_err *err);
 
 /* Add the frames the runs so far needed beyond the trace's own (the
  * idle policy's "(idle)"), once. After a run, before names are read. */

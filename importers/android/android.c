@@ -615,5 +615,9 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return rc;
 }
 
-const struct bt_importer bt_imp_android = { .name = "android-sampling", .slices_given = NULL, .processes = 0,
-					.probe = probe, .run = run };
+const struct bt_importer bt_imp_android = {
+	.name = "android-sampling", .noun = "a btrace 3.0 sampling dump",
+	.brings = BT_BRINGS_CPU | BT_BRINGS_WAKERS | BT_BRINGS_THROTTLE | BT_BRINGS_MAPPING |
+		  BT_BRINGS_RETRACE,
+	.probe = probe, .run = run
+};

@@ -515,5 +515,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return bt_art_import_bytes(db, path, m.data ? m.data : empty, m.len, &m, o, diag, err);
 }
 
-const struct bt_importer bt_imp_art = { .name = "art-method-trace", .slices_given = "an ART method trace's calls", .processes = 0,
-					.probe = probe, .run = run };
+const struct bt_importer bt_imp_art = {
+	.name = "art-method-trace", .noun = "an ART method trace",
+	.brings = BT_BRINGS_SLICES | BT_BRINGS_CPU,
+	.probe = probe, .run = run
+};

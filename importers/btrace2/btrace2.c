@@ -537,5 +537,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return rc;
 }
 
-const struct bt_importer bt_imp_btrace2 = { .name = "btrace2", .slices_given = "a btrace 2.0 trace's calls", .processes = 0,
-					.probe = probe, .run = run };
+const struct bt_importer bt_imp_btrace2 = {
+	.name = "btrace2", .noun = "a btrace 2.0 trace",
+	.brings = BT_BRINGS_SLICES | BT_BRINGS_MAPPING,
+	.probe = probe, .run = run
+};

@@ -435,5 +435,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return rc;
 }
 
-const struct bt_importer bt_imp_ios = { .name = "ios-database", .slices_given = NULL, .processes = 0,
-					.probe = probe, .run = run };
+const struct bt_importer bt_imp_ios = {
+	.name = "ios-database", .noun = "an iOS database",
+	.brings = BT_BRINGS_CPU | BT_BRINGS_ADDRESSES,
+	.probe = probe, .run = run
+};

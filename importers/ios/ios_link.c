@@ -130,7 +130,7 @@ static int link_locks(const struct bt_ios_recs *r, struct bt_db *db, struct bt_d
 			k->node_id = x->node_id;
 		}
 	}
-	bt_link_match(waits, nw, wakes, nk, 1, match);
+	bt_link_match(waits, nw, wakes, nk, BT_LINK_WITHIN, match);
 	for (i = 0; i < nw && !rc; i++) {
 		const struct bt_wait *w = &waits[i];
 		const struct bt_wake *k = match[i] < 0 ? NULL : &wakes[match[i]];

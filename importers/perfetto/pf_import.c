@@ -274,7 +274,7 @@ static void starts_release(struct pf_starts *c)
  * edges to their owner's release; our arrows to edges. */
 static int pf_link(struct pf *p, struct bt_err *err)
 {
-	if (bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_WAITS, err) ||
+	if (bt_link_waits(&p->notes, p->db, err) ||
 	    bt_db_script(p->db, BT_SQL_SCRATCH_PF_LINK_RELEASES, err) ||
 	    bt_db_script(p->db, BT_SQL_SCRATCH_PF_FLOW_EDGES, err))
 		return err->code;
@@ -350,6 +350,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_map64_init(&threads, 64);
 	pf_kinds_init(&p);
 	pf_sched_init(&p);
+	bt_link_notes_init(&p.notes);
 	rc = load_types(&p, err);
 	pf_spill_open(&p, 0);
 	if (!rc)
@@ -405,6 +406,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	bt_spill_free(p.spill);
 	p.spill = NULL;
 	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);
+	bt_link_notes_release(&p.notes);
 	bt_map64_release(&threads);
 	pf_release(&p);
 	pf_samples_free(p.samples);
@@ -417,5 +419,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return rc;
 }
 
-const struct bt_importer bt_imp_perfetto = { .name = "perfetto", .slices_given = "a Perfetto trace's slices", .processes = 1,
-					.probe = probe, .run = run };
+const struct bt_importer bt_imp_perfetto = {
+	.name = "perfetto", .noun = "a Perfetto trace",
+	.brings = BT_BRINGS_SLICES | BT_BRINGS_PROCESSES | BT_BRINGS_CPU,
+	.probe = probe, .run = run
+};

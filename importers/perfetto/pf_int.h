@@ -16,6 +16,7 @@
 #include "engine/db/diag.h"
 #include "engine/base/fileio.h"
 #include "engine/recon/feed.h"
+#include "engine/recon/link.h"
 #include "engine/base/hash.h"
 #include "importers/importer.h"
 #include "importers/sched.h"
@@ -176,6 +177,7 @@ struct pf {
 	const char *path;
 	const struct bt_import_opts *o;
 	struct bt_diag *diag;
+	struct bt_link_notes notes;   /* the notifies and unparks, for the waits they ended (pf_link) */
 	/* tracks, by uuid */
 	struct pf_track *tracks;
 	size_t ntracks, tcap;

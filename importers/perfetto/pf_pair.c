@@ -322,9 +322,11 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 	case PF_MUTEX:   /* its own wait, inside a monitor's or not */
 		return wait_edge(db, s, "lock", f->value, err);
 	case PF_NOTIFY:
-		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "tiii", "wait", f->value, s->tid, s->ts);
+		bt_link_note(&r->p->notes, BT_LINK_NOTIFY, f->value, s->tid, s->ts);
+		return BT_OK;
 	case PF_UNPARK:
-		return bt_db_exec(db, BT_SQL_SCRATCH_PF_INSERT_NOTIFY, err, "tiii", "park", f->value, s->tid, s->ts);
+		bt_link_note(&r->p->notes, BT_LINK_UNPARK, f->value, s->tid, s->ts);
+		return BT_OK;
 	case PF_BINDER:
 		return bt_db_exec(db, BT_SQL_INSERT_BINDER, err, f->has_code ? "iiiissi" : "iiiissn", s->id, s->tid,
 				  s->ts, s->dur, f->name + f->iface_off, (size_t)f->iface_len,

@@ -479,5 +479,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	return rc;
 }
 
-const struct bt_importer bt_imp_systrace = { .name = "systrace", .slices_given = "a systrace's slices", .processes = 1,
-					.probe = probe, .run = run };
+const struct bt_importer bt_imp_systrace = {
+	.name = "systrace", .noun = "a systrace",
+	.brings = BT_BRINGS_SLICES | BT_BRINGS_PROCESSES | BT_BRINGS_CPU,
+	.probe = probe, .run = run
+};

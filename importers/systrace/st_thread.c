@@ -13,6 +13,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/db/rows.h"
+#include "engine/recon/link.h"
 #include "importers/systrace/st_int.h"
 
 #define MAX_DEPTH 512   /* deeper begins are dropped (and counted), as for Perfetto */
@@ -103,6 +104,7 @@ struct st_rep {
 	struct bt_feed *feed;
 	int64_t tid;
 	struct bt_sched sc;       /* the thread's states, running time and wakers */
+	struct bt_link_notes notes;   /* every thread's Object#notify markers, for the waits they ended */
 	/* open slices */
 	struct st_open *stack;
 	size_t n, cap;
@@ -138,9 +140,8 @@ static int begin(struct st_rep *r, int64_t ts, uint32_t frame, struct bt_err *er
 		s->deep++;
 		return BT_OK;
 	}
-	if (s->frame_type[frame] == T_NOTIFY && bt_db_exec(s->db, BT_SQL_SCRATCH_ST_INSERT_NOTIFY, err, "iii",
-							    s->frame_obj[frame], r->tid, ts))
-		return err->code;
+	if (s->frame_type[frame] == T_NOTIFY)
+		bt_link_note(&r->notes, BT_LINK_NOTIFY, s->frame_obj[frame], r->tid, ts);
 	memset(&sl, 0, sizeof sl);
 	sl.tid = r->tid;
 	sl.ts = ts;
@@ -281,10 +282,7 @@ int st_threads(struct st *s, struct bt_err *err)
 
 	memset(&r, 0, sizeof r);
 	r.s = s;
-	if (bt_db_script(s->db, BT_SQL_SCRATCH_ST_TABLES, err)) {
-		free(order);
-		return err->code;
-	}
+	bt_link_notes_init(&r.notes);
 	r.sc.db = s->db;
 	r.sc.waking = s->wakings > 0;
 	r.sc.caller = caller_name;
@@ -317,12 +315,11 @@ int st_threads(struct st *s, struct bt_err *err)
 	if (!rc)
 		rc = bt_sched_flush(&r.sc, err);
 	s->states += r.sc.states;
-	if (!rc)
-		rc = bt_db_script(s->db, BT_SQL_SCRATCH_ST_LINK_WAITS, err);
+	if (!rc)   /* an Object#wait no wakeup of the scheduler's ended: the notify that did */
+		rc = bt_link_waits(&r.notes, s->db, err);
+	bt_link_notes_release(&r.notes);
 	if (!rc)
 		rc = count_unlinked(s, err);
-	if (!rc)
-		rc = bt_db_script(s->db, BT_SQL_SCRATCH_ST_DROP, err);
 	if (!rc) {
 		rc = bt_feed_finish(r.feed, err);
 		r.feed = NULL;

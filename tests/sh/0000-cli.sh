@@ -74,7 +74,7 @@ like "$err" "error: --slice-policy does not apply to '.*moved.db': a trace datab
 "$BIN" query "$T/moved.db" "SELECT 1" --slice-policy midpoint >/dev/null 2>&1; is "$?" 2 "slice policy with a trace database (query): exit 2"
 "$BIN" -q "$ex" --perfetto "$T/ex.pb" >/dev/null
 err=$("$BIN" "$T/ex.pb" --slice-policy midpoint 2>&1); is "$?" 2 "slice policy with a Perfetto trace: exit 2"
-like "$err" "error: --slice-policy does not apply to '.*ex.pb': a Perfetto trace's slices are taken as the trace gives them" \
+like "$err" "error: --slice-policy does not apply to '.*ex.pb': a Perfetto trace brings its own slices, taken as it gives them \(only a btrace 3.0 sampling dump or an iOS database is sliced from samples\)" \
 	"slice policy with a Perfetto trace: message"
 "$BIN" import -q "$T/ex.pb" --slice-policy btrace -o "$T/pf.db" >/dev/null 2>&1; is "$?" 2 "slice policy with a Perfetto trace (import): exit 2"
 check "slice policy with a Perfetto trace (import): no database left" test ! -e "$T/pf.db"
@@ -83,10 +83,10 @@ check "slice policy with a Perfetto trace (import): no database left" test ! -e 
 # changes their slices, so none is accepted (it was, and changed nothing).
 python3 tests/fixtures/mkart.py "$T/m.trace" --seed 3 >/dev/null
 python3 tests/fixtures/mkbtrace2.py "$T/b2" --seed 3 >/dev/null
-for x in "m.trace:an ART method trace's calls" "b2:a btrace 2.0 trace's calls"; do
+for x in "m.trace:an ART method trace" "b2:a btrace 2.0 trace"; do
 	err=$("$BIN" import -q "$T/${x%%:*}" --slice-policy midpoint -o "$T/x.db" 2>&1)
 	is "$?" 2 "slice policy with ${x#*:}: exit 2"
-	like "$err" "error: --slice-policy does not apply to '.*${x%%:*}': ${x#*:} are taken as the trace gives them" \
+	like "$err" "error: --slice-policy does not apply to '.*${x%%:*}': ${x#*:} brings its own slices" \
 		"... saying why"
 	check "... and no database left" test ! -e "$T/x.db"
 	"$BIN" -q "$T/${x%%:*}" >/dev/null 2>&1; is "$?" 0 "... and without it, it loads"

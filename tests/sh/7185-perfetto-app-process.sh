@@ -94,7 +94,7 @@ is "$?" 2 "--process an unknown pid: exit 2"
 is "$?:$(cat "$T/x.err" | head -1)" "2:btrace-analyze: error: --process does not apply to '$T/cold.db': a trace database keeps the process it was imported with" \
 	"--process on a trace database: refused"
 "$BIN" import -q "$FIX/small" --process x -o "$T/x.db" 2>"$T/x.err"
-like "$?:$(head -1 "$T/x.err")" "^2:.*--process does not apply to .*only a Perfetto trace or a systrace holds several processes" \
+like "$?:$(head -1 "$T/x.err")" "^2:.*--process does not apply to .*: a btrace 3.0 sampling dump holds one process \(only a systrace or a Perfetto trace holds several\)" \
 	"--process on an Android dump: refused"
 
 # ---- the real warm start (API 32 system trace, 665 processes)

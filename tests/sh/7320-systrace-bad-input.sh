@@ -195,7 +195,7 @@ is "$(ls "$TMPDIR" | wc -l)" 0 "no temporary file left after all of it"
 # options that do not apply
 err=$("$BIN" "$f" --slice-policy btrace 2>&1 >/dev/null)
 is "$?" 2 "--slice-policy on a systrace: a usage error"
-like "$err" "error: --slice-policy does not apply to '.*': a systrace's slices are taken as the trace gives them" \
+like "$err" "error: --slice-policy does not apply to '.*': a systrace brings its own slices, taken as it gives them" \
 	"--slice-policy on a systrace: says why"
 
 # 600k async slices open at once, half of them ended in between: each
