@@ -118,7 +118,7 @@ static struct bt_db *trace(enum bt_slice_policy policy, struct bt_slicer **out)
 		rc = bt_db_insert_sample(db, &s, &err);
 	}
 	if (!rc)
-		rc = bt_slicer_new(out, &cap, db, policy, &err);
+		rc = bt_slicer_new(out, &cap, db, policy, 1, &err);   /* a btrace 3.0 dump: throttled */
 	if (rc)
 		printf("# %s\n", err.msg);
 	ok(!rc && *out, "the slicer takes the captured records");
