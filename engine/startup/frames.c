@@ -12,6 +12,7 @@
 #include "engine/base/alloc.h"
 #include "engine/base/hash.h"
 #include "engine/base/names.h"
+#include "engine/base/search.h"
 #include "engine/db/rows.h"
 #include "engine/profile/profile.h"
 #include "engine/startup/frames.h"
@@ -495,32 +496,12 @@ static int load_evidence_sorted(struct frame_evidence *e, struct bt_db *db, int6
 /* The first record, and the first wait, that can reach into [t, ...). */
 static size_t first_block(const struct frame_evidence *e, int64_t t)
 {
-	size_t lo = 0, hi = e->nb;
-
-	t = bt_sat_add(t, -e->bmax);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (e->b[mid].ts < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return bt_first_ge(e->b, e->nb, sizeof *e->b, offsetof(struct frame_block, ts), bt_sat_add(t, -e->bmax));
 }
 
 static size_t first_wait(const struct frame_evidence *e, int64_t t)
 {
-	size_t lo = 0, hi = e->nw;
-
-	t = bt_sat_add(t, -e->wmax);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (e->w[mid].ts < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return bt_first_ge(e->w, e->nw, sizeof *e->w, offsetof(struct frame_wait, ts), bt_sat_add(t, -e->wmax));
 }
 
 static void evidence_release(struct frame_evidence *e)
@@ -849,30 +830,16 @@ static int load_expected(struct bt_db *db, struct expected_frame **v, size_t *n,
 
 static const struct expected_frame *expected_of(const struct expected_frame *v, size_t n, int64_t token)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = bt_first_ge(v, n, sizeof *v, offsetof(struct expected_frame, token), token);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid].token < token)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return token >= 0 && lo < n && v[lo].token == token ? &v[lo] : NULL;
 }
 
 /* The frame's methods, found by its start (the frames came in order). */
 static const struct frame_methods *methods_of(const struct bt_frames *f, int64_t ts)
 {
-	size_t lo = 0, hi = f->n;
+	size_t lo = bt_first_ge(f->v, f->n, sizeof *f->v, offsetof(struct frame_methods, ts), ts);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (f->v[mid].ts < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < f->n && f->v[lo].ts == ts ? &f->v[lo] : NULL;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/search.h"
 #include "engine/db/rows.h"
 #include "engine/startup/late.h"
 
@@ -160,32 +161,20 @@ int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err
 
 static const struct msg_owner *owner_of(const struct bt_late *l, int64_t msg_id)
 {
-	size_t lo = 0, hi = l->nowner;
+	size_t lo = bt_first_ge(l->owner, l->nowner, sizeof *l->owner, offsetof(struct msg_owner, msg_id), msg_id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->owner[mid].msg_id < msg_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < l->nowner && l->owner[lo].msg_id == msg_id ? &l->owner[lo] : NULL;
 }
 
 int bt_late_behind(const struct bt_late *l, int64_t vsync, int64_t start, struct bt_late_msg *out)
 {
 	const struct msg_owner *o;
-	size_t lo = 0, hi = l->nm, i, best = SIZE_MAX;
+	size_t i, best = SIZE_MAX;
 	int64_t until = bt_sat_add(start, AHEAD);
 
-	while (lo < hi) {   /* the first message that ended after the vsync */
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->m[mid].end <= vsync)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < l->nm && l->m[i].end <= until; i++)
+	/* from the first message that ended after the vsync */
+	for (i = bt_first_ge(l->m, l->nm, sizeof *l->m, offsetof(struct msg_span, end), bt_sat_add(vsync, 1));
+	     i < l->nm && l->m[i].end <= until; i++)
 		if (best == SIZE_MAX || l->m[i].end - l->m[i].ts > l->m[best].end - l->m[best].ts)
 			best = i;
 	if (best == SIZE_MAX)
@@ -198,15 +187,9 @@ int bt_late_behind(const struct bt_late *l, int64_t vsync, int64_t start, struct
 
 int bt_late_after(const struct bt_late *l, int64_t t, int64_t *ts, int64_t *end)
 {
-	size_t lo = 0, hi = l->nm;
+	/* by end is by start: one thread's messages do not overlap */
+	size_t lo = bt_first_ge(l->m, l->nm, sizeof *l->m, offsetof(struct msg_span, ts), t);
 
-	while (lo < hi) {   /* by end is by start: one thread's messages do not overlap */
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->m[mid].ts < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == l->nm)
 		return 0;
 	*ts = l->m[lo].ts;
