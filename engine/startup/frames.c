@@ -522,6 +522,15 @@ static int64_t overlap(int64_t a, int64_t b, int64_t c, int64_t d)
 	return hi > lo ? hi - lo : 0;
 }
 
+/* The main thread's blocked time by kind inside [ts, end), added to by. */
+static void blocked_by_kind(const struct frame_evidence *e, int64_t ts, int64_t end, int64_t by[BT_BLOCK__COUNT])
+{
+	size_t i;
+
+	for (i = first_block(e, ts); i < e->nb && e->b[i].ts < end; i++)
+		by[e->b[i].kind] = bt_sat_add(by[e->b[i].kind], overlap(e->b[i].ts, e->b[i].end, ts, end));
+}
+
 static void amount(int64_t ns, struct bt_buf *b)
 {
 	bt_buf_addf(b, " %.1f ms", (double)ns / 1e6);
@@ -551,12 +560,10 @@ static int by_ns_desc(const void *a, const void *b)
  * that method (or NULL). */
 static const char *behind_what(const struct frame_evidence *e, const struct bt_late_msg *m)
 {
-	int64_t by[BT_BLOCK__COUNT] = { 0 }, most = 0, ts = m->ts, end = m->end;
-	size_t i;
+	int64_t by[BT_BLOCK__COUNT] = { 0 }, most = 0;
 	int k, kind = -1;
 
-	for (i = first_block(e, ts); i < e->nb && e->b[i].ts < end; i++)
-		by[e->b[i].kind] = bt_sat_add(by[e->b[i].kind], overlap(e->b[i].ts, e->b[i].end, ts, end));
+	blocked_by_kind(e, m->ts, m->end, by);
 	for (k = 0; k < BT_BLOCK__COUNT; k++)
 		if (by[k] > most)
 			most = by[k], kind = k;
@@ -580,8 +587,7 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 	for (k = 0; a && k < TOP; k++)
 		if (a->cns[k] >= CAUSE_MIN && a->cframe[k] && a->cframe[k] < e->nnames && e->names[a->cframe[k]])
 			it[n++] = (struct cause_item){ a->cns[k], METHOD, e->names[a->cframe[k]], 0 };
-	for (i = first_block(e, ts); i < e->nb && e->b[i].ts < end; i++)
-		by[e->b[i].kind] += overlap(e->b[i].ts, e->b[i].end, ts, end);
+	blocked_by_kind(e, ts, end, by);
 	for (i = first_wait(e, ts); i < e->nw && e->w[i].ts < end; i++) {
 		int64_t o = overlap(e->w[i].ts, e->w[i].end, ts, end);
 		int kw = e->w[i].kind;   /* < 0: a kernel sleep, no kind of ours */
@@ -754,10 +760,11 @@ static int pending_at(const struct frame_methods *a, int64_t t)
  * known to call a native): the frame began on that tick, and the stretch
  * before it was the frame before's, which ran until then. start[i] is
  * frame i's start, till[i] how long the frame ran at least (INT64_MIN:
- * its own end), for frames in time order.
+ * its own end), for frames in time order; a trace with a frame timeline
+ * or exact slices (not sampled) keeps its slices' starts.
  */
-static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, int64_t period, int64_t *start,
-			 int64_t *till)
+static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, int64_t period, int sampled,
+			 int64_t *start, int64_t *till)
 {
 	size_t i;
 
@@ -768,7 +775,7 @@ static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, in
 		int64_t end = bt_sat_add(ui[i].ts, ui[i].dur);
 		start[i] = ui[i].ts;
 		till[i] = INT64_MIN;
-		if (i && ui[i].ts < bt_sat_add(first, -START_SLACK)) {
+		if (sampled && i && ui[i].ts < bt_sat_add(first, -START_SLACK)) {
 			start[i] = first < end ? first : end;
 			till[i - 1] = start[i];
 		}
@@ -852,7 +859,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct expected_frame *xv = NULL;
 	int64_t period, phase, njank = 0, *start = NULL, *till = NULL;
 	size_t i, n = d->nui, nx = 0;
-	int rc;
+	int rc, sampled;
 
 	if (!d->nui)
 		return BT_OK;
@@ -873,15 +880,13 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		rc = load_evidence_sorted(&e, db, tid, err);
 	if (!rc && f)
 		rc = bt_late_load(f->late, db, tid, err);
-	if (!rc && f && f->idle_any && !nx)   /* a sampled trace: frames that ran unsampled */
+	sampled = f && f->idle_any && !nx;   /* neither a timeline nor exact slices */
+	if (!rc && sampled)
 		ui = unsampled_frames(f, ui, &n);
 	start = bt_xcalloc(n, sizeof *start);
 	till = bt_xcalloc(n, sizeof *till);
 	if (!rc)
-		vsync_starts(ui, n, phase, period, start, till);
-	if (!rc && (nx || !f || !f->idle_any))   /* a timeline, or exact slices: as they are */
-		for (i = 0; i < n; i++)
-			start[i] = ui[i].ts, till[i] = INT64_MIN;
+		vsync_starts(ui, n, phase, period, sampled, start, till);
 	for (i = 0; i < n && !rc; i++) {
 		struct bt_display_hit hit;
 		int64_t exp, deadline, missed = 0;
