@@ -394,7 +394,7 @@ local function main_blocks(w, rtype, names, min_ns, list)
   if not main then return out end
   if bt.scalar("SELECT 1 FROM samples WHERE tid = ? LIMIT 1", main) then
     for r in bt.rows([[
-SELECT s.ts, s.end_ts - s.ts AS dur, s.node_id, s.msg_id, n.frame_id
+SELECT s.id AS sample_id, s.ts, s.end_ts - s.ts AS dur, s.node_id, s.msg_id, n.frame_id
 FROM samples s JOIN nodes n ON n.id = s.node_id
 WHERE s.tid = ? AND s.type = ? AND s.end_ts - s.ts >= ? AND s.ts >= ? AND s.ts < ? ORDER BY s.ts]],
       main, rtype, min_ns, w.start, w.finish) do
@@ -421,6 +421,24 @@ WHERE s.tid = ? AND s.type = ? AND s.end_ts - s.ts >= ? AND s.ts >= ? AND s.ts <
   return out
 end
 
+-- Who served a binder call, where the capture holds the server's process
+-- (several dumps imported together): ", served by PROCESS's THREAD in
+-- METHOD (busy|blocked)" and the evidence, or "" and nil.
+local function served_by(sample_id, list)
+  if not sample_id then return "" end
+  local c = bt.query([[
+SELECT c.server_tid, c.why, c.blocked_dur, p.name AS process, e.waker_node_id
+FROM binder_calls c JOIN blocking_edges e ON e.waiter_sample_id = c.client_sample_id AND e.kind = 'binder'
+LEFT JOIN processes p ON p.pid = c.server_pid
+WHERE c.client_sample_id = ?]], sample_id)[1]
+  if not c then return "" end
+  local method = c.waker_node_id and app_frame(c.waker_node_id, list)
+  return string.format(", served by %s's %s in %s (%s)", c.process or "?", bt.thread_name(c.server_tid),
+      bt.short(name_of(method) or "?"), c.why),
+    { server_tid = c.server_tid, server_process = c.process, server_method = name_of(method), why = c.why,
+      server_blocked_ns = c.blocked_dur }
+end
+
 local function blocking_rule(id, rtype, names, what, plural, param, default)
   bt.rule{
     id = id,
@@ -434,10 +452,13 @@ local function blocking_rule(id, rtype, names, what, plural, param, default)
           short = function() return bt.ms(r.dur) end,
           build = function()
             local caller = r.caller()
+            local served, server = served_by(rtype == 2 and r.sample_id, p.framework)
+            local evidence = { method = bt.frame_name(r.frame_id), caller = name_of(caller), msg_id = r.msg_id }
+            for k, v in pairs(server or {}) do evidence[k] = v end
             return { tid = main, ts = r.ts, dur = r.dur,
-              message = string.format("%s on the main thread for %s in %s", what, bt.ms(r.dur),
-                bt.short(name_of(caller))),
-              evidence = { method = bt.frame_name(r.frame_id), caller = name_of(caller), msg_id = r.msg_id } }
+              message = string.format("%s on the main thread for %s in %s%s", what, bt.ms(r.dur),
+                bt.short(name_of(caller)), served),
+              evidence = evidence }
           end }
       end
       emit(p, items, plural .. " on the main thread >= " .. bt.ms(math.floor(p[param] * MS)), sum_dur(items))

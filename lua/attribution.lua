@@ -102,12 +102,37 @@ WHERE runnable_dur IS NOT NULL ORDER BY tid]]) do
       local states = c == "runnable_ns" or c == "sleeping_ns" or c == "io_ns" or c == "uninterruptible_ns"
       if not unrecorded[c] and (have_states or not states) then columns[#columns + 1] = c end
     end
+    -- Several processes of one capture (dumps imported together): each
+    -- process, and each thread's, the lead (the app's main process) first.
+    local nprocs = bt.scalar("SELECT count(*) FROM processes") or 0
+    if nprocs > 1 then
+      local procs = {}
+      for r in bt.rows([[
+SELECT p.pid, p.name, p.is_lead, p.threads, p.samples,
+       (SELECT CAST(total(cpu_dur) AS INTEGER) FROM threads t WHERE t.pid = p.pid) AS cpu_ns,
+       (SELECT count(*) FROM binder_calls c JOIN threads t ON t.tid = c.client_tid WHERE t.pid = p.pid) AS calls,
+       (SELECT count(*) FROM binder_calls c WHERE c.server_pid = p.pid) AS served,
+       (SELECT CAST(total(dur) AS INTEGER) FROM binder_calls c WHERE c.server_pid = p.pid) AS served_ns
+FROM processes p ORDER BY p.is_lead DESC, p.pid]]) do
+        procs[#procs + 1] = { r.pid, r.name or "", r.is_lead, r.threads, r.samples, r.cpu_ns, r.calls, r.served,
+          r.served_ns }
+      end
+      bt.table{ name = "processes", title = "Processes of the capture",
+        columns = { "pid", "process", "lead", "threads", "samples", "cpu_ns", "binder_calls", "calls_served",
+          "served_wait_ns" },
+        units = { pid = "", lead = "", threads = "count", samples = "count", binder_calls = "count",
+          calls_served = "count" }, rows = procs }
+      for r in bt.rows("SELECT tid, pid FROM threads WHERE pid IS NOT NULL ORDER BY tid") do
+        if by_tid[r.tid] then by_tid[r.tid].pid = r.pid end
+      end
+      table.insert(columns, 2, "pid")
+    end
     local title = "Threads"
     if all.threads > #threads then
       title = string.format("Threads: the %d with most wall time, of %d", #threads, all.threads)
     end
     bt.table{ name = "threads", title = title, columns = columns,
-      units = { main = "", majflt = "count", nvcsw = "count", nivcsw = "count", alloc_objects = "count" },
+      units = { main = "", pid = "", majflt = "count", nvcsw = "count", nivcsw = "count", alloc_objects = "count" },
       rows = threads }
 
     -- Blocking by thread and kind, for the threads listed (none at all

@@ -35,8 +35,37 @@ CREATE TABLE threads (
 	runnable_dur        INTEGER,   -- runnable and runnable (preempted): waiting for a CPU
 	sleeping_dur        INTEGER,   -- sleeping (S)
 	io_dur              INTEGER,   -- uninterruptible with io_wait = 1
-	uninterruptible_dur INTEGER    -- uninterruptible otherwise (D)
+	uninterruptible_dur INTEGER,   -- uninterruptible otherwise (D)
+	pid                 INTEGER    -- its process (processes), NULL when the trace names none
 );
+
+-- The processes of the capture: one per input dump, or those a system
+-- trace holds. Tids are unique across them (a collision is refused), so
+-- every table keyed by tid reaches its process through threads.pid, and
+-- frames are interned per process (frames.pid). The lead process is the
+-- app's main one: the default report leads with it, meta describes it,
+-- and its main thread is the one threads.is_main marks.
+CREATE TABLE processes (
+	pid       INTEGER PRIMARY KEY,
+	name      TEXT,                 -- its main thread's name (Linux keeps the last 15 characters)
+	source    TEXT,                 -- the input it came from
+	format    TEXT,
+	main_tid  INTEGER,
+	is_lead   INTEGER NOT NULL DEFAULT 0,
+	first_ts  INTEGER,              -- its records' span on the boot clock
+	last_ts   INTEGER,
+	samples   INTEGER NOT NULL DEFAULT 0,
+	threads   INTEGER NOT NULL DEFAULT 0
+);
+
+-- Each input's own meta when several processes are imported together
+-- (meta then holds the lead process's, and the capture's own keys).
+CREATE TABLE process_meta (
+	pid   INTEGER NOT NULL,
+	key   TEXT NOT NULL,
+	value,
+	PRIMARY KEY (pid, key)
+) WITHOUT ROWID;
 
 CREATE TABLE thread_blocking (
 	tid   INTEGER NOT NULL,
@@ -53,7 +82,8 @@ CREATE TABLE frames (
 	return_type TEXT,
 	class       TEXT,
 	method      TEXT,
-	params      TEXT
+	params      TEXT,
+	pid         INTEGER           -- the process whose stacks hold it
 );
 
 CREATE TABLE nodes (
@@ -139,6 +169,27 @@ CREATE TABLE blocking_edges (
 	waker_ts        INTEGER,
 	waker_node_id   INTEGER,
 	waiter_node_id  INTEGER     -- the waiter's innermost frame where no sample gives it (a Perfetto trace's waits)
+);
+
+-- A client's binder call (a dump's binder record) followed into another
+-- process of the capture: the server thread that ran a transaction
+-- (Binder.execTransact) while the client waited, sampled most in the
+-- wait. Its edge is in blocking_edges (kind binder, the server the
+-- waker, its most sampled stack the waker's node). why: blocked when the
+-- server itself blocked inside the call (blocked_dur of it), else busy;
+-- server NULL when no process of the capture was seen serving it.
+CREATE TABLE binder_calls (
+	client_tid       INTEGER NOT NULL,
+	client_sample_id INTEGER PRIMARY KEY,
+	ts               INTEGER NOT NULL,
+	dur              INTEGER NOT NULL,
+	server_pid       INTEGER,
+	server_tid       INTEGER,
+	server_first_ts  INTEGER,    -- its first and last sample inside the call
+	server_last_ts   INTEGER,
+	server_samples   INTEGER,
+	blocked_dur      INTEGER,
+	why              TEXT
 );
 
 -- Work handed from one thread to another (iOS dispatch_async and async

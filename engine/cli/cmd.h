@@ -27,6 +27,11 @@
  */
 int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const struct bt_taps *taps,
 		struct bt_db **out, struct bt_err *err);
+/* The same for n inputs: n > 1 dumps of one format are the processes of
+ * one capture, imported into one database (engine/recon/join.h);
+ * BT_EUSAGE for a trace database or a format that cannot join. */
+int bt_cmd_load_many(const struct bt_opts *o, const char *const *inputs, int n, int readonly,
+		     const struct bt_taps *taps, struct bt_db **out, struct bt_err *err);
 
 struct bt_importer;
 

@@ -91,8 +91,6 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 	}
 	if (!rc && o.ninputs == 0)
 		rc = bt_err_set(err, BT_EUSAGE, "no input given");
-	if (!rc && o.ninputs > 1)
-		rc = bt_err_set(err, BT_EUSAGE, "analyze takes one input (got %d)", o.ninputs);
 	if (!rc && o.fail_on && bt_severity_parse(o.fail_on) < 0)
 		rc = bt_err_set(err, BT_EUSAGE, "--fail-on wants info, warning or error, not '%s'", o.fail_on);
 	if (!rc && bt_folded_metric_parse(o.folded_metric) < 0)
@@ -107,7 +105,7 @@ int bt_cmd_analyze(int argc, char **argv, struct bt_err *err)
 		rc = add_outputs(&o, out, err);
 	}
 	if (!rc)
-		rc = bt_cmd_load(&o, o.inputs[0], 0, bt_outputs_taps(out), &db, err);
+		rc = bt_cmd_load_many(&o, (const char *const *)o.inputs, o.ninputs, 0, bt_outputs_taps(out), &db, err);
 	if (!rc)
 		rc = bt_outputs_start(out, db, err);
 	if (!rc) {

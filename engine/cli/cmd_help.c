@@ -10,8 +10,8 @@
 #define HELP_COLS 80
 
 static const char overview[] =
-	"usage: btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT]...\n"
-	"       btrace-analyze import INPUT -o trace.db [options]\n"
+	"usage: btrace-analyze [analyze] INPUT... [--rules FILE.lua]... [-o REPORT]...\n"
+	"       btrace-analyze import INPUT... -o trace.db [options]\n"
 	"       btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json]\n"
 	"       btrace-analyze compare --base R... --head R... [--rules gates.lua]\n"
 	"       btrace-analyze compare DIR_A DIR_B | FLEET_A.json FLEET_B.json\n"
@@ -61,7 +61,7 @@ static const struct {
 	const struct bt_optcmd *opts;
 	const char *after;
 } helps[] = {
-	{ "analyze", "btrace-analyze [analyze] INPUT [--rules FILE.lua]... [-o REPORT] [--format text|json|md|html|xlsx] [options]",
+	{ "analyze", "btrace-analyze [analyze] INPUT... [--rules FILE.lua]... [-o REPORT] [--format text|json|md|html|xlsx] [options]",
 	  "Import INPUT (or reuse a trace database), run the rules and write the\n"
 	  "report: trace facts, findings, metrics, the rules' tables, diagnostics.\n"
 	  "Without --rules the built-in attribution runs: where the wall, CPU,\n"
@@ -81,13 +81,22 @@ static const struct {
 	  "its slices (up to 4,000,000), its waits and arrows from the slices that\n"
 	  "ended them; on a terminal, writing it shows its progress after a second.\n"
 	  "An .xlsx workbook holds a Summary (facts, findings by severity, metrics),\n"
-	  "charts of the top methods and of blocked time, and a sheet per table.\n",
+	  "charts of the top methods and of blocked time, and a sheet per table.\n"
+	  "Several btrace 3.0 dumps are the processes of one capture (the app's\n"
+	  "main one, :push, :remote...): imported together as with import, the\n"
+	  "report leads with the main process and lists the others.\n",
 	  &bt_optab_analyze, NULL },
-	{ "import", "btrace-analyze import INPUT -o trace.db [options]",
+	{ "import", "btrace-analyze import INPUT... -o trace.db [options]",
 	  "Import INPUT into the SQLite database trace.db (tables meta, threads,\n"
 	  "thread_blocking, frames, nodes, samples, slices, messages, blocking_edges,\n"
 	  "counters, track_slices, instants, thread_states, diagnostics).\n"
-	  "The database appears only when the import succeeded.\n",
+	  "The database appears only when the import succeeded.\n"
+	  "Several btrace 3.0 dumps (each a file or directory) are the processes\n"
+	  "of one capture: one database keyed by pid (table processes), each binder\n"
+	  "call followed to the thread of another process that served it (table\n"
+	  "binder_calls, and a blocking edge of kind binder). Refused: a dump\n"
+	  "without a process id, one process twice, a thread in two processes,\n"
+	  "dumps whose spans on the boot clock do not meet.\n",
 	  &bt_optab_import, NULL },
 	{ "query", "btrace-analyze query INPUT|trace.db \"SQL\" [--format table|csv|tsv|json] [-o FILE]",
 	  "Run one read-only SQL statement against a trace and print the rows.\n"

@@ -1,6 +1,7 @@
 /*
- * "btrace-analyze import INPUT -o trace.db": import a dump into a kept
- * trace database for later queries and analyses.
+ * "btrace-analyze import INPUT... -o trace.db": import a dump (or the
+ * dumps of several processes of one capture) into a kept trace database
+ * for later queries and analyses.
  */
 #include <stddef.h>
 
@@ -19,12 +20,12 @@ int bt_cmd_import(int argc, char **argv, struct bt_err *err)
 	if (!rc && !o.out)
 		o.out = o.db;
 	o.db = o.out;
-	if (!rc && o.ninputs != 1)
-		rc = bt_err_set(err, BT_EUSAGE, "import takes exactly one input (got %d)", o.ninputs);
+	if (!rc && o.ninputs < 1)
+		rc = bt_err_set(err, BT_EUSAGE, "import takes an input, or the dumps of several processes of one capture");
 	if (!rc && !o.out)
 		rc = bt_err_set(err, BT_EUSAGE, "import needs an output database: -o trace.db");
 	if (!rc)
-		rc = bt_cmd_load(&o, o.inputs[0], 0, NULL, &db, err);
+		rc = bt_cmd_load_many(&o, (const char *const *)o.inputs, o.ninputs, 0, NULL, &db, err);
 	if (!rc)
 		rc = bt_db_publish(db, err);
 out:

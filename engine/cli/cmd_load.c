@@ -56,7 +56,7 @@ static void print_diagnostics(const struct bt_diag *d, int verbose)
 	bt_buf_release(&b);
 }
 
-static int import(const struct bt_opts *o, const char *input, const struct bt_importer *imp,
+static int import(const struct bt_opts *o, const char *const *inputs, int n, const struct bt_importer *imp,
 		  const struct bt_taps *taps, struct bt_db *db, struct bt_err *err)
 {
 	struct bt_pipeline pl;
@@ -68,7 +68,8 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	if ((rc = bt_slice_policy_parse(o->slice_policy, &pl.policy, err)))
 		return rc;
 	pl.imp = imp;
-	pl.input = input;
+	pl.inputs = inputs;
+	pl.ninputs = (size_t)n;
 	pl.io.mapping = o->mapping;
 	pl.io.retrace = o->retrace;
 	pl.io.symbols = o->symbols;
@@ -78,7 +79,7 @@ static int import(const struct bt_opts *o, const char *input, const struct bt_im
 	if (taps)
 		pl.taps = *taps;
 	pl.io.progress = show_progress;
-	bt_buf_addf(&what, "importing '%s'", input);
+	bt_buf_addf(&what, n > 1 ? "importing '%s' and %d more" : "importing '%s'", inputs[0], n - 1);
 	bt_progress_phase_eager(what.buf);
 	bt_buf_release(&what);
 	bt_diag_init(&diag);
@@ -164,15 +165,65 @@ static int refuse_db(const struct bt_opts *o, const char *input, struct bt_err *
 	return BT_OK;
 }
 
+/* The importer of every input of a capture of several processes: one
+ * format for all, which can join others (BT_BRINGS_JOINS). */
+static int find_joining(const struct bt_opts *o, const char *const *inputs, int n,
+			const struct bt_importer **out, struct bt_err *err)
+{
+	struct bt_buf those = BT_BUF_INIT;
+	const struct bt_importer *imp;
+	int k;
+
+	for (k = 0; k < n; k++) {
+		if (bt_input_check(inputs[k], 1, err))
+			return err->code;
+		if (bt_db_is_trace_db(inputs[k]))
+			return bt_err_set(err, BT_EUSAGE, "'%s' is a trace database: only dumps can be imported "
+					  "together as the processes of one capture", inputs[k]);
+		if (bt_importer_find(inputs[k], &imp, err) || refuse(o, inputs[k], imp, err))
+			return err->code;
+		if (!(imp->brings & BT_BRINGS_JOINS)) {
+			bt_importer_nouns(BT_BRINGS_JOINS, 1, &those);
+			bt_err_set(err, BT_EUSAGE, "'%s' is %s, which cannot be one of several processes of a "
+				   "capture (only %s can)", inputs[k], imp->noun, those.buf);
+			bt_buf_release(&those);
+			return err->code;
+		}
+		if (k && imp != *out)
+			return bt_err_set(err, BT_EUSAGE, "'%s' is %s and '%s' %s: the processes of one capture "
+					  "are given as dumps of one format", inputs[0], (*out)->noun, inputs[k],
+					  imp->noun);
+		*out = imp;
+	}
+	return BT_OK;
+}
+
 int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const struct bt_taps *taps,
 		struct bt_db **out, struct bt_err *err)
 {
-	const struct bt_importer *imp;
+	return bt_cmd_load_many(o, &input, 1, readonly, taps, out, err);
+}
+
+int bt_cmd_load_many(const struct bt_opts *o, const char *const *inputs, int n, int readonly,
+		     const struct bt_taps *taps, struct bt_db **out, struct bt_err *err)
+{
+	const struct bt_importer *imp = NULL;
+	const char *input = inputs[0];
 	struct bt_db *db = NULL;
 	int rc;
 
 	*out = NULL;
 	bt_progress_start(!o->quiet && isatty(2));
+	if (n > 1) {
+		rc = find_joining(o, inputs, n, &imp, err);
+		if (!rc)
+			rc = bt_db_create(&db, o->db, err);
+		if (!rc)
+			rc = import(o, inputs, n, imp, taps, db, err);
+		if (!rc && readonly)
+			rc = bt_db_query_only(db, err);
+		goto out;
+	}
 	if (bt_input_check(input, 1, err))   /* before anything opens it: a FIFO would block */
 		return err->code;
 	if (bt_db_is_trace_db(input)) {
@@ -188,10 +239,11 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 		if (!rc)
 			rc = bt_db_create(&db, o->db, err);
 		if (!rc)
-			rc = import(o, input, imp, taps, db, err);
+			rc = import(o, inputs, 1, imp, taps, db, err);
 		if (!rc && readonly)
 			rc = bt_db_query_only(db, err);
 	}
+out:
 	if (rc) {
 		bt_db_close(db);
 		return rc;

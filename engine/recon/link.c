@@ -73,14 +73,14 @@ static int wait_cmp(const void *a, const void *b)
 	return x->sample_id < y->sample_id ? -1 : x->sample_id > y->sample_id;
 }
 
-/* Pick out main-thread waits (sorted by ts) and wakers. */
-static void split(const struct bt_capture *cap, int64_t main_tid, int wakers_too,
+/* Pick out main-thread waits (sorted by ts) and wakers of records [lo, hi). */
+static void split(const struct bt_capture *cap, size_t lo, size_t hi, int64_t main_tid, int wakers_too,
 		  struct bt_wait *waits, size_t *nw, struct bt_wake *wakes, size_t *nk)
 {
 	size_t i;
 
 	*nw = *nk = 0;
-	for (i = 0; i < cap->n; i++) {
+	for (i = lo; i < hi; i++) {
 		const struct bt_csample *r = &cap->s[i];
 		if (bt_rtype_is_wait(r->type) && r->tid == main_tid && r->end_ts > r->ts) {
 			struct bt_wait *w = &waits[(*nw)++];
@@ -137,26 +137,26 @@ static void diagnose(struct bt_diag *d, const struct bt_wait *waits, size_t nw,
 			      orphans, (long long)wakes[first_k].tid, (long long)wakes[first_k].ts);
 }
 
-static size_t count_candidates(const struct bt_capture *cap)
+static size_t count_candidates(const struct bt_capture *cap, size_t lo, size_t hi)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < cap->n; i++)
+	for (i = lo; i < hi; i++)
 		n += bt_rtype_is_wait(cap->s[i].type) || bt_rtype_is_waker(cap->s[i].type);
 	return n ? n : 1;
 }
 
-static int link_android(const struct bt_capture *cap, struct bt_db *db, int64_t main_tid,
-			int64_t version, struct bt_diag *d, struct bt_err *err)
+int bt_link_range(const struct bt_capture *cap, size_t lo, size_t hi, int64_t main_tid, int64_t version,
+		  struct bt_db *db, struct bt_diag *d, struct bt_err *err)
 {
-	size_t n = count_candidates(cap), nw, nk, i;
+	size_t n = count_candidates(cap, lo, hi), nw, nk, i;
 	struct bt_wait *waits = bt_xmalloc(n * sizeof *waits);
 	struct bt_wake *wakes = bt_xmalloc(n * sizeof *wakes);
 	long *match = bt_xmalloc(n * sizeof *match);
 	int rc = BT_OK;
 
 	/* only v5 readers treat types 17/22/23 as wakers (spec §4.2) */
-	split(cap, main_tid, version >= 5, waits, &nw, wakes, &nk);
+	split(cap, lo, hi, main_tid, version >= 5, waits, &nw, wakes, &nk);
 	bt_link_match(waits, nw, wakes, nk, 0, match);
 	for (i = 0; i < nw && !rc; i++)
 		rc = insert_edge(db, &waits[i], match[i] < 0 ? NULL : &wakes[match[i]], err);
@@ -179,7 +179,7 @@ int bt_link_run(const struct bt_capture *cap, struct bt_db *db, struct bt_diag *
 
 	if (bt_db_meta_int(db, "version", 0, &version, err) || bt_db_main_tid(db, &main_tid, err))
 		return err->code;
-	return link_android(cap, db, main_tid, version, diag, err);
+	return bt_link_range(cap, 0, cap->n, main_tid, version, db, diag, err);
 }
 
 void bt_link_notes_init(struct bt_link_notes *n)

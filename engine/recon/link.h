@@ -74,5 +74,9 @@ struct bt_capture;
  * diag. */
 int bt_link_run(const struct bt_capture *cap, struct bt_db *db, struct bt_diag *diag,
 		struct bt_err *err);
+/* The same for one process of a capture: records [lo, hi) of cap, its
+ * main thread and its dump's version. */
+int bt_link_range(const struct bt_capture *cap, size_t lo, size_t hi, int64_t main_tid, int64_t version,
+		  struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
 
 #endif

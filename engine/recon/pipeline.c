@@ -23,9 +23,11 @@
 #include "engine/base/alloc.h"
 #include "engine/base/hash.h"
 #include "engine/db/rows.h"
+#include "engine/recon/binder.h"
 #include "engine/recon/capture.h"
 #include "engine/recon/chain.h"
 #include "engine/recon/feed.h"
+#include "engine/recon/join.h"
 #include "engine/recon/link.h"
 #include "engine/recon/pipeline.h"
 #include "engine/startup/startup.h"
@@ -250,24 +252,42 @@ static int startup_of_slices(struct bt_db *db, struct bt_diag *diag, struct bt_e
 	return modeled ? BT_OK : bt_startup_from_slices(db, diag, err);
 }
 
+/* Each process's main-thread waits linked to their wakers, within it. */
+static int link_processes(const struct bt_capture *cap, const struct bt_process *procs, size_t n,
+			  struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
+{
+	size_t k;
+
+	if (n == 1)
+		return bt_link_run(cap, db, diag, err);
+	for (k = 0; k < n; k++)
+		if (bt_link_range(cap, procs[k].lo, procs[k].hi, procs[k].main_tid, procs[k].version, db, diag, err))
+			return err->code;
+	return BT_OK;
+}
+
 int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_diag *diag,
 		    struct bt_err *err)
 {
 	struct bt_import_opts io = pl->io;
 	struct bt_capture cap;
+	struct bt_process *procs = NULL;
 	int ready = 0, rc = bt_db_begin(db, err);
 
 	io.taps = &pl->taps;
 	io.keep = pl->keep;
 	bt_capture_begin(&cap, db);
 	bt_db_rows_in_memory(db, !pl->keep);
-	bt_alloc_doing("importing", pl->input);
+	bt_alloc_doing("importing", pl->inputs[0]);
 	if (!rc)
-		rc = pl->imp->run(db, pl->input, &io, diag, err);
-	bt_alloc_doing("reconstructing the slices of", pl->input);
+		rc = bt_join_import(db, pl->imp, pl->inputs, pl->ninputs, &io, &cap, diag, &procs, err);
+	bt_alloc_doing("reconstructing the slices of", pl->inputs[0]);
 	bt_progress_phase("reconstructing the slices");
 	if (!rc && (pl->imp->brings & BT_BRINGS_WAKERS))
-		rc = bt_link_run(&cap, db, diag, err);
+		rc = link_processes(&cap, procs, pl->ninputs, db, diag, err);
+	if (!rc && pl->ninputs > 1)
+		rc = bt_binder_link(&cap, procs, pl->ninputs, db, diag, err);
+	free(procs);
 	if (!rc)
 		rc = note_span(&cap, db, err);
 	if (!rc)

@@ -47,6 +47,10 @@ struct bt_import_opts {
 	const char *process;   /* Perfetto: the process to analyse (name or pid), or NULL to choose */
 	int keep;              /* set by the pipeline: a kept database, whose slices are stored as rows
 				* (a scratch one may defer a trace's own, bt_feed_defer) */
+	/* Set by the pipeline for an input that joins others in one capture
+	 * (BT_BRINGS_JOINS): the ids its frames, stack nodes and samples
+	 * start after, the earlier inputs holding those below. */
+	int64_t frame_base, node_base, sample_base;
 };
 
 /*
@@ -68,7 +72,9 @@ enum {
 					* idle policy reads the gaps with (slice.c) */
 	BT_BRINGS_MAPPING = 1 << 5,    /* its method names are in a mapping file beside it (--mapping) */
 	BT_BRINGS_RETRACE = 1 << 6,    /* its Java names are de-obfuscated with a ProGuard/R8 mapping (--retrace) */
-	BT_BRINGS_ADDRESSES = 1 << 7   /* its frames are addresses an address map names (--symbols) */
+	BT_BRINGS_ADDRESSES = 1 << 7,  /* its frames are addresses an address map names (--symbols) */
+	BT_BRINGS_JOINS = 1 << 8       /* one process of a capture on the boot clock, which can join the
+					* others' inputs in one database (the io bases above) */
 };
 
 /* An input format. Importers decode bytes into rows through
@@ -88,7 +94,8 @@ struct bt_importer {
 
 struct bt_pipeline {
 	const struct bt_importer *imp;
-	const char *input;
+	const char *const *inputs;    /* one, or the processes of one capture (imp brings BT_BRINGS_JOINS) */
+	size_t ninputs;
 	struct bt_import_opts io;     /* io.taps is the pipeline's */
 	enum bt_slice_policy policy;
 	int keep;                     /* a kept database: samples, nodes and slices stored as rows */

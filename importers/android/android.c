@@ -323,8 +323,8 @@ static int read_record(struct actx *c, struct bt_err *err)
 	if (check_record(c, &s, saved, actual, start) && check_values(c, &s, start)) {
 		if (bt_android_stacks_intern(&c->st, (uint16_t)s.tid, frames, saved, &leaf, err))
 			return err->code;
-		s.id = (int64_t)c->samples + 1;
-		s.node_id = leaf;
+		s.id = c->o->sample_base + (int64_t)c->samples + 1;
+		s.node_id = c->st.node_base + leaf;
 		if (bt_db_insert_sample(c->db, &s, err))
 			return err->code;
 		c->seen[s.tid] = 1;
@@ -562,6 +562,8 @@ int bt_android_import_bytes(struct bt_db *db, const struct bt_android_input *in,
 		check_pid(c);
 		check_times(c);
 		bt_android_stacks_init(&c->st, db, have_map ? &map : NULL, rt, diag);
+		c->st.frame_base = o->frame_base;
+		c->st.node_base = o->node_base;
 		rc = read_records(c, err);
 		if (!rc)
 			rc = bt_android_stacks_finish(&c->st, err);
@@ -618,6 +620,6 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 const struct bt_importer bt_imp_android = {
 	.name = "android-sampling", .noun = "a btrace 3.0 sampling dump",
 	.brings = BT_BRINGS_CPU | BT_BRINGS_WAKERS | BT_BRINGS_THROTTLE | BT_BRINGS_MAPPING |
-		  BT_BRINGS_RETRACE,
+		  BT_BRINGS_RETRACE | BT_BRINGS_JOINS,
 	.probe = probe, .run = run
 };

@@ -61,7 +61,8 @@ struct bt_android_stacks {
 	struct bt_map64 node_id;           /* parent << 32 | frame -> node id */
 	struct bt_memo { uint64_t ptr; uint32_t child; } *memo;  /* per node: last child found */
 	size_t memo_cap;
-	uint32_t nframes, nnodes;
+	uint32_t nframes, nnodes;          /* local ids, from 1 */
+	int64_t frame_base, node_base;     /* what the database's ids add (another process's below) */
 	struct bt_tstack *last[65536];     /* previous stack per tid */
 	struct bt_buf name, scratch;
 	/* frames rows wait here until bt_android_stacks_finish(): writing
@@ -74,6 +75,8 @@ struct bt_android_stacks {
 
 void bt_android_stacks_init(struct bt_android_stacks *s, struct bt_db *db,
 			    const struct bt_amap *map, const struct bt_retrace *rt, struct bt_diag *diag);
+/* *leaf and the local ids are from 1; the database's are these plus the
+ * bases an input joining others is given (struct bt_import_opts). */
 void bt_android_stacks_release(struct bt_android_stacks *s);
 /*
  * Intern a stack of depth frame pointers stored leaf-first at frames (raw

@@ -111,7 +111,7 @@ int bt_android_stacks_finish(struct bt_android_stacks *s, struct bt_err *err)
 		struct bt_symbol sym;
 
 		bt_symbol_parse(name, f->len, &sym);
-		if (bt_db_exec(s->db, BT_SQL_INSERT_FRAME, err, "iisssss", (int64_t)i + 1, (int64_t)f->ptr,
+		if (bt_db_exec(s->db, BT_SQL_INSERT_FRAME, err, "iisssss", s->frame_base + i + 1, (int64_t)f->ptr,
 			       name, f->len, sym.ret.p, sym.ret.len, sym.cls.p, sym.cls.len,
 			       sym.method.p, sym.method.len, sym.params.p, sym.params.len))
 			return err->code;
@@ -165,7 +165,8 @@ static int node_of(struct bt_android_stacks *s, uint32_t parent, uint64_t ptr, u
 			memset(s->memo + old, 0, (s->memo_cap - old) * sizeof *s->memo);
 			m = &s->memo[parent];
 		}
-		if (bt_db_insert_node(s->db, id, parent, frame, depth, err))
+		if (bt_db_insert_node(s->db, s->node_base + id, parent ? s->node_base + parent : 0,
+				      s->frame_base + frame, depth, err))
 			return err->code;
 	}
 	m->ptr = ptr;

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bt_import_opts o = { NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0 };
+	struct bt_import_opts o = { 0 };
 	struct bt_android_input in;
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_diag diag;

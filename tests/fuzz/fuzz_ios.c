@@ -167,7 +167,7 @@ static void schema(sqlite3 *db, int version, int legacy)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bt_import_opts o = { NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0 };
+	struct bt_import_opts o = { 0 };
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_ios_stacks syms;
 	struct bt_ios_ctx c;

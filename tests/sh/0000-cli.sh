@@ -9,7 +9,7 @@ ex=$FIX/example
 like "$("$BIN" --help)" "^usage: btrace-analyze" "--help prints usage"
 is "$("$BIN" --version)" "btrace-analyze 0.1.0" "--version"
 is "$("$BIN" import --version)" "btrace-analyze 0.1.0" "--version after a command"
-like "$("$BIN" help import)" "import INPUT -o trace.db" "help import"
+like "$("$BIN" help import)" "import INPUT... -o trace.db" "help import"
 like "$("$BIN" query --help)" "read-only SQL" "query --help"
 "$BIN" help nosuch >/dev/null 2>&1; is "$?" 2 "help of an unknown command: exit 2"
 err=$("$BIN" "$ex" --bogus 2>&1); is "$?" 2 "unknown option: exit 2"

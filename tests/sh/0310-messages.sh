@@ -23,7 +23,7 @@ sqlite3 "$T/meta.db" "CREATE TABLE meta(key TEXT PRIMARY KEY, value); INSERT INT
 for cmd in analyze query; do
 	if [ $cmd = query ]; then out=$("$BIN" query "$T/meta.db" "SELECT 1" 2>&1); else out=$("$BIN" "$T/meta.db" 2>&1); fi
 	is "$?" 1 "$cmd of a database with only our meta: exit 1"
-	like "$out" "'$T/meta.db' is not a btrace-analyze trace database: it has no table 'diagnostics'" \
+	like "$out" "'$T/meta.db' is not a btrace-analyze trace database: it has no table 'frames' \(cannot prepare query 'binder_interface_frames'" \
 		"$cmd: the message names the file and the missing table"
 done
 

@@ -44,7 +44,7 @@ static void put_u32(unsigned char *p, uint32_t v)
 /* A sampling file of no records whose header carries json, imported. */
 static void extra_one(const struct extra_case *k)
 {
-	struct bt_import_opts o = { NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0 };
+	struct bt_import_opts o = { 0 };
 	struct bt_android_input in = { "x.bin", NULL, 0, NULL, NULL, 0, NULL, NULL };
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_diag diag;

@@ -143,7 +143,8 @@ static struct bt_db *run(const struct bt_importer *imp, const char *input, int k
 	tap = (struct bt_slice_tap){ NULL, on_slice, on_thread, seen };
 	memset(&pl, 0, sizeof pl);
 	pl.imp = imp;
-	pl.input = input;
+	pl.inputs = &input;
+	pl.ninputs = 1;
 	pl.policy = BT_SLICE_MIDPOINT;
 	pl.keep = keep;
 	pl.taps = (struct bt_taps){ &tap, &want, 1, on_ready, seen, NULL };

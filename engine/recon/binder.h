@@ -1,0 +1,19 @@
+/*
+ * Binder calls followed from the client into the server, across the
+ * processes of one capture (binder.c): each client binder record gets a
+ * binder_calls row and, where another process's binder thread was seen
+ * serving it, a blocking edge of kind binder whose waker is that thread.
+ */
+#ifndef BT_BINDER_H
+#define BT_BINDER_H
+
+#include <stddef.h>
+
+#include "engine/db/diag.h"
+#include "engine/recon/capture.h"
+#include "engine/recon/join.h"
+
+int bt_binder_link(const struct bt_capture *cap, const struct bt_process *procs, size_t np,
+		   struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
+
+#endif

@@ -1,0 +1,92 @@
+#!/bin/sh
+# Several processes of one capture in one database (engine/recon/join.c,
+# engine/recon/binder.c): the feed app's main process with :push and
+# :remote (tests/fixtures/mkdevice.py --processes, 8,000 records), and the
+# media app's with :push. "import A B C" and "btrace-analyze A B C" key
+# every thread by its process, follow each recorded binder call to the
+# server thread of another process that served it, with why the reply
+# was slow (tests/fixtures/check_capture.py against the truth), and the
+# startup rules name the server method that held a main-thread binder
+# call. Refused, exit 1 naming the inputs: one process twice, a thread
+# in two processes, spans that do not meet, a dump without a process id;
+# a format that cannot join and a trace database, exit 2. One dump is
+# its own process, as before.
+. tests/lib.sh
+MK=$ROOT/tests/fixtures/mkdevice.py
+CK=$ROOT/tests/fixtures/check_capture.py
+START=$ROOT/examples/startup.lua
+
+dirs() {   # outdir: the truth's process folders, the main one first
+	awk -F'\t' 'NR > 1 { print $3 }' "$1/truth/processes.tsv" | tr '\n' ' '
+}
+
+for c in "feed 2 8000 :push,:remote" "media 3 4000 2"; do
+	set -- $c
+	d=$T/$1
+	python3 "$MK" "$d" --model "$1" --seed "$2" --records "$3" --processes "$4" >/dev/null
+	is "$?" 0 "$1 --processes $4: written"
+	# shellcheck disable=SC2046
+	(cd "$d" && "$BIN" import -q $(dirs "$d") -o "$T/$1.db")
+	is "$?" 0 "$1: import $(dirs "$d")-o: exit 0"
+	# shellcheck disable=SC2046
+	(cd "$d" && "$BIN" $(dirs "$d") --rules "$START" -o "$T/$1.json" -o "$T/$1.txt" -q)
+	is "$?" 0 "$1: analyze with the startup rules: exit 0"
+	python3 "$CK" "$d" "$T/$1.db" "$T/$1.json" | sed "s/^\(not \)*ok - /&$1: /"
+done
+
+# the default report leads with the main process and lists the others
+d=$T/feed
+out=$(cd "$d" && "$BIN" push . remote -q)
+is "$?" 0 "feed: the main process given second: exit 0"
+procs=$(printf '%s\n' "$out" | awk '/^Processes of the capture/ { on = 1; next } on && /^ *[0-9]/ { print $2, $3 } on && /^Threads/ { exit }')
+is "$(printf '%s\n' "$procs" | head -1)" "om.example.feed 1" "feed: the main process leads the processes table"
+is "$(printf '%s\n' "$procs" | wc -l)" 3 "feed: the table lists the three processes"
+like "$out" "process   pid $(awk -F'\t' 'NR == 2 { print $1 }' "$d/truth/processes.tsv"), main thread" \
+	"feed: the report's facts are the main process's"
+like "$(cat "$T/feed.txt")" "served by ample.feed:push's binder:[0-9]+_[0-9]+ in TokenStore.load \(busy\)" \
+	"feed: the startup's main-thread binder call names :push's binder thread and TokenStore.load"
+
+# one dump is its own process, as before
+"$BIN" import -q "$d/push" -o "$T/one.db"
+is "$?" 0 "one dump: exit 0"
+pid=$(awk -F'\t' '$3 == "push" { print $1 }' "$d/truth/processes.tsv")
+is "$(q "$T/one.db" "SELECT count(*) || ' ' || max(is_lead) || ' ' || max(pid) FROM processes")" "1 1 $pid" \
+	"one dump: one process, the lead"
+is "$(q "$T/one.db" "SELECT count(*) FROM threads WHERE pid IS NOT $pid")" 0 "one dump: every thread has its pid"
+is "$(q "$T/one.db" "SELECT count(*) FROM binder_calls")" 0 "one dump: no binder call is followed"
+
+# refused: exit 1, naming the inputs, no database
+refused() {   # description, expected message (grep -E), inputs...
+	_what=$1 _msg=$2
+	shift 2
+	rm -f "$T/bad.db"
+	_err=$(cd "$d" && "$BIN" import -q "$@" -o "$T/bad.db" 2>&1)
+	is "$?" 1 "$_what: exit 1"
+	like "$_err" "$_msg" "$_what: says why"
+	check "$_what: no database" test ! -e "$T/bad.db"
+}
+refused "one process twice" "'push' and 'push' are both process $pid" . push push
+cp -R "$d/push" "$T/alias"
+python3 - "$T/alias/sampling.bin" "$pid" <<'PY'
+import sys
+path, pid = sys.argv[1], int(sys.argv[2])
+b = open(path, "rb").read()
+old, new = b'"processId":%d' % pid, b'"processId":%d' % (pid + 1)
+assert b.count(old) == 1 and len(old) == len(new)
+open(path, "wb").write(b.replace(old, new))
+PY
+refused "a thread in two processes" "thread [0-9]+ has records in 'push' \(process $pid\) and in '$T/alias' \(process $((pid + 1))\)" \
+	. push "$T/alias"
+refused "another boot's dump" "'$T/media/push' \(boot clock [0-9.]+-[0-9.]+ s\) does not overlap the inputs" \
+	. "$T/media/push"
+refused "a dump without a process id" "'[^']*nopid[^']*' names no process id" . "$FIX/nopid"
+
+# usage: exit 2
+python3 tests/fixtures/mksystrace.py "$T/st.txt" --seed 1 --frames 3 --no-truth >/dev/null
+err=$(cd "$d" && "$BIN" import -q . "$T/st.txt" -o "$T/bad.db" 2>&1)
+is "$?" 2 "a systrace with a dump: exit 2"
+like "$err" "'$T/st.txt' is a systrace.*cannot be one of several processes of a capture \(only a btrace 3.0" \
+	"a systrace with a dump: says which formats can"
+err=$(cd "$d" && "$BIN" import -q . "$T/one.db" -o "$T/bad.db" 2>&1)
+is "$?" 2 "a trace database with a dump: exit 2"
+like "$err" "is a trace database: only dumps can be imported together" "a trace database with a dump: says so"
