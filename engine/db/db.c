@@ -122,9 +122,18 @@ static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_e
  * Bulk-load settings: the file is private until published and is thrown
  * away on failure, so neither a journal nor fsync buys anything.
  */
+#define CACHE_KIB 8192   /* the page cache for one input's tables */
 static const char load_pragmas[] =
 	"PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 	"PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-8192;";
+
+int bt_db_cache_inputs(struct bt_db *db, int n, struct bt_err *err)
+{
+	char sql[64];
+
+	snprintf(sql, sizeof sql, "PRAGMA cache_size=-%lld", (long long)CACHE_KIB * (n > 1 ? n : 1));
+	return bt_db_run_sql(db, sql, err);
+}
 
 /* A new empty file in $TMPDIR for a database that is not kept. */
 static int scratch_file(struct bt_buf *name, struct bt_err *err)

@@ -41,6 +41,11 @@ void bt_db_close(struct bt_db *db);
 const char *bt_db_path(const struct bt_db *db);
 
 int bt_db_begin(struct bt_db *db, struct bt_err *err);
+/* Size the page cache for the tables of n inputs imported together (a
+ * B-tree n times as large: with one input's cache its inserts would reread
+ * pages from the file; 3 inputs of 1M records imported 3.4 times as slowly
+ * as one). */
+int bt_db_cache_inputs(struct bt_db *db, int n, struct bt_err *err);
 int bt_db_commit(struct bt_db *db, struct bt_err *err);
 void bt_db_rollback(struct bt_db *db);
 

@@ -198,6 +198,7 @@ int bt_join_import(struct bt_db *db, const struct bt_importer *imp, const char *
 	if (n == 1)
 		return import_one(db, imp, inputs[0], io, cap, diag, &procs[0], err);
 	bt_map64_init(&owner, 256);
+	rc = bt_db_cache_inputs(db, (int)n, err);
 	for (k = 0; k < n && !rc; k++) {
 		struct bt_process *p = &procs[k];
 		p->path = inputs[k];
