@@ -29,6 +29,7 @@ bt.rule{
   params = {
     top = 25,              -- rows of the per-method tables
     threads = 200,         -- rows of the threads table (most wall time first; the main thread always)
+    processes = 25,        -- rows of the processes table (several processes: the lead, then most CPU and slices)
     tree_min_pct = 1.0,    -- call-tree nodes below this share of the thread are left out
     messages = 20,         -- longest main-thread messages listed
     method_metric_pct = 0.1, -- method.* metrics for methods above this share (of wall, CPU, allocations or faults)
@@ -109,18 +110,21 @@ WHERE runnable_dur IS NOT NULL ORDER BY tid]]) do
       local procs = {}
       for r in bt.rows([[
 SELECT p.pid, p.name, p.is_lead, p.threads, p.samples,
-       (SELECT CAST(total(cpu_dur) AS INTEGER) FROM threads t WHERE t.pid = p.pid) AS cpu_ns,
+       (SELECT sum(cpu_dur) FROM threads t WHERE t.pid = p.pid) AS cpu_ns,
+       (SELECT count(*) FROM slices s JOIN threads t USING (tid) WHERE t.pid = p.pid) AS slices,
        (SELECT count(*) FROM binder_calls c JOIN threads t ON t.tid = c.client_tid WHERE t.pid = p.pid) AS calls,
        (SELECT count(*) FROM binder_calls c WHERE c.server_pid = p.pid) AS served,
        (SELECT CAST(total(dur) AS INTEGER) FROM binder_calls c WHERE c.server_pid = p.pid) AS served_ns
-FROM processes p ORDER BY p.is_lead DESC, p.pid]]) do
-        procs[#procs + 1] = { r.pid, r.name or "", r.is_lead, r.threads, r.samples, r.cpu_ns, r.calls, r.served,
-          r.served_ns }
+FROM processes p ORDER BY p.is_lead DESC, cpu_ns DESC, slices DESC, p.pid LIMIT ?]], p.processes) do
+        procs[#procs + 1] = { r.pid, r.name or "", r.is_lead, r.threads, r.samples, r.cpu_ns, r.slices, r.calls,
+          r.served, r.served_ns }
       end
-      bt.table{ name = "processes", title = "Processes of the capture",
-        columns = { "pid", "process", "lead", "threads", "samples", "cpu_ns", "binder_calls", "calls_served",
-          "served_wait_ns" },
-        units = { pid = "", lead = "", threads = "count", samples = "count", binder_calls = "count",
+      bt.table{ name = "processes", title = nprocs > #procs and
+          string.format("Processes of the capture: the %d with most CPU time and slices, of %d", #procs, nprocs)
+          or "Processes of the capture",
+        columns = { "pid", "process", "lead", "threads", "samples", "cpu_ns", "slices", "binder_calls",
+          "calls_served", "served_wait_ns" },
+        units = { pid = "", lead = "", threads = "count", samples = "count", slices = "count", binder_calls = "count",
           calls_served = "count" }, rows = procs }
       for r in bt.rows("SELECT tid, pid FROM threads WHERE pid IS NOT NULL ORDER BY tid") do
         if by_tid[r.tid] then by_tid[r.tid].pid = r.pid end

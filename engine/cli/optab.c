@@ -58,13 +58,15 @@ static const struct bt_opt opt_slice_policy = {
 		"half, no idle state) or btrace (upstream's exact boundaries,\n"
 		"as Perfetto UI showed them)" };
 
-static const struct bt_opt opt_process = VALUE("--process", "NAME|PID",
+static const struct bt_opt opt_process = VALUE("--process", "NAME|PID|all",
 	"Perfetto: the process to analyse, by name (or its last\n"
 	"path component) or pid; by default the app being started\n"
 	"(the 'launching:' target, else the process whose main\n"
 	"thread ran bindApplication, activityStart or\n"
 	"activityResume), else the one with most slices;\n"
-	"systrace: the main process (default: most slices)", process);
+	"systrace: the main process (default: most slices);\n"
+	"all: every process's threads and slices, keyed by pid\n"
+	"(table processes), the app chosen as above leading", process);
 
 static const struct bt_opt *const load_opts[] = {
 	&opt_mapping, &opt_retrace, &opt_symbols, &opt_process, &opt_db, &opt_slice_policy, &opt_strict,

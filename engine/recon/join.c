@@ -174,12 +174,15 @@ static int import_one(struct bt_db *db, const struct bt_importer *imp, const cha
 		      struct bt_import_opts *io, struct bt_capture *cap, struct bt_diag *diag,
 		      struct bt_process *p, struct bt_err *err)
 {
+	int64_t written;
+
 	p->path = input;
 	p->lead = 1;
-	if (imp->run(db, input, io, diag, err) || note_process(db, cap, p, err))
+	if (imp->run(db, input, io, diag, err) || note_process(db, cap, p, err) ||
+	    bt_db_meta_int(db, "processes", 0, &written, err))
 		return err->code;
-	if (p->pid < 0)
-		return BT_OK;   /* the trace names no process */
+	if (p->pid < 0 || written)
+		return BT_OK;   /* the trace names no process, or wrote its processes (a system trace's all) */
 	if (own_rows(db, p, err))
 		return err->code;
 	return insert_process(db, p, imp->name, err);

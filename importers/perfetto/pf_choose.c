@@ -253,7 +253,8 @@ int pf_choose(struct pf *p, struct bt_err *err)
 	struct cand *c = candidates(p, &n);
 	int rc = BT_OK;
 
-	if (p->o->process)
+	p->all = p->o->process && !strcmp(p->o->process, BT_PROCESS_ALL);
+	if (p->o->process && !p->all)
 		rc = by_process_opt(p, c, n, err);
 	else if (by_launch(p, c, n)) {
 		free(p->choice_buf);
@@ -298,7 +299,7 @@ void pf_wanted_index(struct pf *p)
 		if (!g || tid >= (uint64_t)1 << PF_TID_BITS)
 			continue;
 		p->wanted[(2 * tid) >> 6] |= (uint64_t)1 << ((2 * tid) & 63);   /* known */
-		if (!p->pid || (int64_t)g - 1 == p->pid)
+		if (p->all || !p->pid || (int64_t)g - 1 == p->pid)
 			p->wanted[(2 * tid + 1) >> 6] |= (uint64_t)1 << ((2 * tid + 1) & 63);
 	}
 }
@@ -308,7 +309,7 @@ int pf_wanted_lookup(const struct pf *p, int64_t tid)
 {
 	uint32_t g = bt_map64_get(&p->tgid_of, (uint64_t)tid);
 
-	return !g || !p->pid || (int64_t)g - 1 == p->pid;
+	return p->all || !g || !p->pid || (int64_t)g - 1 == p->pid;
 }
 
 int pf_choose_meta(struct pf *p, struct bt_err *err)

@@ -112,6 +112,39 @@ static const char *thread_name(const struct pf *p, int64_t tid)
 	return n;
 }
 
+/* --process all: each thread's process (where the trace says it) and
+ * the processes, the app's the lead. */
+static int write_processes(struct pf *p, const struct bt_map64 *threads, struct bt_err *err)
+{
+	struct bt_map64 count;   /* pid + 1 -> its threads */
+	size_t i;
+	int64_t n = 0;
+	int rc = BT_OK;
+
+	bt_map64_init(&count, 64);
+	for (i = 0; i < threads->cap && !rc; i++) {
+		int64_t tid = (int64_t)threads->slots[i].key;
+		uint32_t g = threads->slots[i].val ? bt_map64_get(&p->tgid_of, (uint64_t)tid) : 0;
+		if (!g)
+			continue;
+		rc = bt_db_exec(p->db, BT_SQL_SET_THREAD_PID, err, "ii", tid, (int64_t)g - 1);
+		bt_map64_put(&count, g, bt_map64_get(&count, g) + 1);
+	}
+	for (i = 0; i < count.cap && !rc; i++) {
+		int64_t pid = (int64_t)count.slots[i].key - 1;
+		const char *name = pf_name(p, &p->process_name, pid);
+		if (!count.slots[i].val)
+			continue;
+		n++;
+		rc = bt_db_exec(p->db, BT_SQL_INSERT_PROCESS, err, "itttmimmii", pid, name ? name : thread_name(p, pid),
+				p->path, "perfetto", bt_map64_get(threads, (uint64_t)pid) ? pid : INT64_MIN,
+				(int64_t)(pid == p->pid), INT64_MIN, INT64_MIN, (int64_t)0,
+				(int64_t)count.slots[i].val);
+	}
+	bt_map64_release(&count);
+	return rc ? rc : bt_db_set_meta_int(p->db, "processes", n, err);
+}
+
 /* The app's threads: those with slices, and those the trace names. Main:
  * the one whose tid is the pid, else (iOS, pid 1) the one named main.
  * *nrows: the rows written, the header's count of threads. */
@@ -127,7 +160,7 @@ static int write_threads(struct pf *p, struct bt_map64 *with_slices, int64_t *ma
 		if (with_slices->slots[i].val)
 			bt_map64_put(&all, with_slices->slots[i].key, 1);
 	for (i = 0; i < p->tgid_of.cap; i++)
-		if (p->tgid_of.slots[i].val && (int64_t)p->tgid_of.slots[i].val - 1 == p->pid)
+		if (p->tgid_of.slots[i].val && (p->all || (int64_t)p->tgid_of.slots[i].val - 1 == p->pid))
 			bt_map64_put(&all, p->tgid_of.slots[i].key, 1);
 	*main_tid = bt_map64_get(&all, (uint64_t)p->pid) ? p->pid : -1;
 	for (i = 0; i < all.cap && *main_tid < 0; i++) {
@@ -142,6 +175,8 @@ static int write_threads(struct pf *p, struct bt_map64 *with_slices, int64_t *ma
 			rc = bt_db_exec(p->db, BT_SQL_INSERT_THREAD, err, "iti", tid, thread_name(p, tid),
 					(int64_t)(tid == *main_tid));
 	}
+	if (!rc && p->all)
+		rc = write_processes(p, &all, err);
 	bt_map64_release(&all);
 	if (!rc && *nrows && !p->named_threads)
 		bt_diag_count(p->diag, "perfetto_no_thread_names", *nrows,

@@ -207,6 +207,8 @@ struct pf {
 	struct bt_spill *spill;          /* pf_spill.c */
 	int flavor_atrace, flavor_track;
 	int64_t pid;                     /* the app's, chosen after the read (pf_choose.c) */
+	int all;                         /* --process all: every process's threads and slices are
+					  * imported (the app still chosen: it leads, its start is modeled) */
 	uint64_t *wanted;                /* pf_wanted_index's: two bits a tid, known and the app's */
 	const char *choice;              /* why: "--process", "launching: PKG", a marker, "most slices" */
 	char *choice_buf;

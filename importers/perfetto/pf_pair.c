@@ -665,6 +665,7 @@ void pf_pair_keep(struct pf_kept *k, struct pf *p)
 	k->path = bt_xstrdup(p->path);
 	k->p.path = k->path;
 	k->p.pid = p->pid;
+	k->p.all = p->all;
 	k->p.spill = p->spill;
 	k->p.frames = p->frames;
 	k->p.nframes = p->nframes;

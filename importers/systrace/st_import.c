@@ -247,6 +247,8 @@ static int choose(struct st *s, struct bt_err *err)
 	const char *want = s->o ? s->o->process : NULL;
 	int rc = BT_OK;
 
+	if (want && !strcmp(want, BT_PROCESS_ALL))
+		want = NULL;   /* every process is kept (as always): the app chosen to lead */
 	bt_map64_init(&per, 64);
 	s->pid = s->main_tid = -1;
 	for (i = 0; i < s->nthreads; i++) {
@@ -316,6 +318,36 @@ static int write_threads(struct st *s, struct bt_err *err)
 			return err->code;
 	}
 	return BT_OK;
+}
+
+/* --process all: each thread's process where the trace prints it, and
+ * the processes, the app's the lead. */
+static int write_processes(struct st *s, struct bt_err *err)
+{
+	struct bt_map64 count;   /* tgid -> its threads */
+	size_t i;
+	int64_t n = 0;
+	int rc = BT_OK;
+
+	bt_map64_init(&count, 64);
+	for (i = 0; i < s->nthreads && !rc; i++) {
+		const struct st_thread *t = &s->threads[i];
+		if (t->tid <= 0 || t->tgid <= 0)
+			continue;
+		rc = bt_db_exec(s->db, BT_SQL_SET_THREAD_PID, err, "ii", t->tid, t->tgid);
+		bt_map64_put(&count, (uint64_t)t->tgid, bt_map64_get(&count, (uint64_t)t->tgid) + 1);
+	}
+	for (i = 0; i < count.cap && !rc; i++) {
+		int64_t pid = (int64_t)count.slots[i].key;
+		if (!count.slots[i].val)
+			continue;
+		n++;
+		rc = bt_db_exec(s->db, BT_SQL_INSERT_PROCESS, err, "itttmimmii", pid, process_label(s, pid), s->path,
+				"systrace", bt_map64_get(&s->thread_of, (uint64_t)pid) ? pid : INT64_MIN,
+				(int64_t)(pid == s->pid), INT64_MIN, INT64_MIN, (int64_t)0, (int64_t)count.slots[i].val);
+	}
+	bt_map64_release(&count);
+	return rc ? rc : bt_db_set_meta_int(s->db, "processes", n, err);
 }
 
 /* meta other_processes: how many processes besides the app's have slices
@@ -469,6 +501,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = write_frames(&s, err);
 	if (!rc)
 		rc = write_threads(&s, err);
+	if (!rc && s.o && s.o->process && !strcmp(s.o->process, BT_PROCESS_ALL))
+		rc = write_processes(&s, err);
 	if (!rc)
 		rc = write_meta(&s, err);
 	if (!rc)

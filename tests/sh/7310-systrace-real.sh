@@ -36,7 +36,7 @@ lines = [l[:-4] if l.endswith('\\n";') else l for l in lines]
 res = [re.compile(r"^\s*(.+)-(\d+)\s+\(\s*(\d+|-+)\)\s\[(\d+)\]\s+[dX.][N.][Hhs.][0-9a-f.]\s+(\d+\.\d+):\s+(\S+):\s(.*)$"),
        re.compile(r"^\s*(.+)-(\d+)()\s+\[(\d+)\]\s+[dX.][N.][Hhs.][0-9a-f.]\s+(\d+\.\d+):\s+(\S+):\s(.*)$"),
        re.compile(r"^\s*(.+)-(\d+)()\s+\[(\d+)\]\s*(\d+\.\d+):\s+(\S+):\s(.*)$")]
-stacks, slices, threads, span = {}, 0, set(), []
+stacks, slices, threads, span, per_pid = {}, 0, set(), [], {}
 for l in lines:
     for r in res:
         m = r.match(l)
@@ -54,9 +54,12 @@ for l in lines:
         stacks.setdefault(tid, []).append(1)
         slices += 1
         threads.add(tid)
+        pid = int(m.group(3)) if m.group(3).isdigit() else int(args.split("|")[1])   # else the marker's
+        per_pid[pid] = per_pid.get(pid, 0) + 1
     elif re.match(r"^E(\||$)", args) and stacks.get(tid):
         stacks[tid].pop()
-print(slices, sum(len(s) for s in stacks.values()), len(threads), max(span) - min(span) if span else 0)
+print(slices, sum(len(s) for s in stacks.values()), len(threads), max(span) - min(span) if span else 0,
+      ",".join("%d:%d" % kv for kv in sorted(per_pid.items())) or "-")
 PY
 }
 
@@ -75,6 +78,11 @@ for f in "$REAL"/catapult-systrace/* "$REAL"/catapult-atrace/* "$REAL"/perfetto-
 	is "$(q "$T/$n.db" "SELECT value FROM meta WHERE key = 'format'")" systrace "$name: read as systrace"
 	is "$(q "$T/$n.db" "SELECT coalesce((SELECT value FROM meta WHERE key = 'last_ts') - (SELECT value FROM meta WHERE key = 'first_ts'), 0)")" "$4" \
 		"$name: its span is its events' (clock syncs left out), $4 ns"
+	# --process all: every thread keyed by the process its lines print
+	"$BIN" import -q "$f" --process all -o "$T/$n-all.db"
+	is "$(q "$T/$n-all.db" "SELECT coalesce(group_concat(k, ','), '-') FROM (SELECT coalesce(t.pid, 0) || ':' || count(*) AS k
+		FROM slices s JOIN threads t USING (tid) GROUP BY coalesce(t.pid, 0) ORDER BY coalesce(t.pid, 0))")" "$5" \
+		"$name: --process all: the slices of each process ($5), by their lines' TGIDs (else the markers' pids)"
 done
 is "$n" 11 "eleven real files"
 

@@ -28,6 +28,34 @@ for f in "$D"/*.pb "$REAL"/perfetto-nested-tracks/*.perfetto-trace "$REAL"/systi
 done
 check "36 difftest traces and 3 others read" test "$n" -ge 39
 
+# --process all (issue 40): every process of the system traces, each
+# thread keyed by its process as pf_names.py's wire reading gives its
+# tgid, every process's thread slices (check_pf_kinds.py --all); the app
+# still leads (its main thread is threads.is_main, meta its pid)
+for f in "$REAL"/perfetto-api32-startup-warm/*.perfetto-trace "$REAL"/systing-trace/trace.pb; do
+	name=$(basename "$f")
+	rm -f "$T/all.db"
+	"$BIN" import -q "$f" --process all -o "$T/all.db"
+	is "$?" 0 "$name --process all imports"
+	python3 "$C" "$f" "$T/all.db" --name "$name --process all" --all
+	python3 tests/fixtures/pf_names.py "$f" | awk -F'\t' '!/^P/ && $2 != "-" { print $1 "\t" $2 }' | sort >"$T/want"
+	qa "$T/all.db" "SELECT tid, pid FROM threads WHERE pid IS NOT NULL" | sort >"$T/got"
+	check "$name --process all: $(wc -l <"$T/want") threads, each with its process as pf_names.py reads it" \
+		cmp -s "$T/want" "$T/got"
+	is "$(q "$T/all.db" "SELECT count(*) FROM processes")" "$(cut -f2 "$T/want" | sort -u | wc -l)" \
+		"$name --process all: a process for each tgid"
+	is "$(q "$T/all.db" "SELECT count(*) FROM threads WHERE pid IS NULL")" 0 "$name --process all: no thread without its process"
+done
+is "$(q "$T/all.db" "SELECT count(*) FROM processes WHERE is_lead")" 0 \
+	"systing --process all: no lead (no process has slices of its own to be the app)"
+f=$REAL/perfetto-api32-startup-warm/api32_startup_warm.perfetto-trace
+"$BIN" import -q "$f" --process all -o "$T/all.db"
+is "$(q "$T/all.db" "SELECT p.pid || ' ' || t.tid FROM processes p JOIN threads t ON t.is_main WHERE p.is_lead")" "7663 7663" \
+	"api32 --process all: the app being started leads, its main thread the main one"
+"$BIN" "$f" --process all -q -o "$T/all.txt"
+like "$(cat "$T/all.txt")" "Processes of the capture: the 25 with most CPU time and slices, of 672" \
+	"api32 --process all: the report lists the processes"
+
 # legacy phases: B/E and X as thread slices, 'T' and 'p' counted by phase
 f=$D/parser_track_event_legacy_async_event.pb
 "$BIN" import -q "$f" -o "$T/a.db"
