@@ -26,13 +26,30 @@ function bt.rule(def)
   rules[#rules + 1] = def
 end
 
+-- The main thread of the process --set scope.process=NAME names in a
+-- capture of several (its whole name, its ":suffix" or its pid), for every
+-- rule that asks bt.main_tid(); an error naming the processes when none is.
+local function scoped_main(process)
+  local tid = bt.scalar([[SELECT main_tid FROM processes WHERE CAST(pid AS TEXT) = ?1 OR name = ?1
+OR (substr(?1, 1, 1) = ':' AND substr(name, -length(?1)) = ?1) ORDER BY is_lead DESC, pid LIMIT 1]], process)
+  if tid then return tid end
+  local names = {}
+  for r in bt.rows("SELECT pid, name FROM processes ORDER BY is_lead DESC, pid") do
+    names[#names + 1] = string.format("%s (pid %d)", r.name or "?", r.pid)
+  end
+  error(string.format("--set scope.process=%s: no such process in this trace (it has %s)", process,
+    #names > 0 and table.concat(names, ", ") or "none"), 0)
+end
+
 -- Facts about the trace, from meta (cheap) and the threads table.
 local facts
 function bt.trace()
   if facts then return facts end
   facts = {}
   for row in bt.rows("SELECT key, value FROM meta") do facts[row.key] = row.value end
-  facts.main_tid = bt.scalar("SELECT tid FROM threads WHERE is_main ORDER BY tid LIMIT 1")
+  local scope = bt.param("scope.process", "")
+  facts.main_tid = scope ~= "" and scoped_main(scope) or
+    bt.scalar("SELECT tid FROM threads WHERE is_main ORDER BY tid LIMIT 1")
   return facts
 end
 

@@ -36,7 +36,13 @@
 --
 -- A holder is the innermost app frame (bt_app_node: outside the platform's
 -- packages) on the stack of the thread that ended the wait (the lock's
--- holder, the notifier), else its innermost frame.
+-- holder, the notifier, the binder thread that served a call), else its
+-- innermost frame; " in PROCESS" follows it when that thread is another
+-- process's (a capture of several: "TokenStore.load in ample.feed:push").
+--
+-- In a capture of several processes the measures are the lead process's
+-- main thread's, or the one bt.main_tid() is scoped to (compare --process
+-- NAME: --set scope.process=NAME).
 
 local KINDS = { "monitor", "wait", "park", "gc", "binder", "loadlibrary", "lock" }
 local MIN_NS = 500000   -- methods under this (half the default noise floor) are left out
@@ -46,10 +52,12 @@ local MIN_NS = 500000   -- methods under this (half the default noise floor) are
 -- findings name it; one query for them all.
 local function holder_of(main)
   local name = {}
-  for r in bt.rows([[SELECT DISTINCT e.waker_node_id AS node, f.name FROM blocking_edges e
+  for r in bt.rows([[SELECT DISTINCT e.waker_node_id AS node, f.name, p.name AS process FROM blocking_edges e
 JOIN nodes n ON n.id = bt_app_node(e.waker_node_id) JOIN frames f ON f.id = n.frame_id
+LEFT JOIN threads k ON k.tid = e.waker_tid LEFT JOIN threads w ON w.tid = e.waiter_tid
+LEFT JOIN processes p ON p.pid = k.pid AND k.pid IS NOT w.pid
 WHERE e.waiter_tid = ? AND e.waker_node_id IS NOT NULL]], main) do
-    name[r.node] = r.name
+    name[r.node] = r.process and (r.name .. " in " .. r.process) or r.name
   end
   return function(node)
     return node and name[node] or "(unknown)"

@@ -375,7 +375,7 @@ static int unused_set(const struct bt_rules_state *st, const struct bt_param *p,
 		known |= strlen(st->ids->v[i]) == n && !strncmp(st->ids->v[i], p->key, n);
 	if (best)
 		bt_buf_addf(&b, "; did you mean '%s'?", best);
-	else if (dot && !known && strncmp(p->key, "lua.", 4)) {
+	else if (dot && !known && strncmp(p->key, "lua.", 4) && strncmp(p->key, "scope.", 6)) {
 		bt_buf_addf(&b, "; no rule '%.*s' ran", (int)n, p->key);
 		near_ids(st->ids, p->key, n, &b);
 	}

@@ -229,6 +229,8 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 	struct bt_db *db = NULL;
 	struct bt_result res;
 	struct bt_rules_opts ro = { 0 };
+	struct bt_buf scope = BT_BUF_INIT;
+	const char **sets = NULL;
 	int rc;
 
 	memset(&o, 0, sizeof o);
@@ -242,7 +244,17 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 		ro.nfiles = co->narules;
 		ro.sets = co->sets;
 		ro.nsets = co->nsets;
+		if (co->process) {   /* --process: the rules' main thread is that process's */
+			sets = bt_xcalloc((size_t)co->nsets + 1, sizeof *sets);
+			memcpy(sets, co->sets, (size_t)co->nsets * sizeof *sets);
+			bt_buf_addf(&scope, "scope.process=%s", co->process);
+			sets[co->nsets] = scope.buf;
+			ro.sets = sets;
+			ro.nsets = co->nsets + 1;
+		}
 		rc = bt_rules_run(db, &ro, &res, err);
+		free(sets);
+		bt_buf_release(&scope);
 	}
 	if (!rc) {
 		char cpu[16];

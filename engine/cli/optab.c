@@ -303,6 +303,13 @@ static const struct bt_opt opt_analyze_set = {
 	.name = "--set", .arg = "KEY=VALUE", .help = "a parameter of those rules",
 	.kind = BT_OPTK_LIST, .field = F(sets), .count = F(nsets) };
 
+static const struct bt_opt opt_cmp_process = {
+	.name = "--process", .arg = "NAME|PID",
+	.help = "captures of several processes (databases of 'import A B\n"
+		"C'), analysed here: gate the main thread of this process\n"
+		"(its name, its ':suffix' or its pid), not the lead's",
+	.kind = BT_OPTK_VALUE, .field = F(process) };
+
 /* Repeatable: one comparison written in several formats. */
 static const struct bt_opt opt_outputs = {
 	.name = "--output", .alias = "-o", .arg = "OUT", .kind = BT_OPTK_LIST, .field = F(outs),
@@ -320,7 +327,7 @@ static const struct bt_opt opt_cmp_verbose = { .name = "--verbose", .alias = "-v
 static const struct bt_opt *const compare_opts[] = {
 	&opt_outputs, &opt_cmp_format, &opt_base, &opt_head, &opt_max_regress, &opt_noise_floor, &opt_alpha,
 	&opt_metric, &opt_fail_inconclusive, &opt_require_decision, &opt_sequential, &opt_gates, &opt_top, &opt_analyze_rules, &opt_analyze_set,
-	&opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_width, &opt_quiet, &opt_cmp_verbose, NULL
+	&opt_cmp_process, &opt_calibrate, &opt_cal_runs, &opt_cal_splits, &opt_width, &opt_quiet, &opt_cmp_verbose, NULL
 };
 const struct bt_optcmd bt_optab_compare = {
 	compare_opts, NULL, 20, NULL, compare_init

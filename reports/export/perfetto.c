@@ -53,12 +53,12 @@ static int describe_thread(struct bt_perfetto *w, struct pfw_track *t, struct bt
 	if (name)
 		bt_pbw_str(o, PB_TRACK_NAME, name);
 	bt_pbw_open(o, PB_TRACK_THREAD);
-	bt_pbw_varint(o, PB_THREAD_PID, (uint64_t)(int64_t)(int32_t)w->pid);
+	bt_pbw_varint(o, PB_THREAD_PID, (uint64_t)(int64_t)(int32_t)(t->pid ? t->pid : w->pid));
 	bt_pbw_varint(o, PB_THREAD_TID, (uint64_t)(int64_t)(int32_t)t->tid);
 	if (name)
 		bt_pbw_str(o, PB_THREAD_NAME, name);
 	bt_pbw_close(o);
-	bt_pbw_varint(o, PB_TRACK_PARENT, PFW_PROCESS_UUID);
+	bt_pbw_varint(o, PB_TRACK_PARENT, t->pid ? PFW_OTHER_PROCESS_UUID(t->pid) : PFW_PROCESS_UUID);
 	bt_pbw_varint(o, PB_TRACK_NO_MERGE, 1);
 	bt_pbw_close(o);
 	return pfw_packet_done(w, err);
@@ -79,27 +79,66 @@ static int load_threads(struct bt_db *db, struct bt_perfetto *w, int *first_is_m
 			t->name = bt_xstrdup(bt_rows_text(r, 1, NULL));
 		if (w->ntracks == 1)
 			*first_is_main = bt_rows_int(r, 2) != 0;
+		if (bt_rows_type(r, 3) != BT_ROWS_NULL)
+			t->pid = bt_rows_int(r, 3);
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int describe(struct bt_perfetto *w, struct bt_err *err)
+/* The capture's processes besides the lead (a capture of several): each
+ * its own process track, its threads under it. */
+static int load_processes(struct bt_db *db, struct bt_perfetto *w, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	size_t i;
+	int rc;
+
+	if (bt_rows_open(&r, db, BT_SQL_PERFETTO_PROCESSES, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		struct pfw_process *p;
+		BT_GROW(w->others, w->nothers + 1, w->ocap_);
+		p = &w->others[w->nothers++];
+		p->pid = bt_rows_int(r, 0);
+		p->name = bt_rows_type(r, 1) == BT_ROWS_NULL ? NULL : bt_xstrdup(bt_rows_text(r, 1, NULL));
+	}
+	bt_rows_close(r);
+	for (i = 0; i < w->ntracks; i++)   /* the lead's threads are under the lead's track */
+		if (w->tracks[i].pid == w->pid)
+			w->tracks[i].pid = 0;
+	return rc < 0 ? err->code : BT_OK;
+}
+
+/* A process track: the lead's, or another of the capture's. */
+static int describe_process(struct bt_perfetto *w, uint64_t uuid, int64_t pid, const char *name, struct bt_err *err)
 {
 	struct bt_pbw *o = &w->out;
-	size_t i;
 
 	pfw_packet_open(w);
 	bt_pbw_open(o, PB_PACKET_TRACK_DESCRIPTOR);
-	bt_pbw_varint(o, PB_TRACK_UUID, PFW_PROCESS_UUID);
-	bt_pbw_str(o, PB_TRACK_NAME, w->process);
+	bt_pbw_varint(o, PB_TRACK_UUID, uuid);
+	if (name)
+		bt_pbw_str(o, PB_TRACK_NAME, name);
 	bt_pbw_open(o, PB_TRACK_PROCESS);
-	bt_pbw_varint(o, PB_PROCESS_PID, (uint64_t)(int64_t)(int32_t)w->pid);
-	bt_pbw_str(o, PB_PROCESS_NAME, w->process);
+	bt_pbw_varint(o, PB_PROCESS_PID, (uint64_t)(int64_t)(int32_t)pid);
+	if (name)
+		bt_pbw_str(o, PB_PROCESS_NAME, name);
 	bt_pbw_close(o);
 	bt_pbw_close(o);
-	if (pfw_packet_done(w, err))
+	return pfw_packet_done(w, err);
+}
+
+static int describe(struct bt_perfetto *w, struct bt_err *err)
+{
+	size_t i;
+
+	if (describe_process(w, PFW_PROCESS_UUID, w->pid, w->process, err))
 		return err->code;
+	for (i = 0; i < w->nothers; i++)
+		if (describe_process(w, PFW_OTHER_PROCESS_UUID(w->others[i].pid), w->others[i].pid,
+				     w->others[i].name, err))
+			return err->code;
 	for (i = 0; i < w->ntracks; i++)
 		if (describe_thread(w, &w->tracks[i], err))
 			return err->code;
@@ -395,13 +434,21 @@ static int process_tree(struct bt_perfetto *w, struct bt_err *err)
 	bt_pbw_varint(o, PB_TREE_PROCESS_PID, (uint64_t)(int64_t)(int32_t)w->pid);
 	bt_pbw_str(o, PB_TREE_PROCESS_CMDLINE, w->process);
 	bt_pbw_close(o);
+	for (i = 0; i < w->nothers; i++) {
+		bt_pbw_open(o, PB_TREE_PROCESSES);
+		bt_pbw_varint(o, PB_TREE_PROCESS_PID, (uint64_t)(int64_t)(int32_t)w->others[i].pid);
+		if (w->others[i].name)
+			bt_pbw_str(o, PB_TREE_PROCESS_CMDLINE, w->others[i].name);
+		bt_pbw_close(o);
+	}
 	for (i = 0; i < w->ntracks; i++) {
-		if (!w->tracks[i].name)
+		const struct pfw_track *t = &w->tracks[i];
+		if (!t->name)
 			continue;
 		bt_pbw_open(o, PB_TREE_THREADS);
-		bt_pbw_varint(o, PB_TREE_THREAD_TID, (uint64_t)(int64_t)(int32_t)w->tracks[i].tid);
-		bt_pbw_str(o, PB_TREE_THREAD_NAME, w->tracks[i].name);
-		bt_pbw_varint(o, PB_TREE_THREAD_TGID, (uint64_t)(int64_t)(int32_t)w->pid);
+		bt_pbw_varint(o, PB_TREE_THREAD_TID, (uint64_t)(int64_t)(int32_t)t->tid);
+		bt_pbw_str(o, PB_TREE_THREAD_NAME, t->name);
+		bt_pbw_varint(o, PB_TREE_THREAD_TGID, (uint64_t)(int64_t)(int32_t)(t->pid ? t->pid : w->pid));
 		bt_pbw_close(o);
 	}
 	bt_pbw_close(o);
@@ -458,6 +505,9 @@ void bt_perfetto_free(struct bt_perfetto *w)
 	for (i = 0; i < w->ntracks; i++)
 		free(w->tracks[i].name);
 	free(w->tracks);
+	for (i = 0; i < w->nothers; i++)
+		free(w->others[i].name);
+	free(w->others);
 	free(w->open);
 	for (i = 0; i < w->nnames; i++)
 		free(w->names[i]);
@@ -487,6 +537,8 @@ int bt_perfetto_load(struct bt_perfetto *w, struct bt_db *db, struct bt_err *err
 
 	if (!rc)
 		rc = process_facts(db, w, first_is_main, err);
+	if (!rc)
+		rc = load_processes(db, w, err);
 	if (!rc)
 		rc = load_names(db, w, err);
 	if (!rc)

@@ -21,6 +21,8 @@ struct bt_namer;
 
 #define PFW_NTYPES 256               /* record types: Android's below 32, iOS's from 101 */
 #define PFW_PROCESS_UUID 1
+/* The other processes of a capture of several (the lead's is 1). */
+#define PFW_OTHER_PROCESS_UUID(pid) ((uint64_t)0x200000000ULL + (uint64_t)(uint32_t)(pid))
 #define PFW_THREAD_UUID(tid) ((uint64_t)0x100000000ULL + (uint64_t)(tid))
 
 /* Field numbers of engine/proto/perfetto_trace.proto. */
@@ -88,6 +90,7 @@ struct pfw_open {
 /* A thread's track. */
 struct pfw_track {
 	int64_t tid;
+	int64_t pid;                 /* its process, if not the lead's; 0: the lead's */
 	char *name;                  /* from the threads table; NULL for a thread only slices name */
 	int described;
 };
@@ -108,6 +111,8 @@ struct bt_perfetto {
 	uint32_t nseq;               /* sequences begun */
 	int64_t pid;
 	char process[256];
+	struct pfw_process { int64_t pid; char *name; } *others;   /* the capture's other processes */
+	size_t nothers, ocap_;
 	struct pfw_track *tracks;    /* by index in tmap */
 	size_t ntracks, tcap;
 	struct bt_map64 tmap;        /* tid -> index + 1 */

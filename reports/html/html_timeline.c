@@ -16,7 +16,7 @@
 #include "reports/html/html_int.h"
 
 struct thread {
-	int64_t tid;
+	int64_t tid, pid;   /* pid -1: not known */
 	char *name;
 };
 
@@ -32,6 +32,7 @@ struct tl_out {
 	char **state;                /* the states' names, by index */
 	size_t nstate, scap;
 	int64_t t0;
+	int processes;               /* the capture's processes: with several, lanes say theirs */
 };
 
 static int64_t floor_us(int64_t ns)
@@ -80,11 +81,62 @@ static int load_threads(struct bt_db *db, struct tl_out *o, struct bt_err *err)
 		char tid[32];
 		BT_GROW(o->th, o->nth + 1, cap);
 		o->th[o->nth].tid = bt_rows_int(r, 0);
+		o->th[o->nth].pid = bt_rows_type(r, 3) == BT_ROWS_NULL ? -1 : bt_rows_int(r, 3);
 		snprintf(tid, sizeof tid, "tid %lld", (long long)o->th[o->nth].tid);   /* as every report names it */
 		o->th[o->nth++].name = bt_xstrdup(name ? name : tid);
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
+}
+
+/* "processes": [[pid, name, lead], ...], the lead first, for a capture
+ * of several (a lane then says its pid); nothing for one. */
+static int processes(struct bt_db *db, struct tl_out *o, struct bt_jsonw *w, struct bt_err *err)
+{
+	struct proc { int64_t pid, lead; char *name; } *v = NULL;
+	struct bt_rows *r = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc;
+
+	if (bt_rows_open(&r, db, BT_SQL_HTML_PROCESSES, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		BT_GROW(v, n + 1, cap);
+		v[n].pid = bt_rows_int(r, 0);
+		v[n].name = bt_rows_type(r, 1) == BT_ROWS_NULL ? NULL : bt_xstrdup(bt_rows_text(r, 1, NULL));
+		v[n++].lead = bt_rows_int(r, 2);
+	}
+	bt_rows_close(r);
+	o->processes = (int)n;
+	if (n > 1) {
+		bt_jsonw_key(w, "processes");
+		bt_jsonw_begin_array(w);
+		for (i = 0; i < n; i++) {
+			bt_jsonw_begin_array(w);
+			bt_jsonw_int(w, v[i].pid);
+			if (v[i].name)
+				bt_jsonw_cstr(w, v[i].name);
+			else
+				bt_jsonw_null(w);
+			bt_jsonw_int(w, v[i].lead);
+			bt_jsonw_end_array(w);
+		}
+		bt_jsonw_end_array(w);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+static int64_t thread_pid(const struct tl_out *o, int64_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < o->nth; i++)
+		if (o->th[i].tid == tid)
+			return o->th[i].pid;
+	return -1;
 }
 
 static const char *thread_name(const struct tl_out *o, int64_t tid, char *buf, size_t len)
@@ -216,6 +268,10 @@ static int lane(struct bt_db *db, struct tl_out *o, size_t i, const struct bt_ht
 	bt_jsonw_cstr(w, thread_name(o, tid, buf, sizeof buf));
 	bt_jsonw_key(w, "main");
 	bt_jsonw_int(w, tid == main_tid);
+	if (o->processes > 1) {
+		bt_jsonw_key(w, "pid");
+		bt_jsonw_int(w, thread_pid(o, tid));
+	}
 	bt_jsonw_key(w, "count");
 	bt_jsonw_int(w, l ? l->count : 0);
 	bt_jsonw_key(w, "kept");
@@ -283,9 +339,11 @@ int bt_html_timeline_write(struct bt_db *db, const struct bt_html_lanes *ls, con
 	bt_jsonw_int(w, ls->kept);
 	bt_jsonw_key(w, "min_dur_ns");
 	bt_jsonw_int(w, ls->min_us * 1000);
+	rc = load_threads(db, &o, err);
+	if (!rc)
+		rc = processes(db, &o, w, err);
 	bt_jsonw_key(w, "lanes");
 	bt_jsonw_begin_array(w);
-	rc = load_threads(db, &o, err);
 	for (i = 0; !rc && i < o.n; i++)   /* o.n grows as waits name new wakers */
 		rc = lane(db, &o, i, i < ls->n ? ls->v[i] : NULL, f->main_tid, &off, w, err);
 	bt_jsonw_end_array(w);

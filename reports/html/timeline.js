@@ -21,7 +21,7 @@
 	var MAX_ARROWS = 200, FEW = 30, MIN_SPAN = 10000, BOX = 1.5;
 	/* A frame's values (html_int.h), and the frames track's height. */
 	var FS = 12, F_MAIN = 2, F_AGO = 3, F_DEADLINE = 4, F_JANKY = 5, F_MISSED = 6, F_ID = 7, F_VSYNC = 8, F_DRAW = 9,
-		F_CAUSE = 11, FTRACK = 14, TICK = 6;
+		F_CAUSE = 11, FTRACK = 14, TICK = 6, GROUP = 20;
 	var FR = TL && TL.frames;
 	var tl = BT.tl = { canvas: byId('tl-canvas'), wrap: byId('tl-wrap'), space: byId('tl-space'), a: 0, b: 1,
 		lo: 0, hi: 1, lanes: [], byTid: {}, drag: null, mark: null, top: 0, frames: null, yFrames: -1 };
@@ -142,6 +142,16 @@
 			tl.byTid[L.tid] = lane;
 			return lane;
 		});
+		/* A capture of several processes: each process's lanes together,
+		 * the lead's first, in the order TL.processes gives (stable). */
+		if (TL.processes) {
+			var rank = {};
+			TL.processes.forEach(function (p, k) { rank[p[0]] = k; });
+			var at = function (lane) { return lane.L.pid in rank ? rank[lane.L.pid] : TL.processes.length; };
+			tl.lanes = tl.lanes.map(function (lane, k) { return { lane: lane, k: k }; }).sort(function (x, y) {
+				return at(x.lane) - at(y.lane) || x.k - y.k;
+			}).map(function (x) { return x.lane; });
+		}
 		/* Arrows, the longest waits first: at most MAX_ARROWS are drawn. */
 		tl.arrows = [];
 		tl.lanes.forEach(function (lane) {
@@ -164,9 +174,21 @@
 	/* Where each lane sits (y from the top of the lanes), and the canvas's
 	 * height: the lanes scroll under the fixed axis. */
 	function layout() {
-		var y = 0, folded = 0, above = -1;
+		var y = 0, folded = 0, above = -1, pid = null, groups = [];
 		if (tl.frames) above = Math.max(0, tl.lanes.indexOf(tl.byTid[FR.tid]));
 		tl.lanes.forEach(function (lane, k) {
+			lane.group = null;
+			if (TL.processes && lane.L.pid !== pid) {   /* a process's first lane: its header */
+				pid = lane.L.pid;
+				lane.group = TL.processes.filter(function (p) { return p[0] === pid; })[0] || [pid, null, 0];
+				lane.yGroup = y;
+				y += GROUP;
+				groups.push(pid + ':0');
+			}
+			if (groups.length) {
+				var g = groups[groups.length - 1].split(':');
+				groups[groups.length - 1] = g[0] + ':' + (+g[1] + 1);
+			}
 			if (k === above) {   /* the frames track: a head and a row of frames */
 				tl.yFrames = y;
 				y += HEAD + FTRACK + GAP;
@@ -187,6 +209,7 @@
 		tl.wrap.style.height = tl.H + 'px';
 		tl.space.style.height = Math.max(0, AXIS + y - tl.H) + 'px';
 		tl.wrap.setAttribute('data-tl-folded-rows', String(folded));
+		if (groups.length) tl.wrap.setAttribute('data-tl-groups', groups.join('|'));   /* pid:lanes per process, in order */
 	}
 
 	/* ---- coordinates and searches ----------------------------------------- */
@@ -465,6 +488,17 @@
 
 	function heads(ctx) {
 		if (tl.frames) framesHead(ctx);
+		tl.lanes.forEach(function (lane) {
+			if (!lane.group) return;
+			var y = AXIS - tl.top + lane.yGroup, p = lane.group;
+			if (y > tl.H || y + GROUP < AXIS) return;
+			ctx.fillStyle = '#34405a';
+			ctx.fillRect(0, y, tl.W, GROUP - 3);
+			ctx.fillStyle = '#ffffff';
+			ctx.font = 'bold 11px system-ui, sans-serif';
+			ctx.fillText('process ' + (p[1] || '?') + ' (pid ' + p[0] + (p[2] ? ', the app\'s main process' : '') + ')',
+				6, y + (GROUP - 3) / 2);
+		});
 		tl.lanes.forEach(function (lane) {
 			var y = AXIS - tl.top + lane.y, L = lane.L, more = lane.rows.length - lane.shown;
 			if (y > tl.H || y + lane.h < AXIS) return;

@@ -12,6 +12,7 @@
 # a format that cannot join and a trace database, exit 2. One dump is
 # its own process, as before.
 . tests/lib.sh
+. tests/chrome.sh
 MK=$ROOT/tests/fixtures/mkdevice.py
 CK=$ROOT/tests/fixtures/check_capture.py
 START=$ROOT/examples/startup.lua
@@ -45,6 +46,53 @@ like "$out" "process   pid $(awk -F'\t' 'NR == 2 { print $1 }' "$d/truth/process
 	"feed: the report's facts are the main process's"
 like "$(cat "$T/feed.txt")" "served by ample.feed:push's binder:[0-9]+_[0-9]+ in TokenStore.load \(busy\)" \
 	"feed: the startup's main-thread binder call names :push's binder thread and TokenStore.load"
+
+# the Perfetto export keeps the processes apart: a process track each, every
+# thread under its own (pf_names.py reads the tgids back), and it imports
+# back with --process all as the same three processes and slices
+(cd "$d" && "$BIN" . push remote -q -o /dev/null --perfetto "$T/cap.pb")
+is "$?" 0 "feed: --perfetto: exit 0"
+python3 tests/fixtures/pf_names.py "$T/cap.pb" | awk -F'\t' '!/^P/ { print $1 "\t" $2 }' | sort >"$T/pf.tsv"
+sqlite3 -separator '	' "$T/feed.db" "SELECT tid, pid FROM threads ORDER BY tid" | sort >"$T/db.tsv"
+check "feed: --perfetto: each thread under its own process" cmp -s "$T/pf.tsv" "$T/db.tsv"
+"$BIN" import -q "$T/cap.pb" --process all -o "$T/back.db"
+is "$(q "$T/back.db" "SELECT group_concat(pid || ':' || is_lead || ':' || threads, ' ') FROM (SELECT * FROM processes ORDER BY pid)")" \
+	"$(q "$T/feed.db" "SELECT group_concat(pid || ':' || is_lead || ':' || threads, ' ') FROM (SELECT * FROM processes ORDER BY pid)")" \
+	"feed: --perfetto imported back with --process all: the same processes, lead and threads"
+is "$(q "$T/back.db" "SELECT count(*) FROM slices")" "$(q "$T/feed.db" "SELECT count(*) FROM slices")" \
+	"feed: --perfetto imported back: every slice"
+
+# the HTML timeline groups each process's lanes under its header, the
+# lead's first, then by pid
+(cd "$d" && "$BIN" . push remote -q -o "$T/cap.html")
+chrome "file://$T/cap.html#only=timeline" "$T/cap.png"
+want=$(q "$T/feed.db" "SELECT group_concat(pid, ' ') FROM (SELECT pid FROM processes ORDER BY is_lead DESC, pid)")
+is "$(attr data-tl-groups | tr '|' '\n' | cut -d: -f1 | tr '\n' ' ' | sed 's/ $//')" "$want" \
+	"feed: the timeline's lanes in a group per process, the lead first ($(attr data-tl-groups))"
+is "$(attr data-tl-groups | tr '|' '\n' | cut -d: -f2 | awk '{ s += $1 } END { print s }')" "$(attr data-tl-lanes)" \
+	"feed: every lane in its process's group"
+check "feed: a screenshot of the grouped timeline ($(wc -c <"$T/cap.png") bytes)" test "$(wc -c <"$T/cap.png")" -gt 20000
+check "feed: no console error" test ! -s "$T/console"
+
+# causes name the process: a main-thread binder wait's holder is the
+# server's method "in" its process; --set scope.process (compare
+# --process) makes another process's main thread the rules' main thread
+m=$(jq_ "$T/feed.json" "[k for k in d['metrics'] if k.startswith('startup.main.wait.binder.by.') and k.endswith(' in ample.feed:push.ns')]")
+like "$m" "TokenStore.load\(\) in ample.feed:push.ns" "feed: the startup's binder wait is held by TokenStore.load in :push"
+push_main=$(q "$T/feed.db" "SELECT main_tid FROM processes WHERE name LIKE '%:push'")
+(cd "$d" && "$BIN" . push remote -q --set scope.process=:push -o "$T/push.json")
+is "$(jq_ "$T/push.json" "d['metrics'].get('thread.main.msgs.count')")" \
+	"$(q "$T/feed.db" "SELECT count(*) FROM messages WHERE tid = $push_main")" \
+	"feed: --set scope.process=:push: the main thread's messages are :push's main thread's"
+"$BIN" compare --base "$T/feed.db" "$T/feed.db" --head "$T/feed.db" "$T/feed.db" --process :push -q -o "$T/cmp.json"
+is "$?" 0 "compare --process :push: exit 0"
+is "$(jq_ "$T/cmp.json" "[m['base']['values'] for m in d['metrics'] if m['name'] == 'thread.main.msgs.count']")" \
+	"[[$(q "$T/feed.db" "SELECT count(*) FROM messages WHERE tid = $push_main"), $(q "$T/feed.db" "SELECT count(*) FROM messages WHERE tid = $push_main")]]" \
+	"compare --process :push: gates :push's main thread"
+err=$("$BIN" compare --base "$T/feed.db" "$T/feed.db" --head "$T/feed.db" "$T/feed.db" --process :sandbox -q -o "$T/x.json" 2>&1)
+is "$?" 1 "compare --process of no process: exit 1"
+like "$err" "no such process in this trace \(it has om.example.feed \(pid [0-9]+\), ample.feed:push" \
+	"compare --process of no process: names the processes there are"
 
 # one dump is its own process, as before
 "$BIN" import -q "$d/push" -o "$T/one.db"
