@@ -321,9 +321,15 @@ static const struct bt_process *process_of(const struct bt_process *procs, size_
 	return NULL;
 }
 
+/* The calls followed so far: their spans on the server threads. */
+struct spans {
+	struct bt_slice_span *v;
+	size_t n, cap;
+};
+
 static int follow(const struct bt_capture *cap, const struct bt_process *procs, size_t np,
-		  const struct stacks *st, const struct servers *sv, const struct bt_process *client, size_t i, size_t *unserved,
-		  struct bt_db *db, struct bt_err *err)
+		  const struct stacks *st, const struct servers *sv, const struct bt_process *client, size_t i,
+		  size_t *unserved, struct spans *out, struct bt_db *db, struct bt_err *err)
 {
 	const struct bt_csample *c = &cap->s[i];
 	const struct served *t;
@@ -338,6 +344,8 @@ static int follow(const struct bt_capture *cap, const struct bt_process *procs, 
 				  c->end_ts - c->ts);
 	}
 	node = most_sampled(cap, t, a, b);
+	BT_GROW(out->v, out->n + 1, out->cap);
+	out->v[out->n++] = (struct bt_slice_span){ t->tid, c->ts, c->end_ts };
 	blocked = server_blocked(cap, process_of(procs, np, t->pid), t->tid, c->ts, c->end_ts);
 	if (bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "iitniiiiii", c->tid, id, "binder", c->ts,
 		       c->end_ts - c->ts, t->tid, (int64_t)t->v[b - 1].i + 1, t->v[b - 1].ts, (int64_t)node))
@@ -348,8 +356,10 @@ static int follow(const struct bt_capture *cap, const struct bt_process *procs, 
 }
 
 int bt_binder_link(const struct bt_capture *cap, const struct bt_process *procs, size_t np,
-		   struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
+		   struct bt_db *db, struct bt_diag *diag, struct bt_slice_span **spans, size_t *nspans,
+		   struct bt_err *err)
 {
+	struct spans out = { NULL, 0, 0 };
 	struct servers sv;
 	struct stacks st;
 	size_t k, i, calls = 0, unserved = 0;
@@ -365,10 +375,12 @@ int bt_binder_link(const struct bt_capture *cap, const struct bt_process *procs,
 		for (i = procs[k].lo; i < procs[k].hi && !rc; i++)
 			if (cap->s[i].type == 2 && cap->s[i].end_ts > cap->s[i].ts) {
 				calls++;
-				rc = follow(cap, procs, np, &st, &sv, &procs[k], i, &unserved, db, err);
+				rc = follow(cap, procs, np, &st, &sv, &procs[k], i, &unserved, &out, db, err);
 			}
 	release_servers(&sv);
 	release_stacks(&st);
+	*spans = out.v;
+	*nspans = out.n;
 	if (!rc && unserved)
 		bt_diag_count(diag, "binder_unserved", unserved,
 			      "binder calls no other process of the capture was sampled serving: %zu of %zu "

@@ -12,8 +12,12 @@
 #include "engine/db/diag.h"
 #include "engine/recon/capture.h"
 #include "engine/recon/join.h"
+#include "engine/recon/slice.h"
 
+/* *spans (malloc'd, *nspans of them) get each served call's span on its
+ * server thread, for the slicer (bt_slicer_spans). */
 int bt_binder_link(const struct bt_capture *cap, const struct bt_process *procs, size_t np,
-		   struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
+		   struct bt_db *db, struct bt_diag *diag, struct bt_slice_span **spans, size_t *nspans,
+		   struct bt_err *err);
 
 #endif

@@ -183,7 +183,8 @@ static int attach_rows(struct bt_capture *cap, struct bt_slicer *sl, struct bt_d
  * (see above), every slice to the taps, whose owner is ready before the
  * attribution is stored (*ready set). */
 static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt_pipeline *pl,
-		       struct bt_diag *diag, int *ready, struct bt_err *err)
+		       struct bt_slice_span *spans, size_t nspans, struct bt_diag *diag, int *ready,
+		       struct bt_err *err)
 {
 	struct bt_slicer *sl = NULL;
 	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0, NULL, NULL };
@@ -192,6 +193,10 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 
 	if (!rc && !(pl->imp->brings & BT_BRINGS_SLICES))
 		rc = bt_slicer_new(&sl, cap, db, pl->policy, (pl->imp->brings & BT_BRINGS_THROTTLE) != 0, err);
+	if (!rc && sl && spans)
+		bt_slicer_spans(sl, spans, nspans);
+	else
+		free(spans);
 	if (!rc && !sl)   /* no records: the chains have no methods */
 		rc = bt_chain_store(f.chain, db, err);
 	if (!rc && !pl->keep && sl)   /* no records (a Perfetto trace): the tables hold what the importer wrote */
@@ -272,6 +277,8 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	struct bt_import_opts io = pl->io;
 	struct bt_capture cap;
 	struct bt_process *procs = NULL;
+	struct bt_slice_span *spans = NULL;
+	size_t nspans = 0;
 	int ready = 0, rc = bt_db_begin(db, err);
 
 	io.taps = &pl->taps;
@@ -286,12 +293,14 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	if (!rc && (pl->imp->brings & BT_BRINGS_WAKERS))
 		rc = link_processes(&cap, procs, pl->ninputs, db, diag, err);
 	if (!rc && pl->ninputs > 1)
-		rc = bt_binder_link(&cap, procs, pl->ninputs, db, diag, err);
+		rc = bt_binder_link(&cap, procs, pl->ninputs, db, diag, &spans, &nspans, err);
 	free(procs);
 	if (!rc)
 		rc = note_span(&cap, db, err);
 	if (!rc)
-		rc = reconstruct(&cap, db, pl, diag, &ready, err);
+		rc = reconstruct(&cap, db, pl, spans, nspans, diag, &ready, err);
+	else
+		free(spans);
 	if (!rc && !ready)   /* no reconstruction: the trace's own slices are in */
 		rc = startup_of_slices(db, diag, err);
 	if (!rc && !ready)

@@ -618,10 +618,32 @@ int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 	return BT_OK;
 }
 
+static int span_cmp(const void *a, const void *b)
+{
+	const struct bt_slice_span *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+void bt_slicer_spans(struct bt_slicer *s, struct bt_slice_span *v, size_t n)
+{
+	if (!s) {
+		free(v);
+		return;
+	}
+	free((void *)s->tab.spans);
+	qsort(v, n, sizeof *v, span_cmp);
+	s->tab.spans = v;
+	s->tab.nspans = n;
+}
+
 void bt_slicer_free(struct bt_slicer *s)
 {
 	if (!s)
 		return;
+	free((void *)s->tab.spans);
 	free_items(&s->th);
 	if (!s->given)
 		free(s->records);

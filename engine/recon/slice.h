@@ -79,6 +79,18 @@ struct bt_slicer;
 int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *db,
 		  enum bt_slice_policy policy, int throttled, struct bt_err *err);
 
+/* Where a thread's work began and ended, as another record proves it:
+ * a binder thread's transaction lies inside the call of the client it
+ * served (engine/recon/binder.c), from lo to hi. */
+struct bt_slice_span {
+	int64_t tid, lo, hi;
+};
+
+/* Give s the spans (n of them, v malloc'd, taken over): the idle policy
+ * ends a task that ran in a span by its hi, when the thread's next sample
+ * is after it, and begins one from lo. */
+void bt_slicer_spans(struct bt_slicer *s, struct bt_slice_span *v, size_t n);
+
 /* Add the frames the runs so far needed beyond the trace's own (the
  * idle policy's "(idle)"), once. After a run, before names are read. */
 int bt_slicer_store_frames(struct bt_slicer *s, struct bt_db *db, struct bt_err *err);

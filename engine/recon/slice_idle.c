@@ -475,6 +475,35 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	return 1;
 }
 
+/* What the thread's spans (bt_slicer_spans) prove of the gap: the work
+ * pre is in ended by *end_by (pre in a span, cur after it), the work cur
+ * is in began from *begin_from (cur in a span, pre before it); left as
+ * they are where no span says. Returns 1 when one span holds both: one
+ * piece of work runs through the gap, however long the thread slept. */
+static int span_bounds(const struct bt_stacktab *t, const struct gap *gp, int64_t *end_by, int64_t *begin_from)
+{
+	int within = 0;
+	int64_t tid = gp->pre->src->tid, a = gp->pre->ts, b = gp->cur->ts;
+	size_t i = 0, hi = t->nspans;
+
+	while (i < hi) {   /* the thread's first span */
+		size_t mid = i + (hi - i) / 2;
+		if (t->spans[mid].tid < tid)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; i < t->nspans && t->spans[i].tid == tid && t->spans[i].lo <= b; i++) {
+		const struct bt_slice_span *s = &t->spans[i];
+		if (s->lo <= a && a <= s->hi && s->hi < b && s->hi < *end_by)
+			*end_by = s->hi;
+		if (a < s->lo && s->lo <= b && b <= s->hi)
+			*begin_from = s->lo;
+		within |= s->lo <= a && b <= s->hi;
+	}
+	return within;
+}
+
 /*
  * A worker's sleep (not at a loop): its wait for work when the task
  * changed (the stacks part at or above where the earlier task began: a
@@ -488,17 +517,28 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 static int task_plan(const struct bt_slice_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
 		     struct plan *p)
 {
+	int64_t end_by = INT64_MAX, begin_from = INT64_MIN;
 	size_t cut, k = p->k;
+	int within = span_bounds(r->tab, gp, &end_by, &begin_from);
+	int proven = end_by != INT64_MAX || begin_from != INT64_MIN;
 
-	if (!gp->sleeps || (cut = task_cut(r->tab, pf, np)) >= np)
+	if ((!gp->sleeps && !proven) || (cut = task_cut(r->tab, pf, np)) >= np)
 		return 0;
-	if (!(k <= cut || gp->g - gp->d > TASK_IDLE_NS))
+	if (within && k > cut)
+		return 0;   /* a sleep inside the call it serves */
+	if (!(k <= cut || gp->g - gp->d > TASK_IDLE_NS || proven))
 		return 0;
 	p->wait = WAIT_TASK;
 	p->to_wait = cut <= k && cut > 0 && bt_slice_task_of(r->tab, pf[cut - 1]) == BT_TASK_BELOW;
 	p->k = min64(cut, k);
 	p->end = p->from = asleep(gp);
 	p->begin = p->to = awake(gp);
+	if (p->end.t > end_by)   /* the call it served had ended: it had replied */
+		p->end = p->from = (struct pt){ end_by, min64(p->end.c, gp->pre->cpu + (end_by - gp->pre->ts)) };
+	if (p->begin.t < begin_from) {   /* the call it serves had not begun */
+		int64_t c = gp->cur->cpu - (gp->cur->ts - begin_from);
+		p->begin = p->to = (struct pt){ begin_from, p->begin.c > c ? p->begin.c : c };
+	}
 	return 1;
 }
 

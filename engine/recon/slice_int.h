@@ -55,6 +55,8 @@ struct bt_stacktab {
 	int64_t interval, first_capture;
 	int dense;                  /* running code reaches a capture point soon after the throttle
 				     * opens (first_capture at most an eighth of the interval) */
+	const struct bt_slice_span *spans;   /* bt_slicer_spans's, by tid then lo; mostly none */
+	size_t nspans;
 };
 
 /* Root-first frame ids of an item's stack after filtering, and the stack
