@@ -171,21 +171,29 @@ CREATE TABLE blocking_edges (
 	waiter_node_id  INTEGER     -- the waiter's innermost frame where no sample gives it (a Perfetto trace's waits)
 );
 
--- A client's binder call (a dump's binder record) followed into another
--- process of the capture: the server thread that ran a transaction
--- (Binder.execTransact) while the client waited, sampled most in the
--- wait. Its edge is in blocking_edges (kind binder, the server the
--- waker, its most sampled stack the waker's node). why: blocked when the
--- server itself blocked inside the call (blocked_dur of it), else busy;
--- server NULL when no process of the capture was seen serving it.
+-- A client's binder call followed to the thread that served it: a dump's
+-- binder record (type 2) in a capture of several processes (the binder
+-- thread of another process running a transaction, Binder.execTransact,
+-- sampled most in the wait: server_first_ts, server_last_ts and
+-- server_samples are its samples inside the call), or a system trace's
+-- binder_transaction and binder_transaction_received tracepoints with
+-- --process all (server_first_ts: it received the call, server_last_ts:
+-- it sent the reply). Its edge is in blocking_edges (kind binder, the
+-- server the waker). why the reply was slow: busy (the server ran),
+-- blocked (it blocked: its own blocking records, or sleeping and
+-- uninterruptible states, blocked_dur of it), runnable (it waited for a
+-- CPU), queued (no server thread took the call for most of it); server
+-- NULL where no process of the capture was seen serving it.
 CREATE TABLE binder_calls (
+	id               INTEGER PRIMARY KEY,
 	client_tid       INTEGER NOT NULL,
-	client_sample_id INTEGER PRIMARY KEY,
+	client_sample_id INTEGER,    -- the dump's binder record (NULL: a system trace's call)
 	ts               INTEGER NOT NULL,
 	dur              INTEGER NOT NULL,
+	oneway           INTEGER NOT NULL DEFAULT 0,
 	server_pid       INTEGER,
 	server_tid       INTEGER,
-	server_first_ts  INTEGER,    -- its first and last sample inside the call
+	server_first_ts  INTEGER,
 	server_last_ts   INTEGER,
 	server_samples   INTEGER,
 	blocked_dur      INTEGER,

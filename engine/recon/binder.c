@@ -340,8 +340,8 @@ static int follow(const struct bt_capture *cap, const struct bt_process *procs, 
 	t = find_server(cap, st, sv, client->pid, st->proxy[c->node_id], c->ts, c->end_ts, &a, &b);
 	if (!t) {
 		++*unserved;
-		return bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iiiinnnnnnn", c->tid, id, c->ts,
-				  c->end_ts - c->ts);
+		return bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iiiiinnnnnnn", c->tid, id, c->ts,
+				  c->end_ts - c->ts, (int64_t)0);
 	}
 	node = most_sampled(cap, t, a, b);
 	BT_GROW(out->v, out->n + 1, out->cap);
@@ -350,8 +350,8 @@ static int follow(const struct bt_capture *cap, const struct bt_process *procs, 
 	if (bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "iitniiiiii", c->tid, id, "binder", c->ts,
 		       c->end_ts - c->ts, t->tid, (int64_t)t->v[b - 1].i + 1, t->v[b - 1].ts, (int64_t)node))
 		return err->code;
-	return bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iiiiiiiiiit", c->tid, id, c->ts, c->end_ts - c->ts,
-			  t->pid, t->tid, t->v[a].ts, t->v[b - 1].ts, (int64_t)(b - a), blocked,
+	return bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iiiiiiiiiiit", c->tid, id, c->ts, c->end_ts - c->ts,
+			  (int64_t)0, t->pid, t->tid, t->v[a].ts, t->v[b - 1].ts, (int64_t)(b - a), blocked,
 			  blocked ? "blocked" : "busy");
 }
 

@@ -253,7 +253,6 @@ int pf_choose(struct pf *p, struct bt_err *err)
 	struct cand *c = candidates(p, &n);
 	int rc = BT_OK;
 
-	p->all = p->o->process && !strcmp(p->o->process, BT_PROCESS_ALL);
 	if (p->o->process && !p->all)
 		rc = by_process_opt(p, c, n, err);
 	else if (by_launch(p, c, n)) {

@@ -10,6 +10,7 @@
 #include "engine/base/alloc.h"
 #include "importers/inflate.h"
 #include "importers/perfetto/pf_int.h"
+#include "importers/process.h"
 #include "engine/db/rows.h"
 #include "engine/startup/startup.h"
 #include "importers/symbol.h"
@@ -369,6 +370,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	p.db = db;
 	p.path = path;
 	p.o = o;
+	p.all = o->process && !strcmp(o->process, BT_PROCESS_ALL);
 	p.diag = diag;
 	bt_map64_init(&p.track_of, 64);
 	bt_map64_init(&p.tgid_of, 256);
@@ -437,6 +439,9 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = waker_stacks(&p, &threads, kept != NULL, err);
 	if (!rc)
 		rc = span_states(&p, err);
+	if (!rc)
+		rc = pf_binder_save(&p, err);
+	pf_binder_free(p.binder);
 	starts_release(&starts);
 	bt_spill_free(p.spill);
 	p.spill = NULL;

@@ -209,6 +209,7 @@ struct pf {
 	int64_t pid;                     /* the app's, chosen after the read (pf_choose.c) */
 	int all;                         /* --process all: every process's threads and slices are
 					  * imported (the app still chosen: it leads, its start is modeled) */
+	struct pf_binder *binder;        /* --process all: the binder tracepoints (pf_binder.c) */
 	uint64_t *wanted;                /* pf_wanted_index's: two bits a tid, known and the app's */
 	const char *choice;              /* why: "--process", "launching: PKG", a marker, "most slices" */
 	char *choice_buf;
@@ -455,6 +456,14 @@ void pf_kinds_unknown(struct pf *p, int where, const ProtobufCMessage *m);
  * imported: a (not print) ftrace event pf_sched.c does not read, a
  * packet of field field (the frame timeline). */
 void pf_kinds_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e);
+
+/* pf_binder.c: with --process all, the binder tracepoints of the bundles,
+ * kept as they come; once the threads and their states are in, each call
+ * paired with its server and reply (binder_calls, blocking edges). */
+struct pf_binder;
+void pf_binder_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e);
+int pf_binder_save(struct pf *p, struct bt_err *err);
+void pf_binder_free(struct pf_binder *b);
 void pf_kinds_packet(struct pf *p, unsigned field);
 /* A print that is not B|/E|: C, S, F, I, N, G, H, or one counted. */
 int pf_kinds_atrace(struct pf *p, int64_t tid, int64_t ts, const char *buf, size_t len, struct bt_err *err);

@@ -53,6 +53,10 @@ void pf_kinds_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e)
 	struct pf_kinds *k = p->kinds;
 
 	k->ftr[238] += e->sched_process_exit != NULL;
+	if (!p->all) {   /* binder calls: read with --process all only (pf_binder.c) */
+		k->ftr[50] += e->binder_transaction != NULL;
+		k->ftr[51] += e->binder_transaction_received != NULL;
+	}
 	if (e->base.n_unknown_fields)
 		pf_kinds_unknown(p, PF_IN_FTRACE, &e->base);
 }

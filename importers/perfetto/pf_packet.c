@@ -405,6 +405,7 @@ static int ftrace(struct pf *p, const Perfetto__Protos__FtraceEventBundle *b, co
 	for (i = 0; i < b->n_event; i++) {
 		const Perfetto__Protos__FtraceEvent *e = b->event[i];
 		pf_threads_ftrace(p, e);
+		pf_binder_ftrace(p, e);
 		if (!e->print)
 			pf_kinds_ftrace(p, e);
 		if (!e->print || !e->print->buf || !e->has_timestamp || !e->has_pid || !e->pid)

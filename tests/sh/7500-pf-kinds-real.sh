@@ -52,6 +52,21 @@ f=$REAL/perfetto-api32-startup-warm/api32_startup_warm.perfetto-trace
 "$BIN" import -q "$f" --process all -o "$T/all.db"
 is "$(q "$T/all.db" "SELECT p.pid || ' ' || t.tid FROM processes p JOIN threads t ON t.is_main WHERE p.is_lead")" "7663 7663" \
 	"api32 --process all: the app being started leads, its main thread the main one"
+# its binder calls: each as pf_binder.py pairs the driver's tracepoints
+# itself (client, server, sent, received, replied, ended), every two-way
+# call a blocking edge ended by its server, why from the server's states
+python3 tests/fixtures/pf_binder.py "$f" | sort >"$T/want"
+sqlite3 -separator '	' "$T/all.db" "SELECT client_tid, server_tid, ts, server_first_ts, coalesce(server_last_ts, '-'),
+	CASE WHEN oneway THEN '-' ELSE ts + dur END, oneway FROM binder_calls" | sort >"$T/got"
+check "api32 --process all: $(wc -l <"$T/want") binder calls, each paired as pf_binder.py reads the trace" \
+	cmp -s "$T/want" "$T/got"
+is "$(q "$T/all.db" "SELECT count(*) FROM blocking_edges e JOIN binder_calls c ON c.client_tid = e.waiter_tid AND c.ts = e.ts
+	AND e.waker_tid = c.server_tid WHERE e.kind = 'binder'")" "$(q "$T/all.db" "SELECT count(*) FROM binder_calls WHERE NOT oneway")" \
+	"api32 --process all: every two-way call a binder edge ended by its server"
+is "$(qa "$T/all.db" "SELECT DISTINCT why FROM binder_calls WHERE NOT oneway ORDER BY 1" | tr '\n' ' ')" \
+	"blocked busy queued runnable " "api32 --process all: slow replies told apart (blocked, busy, queued, runnable)"
+"$BIN" import -q "$f" -o "$T/one.db"
+is "$(q "$T/one.db" "SELECT count(*) FROM binder_calls")" 0 "api32 without --process all: no binder call read"
 "$BIN" "$f" --process all -q -o "$T/all.txt"
 like "$(cat "$T/all.txt")" "Processes of the capture: the 25 with most CPU time and slices, of 672" \
 	"api32 --process all: the report lists the processes"
