@@ -7,9 +7,6 @@
 
 #include <stdint.h>
 
-/* --process all: every process of a system trace, the app's leading. */
-#define BT_PROCESS_ALL "all"
-
 /* 1 if want names the process pid labelled lbl (its name, else its main
  * thread's; NULL if none): its pid in decimal, its whole name, or the last
  * component of a path name ("surfaceflinger" for

@@ -56,8 +56,18 @@ static void print_diagnostics(const struct bt_diag *d, int verbose)
 	bt_buf_release(&b);
 }
 
+/* A capture of several inputs: dumps of one format that can join others
+ * (BT_BRINGS_JOINS), the processes of the capture, and at most one system
+ * trace of the same time (a format that brings several processes).
+ * dumps (n of them) gets the dumps in order, *sys the system trace. */
+struct capture_inputs {
+	const struct bt_importer *imp, *sys_imp;
+	const char **dumps, *sys;
+	int n;
+};
+
 static int import(const struct bt_opts *o, const char *const *inputs, int n, const struct bt_importer *imp,
-		  const struct bt_taps *taps, struct bt_db *db, struct bt_err *err)
+		  const struct capture_inputs *sys, const struct bt_taps *taps, struct bt_db *db, struct bt_err *err)
 {
 	struct bt_pipeline pl;
 	struct bt_diag diag;
@@ -70,6 +80,10 @@ static int import(const struct bt_opts *o, const char *const *inputs, int n, con
 	pl.imp = imp;
 	pl.inputs = inputs;
 	pl.ninputs = (size_t)n;
+	if (sys) {
+		pl.sys_imp = sys->sys_imp;
+		pl.sys_input = sys->sys;
+	}
 	pl.io.mapping = o->mapping;
 	pl.io.retrace = o->retrace;
 	pl.io.symbols = o->symbols;
@@ -165,36 +179,47 @@ static int refuse_db(const struct bt_opts *o, const char *input, struct bt_err *
 	return BT_OK;
 }
 
-/* The importer of every input of a capture of several processes: one
- * format for all, which can join others (BT_BRINGS_JOINS). */
-static int find_joining(const struct bt_opts *o, const char *const *inputs, int n,
-			const struct bt_importer **out, struct bt_err *err)
+static int find_joining(const struct bt_opts *o, const char *const *inputs, int n, struct capture_inputs *c,
+			struct bt_err *err)
 {
 	struct bt_buf those = BT_BUF_INIT;
 	const struct bt_importer *imp;
 	int k;
 
+	c->dumps = bt_xcalloc((size_t)n, sizeof *c->dumps);
 	for (k = 0; k < n; k++) {
 		if (bt_input_check(inputs[k], 1, err))
 			return err->code;
 		if (bt_db_is_trace_db(inputs[k]))
 			return bt_err_set(err, BT_EUSAGE, "'%s' is a trace database: only dumps can be imported "
 					  "together as the processes of one capture", inputs[k]);
-		if (bt_importer_find(inputs[k], &imp, err) || refuse(o, inputs[k], imp, err))
+		if (bt_importer_find(inputs[k], &imp, err))
+			return err->code;
+		if (!(imp->brings & BT_BRINGS_JOINS) && (imp->brings & BT_BRINGS_PROCESSES) && !c->sys) {
+			c->sys = inputs[k];   /* the system trace of the capture's time */
+			c->sys_imp = imp;
+			continue;
+		}
+		if (refuse(o, inputs[k], imp, err))
 			return err->code;
 		if (!(imp->brings & BT_BRINGS_JOINS)) {
 			bt_importer_nouns(BT_BRINGS_JOINS, 1, &those);
 			bt_err_set(err, BT_EUSAGE, "'%s' is %s, which cannot be one of several processes of a "
-				   "capture (only %s can)", inputs[k], imp->noun, those.buf);
+				   "capture (only %s can; one system trace of the same time may join them)",
+				   inputs[k], imp->noun, those.buf);
 			bt_buf_release(&those);
 			return err->code;
 		}
-		if (k && imp != *out)
+		if (c->imp && imp != c->imp)
 			return bt_err_set(err, BT_EUSAGE, "'%s' is %s and '%s' %s: the processes of one capture "
-					  "are given as dumps of one format", inputs[0], (*out)->noun, inputs[k],
+					  "are given as dumps of one format", c->dumps[0], c->imp->noun, inputs[k],
 					  imp->noun);
-		*out = imp;
+		c->imp = imp;
+		c->dumps[c->n++] = inputs[k];
 	}
+	if (!c->n)
+		return bt_err_set(err, BT_EUSAGE, "'%s' is %s: a system trace joins the dumps of a capture, and no "
+				  "dump is given", c->sys, c->sys_imp->noun);
 	return BT_OK;
 }
 
@@ -215,13 +240,16 @@ int bt_cmd_load_many(const struct bt_opts *o, const char *const *inputs, int n, 
 	*out = NULL;
 	bt_progress_start(!o->quiet && isatty(2));
 	if (n > 1) {
-		rc = find_joining(o, inputs, n, &imp, err);
+		struct capture_inputs c;
+		memset(&c, 0, sizeof c);
+		rc = find_joining(o, inputs, n, &c, err);
 		if (!rc)
 			rc = bt_db_create(&db, o->db, err);
 		if (!rc)
-			rc = import(o, inputs, n, imp, taps, db, err);
+			rc = import(o, c.dumps, c.n, c.imp, &c, taps, db, err);
 		if (!rc && readonly)
 			rc = bt_db_query_only(db, err);
+		free(c.dumps);
 		goto out;
 	}
 	if (bt_input_check(input, 1, err))   /* before anything opens it: a FIFO would block */
@@ -239,7 +267,7 @@ int bt_cmd_load_many(const struct bt_opts *o, const char *const *inputs, int n, 
 		if (!rc)
 			rc = bt_db_create(&db, o->db, err);
 		if (!rc)
-			rc = import(o, inputs, 1, imp, taps, db, err);
+			rc = import(o, inputs, 1, imp, NULL, taps, db, err);
 		if (!rc && readonly)
 			rc = bt_db_query_only(db, err);
 	}

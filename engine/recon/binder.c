@@ -355,9 +355,109 @@ static int follow(const struct bt_capture *cap, const struct bt_process *procs, 
 			  blocked ? "blocked" : "busy");
 }
 
+/* ---------------------------------------------------------------- from a system trace */
+
+/* The client's binder records (type 2), by thread and time: the one a
+ * system trace's call is, where the throttle let it be written. */
+struct recs {
+	struct rec2 { int64_t tid, ts; size_t i; } *v;
+	size_t n, cap;
+};
+
+static int rec2_cmp(const void *a, const void *b)
+{
+	const struct rec2 *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+static void collect_calls(const struct bt_capture *cap, struct recs *r)
+{
+	size_t i;
+
+	for (i = 0; i < cap->n; i++)
+		if (cap->s[i].type == 2 && cap->s[i].end_ts > cap->s[i].ts) {
+			BT_GROW(r->v, r->n + 1, r->cap);
+			r->v[r->n++] = (struct rec2){ cap->s[i].tid, cap->s[i].ts, i };
+		}
+	qsort(r->v, r->n, sizeof *r->v, rec2_cmp);
+}
+
+/* The record of tid overlapping [ts, end] most, or -1. */
+static int64_t record_of(const struct bt_capture *cap, const struct recs *r, int64_t tid, int64_t ts, int64_t end)
+{
+	size_t lo = 0, hi = r->n, best = SIZE_MAX;
+	int64_t most = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->v[mid].tid < tid || (r->v[mid].tid == tid && cap->s[r->v[mid].i].end_ts <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < r->n && r->v[lo].tid == tid && r->v[lo].ts < end; lo++) {
+		const struct bt_csample *s = &cap->s[r->v[lo].i];
+		int64_t o = (s->end_ts < end ? s->end_ts : end) - (s->ts > ts ? s->ts : ts);
+		if (o > most) {
+			most = o;
+			best = lo;
+		}
+	}
+	return best == SIZE_MAX ? -1 : (int64_t)r->v[best].i;
+}
+
+/* One call the system trace gives: its row, its edge (the server's
+ * stack where its dump sampled it serving), its span for the slicer. */
+static int given(const struct bt_capture *cap, const struct servers *sv, const struct recs *r,
+		 const struct bt_sys_call *c, struct spans *out, struct bt_db *db, struct bt_err *err)
+{
+	int64_t rec = record_of(cap, r, c->client, c->ts, c->end), id = rec >= 0 ? rec + 1 : INT64_MIN;
+	uint32_t at = bt_map64_get(&sv->by_tid, (uint64_t)c->server);
+	const struct served *t = at ? &sv->t[at - 1] : NULL;
+	int64_t node = INT64_MIN, last = INT64_MIN, samples = 0;
+
+	if (t && !c->oneway) {
+		size_t a = bt_first_ge(t->v, t->n, sizeof *t->v, offsetof(struct rec, ts), c->recv);
+		size_t b = bt_first_ge(t->v, t->n, sizeof *t->v, offsetof(struct rec, ts), c->reply + 1);
+		samples = (int64_t)(b - a);
+		if (b > a) {
+			node = most_sampled(cap, t, a, b);
+			last = (int64_t)t->v[b - 1].i + 1;
+		}
+		BT_GROW(out->v, out->n + 1, out->cap);
+		out->v[out->n++] = (struct bt_slice_span){ c->server, c->recv, c->reply };
+	}
+	if (bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "imiiimiimmit", c->client, id, c->ts, c->end - c->ts,
+		       (int64_t)c->oneway, c->server_pid >= 0 ? c->server_pid : INT64_MIN, c->server, c->recv,
+		       c->oneway ? INT64_MIN : c->reply, t ? samples : INT64_MIN, c->blocked,
+		       c->why[0] ? c->why : NULL))
+		return err->code;
+	if (c->oneway)
+		return BT_OK;
+	return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "imtniiimim", c->client, id, "binder", c->ts, c->end - c->ts,
+			  c->server, last, c->reply, node);
+}
+
+static int link_given(const struct bt_capture *cap, const struct servers *sv, const struct bt_sys_calls *calls,
+		      struct spans *out, struct bt_db *db, struct bt_err *err)
+{
+	struct recs r = { NULL, 0, 0 };
+	size_t i;
+	int rc = BT_OK;
+
+	collect_calls(cap, &r);
+	for (i = 0; i < calls->n && !rc; i++)
+		rc = given(cap, sv, &r, &calls->v[i], out, db, err);
+	free(r.v);
+	return rc;
+}
+
 int bt_binder_link(const struct bt_capture *cap, const struct bt_process *procs, size_t np,
-		   struct bt_db *db, struct bt_diag *diag, struct bt_slice_span **spans, size_t *nspans,
-		   struct bt_err *err)
+		   const struct bt_sys_calls *sys, struct bt_db *db, struct bt_diag *diag,
+		   struct bt_slice_span **spans, size_t *nspans, struct bt_err *err)
 {
 	struct spans out = { NULL, 0, 0 };
 	struct servers sv;
@@ -371,7 +471,9 @@ int bt_binder_link(const struct bt_capture *cap, const struct bt_process *procs,
 		collect_servers(cap, procs, np, &st, &sv);
 		sampling_period(cap, &sv);
 	}
-	for (k = 0; k < np && !rc; k++)
+	if (!rc && sys)   /* the system trace says who served each call */
+		rc = link_given(cap, &sv, sys, &out, db, err);
+	for (k = 0; k < np && !rc && !sys; k++)
 		for (i = procs[k].lo; i < procs[k].hi && !rc; i++)
 			if (cap->s[i].type == 2 && cap->s[i].end_ts > cap->s[i].ts) {
 				calls++;

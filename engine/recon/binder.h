@@ -14,10 +14,13 @@
 #include "engine/recon/join.h"
 #include "engine/recon/slice.h"
 
-/* *spans (malloc'd, *nspans of them) get each served call's span on its
- * server thread, for the slicer (bt_slicer_spans). */
+/* With sys (the calls a system trace of the capture's time pairs,
+ * engine/recon/join.h), each of those is the call instead, its dump's
+ * record where one was written, its server's stack where its dump
+ * sampled it serving. *spans (malloc'd, *nspans of them) get each served
+ * call's span on its server thread, for the slicer (bt_slicer_spans). */
 int bt_binder_link(const struct bt_capture *cap, const struct bt_process *procs, size_t np,
-		   struct bt_db *db, struct bt_diag *diag, struct bt_slice_span **spans, size_t *nspans,
-		   struct bt_err *err);
+		   const struct bt_sys_calls *sys, struct bt_db *db, struct bt_diag *diag,
+		   struct bt_slice_span **spans, size_t *nspans, struct bt_err *err);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * Several processes of one capture (join.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -227,4 +228,168 @@ int bt_join_import(struct bt_db *db, const struct bt_importer *imp, const char *
 	rc = rc ? rc : bt_db_exec(db, BT_SQL_JOIN_LEAD_META, err, "i", procs[lead].pid);
 	rc = rc ? rc : bt_db_exec(db, BT_SQL_JOIN_LEAD_MAIN, err, "i", procs[lead].main_tid);
 	return rc ? rc : bt_db_set_meta_int(db, "processes", (int64_t)n, err);
+}
+
+/* ---------------------------------------------------------------- a system trace */
+
+/* The capture's tid of a system trace's thread tid of process pid: a
+ * dump's tid is the low 16 bits of it (format spec I-4), a thread of
+ * that process in the capture; -1 for another process's thread. */
+static int64_t capture_tid(const struct bt_map64 *pid_of, int64_t tid, int64_t pid)
+{
+	uint32_t got = bt_map64_get(pid_of, (uint64_t)(tid & 0xFFFF));
+
+	return got && (int64_t)got - 1 == pid ? (tid & 0xFFFF) : -1;
+}
+
+/* The trace's threads that are the capture's, mapped to its tids (tid ->
+ * capture tid + 1), by their processes. */
+static int map_tids(struct bt_db *db, struct bt_db *sys, struct bt_map64 *to, struct bt_err *err)
+{
+	struct bt_map64 pid_of;   /* the capture's tid -> pid + 1 */
+	struct bt_rows *r;
+	int rc;
+
+	bt_map64_init(&pid_of, 256);
+	if (bt_rows_open(&r, db, BT_SQL_PERFETTO_THREADS, err)) {
+		bt_map64_release(&pid_of);
+		return err->code;
+	}
+	while ((rc = bt_rows_next(r, err)) == 1)
+		if (bt_rows_type(r, 3) != BT_ROWS_NULL)
+			bt_map64_put(&pid_of, (uint64_t)bt_rows_int(r, 0), (uint32_t)bt_rows_int(r, 3) + 1);
+	bt_rows_close(r);
+	if (rc < 0 || bt_rows_open(&r, sys, BT_SQL_PERFETTO_THREADS, err)) {
+		bt_map64_release(&pid_of);
+		return err->code;
+	}
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		int64_t tid = bt_rows_int(r, 0), c;
+		if (bt_rows_type(r, 3) == BT_ROWS_NULL || tid <= 0 || tid >= UINT32_MAX)
+			continue;
+		if ((c = capture_tid(&pid_of, tid, bt_rows_int(r, 3))) >= 0)
+			bt_map64_put(to, (uint64_t)tid, (uint32_t)c + 1);
+	}
+	bt_rows_close(r);
+	bt_map64_release(&pid_of);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+/* tid's capture tid, or -1 for a thread of no process of the capture. */
+static int64_t ours(const struct bt_map64 *to, int64_t tid)
+{
+	uint32_t v = tid > 0 && tid < UINT32_MAX ? bt_map64_get(to, (uint64_t)tid) : 0;
+
+	return v ? (int64_t)v - 1 : -1;
+}
+
+/* tid as the capture names it: its own, or the trace's for another
+ * process's thread. */
+static int64_t mapped(const struct bt_map64 *to, int64_t tid)
+{
+	int64_t t = ours(to, tid);
+
+	return t >= 0 ? t : tid;
+}
+
+/* The capture's threads' states (those the map sends to a capture
+ * thread: threads.pid known in db). */
+static int copy_states(struct bt_db *db, struct bt_db *sys, const struct bt_map64 *to, struct bt_err *err)
+{
+	struct bt_rows *r;
+	int rc;
+
+	if (bt_rows_open(&r, sys, BT_SQL_SYS_THREAD_STATES, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		int64_t t = ours(to, bt_rows_int(r, 0));
+		int64_t v[3];
+		int c;
+		if (t < 0)
+			continue;   /* not a thread of the capture */
+		for (c = 0; c < 3; c++)
+			v[c] = bt_rows_type(r, 4 + c) == BT_ROWS_NULL ? INT64_MIN : bt_rows_int(r, 4 + c);
+		if (v[1] != INT64_MIN)
+			v[1] = mapped(to, v[1]);
+		if (bt_db_exec(db, BT_SQL_INSERT_THREAD_STATE, err, "iiitmmmt", t, bt_rows_int(r, 1), bt_rows_int(r, 2),
+			       bt_rows_text(r, 3, NULL), v[0], v[1], v[2],
+			       bt_rows_type(r, 7) == BT_ROWS_NULL ? NULL : bt_rows_text(r, 7, NULL))) {
+			rc = -1;
+			break;
+		}
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+/* The trace's binder calls whose client is a thread of the capture. */
+static int read_calls(struct bt_db *sys, const struct bt_map64 *to, struct bt_sys_calls *out, struct bt_err *err)
+{
+	struct bt_rows *r;
+	int rc;
+
+	if (bt_rows_open(&r, sys, BT_SQL_SYS_BINDER_CALLS, err))
+		return err->code;
+	while ((rc = bt_rows_next(r, err)) == 1) {
+		int64_t c = ours(to, bt_rows_int(r, 0));
+		struct bt_sys_call *x;
+		if (c < 0)
+			continue;
+		BT_GROW(out->v, out->n + 1, out->cap);
+		x = &out->v[out->n++];
+		memset(x, 0, sizeof *x);
+		x->client = c;
+		x->ts = bt_rows_int(r, 1);
+		x->end = x->ts + bt_rows_int(r, 2);
+		x->oneway = bt_rows_int(r, 3) != 0;
+		x->server_pid = bt_rows_type(r, 4) == BT_ROWS_NULL ? -1 : bt_rows_int(r, 4);
+		x->server = mapped(to, bt_rows_int(r, 5));
+		x->recv = bt_rows_int(r, 6);
+		x->reply = bt_rows_type(r, 7) == BT_ROWS_NULL ? x->recv : bt_rows_int(r, 7);
+		x->blocked = bt_rows_type(r, 8) == BT_ROWS_NULL ? 0 : bt_rows_int(r, 8);
+		if (bt_rows_type(r, 9) != BT_ROWS_NULL)
+			snprintf(x->why, sizeof x->why, "%s", bt_rows_text(r, 9, NULL));
+	}
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
+int bt_join_system(struct bt_db *db, const struct bt_importer *imp, const char *path, const struct bt_import_opts *io,
+		   const struct bt_process *procs, size_t n, struct bt_diag *diag, struct bt_sys_calls *calls,
+		   struct bt_err *err)
+{
+	struct bt_pipeline pl;
+	struct bt_db *sys = NULL;
+	struct bt_map64 to;
+	int64_t first, last, cf = INT64_MAX, cl = INT64_MIN;
+	size_t k;
+	int rc;
+
+	memset(&pl, 0, sizeof pl);
+	pl.imp = imp;
+	pl.inputs = &path;
+	pl.ninputs = 1;
+	pl.io = *io;
+	pl.io.process = BT_PROCESS_ALL;
+	pl.policy = BT_SLICE_IDLE;
+	bt_map64_init(&to, 1024);
+	rc = bt_db_create(&sys, NULL, err);
+	rc = rc ? rc : bt_pipeline_run(sys, &pl, diag, err);
+	rc = rc ? rc : bt_db_meta_int(sys, "first_ts", INT64_MAX, &first, err);
+	rc = rc ? rc : bt_db_meta_int(sys, "last_ts", INT64_MIN, &last, err);
+	for (k = 0; k < n; k++) {
+		cf = procs[k].first < cf ? procs[k].first : cf;
+		cl = procs[k].last > cl ? procs[k].last : cl;
+	}
+	if (!rc && (first > cl || last < cf))
+		rc = bt_err_set(err, BT_EFORMAT, "'%s' (%.3f-%.3f s) does not overlap the dumps' capture (%.3f-%.3f s "
+				"on the boot clock): not a trace of the same time (or not on the boot clock)", path,
+				first / 1e9, last / 1e9, cf / 1e9, cl / 1e9);
+	rc = rc ? rc : map_tids(db, sys, &to, err);
+	rc = rc ? rc : copy_states(db, sys, &to, err);
+	rc = rc ? rc : read_calls(sys, &to, calls, err);
+	rc = rc ? rc : bt_db_set_meta_text(db, "system_trace", path, err);
+	bt_map64_release(&to);
+	bt_db_close(sys);
+	return rc;
 }

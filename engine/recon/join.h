@@ -28,6 +28,29 @@ struct bt_process {
 	int lead;
 };
 
+/* A binder call a system trace of the capture's time gives, its tids
+ * the capture's (a dump keeps 16 bits of a tid): the client's wait from
+ * ts to end, its server from recv to reply (oneway: no reply). */
+struct bt_sys_call {
+	int64_t client, ts, end, server, server_pid, recv, reply, blocked;
+	int oneway;
+	char why[16];
+};
+
+struct bt_sys_calls {
+	struct bt_sys_call *v;
+	size_t n, cap;
+};
+
+/* Import the system trace path (imp brings BT_BRINGS_PROCESSES) of the
+ * capture's time alone, every process of it, and copy into db what it
+ * says of the capture's threads: their scheduler states, and its binder
+ * calls whose client is one of them (*calls, freed by the caller).
+ * BT_EFORMAT when its span does not meet the capture's. */
+int bt_join_system(struct bt_db *db, const struct bt_importer *imp, const char *path, const struct bt_import_opts *io,
+		   const struct bt_process *procs, size_t n, struct bt_diag *diag, struct bt_sys_calls *calls,
+		   struct bt_err *err);
+
 /* Import the n inputs of imp (n > 1: it brings BT_BRINGS_JOINS) into db
  * through io, the capture watching; *procs (n, freed by the caller) says
  * where each process is. The processes table is written. */

@@ -278,6 +278,7 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 	struct bt_capture cap;
 	struct bt_process *procs = NULL;
 	struct bt_slice_span *spans = NULL;
+	struct bt_sys_calls sys = { NULL, 0, 0 };
 	size_t nspans = 0;
 	int ready = 0, rc = bt_db_begin(db, err);
 
@@ -290,11 +291,15 @@ int bt_pipeline_run(struct bt_db *db, const struct bt_pipeline *pl, struct bt_di
 		rc = bt_join_import(db, pl->imp, pl->inputs, pl->ninputs, &io, &cap, diag, &procs, err);
 	bt_alloc_doing("reconstructing the slices of", pl->inputs[0]);
 	bt_progress_phase("reconstructing the slices");
+	if (!rc && pl->sys_input)
+		rc = bt_join_system(db, pl->sys_imp, pl->sys_input, &io, procs, pl->ninputs, diag, &sys, err);
 	if (!rc && (pl->imp->brings & BT_BRINGS_WAKERS))
 		rc = link_processes(&cap, procs, pl->ninputs, db, diag, err);
-	if (!rc && pl->ninputs > 1)
-		rc = bt_binder_link(&cap, procs, pl->ninputs, db, diag, &spans, &nspans, err);
+	if (!rc && (pl->ninputs > 1 || pl->sys_input))
+		rc = bt_binder_link(&cap, procs, pl->ninputs, pl->sys_input ? &sys : NULL, db, diag, &spans, &nspans,
+				    err);
 	free(procs);
+	free(sys.v);
 	if (!rc)
 		rc = note_span(&cap, db, err);
 	if (!rc)

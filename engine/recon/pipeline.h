@@ -33,6 +33,9 @@
 #define BT_MAX_TIME_NS ((int64_t)1 << 62)
 #define BT_MAX_COUNTER ((int64_t)1 << 53)
 
+/* --process all: every process of a system trace, the app's leading. */
+#define BT_PROCESS_ALL "all"
+
 struct bt_import_opts {
 	const char *mapping;   /* explicit mapping file, or NULL to search */
 	const char *retrace;   /* ProGuard/R8 mapping.txt, or NULL */
@@ -44,7 +47,8 @@ struct bt_import_opts {
 	 * (bt_feed_new, feed.h). */
 	const struct bt_taps *taps;
 	int strict;            /* an input cut short is an error, not salvaged (bt_diag_partial) */
-	const char *process;   /* Perfetto: the process to analyse (name or pid), or NULL to choose */
+	const char *process;   /* Perfetto: the process to analyse (name or pid), BT_PROCESS_ALL, or NULL
+				* to choose */
 	int keep;              /* set by the pipeline: a kept database, whose slices are stored as rows
 				* (a scratch one may defer a trace's own, bt_feed_defer) */
 	/* Set by the pipeline for an input that joins others in one capture
@@ -96,6 +100,8 @@ struct bt_pipeline {
 	const struct bt_importer *imp;
 	const char *const *inputs;    /* one, or the processes of one capture (imp brings BT_BRINGS_JOINS) */
 	size_t ninputs;
+	const struct bt_importer *sys_imp;   /* with dumps: the system trace of the capture's time */
+	const char *sys_input;               /* (BT_BRINGS_PROCESSES), or NULL (engine/recon/join.h) */
 	struct bt_import_opts io;     /* io.taps is the pipeline's */
 	enum bt_slice_policy policy;
 	int keep;                     /* a kept database: samples, nodes and slices stored as rows */

@@ -10,7 +10,6 @@
 #include "engine/base/alloc.h"
 #include "importers/inflate.h"
 #include "importers/perfetto/pf_int.h"
-#include "importers/process.h"
 #include "engine/db/rows.h"
 #include "engine/startup/startup.h"
 #include "importers/symbol.h"

@@ -8,9 +8,10 @@
 # was slow (tests/fixtures/check_capture.py against the truth), and the
 # startup rules name the server method that held a main-thread binder
 # call. Refused, exit 1 naming the inputs: one process twice, a thread
-# in two processes, spans that do not meet, a dump without a process id;
-# a format that cannot join and a trace database, exit 2. One dump is
-# its own process, as before.
+# in two processes, spans that do not meet, a dump without a process id,
+# a system trace of another time; a second system trace, a format that
+# cannot join and a trace database, exit 2. One dump is its own process,
+# as before.
 . tests/lib.sh
 . tests/chrome.sh
 MK=$ROOT/tests/fixtures/mkdevice.py
@@ -129,12 +130,15 @@ refused "another boot's dump" "'$T/media/push' \(boot clock [0-9.]+-[0-9.]+ s\) 
 	. "$T/media/push"
 refused "a dump without a process id" "'[^']*nopid[^']*' names no process id" . "$FIX/nopid"
 
-# usage: exit 2
+# a system trace of another time is refused (exit 1); a second one, or a
+# format that cannot join, is a usage error (exit 2)
 python3 tests/fixtures/mksystrace.py "$T/st.txt" --seed 1 --frames 3 --no-truth >/dev/null
-err=$(cd "$d" && "$BIN" import -q . "$T/st.txt" -o "$T/bad.db" 2>&1)
-is "$?" 2 "a systrace with a dump: exit 2"
-like "$err" "'$T/st.txt' is a systrace.*cannot be one of several processes of a capture \(only a btrace 3.0" \
-	"a systrace with a dump: says which formats can"
+refused "a system trace of another time" "'$T/st.txt' \([0-9.]+-[0-9.]+ s\) does not overlap the dumps' capture" \
+	. "$T/st.txt"
+err=$(cd "$d" && "$BIN" import -q . "$T/st.txt" "$T/st.txt" -o "$T/bad.db" 2>&1)
+is "$?" 2 "two system traces with a dump: exit 2"
+like "$err" "'$T/st.txt' is a systrace.*cannot be one of several processes of a capture \(only a btrace 3.0.*one system trace of the same time may join them\)" \
+	"two system traces with a dump: says which formats can"
 err=$(cd "$d" && "$BIN" import -q . "$T/one.db" -o "$T/bad.db" 2>&1)
 is "$?" 2 "a trace database with a dump: exit 2"
 like "$err" "is a trace database: only dumps can be imported together" "a trace database with a dump: says so"
