@@ -345,7 +345,7 @@ static int follow(const struct bt_capture *cap, const struct bt_process *procs, 
 	}
 	node = most_sampled(cap, t, a, b);
 	BT_GROW(out->v, out->n + 1, out->cap);
-	out->v[out->n++] = (struct bt_slice_span){ t->tid, c->ts, c->end_ts };
+	out->v[out->n++] = (struct bt_slice_span){ t->tid, c->ts, c->end_ts, 0 };
 	blocked = server_blocked(cap, process_of(procs, np, t->pid), t->tid, c->ts, c->end_ts);
 	if (bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "iitniiiiii", c->tid, id, "binder", c->ts,
 		       c->end_ts - c->ts, t->tid, (int64_t)t->v[b - 1].i + 1, t->v[b - 1].ts, (int64_t)node))
@@ -428,7 +428,7 @@ static int given(const struct bt_capture *cap, const struct servers *sv, const s
 			last = (int64_t)t->v[b - 1].i + 1;
 		}
 		BT_GROW(out->v, out->n + 1, out->cap);
-		out->v[out->n++] = (struct bt_slice_span){ c->server, c->recv, c->reply };
+		out->v[out->n++] = (struct bt_slice_span){ c->server, c->recv, c->reply, 1 };
 	}
 	if (bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "imiiimiimmit", c->client, id, c->ts, c->end - c->ts,
 		       (int64_t)c->oneway, c->server_pid >= 0 ? c->server_pid : INT64_MIN, c->server, c->recv,

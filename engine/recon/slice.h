@@ -84,6 +84,8 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
  * served (engine/recon/binder.c), from lo to hi. */
 struct bt_slice_span {
 	int64_t tid, lo, hi;
+	int exact;   /* the work began at lo and ended at hi (a system trace's receipt and
+		      * reply), not only within them */
 };
 
 /* Give s the spans (n of them, v malloc'd, taken over): the idle policy

@@ -480,7 +480,8 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
  * is in began from *begin_from (cur in a span, pre before it); left as
  * they are where no span says. Returns 1 when one span holds both: one
  * piece of work runs through the gap, however long the thread slept. */
-static int span_bounds(const struct bt_stacktab *t, const struct gap *gp, int64_t *end_by, int64_t *begin_from)
+static int span_bounds(const struct bt_stacktab *t, const struct gap *gp, int64_t *end_by, int64_t *begin_from,
+		       int *exact)
 {
 	int within = 0;
 	int64_t tid = gp->pre->src->tid, a = gp->pre->ts, b = gp->cur->ts;
@@ -495,10 +496,14 @@ static int span_bounds(const struct bt_stacktab *t, const struct gap *gp, int64_
 	}
 	for (; i < t->nspans && t->spans[i].tid == tid && t->spans[i].lo <= b; i++) {
 		const struct bt_slice_span *s = &t->spans[i];
-		if (s->lo <= a && a <= s->hi && s->hi < b && s->hi < *end_by)
+		if (s->lo <= a && a <= s->hi && s->hi < b && s->hi < *end_by) {
 			*end_by = s->hi;
-		if (a < s->lo && s->lo <= b && b <= s->hi)
+			*exact |= s->exact ? 1 : 0;
+		}
+		if (a < s->lo && s->lo <= b && b <= s->hi) {
 			*begin_from = s->lo;
+			*exact |= s->exact ? 2 : 0;
+		}
 		within |= s->lo <= a && b <= s->hi;
 	}
 	return within;
@@ -519,7 +524,7 @@ static int task_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 {
 	int64_t end_by = INT64_MAX, begin_from = INT64_MIN;
 	size_t cut, k = p->k;
-	int within = span_bounds(r->tab, gp, &end_by, &begin_from);
+	int exact = 0, within = span_bounds(r->tab, gp, &end_by, &begin_from, &exact);
 	int proven = end_by != INT64_MAX || begin_from != INT64_MIN;
 
 	if ((!gp->sleeps && !proven) || (cut = task_cut(r->tab, pf, np)) >= np)
@@ -533,9 +538,9 @@ static int task_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	p->k = min64(cut, k);
 	p->end = p->from = asleep(gp);
 	p->begin = p->to = awake(gp);
-	if (p->end.t > end_by)   /* the call it served had ended: it had replied */
+	if (p->end.t > end_by || (exact & 1))   /* the call it served had ended: it had replied */
 		p->end = p->from = (struct pt){ end_by, min64(p->end.c, gp->pre->cpu + (end_by - gp->pre->ts)) };
-	if (p->begin.t < begin_from) {   /* the call it serves had not begun */
+	if (p->begin.t < begin_from || (exact & 2)) {   /* the call it serves had not begun */
 		int64_t c = gp->cur->cpu - (gp->cur->ts - begin_from);
 		p->begin = p->to = (struct pt){ begin_from, p->begin.c > c ? p->begin.c : c };
 	}
