@@ -33,7 +33,7 @@ struct pf_binder {
 };
 
 /* A call as it is paired. */
-struct call {
+struct pf_call {
 	int64_t client, ts, server, recv, reply, end;
 	int oneway;
 	size_t below;   /* the call its server was serving before it (index + 1), or 0 */
@@ -98,10 +98,10 @@ static void serving_set(struct bt_map64 *serving, int64_t tid, size_t k)
 }
 
 /* The calls, paired in time order (bundles are per CPU). */
-static struct call *pair(struct pf_binder *b, size_t *ncalls)
+static struct pf_call *pair(struct pf_binder *b, size_t *ncalls)
 {
 	struct bt_map64 sent, replies, serving;   /* debug_id -> call + 1; tid -> call + 1 */
-	struct call *c = NULL;
+	struct pf_call *c = NULL;
 	size_t n = 0, cap = 0, i, k;
 
 	qsort(b->v, b->n, sizeof *b->v, bev_cmp);
@@ -146,7 +146,7 @@ static struct call *pair(struct pf_binder *b, size_t *ncalls)
 /* Why the reply took the time it did: the largest of the call's wait for
  * a server thread and the server's time running, waiting for a CPU and
  * blocked while it served it. */
-static int why_of(struct pf *p, const struct call *c, const char **why, int64_t *blocked, struct bt_err *err)
+static int why_of(struct pf *p, const struct pf_call *c, const char **why, int64_t *blocked, struct bt_err *err)
 {
 	struct bt_rows *r;
 	int64_t run = 0, ready = 0, rc;
@@ -193,7 +193,7 @@ static int pid_of(struct pf *p, int64_t tid, int64_t *pid, struct bt_err *err)
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int save(struct pf *p, const struct call *c, struct bt_err *err)
+static int save(struct pf *p, const struct pf_call *c, struct bt_err *err)
 {
 	int64_t pid, blocked = 0;
 	const char *why = NULL;
@@ -214,7 +214,7 @@ static int save(struct pf *p, const struct call *c, struct bt_err *err)
 
 int pf_binder_save(struct pf *p, struct bt_err *err)
 {
-	struct call *c;
+	struct pf_call *c;
 	size_t n = 0, i, unpaired = 0;
 	int rc = BT_OK;
 
