@@ -90,6 +90,13 @@ is "$?" 0 "compare --process :push: exit 0"
 is "$(jq_ "$T/cmp.json" "[m['base']['values'] for m in d['metrics'] if m['name'] == 'thread.main.msgs.count']")" \
 	"[[$(q "$T/feed.db" "SELECT count(*) FROM messages WHERE tid = $push_main"), $(q "$T/feed.db" "SELECT count(*) FROM messages WHERE tid = $push_main")]]" \
 	"compare --process :push: gates :push's main thread"
+# a fleet of captures scoped the same way: batch --set scope.process
+mkdir -p "$T/fleet" && cp "$T/feed.db" "$T/fleet/"
+"$BIN" batch "$T/fleet" -o "$T/fleet.out" --set scope.process=:push -q
+is "$?" 0 "batch of captures --set scope.process=:push: exit 0"
+is "$(jq_ "$(ls "$T"/fleet.out/reports/*.json | head -n 1)" "d['metrics'].get('thread.main.msgs.count')")" \
+	"$(q "$T/feed.db" "SELECT count(*) FROM messages WHERE tid = $push_main")" \
+	"batch --set scope.process=:push: each report's main thread is :push's"
 err=$("$BIN" compare --base "$T/feed.db" "$T/feed.db" --head "$T/feed.db" "$T/feed.db" --process :sandbox -q -o "$T/x.json" 2>&1)
 is "$?" 1 "compare --process of no process: exit 1"
 like "$err" "no such process in this trace \(it has om.example.feed \(pid [0-9]+\), ample.feed:push" \
