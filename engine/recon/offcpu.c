@@ -25,10 +25,7 @@ struct state_thread {
 
 void bt_offcpu_init(struct bt_offcpu *o)
 {
-	o->top = NULL;
-	o->n = o->cap = 0;
-	o->self = NULL;
-	o->nself = o->selfcap = 0;
+	memset(o, 0, sizeof *o);
 }
 
 void bt_offcpu_release(struct bt_offcpu *o)
@@ -37,6 +34,7 @@ void bt_offcpu_release(struct bt_offcpu *o)
 		return;
 	free(o->top);
 	free(o->self);
+	free(o->kids);
 	bt_offcpu_init(o);
 }
 
@@ -170,6 +168,69 @@ static void split_state(const struct bt_offcpu *o, struct method_split *x, int64
 		x->m[x->of[k]].sum[c] = bt_sat_add(x->m[x->of[k]].sum[c], ov);
 		x->m[x->of[k]].covered = bt_sat_add(x->m[x->of[k]].covered, ov);
 	}
+}
+
+void bt_offcpu_closed(struct bt_offcpu *o, int64_t tid, int64_t depth, int64_t frame, int64_t ts, int64_t end,
+		      int idle)
+{
+	size_t k = o->nkids;
+	int64_t at = ts;
+
+	while (k > 0 && o->kids[k - 1].frame == depth + 1)   /* its children, closed before it */
+		k--;
+	for (; k < o->nkids; k++) {
+		if (!idle)   /* an idle slice's self time is no method's (the profile's rule) */
+			bt_offcpu_self(o, tid, frame, at, o->kids[k].a);
+		at = o->kids[k].b;
+	}
+	if (!idle)
+		bt_offcpu_self(o, tid, frame, at, end);
+	while (o->nkids > 0 && o->kids[o->nkids - 1].frame == depth + 1)
+		o->nkids--;
+	if (depth == 0) {
+		bt_offcpu_add(o, tid, ts, end);
+		return;
+	}
+	BT_GROW(o->kids, o->nkids + 1, o->kcap);
+	o->kids[o->nkids++] = (struct bt_time_span){ tid, depth, ts, end };
+}
+
+void bt_offcpu_thread_done(struct bt_offcpu *o)
+{
+	o->nkids = 0;
+}
+
+static void append(struct bt_time_span **v, size_t *n, size_t *cap, const struct bt_time_span *w, size_t m)
+{
+	if (!m)
+		return;
+	BT_GROW(*v, *n + m, *cap);
+	memcpy(*v + *n, w, m * sizeof *w);
+	*n += m;
+}
+
+void bt_offcpu_move(struct bt_offcpu *into, struct bt_offcpu *from)
+{
+	append(&into->top, &into->n, &into->cap, from->top, from->n);
+	append(&into->self, &into->nself, &into->selfcap, from->self, from->nself);
+	bt_offcpu_release(from);
+}
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct bt_time_span *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->a > y->a) - (x->a < y->a);
+}
+
+void bt_offcpu_sort(struct bt_offcpu *o)
+{
+	if (o->n)
+		qsort(o->top, o->n, sizeof *o->top, span_cmp);
+	if (o->nself)
+		qsort(o->self, o->nself, sizeof *o->self, span_cmp);
 }
 
 int bt_offcpu_store(const struct bt_offcpu *o, struct bt_db *db, struct bt_err *err)

@@ -25,6 +25,10 @@ struct bt_offcpu {
 	size_t n, cap;
 	struct bt_time_span *self;
 	size_t nself, selfcap;
+	/* bt_offcpu_closed's: the closed slices no parent has taken yet
+	 * (frame: their depth) */
+	struct bt_time_span *kids;
+	size_t nkids, kcap;
 };
 
 void bt_offcpu_init(struct bt_offcpu *o);
@@ -37,6 +41,17 @@ void bt_offcpu_add(struct bt_offcpu *o, int64_t tid, int64_t ts, int64_t end);
 /* Slice of tid running frame's own code from a to b (its self time between
  * its children). Each thread's come together, in time order. */
 void bt_offcpu_self(struct bt_offcpu *o, int64_t tid, int64_t frame, int64_t a, int64_t b);
+
+/* The same from slices given as they close, children first (a slicer's
+ * order, thread by thread): each one's self time between its children,
+ * and the top-level ones. bt_offcpu_sort then puts each thread's
+ * together in time order, as bt_offcpu_store wants them; bt_offcpu_move
+ * adds another's (a second part's threads). */
+void bt_offcpu_closed(struct bt_offcpu *o, int64_t tid, int64_t depth, int64_t frame, int64_t ts, int64_t end,
+		      int idle);
+void bt_offcpu_thread_done(struct bt_offcpu *o);
+void bt_offcpu_move(struct bt_offcpu *into, struct bt_offcpu *from);
+void bt_offcpu_sort(struct bt_offcpu *o);
 
 /*
  * Read thread_states and set threads.runnable_dur, sleeping_dur, io_dur

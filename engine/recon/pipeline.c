@@ -29,6 +29,7 @@
 #include "engine/recon/feed.h"
 #include "engine/recon/join.h"
 #include "engine/recon/link.h"
+#include "engine/recon/offcpu.h"
 #include "engine/recon/pipeline.h"
 #include "engine/startup/startup.h"
 
@@ -44,6 +45,8 @@ struct fill {
 	size_t nmsgs, mcap;
 	struct bt_chain *chain;   /* the wait chains take every slice */
 	struct bt_startup *startup;   /* fed the main thread's slices (one part has them) */
+	struct bt_offcpu *offcpu;     /* with a system trace's states: the slices' self time, to
+				       * split by state (offcpu.h), or NULL */
 };
 
 static int fill_slice(void *ctx, const struct bt_slice *s, struct bt_err *err)
@@ -52,6 +55,8 @@ static int fill_slice(void *ctx, const struct bt_slice *s, struct bt_err *err)
 
 	f->count++;
 	bt_chain_slice(f->chain, f->part, s);
+	if (f->offcpu)
+		bt_offcpu_closed(f->offcpu, s->tid, s->depth, s->frame_id, s->ts, s->ts + s->dur, s->idle);
 	if (f->startup && s->tid == bt_startup_tid(f->startup))
 		bt_startup_add(f->startup, s);
 	if (f->taps && f->taps->n && bt_taps_slice(f->taps, f->part, s, err))
@@ -63,6 +68,8 @@ static int fill_thread(void *ctx, int64_t tid, int64_t n, struct bt_err *err)
 {
 	struct fill *f = ctx;
 
+	if (f->offcpu)
+		bt_offcpu_thread_done(f->offcpu);
 	return bt_taps_thread(f->taps, f->part, tid, n, err);
 }
 
@@ -89,16 +96,22 @@ static int fill_message(void *ctx, const struct bt_message *m, struct bt_err *er
 static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sink *sink,
 		       struct bt_err *err)
 {
-	struct fill f2 = { NULL, 0, 1, f->taps, 0, NULL, 0, 0, f->chain, f->startup };
+	struct fill f2 = { NULL, 0, 1, f->taps, 0, NULL, 0, 0, f->chain, f->startup, NULL };
 	struct bt_slice_sink sink2 = { fill_slice, fill_message, &f2, bt_profile_new(), fill_thread };
+	struct bt_offcpu off2;
 	size_t i;
 	int rc;
 
+	bt_offcpu_init(&off2);
+	if (f->offcpu)
+		f2.offcpu = &off2;
 	if (f->taps->stacks)
 		bt_profile_keep_entries(sink2.profile);
 	rc = bt_slicer_run2(sl, sink, &sink2, err);   /* drops the items: the deferred slices build them again, if asked */
 	bt_profile_merge(sink->profile, sink2.profile);
 	f->count += f2.count;
+	if (f->offcpu)
+		bt_offcpu_move(f->offcpu, &off2);
 	for (i = 0; i < f2.nmsgs && !rc; i++)
 		rc = insert_message(f->db, &f2.msgs[i], err);
 	free(f2.msgs);
@@ -109,7 +122,7 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
  * reader of the slices table (no taps: they had the first run's). */
 static int fill_deferred(void *ctx, struct bt_db *db, struct bt_err *err)
 {
-	struct fill f = { db, 1, 0, NULL, 0, NULL, 0, 0, NULL, NULL };
+	struct fill f = { db, 1, 0, NULL, 0, NULL, 0, 0, NULL, NULL, NULL };
 	struct bt_slice_sink sink = { fill_slice, NULL, &f, NULL, NULL };
 
 	return bt_slicer_run(ctx, &sink, err);
@@ -187,7 +200,8 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		       struct bt_err *err)
 {
 	struct bt_slicer *sl = NULL;
-	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0, NULL, NULL };
+	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0, NULL, NULL, NULL };
+	struct bt_offcpu offcpu;
 	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL, fill_thread };
 	int rc = bt_chain_new(&f.chain, cap, db, err);
 
@@ -207,6 +221,9 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		return rc;
 	}
 	rc = bt_startup_new(&f.startup, db, err);
+	bt_offcpu_init(&offcpu);
+	if (pl->sys_input)   /* a system trace gave the threads' states */
+		f.offcpu = &offcpu;
 	sink.profile = bt_profile_new();
 	if (!rc && pl->taps.stacks)
 		bt_profile_keep_entries(sink.profile);
@@ -232,6 +249,11 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		rc = bt_profile_store(sink.profile, db, pl->keep, err);
 	else
 		bt_profile_free(sink.profile);
+	if (!rc && f.offcpu) {   /* after the methods: their self time by state */
+		bt_offcpu_sort(&offcpu);
+		rc = bt_offcpu_store(&offcpu, db, err);
+	}
+	bt_offcpu_release(&offcpu);
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "slices", f.count, err);
 	if (!rc)
