@@ -44,6 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bt_import_opts o = { 0 };
 
 	both_decoders(data, size);
+	if (size && (data[size - 1] & 1))   /* every process (and the binder calls), half the time */
+		o.process = BT_PROCESS_ALL;
 	fuzz_import(bt_imp_perfetto.run, fuzz_write_input("fuzz-perfetto", data, size), &o);
 	return 0;
 }
