@@ -129,23 +129,30 @@ static int processes(struct bt_db *db, struct tl_out *o, struct bt_jsonw *w, str
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int64_t thread_pid(const struct tl_out *o, int64_t tid)
+/* Thread tid of the threads table, or NULL. */
+static const struct thread *thread_of(const struct tl_out *o, int64_t tid)
 {
 	size_t i;
 
 	for (i = 0; i < o->nth; i++)
 		if (o->th[i].tid == tid)
-			return o->th[i].pid;
-	return -1;
+			return &o->th[i];
+	return NULL;
+}
+
+static int64_t thread_pid(const struct tl_out *o, int64_t tid)
+{
+	const struct thread *t = thread_of(o, tid);
+
+	return t ? t->pid : -1;
 }
 
 static const char *thread_name(const struct tl_out *o, int64_t tid, char *buf, size_t len)
 {
-	size_t i;
+	const struct thread *t = thread_of(o, tid);
 
-	for (i = 0; i < o->nth; i++)
-		if (o->th[i].tid == tid)
-			return o->th[i].name;
+	if (t)
+		return t->name;
 	snprintf(buf, len, "tid %lld", (long long)tid);   /* as every report names it */
 	return buf;
 }
