@@ -56,18 +56,20 @@ static void print_diagnostics(const struct bt_diag *d, int verbose)
 	bt_buf_release(&b);
 }
 
-/* A capture of several inputs: dumps of one format that can join others
- * (BT_BRINGS_JOINS), the processes of the capture, and at most one system
- * trace of the same time (a format that brings several processes).
- * dumps (n of them) gets the dumps in order, *sys the system trace. */
+/* What an import reads: one input of imp, or a capture of several: dumps
+ * of one format that can join others (BT_BRINGS_JOINS), the processes of
+ * the capture, and at most one system trace of the same time (sys, a
+ * format that brings several processes). dumps (n of them) in order; list
+ * owns them where find_joining picked them out of the inputs. */
 struct capture_inputs {
 	const struct bt_importer *imp, *sys_imp;
-	const char **dumps, *sys;
+	const char *const *dumps, *sys;
+	const char **list;
 	int n;
 };
 
-static int import(const struct bt_opts *o, const char *const *inputs, int n, const struct bt_importer *imp,
-		  const struct capture_inputs *sys, const struct bt_taps *taps, struct bt_db *db, struct bt_err *err)
+static int import(const struct bt_opts *o, const struct capture_inputs *c, const struct bt_taps *taps,
+		  struct bt_db *db, struct bt_err *err)
 {
 	struct bt_pipeline pl;
 	struct bt_diag diag;
@@ -77,13 +79,11 @@ static int import(const struct bt_opts *o, const char *const *inputs, int n, con
 	memset(&pl, 0, sizeof pl);
 	if ((rc = bt_slice_policy_parse(o->slice_policy, &pl.policy, err)))
 		return rc;
-	pl.imp = imp;
-	pl.inputs = inputs;
-	pl.ninputs = (size_t)n;
-	if (sys) {
-		pl.sys_imp = sys->sys_imp;
-		pl.sys_input = sys->sys;
-	}
+	pl.imp = c->imp;
+	pl.inputs = c->dumps;
+	pl.ninputs = (size_t)c->n;
+	pl.sys_imp = c->sys_imp;
+	pl.sys_input = c->sys;
 	pl.io.mapping = o->mapping;
 	pl.io.retrace = o->retrace;
 	pl.io.symbols = o->symbols;
@@ -93,7 +93,7 @@ static int import(const struct bt_opts *o, const char *const *inputs, int n, con
 	if (taps)
 		pl.taps = *taps;
 	pl.io.progress = show_progress;
-	bt_buf_addf(&what, n > 1 ? "importing '%s' and %d more" : "importing '%s'", inputs[0], n - 1);
+	bt_buf_addf(&what, c->n > 1 ? "importing '%s' and %d more" : "importing '%s'", c->dumps[0], c->n - 1);
 	bt_progress_phase_eager(what.buf);
 	bt_buf_release(&what);
 	bt_diag_init(&diag);
@@ -186,7 +186,7 @@ static int find_joining(const struct bt_opts *o, const char *const *inputs, int 
 	const struct bt_importer *imp;
 	int k;
 
-	c->dumps = bt_xcalloc((size_t)n, sizeof *c->dumps);
+	c->dumps = c->list = bt_xcalloc((size_t)n, sizeof *c->list);
 	for (k = 0; k < n; k++) {
 		if (bt_input_check(inputs[k], 1, err))
 			return err->code;
@@ -215,7 +215,7 @@ static int find_joining(const struct bt_opts *o, const char *const *inputs, int 
 					  "are given as dumps of one format", c->dumps[0], c->imp->noun, inputs[k],
 					  imp->noun);
 		c->imp = imp;
-		c->dumps[c->n++] = inputs[k];
+		c->list[c->n++] = inputs[k];
 	}
 	if (!c->n)
 		return bt_err_set(err, BT_EUSAGE, "'%s' is %s: a system trace joins the dumps of a capture, and no "
@@ -229,49 +229,52 @@ int bt_cmd_load(const struct bt_opts *o, const char *input, int readonly, const 
 	return bt_cmd_load_many(o, &input, 1, readonly, taps, out, err);
 }
 
+/* A new database of c's inputs (o->db, else a scratch one). */
+static int import_new(const struct bt_opts *o, const struct capture_inputs *c, int readonly,
+		      const struct bt_taps *taps, struct bt_db **db, struct bt_err *err)
+{
+	int rc = bt_db_create(db, o->db, err);
+
+	if (!rc)
+		rc = import(o, c, taps, *db, err);
+	if (!rc && readonly)
+		rc = bt_db_query_only(*db, err);
+	return rc;
+}
+
 int bt_cmd_load_many(const struct bt_opts *o, const char *const *inputs, int n, int readonly,
 		     const struct bt_taps *taps, struct bt_db **out, struct bt_err *err)
 {
-	const struct bt_importer *imp = NULL;
+	struct capture_inputs c;
 	const char *input = inputs[0];
 	struct bt_db *db = NULL;
 	int rc;
 
 	*out = NULL;
+	memset(&c, 0, sizeof c);
 	bt_progress_start(!o->quiet && isatty(2));
 	if (n > 1) {
-		struct capture_inputs c;
-		memset(&c, 0, sizeof c);
 		rc = find_joining(o, inputs, n, &c, err);
 		if (!rc)
-			rc = bt_db_create(&db, o->db, err);
-		if (!rc)
-			rc = import(o, c.dumps, c.n, c.imp, &c, taps, db, err);
-		if (!rc && readonly)
-			rc = bt_db_query_only(db, err);
-		free(c.dumps);
-		goto out;
-	}
-	if (bt_input_check(input, 1, err))   /* before anything opens it: a FIFO would block */
+			rc = import_new(o, &c, readonly, taps, &db, err);
+		free(c.list);
+	} else if (bt_input_check(input, 1, err)) {   /* before anything opens it: a FIFO would block */
 		return err->code;
-	if (bt_db_is_trace_db(input)) {
+	} else if (bt_db_is_trace_db(input)) {
 		if (refuse_db(o, input, err))
 			return err->code;
 		rc = bt_db_open(&db, input, readonly, err);
 		if (!rc && taps && (taps->n || taps->stacks))
 			rc = bt_pipeline_replay(db, taps, err);
 	} else {
-		rc = bt_importer_find(input, &imp, err);
+		c.dumps = inputs;
+		c.n = 1;
+		rc = bt_importer_find(input, &c.imp, err);
 		if (!rc)
-			rc = refuse(o, input, imp, err);
+			rc = refuse(o, input, c.imp, err);
 		if (!rc)
-			rc = bt_db_create(&db, o->db, err);
-		if (!rc)
-			rc = import(o, inputs, 1, imp, NULL, taps, db, err);
-		if (!rc && readonly)
-			rc = bt_db_query_only(db, err);
+			rc = import_new(o, &c, readonly, taps, &db, err);
 	}
-out:
 	if (rc) {
 		bt_db_close(db);
 		return rc;
