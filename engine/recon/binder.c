@@ -23,6 +23,8 @@ struct served {
 	int64_t tid, pid;
 	struct rec { int64_t ts; size_t i; } *v;
 	size_t n, cap;
+	size_t *blk;   /* its blocking records (capture positions), in file order */
+	size_t nblk, bcap;
 };
 
 struct servers {
@@ -167,6 +169,18 @@ static void collect_servers(const struct bt_capture *cap, const struct bt_proces
 		}
 	for (k = 0; k < sv->n; k++)
 		qsort(sv->t[k].v, sv->t[k].n, sizeof *sv->t[k].v, rec_cmp);
+	for (k = 0; k < np; k++)   /* the server threads' own blocking, once for every call */
+		for (i = procs[k].lo; i < procs[k].hi; i++) {
+			const struct bt_csample *s = &cap->s[i];
+			uint32_t at;
+			struct served *t;
+			if (!bt_rtype_is_blocking(s->type) || s->end_ts <= s->ts ||
+			    !(at = bt_map64_get(&sv->by_tid, (uint64_t)s->tid)))
+				continue;
+			t = &sv->t[at - 1];
+			BT_GROW(t->blk, t->nblk + 1, t->bcap);
+			t->blk[t->nblk++] = i;
+		}
 }
 
 /* 1 if records j and j + 1 of t are one stretch of work: the thread
@@ -211,8 +225,10 @@ static void release_servers(struct servers *sv)
 {
 	size_t k;
 
-	for (k = 0; k < sv->n; k++)
+	for (k = 0; k < sv->n; k++) {
 		free(sv->t[k].v);
+		free(sv->t[k].blk);
+	}
 	free(sv->t);
 	bt_map64_release(&sv->by_tid);
 }
@@ -292,33 +308,18 @@ static uint32_t most_sampled(const struct bt_capture *cap, const struct served *
 }
 
 /* Blocked time of the server's own blocking records inside [ts, end]. */
-static int64_t server_blocked(const struct bt_capture *cap, const struct bt_process *p, int64_t tid,
-			      int64_t ts, int64_t end)
+static int64_t server_blocked(const struct bt_capture *cap, const struct served *t, int64_t ts, int64_t end)
 {
 	int64_t sum = 0;
-	size_t i;
+	size_t k;
 
-	for (i = p->lo; i < p->hi; i++) {
-		const struct bt_csample *s = &cap->s[i];
-		int64_t b, e;
-		if (s->tid != tid || !bt_rtype_is_blocking(s->type) || s->end_ts <= s->ts)
-			continue;
-		b = s->ts > ts ? s->ts : ts;
-		e = s->end_ts < end ? s->end_ts : end;
+	for (k = 0; k < t->nblk; k++) {
+		const struct bt_csample *s = &cap->s[t->blk[k]];
+		int64_t b = s->ts > ts ? s->ts : ts, e = s->end_ts < end ? s->end_ts : end;
 		if (e > b)
 			sum += e - b;
 	}
 	return sum;
-}
-
-static const struct bt_process *process_of(const struct bt_process *procs, size_t np, int64_t pid)
-{
-	size_t k;
-
-	for (k = 0; k < np; k++)
-		if (procs[k].pid == pid)
-			return &procs[k];
-	return NULL;
 }
 
 /* The calls followed so far: their spans on the server threads. */
@@ -327,9 +328,9 @@ struct spans {
 	size_t n, cap;
 };
 
-static int follow(const struct bt_capture *cap, const struct bt_process *procs, size_t np,
-		  const struct stacks *st, const struct servers *sv, const struct bt_process *client, size_t i,
-		  size_t *unserved, struct spans *out, struct bt_db *db, struct bt_err *err)
+static int follow(const struct bt_capture *cap, const struct stacks *st, const struct servers *sv,
+		  const struct bt_process *client, size_t i, size_t *unserved, struct spans *out, struct bt_db *db,
+		  struct bt_err *err)
 {
 	const struct bt_csample *c = &cap->s[i];
 	const struct served *t;
@@ -346,7 +347,7 @@ static int follow(const struct bt_capture *cap, const struct bt_process *procs, 
 	node = most_sampled(cap, t, a, b);
 	BT_GROW(out->v, out->n + 1, out->cap);
 	out->v[out->n++] = (struct bt_slice_span){ t->tid, c->ts, c->end_ts, 0 };
-	blocked = server_blocked(cap, process_of(procs, np, t->pid), t->tid, c->ts, c->end_ts);
+	blocked = server_blocked(cap, t, c->ts, c->end_ts);
 	if (bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "iitniiiiii", c->tid, id, "binder", c->ts,
 		       c->end_ts - c->ts, t->tid, (int64_t)t->v[b - 1].i + 1, t->v[b - 1].ts, (int64_t)node))
 		return err->code;
@@ -477,7 +478,7 @@ int bt_binder_link(const struct bt_capture *cap, const struct bt_process *procs,
 		for (i = procs[k].lo; i < procs[k].hi && !rc; i++)
 			if (cap->s[i].type == 2 && cap->s[i].end_ts > cap->s[i].ts) {
 				calls++;
-				rc = follow(cap, procs, np, &st, &sv, &procs[k], i, &unserved, &out, db, err);
+				rc = follow(cap, &st, &sv, &procs[k], i, &unserved, &out, db, err);
 			}
 	release_servers(&sv);
 	release_stacks(&st);
