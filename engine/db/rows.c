@@ -111,6 +111,24 @@ int bt_rows_open(struct bt_rows **out, struct bt_db *db, enum bt_sql_id id, stru
 	return BT_OK;
 }
 
+int bt_rows_one_int(struct bt_db *db, enum bt_sql_id id, int64_t arg, int64_t def, int64_t *v,
+		    struct bt_err *err)
+{
+	struct bt_rows *r;
+	int rc;
+
+	*v = def;
+	if (bt_rows_open(&r, db, id, err))
+		return err->code;
+	if (bt_rows_nparams(r))
+		bt_rows_bind_int(r, 1, arg);
+	rc = bt_rows_next(r, err);
+	if (rc == 1 && bt_rows_type(r, 0) != BT_ROWS_NULL)
+		*v = bt_rows_int(r, 0);
+	bt_rows_close(r);
+	return rc < 0 ? err->code : BT_OK;
+}
+
 static int only_space(const char *s)
 {
 	for (; *s; s++)

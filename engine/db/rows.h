@@ -18,6 +18,11 @@ enum { BT_ROWS_NULL, BT_ROWS_INT, BT_ROWS_REAL, BT_ROWS_TEXT, BT_ROWS_BLOB };
 /* Open a cursor on a registered query. */
 int bt_rows_open(struct bt_rows **out, struct bt_db *db, enum bt_sql_id id, struct bt_err *err);
 
+/* The first column of registered query id's first row, arg bound to its
+ * parameter if it has one: *v, or def without a row or for a NULL. */
+int bt_rows_one_int(struct bt_db *db, enum bt_sql_id id, int64_t arg, int64_t def, int64_t *v,
+		    struct bt_err *err);
+
 /*
  * Open a cursor on ad hoc SQL (one statement; trailing whitespace and
  * semicolons allowed). Refused with BT_EUSAGE unless it is read-only;

@@ -10,31 +10,24 @@
 #include "engine/db/rows.h"
 #include "engine/recon/join.h"
 
-/* The one int or text a registered query gives (0 or "" without a row). */
-static int query_one(struct bt_db *db, enum bt_sql_id id, int64_t arg, int64_t *v, char *text,
-		     size_t len, struct bt_err *err)
+/* Thread tid's name into name (len bytes), or "" for none. */
+static int thread_name(struct bt_db *db, int64_t tid, char *name, size_t len, struct bt_err *err)
 {
 	struct bt_rows *r;
 	int rc;
 
-	if (v)
-		*v = 0;
-	if (text)
-		text[0] = '\0';
-	if (bt_rows_open(&r, db, id, err))
+	name[0] = '\0';
+	if (bt_rows_open(&r, db, BT_SQL_THREAD_NAME, err))
 		return err->code;
-	if (bt_rows_nparams(r))
-		bt_rows_bind_int(r, 1, arg);
+	bt_rows_bind_int(r, 1, tid);
 	rc = bt_rows_next(r, err);
-	if (rc == 1 && v)
-		*v = bt_rows_int(r, 0);
-	if (rc == 1 && text && bt_rows_text(r, 0, NULL)) {
+	if (rc == 1 && bt_rows_text(r, 0, NULL)) {
 		size_t n;
 		const char *s = bt_rows_text(r, 0, &n);
 		if (n >= len)
 			n = len - 1;
-		memcpy(text, s, n);
-		text[n] = '\0';
+		memcpy(name, s, n);
+		name[n] = '\0';
 	}
 	bt_rows_close(r);
 	return rc < 0 ? err->code : BT_OK;
@@ -63,7 +56,7 @@ static int note_process(struct bt_db *db, const struct bt_capture *cap, struct b
 	if (bt_db_meta_int(db, "pid", -1, &p->pid, err) || bt_db_meta_int(db, "main_tid", -1, &p->main_tid, err) ||
 	    bt_db_meta_int(db, "version", 0, &p->version, err))
 		return err->code;
-	return query_one(db, BT_SQL_THREAD_NAME, p->main_tid, NULL, p->name, sizeof p->name, err);
+	return thread_name(db, p->main_tid, p->name, sizeof p->name, err);
 }
 
 /* The threads and frames the input just wrote are its process's. */
@@ -72,7 +65,7 @@ static int own_rows(struct bt_db *db, struct bt_process *p, struct bt_err *err)
 	if (bt_db_exec(db, BT_SQL_JOIN_THREAD_PID, err, "i", p->pid) ||
 	    bt_db_exec(db, BT_SQL_JOIN_FRAME_PID, err, "i", p->pid))
 		return err->code;
-	return query_one(db, BT_SQL_PROCESS_THREADS, p->pid, &p->threads, NULL, 0, err);
+	return bt_rows_one_int(db, BT_SQL_PROCESS_THREADS, p->pid, 0, &p->threads, err);
 }
 
 /* BT_EFORMAT when a thread of process k has records in an earlier one
@@ -209,7 +202,7 @@ int bt_join_import(struct bt_db *db, const struct bt_importer *imp, const char *
 		p->lo = cap->n;
 		io->sample_base = (int64_t)cap->n;
 		io->node_base = (int64_t)cap->nnodes;
-		rc = query_one(db, BT_SQL_MAX_FRAME_ID, 0, &io->frame_base, NULL, 0, err);
+		rc = bt_rows_one_int(db, BT_SQL_MAX_FRAME_ID, 0, 0, &io->frame_base, err);
 		rc = rc ? rc : imp->run(db, inputs[k], io, diag, err);
 		rc = rc ? rc : note_process(db, cap, p, err);
 		rc = rc ? rc : check_pid(procs, k, err);

@@ -175,30 +175,13 @@ static int why_of(struct pf *p, const struct pf_call *c, const char **why, int64
 	return BT_OK;
 }
 
-/* The server thread's process, as the threads table has it (the trace's
- * tgids may have gone to the kept slices by now), or INT64_MIN. */
-static int pid_of(struct pf *p, int64_t tid, int64_t *pid, struct bt_err *err)
-{
-	struct bt_rows *r;
-	int rc;
-
-	*pid = INT64_MIN;
-	if (bt_rows_open(&r, p->db, BT_SQL_THREAD_PID, err))
-		return err->code;
-	bt_rows_bind_int(r, 1, tid);
-	rc = bt_rows_next(r, err);
-	if (rc == 1 && bt_rows_type(r, 0) != BT_ROWS_NULL)
-		*pid = bt_rows_int(r, 0);
-	bt_rows_close(r);
-	return rc < 0 ? err->code : BT_OK;
-}
-
 static int save(struct pf *p, const struct pf_call *c, struct bt_err *err)
 {
 	int64_t pid, blocked = 0;
 	const char *why = NULL;
 
-	if (pid_of(p, c->server, &pid, err))
+	/* the threads table's pid (the trace's tgids may have gone to the kept slices) */
+	if (bt_rows_one_int(p->db, BT_SQL_THREAD_PID, c->server, INT64_MIN, &pid, err))
 		return err->code;
 	if (c->oneway)
 		return bt_db_exec(p->db, BT_SQL_INSERT_BINDER_CALL, err, "iniiimiimnnn", c->client, c->ts, (int64_t)0,
