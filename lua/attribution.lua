@@ -111,7 +111,7 @@ WHERE runnable_dur IS NOT NULL ORDER BY tid]]) do
       for r in bt.rows([[
 SELECT p.pid, p.name, p.is_lead, p.threads, p.samples,
        (SELECT sum(cpu_dur) FROM threads t WHERE t.pid = p.pid) AS cpu_ns,
-       (SELECT count(*) FROM slices s JOIN threads t USING (tid) WHERE t.pid = p.pid) AS slices,
+       (SELECT CAST(total(slices) AS INTEGER) FROM threads t WHERE t.pid = p.pid) AS slices,
        (SELECT count(*) FROM binder_calls c JOIN threads t ON t.tid = c.client_tid WHERE t.pid = p.pid) AS calls,
        (SELECT count(*) FROM binder_calls c WHERE c.server_pid = p.pid) AS served,
        (SELECT CAST(total(dur) AS INTEGER) FROM binder_calls c WHERE c.server_pid = p.pid) AS served_ns

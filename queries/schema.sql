@@ -36,7 +36,8 @@ CREATE TABLE threads (
 	sleeping_dur        INTEGER,   -- sleeping (S)
 	io_dur              INTEGER,   -- uninterruptible with io_wait = 1
 	uninterruptible_dur INTEGER,   -- uninterruptible otherwise (D)
-	pid                 INTEGER    -- its process (processes), NULL when the trace names none
+	pid                 INTEGER,   -- its process (processes), NULL when the trace names none
+	slices              INTEGER    -- its slices, whether the slices table keeps them or not
 );
 
 -- The processes of the capture: one per input dump, or those a system

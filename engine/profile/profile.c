@@ -113,6 +113,7 @@ uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
 	}
 	p->nmsgs[p->nthreads] = 0;
 	p->span[p->nthreads][0] = p->span[p->nthreads][1] = -1;
+	p->span[p->nthreads][2] = 0;
 	p->efirst[p->nthreads] = p->nent;
 	p->tids[p->nthreads] = tid;
 	p->roots[p->nthreads] = p->root = p->npaths;
@@ -400,6 +401,7 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 	int k;
 
 	p->open[x->frame]--;
+	p->span[x->thread][2]++;
 	if (s->cpu_unknown)
 		p->paths[p->roots[x->thread]].nocpu = 1;
 	idle = x->idle ? bt_slice_idle_part(s) : 0;
@@ -555,7 +557,7 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 	size_t bcap = a->nblocks + b->nblocks + 1, kcap = a->nkept + b->nkept + 1;
 	struct span *sp = bt_xcalloc(nt + 1, sizeof *sp);
 	int64_t *tids = bt_xcalloc(nt + 1, sizeof *tids);
-	int64_t (*span)[2] = bt_xcalloc(nt + 1, sizeof *span);
+	int64_t (*span)[3] = bt_xcalloc(nt + 1, sizeof *span);
 	uint32_t *roots = bt_xcalloc(nt + 1, sizeof *roots);
 	struct block_event *blocks = bt_xcalloc(bcap, sizeof *blocks);
 	struct kept_msg *kept = bt_xcalloc(kcap, sizeof *kept);

@@ -94,8 +94,9 @@ struct bt_profile {
 				   * the parents with too many children to walk (mapped: a trace's own
 				   * slices: "Choreographer#doFrame N" a new one each frame) */
 	int64_t *tids;            /* by thread index */
-	int64_t (*span)[2];       /* by thread index: wall and CPU time from its first
-				   * record to its last (bt_profile_thread_span), or -1 */
+	int64_t (*span)[3];       /* by thread index: wall and CPU time from its first
+				   * record to its last (bt_profile_thread_span), or -1;
+				   * and how many slices it has (kept or not) */
 	uint32_t *roots;          /* by thread index; a thread's paths follow its root */
 	uint32_t nthreads;
 	size_t tcap;

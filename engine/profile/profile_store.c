@@ -224,6 +224,8 @@ static int store_threads(struct bt_db *db, const struct bt_profile *p, struct bt
 			if (kinds[t][k][0])
 				rc = bt_db_exec(db, BT_SQL_INSERT_THREAD_BLOCKING, err, "itii", p->tids[t],
 						bt_block_kind_name[k], kinds[t][k][0], kinds[t][k][1]);
+		if (!rc && p->span[t][2])
+			rc = bt_db_exec(db, BT_SQL_UPDATE_THREAD_SLICES, err, "ii", p->tids[t], p->span[t][2]);
 		if (wall < 0 || rc)
 			continue;   /* no span: slices that came with the trace */
 		blocked = p->incl[p->roots[t]][V_BLOCK];   /* the root's roll-up: all its paths' */

@@ -43,6 +43,11 @@ is "$?" 0 "feed: the main process given second: exit 0"
 procs=$(printf '%s\n' "$out" | awk '/^Processes of the capture/ { on = 1; next } on && /^ *[0-9]/ { print $2, $3 } on && /^Threads/ { exit }')
 is "$(printf '%s\n' "$procs" | head -1)" "om.example.feed 1" "feed: the main process leads the processes table"
 is "$(printf '%s\n' "$procs" | wc -l)" 3 "feed: the table lists the three processes"
+# a scratch analysis keeps no slices: each process's count is the one the
+# database keeps, counted as they were made, not read back (0 before)
+is "$(printf '%s\n' "$out" | awk '/^Processes of the capture/ { on = 1; next } on && /^ *[0-9]/ { print $1, $7 } on && /^Threads/ { exit }' | sort -n | tr '\n' ' ')" \
+	"$(q "$T/feed.db" "SELECT group_concat(pid || ' ' || n, ' ') || ' ' FROM (SELECT t.pid, count(*) AS n FROM slices JOIN threads t USING (tid) GROUP BY t.pid ORDER BY t.pid)")" \
+	"feed: the processes table's slices in a scratch analysis are the database's"
 like "$out" "process   pid $(awk -F'\t' 'NR == 2 { print $1 }' "$d/truth/processes.tsv"), main thread" \
 	"feed: the report's facts are the main process's"
 like "$(cat "$T/feed.txt")" "served by ample.feed:push's binder:[0-9]+_[0-9]+ in TokenStore.load \(busy\)" \
