@@ -47,12 +47,12 @@ python3 - "$d/truth/binder.tsv" "$T/bad/truth/binder.tsv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 r = next(r for r in rows if int(r["server_end_ns"]) - int(r["server_begin_ns"]) > 2_000_000)
-r["server_begin_ns"] = str(int(r["server_begin_ns"]) + 1000)
+r["server_received_ns"] = str(int(r["server_received_ns"]) + 1000)
 w = csv.DictWriter(open(sys.argv[2], "w"), fieldnames=list(rows[0]), delimiter="\t", lineterminator="\n")
 w.writeheader(); w.writerows(rows)
 PY
 out=$(python3 "$CK" "$T/bad")
-like "$out" "not ok - every one of binder.tsv's [0-9]+ transactions is one call" "planted: a server begin 1 us late is rejected"
+like "$out" "not ok - every one of binder.tsv's [0-9]+ transactions is one call" "planted: a server receipt 1 us late is rejected"
 
 wait $bg
 is "$?" 0 "the same options again: written"
