@@ -475,6 +475,31 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	return 1;
 }
 
+/* The index of thread tid's first span (spans are sorted by tid, lo). */
+static size_t first_span(const struct bt_stacktab *t, int64_t tid)
+{
+	size_t i = 0, hi = t->nspans;
+
+	while (i < hi) {
+		size_t mid = i + (hi - i) / 2;
+		if (t->spans[mid].tid < tid)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
+	return i;
+}
+
+int64_t bt_slice_last_end(const struct bt_stacktab *t, int64_t tid, int64_t ts)
+{
+	size_t i;
+
+	for (i = first_span(t, tid); i < t->nspans && t->spans[i].tid == tid && t->spans[i].lo <= ts; i++)
+		if (ts < t->spans[i].hi)
+			return t->spans[i].hi;
+	return ts;
+}
+
 /* What the thread's spans (bt_slicer_spans) prove of the gap: the work
  * pre is in ended by *end_by (pre in a span, cur after it), the work cur
  * is in began from *begin_from (cur in a span, pre before it); left as
@@ -485,16 +510,9 @@ static int span_bounds(const struct bt_stacktab *t, const struct gap *gp, int64_
 {
 	int within = 0;
 	int64_t tid = gp->pre->src->tid, a = gp->pre->ts, b = gp->cur->ts;
-	size_t i = 0, hi = t->nspans;
+	size_t i;
 
-	while (i < hi) {   /* the thread's first span */
-		size_t mid = i + (hi - i) / 2;
-		if (t->spans[mid].tid < tid)
-			i = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; i < t->nspans && t->spans[i].tid == tid && t->spans[i].lo <= b; i++) {
+	for (i = first_span(t, tid); i < t->nspans && t->spans[i].tid == tid && t->spans[i].lo <= b; i++) {
 		const struct bt_slice_span *s = &t->spans[i];
 		if (s->lo <= a && a <= s->hi && s->hi < b && s->hi < *end_by) {
 			*end_by = s->hi;

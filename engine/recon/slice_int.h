@@ -164,6 +164,11 @@ void bt_slice_idle_begin(struct bt_slice_run *r, size_t n);
 void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, size_t np, const uint32_t *cf,
 			const uint32_t *cn, size_t nc);
 
+/* When the work at the thread's last sample (tid, at ts) ended: the end
+ * of the span (bt_slicer_spans) holding it, whose call it served to its
+ * reply, else ts. */
+int64_t bt_slice_last_end(const struct bt_stacktab *t, int64_t tid, int64_t ts);
+
 /* Remember item i as the thread's last sample in its wait for work
  * when its frames cf show one (the idle policy). */
 void bt_slice_note_wait(struct bt_slice_run *r, size_t i, const uint32_t *cf, size_t nc);

@@ -437,8 +437,11 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 		np = nc;
 	}
 	tail = policy == BT_SLICE_BTRACE ? SINGLE_SAMPLING : 0;
+	if (policy == BT_SLICE_IDLE)   /* a call being served: to its reply (its CPU unknown) */
+		tail = bt_slice_last_end(t, items[n - 1].src->tid, items[n - 1].ts) - items[n - 1].ts;
 	while (r->sp > 1 && !r->rc)
-		bt_slice_pop(r, items[n - 1].ts + tail, items[n - 1].cpu + tail, (int64_t)n, &items[n - 1]);
+		bt_slice_pop(r, items[n - 1].ts + tail, items[n - 1].cpu + (policy == BT_SLICE_IDLE ? 0 : tail),
+			     (int64_t)n, &items[n - 1]);
 	end_message(r, items[0].src->tid);
 	if (sink->profile) {
 		bt_profile_thread_span(sink->profile, items[n - 1].ts - items[0].ts, items[n - 1].cpu - items[0].cpu);

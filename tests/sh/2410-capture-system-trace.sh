@@ -8,7 +8,8 @@
 # thread, a two-way call an edge ended by it and the dump's record where
 # one was written; why the reply was slow agrees with the truth; the
 # capture's threads get their scheduler states; each server transaction's
-# slice lies within 1 ms of the truth (check_capture.py --system). The
+# slice lies within 0.1 ms of the driver's receipt and reply, its last
+# one served to the reply (check_capture.py --system). The
 # report and the startup rules run on it.
 . tests/lib.sh
 MK=$ROOT/tests/fixtures/mkdevice.py
