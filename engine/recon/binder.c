@@ -307,7 +307,10 @@ static uint32_t most_sampled(const struct bt_capture *cap, const struct served *
 	return best;
 }
 
-/* Blocked time of the server's own blocking records inside [ts, end]. */
+/* Blocked time of the server's own blocking records inside [ts, end]:
+ * the reply was slow because the server was blocked when that is most of
+ * its transaction (from its first sample in the call to the client's
+ * return), else because it was busy (it ran, or waited for a CPU). */
 static int64_t server_blocked(const struct bt_capture *cap, const struct served *t, int64_t ts, int64_t end)
 {
 	int64_t sum = 0;
@@ -353,7 +356,7 @@ static int follow(const struct bt_capture *cap, const struct stacks *st, const s
 		return err->code;
 	return bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iiiiiiiiiiit", c->tid, id, c->ts, c->end_ts - c->ts,
 			  (int64_t)0, t->pid, t->tid, t->v[a].ts, t->v[b - 1].ts, (int64_t)(b - a), blocked,
-			  blocked ? "blocked" : "busy");
+			  2 * blocked > c->end_ts - t->v[a].ts ? "blocked" : "busy");
 }
 
 /* ---------------------------------------------------------------- from a system trace */
