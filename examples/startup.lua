@@ -434,7 +434,7 @@ WHERE c.client_sample_id = ?]], sample_id)[1]
   if not c then return "" end
   local method = c.waker_node_id and app_frame(c.waker_node_id, list)
   return string.format(", served by %s's %s in %s (%s)", c.process or "?", bt.thread_name(c.server_tid),
-      bt.short(name_of(method) or "?"), c.why),
+      bt.short(name_of(method) or "?"), c.why or "why unknown: no scheduler data"),
     { server_tid = c.server_tid, server_process = c.process, server_method = name_of(method), why = c.why,
       server_blocked_ns = c.blocked_dur }
 end

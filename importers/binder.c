@@ -115,7 +115,9 @@ static struct call *pair(struct bt_binder *b, size_t *ncalls)
 
 /* Why the reply took the time it did: the largest of the call's wait for
  * a server thread and the server's time running, waiting for a CPU and
- * blocked while it served it. */
+ * blocked while it served it. Without the server's states (a trace with
+ * no scheduler data), queued if the wait was longer than the serving,
+ * else unknown (NULL, and the blocked time INT64_MIN: NULL). */
 static int why_of(struct bt_db *db, const struct call *c, const char **why, int64_t *blocked, struct bt_err *err)
 {
 	struct bt_rows *r;
@@ -140,6 +142,11 @@ static int why_of(struct bt_db *db, const struct call *c, const char **why, int6
 	bt_rows_close(r);
 	if (rc < 0)
 		return err->code;
+	if (!run && !ready && !*blocked) {   /* no states of the server (no scheduler data): unknown */
+		*blocked = INT64_MIN;
+		*why = c->recv - c->ts > c->reply - c->recv ? "queued" : NULL;
+		return BT_OK;
+	}
 	*why = c->recv - c->ts > run && c->recv - c->ts > ready && c->recv - c->ts > *blocked ? "queued"
 	       : *blocked > run && *blocked > ready ? "blocked" : ready > run ? "runnable" : "busy";
 	return BT_OK;
@@ -158,7 +165,7 @@ static int save(struct bt_db *db, const struct call *c, struct bt_err *err)
 				  (int64_t)1, pid, c->server, c->recv, INT64_MIN);
 	if (why_of(db, c, &why, &blocked, err))
 		return err->code;
-	if (bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iniiimiiinit", c->client, c->ts, c->end - c->ts,
+	if (bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iniiimiiinmt", c->client, c->ts, c->end - c->ts,
 		       (int64_t)0, pid, c->server, c->recv, c->reply, blocked, why))
 		return err->code;
 	return bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "intniiinin", c->client, "binder", c->ts, c->end - c->ts,

@@ -183,7 +183,9 @@ CREATE TABLE blocking_edges (
 -- server the waker). why the reply was slow: busy (the server ran),
 -- blocked (it blocked: its own blocking records, or sleeping and
 -- uninterruptible states, blocked_dur of it), runnable (it waited for a
--- CPU), queued (no server thread took the call for most of it); server
+-- CPU), queued (no server thread took the call for most of it); NULL
+-- for a oneway call, and for a call of a trace without the server's
+-- scheduler states that was not queued (blocked_dur NULL too); server
 -- NULL where no process of the capture was seen serving it.
 CREATE TABLE binder_calls (
 	id               INTEGER PRIMARY KEY,

@@ -611,6 +611,59 @@ static void task_name(struct st *s, const struct st_line *l, const char *key, co
 		st_thread_name(s, tid, c, cl);
 }
 
+/* ---- binder: "transaction=%d dest_node=%d dest_proc=%d dest_thread=%d
+ * reply=%d flags=0x%x code=0x%x" and "transaction=%d" (received), as the
+ * kernel prints them; kept with --process all only. */
+
+static int hex_arg(const char *a, size_t n, const char *key, int64_t *out)
+{
+	size_t len, i;
+	const char *v = st_arg(a, n, key, NULL, &len);
+	uint64_t x = 0;
+
+	if (!v || len < 3 || len > 18 || v[0] != '0' || (v[1] != 'x' && v[1] != 'X'))
+		return 0;
+	for (i = 2; i < len; i++) {
+		int d = v[i] >= '0' && v[i] <= '9' ? v[i] - '0' : v[i] >= 'a' && v[i] <= 'f' ? v[i] - 'a' + 10
+			: v[i] >= 'A' && v[i] <= 'F' ? v[i] - 'A' + 10 : -1;
+		if (d < 0)
+			return 0;
+		x = x << 4 | (uint64_t)d;
+	}
+	*out = (int64_t)(x & INT64_MAX);
+	return 1;
+}
+
+static int binder_event(struct st *s, const struct st_line *l, int received)
+{
+	struct bt_binder_event e = { 0 };
+	int64_t id, thread = 0, reply = 0, flags = 0;
+	size_t len;
+	const char *v;
+
+	if (!s->all) {
+		s->other_events++;   /* not imported: no other process to serve or call */
+		return BT_OK;
+	}
+	if (!(v = st_arg(l->args, l->args_len, "transaction=", NULL, &len)) || !st_int(v, len, &id) ||
+	    id < INT32_MIN || id > INT32_MAX || l->pid <= 0 ||
+	    (!received && (!tid_arg(l->args, l->args_len, "dest_thread=", &thread) ||
+			   !(v = st_arg(l->args, l->args_len, "reply=", NULL, &len)) || !st_int(v, len, &reply) ||
+			   !hex_arg(l->args, l->args_len, "flags=", &flags)))) {
+		s->binder_bad++;
+		return BT_OK;
+	}
+	e.ts = l->ts;
+	e.tid = l->pid;
+	e.debug_id = (int32_t)id;
+	e.received = received;
+	e.to_thread = (int32_t)thread;
+	e.reply = reply != 0;
+	e.oneway = (flags & 1) != 0;   /* TF_ONE_WAY */
+	bt_binder_add(&s->binder, &e);
+	return BT_OK;
+}
+
 static int is(const struct st_line *l, const char *name, size_t len)
 {
 	return l->event_len == len && !memcmp(l->event, name, len);
@@ -691,6 +744,12 @@ int st_event(struct st *s, const struct st_line *l, struct bt_err *err)
 	case 18:
 		if (is(l, "tracing_mark_write", 18))
 			return marker(s, l->pid, l->ts, l->args, l->args_len, err);
+		if (is(l, "binder_transaction", 18))
+			return binder_event(s, l, 0);
+		break;
+	case 27:
+		if (is(l, "binder_transaction_received", 27))
+			return binder_event(s, l, 1);
 		break;
 	case 20:
 		if (is(l, "sched_blocked_reason", 20))
@@ -748,6 +807,7 @@ void st_event_release(struct st *s)
 	free(s->frame_obj);
 	free(s->async);
 	free(s->cpu_first);
+	bt_binder_free(s->binder);
 	bt_map64_release(&s->thread_of);
 	bt_map64_release(&s->process_of);
 	bt_strmap_release(&s->name_of);

@@ -428,9 +428,12 @@ static void report(struct st *s)
 	if (s->sched_bad)
 		bt_diag_count(s->diag, "systrace_bad_sched", s->sched_bad,
 			      "scheduler events in '%s' without the fields they need (pid, state); skipped", p);
+	if (s->binder_bad)
+		bt_diag_count(s->diag, "systrace_bad_binder", s->binder_bad,
+			      "binder events in '%s' without their fields (transaction, dest_thread, reply, flags); skipped", p);
 	if (s->other_events)
 		bt_diag_count(s->diag, "systrace_other_events", s->other_events,
-			      "ftrace events in '%s' of kinds not imported (only atrace markers, sched_switch, sched_wakeup/waking, sched_blocked_reason, task names)", p);
+			      "ftrace events in '%s' of kinds not imported (only atrace markers, sched_switch, sched_wakeup/waking, sched_blocked_reason, task names, and with --process all binder_transaction(_received))", p);
 	if (s->unmatched_end)
 		bt_diag_count(s->diag, "systrace_unmatched_end", s->unmatched_end,
 			      "E markers in '%s' on a thread with no open slice; skipped", p);
@@ -479,6 +482,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	s.path = path;
 	s.o = o;
 	s.diag = diag;
+	s.all = o && o->process && !strcmp(o->process, BT_PROCESS_ALL);
 	bt_map64_init(&s.thread_of, 256);
 	bt_map64_init(&s.process_of, 16);
 	bt_strmap_init(&s.name_of);
@@ -501,8 +505,10 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = write_frames(&s, err);
 	if (!rc)
 		rc = write_threads(&s, err);
-	if (!rc && s.o && s.o->process && !strcmp(s.o->process, BT_PROCESS_ALL))
+	if (!rc && s.all)
 		rc = write_processes(&s, err);
+	if (!rc)   /* once the threads, their processes and states are in */
+		rc = bt_binder_save(s.binder, db, diag, "systrace_binder_unpaired", path, err);
 	if (!rc)
 		rc = write_meta(&s, err);
 	if (!rc)

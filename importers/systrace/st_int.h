@@ -17,6 +17,7 @@
 #include "engine/db/db.h"
 #include "engine/db/diag.h"
 #include "engine/recon/feed.h"
+#include "importers/binder.h"
 #include "importers/importer.h"
 #include "importers/inflate.h"
 #include "importers/sched.h"
@@ -159,6 +160,7 @@ struct st {
 	const char *path;
 	const struct bt_import_opts *o;
 	struct bt_diag *diag;
+	int all;                        /* --process all */
 	struct st_in in;
 	/* threads, by tid */
 	struct st_thread *threads;
@@ -194,6 +196,8 @@ struct st {
 	int64_t first_ts, last_ts;       /* the span of the events but clock syncs */
 	uint64_t spanned;               /* events in it */
 	uint64_t lines, events, markers, bad_lines, bad_markers, range, other_events;
+	struct bt_binder *binder;       /* --process all: the binder tracepoints (importers/binder.h) */
+	uint64_t binder_bad;            /* of them, without the fields they need */
 	uint64_t first_bad_off;
 	char first_bad[80];
 	uint64_t switches, wakeups, wakings, unmatched_async, sched_bad;

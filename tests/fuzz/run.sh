@@ -124,6 +124,16 @@ seed_systrace() {   # dir: small mksystrace traces of every container
 		python3 tests/fixtures/mksystrace.py "$1/corpus/seed$i" --seed "$i" --frames 2 --workers 1 --cpus 2 \
 			--no-truth $opts
 	done
+	# a binder call and its reply, with the scheduler's switches around them
+	{
+		printf '# tracer: nop\n'
+		printf '%16s-%-5d (%5d) [000] .... 1.000001: binder_transaction: transaction=1 dest_node=1 dest_proc=20 dest_thread=0 reply=0 flags=0x10 code=0x1\n' c 10 10
+		printf '%16s-%-5d (%5d) [000] .... 1.000001: sched_switch: prev_comm=c prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=s next_pid=21 next_prio=120\n' c 10 10
+		printf '%16s-%-5d (%5d) [000] .... 1.000002: binder_transaction_received: transaction=1\n' s 21 20
+		printf '%16s-%-5d (%5d) [000] .... 1.000009: binder_transaction: transaction=2 dest_node=0 dest_proc=10 dest_thread=10 reply=1 flags=0x0 code=0x0\n' s 21 20
+		printf '%16s-%-5d (%5d) [000] .... 1.000009: sched_switch: prev_comm=s prev_pid=21 prev_prio=120 prev_state=S ==> next_comm=c next_pid=10 next_prio=120\n' s 21 20
+		printf '%16s-%-5d (%5d) [000] .... 1.000010: binder_transaction_received: transaction=2\n' c 10 10
+	} >"$1/corpus/binder"
 }
 
 seed_fleet() {   # dir: a report, its summary alone, fleets of them (grouped, and folded past a limit)

@@ -28,6 +28,24 @@ is "$(q "$T/cap.db" "SELECT count(*) FROM binder_calls WHERE client_sample_id IS
 	"$(awk -F'\t' 'NR > 1 && $5 == 0 && $6 == 0' "$d/truth/binder.tsv" | wc -l | tr -d ' ')" \
 	"the two-way calls no dump wrote are there too (client_sample_id NULL)"
 
+# the same system trace as systrace text (pf2systrace.py --sched --binder:
+# sched_switch, sched_waking and the binder tracepoints as the kernel
+# prints them): --process all gives the same binder calls, whys and
+# edges as the Perfetto form, and beside the dumps the same exact calls
+# and states against the truth
+python3 "$ROOT/tests/fixtures/pf2systrace.py" "$d/system.perfetto-trace" "$d/system.txt" --sched --binder
+"$BIN" import -q --process all "$d/system.perfetto-trace" -o "$T/pf.db"
+"$BIN" import -q --process all "$d/system.txt" -o "$T/st.db"
+calls="SELECT client_tid, ts, dur, oneway, server_pid, server_tid, server_first_ts, server_last_ts, blocked_dur, why
+	FROM binder_calls ORDER BY client_tid, ts"
+check "systrace --process all: the Perfetto form's $(q "$T/pf.db" "SELECT count(*) FROM binder_calls") binder calls, why and blocked time" \
+	test "$(sqlite3 "$T/st.db" "$calls")" = "$(sqlite3 "$T/pf.db" "$calls")" -a -n "$(sqlite3 "$T/pf.db" "$calls")"
+edges="SELECT waiter_tid, ts, dur, waker_tid, waker_ts FROM blocking_edges WHERE kind = 'binder' ORDER BY waiter_tid, ts"
+check "systrace --process all: the same binder edges" test "$(sqlite3 "$T/st.db" "$edges")" = "$(sqlite3 "$T/pf.db" "$edges")"
+(cd "$d" && "$BIN" import -q . push remote system.txt -o "$T/cap-st.db")
+is "$?" 0 "import . push remote system.txt: exit 0"
+python3 "$CK" "$d" "$T/cap-st.db" --system | sed "s/^\(not \)*ok - /&systrace beside the dumps: /"
+
 # the reports run on it; the startup rules name the server method
 (cd "$d" && "$BIN" . push remote system.perfetto-trace --rules "$ROOT/examples/startup.lua" -q -o "$T/cap.json")
 is "$?" 0 "analyze with the startup rules: exit 0"

@@ -173,6 +173,30 @@ is "$("$BIN" query -q "$T/odd.db" "SELECT code, count FROM diagnostics WHERE cod
 is "$("$BIN" query -q "$T/odd.db" "SELECT s.tid, s.ts, s.dur, f.name FROM slices s JOIN frames f ON f.id = s.frame_id ORDER BY s.ts" --format tsv | sed 1d | tr '\t\n' '| ')" \
 	"10|1000001000|1000|a 10|1000012000|1000|[empty slice name] " "odd lines: the good slices kept, an empty name said so"
 
+# binder tracepoints (read with --process all): without their fields
+# counted and skipped; a call whose reply the trace cut counted apart; the
+# good call kept
+{
+	printf '# tracer: nop\n'
+	b='binder_transaction: transaction='
+	printf '%16s-%-5d (%5d) [000] ...1 1.000001: %s1 dest_node=1 dest_proc=20 dest_thread=0 reply=0 flags=0x10 code=0x1\n' c 10 10 "$b"
+	printf '%16s-%-5d (%5d) [001] ...1 1.000002: %s_received: transaction=1\n' s 21 20 binder_transaction
+	printf '%16s-%-5d (%5d) [001] ...1 1.000009: %s2 dest_node=0 dest_proc=10 dest_thread=10 reply=1 flags=0x0 code=0x0\n' s 21 20 "$b"
+	printf '%16s-%-5d (%5d) [000] ...1 1.000010: %s_received: transaction=2\n' c 10 10 binder_transaction
+	printf '%16s-%-5d (%5d) [000] ...1 1.000011: %sx dest_node=1 dest_proc=20 dest_thread=0 reply=0 flags=0x10 code=0x1\n' c 10 10 "$b"
+	printf '%16s-%-5d (%5d) [000] ...1 1.000012: %s3 dest_node=1 dest_proc=20 dest_thread=0 reply=0 flags=0xq code=0x1\n' c 10 10 "$b"
+	printf '%16s-%-5d (%5d) [000] ...1 1.000013: %s_received: transaction=\n' c 10 10 binder_transaction
+	printf '%16s-%-5d (%5d) [000] ...1 1.000014: %s4 dest_node=1 dest_proc=20 dest_thread=0 reply=0 flags=0x10 code=0x1\n' c 10 10 "$b"
+} >"$T/binder"
+"$BIN" import -q --process all "$T/binder" -o "$T/binder.db"
+is "$?" 0 "odd binder lines, --process all: exit 0"
+is "$("$BIN" query -q "$T/binder.db" "SELECT code, count FROM diagnostics WHERE code LIKE '%binder%' ORDER BY code" --format tsv | sed 1d | tr '\t\n' '= ')" \
+	"systrace_bad_binder=3 systrace_binder_unpaired=1 " "odd binder lines: three without their fields, one call cut by the end"
+is "$(q "$T/binder.db" "SELECT client_tid || ' ' || server_tid || ' ' || ts || ' ' || dur || ' ' || server_first_ts || ' ' || server_last_ts FROM binder_calls")" \
+	"10 21 1000001000 9000 1000002000 1000009000" "odd binder lines: the good call paired"
+is "$(q "$T/binder.db" "SELECT count(*) FROM binder_calls WHERE why IS NULL AND blocked_dur IS NULL")" 1 \
+	"odd binder lines: no scheduler data, why the reply was slow unknown"
+
 # deep nesting and unsorted lines
 python3 - "$T/deep" <<'PY'
 import sys

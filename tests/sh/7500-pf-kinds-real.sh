@@ -65,6 +65,19 @@ is "$(q "$T/all.db" "SELECT count(*) FROM blocking_edges e JOIN binder_calls c O
 	"api32 --process all: every two-way call a binder edge ended by its server"
 is "$(qa "$T/all.db" "SELECT DISTINCT why FROM binder_calls WHERE NOT oneway ORDER BY 1" | tr '\n' ' ')" \
 	"blocked busy queued runnable " "api32 --process all: slow replies told apart (blocked, busy, queued, runnable)"
+# the same tracepoints as systrace prints them (pf2systrace.py --binder:
+# its compact sched is not written, so no states): the same calls, why
+# left unknown (NULL) unless the wait for a server outlasted the serving
+python3 tests/fixtures/pf2systrace.py "$f" "$T/api32.txt" --binder
+"$BIN" import -q "$T/api32.txt" --process all -o "$T/st.db"
+sqlite3 -separator '	' "$T/st.db" "SELECT client_tid, server_tid, ts, server_first_ts, coalesce(server_last_ts, '-'),
+	CASE WHEN oneway THEN '-' ELSE ts + dur END, oneway FROM binder_calls" | sort >"$T/got"
+check "api32 as systrace text, --process all: the same $(wc -l <"$T/want") binder calls" cmp -s "$T/want" "$T/got"
+is "$(q "$T/st.db" "SELECT count(*) FROM binder_calls WHERE NOT oneway AND (why IS NULL OR why = 'queued') AND blocked_dur IS NULL")" \
+	"$(q "$T/st.db" "SELECT count(*) FROM binder_calls WHERE NOT oneway")" \
+	"api32 as systrace text: without states, each two-way call's why unknown or queued, its blocked time unknown"
+"$BIN" import -q "$T/api32.txt" -o "$T/st1.db"
+is "$(q "$T/st1.db" "SELECT count(*) FROM binder_calls")" 0 "api32 as systrace text, without --process all: no binder call read"
 "$BIN" import -q "$f" -o "$T/one.db"
 is "$(q "$T/one.db" "SELECT count(*) FROM binder_calls")" 0 "api32 without --process all: no binder call read"
 "$BIN" "$f" --process all -q -o "$T/all.txt"
