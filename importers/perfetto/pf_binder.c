@@ -1,8 +1,8 @@
 /*
  * Binder tracepoints of Perfetto's ftrace bundles (--process all), to the
- * common pairing (importers/binder.c).
+ * common pairing (importers/binder_events.c).
  */
-#include "importers/binder.h"
+#include "importers/binder_events.h"
 #include "importers/perfetto/pf_int.h"
 
 #define TF_ONE_WAY 0x01
@@ -26,5 +26,5 @@ void pf_binder_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e)
 		x.debug_id = e->binder_transaction_received->debug_id;
 		x.received = 1;
 	}
-	bt_binder_add(&p->binder, &x);
+	bt_binder_events_add(&p->binder, &x);
 }

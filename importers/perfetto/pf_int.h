@@ -18,7 +18,7 @@
 #include "engine/recon/feed.h"
 #include "engine/recon/link.h"
 #include "engine/base/hash.h"
-#include "importers/binder.h"
+#include "importers/binder_events.h"
 #include "importers/importer.h"
 #include "importers/sched.h"
 #include "importers/spill.h"
@@ -210,7 +210,7 @@ struct pf {
 	int64_t pid;                     /* the app's, chosen after the read (pf_choose.c) */
 	int all;                         /* --process all: every process's threads and slices are
 					  * imported (the app still chosen: it leads, its start is modeled) */
-	struct bt_binder *binder;        /* --process all: the binder tracepoints (pf_binder.c) */
+	struct bt_binder_events *binder; /* --process all: the binder tracepoints (pf_binder.c) */
 	uint64_t *wanted;                /* pf_wanted_index's: two bits a tid, known and the app's */
 	const char *choice;              /* why: "--process", "launching: PKG", a marker, "most slices" */
 	char *choice_buf;
@@ -459,7 +459,7 @@ void pf_kinds_unknown(struct pf *p, int where, const ProtobufCMessage *m);
 void pf_kinds_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e);
 
 /* pf_binder.c: with --process all, the binder tracepoints of the bundles,
- * kept as they come (importers/binder.h pairs them once the threads and
+ * kept as they come (importers/binder_events.h pairs them once the threads and
  * their states are in). */
 void pf_binder_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e);
 void pf_kinds_packet(struct pf *p, unsigned field);

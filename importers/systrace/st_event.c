@@ -660,7 +660,7 @@ static int binder_event(struct st *s, const struct st_line *l, int received)
 	e.to_thread = (int32_t)thread;
 	e.reply = reply != 0;
 	e.oneway = (flags & 1) != 0;   /* TF_ONE_WAY */
-	bt_binder_add(&s->binder, &e);
+	bt_binder_events_add(&s->binder, &e);
 	return BT_OK;
 }
 
@@ -807,7 +807,7 @@ void st_event_release(struct st *s)
 	free(s->frame_obj);
 	free(s->async);
 	free(s->cpu_first);
-	bt_binder_free(s->binder);
+	bt_binder_events_free(s->binder);
 	bt_map64_release(&s->thread_of);
 	bt_map64_release(&s->process_of);
 	bt_strmap_release(&s->name_of);

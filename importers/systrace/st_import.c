@@ -430,7 +430,8 @@ static void report(struct st *s)
 			      "scheduler events in '%s' without the fields they need (pid, state); skipped", p);
 	if (s->binder_bad)
 		bt_diag_count(s->diag, "systrace_bad_binder", s->binder_bad,
-			      "binder events in '%s' without their fields (transaction, dest_thread, reply, flags); skipped", p);
+			      "binder events in '%s' without their fields (transaction, dest_thread, reply, flags); skipped",
+			      p);
 	if (s->other_events)
 		bt_diag_count(s->diag, "systrace_other_events", s->other_events,
 			      "ftrace events in '%s' of kinds not imported (only atrace markers, sched_switch, sched_wakeup/waking, sched_blocked_reason, task names, and with --process all binder_transaction(_received))", p);
@@ -508,7 +509,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc && s.all)
 		rc = write_processes(&s, err);
 	if (!rc)   /* once the threads, their processes and states are in */
-		rc = bt_binder_save(s.binder, db, diag, "systrace_binder_unpaired", path, err);
+		rc = bt_binder_events_save(s.binder, db, diag, "systrace_binder_unpaired", path, err);
 	if (!rc)
 		rc = write_meta(&s, err);
 	if (!rc)

@@ -14,21 +14,21 @@
 #include "engine/base/alloc.h"
 #include "engine/base/hash.h"
 #include "engine/db/rows.h"
-#include "importers/binder.h"
+#include "importers/binder_events.h"
 
-struct bt_binder {
+struct bt_binder_events {
 	struct bt_binder_event *v;
 	size_t n, cap;
 };
 
 /* A call as it is paired. */
-struct call {
+struct tx_call {
 	int64_t client, ts, server, recv, reply, end;
 	int oneway;
 	size_t below;   /* the call its server was serving before it (index + 1), or 0 */
 };
 
-void bt_binder_add(struct bt_binder **b, const struct bt_binder_event *e)
+void bt_binder_events_add(struct bt_binder_events **b, const struct bt_binder_event *e)
 {
 	if (!*b)
 		*b = bt_xcalloc(1, sizeof **b);
@@ -38,7 +38,7 @@ void bt_binder_add(struct bt_binder **b, const struct bt_binder_event *e)
 	(*b)->n++;
 }
 
-void bt_binder_free(struct bt_binder *b)
+void bt_binder_events_free(struct bt_binder_events *b)
 {
 	if (b)
 		free(b->v);
@@ -68,10 +68,10 @@ static void serving_set(struct bt_map64 *serving, int64_t tid, size_t k)
 }
 
 /* The calls, paired in time order (bundles are per CPU). */
-static struct call *pair(struct bt_binder *b, size_t *ncalls)
+static struct tx_call *pair(struct bt_binder_events *b, size_t *ncalls)
 {
 	struct bt_map64 sent, replies, serving;   /* debug_id -> call + 1; tid -> call + 1 */
-	struct call *c = NULL;
+	struct tx_call *c = NULL;
 	size_t n = 0, cap = 0, i, k;
 
 	qsort(b->v, b->n, sizeof *b->v, bev_cmp);
@@ -118,7 +118,7 @@ static struct call *pair(struct bt_binder *b, size_t *ncalls)
  * blocked while it served it. Without the server's states (a trace with
  * no scheduler data), queued if the wait was longer than the serving,
  * else unknown (NULL, and the blocked time INT64_MIN: NULL). */
-static int why_of(struct bt_db *db, const struct call *c, const char **why, int64_t *blocked, struct bt_err *err)
+static int why_of(struct bt_db *db, const struct tx_call *c, const char **why, int64_t *blocked, struct bt_err *err)
 {
 	struct bt_rows *r;
 	int64_t run = 0, ready = 0, rc;
@@ -152,7 +152,7 @@ static int why_of(struct bt_db *db, const struct call *c, const char **why, int6
 	return BT_OK;
 }
 
-static int save(struct bt_db *db, const struct call *c, struct bt_err *err)
+static int save(struct bt_db *db, const struct tx_call *c, struct bt_err *err)
 {
 	int64_t pid, blocked = 0;
 	const char *why = NULL;
@@ -172,10 +172,10 @@ static int save(struct bt_db *db, const struct call *c, struct bt_err *err)
 			  c->server, c->reply);
 }
 
-int bt_binder_save(struct bt_binder *b, struct bt_db *db, struct bt_diag *diag, const char *code, const char *path,
-		   struct bt_err *err)
+int bt_binder_events_save(struct bt_binder_events *b, struct bt_db *db, struct bt_diag *diag, const char *code,
+			  const char *path, struct bt_err *err)
 {
-	struct call *c;
+	struct tx_call *c;
 	size_t n = 0, i, unpaired = 0;
 	int rc = BT_OK;
 

@@ -4,8 +4,8 @@
  * tracker reads them. One place for every importer of them (Perfetto's
  * ftrace bundles, systrace's text).
  */
-#ifndef BT_IMP_BINDER_H
-#define BT_IMP_BINDER_H
+#ifndef BT_IMP_BINDER_EVENTS_H
+#define BT_IMP_BINDER_EVENTS_H
 
 #include <stdint.h>
 
@@ -20,20 +20,20 @@ struct bt_binder_event {
 	int64_t ts, tid;
 	int32_t debug_id, to_thread;
 	int reply, received, oneway;
-	int64_t seq;   /* set by bt_binder_add: the order they came in */
+	int64_t seq;   /* set by bt_binder_events_add: the order they came in */
 };
 
 /* The tracepoints as they come (any order), then paired. */
-struct bt_binder;
+struct bt_binder_events;
 
 /* Keep event e; *b made at the first. */
-void bt_binder_add(struct bt_binder **b, const struct bt_binder_event *e);
+void bt_binder_events_add(struct bt_binder_events **b, const struct bt_binder_event *e);
 /* Once the threads and their states are in db: each call paired with its
  * server and reply, a binder_calls row and, where the client waited, a
  * blocking edge ended by the server; why the reply was slow from the
  * server's states. Calls the trace cut are counted in diag as code. */
-int bt_binder_save(struct bt_binder *b, struct bt_db *db, struct bt_diag *diag, const char *code, const char *path,
-		   struct bt_err *err);
-void bt_binder_free(struct bt_binder *b);
+int bt_binder_events_save(struct bt_binder_events *b, struct bt_db *db, struct bt_diag *diag, const char *code,
+			  const char *path, struct bt_err *err);
+void bt_binder_events_free(struct bt_binder_events *b);
 
 #endif
