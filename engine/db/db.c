@@ -204,10 +204,8 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 		rc = bt_db_run_sql(db, load_pragmas, err);
 	if (!rc && sqlite3_exec(db->conn, bt_sql_text[BT_SQL_SCHEMA], NULL, NULL, NULL) != SQLITE_OK)
 		rc = sql_fail(db, "creating the schema", err);
-	if (!rc)
+	if (!rc)   /* its statements are prepared on first use: a small trace uses few */
 		rc = bt_db_bulk_register(db, err);
-	if (!rc)
-		rc = prepare_all(db, err);
 	if (!rc)
 		rc = bt_db_set_meta_text(db, "tool", BT_TOOL_NAME, err);
 	if (!rc)
@@ -365,8 +363,13 @@ int bt_db_query_only(struct bt_db *db, struct bt_err *err)
 
 int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 {
-	sqlite3_stmt *st = db->stmt[id];
-	int rc = sqlite3_step(st);
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!db->stmt[id] && prepare(db, id, err))   /* the bulk writer's first row: the connection is its alone */
+		return err->code;
+	st = db->stmt[id];
+	rc = sqlite3_step(st);
 
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
@@ -470,11 +473,12 @@ int bt_db_set_meta_int(struct bt_db *db, const char *key, int64_t value, struct 
 /* Step registered query id with text parameter arg; *row tells if a row came. */
 static int lookup(struct bt_db *db, enum bt_sql_id id, const char *arg, int *row, struct bt_err *err)
 {
-	sqlite3_stmt *st = db->stmt[id];
+	sqlite3_stmt *st;
 	int rc;
 
-	if (bt_db_flush(db, err))
+	if (bt_db_flush(db, err) || (!db->stmt[id] && prepare(db, id, err)))
 		return err->code;
+	st = db->stmt[id];
 	if (arg)
 		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
