@@ -54,9 +54,25 @@ bt.rule{
        CAST(total(self_alloc_objects) AS INTEGER) AS alloc_objects, CAST(total(self_majflt) AS INTEGER) AS majflt,
        CAST(total(self_nvcsw) AS INTEGER) AS nvcsw, CAST(total(self_nivcsw) AS INTEGER) AS nivcsw]]
     local all = bt.query("SELECT count(DISTINCT tid) AS threads, " .. SUMS .. " FROM methods")[1]
+    -- In a capture of several processes (dumps imported together, a system
+    -- trace with --process all) the process.* and method.* metrics are the
+    -- process in scope's: the lead (the app's main process), or the one
+    -- --set scope.process names. The tables list every thread.
+    local nprocs = bt.scalar("SELECT count(*) FROM processes") or 0
+    local scope_pid = nprocs > 1 and main and bt.scalar("SELECT pid FROM threads WHERE tid = ?", main) or nil
+    local in_scope = scope_pid and
+      string.format("tid IN (SELECT tid FROM threads WHERE pid = %d)", math.tointeger(scope_pid)) or nil
+    local own = in_scope and
+      bt.query("SELECT count(DISTINCT tid) AS threads, " .. SUMS .. " FROM methods WHERE " .. in_scope)[1] or all
+    local scoped = {}   -- tid -> true, the process in scope's threads (nil: every thread)
+    if in_scope then
+      for r in bt.rows("SELECT tid FROM threads WHERE " .. in_scope) do scoped[r.tid] = true end
+    else
+      scoped = nil
+    end
     local process = {}
     for _, k in ipairs({ "wall_ns", "cpu_ns", "blocked_ns", "idle_ns", "alloc_bytes", "alloc_objects", "majflt",
-        "nvcsw", "nivcsw" }) do process[k] = all[k] end
+        "nvcsw", "nivcsw" }) do process[k] = own[k] end
     if no_waits then process.blocked_ns = nil end
     if no_idle then process.idle_ns = nil end
     local threads, totals = {}, {}
@@ -105,7 +121,6 @@ WHERE runnable_dur IS NOT NULL ORDER BY tid]]) do
     end
     -- Several processes of one capture (dumps imported together): each
     -- process, and each thread's, the lead (the app's main process) first.
-    local nprocs = bt.scalar("SELECT count(*) FROM processes") or 0
     if nprocs > 1 then
       local procs = {}
       for r in bt.rows([[
@@ -140,7 +155,7 @@ FROM processes p ORDER BY p.is_lead DESC, cpu_ns DESC, slices DESC, p.pid LIMIT 
       rows = threads }
 
     -- Blocking by thread and kind, for the threads listed (none at all
-    -- where waits are not in the trace); the process's kinds count every thread.
+    -- where waits are not in the trace); the process's kinds count every thread of the process in scope.
     local blocking, main_kind, process_kind = {}, {}, {}
     if not no_waits then for _, k in ipairs(KINDS) do process_kind[k] = 0 end end
     for r in bt.rows([[
@@ -152,7 +167,7 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
           t.wall_ns > 0 and 100 * r.ns / t.wall_ns or 0 }
       end
       if r.tid == main then main_kind[r.kind] = r.ns end
-      process_kind[r.kind] = (process_kind[r.kind] or 0) + r.ns
+      if not scoped or scoped[r.tid] then process_kind[r.kind] = (process_kind[r.kind] or 0) + r.ns end
     end
     if not no_waits then
       bt.table{ name = "blocking", title = "Blocked time by thread and kind",
@@ -160,7 +175,7 @@ GROUP BY tid, kind ORDER BY tid, ns DESC]]) do
     end
 
     -- Metrics.
-    bt.metric("process.threads", all.threads)
+    bt.metric("process.threads", own.threads)
     for k, v in pairs(process) do if not unrecorded[k] then metric("process." .. k, v) end end
     metric("process.offcpu_ns", minus(process.wall_ns, process.cpu_ns))
     local m = main and totals[main]
@@ -361,7 +376,7 @@ SELECT f.name, CAST(total(m.self_ns) AS INTEGER) AS self_ns,
        CASE WHEN count(m.incl_cpu_ns) = count(*) THEN CAST(total(m.incl_ns - m.incl_cpu_ns) AS INTEGER) END AS incl_offcpu_ns,
        CAST(total(m.self_alloc_bytes) AS INTEGER) AS self_alloc_bytes, CAST(total(m.incl_alloc_bytes) AS INTEGER) AS incl_alloc_bytes,
        CAST(total(m.self_majflt) AS INTEGER) AS self_majflt, CAST(total(m.incl_majflt) AS INTEGER) AS incl_majflt
-FROM methods m JOIN frames f ON f.id = m.frame_id GROUP BY f.name
+FROM methods m JOIN frames f ON f.id = m.frame_id ]] .. (in_scope and "WHERE m." .. in_scope .. " " or "") .. [[GROUP BY f.name
 HAVING CAST(total(m.incl_ns) AS INTEGER) >= ? OR CAST(total(m.self_cpu_ns) AS INTEGER) >= ? OR CAST(total(m.incl_alloc_bytes) AS INTEGER) >= ?
     OR CAST(total(m.incl_majflt) AS INTEGER) >= ? ORDER BY f.name]], cut(process.wall_ns), cut(process.cpu_ns), cut(process.alloc_bytes),
         cut(process.majflt)) do

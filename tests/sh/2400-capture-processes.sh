@@ -87,6 +87,20 @@ m=$(jq_ "$T/feed.json" "[k for k in d['metrics'] if k.startswith('startup.main.w
 like "$m" "TokenStore.load\(\) in ample.feed:push.ns" "feed: the startup's binder wait is held by TokenStore.load in :push"
 push_main=$(q "$T/feed.db" "SELECT main_tid FROM processes WHERE name LIKE '%:push'")
 (cd "$d" && "$BIN" . push remote -q --set scope.process=:push -o "$T/push.json")
+# process.* and method.* are the process in scope's: the lead's by default,
+# :push's with scope.process (the tables list every thread)
+(cd "$d" && "$BIN" . push remote -q -o "$T/lead.json")
+own() {   # pid: "threads cpu_ns" of its threads' methods
+	q "$T/feed.db" "SELECT count(DISTINCT m.tid) || ' ' || sum(m.self_cpu_ns) FROM methods m JOIN threads t USING (tid) WHERE t.pid = $1"
+}
+lead=$(q "$T/feed.db" "SELECT pid FROM processes WHERE is_lead")
+push=$(q "$T/feed.db" "SELECT pid FROM processes WHERE name LIKE '%:push'")
+is "$(jq_ "$T/lead.json" "'%d %d' % (d['metrics']['process.threads'], d['metrics']['process.cpu_ns'])")" "$(own "$lead")" \
+	"feed: process.threads and process.cpu_ns are the lead process's"
+is "$(jq_ "$T/push.json" "'%d %d' % (d['metrics']['process.threads'], d['metrics']['process.cpu_ns'])")" "$(own "$push")" \
+	"feed: with scope.process=:push, :push's"
+is "$(jq_ "$T/lead.json" "any('TokenStore.load' in k for k in d['metrics'] if k.startswith('method.'))") $(jq_ "$T/push.json" "any('TokenStore.load' in k for k in d['metrics'] if k.startswith('method.'))")" \
+	"False True" "feed: method.* has :push's TokenStore.load with scope.process=:push only"
 is "$(jq_ "$T/push.json" "d['metrics'].get('thread.main.msgs.count')")" \
 	"$(q "$T/feed.db" "SELECT count(*) FROM messages WHERE tid = $push_main")" \
 	"feed: --set scope.process=:push: the main thread's messages are :push's main thread's"
