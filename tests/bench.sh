@@ -122,6 +122,10 @@ for n in $ns; do
 	clean=
 	awk -v a="$analyze_wall" -v e="$last_wall" 'BEGIN { printf "# exports / analyze: %.2f (budget 1.5)\n", e / a }'
 	rm -f "$e".*
+	# the address space --pprof reserves, under a limit (issue 39: 400 MB at 1M records)
+	prlimit --as=$((400 << 20)) "$BIN" analyze -q "$dir/$n" -o /dev/null --pprof "$e.pb.gz" 2>/dev/null
+	echo "# --pprof under prlimit --as=400M: exit $?"
+	rm -f "$e".*
 	measure import $n "$BIN" import -q "$dir/$n" -o "$dir/$n.db"
 	r=$dir/$n.report
 	measure report $n "$BIN" analyze -q "$dir/$n.db" -o "$r.json"

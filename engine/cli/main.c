@@ -47,6 +47,12 @@ int main(int argc, char **argv)
 	 * this threshold as they are freed, and the next ones then stay in the
 	 * heap for good (25-50 MB more peak RSS at 1M records). */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	/* One arena for every thread: each further one reserves 64 MB of
+	 * address space (a bulk writer, the slicer's helper, an output
+	 * writer), which a limit on the address space (ulimit -v) counts
+	 * although little of it is ever touched. Each thread's small
+	 * allocations still come from its own cache, without the lock. */
+	mallopt(M_ARENA_MAX, 1);
 #endif
 	if (argc < 2) {
 		bt_cmd_print_help(NULL);

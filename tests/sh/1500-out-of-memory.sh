@@ -31,3 +31,11 @@ for mb in 50 60 80 100 110 120; do
 done
 is "$((ooms >= 2))" 1 "at least two limits ran out of memory in the allocators"
 is "$(ls "$T" | grep -c core)" 0 "no core dumped"
+
+# Issue 39: --pprof on 1M records fits in 400 MB of address space. The
+# threads share one malloc arena (engine/cli/main.c): each further arena
+# reserved 64 MB that the limit counts (the run needed 412 MB before).
+"$MKDUMP" --records 1000000 --no-truth "$T/m" >/dev/null
+err=$(cd "$T" && ulimit -c 0 && prlimit --as=$((400 << 20)) "$BIN" -q m -o /dev/null --pprof m.pb.gz 2>&1 >/dev/null)
+is "$?" 0 "1M records, --pprof, 400 MB of address space: exit 0 ($err)"
+check "1M records, --pprof under the limit: the profile written" test -s "$T/m.pb.gz"
