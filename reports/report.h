@@ -182,16 +182,6 @@ int bt_value_zero(const struct bt_value *v);
  * nothing, and text and Markdown leave it out. */
 int bt_row_zero(const struct bt_rtable *t, size_t r);
 
-/* Text as Markdown table-cell content: escaped, on one line. */
-void bt_md_put(FILE *out, const char *s);
-/* A Markdown table's header of n columns, each aligned as align[k] says
- * ('r' right, else left), and a row of n cells. */
-void bt_md_head(FILE *out, const char *const *h, int n, const char *align);
-void bt_md_row(FILE *out, const struct bt_buf *cell, int n);
-/* How many bytes of text[0..len) are whole lines within room bytes: where
- * Markdown cut under a comment's limit stays valid (a table's rows). */
-size_t bt_md_lines_within(const char *text, size_t len, size_t room);
-
 /* Rows a text or Markdown table shows; JSON has them all. */
 #define BT_REPORT_ROWS 30
 

@@ -8,6 +8,7 @@
 
 #include "engine/base/names.h"
 #include "engine/db/rows.h"
+#include "reports/markdown.h"
 #include "reports/report.h"
 #include "reports/report_startup.h"
 

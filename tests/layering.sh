@@ -67,8 +67,13 @@ BEGIN {
 	rank["engine/batch"] = 5
 	rank["engine/cli"] = 9
 	# Folders known to call each other, to be undone: each must still
-	# occur (when calls are read), so a fix removes its line here.
-	known["reports", "reports/text", "calls"] = "issue 38: report.h declares reports/text/'"'"'s Markdown primitives"
+	# occur (when calls are read), so a fix removes its line here (none now:
+	# the Markdown primitives moved down to reports/markdown.c). In the
+	# environment, LAYERING_KNOWN="A B KIND" adds one (0010 checks the rule).
+	if (ENVIRON["LAYERING_KNOWN"] != "") {
+		split(ENVIRON["LAYERING_KNOWN"], x, " ")
+		known[x[1], x[2], x[3]] = "planted"
+	}
 	bad = 0
 }
 function fail(msg) { print "layering: " msg; bad = 1 }

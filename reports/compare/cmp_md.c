@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "reports/compare/cmp_report.h"
+#include "reports/markdown.h"
 #include "reports/report.h"
 
 #define MD_LIMIT 60000

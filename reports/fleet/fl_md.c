@@ -4,6 +4,7 @@
  * startup's main-thread CPU and the waits most often on its critical path.
  */
 #include "reports/fleet/fleet_cells.h"
+#include "reports/markdown.h"
 #include "reports/report.h"
 
 static void group(const struct bt_fleet_view *v, const struct bt_fv_group *g, struct bt_buf *c, FILE *out)
