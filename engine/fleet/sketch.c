@@ -1,7 +1,9 @@
 /*
- * The quantile sketch (sketch.h): bucket bounds gamma^i computed once, a
- * value's bucket found by binary search over them, so a value always lands
- * in the same bucket and merged counts are exact integers.
+ * The quantile sketch (sketch.h): bucket i holds the values up to its
+ * bound gamma^i (pow(gamma, i), the same double every time), a value's
+ * bucket the first whose bound is not below it, so a value always lands
+ * in the same bucket and merged counts are exact integers. No table: the
+ * logarithm's guess is settled against the bounds themselves.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -10,48 +12,33 @@
 #include "engine/base/alloc.h"
 #include "engine/fleet/sketch.h"
 
-static double bound[BT_DIST_NBUCKETS];   /* gamma^i */
-static int have_bounds;                  /* set once; merge is single-threaded */
-
 double bt_dist_gamma(void)
 {
 	return (1 + BT_DIST_ALPHA) / (1 - BT_DIST_ALPHA);
 }
 
-static void bounds(void)
-{
-	double g = bt_dist_gamma();
-	int i;
-
-	for (i = 0; i < BT_DIST_NBUCKETS; i++)
-		bound[i] = pow(g, i);
-	have_bounds = 1;
-}
-
 int bt_dist_index(int64_t v)
 {
-	double x = (double)v;
-	int lo = 0, hi = BT_DIST_NBUCKETS - 1;
+	double x = (double)v, g = bt_dist_gamma();
+	int i;
 
-	if (!have_bounds)
-		bounds();
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (bound[mid] >= x)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	if (x <= 1)
+		return 0;
+	i = (int)ceil(log(x) / log(g));   /* off by one at most: rounding */
+	if (i > BT_DIST_NBUCKETS - 1)
+		i = BT_DIST_NBUCKETS - 1;
+	while (i < BT_DIST_NBUCKETS - 1 && pow(g, i) < x)
+		i++;
+	while (i > 0 && pow(g, i - 1) >= x)
+		i--;
+	return i;
 }
 
 double bt_dist_rep(int i)
 {
 	double g = bt_dist_gamma();
 
-	if (!have_bounds)
-		bounds();
-	return i <= 0 ? 1.0 : 2 * bound[i] / (g + 1);
+	return i <= 0 ? 1.0 : 2 * pow(g, i) / (g + 1);
 }
 
 void bt_dist_init(struct bt_dist *d)

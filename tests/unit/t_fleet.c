@@ -88,6 +88,18 @@ static void sketch_bounds(void)
 	}
 	ok(!bad, "each value's bucket stands for it within 1 %");
 	is_int(bt_dist_index(INT64_MAX) < BT_DIST_NBUCKETS, 1, "INT64_MAX has a bucket");
+	/* around every bound the int64 range reaches: the first bucket whose
+	 * bound gamma^i is not below the value, whatever the logarithm said */
+	for (i = 1, bad = 0; i < BT_DIST_NBUCKETS && pow(bt_dist_gamma(), i) < 9e18; i++) {
+		int d;
+		for (d = -2; d <= 2; d++) {
+			int64_t x = (int64_t)pow(bt_dist_gamma(), i) + d;
+			int b = bt_dist_index(x);
+			if (x > 1 && !(pow(bt_dist_gamma(), b) >= (double)x && pow(bt_dist_gamma(), b - 1) < (double)x))
+				bad++;
+		}
+	}
+	ok(!bad, "values next to every bound land in the first bucket whose bound holds them");
 	bt_dist_release(&all);
 	bt_dist_release(&merged);
 	for (k = 0; k < PARTS; k++)
