@@ -157,7 +157,7 @@ d=$T/hdr1000
 "$BIN" analyze -q "$d" -o "$T/r.xlsx"
 is "$(python3 -c 'import json, sys, jsonschema
 r = json.load(open(sys.argv[1])); jsonschema.validate(r, json.load(open(sys.argv[2])))
-print(r["trace"]["partial"].split(":")[0], r["trace"]["records"])' "$T/r.json" "$ROOT/reports/text/report.schema.json" 2>&1)" \
+print(r["trace"]["partial"].split(":")[0], r["trace"]["records"])' "$T/r.json" "$ROOT/reports/json/report.schema.json" 2>&1)" \
 	"'$d/sampling.bin' is cut at offset $(($(nth small r 1000) + 39)) in record 1000 (its header, from offset $(nth small r 1000)) 1000" \
 	"JSON: trace.partial, valid by the schema"
 like "$(sed -n 3p "$T/r.md")" "^> \\*\\*Partial trace\\*\\*: the input is cut short: '.*sampling.bin' is cut at offset" "Markdown: the line under the title"

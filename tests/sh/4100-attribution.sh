@@ -1,6 +1,6 @@
 # The built-in attribution report against the writer's truth: thread
 # totals exact, self values reconcile with them, blocked time by kind
-# exact; the JSON report validates against reports/text/report.schema.json;
+# exact; the JSON report validates against reports/json/report.schema.json;
 # a kept database gives the same report as a scratch analysis. (flush is
 # only validated: its startTime clamp shortens blocks on purpose.)
 . tests/lib.sh
@@ -13,7 +13,7 @@ for d in small seed2 seed3 v4 flush; do
 	is "$(python3 -c 'import json, sys, jsonschema
 r = json.load(open(sys.argv[1])); jsonschema.validate(r, json.load(open(sys.argv[2])))
 print(all(len(row) == len(t["columns"]) == len(t["units"]) for t in r["tables"].values() for row in t["rows"]))' \
-		"$T/$d.json" "$ROOT/reports/text/report.schema.json" 2>&1)" True "$d: report validates against the schema"
+		"$T/$d.json" "$ROOT/reports/json/report.schema.json" 2>&1)" True "$d: report validates against the schema"
 done
 "$BIN" import -q "$FIX/seed2" -o "$T/seed2.db"
 "$BIN" -q "$T/seed2.db" -o "$T/kept.json"

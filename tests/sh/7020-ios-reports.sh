@@ -54,7 +54,7 @@ is "$(py "$T/whole.json" '(d["metrics"]["startup.first_frame_found"], d["metrics
 is "$?" 0 "-o r.json: exit 0"
 is "$(python3 -c 'import json, sys, jsonschema
 jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))
-print("valid")' "$T/r.json" "$ROOT/reports/text/report.schema.json" 2>&1 | tail -1)" valid "r.json validates against report.schema.json"
+print("valid")' "$T/r.json" "$ROOT/reports/json/report.schema.json" 2>&1 | tail -1)" valid "r.json validates against report.schema.json"
 is "$(py "$T/r.json" '(d["trace"]["format"], d["trace"]["main_tid"], d["trace"]["samples"], d["trace"]["threads"])')" \
 	"('ios-database', 259, $(q "$DB" 'SELECT count(*) FROM samples'), $(q "$DB" 'SELECT count(DISTINCT tid) FROM samples'))" \
 	"r.json: format, main thread, sample and thread counts"

@@ -107,7 +107,7 @@ is "$(meta "$T/gztrailer.db" packets)" "$npk" "gztrailer: every packet there"
 "$BIN" analyze -q "$T/mid.pb" -o "$T/r.json"
 is "$(python3 -c 'import json, sys, jsonschema
 r = json.load(open(sys.argv[1])); jsonschema.validate(r, json.load(open(sys.argv[2])))
-print(r["trace"]["partial"].startswith(sys.argv[3]))' "$T/r.json" "$ROOT/reports/text/report.schema.json" \
+print(r["trace"]["partial"].startswith(sys.argv[3]))' "$T/r.json" "$ROOT/reports/json/report.schema.json" \
 	"'$T/mid.pb' is cut at byte offset $((o101 - 5)) " 2>&1)" True "JSON: trace.partial, valid by the schema"
 "$BIN" analyze -q "$T/mid.pb" -o "$T/r.md"
 like "$(sed -n 3p "$T/r.md")" "^> \\*\\*Partial trace\\*\\*: the input is cut short: " "Markdown: under the title"

@@ -43,7 +43,7 @@ for n in d v; do
 
 	"$BIN" -q "$in" -o "$T/$n.json"
 	is "$?" 0 "$n: JSON exits 0"
-	is "$(python3 - "$T/$n.json" "$db" "$ROOT/reports/text/report.schema.json" <<'PY'
+	is "$(python3 - "$T/$n.json" "$db" "$ROOT/reports/json/report.schema.json" <<'PY'
 import json, sqlite3, sys, jsonschema
 r = json.load(open(sys.argv[1]))
 db = sqlite3.connect(sys.argv[2])

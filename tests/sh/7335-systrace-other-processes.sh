@@ -26,7 +26,7 @@ like "$(cat "$T/a.html")" "and the threads of $others other processes \\(every f
 is "$(jq_ "$T/a.json" 'd["trace"]["other_processes"]')" "$others" "JSON: trace.other_processes"
 is "$(python3 -c 'import json, jsonschema, sys
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
-print("valid")' "$T/a.json" "$ROOT/reports/text/report.schema.json" 2>&1 | tail -1)" valid "JSON: valid against report.schema.json"
+print("valid")' "$T/a.json" "$ROOT/reports/json/report.schema.json" 2>&1 | tail -1)" valid "JSON: valid against report.schema.json"
 
 "$BIN" -q "$ROOT/examples/sampling.bin" -o "$T/one.txt"
 "$BIN" -q "$ROOT/examples/sampling.bin" --format json -o "$T/one.json"

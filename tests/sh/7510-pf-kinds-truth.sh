@@ -37,7 +37,7 @@ for x in txt md json html xlsx; do
 done
 is "$(python3 -c 'import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))); print("valid")' \
-	"$T/r.json" "$ROOT/reports/text/report.schema.json" 2>&1)" valid "the JSON report validates"
+	"$T/r.json" "$ROOT/reports/json/report.schema.json" 2>&1)" valid "the JSON report validates"
 like "$(tr '\n' ' ' <"$T/r.txt")" "perfetto_not_imported \(30\): 15 irq_handler_entry events \(ftrace\), 15 track events of legacy phase 'C'" \
 	"text: the kinds not imported in one diagnostic, most first (compact sched and perf samples are imported)"
 like "$(cat "$T/r.txt")" "perfetto_bad_sched \(15\): scheduler events in '.*k.pb' without the fields they need" \

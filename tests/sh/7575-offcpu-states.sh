@@ -62,7 +62,7 @@ print(r["runnable_ns"], r["sleeping_ns"], r["io_ns"], r["uninterruptible_ns"])' 
 is "$(python3 -c '
 import json, jsonschema, sys
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
-print("valid")' "$T/f.json" "$ROOT/reports/text/report.schema.json" 2>&1 | tail -1)" valid "the JSON report validates against report.schema.json"
+print("valid")' "$T/f.json" "$ROOT/reports/json/report.schema.json" 2>&1 | tail -1)" valid "the JSON report validates against report.schema.json"
 
 # systrace (mksystrace.py's truth: every thread's states and slices)
 python3 tests/fixtures/mksystrace.py "$T/sy/t" --seed 1

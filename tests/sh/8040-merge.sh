@@ -24,7 +24,7 @@ is "$(python3 -c 'import json, sys, jsonschema
 s = json.load(open(sys.argv[1]))
 for f in sys.argv[2:]:
     jsonschema.Draft202012Validator(s).validate(json.load(open(f)))
-print("valid")' "$ROOT/reports/text/report.schema.json" "$T"/reps/*.json 2>&1 | tail -1)" valid \
+print("valid")' "$ROOT/reports/json/report.schema.json" "$T"/reps/*.json 2>&1 | tail -1)" valid \
 	"the reports, summary included, validate against report.schema.json"
 is "$(jq_ "$T/reps/r1.json" 'd["summary"]["schema"], d["summary"]["groups"]["startup"], "startup.ttid_ns" in d["summary"]["values"]')" \
 	"('btrace-analyze/summary@1', 'cold', True)" "a report's summary: its schema, the start's kind, the time to initial display"

@@ -4,7 +4,7 @@
  * summary is the trace's mergeable one (engine/fleet/README.md). Metrics are
  * sorted by name; tables keep the order rules emitted them in, with a
  * title and each column's unit besides the contract's columns and rows.
- * reports/report.schema.json describes it.
+ * reports/json/report.schema.json describes it.
  */
 #include "engine/base/jsonw.h"
 #include "engine/fleet/summary.h"
