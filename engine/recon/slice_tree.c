@@ -381,7 +381,7 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 	uint32_t fa[BT_SLICE_MAX_FRAMES], fb[BT_SLICE_MAX_FRAMES], *pf = fa, *cf = fb, *tmp;
 	uint32_t na[BT_SLICE_MAX_FRAMES], nb[BT_SLICE_MAX_FRAMES], *pn = na, *cn = nb;
 	size_t np = 0, nc, i, j;
-	int64_t tail;
+	int64_t tail, cpu_tail;
 	int rc;
 
 	r->tab = t;
@@ -436,12 +436,11 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 		cn = tmp;
 		np = nc;
 	}
-	tail = policy == BT_SLICE_BTRACE ? SINGLE_SAMPLING : 0;
+	tail = cpu_tail = policy == BT_SLICE_BTRACE ? SINGLE_SAMPLING : 0;
 	if (policy == BT_SLICE_IDLE)   /* a call being served: to its reply (its CPU unknown) */
 		tail = bt_slice_last_end(t, items[n - 1].src->tid, items[n - 1].ts) - items[n - 1].ts;
 	while (r->sp > 1 && !r->rc)
-		bt_slice_pop(r, items[n - 1].ts + tail, items[n - 1].cpu + (policy == BT_SLICE_IDLE ? 0 : tail),
-			     (int64_t)n, &items[n - 1]);
+		bt_slice_pop(r, items[n - 1].ts + tail, items[n - 1].cpu + cpu_tail, (int64_t)n, &items[n - 1]);
 	end_message(r, items[0].src->tid);
 	if (sink->profile) {
 		bt_profile_thread_span(sink->profile, items[n - 1].ts - items[0].ts, items[n - 1].cpu - items[0].cpu);
