@@ -307,10 +307,7 @@ static uint32_t most_sampled(const struct bt_capture *cap, const struct served *
 	return best;
 }
 
-/* Blocked time of the server's own blocking records inside [ts, end]:
- * the reply was slow because the server was blocked when that is most of
- * its transaction (from its first sample in the call to the client's
- * return), else because it was busy (it ran, or waited for a CPU). */
+/* Blocked time of the server's own blocking records inside [ts, end]. */
 static int64_t server_blocked(const struct bt_capture *cap, const struct served *t, int64_t ts, int64_t end)
 {
 	int64_t sum = 0;
@@ -339,6 +336,7 @@ static int follow(const struct bt_capture *cap, const struct stacks *st, const s
 	const struct served *t;
 	size_t a = 0, b = 0;
 	int64_t id = (int64_t)i + 1, blocked;
+	const char *why;
 	uint32_t node;
 
 	t = find_server(cap, st, sv, client->pid, st->proxy[c->node_id], c->ts, c->end_ts, &a, &b);
@@ -351,12 +349,16 @@ static int follow(const struct bt_capture *cap, const struct stacks *st, const s
 	BT_GROW(out->v, out->n + 1, out->cap);
 	out->v[out->n++] = (struct bt_slice_span){ t->tid, c->ts, c->end_ts, 0 };
 	blocked = server_blocked(cap, t, c->ts, c->end_ts);
+	/* slow because blocked when that is most of the server's transaction
+	 * (its first sample in the call to the client's return), else busy:
+	 * it ran, or waited for a CPU */
+	why = 2 * blocked > c->end_ts - t->v[a].ts ? "blocked" : "busy";
 	if (bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "iitniiiiii", c->tid, id, "binder", c->ts,
 		       c->end_ts - c->ts, t->tid, (int64_t)t->v[b - 1].i + 1, t->v[b - 1].ts, (int64_t)node))
 		return err->code;
 	return bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iiiiiiiiiiit", c->tid, id, c->ts, c->end_ts - c->ts,
 			  (int64_t)0, t->pid, t->tid, t->v[a].ts, t->v[b - 1].ts, (int64_t)(b - a), blocked,
-			  2 * blocked > c->end_ts - t->v[a].ts ? "blocked" : "busy");
+			  why);
 }
 
 /* ---------------------------------------------------------------- from a system trace */
