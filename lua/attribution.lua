@@ -64,11 +64,10 @@ bt.rule{
       string.format("tid IN (SELECT tid FROM threads WHERE pid = %d)", math.tointeger(scope_pid)) or nil
     local own = in_scope and
       bt.query("SELECT count(DISTINCT tid) AS threads, " .. SUMS .. " FROM methods WHERE " .. in_scope)[1] or all
-    local scoped = {}   -- tid -> true, the process in scope's threads (nil: every thread)
+    local scoped   -- tid -> true: the process in scope's threads (nil: every thread)
     if in_scope then
+      scoped = {}
       for r in bt.rows("SELECT tid FROM threads WHERE " .. in_scope) do scoped[r.tid] = true end
-    else
-      scoped = nil
     end
     local process = {}
     for _, k in ipairs({ "wall_ns", "cpu_ns", "blocked_ns", "idle_ns", "alloc_bytes", "alloc_objects", "majflt",
@@ -155,7 +154,8 @@ FROM processes p ORDER BY p.is_lead DESC, cpu_ns DESC, slices DESC, p.pid LIMIT 
       rows = threads }
 
     -- Blocking by thread and kind, for the threads listed (none at all
-    -- where waits are not in the trace); the process's kinds count every thread of the process in scope.
+    -- where waits are not in the trace); the process's kinds count every
+    -- thread of the process in scope.
     local blocking, main_kind, process_kind = {}, {}, {}
     if not no_waits then for _, k in ipairs(KINDS) do process_kind[k] = 0 end end
     for r in bt.rows([[
