@@ -46,6 +46,21 @@ static const char *const loop_frames[] = {
 /* The loop's wait for the next message: idle time, not part of a message;
  * it sleeps in nativePollOnce. */
 static const char idle_frame_part[] = " android.os.MessageQueue.next(";
+
+/* A draw's wait for the RenderThread (bt_stacktab.sync_call), as Android
+ * 10 on names it, with the pseudo-pointers of its synthetic frames; older
+ * ones call their own native directly. */
+static const struct {
+	const char *part;
+	uint64_t address;
+	const char *name, *method;
+} sync_calls[2] = {
+	{ " android.graphics.HardwareRenderer.syncAndDrawFrame(", 0x7FFFFFFFFFFFFFFCULL,
+	  "int android.graphics.HardwareRenderer.syncAndDrawFrame(android.graphics.FrameInfo)", "syncAndDrawFrame" },
+	{ " android.graphics.HardwareRenderer.nSyncAndDrawFrame(", 0x7FFFFFFFFFFFFFFBULL,
+	  "int android.graphics.HardwareRenderer.nSyncAndDrawFrame(long, long[], int)", "nSyncAndDrawFrame" },
+};
+static const char old_sync_part[] = " android.view.ThreadedRenderer.nSyncAndDrawFrame(";
 static const char poll_frame_part[] = " android.os.MessageQueue.nativePollOnce(";
 
 int bt_frame_is_loop(const char *name)
@@ -88,6 +103,8 @@ static const struct {
 	{ ".queueIdle(", BT_TASK_WORK },
 	{ " android.os.MessageQueue.dispatchEvents(", BT_TASK_WORK },
 	{ " android.view.ThreadedRenderer.draw(", BT_TASK_SYNC },
+	{ " android.graphics.HardwareRenderer.syncAndDrawFrame(", BT_TASK_SYNC },
+	{ ".nSyncAndDrawFrame(", BT_TASK_SYNC },
 };
 
 int bt_frame_task(const char *name)
@@ -176,7 +193,7 @@ static void frame_slot(struct bt_stacktab *t, size_t *cap, size_t id)
 
 /* Which frames upstream drops: runtime frames and its blacklist (which,
  * lacking return types, never matches real symbols: spec I-6). */
-static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, struct bt_err *err)
+static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, int *old_sync, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	size_t i;
@@ -195,6 +212,11 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, str
 			t->next = (uint32_t)id;
 		if (!t->poll && name && strstr(name, poll_frame_part))
 			t->poll = (uint32_t)id;
+		for (i = 0; name && i < 2; i++)
+			if (!t->sync_call[i] && strstr(name, sync_calls[i].part))
+				t->sync_call[i] = (uint32_t)id;
+		if (!t->sync_call[1] && name && strstr(name, old_sync_part))
+			t->sync_call[1] = (uint32_t)id, *old_sync = 1;
 		t->dropped[id] = name && !strncmp(name, "<runtime", 8);
 		for (i = 0; name && i < sizeof blacklist / sizeof blacklist[0]; i++)
 			t->dropped[id] |= !strcmp(name, blacklist[i]);
@@ -236,6 +258,23 @@ static void add_idle_frame(struct bt_stacktab *t, size_t *dcap)
 	t->idle_frame = (uint32_t)++t->nframes;
 	frame_slot(t, dcap, t->idle_frame);
 	t->idle[t->idle_frame] = 1;   /* the loop's wait, where it stands for it */
+}
+
+/* The draw's wait frames the trace does not name, synthetic (the idle
+ * policy's, slice_idle.c): Android 10's two, or none where the trace shows
+ * an older Android's own native (it has no wrapper). Their rows are added
+ * once some slice uses them (bt_slicer_store_frames). */
+static void add_sync_frames(struct bt_stacktab *t, size_t *dcap, int old_sync)
+{
+	size_t k;
+
+	for (k = 0; k < 2 && !old_sync; k++)
+		if (!t->sync_call[k]) {
+			t->sync_call[k] = (uint32_t)++t->nframes;
+			frame_slot(t, dcap, t->sync_call[k]);
+			t->task[t->sync_call[k]] = BT_TASK_SYNC;
+			t->sync_synth |= (unsigned char)(1u << k);
+		}
 }
 
 /* One thread's items, in file order until sorted. */
@@ -429,8 +468,8 @@ struct bt_slicer {
 	size_t nrecords;
 	int given, given_nodes;       /* records, the node arrays: someone else's now */
 	enum bt_slice_policy policy;
-	unsigned char idle_seen;      /* the runs made idle slices (tab.idle_seen) */
-	int idle_stored;              /* the "(idle)" frame's row is in the database */
+	unsigned char made;           /* the synthetic frames the runs used (tab.made) */
+	unsigned char stored;         /* those whose rows are in the database (BT_MADE_*) */
 	/* what the items are built from besides the records (make_items) */
 	int64_t version, start_ns, main_tid;
 	uint32_t synth[2];
@@ -484,11 +523,22 @@ void bt_slicer_drop_items(struct bt_slicer *s)
 
 int bt_slicer_store_frames(struct bt_slicer *s, struct bt_db *db, struct bt_err *err)
 {
-	if (!s->idle_seen || s->idle_stored)
-		return BT_OK;
-	s->idle_stored = 1;
-	return bt_db_exec(db, BT_SQL_INSERT_FRAME, err, "iittttt", (int64_t)s->tab.idle_frame,
-			  (int64_t)0x7FFFFFFFFFFFFFFDULL, "(idle)", "", NULL, "(idle)", "");
+	unsigned char add = (unsigned char)(s->made & ~s->stored);
+	size_t k;
+
+	s->stored |= add;
+	if ((add & BT_MADE_IDLE) &&
+	    bt_db_exec(db, BT_SQL_INSERT_FRAME, err, "iittttt", (int64_t)s->tab.idle_frame,
+		       (int64_t)0x7FFFFFFFFFFFFFFDULL, "(idle)", "", NULL, "(idle)", ""))
+		return err->code;
+	for (k = 0; k < 2 && (add & BT_MADE_SYNC); k++)
+		if ((s->tab.sync_synth >> k & 1) &&
+		    bt_db_exec(db, BT_SQL_INSERT_FRAME, err, "iittttt", (int64_t)s->tab.sync_call[k],
+			       (int64_t)sync_calls[k].address, sync_calls[k].name, "int",
+			       "android.graphics.HardwareRenderer", sync_calls[k].method,
+			       k ? "long, long[], int" : "android.graphics.FrameInfo"))
+			return err->code;
+	return BT_OK;
 }
 
 struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n)
@@ -530,7 +580,7 @@ struct worker {
 	size_t *idx, n;
 	struct bt_err err;
 	int rc;
-	unsigned char idle_seen;
+	unsigned char made;
 };
 
 static void *work(void *arg)
@@ -588,7 +638,7 @@ int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 		w[k].sink = k ? sink2 : sink;
 		w[k].tab = s->tab;
 		w[k].tab.pos = bt_xcalloc(s->tab.nnodes + 1, sizeof *w[k].tab.pos);
-		w[k].tab.idle_seen = &w[k].idle_seen;
+		w[k].tab.made = &w[k].made;
 		w[k].idx = bt_xcalloc(s->th.n + 1, sizeof *w[k].idx);
 		w[k].err = (struct bt_err)BT_ERR_INIT;
 	}
@@ -606,7 +656,7 @@ int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 	else
 		work(&w[1]);
 	for (k = 0; k < 2; k++) {
-		s->idle_seen |= w[k].idle_seen;
+		s->made |= w[k].made;
 		free(w[k].tab.pos);
 		free(w[k].idx);
 	}
@@ -683,6 +733,7 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 	int64_t version, start_ns, main_tid;
 	uint32_t synth[2];
 	size_t dcap = 0;
+	int old_sync = 0;
 
 	*out = NULL;
 	if (!cap->n)
@@ -692,13 +743,15 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 	if (bt_db_meta_int(db, "version", 0, &version, err) ||
 	    bt_db_meta_int(db, "start_time_ns", 0, &start_ns, err) ||
 	    bt_db_main_tid(db, &main_tid, err) ||
-	    load_frames(db, &s->tab, &dcap, err) || add_synthetic(cap, db, &s->tab, &dcap, synth, err)) {
+	    load_frames(db, &s->tab, &dcap, &old_sync, err) || add_synthetic(cap, db, &s->tab, &dcap, synth, err)) {
 		bt_slicer_free(s);
 		return err->code;
 	}
-	if (policy == BT_SLICE_IDLE)
+	if (policy == BT_SLICE_IDLE) {
 		add_idle_frame(&s->tab, &dcap);
-	s->tab.idle_seen = &s->idle_seen;
+		add_sync_frames(&s->tab, &dcap, old_sync);
+	}
+	s->tab.made = &s->made;
 	s->version = version, s->start_ns = start_ns, s->main_tid = main_tid;
 	memcpy(s->synth, synth, sizeof s->synth);
 	s->records = cap->s;

@@ -342,6 +342,8 @@ enum { WAIT_NONE, WAIT_LOOP, WAIT_TASK };
 struct plan {
 	struct pt end, end_sync, end_up, begin;
 	size_t up, sync, k;
+	size_t draw;         /* one past a draw that waited for the RenderThread in the gap, or 0 */
+	struct pt slept;     /* ... from when */
 	int wait;
 	struct pt from, to;
 	int to_wait;         /* a pool worker's wait: through its wait's stack, when known */
@@ -451,10 +453,12 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 		p->end_up = p->begin;
 		if (sync)
 			sync_plan(gp, sync, p);
+		p->draw = sync;
+		p->slept = p->end;
 		return 1;
 	}
 	if (sync)
-		p->up = sync;   /* the sleep was the draw's wait, the frames it calls returned */
+		p->up = p->draw = sync;   /* the sleep was the draw's wait, the frames it calls returned */
 	if (at_pre != AT_WAIT && own > 0 && r->tab->dense)   /* sparse: the later work's too */
 		p->from.t += min64(own * r->work_sleep, p->to.t - p->from.t);
 	if (at_pre == AT_WAIT) {   /* asleep in its poll at pre: the gap's CPU ran after it woke */
@@ -471,6 +475,7 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 			p->unseen_at = p->end;
 		}
 	}
+	p->slept = p->end;
 	p->wait = WAIT_LOOP;
 	return 1;
 }
@@ -565,6 +570,39 @@ static int task_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	return 1;
 }
 
+/*
+ * A sleep inside one message after a sample in a frame's draw (frames up
+ * to sync): the draw records its display list and ends in its wait for
+ * the RenderThread, so the sleep is that wait. The frames the draw called
+ * returned as the thread went to sleep, the draw as it woke, when the
+ * frames that began did so. Not where cur shares a frame the draw called:
+ * its wait came later. Still in the draw at cur, the thread had used the
+ * gap's CPU before it slept. Past the draw, what ran before the sleep is
+ * Java code, sampled had it run longer than a head, unless it entered a
+ * native (pre_unseen); half where the throttle timed cur.
+ */
+static int draw_plan(const struct bt_slice_run *r, const struct gap *gp, const uint32_t *pf, size_t np,
+		     int pre_unseen, struct plan *p)
+{
+	size_t sync = gp->sleeps ? sync_depth(r->tab, pf, 0, np) : 0;
+	int64_t before = gp->d - min64(gp->d, gp->tail);
+
+	if (!sync || p->k > sync)
+		return 0;
+	if (p->k < sync && !pre_unseen)
+		before = min64(gp->throttled ? gp->d / 2 : before, gp->head);
+	p->slept = (struct pt){ gp->pre->ts + before, gp->pre->cpu + before };
+	p->begin = p->end_up = (struct pt){ p->slept.t + (gp->g - gp->d), p->slept.c };
+	p->up = p->draw = sync;
+	/* the callees pre shared with the sample before it have lasted a gap
+	 * at least and ran until the wait; the ones pre was first to show are
+	 * young and returned first */
+	p->sync = r->pre_k > sync && r->pre_k < np ? r->pre_k : sync;
+	p->end_sync = p->slept;
+	p->end = p->sync < np && !pre_unseen ? early(gp) : p->slept;
+	return 1;
+}
+
 /* What work_plan needs beyond the gap: the trace's sampling and the
  * stacks' depths. */
 struct slice_ctx {
@@ -621,6 +659,25 @@ static void task_wait(struct bt_slice_run *r, size_t i, const uint32_t *pf, cons
 			 p->to.c);
 }
 
+/* A draw's wait for the RenderThread, below frame f (the draw, or the
+ * wait's own frame a sample showed): the frames of the wait no sample
+ * shows (no hook sees a boot native), from when the draw's callees ended
+ * until the draw returned at e. */
+static void sync_wait(struct bt_slice_run *r, size_t i, uint32_t f, const struct plan *p, struct pt e)
+{
+	const uint32_t *c = r->tab->sync_call;
+	size_t k = f == c[1] ? 2 : f == c[0] ? 1 : 0, n;
+
+	while (k < 2 && !c[k])   /* an older Android's: no wrapper */
+		k++;
+	n = 2 - k;
+	if (!n || e.t <= p->slept.t || r->sp + n >= sizeof r->stack / sizeof r->stack[0])
+		return;
+	if (r->tab->made && (r->tab->sync_synth >> k))
+		*r->tab->made |= BT_MADE_SYNC;
+	bt_slice_stretch(r, i, c + k, NULL, n, &r->items[i - 1], p->slept.t, p->slept.c, e.t, e.c);
+}
+
 /* The loop's wait between two messages: MessageQueue.next and
  * nativePollOnce where the trace knows those frames (else "(idle)"). */
 static void loop_wait(struct bt_slice_run *r, size_t i, const struct plan *p)
@@ -660,6 +717,8 @@ static void order(const struct gap *gp, struct plan *p)
 	p->end = after(lo, p->end, hi);
 	p->end_sync = after(p->end, p->end_sync, hi);
 	p->end_up = after(p->end_sync, p->end_up, hi);
+	if (p->draw)
+		p->slept = after(p->end, p->slept, hi);
 	if (p->unseen_msg)
 		p->unseen_at = after(p->end_up, p->unseen_at, hi);
 	if (p->wait != WAIT_NONE) {
@@ -689,12 +748,13 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	if (pre->msg_id != cur->msg_id)
 		p.k = bt_slice_loop_cut(r->tab, pf, p.k);
 	p.up = np;
-	p.sync = 0;
+	p.sync = p.draw = 0;
 	if (!loop_plan(r, &gp, pf, np, cf, nc, &p) && !task_plan(r, &gp, pf, np, &p)) {
 		const struct slice_ctx x = { r->tab->dense, np, nc, unseen_is_pre(r->tab, &gp, pf, np, cf, nc, p.k) };
-		work_plan(&x, &gp, &p);
+		if (!draw_plan(r, &gp, pf, np, x.pre_unseen, &p))
+			work_plan(&x, &gp, &p);
 	}
-	if (p.up == np)
+	if (p.up == np && !p.draw)
 		p.end_up = p.end;
 	if (!p.sync)   /* no draw's wait: those frames end with the deeper ones */
 		p.end_sync = p.end;
@@ -710,8 +770,12 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	for (j = np; j > p.k; j--) {
 		int exact = pre->dup && j == np && !out;
 		struct pt e = j - 1 < p.up ? p.end_up : j - 1 < p.sync ? p.end_sync : p.end;
+		if (j == p.draw && !exact)
+			sync_wait(r, i, pf[j - 1], &p, e);
 		bt_slice_pop(r, exact ? pre->ts : e.t, exact ? pre->cpu : e.c, (int64_t)i, pre);
 	}
+	if (p.draw && p.draw == p.k)   /* still in the draw at cur: its wait came between */
+		sync_wait(r, i, pf[p.k - 1], &p, p.begin);
 	if (p.unseen_msg)
 		bt_slice_unseen_message(r, p.unseen_msg, p.unseen_at.t, p.from.t, p.from.c - p.unseen_at.c);
 	if (p.wait == WAIT_TASK && p.to.t > p.from.t)

@@ -15,6 +15,9 @@
 
 #define BT_SLICE_MAX_FRAMES 130   /* 128 recorded + a synthetic leaf, with room */
 
+/* The idle policy's synthetic frames a run used (bt_stacktab.made). */
+enum { BT_MADE_IDLE = 1, BT_MADE_SYNC = 2 };
+
 /* One point of a thread's timeline (upstream's StackList entry). */
 struct bt_item {
 	int64_t ts, cpu;
@@ -42,8 +45,15 @@ struct bt_stacktab {
 				     * native methods (a kJNITrampoline record's caller) */
 	uint32_t idle_frame;        /* the idle policy's synthetic "(idle)" frame, or 0 */
 	int has_wait;               /* some frame is a worker's wait for work (BT_TASK_WAIT) */
-	unsigned char *idle_seen;   /* set to 1 by a run that made an idle slice (the frames
-				     * table then gets "(idle)"); each worker has its own */
+	unsigned char *made;        /* the synthetic frames a run used (BT_MADE_*: the frames
+				     * table then gets their rows); each worker has its own */
+	/* A frame's draw waits for the RenderThread in HardwareRenderer.
+	 * syncAndDrawFrame and its native nSyncAndDrawFrame (Android 10 on;
+	 * before, ThreadedRenderer.nSyncAndDrawFrame alone): their frame ids,
+	 * the trace's where it knows them, else the idle policy's synthetic
+	 * ones (0: none, the older Android's missing wrapper). */
+	uint32_t sync_call[2];
+	unsigned char sync_synth;   /* bit k: sync_call[k] is synthetic */
 	uint32_t next, poll;        /* the loop's wait: MessageQueue.next and nativePollOnce's
 				     * frame ids where the trace knows them, or 0 */
 	size_t nframes;

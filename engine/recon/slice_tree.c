@@ -60,8 +60,8 @@ void bt_slice_push(struct bt_slice_run *r, uint32_t frame, uint32_t node, int64_
 	n->child_dur = n->child_cpu = n->child_idle = n->child_wait = 0;
 	n->idle = r->policy == BT_SLICE_IDLE && is_idle_slice(r->tab, frame, r->stack[r->sp - 1].idle,
 								(uint32_t)r->stack[r->sp - 1].s.frame_id);
-	if (n->idle && r->tab->idle_seen)
-		*r->tab->idle_seen = 1;
+	if (n->idle && r->tab->made)
+		*r->tab->made |= BT_MADE_IDLE;
 	memset(n->child_ctr, 0, sizeof n->child_ctr);
 	n->base = base->src;
 	s->block_dur = 0;
