@@ -188,7 +188,7 @@ static void frame_slot(struct bt_stacktab *t, size_t *cap, size_t id)
 	t->loop = bt_grow_zero(t->loop, 1, &lcap, id);
 	t->idle = bt_grow_zero(t->idle, 1, &icap, id);
 	t->task = bt_grow_zero(t->task, 1, &tcap, id);
-	t->native = bt_grow_zero(t->native, 1, &ncap, id);
+	t->native = bt_grow_zero(t->native, sizeof *t->native, &ncap, id);
 }
 
 /* Which frames upstream drops: runtime frames and its blacklist (which,

@@ -218,6 +218,16 @@ static int unseen_is_pre(const struct bt_stacktab *t, const struct gap *gp, cons
 	return calls_native(t, pf, k, np) && !calls_native(t, cf, k, nc);
 }
 
+/* Whether it ran in the deepest frame both samples share, between the
+ * ended frames and the begun ones: the trace shows that frame entering a
+ * native method, and neither the ended nor the begun frames. */
+static int unseen_is_shared(const struct bt_stacktab *t, const struct gap *gp, const uint32_t *pf, size_t np,
+			    const uint32_t *cf, size_t nc, size_t k)
+{
+	return gp->unseen && k > 0 && calls_native(t, pf, k - 1, k) && !calls_native(t, pf, k, np) &&
+	       !calls_native(t, cf, k, nc);
+}
+
 /* Where a worker's task begins on stack f: below its deepest runWorker,
  * or at a binder call's root; n when the stack has no boundary. */
 static size_t task_cut(const struct bt_stacktab *t, const uint32_t *f, size_t n)
@@ -344,12 +354,30 @@ struct plan {
 	size_t up, sync, k;
 	size_t draw;         /* one past a draw that waited for the RenderThread in the gap, or 0 */
 	struct pt slept;     /* ... from when */
+	uint32_t native;     /* a native method no sample shows that ran in the gap, or 0: */
+	size_t native_under; /* ... under pf[native_under - 1] */
+	struct pt native_from;   /* ... from then until that frame's end or the begun ones' begin */
 	int wait;
 	struct pt from, to;
 	int to_wait;         /* a pool worker's wait: through its wait's stack, when known */
 	int64_t unseen_msg;  /* a message no sample shows ran from unseen_at to from, or 0 */
 	struct pt unseen_at;
 };
+
+/* The native method frame f (pf[under - 1]) ran in a stretch no hook saw,
+ * from `from`: the one the trace shows f calling, unless it calls several
+ * or the begun frames (cf[k..nc)) start with it. */
+static void unseen_native(const struct bt_stacktab *t, uint32_t f, const uint32_t *cf, size_t nc, size_t under,
+			  struct pt from, struct plan *p)
+{
+	uint32_t c = f <= t->nframes ? t->native[f] : 0;
+
+	if (c == BT_NATIVE_MANY || (nc > under && cf[under] == c))
+		return;
+	p->native = c;
+	p->native_under = under;
+	p->native_from = from;
+}
 
 /* One past the deepest of frames f[k..n) whose last call sleeps until
  * another thread is done with it (BT_TASK_SYNC), or 0. */
@@ -427,12 +455,20 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 		p->end = early(gp);
 		if (!r->tab->dense)   /* its tail says nothing: the work ran for the gap's CPU */
 			p->begin = p->end_up = p->end = (struct pt){ pre->ts + gp->d, pre->cpu + gp->d };
+		else if (sync) {      /* the sleep was the draw's wait; what followed it, unseen, ran to cur */
+			sync_plan(gp, sync, p);
+			p->draw = sync;
+			p->slept = p->end;
+		}
 		return 1;
 	}
 	if (!gp->sleeps) {
 		p->end = p->end_up = p->begin = early(gp);
-		if (unseen_is_pre(r->tab, gp, pf, np, cf, nc, k))   /* the message that ended ran through it */
+		if (unseen_is_pre(r->tab, gp, pf, np, cf, nc, k)) {   /* the message that ended ran through it */
 			p->end = p->end_up = p->begin = late(gp);
+			if (!entered(pre))
+				unseen_native(r->tab, pf[np - 1], NULL, 0, np, early(gp), p);
+		}
 		else if (at_pre == AT_CALLBACK && r->tab->dense) {
 			int64_t e = min64(gp->tail, gp->g);
 			p->end = p->end_up = p->begin = (struct pt){ pre->ts + e, pre->cpu + min64(gp->d, e) };
@@ -609,12 +645,14 @@ struct slice_ctx {
 	int dense;
 	size_t np, nc;
 	int pre_unseen;   /* the stretch no hook saw ran in the ended frames (unseen_is_pre) */
+	int shared_unseen;   /* ... in the frame both samples share, after them (unseen_is_shared) */
 };
 
 /* Work on both sides, no wait for work between: the frames that ended
  * returned in the head, unless the earlier sample entered a native method
- * that ran through the gap; those that began did so at its middle, or
- * before a stretch no hook saw that is longer than an interval. Where
+ * that ran through the gap; those that began did so at its middle, after
+ * a stretch no hook saw that the frame both share ran (a native it calls),
+ * or before one that is longer than an interval. Where
  * running code is not sampled soon after the throttle opens (not dense),
  * a gap without sleep in which frames end and others begin holds three
  * stretches the records cannot tell apart (the ended frames' end, the
@@ -633,6 +671,8 @@ static void work_plan(const struct slice_ctx *x, const struct gap *gp, struct pl
 	p->begin = mid(gp);
 	if (x->pre_unseen)
 		p->end = late(gp);
+	else if (x->shared_unseen)
+		p->begin = late(gp);   /* after the stretch, in the tail */
 	else if (gp->unseen && gp->g - gp->head - gp->tail > gp->head)
 		p->begin = p->end;   /* before the stretch, in the head */
 	if (p->begin.t < p->end.t)
@@ -676,6 +716,15 @@ static void sync_wait(struct bt_slice_run *r, size_t i, uint32_t f, const struct
 	if (r->tab->made && (r->tab->sync_synth >> k))
 		*r->tab->made |= BT_MADE_SYNC;
 	bt_slice_stretch(r, i, c + k, NULL, n, &r->items[i - 1], p->slept.t, p->slept.c, e.t, e.c);
+}
+
+/* The native method of the plan, no sample showing it, until e. */
+static void native_stretch(struct bt_slice_run *r, size_t i, const struct plan *p, struct pt e)
+{
+	struct pt b = p->native_from;
+
+	if (e.t > b.t && e.c >= b.c && r->sp < sizeof r->stack / sizeof r->stack[0])
+		bt_slice_stretch(r, i, &p->native, NULL, 1, &r->items[i - 1], b.t, b.c, e.t, e.c);
 }
 
 /* The loop's wait between two messages: MessageQueue.next and
@@ -749,10 +798,17 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 		p.k = bt_slice_loop_cut(r->tab, pf, p.k);
 	p.up = np;
 	p.sync = p.draw = 0;
+	p.native = 0;
 	if (!loop_plan(r, &gp, pf, np, cf, nc, &p) && !task_plan(r, &gp, pf, np, &p)) {
-		const struct slice_ctx x = { r->tab->dense, np, nc, unseen_is_pre(r->tab, &gp, pf, np, cf, nc, p.k) };
-		if (!draw_plan(r, &gp, pf, np, x.pre_unseen, &p))
+		const struct slice_ctx x = { r->tab->dense, np, nc, unseen_is_pre(r->tab, &gp, pf, np, cf, nc, p.k),
+					     unseen_is_shared(r->tab, &gp, pf, np, cf, nc, p.k) };
+		if (!draw_plan(r, &gp, pf, np, x.pre_unseen, &p)) {
 			work_plan(&x, &gp, &p);
+			if (x.shared_unseen)
+				unseen_native(r->tab, pf[p.k - 1], cf, nc, p.k, p.end, &p);
+			else if (x.pre_unseen && !entered(pre))
+				unseen_native(r->tab, pf[np - 1], NULL, 0, np, early(&gp), &p);
+		}
 	}
 	if (p.up == np && !p.draw)
 		p.end_up = p.end;
@@ -772,8 +828,12 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 		struct pt e = j - 1 < p.up ? p.end_up : j - 1 < p.sync ? p.end_sync : p.end;
 		if (j == p.draw && !exact)
 			sync_wait(r, i, pf[j - 1], &p, e);
+		if (j == p.native_under && p.native && !exact)
+			native_stretch(r, i, &p, e);
 		bt_slice_pop(r, exact ? pre->ts : e.t, exact ? pre->cpu : e.c, (int64_t)i, pre);
 	}
+	if (p.native && p.native_under == p.k)
+		native_stretch(r, i, &p, p.begin);
 	if (p.draw && p.draw == p.k)   /* still in the draw at cur: its wait came between */
 		sync_wait(r, i, pf[p.k - 1], &p, p.begin);
 	if (p.unseen_msg)
@@ -842,8 +902,11 @@ void bt_gap_calibrate(struct bt_stacktab *t, struct bt_item *const *v, const siz
 		for (j = 0; j < cnt[i]; j++) {
 			const struct bt_item *it = &v[i][j];
 			uint32_t up = it->node && it->node <= t->nnodes ? t->parent[it->node] : 0;
-			if (it->type == JNI_ENTRY && !it->dup && !it->synth && up && up <= t->nnodes &&
-			    t->frame[up] <= t->nframes)
-				t->native[t->frame[up]] = 1;
+			uint32_t *c;
+			if (it->type != JNI_ENTRY || it->dup || it->synth || !up || up > t->nnodes ||
+			    t->frame[up] > t->nframes)
+				continue;
+			c = &t->native[t->frame[up]];
+			*c = !*c || *c == t->frame[it->node] ? t->frame[it->node] : BT_NATIVE_MANY;
 		}
 }

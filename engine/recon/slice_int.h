@@ -17,6 +17,7 @@
 
 /* The idle policy's synthetic frames a run used (bt_stacktab.made). */
 enum { BT_MADE_IDLE = 1, BT_MADE_SYNC = 2 };
+#define BT_NATIVE_MANY UINT32_MAX
 
 /* One point of a thread's timeline (upstream's StackList entry). */
 struct bt_item {
@@ -41,8 +42,9 @@ struct bt_stacktab {
 	unsigned char *loop;        /* by frame id: a message-loop frame */
 	unsigned char *idle;        /* by frame id: waiting for the next message */
 	unsigned char *task;        /* by frame id: a worker's task boundary (bt_frame_task) */
-	unsigned char *native;      /* by frame id: the trace shows it calling one of the app's
-				     * native methods (a kJNITrampoline record's caller) */
+	uint32_t *native;           /* by frame id: the app's native method the trace shows it
+				     * calling (a kJNITrampoline record's leaf, this frame its
+				     * caller), BT_NATIVE_MANY for several, 0 for none */
 	uint32_t idle_frame;        /* the idle policy's synthetic "(idle)" frame, or 0 */
 	int has_wait;               /* some frame is a worker's wait for work (BT_TASK_WAIT) */
 	unsigned char *made;        /* the synthetic frames a run used (BT_MADE_*: the frames
