@@ -459,6 +459,10 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 			sync_plan(gp, sync, p);
 			p->draw = sync;
 			p->slept = p->end;
+		} else if (unseen_is_pre(r->tab, gp, pf, np, cf, nc, k)) {   /* it ran through it */
+			p->end = p->begin;
+			if (!entered(pre))
+				unseen_native(r->tab, pf[np - 1], NULL, 0, np, early(gp), p);
 		}
 		return 1;
 	}
@@ -768,6 +772,8 @@ static void order(const struct gap *gp, struct plan *p)
 	p->end_up = after(p->end_sync, p->end_up, hi);
 	if (p->draw)
 		p->slept = after(p->end, p->slept, hi);
+	if (p->native)   /* in the shared frame, once the ended ones returned */
+		p->native_from = p->native_under == p->k ? p->end : after(lo, p->native_from, hi);
 	if (p->unseen_msg)
 		p->unseen_at = after(p->end_up, p->unseen_at, hi);
 	if (p->wait != WAIT_NONE) {
