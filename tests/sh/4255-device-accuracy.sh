@@ -3,26 +3,26 @@
 # simulator (tests/fixtures/mkdevice.py: no kNativePollOnce records unless
 # asked, a writer's hooks and throttle, natives no hook sees, GC waits, pool,
 # binder, Looper and daemon threads; tests/fixtures/README.md), both app
-# models, seeds 711-715, picked after the idle policy's rules were written
-# (the last: a sleep at a frame's end is its draw's wait for the
-# RenderThread) and never tuned on, with and without type-21 records.
+# models, seeds 1401-1405, picked after the idle policy's rules were written
+# (the last: a draw's wait for the RenderThread gets its frames, a frame's
+# only native the stretch no hook saw) and never tuned on, with and without
+# type-21 records.
 #
 # Per thread class, the time-weighted per-(thread, method) inclusive error of
 # the work methods (score_threads.py --work: the frames a thread holds open
 # while it waits for work left out), median over the dumps. Issue 32's
 # targets that hold are asserted as such:
 #   other: wall <= 20 %, p90 <= 100 %;  all: wall <= 15 %, CPU <= 10 %
-#   main CPU no worse than midpoint's (without type-21 records)
+#   main CPU no worse than midpoint's (with and without type-21 records)
 #   idle time per thread role (main, looper, pool, binder, daemon) within
 #   5 % of the truth (check_thread_states.py), every thread's parts adding up
-# Those not met yet (main wall <= 5 %, main CPU <= 4 %, and with type-21
-# records main CPU no worse than midpoint's) are held to the
+# Those not met yet (main wall <= 5 %, main CPU <= 4 %) are held to the
 # figures measured when the rules were written, plus a margin, so that the
 # test fails when accuracy regresses (docs/slices.md, "Accuracy").
 . tests/lib.sh
 M=$ROOT/tests/fixtures/mkdevice.py
 S=$ROOT/tests/fixtures/score_threads.py
-SEEDS=${DEVICE_SEEDS:-"711 712 713 714 715"}
+SEEDS=${DEVICE_SEEDS:-"1401 1402 1403 1404 1405"}
 
 one() {   # model seed [--poll-records]: dump, both policies, scores
 	d=$T/$1-$2${3:+-poll}
@@ -30,7 +30,10 @@ one() {   # model seed [--poll-records]: dump, both policies, scores
 		"$BIN" import -q "$d" -o "$d-default.db" &&
 		"$BIN" import -q "$d" --slice-policy midpoint -o "$d-midpoint.db" &&
 		python3 "$S" "$d" default="$d-default.db" midpoint="$d-midpoint.db" --work >"$d.score" &&
-		python3 "$ROOT/tests/fixtures/check_thread_states.py" "$d" "$d-default.db" >"$d.states"
+		python3 "$ROOT/tests/fixtures/check_thread_states.py" "$d" "$d-default.db" >"$d.states" &&
+		python3 "$ROOT/tests/fixtures/unseen_calls.py" "$d" "$d-default.db" \
+			"HardwareRenderer.syncAndDrawFrame(" "HardwareRenderer.nSyncAndDrawFrame(" \
+			"NativeFilter.nativeApply(" >"$d.unseen"
 }
 for model in feed media; do
 	for s in $SEEDS; do
@@ -74,23 +77,40 @@ plain all 4 15 wall (target)
 poll all 4 15 wall (target)
 plain all 6 10 cpu (target)
 poll all 6 10 cpu (target)
-plain main 4 7.5 wall (target 5: not met; measured 7.0)
-poll main 4 7.5 wall (target 5: not met; measured 6.9)
-plain main 6 6.5 cpu (target 4: not met; measured 5.8)
-poll main 6 7.5 cpu (target 4: not met; measured 6.6)
+plain main 4 5.9 wall (target 5: not met; measured 5.4)
+poll main 4 5.7 wall (target 5: not met; measured 5.2)
+plain main 6 6.6 cpu (target 4: not met; measured 6.1)
+poll main 6 6.3 cpu (target 4: not met; measured 5.8)
 BOUNDS
 got=$(fig plain default main 6)
 mid=$(fig plain midpoint main 6)
 check "plain: main CPU $got % no worse than midpoint's $mid %" at_most "$got" "$mid"
 got=$(fig poll default main 6)
 mid=$(fig poll midpoint main 6)
-check "poll: main CPU $got % within 1.5 points of midpoint's $mid % (not yet no worse: 6.6 against 6.1)" \
-	at_most "$got" "$(awk -v m="$mid" 'BEGIN { print m + 1.5 }')"
+check "poll: main CPU $got % no worse than midpoint's $mid %" at_most "$got" "$mid"
 for v in plain poll; do
 	got=$(fig "$v" default main 4)
 	mid=$(fig "$v" midpoint main 4)
 	check "$v: main wall $got % under half of midpoint's $mid %" at_most "$(awk -v g="$got" 'BEGIN { print 2 * g }')" "$mid"
 done
+
+# Calls no sample shows, on the main thread over every dump: a draw's
+# wait for the RenderThread (no hook sees a boot native; synthetic frames
+# of Android 10's names) and an app native whose entry the throttle hid
+# (the one the trace shows its caller entering). Before: 0 and 7 %.
+cat "$T"/*.unseen >"$T/unseen"
+sums() {   # part: true got (ms), slices, distinct addresses
+	awk -F'\t' -v p="$1" '$1 == p { t += $2; g += $3; n += $4; a[$5] = 1 }
+		END { k = 0; for (x in a) k++; printf "%.0f %.0f %d %d %s\n", t, g, n, k, x }' "$T/unseen"
+}
+set -- $(sums "HardwareRenderer.nSyncAndDrawFrame(")
+check "the draw's wait: $3 slices, $2 of $1 ms ($(awk -v t="$1" -v g="$2" 'BEGIN { printf "%.0f", 100 * g / t }') %)" \
+	awk -v t="$1" -v g="$2" 'BEGIN { exit !(t > 0 && g > 0.85 * t && g < 1.15 * t) }'
+is "$4 $5" "1 9223372036854775803" "... in a synthetic frame, the same pseudo-pointer in every dump"
+is "$(sums "HardwareRenderer.syncAndDrawFrame(" | cut -d' ' -f1-3)" "$1 $2 $3" "... under its Java wrapper"
+set -- $(sums "NativeFilter.nativeApply(")
+check "the media filter's native: $2 of $1 ms ($(awk -v t="$1" -v g="$2" 'BEGIN { printf "%.0f", 100 * g / t }') %)" \
+	awk -v t="$1" -v g="$2" 'BEGIN { exit !(t > 0 && g > 0.35 * t && g < 1.1 * t) }'
 
 # Idle time per role against the truth, median over the dumps; every
 # thread's parts add up.
