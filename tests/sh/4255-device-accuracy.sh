@@ -29,11 +29,10 @@ one() {   # model seed [--poll-records]: dump, both policies, scores
 	python3 "$M" "$d" --model "$1" --seed "$2" --records 20000 $3 >/dev/null &&
 		"$BIN" import -q "$d" -o "$d-default.db" &&
 		"$BIN" import -q "$d" --slice-policy midpoint -o "$d-midpoint.db" &&
-		python3 "$S" "$d" default="$d-default.db" midpoint="$d-midpoint.db" --work >"$d.score" &&
-		python3 "$ROOT/tests/fixtures/check_thread_states.py" "$d" "$d-default.db" >"$d.states" &&
-		python3 "$ROOT/tests/fixtures/unseen_calls.py" "$d" "$d-default.db" \
-			"HardwareRenderer.syncAndDrawFrame(" "HardwareRenderer.nSyncAndDrawFrame(" \
-			"NativeFilter.nativeApply(" >"$d.unseen"
+		python3 "$S" "$d" default="$d-default.db" midpoint="$d-midpoint.db" --work \
+			--calls "HardwareRenderer.syncAndDrawFrame(,HardwareRenderer.nSyncAndDrawFrame(,NativeFilter.nativeApply(" \
+			>"$d.score" &&
+		python3 "$ROOT/tests/fixtures/check_thread_states.py" "$d" "$d-default.db" >"$d.states"
 }
 for model in feed media; do
 	for s in $SEEDS; do
@@ -49,7 +48,7 @@ is "$(ls "$T"/*.score | wc -l)" $((4 * n)) "$((4 * n)) dumps written, imported a
 # wall.p90 cpu.tw in %.
 for f in "$T"/*.score; do
 	case $f in *-poll.score) v=poll ;; *) v=plain ;; esac
-	awk -F'\t' -v v="$v" '$1 != "truth" { print v, $1, $2, 100 * $4, 100 * $6, 100 * $7 }' "$f"
+	awk -F'\t' -v v="$v" '$1 != "truth" && $1 != "calls" { print v, $1, $2, 100 * $4, 100 * $6, 100 * $7 }' "$f"
 done | sort | awk '
 	function flush() { if (n) { asort_(a, n); asort_(b, n); asort_(c, n)
 		print key, a[int((n + 1) / 2)], b[int((n + 1) / 2)], c[int((n + 1) / 2)], a[1], a[n] } }
@@ -98,7 +97,7 @@ done
 # wait for the RenderThread (no hook sees a boot native; synthetic frames
 # of Android 10's names) and an app native whose entry the throttle hid
 # (the one the trace shows its caller entering). Before: 0 and 7 %.
-cat "$T"/*.unseen >"$T/unseen"
+cat "$T"/*.score | awk -F'\t' '$1 == "calls" && $2 == "default"' | cut -f3- >"$T/unseen"
 sums() {   # part: true got (ms), slices, distinct addresses
 	awk -F'\t' -v p="$1" '$1 == p { t += $2; g += $3; n += $4; a[$5] = 1 }
 		END { k = 0; for (x in a) k++; printf "%.0f %.0f %d %d %s\n", t, g, n, k, x }' "$T/unseen"
