@@ -2,7 +2,7 @@
  * Internals of the systrace importer (st_import.c): ftrace text as atrace
  * and systrace write it, read line by line from whichever container holds
  * it (st_input.c), each line split into its fields (st_line.c) and turned
- * into events (st_event.c); a thread's events wait in a store that spills
+ * into events (st_event.c, with st_marker.c and st_kernel.c); a thread's events wait in a store that spills
  * to a file (st_store.c) until the whole trace is read, and are then
  * replayed thread by thread into slices, states and waits (st_thread.c).
  */
@@ -228,9 +228,23 @@ void st_thread_name(struct st *s, int64_t tid, const char *name, size_t len);
 /* A string's id (1..), interned. */
 uint32_t st_frame(struct st *s, const char *name, size_t len);
 uint32_t st_str(struct st *s, const char *str, size_t len);
+/* A thread's event into its store. */
+int st_add(struct st *s, int64_t tid, int64_t ts, int kind, uint32_t a, unsigned b, struct bt_err *err);
+void st_event_release(struct st *s);
+
+/* st_marker.c: an atrace marker m (n bytes) of thread tid. */
+int st_marker(struct st *s, int64_t tid, int64_t ts, const char *m, size_t n, struct bt_err *err);
 /* The async slices still open at the end: closed at the trace's end. */
 int st_async_finish(struct st *s, struct bt_err *err);
-void st_event_release(struct st *s);
+
+/* st_kernel.c: sched_switch; sched_wakeup(_new) and sched_waking (kind
+ * ST_EV_WAKEUP or ST_EV_WAKING); sched_blocked_reason; a task's new name
+ * (the text after key, up to stop); binder_transaction(_received). */
+int st_sched_switch(struct st *s, const struct st_line *l, struct bt_err *err);
+int st_sched_wakeup(struct st *s, const struct st_line *l, int kind, struct bt_err *err);
+int st_blocked_reason(struct st *s, const struct st_line *l, struct bt_err *err);
+void st_task_name(struct st *s, const struct st_line *l, const char *key, const char *stop);
+int st_binder_event(struct st *s, const struct st_line *l, int received);
 
 /* st_store.c */
 int st_store_add(struct st *s, struct st_thread *t, const struct st_ev *e, struct bt_err *err);
