@@ -142,7 +142,7 @@ void bt_facts_release(struct bt_facts *f)
 
 static int by_count_desc(const void *a, const void *b)
 {
-	const struct bt_diag_row *x = a, *y = b;
+	const struct bt_diagrow *x = a, *y = b;
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
@@ -168,7 +168,7 @@ static void add_grouped(struct bt_buf *b, int64_t n)
  * most first: "355 perf_sample packets, 88 irq_handler_entry events ...".
  * The table keeps every kind; a report would drown in them.
  */
-static void group_kinds(struct bt_diag_row *d, size_t *n)
+static void group_kinds(struct bt_diagrow *d, size_t *n)
 {
 	size_t i, j, k, m, out = 0;
 
@@ -183,7 +183,7 @@ static void group_kinds(struct bt_diag_row *d, size_t *n)
 		}
 		for (j = i, m = i; j < *n; j++)   /* its kinds, moved to d[i..m) */
 			if (!strncmp(d[j].code, d[i].code, plen + 1)) {
-				struct bt_diag_row t = d[m];
+				struct bt_diagrow t = d[m];
 				d[m++] = d[j];
 				d[j] = t;
 			}
@@ -212,7 +212,7 @@ static void group_kinds(struct bt_diag_row *d, size_t *n)
 	*n = out;
 }
 
-int bt_diag_rows_load(struct bt_db *db, struct bt_diag_row **out, size_t *n, struct bt_err *err)
+int bt_diagrows_load(struct bt_db *db, struct bt_diagrow **out, size_t *n, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	size_t cap = 0;
@@ -235,7 +235,7 @@ int bt_diag_rows_load(struct bt_db *db, struct bt_diag_row **out, size_t *n, str
 	return rc < 0 ? err->code : BT_OK;
 }
 
-void bt_diag_rows_free(struct bt_diag_row *d, size_t n)
+void bt_diagrows_free(struct bt_diagrow *d, size_t n)
 {
 	size_t i;
 
@@ -472,7 +472,7 @@ int bt_report_ctx_load(struct bt_db *db, const struct bt_result *res, struct bt_
 	memset(c, 0, sizeof *c);
 	rc = bt_facts_load(db, &c->facts, err);
 	if (!rc)
-		rc = bt_diag_rows_load(db, &c->diag, &c->ndiag, err);
+		rc = bt_diagrows_load(db, &c->diag, &c->ndiag, err);
 	c->metrics = bt_xcalloc(res->nmetrics + 1, sizeof *c->metrics);
 	for (i = 0; i < res->nmetrics; i++)
 		c->metrics[i] = &res->metrics[i];
@@ -485,7 +485,7 @@ int bt_report_ctx_load(struct bt_db *db, const struct bt_result *res, struct bt_
 void bt_report_ctx_release(struct bt_report_ctx *c)
 {
 	bt_facts_release(&c->facts);
-	bt_diag_rows_free(c->diag, c->ndiag);
+	bt_diagrows_free(c->diag, c->ndiag);
 	free(c->metrics);
 	memset(c, 0, sizeof *c);
 }

@@ -62,16 +62,16 @@ struct bt_exporter {
 };
 
 /* Output formats of the query command. */
-enum bt_rows_format { BT_FMT_TABLE, BT_FMT_CSV, BT_FMT_TSV, BT_FMT_JSON };
+enum bt_rowfmt { BT_FMT_TABLE, BT_FMT_CSV, BT_FMT_TSV, BT_FMT_JSON };
 
-int bt_rows_format_parse(const char *name, enum bt_rows_format *out, struct bt_err *err);
+int bt_rowfmt_parse(const char *name, enum bt_rowfmt *out, struct bt_err *err);
 /* By --format name, else by path's extension (.txt table, .csv, .tsv,
  * .json), else (stdout, "-") a table; BT_EUSAGE for another extension. */
-int bt_rows_format_pick(const char *name, const char *path, enum bt_rows_format *out, struct bt_err *err);
+int bt_rowfmt_pick(const char *name, const char *path, enum bt_rowfmt *out, struct bt_err *err);
 
 /* Print every row of r to out in format f. */
 /* A table within width columns (0: no limit; as the report's tables fit). */
-int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, size_t width, struct bt_err *err);
+int bt_rep_rows_write(struct bt_rows *r, enum bt_rowfmt f, FILE *out, size_t width, struct bt_err *err);
 
 /* Facts about the trace that head every report. Strings owned by f. */
 struct bt_facts {
@@ -101,18 +101,18 @@ int bt_facts_load(struct bt_db *db, struct bt_facts *f, struct bt_err *err);
 void bt_facts_release(struct bt_facts *f);
 
 /* A diagnostic, as the report lists it. Strings owned. */
-struct bt_diag_row {
+struct bt_diagrow {
 	char *code, *detail;
 	int64_t count;
 };
 
-int bt_diag_rows_load(struct bt_db *db, struct bt_diag_row **out, size_t *n, struct bt_err *err);
-void bt_diag_rows_free(struct bt_diag_row *d, size_t n);
+int bt_diagrows_load(struct bt_db *db, struct bt_diagrow **out, size_t *n, struct bt_err *err);
+void bt_diagrows_free(struct bt_diagrow *d, size_t n);
 
 /* What every reporter shows besides the rules' results. */
 struct bt_report_ctx {
 	struct bt_facts facts;
-	struct bt_diag_row *diag;
+	struct bt_diagrow *diag;
 	size_t ndiag;
 	const struct bt_metric **metrics;   /* sorted by name */
 };

@@ -24,7 +24,7 @@ static int64_t int_or_none(struct bt_rows *r, int col)
 	return bt_rows_text(r, col, NULL) ? bt_rows_int(r, col) : BT_NONE;
 }
 
-static int load_row(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *err)
+static int load_row(struct bt_db *db, struct bt_startsum *s, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	int rc;
@@ -47,7 +47,7 @@ static int load_row(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *e
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int load_phases(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *err)
+static int load_phases(struct bt_db *db, struct bt_startsum *s, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	size_t cap = 0;
@@ -77,7 +77,7 @@ static int load_phases(struct bt_db *db, struct bt_startup_sum *s, struct bt_err
 	return rc < 0 ? err->code : BT_OK;
 }
 
-static int load_rest(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *err)
+static int load_rest(struct bt_db *db, struct bt_startsum *s, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
 	size_t cap = 0;
@@ -105,7 +105,7 @@ static int load_rest(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *
 	return rc < 0 ? err->code : BT_OK;
 }
 
-int bt_startup_sum_load(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *err)
+int bt_startsum_load(struct bt_db *db, struct bt_startsum *s, struct bt_err *err)
 {
 	int rc;
 
@@ -116,11 +116,11 @@ int bt_startup_sum_load(struct bt_db *db, struct bt_startup_sum *s, struct bt_er
 	if (!rc && s->found)
 		rc = load_rest(db, s, err);
 	if (rc)
-		bt_startup_sum_release(s);
+		bt_startsum_release(s);
 	return rc;
 }
 
-void bt_startup_sum_release(struct bt_startup_sum *s)
+void bt_startsum_release(struct bt_startsum *s)
 {
 	size_t i;
 
@@ -140,7 +140,7 @@ void bt_startup_sum_release(struct bt_startup_sum *s)
 	memset(s, 0, sizeof *s);
 }
 
-void bt_startup_sum_ms(int64_t ns, struct bt_buf *b)
+void bt_startsum_ms(int64_t ns, struct bt_buf *b)
 {
 	if (ns != BT_NONE)
 		bt_buf_addf(b, "%.1f", (double)ns / 1e6);
@@ -148,7 +148,7 @@ void bt_startup_sum_ms(int64_t ns, struct bt_buf *b)
 		bt_buf_adds(b, BT_UNKNOWN);   /* running time of a trace without CPU time */
 }
 
-void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b)
+void bt_startsum_headline(const struct bt_startsum *s, struct bt_buf *b)
 {
 	bt_buf_addf(b, "%s start of %s: initial display ", s->kind ? s->kind : "?",
 		    s->package ? s->package : "the app");
@@ -163,7 +163,7 @@ void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b)
 }
 
 /* "monitor 120.0 ms (3), binder 60.0 ms (2)": time and waits */
-void bt_startup_sum_kinds(const struct bt_startup_sum *s, struct bt_buf *b)
+void bt_startsum_kinds(const struct bt_startsum *s, struct bt_buf *b)
 {
 	size_t i;
 
@@ -174,39 +174,39 @@ void bt_startup_sum_kinds(const struct bt_startup_sum *s, struct bt_buf *b)
 	}
 }
 
-const char *const bt_startup_sum_cols[8] = { "phase", "start ms", "dur ms", "running ms", "blocked ms",
+const char *const bt_startsum_cols[8] = { "phase", "start ms", "dur ms", "running ms", "blocked ms",
 				     "idle ms", "unexplained ms", "bounds" };
 
-void bt_startup_sum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c[8])
+void bt_startsum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c[8])
 {
 	int k;
 
 	for (k = 0; k < 8; k++)
 		bt_buf_reset(&c[k]);
 	bt_buf_adds(&c[0], p->phase ? p->phase : "?");
-	bt_startup_sum_ms(bt_sat_sub(p->ts, t0), &c[1]);
-	bt_startup_sum_ms(p->dur, &c[2]);
-	bt_startup_sum_ms(p->cpu, &c[3]);
-	bt_startup_sum_ms(p->blocked, &c[4]);
-	bt_startup_sum_ms(p->idle, &c[5]);
-	bt_startup_sum_ms(p->unexplained, &c[6]);
+	bt_startsum_ms(bt_sat_sub(p->ts, t0), &c[1]);
+	bt_startsum_ms(p->dur, &c[2]);
+	bt_startsum_ms(p->cpu, &c[3]);
+	bt_startsum_ms(p->blocked, &c[4]);
+	bt_startsum_ms(p->idle, &c[5]);
+	bt_startsum_ms(p->unexplained, &c[6]);
 	bt_buf_adds(&c[7], p->exact ? "exact" : "sampled");
 }
 
-const char *const bt_startup_sum_state_cols[4] = { "runnable ms", "sleeping ms", "io ms", "uninterruptible ms" };
+const char *const bt_startsum_state_cols[4] = { "runnable ms", "sleeping ms", "io ms", "uninterruptible ms" };
 
-void bt_startup_sum_state_cells(const struct bt_su_phase *p, struct bt_buf c[4])
+void bt_startsum_state_cells(const struct bt_su_phase *p, struct bt_buf c[4])
 {
 	const int64_t v[4] = { p->runnable, p->sleeping, p->io, p->uninterruptible };
 	int k;
 
 	for (k = 0; k < 4; k++) {
 		bt_buf_reset(&c[k]);
-		bt_startup_sum_ms(v[k], &c[k]);
+		bt_startsum_ms(v[k], &c[k]);
 	}
 }
 
-void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
+void bt_startsum_md(FILE *out, const struct bt_startsum *s)
 {
 	struct bt_buf b = BT_BUF_INIT, c[12];
 	size_t i;
@@ -214,13 +214,13 @@ void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
 
 	if (!s->found)
 		return;
-	bt_startup_sum_headline(s, &b);
+	bt_startsum_headline(s, &b);
 	fputs("\n## Startup\n\n**", out);
 	bt_md_put(out, b.buf);
 	fputs("**", out);
 	if (s->nblocking) {
 		bt_buf_reset(&b);
-		bt_startup_sum_kinds(s, &b);
+		bt_startsum_kinds(s, &b);
 		fputs(" · blocked: ", out);
 		bt_md_put(out, b.buf);
 	}
@@ -232,8 +232,8 @@ void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s)
 	for (k = 0; k < 12; k++)
 		bt_buf_init(&c[k]);
 	for (i = 0; i < s->nphases; i++) {
-		bt_startup_sum_phase_cells(&s->phases[i], s->ts, c);
-		bt_startup_sum_state_cells(&s->phases[i], &c[8]);
+		bt_startsum_phase_cells(&s->phases[i], s->ts, c);
+		bt_startsum_state_cells(&s->phases[i], &c[8]);
 		for (k = 0; k < 12; k++) {
 			int at = k < 7 ? k : k < 11 ? k + 1 : 7;   /* c[7], the bounds, last */
 			if (!s->have_states && k >= 7 && k < 11)

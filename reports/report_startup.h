@@ -36,7 +36,7 @@ struct bt_su_method {
 };
 
 /* Strings and arrays owned by the summary. found = 0: no startup row. */
-struct bt_startup_sum {
+struct bt_startsum {
 	int found;
 	char *kind, *package, *source, *end_source;
 	int64_t tid, ts, end_ts, ttid, ttfd;   /* BT_NONE when unknown */
@@ -50,30 +50,30 @@ struct bt_startup_sum {
 };
 
 /* Read the summary; BT_ESQL on a failed query (s released). */
-int bt_startup_sum_load(struct bt_db *db, struct bt_startup_sum *s, struct bt_err *err);
-void bt_startup_sum_release(struct bt_startup_sum *s);
+int bt_startsum_load(struct bt_db *db, struct bt_startsum *s, struct bt_err *err);
+void bt_startsum_release(struct bt_startsum *s);
 
 /* The headline line: "cold start of PKG: initial display 812.3 ms, full
  * display 1.2 s". Appended to b. */
-void bt_startup_sum_headline(const struct bt_startup_sum *s, struct bt_buf *b);
+void bt_startsum_headline(const struct bt_startsum *s, struct bt_buf *b);
 /* A value in ms ("412.0"), or BT_UNKNOWN ("—") for BT_NONE. Appended to b. */
-void bt_startup_sum_ms(int64_t ns, struct bt_buf *b);
+void bt_startsum_ms(int64_t ns, struct bt_buf *b);
 
 /* Blocking by kind: "monitor 45.8 ms (7), park 25.0 ms (3)". Appended to b. */
-void bt_startup_sum_kinds(const struct bt_startup_sum *s, struct bt_buf *b);
+void bt_startsum_kinds(const struct bt_startsum *s, struct bt_buf *b);
 /* The phases table: its headings, and one phase's cells in their order. */
-extern const char *const bt_startup_sum_cols[8];
-void bt_startup_sum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c[8]);
+extern const char *const bt_startsum_cols[8];
+void bt_startsum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_buf c[8]);
 /* The columns by scheduler state, shown where have_states is set. */
-extern const char *const bt_startup_sum_state_cols[4];
-void bt_startup_sum_state_cells(const struct bt_su_phase *p, struct bt_buf c[4]);
+extern const char *const bt_startsum_state_cols[4];
+void bt_startsum_state_cells(const struct bt_su_phase *p, struct bt_buf c[4]);
 
 /* The startup as text lines (the text report, reports/text/startup_text.c),
  * wrapped within width columns (0: no limit), method names short by names
  * (engine/base/names.h; NULL: in full); nothing without one. */
-void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct bt_namer *names,
+void bt_startsum_text(FILE *out, const struct bt_startsum *s, const struct bt_namer *names,
 			 size_t width);
 /* The same as Markdown (a heading, the headline and a phases table). */
-void bt_startup_sum_md(FILE *out, const struct bt_startup_sum *s);
+void bt_startsum_md(FILE *out, const struct bt_startsum *s);
 
 #endif

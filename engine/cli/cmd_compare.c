@@ -174,10 +174,10 @@ static int pick_outputs(const struct bt_opts *o, struct bt_outset *outs, struct 
 
 	for (k = 0; k < nv && !rc; k++) {
 		const char *path = o->nouts ? o->outs[k] : NULL;
-		const struct bt_cmp_reporter *rep = NULL;
-		if (!(rc = bt_cmp_report_pick(o->format, path, &rep, err)))
-			bt_outset_add(outs, path, rep, rep == &bt_cmp_text ? BT_READ_PERSON :
-					rep == &bt_cmp_md ? BT_READ_PERSON_MD : BT_READ_PROGRAM);
+		const struct bt_cmprep_reporter *rep = NULL;
+		if (!(rc = bt_cmprep_report_pick(o->format, path, &rep, err)))
+			bt_outset_add(outs, path, rep, rep == &bt_cmprep_text ? BT_READ_PERSON :
+					rep == &bt_cmprep_md ? BT_READ_PERSON_MD : BT_READ_PROGRAM);
 	}
 	return rc ? rc : bt_outset_check(outs, o->format, err);
 }
@@ -185,7 +185,7 @@ static int pick_outputs(const struct bt_opts *o, struct bt_outset *outs, struct 
 /* The text for a terminal (stdout one): its width, and the headline, the
  * table and the causes only unless -v; a file or a pipe gets every detail,
  * within --width where given. */
-static void text_view(const struct bt_opts *o, int to_stdout, struct bt_cmp_view *view)
+static void text_view(const struct bt_opts *o, int to_stdout, struct bt_cmprep_view *view)
 {
 	int cols = to_stdout ? bt_tty_width(stdout) : 0;   /* 0: not a terminal */
 
@@ -195,14 +195,14 @@ static void text_view(const struct bt_opts *o, int to_stdout, struct bt_cmp_view
 
 struct view_ctx {
 	const struct bt_opts *o;
-	const struct bt_cmp_view *all;
+	const struct bt_cmprep_view *all;
 };
 
 static int write_one(void *ctx, const struct bt_outset_item *it, FILE *fp, struct bt_err *err)
 {
 	const struct view_ctx *v = ctx;
-	const struct bt_cmp_reporter *rep = it->format;
-	struct bt_cmp_view one = *v->all;
+	const struct bt_cmprep_reporter *rep = it->format;
+	struct bt_cmprep_view one = *v->all;
 
 	text_view(v->o, it->out.fp == stdout, &one);
 	return rep->write(&one, fp, err);
@@ -211,13 +211,13 @@ static int write_one(void *ctx, const struct bt_outset_item *it, FILE *fp, struc
 /* The diagnostics of a run analysed here, as warnings of the last run. */
 static int add_warnings(struct bt_runs *rs, struct bt_db *db, struct bt_err *err)
 {
-	struct bt_diag_row *d = NULL;
+	struct bt_diagrow *d = NULL;
 	size_t i, n = 0;
-	int rc = bt_diag_rows_load(db, &d, &n, err);
+	int rc = bt_diagrows_load(db, &d, &n, err);
 
 	for (i = 0; !rc && i < n; i++)
 		bt_runs_warn(rs, d[i].code, d[i].count > 0 ? (uint64_t)d[i].count : 1, d[i].detail);
-	bt_diag_rows_free(d, n);
+	bt_diagrows_free(d, n);
 	return rc;
 }
 
@@ -360,8 +360,8 @@ static int run_compare(const struct bt_opts *o, const struct sides *sd, struct b
 {
 	struct bt_cmp_hooks hooks = { NULL, NULL, NULL };
 	struct bt_cmp_opts co;
-	struct bt_cmp_fleet fl;
-	struct bt_cmp_view view;
+	struct bt_cmprep_fleet fl;
+	struct bt_cmprep_view view;
 	int rc, k;
 
 	cmp_opts(o, sd, gates, &hooks, &co);
@@ -387,7 +387,7 @@ static int run_compare(const struct bt_opts *o, const struct sides *sd, struct b
 
 static int write_calibration(void *ctx, const struct bt_outset_item *it, FILE *fp, struct bt_err *err)
 {
-	return bt_cmp_calibration_write(ctx, it->path, fp, err);
+	return bt_cmprep_calibration_write(ctx, it->path, fp, err);
 }
 
 /* --calibrate: the pool's A/A splits, written to the one output. */

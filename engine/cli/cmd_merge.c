@@ -26,9 +26,9 @@ static int pick_outputs(const struct bt_opts *o, struct bt_outset *outs, struct 
 
 	for (k = 0; k < nv && !rc; k++) {
 		const char *path = o->nouts ? o->outs[k] : NULL;
-		const struct bt_fleet_reporter *rep = NULL;
-		if (!(rc = bt_fleet_report_pick(o->format, path, &rep, err)))
-			bt_outset_add(outs, path, rep, rep == &bt_fleet_md ? BT_READ_PERSON_MD : BT_READ_PROGRAM);
+		const struct bt_fleetrep_reporter *rep = NULL;
+		if (!(rc = bt_fleetrep_report_pick(o->format, path, &rep, err)))
+			bt_outset_add(outs, path, rep, rep == &bt_fleetrep_md ? BT_READ_PERSON_MD : BT_READ_PROGRAM);
 	}
 	return rc ? rc : bt_outset_check(outs, o->format, err);
 }
@@ -76,7 +76,7 @@ static int load_inputs(const struct bt_opts *o, struct bt_fleet *f, struct bt_fl
 }
 
 struct merge_ctx {
-	const struct bt_fleet_view *view;
+	const struct bt_fleetrep_view *view;
 	int width;   /* --width, 0: the terminal's */
 };
 
@@ -85,14 +85,14 @@ struct merge_ctx {
 static int write_one(void *ctx, const struct bt_outset_item *it, FILE *fp, struct bt_err *err)
 {
 	const struct merge_ctx *m = ctx;
-	const struct bt_fleet_reporter *rep = it->format;
+	const struct bt_fleetrep_reporter *rep = it->format;
 	size_t cols = m->width > 0 ? (size_t)m->width : (size_t)bt_tty_width(it->out.fp);
 	char *md = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int rc;
 
-	if (rep != &bt_fleet_md || !cols || it->out.fp != stdout)
+	if (rep != &bt_fleetrep_md || !cols || it->out.fp != stdout)
 		return rep->write(m->view, fp, err);
 	if (!(mem = open_memstream(&md, &len)))
 		return bt_err_set(err, BT_EIO, "cannot write the fleet report: %s", strerror(errno));
@@ -129,7 +129,7 @@ int bt_cmd_merge(int argc, char **argv, struct bt_err *err)
 	struct bt_opts o;
 	struct bt_fleet f;
 	struct bt_fleet_stats st = { 0, 0, 0, 0 };
-	struct bt_fleet_view view;
+	struct bt_fleetrep_view view;
 	struct bt_outset outs = { NULL, 0, 0 };
 	int rc = bt_opts_parse(&o, &bt_optab_merge, argc, argv, err);
 
@@ -149,7 +149,7 @@ int bt_cmd_merge(int argc, char **argv, struct bt_err *err)
 	if (!rc && !st.reports && !st.summaries && !st.fleets)
 		rc = bt_err_set(err, BT_EFORMAT, "no report, summary or fleet summary in the inputs");
 	if (!rc) {
-		bt_fleet_view_build(&view, &f, o.top, o.full_names);
+		bt_fleetrep_view_build(&view, &f, o.top, o.full_names);
 		struct merge_ctx m = { &view, o.width };
 		rc = bt_outset_write(&outs, write_one, &m, err);
 	}
@@ -159,7 +159,7 @@ int bt_cmd_merge(int argc, char **argv, struct bt_err *err)
 		bt_outset_tell(&outs, stderr);
 done:
 	bt_outset_release(&outs);
-	bt_fleet_view_release(&view);
+	bt_fleetrep_view_release(&view);
 	bt_fleet_release(&f);
 	bt_opts_release(&o);
 	return rc;

@@ -38,7 +38,7 @@ struct query_ctx {
 static int write_rows(void *ctx, const struct bt_outset_item *it, FILE *fp, struct bt_err *err)
 {
 	const struct query_ctx *q = ctx;
-	const enum bt_rows_format *f = it->format;
+	const enum bt_rowfmt *f = it->format;
 	struct bt_rows *r = NULL;
 	int rc = bt_rows_open_sql(&r, q->db, q->sql, 0, err);
 
@@ -50,7 +50,7 @@ static int write_rows(void *ctx, const struct bt_outset_item *it, FILE *fp, stru
 
 int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 {
-	static const enum bt_rows_format formats[] = { BT_FMT_TABLE, BT_FMT_CSV, BT_FMT_TSV, BT_FMT_JSON };
+	static const enum bt_rowfmt formats[] = { BT_FMT_TABLE, BT_FMT_CSV, BT_FMT_TSV, BT_FMT_JSON };
 	struct bt_opts o;
 	struct bt_db *db = NULL;
 	struct bt_rows *r = NULL;
@@ -67,8 +67,8 @@ int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 				o.ninputs);
 	for (k = 0; !rc && k < (o.nouts ? o.nouts : 1); k++) {
 		const char *path = o.nouts ? o.outs[k] : NULL;
-		enum bt_rows_format f;
-		if (!(rc = bt_rows_format_pick(o.format, path, &f, err)))   /* a table, or rows on a terminal: a person's */
+		enum bt_rowfmt f;
+		if (!(rc = bt_rowfmt_pick(o.format, path, &f, err)))   /* a table, or rows on a terminal: a person's */
 			bt_outset_add(&outs, path, &formats[f], f == BT_FMT_TABLE || (f != BT_FMT_JSON && (!path || !strcmp(path, "-")) &&
 					isatty(STDOUT_FILENO)) ? BT_READ_PERSON : BT_READ_PROGRAM);
 	}

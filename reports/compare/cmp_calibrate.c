@@ -126,7 +126,7 @@ static void json(const struct bt_calibration *cal, FILE *out)
 	fputc('\n', out);
 }
 
-int bt_cmp_calibration_write(const struct bt_calibration *cal, const char *path, FILE *out,
+int bt_cmprep_calibration_write(const struct bt_calibration *cal, const char *path, FILE *out,
 			     struct bt_err *err)
 {
 	const char *ext = path ? strrchr(path, '.') : NULL;

@@ -11,17 +11,17 @@
 #include "engine/compare/fleetcmp.h"
 #include "reports/compare/cmp_report.h"
 
-static const struct bt_cmp_reporter *const reporters[] = { &bt_cmp_text, &bt_cmp_json, &bt_cmp_md,
-								   &bt_cmp_xlsx, &bt_cmp_html };
+static const struct bt_cmprep_reporter *const reporters[] = { &bt_cmprep_text, &bt_cmprep_json, &bt_cmprep_md,
+								   &bt_cmprep_xlsx, &bt_cmprep_html };
 
-int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp_reporter **out,
+int bt_cmprep_report_pick(const char *format, const char *path, const struct bt_cmprep_reporter **out,
 		       struct bt_err *err)
 {
 	const char *ext = path ? strrchr(path, '.') : NULL;
 	struct stat st;
 	size_t i;
 
-	*out = &bt_cmp_text;
+	*out = &bt_cmprep_text;
 	if (ext && strchr(ext, '/'))
 		ext = NULL;   /* a dot in a folder's name: no extension */
 	for (i = 0; i < sizeof reporters / sizeof reporters[0]; i++) {
@@ -38,12 +38,12 @@ int bt_cmp_report_pick(const char *format, const char *path, const struct bt_cmp
 	return BT_OK;
 }
 
-const char *const bt_cmp_mhead[BT_CMP_MCOLS] = { "verdict", "metric", "base median", "head median",
+const char *const bt_cmprep_mhead[BT_CMP_MCOLS] = { "verdict", "metric", "base median", "head median",
 						  "change", "p", "shift [CI]", "why" };
-const char *const bt_cmp_dhead[BT_CMP_DCOLS] = { "change", "what", "base", "head", "delta", "share",
+const char *const bt_cmprep_dhead[BT_CMP_DCOLS] = { "change", "what", "base", "head", "delta", "share",
 						  "inclusive base -> head", "p" };
 
-void bt_cmp_cells(struct bt_buf *cell, int init)
+void bt_cmprep_cells(struct bt_buf *cell, int init)
 {
 	int k;
 
@@ -55,12 +55,12 @@ void bt_cmp_cells(struct bt_buf *cell, int init)
 	}
 }
 
-void bt_cmp_headline(const struct bt_compare *c, struct bt_buf *b)
+void bt_cmprep_headline(const struct bt_compare *c, struct bt_buf *b)
 {
 	bt_buf_adds(b, c->headline ? c->headline : bt_verdict_name[c->overall]);
 }
 
-void bt_cmp_policy(const struct bt_cmp_view *v, struct bt_buf *b)
+void bt_cmprep_policy(const struct bt_cmprep_view *v, struct bt_buf *b)
 {
 	const struct bt_compare *c = v->c;
 	int i;
@@ -142,7 +142,7 @@ static void p_value(int tested, double p, struct bt_buf *b)
 		bt_buf_addf(b, p < 0.001 ? "%.1e" : "%.3f", p);
 }
 
-void bt_cmp_metric_cells(const struct bt_cmp_metric *m, struct bt_buf cell[BT_CMP_MCOLS])
+void bt_cmprep_metric_cells(const struct bt_cmp_metric *m, struct bt_buf cell[BT_CMP_MCOLS])
 {
 	int i;
 
@@ -170,7 +170,7 @@ void bt_cmp_metric_cells(const struct bt_cmp_metric *m, struct bt_buf cell[BT_CM
 	bt_buf_adds(&cell[7], m->reason ? m->reason : "");
 }
 
-void bt_cmp_change_cells(const struct bt_cmp_change *r, enum bt_unit u, struct bt_buf cell[BT_CMP_DCOLS])
+void bt_cmprep_change_cells(const struct bt_cmp_change *r, enum bt_unit u, struct bt_buf cell[BT_CMP_DCOLS])
 {
 	int i;
 
@@ -195,8 +195,8 @@ void bt_cmp_change_cells(const struct bt_cmp_change *r, enum bt_unit u, struct b
 	p_value(r->tested, r->p, &cell[7]);
 }
 
-const char *const bt_cmp_shead[BT_CMP_SCOLS] = { "metric", "base", "head", "delta", "p", "n", "verdict" };
-const char *const bt_cmp_khead[BT_CMP_KCOLS] = { "cause", "base", "head", "change",
+const char *const bt_cmprep_shead[BT_CMP_SCOLS] = { "metric", "base", "head", "delta", "p", "n", "verdict" };
+const char *const bt_cmprep_khead[BT_CMP_KCOLS] = { "cause", "base", "head", "change",
 						  "share of the metric's change" };
 
 /* Verdict order in the compact table: regressed, improved, inconclusive, unchanged. */
@@ -256,7 +256,7 @@ static void sort_rows(const struct bt_compare *c, size_t *at, size_t n)
 	free(k);
 }
 
-size_t bt_cmp_summary_rows(const struct bt_compare *c, size_t *at, size_t max, size_t *more)
+size_t bt_cmprep_summary_rows(const struct bt_compare *c, size_t *at, size_t max, size_t *more)
 {
 	size_t i, n = 0, unsure = 0, from;
 	int r;
@@ -284,7 +284,7 @@ size_t bt_cmp_summary_rows(const struct bt_compare *c, size_t *at, size_t max, s
 	return n;
 }
 
-void bt_cmp_summary_cells(const struct bt_compare *c, const struct bt_cmp_metric *m,
+void bt_cmprep_summary_cells(const struct bt_compare *c, const struct bt_cmp_metric *m,
 			  struct bt_buf cell[BT_CMP_SCOLS])
 {
 	int i;
@@ -308,14 +308,14 @@ void bt_cmp_summary_cells(const struct bt_compare *c, const struct bt_cmp_metric
 	(void)c;
 }
 
-void bt_cmp_causes_title(const struct bt_cmp_metric *m, struct bt_buf *b)
+void bt_cmprep_causes_title(const struct bt_cmp_metric *m, struct bt_buf *b)
 {
 	bt_buf_addf(b, "Causes of %s ", m->label ? m->label : m->name);
 	signed_amount(m->unit, m->delta, b);
 	bt_buf_addf(b, " (%s)", bt_verdict_name[m->verdict]);
 }
 
-void bt_cmp_cause_cells(const struct bt_compare *c, const struct bt_cmp_cause *k,
+void bt_cmprep_cause_cells(const struct bt_compare *c, const struct bt_cmp_cause *k,
 			struct bt_buf cell[BT_CMP_KCOLS])
 {
 	enum bt_unit u = bt_unit_of(c->runs->names[k->id], BT_UNIT_COUNT);
@@ -337,9 +337,9 @@ void bt_cmp_cause_cells(const struct bt_compare *c, const struct bt_cmp_cause *k
 		bt_buf_addf(&cell[4], "%.0f %%", k->of_change);
 }
 
-const char bt_cmp_legend[] = "(small): within the threshold; (n.s.): not significant at alpha.";
+const char bt_cmprep_legend[] = "(small): within the threshold; (n.s.): not significant at alpha.";
 
-const char *bt_cmp_list_title(int measure, enum bt_unit *u)
+const char *bt_cmprep_list_title(int measure, enum bt_unit *u)
 {
 	static const char *const title[BT_MS__COUNT] = {
 		"Methods that changed most: self wall time",

@@ -274,17 +274,17 @@ static void gate_rows(const struct bt_compare *c, FILE *out)
 	struct bt_buf cell[BT_CMP_CELLS];
 	int k;
 
-	bt_cmp_cells(cell, 1);
-	n = bt_cmp_summary_rows(c, at, TOP_ROWS, &more);
+	bt_cmprep_cells(cell, 1);
+	n = bt_cmprep_summary_rows(c, at, TOP_ROWS, &more);
 	fputs("<section id=\"gate\">\n<h2>What the gate found</h2>\n<table class=\"data\"><thead><tr>", out);
 	for (k = 0; k < BT_CMP_SCOLS; k++) {
 		fputs("<th>", out);
-		bt_html_esc(out, bt_cmp_shead[k]);
+		bt_html_esc(out, bt_cmprep_shead[k]);
 		fputs("</th>", out);
 	}
 	fputs("</tr></thead><tbody>\n", out);
 	for (i = 0; i < n; i++) {
-		bt_cmp_summary_cells(c, &c->m[at[i]], cell);
+		bt_cmprep_summary_cells(c, &c->m[at[i]], cell);
 		fprintf(out, "<tr data-verdict=\"%s\">", bt_verdict_name[c->m[at[i]].verdict]);
 		for (k = 0; k < BT_CMP_SCOLS; k++) {
 			fputs(k ? "<td class=\"n\">" : "<td>", out);
@@ -297,7 +297,7 @@ static void gate_rows(const struct bt_compare *c, FILE *out)
 	if (more)
 		fprintf(out, "<p class=\"note\">%zu more moved: see the text or JSON report.</p>\n", more);
 	fputs("</section>\n", out);
-	bt_cmp_cells(cell, 0);
+	bt_cmprep_cells(cell, 0);
 	free(at);
 }
 
@@ -359,11 +359,11 @@ static void empty(const struct diff *d, FILE *out)
 	      "rules; a report written with other --rules, or by an older version, lacks it).</p>\n", out);
 }
 
-static void body(const struct bt_cmp_view *v, const struct diff *d, FILE *out)
+static void body(const struct bt_cmprep_view *v, const struct diff *d, FILE *out)
 {
 	struct bt_buf b = BT_BUF_INIT;
 
-	bt_cmp_headline(v->c, &b);
+	bt_cmprep_headline(v->c, &b);
 	fputs("<header>\n<h1>btrace-analyze compare: main thread, head against base</h1>\n<p class=\"facts\">", out);
 	bt_html_esc(out, b.buf);
 	fprintf(out, "</p>\n<p class=\"facts\">%zu base and %zu head runs with a call tree. Width: the head's "
@@ -393,7 +393,7 @@ static void body(const struct bt_cmp_view *v, const struct diff *d, FILE *out)
 	bt_buf_release(&b);
 }
 
-static int write_html(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
+static int write_html(const struct bt_cmprep_view *v, FILE *out, struct bt_err *err)
 {
 	const struct bt_runs *rs = v->c->runs;
 	struct diff d;
@@ -428,4 +428,4 @@ static int write_html(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	return BT_OK;
 }
 
-const struct bt_cmp_reporter bt_cmp_html = { "html", ".html", write_html };
+const struct bt_cmprep_reporter bt_cmprep_html = { "html", ".html", write_html };

@@ -96,7 +96,7 @@ static void warnings(struct bt_jsonw *w, const struct bt_runs *rs)
 }
 
 /* "fleet": null, or per side the reports compared and those left out. */
-static void fleet(struct bt_jsonw *w, const struct bt_cmp_fleet *f)
+static void fleet(struct bt_jsonw *w, const struct bt_cmprep_fleet *f)
 {
 	static const char *const side[2] = { "base", "head" };
 	int k;
@@ -120,7 +120,7 @@ static void fleet(struct bt_jsonw *w, const struct bt_cmp_fleet *f)
 	bt_jsonw_end_object(w);
 }
 
-static void policy(struct bt_jsonw *w, const struct bt_cmp_view *v)
+static void policy(struct bt_jsonw *w, const struct bt_cmprep_view *v)
 {
 	const struct bt_gate *g = &v->c->def;
 	int i;
@@ -334,7 +334,7 @@ static void list(struct bt_jsonw *w, const struct bt_cmp_list *l)
 	bt_jsonw_end_array(w);
 }
 
-static int write_json(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
+static int write_json(const struct bt_cmprep_view *v, FILE *out, struct bt_err *err)
 {
 	const struct bt_compare *c = v->c;
 	double *x = bt_xcalloc(c->runs->nruns + 1, sizeof *x);
@@ -385,4 +385,4 @@ static int write_json(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	return BT_OK;
 }
 
-const struct bt_cmp_reporter bt_cmp_json = { "json", ".json", write_json };
+const struct bt_cmprep_reporter bt_cmprep_json = { "json", ".json", write_json };

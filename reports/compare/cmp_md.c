@@ -22,10 +22,10 @@ static void summary(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
 {
 	size_t *at = bt_xcalloc(c->nm + 1, sizeof *at), n, i, more;
 
-	n = bt_cmp_summary_rows(c, at, SUMMARY_ROWS, &more);
-	bt_md_head(out, bt_cmp_shead, BT_CMP_SCOLS, "lrrrrrl");
+	n = bt_cmprep_summary_rows(c, at, SUMMARY_ROWS, &more);
+	bt_md_head(out, bt_cmprep_shead, BT_CMP_SCOLS, "lrrrrrl");
 	for (i = 0; i < n; i++) {
-		bt_cmp_summary_cells(c, &c->m[at[i]], cell);
+		bt_cmprep_summary_cells(c, &c->m[at[i]], cell);
 		bt_md_row(out, cell, BT_CMP_SCOLS);
 	}
 	if (more)
@@ -43,13 +43,13 @@ static void causes(const struct bt_compare *c, struct bt_buf *cell, FILE *out)
 		if (!m->gate.gated || !m->ncauses)
 			continue;
 		bt_buf_reset(&title);
-		bt_cmp_causes_title(m, &title);
+		bt_cmprep_causes_title(m, &title);
 		fputs("\n#### ", out);
 		bt_md_put(out, title.buf);
 		fputs("\n\n", out);
-		bt_md_head(out, bt_cmp_khead, BT_CMP_KCOLS, "lrrrr");
+		bt_md_head(out, bt_cmprep_khead, BT_CMP_KCOLS, "lrrrr");
 		for (k = 0; k < m->ncauses; k++) {
-			bt_cmp_cause_cells(c, &m->causes[k], cell);
+			bt_cmprep_cause_cells(c, &m->causes[k], cell);
 			bt_md_row(out, cell, BT_CMP_KCOLS);
 		}
 	}
@@ -65,25 +65,25 @@ static void metrics(const struct bt_compare *c, struct bt_buf *cell, int unchang
 		if ((c->m[i].verdict == BT_VD_UNCHANGED) != unchanged)
 			continue;
 		if (!n++)
-			bt_md_head(out, bt_cmp_mhead, BT_CMP_MCOLS, "llrrrrrl");
-		bt_cmp_metric_cells(&c->m[i], cell);
+			bt_md_head(out, bt_cmprep_mhead, BT_CMP_MCOLS, "llrrrrrl");
+		bt_cmprep_metric_cells(&c->m[i], cell);
 		bt_md_row(out, cell, BT_CMP_MCOLS);
 	}
 }
 
-static void list(const struct bt_cmp_view *v, const struct bt_cmp_list *l, int measure,
+static void list(const struct bt_cmprep_view *v, const struct bt_cmp_list *l, int measure,
 		 struct bt_buf *cell, FILE *out)
 {
 	enum bt_unit u;
-	const char *title = bt_cmp_list_title(measure, &u);
+	const char *title = bt_cmprep_list_title(measure, &u);
 	size_t i, n = l->n < (size_t)v->top ? l->n : (size_t)v->top;
 
 	if (!l->n)
 		return;
 	fprintf(out, "\n#### %s (%zu of %zu that moved)\n\n", title, n, l->n);
-	bt_md_head(out, bt_cmp_dhead, BT_CMP_DCOLS, "llrrrrrr");
+	bt_md_head(out, bt_cmprep_dhead, BT_CMP_DCOLS, "llrrrrrr");
 	for (i = 0; i < n; i++) {
-		bt_cmp_change_cells(&l->rows[i], u, cell);
+		bt_cmprep_change_cells(&l->rows[i], u, cell);
 		bt_md_row(out, cell, BT_CMP_DCOLS);
 	}
 }
@@ -101,7 +101,7 @@ struct section {
 	const char *close;   /* closes what the text opened, written even when it is cut */
 };
 
-static void render(const struct bt_cmp_view *v, struct bt_buf *cell, int k, struct section *s)
+static void render(const struct bt_cmprep_view *v, struct bt_buf *cell, int k, struct section *s)
 {
 	const struct bt_compare *c = v->c;
 	struct bt_buf b = BT_BUF_INIT;
@@ -114,7 +114,7 @@ static void render(const struct bt_cmp_view *v, struct bt_buf *cell, int k, stru
 		return;
 	}
 	if (k == S_SUMMARY) {
-		bt_cmp_headline(c, &b);
+		bt_cmprep_headline(c, &b);
 		fputs("## btrace-analyze compare: ", f);
 		bt_md_put(f, b.buf);
 		fputs("\n\n", f);
@@ -122,7 +122,7 @@ static void render(const struct bt_cmp_view *v, struct bt_buf *cell, int k, stru
 	} else if (k == S_CAUSES) {
 		causes(c, cell, f);
 	} else if (k == S_POLICY) {
-		bt_cmp_policy(v, &b);
+		bt_cmprep_policy(v, &b);
 		fputs("\n### Details\n\n", f);
 		bt_md_put(f, b.buf);
 		fputs("\n\n", f);
@@ -132,7 +132,7 @@ static void render(const struct bt_cmp_view *v, struct bt_buf *cell, int k, stru
 		list(v, &c->blocking, -1, cell, f);
 		for (i = 0; i < BT_MS__COUNT; i++)
 			list(v, &c->methods[i], (int)i, cell, f);
-		fprintf(f, "\n%s\n", bt_cmp_legend);
+		fprintf(f, "\n%s\n", bt_cmprep_legend);
 	} else {
 		for (i = 0; i < c->nm; i++)
 			unchanged += c->m[i].verdict == BT_VD_UNCHANGED;
@@ -147,14 +147,14 @@ static void render(const struct bt_cmp_view *v, struct bt_buf *cell, int k, stru
 }
 
 
-static int write_md(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
+static int write_md(const struct bt_cmprep_view *v, FILE *out, struct bt_err *err)
 {
 	struct bt_buf cell[BT_CMP_CELLS], note = BT_BUF_INIT;
 	struct section s[S__COUNT];
 	size_t used = 0, k, reserve = 600;   /* the note */
 	int cut = -1;
 
-	bt_cmp_cells(cell, 1);
+	bt_cmprep_cells(cell, 1);
 	for (k = 0; k < S__COUNT; k++)
 		render(v, cell, (int)k, &s[k]);
 	for (k = 0; k < S__COUNT; k++) {
@@ -181,10 +181,10 @@ static int write_md(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
 		fprintf(out, "%s. The JSON and xlsx outputs (-o) have everything.\n", note.buf);
 	for (k = 0; k < S__COUNT; k++)
 		free(s[k].text);
-	bt_cmp_cells(cell, 0);
+	bt_cmprep_cells(cell, 0);
 	bt_buf_release(&note);
 	(void)err;
 	return BT_OK;
 }
 
-const struct bt_cmp_reporter bt_cmp_md = { "md", ".md", write_md };
+const struct bt_cmprep_reporter bt_cmprep_md = { "md", ".md", write_md };

@@ -37,11 +37,11 @@ static void summary(const struct bt_compare *c, struct bt_buf *cell, size_t widt
 	size_t *at = bt_xcalloc(c->nm + 1, sizeof *at), n, i, more;
 	struct bt_grid g;
 
-	n = bt_cmp_summary_rows(c, at, SUMMARY_ROWS, &more);
-	header(&g, bt_cmp_shead, BT_CMP_SCOLS, "lrrrrrl");
+	n = bt_cmprep_summary_rows(c, at, SUMMARY_ROWS, &more);
+	header(&g, bt_cmprep_shead, BT_CMP_SCOLS, "lrrrrrl");
 	g.name_lines = 1;   /* "Foo.bar self wall in startup" says what moved: whole */
 	for (i = 0; i < n; i++) {
-		bt_cmp_summary_cells(c, &c->m[at[i]], cell);
+		bt_cmprep_summary_cells(c, &c->m[at[i]], cell);
 		add_cells(&g, cell, BT_CMP_SCOLS);
 	}
 	fputc('\n', out);
@@ -63,12 +63,12 @@ static void causes(const struct bt_compare *c, struct bt_buf *cell, size_t width
 		if (!m->gate.gated || !m->ncauses)
 			continue;
 		bt_buf_reset(&title);
-		bt_cmp_causes_title(m, &title);
+		bt_cmprep_causes_title(m, &title);
 		fputc('\n', out);
 		bt_text_put(out, "", "  ", title.buf, width);
-		header(&g, bt_cmp_khead, BT_CMP_KCOLS, "lrrrr");
+		header(&g, bt_cmprep_khead, BT_CMP_KCOLS, "lrrrr");
 		for (k = 0; k < m->ncauses; k++) {
-			bt_cmp_cause_cells(c, &m->causes[k], cell);
+			bt_cmprep_cause_cells(c, &m->causes[k], cell);
 			add_cells(&g, cell, BT_CMP_KCOLS);
 		}
 		bt_grid_print_fit(&g, out, width);
@@ -82,9 +82,9 @@ static void metrics(const struct bt_compare *c, struct bt_buf *cell, size_t widt
 	struct bt_grid g;
 	size_t i;
 
-	header(&g, bt_cmp_mhead, BT_CMP_MCOLS, "llrrrrrl");
+	header(&g, bt_cmprep_mhead, BT_CMP_MCOLS, "llrrrrrl");
 	for (i = 0; i < c->nm; i++) {
-		bt_cmp_metric_cells(&c->m[i], cell);
+		bt_cmprep_metric_cells(&c->m[i], cell);
 		add_cells(&g, cell, BT_CMP_MCOLS);
 	}
 	fprintf(out, "\nMetrics (%zu: gated first; in parentheses, not gated)\n", c->nm);
@@ -92,35 +92,35 @@ static void metrics(const struct bt_compare *c, struct bt_buf *cell, size_t widt
 	bt_grid_release(&g);
 }
 
-static void list(const struct bt_cmp_view *v, const struct bt_cmp_list *l, int measure,
+static void list(const struct bt_cmprep_view *v, const struct bt_cmp_list *l, int measure,
 		 struct bt_buf *cell, FILE *out)
 {
 	enum bt_unit u;
-	const char *title = bt_cmp_list_title(measure, &u);
+	const char *title = bt_cmprep_list_title(measure, &u);
 	size_t i, n = l->n < (size_t)v->top ? l->n : (size_t)v->top;
 	struct bt_grid g;
 
 	if (!l->n)
 		return;
 	fprintf(out, "\n%s (%zu of %zu that moved)\n", title, n, l->n);   /* titles are short */
-	header(&g, bt_cmp_dhead, BT_CMP_DCOLS, "llrrrrrr");
+	header(&g, bt_cmprep_dhead, BT_CMP_DCOLS, "llrrrrrr");
 	for (i = 0; i < n; i++) {
-		bt_cmp_change_cells(&l->rows[i], u, cell);
+		bt_cmprep_change_cells(&l->rows[i], u, cell);
 		add_cells(&g, cell, BT_CMP_DCOLS);
 	}
 	bt_grid_print_fit(&g, out, v->width);
 	bt_grid_release(&g);
 }
 
-static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
+static int write_text(const struct bt_cmprep_view *v, FILE *out, struct bt_err *err)
 {
 	const struct bt_compare *c = v->c;
 	struct bt_buf cell[BT_CMP_CELLS], b = BT_BUF_INIT;
 	size_t k;
 
 	(void)err;
-	bt_cmp_cells(cell, 1);
-	bt_cmp_headline(c, &b);
+	bt_cmprep_cells(cell, 1);
+	bt_cmprep_headline(c, &b);
 	bt_text_put(out, "btrace-analyze compare: ", "  ", b.buf, v->width);
 	summary(c, cell, v->width, out);
 	causes(c, cell, v->width, out);
@@ -128,12 +128,12 @@ static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 		fputc('\n', out);
 		bt_text_put(out, "", "", "Details (the policy, every metric with its test, the methods and waits "
 			     "that moved): -v, or -o FILE.txt, .md, .json, .html or .xlsx.", v->width);
-		bt_cmp_cells(cell, 0);
+		bt_cmprep_cells(cell, 0);
 		bt_buf_release(&b);
 		return BT_OK;
 	}
 	bt_buf_reset(&b);
-	bt_cmp_policy(v, &b);
+	bt_cmprep_policy(v, &b);
 	fputc('\n', out);
 	bt_text_put(out, "Details. ", "", b.buf, v->width);
 	metrics(c, cell, v->width, out);
@@ -141,10 +141,10 @@ static int write_text(const struct bt_cmp_view *v, FILE *out, struct bt_err *err
 	for (k = 0; k < BT_MS__COUNT; k++)
 		list(v, &c->methods[k], (int)k, cell, out);
 	fputc('\n', out);
-	bt_text_put(out, "", "", bt_cmp_legend, v->width);
-	bt_cmp_cells(cell, 0);
+	bt_text_put(out, "", "", bt_cmprep_legend, v->width);
+	bt_cmprep_cells(cell, 0);
 	bt_buf_release(&b);
 	return BT_OK;
 }
 
-const struct bt_cmp_reporter bt_cmp_text = { "text", ".txt", write_text };
+const struct bt_cmprep_reporter bt_cmprep_text = { "text", ".txt", write_text };

@@ -158,7 +158,7 @@ static int diff_list(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const 
 		     int measure)
 {
 	enum bt_unit u;
-	const char *title = bt_cmp_list_title(measure, &u);
+	const char *title = bt_cmprep_list_title(measure, &u);
 	size_t i;
 
 	for (i = 0; i < l->n && row < BT_XLSX_MAX_ROWS - 1; i++, row++) {
@@ -186,7 +186,7 @@ static void diff_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct 
 {
 	int row = 2, k;
 
-	bt_xlsx_para(x, s, 0, 0, DIFF_COLS - 1, bt_cmp_legend);   /* over the table, not widening its first column */
+	bt_xlsx_para(x, s, 0, 0, DIFF_COLS - 1, bt_cmprep_legend);   /* over the table, not widening its first column */
 	bt_xlsx_header(x, s, 1, diff_head, DIFF_COLS);
 	row = diff_list(x, s, row, &c->blocking, -1);
 	for (k = 0; k < BT_MS__COUNT; k++)
@@ -290,7 +290,7 @@ static void runs(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int *row, const str
 	(*row)++;
 }
 
-static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_cmp_view *v,
+static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_cmprep_view *v,
 		    struct bt_xlsx_sheet *const *fam, const char *const *fam_name, size_t nfam,
 		    struct bt_xlsx_sheet *diff, struct bt_xlsx_sheet *charts)
 {
@@ -302,10 +302,10 @@ static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_
 	bt_xlsx_text(x, s, 0, 0, "btrace-analyze compare", BT_XF_TITLE);
 	bt_xlsx_text(x, s, row, 0, "verdict", BT_XF_TEXT);
 	bt_xlsx_text(x, s, row++, 1, bt_verdict_name[c->overall], verdict_fill[c->overall]);
-	bt_cmp_headline(c, &b);
+	bt_cmprep_headline(c, &b);
 	bt_xlsx_para(x, s, row++, 0, SUMMARY_LAST_COL, b.buf);
 	bt_buf_reset(&b);
-	bt_cmp_policy(v, &b);
+	bt_cmprep_policy(v, &b);
 	bt_xlsx_para(x, s, row++, 0, SUMMARY_LAST_COL, b.buf);
 	row++;
 	bt_xlsx_text(x, s, row++, 0, "Gated metrics by verdict", BT_XF_SECTION);
@@ -330,7 +330,7 @@ static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_
 	bt_xlsx_column(s, 1, SUMMARY_LAST_COL, 14);
 }
 
-static int write_xlsx(const struct bt_cmp_view *v, FILE *out, struct bt_err *err)
+static int write_xlsx(const struct bt_cmprep_view *v, FILE *out, struct bt_err *err)
 {
 	const struct bt_compare *c = v->c;
 	const struct bt_cmp_metric **m = bt_xcalloc(c->nm + 1, sizeof *m);
@@ -375,4 +375,4 @@ done:
 	return rc;
 }
 
-const struct bt_cmp_reporter bt_cmp_xlsx = { "xlsx", ".xlsx", write_xlsx };
+const struct bt_cmprep_reporter bt_cmprep_xlsx = { "xlsx", ".xlsx", write_xlsx };

@@ -55,7 +55,7 @@ void bt_fv_value_cells(const struct bt_fl_item *it, struct bt_buf c[BT_FV_VCOLS]
 	bt_fv_ns(d->max, 1, &c[6]);
 }
 
-void bt_fv_method_cells(const struct bt_fleet_view *v, const struct bt_fv_group *g,
+void bt_fv_method_cells(const struct bt_fleetrep_view *v, const struct bt_fv_group *g,
 			const struct bt_fl_item *it, struct bt_buf c[BT_FV_MCOLS])
 {
 	reset(c, BT_FV_MCOLS);
@@ -70,7 +70,7 @@ void bt_fv_method_cells(const struct bt_fleet_view *v, const struct bt_fv_group 
 	}
 }
 
-void bt_fv_wait_cells(const struct bt_fleet_view *v, const struct bt_fv_group *g,
+void bt_fv_wait_cells(const struct bt_fleetrep_view *v, const struct bt_fv_group *g,
 		      const struct bt_fl_item *it, struct bt_buf c[BT_FV_WCOLS])
 {
 	struct bt_buf kind = BT_BUF_INIT;
@@ -123,7 +123,7 @@ static void frames_words(const struct bt_fleet *f, struct bt_buf *b)
 	bt_fv_ns(bt_dist_quantile(d, 990), 1, b);
 }
 
-void bt_fv_headline(const struct bt_fleet_view *v, struct bt_buf *b)
+void bt_fv_headline(const struct bt_fleetrep_view *v, struct bt_buf *b)
 {
 	const struct bt_fl_item *ttid = bt_fl_find(&v->f->all.values, "startup.ttid_ns");
 

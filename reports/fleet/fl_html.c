@@ -115,7 +115,7 @@ static void histogram(FILE *out, const struct bt_fl_group *g)
 	bt_buf_release(&hi_s);
 }
 
-static void group(const struct bt_fleet_view *v, size_t k, struct bt_buf *c, FILE *out)
+static void group(const struct bt_fleetrep_view *v, size_t k, struct bt_buf *c, FILE *out)
 {
 	const struct bt_fv_group *g = &v->groups[k];
 	size_t i;
@@ -154,7 +154,7 @@ static void group(const struct bt_fleet_view *v, size_t k, struct bt_buf *c, FIL
 	fputs("</section>\n", out);
 }
 
-static int write_html(const struct bt_fleet_view *v, FILE *out, struct bt_err *err)
+static int write_html(const struct bt_fleetrep_view *v, FILE *out, struct bt_err *err)
 {
 	struct bt_buf c[BT_FV_CELLS], b = BT_BUF_INIT;
 	size_t i;
@@ -190,4 +190,4 @@ static int write_html(const struct bt_fleet_view *v, FILE *out, struct bt_err *e
 	return BT_OK;
 }
 
-const struct bt_fleet_reporter bt_fleet_html = { "html", ".html", write_html };
+const struct bt_fleetrep_reporter bt_fleetrep_html = { "html", ".html", write_html };

@@ -4,9 +4,9 @@
  */
 #include "reports/fleet/fleet_report.h"
 
-static int write_json(const struct bt_fleet_view *v, FILE *out, struct bt_err *err)
+static int write_json(const struct bt_fleetrep_view *v, FILE *out, struct bt_err *err)
 {
 	return bt_fleet_write_json(v->f, out, err);
 }
 
-const struct bt_fleet_reporter bt_fleet_json = { "json", ".json", write_json };
+const struct bt_fleetrep_reporter bt_fleetrep_json = { "json", ".json", write_json };

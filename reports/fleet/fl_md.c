@@ -7,7 +7,7 @@
 #include "reports/markdown.h"
 #include "reports/report.h"
 
-static void group(const struct bt_fleet_view *v, const struct bt_fv_group *g, struct bt_buf *c, FILE *out)
+static void group(const struct bt_fleetrep_view *v, const struct bt_fv_group *g, struct bt_buf *c, FILE *out)
 {
 	size_t i;
 
@@ -39,7 +39,7 @@ static void group(const struct bt_fleet_view *v, const struct bt_fv_group *g, st
 	}
 }
 
-static int write_md(const struct bt_fleet_view *v, FILE *out, struct bt_err *err)
+static int write_md(const struct bt_fleetrep_view *v, FILE *out, struct bt_err *err)
 {
 	struct bt_buf c[BT_FV_CELLS], b = BT_BUF_INIT;
 	size_t i;
@@ -64,4 +64,4 @@ static int write_md(const struct bt_fleet_view *v, FILE *out, struct bt_err *err
 	return BT_OK;
 }
 
-const struct bt_fleet_reporter bt_fleet_md = { "md", ".md", write_md };
+const struct bt_fleetrep_reporter bt_fleetrep_md = { "md", ".md", write_md };

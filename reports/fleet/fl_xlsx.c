@@ -39,7 +39,7 @@ static void dist_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, int 
 	bt_xlsx_num(x, s, row, col + 4, (double)d->max, u);
 }
 
-static void values_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_fleet_view *v)
+static void values_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_fleetrep_view *v)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	int row = 1;
@@ -62,7 +62,7 @@ static void values_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struc
 	bt_buf_release(&b);
 }
 
-static void methods_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_fleet_view *v)
+static void methods_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_fleetrep_view *v)
 {
 	int row = 1;
 	size_t i, k;
@@ -92,7 +92,7 @@ static void methods_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const stru
 	bt_xlsx_widths(s);
 }
 
-static void waits_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_fleet_view *v)
+static void waits_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_fleetrep_view *v)
 {
 	struct bt_buf kind = BT_BUF_INIT;
 	int row = 1;
@@ -124,7 +124,7 @@ static void waits_sheet(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 	bt_buf_release(&kind);
 }
 
-static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_fleet_view *v,
+static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_fleetrep_view *v,
 		    struct bt_xlsx_sheet *const *sheets)
 {
 	static const char *const head[] = { "group", "traces", "with a startup", "TTID p50 ms",
@@ -162,7 +162,7 @@ static void summary(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_
 	bt_buf_release(&b);
 }
 
-static int write_xlsx(const struct bt_fleet_view *v, FILE *out, struct bt_err *err)
+static int write_xlsx(const struct bt_fleetrep_view *v, FILE *out, struct bt_err *err)
 {
 	struct bt_xlsx_sheet *sum, *sheets[3];
 	struct bt_xlsx x;
@@ -181,4 +181,4 @@ static int write_xlsx(const struct bt_fleet_view *v, FILE *out, struct bt_err *e
 	return bt_xlsx_finish(&x, out, err);
 }
 
-const struct bt_fleet_reporter bt_fleet_xlsx = { "xlsx", ".xlsx", write_xlsx };
+const struct bt_fleetrep_reporter bt_fleetrep_xlsx = { "xlsx", ".xlsx", write_xlsx };

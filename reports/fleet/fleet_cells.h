@@ -16,14 +16,14 @@ extern const char *const bt_fv_ghead[BT_FV_GCOLS];   /* the groups at a glance *
 /* Init (1) or release (0) BT_FV_CELLS buffers. */
 void bt_fv_cells(struct bt_buf *c, int init);
 void bt_fv_value_cells(const struct bt_fl_item *it, struct bt_buf c[BT_FV_VCOLS]);
-void bt_fv_method_cells(const struct bt_fleet_view *v, const struct bt_fv_group *g,
+void bt_fv_method_cells(const struct bt_fleetrep_view *v, const struct bt_fv_group *g,
 			const struct bt_fl_item *it, struct bt_buf c[BT_FV_MCOLS]);
-void bt_fv_wait_cells(const struct bt_fleet_view *v, const struct bt_fv_group *g,
+void bt_fv_wait_cells(const struct bt_fleetrep_view *v, const struct bt_fv_group *g,
 		      const struct bt_fl_item *it, struct bt_buf c[BT_FV_WCOLS]);
 /* A group at a glance: its traces and time to initial display. */
 void bt_fv_group_cells(const struct bt_fv_group *g, struct bt_buf c[BT_FV_GCOLS]);
 /* "1000 traces; time to initial display (998 with a startup): p50 ...". */
-void bt_fv_headline(const struct bt_fleet_view *v, struct bt_buf *b);
+void bt_fv_headline(const struct bt_fleetrep_view *v, struct bt_buf *b);
 /* What the figures mean, one paragraph. */
 extern const char bt_fv_note[];
 

@@ -30,7 +30,7 @@ struct bt_fv_group {
 	int64_t cpu_total;               /* the startup's main-thread self CPU: items + other */
 };
 
-struct bt_fleet_view {
+struct bt_fleetrep_view {
 	struct bt_fleet *f;              /* finished */
 	struct bt_fv_group *groups;      /* all first, then each key's values in byte order */
 	size_t ngroups;
@@ -41,28 +41,28 @@ struct bt_fleet_view {
 
 /* Build the view of f (finished here) with top rows per list and, unless
  * full_names, short names. */
-void bt_fleet_view_build(struct bt_fleet_view *v, struct bt_fleet *f, int top, int full_names);
-void bt_fleet_view_release(struct bt_fleet_view *v);
+void bt_fleetrep_view_build(struct bt_fleetrep_view *v, struct bt_fleet *f, int top, int full_names);
+void bt_fleetrep_view_release(struct bt_fleetrep_view *v);
 
 /* A value's name as people read it: "time to initial display". Appended. */
 void bt_fv_label(const char *name, struct bt_buf *b);
 /* A method's name as people read it (short unless --full-names). */
-const char *bt_fv_name(const struct bt_fleet_view *v, const char *signature);
+const char *bt_fv_name(const struct bt_fleetrep_view *v, const char *signature);
 /* A wait item's key "KIND\tHOLDER" split: kind into b (reset), holder returned. */
 const char *bt_fv_wait(const struct bt_fl_item *it, struct bt_buf *kind);
 /* ns as people read them: "387.5 ms"; "" for none (n = 0). */
 void bt_fv_ns(int64_t ns, int have, struct bt_buf *b);
 
-struct bt_fleet_reporter {
+struct bt_fleetrep_reporter {
 	const char *name, *ext;
-	int (*write)(const struct bt_fleet_view *v, FILE *out, struct bt_err *err);
+	int (*write)(const struct bt_fleetrep_view *v, FILE *out, struct bt_err *err);
 };
 
-extern const struct bt_fleet_reporter bt_fleet_json, bt_fleet_md, bt_fleet_html, bt_fleet_xlsx;
+extern const struct bt_fleetrep_reporter bt_fleetrep_json, bt_fleetrep_md, bt_fleetrep_html, bt_fleetrep_xlsx;
 
 /* By format name, else by path's extension (.json .md .html .xlsx), else
  * Markdown; BT_EUSAGE for another extension or name. */
-int bt_fleet_report_pick(const char *format, const char *path, const struct bt_fleet_reporter **out,
+int bt_fleetrep_report_pick(const char *format, const char *path, const struct bt_fleetrep_reporter **out,
 			 struct bt_err *err);
 
 #endif

@@ -93,7 +93,7 @@ static struct bt_fl_item **listed(const struct bt_fl_table *t, int (*order)(cons
 	return v;
 }
 
-static void add_group(struct bt_fleet_view *v, size_t *cap, const char *title, const char *key,
+static void add_group(struct bt_fleetrep_view *v, size_t *cap, const char *title, const char *key,
 		      const char *value, const struct bt_fl_group *g)
 {
 	struct bt_fv_group *x;
@@ -114,7 +114,7 @@ static void add_group(struct bt_fleet_view *v, size_t *cap, const char *title, c
 		x->cpu_total = bt_sat_add(x->cpu_total, g->methods.v[i].s[0]);
 }
 
-static void name_scope(struct bt_fleet_view *v)
+static void name_scope(struct bt_fleetrep_view *v)
 {
 	struct bt_buf kind = BT_BUF_INIT;
 	size_t i, k;
@@ -131,7 +131,7 @@ static void name_scope(struct bt_fleet_view *v)
 	bt_buf_release(&kind);
 }
 
-void bt_fleet_view_build(struct bt_fleet_view *v, struct bt_fleet *f, int top, int full_names)
+void bt_fleetrep_view_build(struct bt_fleetrep_view *v, struct bt_fleet *f, int top, int full_names)
 {
 	struct bt_buf t = BT_BUF_INIT;
 	struct bt_fl_item **keys;
@@ -167,7 +167,7 @@ void bt_fleet_view_build(struct bt_fleet_view *v, struct bt_fleet *f, int top, i
 		name_scope(v);
 }
 
-void bt_fleet_view_release(struct bt_fleet_view *v)
+void bt_fleetrep_view_release(struct bt_fleetrep_view *v)
 {
 	size_t i;
 
@@ -222,7 +222,7 @@ void bt_fv_label(const char *n, struct bt_buf *b)
 		bt_buf_adds(b, n);
 }
 
-const char *bt_fv_name(const struct bt_fleet_view *v, const char *signature)
+const char *bt_fv_name(const struct bt_fleetrep_view *v, const char *signature)
 {
 	return bt_namer_get(v->names, signature);
 }
@@ -246,17 +246,17 @@ void bt_fv_ns(int64_t ns, int have, struct bt_buf *b)
 		bt_format_duration((double)ns, b);
 }
 
-static const struct bt_fleet_reporter *const reporters[] = {
-	&bt_fleet_json, &bt_fleet_md, &bt_fleet_html, &bt_fleet_xlsx
+static const struct bt_fleetrep_reporter *const reporters[] = {
+	&bt_fleetrep_json, &bt_fleetrep_md, &bt_fleetrep_html, &bt_fleetrep_xlsx
 };
 
-int bt_fleet_report_pick(const char *format, const char *path, const struct bt_fleet_reporter **out,
+int bt_fleetrep_report_pick(const char *format, const char *path, const struct bt_fleetrep_reporter **out,
 			 struct bt_err *err)
 {
 	const char *ext = path && strcmp(path, "-") ? strrchr(path, '.') : NULL;
 	size_t i;
 
-	*out = &bt_fleet_md;
+	*out = &bt_fleetrep_md;
 	for (i = 0; i < sizeof reporters / sizeof reporters[0]; i++) {
 		if (format && !strcmp(format, reporters[i]->name))
 			return (*out = reporters[i], BT_OK);

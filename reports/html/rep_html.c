@@ -139,14 +139,14 @@ static void cell(FILE *out, const struct bt_value *v, enum bt_unit u, const stru
 }
 
 /* The startup summary (reports/report_startup.h): headline and phases. */
-static void startup(FILE *out, const struct bt_startup_sum *s)
+static void startup(FILE *out, const struct bt_startsum *s)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	size_t i, k;
 
 	if (!s->found)
 		return;
-	bt_startup_sum_headline(s, &b);
+	bt_startsum_headline(s, &b);
 	fputs("<section id=\"startup\">\n<h2>Startup</h2>\n<p class=\"facts\"><strong>", out);
 	bt_html_esc(out, b.buf);
 	fputs("</strong></p>\n<table class=\"data\"><thead><tr><th>phase</th><th>start ms</th><th>dur ms</th>"
@@ -163,7 +163,7 @@ static void startup(FILE *out, const struct bt_startup_sum *s)
 		fputs("</td>", out);
 		for (k = 0; k < (s->have_states ? 10u : 6u); k++) {
 			bt_buf_reset(&b);
-			bt_startup_sum_ms(v[k], &b);
+			bt_startsum_ms(v[k], &b);
 			fprintf(out, "<td class=\"n\">%s</td>", b.buf);
 		}
 		fprintf(out, "<td>%s</td></tr>\n", p->exact ? "exact" : "sampled");
@@ -310,7 +310,7 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	struct bt_db *db = x->db;
 	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
-	struct bt_startup_sum su;
+	struct bt_startsum su;
 	struct bt_buf title = BT_BUF_INIT;
 	size_t i;
 	int rc;
@@ -319,7 +319,7 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 		x->progress(x->progress_ctx, 0, 1);   /* the start; bt_html_data_write goes on */
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
-	if (bt_startup_sum_load(db, &su, err)) {
+	if (bt_startsum_load(db, &su, err)) {
 		bt_report_ctx_release(&c);
 		return err->code;
 	}
@@ -329,7 +329,7 @@ static int write_html(const struct bt_export *x, FILE *out, struct bt_err *err)
 	facts(out, &c.facts);
 	toc(out, res, su.found);
 	startup(out, &su);
-	bt_startup_sum_release(&su);
+	bt_startsum_release(&su);
 	/* the flame graph before the findings: a long trace's many findings
 	 * must not push it out of sight */
 	canvases(out, c.facts.cpu_time == BT_CPU_UNKNOWN);

@@ -251,7 +251,7 @@ static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 	struct bt_db *db = x->db;
 	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
-	struct bt_startup_sum su;
+	struct bt_startsum su;
 	struct bt_buf note = BT_BUF_INIT;
 	struct md_part *p;
 	size_t i, n = 0;
@@ -259,14 +259,14 @@ static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
-	if (bt_startup_sum_load(db, &su, err)) {
+	if (bt_startsum_load(db, &su, err)) {
 		bt_report_ctx_release(&c);
 		return err->code;
 	}
 	p = bt_xcalloc(res->ntables + 5, sizeof *p);
 	if ((f = part_open(&p[n++], "the facts", 0))) {
 		facts(f, &c.facts);
-		bt_startup_sum_md(f, &su);   /* the review's headline, before the findings */
+		bt_startsum_md(f, &su);   /* the review's headline, before the findings */
 		fclose(f);
 	}
 	if ((f = part_open(&p[n++], "findings", 3))) {
@@ -300,7 +300,7 @@ static int write_md(const struct bt_export *x, FILE *out, struct bt_err *err)
 			"The JSON report has everything.\n", MD_LIMIT, note.buf);
 	free(p);
 	bt_buf_release(&note);
-	bt_startup_sum_release(&su);
+	bt_startsum_release(&su);
 	bt_report_ctx_release(&c);
 	return BT_OK;
 }

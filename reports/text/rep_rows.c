@@ -10,7 +10,7 @@
 #include "engine/base/jsonw.h"
 #include "reports/report.h"
 
-int bt_rows_format_parse(const char *name, enum bt_rows_format *out, struct bt_err *err)
+int bt_rowfmt_parse(const char *name, enum bt_rowfmt *out, struct bt_err *err)
 {
 	static const char *const names[] = { "table", "csv", "tsv", "json" };
 	int i;
@@ -20,14 +20,14 @@ int bt_rows_format_parse(const char *name, enum bt_rows_format *out, struct bt_e
 		return BT_OK;
 	for (i = 0; i < 4; i++) {
 		if (!strcmp(name, names[i])) {
-			*out = (enum bt_rows_format)i;
+			*out = (enum bt_rowfmt)i;
 			return BT_OK;
 		}
 	}
 	return bt_err_set(err, BT_EUSAGE, "unknown query format '%s' (known: table, csv, tsv, json)", name);
 }
 
-int bt_rows_format_pick(const char *name, const char *path, enum bt_rows_format *out, struct bt_err *err)
+int bt_rowfmt_pick(const char *name, const char *path, enum bt_rowfmt *out, struct bt_err *err)
 {
 	static const char *const ext[] = { ".txt", ".csv", ".tsv", ".json" };
 	const char *dot = path ? strrchr(path, '.') : NULL;
@@ -36,10 +36,10 @@ int bt_rows_format_pick(const char *name, const char *path, enum bt_rows_format 
 	if (path && !*path)   /* as every command's outputs (bt_out_distinct) */
 		return bt_err_set(err, BT_EUSAGE, "an output path is empty");
 	if (name || !path || !strcmp(path, "-"))
-		return bt_rows_format_parse(name, out, err);
+		return bt_rowfmt_parse(name, out, err);
 	for (i = 0; dot && !strchr(dot, '/') && i < 4; i++)
 		if (!strcmp(dot, ext[i])) {
-			*out = (enum bt_rows_format)i;
+			*out = (enum bt_rowfmt)i;
 			return BT_OK;
 		}
 	return bt_err_set(err, BT_EUSAGE, "-o %s: no query format has the extension '%s' (known: .txt, .csv, "
@@ -108,7 +108,7 @@ static void put_tsv(FILE *out, const char *s, size_t len)
 	}
 }
 
-static void put_delimited(FILE *out, enum bt_rows_format f, const char *s, size_t len, int last)
+static void put_delimited(FILE *out, enum bt_rowfmt f, const char *s, size_t len, int last)
 {
 	if (f == BT_FMT_CSV)
 		put_csv(out, s, len);
@@ -117,7 +117,7 @@ static void put_delimited(FILE *out, enum bt_rows_format f, const char *s, size_
 	fputs(last ? (f == BT_FMT_CSV ? "\r\n" : "\n") : (f == BT_FMT_CSV ? "," : "\t"), out);
 }
 
-static int write_delimited(struct bt_rows *r, enum bt_rows_format f, FILE *out, struct bt_err *err)
+static int write_delimited(struct bt_rows *r, enum bt_rowfmt f, FILE *out, struct bt_err *err)
 {
 	struct bt_buf b = BT_BUF_INIT;
 	int n = bt_rows_ncols(r), i, rc;
@@ -197,7 +197,7 @@ static int write_table(struct bt_rows *r, FILE *out, size_t width, struct bt_err
 	return rc < 0 ? err->code : BT_OK;
 }
 
-int bt_rep_rows_write(struct bt_rows *r, enum bt_rows_format f, FILE *out, size_t width, struct bt_err *err)
+int bt_rep_rows_write(struct bt_rows *r, enum bt_rowfmt f, FILE *out, size_t width, struct bt_err *err)
 {
 	switch (f) {
 	case BT_FMT_JSON: return write_json(r, out, err);

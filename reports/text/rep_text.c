@@ -216,19 +216,19 @@ static int write_text(const struct bt_export *x, FILE *out, struct bt_err *err)
 	struct bt_db *db = x->db;
 	const struct bt_result *res = x->res;
 	struct bt_report_ctx c;
-	struct bt_startup_sum su;
+	struct bt_startsum su;
 	struct bt_buf b = BT_BUF_INIT;
 	size_t i, cols = out_width(x, out);
 
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
-	if (bt_startup_sum_load(db, &su, err)) {
+	if (bt_startsum_load(db, &su, err)) {
 		bt_report_ctx_release(&c);
 		return err->code;
 	}
 	facts(out, &c.facts, cols);
-	bt_startup_sum_text(out, &su, x->names, cols);   /* the review's headline, before the findings */
-	bt_startup_sum_release(&su);
+	bt_startsum_text(out, &su, x->names, cols);   /* the review's headline, before the findings */
+	bt_startsum_release(&su);
 	findings(out, res, c.facts.start_ns, x->names, cols);
 	metrics(out, res, c.metrics);
 	for (i = 0; i < res->ntables; i++)

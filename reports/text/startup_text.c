@@ -10,7 +10,7 @@
 #include "reports/report_startup.h"
 #include "reports/text/grid.h"
 
-void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct bt_namer *names,
+void bt_startsum_text(FILE *out, const struct bt_startsum *s, const struct bt_namer *names,
 			 size_t width)
 {
 #define PAD "          "
@@ -20,7 +20,7 @@ void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct
 
 	if (!s->found)
 		return;
-	bt_startup_sum_headline(s, &b);
+	bt_startsum_headline(s, &b);
 	fputc('\n', out);
 	bt_text_wrap(out, "Startup   ", PAD, b.buf, width);
 	bt_buf_reset(&b);
@@ -30,7 +30,7 @@ void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct
 	if (s->nblocking) {
 		bt_buf_reset(&b);
 		bt_buf_adds(&b, "blocked: ");
-		bt_startup_sum_kinds(s, &b);
+		bt_startsum_kinds(s, &b);
 		bt_text_wrap(out, PAD, PAD "  ", b.buf, width);
 	}
 	for (i = 0; i < s->nmethods; i++) {
@@ -50,17 +50,17 @@ void bt_startup_sum_text(FILE *out, const struct bt_startup_sum *s, const struct
 		bt_grid_init(&g, n);
 		g.numeric[0] = g.numeric[n - 1] = 0;
 		for (k = 0; k < n; k++) {
-			const char *h = k < 7 ? bt_startup_sum_cols[k] : k < n - 1 ? bt_startup_sum_state_cols[k - 7]
-				: bt_startup_sum_cols[7];
+			const char *h = k < 7 ? bt_startsum_cols[k] : k < n - 1 ? bt_startsum_state_cols[k - 7]
+				: bt_startsum_cols[7];
 			bt_grid_add(&g, h, strlen(h));
 		}
 		for (i = 0; i < s->nphases; i++) {
-			bt_startup_sum_phase_cells(&s->phases[i], s->ts, c);
+			bt_startsum_phase_cells(&s->phases[i], s->ts, c);
 			if (s->have_states) {
 				struct bt_buf t = c[7];
 				c[7] = c[11];
 				c[11] = t;   /* the bounds last */
-				bt_startup_sum_state_cells(&s->phases[i], &c[7]);
+				bt_startsum_state_cells(&s->phases[i], &c[7]);
 			}
 			for (k = 0; k < n; k++)
 				bt_grid_add(&g, c[k].buf, c[k].len);

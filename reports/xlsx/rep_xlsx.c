@@ -80,7 +80,7 @@ static int facts(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const stru
 }
 
 /* The startup summary (reports/report_startup.h), before the findings. */
-static int startup(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_startup_sum *su)
+static int startup(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const struct bt_startsum *su)
 {
 	static const char *const heads[] = { "phase", "start ms", "dur ms", "running ms", "blocked ms",
 					     "idle ms", "unexplained ms", "bounds" };
@@ -95,7 +95,7 @@ static int startup(struct bt_xlsx *x, struct bt_xlsx_sheet *s, int row, const st
 	if (!su->found)
 		return row;
 	bt_xlsx_text(x, s, row++, 0, "Startup", BT_XF_SECTION);
-	bt_startup_sum_headline(su, &b);
+	bt_startsum_headline(su, &b);
 	bt_xlsx_text(x, s, row++, 0, b.buf, BT_XF_TEXT);
 	bt_buf_release(&b);
 	bt_xlsx_header(x, s, row++, su->have_states ? heads_states : heads, nv + 2);
@@ -645,7 +645,7 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 	struct bt_db *db = ex->db;
 	const struct bt_result *res = ex->res;
 	struct bt_report_ctx c;
-	struct bt_startup_sum su;
+	struct bt_startsum su;
 	struct bt_xlsx x;
 	struct bt_xlsx_sheet *sum, *chart, *meth = NULL, *frames = NULL, **tabs;
 	size_t i, nmeth = 0;
@@ -653,12 +653,12 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 
 	if (bt_report_ctx_load(db, res, &c, err))
 		return err->code;
-	if (bt_startup_sum_load(db, &su, err)) {
+	if (bt_startsum_load(db, &su, err)) {
 		bt_report_ctx_release(&c);
 		return err->code;
 	}
 	if (bt_xlsx_open(&x, "btrace-analyze report", err)) {
-		bt_startup_sum_release(&su);
+		bt_startsum_release(&su);
 		bt_report_ctx_release(&c);
 		return err->code;
 	}
@@ -680,7 +680,7 @@ static int write_xlsx(const struct bt_export *ex, FILE *out, struct bt_err *err)
 	bt_xlsx_text(&x, sum, 0, 0, "btrace-analyze report", BT_XF_TITLE);
 	row = facts(&x, sum, 2, &c.facts);
 	row = startup(&x, sum, row, &su);   /* the review's headline, before the findings */
-	bt_startup_sum_release(&su);
+	bt_startsum_release(&su);
 	row = findings(&x, sum, row, res, c.facts.start_ns, ex->names);
 	bt_xlsx_text(&x, sum, row++, 0, "Sheets", BT_XF_SECTION);
 	bt_xlsx_link(&x, sum, row++, 0, chart, "Charts: top methods and blocked time");

@@ -36,10 +36,10 @@ static char *json_of(struct bt_fleet *f, size_t *len)
 /* The fleet's JSON read back writes the same bytes; every report format. */
 static void exercise(struct bt_fleet *f)
 {
-	static const struct bt_fleet_reporter *const reps[] = { &bt_fleet_md, &bt_fleet_html, &bt_fleet_json };
+	static const struct bt_fleetrep_reporter *const reps[] = { &bt_fleetrep_md, &bt_fleetrep_html, &bt_fleetrep_json };
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_fleet back;
-	struct bt_fleet_view v;
+	struct bt_fleetrep_view v;
 	struct bt_jr r;
 	size_t len, len2, i;
 	char *a = json_of(f, &len), *b;
@@ -54,10 +54,10 @@ static void exercise(struct bt_fleet *f)
 	bt_fleet_release(&back);
 	free(a);
 	free(b);
-	bt_fleet_view_build(&v, f, 5, 0);
+	bt_fleetrep_view_build(&v, f, 5, 0);
 	for (i = 0; null && i < sizeof reps / sizeof reps[0]; i++)
 		(void)reps[i]->write(&v, null, &err);
-	bt_fleet_view_release(&v);
+	bt_fleetrep_view_release(&v);
 	if (null)
 		fclose(null);
 }

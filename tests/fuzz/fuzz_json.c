@@ -86,13 +86,13 @@ static void read_in_memory(const uint8_t *data, size_t size)
 /* Compare, write, calibrate: whatever the names and values hold. */
 static void judge(const struct bt_runs *rs, int holm)
 {
-	static const struct bt_cmp_reporter *const reps[] = { &bt_cmp_text, &bt_cmp_md, &bt_cmp_json,
-							      &bt_cmp_html };
+	static const struct bt_cmprep_reporter *const reps[] = { &bt_cmprep_text, &bt_cmprep_md, &bt_cmprep_json,
+							      &bt_cmprep_html };
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_cmp_opts o;
 	struct bt_compare c;
 	struct bt_calibration cal;
-	struct bt_cmp_view v;
+	struct bt_cmprep_view v;
 	FILE *null = fopen("/dev/null", "w");
 	size_t i;
 
@@ -108,7 +108,7 @@ static void judge(const struct bt_runs *rs, int holm)
 		bt_compare_release(&c);
 	}
 	if (null && !holm && !bt_calibrate(&cal, rs, &o, 2, 3, &err)) {
-		(void)bt_cmp_calibration_write(&cal, NULL, null, &err);
+		(void)bt_cmprep_calibration_write(&cal, NULL, null, &err);
 		bt_calibration_release(&cal);
 	}
 	if (null)

@@ -66,8 +66,8 @@ plant_call "a lower engine layer calling a higher one" engine/db/plant2.o \
 	'int bt_slicer_run(void *s, const void *sink, void *err); int bt_plant2(void); int bt_plant2(void) { return bt_slicer_run(0, 0, 0); }' \
 	"engine/db/plant2.c: engine/db calls bt_slicer_run \(engine/recon/slice.c\) of the same or a higher layer \(engine/recon\)"
 plant_call "an importer using reports/' data" importers/android/plant.o \
-	'extern const char bt_cmp_legend[]; const char *bt_plant(void); const char *bt_plant(void) { return bt_cmp_legend; }' \
-	"importers/android/plant.c: an importer uses bt_cmp_legend \(reports/compare/"
+	'extern const char bt_cmprep_legend[]; const char *bt_plant(void); const char *bt_plant(void) { return bt_cmprep_legend; }' \
+	"importers/android/plant.c: an importer uses bt_cmprep_legend \(reports/compare/"
 plant_call "an importer calling lua/" importers/plant.o \
 	'int bt_api_open(void *L); int bt_plant(void); int bt_plant(void) { return bt_api_open(0); }' \
 	"importers/plant.c: an importer calls bt_api_open \(lua/api.c\)"
