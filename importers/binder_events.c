@@ -16,8 +16,8 @@
 #include "engine/db/rows.h"
 #include "importers/binder_events.h"
 
-struct bt_binder_events {
-	struct bt_binder_event *v;
+struct bt_bevents {
+	struct bt_bevent *v;
 	size_t n, cap;
 };
 
@@ -28,7 +28,7 @@ struct tx_call {
 	size_t below;   /* the call its server was serving before it (index + 1), or 0 */
 };
 
-void bt_binder_events_add(struct bt_binder_events **b, const struct bt_binder_event *e)
+void bt_bevents_add(struct bt_bevents **b, const struct bt_bevent *e)
 {
 	if (!*b)
 		*b = bt_xcalloc(1, sizeof **b);
@@ -38,7 +38,7 @@ void bt_binder_events_add(struct bt_binder_events **b, const struct bt_binder_ev
 	(*b)->n++;
 }
 
-void bt_binder_events_free(struct bt_binder_events *b)
+void bt_bevents_free(struct bt_bevents *b)
 {
 	if (b)
 		free(b->v);
@@ -47,7 +47,7 @@ void bt_binder_events_free(struct bt_binder_events *b)
 
 static int bev_cmp(const void *a, const void *b)
 {
-	const struct bt_binder_event *x = a, *y = b;
+	const struct bt_bevent *x = a, *y = b;
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
@@ -68,7 +68,7 @@ static void serving_set(struct bt_map64 *serving, int64_t tid, size_t k)
 }
 
 /* The calls, paired in time order (bundles are per CPU). */
-static struct tx_call *pair(struct bt_binder_events *b, size_t *ncalls)
+static struct tx_call *pair(struct bt_bevents *b, size_t *ncalls)
 {
 	struct bt_map64 sent, replies, serving;   /* debug_id -> call + 1; tid -> call + 1 */
 	struct tx_call *c = NULL;
@@ -79,7 +79,7 @@ static struct tx_call *pair(struct bt_binder_events *b, size_t *ncalls)
 	bt_map64_init(&replies, 256);
 	bt_map64_init(&serving, 64);
 	for (i = 0; i < b->n; i++) {
-		const struct bt_binder_event *e = &b->v[i];
+		const struct bt_bevent *e = &b->v[i];
 		uint64_t id = (uint32_t)e->debug_id;
 		if (!e->received && !e->reply) {   /* a call */
 			BT_GROW(c, n + 1, cap);
@@ -172,7 +172,7 @@ static int save(struct bt_db *db, const struct tx_call *c, struct bt_err *err)
 			  c->server, c->reply);
 }
 
-int bt_binder_events_save(struct bt_binder_events *b, struct bt_db *db, struct bt_diag *diag, const char *code,
+int bt_bevents_save(struct bt_bevents *b, struct bt_db *db, struct bt_diag *diag, const char *code,
 			  const char *path, struct bt_err *err)
 {
 	struct tx_call *c;

@@ -345,7 +345,7 @@ void bt_format_duration(double ns, struct bt_buf *b)
 			    (int)((a - 3600e9 * (int)(a / 3600e9)) / 60e9));
 }
 
-int bt_is_ts(const char *name)
+int bt_rep_is_ts(const char *name)
 {
 	size_t n = strlen(name);
 
@@ -383,7 +383,7 @@ void bt_col_fmt_of(const struct bt_rtable *t, int c, size_t rows, int64_t t0, st
 	double max = 0;
 	size_t r;
 
-	k->ts = bt_is_ts(t->columns[c]);
+	k->ts = bt_rep_is_ts(t->columns[c]);
 	k->ns = !k->ts && t->units[c] == BT_UNIT_NS;
 	k->t0 = k->ts ? t0 : 0;
 	for (r = 0; r < rows && r < t->nrows && (k->ts || k->ns); r++) {
@@ -422,7 +422,7 @@ void bt_col_cell(const struct bt_namer *names, const struct bt_value *v, const s
 		bt_format_cell(names, v, u, b);
 }
 
-int bt_value_zero(const struct bt_value *v)
+int bt_rep_value_zero(const struct bt_value *v)
 {
 	return v->type == BT_V_NULL || (v->type == BT_V_INT && v->u.i == 0) || (v->type == BT_V_REAL && v->u.d == 0);
 }
@@ -432,9 +432,9 @@ int bt_row_zero(const struct bt_rtable *t, size_t r)
 	int c, measures = 0;
 
 	for (c = 0; c < t->ncols; c++) {
-		if (t->units[c] == BT_UNIT_NONE || bt_is_ts(t->columns[c]))
+		if (t->units[c] == BT_UNIT_NONE || bt_rep_is_ts(t->columns[c]))
 			continue;
-		if (!bt_value_zero(&t->cells[r * (size_t)t->ncols + c]))
+		if (!bt_rep_value_zero(&t->cells[r * (size_t)t->ncols + c]))
 			return 0;
 		measures++;
 	}
@@ -450,7 +450,7 @@ void bt_format_evidence(const char *key, const struct bt_value *v, int64_t t0, c
 	int number = v->type == BT_V_INT || v->type == BT_V_REAL;
 	double d = v->type == BT_V_INT ? (double)v->u.i : v->type == BT_V_REAL ? v->u.d : 0;
 
-	if (number && bt_is_ts(key) && v->type == BT_V_INT)
+	if (number && bt_rep_is_ts(key) && v->type == BT_V_INT)
 		bt_format_at(v->u.i, t0, b);
 	else if (number && u == BT_UNIT_NS)
 		bt_format_duration(d, b);

@@ -17,7 +17,7 @@
 #include "engine/db/rows.h"
 
 struct bt_stacks;
-struct bt_slice_log;
+struct bt_slicelog;
 struct bt_perfetto;
 struct bt_html_timeline;
 struct bt_namer;
@@ -38,7 +38,7 @@ struct bt_export {
 	struct bt_db *db;
 	const struct bt_result *res;
 	const struct bt_stacks *stacks;
-	const struct bt_slice_log *slices;   /* sealed: each writer reads it with a reader of its own */
+	const struct bt_slicelog *slices;   /* sealed: each writer reads it with a reader of its own */
 	struct bt_perfetto *perfetto;
 	const struct bt_html_timeline *timeline;
 	int folded_metric;           /* enum bt_folded_metric */
@@ -143,7 +143,7 @@ void bt_format_heading(const char *column, enum bt_unit u, struct bt_buf *b);
 void bt_format_duration(double ns, struct bt_buf *b);
 /* A timestamp as people read it: since the trace's start, "+306.0 ms";
  * raw boot-clock ns stay in JSON and SQL. */
-int bt_is_ts(const char *name);             /* "ts", "waker_ts": a timestamp's name */
+int bt_rep_is_ts(const char *name);             /* "ts", "waker_ts": a timestamp's name */
 void bt_format_at(int64_t ts, int64_t t0, struct bt_buf *b);
 
 /* One unit for a column of ns, chosen by its largest value, so a column
@@ -177,7 +177,7 @@ void bt_format_evidence(const char *key, const struct bt_value *v, int64_t t0, c
 #define BT_UNKNOWN "\xe2\x80\x94"   /* an em dash */
 
 /* 0, or no value. */
-int bt_value_zero(const struct bt_value *v);
+int bt_rep_value_zero(const struct bt_value *v);
 /* Row r's every measure (a cell whose column has a unit) is 0: it says
  * nothing, and text and Markdown leave it out. */
 int bt_row_zero(const struct bt_rtable *t, size_t r);

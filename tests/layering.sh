@@ -5,7 +5,8 @@
 # lua, reports, with only engine/cli reaching up; inside engine, a folder
 # includes and calls only its own and lower layers; an importer's folder
 # sees only itself, the importers' shared files and engine; no two files
-# include each other and no two folders include or call each other.
+# include each other and no two folders include or call each other; a
+# name's prefix (bt_ and the next word) belongs to one layer.
 # Calls are read from the built objects under OBJDIR (default $B, else
 # build, from ROOT): nm names every symbol an object defines and every one
 # it needs, so an object's undefined symbol and the object defining it give
@@ -49,6 +50,31 @@ calls() {
 		for (i = 1; i <= n; i++)
 			if (rs[i] in def)
 				print rf[i], def[rs[i]], 1, (kind[rs[i]] == "T" || kind[rs[i]] == "W" ? "calls" : "uses"), rs[i]
+	}'
+}
+# One prefix per layer: a definition's name says its room (bt_cmp_ the
+# engine's comparison, bt_cmprep_ the reports that write it), so no prefix
+# (bt_ and the next word) names definitions in two layers (engine,
+# importers, reports, lua).
+prefixes() {
+	[ "$have_calls" = 1 ] || return 0
+	# shellcheck disable=SC2046,SC2086
+	find $dirs -name '*.o' -exec nm -A --defined-only {} + 2>/dev/null | awk -v obj="$OBJ/" '
+	BEGIN { bad = 0 }
+	$(NF - 1) ~ /^[TDBR]$/ && match($NF, /^bt_[a-z0-9]+_/) {
+		o = substr($1, 1, index($1, ":") - 1); sub(/\.o$/, ".c", o)
+		if (index(o, obj) == 1) o = substr(o, length(obj) + 1)
+		if (o !~ /^(engine|importers|reports|lua)\//) next
+		p = substr($NF, 1, RLENGTH); l = substr(o, 1, index(o, "/") - 1)
+		if (!((p, l) in at)) { at[p, l] = o " (" $NF ")"; if (p in one && one[p] != l) two[p] = 1; else one[p] = l }
+	}
+	END {
+		for (p in two) {
+			msg = ""
+			for (k in at) { split(k, x, SUBSEP); if (x[1] == p) msg = msg (msg == "" ? "" : " and ") x[2] ": " at[k] }
+			print "layering: the prefix " p " names definitions in two layers: " msg; bad = 1
+		}
+		exit bad
 	}'
 }
 { includes; calls; } | awk -v have_calls="$have_calls" '
@@ -130,3 +156,6 @@ END {
 	}
 	exit bad
 }'
+rc=$?
+prefixes || rc=1
+exit $rc

@@ -9,7 +9,7 @@
 
 void pf_binder_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e)
 {
-	struct bt_binder_event x = { 0 };
+	struct bt_bevent x = { 0 };
 
 	if (!p->all || !(e->binder_transaction || e->binder_transaction_received) || !e->has_timestamp ||
 	    !e->has_pid || e->timestamp >= (uint64_t)BT_MAX_TIME_NS)
@@ -26,5 +26,5 @@ void pf_binder_ftrace(struct pf *p, const Perfetto__Protos__FtraceEvent *e)
 		x.debug_id = e->binder_transaction_received->debug_id;
 		x.received = 1;
 	}
-	bt_binder_events_add(&p->binder, &x);
+	bt_bevents_add(&p->binder, &x);
 }

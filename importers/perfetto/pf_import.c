@@ -439,8 +439,8 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = span_states(&p, err);
 	if (!rc)
-		rc = bt_binder_events_save(p.binder, p.db, p.diag, "perfetto_binder_unpaired", p.path, err);
-	bt_binder_events_free(p.binder);
+		rc = bt_bevents_save(p.binder, p.db, p.diag, "perfetto_binder_unpaired", p.path, err);
+	bt_bevents_free(p.binder);
 	starts_release(&starts);
 	bt_spill_free(p.spill);
 	p.spill = NULL;

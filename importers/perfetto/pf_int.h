@@ -210,7 +210,7 @@ struct pf {
 	int64_t pid;                     /* the app's, chosen after the read (pf_choose.c) */
 	int all;                         /* --process all: every process's threads and slices are
 					  * imported (the app still chosen: it leads, its start is modeled) */
-	struct bt_binder_events *binder; /* --process all: the binder tracepoints (pf_binder.c) */
+	struct bt_bevents *binder; /* --process all: the binder tracepoints (pf_binder.c) */
 	uint64_t *wanted;                /* pf_wanted_index's: two bits a tid, known and the app's */
 	const char *choice;              /* why: "--process", "launching: PKG", a marker, "most slices" */
 	char *choice_buf;

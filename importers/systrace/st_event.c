@@ -325,7 +325,7 @@ void st_event_release(struct st *s)
 	free(s->frame_obj);
 	free(s->async);
 	free(s->cpu_first);
-	bt_binder_events_free(s->binder);
+	bt_bevents_free(s->binder);
 	bt_map64_release(&s->thread_of);
 	bt_map64_release(&s->process_of);
 	bt_strmap_release(&s->name_of);

@@ -509,7 +509,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc && s.all)
 		rc = write_processes(&s, err);
 	if (!rc)   /* once the threads, their processes and states are in */
-		rc = bt_binder_events_save(s.binder, db, diag, "systrace_binder_unpaired", path, err);
+		rc = bt_bevents_save(s.binder, db, diag, "systrace_binder_unpaired", path, err);
 	if (!rc)
 		rc = write_meta(&s, err);
 	if (!rc)

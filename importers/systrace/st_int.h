@@ -196,7 +196,7 @@ struct st {
 	int64_t first_ts, last_ts;       /* the span of the events but clock syncs */
 	uint64_t spanned;               /* events in it */
 	uint64_t lines, events, markers, bad_lines, bad_markers, range, other_events;
-	struct bt_binder_events *binder; /* --process all: the binder tracepoints (binder_events.h) */
+	struct bt_bevents *binder; /* --process all: the binder tracepoints (binder_events.h) */
 	uint64_t binder_bad;            /* of them, without the fields they need */
 	uint64_t first_bad_off;
 	char first_bad[80];

@@ -169,7 +169,7 @@ static int hex_arg(const char *a, size_t n, const char *key, int64_t *out)
 
 int st_binder_event(struct st *s, const struct st_line *l, int received)
 {
-	struct bt_binder_event e = { 0 };
+	struct bt_bevent e = { 0 };
 	int64_t id, thread = 0, reply = 0, flags = 0;
 	size_t len;
 	const char *v;
@@ -193,6 +193,6 @@ int st_binder_event(struct st *s, const struct st_line *l, int received)
 	e.to_thread = (int32_t)thread;
 	e.reply = reply != 0;
 	e.oneway = (flags & 1) != 0;   /* TF_ONE_WAY */
-	bt_binder_events_add(&s->binder, &e);
+	bt_bevents_add(&s->binder, &e);
 	return BT_OK;
 }

@@ -364,17 +364,17 @@ static int begin_slice(struct bt_perfetto *w, const struct bt_slice *s, int64_t 
 	return pfw_event_put(w, s->ts, err);
 }
 
-static int slices(struct bt_perfetto *w, const struct bt_slice_log *log, struct bt_err *err)
+static int slices(struct bt_perfetto *w, const struct bt_slicelog *log, struct bt_err *err)
 {
-	struct bt_slice_reader *r = bt_slice_reader_new(log);
+	struct bt_slicelog_reader *r = bt_slicelog_reader_new(log);
 	struct bt_slice s;
 	int64_t tid = 0;
 	int rc;
 
-	while ((rc = bt_slice_reader_next(r, &s, err)) == 1)
+	while ((rc = bt_slicelog_reader_next(r, &s, err)) == 1)
 		if (begin_slice(w, &s, &tid, err))
 			break;
-	bt_slice_reader_free(r);
+	bt_slicelog_reader_free(r);
 	if (rc != 0)
 		return err->code;
 	return end_thread(w, err);
@@ -546,7 +546,7 @@ int bt_perfetto_load(struct bt_perfetto *w, struct bt_db *db, struct bt_err *err
 	return rc;
 }
 
-int bt_perfetto_write(struct bt_perfetto *w, const struct bt_slice_log *log, const struct bt_namer *names,
+int bt_perfetto_write(struct bt_perfetto *w, const struct bt_slicelog *log, const struct bt_namer *names,
 		      FILE *fp, struct bt_err *err)
 {
 	int rc;

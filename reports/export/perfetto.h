@@ -33,7 +33,7 @@ int bt_perfetto_load(struct bt_perfetto *x, struct bt_db *db, struct bt_err *err
  * the full signature beside it. Packets are written one at a time as the
  * slices are read back.
  */
-int bt_perfetto_write(struct bt_perfetto *x, const struct bt_slice_log *log, const struct bt_namer *names,
+int bt_perfetto_write(struct bt_perfetto *x, const struct bt_slicelog *log, const struct bt_namer *names,
 		      FILE *fp, struct bt_err *err);
 
 #endif

@@ -46,7 +46,7 @@ struct log_part {
 	size_t nt, tcap;
 };
 
-struct bt_slice_log {
+struct bt_slicelog {
 	struct log_part p[2];
 };
 
@@ -56,8 +56,8 @@ struct reader_part {
 	uint64_t clock;
 };
 
-struct bt_slice_reader {
-	const struct bt_slice_log *l;
+struct bt_slicelog_reader {
+	const struct bt_slicelog *l;
 	struct reader_part rp[2];
 	size_t ti[2];                /* the next thread of each part */
 	int cur;                     /* the part of the thread being read, or -1 */
@@ -67,12 +67,12 @@ struct bt_slice_reader {
 	uint64_t id, end, next;      /* its next id and its end; slices given so far */
 };
 
-struct bt_slice_log *bt_slice_log_new(void)
+struct bt_slicelog *bt_slicelog_new(void)
 {
-	return bt_xcalloc(1, sizeof(struct bt_slice_log));
+	return bt_xcalloc(1, sizeof(struct bt_slicelog));
 }
 
-void bt_slice_log_free(struct bt_slice_log *l)
+void bt_slicelog_free(struct bt_slicelog *l)
 {
 	int k;
 
@@ -117,7 +117,7 @@ static int open_part(struct log_part *p, struct bt_err *err)
 	return BT_OK;
 }
 
-int bt_slice_log_add(struct bt_slice_log *l, int part, const struct bt_slice *s, struct bt_err *err)
+int bt_slicelog_add(struct bt_slicelog *l, int part, const struct bt_slice *s, struct bt_err *err)
 {
 	struct log_part *p = &l->p[part];
 	const int64_t v[NFIELDS] = { s->depth, s->frame_id, s->ts, s->dur, s->cpu_dur, s->self_dur,
@@ -155,17 +155,17 @@ int bt_slice_log_add(struct bt_slice_log *l, int part, const struct bt_slice *s,
 
 static int tap_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
 {
-	return bt_slice_log_add(ctx, part, s, err);
+	return bt_slicelog_add(ctx, part, s, err);
 }
 
-struct bt_slice_tap bt_slice_log_tap(struct bt_slice_log *l)
+struct bt_slice_tap bt_slicelog_tap(struct bt_slicelog *l)
 {
 	struct bt_slice_tap t = { NULL, tap_slice, NULL, l };
 
 	return t;
 }
 
-int bt_slice_log_seal(struct bt_slice_log *l, struct bt_err *err)
+int bt_slicelog_seal(struct bt_slicelog *l, struct bt_err *err)
 {
 	int k;
 
@@ -178,7 +178,7 @@ int bt_slice_log_seal(struct bt_slice_log *l, struct bt_err *err)
 	return BT_OK;
 }
 
-int64_t *bt_slice_log_tids(const struct bt_slice_log *l, size_t *n)
+int64_t *bt_slicelog_tids(const struct bt_slicelog *l, size_t *n)
 {
 	const struct log_part *a = &l->p[0], *b = &l->p[1];
 	int64_t *v = a->nt + b->nt ? bt_xmalloc((a->nt + b->nt) * sizeof *v) : NULL;
@@ -190,9 +190,9 @@ int64_t *bt_slice_log_tids(const struct bt_slice_log *l, size_t *n)
 	return v;
 }
 
-struct bt_slice_reader *bt_slice_reader_new(const struct bt_slice_log *l)
+struct bt_slicelog_reader *bt_slicelog_reader_new(const struct bt_slicelog *l)
 {
-	struct bt_slice_reader *r = bt_xcalloc(1, sizeof *r);
+	struct bt_slicelog_reader *r = bt_xcalloc(1, sizeof *r);
 
 	r->l = l;
 	r->cur = -1;
@@ -200,7 +200,7 @@ struct bt_slice_reader *bt_slice_reader_new(const struct bt_slice_log *l)
 	return r;
 }
 
-void bt_slice_reader_free(struct bt_slice_reader *r)
+void bt_slicelog_reader_free(struct bt_slicelog_reader *r)
 {
 	int k, i;
 
@@ -253,9 +253,9 @@ static const unsigned char *window_at(const struct log_part *p, struct reader_pa
 
 /* The next thread in tid order among the parts' (theirs are disjoint and
  * ascending): its part, or -1 at the end. */
-static int next_thread(const struct bt_slice_reader *r)
+static int next_thread(const struct bt_slicelog_reader *r)
 {
-	const struct bt_slice_log *l = r->l;
+	const struct bt_slicelog *l = r->l;
 	int have0 = r->ti[0] < l->p[0].nt, have1 = r->ti[1] < l->p[1].nt;
 
 	if (have0 && have1)
@@ -295,7 +295,7 @@ static int decode(const struct log_part *p, struct reader_part *rp, uint64_t id,
 }
 
 /* Read thread t of part k next. */
-static void start_thread(struct bt_slice_reader *r, int k, const struct lthread *t)
+static void start_thread(struct bt_slicelog_reader *r, int k, const struct lthread *t)
 {
 	r->cur = k;
 	r->tid = t->tid;
@@ -303,12 +303,12 @@ static void start_thread(struct bt_slice_reader *r, int k, const struct lthread 
 	r->end = t->end;
 }
 
-void bt_slice_reader_brief(struct bt_slice_reader *r)
+void bt_slicelog_reader_brief(struct bt_slicelog_reader *r)
 {
-	r->nfields = 4;   /* depth, frame_id, ts, dur: bt_slice_log_add's first four */
+	r->nfields = 4;   /* depth, frame_id, ts, dur: bt_slicelog_add's first four */
 }
 
-int bt_slice_reader_thread(struct bt_slice_reader *r, int64_t tid)
+int bt_slicelog_reader_thread(struct bt_slicelog_reader *r, int64_t tid)
 {
 	int k;
 	size_t i;
@@ -324,7 +324,7 @@ int bt_slice_reader_thread(struct bt_slice_reader *r, int64_t tid)
 	return 0;
 }
 
-/* The fields of a record, in bt_slice_log_add's order, as a slice. */
+/* The fields of a record, in bt_slicelog_add's order, as a slice. */
 static void unpack(const int64_t v[NFIELDS], struct bt_slice *s)
 {
 	s->depth = v[0];
@@ -350,7 +350,7 @@ static void unpack(const int64_t v[NFIELDS], struct bt_slice *s)
 	s->cpu_unknown = (v[19] >> 1) & 1;
 }
 
-int bt_slice_reader_next(struct bt_slice_reader *r, struct bt_slice *s, struct bt_err *err)
+int bt_slicelog_reader_next(struct bt_slicelog_reader *r, struct bt_slice *s, struct bt_err *err)
 {
 	int64_t v[NFIELDS] = { 0 };
 

@@ -115,10 +115,10 @@ static void frames(struct bt_gzout *o, const struct bt_stacks *s, const struct b
 
 /* The threads the profiles are of, main first, then by tid: those with
  * slices and those of the stacks. */
-static int64_t *thread_order(const struct bt_stacks *s, const struct bt_slice_log *log, size_t *n)
+static int64_t *thread_order(const struct bt_stacks *s, const struct bt_slicelog *log, size_t *n)
 {
 	size_t nlog, i, k = 0;
-	int64_t *logged = bt_slice_log_tids(log, &nlog), main_tid = 0;
+	int64_t *logged = bt_slicelog_tids(log, &nlog), main_tid = 0;
 	int64_t *v = bt_xmalloc((nlog + s->nthreads + 1) * sizeof *v);
 	int have_main = 0;
 
@@ -243,14 +243,14 @@ static void open_slice(struct timeline *t, const struct bt_stacks *s, const stru
 }
 
 /* Thread tid's slices as an evented profile, if it has any. */
-static int timeline(struct bt_gzout *o, const struct bt_stacks *s, struct bt_slice_reader *r, int64_t tid,
+static int timeline(struct bt_gzout *o, const struct bt_stacks *s, struct bt_slicelog_reader *r, int64_t tid,
 		    struct timeline *t, int *first, struct bt_err *err)
 {
 	struct bt_slice x;
 	int64_t span = bt_sat_add(s->last_ts, -s->first_ts);
 	int rc;
 
-	if (!bt_slice_reader_thread(r, tid))
+	if (!bt_slicelog_reader_thread(r, tid))
 		return BT_OK;
 	puts_(o, *first ? "{\"type\":\"evented\",\"name\":" : ",\n{\"type\":\"evented\",\"name\":");
 	*first = 0;
@@ -259,7 +259,7 @@ static int timeline(struct bt_gzout *o, const struct bt_stacks *s, struct bt_sli
 	t->nopen = 0;
 	t->any = 0;
 	t->first = t->last = 0;
-	while ((rc = bt_slice_reader_next(r, &x, err)) == 1)
+	while ((rc = bt_slicelog_reader_next(r, &x, err)) == 1)
 		open_slice(t, s, &x);
 	while (t->nopen)
 		close_top(t);
@@ -392,9 +392,9 @@ static void header(struct bt_gzout *o, const struct bt_stacks *s)
 	puts_(o, "\"activeProfileIndex\":0,\n");   /* the main thread's timeline, first */
 }
 
-static int profiles(struct bt_gzout *o, const struct bt_stacks *s, const struct bt_slice_log *log, struct bt_err *err)
+static int profiles(struct bt_gzout *o, const struct bt_stacks *s, const struct bt_slicelog *log, struct bt_err *err)
 {
-	struct bt_slice_reader *r = bt_slice_reader_new(log);
+	struct bt_slicelog_reader *r = bt_slicelog_reader_new(log);
 	struct timeline t;
 	struct path_sums l;
 	uint32_t *buf = NULL;
@@ -402,7 +402,7 @@ static int profiles(struct bt_gzout *o, const struct bt_stacks *s, const struct 
 	int64_t *tids = thread_order(s, log, &nt);
 	int first = 1, rc = BT_OK;
 
-	bt_slice_reader_brief(r);
+	bt_slicelog_reader_brief(r);
 	memset(&t, 0, sizeof t);
 	t.o = o;
 	t.t0 = s->first_ts;
@@ -415,7 +415,7 @@ static int profiles(struct bt_gzout *o, const struct bt_stacks *s, const struct 
 	for (i = 0; i < nt && !s->no_alloc; i++)
 		sampled(o, s, &l, tids[i], 1, &first, &buf, &cap);
 	puts_(o, "\n]}\n");
-	bt_slice_reader_free(r);
+	bt_slicelog_reader_free(r);
 	free(t.open);
 	free(l.v);
 	free(l.head);
@@ -424,7 +424,7 @@ static int profiles(struct bt_gzout *o, const struct bt_stacks *s, const struct 
 	return rc;
 }
 
-int bt_speedscope_write(const struct bt_stacks *s, const struct bt_slice_log *log, const struct bt_namer *names,
+int bt_speedscope_write(const struct bt_stacks *s, const struct bt_slicelog *log, const struct bt_namer *names,
 			int gz, FILE *fp, struct bt_err *err)
 {
 	struct bt_gzout o;

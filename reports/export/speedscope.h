@@ -33,7 +33,7 @@ struct bt_namer;
  * trace; gz: the bytes go through a gzip stream (speedscope reads either).
  * BT_EIO when fp fails; fp stays the caller's.
  */
-int bt_speedscope_write(const struct bt_stacks *s, const struct bt_slice_log *log, const struct bt_namer *names,
+int bt_speedscope_write(const struct bt_stacks *s, const struct bt_slicelog *log, const struct bt_namer *names,
 			int gz, FILE *fp, struct bt_err *err);
 
 #endif

@@ -80,7 +80,7 @@ struct bt_outputs {
 	size_t n, cap;
 	struct bt_export x;
 	struct bt_stacks *stacks;
-	struct bt_slice_log *slices;
+	struct bt_slicelog *slices;
 	struct bt_perfetto *perfetto;
 	struct bt_html_timeline *timeline;
 	struct bt_slice_tap tapv[MAX_TAPS];
@@ -190,8 +190,8 @@ void bt_outputs_add(struct bt_outputs *o, const struct bt_exporter *x, const cha
 	if ((x->needs & BT_NEED_STACKS) && !o->stacks)
 		o->taps.stacks = o->stacks = bt_stacks_new();
 	if ((x->needs & BT_NEED_SLICES) && !o->slices) {   /* one log, however many read it */
-		o->slices = bt_slice_log_new();
-		o->tapv[o->taps.n++] = bt_slice_log_tap(o->slices);
+		o->slices = bt_slicelog_new();
+		o->tapv[o->taps.n++] = bt_slicelog_tap(o->slices);
 	}
 	if ((x->needs & BT_NEED_PERFETTO) && !o->perfetto)
 		o->perfetto = bt_perfetto_new();
@@ -266,7 +266,7 @@ int bt_outputs_start(struct bt_outputs *o, struct bt_db *db, struct bt_err *err)
 		o->stacks->show_idle = o->x.show_idle;
 	if (o->stacks && bt_stacks_load_names(o->stacks, db, err))
 		return err->code;
-	if (o->slices && bt_slice_log_seal(o->slices, err))
+	if (o->slices && bt_slicelog_seal(o->slices, err))
 		return err->code;
 	if (o->perfetto && bt_perfetto_load(o->perfetto, db, err))
 		return err->code;
@@ -373,7 +373,7 @@ void bt_outputs_free(struct bt_outputs *o)
 	for (i = 0; i < o->n; i++)
 		bt_out_abort(&o->v[i].out);
 	bt_stacks_free(o->stacks);
-	bt_slice_log_free(o->slices);
+	bt_slicelog_free(o->slices);
 	bt_perfetto_free(o->perfetto);
 	bt_html_timeline_free(o->timeline);
 	bt_namer_free(o->x.names);

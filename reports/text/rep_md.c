@@ -102,7 +102,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 	for (i = 0; i < res->nmetrics; i++) {
 		if (bt_metric_per_method(m[i]->name))
 			per_method++;
-		else if (bt_value_zero(&m[i]->v))
+		else if (bt_rep_value_zero(&m[i]->v))
 			zeros++;
 	}
 	fprintf(out, "\n<details><summary>Metrics (%zu", res->nmetrics - per_method - zeros);
@@ -113,7 +113,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 	fputs(")</summary>\n\n| metric | value |\n|---|---:|\n", out);
 	for (i = 0; i < res->nmetrics; i++) {
 		enum bt_unit u = bt_unit_of(m[i]->name, BT_UNIT_COUNT);
-		if (bt_metric_per_method(m[i]->name) || bt_value_zero(&m[i]->v))
+		if (bt_metric_per_method(m[i]->name) || bt_rep_value_zero(&m[i]->v))
 			continue;
 		bt_buf_reset(&b);
 		if (u == BT_UNIT_NS)

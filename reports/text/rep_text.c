@@ -123,7 +123,7 @@ static void metrics(FILE *out, const struct bt_result *res, const struct bt_metr
 			methods++;
 			continue;
 		}
-		if (bt_value_zero(&m[i]->v)) {
+		if (bt_rep_value_zero(&m[i]->v)) {
 			zeros++;
 			continue;
 		}

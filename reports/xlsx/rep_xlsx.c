@@ -322,7 +322,7 @@ static void table_cells(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct
 				bt_buf_reset(&b);
 				bt_format_name(names, v->u.s, &b);
 				bt_xlsx_text(x, s, (int)r + 2, c, b.buf, BT_XF_TEXT);
-			} else if (v->type == BT_V_INT && bt_is_ts(t->columns[c])) {   /* since the start */
+			} else if (v->type == BT_V_INT && bt_rep_is_ts(t->columns[c])) {   /* since the start */
 				struct bt_value at = *v;
 				at.u.i = bt_sat_sub(at.u.i, t0);
 				bt_xlsx_value(x, s, (int)r + 2, c, &at, BT_UNIT_NS);
@@ -361,7 +361,7 @@ static void table(struct bt_xlsx *x, struct bt_xlsx_sheet *s, const struct bt_rt
 	heads = bt_xcalloc((size_t)(t->ncols + nsig) + 1, sizeof *heads);
 	for (c = 0; c < t->ncols + nsig; c++) {
 		bt_buf_reset(&b);
-		if (c < t->ncols && bt_is_ts(t->columns[c]))   /* "ts" -> "at ms", "waker_ts" -> "waker_at ms" */
+		if (c < t->ncols && bt_rep_is_ts(t->columns[c]))   /* "ts" -> "at ms", "waker_ts" -> "waker_at ms" */
 			bt_buf_addf(&b, "%.*sat ms", (int)strlen(t->columns[c]) - 2, t->columns[c]);
 		else if (c < t->ncols)
 			bt_xlsx_heading(t->columns[c], t->units[c], &b);

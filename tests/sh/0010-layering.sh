@@ -77,6 +77,9 @@ plant_call "one importer calling another" importers/ios/plant.o \
 plant_call "two engine folders calling each other" engine/base/plant.o \
 	'void bt_feed_free(void *f); void bt_plant(void); void bt_plant(void) { bt_feed_free(0); }' \
 	"engine/base and engine/recon call each other \(engine/base/plant.c calls bt_feed_free"
+plant_call "a prefix naming definitions in two layers" reports/plant3.o \
+	'int bt_slicer_plant(void); int bt_slicer_plant(void) { return 0; }' \
+	"the prefix bt_slicer_ names definitions in two layers: .*(engine: engine/recon/slice.c|reports: reports/plant3.c)"
 out=$(sh tests/layering.sh . "$T/obj" 2>&1); rc=$?
 is "$rc" 1 "the planted calls fail the check"
 i=1
@@ -86,7 +89,7 @@ while [ $i -le $n ]; do
 done
 is "$(printf '%s\n' "$out" | grep '^layering: ' | grep -v '^layering: known, ' | grep -vc 'plant[0-9]*\.c')" 0 "... and nothing but the plants"
 rm "$T/obj/engine/db/plant.o" "$T/obj/engine/db/plant2.o" "$T/obj/importers/android/plant.o" \
-	"$T/obj/importers/plant.o" "$T/obj/importers/ios/plant.o" "$T/obj/engine/base/plant.o"
+	"$T/obj/importers/plant.o" "$T/obj/importers/ios/plant.o" "$T/obj/engine/base/plant.o" "$T/obj/reports/plant3.o"
 out=$(LAYERING_KNOWN="reports reports/text calls" sh tests/layering.sh . "$T/obj" 2>&1); rc=$?
 is "$rc" 1 "a known exception that no longer occurs fails the check"
 like "$out" "known exception \"reports and reports/text calls\" no longer occurs" "... naming it"
