@@ -10,6 +10,7 @@
 #include "engine/base/fileio.h"
 #include "reports/report.h"
 #include "engine/db/rows.h"
+#include "reports/text/rep_rows.h"
 #include "reports/text/safe.h"
 
 /* ".tables", as sqlite3's shell has it: the tables and views a query can

@@ -9,6 +9,7 @@
 #include "reports/text/grid.h"
 #include "engine/base/jsonw.h"
 #include "reports/report.h"
+#include "reports/text/rep_rows.h"
 
 int bt_rowfmt_parse(const char *name, enum bt_rowfmt *out, struct bt_err *err)
 {

@@ -30,7 +30,7 @@ plant "an importer including lua/" importers/reader.c '#include "lua/rules.h"' \
 plant "one importer including another" importers/ios/ios.c '#include "importers/android/android_int.h"' \
 	"one importer includes another's importers/android/android_int.h"
 plant "lua/ including reports/" lua/api.c '#include "reports/report.h"' "lua/ includes reports/report.h"
-plant "reports/ including lua/" reports/report.c '#include "lua/rules.h"' "reports/ includes lua/rules.h"
+plant "reports/ including lua/" reports/format.c '#include "lua/rules.h"' "reports/ includes lua/rules.h"
 plant "a lower engine layer including a higher one" engine/db/db.c '#include "engine/recon/slice.h"' \
 	"engine/db includes engine/recon/slice.h of the same or a higher layer"
 plant "two headers including each other" engine/base/err.h '#include "engine/base/alloc.h"' \
