@@ -2,6 +2,7 @@
  * The trace database connection (see db.h): pragmas, schema, the registry
  * of prepared statements from queries/, transactions and publishing.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -48,35 +49,21 @@ static int query_fail(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 	return rc;
 }
 
-static int is_script(enum bt_sql_id id)
-{
-	return id == BT_SQL_SCHEMA || id == BT_SQL_BULK_TABLES;
-}
-
-/* queries/scratch_*.sql work on an importer's temporary tables, which do
- * not exist when the database opens: they are prepared on first use. */
-static int is_scratch(enum bt_sql_id id)
-{
-	return !strncmp(bt_sql_name[id], "scratch_", 8);
-}
-
+/* A statement, prepared on first use. A database that lacks a column
+ * (a damaged or hand-made file, or an older version's) is named as such. */
 static int prepare(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 {
+	const char *msg;
+
 	if (sqlite3_prepare_v3(db->conn, bt_sql_text[id], -1, SQLITE_PREPARE_PERSISTENT, &db->stmt[id],
-			       NULL) != SQLITE_OK)
-		return bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s", bt_sql_name[id],
-				  sqlite3_errmsg(db->conn));
-	return BT_OK;
-}
-
-static int prepare_all(struct bt_db *db, struct bt_err *err)
-{
-	int i;
-
-	for (i = 0; i < BT_SQL__COUNT; i++)
-		if (!is_script(i) && !is_scratch(i) && prepare(db, i, err))
-			return err->code;
-	return BT_OK;
+			       NULL) == SQLITE_OK)
+		return BT_OK;
+	msg = sqlite3_errmsg(db->conn);
+	if (db->opened && !strncmp(msg, "no such column: ", 16))
+		return bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database of this version: "
+				  "a table lacks column '%s' (cannot prepare query '%s')", db->path, msg + 16,
+				  bt_sql_name[id]);
+	return bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s", bt_sql_name[id], msg);
 }
 
 int bt_db_run_sql(struct bt_db *db, const char *sql, struct bt_err *err)
@@ -218,23 +205,109 @@ int bt_db_create(struct bt_db **out, const char *path, struct bt_err *err)
 	return BT_OK;
 }
 
-/* A database that says it is ours but lacks a table or column (a damaged
- * or hand-made file) is named as such, not by the first query it breaks. */
-static int prepare_existing(struct bt_db *db, const char *path, struct bt_err *err)
+/* Past a "--" comment or a quoted string at p (the schema's text), else p. */
+static const char *skip_text(const char *p)
 {
-	struct bt_err e = BT_ERR_INIT;
-	const char *msg;
+	if (p[0] == '-' && p[1] == '-')
+		return p + strcspn(p, "\n");
+	if (*p == '\'' || *p == '"') {
+		const char *q = strchr(p + 1, *p);
+		return q ? q + 1 : p + strlen(p);
+	}
+	return p;
+}
 
-	if (!prepare_all(db, &e))
-		return BT_OK;
-	msg = sqlite3_errmsg(db->conn);
-	if (!strncmp(msg, "no such table: ", 15))
-		return bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database: it has no "
-				  "table '%s' (%s)", path, msg + 15, e.msg);
-	if (!strncmp(msg, "no such column: ", 16))
-		return bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database of this "
-				  "version: a table lacks column '%s' (%s)", path, msg + 16, e.msg);
-	return bt_err_set(err, e.code, "'%s': %s", path, e.msg);
+/* The next CREATE TABLE statement of the schema's text after *at: its
+ * table's name into name and its text (as sqlite_schema keeps it: up to
+ * the ';', trailing space left out) as [*sql, *end); 0 when none is left. */
+static int next_table(const char **at, char *name, size_t n, const char **sql, const char **end)
+{
+	static const char key[] = "CREATE TABLE ";
+	const char *p = strstr(*at, key), *q;
+	size_t k = 0;
+
+	if (!p)
+		return 0;
+	*sql = p;
+	p += sizeof key - 1;
+	while (*p && (isalnum((unsigned char)*p) || *p == '_') && k + 1 < n)
+		name[k++] = *p++;
+	name[k] = '\0';
+	while (*p && *p != ';')
+		p = (q = skip_text(p)) != p ? q : p + 1;
+	for (q = p; q > *sql && isspace((unsigned char)q[-1]); q--)
+		;
+	*end = q;
+	*at = p;
+	return k > 0;
+}
+
+/* The first column the schema gives table (its statement [sql, end)) that
+ * the database's table lacks, into col; 0 when it has them all. A column
+ * is a line of the statement that begins with a name, not a constraint. */
+static int missing_column(struct bt_db *db, const char *table, const char *sql, const char *end, char *col,
+			  size_t n)
+{
+	static const char *const not_columns[] = { "PRIMARY", "UNIQUE", "FOREIGN", "CHECK", "CONSTRAINT" };
+	sqlite3_stmt *st = NULL;
+	const char *p = strchr(sql, '(');
+	int found = 0;
+	size_t i, k;
+
+	if (!p || p >= end ||
+	    sqlite3_prepare_v2(db->conn, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st, NULL))
+		return 0;
+	while (!found && (p = strchr(p, '\n')) != NULL && p < end) {
+		while (isspace((unsigned char)*p))
+			p++;
+		for (k = 0; (isalnum((unsigned char)p[k]) || p[k] == '_') && k + 1 < n; k++)
+			col[k] = p[k];
+		col[k] = '\0';
+		for (i = 0; k && i < sizeof not_columns / sizeof not_columns[0]; i++)
+			if (!strcmp(col, not_columns[i]))
+				k = 0;
+		if (!k)
+			continue;
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) != SQLITE_ROW;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* A database that says it is ours but lacks a table or a column (a
+ * damaged or hand-made file, an older version's) is named as such, not
+ * by the first query it breaks: each table's statement in sqlite_schema
+ * is the schema's own, else its columns are looked for one by one. Its
+ * statements are prepared on first use (a query uses few). */
+static int check_schema(struct bt_db *db, const char *path, struct bt_err *err)
+{
+	const char *at = bt_sql_text[BT_SQL_SCHEMA], *sql, *end;
+	sqlite3_stmt *st = NULL;
+	char name[128], col[128];
+	int rc = BT_OK;
+
+	if (sqlite3_prepare_v2(db->conn, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1", -1,
+			       &st, NULL) != SQLITE_OK)
+		return sql_fail(db, "reading the schema", err);
+	while (!rc && next_table(&at, name, sizeof name, &sql, &end)) {
+		const char *have;
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_ROW)
+			rc = bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database: it has no "
+					"table '%s'", path, name);
+		else if (!(have = (const char *)sqlite3_column_text(st, 0)) || strlen(have) != (size_t)(end - sql) ||
+			 memcmp(have, sql, (size_t)(end - sql))) {
+			if (missing_column(db, name, sql, end, col, sizeof col))
+				rc = bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database of this "
+						"version: table '%s' lacks column '%s'", path, name, col);
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
 }
 
 int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err *err)
@@ -247,13 +320,14 @@ int bt_db_open(struct bt_db **out, const char *path, int readonly, struct bt_err
 	bt_db_bulk_init(db);
 	db->path = bt_xstrdup(path);
 	db->published = 1;
+	db->opened = 1;
 	rc = db_connect(db, path, flags, err);
 	if (!rc && !bt_db_is_trace_db(path))
 		rc = bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database", path);
 	if (!rc)
 		rc = bt_db_bulk_register(db, err);
 	if (!rc)
-		rc = prepare_existing(db, path, err);
+		rc = check_schema(db, path, err);
 	if (!rc && readonly)
 		rc = bt_db_query_only(db, err);
 	if (rc) {

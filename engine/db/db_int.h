@@ -76,6 +76,7 @@ struct bt_db {
 	char *path;      /* final path, NULL in memory */
 	char *tmp_path;  /* where the data is until published */
 	int published;
+	int opened;      /* an existing file (bt_db_open), not one this run made */
 };
 
 /* Count what SQLite allocates (rows.c), so a rule's statements can be
