@@ -55,16 +55,19 @@ calls() {
 # One prefix per layer: a definition's name says its room (bt_cmp_ the
 # engine's comparison, bt_cmprep_ the reports that write it), so no prefix
 # (bt_ and the next word) names definitions in two layers (engine,
-# importers, reports, lua).
+# importers, reports, lua). An object whose source is gone (a build
+# directory's leftover) is not read, unless its source's path matches
+# LAYERING_PLANTED (0010's planted objects have no source).
 prefixes() {
 	[ "$have_calls" = 1 ] || return 0
 	# shellcheck disable=SC2046,SC2086
 	find $dirs -name '*.o' -exec nm -A --defined-only {} + 2>/dev/null | awk -v obj="$OBJ/" '
-	BEGIN { bad = 0 }
+	BEGIN { bad = 0; planted = ENVIRON["LAYERING_PLANTED"]
+		while (("find engine importers reports lua -name \"*.c\"" | getline f) > 0) have[f] = 1 }
 	$(NF - 1) ~ /^[TDBR]$/ && match($NF, /^bt_[a-z0-9]+_/) {
 		o = substr($1, 1, index($1, ":") - 1); sub(/\.o$/, ".c", o)
 		if (index(o, obj) == 1) o = substr(o, length(obj) + 1)
-		if (o !~ /^(engine|importers|reports|lua)\//) next
+		if (o !~ /^(engine|importers|reports|lua)\// || !(o in have || (planted != "" && o ~ planted))) next
 		p = substr($NF, 1, RLENGTH); l = substr(o, 1, index(o, "/") - 1)
 		if (!((p, l) in at)) { at[p, l] = o " (" $NF ")"; if (p in one && one[p] != l) two[p] = 1; else one[p] = l }
 	}

@@ -19,25 +19,23 @@ out=$("$BIN" -q "$T/damaged.gz" 2>&1)
 is "$?" 1 "the same gzip'd: exit 1"
 like "$out" "damaged SQLite file '$T/damaged.gz'" "the message names the .gz"
 
+refused() {   # db what message: analyze and query of db exit 1, saying message
+	for cmd in analyze query; do
+		if [ $cmd = query ]; then out=$("$BIN" query "$1" "SELECT 1" 2>&1); else out=$("$BIN" "$1" 2>&1); fi
+		is "$?" 1 "$cmd of a database $2: exit 1"
+		like "$out" "$3" "$cmd: the message names the file and what it lacks"
+	done
+}
 sqlite3 "$T/meta.db" "CREATE TABLE meta(key TEXT PRIMARY KEY, value); INSERT INTO meta VALUES('tool', 'btrace-analyze');"
-for cmd in analyze query; do
-	if [ $cmd = query ]; then out=$("$BIN" query "$T/meta.db" "SELECT 1" 2>&1); else out=$("$BIN" "$T/meta.db" 2>&1); fi
-	is "$?" 1 "$cmd of a database with only our meta: exit 1"
-	like "$out" "'$T/meta.db' is not a btrace-analyze trace database: it has no table 'threads'" \
-		"$cmd: the message names the file and the missing table"
-done
-
+refused "$T/meta.db" "with only our meta" \
+	"'$T/meta.db' is not a btrace-analyze trace database: it has no table 'threads'"
 # A table of ours without a column (a damaged or older file) is named at
 # open, before any query: each table's statement is the schema's or its
 # columns are looked for; a statement of ours that meets one later says so.
 "$BIN" import -q "$FIX/small" -o "$T/ok.db" && cp "$T/ok.db" "$T/col.db" &&
 	sqlite3 "$T/col.db" "ALTER TABLE threads DROP COLUMN name"
-for cmd in analyze query; do
-	if [ $cmd = query ]; then out=$("$BIN" query "$T/col.db" "SELECT 1" 2>&1); else out=$("$BIN" "$T/col.db" 2>&1); fi
-	is "$?" 1 "$cmd of a database whose threads lack a column: exit 1"
-	like "$out" "'$T/col.db' is not a btrace-analyze trace database of this version: table 'threads' lacks column 'name'" \
-		"$cmd: the message names the file, the table and the column"
-done
+refused "$T/col.db" "whose threads lack a column" \
+	"'$T/col.db' is not a btrace-analyze trace database of this version: table 'threads' lacks column 'name'"
 is "$("$BIN" query "$T/ok.db" "SELECT count(*) > 0 FROM threads" --format tsv | tail -1)" 1 "the same database whole: queried"
 
 mkfifo "$T/r.fifo"
