@@ -53,13 +53,16 @@ static const char idle_frame_part[] = " android.os.MessageQueue.next(";
 static const struct {
 	const char *part;
 	uint64_t address;
-	const char *name, *method;
+	const char *name, *method, *params;
 } sync_calls[2] = {
 	{ " android.graphics.HardwareRenderer.syncAndDrawFrame(", 0x7FFFFFFFFFFFFFFCULL,
-	  "int android.graphics.HardwareRenderer.syncAndDrawFrame(android.graphics.FrameInfo)", "syncAndDrawFrame" },
+	  "int android.graphics.HardwareRenderer.syncAndDrawFrame(android.graphics.FrameInfo)", "syncAndDrawFrame",
+	  "android.graphics.FrameInfo" },
 	{ " android.graphics.HardwareRenderer.nSyncAndDrawFrame(", 0x7FFFFFFFFFFFFFFBULL,
-	  "int android.graphics.HardwareRenderer.nSyncAndDrawFrame(long, long[], int)", "nSyncAndDrawFrame" },
+	  "int android.graphics.HardwareRenderer.nSyncAndDrawFrame(long, long[], int)", "nSyncAndDrawFrame",
+	  "long, long[], int" },
 };
+static const char sync_class[] = "android.graphics.HardwareRenderer";
 static const char old_sync_part[] = " android.view.ThreadedRenderer.nSyncAndDrawFrame(";
 static const char poll_frame_part[] = " android.os.MessageQueue.nativePollOnce(";
 
@@ -534,9 +537,8 @@ int bt_slicer_store_frames(struct bt_slicer *s, struct bt_db *db, struct bt_err 
 	for (k = 0; k < 2 && (add & BT_MADE_SYNC); k++)
 		if ((s->tab.sync_synth >> k & 1) &&
 		    bt_db_exec(db, BT_SQL_INSERT_FRAME, err, "iittttt", (int64_t)s->tab.sync_call[k],
-			       (int64_t)sync_calls[k].address, sync_calls[k].name, "int",
-			       "android.graphics.HardwareRenderer", sync_calls[k].method,
-			       k ? "long, long[], int" : "android.graphics.FrameInfo"))
+			       (int64_t)sync_calls[k].address, sync_calls[k].name, "int", sync_class,
+			       sync_calls[k].method, sync_calls[k].params))
 			return err->code;
 	return BT_OK;
 }
