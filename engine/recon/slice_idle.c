@@ -637,9 +637,9 @@ static int draw_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 	/* the callees pre shared with the sample before it have lasted a gap
 	 * at least and ran until the wait; the ones pre was first to show are
 	 * young and returned first */
-	p->sync = r->pre_k > sync && r->pre_k < np ? r->pre_k : sync;
+	p->sync = r->pre_k > sync ? (r->pre_k < np ? r->pre_k : np) : sync;
 	p->end_sync = p->slept;
-	p->end = p->sync < np && !pre_unseen ? early(gp) : p->slept;
+	p->end = p->sync < np && !pre_unseen && early(gp).t < p->slept.t ? early(gp) : p->slept;
 	return 1;
 }
 

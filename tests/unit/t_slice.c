@@ -6,7 +6,8 @@
  * messages; midpoint changes frames halfway between samples, exactly at a
  * duration record's ends, and splits the frames below the loop where the
  * message id changes; idle keeps the loop's wait for work apart (idle
- * slices, an "(idle)" frame) and out of every message. Two cores give the
+ * slices, an "(idle)" frame) and out of every message, and gives a draw's
+ * wait for the RenderThread the frames no sample shows. Two cores give the
  * slices one gives.
  */
 #include <stdlib.h>
@@ -83,8 +84,23 @@ static int on_thread(void *ctx, int64_t tid, int64_t n, struct bt_err *err)
 	return BT_OK;
 }
 
+/* A small trace: frame names (1..), nodes (parent, frame) and records
+ * (columns as records[] above). */
+struct small {
+	const char *const *frames;
+	size_t nframes;
+	const uint32_t (*nodes)[2];
+	size_t nnodes;
+	const int64_t (*records)[9];
+	size_t nrec;
+};
+
+static const struct small small_trace = {
+	frames, sizeof frames / sizeof frames[0], nodes, sizeof nodes / sizeof nodes[0], records, NREC
+};
+
 /* The trace's database, its records captured into a slicer of policy. */
-static struct bt_db *trace(enum bt_slice_policy policy, struct bt_slicer **out)
+static struct bt_db *trace_of(const struct small *x, enum bt_slice_policy policy, struct bt_slicer **out)
 {
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_capture cap;
@@ -97,24 +113,24 @@ static struct bt_db *trace(enum bt_slice_policy policy, struct bt_slicer **out)
 	     bt_db_set_meta_text(db, "format", "android-sampling", &err) ||
 	     bt_db_set_meta_int(db, "version", 5, &err) ||
 	     bt_db_exec(db, BT_SQL_INSERT_THREAD, &err, "iti", (int64_t)100, "main", (int64_t)1);
-	for (i = 1; !rc && i < sizeof frames / sizeof frames[0]; i++)
-		rc = bt_db_exec(db, BT_SQL_INSERT_FRAME, &err, "iittttt", (int64_t)i, (int64_t)i, frames[i], "void",
+	for (i = 1; !rc && i < x->nframes; i++)
+		rc = bt_db_exec(db, BT_SQL_INSERT_FRAME, &err, "iittttt", (int64_t)i, (int64_t)i, x->frames[i], "void",
 				NULL, NULL, "");
 	bt_capture_begin(&cap, db);
-	for (i = 1; !rc && i < sizeof nodes / sizeof nodes[0]; i++)
-		rc = bt_db_insert_node(db, (int64_t)i, nodes[i][0], nodes[i][1], 0, &err);
-	for (i = 0; !rc && i < NREC; i++) {
+	for (i = 1; !rc && i < x->nnodes; i++)
+		rc = bt_db_insert_node(db, (int64_t)i, x->nodes[i][0], x->nodes[i][1], 0, &err);
+	for (i = 0; !rc && i < x->nrec; i++) {
 		memset(&s, 0, sizeof s);
 		s.id = (int64_t)i + 1;
-		s.tid = records[i][0];
-		s.type = records[i][1];
-		s.ts = records[i][2];
-		s.end_ts = records[i][3];
-		s.cpu_ns = records[i][4];
-		s.end_cpu_ns = records[i][5];
-		s.msg_id = records[i][6];
-		s.node_id = records[i][7];
-		s.nvcsw = records[i][8];
+		s.tid = x->records[i][0];
+		s.type = x->records[i][1];
+		s.ts = x->records[i][2];
+		s.end_ts = x->records[i][3];
+		s.cpu_ns = x->records[i][4];
+		s.end_cpu_ns = x->records[i][5];
+		s.msg_id = x->records[i][6];
+		s.node_id = x->records[i][7];
+		s.nvcsw = x->records[i][8];
 		rc = bt_db_insert_sample(db, &s, &err);
 	}
 	if (!rc)
@@ -125,6 +141,11 @@ static struct bt_db *trace(enum bt_slice_policy policy, struct bt_slicer **out)
 	ok(cap.n == 0 && !cap.s, "... leaving the capture empty");
 	bt_capture_release(&cap);
 	return db;
+}
+
+static struct bt_db *trace(enum bt_slice_policy policy, struct bt_slicer **out)
+{
+	return trace_of(&small_trace, policy, out);
 }
 
 static void run(struct bt_slicer *sl, struct got *g)
@@ -304,6 +325,63 @@ static void test_idle(void)
 	bt_db_close(db);
 }
 
+/* A frame's draw that waits for the RenderThread: samples in a frame the
+ * draw called, then a sleep, then one after the draw in the same message.
+ * The wait gets the frames no sample shows, synthetic ones (Android 10's
+ * names), from when the thread slept to when the draw returned. */
+static const char *const draw_frames[] = {
+	NULL, "void android.os.Looper.loop()", "void android.view.Choreographer.doFrame(long, int)",
+	"void android.view.ThreadedRenderer.draw(android.view.View, android.view.View$AttachInfo, "
+	"android.view.ThreadedRenderer$DrawCallbacks)",
+	"android.graphics.RenderNode android.view.View.updateDisplayListIfDirty()", "void A.after()",
+};
+static const uint32_t draw_nodes[][2] = { { 0, 0 }, { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 4 }, { 2, 5 } };
+/* an allocation sample each (9); the third after a sleep (nvcsw 1) and
+ * 600 ns of CPU in the 3000 ns gap */
+static const int64_t draw_records[][9] = {
+	{ 100, 9, 1000, 0, 1000, 0, 1, 4, 0 },
+	{ 100, 9, 2000, 0, 2000, 0, 1, 4, 0 },
+	{ 100, 9, 5000, 0, 2600, 0, 1, 5, 1 },
+	{ 100, 9, 6000, 0, 3600, 0, 1, 5, 1 },
+};
+
+static void test_draw_wait(void)
+{
+	const struct small x = { draw_frames, sizeof draw_frames / sizeof draw_frames[0], draw_nodes,
+				 sizeof draw_nodes / sizeof draw_nodes[0], draw_records,
+				 sizeof draw_records / sizeof draw_records[0] };
+	struct bt_slicer *sl = NULL, *mid = NULL;
+	struct bt_db *db = trace_of(&x, BT_SLICE_IDLE, &sl), *db2 = trace_of(&x, BT_SLICE_MIDPOINT, &mid);
+	struct bt_err err = BT_ERR_INIT;
+	struct got g;
+
+	run(sl, &g);
+	/* id|tid|depth|parent|frame|ts|dur|block|msg|idle: the callee ends as
+	 * the thread sleeps (half the gap's CPU after the sample: the throttle
+	 * timed the next), the draw and its wait's two frames (7, 8: after
+	 * "(idle)", 6) run through the sleep, A.after begins as it wakes */
+	ok(strstr(g.s.buf, "|100|3|3|4|1000|1300|") != NULL, "draw: its callee ends as the thread sleeps");
+	ok(strstr(g.s.buf, "6|100|4|5|8|2300|2400|") != NULL && strstr(g.s.buf, "5|100|3|3|7|2300|2400|") != NULL,
+	   "draw: syncAndDrawFrame and nSyncAndDrawFrame under the draw, through the sleep");
+	ok(strstr(g.s.buf, "3|100|2|2|3|1000|3700|") != NULL, "draw: the draw returns as the thread wakes");
+	ok(strstr(g.s.buf, "|100|2|2|5|4700|") != NULL, "draw: what follows begins then");
+	is_int(bt_slicer_store_frames(sl, db, &err), BT_OK, "store frames");
+	is_rows(db, "SELECT id, printf('%x', address), class, method FROM frames WHERE id > 6 ORDER BY id",
+		"7|7ffffffffffffffc|android.graphics.HardwareRenderer|syncAndDrawFrame;"
+		"8|7ffffffffffffffb|android.graphics.HardwareRenderer|nSyncAndDrawFrame",
+		"draw: the wait's frames stored, with their pseudo-pointers");
+	release(&g);
+	run(mid, &g);
+	ok(!strstr(g.s.buf, "|7|") && !strstr(g.s.buf, "|8|"), "midpoint: no wait frames");
+	is_int(bt_slicer_store_frames(mid, db2, &err), BT_OK, "store frames");
+	is_int(tsql_int(db2, "SELECT count(*) FROM frames WHERE id > 5", -1), 0, "midpoint: no rows for them");
+	release(&g);
+	bt_slicer_free(sl);
+	bt_slicer_free(mid);
+	bt_db_close(db);
+	bt_db_close(db2);
+}
+
 static void test_names(void)
 {
 	struct bt_err err = BT_ERR_INIT;
@@ -327,5 +405,6 @@ int main(void)
 	test_btrace();
 	test_midpoint();
 	test_idle();
+	test_draw_wait();
 	return done_testing();
 }
