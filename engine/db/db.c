@@ -49,21 +49,23 @@ static int query_fail(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 	return rc;
 }
 
-/* A statement, prepared on first use. A database that lacks a column
- * (a damaged or hand-made file, or an older version's) is named as such. */
-static int prepare(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
+/* Registered statement id, prepared on first use; NULL with err set when
+ * it cannot be. A database that lacks a column (a damaged or hand-made
+ * file, or an older version's) is named as such. */
+static sqlite3_stmt *stmt_of(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 {
 	const char *msg;
 
-	if (sqlite3_prepare_v3(db->conn, bt_sql_text[id], -1, SQLITE_PREPARE_PERSISTENT, &db->stmt[id],
-			       NULL) == SQLITE_OK)
-		return BT_OK;
+	if (db->stmt[id] || sqlite3_prepare_v3(db->conn, bt_sql_text[id], -1, SQLITE_PREPARE_PERSISTENT,
+					       &db->stmt[id], NULL) == SQLITE_OK)
+		return db->stmt[id];
 	msg = sqlite3_errmsg(db->conn);
 	if (db->opened && !strncmp(msg, "no such column: ", 16))
-		return bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database of this version: "
-				  "a table lacks column '%s' (cannot prepare query '%s')", db->path, msg + 16,
-				  bt_sql_name[id]);
-	return bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s", bt_sql_name[id], msg);
+		bt_err_set(err, BT_EFORMAT, "'%s' is not a btrace-analyze trace database of this version: "
+			   "a table lacks column '%s' (cannot prepare query '%s')", db->path, msg + 16, bt_sql_name[id]);
+	else
+		bt_err_set(err, BT_ESQL, "cannot prepare query '%s': %s", bt_sql_name[id], msg);
+	return NULL;
 }
 
 int bt_db_run_sql(struct bt_db *db, const char *sql, struct bt_err *err)
@@ -437,12 +439,11 @@ int bt_db_query_only(struct bt_db *db, struct bt_err *err)
 
 int bt_db_step_done(struct bt_db *db, enum bt_sql_id id, struct bt_err *err)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = stmt_of(db, id, err);   /* the bulk writer's first row: the connection is its alone */
 	int rc;
 
-	if (!db->stmt[id] && prepare(db, id, err))   /* the bulk writer's first row: the connection is its alone */
+	if (!st)
 		return err->code;
-	st = db->stmt[id];
 	rc = sqlite3_step(st);
 
 	sqlite3_reset(st);
@@ -457,9 +458,8 @@ int bt_db_exec(struct bt_db *db, enum bt_sql_id id, struct bt_err *err, const ch
 	va_list ap;
 	int i, rc;
 
-	if (bt_db_bulk_idle(db, err) || (!db->stmt[id] && prepare(db, id, err)))
+	if (bt_db_bulk_idle(db, err) || !(st = stmt_of(db, id, err)))
 		return err->code;
-	st = db->stmt[id];
 	va_start(ap, types);
 	for (i = 0; types[i]; i++) {
 		int n = i + 1;
@@ -523,9 +523,8 @@ int bt_db_exec_ints_nulls(struct bt_db *db, enum bt_sql_id id, const int64_t *v,
 	sqlite3_stmt *st;
 	int i;
 
-	if (bt_db_bulk_idle(db, err) || (!db->stmt[id] && prepare(db, id, err)))
+	if (bt_db_bulk_idle(db, err) || !(st = stmt_of(db, id, err)))
 		return err->code;
-	st = db->stmt[id];
 	for (i = 0; i < n; i++)
 		if (i < 64 && (nulls >> i & 1))
 			sqlite3_bind_null(st, i + 1);
@@ -550,9 +549,8 @@ static int lookup(struct bt_db *db, enum bt_sql_id id, const char *arg, int *row
 	sqlite3_stmt *st;
 	int rc;
 
-	if (bt_db_flush(db, err) || (!db->stmt[id] && prepare(db, id, err)))
+	if (bt_db_flush(db, err) || !(st = stmt_of(db, id, err)))
 		return err->code;
-	st = db->stmt[id];
 	if (arg)
 		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
