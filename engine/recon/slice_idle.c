@@ -379,6 +379,16 @@ static void unseen_native(const struct bt_stacktab *t, uint32_t f, const uint32_
 	p->native_from = from;
 }
 
+/* The ended frames ran through a stretch no hook saw (unseen_is_pre):
+ * where the earlier sample is not the native's own entry, the native its
+ * leaf calls ran it, from the head's middle. */
+static void pre_native(const struct bt_stacktab *t, const struct gap *gp, const uint32_t *pf, size_t np,
+		       struct plan *p)
+{
+	if (!entered(gp->pre))
+		unseen_native(t, pf[np - 1], NULL, 0, np, early(gp), p);
+}
+
 /* One past the deepest of frames f[k..n) whose last call sleeps until
  * another thread is done with it (BT_TASK_SYNC), or 0. */
 static size_t sync_depth(const struct bt_stacktab *t, const uint32_t *f, size_t k, size_t n)
@@ -461,8 +471,7 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 			p->slept = p->end;
 		} else if (unseen_is_pre(r->tab, gp, pf, np, cf, nc, k)) {   /* it ran through it */
 			p->end = p->begin;
-			if (!entered(pre))
-				unseen_native(r->tab, pf[np - 1], NULL, 0, np, early(gp), p);
+			pre_native(r->tab, gp, pf, np, p);
 		}
 		return 1;
 	}
@@ -470,8 +479,7 @@ static int loop_plan(const struct bt_slice_run *r, const struct gap *gp, const u
 		p->end = p->end_up = p->begin = early(gp);
 		if (unseen_is_pre(r->tab, gp, pf, np, cf, nc, k)) {   /* the message that ended ran through it */
 			p->end = p->end_up = p->begin = late(gp);
-			if (!entered(pre))
-				unseen_native(r->tab, pf[np - 1], NULL, 0, np, early(gp), p);
+			pre_native(r->tab, gp, pf, np, p);
 		}
 		else if (at_pre == AT_CALLBACK && r->tab->dense) {
 			int64_t e = min64(gp->tail, gp->g);
@@ -812,8 +820,8 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 			work_plan(&x, &gp, &p);
 			if (x.shared_unseen)
 				unseen_native(r->tab, pf[p.k - 1], cf, nc, p.k, p.end, &p);
-			else if (x.pre_unseen && !entered(pre))
-				unseen_native(r->tab, pf[np - 1], NULL, 0, np, early(&gp), &p);
+			else if (x.pre_unseen)
+				pre_native(r->tab, &gp, pf, np, &p);
 		}
 	}
 	if (p.up == np && !p.draw)
