@@ -183,3 +183,11 @@ void bt_jsonw_null(struct bt_jsonw *w)
 	scalar(w);
 	fputs("null", w->fp);
 }
+
+void bt_jsonw_int_or_null(struct bt_jsonw *w, int have, int64_t v)
+{
+	if (have)
+		bt_jsonw_int(w, v);
+	else
+		bt_jsonw_null(w);
+}

@@ -32,6 +32,8 @@ void bt_jsonw_cstr(struct bt_jsonw *w, const char *s);   /* NULL writes null */
 void bt_jsonw_int(struct bt_jsonw *w, int64_t v);
 void bt_jsonw_real(struct bt_jsonw *w, double v);
 void bt_jsonw_null(struct bt_jsonw *w);
+/* v where there is one (have), else null. */
+void bt_jsonw_int_or_null(struct bt_jsonw *w, int have, int64_t v);
 void bt_jsonw_bool(struct bt_jsonw *w, int v);
 /* A value that is already JSON text (compact). */
 void bt_jsonw_raw(struct bt_jsonw *w, const char *json);

@@ -30,10 +30,7 @@ static void add_int(struct bt_buf *b, int64_t v)
 static void int_or_null(struct bt_jsonw *w, const char *key, int have, int64_t v)
 {
 	bt_jsonw_key(w, key);
-	if (have)
-		bt_jsonw_int(w, v);
-	else
-		bt_jsonw_null(w);
+	bt_jsonw_int_or_null(w, have, v);
 }
 
 void bt_dist_write_json(struct bt_jsonw *w, const struct bt_dist *d)

@@ -21,15 +21,9 @@ static void trace(struct bt_jsonw *w, const struct bt_facts *f)
 	bt_jsonw_key(w, "source");
 	bt_jsonw_cstr(w, f->source);
 	bt_jsonw_key(w, "pid");
-	if (f->has_pid)
-		bt_jsonw_int(w, f->pid);
-	else
-		bt_jsonw_null(w);
+	bt_jsonw_int_or_null(w, f->has_pid, f->pid);
 	bt_jsonw_key(w, "main_tid");
-	if (f->main_tid >= 0)
-		bt_jsonw_int(w, f->main_tid);
-	else
-		bt_jsonw_null(w);
+	bt_jsonw_int_or_null(w, f->main_tid >= 0, f->main_tid);
 	if (f->other_processes) {
 		bt_jsonw_key(w, "other_processes");
 		bt_jsonw_int(w, f->other_processes);
@@ -145,20 +139,11 @@ static void finding(struct bt_jsonw *w, const struct bt_finding *f)
 	bt_jsonw_key(w, "message");
 	bt_jsonw_cstr(w, f->message);
 	bt_jsonw_key(w, "tid");
-	if (f->has_tid)
-		bt_jsonw_int(w, f->tid);
-	else
-		bt_jsonw_null(w);
+	bt_jsonw_int_or_null(w, f->has_tid, f->tid);
 	bt_jsonw_key(w, "ts");
-	if (f->has_ts)
-		bt_jsonw_int(w, f->ts);
-	else
-		bt_jsonw_null(w);
+	bt_jsonw_int_or_null(w, f->has_ts, f->ts);
 	bt_jsonw_key(w, "dur");
-	if (f->has_dur)
-		bt_jsonw_int(w, f->dur);
-	else
-		bt_jsonw_null(w);
+	bt_jsonw_int_or_null(w, f->has_dur, f->dur);
 	bt_jsonw_key(w, "evidence");
 	bt_jsonw_begin_object(w);
 	for (k = 0; k < f->nev; k++) {
