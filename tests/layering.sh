@@ -38,10 +38,14 @@ else
 	have_calls=0
 	echo "layering: no objects under '$OBJ': calls not checked (build first)" >&2
 fi
+# Every object's symbols ("object: [address] type name"), read once for
+# the calls and the prefixes below.
+syms=
+# shellcheck disable=SC2086
+[ "$have_calls" = 1 ] && syms=$(find $dirs -name '*.o' -exec nm -A {} + 2>/dev/null)
 calls() {
 	[ "$have_calls" = 1 ] || return 0
-	# shellcheck disable=SC2086
-	find $dirs -name '*.o' -exec nm -A {} + 2>/dev/null | awk -v obj="$OBJ/" '
+	printf '%s\n' "$syms" | awk -v obj="$OBJ/" '
 	function src(o) { o = substr(o, 1, index(o, ":") - 1); sub(/\.o$/, ".c", o)
 		return index(o, obj) == 1 ? substr(o, length(obj) + 1) : o }
 	$(NF - 1) == "U" { n++; rf[n] = src($1); rs[n] = $NF; next }
@@ -60,8 +64,7 @@ calls() {
 # LAYERING_PLANTED (0010's planted objects have no source).
 prefixes() {
 	[ "$have_calls" = 1 ] || return 0
-	# shellcheck disable=SC2046,SC2086
-	find $dirs -name '*.o' -exec nm -A --defined-only {} + 2>/dev/null | awk -v obj="$OBJ/" '
+	printf '%s\n' "$syms" | awk -v obj="$OBJ/" '
 	BEGIN { bad = 0; planted = ENVIRON["LAYERING_PLANTED"]
 		while (("find engine importers reports lua -name \"*.c\"" | getline f) > 0) have[f] = 1 }
 	$(NF - 1) ~ /^[TDBR]$/ && match($NF, /^bt_[a-z0-9]+_/) {
