@@ -723,11 +723,10 @@ static void sync_wait(struct bt_slice_run *r, size_t i, uint32_t f, const struct
 	while (k < 2 && !c[k])   /* an older Android's: no wrapper */
 		k++;
 	n = 2 - k;
-	if (!n || e.t <= p->slept.t || r->sp + n >= sizeof r->stack / sizeof r->stack[0])
-		return;
-	if (r->tab->made && (r->tab->sync_synth >> k))
+	if (n && e.t > p->slept.t &&
+	    bt_slice_stretch(r, i, c + k, NULL, n, &r->items[i - 1], p->slept.t, p->slept.c, e.t, e.c) &&
+	    r->tab->made && (r->tab->sync_synth >> k))
 		*r->tab->made |= BT_MADE_SYNC;
-	bt_slice_stretch(r, i, c + k, NULL, n, &r->items[i - 1], p->slept.t, p->slept.c, e.t, e.c);
 }
 
 /* The native method of the plan, no sample showing it, until e. */
@@ -735,7 +734,7 @@ static void native_stretch(struct bt_slice_run *r, size_t i, const struct plan *
 {
 	struct pt b = p->native_from;
 
-	if (e.t > b.t && e.c >= b.c && r->sp < sizeof r->stack / sizeof r->stack[0])
+	if (e.t > b.t && e.c >= b.c)
 		bt_slice_stretch(r, i, &p->native, NULL, 1, &r->items[i - 1], b.t, b.c, e.t, e.c);
 }
 

@@ -137,9 +137,10 @@ void bt_slice_push(struct bt_slice_run *r, uint32_t frame, uint32_t node, int64_
 /* Close the top frame at (t, c); its counters run up to item end. */
 void bt_slice_pop(struct bt_slice_run *r, int64_t t, int64_t c, int64_t idx, const struct bt_item *end);
 /* Frames f (nodes, or none) open through the gap before item i, from
- * (et, ec) to (st, sc), with no counters; begin gives their record fields. */
-void bt_slice_stretch(struct bt_slice_run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
-		      const struct bt_item *begin, int64_t et, int64_t ec, int64_t st, int64_t sc);
+ * (et, ec) to (st, sc), with no counters; begin gives their record fields.
+ * 0 (none made) where the stack has no room for them. */
+int bt_slice_stretch(struct bt_slice_run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
+		     const struct bt_item *begin, int64_t et, int64_t ec, int64_t st, int64_t sc);
 /* A Looper message no sample shows, known from the message ids alone: its
  * row, from ts to end with cpu of CPU time. */
 void bt_slice_unseen_message(struct bt_slice_run *r, int64_t id, int64_t ts, int64_t end, int64_t cpu);

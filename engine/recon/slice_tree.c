@@ -272,17 +272,21 @@ static int loop_gap(const struct bt_slice_run *r, const struct bt_item *pre, con
 }
 
 /* Frames f (nodes, or none) open through the gap before item i, from
- * (et, ec) to (st, sc), with no counters; begin gives their record fields. */
-void bt_slice_stretch(struct bt_slice_run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
-		      const struct bt_item *begin, int64_t et, int64_t ec, int64_t st, int64_t sc)
+ * (et, ec) to (st, sc), with no counters; begin gives their record fields.
+ * 0 (none made) where the stack has no room for them. */
+int bt_slice_stretch(struct bt_slice_run *r, size_t i, const uint32_t *f, const uint32_t *nodes, size_t n,
+		     const struct bt_item *begin, int64_t et, int64_t ec, int64_t st, int64_t sc)
 {
 	const struct bt_item *pre = &r->items[i - 1];
 	size_t m;
 
+	if (r->sp + n >= sizeof r->stack / sizeof r->stack[0])
+		return 0;
 	for (m = 0; m < n; m++)
 		bt_slice_push(r, f[m], nodes ? nodes[m] : 0, et, ec, (int64_t)i, pre->ts, pre->cpu, begin, pre);
 	while (n--)
 		bt_slice_pop(r, st, sc, (int64_t)i, pre);
+	return 1;
 }
 
 /* Whether item it is the end of a blocking record (its end item has the
