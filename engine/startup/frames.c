@@ -49,13 +49,15 @@ struct frame_methods {
 	int64_t sleep;            /* off the CPU, no record saying why (a RenderThread sync) */
 	uint32_t sleep_in;        /* the method that slept the most of it */
 	int64_t prev_ts, prev_end;   /* the frame before's start and end, or -1 */
+	int64_t msg_ts;           /* its Looper message's start (a GC wait can come before it) */
+	int64_t prev_ask;         /* the earliest the frame before asked for the next vsync, or -1 */
 	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* the first waits for work after it */
 	int nidle;
 };
 
 /* A main-thread slice's self time, kept until the frame that holds it. */
 struct kept_slice {
-	int64_t ts, self;
+	int64_t ts, end, self;
 	int64_t off;              /* of self, the time off the CPU no record explains (a sleep) */
 	uint32_t frame;
 	int depth, app;           /* app: the app's method (engine/db/appcode.h) */
@@ -81,6 +83,9 @@ struct bt_frames {
 	uint32_t *touched;        /* the ids with a sum, to reset */
 	size_t nt, tcap;
 	int64_t last_ts, last_end;   /* the last frame's start and end, or -1 */
+	int64_t last_ask;         /* the earliest the last frame asked for the next vsync, or -1 */
+	int64_t ask;              /* the same for the frame at hand, INT64_MAX: not seen */
+	int64_t msg, msg_ts;      /* the Looper message of the last slice (0: none), its first start */
 	int idle_any;             /* the trace has idle slices (the idle policy ran) */
 	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* idle slices since, the first NIDLE */
 	int nidle;
@@ -95,7 +100,8 @@ struct bt_frames *bt_frames_new(void)
 {
 	struct bt_frames *f = bt_xcalloc(1, sizeof(struct bt_frames));
 
-	f->last_ts = f->last_end = -1;
+	f->last_ts = f->last_end = f->last_ask = -1;
+	f->ask = INT64_MAX;
 	f->late = bt_late_new();
 	return f;
 }
@@ -211,12 +217,18 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	a->ts = s->ts;
 	a->prev_ts = f->last_ts;
 	a->prev_end = f->last_end;
+	a->prev_ask = f->last_ask;
+	a->msg_ts = s->msg_id > 0 && s->msg_id == f->msg && f->msg_ts < s->ts ? f->msg_ts : s->ts;
 	a->nidle = f->nidle;
 	memcpy(a->idle_b, f->idle_b, sizeof a->idle_b);
 	memcpy(a->idle_e, f->idle_e, sizeof a->idle_e);
 	f->nidle = 0;
 	f->last_ts = s->ts;
 	f->last_end = bt_sat_add(s->ts, s->dur);
+	/* no callback seen: it asked no later than it began (as the rule
+	 * before this one had it) */
+	f->last_ask = f->ask > s->ts && f->ask < f->last_end ? f->ask : s->ts;
+	f->ask = INT64_MAX;
 	frame_slices(f, a, s, run);
 	if (run > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
 		add(f, (uint32_t)s->frame_id, run);
@@ -248,6 +260,24 @@ static int64_t own_block(struct bt_frames *f, const struct bt_slice *s)
 	return own > 0 ? own : 0;
 }
 
+/* A frame's callback record s (its slices came just before it): the
+ * callbacks that ask for the next vsync run before the traversal and ask
+ * as they end (the input's rest of a batch, a fling's or an animator's
+ * next step), so the first callback's end is the earliest ask: the
+ * frame's vsync is pending from the tick after it. */
+static void first_callback(struct bt_frames *f, const struct bt_slice *s)
+{
+	int d = depth_of(s->depth) + 1;
+	int64_t first = INT64_MAX;
+	size_t i;
+
+	for (i = f->nbuf; i-- > 0 && f->buf[i].ts >= s->ts;)
+		if (f->buf[i].depth == d)
+			first = f->buf[i].end;   /* slices come as they end: the last seen ended first */
+	if (first < f->ask)
+		f->ask = first;
+}
+
 void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, int is_app)
 {
 	int64_t run = s->self_dur - own_block(f, s);   /* its self time not blocked: the blocking
@@ -262,6 +292,15 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, in
 		close_frame(f, s, run);
 		return;
 	}
+	if (role == BT_FRAMES_TRAVERSAL && bt_sat_add(s->ts, -s->gap_dur) < f->ask)
+		f->ask = bt_sat_add(s->ts, -s->gap_dur);   /* the callbacks end before it (its
+							    * first sample's gap: as early as it may begin) */
+	if (role == BT_FRAMES_CALLBACK)
+		first_callback(f, s);
+	if (!s->idle && s->msg_id > 0 && s->msg_id != f->msg)
+		f->msg = s->msg_id, f->msg_ts = s->ts;
+	else if (!s->idle && s->msg_id > 0 && s->ts < f->msg_ts)
+		f->msg_ts = s->ts;
 	f->idle_any |= s->idle != 0;
 	if (s->idle && f->nidle < NIDLE) {
 		f->idle_b[f->nidle] = s->ts;
@@ -275,6 +314,7 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, in
 	}
 	BT_GROW(f->buf, f->nbuf + 1, f->bcap);
 	f->buf[f->nbuf].ts = s->ts;
+	f->buf[f->nbuf].end = bt_sat_add(s->ts, s->dur);
 	f->buf[f->nbuf].self = run > 0 ? run : 0;
 	f->buf[f->nbuf].off = off_cpu(s, run);
 	f->buf[f->nbuf].depth = depth_of(s->depth);
@@ -749,6 +789,18 @@ static int pending_at(const struct frame_methods *a, int64_t t)
 	return a->nidle < NIDLE || t < a->idle_e[NIDLE - 1];
 }
 
+/* Whether the main thread did not wait for work after t: it would not
+ * have with a vsync pending since t. */
+static int no_wait_after(const struct frame_methods *a, int64_t t)
+{
+	int k;
+
+	for (k = 0; k < a->nidle; k++)
+		if (a->idle_e[k] > t)
+			return 0;
+	return a->nidle < NIDLE || t < a->idle_e[NIDLE - 1];
+}
+
 /*
  * Where a sampled trace's frames began: a frame runs on a vsync, and the
  * one a frame asks for comes after the tick it began on, so a frame can
@@ -857,7 +909,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct frame_evidence e;
 	struct frame_sums sums;
 	struct expected_frame *xv = NULL;
-	int64_t period, phase, njank = 0, *start = NULL, *till = NULL;
+	int64_t period, phase, njank = 0, prev_exp = INT64_MIN, *start = NULL, *till = NULL;
 	size_t i, n = d->nui, nx = 0;
 	int rc, sampled;
 
@@ -898,18 +950,29 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		if (till[i] > hit.end)   /* the frame after began later than its slice: this one ran till then */
 			hit.end = till[i];
 		exp = tick_at(start[i], phase, period);
+		/* its message began before it (a wait for a GC first): it was
+		 * posted on a tick before that */
+		if (sampled && a && start[i] == ui[i].ts && a->msg_ts < start[i])
+			exp = tick_at(a->msg_ts, phase, period);
 		if (f && f->idle_any && a && a->prev_end >= 0 && start[i] == ui[i].ts) {
 			int64_t next = bt_sat_add(tick_at(a->prev_end, phase, period), period);
 			if (next < exp && pending_at(a, next))
 				exp = next;
-			/* no wait for work since the frame before: its vsync was
-			 * pending as that one ended, asked for early in it (a
-			 * frame's input, a fling's or an animator's step ask for
-			 * the next), so it is for the first tick after that began */
-			next = bt_sat_add(tick_at(a->prev_ts, phase, period), period);
-			if (!a->nidle && a->prev_ts >= 0 && next < exp)
+			/* no wait for work since the tick after the frame before
+			 * asked for the next vsync (first_callback): that vsync
+			 * was pending since, and this frame is for it */
+			next = bt_sat_add(tick_at(a->prev_ask, phase, period), period);
+			if (a->prev_ask >= 0 && next < exp && no_wait_after(a, next))
 				exp = next;
 		}
+		/* one frame a vsync: a start placed just before the tick after
+		 * the frame before's (START_SLACK: in the gap before its first
+		 * sample) was placed early, not on the same vsync; one placed
+		 * well before says the frame before's vsync was earlier */
+		if (sampled && i && exp < bt_sat_add(prev_exp, period) &&
+		    start[i] >= bt_sat_add(bt_sat_add(prev_exp, period), -START_SLACK))
+			exp = bt_sat_add(prev_exp, period);
+		prev_exp = exp;
 		deadline = bt_sat_add(exp, period);
 		if (x)   /* the frame timeline says when it should have started and ended */
 			exp = x->ts, deadline = bt_sat_add(x->ts, x->dur);

@@ -39,7 +39,9 @@ void bt_frames_free(struct bt_frames *f);
 
 /* What a main-thread slice is to the frames. */
 enum { BT_FRAMES_UI = 1,      /* a UI frame (Choreographer.doFrame) */
-       BT_FRAMES_VSYNC = 2 }; /* the vsync's callback that posts one (onVsync) */
+       BT_FRAMES_VSYNC = 2,   /* the vsync's callback that posts one (onVsync) */
+       BT_FRAMES_TRAVERSAL = 3,   /* a frame's traversal callback (TraversalRunnable.run) */
+       BT_FRAMES_CALLBACK = 4 };  /* a frame's callback (Choreographer$CallbackRecord.run) */
 
 /* A main-thread slice, as slices end (children first): a frame (role
  * BT_FRAMES_UI) sums the self time of the slices inside it by method, and

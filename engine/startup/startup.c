@@ -70,6 +70,10 @@ static int role_of(const char *name)
 	}
 	if (name && strstr(name, VSYNC_PART))
 		return ROLE_VSYNC;
+	if (name && strstr(name, TRAVERSAL_PART))
+		return ROLE_TRAVERSAL;
+	if (name && strstr(name, CALLBACK_PART))
+		return ROLE_CALLBACK;
 	return name && !strncmp(name, DRAW_PREFIX, sizeof DRAW_PREFIX - 1) ? ROLE_DRAW : 0;
 }
 
@@ -91,7 +95,7 @@ static int add_frame(struct bt_startup *st, int64_t id, const char *name, size_t
 	st->names[id] = bt_xstrdup(name);
 	if ((size_t)id >= st->nframes)
 		st->nframes = (size_t)id + 1;
-	return r != ROLE_DRAW && r != ROLE_VSYNC;   /* a draw or a vsync alone marks no start */
+	return r < ROLE_DRAW;   /* a draw, a vsync or a frame's callback alone marks no start */
 }
 
 static struct bt_startup *startup_new(int64_t tid)
@@ -250,9 +254,11 @@ void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
 	}
 	if (!st->have_first || s->ts < st->first_ts)
 		st->first_ts = s->ts, st->have_first = 1;
-	bt_frames_slice(st->frames, s, ph == 1 + PH_FRAME ? BT_FRAMES_UI : ph == ROLE_VSYNC ? BT_FRAMES_VSYNC : 0,
+	bt_frames_slice(st->frames, s,
+			ph == 1 + PH_FRAME ? BT_FRAMES_UI : ph == ROLE_VSYNC ? BT_FRAMES_VSYNC
+			: ph == ROLE_TRAVERSAL ? BT_FRAMES_TRAVERSAL : ph == ROLE_CALLBACK ? BT_FRAMES_CALLBACK : 0,
 			s->frame_id > 0 && (size_t)s->frame_id < st->acap && st->app[s->frame_id]);
-	if (ph == ROLE_DRAW || ph == ROLE_VSYNC)
+	if (ph >= ROLE_DRAW)
 		ph = 0;
 	if (ph)
 		note(st, s, ph - 1);

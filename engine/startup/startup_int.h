@@ -29,6 +29,10 @@ enum phase {
  * frame's message (ui_frames: a frame that ran unsampled after it). */
 #define ROLE_VSYNC (PH__COUNT + 2)
 #define VSYNC_PART " android.view.Choreographer$FrameDisplayEventReceiver.onVsync("
+#define ROLE_TRAVERSAL (PH__COUNT + 3)
+#define TRAVERSAL_PART " android.view.ViewRootImpl$TraversalRunnable.run("
+#define ROLE_CALLBACK (PH__COUNT + 4)
+#define CALLBACK_PART " android.view.Choreographer$CallbackRecord.run("
 
 /* The phases' names, as startup_phases stores them. */
 extern const char *const bt_startup_phase_name[PH__COUNT];

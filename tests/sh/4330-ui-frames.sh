@@ -10,10 +10,13 @@
 #   - every row's period is the display's; 98 % of the true frames found
 #     (measured 99.9 and 99.6 %), at most 2 % of the rows unmatched
 #     (0.04 and 0.5 %);
-#   - janky frames (ended after their vsync's deadline): 90 % of those
-#     found are janky in truth (measured 92.8 and 94.0 %: the rest are
-#     mostly near-ties, a frame ending within the sampling's error of its
-#     deadline); 95 % of the janky ones found (96.5 and 96.9 %; before the
+#   - janky frames (ended after their vsync's deadline): 95 % of those
+#     found are janky in truth (measured 96.6 and 95.3 %, 92.8 and 94.0 %
+#     before a frame's vsync was read from its message's start, the frame
+#     before's first callback and one frame a vsync; seeds 1601-1605,
+#     picked after: 91.7 -> 94.5 %; the rest are near-ties, a frame ending
+#     within the sampling's error of its deadline); 95 % of the janky ones
+#     found (99.0 and 96.7 %; 96.5 and 96.9 % before those; before the
 #     sync rule 82.6 and 61.5 %, before the native-caller rule 94.7 and
 #     77.9 %: a media frame's filter, native code run unsampled at its end,
 #     was given to the next frame; before a frame that follows the one
@@ -53,8 +56,8 @@ for ms in "feed 941" "media 942"; do
 		test "$(v period.got)" -ge $(($(v period.true) - 1)) -a "$(v period.got)" -le $(($(v period.true) + 1))
 	check "$1 $2: $(v found) of $(v truth) true frames found" test $((100 * $(v found))) -ge $((98 * $(v truth)))
 	check "$1 $2: $(v extra) rows unmatched" test $((100 * $(v extra))) -le $((2 * $(v truth)))
-	check "$1 $2: janky found $(v janky.got), $(v janky.both) of them janky in truth (>= 90 %)" \
-		test $((100 * $(v janky.both))) -ge $((90 * $(v janky.got)))
+	check "$1 $2: janky found $(v janky.got), $(v janky.both) of them janky in truth (>= 95 %)" \
+		test $((100 * $(v janky.both))) -ge $((95 * $(v janky.got)))
 	check "$1 $2: $(v janky.both) of $(v janky.true) janky frames found (>= 95 %)" \
 		test $((100 * $(v janky.both))) -ge $((95 * $(v janky.true)))
 done
@@ -104,7 +107,8 @@ EOF
 # seed 953 picked after the rules (the line ordered by amount, methods by
 # their innermost app method, a sleep of a millisecond or more no record
 # explains as "sleep", the late start as "late"): at least 90 % of the
-# janky frames (measured 96.8 %; feed 951 91.7 %, media 952 90.3 %), and
+# janky frames (measured 94.8 %, 94.3 % before the vsync rules above;
+# feed 951 91.7 %, media 952 90.3 %), and
 # the injected lock first wherever it filled a frame the most.
 d=$T/lock-953
 python3 "$M" "$d" --model feed --seed 953 --records 20000 --frame-lock >/dev/null &&

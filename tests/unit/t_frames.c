@@ -69,6 +69,103 @@ static struct bt_slice sl(int64_t frame, int64_t ts, int64_t dur, int64_t self, 
 	return s;
 }
 
+/*
+ * A sampled dump's frames (idle slices: the idle policy ran), 60 Hz, the
+ * on-time ones beginning 0.2 ms after their tick, where the vsync a frame
+ * was for is read from what the main thread did:
+ *   - frame 10's message began with a 20 ms wait for a GC: it was posted
+ *     on tick 10, not on the tick before its doFrame (11);
+ *   - frames 12 and 15 each run long with no wait for work before the
+ *     next: 12's first callback (a fling's step) asks by 12 ms (before
+ *     tick 13), 15's first callback runs past tick 16, so the frames after
+ *     them were pending from ticks 13 and 17;
+ *   - frame 20's successor has its start placed 0.3 ms before tick 21
+ *     (in the gap before its first sample): one frame a vsync, so 21.
+ */
+static void test_sampled(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_frames *f = bt_frames_new();
+	struct bt_display d;
+	struct bt_db *db = new_db();
+	int64_t k, idle_from = 0;
+	struct bt_slice s;
+	struct bt_dframe u;
+
+#define FRAME(ts, dur, msg) do { \
+	if (idle_from) {   /* the wait for work before it */ \
+		s = sl(4, idle_from, (ts) - idle_from, (ts) - idle_from, 0); \
+		s.idle = 1; \
+		bt_frames_slice(f, &s, 0, 0); \
+	} \
+	s = sl(1, ts, dur, 0, 0); \
+	s.msg_id = msg; \
+	bt_frames_slice(f, &s, BT_FRAMES_UI, 0); \
+	u = (struct bt_dframe){ ts, dur, -1, 1 }; \
+	bt_display_add_ui(&d, &u); \
+	idle_from = (ts) + (dur); \
+} while (0)
+/* a frame at ts: callbacks each ending at the next of ends[] (ms after
+ * ts; the last one the traversal), then the next frame right after */
+#define CALLBACKS(ts, e1, e2, e3) do { \
+	s = sl(2, (ts) + MS / 10, (e1) * MS - MS / 10, (e1) * MS - MS / 10, 2); \
+	bt_frames_slice(f, &s, 0, 0); \
+	s = sl(2, (ts) + (e1) * MS, ((e2) - (e1)) * MS, ((e2) - (e1)) * MS, 2); \
+	bt_frames_slice(f, &s, 0, 0); \
+	s = sl(2, (ts) + (e2) * MS, ((e3) - (e2)) * MS, ((e3) - (e2)) * MS, 2); \
+	bt_frames_slice(f, &s, BT_FRAMES_TRAVERSAL, 0); \
+	s = sl(4, (ts) + MS / 10, (e3) * MS - MS / 10, 0, 1); \
+	bt_frames_slice(f, &s, BT_FRAMES_CALLBACK, 0); \
+	s = sl(1, ts, (e3) * MS, MS / 10, 0); \
+	bt_frames_slice(f, &s, BT_FRAMES_UI, 0); \
+	u = (struct bt_dframe){ ts, (e3) * MS, -1, 1 }; \
+	bt_display_add_ui(&d, &u); \
+	idle_from = 0; \
+	FRAME((ts) + (e3) * MS + MS / 20, 3 * MS, 0); \
+} while (0)
+
+	bt_display_init(&d);
+	for (k = 0; k < 10; k++)
+		FRAME(k * P + MS / 5, 4 * MS, 0);
+	s = sl(4, idle_from, 10 * P + MS / 5 - idle_from, 10 * P + MS / 5 - idle_from, 0);
+	s.idle = 1;
+	bt_frames_slice(f, &s, 0, 0);
+	s = sl(2, 10 * P + MS / 5, 20 * MS, 20 * MS, 0);   /* the GC wait, in frame 10's message */
+	s.msg_id = 50;
+	bt_frames_slice(f, &s, 0, 0);
+	idle_from = 0;
+	FRAME(10 * P + 20 * MS + MS / 4, 3 * MS, 50);
+	FRAME(12 * P - 2 * MS, MS, 0);   /* a wait for work before 12 */
+	idle_from = 0;
+	s = sl(4, 12 * P - MS, P / 2, P / 2, 0);
+	s.idle = 1;
+	bt_frames_slice(f, &s, 0, 0);
+	CALLBACKS(12 * P + MS / 5, 12, 30, 36);   /* next: 12P + 36.05 ms, tick 14; pending since 13 */
+	s = sl(4, 12 * P + 39 * MS + MS / 20, 15 * P + MS / 5 - (12 * P + 39 * MS + MS / 20), 1, 0);
+	s.idle = 1;
+	bt_frames_slice(f, &s, 0, 0);
+	CALLBACKS(15 * P + MS / 5, 20, 30, 36);   /* first callback past tick 16: pending since 17 */
+	idle_from = 15 * P + 39 * MS + MS / 20;
+	for (k = 18; k < 21; k++)
+		FRAME(k * P + MS / 5, 4 * MS, 0);
+	FRAME(21 * P - 3 * MS / 10, 4 * MS, 0);   /* placed 0.3 ms before tick 21 */
+	FRAME(22 * P + MS / 5, 4 * MS, 0);
+#undef FRAME
+#undef CALLBACKS
+
+	is_int(bt_frames_store(f, &d, 1, db, &err), BT_OK, "sampled: stored");
+	if (err.code)
+		printf("# %s\n", err.msg);
+	/* the ticks are at kP + 0.05 ms (the on-time starts less PHASE_LEAD) */
+	is_rows(db, "SELECT (expected_ts + 1000000) / 16666667, janky FROM ui_frames WHERE ts >= 10 * 16666667 "
+		"ORDER BY ts",
+		"10|1;11|0;12|1;13|1;15|1;17|0;18|0;19|0;20|0;21|0;22|0",
+		"sampled: each frame's tick from its message, the frame before's first callback and one frame a vsync");
+	bt_frames_free(f);
+	bt_display_release(&d);
+	bt_db_close(db);
+}
+
 int main(void)
 {
 	struct bt_err err = BT_ERR_INIT;
@@ -145,5 +242,6 @@ int main(void)
 	is_int(tsql_int(db, "SELECT count(*) FROM meta WHERE key = 'ui_frames'", -1), 0, "no frames: no meta");
 	bt_frames_free(f);
 	bt_db_close(db);
+	test_sampled();
 	return done_testing();
 }
