@@ -16,9 +16,8 @@ main AS (SELECT tid, wall_dur, cpu_dur, blocked_dur, runnable_dur, sleeping_dur,
 kinds AS (SELECT DISTINCT kind FROM thread_blocking),
 all_threads AS (SELECT count(*) AS n, count(wall_dur) AS nw, count(cpu_dur) AS nc, sum(wall_dur) AS wall,
 	sum(cpu_dur) AS cpu FROM threads),
-fr AS (SELECT count(*) AS n, sum(janky) AS janky FROM ui_frames),
-ft AS (SELECT end_ts - ts AS t, row_number() OVER (ORDER BY end_ts - ts, id) AS k FROM ui_frames),
-fq(q) AS (VALUES (50), (90), (99)),
+fr AS (SELECT count(*) AS n, sum(janky) AS janky, bt_percentile(end_ts - ts, 50) AS p50,
+	bt_percentile(end_ts - ts, 90) AS p90, bt_percentile(end_ts - ts, 99) AS p99 FROM ui_frames),
 v(name, value) AS (
 	SELECT 'startup.ttid_ns', ttid_ns FROM st
 	UNION ALL SELECT 'startup.ttfd_ns', ttfd_ns FROM st
@@ -50,7 +49,8 @@ v(name, value) AS (
 	UNION ALL SELECT 'frames.count', n FROM fr WHERE n > 0
 	UNION ALL SELECT 'frames.janky', janky FROM fr WHERE n > 0
 	UNION ALL SELECT 'frames.janky_ppm', (janky * 1000000 + n / 2) / n FROM fr WHERE n > 0
-	UNION ALL SELECT 'frames.p' || fq.q || '_ns', ft.t FROM fq, fr, ft
-		WHERE fr.n > 0 AND ft.k = max(1, (fr.n * fq.q + 99) / 100)
+	UNION ALL SELECT 'frames.p50_ns', p50 FROM fr WHERE n > 0
+	UNION ALL SELECT 'frames.p90_ns', p90 FROM fr WHERE n > 0
+	UNION ALL SELECT 'frames.p99_ns', p99 FROM fr WHERE n > 0
 )
 SELECT name, min(value) FROM v WHERE value IS NOT NULL AND value >= 0 GROUP BY name ORDER BY name

@@ -14,6 +14,7 @@
 #include "engine/base/alloc.h"
 #include "engine/db/appcode.h"
 #include "engine/db/db_int.h"
+#include "engine/db/percentile.h"
 #include "engine/base/fileio.h"
 #include "engine/base/temps.h"
 
@@ -104,6 +105,8 @@ static int db_connect(struct bt_db *db, const char *file, int flags, struct bt_e
 	sqlite3_extended_result_codes(db->conn, 1);
 	if (bt_db_register_appcode(db) != SQLITE_OK)
 		return bt_err_set(err, BT_ESQL, "cannot register bt_app_node: %s", sqlite3_errmsg(db->conn));
+	if (bt_db_register_percentile(db) != SQLITE_OK)
+		return bt_err_set(err, BT_ESQL, "cannot register bt_percentile: %s", sqlite3_errmsg(db->conn));
 	return BT_OK;
 }
 
