@@ -71,36 +71,26 @@ bt_percentile(end_ts - ts, 99) AS p99 FROM ui_frames]])[1]
     end
     filled(s.n, s.janky)
     -- A frame that began a period or more after its vsync waited for the
-    -- main thread: the longest message that ended between them delayed it
-    -- (one scan of the messages for all the frames listed).
+    -- main thread: the longest message that ended between them delayed it.
+    -- Its cause line names that message ("late 12.0 ms behind X (msg 7)",
+    -- engine/startup/late.c finds it), so it is looked up by its id.
     local main = bt.main_tid()
-    local rows, late = {}, {}
+    local function delayed_by(r)
+      if r.start_ns < s.period or not main or not r.cause then return nil end
+      local id = r.cause:match("late [%d.]+ ms behind .-msg (%d+)")
+      local m = id and bt.query("SELECT msg_id, dur FROM messages WHERE tid = ?1 AND msg_id = ?2", main,
+                                math.tointeger(tonumber(id)))[1]
+      if not m then return nil end
+      local top = bt.scalar([[SELECT f.name FROM message_methods mm JOIN frames f ON f.id = mm.frame_id
+WHERE mm.tid = ?1 AND mm.msg_id = ?2 AND mm.rank = 1]], main, m.msg_id)
+      return string.format("msg %d (%.1f ms%s)", m.msg_id, m.dur / 1e6, top and (": " .. bt.short(top)) or "")
+    end
+    local rows = {}
     for r in bt.rows([[SELECT id, ts, expected_ts, ts - expected_ts AS start_ns, end_ts - ts AS frame_ns, dur AS main_ns,
 missed_vsyncs, end_ts - deadline_ts AS late_ns, cause FROM ui_frames WHERE janky
 ORDER BY missed_vsyncs DESC, late_ns DESC, id LIMIT ?]], p.worst) do
-      rows[#rows + 1] = { r.id, r.ts, r.start_ns, r.frame_ns, r.main_ns, r.missed_vsyncs, r.late_ns, r.cause }
-      if main and r.start_ns >= s.period then late[#late + 1] = { row = #rows, from = r.expected_ts, to = r.ts + 200000 } end
-    end
-    for i = 1, #late, 100 do
-      local part, conds, args = {}, {}, { main }
-      for j = i, math.min(i + 99, #late) do
-        part[#part + 1] = late[j]
-        conds[#conds + 1] = string.format("(ts + dur > ?%d AND ts + dur <= ?%d)", #args + 1, #args + 2)
-        args[#args + 1], args[#args + 2] = late[j].from, late[j].to
-      end
-      for m in bt.rows("SELECT msg_id, ts + dur AS e, dur FROM messages WHERE tid = ?1 AND (" ..
-          table.concat(conds, " OR ") .. ") ORDER BY msg_id", table.unpack(args)) do
-        for _, w in ipairs(part) do
-          if m.e > w.from and m.e <= w.to and (not w.m or m.dur > w.m.dur) then w.m = m end
-        end
-      end
-      for _, w in ipairs(part) do
-        if w.m then
-          local top = bt.scalar([[SELECT f.name FROM message_methods mm JOIN frames f ON f.id = mm.frame_id
-WHERE mm.tid = ?1 AND mm.msg_id = ?2 AND mm.rank = 1]], main, w.m.msg_id)
-          rows[w.row][9] = string.format("msg %d (%.1f ms%s)", w.m.msg_id, w.m.dur / 1e6, top and (": " .. bt.short(top)) or "")
-        end
-      end
+      rows[#rows + 1] = { r.id, r.ts, r.start_ns, r.frame_ns, r.main_ns, r.missed_vsyncs, r.late_ns, r.cause,
+        delayed_by(r) }
     end
     bt.table{ name = "frames",
       title = string.format("Frames: %d of %d janky (%.1f %%), %.0f vsyncs missed; the worst", s.janky, s.n,
