@@ -1,13 +1,15 @@
 /*
  * Binary search over arrays of records sorted by one int64_t field: the
  * engine keeps such arrays (frames by start, messages by end, waits by
- * start) and asks where a time falls among them.
+ * start) and asks where a time falls among them; and their sort, skipped
+ * where they came in order.
  */
 #ifndef BT_SEARCH_H
 #define BT_SEARCH_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The first of the n records of size bytes at v whose int64_t at byte
@@ -27,6 +29,20 @@ static inline size_t bt_first_ge(const void *v, size_t n, size_t size, size_t of
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Sort v (qsort) unless it is in order already, as such arrays mostly
+ * come: one pass instead of n log n comparisons. */
+static inline void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	const char *p = v;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (cmp(p + (i - 1) * size, p + i * size) > 0) {
+			qsort(v, n, size, cmp);
+			return;
+		}
 }
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/search.h"
 #include "engine/startup/display.h"
 
 #define BT_DISPLAY_MAX (1u << 20)   /* frames of each kind kept: hours of 60 Hz */
@@ -73,9 +74,9 @@ static void sort(struct bt_display *d)
 	if (d->sorted)
 		return;
 	if (d->nui)
-		qsort(d->ui, d->nui, sizeof *d->ui, by_ts);
+		bt_sort_unless_sorted(d->ui, d->nui, sizeof *d->ui, by_ts);
 	if (d->ndraw)
-		qsort(d->draw, d->ndraw, sizeof *d->draw, by_ts);
+		bt_sort_unless_sorted(d->draw, d->ndraw, sizeof *d->draw, by_ts);
 	d->sorted = 1;
 }
 

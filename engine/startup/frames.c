@@ -523,9 +523,9 @@ static int load_evidence_sorted(struct frame_evidence *e, struct bt_db *db, int6
 	size_t i;
 
 	if (e->nb)
-		qsort(e->b, e->nb, sizeof *e->b, block_order);
+		bt_sort_unless_sorted(e->b, e->nb, sizeof *e->b, block_order);
 	if (e->nw)
-		qsort(e->w, e->nw, sizeof *e->w, wait_order);
+		bt_sort_unless_sorted(e->w, e->nw, sizeof *e->w, wait_order);
 	for (i = 0; i < e->nb; i++)
 		e->bmax = e->b[i].end - e->b[i].ts > e->bmax ? e->b[i].end - e->b[i].ts : e->bmax;
 	for (i = 0; i < e->nw; i++)
@@ -916,13 +916,13 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	if (!d->nui)
 		return BT_OK;
 	if (f && f->n)
-		qsort(f->v, f->n, sizeof *f->v, by_methods_ts);
+		bt_sort_unless_sorted(f->v, f->n, sizeof *f->v, by_methods_ts);
 	memset(&e, 0, sizeof e);
 	memset(&sums, 0, sizeof sums);
 	bt_strmap_init(&sums.held);
 	ui = bt_xcalloc(n, sizeof *ui);
 	memcpy(ui, d->ui, n * sizeof *ui);
-	qsort(ui, n, sizeof *ui, by_ts);
+	bt_sort_unless_sorted(ui, n, sizeof *ui, by_ts);
 	if ((rc = timeline_period(db, &period, err)) == BT_OK && !period)
 		period = cadence_period(ui, n);
 	phase = rc ? 0 : grid_phase(ui, n, period);

@@ -130,19 +130,6 @@ static int by_msg(const void *a, const void *b)
 	return (x->msg_id > y->msg_id) - (x->msg_id < y->msg_id);
 }
 
-/* Sort v unless it is in order already, as it mostly comes. */
-static void sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	const char *p = v;
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (cmp(p + (i - 1) * size, p + i * size) > 0) {
-			qsort(v, n, size, cmp);
-			return;
-		}
-}
-
 int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err *err)
 {
 	struct bt_rows *r = NULL;
@@ -150,7 +137,7 @@ int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err
 	int rc;
 
 	end_message(l);
-	sort_unless_sorted(l->owner, l->nowner, sizeof *l->owner, by_msg);   /* in time order, ids rise */
+	bt_sort_unless_sorted(l->owner, l->nowner, sizeof *l->owner, by_msg);   /* in time order, ids rise */
 	if (bt_rows_open(&r, db, BT_SQL_UI_FRAMES_MESSAGES, err))
 		return err->code;
 	bt_rows_bind_int(r, 1, tid);
@@ -161,7 +148,7 @@ int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err
 		l->m[l->nm++].end = bt_rows_int(r, 2);
 	}
 	bt_rows_close(r);
-	sort_unless_sorted(l->m, l->nm, sizeof *l->m, by_end);   /* one thread's messages end in their order */
+	bt_sort_unless_sorted(l->m, l->nm, sizeof *l->m, by_end);   /* one thread's messages end in their order */
 	return rc < 0 ? err->code : BT_OK;
 }
 
