@@ -65,6 +65,11 @@ static const struct {
 static const char sync_class[] = "android.graphics.HardwareRenderer";
 static const char old_sync_part[] = " android.view.ThreadedRenderer.nSyncAndDrawFrame(";
 static const char poll_frame_part[] = " android.os.MessageQueue.nativePollOnce(";
+/* A display frame's callbacks: doFrame runs them back to back (bt_stacktab.frame_call). */
+static const char *const frame_call_parts[3] = {
+	" android.view.Choreographer.doFrame(", " android.view.Choreographer.doCallbacks(",
+	" android.view.Choreographer$CallbackRecord.run(",
+};
 
 int bt_frame_is_loop(const char *name)
 {
@@ -215,6 +220,9 @@ static int load_frames(struct bt_db *db, struct bt_stacktab *t, size_t *cap, int
 			t->next = (uint32_t)id;
 		if (!t->poll && name && strstr(name, poll_frame_part))
 			t->poll = (uint32_t)id;
+		for (i = 0; name && i < 3; i++)
+			if (!t->frame_call[i] && strstr(name, frame_call_parts[i]))
+				t->frame_call[i] = (uint32_t)id;
 		for (i = 0; name && i < 2; i++)
 			if (!t->sync_call[i] && strstr(name, sync_calls[i].part))
 				t->sync_call[i] = (uint32_t)id;

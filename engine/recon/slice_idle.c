@@ -792,13 +792,35 @@ static void order(const struct gap *gp, struct plan *p)
 	}
 }
 
+/* How many of the frames that begin in the gap began as it opened: a
+ * display frame's doFrame, seen in its own code (a few microseconds of
+ * it: before its first callback or between two), runs its callbacks back
+ * to back, each phase's doCallbacks straight into its records. So where
+ * the earlier sample shows doFrame's own code and the later one its
+ * callbacks, doCallbacks and CallbackRecord.run began as the gap opened:
+ * the phases no sample shows (an input batch, an animation step) ran in
+ * them, not in doFrame's own code nor in the callback the later sample
+ * shows. */
+static size_t frame_callbacks(const struct bt_stacktab *t, const uint32_t *pf, size_t np, const uint32_t *cf,
+			      size_t nc, size_t k)
+{
+	const uint32_t *c = t->frame_call;
+	size_t n = 0;
+
+	if (!c[0] || k != np || !k || pf[k - 1] != c[0])
+		return 0;
+	while (n < 2 && k + n < nc && c[n + 1] && cf[k + n] == c[n + 1])
+		n++;
+	return n;
+}
+
 void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, size_t np, const uint32_t *cf,
 			const uint32_t *cn, size_t nc)
 {
 	const struct bt_item *cur = &r->items[i], *pre = &r->items[i - 1];
 	struct gap gp;
 	struct plan p;
-	size_t j, shared;
+	size_t j, shared, at_once;
 	int into, out;
 
 	gap_read(r, pre, cur, &gp);
@@ -856,9 +878,12 @@ void bt_slice_step_idle(struct bt_slice_run *r, size_t i, const uint32_t *pf, si
 	if (p.wait == WAIT_LOOP && p.to.t > p.from.t)
 		loop_wait(r, i, &p);
 	r->pre_k = shared;
+	at_once = p.wait == WAIT_NONE && !into && !p.draw && !p.native ? frame_callbacks(r->tab, pf, np, cf, nc, p.k)
+									 : 0;
 	for (j = p.k; j < nc; j++) {
 		int exact = j == nc - 1 && entered(cur) && !into;
-		bt_slice_push(r, cf[j], cn[j], exact ? cur->ts : p.begin.t, exact ? cur->cpu : p.begin.c, (int64_t)i,
+		struct pt b = j < p.k + at_once ? (struct pt){ pre->ts, pre->cpu } : p.begin;
+		bt_slice_push(r, cf[j], cn[j], exact ? cur->ts : b.t, exact ? cur->cpu : b.c, (int64_t)i,
 			      pre->ts, pre->cpu, cur, pre);
 	}
 }

@@ -58,6 +58,8 @@ struct bt_stacktab {
 	unsigned char sync_synth;   /* bit k: sync_call[k] is synthetic */
 	uint32_t next, poll;        /* the loop's wait: MessageQueue.next and nativePollOnce's
 				     * frame ids where the trace knows them, or 0 */
+	uint32_t frame_call[3];     /* Choreographer.doFrame, doCallbacks and CallbackRecord.run's
+				     * frame ids where the trace knows them, or 0 */
 	size_t nframes;
 	uint32_t *pos;              /* by node id: its index in the last list made (a hint,
 				     * checked before use, so never stale in effect) */

@@ -382,6 +382,49 @@ static void test_draw_wait(void)
 	bt_db_close(db2);
 }
 
+/* A display frame: a sample in doFrame's own code, then two in a
+ * callback's traversal. doFrame runs its callbacks back to back (its own
+ * code is a few microseconds), so doCallbacks and the callback record
+ * begin as the gap opens (the phases no sample shows ran in them); the
+ * traversal, one of the callbacks, begins as the policy places it. */
+static const char *const cb_frames[] = {
+	NULL, "void android.os.Looper.loop()", "void android.view.Choreographer.doFrame(long, int)",
+	"void android.view.Choreographer.doCallbacks(int, long)",
+	"void android.view.Choreographer$CallbackRecord.run(long)", "void android.view.ViewRootImpl$TraversalRunnable.run()",
+};
+static const uint32_t cb_nodes[][2] = { { 0, 0 }, { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 4 }, { 4, 5 } };
+static const int64_t cb_records[][9] = {
+	{ 100, 9, 1000, 0, 1000, 0, 1, 2, 0 },
+	{ 100, 9, 3000, 0, 3000, 0, 1, 5, 0 },
+	{ 100, 9, 4000, 0, 4000, 0, 1, 5, 0 },
+};
+
+static void test_frame_callbacks(void)
+{
+	const struct small x = { cb_frames, sizeof cb_frames / sizeof cb_frames[0], cb_nodes,
+				 sizeof cb_nodes / sizeof cb_nodes[0], cb_records,
+				 sizeof cb_records / sizeof cb_records[0] };
+	struct bt_slicer *sl = NULL, *mid = NULL;
+	struct bt_db *db = trace_of(&x, BT_SLICE_IDLE, &sl), *db2 = trace_of(&x, BT_SLICE_MIDPOINT, &mid);
+	struct got g;
+
+	run(sl, &g);
+	/* id|tid|depth|parent|frame|ts|...: doCallbacks (3), the record (4) */
+	ok(strstr(g.s.buf, "|100|2|2|3|1000|") != NULL && strstr(g.s.buf, "|100|3|3|4|1000|") != NULL,
+	   "frame: doCallbacks and the callback record begin after doFrame's own code");
+	ok(strstr(g.s.buf, "|100|4|4|5|2000|") != NULL, "frame: the traversal begins at the gap's middle");
+	if (!strstr(g.s.buf, "|100|2|2|3|1000|"))
+		printf("#   slices: %s\n", g.s.buf);
+	release(&g);
+	run(mid, &g);
+	ok(strstr(g.s.buf, "|100|2|2|3|2000|") != NULL, "midpoint: doCallbacks begins at the gap's middle");
+	release(&g);
+	bt_slicer_free(sl);
+	bt_slicer_free(mid);
+	bt_db_close(db);
+	bt_db_close(db2);
+}
+
 static void test_names(void)
 {
 	struct bt_err err = BT_ERR_INIT;
@@ -406,5 +449,6 @@ int main(void)
 	test_midpoint();
 	test_idle();
 	test_draw_wait();
+	test_frame_callbacks();
 	return done_testing();
 }
