@@ -95,6 +95,9 @@ struct small {
 	size_t nrec;
 };
 
+/* A struct small of three arrays. */
+#define SMALL_OF(f, n, r) { f, sizeof f / sizeof f[0], n, sizeof n / sizeof n[0], r, sizeof r / sizeof r[0] }
+
 static const struct small small_trace = {
 	frames, sizeof frames / sizeof frames[0], nodes, sizeof nodes / sizeof nodes[0], records, NREC
 };
@@ -347,9 +350,7 @@ static const int64_t draw_records[][9] = {
 
 static void test_draw_wait(void)
 {
-	const struct small x = { draw_frames, sizeof draw_frames / sizeof draw_frames[0], draw_nodes,
-				 sizeof draw_nodes / sizeof draw_nodes[0], draw_records,
-				 sizeof draw_records / sizeof draw_records[0] };
+	const struct small x = SMALL_OF(draw_frames, draw_nodes, draw_records);
 	struct bt_slicer *sl = NULL, *mid = NULL;
 	struct bt_db *db = trace_of(&x, BT_SLICE_IDLE, &sl), *db2 = trace_of(&x, BT_SLICE_MIDPOINT, &mid);
 	struct bt_err err = BT_ERR_INIT;
@@ -401,9 +402,7 @@ static const int64_t cb_records[][9] = {
 
 static void test_frame_callbacks(void)
 {
-	const struct small x = { cb_frames, sizeof cb_frames / sizeof cb_frames[0], cb_nodes,
-				 sizeof cb_nodes / sizeof cb_nodes[0], cb_records,
-				 sizeof cb_records / sizeof cb_records[0] };
+	const struct small x = SMALL_OF(cb_frames, cb_nodes, cb_records);
 	struct bt_slicer *sl = NULL, *mid = NULL;
 	struct bt_db *db = trace_of(&x, BT_SLICE_IDLE, &sl), *db2 = trace_of(&x, BT_SLICE_MIDPOINT, &mid);
 	struct got g;
