@@ -77,7 +77,8 @@ bt_percentile(end_ts - ts, 99) AS p99 FROM ui_frames]])[1]
     local main = bt.main_tid()
     local function delayed_by(r)
       if r.start_ns < s.period or not main or not r.cause then return nil end
-      local id = r.cause:match("late [%d.]+ ms behind .-msg (%d+)")
+      local id = r.cause:sub(1, 4096):match("late [%d.]+ ms behind .-msg (%d+)")   -- a line is short;
+                                                                                   -- a hostile one, not read whole
       local m = id and bt.query("SELECT msg_id, dur FROM messages WHERE tid = ?1 AND msg_id = ?2", main,
                                 math.tointeger(tonumber(id)))[1]
       if not m then return nil end
