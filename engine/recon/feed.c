@@ -13,6 +13,7 @@
 #include "engine/recon/offcpu.h"
 #include "engine/profile/profile.h"
 #include "engine/recon/slice.h"
+#include "engine/startup/startup.h"
 
 struct open {
 	struct bt_slice s;
@@ -46,6 +47,12 @@ struct bt_feed {
 	struct bt_offcpu offcpu;   /* top-level slices, for the off-CPU split by state */
 	int states;                /* the trace has scheduler states: self segments for the methods' split */
 	struct { bt_slices_fn fn; void (*release)(void *); void *ctx; } defer;
+	struct {                   /* bt_feed_find_startup's */
+		int on;
+		struct bt_startup *st;   /* NULL: no phase to find */
+		int64_t tid;
+		struct bt_diag *diag;
+	} start;
 };
 
 enum { FRAME_LOOP = 1, FRAME_IDLE = 2 };
@@ -84,10 +91,30 @@ void bt_feed_free(struct bt_feed *f)
 	if (f->defer.release)
 		f->defer.release(f->defer.ctx);
 	bt_profile_free(f->profile);
+	bt_startup_free(f->start.st);
 	free(f->stack);
 	free(f->flags);
 	bt_offcpu_release(&f->offcpu);
 	free(f);
+}
+
+int bt_feed_find_startup(struct bt_feed *f, struct bt_diag *diag, struct bt_err *err)
+{
+	if (!f->db)
+		return BT_OK;   /* a replay stores nothing */
+	if (bt_startup_new(&f->start.st, f->db, err))
+		return err->code;
+	f->start.on = 1;
+	f->start.diag = diag;
+	if (f->start.st)
+		f->start.tid = bt_startup_tid(f->start.st);
+	return BT_OK;
+}
+
+void bt_feed_startup_exact(struct bt_feed *f, int exact)
+{
+	if (f->start.st)
+		bt_startup_exact(f->start.st, exact);
 }
 
 void bt_feed_frame(struct bt_feed *f, uint32_t frame, const char *name)
@@ -151,10 +178,12 @@ static int add_message(struct bt_feed *f, const struct bt_slice *s, struct bt_er
 	return BT_OK;
 }
 
+static int close_one(struct bt_feed *f, int64_t end, struct bt_slice *closed, int to_start, struct bt_err *err);
+
 static int end_thread(struct bt_feed *f, struct bt_err *err)
 {
 	while (f->sp > 1)
-		if (bt_feed_close(f, f->stack[f->sp - 1].s.ts, NULL, err))
+		if (close_one(f, f->stack[f->sp - 1].s.ts, NULL, 0, err))
 			return err->code;
 	if (!f->have_thread)
 		return BT_OK;
@@ -242,7 +271,9 @@ void bt_feed_known(struct bt_feed *f, unsigned known)
 		f->stack[f->sp - 1].known |= known;
 }
 
-int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struct bt_err *err)
+/* bt_feed_close's; to_start: the slice goes to bt_feed_find_startup's
+ * collector (not those end_thread closes, which no importer closed). */
+static int close_one(struct bt_feed *f, int64_t end, struct bt_slice *closed, int to_start, struct bt_err *err)
 {
 	struct open *n = &f->stack[--f->sp], *up = &f->stack[f->sp - 1];
 	struct bt_slice *s = &n->s;
@@ -293,7 +324,16 @@ int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struc
 		*closed = *s;
 	if (f->taps.n && bt_taps_slice(&f->taps, 0, s, err))
 		return err->code;
-	return f->db && !f->defer.fn ? bt_db_insert_slice(f->db, s, err) : BT_OK;
+	if (f->db && !f->defer.fn && bt_db_insert_slice(f->db, s, err))
+		return err->code;
+	if (to_start && f->start.st && s->tid == f->start.tid)
+		bt_startup_add(f->start.st, s);
+	return BT_OK;
+}
+
+int bt_feed_close(struct bt_feed *f, int64_t end, struct bt_slice *closed, struct bt_err *err)
+{
+	return close_one(f, end, closed, 1, err);
 }
 
 
@@ -328,6 +368,10 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 		bt_db_defer_slices(f->db, f->defer.fn, f->defer.release, f->defer.ctx);
 		f->defer.release = NULL;
 	}
+	if (!rc && f->start.st)
+		rc = bt_startup_store(f->start.st, f->db, f->start.diag, err);
+	if (!rc && f->start.on)
+		rc = bt_db_set_meta_int(f->db, "startup_modeled", 1, err);
 	bt_feed_free(f);
 	return rc;
 }

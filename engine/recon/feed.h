@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "engine/db/db.h"
+#include "engine/db/diag.h"
 #include "engine/profile/tap.h"
 
 struct bt_feed;
@@ -55,6 +56,17 @@ void bt_feed_frame(struct bt_feed *f, uint32_t frame, const char *name);
  */
 int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, int blocks,
 		 struct bt_err *err);
+
+/* Find the app's start as the slices pass (engine/startup/startup.h): the
+ * main thread's slices, as they close, go to a start-up collector made
+ * from the frames and threads already stored, and bt_feed_finish stores
+ * what it found (the startup tables, diagnostics to diag) and meta
+ * startup_modeled (the pipeline then need not read the slices back for
+ * it). Before the first slice; a replay finds nothing. */
+int bt_feed_find_startup(struct bt_feed *f, struct bt_diag *diag, struct bt_err *err);
+/* The slices are the trace's own calls, not stack changes between samples
+ * (what the start-up collector makes of them); before bt_feed_finish. */
+void bt_feed_startup_exact(struct bt_feed *f, int exact);
 
 /* The trace has scheduler states (thread_states): keep every slice's self
  * time as segments, so that bt_feed_finish splits each method's self time

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/startup/startup.h"
 #include "importers/art/art_int.h"
 #include "importers/reader.h"
 
@@ -43,8 +42,6 @@ struct art_call {
 struct art_pass {
 	struct art *a;
 	struct bt_feed *feed;    /* NULL in the first pass */
-	struct bt_startup *startup;   /* fed the main thread's slices (second pass) */
-	int64_t startup_tid;
 	struct art_call *stack;
 	size_t sp, cap, synthetic;   /* synthetic: callers opened at the start, still open */
 	struct bt_slice s;           /* the next slice opened: only tid, ts and frame change */
@@ -96,20 +93,14 @@ static inline int push(struct art_pass *p, uint64_t id, int64_t tid, int64_t wal
 	return bt_feed_open(p->feed, &p->s, has_cpu(p->a) ? BT_FEED_CPU : BT_FEED_CPU_UNKNOWN, 0, err);
 }
 
-static inline int pop(struct art_pass *p, int64_t tid, int64_t wall, int64_t cpu, struct bt_err *err)
+static inline int pop(struct art_pass *p, int64_t wall, int64_t cpu, struct bt_err *err)
 {
 	struct art_call *c = &p->stack[--p->sp];
-	struct bt_slice closed;
 
 	if (!p->feed || !c->real)
 		return BT_OK;
 	bt_feed_top(p->feed)->cpu_dur = has_cpu(p->a) ? cpu - c->cpu : 0;
-	if (!p->startup || tid != p->startup_tid)
-		return bt_feed_close(p->feed, wall, NULL, err);
-	if (bt_feed_close(p->feed, wall, &closed, err))
-		return err->code;
-	bt_startup_add(p->startup, &closed);
-	return BT_OK;
+	return bt_feed_close(p->feed, wall, NULL, err);
 }
 
 /* The position (1-based) of the innermost open call of m above floor, or
@@ -134,19 +125,19 @@ static int leave(struct art_pass *p, struct art_thread *t, uint64_t id, const st
 		while (p->sp >= at) {
 			if (p->sp > at)
 				p->a->mismatched += !p->feed;
-			if (pop(p, t->tid, e->wall, e->cpu, err))
+			if (pop(p, e->wall, e->cpu, err))
 				return err->code;
 		}
 		return BT_OK;
 	}
 	while (p->sp > p->synthetic) {
 		p->a->mismatched += !p->feed;
-		if (pop(p, t->tid, e->wall, e->cpu, err))
+		if (pop(p, e->wall, e->cpu, err))
 			return err->code;
 	}
 	if (p->feed) {   /* the second pass opened it at the start */
 		p->synthetic--;
-		return pop(p, t->tid, e->wall, e->cpu, err);
+		return pop(p, e->wall, e->cpu, err);
 	}
 	method(p, id);   /* its frame */
 	BT_GROW(t->callers, t->ncallers + 1, t->ccap);
@@ -226,7 +217,7 @@ static int feed_batch(struct art_pass *p, struct art_thread *t, const struct art
 		if (e[i].action == ART_ENTER)
 			rc = push(p, e[i].method, t->tid, e[i].wall, e[i].cpu, err);
 		else if (p->sp > p->synthetic && p->stack[p->sp - 1].id == e[i].method)   /* the usual exit */
-			rc = pop(p, t->tid, e[i].wall, e[i].cpu, err);
+			rc = pop(p, e[i].wall, e[i].cpu, err);
 		else
 			rc = leave(p, t, e[i].method, &e[i], err);
 		if (rc)
@@ -269,7 +260,7 @@ static int thread_pass(struct art_pass *p, struct art_thread *t, struct bt_err *
 	a->backwards += c.backwards;
 	a->range += c.range;
 	while (p->sp)   /* still running: ended when tracing stopped */
-		if (pop(p, t->tid, !has_wall(a) ? c.wall : c.wall > a->end_ns ? c.wall : a->end_ns, c.cpu, err))
+		if (pop(p, !has_wall(a) ? c.wall : c.wall > a->end_ns ? c.wall : a->end_ns, c.cpu, err))
 			return err->code;
 	return BT_OK;
 }
@@ -308,7 +299,7 @@ int art_pair_first(struct art *a, struct bt_err *err)
 }
 
 /* Every thread's slices to feed (which f->frees on error). */
-static int feed_all(struct art *a, struct bt_feed *f, struct bt_startup *st, struct bt_err *err)
+static int feed_all(struct art *a, struct bt_feed *f, struct bt_err *err)
 {
 	struct art_pass *p = bt_xcalloc(1, sizeof *p);
 	size_t i;
@@ -317,8 +308,6 @@ static int feed_all(struct art *a, struct bt_feed *f, struct bt_startup *st, str
 	p->a = a;
 	p->feed = f;
 	p->s.type = -1;
-	p->startup = st;
-	p->startup_tid = st ? bt_startup_tid(st) : -1;
 	for (i = 0; i < a->nmethods; i++)
 		if (a->methods[i].frame)
 			bt_feed_frame(f, a->methods[i].frame, art_str(a, a->methods[i].name));
@@ -327,6 +316,7 @@ static int feed_all(struct art *a, struct bt_feed *f, struct bt_startup *st, str
 			rc = thread_pass(p, &a->threads[i], err);
 	free(p->stack);
 	free(p);
+	bt_feed_startup_exact(f, !art_sampled(a));   /* a sampled trace's calls: stack changes between samples */
 	if (!rc)
 		return bt_feed_finish(f, err);
 	bt_feed_free(f);
@@ -346,7 +336,7 @@ static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 	struct bt_tap_filter want = { -1, INT64_MIN };
 	struct bt_taps taps = { &tap, &want, 1, NULL, NULL, NULL };
 
-	return feed_all(ctx, bt_feed_new_replay(&taps), NULL, err);
+	return feed_all(ctx, bt_feed_new_replay(&taps), err);
 }
 
 static void release(void *ctx)
@@ -357,24 +347,13 @@ static void release(void *ctx)
 int art_pair_feed(struct art *a, int defer, struct bt_err *err)
 {
 	struct bt_db *db = a->db;
-	struct bt_diag *diag = a->diag;
 	struct bt_feed *f = bt_feed_new(db, a->o->taps);
-	struct bt_startup *st = NULL;
-	int rc;
 
 	if (defer)   /* from here a is the feed's, then the database's */
 		bt_feed_defer(f, fill, release, a);
-	rc = bt_startup_new(&st, db, err);
-	if (rc) {
+	if (bt_feed_find_startup(f, a->diag, err)) {
 		bt_feed_free(f);
-		return rc;
+		return err->code;
 	}
-	rc = feed_all(a, f, st, err);
-	if (!rc && st) {   /* a sampled trace's calls are stack changes between samples */
-		bt_startup_exact(st, !art_sampled(a));
-		rc = bt_startup_store(st, db, diag, err);
-	}
-	bt_startup_free(st);
-	/* the start is found: the pipeline need not read the slices back for it */
-	return rc ? rc : bt_db_set_meta_int(db, "startup_modeled", 1, err);
+	return feed_all(a, f, err);
 }

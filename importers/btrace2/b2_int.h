@@ -13,7 +13,6 @@
 #include "engine/db/db.h"
 #include "engine/db/diag.h"
 #include "engine/recon/feed.h"
-#include "engine/startup/startup.h"
 
 #define B2_HEADER 32
 #define B2_RECORD 16
@@ -152,12 +151,10 @@ struct b2_fixes {
 	int64_t deep_tid;
 };
 
-/* Give every slice to f, thread by thread, each thread's in preorder;
- * the main thread's ended ones to st as well (may be NULL). Sorts and
- * clips t's records in place as fixes says, so a second run gives the
- * same slices. */
-int b2_tree_feed(struct b2_trace *t, struct bt_feed *f, int64_t main_tid, struct bt_startup *st,
-		 struct b2_fixes *fixes, struct bt_err *err);
+/* Give every slice to f, thread by thread, each thread's in preorder.
+ * Sorts and clips t's records in place as fixes says, so a second run
+ * gives the same slices. */
+int b2_tree_feed(struct b2_trace *t, struct bt_feed *f, struct b2_fixes *fixes, struct bt_err *err);
 /* Free the work space (b2_tree_feed makes it again). */
 void b2_trace_drop_work(struct b2_trace *t);
 void b2_trace_release(struct b2_trace *t);

@@ -130,19 +130,13 @@ struct b2_walk {
 	struct bt_slice s;          /* the slice opened, its other fields 0 */
 	int64_t base, end[MAX_DEPTH];
 	size_t open;
-	struct bt_startup *st;      /* the main thread's, or NULL */
 };
 
 static int close_to(struct b2_walk *w, size_t depth, struct bt_err *err)
 {
-	struct bt_slice s;
-
-	while (w->open > depth) {
-		if (bt_feed_close(w->f, w->end[--w->open], w->st ? &s : NULL, err))
+	while (w->open > depth)
+		if (bt_feed_close(w->f, w->end[--w->open], NULL, err))
 			return err->code;
-		if (w->st)
-			bt_startup_add(w->st, &s);
-	}
 	return BT_OK;
 }
 
@@ -182,8 +176,7 @@ static void workspace(struct b2_trace *t, size_t n)
 	t->wcap = n;
 }
 
-int b2_tree_feed(struct b2_trace *t, struct bt_feed *f, int64_t main_tid, struct bt_startup *st,
-		 struct b2_fixes *fixes, struct bt_err *err)
+int b2_tree_feed(struct b2_trace *t, struct bt_feed *f, struct b2_fixes *fixes, struct bt_err *err)
 {
 	struct b2_walk *w = bt_xcalloc(1, sizeof *w);
 	uint32_t tid;
@@ -198,7 +191,6 @@ int b2_tree_feed(struct b2_trace *t, struct bt_feed *f, int64_t main_tid, struct
 		if (!n)
 			continue;
 		w->s.tid = tid;
-		w->st = tid == main_tid ? st : NULL;
 		workspace(t, n);
 		order(t->rec + t->first[tid], n, fixes);
 		preorder(t, t->rec + t->first[tid], n, fixes);

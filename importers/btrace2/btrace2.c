@@ -372,7 +372,7 @@ static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 	struct bt_taps taps = { &tap, &want, 1, NULL, NULL, NULL };
 	struct bt_feed *f = bt_feed_new_replay(&taps);
 
-	if (b2_tree_feed(ctx, f, -1, NULL, NULL, err)) {
+	if (b2_tree_feed(ctx, f, NULL, err)) {
 		bt_feed_free(f);
 		return err->code;
 	}
@@ -406,7 +406,6 @@ static int slices(struct ctx *c, int have_map, struct bt_err *err)
 {
 	struct bt_feed *f = bt_feed_new(c->db, c->o->taps);
 	struct b2_trace *t = bt_xmalloc(sizeof *t);
-	struct bt_startup *st = NULL;
 	struct b2_fixes fx;
 	int rc;
 
@@ -423,9 +422,9 @@ static int slices(struct ctx *c, int have_map, struct bt_err *err)
 	if (!rc)
 		rc = write_meta(c, err);
 	if (!rc)
-		rc = bt_startup_new(&st, c->db, err);
+		rc = bt_feed_find_startup(f, c->diag, err);
 	if (!rc)
-		rc = b2_tree_feed(t, f, c->main_tid, st, &fx, err);
+		rc = b2_tree_feed(t, f, &fx, err);
 	if (!rc)
 		b2_trace_drop_work(t);   /* what is deferred: the records alone */
 	if (rc)
@@ -434,13 +433,9 @@ static int slices(struct ctx *c, int have_map, struct bt_err *err)
 		rc = bt_feed_finish(f, err);
 	if (c->o->keep)
 		release_trace(t);
-	if (!rc && st)
-		rc = bt_startup_store(st, c->db, c->diag, err);
-	bt_startup_free(st);
 	if (!rc)
 		count_fixes(c, &fx);
-	/* the start is found: the pipeline need not read the slices back for it */
-	return rc ? rc : bt_db_set_meta_int(c->db, "startup_modeled", 1, err);
+	return rc;
 }
 
 static int import(struct ctx *c, const struct bt_fmap *mapping, struct bt_err *err)

@@ -4,7 +4,8 @@
  * depths and parents, self values and blocked time worked out from the
  * children, messages from the slices below a loop frame, meta, taps; the
  * deferred re-walk stores the same slices when they are first read; a
- * replay stores nothing; threads out of order are refused.
+ * replay stores nothing; threads out of order are refused; the start is
+ * found as the main thread's slices close (bt_feed_find_startup).
  */
 #include <string.h>
 
@@ -280,10 +281,92 @@ static void test_replay(void)
 	is_int(c.threads, 3, "replay: every thread told");
 }
 
+/* The start found as the slices pass (bt_feed_find_startup): the main
+ * thread's (5) bindApplication, launch and first frame, another thread's
+ * slices beside them; the finish stores the start and meta
+ * startup_modeled. Without the call, or in a replay, nothing. */
+static const char *const start_names[] = {
+	NULL, "void android.app.ActivityThread.handleBindApplication(android.app.ActivityThread$AppBindData)",
+	"android.app.Activity android.app.ActivityThread.performLaunchActivity("
+	"android.app.ActivityThread$ActivityClientRecord, android.content.Intent)",
+	"void android.view.Choreographer.doFrame(long, int)", "void A.run()",
+};
+
+static int start_walk(struct bt_feed *f, struct bt_err *err)
+{
+	static const int64_t ev[][4] = {   /* tid, frame, begin, end */
+		{ 5, 1, 1000, 5000 }, { 5, 2, 6000, 9000 }, { 5, 3, 10000, 12000 }, { 7, 4, 2000, 3000 },
+	};
+	size_t i;
+	uint32_t k;
+
+	for (k = 1; k < sizeof start_names / sizeof start_names[0]; k++)
+		bt_feed_frame(f, k, start_names[k]);
+	for (i = 0; i < sizeof ev / sizeof ev[0]; i++) {
+		struct bt_slice sl;
+		memset(&sl, 0, sizeof sl);
+		sl.tid = ev[i][0];
+		sl.frame_id = ev[i][1];
+		sl.ts = ev[i][2];
+		if (bt_feed_open(f, &sl, BT_FEED_CPU_UNKNOWN, 0, err) || bt_feed_close(f, ev[i][3], NULL, err))
+			return err->code;
+	}
+	return BT_OK;
+}
+
+static struct bt_db *start_db(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *db = new_db();
+	size_t k;
+	int rc = bt_db_exec(db, BT_SQL_INSERT_THREAD, &err, "iti", (int64_t)5, "main", (int64_t)1) ||
+		 bt_db_exec(db, BT_SQL_INSERT_THREAD, &err, "iti", (int64_t)7, "worker", (int64_t)0);
+
+	for (k = 1; !rc && k < sizeof start_names / sizeof start_names[0]; k++)
+		rc = bt_db_exec(db, BT_SQL_INSERT_FRAME, &err, "iittttt", (int64_t)k, (int64_t)k, start_names[k], NULL,
+				NULL, NULL, NULL);
+	if (rc)
+		printf("# %s\n", err.msg);
+	return db;
+}
+
+static void test_startup(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_diag diag;
+	struct bt_db *db = start_db();
+	struct bt_feed *f = bt_feed_new(db, NULL);
+	char *got;
+
+	bt_diag_init(&diag);
+	is_int(bt_feed_find_startup(f, &diag, &err), BT_OK, "startup: a collector made from the frames stored");
+	is_int(start_walk(f, &err), BT_OK, "startup: the slices fed");
+	is_int(bt_feed_finish(f, &err), BT_OK, "startup: finished");
+	got = tsql_rows(db, "SELECT phase, ts, dur FROM startup_phases WHERE phase <> 'startup' ORDER BY ts");
+	is_str(got, "bind_application|1000|4000;activity_launch|6000|3000;first_frame|10000|2000",
+	       "startup: the main thread's phases, found as they closed");
+	free(got);
+	is_int(tsql_int(db, "SELECT count(*) FROM startup", -1), 1, "startup: one start stored");
+	is_int(tsql_int(db, "SELECT value FROM meta WHERE key = 'startup_modeled'", -1), 1, "startup: meta startup_modeled");
+	bt_db_close(db);
+
+	db = start_db();
+	f = bt_feed_new(db, NULL);
+	is_int(start_walk(f, &err) || bt_feed_finish(f, &err), BT_OK, "no find: fed and finished");
+	is_int(tsql_int(db, "SELECT count(*) FROM startup", -1), 0, "no find: no start");
+	is_int(tsql_int(db, "SELECT count(*) FROM meta WHERE key = 'startup_modeled'", -1), 0, "no find: no meta");
+	bt_db_close(db);
+
+	f = bt_feed_new_replay(NULL);
+	is_int(bt_feed_find_startup(f, NULL, &err), BT_OK, "replay: nothing to find, no error");
+	bt_feed_free(f);
+}
+
 int main(void)
 {
 	test_store();
 	test_defer();
 	test_replay();
+	test_startup();
 	return done_testing();
 }
