@@ -47,6 +47,10 @@ struct bt_feed {
 	struct bt_offcpu offcpu;   /* top-level slices, for the off-CPU split by state */
 	int states;                /* the trace has scheduler states: self segments for the methods' split */
 	struct { bt_slices_fn fn; void (*release)(void *); void *ctx; } defer;
+	struct {                   /* bt_feed_new_refill's: the tap that stores the slices */
+		struct bt_slice_tap tap;
+		struct bt_tap_filter want;
+	} refill;
 	struct {                   /* bt_feed_find_startup's */
 		int on;
 		struct bt_startup *st;   /* NULL: no phase to find */
@@ -75,6 +79,22 @@ struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps)
 struct bt_feed *bt_feed_new_replay(const struct bt_taps *taps)
 {
 	return bt_feed_new(NULL, taps);
+}
+
+static int refill_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
+{
+	(void)part;
+	return bt_db_insert_slice(ctx, s, err);
+}
+
+struct bt_feed *bt_feed_new_refill(struct bt_db *db)
+{
+	struct bt_feed *f = bt_feed_new(NULL, NULL);
+
+	f->refill.tap = (struct bt_slice_tap){ NULL, refill_slice, NULL, db };
+	f->refill.want = (struct bt_tap_filter){ -1, INT64_MIN };
+	f->taps = (struct bt_taps){ &f->refill.tap, &f->refill.want, 1, NULL, NULL, NULL };
+	return f;
 }
 
 void bt_feed_defer(struct bt_feed *f, bt_slices_fn fn, void (*release)(void *), void *ctx)

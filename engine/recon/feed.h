@@ -34,6 +34,10 @@ struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps);
 /* A feed that stores nothing: the slices of a trace database, read back
  * in id order, replayed to taps (borrowed until bt_feed_finish). */
 struct bt_feed *bt_feed_new_replay(const struct bt_taps *taps);
+/* The feed of a deferred re-walk (bt_feed_defer's fn): a replay that
+ * stores each slice it is given into db, as the import would have, and
+ * nothing else. */
+struct bt_feed *bt_feed_new_refill(struct bt_db *db);
 
 /* Store no slices: fn(ctx, db) makes them again when something first
  * reads the slices table (bt_db_defer_slices, registered when the feed

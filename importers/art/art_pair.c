@@ -323,20 +323,10 @@ static int feed_all(struct art *a, struct bt_feed *f, struct bt_err *err)
 	return rc;
 }
 
-static int fill_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
-{
-	(void)part;
-	return bt_db_insert_slice(ctx, s, err);
-}
-
 /* The deferred slices (bt_feed_defer): the second pass again, stored. */
 static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 {
-	struct bt_slice_tap tap = { NULL, fill_slice, NULL, db };
-	struct bt_tap_filter want = { -1, INT64_MIN };
-	struct bt_taps taps = { &tap, &want, 1, NULL, NULL, NULL };
-
-	return feed_all(ctx, bt_feed_new_replay(&taps), err);
+	return feed_all(ctx, bt_feed_new_refill(db), err);
 }
 
 static void release(void *ctx)

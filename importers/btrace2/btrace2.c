@@ -358,19 +358,10 @@ static int64_t boot_base(const struct ctx *c)
 	return c->mono + (diff > -SAME_CLOCK && diff < SAME_CLOCK ? 0 : diff);
 }
 
-static int fill_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
-{
-	(void)part;
-	return bt_db_insert_slice(ctx, s, err);
-}
-
 /* The deferred slices (bt_feed_defer): the walk again, its slices stored. */
 static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 {
-	struct bt_slice_tap tap = { NULL, fill_slice, NULL, db };
-	struct bt_tap_filter want = { -1, INT64_MIN };
-	struct bt_taps taps = { &tap, &want, 1, NULL, NULL, NULL };
-	struct bt_feed *f = bt_feed_new_replay(&taps);
+	struct bt_feed *f = bt_feed_new_refill(db);
 
 	if (b2_tree_feed(ctx, f, NULL, err)) {
 		bt_feed_free(f);

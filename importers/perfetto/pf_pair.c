@@ -614,21 +614,12 @@ struct pf_kept {
 	char *path;
 };
 
-static int fill_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
-{
-	(void)part;
-	return bt_db_insert_slice(ctx, s, err);
-}
-
 /* The deferred slices (bt_feed_defer): the same pairing again, its slices
  * stored and nothing else written but the kernel wakers' slice stacks,
  * which needed them. */
 static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 {
 	struct pf_kept *k = ctx;
-	struct bt_slice_tap tap = { NULL, fill_slice, NULL, db };
-	struct bt_tap_filter want = { -1, INT64_MIN };
-	struct bt_taps taps = { &tap, &want, 1, NULL, NULL, NULL };
 	struct pair r;
 
 	if (!k->p.spill)
@@ -636,7 +627,7 @@ static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 	memset(&r, 0, sizeof r);
 	r.p = &k->p;
 	r.sc.waking = k->p.sched_wakings > 0;   /* no db: CPU times only */
-	r.feed = bt_feed_new_replay(&taps);
+	r.feed = bt_feed_new_refill(db);
 	if (pair_all(&r, bt_spill_rewind(k->p.spill, err), err) || bt_db_flush(db, err))   /* the rows in the table */
 		return err->code;
 	return bt_db_script(db, BT_SQL_SCRATCH_PF_WAKER_STACKS, err);

@@ -197,21 +197,12 @@ static void test_store(void)
 	bt_db_close(db);
 }
 
-static int fill_slice(void *ctx, int part, const struct bt_slice *s, struct bt_err *err)
-{
-	(void)part;
-	return bt_db_insert_slice(ctx, s, err);
-}
-
 static struct seen deferred;
 
-/* The deferred slices: the walk again on a replaying feed, stored. */
+/* The deferred slices: the walk again on a refilling feed (bt_feed_new_refill), stored. */
 static int fill(void *ctx, struct bt_db *db, struct bt_err *err)
 {
-	struct bt_slice_tap tap = { NULL, fill_slice, NULL, db };
-	struct bt_tap_filter want = { -1, INT64_MIN };
-	struct bt_taps taps = { &tap, &want, 1, NULL, NULL, NULL };
-	struct bt_feed *f = bt_feed_new_replay(&taps);
+	struct bt_feed *f = bt_feed_new_refill(db);
 
 	((struct seen *)ctx)->fills++;
 	if (walk(f, err)) {
