@@ -53,7 +53,7 @@ void bt_feed_frame(struct bt_feed *f, uint32_t frame, const char *name);
 /*
  * Open a slice on s->tid at s->ts with frame, type and the given values
  * (known: BT_FEED_* bits); id, depth and parent_id are the feed's. A
- * smaller tid than the last is BT_EINTERNAL. blocks: the slice is itself
+ * smaller tid than the last is BT_EFORMAT. blocks: the slice is itself
  * a wait of type s->type (a marker slice): its self time is blocked, its
  * children's time only as far as they block (a wait inside a wait counts
  * once), so no frame's self blocked time exceeds its self time.
