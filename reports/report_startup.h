@@ -68,11 +68,6 @@ void bt_startsum_phase_cells(const struct bt_su_phase *p, int64_t t0, struct bt_
 extern const char *const bt_startsum_state_cols[4];
 void bt_startsum_state_cells(const struct bt_su_phase *p, struct bt_buf c[4]);
 
-/* The startup as text lines (the text report, reports/text/startup_text.c),
- * wrapped within width columns (0: no limit), method names short by names
- * (engine/base/names.h; NULL: in full); nothing without one. */
-void bt_startsum_text(FILE *out, const struct bt_startsum *s, const struct bt_namer *names,
-			 size_t width);
 /* The same as Markdown (a heading, the headline and a phases table). */
 void bt_startsum_md(FILE *out, const struct bt_startsum *s);
 

@@ -12,6 +12,7 @@
 #include "reports/text/grid.h"
 #include "reports/report.h"
 #include "reports/report_startup.h"
+#include "reports/text/startup_text.h"
 
 #define PAD "          "
 

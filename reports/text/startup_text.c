@@ -9,6 +9,7 @@
 #include "reports/report.h"
 #include "reports/report_startup.h"
 #include "reports/text/grid.h"
+#include "reports/text/startup_text.h"
 
 void bt_startsum_text(FILE *out, const struct bt_startsum *s, const struct bt_namer *names,
 			 size_t width)
