@@ -6,7 +6,8 @@
 # includes and calls only its own and lower layers; an importer's folder
 # sees only itself, the importers' shared files and engine; no two files
 # include each other and no two folders include or call each other; a
-# name's prefix (bt_ and the next word) belongs to one layer.
+# name's prefix (bt_ and the next word) belongs to one layer; a header
+# declares only functions its own folder defines.
 # Calls are read from the built objects under OBJDIR (default $B, else
 # build, from ROOT): nm names every symbol an object defines and every one
 # it needs, so an object's undefined symbol and the object defining it give
@@ -80,6 +81,38 @@ prefixes() {
 			for (k in at) { split(k, x, SUBSEP); if (x[1] == p) msg = msg (msg == "" ? "" : " and ") x[2] ": " at[k] }
 			print "layering: the prefix " p " names definitions in two layers: " msg; bad = 1
 		}
+		exit bad
+	}'
+}
+# A name says its room: a header declares only functions its own folder
+# defines (reports/report.h declaring reports/text/'s rows hid a call
+# across a boundary from the include check). A declaration is a line
+# outside comments that starts with a type and names bt_...( ; its
+# definer's object gives the folder.
+headers() {
+	[ "$have_calls" = 1 ] || return 0
+	# shellcheck disable=SC2046
+	{ printf '%s\n' "$syms" | awk -v obj="$OBJ/" '$(NF - 1) ~ /^[TDBRW]$/ {
+		o = substr($1, 1, index($1, ":") - 1); sub(/\.o$/, ".c", o)
+		if (index(o, obj) == 1) o = substr(o, length(obj) + 1)
+		print "DEF", $NF, o }'
+	  awk 'FNR == 1 { c = 0 }
+	       c { if ($0 ~ /\*\//) c = 0; next }
+	       /^[[:space:]]*\/\*/ && !/\*\// { c = 1; next }
+	       /^[a-z]/ && !/^(static|typedef|extern)/ && match($0, /bt_[a-z0-9_]+[[:space:]]*\(/) {
+		n = substr($0, RSTART, RLENGTH); sub(/[[:space:]]*\($/, "", n); print "DECL", n, FILENAME }' \
+		$(find engine importers reports lua -name '*.h' | sort)
+	} | awk -v planted="${LAYERING_PLANTED:-}" '
+	BEGIN { bad = 0; while (("find engine importers reports lua -name \"*.c\"" | getline f) > 0) have[f] = 1 }
+	function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
+	$1 == "DEF" && ($3 in have || (planted != "" && $3 ~ planted)) && !($2 in def) { def[$2] = $3; next }
+	$1 == "DECL" { n++; d[n] = $2; h[n] = $3 }
+	END {
+		for (i = 1; i <= n; i++)
+			if ((d[i] in def) && dir(h[i]) != dir(def[d[i]])) {
+				print "layering: " h[i] " declares " d[i] ", which " def[d[i]] " defines: a header declares what its folder defines"
+				bad = 1
+			}
 		exit bad
 	}'
 }
@@ -164,4 +197,5 @@ END {
 }'
 rc=$?
 prefixes || rc=1
+headers || rc=1
 exit $rc

@@ -93,3 +93,15 @@ rm "$T/obj/engine/db/plant.o" "$T/obj/engine/db/plant2.o" "$T/obj/importers/andr
 out=$(LAYERING_KNOWN="reports reports/text calls" sh tests/layering.sh . "$T/obj" 2>&1); rc=$?
 is "$rc" 1 "a known exception that no longer occurs fails the check"
 like "$out" "known exception \"reports and reports/text calls\" no longer occurs" "... naming it"
+
+# A header declares only what its folder defines: a copy of the sources
+# whose reports/report_startup.h declares reports/text's bt_startsum_text
+# (read against the real objects) fails, naming both.
+rm -rf "$T/tree"; mkdir -p "$T/tree"
+cp -R engine importers reports lua "$T/tree/"
+printf '%s\n' 'void bt_startsum_text(void *out, const void *s, const void *names, unsigned long width);' \
+	>>"$T/tree/reports/report_startup.h"
+out=$(sh tests/layering.sh "$T/tree" "$obj" 2>&1); rc=$?
+is "$rc" 1 "planted: a header declaring another folder's function fails the check"
+like "$out" "reports/report_startup.h declares bt_startsum_text, which reports/text/startup_text.c defines" \
+	"... naming the header, the function and where it is defined"
