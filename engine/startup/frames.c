@@ -292,15 +292,15 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, in
 		close_frame(f, s, run);
 		return;
 	}
-	if (role == BT_FRAMES_TRAVERSAL && bt_sat_add(s->ts, -s->gap_dur) < f->ask)
-		f->ask = bt_sat_add(s->ts, -s->gap_dur);   /* the callbacks end before it (its
-							    * first sample's gap: as early as it may begin) */
+	if (role == BT_FRAMES_TRAVERSAL) {   /* the callbacks end before it: its first
+					      * sample's gap says how early it may begin */
+		int64_t from = bt_sat_add(s->ts, -s->gap_dur);
+		f->ask = from < f->ask ? from : f->ask;
+	}
 	if (role == BT_FRAMES_CALLBACK)
 		first_callback(f, s);
-	if (!s->idle && s->msg_id > 0 && s->msg_id != f->msg)
-		f->msg = s->msg_id, f->msg_ts = s->ts;
-	else if (!s->idle && s->msg_id > 0 && s->ts < f->msg_ts)
-		f->msg_ts = s->ts;
+	if (!s->idle && s->msg_id > 0 && (s->msg_id != f->msg || s->ts < f->msg_ts))
+		f->msg = s->msg_id, f->msg_ts = s->ts;   /* a new message, or an earlier start in it */
 	f->idle_any |= s->idle != 0;
 	if (s->idle && f->nidle < NIDLE) {
 		f->idle_b[f->nidle] = s->ts;
@@ -774,29 +774,22 @@ static int64_t tick_at(int64_t t, int64_t phase, int64_t period)
 	return t < INT64_MIN + period ? t : t - r;
 }
 
-/* Whether a frame could have been pending at tick t after the frame
- * before (an animation or a scroll asks for the next vsync as a frame
- * ends): not when the main thread was waiting for work at t, as a
- * pending frame would have run then. So a frame that begins after a busy
- * stretch spanning t was for t, and late. */
-static int pending_at(const struct frame_methods *a, int64_t t)
+/* Whether, of the waits for work since the frame before, none begun by
+ * until was still going on after t (and the first NIDLE kept say so): a
+ * vsync pending at t runs as soon as the thread polls.
+ *   - no_wait(a, t, t): the frame could have been pending at tick t (an
+ *     animation or a scroll asks for the next vsync as a frame ends): not
+ *     when the thread was waiting for work at t, as it would have run
+ *     then; so a frame that begins after a busy stretch spanning t was
+ *     for t, and late;
+ *   - no_wait(a, t, INT64_MAX): no wait for work at all after t, as with
+ *     a vsync pending since t. */
+static int no_wait(const struct frame_methods *a, int64_t t, int64_t until)
 {
 	int k;
 
 	for (k = 0; k < a->nidle; k++)
-		if (a->idle_b[k] <= t && t < a->idle_e[k])
-			return 0;
-	return a->nidle < NIDLE || t < a->idle_e[NIDLE - 1];
-}
-
-/* Whether the main thread did not wait for work after t: it would not
- * have with a vsync pending since t. */
-static int no_wait_after(const struct frame_methods *a, int64_t t)
-{
-	int k;
-
-	for (k = 0; k < a->nidle; k++)
-		if (a->idle_e[k] > t)
+		if (a->idle_b[k] <= until && t < a->idle_e[k])
 			return 0;
 	return a->nidle < NIDLE || t < a->idle_e[NIDLE - 1];
 }
@@ -956,13 +949,13 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 			exp = tick_at(a->msg_ts, phase, period);
 		if (f && f->idle_any && a && a->prev_end >= 0 && start[i] == ui[i].ts) {
 			int64_t next = bt_sat_add(tick_at(a->prev_end, phase, period), period);
-			if (next < exp && pending_at(a, next))
+			if (next < exp && no_wait(a, next, next))
 				exp = next;
 			/* no wait for work since the tick after the frame before
 			 * asked for the next vsync (first_callback): that vsync
 			 * was pending since, and this frame is for it */
 			next = bt_sat_add(tick_at(a->prev_ask, phase, period), period);
-			if (a->prev_ask >= 0 && next < exp && no_wait_after(a, next))
+			if (a->prev_ask >= 0 && next < exp && no_wait(a, next, INT64_MAX))
 				exp = next;
 		}
 		/* one frame a vsync: a start placed just before the tick after
