@@ -1,0 +1,186 @@
+/*
+ * Unit tests of what a late frame waited behind (engine/startup/late.c):
+ * each Looper message's owning method as its slices stream by (children
+ * first), the time an app method owned (its own and the platform code
+ * below it), else the method with the most self time; the stored messages
+ * read back by end; the longest message that ended between a frame's
+ * vsync and its start (a little after, AHEAD: a sampled start is placed
+ * off its true one); the first message at or after a time.
+ */
+#include <string.h>
+
+#include "engine/startup/late.h"
+#include "tests/tap.h"
+
+#define MS 1000000LL
+
+enum { LOOP = 1, APP_BIND = 2, SETTEXT = 3, APP_LOAD = 4, PLAT_A = 5, PLAT_B = 6 };
+
+static struct bt_slice sl(int64_t frame, int64_t msg, int64_t ts, int64_t dur, int64_t self, int64_t depth)
+{
+	struct bt_slice s;
+
+	memset(&s, 0, sizeof s);
+	s.tid = 1;
+	s.frame_id = frame;
+	s.msg_id = msg;
+	s.ts = ts;
+	s.dur = dur;
+	s.self_dur = self;
+	s.depth = depth;
+	return s;
+}
+
+/* One slice to the module: its self time not blocked is run. */
+static void feed(struct bt_late *l, struct bt_slice s, int64_t run, int app)
+{
+	bt_late_slice(l, &s, run, app);
+}
+
+static int add_message(struct bt_db *db, int64_t id, int64_t ts, int64_t dur)
+{
+	struct bt_err err = BT_ERR_INIT;
+	int rc = bt_db_exec(db, BT_SQL_INSERT_MESSAGE, &err, "iiiiiiii", (int64_t)1, id, ts, dur, dur, (int64_t)0,
+			    (int64_t)0, (int64_t)0);
+
+	if (rc)
+		printf("# %s\n", err.msg);
+	return rc;
+}
+
+/*
+ * The main thread's messages (Looper.loop at depth 0 above them all):
+ *   msg 1, 0-20 ms: the app's bind (4 ms of its own) calls the
+ *     platform's setText (10 ms), and the app's load runs 6 ms: bind owns
+ *     14 ms though setText has the most self time;
+ *   msg 2, 30-36 ms: platform code only, PLAT_A 2 ms, PLAT_B 3 ms of
+ *     which 2 ms were blocked (run 1 ms): PLAT_A owns it, 2 ms;
+ *   msg 3, 40-41 ms: a short one;
+ *   msg 4, 60-65 ms: idle slices and slices of no message add nothing.
+ */
+static struct bt_late *streamed(struct bt_db *db)
+{
+	struct bt_late *l = bt_late_new();
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_slice idle;
+
+	feed(l, sl(SETTEXT, 1, 2 * MS, 10 * MS, 10 * MS, 2), 10 * MS, 0);
+	feed(l, sl(APP_BIND, 1, 1 * MS, 14 * MS, 4 * MS, 1), 4 * MS, 1);
+	feed(l, sl(APP_LOAD, 1, 14 * MS, 6 * MS, 6 * MS, 1), 6 * MS, 1);
+	feed(l, sl(PLAT_A, 2, 30 * MS, 2 * MS, 2 * MS, 1), 2 * MS, 0);
+	feed(l, sl(PLAT_B, 2, 32 * MS, 3 * MS, 3 * MS, 1), 1 * MS, 0);
+	feed(l, sl(APP_LOAD, 3, 40 * MS, 1 * MS, 1 * MS, 1), 1 * MS, 1);
+	idle = sl(PLAT_B, 4, 60 * MS, 5 * MS, 5 * MS, 1);
+	idle.idle = 1;
+	bt_late_slice(l, &idle, 5 * MS, 0);
+	feed(l, sl(LOOP, 0, 0, 70 * MS, 0, 0), 0, 0);   /* the loop: no message's */
+	if (add_message(db, 1, 0, 20 * MS) || add_message(db, 2, 30 * MS, 6 * MS) ||
+	    add_message(db, 3, 40 * MS, 1 * MS) || add_message(db, 4, 60 * MS, 5 * MS))
+		return l;
+	if (bt_late_load(l, db, 1, &err))
+		printf("# %s\n", err.msg);
+	return l;
+}
+
+static void test_owner_and_behind(struct bt_db *db)
+{
+	struct bt_late *l = streamed(db);
+	struct bt_late_msg m;
+	int64_t ts = 0, end = 0;
+
+	/* a frame whose vsync came at 5 ms and that began at 25 ms waited
+	 * behind msg 1, owned by the app's bind with setText's time */
+	ok(bt_late_behind(l, 5 * MS, 25 * MS, &m), "a message ended between the vsync and the start");
+	is_int(m.msg_id, 1, "the message");
+	is_int(m.ts, 0, "its start");
+	is_int(m.end, 20 * MS, "its end");
+	is_int(m.frame, APP_BIND, "owned by the app method above the platform's time");
+	is_int(m.ns, 14 * MS, "its own time and setText's");
+
+	/* msg 2 has no app code: the method with the most self time not
+	 * blocked owns it */
+	ok(bt_late_behind(l, 25 * MS, 38 * MS, &m), "msg 2 found");
+	is_int(m.msg_id, 2, "msg 2");
+	is_int(m.frame, PLAT_A, "no app method: the most self time not blocked (2 ms against 1)");
+	is_int(m.ns, 2 * MS, "its self time");
+
+	/* the longest of the messages that ended in the window */
+	ok(bt_late_behind(l, 5 * MS, 45 * MS, &m), "three ended in the window");
+	is_int(m.msg_id, 1, "the longest of them");
+
+	/* the window: ended after the vsync, at most AHEAD after the start */
+	ok(bt_late_behind(l, 21 * MS, 39 * MS, &m) && m.msg_id == 2, "msg 1 ended before the vsync: msg 2");
+	ok(bt_late_behind(l, 37 * MS, 40 * MS + 900000, &m) && m.msg_id == 3,
+	   "a message ending 0.1 ms after the sampled start still ran before it");
+	ok(!bt_late_behind(l, 37 * MS, 40 * MS + 500000, &m), "one ending 0.5 ms after the start did not");
+	ok(!bt_late_behind(l, 66 * MS, 80 * MS, &m), "none after the last");
+
+	/* msg 4's slices were idle: it has a span but no owner */
+	ok(bt_late_behind(l, 50 * MS, 66 * MS, &m), "msg 4 ended in the window");
+	is_int(m.msg_id, 4, "msg 4");
+	is_int(m.frame, 0, "no owner: its only slice waited for work");
+
+	ok(bt_late_after(l, 21 * MS, &ts, &end), "a message begins after 21 ms");
+	is_int(ts, 30 * MS, "the first: msg 2's start");
+	is_int(end, 36 * MS, "msg 2's end");
+	ok(bt_late_after(l, 30 * MS, &ts, &end) && ts == 30 * MS, "at the time itself");
+	ok(!bt_late_after(l, 61 * MS, &ts, &end), "none begins after the last start");
+	bt_late_free(l);
+}
+
+/* A method's slices in one message are summed: two short ones own it
+ * over one longer. */
+static void test_message_again(void)
+{
+	struct bt_late *l = bt_late_new();
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *db = NULL;
+	struct bt_late_msg m;
+
+	if (bt_db_create(&db, ":memory:", &err) || bt_db_begin(db, &err))
+		printf("# %s\n", err.msg);
+	feed(l, sl(PLAT_A, 7, 0, 3 * MS, 3 * MS, 1), 3 * MS, 0);
+	feed(l, sl(PLAT_B, 7, 3 * MS, 2 * MS, 2 * MS, 1), 2 * MS, 0);
+	feed(l, sl(PLAT_B, 7, 5 * MS, 2 * MS, 2 * MS, 1), 2 * MS, 0);
+	add_message(db, 7, 0, 7 * MS);
+	if (bt_late_load(l, db, 1, &err))
+		printf("# %s\n", err.msg);
+	ok(bt_late_behind(l, 0, 7 * MS, &m), "the message found");
+	is_int(m.frame, PLAT_B, "two slices of PLAT_B (4 ms) against one of PLAT_A (3 ms)");
+	is_int(m.ns, 4 * MS, "summed over its slices");
+	ok(!bt_late_behind(l, 7 * MS, 9 * MS, &m), "none ended after it");
+	bt_late_free(l);
+	bt_db_close(db);
+}
+
+/* No stored message: nothing to wait behind, nothing after. */
+static void test_empty(void)
+{
+	struct bt_late *l = bt_late_new();
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *db = NULL;
+	struct bt_late_msg m;
+	int64_t ts, end;
+
+	if (bt_db_create(&db, ":memory:", &err) || bt_db_begin(db, &err) || bt_late_load(l, db, 1, &err))
+		printf("# %s\n", err.msg);
+	ok(!bt_late_behind(l, 0, INT64_MAX, &m), "no message: none behind");
+	ok(!bt_late_after(l, INT64_MIN, &ts, &end), "no message: none after");
+	bt_late_free(l);
+	bt_late_free(NULL);
+	bt_db_close(db);
+}
+
+int main(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *db = NULL;
+
+	if (bt_db_create(&db, ":memory:", &err) || bt_db_begin(db, &err))
+		printf("# %s\n", err.msg);
+	test_owner_and_behind(db);
+	bt_db_close(db);
+	test_message_again();
+	test_empty();
+	return done_testing();
+}
