@@ -3,7 +3,9 @@
 # under engine/, importers/, reports/, tests/ and examples/ is named as
 # `NAME/…` (the first cell of its row) in that parent's README.md, and each
 # top-level folder (build trees aside) in docs/development.md's layout.
-# Prints one line per folder missing and exits 1 if any is.
+# Every module of engine/recon, engine/profile and engine/startup (a
+# public header NAME.h) has its unit program, tests/unit/t_NAME.c.
+# Prints one line per folder or program missing and exits 1 if any is.
 # Usage: layout.sh [ROOT]
 root=${1:-.}
 bad=0
@@ -23,5 +25,11 @@ for d in "$root"/*/; do   # the top-level folders (not build trees)
 	case $n in build|build-*) continue ;; esac
 	sed -n '/^## Layout/,/^## /p' "$root/docs/development.md" | grep -q "\`$n/\`" ||
 		missing "$n/" "docs/development.md's layout"
+done
+for h in "$root"/engine/recon/*.h "$root"/engine/profile/*.h "$root"/engine/startup/*.h; do
+	[ -f "$h" ] || continue
+	n=$(basename "$h" .h)
+	case $n in *_int) continue ;; esac
+	[ -f "$root/tests/unit/t_$n.c" ] || { echo "layout: ${h#"$root"/} has no unit program tests/unit/t_$n.c"; bad=1; }
 done
 exit $bad
