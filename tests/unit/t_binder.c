@@ -102,72 +102,79 @@ static struct bt_db *capture(struct bt_capture *cap, struct bt_process procs[2])
 	return db;
 }
 
-static void test_from_the_dumps(void)
+/* The capture linked (with a system trace's calls sys, or NULL): what it
+ * stored in l->db, its counts and the servers' spans. */
+struct linked {
+	struct bt_db *db;
+	struct bt_diag diag;
+	struct bt_slice_span *spans;
+	size_t nspans;
+};
+
+static void link_capture(const struct bt_sys_calls *sys, struct linked *l)
 {
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_process procs[2];
 	struct bt_capture cap;
-	struct bt_diag diag;
-	struct bt_slice_span *spans = NULL;
-	size_t nspans = 0;
-	struct bt_db *db = capture(&cap, procs);
+
+	memset(l, 0, sizeof *l);
+	bt_diag_init(&l->diag);
+	l->db = capture(&cap, procs);
+	is_int(bt_binder_link(&cap, procs, 2, sys, l->db, &l->diag, &l->spans, &l->nspans, &err), BT_OK, "linked");
+	bt_capture_release(&cap);
+}
+
+static void linked_release(struct linked *l)
+{
+	free(l->spans);
+	bt_db_close(l->db);
+}
+
+#define CALLS "SELECT client_tid, client_sample_id, ts, dur, oneway, server_pid, server_tid, server_first_ts, " \
+	      "server_last_ts, server_samples, blocked_dur, why FROM binder_calls ORDER BY id"
+
+static void test_from_the_dumps(void)
+{
+	struct linked l;
 	int i;
 
-	bt_diag_init(&diag);
-	is_int(bt_binder_link(&cap, procs, 2, NULL, db, &diag, &spans, &nspans, &err), BT_OK, "linked");
-	is_rows(db,
-		"SELECT client_tid, client_sample_id, ts, dur, oneway, server_pid, server_tid, server_first_ts, "
-		"server_last_ts, server_samples, blocked_dur, why FROM binder_calls ORDER BY id",
-		"100|1|1000|1000|0|200|210|1100|1700|4|500|blocked;100|2|3000|500|0|-|-|-|-|-|-|-",
+	link_capture(NULL, &l);
+	is_rows(l.db, CALLS, "100|1|1000|1000|0|200|210|1100|1700|4|500|blocked;100|2|3000|500|0|-|-|-|-|-|-|-",
 		"the first call served by pid 200's tid 210, 4 samples, blocked 500 of its 600 (why: blocked); "
 		"the second by none");
-	is_rows(db,
+	is_rows(l.db,
 		"SELECT waiter_tid, waiter_sample_id, kind, ts, dur, waker_tid, waker_sample_id, waker_ts, "
 		"waker_node_id FROM blocking_edges",
 		"100|1|binder|1000|1000|210|11|1700|5",
 		"its edge: the server's last sample in it, its most sampled stack (the database)");
-	is_int(nspans, 1, "one span for the slicer");
-	ok(nspans == 1 && spans[0].tid == 210 && spans[0].lo == 1000 && spans[0].hi == 2000 && !spans[0].exact,
-	   "the server's span: within the call, not exact");
-	for (i = 0; i < diag.n && strcmp(diag.items[i].code, "binder_unserved"); i++)
+	is_int(l.nspans, 1, "one span for the slicer");
+	ok(l.nspans == 1 && l.spans[0].tid == 210 && l.spans[0].lo == 1000 && l.spans[0].hi == 2000 &&
+	   !l.spans[0].exact, "the server's span: within the call, not exact");
+	for (i = 0; i < l.diag.n && strcmp(l.diag.items[i].code, "binder_unserved"); i++)
 		;
-	ok(i < diag.n && diag.items[i].count == 1, "the unserved call counted");
-	free(spans);
-	bt_capture_release(&cap);
-	bt_db_close(db);
+	ok(i < l.diag.n && l.diag.items[i].count == 1, "the unserved call counted");
+	linked_release(&l);
 }
 
 static void test_from_a_system_trace(void)
 {
-	struct bt_err err = BT_ERR_INIT;
-	struct bt_process procs[2];
-	struct bt_capture cap;
-	struct bt_diag diag;
-	struct bt_slice_span *spans = NULL;
-	size_t nspans = 0;
-	struct bt_db *db = capture(&cap, procs);
 	struct bt_sys_call calls[2];
 	struct bt_sys_calls sys = { calls, 2, 2 };
+	struct linked l;
 
 	memset(calls, 0, sizeof calls);
 	calls[0] = (struct bt_sys_call){ 100, 1000, 2000, 210, 200, 1050, 1650, 300, 0, "blocked" };
 	calls[1] = (struct bt_sys_call){ 100, 3000, 3100, 220, 200, 3010, 0, 0, 1, "" };
-	bt_diag_init(&diag);
-	is_int(bt_binder_link(&cap, procs, 2, &sys, db, &diag, &spans, &nspans, &err), BT_OK, "linked");
-	is_rows(db,
-		"SELECT client_tid, client_sample_id, ts, dur, oneway, server_pid, server_tid, server_first_ts, "
-		"server_last_ts, server_samples, blocked_dur, why FROM binder_calls ORDER BY id",
-		"100|1|1000|1000|0|200|210|1050|1650|3|300|blocked;100|2|3000|100|1|200|220|3010|-|0|0|-",
+	link_capture(&sys, &l);
+	is_rows(l.db, CALLS, "100|1|1000|1000|0|200|210|1050|1650|3|300|blocked;100|2|3000|100|1|200|220|3010|-|0|0|-",
 		"the system trace's calls: its receipt and reply, the server's samples between, the record each is");
-	is_rows(db, "SELECT waiter_tid, waiter_sample_id, kind, waker_tid, waker_sample_id, waker_ts, waker_node_id "
-		    "FROM blocking_edges",
+	is_rows(l.db, "SELECT waiter_tid, waiter_sample_id, kind, waker_tid, waker_sample_id, waker_ts, waker_node_id "
+		      "FROM blocking_edges",
 		"100|1|binder|210|10|1650|5", "one edge: the oneway call has none");
-	ok(nspans == 1 && spans[0].tid == 210 && spans[0].lo == 1050 && spans[0].hi == 1650 && spans[0].exact,
-	   "the server's span is its receipt to its reply, exact");
-	is_int(diag.n, 0, "nothing unserved: the system trace said who served");
-	free(spans);
-	bt_capture_release(&cap);
-	bt_db_close(db);
+	ok(l.nspans == 1 && l.spans[0].tid == 210 && l.spans[0].lo == 1050 && l.spans[0].hi == 1650 &&
+	   l.spans[0].exact, "the server's span is its receipt to its reply, exact");
+	is_int(l.diag.n, 0, "nothing unserved: the system trace said who served");
+	linked_release(&l);
 }
 
 int main(void)
