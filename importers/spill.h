@@ -1,7 +1,6 @@
 /*
  * The importers' store of events kept until the whole trace is read
- * (Perfetto's track and scheduler events; systrace keeps its own, see
- * importers/README.md): records
+ * (Perfetto's track and scheduler events, systrace's per thread): records
  * ordered by key (a thread, a track), then time, then the caller's
  * sequence number (file order), spilled as sorted runs to an unlinked
  * temporary file and merged when read back, so memory stays flat however

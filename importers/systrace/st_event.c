@@ -28,7 +28,6 @@ struct st_thread *st_thread_of(struct st *s, int64_t tid)
 	memset(t, 0, sizeof *t);
 	t->tid = tid;
 	t->tgid = -1;
-	t->last_ts = INT64_MIN;
 	bt_map64_put(&s->thread_of, (uint64_t)tid, (uint32_t)s->nthreads);
 	return t;
 }
@@ -314,8 +313,6 @@ void st_event_release(struct st *s)
 		free(s->strs[i]);
 	for (i = 0; i < s->ntracks; i++)
 		free(s->tracks[i].free);
-	for (i = 0; i < s->nthreads; i++)
-		free(s->threads[i].ev);
 	free(s->names);
 	free(s->frames);
 	free(s->strs);

@@ -2,8 +2,8 @@
  * Internals of the systrace importer (st_import.c): ftrace text as atrace
  * and systrace write it, read line by line from whichever container holds
  * it (st_input.c), each line split into its fields (st_line.c) and turned
- * into events (st_event.c, with st_marker.c and st_kernel.c); a thread's events wait in a store that spills
- * to a file (st_store.c) until the whole trace is read, and are then
+ * into events (st_event.c, with st_marker.c and st_kernel.c); a thread's events wait in the importers' store
+ * (importers/spill.h, packed by st_store.c) until the whole trace is read, and are then
  * replayed thread by thread into slices, states and waits (st_thread.c).
  */
 #ifndef BT_ST_INT_H
@@ -18,6 +18,7 @@
 #include "engine/db/diag.h"
 #include "engine/recon/feed.h"
 #include "importers/binder_events.h"
+#include "importers/spill.h"
 #include "importers/importer.h"
 #include "importers/inflate.h"
 #include "importers/sched.h"
@@ -124,19 +125,7 @@ struct st_thread {
 	uint32_t name;              /* index + 1 into st.names; 0 none */
 	uint32_t dump_name;         /* the same, from a page's PROCESS DUMP (weaker) */
 	uint32_t begins, ends;      /* B and E markers */
-	int unsorted;               /* an event came before an earlier one */
-	int64_t last_ts;
-	struct st_ev *ev;           /* in memory, after the spilled chunks */
-	size_t nev, cap;
-	uint32_t first_chunk, last_chunk;   /* index + 1 into st.chunks, a list */
-	uint64_t spilled;           /* events in chunks */
-	struct st_ev first_switch;  /* its first ST_EV_RUN or ST_EV_STOP as they came (kind 0: none) */
-};
-
-/* Events of one thread written to the spill file together. */
-struct st_chunk {
-	uint64_t off;
-	uint32_t n, next;           /* next: index + 1 of the thread's next chunk */
+	struct st_ev first_switch;  /* its first ST_EV_RUN or ST_EV_STOP in time (kind 0: none) */
 };
 
 /* An async slice (S, G) still open. */
@@ -185,13 +174,12 @@ struct st {
 	struct bt_strmap async_of;      /* tgid|name|cookie -> index + 1 */
 	struct st_track *tracks;        /* by track string id - 1 */
 	size_t ntracks, trcap;
-	/* the spill */
-	FILE *spill;
-	struct bt_buf spill_name;
-	struct st_chunk *chunks;
-	size_t nchunks, ccap;
-	uint64_t spill_off;
-	size_t in_memory;               /* events in the threads' buffers */
+	/* the threads' events (st_store.c) */
+	struct bt_spill *store;         /* NULL: none yet */
+	int64_t seq;                    /* events added: their order as they came */
+	struct st_ev peek;              /* read back, the next thread's first (peeked) */
+	int64_t peek_k;
+	int peeked;
 	/* what the read saw */
 	int64_t first_ts, last_ts;       /* the span of the events but clock syncs */
 	uint64_t spanned;               /* events in it */
@@ -246,21 +234,16 @@ int st_blocked_reason(struct st *s, const struct st_line *l, struct bt_err *err)
 void st_task_name(struct st *s, const struct st_line *l, const char *key, const char *stop);
 int st_binder_event(struct st *s, const struct st_line *l, int received);
 
-/* st_store.c */
+/* st_store.c: events added as they come; once all have, st_store_order,
+ * then each thread's read back in ascending tid order (a thread passed
+ * over is not read), in time order, ties in the order they came. */
 int st_store_add(struct st *s, struct st_thread *t, const struct st_ev *e, struct bt_err *err);
+int st_store_order(struct st *s, struct bt_err *err);
 
-/* A thread's events read back in time order: those that came in order
- * are read a batch at a time (memory stays flat); a thread's that did
- * not are all loaded and sorted (stably). */
 struct st_reader {
 	struct st *s;
 	struct st_thread *t;
-	struct st_ev *buf, *all;    /* a batch read back; or every event, sorted */
-	const struct st_ev *v;      /* the current batch: buf, all or the thread's array */
-	size_t n, i;
-	uint32_t chunk;             /* the chunk read next (index + 1), 0: none left */
-	uint32_t done;              /* of that chunk's events */
-	int tail;                   /* the in-memory events were taken */
+	struct st_ev ev;            /* the event st_store_next gave */
 	struct st_ev first_switch;  /* the thread's first RUN or STOP in time (kind 0: none) */
 };
 int st_store_begin(struct st *s, struct st_thread *t, struct st_reader *rd, struct bt_err *err);

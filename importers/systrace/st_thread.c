@@ -301,7 +301,8 @@ int st_threads(struct st *s, struct bt_err *err)
 	for (i = 0; i < s->nthreads && !s->slices_begun; i++)   /* no slices: every thread's states */
 		if (s->threads[i].tid > 0)
 			order[k++] = &s->threads[i];
-	qsort(order, k, sizeof *order, by_tid);
+	qsort(order, k, sizeof *order, by_tid);   /* the store's order */
+	rc = st_store_order(s, err);
 	for (i = 0; i < k && !rc; i++) {
 		struct st_reader rd;
 		r.tid = order[i]->tid;
