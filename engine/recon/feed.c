@@ -51,10 +51,10 @@ struct bt_feed {
 		struct bt_slice_tap tap;
 		struct bt_tap_filter want;
 	} refill;
-	struct {                   /* bt_feed_find_startup's */
-		int on;
-		struct bt_startup *st;   /* NULL: no phase to find */
-		int64_t tid;
+	struct {                   /* the start-up collectors the closed slices go to */
+		struct bt_startups *c;   /* NULL: none */
+		int own;                 /* bt_feed_find_startup's: stored at the finish */
+		int64_t tid;             /* its main thread, or -1 */
 		struct bt_diag *diag;
 	} start;
 };
@@ -111,7 +111,8 @@ void bt_feed_free(struct bt_feed *f)
 	if (f->defer.release)
 		f->defer.release(f->defer.ctx);
 	bt_profile_free(f->profile);
-	bt_startup_free(f->start.st);
+	if (f->start.own)
+		bt_startups_free(f->start.c);
 	free(f->stack);
 	free(f->flags);
 	bt_offcpu_release(&f->offcpu);
@@ -122,19 +123,21 @@ int bt_feed_find_startup(struct bt_feed *f, struct bt_diag *diag, struct bt_err 
 {
 	if (!f->db)
 		return BT_OK;   /* a replay stores nothing */
-	if (bt_startup_new(&f->start.st, f->db, err))
-		return err->code;
-	f->start.on = 1;
+	f->start.c = bt_startups_new();
+	f->start.own = 1;
 	f->start.diag = diag;
-	if (f->start.st)
-		f->start.tid = bt_startup_tid(f->start.st);
-	return BT_OK;
+	return bt_startups_from_db(f->start.c, f->db, &f->start.tid, err);
+}
+
+void bt_feed_startups(struct bt_feed *f, struct bt_startups *c)
+{
+	f->start.c = c;
 }
 
 void bt_feed_startup_exact(struct bt_feed *f, int exact)
 {
-	if (f->start.st)
-		bt_startup_exact(f->start.st, exact);
+	if (f->start.c)
+		bt_startups_exact(f->start.c, exact);
 }
 
 void bt_feed_frame(struct bt_feed *f, uint32_t frame, const char *name)
@@ -291,8 +294,8 @@ void bt_feed_known(struct bt_feed *f, unsigned known)
 		f->stack[f->sp - 1].known |= known;
 }
 
-/* bt_feed_close's; to_start: the slice goes to bt_feed_find_startup's
- * collector (not those end_thread closes, which no importer closed). */
+/* bt_feed_close's; to_start: the slice goes to the start-up collectors
+ * (not those end_thread closes, which no importer closed). */
 static int close_one(struct bt_feed *f, int64_t end, struct bt_slice *closed, int to_start, struct bt_err *err)
 {
 	struct open *n = &f->stack[--f->sp], *up = &f->stack[f->sp - 1];
@@ -346,8 +349,8 @@ static int close_one(struct bt_feed *f, int64_t end, struct bt_slice *closed, in
 		return err->code;
 	if (f->db && !f->defer.fn && bt_db_insert_slice(f->db, s, err))
 		return err->code;
-	if (to_start && f->start.st && s->tid == f->start.tid)
-		bt_startup_add(f->start.st, s);
+	if (to_start && f->start.c)
+		bt_startups_add(f->start.c, s);
 	return BT_OK;
 }
 
@@ -388,10 +391,8 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 		bt_db_defer_slices(f->db, f->defer.fn, f->defer.release, f->defer.ctx);
 		f->defer.release = NULL;
 	}
-	if (!rc && f->start.st)
-		rc = bt_startup_store(f->start.st, f->db, f->start.diag, err);
-	if (!rc && f->start.on)
-		rc = bt_db_set_meta_int(f->db, "startup_modeled", 1, err);
+	if (!rc && f->start.own)
+		rc = bt_startups_store(f->start.c, f->start.tid, f->db, f->start.diag, err);
 	bt_feed_free(f);
 	return rc;
 }

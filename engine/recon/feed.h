@@ -68,6 +68,11 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
  * startup_modeled (the pipeline then need not read the slices back for
  * it). Before the first slice; a replay finds nothing. */
 int bt_feed_find_startup(struct bt_feed *f, struct bt_diag *diag, struct bt_err *err);
+/* Or the slices, as they close, go to the collectors c (borrowed; the
+ * caller stores them, bt_startups_store): a trace that learns its main
+ * thread only after its slices gives one per candidate. */
+struct bt_startups;
+void bt_feed_startups(struct bt_feed *f, struct bt_startups *c);
 /* The slices are the trace's own calls, not stack changes between samples
  * (what the start-up collector makes of them); before bt_feed_finish. */
 void bt_feed_startup_exact(struct bt_feed *f, int exact);

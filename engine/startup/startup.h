@@ -50,6 +50,35 @@ void bt_startup_add(struct bt_startup *st, const struct bt_slice *s);
  * start is there, with a diagnostic when a boundary is missing). */
 int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
 
+/*
+ * The collectors of the threads that may be the main one (startups.c): a
+ * trace's importer learns which only after its slices (a Perfetto
+ * trace's pid's thread, or one named main), so each candidate's collects
+ * until then; or the one the database names. Each slice that ends goes
+ * to every collector (each takes its own thread's, and another thread's
+ * draws), with no CPU time where the trace does not say it.
+ */
+#define BT_STARTUPS_MAX 8
+struct bt_startups;
+
+struct bt_startups *bt_startups_new(void);
+void bt_startups_free(struct bt_startups *c);
+/* A collector for the main thread db names into c (*tid, else -1). */
+int bt_startups_from_db(struct bt_startups *c, struct bt_db *db, int64_t *tid, struct bt_err *err);
+/* A collector for thread tid, its frames 1..n named by name(ctx, id)
+ * (bt_startup_new_frames); past BT_STARTUPS_MAX of them, none is stored. */
+void bt_startups_candidate(struct bt_startups *c, int64_t tid, size_t n,
+			   const char *(*name)(const void *ctx, size_t id), const void *ctx);
+/* The slices are the trace's own calls (bt_startup_exact). */
+void bt_startups_exact(struct bt_startups *c, int exact);
+void bt_startups_add(struct bt_startups *c, const struct bt_slice *s);
+/* Store main_tid's collector (bt_startup_store) and meta startup_modeled;
+ * main_tid -1: none, the meta alone. Nothing when main_tid has no
+ * collector or there were too many candidates (the pipeline reads the
+ * slices back then). */
+int bt_startups_store(struct bt_startups *c, int64_t main_tid, struct bt_db *db, struct bt_diag *diag,
+		      struct bt_err *err);
+
 /* The same from the stored slices of a trace that brought its own. */
 int bt_startup_from_slices(struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
 

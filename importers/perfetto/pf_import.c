@@ -220,55 +220,19 @@ static const char *frame_name(const void *ctx, size_t id)
 	return p->frames[id - 1].name;
 }
 
-static void add_start(struct pf *p, struct pf_starts *c, int64_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < c->n; i++)
-		if (c->tid[i] == tid)
-			return;
-	if (c->n == PF_STARTS) {
-		c->over = 1;
-		return;
-	}
-	c->tid[c->n] = tid;
-	c->st[c->n++] = bt_startup_new_frames(tid, p->nframes, frame_name, p);
-}
-
 /* Collectors for the threads write_threads may choose as the main one:
  * the pid's own, or one named main. */
-static void start_candidates(struct pf *p, struct pf_starts *c)
+static void start_candidates(struct pf *p, struct bt_startups *c)
 {
 	size_t i;
 
-	memset(c, 0, sizeof *c);
-	add_start(p, c, p->pid);
+	bt_startups_candidate(c, p->pid, p->nframes, frame_name, p);
 	for (i = 0; i < p->thread_name.cap; i++) {
 		const char *n = p->thread_name.slots[i].val ? thread_name(p, (int64_t)p->thread_name.slots[i].key) : NULL;
 		if (n && !strcmp(n, "main"))
-			add_start(p, c, (int64_t)p->thread_name.slots[i].key);
+			bt_startups_candidate(c, (int64_t)p->thread_name.slots[i].key, p->nframes, frame_name, p);
 	}
-}
-
-/* The app start, from the main thread's slices as they were paired
- * (startup_modeled); else the pipeline reads them back. */
-static int store_start(struct pf *p, struct pf_starts *c, int64_t main_tid, struct bt_err *err)
-{
-	size_t i;
-	int rc;
-
-	if (c->over)
-		return BT_OK;
-	for (i = 0; i < c->n && c->tid[i] != main_tid; i++)
-		;
-	if (main_tid >= 0 && i == c->n)
-		return BT_OK;
-	if (main_tid >= 0 && c->st[i]) {
-		bt_startup_exact(c->st[i], 1);
-		if ((rc = bt_startup_store(c->st[i], p->db, p->diag, err)))
-			return rc;
-	}
-	return bt_db_set_meta_int(p->db, "startup_modeled", 1, err);
+	bt_startups_exact(c, 1);
 }
 
 /* The app's frames from its frame timeline where no doFrame slice gave
@@ -294,15 +258,6 @@ static int timeline_frames(struct pf *p, int64_t main_tid, struct bt_err *err)
 		rc = bt_db_script(p->db, BT_SQL_SCRATCH_UF_CAUSES, err);
 	bt_db_script(p->db, BT_SQL_SCRATCH_UF_DROP, &ignored);
 	return rc;
-}
-
-static void starts_release(struct pf_starts *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->n; i++)
-		bt_startup_free(c->st[i]);
-	c->n = 0;
 }
 
 /* Wait and park edges to the notify or unpark that ended them, monitor
@@ -357,7 +312,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 {
 	struct pf p;
 	struct bt_map64 threads;
-	struct pf_starts starts;
+	struct bt_startups *starts = bt_startups_new();
 	struct pf_kept *kept = NULL;
 	int64_t main_tid = -1;
 	size_t nthreads = 0;
@@ -365,7 +320,6 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	int rc;
 
 	memset(&p, 0, sizeof p);
-	memset(&starts, 0, sizeof starts);
 	p.db = db;
 	p.path = path;
 	p.o = o;
@@ -405,10 +359,10 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 		rc = pf_later_replay(&p, err);
 	}
 	if (!rc)
-		start_candidates(&p, &starts);
+		start_candidates(&p, starts);
 	if (!rc) {
 		pf_kinds_name(&p);
-		rc = pf_pair(&p, &threads, &starts, &kept, err);
+		rc = pf_pair(&p, &threads, starts, &kept, err);
 	}
 	if (!rc)
 		rc = write_frames(&p, err);
@@ -429,7 +383,9 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = pf_kinds_save(&p, threads.len, err);   /* threads with slices */
 	if (!rc)
-		rc = store_start(&p, &starts, main_tid, err);
+		rc = bt_startups_store(starts, main_tid, p.db, p.diag, err);   /* the start, from the main
+										 * thread's slices as they were
+										 * paired */
 	if (!rc)
 		rc = timeline_frames(&p, main_tid, err);
 	if (!rc && kept)   /* the database holds kept, until it closes */
@@ -441,7 +397,7 @@ static int run(struct bt_db *db, const char *path, const struct bt_import_opts *
 	if (!rc)
 		rc = bt_bevents_save(p.binder, p.db, p.diag, "perfetto_binder_unpaired", p.path, err);
 	bt_bevents_free(p.binder);
-	starts_release(&starts);
+	bt_startups_free(starts);
 	bt_spill_free(p.spill);
 	p.spill = NULL;
 	bt_db_script(db, BT_SQL_SCRATCH_PF_DROP, &ignored);

@@ -521,23 +521,17 @@ void pf_threads_done(struct pf *p);
 int pf_threads_report(struct pf *p, struct bt_err *err);
 
 /* pf_pair.c: spilled events into slices, track slices and counters. */
-#define PF_STARTS 8
-/* The app start's collectors (engine/startup), one per thread that may
- * turn out the main one (the pid's, those named main), fed as slices
- * close: the start is found without reading the slices back. */
-struct pf_starts {
-	int64_t tid[PF_STARTS];
-	struct bt_startup *st[PF_STARTS];   /* NULL: no frame marks a start */
-	size_t n;
-	int over;                           /* more candidates: not modeled here */
-};
 struct pf_kept;
-/* threads: gets the tids with slices; starts: NULL or candidates. A
+/* threads: gets the tids with slices; starts: NULL or the start-up
+ * collectors of the candidates for the main thread (fed as slices close,
+ * engine/startup/startup.h's bt_startups: the start is found without
+ * reading the slices back). A
  * scratch analysis (o->keep 0) stores no slices: they are deferred to the
  * database (bt_feed_defer) with *kept, which pf_pair_keep fills once the
  * import is done (and the database frees; *kept NULL on error or when
  * the slices are stored). */
-int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, struct pf_kept **kept,
+struct bt_startups;
+int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_startups *starts, struct pf_kept **kept,
 	    struct bt_err *err);
 /* What the deferred slices' pairing needs, moved from p: its spill,
  * frames, threads' processes, keys with CPU times (cpu_keys) and pid. */

@@ -55,7 +55,6 @@ struct pair {
 	int key_sched;           /* the scheduler's events give the key's states and CPU time */
 	struct bt_sched sc;      /* the key's replay of them */
 	struct bt_map64 *threads;   /* tids with slices (NULL: a replay, which writes only slices) */
-	struct pf_starts *starts;   /* collectors of the candidate main threads, or NULL */
 	int64_t total[PF__NARGS];   /* magnitudes of the values taken, by kind */
 	uint64_t unmatched, overlaps, unterminated, deep, other, over;
 };
@@ -338,22 +337,6 @@ static int marker(struct pair *r, const struct bt_slice *s, const struct tag *t,
 	}
 }
 
-/* A closed slice to every candidate's collector (its own thread's, and
- * the RenderThread's draws of the frames), as the stored slices would
- * give it (no CPU time where it is unknown). */
-static void start_add(struct pf_starts *c, const struct bt_slice *s)
-{
-	size_t i;
-
-	for (i = 0; i < c->n; i++)
-		if (c->st[i]) {
-			struct bt_slice x = *s;
-			if (x.cpu_unknown)
-				x.cpu_dur = x.self_cpu_dur = 0;
-			bt_startup_add(c->st[i], &x);
-		}
-}
-
 /* The CPU time of the top slice, which opened as t: its thread's
  * running time since, where the scheduler knows it. */
 static void sched_cpu(struct pair *r, const struct tag *t)
@@ -384,8 +367,6 @@ static int pop(struct pair *r, int64_t ts, const struct pf_args *a, struct bt_er
 		sched_cpu(r, &t);
 	if (bt_feed_close(r->feed, ts, &s, err))
 		return err->code;
-	if (r->starts)
-		start_add(r->starts, &s);
 	return r->threads ? marker(r, &s, &t, err) : BT_OK;
 }
 
@@ -692,7 +673,7 @@ static void owner_methods(struct pf *p)
 	}
 }
 
-int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, struct pf_kept **kept,
+int pf_pair(struct pf *p, struct bt_map64 *threads, struct bt_startups *starts, struct pf_kept **kept,
 	    struct bt_err *err)
 {
 	struct pair r;
@@ -701,13 +682,14 @@ int pf_pair(struct pf *p, struct bt_map64 *threads, struct pf_starts *starts, st
 	memset(&r, 0, sizeof r);
 	r.p = p;
 	r.threads = threads;
-	r.starts = starts;
 	r.sc.db = p->db;
 	r.sc.waking = p->sched_wakings > 0;
 	r.sc.main_tid = p->pid;
 	r.sc.caller = pf_sched_caller;
 	r.sc.ctx = p->sched;
 	r.feed = bt_feed_new(p->db, p->o->taps);
+	if (starts)
+		bt_feed_startups(r.feed, starts);
 	if (p->sched_switches + p->sched_wakings > 0)   /* each method's self time by state too */
 		bt_feed_states(r.feed);
 	owner_methods(p);

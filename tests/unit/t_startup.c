@@ -6,7 +6,8 @@
  * after the launch (not an earlier activity's) ended by its RenderThread
  * draw (TTID), the full display at the draw of the first frame to end
  * after reportFullyDrawn (TTFD); fed slice by slice and from the stored
- * slices alike; a warm start; no start; a start with no frame.
+ * slices alike; a warm start; no start; a start with no frame; the
+ * collectors of the candidates for the main thread.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,17 +92,36 @@ static int by_end(const void *a, const void *b)
 	return (x[4] < y[4]) - (x[4] > y[4]);
 }
 
-static void feed(struct bt_startup *st, const int64_t (*v)[6], size_t n)
+/* The slices v in the order they end (order: n of them). */
+static void end_order(const int64_t (*v)[6], size_t n, size_t *order)
 {
-	size_t order[32], i;
+	size_t i;
 
 	for (i = 0; i < n; i++)
 		order[i] = i;
 	ends_v = v;
 	qsort(order, n, sizeof *order, by_end);
+}
+
+static void feed(struct bt_startup *st, const int64_t (*v)[6], size_t n)
+{
+	size_t order[32], i;
+
+	end_order(v, n, order);
 	for (i = 0; i < n; i++) {
 		struct bt_slice s = slice_of(v[order[i]]);
 		bt_startup_add(st, &s);
+	}
+}
+
+static void feed_all(struct bt_startups *c, const int64_t (*v)[6], size_t n)
+{
+	size_t order[32], i;
+
+	end_order(v, n, order);
+	for (i = 0; i < n; i++) {
+		struct bt_slice s = slice_of(v[order[i]]);
+		bt_startups_add(c, &s);
 	}
 }
 
@@ -233,10 +253,58 @@ static void test_frames(void)
 	ok(bt_startup_new_frames(1, 0, name_of, NULL) == NULL, "no frames: no collector");
 }
 
+/* The collectors of the candidates for the main thread (startups.c):
+ * each slice goes to all; main_tid's is stored, with the other thread's
+ * draws it took; nothing for a tid no candidate has, or past the most
+ * candidates kept. */
+static void test_candidates(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_startups *c = bt_startups_new();
+	struct bt_db *db = new_db(cold, 0, 0);
+	struct bt_diag diag;
+	int64_t tid, k;
+
+	bt_diag_init(&diag);
+	bt_startups_candidate(c, 7, N(names) - 1, name_of, NULL);   /* a thread named main that is not */
+	bt_startups_candidate(c, 1, N(names) - 1, name_of, NULL);
+	bt_startups_candidate(c, 1, N(names) - 1, name_of, NULL);   /* once */
+	bt_startups_exact(c, 1);
+	feed_all(c, cold, N(cold));
+	is_int(bt_startups_store(c, 99, db, &diag, &err), BT_OK, "a main thread no candidate has: fine");
+	is_int(tsql_int(db, "SELECT count(*) FROM startup", -1) + tsql_int(db, "SELECT count(*) FROM meta WHERE "
+	       "key = 'startup_modeled'", -1), 0, "... storing nothing (the slices are read back)");
+	is_int(bt_startups_store(c, 1, db, &diag, &err), BT_OK, "the chosen candidate's: stored");
+	is_rows(db, START, WANT_START, "the same start, its RenderThread's draw taken");
+	is_rows(db, PHASES, WANT_PHASES, "the same phases, exact");
+	is_int(tsql_int(db, "SELECT value FROM meta WHERE key = 'startup_modeled'", 0), 1, "startup_modeled");
+	bt_startups_free(c);
+	bt_db_close(db);
+
+	c = bt_startups_new();
+	db = new_db(cold, 0, 0);
+	for (k = 0; k <= BT_STARTUPS_MAX; k++)
+		bt_startups_candidate(c, 100 + k, N(names) - 1, name_of, NULL);
+	feed_all(c, cold, N(cold));
+	is_int(bt_startups_store(c, 100, db, &diag, &err), BT_OK, "too many candidates: fine");
+	is_int(tsql_int(db, "SELECT count(*) FROM meta WHERE key = 'startup_modeled'", -1), 0, "... none stored");
+	bt_startups_free(c);
+
+	c = bt_startups_new();
+	is_int(bt_startups_from_db(c, db, &tid, &err), BT_OK, "the main thread the database names");
+	is_int(tid, 1, "... tid 1");
+	feed_all(c, cold, N(cold));
+	is_int(bt_startups_store(c, tid, db, &diag, &err), BT_OK, "stored");
+	is_rows(db, START, WANT_START, "its start, the other thread's draws taken too");
+	bt_startups_free(c);
+	bt_db_close(db);
+}
+
 int main(void)
 {
 	test_cold();
 	test_warm_and_none();
 	test_frames();
+	test_candidates();
 	return done_testing();
 }
