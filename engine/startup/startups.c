@@ -72,14 +72,17 @@ void bt_startups_exact(struct bt_startups *c, int exact)
 
 void bt_startups_add(struct bt_startups *c, const struct bt_slice *s)
 {
-	struct bt_slice x = *s;
+	struct bt_slice x;
 	size_t i;
 
-	if (x.cpu_unknown)   /* as the stored slice gives it */
+	if (s->cpu_unknown && (s->cpu_dur || s->self_cpu_dur)) {   /* as the stored slice gives it */
+		x = *s;
 		x.cpu_dur = x.self_cpu_dur = 0;
+		s = &x;
+	}
 	for (i = 0; i < c->n; i++)
 		if (c->st[i])
-			bt_startup_add(c->st[i], &x);   /* its thread's; another's only if a draw */
+			bt_startup_add(c->st[i], s);   /* its thread's; another's only if a draw */
 }
 
 int bt_startups_store(struct bt_startups *c, int64_t main_tid, struct bt_db *db, struct bt_diag *diag,
