@@ -4,7 +4,7 @@
 # or with -q.
 . tests/lib.sh
 
-# (1200-retrace-progress checks the import's percentage.)
+# (7520-android-retrace-progress checks the import's percentage.)
 # A rule that takes a while, so its phase outlasts the half second a
 # phase runs before the line shows it.
 cat >"$T/slow.lua" <<'LUA'

@@ -139,7 +139,7 @@ f=$REAL/systing-trace/trace.pb
 "$BIN" -q "$T/s.db" -o "$T/s.txt" && "$BIN" -q "$T/s.db" -o "$T/s.json"
 is "$?" 0 "systing: reports"
 unlike "$(tr '\n' ' ' <"$T/s.txt")" "NO THREADS" \
-	"systing: its sampled threads are threads (tests/sh/7530)"
+	"systing: its sampled threads are threads (tests/sh/7131)"
 like "$(tr '\n' ' ' <"$T/s.txt")" "perfetto_not_imported \(8575\): 4,284 softirq_entry events \(ftrace\), 4,284 softirq_exit events \(ftrace\), 3 irq_handler_entry events \(ftrace\), 3 irq_handler_exit events \(ftrace\), 1 sched_process_exit events \(ftrace\)" \
 	"systing: the diagnostics name the kinds in one line, most first"
 # its 5,053 compact switches: every thread's runs, as an independent reading has them

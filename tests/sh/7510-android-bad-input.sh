@@ -2,7 +2,7 @@
 # Hostile input (DESIGN §11): fatal cases exit 1 with the file and byte
 # offset and leave nothing behind; recoverable ones are counted in
 # diagnostics, warned about, and shown in the report. Files cut short are
-# salvaged (tests/sh/1300-salvage.sh): here --strict refuses them.
+# salvaged (tests/sh/7530-android-salvage.sh): here --strict refuses them.
 . tests/lib.sh
 
 # fatal CASE FILE PATTERN: import must fail with exit 1, the message must
