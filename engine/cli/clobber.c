@@ -59,55 +59,80 @@ static void add(struct inputs *in, const char *path)
 	closedir(d);
 }
 
-static void add_all(struct inputs *in, const char *const *paths, int n)
-{
-	int i;
+/* The files c's options of this role name in o, in the table's order: a
+ * value's, each of a list's. */
+struct paths {
+	const char **v;
+	size_t n, cap;
+};
 
-	for (i = 0; i < n; i++)
-		add(in, paths[i]);
+static void option_paths(const struct bt_opts *o, const struct bt_optcmd *c, int role, struct paths *out)
+{
+	const struct bt_opt *const *lists[2] = { c->opts, c->common };
+	const struct bt_opt *const *p;
+	size_t k;
+	int i, n;
+
+	for (k = 0; k < 2; k++)
+		for (p = lists[k]; p && *p; p++) {
+			const char *at = (const char *)o + (*p)->field;
+			const char *const *v = (const char *const *)at;
+			if ((*p)->files != role || !(*p)->field)
+				continue;
+			n = 1;
+			if ((*p)->kind == BT_OPTK_LIST || (*p)->kind == BT_OPTK_RUNS) {
+				v = *(const char *const *const *)at;
+				n = *(const int *)((const char *)o + (*p)->count);
+			}
+			for (i = 0; v && i < n; i++) {
+				BT_GROW(out->v, out->n + 1, out->cap);
+				out->v[out->n++] = v[i];
+			}
+		}
 }
 
 /* The existing regular file among o's outputs that is an input, with the
  * input's path (NULL: a mapping); NULL if none. */
-static const char *clobbered(const struct bt_opts *o, struct inputs *in, const char **which)
+static const char *clobbered(const struct bt_opts *o, const struct bt_optcmd *c, struct inputs *in,
+			     const char **which)
 {
-	const char *outs[] = { o->out, o->db, o->perfetto, o->pprof, o->folded, o->speedscope };
-	const size_t nfixed = sizeof outs / sizeof outs[0];
+	struct paths outs = { NULL, 0, 0 }, ins = { NULL, 0, 0 };
+	const char *found = NULL;
 	struct stat st;
 	size_t k, i;
 	int loaded = 0;
 
-	for (k = 0; k < nfixed + (size_t)o->nouts; k++) {
-		const char *out = k < nfixed ? outs[k] : o->outs[k - nfixed];
+	option_paths(o, c, BT_OPT_WRITES, &outs);
+	for (k = 0; k < outs.n && !found; k++) {
+		const char *out = outs.v[k];
 		if (!out || !strcmp(out, "-") || stat(out, &st) || !S_ISREG(st.st_mode))
 			continue;
-		if (bt_known_sidecar_file(out))   /* a mapping, found beside its trace */
-			return out;
-		if (!loaded++) {
-			add_all(in, (const char *const *)o->inputs, o->ninputs);
-			add(in, o->mapping);
-			add(in, o->retrace);
-			add(in, o->symbols);
-			add(in, o->gates);
-			add_all(in, o->rules, o->nrules);
-			add_all(in, o->arules, o->narules);
-			add_all(in, o->base, o->nbase);
-			add_all(in, o->head, o->nhead);
-			add_all(in, o->calib, o->ncalib);
+		if (bt_known_sidecar_file(out)) {   /* a mapping, found beside its trace */
+			found = out;
+			break;
 		}
-		for (i = 0; i < in->n; i++)
+		if (!loaded++) {
+			for (i = 0; i < (size_t)o->ninputs; i++)
+				add(in, o->inputs[i]);
+			option_paths(o, c, BT_OPT_READS, &ins);
+			for (i = 0; i < ins.n; i++)
+				add(in, ins.v[i]);
+		}
+		for (i = 0; i < in->n && !found; i++)
 			if (in->v[i].dev == st.st_dev && in->v[i].ino == st.st_ino) {
 				*which = in->v[i].path;
-				return out;
+				found = out;
 			}
 	}
-	return NULL;
+	free(outs.v);
+	free(ins.v);
+	return found;
 }
 
-int bt_opts_check_clobber(const struct bt_opts *o, struct bt_err *err)
+int bt_opts_check_clobber(const struct bt_opts *o, const struct bt_optcmd *c, struct bt_err *err)
 {
 	struct inputs in = { NULL, 0, 0 };
-	const char *which = NULL, *out = clobbered(o, &in, &which);
+	const char *which = NULL, *out = clobbered(o, c, &in, &which);
 	int rc = !out ? BT_OK
 		 : which ? bt_err_set(err, BT_EUSAGE, "refusing to write '%s': it is the input '%s' (the same file); "
 				      "give the output another path", out, which)

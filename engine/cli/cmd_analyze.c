@@ -135,6 +135,6 @@ done:
 	bt_outputs_free(out);
 	bt_db_close(db);
 	bt_result_release(&res);
-	bt_opts_release(&o);
+	bt_opts_release(&o, &bt_optab_analyze);
 	return rc;
 }

@@ -128,56 +128,57 @@ static void tell(const struct bt_batch_sum *s)
 
 int bt_cmd_batch(int argc, char **argv, struct bt_err *err)
 {
-	struct bt_opts o;
+	struct bt_opts_batch ob;
+	struct bt_opts *o = &ob.o;
 	struct bt_batch_opts bo;
 	struct bt_batch_sum sum;
 	struct format_args fa;
 	const char **args = NULL;
 	char *exe = NULL, *outdir = NULL;
 	size_t n;
-	int rc = bt_opts_parse(&o, &bt_optab_batch, argc, argv, err);
+	int rc = bt_opts_parse(o, &bt_optab_batch, argc, argv, err);
 
 	memset(&sum, 0, sizeof sum);
-	if (!rc && o.help) {
+	if (!rc && o->help) {
 		bt_cmd_print_help("batch");
 		goto done;
 	}
-	if (!rc && o.ninputs == 0)
+	if (!rc && o->ninputs == 0)
 		rc = bt_err_set(err, BT_EUSAGE, "batch wants at least one input (a trace or a directory)");
-	if (!rc && !o.out)
+	if (!rc && !o->out)
 		rc = bt_err_set(err, BT_EUSAGE, "batch wants an output directory (-o OUTDIR)");
 	if (!rc)
-		rc = check_files(&o, err);
+		rc = check_files(o, err);
 	if (rc)
 		goto done;
 	memset(&bo, 0, sizeof bo);
 	exe = self_exe(argv[0]);
-	args = worker_args(&o, &bo.nargs);
-	outdir = bt_xstrdup(o.out);   /* "fleet/" names its files "fleet/reports/..." */
+	args = worker_args(o, &bo.nargs);
+	outdir = bt_xstrdup(o->out);   /* "fleet/" names its files "fleet/reports/..." */
 	for (n = strlen(outdir); n > 1 && outdir[n - 1] == '/'; n--)
 		outdir[n - 1] = 0;
 	bo.outdir = outdir;
 	bo.exe = exe;
 	bo.args = args;
-	bo.jobs = o.jobs ? o.jobs : bt_batch_cores();
-	bo.db = o.keep_db;
-	bo.shard = o.shard;
-	bo.nshards = o.nshards;
-	bo.retry_failed = o.retry_failed;
-	bo.timeout = o.timeout;
-	bo.progress = !o.quiet && isatty(2);
+	bo.jobs = ob.jobs ? ob.jobs : bt_batch_cores();
+	bo.db = ob.keep_db;
+	bo.shard = ob.shard;
+	bo.nshards = ob.nshards;
+	bo.retry_failed = ob.retry_failed;
+	bo.timeout = ob.timeout;
+	bo.progress = !o->quiet && isatty(2);
 	bo.probe = probe;
-	fa.o = &o;
+	fa.o = o;
 	bo.format_args = format_args;
 	bo.format_ctx = &fa;
-	rc = bt_batch_run(&bo, o.inputs, o.ninputs, &sum, err);
-	if ((!rc || rc == BT_EBATCH) && !o.quiet)
+	rc = bt_batch_run(&bo, o->inputs, o->ninputs, &sum, err);
+	if ((!rc || rc == BT_EBATCH) && !o->quiet)
 		tell(&sum);
 done:
 	bt_batch_sum_release(&sum);
 	free(args);
 	free(exe);
 	free(outdir);
-	bt_opts_release(&o);
+	bt_opts_release(o, &bt_optab_batch);
 	return rc;
 }

@@ -41,21 +41,21 @@ struct sides {
 };
 
 /* Runs on both sides, unless only help was asked for. */
-static int parse(struct bt_opts *o, int argc, char **argv, struct bt_err *err)
+static int parse(struct bt_opts_compare *o, int argc, char **argv, struct bt_err *err)
 {
-	int rc = bt_opts_parse(o, &bt_optab_compare, argc, argv, err);
+	int rc = bt_opts_parse(&o->o, &bt_optab_compare, argc, argv, err);
 
-	if (!rc && !o->help && o->ninputs && (o->ninputs != 2 || o->nbase || o->nhead || o->ncalib))
+	if (!rc && !o->o.help && o->o.ninputs && (o->o.ninputs != 2 || o->nbase || o->nhead || o->ncalib))
 		rc = bt_err_set(err, BT_EUSAGE, "compare takes two folders of reports (compare DIR_A "
 				"DIR_B), or runs after --base and --head");
-	else if (!rc && !o->help && o->ncalib && (o->nbase || o->nhead))
+	else if (!rc && !o->o.help && o->ncalib && (o->nbase || o->nhead))
 		rc = bt_err_set(err, BT_EUSAGE, "--calibrate takes runs of one build, not --base or --head");
-	else if (!rc && !o->help && !o->ncalib && !o->ninputs && (!o->nbase || !o->nhead))
+	else if (!rc && !o->o.help && !o->ncalib && !o->o.ninputs && (!o->nbase || !o->nhead))
 		rc = bt_err_set(err, BT_EUSAGE, "compare needs runs on both sides (--base R... --head "
 				"R...), or one build's runs (--calibrate R...)");
-	if (!rc && o->ncalib && o->nouts > 1)
+	if (!rc && o->ncalib && o->o.nouts > 1)
 		rc = bt_err_set(err, BT_EUSAGE, "--calibrate writes one output");
-	if (!rc && o->nouts > 1 && o->format)
+	if (!rc && o->o.nouts > 1 && o->o.format)
 		rc = bt_err_set(err, BT_EUSAGE, "--format applies to one output; with several -o each "
 				"takes its format from its extension (.txt .md .json .xlsx)");
 	return rc;
@@ -129,11 +129,11 @@ static int list_side(struct sides *sd, int k, const char **paths, int n, int pos
 	return BT_OK;
 }
 
-static int list_sides(const struct bt_opts *o, struct sides *sd, struct bt_err *err)
+static int list_sides(const struct bt_opts_compare *o, struct sides *sd, struct bt_err *err)
 {
-	if (o->ninputs) {
-		if (list_side(sd, 0, (const char **)o->inputs, 1, 1, err) ||
-		    list_side(sd, 1, (const char **)o->inputs + 1, 1, 1, err))
+	if (o->o.ninputs) {
+		if (list_side(sd, 0, (const char **)o->o.inputs, 1, 1, err) ||
+		    list_side(sd, 1, (const char **)o->o.inputs + 1, 1, 1, err))
 			return err->code;
 		if (sd->summaries == 1)
 			return bt_err_set(err, BT_EUSAGE, "compare takes two fleet summaries or two folders "
@@ -149,7 +149,7 @@ static int list_sides(const struct bt_opts *o, struct sides *sd, struct bt_err *
 
 /* Before the first run is analysed: a missing head run, gate script or
  * rule file is told at once, not after every base run. */
-static int check_inputs(const struct bt_opts *o, const struct sides *sd, struct bt_err *err)
+static int check_inputs(const struct bt_opts_compare *o, const struct sides *sd, struct bt_err *err)
 {
 	size_t i;
 	int k, j;
@@ -168,33 +168,33 @@ static int check_inputs(const struct bt_opts *o, const struct sides *sd, struct 
 
 /* The outputs -o asks for (stdout when none), each in the format --format
  * or its extension names, all checked before the work. */
-static int pick_outputs(const struct bt_opts *o, struct bt_outset *outs, struct bt_err *err)
+static int pick_outputs(const struct bt_opts_compare *o, struct bt_outset *outs, struct bt_err *err)
 {
-	int k, nv = o->nouts ? o->nouts : 1, rc = BT_OK;
+	int k, nv = o->o.nouts ? o->o.nouts : 1, rc = BT_OK;
 
 	for (k = 0; k < nv && !rc; k++) {
-		const char *path = o->nouts ? o->outs[k] : NULL;
+		const char *path = o->o.nouts ? o->o.outs[k] : NULL;
 		const struct bt_cmprep_reporter *rep = NULL;
-		if (!(rc = bt_cmprep_report_pick(o->format, path, &rep, err)))
+		if (!(rc = bt_cmprep_report_pick(o->o.format, path, &rep, err)))
 			bt_outset_add(outs, path, rep, rep == &bt_cmprep_text ? BT_READ_PERSON :
 					rep == &bt_cmprep_md ? BT_READ_PERSON_MD : BT_READ_PROGRAM);
 	}
-	return rc ? rc : bt_outset_check(outs, o->format, err);
+	return rc ? rc : bt_outset_check(outs, o->o.format, err);
 }
 
 /* The text for a terminal (stdout one): its width, and the headline, the
  * table and the causes only unless -v; a file or a pipe gets every detail,
  * within --width where given. */
-static void text_view(const struct bt_opts *o, int to_stdout, struct bt_cmprep_view *view)
+static void text_view(const struct bt_opts_compare *o, int to_stdout, struct bt_cmprep_view *view)
 {
 	int cols = to_stdout ? bt_tty_width(stdout) : 0;   /* 0: not a terminal */
 
-	view->width = o->width > 0 ? (size_t)o->width : (size_t)cols;
-	view->brief = cols > 0 && !o->verbose;
+	view->width = o->o.width > 0 ? (size_t)o->o.width : (size_t)cols;
+	view->brief = cols > 0 && !o->o.verbose;
 }
 
 struct view_ctx {
-	const struct bt_opts *o;
+	const struct bt_opts_compare *o;
 	const struct bt_cmprep_view *all;
 };
 
@@ -222,7 +222,7 @@ static int add_warnings(struct bt_runs *rs, struct bt_db *db, struct bt_err *err
 }
 
 /* A trace analysed here, as 'analyze' would, for its metrics. */
-static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, const struct bt_opts *co,
+static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, const struct bt_opts_compare *co,
 		   struct bt_err *err)
 {
 	struct bt_opts o;
@@ -235,22 +235,22 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 
 	memset(&o, 0, sizeof o);
 	o.cmd = "compare";
-	o.quiet = co->quiet;
+	o.quiet = co->o.quiet;
 	o.diag_later = 1;
 	bt_result_init(&res);
 	rc = bt_cmd_load(&o, path, 0, NULL, &db, err);
 	if (!rc) {
 		ro.files = co->arules;
 		ro.nfiles = co->narules;
-		ro.sets = co->sets;
-		ro.nsets = co->nsets;
-		if (co->process) {   /* --process: the rules' main thread is that process's */
-			sets = bt_xcalloc((size_t)co->nsets + 1, sizeof *sets);
-			memcpy(sets, co->sets, (size_t)co->nsets * sizeof *sets);
-			bt_buf_addf(&scope, "scope.process=%s", co->process);
-			sets[co->nsets] = scope.buf;
+		ro.sets = co->o.sets;
+		ro.nsets = co->o.nsets;
+		if (co->o.process) {   /* --process: the rules' main thread is that process's */
+			sets = bt_xcalloc((size_t)co->o.nsets + 1, sizeof *sets);
+			memcpy(sets, co->o.sets, (size_t)co->o.nsets * sizeof *sets);
+			bt_buf_addf(&scope, "scope.process=%s", co->o.process);
+			sets[co->o.nsets] = scope.buf;
 			ro.sets = sets;
-			ro.nsets = co->nsets + 1;
+			ro.nsets = co->o.nsets + 1;
 		}
 		rc = bt_rules_run(db, &ro, &res, err);
 		free(sets);
@@ -269,7 +269,7 @@ static int analyse(struct bt_runs *rs, enum bt_side side, const char *path, cons
 }
 
 static int read_side(struct bt_runs *rs, enum bt_side side, struct bt_fleetcmp_side *fs,
-		     const struct sides *sd, const struct bt_opts *o, struct bt_err *err)
+		     const struct sides *sd, const struct bt_opts_compare *o, struct bt_err *err)
 {
 	char *const *paths = fs->paths;
 	size_t i, n = fs->n;
@@ -313,7 +313,7 @@ static void print_warnings(const struct bt_runs *rs, int verbose)
 	bt_buf_release(&b);
 }
 
-static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, struct bt_err *err)
+static int verdict_status(const struct bt_opts_compare *o, const struct bt_compare *c, struct bt_err *err)
 {
 	if (c->count[BT_VD_REGRESSED])
 		return bt_err_set(err, BT_EGATE, "gate failed: %zu of %zu gated metrics regressed",
@@ -330,7 +330,7 @@ static int verdict_status(const struct bt_opts *o, const struct bt_compare *c, s
 }
 
 /* The gated metrics: --metric's, else a fleet's (fleetcmp.h), else by name. */
-static void gated(const struct bt_opts *o, const struct sides *sd, const char *const **globs, int *n)
+static void gated(const struct bt_opts_compare *o, const struct sides *sd, const char *const **globs, int *n)
 {
 	*globs = o->globs;
 	*n = o->nglobs;
@@ -340,7 +340,7 @@ static void gated(const struct bt_opts *o, const struct sides *sd, const char *c
 	}
 }
 
-static void cmp_opts(const struct bt_opts *o, const struct sides *sd, struct bt_gates *gates,
+static void cmp_opts(const struct bt_opts_compare *o, const struct sides *sd, struct bt_gates *gates,
 		     struct bt_cmp_hooks *hooks, struct bt_cmp_opts *co)
 {
 	if (gates)
@@ -354,7 +354,7 @@ static void cmp_opts(const struct bt_opts *o, const struct sides *sd, struct bt_
 }
 
 /* Compare base with head and write every output. */
-static int run_compare(const struct bt_opts *o, const struct sides *sd, struct bt_runs *rs,
+static int run_compare(const struct bt_opts_compare *o, const struct sides *sd, struct bt_runs *rs,
 		       struct bt_gates *gates, struct bt_compare *c, struct bt_outset *outs,
 		       struct bt_err *err)
 {
@@ -391,7 +391,7 @@ static int write_calibration(void *ctx, const struct bt_outset_item *it, FILE *f
 }
 
 /* --calibrate: the pool's A/A splits, written to the one output. */
-static int run_calibrate(const struct bt_opts *o, const struct sides *sd, struct bt_runs *rs,
+static int run_calibrate(const struct bt_opts_compare *o, const struct sides *sd, struct bt_runs *rs,
 			 struct bt_gates *gates, struct bt_outset *outs, struct bt_err *err)
 {
 	struct bt_cmp_hooks hooks = { NULL, NULL, NULL };
@@ -400,7 +400,7 @@ static int run_calibrate(const struct bt_opts *o, const struct sides *sd, struct
 	int rc;
 
 	cmp_opts(o, sd, gates, &hooks, &co);
-	bt_progress_start(!o->quiet && isatty(2));   /* a line while the splits run */
+	bt_progress_start(!o->o.quiet && isatty(2));   /* a line while the splits run */
 	rc = bt_calibrate(&cal, rs, &co, (size_t)o->cal_runs, (size_t)o->cal_splits, err);
 	bt_progress_stop();
 	if (!rc) {
@@ -412,12 +412,12 @@ static int run_calibrate(const struct bt_opts *o, const struct sides *sd, struct
 }
 
 /* Reports of traces without a start, left out of a fleet's sides. */
-static void print_left_out(const struct bt_opts *o, const struct sides *sd)
+static void print_left_out(const struct bt_opts_compare *o, const struct sides *sd)
 {
 	static const char *const name[3] = { "base", "head", "--calibrate" };
 	int k;
 
-	for (k = 0; k < 3 && sd->fleet && !o->quiet; k++)
+	for (k = 0; k < 3 && sd->fleet && !o->o.quiet; k++)
 		if (sd->s[k].nostart)
 			fprintf(stderr, "btrace-analyze: note: %zu %s report%s of traces without an app start "
 				"left out (%zu compared)\n", sd->s[k].nostart, name[k],
@@ -426,7 +426,7 @@ static void print_left_out(const struct bt_opts *o, const struct sides *sd)
 
 int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 {
-	struct bt_opts o;
+	struct bt_opts_compare o;
 	struct bt_runs rs;
 	struct bt_gates *gates = NULL;
 	struct bt_compare c;
@@ -438,7 +438,7 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 	bt_runs_init(&rs);
 	memset(&c, 0, sizeof c);
 	memset(&sd, 0, sizeof sd);
-	if (!rc && o.help) {
+	if (!rc && o.o.help) {
 		bt_cmd_print_help("compare");
 		goto done;
 	}
@@ -465,13 +465,13 @@ int bt_cmd_compare(int argc, char **argv, struct bt_err *err)
 		rc = run_compare(&o, &sd, &rs, gates, &c, &outs, err);
 	if (!rc)
 		rc = verdict_status(&o, &c, err);
-	if (!rc && !o.quiet && c.overall == BT_VD_INCONCLUSIVE)   /* exit 0, but said: nothing passed */
+	if (!rc && !o.o.quiet && c.overall == BT_VD_INCONCLUSIVE)   /* exit 0, but said: nothing passed */
 		fprintf(stderr, "btrace-analyze: note: nothing decided: %s; --require-decision exits 5 "
 			"(or --sequential)\n", c.headline);
 done:
-	if (!o.quiet)
-		print_warnings(&rs, o.verbose);
-	if (!o.quiet && (!rc || rc == BT_EGATE))
+	if (!o.o.quiet)
+		print_warnings(&rs, o.o.verbose);
+	if (!o.o.quiet && (!rc || rc == BT_EGATE))
 		bt_outset_tell(&outs, stderr);
 	bt_outset_release(&outs);
 	for (k = 0; k < 3; k++)
@@ -479,6 +479,6 @@ done:
 	bt_compare_release(&c);
 	bt_gates_close(gates);
 	bt_runs_release(&rs);
-	bt_opts_release(&o);
+	bt_opts_release(&o.o, &bt_optab_compare);
 	return rc;
 }

@@ -30,6 +30,6 @@ int bt_cmd_import(int argc, char **argv, struct bt_err *err)
 		rc = bt_db_publish(db, err);
 out:
 	bt_db_close(db);
-	bt_opts_release(&o);
+	bt_opts_release(&o, &bt_optab_import);
 	return rc;
 }

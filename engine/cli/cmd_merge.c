@@ -35,7 +35,7 @@ static int pick_outputs(const struct bt_opts *o, struct bt_outset *outs, struct 
 
 /* The --group pairs in force for input i, in the order given (a later
  * one of a key replaces an earlier; "KEY=" removes it). */
-static size_t groups_at(const struct bt_opts *o, int i, struct bt_sum_kv *kv)
+static size_t groups_at(const struct bt_opts_merge *o, int i, struct bt_sum_kv *kv)
 {
 	size_t n = 0, k;
 	int g;
@@ -55,16 +55,16 @@ static size_t groups_at(const struct bt_opts *o, int i, struct bt_sum_kv *kv)
 	return n;
 }
 
-static int load_inputs(const struct bt_opts *o, struct bt_fleet *f, struct bt_fleet_stats *st,
+static int load_inputs(const struct bt_opts_merge *o, struct bt_fleet *f, struct bt_fleet_stats *st,
 		       struct bt_err *err)
 {
 	struct bt_sum_kv *kv = bt_xcalloc((size_t)o->ngroups + 1, sizeof *kv);
 	int i, rc = BT_OK;
 	size_t n, k;
 
-	for (i = 0; i < o->ninputs && !rc; i++) {
+	for (i = 0; i < o->o.ninputs && !rc; i++) {
 		n = groups_at(o, i, kv);
-		rc = bt_fleet_load(f, o->inputs[i], kv, n, st, err);
+		rc = bt_fleet_load(f, o->o.inputs[i], kv, n, st, err);
 		for (k = 0; k < n; k++) {
 			free(kv[k].key);
 			free(kv[k].value);
@@ -126,41 +126,42 @@ static void tell(const struct bt_opts *o, const struct bt_fleet *f, const struct
 
 int bt_cmd_merge(int argc, char **argv, struct bt_err *err)
 {
-	struct bt_opts o;
+	struct bt_opts_merge om;
+	struct bt_opts *o = &om.o;
 	struct bt_fleet f;
 	struct bt_fleet_stats st = { 0, 0, 0, 0 };
 	struct bt_fleetrep_view view;
 	struct bt_outset outs = { NULL, 0, 0 };
-	int rc = bt_opts_parse(&o, &bt_optab_merge, argc, argv, err);
+	int rc = bt_opts_parse(o, &bt_optab_merge, argc, argv, err);
 
 	bt_fleet_init(&f);
 	memset(&view, 0, sizeof view);
-	if (!rc && o.help) {
+	if (!rc && o->help) {
 		bt_cmd_print_help("merge");
 		goto done;
 	}
-	if (!rc && !o.ninputs)
+	if (!rc && !o->ninputs)
 		rc = bt_err_set(err, BT_EUSAGE, "merge needs inputs: JSON reports, summaries, fleet "
 				"summaries or directories of them");
 	if (!rc)
-		rc = pick_outputs(&o, &outs, err);
+		rc = pick_outputs(o, &outs, err);
 	if (!rc)
-		rc = load_inputs(&o, &f, &st, err);
+		rc = load_inputs(&om, &f, &st, err);
 	if (!rc && !st.reports && !st.summaries && !st.fleets)
 		rc = bt_err_set(err, BT_EFORMAT, "no report, summary or fleet summary in the inputs");
 	if (!rc) {
-		bt_fleetrep_view_build(&view, &f, o.top, o.full_names);
-		struct merge_ctx m = { &view, o.width };
+		bt_fleetrep_view_build(&view, &f, om.top, o->full_names);
+		struct merge_ctx m = { &view, o->width };
 		rc = bt_outset_write(&outs, write_one, &m, err);
 	}
 	if (!rc)
-		tell(&o, &f, &st);
-	if (!rc && !o.quiet)
+		tell(o, &f, &st);
+	if (!rc && !o->quiet)
 		bt_outset_tell(&outs, stderr);
 done:
 	bt_outset_release(&outs);
 	bt_fleetrep_view_release(&view);
 	bt_fleet_release(&f);
-	bt_opts_release(&o);
+	bt_opts_release(o, &bt_optab_merge);
 	return rc;
 }

@@ -93,6 +93,6 @@ int bt_cmd_query(int argc, char **argv, struct bt_err *err)
 done:
 	bt_outset_release(&outs);
 	bt_db_close(db);
-	bt_opts_release(&o);
+	bt_opts_release(&o, &bt_optab_query);
 	return rc;
 }

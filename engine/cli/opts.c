@@ -135,7 +135,7 @@ int bt_opts_parse(struct bt_opts *o, const struct bt_optcmd *c, int argc, char *
 	const struct bt_opt *runs = NULL;
 	int i, rc = BT_OK, dashdash = 0;
 
-	memset(o, 0, sizeof *o);
+	memset(o, 0, c->size ? c->size : sizeof *o);
 	o->cmd = argv[0];
 	o->inputs = bt_xcalloc((size_t)argc + 1, sizeof *o->inputs);
 	alloc_lists(o, c, argc);
@@ -153,27 +153,27 @@ int bt_opts_parse(struct bt_opts *o, const struct bt_optcmd *c, int argc, char *
 			rc = option(o, c, argc, argv, &i, &runs, err);
 	}
 	if (!rc && !o->help)
-		rc = bt_opts_check_clobber(o, err);
+		rc = bt_opts_check_clobber(o, c, err);
 	return rc;
 }
 
-void bt_opts_release(struct bt_opts *o)
+void bt_opts_release(struct bt_opts *o, const struct bt_optcmd *c)
 {
+	const struct bt_opt *const *lists[2] = { c->opts, c->common };
+	const struct bt_opt *const *p;
+	size_t k;
+
+	if (c->release)
+		c->release(o);
 	free(o->inputs);
-	free(o->rules);
-	free(o->sets);
-	free(o->base);
-	free(o->head);
-	free(o->globs);
-	free(o->arules);
-	free(o->outs);
-	free(o->calib);
-	free(o->groups);
-	free(o->group_at);
-	o->groups = NULL;
-	o->group_at = NULL;
 	o->inputs = NULL;
-	o->rules = o->sets = o->base = o->head = o->globs = o->arules = o->outs = o->calib = NULL;
+	for (k = 0; k < 2; k++)
+		for (p = lists[k]; p && *p; p++)
+			if (is_list(*p)) {
+				const char ***slot = (const char ***)((char *)o + (*p)->field);
+				free(*slot);
+				*slot = NULL;
+			}
 }
 
 #define HELP_COLS 80

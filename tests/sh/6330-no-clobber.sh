@@ -40,8 +40,11 @@ refused "query -o the database" "$BIN" query t.db "SELECT 1" -o t.db
 "$BIN" -q t.db -o r2.json
 refused "merge -o one of its reports" "$BIN" merge r1.json r2.json -o r1.json
 refused "compare -o one of the runs" "$BIN" compare --base r1.json --head r2.json -o r2.json
+refused "compare -o a calibration run" "$BIN" compare --calibrate r1.json r2.json -o r1.json
 printf 'bt.rule{ id = "x", run = function() end }\n' >rule.lua
 refused "-o over the rules file" "$BIN" sampling.bin --rules rule.lua -o rule.lua
+refused "compare -o its gate script" "$BIN" compare --base r1.json --head r2.json --rules rule.lua -o rule.lua
+refused "compare -o its analysis rules" "$BIN" compare --base r1.json --head r2.json --analyze-rules rule.lua -o rule.lua
 
 echo old >other.txt
 "$BIN" -q sampling.bin -o other.txt

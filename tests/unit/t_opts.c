@@ -21,6 +21,14 @@ static int parse(struct bt_opts *o, const struct bt_optcmd *c, int argc, const c
 	return bt_opts_parse(o, c, argc, (char **)argv, err);	/* not written to */
 }
 
+/* Room for any command's options (a command's table fills its own struct). */
+union any_opts {
+	struct bt_opts o;
+	struct bt_opts_compare c;
+	struct bt_opts_batch b;
+	struct bt_opts_merge m;
+};
+
 static int starts(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
@@ -54,18 +62,18 @@ static void test_analyze(void)
 	is_str(o.slice_policy, "midpoint", "--slice-policy stored");
 	is_int(o.width, 100, "--width parsed into the int");
 	is_int(o.help, 0, "no help asked");
-	bt_opts_release(&o);
+	bt_opts_release(&o, &bt_optab_analyze);
 	ok(!o.inputs && !o.rules && !o.outs, "release clears the lists");
 }
 
 static void refused(const struct bt_optcmd *c, int argc, const char **argv, const char *msg, const char *what)
 {
 	struct bt_err err;
-	struct bt_opts o;
+	union any_opts u;
 
-	is_int(parse(&o, c, argc, argv, &err), BT_EUSAGE, what);
+	is_int(parse(&u.o, c, argc, argv, &err), BT_EUSAGE, what);
 	is_str(err.msg, msg, what);
-	bt_opts_release(&o);
+	bt_opts_release(&u.o, c);
 }
 
 static void test_refusals(void)
@@ -104,7 +112,7 @@ static void test_refusals(void)
 		is_int(parse(&o, &bt_optab_import, N(notimport), notimport, &err), BT_EUSAGE,
 		       "import has no --perfetto");
 		ok(starts(err.msg, "unknown option '--perfetto' for 'import'"), "... and says so");
-		bt_opts_release(&o);
+		bt_opts_release(&o, &bt_optab_import);
 	}
 	refused(&bt_optab_compare, N(alpha), alpha, "--alpha wants a number between 0 and 1, not '1'", "--alpha 1");
 	refused(&bt_optab_compare, N(gates), gates, "compare takes one gate script (--rules)",
@@ -114,10 +122,10 @@ static void test_refusals(void)
 		"a shard past the last");
 	{
 		struct bt_err err;
-		struct bt_opts o;
-		is_int(parse(&o, &bt_optab_compare, N(splits), splits, &err), BT_EUSAGE, "--splits past 10000");
+		struct bt_opts_compare co;
+		is_int(parse(&co.o, &bt_optab_compare, N(splits), splits, &err), BT_EUSAGE, "--splits past 10000");
 		ok(starts(err.msg, "--splits wants at most 10000 A/A comparisons, not '10001'"), "... says the bound");
-		bt_opts_release(&o);
+		bt_opts_release(&co.o, &bt_optab_compare);
 	}
 	refused(&bt_optab_merge, N(group), group, "--group takes KEY=VALUE (KEY= to stop a key), not '=v'",
 		"--group without a key");
@@ -133,52 +141,52 @@ static void test_compare_merge_batch(void)
 	const char *help[] = { "analyze", "--bogus-but-later", "-h" };
 	const char *help2[] = { "merge", "--help" };
 	struct bt_err err;
-	struct bt_opts o;
+	union any_opts u;
 
-	is_int(parse(&o, &bt_optab_compare, N(cmp), cmp, &err), BT_OK, "compare: runs lists parse");
-	is_int(o.nbase, 3, "--base takes the positionals after it, flags between allowed");
-	is_str(o.base[2], "b3", "... the one after -q too");
-	is_int(o.quiet, 1, "... and the flag between them is set");
-	is_int(o.nhead, 2, "--head=R adds R and the ones after");
-	ok(o.gate.max_regress > 0.0699 && o.gate.max_regress < 0.0701, "--max-regress 7% is 0.07");
-	is_int(o.ninputs, 1, "a positional after an option with a value ends the runs: an input");
-	is_str(o.inputs[0], "x", "... that input");
-	is_int(o.nglobs, 1, "--metric");
-	is_int(o.top, 3, "--top parsed");
-	ok(o.gate.floor_ns > 1.99e6 && o.gate.floor_ns < 2.01e6, "--noise-floor 2ms sets the time floor");
-	bt_opts_release(&o);
-	is_int(parse(&o, &bt_optab_compare, N(defaults), defaults, &err), BT_OK, "compare: no options");
-	is_int(o.top, 10, "compare's init: --top 10");
-	is_int(o.cal_runs, 5, "compare's init: --runs 5");
-	is_int(o.cal_splits, 100, "compare's init: --splits 100");
-	ok(o.gate.alpha > 0 && o.gate.alpha < 1, "compare's init: the gate's defaults");
-	bt_opts_release(&o);
+	is_int(parse(&u.o, &bt_optab_compare, N(cmp), cmp, &err), BT_OK, "compare: runs lists parse");
+	is_int(u.c.nbase, 3, "--base takes the positionals after it, flags between allowed");
+	is_str(u.c.base[2], "b3", "... the one after -q too");
+	is_int(u.o.quiet, 1, "... and the flag between them is set");
+	is_int(u.c.nhead, 2, "--head=R adds R and the ones after");
+	ok(u.c.gate.max_regress > 0.0699 && u.c.gate.max_regress < 0.0701, "--max-regress 7% is 0.07");
+	is_int(u.o.ninputs, 1, "a positional after an option with a value ends the runs: an input");
+	is_str(u.o.inputs[0], "x", "... that input");
+	is_int(u.c.nglobs, 1, "--metric");
+	is_int(u.c.top, 3, "--top parsed");
+	ok(u.c.gate.floor_ns > 1.99e6 && u.c.gate.floor_ns < 2.01e6, "--noise-floor 2ms sets the time floor");
+	bt_opts_release(&u.o, &bt_optab_compare);
+	is_int(parse(&u.o, &bt_optab_compare, N(defaults), defaults, &err), BT_OK, "compare: no options");
+	is_int(u.c.top, 10, "compare's init: --top 10");
+	is_int(u.c.cal_runs, 5, "compare's init: --runs 5");
+	is_int(u.c.cal_splits, 100, "compare's init: --splits 100");
+	ok(u.c.gate.alpha > 0 && u.c.gate.alpha < 1, "compare's init: the gate's defaults");
+	bt_opts_release(&u.o, &bt_optab_compare);
 
-	is_int(parse(&o, &bt_optab_merge, N(merge), merge, &err), BT_OK, "merge: groups parse");
-	is_int(o.ngroups, 2, "two --group");
-	is_int(o.ninputs, 4, "inputs around them");
-	is_int(o.group_at[0], 1, "the first group starts at the input after it");
-	is_int(o.group_at[1], 3, "'v=' at the fourth input");
-	is_str(o.groups[1], "v=", "KEY= kept as given");
-	is_int(o.top, 20, "merge's init: --top 20");
-	bt_opts_release(&o);
+	is_int(parse(&u.o, &bt_optab_merge, N(merge), merge, &err), BT_OK, "merge: groups parse");
+	is_int(u.m.ngroups, 2, "two --group");
+	is_int(u.o.ninputs, 4, "inputs around them");
+	is_int(u.m.group_at[0], 1, "the first group starts at the input after it");
+	is_int(u.m.group_at[1], 3, "'v=' at the fourth input");
+	is_str(u.m.groups[1], "v=", "KEY= kept as given");
+	is_int(u.m.top, 20, "merge's init: --top 20");
+	bt_opts_release(&u.o, &bt_optab_merge);
 
-	is_int(parse(&o, &bt_optab_batch, N(batch), batch, &err), BT_OK, "batch parses");
-	is_int(o.shard, 1, "--shard=1/4: I");
-	is_int(o.nshards, 4, "--shard=1/4: N");
-	is_int(o.jobs, 3, "-j 3");
-	is_int(o.keep_db, 1, "batch's --db is a flag");
-	is_int(o.timeout, 60, "--timeout");
-	bt_opts_release(&o);
+	is_int(parse(&u.o, &bt_optab_batch, N(batch), batch, &err), BT_OK, "batch parses");
+	is_int(u.b.shard, 1, "--shard=1/4: I");
+	is_int(u.b.nshards, 4, "--shard=1/4: N");
+	is_int(u.b.jobs, 3, "-j 3");
+	is_int(u.b.keep_db, 1, "batch's --db is a flag");
+	is_int(u.b.timeout, 60, "--timeout");
+	bt_opts_release(&u.o, &bt_optab_batch);
 
-	is_int(parse(&o, &bt_optab_analyze, 2, help, &err), BT_EUSAGE, "an unknown option before -h is refused");
-	bt_opts_release(&o);
-	is_int(parse(&o, &bt_optab_analyze, N(help) - 1, help + 1, &err), BT_OK, "'-h' alone parses");
-	is_int(o.help, 1, "-h sets help");
-	bt_opts_release(&o);
-	is_int(parse(&o, &bt_optab_merge, N(help2), help2, &err), BT_OK, "'--help' in a command with no common");
-	is_int(o.help, 1, "--help sets help");
-	bt_opts_release(&o);
+	is_int(parse(&u.o, &bt_optab_analyze, 2, help, &err), BT_EUSAGE, "an unknown option before -h is refused");
+	bt_opts_release(&u.o, &bt_optab_analyze);
+	is_int(parse(&u.o, &bt_optab_analyze, N(help) - 1, help + 1, &err), BT_OK, "'-h' alone parses");
+	is_int(u.o.help, 1, "-h sets help");
+	bt_opts_release(&u.o, &bt_optab_analyze);
+	is_int(parse(&u.o, &bt_optab_merge, N(help2), help2, &err), BT_OK, "'--help' in a command with no common");
+	is_int(u.o.help, 1, "--help sets help");
+	bt_opts_release(&u.o, &bt_optab_merge);
 }
 
 /* A table of the test's own: runs lists that take every positional, and
@@ -195,12 +203,12 @@ static int count_parse(struct bt_opts *o, const char *name, const char *v, struc
 static void test_own_table(void)
 {
 	static const struct bt_opt runs = { .name = "--runs-of", .arg = "R", .kind = BT_OPTK_RUNS,
-					    .field = offsetof(struct bt_opts, calib),
-					    .count = offsetof(struct bt_opts, ncalib), .parse = count_parse };
+					    .field = offsetof(struct bt_opts, rules),
+					    .count = offsetof(struct bt_opts, nrules), .parse = count_parse };
 	static const struct bt_opt nowhere = { .name = "--nowhere", .arg = "V", .kind = BT_OPTK_VALUE,
 					       .parse = count_parse };
 	static const struct bt_opt *const opts[] = { &runs, &nowhere, NULL };
-	static const struct bt_optcmd c = { opts, NULL, 10, "give runs after --runs-of", NULL };
+	static const struct bt_optcmd c = { opts, NULL, 10, "give runs after --runs-of", NULL, 0, NULL };
 	const char *stray[] = { "t", "a" };
 	const char *ok1[] = { "t", "--runs-of=r1", "r2", "--nowhere", "v" };
 	const char *after[] = { "t", "--runs-of", "r1", "--nowhere", "v", "r2" };
@@ -211,22 +219,22 @@ static void test_own_table(void)
 
 	is_int(parse(&o, &c, N(stray), stray, &err), BT_EUSAGE, "a stray positional refused");
 	is_str(err.msg, "'a': give runs after --runs-of", "... with the table's reason");
-	bt_opts_release(&o);
+	bt_opts_release(&o, &c);
 	seen_parse = 0;
 	is_int(parse(&o, &c, N(ok1), ok1, &err), BT_OK, "runs with a stray reason");
-	is_int(o.ncalib, 2, "the runs list: r1 and r2, up to the option with a value");
+	is_int(o.nrules, 2, "the runs list: r1 and r2, up to the option with a value");
 	is_int(o.ninputs, 0, "no inputs when positionals belong to runs");
 	is_int(seen_parse, 2, "the parser sees '--runs-of=r1' and --nowhere's value, not the bare runs");
-	bt_opts_release(&o);
+	bt_opts_release(&o, &c);
 	is_int(parse(&o, &c, N(after), after, &err), BT_EUSAGE, "an option with a value ends the runs list");
 	is_str(err.msg, "'r2': give runs after --runs-of", "... so a positional after it is stray");
-	bt_opts_release(&o);
+	bt_opts_release(&o, &c);
 	is_int(parse(&o, &c, N(dashdash), dashdash, &err), BT_EUSAGE,
 	       "'--' is no end of options where runs take positionals");
-	bt_opts_release(&o);
+	bt_opts_release(&o, &c);
 	is_int(parse(&o, &c, N(bad), bad, &err), BT_EUSAGE, "the entry's parser refuses");
 	is_str(err.msg, "no", "... with its message");
-	bt_opts_release(&o);
+	bt_opts_release(&o, &c);
 }
 
 static void test_clobber(void)
@@ -255,14 +263,14 @@ static void test_clobber(void)
 	is_int(parse(&o, &bt_optab_analyze, 4, args, &err), BT_EUSAGE, "an output that is the input (by a link)");
 	ok(strstr(err.msg, "refusing to write '") && strstr(err.msg, "link.bin': it is the input '")
 	   && strstr(err.msg, "in.bin' (the same file)"), "... names both");
-	bt_opts_release(&o);
+	bt_opts_release(&o, &bt_optab_analyze);
 	args[3] = out;
 	is_int(parse(&o, &bt_optab_analyze, 4, args, &err), BT_OK, "another output is fine");
-	bt_opts_release(&o);
+	bt_opts_release(&o, &bt_optab_analyze);
 	args[3] = in;
 	args[4] = "-h";
 	is_int(parse(&o, &bt_optab_analyze, 5, args, &err), BT_OK, "with -h nothing is checked");
-	bt_opts_release(&o);
+	bt_opts_release(&o, &bt_optab_analyze);
 	unlink(link);
 	unlink(in);
 	rmdir(dir);
