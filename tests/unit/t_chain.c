@@ -12,6 +12,7 @@
 #include "engine/recon/capture.h"
 #include "engine/recon/chain.h"
 #include "tests/tap.h"
+#include "tests/tslice.h"
 #include "tests/tsql.h"
 
 /* tid, type, ts, end_ts, node */
@@ -56,15 +57,7 @@ static struct bt_db *new_db(struct bt_capture *cap, int edge)
 
 static struct bt_slice sl(int64_t tid, int64_t frame, int64_t ts, int64_t dur, int64_t depth)
 {
-	struct bt_slice s;
-
-	memset(&s, 0, sizeof s);
-	s.tid = tid;
-	s.frame_id = frame;
-	s.ts = ts;
-	s.dur = dur;
-	s.depth = depth;
-	return s;
+	return tslice(tid, frame, ts, dur, 0, depth);
 }
 
 int main(void)

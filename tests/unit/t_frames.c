@@ -12,6 +12,7 @@
 #include "engine/startup/display.h"
 #include "engine/startup/frames.h"
 #include "tests/tap.h"
+#include "tests/tslice.h"
 #include "tests/tsql.h"
 
 #define P 16666667LL   /* 60 Hz */
@@ -55,17 +56,10 @@ static struct bt_db *new_db(void)
 
 static struct bt_slice sl(int64_t frame, int64_t ts, int64_t dur, int64_t self, int64_t depth)
 {
-	struct bt_slice s;
+	struct bt_slice s = tslice(1, frame, ts, dur, self, depth);
 
-	memset(&s, 0, sizeof s);
-	s.tid = 1;
-	s.frame_id = frame;
-	s.ts = ts;
-	s.dur = dur;
-	s.self_dur = self;
 	s.cpu_dur = dur;
 	s.self_cpu_dur = self;   /* on the CPU throughout: no unexplained sleep */
-	s.depth = depth;
 	return s;
 }
 

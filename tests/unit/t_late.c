@@ -11,6 +11,7 @@
 
 #include "engine/startup/late.h"
 #include "tests/tap.h"
+#include "tests/tslice.h"
 
 #define MS 1000000LL
 
@@ -18,16 +19,9 @@ enum { LOOP = 1, APP_BIND = 2, SETTEXT = 3, APP_LOAD = 4, PLAT_A = 5, PLAT_B = 6
 
 static struct bt_slice sl(int64_t frame, int64_t msg, int64_t ts, int64_t dur, int64_t self, int64_t depth)
 {
-	struct bt_slice s;
+	struct bt_slice s = tslice(1, frame, ts, dur, self, depth);
 
-	memset(&s, 0, sizeof s);
-	s.tid = 1;
-	s.frame_id = frame;
 	s.msg_id = msg;
-	s.ts = ts;
-	s.dur = dur;
-	s.self_dur = self;
-	s.depth = depth;
 	return s;
 }
 

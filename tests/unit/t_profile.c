@@ -10,6 +10,7 @@
 
 #include "engine/profile/profile.h"
 #include "tests/tap.h"
+#include "tests/tslice.h"
 #include "tests/tsql.h"
 
 static const int64_t no_ctr[BT_PROFILE_NCTR];
@@ -18,15 +19,9 @@ static const int64_t no_ctr[BT_PROFILE_NCTR];
 static struct bt_slice sl(int64_t tid, int64_t frame, int64_t ts, int64_t dur, int64_t cpu, int64_t self,
 			  int64_t self_cpu, int64_t msg)
 {
-	struct bt_slice s;
+	struct bt_slice s = tslice(tid, frame, ts, dur, self, 0);
 
-	memset(&s, 0, sizeof s);
-	s.tid = tid;
-	s.frame_id = frame;
-	s.ts = ts;
-	s.dur = dur;
 	s.cpu_dur = cpu;
-	s.self_dur = self;
 	s.self_cpu_dur = self_cpu;
 	s.msg_id = msg;
 	return s;

@@ -15,6 +15,7 @@
 #include "engine/db/diag.h"
 #include "engine/startup/startup.h"
 #include "tests/tap.h"
+#include "tests/tslice.h"
 #include "tests/tsql.h"
 
 static const char *const names[] = {
@@ -42,15 +43,8 @@ static const int64_t cold[][6] = {
 
 static struct bt_slice slice_of(const int64_t *v)
 {
-	struct bt_slice s;
+	struct bt_slice s = tslice(v[0], v[1], v[2], v[3], v[5], v[4]);
 
-	memset(&s, 0, sizeof s);
-	s.tid = v[0];
-	s.frame_id = v[1];
-	s.ts = v[2];
-	s.dur = v[3];
-	s.depth = v[4];
-	s.self_dur = v[5];
 	s.cpu_dur = v[3] / 2;
 	s.self_cpu_dur = v[5] / 2;
 	return s;
