@@ -131,6 +131,15 @@ int bt_db_insert_thread_state(struct bt_db *db, const int64_t v[7], const char *
 #define BT_DB_EDGE_COLS 6
 int bt_db_insert_sleep_edge(struct bt_db *db, const int64_t v[BT_DB_EDGE_COLS], struct bt_err *err);
 
+/* A main-thread display frame (engine/startup/frames.c), buffered like
+ * samples: v is id, tid, ts, vsync, dur, end_ts, period_ns, expected_ts,
+ * deadline_ts, missed_vsyncs (janky when > 0), draw_ts, draw_dur, a
+ * column NULL where its bit in nulls is set; cause (copied) NULL or a
+ * janky frame's cause line. Ids are explicit. */
+#define BT_DB_UI_FRAME_COLS 12
+int bt_db_insert_ui_frame(struct bt_db *db, const int64_t v[BT_DB_UI_FRAME_COLS], uint32_t nulls,
+			  const char *cause, struct bt_err *err);
+
 /* Insert one slice, buffered like samples; ids are explicit and may come
  * in any order. parent_id 0 and wakeup_tid 0 become NULL, type < 0 too,
  * and cpu_dur and self_cpu_dur when cpu_unknown. */

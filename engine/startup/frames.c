@@ -976,15 +976,20 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 			cause = cause_line(&e, a, f ? f->late : NULL, start[i], hit.end, exp);
 		}
 		frame_sum(&sums, &e, a, start[i], end, missed > 0);
-		if (!rc)
-			rc = bt_db_exec(db, BT_SQL_INSERT_UI_FRAME, err, "iiimiiiiiimmt", (int64_t)i + 1, tid,
-					start[i], ui[i].vsync >= 0 ? ui[i].vsync : INT64_MIN, end - start[i], hit.end,
-					period, exp, deadline, missed, hit.drawn ? hit.draw.ts : INT64_MIN,
-					hit.drawn ? hit.draw.dur : INT64_MIN, cause);
+		{
+			const int64_t v[BT_DB_UI_FRAME_COLS] = {
+				(int64_t)i + 1, tid, start[i], ui[i].vsync, end - start[i], hit.end, period, exp,
+				deadline, missed, hit.drawn ? hit.draw.ts : 0, hit.drawn ? hit.draw.dur : 0
+			};
+			uint32_t nulls = (ui[i].vsync >= 0 ? 0 : 1u << 3) | (hit.drawn ? 0 : 1u << 10 | 1u << 11);
+			rc = bt_db_insert_ui_frame(db, v, nulls, cause, err);
+		}
 		free(cause);
 	}
 	if (!rc)
 		rc = store_sums(&sums, f, tid, db, err);
+	if (!rc)   /* the rows in the table before anything reads them */
+		rc = bt_db_flush(db, err);
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)n, err);
 	if (!rc)
