@@ -23,6 +23,7 @@ struct sm_cursor {
 	size_t i, end;    /* sample ids: s[i - 1] */
 	int64_t tid;      /* with has_tid: only this thread's rows */
 	int has_tid;
+	int durations;    /* only the records with an end time (end_ts IS NOT NULL) */
 };
 
 /* Columns, in the order of the samples table (queries/schema.sql). */
@@ -44,11 +45,25 @@ static int sm_connect(sqlite3 *conn, void *aux, int argc, const char *const *arg
 	return bt_vtab_connect(conn, sm_schema, aux, out);
 }
 
-/* A tid scan still visits every row, but yields few. */
+#define SM_DURATIONS 0x100   /* idxNum: "end_ts IS NOT NULL" taken here */
+
+/* A tid scan still visits every row, but yields few. With "end_ts IS
+ * NOT NULL" (a thread's duration records: its blocking) the scan skips
+ * the point samples, most of a thread's records, which SQLite would
+ * otherwise read and drop row by row (it may check what is yielded
+ * again). */
 static int sm_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
+	int i, rc = bt_vtab_best_index(info, SM_ID, SM_TID, 1e6, 1e5, 5e5);
+
 	(void)vt;
-	return bt_vtab_best_index(info, SM_ID, SM_TID, 1e6, 1e5, 5e5);
+	for (i = 0; i < info->nConstraint && rc == SQLITE_OK; i++)
+		if (info->aConstraint[i].usable && info->aConstraint[i].iColumn == SM_END_TS &&
+		    info->aConstraint[i].op == SQLITE_INDEX_CONSTRAINT_ISNOTNULL && !(info->idxNum & SM_DURATIONS)) {
+			info->idxNum |= SM_DURATIONS;
+			info->aConstraintUsage[i].omit = 1;
+		}
+	return rc;
 }
 
 static int sm_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
@@ -67,9 +82,9 @@ static void sm_settle(struct sm_cursor *c)
 {
 	const struct sm_data *d = data_of(&c->base);
 
-	if (c->has_tid)
-		while (c->i < c->end && d->s[c->i - 1].tid != c->tid)
-			c->i++;
+	while (c->i < c->end && ((c->has_tid && d->s[c->i - 1].tid != c->tid) ||
+				 (c->durations && !d->s[c->i - 1].end_ts)))
+		c->i++;
 }
 
 static int sm_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int argc,
@@ -84,6 +99,7 @@ static int sm_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 	c->i = 1;
 	c->end = d->n + 1;
 	c->has_tid = 0;
+	c->durations = (idx & SM_DURATIONS) != 0;
 	if (idx & BT_VTAB_BY_TID) {
 		sqlite3_value *v = argv[a++];
 		if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER)

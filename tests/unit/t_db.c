@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/base/alloc.h"
 #include "engine/db/db.h"
 #include "engine/base/fileio.h"
 #include "engine/db/rows.h"
@@ -166,9 +167,43 @@ static void test_deferred(void)
 	is_int(fills, 1, "without filling");
 }
 
+/* The samples a scratch analysis keeps in memory (db_samples.c), read
+ * through their virtual table: a thread's, its duration records alone
+ * (end_ts IS NOT NULL, taken in the scan), and both, against the rows. */
+static void test_samples_in_memory(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *db = NULL;
+	struct bt_csample *v = bt_xcalloc(1000, sizeof *v);
+	int i, main_blocks = 0, blocks = 0;
+
+	for (i = 0; i < 1000; i++) {
+		v[i].tid = i % 4 ? 1 : 2;
+		v[i].ts = 1000 + i;
+		v[i].end_ts = i % 7 ? 0 : 1500 + i;   /* a duration record, else a point sample */
+		v[i].type = i % 7 ? 5 : 8;
+		blocks += i % 7 == 0;
+		main_blocks += i % 7 == 0 && v[i].tid == 1;
+	}
+	if (bt_db_create(&db, ":memory:", &err) || bt_db_attach_samples(db, v, 1000, &err))
+		printf("# %s\n", err.msg);
+	is_int(one(db, "SELECT count(*) FROM samples WHERE tid = 1"), 750, "in memory: a thread's rows");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE end_ts IS NOT NULL"), blocks, "in memory: the duration records");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE tid = 1 AND end_ts IS NOT NULL"), main_blocks,
+	       "in memory: a thread's duration records");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE end_ts IS NULL"), 1000 - blocks, "in memory: the point samples");
+	is_int(one(db, "SELECT min(id) FROM samples WHERE tid = 2 AND end_ts IS NOT NULL"), 1,
+	       "in memory: ids kept through the filters");
+	is_int(one(db, "SELECT sum(ts) FROM samples WHERE tid = 1 AND end_ts IS NOT NULL AND ts > 1500"),
+	       one(db, "SELECT sum(ts) FROM samples WHERE tid + 0 = 1 AND coalesce(end_ts, 0) > 0 AND ts > 1500"),
+	       "in memory: the filters in the scan and in SQL agree");
+	bt_db_close(db);
+}
+
 int main(void)
 {
 	test_bulk();
+	test_samples_in_memory();
 	test_publish();
 	test_deferred();
 	return done_testing();
