@@ -24,6 +24,7 @@ struct sm_cursor {
 	int64_t tid;      /* with has_tid: only this thread's rows */
 	int has_tid;
 	int durations;    /* only the records with an end time (end_ts IS NOT NULL) */
+	int64_t lo, hi;   /* only the records with lo <= ts < hi (SQLite checks them again) */
 };
 
 /* Columns, in the order of the samples table (queries/schema.sql). */
@@ -45,24 +46,47 @@ static int sm_connect(sqlite3 *conn, void *aux, int argc, const char *const *arg
 	return bt_vtab_connect(conn, sm_schema, aux, out);
 }
 
-#define SM_DURATIONS 0x100   /* idxNum: "end_ts IS NOT NULL" taken here */
+/* idxNum bits past bt_vtab_best_index's: "end_ts IS NOT NULL", and a
+ * bound on ts from below (>=, >) and from above (<, <=), whose values
+ * follow the tid's and the id's in argv. */
+#define SM_DURATIONS 0x100
+#define SM_TS_LO 0x200
+#define SM_TS_HI 0x400
+
+static int ts_bound(unsigned char op)
+{
+	return op == SQLITE_INDEX_CONSTRAINT_GE || op == SQLITE_INDEX_CONSTRAINT_GT ? SM_TS_LO
+	       : op == SQLITE_INDEX_CONSTRAINT_LT || op == SQLITE_INDEX_CONSTRAINT_LE ? SM_TS_HI : 0;
+}
 
 /* A tid scan still visits every row, but yields few. With "end_ts IS
- * NOT NULL" (a thread's duration records: its blocking) the scan skips
- * the point samples, most of a thread's records, which SQLite would
- * otherwise read and drop row by row (it may check what is yielded
- * again). */
+ * NOT NULL" (a thread's duration records: its blocking) or a range of
+ * ts (a window) the scan skips the rows outside, most of a thread's,
+ * which SQLite would otherwise read and drop row by row (it may check
+ * what is yielded again; a bound's it always does). */
 static int sm_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
-	int i, rc = bt_vtab_best_index(info, SM_ID, SM_TID, 1e6, 1e5, 5e5);
+	int i, n = 0, rc = bt_vtab_best_index(info, SM_ID, SM_TID, 1e6, 1e5, 5e5);
 
 	(void)vt;
-	for (i = 0; i < info->nConstraint && rc == SQLITE_OK; i++)
-		if (info->aConstraint[i].usable && info->aConstraint[i].iColumn == SM_END_TS &&
-		    info->aConstraint[i].op == SQLITE_INDEX_CONSTRAINT_ISNOTNULL && !(info->idxNum & SM_DURATIONS)) {
+	for (i = 0; i < info->nConstraint; i++)
+		if (info->aConstraintUsage[i].argvIndex > n)
+			n = info->aConstraintUsage[i].argvIndex;
+	for (i = 0; i < info->nConstraint && rc == SQLITE_OK; i++) {
+		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+		int bound = c->iColumn == SM_TS ? ts_bound(c->op) : 0;
+		if (!c->usable)
+			continue;
+		if (c->iColumn == SM_END_TS && c->op == SQLITE_INDEX_CONSTRAINT_ISNOTNULL &&
+		    !(info->idxNum & SM_DURATIONS)) {
 			info->idxNum |= SM_DURATIONS;
 			info->aConstraintUsage[i].omit = 1;
+		} else if (bound && !(info->idxNum & bound)) {
+			info->idxNum |= bound | (c->op == SQLITE_INDEX_CONSTRAINT_GT || c->op == SQLITE_INDEX_CONSTRAINT_LE
+						 ? bound << 3 : 0);   /* strict from below, or inclusive above */
+			info->aConstraintUsage[i].argvIndex = ++n;
 		}
+	}
 	return rc;
 }
 
@@ -83,8 +107,22 @@ static void sm_settle(struct sm_cursor *c)
 	const struct sm_data *d = data_of(&c->base);
 
 	while (c->i < c->end && ((c->has_tid && d->s[c->i - 1].tid != c->tid) ||
-				 (c->durations && !d->s[c->i - 1].end_ts)))
+				 (c->durations && !d->s[c->i - 1].end_ts) || d->s[c->i - 1].ts < c->lo ||
+				 d->s[c->i - 1].ts >= c->hi))
 		c->i++;
+}
+
+/* A bound's value as the first ts inside (from below) or past (above):
+ * v, or v + 1 where add (> from below, <= above). A value that is no
+ * integer bounds nothing here: SQLite's own check decides. */
+static void bound_at(sqlite3_value *v, int add, int64_t *out)
+{
+	int64_t x;
+
+	if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER)
+		return;
+	x = sqlite3_value_int64(v);
+	*out = add && x < INT64_MAX ? x + 1 : x;
 }
 
 static int sm_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int argc,
@@ -108,7 +146,13 @@ static int sm_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 		c->has_tid = 1;
 	}
 	if (idx & BT_VTAB_BY_ID)
-		bt_vtab_only_id(argv[a], &c->i, &c->end);
+		bt_vtab_only_id(argv[a++], &c->i, &c->end);
+	c->lo = INT64_MIN;
+	c->hi = INT64_MAX;
+	if (idx & SM_TS_LO)
+		bound_at(argv[a++], idx & SM_TS_LO << 3 ? 1 : 0, &c->lo);
+	if (idx & SM_TS_HI)
+		bound_at(argv[a++], idx & SM_TS_HI << 3 ? 1 : 0, &c->hi);
 	sm_settle(c);
 	return SQLITE_OK;
 }

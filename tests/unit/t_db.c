@@ -197,6 +197,17 @@ static void test_samples_in_memory(void)
 	is_int(one(db, "SELECT sum(ts) FROM samples WHERE tid = 1 AND end_ts IS NOT NULL AND ts > 1500"),
 	       one(db, "SELECT sum(ts) FROM samples WHERE tid + 0 = 1 AND coalesce(end_ts, 0) > 0 AND ts > 1500"),
 	       "in memory: the filters in the scan and in SQL agree");
+	/* ts 1000..1999, one a row: bounds taken in the scan, each kind */
+	is_int(one(db, "SELECT count(*) FROM samples WHERE ts >= 1100 AND ts < 1200"), 100, "in memory: ts in [a, b)");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE ts > 1100 AND ts <= 1200"), 100, "in memory: ts in (a, b]");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE ts >= 1990"), 10, "in memory: ts from below only");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE ts < 1010"), 10, "in memory: ts from above only");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE ts >= 1100.5 AND ts < 1200.5"), 100,
+	       "in memory: bounds that are no integers: SQLite's check alone");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE tid = 1 AND ts >= 1100 AND ts < 1200 AND ts > 1150"), 37,
+	       "in memory: a thread, and a second bound from below checked by SQLite");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE ts >= 9223372036854775807"), 0, "in memory: the largest bound");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE ts > 9223372036854775807"), 0, "in memory: past the largest");
 	bt_db_close(db);
 }
 
