@@ -62,8 +62,9 @@ int bt_feed_open(struct bt_feed *f, const struct bt_slice *s, unsigned known, in
 		 struct bt_err *err);
 
 /* Find the app's start as the slices pass (engine/startup/startup.h): the
- * main thread's slices, as they close, go to a start-up collector made
- * from the frames and threads already stored, and bt_feed_finish stores
+ * slices, as they close, go to a start-up collector for the main thread
+ * the frames and threads already stored name (it takes that thread's
+ * slices and another thread's draws), and bt_feed_finish stores
  * what it found (the startup tables, diagnostics to diag) and meta
  * startup_modeled (the pipeline then need not read the slices back for
  * it). Before the first slice; a replay finds nothing. */

@@ -97,26 +97,29 @@ static void end_order(const int64_t (*v)[6], size_t n, size_t *order)
 	qsort(order, n, sizeof *order, by_end);
 }
 
-static void feed(struct bt_startup *st, const int64_t (*v)[6], size_t n)
+/* The slices v as they end, to one collector (st) or to the candidates' (c). */
+static void feed_to(struct bt_startup *st, struct bt_startups *c, const int64_t (*v)[6], size_t n)
 {
 	size_t order[32], i;
 
 	end_order(v, n, order);
 	for (i = 0; i < n; i++) {
 		struct bt_slice s = slice_of(v[order[i]]);
-		bt_startup_add(st, &s);
+		if (st)
+			bt_startup_add(st, &s);
+		else
+			bt_startups_add(c, &s);
 	}
+}
+
+static void feed(struct bt_startup *st, const int64_t (*v)[6], size_t n)
+{
+	feed_to(st, NULL, v, n);
 }
 
 static void feed_all(struct bt_startups *c, const int64_t (*v)[6], size_t n)
 {
-	size_t order[32], i;
-
-	end_order(v, n, order);
-	for (i = 0; i < n; i++) {
-		struct bt_slice s = slice_of(v[order[i]]);
-		bt_startups_add(c, &s);
-	}
+	feed_to(NULL, c, v, n);
 }
 
 /* The start found in slices v, fed as they end. */
