@@ -63,17 +63,16 @@ struct kept_slice {
 	int depth, app;           /* app: the app's method (engine/db/appcode.h) */
 };
 
-/* A frame's time by the method it goes to in the cause line. */
-struct owned { uint32_t frame; int64_t ns; };
-
 /* Slices come as they end, children first: a frame's slices have come
  * just before it, after every slice that ended before it began. */
 struct bt_frames {
 	struct frame_methods *v;
 	size_t n, cap;
 	struct kept_slice *buf;   /* the slices since the last frame */
-	struct owned *own;        /* scratch: close_frame's cause attribution */
-	size_t ocap;
+	int64_t *osum;            /* by method frame id: the time a frame's cause line gives it */
+	size_t oscap;
+	uint32_t *otouched;       /* the ids with an osum, to reset */
+	size_t ont, otcap;
 	uint32_t owner[MAX_DEPTH + 2];   /* by depth: the innermost app method above, or 0 */
 	size_t nbuf, bcap;
 	int64_t *sum;             /* by method frame id: self time in the frame at hand */
@@ -112,7 +111,8 @@ void bt_frames_free(struct bt_frames *f)
 		return;
 	free(f->v);
 	free(f->buf);
-	free(f->own);
+	free(f->osum);
+	free(f->otouched);
 	free(f->sum);
 	free(f->all);
 	free(f->touched);
@@ -136,11 +136,15 @@ static int depth_of(int64_t d)
 	return d < 0 ? 0 : d > MAX_DEPTH ? MAX_DEPTH : (int)d;
 }
 
-static int by_owned_frame(const void *a, const void *b)
+/* Time ns to method id in the cause line's attribution. */
+static void own_add(struct bt_frames *f, uint32_t id, int64_t ns)
 {
-	const struct owned *x = a, *y = b;
-
-	return (x->frame > y->frame) - (x->frame < y->frame);
+	f->osum = bt_grow_zero(f->osum, sizeof *f->osum, &f->oscap, (size_t)id);
+	if (!f->osum[id]) {
+		BT_GROW(f->otouched, f->ont + 1, f->otcap);
+		f->otouched[f->ont++] = id;
+	}
+	f->osum[id] = bt_sat_add(f->osum[id], ns);
 }
 
 /* Of a slice's time not blocked (run), the part off the CPU when it is a
@@ -166,15 +170,14 @@ static void frame_slices(struct bt_frames *f, struct frame_methods *a, const str
 {
 	int64_t end = bt_sat_add(s->ts, s->dur), off = off_cpu(s, run), most = off;
 	int d0 = depth_of(s->depth);
-	size_t i, j, n = 0;
+	size_t i;
 	int k;
 
-	BT_GROW(f->own, f->nbuf + 1, f->ocap);
 	f->owner[d0] = 0;
 	a->sleep = off;
 	a->sleep_in = off > 0 ? (uint32_t)s->frame_id : 0;
 	if (run - off > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
-		f->own[n++] = (struct owned){ (uint32_t)s->frame_id, run - off };
+		own_add(f, (uint32_t)s->frame_id, run - off);
 	for (i = f->nbuf; i-- > 0;) {
 		const struct kept_slice *ks = &f->buf[i];
 		if (ks->ts < s->ts || ks->ts >= end || ks->depth <= d0)
@@ -186,20 +189,19 @@ static void frame_slices(struct bt_frames *f, struct frame_methods *a, const str
 		if (ks->off > most)
 			most = ks->off, a->sleep_in = ks->frame;
 		if (ks->self - ks->off > 0)
-			f->own[n++] = (struct owned){ f->owner[ks->depth] ? f->owner[ks->depth] : ks->frame,
-						      ks->self - ks->off };
+			own_add(f, f->owner[ks->depth] ? f->owner[ks->depth] : ks->frame, ks->self - ks->off);
 	}
-	qsort(f->own, n, sizeof *f->own, by_owned_frame);
-	for (i = 0; i < n; i = j) {
-		int64_t ns = 0;
-		for (j = i; j < n && f->own[j].frame == f->own[i].frame; j++)
-			ns = bt_sat_add(ns, f->own[j].ns);
-		for (k = TOP; k > 0 && ns > a->cns[k - 1]; k--)
+	for (i = 0; i < f->ont; i++) {   /* the TOP largest, the lower id first on a tie */
+		uint32_t id = f->otouched[i];
+		int64_t ns = f->osum[id];
+		f->osum[id] = 0;
+		for (k = TOP; k > 0 && (ns > a->cns[k - 1] || (ns == a->cns[k - 1] && id < a->cframe[k - 1])); k--)
 			if (k < TOP)
 				a->cns[k] = a->cns[k - 1], a->cframe[k] = a->cframe[k - 1];
 		if (k < TOP)
-			a->cns[k] = ns, a->cframe[k] = f->own[i].frame;
+			a->cns[k] = ns, a->cframe[k] = id;
 	}
+	f->ont = 0;
 }
 
 /* Frame s: the self time not blocked of the kept slices inside it, by
@@ -588,11 +590,17 @@ struct cause_item {
 	int64_t msg;              /* LATE: the message it waited behind, or 0 */
 };
 
-static int by_ns_desc(const void *a, const void *b)
+/* it[0..n) by ns, largest first, ties in their order (a handful). */
+static void sort_items(struct cause_item *it, size_t n)
 {
-	const struct cause_item *x = a, *y = b;
+	size_t i, j;
 
-	return (x->ns < y->ns) - (x->ns > y->ns);
+	for (i = 1; i < n; i++) {
+		struct cause_item x = it[i];
+		for (j = i; j > 0 && it[j - 1].ns < x.ns; j--)
+			it[j] = it[j - 1];
+		it[j] = x;
+	}
 }
 
 /* What a message the main thread ran instead of a frame did: its largest
@@ -646,7 +654,7 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 	if (a && a->sleep >= CAUSE_MIN)   /* no record says why: a RenderThread sync, I/O */
 		it[n++] = (struct cause_item){ a->sleep, SLEEP,
 					       a->sleep_in < e->nnames ? e->names[a->sleep_in] : NULL, 0 };
-	qsort(it, n, sizeof *it, by_ns_desc);
+	sort_items(it, n);
 	for (i = 0; i < n; i++) {
 		bt_buf_adds(&b, i ? ", " : "");
 		if (it[i].kind == METHOD)
