@@ -144,6 +144,15 @@ static void result(sqlite3_context *ctx, const int64_t *v, uint32_t nulls, int c
 		sqlite3_result_int64(ctx, v[col]);
 }
 
+/* A text of the chunk by its offset + 1 (chunk_text), 0: NULL. */
+static void text_result(sqlite3_context *ctx, const struct bt_chunk *c, size_t at)
+{
+	if (at)
+		sqlite3_result_text(ctx, c->text + at - 1, -1, SQLITE_STATIC);
+	else
+		sqlite3_result_null(ctx);
+}
+
 static int bulk_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct bulk_vtab *v = (struct bulk_vtab *)cur->pVtab;
@@ -153,17 +162,11 @@ static int bulk_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	if (v->kind == BULK_SAMPLES) {
 		result(ctx, c->sample[i].col, c->sample[i].nulls, col);
 	} else if (v->kind == BULK_UI_FRAMES && col == BT_DB_UI_FRAME_COLS) {   /* the cause */
-		if (c->ui[i].cause)
-			sqlite3_result_text(ctx, c->text + c->ui[i].cause - 1, -1, SQLITE_STATIC);
-		else
-			sqlite3_result_null(ctx);
+		text_result(ctx, c, c->ui[i].cause);
 	} else if (v->kind == BULK_UI_FRAMES) {
 		result(ctx, c->ui[i].col, c->ui[i].nulls, col);
-	} else if (v->kind == BULK_STATES && col == 7) {   /* the blocked function: offset + 1 */
-		if (c->state[i][7])
-			sqlite3_result_text(ctx, c->text + c->state[i][7] - 1, -1, SQLITE_STATIC);
-		else
-			sqlite3_result_null(ctx);
+	} else if (v->kind == BULK_STATES && col == 7) {   /* the blocked function */
+		text_result(ctx, c, (size_t)c->state[i][7]);
 	} else if (v->kind == BULK_STATES || v->kind == BULK_EDGES) {
 		int64_t x = v->kind == BULK_STATES ? c->state[i][col] : c->edge[i][col];
 		if (x == -1 && col >= 4)   /* cpu, waker, io_wait; an edge's waker and its time */
