@@ -1,8 +1,8 @@
 /*
  * Binary search over arrays of records sorted by one int64_t field: the
  * engine keeps such arrays (frames by start, messages by end, waits by
- * start) and asks where a time falls among them; and their sort, skipped
- * where they came in order.
+ * start) and asks where a time falls among them; their sort, skipped
+ * where they came in order; and one rank of values not sorted.
  */
 #ifndef BT_SEARCH_H
 #define BT_SEARCH_H
@@ -44,5 +44,9 @@ static inline void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*c
 			return;
 		}
 }
+
+/* v[k] as if v[0..n) were sorted, k < n (v is reordered): a median or a
+ * percentile without the sort. */
+int64_t bt_select_kth(int64_t *v, size_t n, size_t k);
 
 #endif

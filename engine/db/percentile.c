@@ -4,42 +4,15 @@
  */
 #include <stdint.h>
 
+#include "engine/base/search.h"
 #include "engine/db/db_int.h"
 #include "engine/db/percentile.h"
 
 struct values {
-	sqlite3_int64 *v;
+	int64_t *v;
 	sqlite3_int64 n, cap;
 	sqlite3_int64 q;
 };
-
-/* v[k] as if v[0..n) were sorted (Hoare's selection: linear on average;
- * the middle of three as the pivot keeps sorted input linear too). */
-static sqlite3_int64 select_kth(sqlite3_int64 *v, sqlite3_int64 n, sqlite3_int64 k)
-{
-	sqlite3_int64 lo = 0, hi = n - 1;
-
-	while (lo < hi) {
-		sqlite3_int64 mid = lo + (hi - lo) / 2, i = lo, j = hi, t;
-		sqlite3_int64 a = v[lo], b = v[mid], c = v[hi];
-		sqlite3_int64 pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i <= j)
-				t = v[i], v[i++] = v[j], v[j--] = t;
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			break;   /* v[j + 1 .. i - 1] all equal the pivot */
-	}
-	return v[k];
-}
 
 static void step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
@@ -60,7 +33,7 @@ static void step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		return;
 	if (s->n == s->cap) {
 		sqlite3_int64 cap = s->cap ? 2 * s->cap : 64;
-		sqlite3_int64 *v = sqlite3_realloc64(s->v, (sqlite3_uint64)cap * sizeof *v);
+		int64_t *v = sqlite3_realloc64(s->v, (sqlite3_uint64)cap * sizeof *v);
 		if (!v) {
 			sqlite3_result_error_nomem(ctx);
 			return;
@@ -78,7 +51,7 @@ static void final(sqlite3_context *ctx)
 		sqlite3_result_null(ctx);
 	} else {
 		sqlite3_int64 k = (s->n * s->q + 99) / 100;   /* n <= 2^63 / 100: the values fit in memory */
-		sqlite3_result_int64(ctx, select_kth(s->v, s->n, k > 1 ? k - 1 : 0));
+		sqlite3_result_int64(ctx, bt_select_kth(s->v, (size_t)s->n, (size_t)(k > 1 ? k - 1 : 0)));
 	}
 	if (s)
 		sqlite3_free(s->v);

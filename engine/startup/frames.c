@@ -338,18 +338,10 @@ static int by_ts(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts ? 1 : (x->dur > y->dur) - (x->dur < y->dur);
 }
 
-static int by_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of v[0..n), n > 0 (sorts v). */
+/* The median of v[0..n), n > 0 (reorders v). */
 static int64_t median(int64_t *v, size_t n)
 {
-	qsort(v, n, sizeof *v, by_i64);
-	return v[(n - 1) / 2];
+	return bt_select_kth(v, n, (n - 1) / 2);
 }
 
 /* The period a Perfetto frame timeline expected, or 0: also when it is
@@ -428,7 +420,7 @@ static int64_t grid_phase(const struct bt_dframe *ui, size_t n, int64_t period)
 			off[k++] = o;
 	}
 	if (k)
-		qsort(off, k, sizeof *off, by_i64), lo = off[k / 20];
+		lo = bt_select_kth(off, k, k / 20);
 	free(count);
 	free(off);
 	return ((mid + lo - PHASE_LEAD) % period + period) % period;
@@ -446,6 +438,10 @@ struct frame_evidence {
 				   * that much earlier */
 	char **names;             /* by frame id */
 	size_t nnames;
+	struct bt_map64 short_of; /* a name's pointer -> 1 + its short form's index (add_short) */
+	struct bt_buf shorts;     /* the short forms, one after another */
+	struct short_span { size_t at, len; } *short_span;
+	size_t nshort, sscap;
 };
 
 static int load_evidence(struct frame_evidence *e, struct bt_db *db, int64_t tid, struct bt_err *err)
@@ -555,6 +551,9 @@ static void evidence_release(struct frame_evidence *e)
 	free(e->w);
 	free(e->b);
 	bt_frame_names_free(e->names, e->nnames);
+	bt_map64_release(&e->short_of);
+	bt_buf_release(&e->shorts);
+	free(e->short_span);
 }
 
 static int64_t overlap(int64_t a, int64_t b, int64_t c, int64_t d)
@@ -573,9 +572,46 @@ static void blocked_by_kind(const struct frame_evidence *e, int64_t ts, int64_t 
 		by[e->b[i].kind] = bt_sat_add(by[e->b[i].kind], overlap(e->b[i].ts, e->b[i].end, ts, end));
 }
 
+/* " 12.3 ms": printf's "%.1f" of ns / 1e6, which rounds to the nearer
+ * tenth; written here from the integers but for a tie, whose side the
+ * double's rounding decides, and times so long that it could misjudge. */
 static void amount(int64_t ns, struct bt_buf *b)
 {
-	bt_buf_addf(b, " %.1f ms", (double)ns / 1e6);
+	char d[24];
+	int64_t q = ns / 100000, r = ns % 100000;
+	size_t n = sizeof d;
+
+	if (ns < 0 || ns >= 1000000000000000LL || r == 50000) {
+		bt_buf_addf(b, " %.1f ms", (double)ns / 1e6);
+		return;
+	}
+	q += r > 50000;
+	d[--n] = (char)('0' + q % 10);
+	d[--n] = '.';
+	q /= 10;
+	do
+		d[--n] = (char)('0' + q % 10);
+	while ((q /= 10) > 0);
+	d[--n] = ' ';
+	bt_buf_add(b, d + n, sizeof d - n);
+	bt_buf_adds(b, " ms");
+}
+
+/* name's short form (bt_name_short, level 1) to b: a name the cause lines
+ * repeat is shortened once. */
+static void add_short(struct frame_evidence *e, const char *name, struct bt_buf *b)
+{
+	uint64_t key = (uint64_t)(uintptr_t)name;
+	uint32_t at = bt_map64_get(&e->short_of, key);
+
+	if (!at) {
+		size_t from = e->shorts.len;
+		bt_name_short(name, strlen(name), 1, &e->shorts);
+		BT_GROW(e->short_span, e->nshort + 1, e->sscap);
+		e->short_span[e->nshort] = (struct short_span){ from, e->shorts.len - from };
+		bt_map64_put(&e->short_of, key, at = (uint32_t)++e->nshort);
+	}
+	bt_buf_add(b, e->shorts.buf + e->short_span[at - 1].at, e->short_span[at - 1].len);
 }
 
 /* One line: the frame's top methods and its blocking by kind, largest
@@ -620,7 +656,7 @@ static const char *behind_what(const struct frame_evidence *e, const struct bt_l
 	return m->frame && m->frame < e->nnames ? e->names[m->frame] : NULL;
 }
 
-static char *cause_line(const struct frame_evidence *e, const struct frame_methods *a, const struct bt_late *behind,
+static char *cause_line(struct frame_evidence *e, const struct frame_methods *a, const struct bt_late *behind,
 			int64_t ts, int64_t end, int64_t vsync)
 {
 	int64_t late = bt_sat_add(ts, -vsync);
@@ -658,7 +694,7 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 	for (i = 0; i < n; i++) {
 		bt_buf_adds(&b, i ? ", " : "");
 		if (it[i].kind == METHOD)
-			bt_name_short(it[i].name, strlen(it[i].name), 1, &b);
+			add_short(e, it[i].name, &b);
 		else
 			bt_buf_adds(&b, it[i].kind == SLEEP ? "sleep" : it[i].kind == LATE ? "late" :
 						bt_block_kind_name[it[i].kind]);
@@ -666,11 +702,11 @@ static char *cause_line(const struct frame_evidence *e, const struct frame_metho
 		if (it[i].kind == LATE && it[i].msg) {
 			bt_buf_adds(&b, " behind ");
 			if (it[i].name)   /* a method, or the kind of blocking it was */
-				bt_name_short(it[i].name, strlen(it[i].name), 1, &b);
+				add_short(e, it[i].name, &b);
 			bt_buf_addf(&b, it[i].name ? " (msg %lld)" : "msg %lld", (long long)it[i].msg);
 		} else if (it[i].kind != METHOD && it[i].name) {
 			bt_buf_adds(&b, it[i].kind == SLEEP ? " in " : " held by ");
-			bt_name_short(it[i].name, strlen(it[i].name), 1, &b);
+			add_short(e, it[i].name, &b);
 		}
 	}
 	if (!n)
@@ -835,6 +871,31 @@ static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, in
 	}
 }
 
+/* ui[0..n) and ui[n..m), each sorted, as one sorted run: as a stable sort
+ * of the whole has them (the added ones come in the vsyncs' order, which
+ * is mostly time order; else they are sorted). Returns m. */
+static size_t merge_frames(struct bt_dframe *ui, size_t n, size_t m)
+{
+	struct bt_dframe *left;
+	size_t i = 0, j, k = 0;
+
+	for (j = n + 1; j < m; j++)
+		if (by_ts(&ui[j - 1], &ui[j]) > 0) {
+			qsort(ui, m, sizeof *ui, by_ts);
+			return m;
+		}
+	if (m == n || !n || by_ts(&ui[n - 1], &ui[n]) <= 0)
+		return m;   /* in order already */
+	left = bt_xmalloc(n * sizeof *left);
+	memcpy(left, ui, n * sizeof *left);
+	for (j = n; i < n && j < m;)
+		ui[k++] = by_ts(&left[i], &ui[j]) <= 0 ? left[i++] : ui[j++];
+	while (i < n)
+		ui[k++] = left[i++];
+	free(left);
+	return m;
+}
+
 /*
  * The frames a sampled trace shows no slice of: the vsync's callback in
  * the main thread's poll posts the frame's message at the front of the
@@ -860,9 +921,7 @@ static struct bt_dframe *unsampled_frames(const struct bt_frames *f, struct bt_d
 		BT_GROW(ui, m + 1, cap);
 		ui[m++] = (struct bt_dframe){ ts, end - ts, -1, name };
 	}
-	if (m > *n)
-		qsort(ui, m, sizeof *ui, by_ts);
-	*n = m;
+	*n = merge_frames(ui, *n, m);
 	return ui;
 }
 
@@ -919,6 +978,8 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	if (f && f->n)
 		bt_sort_unless_sorted(f->v, f->n, sizeof *f->v, by_methods_ts);
 	memset(&e, 0, sizeof e);
+	bt_map64_init(&e.short_of, 64);
+	bt_buf_init(&e.shorts);
 	memset(&sums, 0, sizeof sums);
 	bt_strmap_init(&sums.held);
 	ui = bt_xcalloc(n, sizeof *ui);
