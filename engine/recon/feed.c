@@ -176,6 +176,8 @@ static int end_message(struct bt_feed *f, struct bt_err *err)
 	f->msg.id = 0;
 	if (!id || !f->db)
 		return BT_OK;
+	if (f->start.c)
+		bt_startups_message(f->start.c, f->tid, id, f->msg.ts, f->msg.end);
 	if (f->msg.nocpu)
 		return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiniii", f->tid, id, f->msg.ts,
 				  f->msg.end - f->msg.ts, f->msg.block, (int64_t)0, f->msg.alloc);

@@ -83,6 +83,8 @@ static int fill_message(void *ctx, const struct bt_message *m, struct bt_err *er
 {
 	struct fill *f = ctx;
 
+	if (f->startup)
+		bt_startup_message(f->startup, m->tid, m->msg_id, m->ts, bt_sat_add(m->ts, m->dur));
 	if (!f->db) {
 		BT_GROW(f->msgs, f->nmsgs + 1, f->mcap);
 		f->msgs[f->nmsgs++] = *m;

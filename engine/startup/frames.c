@@ -324,6 +324,11 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, in
 	f->buf[f->nbuf++].frame = (uint32_t)s->frame_id;
 }
 
+void bt_frames_message(struct bt_frames *f, int64_t msg_id, int64_t ts, int64_t end)
+{
+	bt_late_message(f->late, msg_id, ts, end);
+}
+
 static int by_methods_ts(const void *a, const void *b)
 {
 	const struct frame_methods *x = a, *y = b;
@@ -993,7 +998,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	if (!rc)
 		rc = load_evidence_sorted(&e, db, tid, err);
 	if (!rc && f)
-		rc = bt_late_load(f->late, db, tid, err);
+		bt_late_ready(f->late);
 	sampled = f && f->idle_any && !nx;   /* neither a timeline nor exact slices */
 	if (!rc && sampled)
 		ui = unsampled_frames(f, ui, &n);

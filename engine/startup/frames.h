@@ -50,6 +50,10 @@ enum { BT_FRAMES_UI = 1,      /* a UI frame (Choreographer.doFrame) */
  * callback is kept for the frame its message ran (bt_frames_store). */
 void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, int is_app);
 
+/* A main-thread message as it is stored, [ts, end): what a late frame
+ * may have waited behind. */
+void bt_frames_message(struct bt_frames *f, int64_t msg_id, int64_t ts, int64_t end);
+
 /* The ui_frames, ui_frame_methods and ui_frame_blocking rows of the main
  * thread tid from d's frames and draws; nothing when d has no UI frame. */
 int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, struct bt_db *db,

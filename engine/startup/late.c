@@ -1,13 +1,12 @@
 /*
  * What a late frame waited behind (late.h): each main-thread message's
- * owning method (its time not blocked) as its slices stream by, then the
- * stored messages by end.
+ * owning method (its time not blocked) as its slices stream by, and the
+ * messages as they are stored, by end.
  */
 #include <stdlib.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/search.h"
-#include "engine/db/rows.h"
 #include "engine/startup/late.h"
 
 #define MAX_DEPTH 1024           /* deeper slices count as this deep */
@@ -29,8 +28,8 @@ struct bt_late {
 					* for their parent one level up */
 	struct msg_owner *owner;  /* by message, sorted at load */
 	size_t nowner, owcap;
-	struct msg_span *m;       /* the stored messages by end */
-	size_t nm;
+	struct msg_span *m;       /* the messages, by end once ready */
+	size_t nm, mcap;
 };
 
 struct bt_late *bt_late_new(void)
@@ -130,26 +129,43 @@ static int by_msg(const void *a, const void *b)
 	return (x->msg_id > y->msg_id) - (x->msg_id < y->msg_id);
 }
 
-int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err *err)
+void bt_late_message(struct bt_late *l, int64_t msg_id, int64_t ts, int64_t end)
 {
-	struct bt_rows *r = NULL;
-	size_t cap = 0;
-	int rc;
+	BT_GROW(l->m, l->nm + 1, l->mcap);
+	l->m[l->nm++] = (struct msg_span){ msg_id, ts, end };
+}
 
+static int by_msg_span(const void *a, const void *b)
+{
+	const struct msg_span *x = a, *y = b;
+
+	return (x->msg_id > y->msg_id) - (x->msg_id < y->msg_id);
+}
+
+/* The parts of one message id as one (they are adjacent once sorted). */
+static void merge_parts(struct bt_late *l)
+{
+	size_t i, n = 0;
+
+	bt_sort_unless_sorted(l->m, l->nm, sizeof *l->m, by_msg_span);
+	for (i = 0; i < l->nm; i++) {
+		if (n && l->m[n - 1].msg_id == l->m[i].msg_id) {
+			struct msg_span *x = &l->m[n - 1];
+			x->ts = l->m[i].ts < x->ts ? l->m[i].ts : x->ts;
+			x->end = l->m[i].end > x->end ? l->m[i].end : x->end;
+		} else {
+			l->m[n++] = l->m[i];
+		}
+	}
+	l->nm = n;
+}
+
+void bt_late_ready(struct bt_late *l)
+{
 	end_message(l);
 	bt_sort_unless_sorted(l->owner, l->nowner, sizeof *l->owner, by_msg);   /* in time order, ids rise */
-	if (bt_rows_open(&r, db, BT_SQL_UI_FRAMES_MESSAGES, err))
-		return err->code;
-	bt_rows_bind_int(r, 1, tid);
-	while ((rc = bt_rows_next(r, err)) == 1) {
-		BT_GROW(l->m, l->nm + 1, cap);
-		l->m[l->nm].msg_id = bt_rows_int(r, 0);
-		l->m[l->nm].ts = bt_rows_int(r, 1);
-		l->m[l->nm++].end = bt_rows_int(r, 2);
-	}
-	bt_rows_close(r);
+	merge_parts(l);
 	bt_sort_unless_sorted(l->m, l->nm, sizeof *l->m, by_end);   /* one thread's messages end in their order */
-	return rc < 0 ? err->code : BT_OK;
 }
 
 static const struct msg_owner *owner_of(const struct bt_late *l, int64_t msg_id)

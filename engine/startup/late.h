@@ -25,8 +25,13 @@ void bt_late_free(struct bt_late *l);
  * (engine/db/appcode.h). */
 void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int is_app);
 
-/* The stored messages of thread tid, after every slice has come. */
-int bt_late_load(struct bt_late *l, struct bt_db *db, int64_t tid, struct bt_err *err);
+/* A message of the thread, [ts, end), as its importer stores it: the
+ * parts of one message id (a nested loop, a kFlush span that repeats it)
+ * are one message from the first part's start to the last one's end. */
+void bt_late_message(struct bt_late *l, int64_t msg_id, int64_t ts, int64_t end);
+
+/* After every slice and message has come. */
+void bt_late_ready(struct bt_late *l);
 
 struct bt_late_msg {
 	int64_t msg_id, ts, end;
@@ -38,7 +43,7 @@ struct bt_late_msg {
  * behind into *out: 1, else 0 (none ended between them). */
 int bt_late_behind(const struct bt_late *l, int64_t vsync, int64_t start, struct bt_late_msg *out);
 
-/* The first stored message that begins at or after t: 1 with its span,
+/* The first message that begins at or after t: 1 with its span,
  * else 0. */
 int bt_late_after(const struct bt_late *l, int64_t t, int64_t *ts, int64_t *end);
 

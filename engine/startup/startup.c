@@ -319,6 +319,12 @@ static int store_phases(const struct bt_startup *st, struct bt_db *db, const str
 	return rc;
 }
 
+void bt_startup_message(struct bt_startup *st, int64_t tid, int64_t msg_id, int64_t ts, int64_t end)
+{
+	if (tid == st->tid)
+		bt_frames_message(st->frames, msg_id, ts, end);
+}
+
 static int store_start(struct bt_startup *st, struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
 
 /* iOS marks its first frame by a CA::Transaction commit, which is no
@@ -408,6 +414,21 @@ static int add_draws(struct bt_startup *st, struct bt_db *db, struct bt_err *err
 	return rc;
 }
 
+/* The main thread's stored messages, for what a late frame waited behind. */
+static int add_messages(struct bt_startup *st, struct bt_db *db, struct bt_err *err)
+{
+	struct bt_rows *r = NULL;
+	int rc;
+
+	if (bt_rows_open(&r, db, BT_SQL_UI_FRAMES_MESSAGES, err))
+		return -1;
+	bt_rows_bind_int(r, 1, st->tid);
+	while ((rc = bt_rows_next(r, err)) == 1)
+		bt_startup_message(st, st->tid, bt_rows_int(r, 0), bt_rows_int(r, 1), bt_rows_int(r, 2));
+	bt_rows_close(r);
+	return rc;
+}
+
 int bt_startup_from_slices(struct bt_db *db, struct bt_diag *diag, struct bt_err *err)
 {
 	struct bt_startup *st = NULL;
@@ -449,6 +470,8 @@ int bt_startup_from_slices(struct bt_db *db, struct bt_diag *diag, struct bt_err
 	free(open);
 	if (rc >= 0)
 		rc = add_draws(st, db, err);
+	if (rc >= 0)
+		rc = add_messages(st, db, err);
 	rc = rc < 0 ? err->code : bt_startup_store(st, db, diag, err);
 	bt_startup_free(st);
 	return rc;

@@ -46,6 +46,10 @@ int64_t bt_startup_tid(const struct bt_startup *st);
  * only once the launch before it has been seen. */
 void bt_startup_add(struct bt_startup *st, const struct bt_slice *s);
 
+/* A Looper message of thread tid stored, [ts, end): the main thread's
+ * are what a late frame may have waited behind. */
+void bt_startup_message(struct bt_startup *st, int64_t tid, int64_t msg_id, int64_t ts, int64_t end);
+
 /* Find the start in what was added and write its tables (none when no
  * start is there, with a diagnostic when a boundary is missing). */
 int bt_startup_store(struct bt_startup *st, struct bt_db *db, struct bt_diag *diag, struct bt_err *err);
@@ -72,6 +76,7 @@ void bt_startups_candidate(struct bt_startups *c, int64_t tid, size_t n,
 /* The slices are the trace's own calls (bt_startup_exact). */
 void bt_startups_exact(struct bt_startups *c, int exact);
 void bt_startups_add(struct bt_startups *c, const struct bt_slice *s);
+void bt_startups_message(struct bt_startups *c, int64_t tid, int64_t msg_id, int64_t ts, int64_t end);
 /* Store main_tid's collector (bt_startup_store) and meta startup_modeled;
  * main_tid -1: none, the meta alone. Nothing when main_tid has no
  * collector or there were too many candidates (the pipeline reads the

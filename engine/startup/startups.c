@@ -85,6 +85,15 @@ void bt_startups_add(struct bt_startups *c, const struct bt_slice *s)
 			bt_startup_add(c->st[i], s);   /* its thread's; another's only if a draw */
 }
 
+void bt_startups_message(struct bt_startups *c, int64_t tid, int64_t msg_id, int64_t ts, int64_t end)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->st[i])
+			bt_startup_message(c->st[i], tid, msg_id, ts, end);
+}
+
 int bt_startups_store(struct bt_startups *c, int64_t main_tid, struct bt_db *db, struct bt_diag *diag,
 		      struct bt_err *err)
 {

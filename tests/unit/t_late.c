@@ -2,8 +2,8 @@
  * Unit tests of what a late frame waited behind (engine/startup/late.c):
  * each Looper message's owning method as its slices stream by (children
  * first), the time an app method owned (its own and the platform code
- * below it), else the method with the most self time; the stored messages
- * read back by end; the longest message that ended between a frame's
+ * below it), else the method with the most self time; the messages as
+ * they are stored, the parts of one id as one, by end; the longest message that ended between a frame's
  * vsync and its start (a little after, AHEAD: a sampled start is placed
  * off its true one); the first message at or after a time.
  */
@@ -31,17 +31,6 @@ static void feed(struct bt_late *l, struct bt_slice s, int64_t run, int app)
 	bt_late_slice(l, &s, run, app);
 }
 
-static int add_message(struct bt_db *db, int64_t id, int64_t ts, int64_t dur)
-{
-	struct bt_err err = BT_ERR_INIT;
-	int rc = bt_db_exec(db, BT_SQL_INSERT_MESSAGE, &err, "iiiiiiii", (int64_t)1, id, ts, dur, dur, (int64_t)0,
-			    (int64_t)0, (int64_t)0);
-
-	if (rc)
-		printf("# %s\n", err.msg);
-	return rc;
-}
-
 /*
  * The main thread's messages (Looper.loop at depth 0 above them all):
  *   msg 1, 0-20 ms: the app's bind (4 ms of its own) calls the
@@ -52,10 +41,9 @@ static int add_message(struct bt_db *db, int64_t id, int64_t ts, int64_t dur)
  *   msg 3, 40-41 ms: a short one;
  *   msg 4, 60-65 ms: idle slices and slices of no message add nothing.
  */
-static struct bt_late *streamed(struct bt_db *db)
+static struct bt_late *streamed(void)
 {
 	struct bt_late *l = bt_late_new();
-	struct bt_err err = BT_ERR_INIT;
 	struct bt_slice idle;
 
 	feed(l, sl(SETTEXT, 1, 2 * MS, 10 * MS, 10 * MS, 2), 10 * MS, 0);
@@ -68,17 +56,17 @@ static struct bt_late *streamed(struct bt_db *db)
 	idle.idle = 1;
 	bt_late_slice(l, &idle, 5 * MS, 0);
 	feed(l, sl(LOOP, 0, 0, 70 * MS, 0, 0), 0, 0);   /* the loop: no message's */
-	if (add_message(db, 1, 0, 20 * MS) || add_message(db, 2, 30 * MS, 6 * MS) ||
-	    add_message(db, 3, 40 * MS, 1 * MS) || add_message(db, 4, 60 * MS, 5 * MS))
-		return l;
-	if (bt_late_load(l, db, 1, &err))
-		printf("# %s\n", err.msg);
+	bt_late_message(l, 1, 0, 20 * MS);
+	bt_late_message(l, 3, 40 * MS, 41 * MS);   /* not in id order: sorted when ready */
+	bt_late_message(l, 2, 30 * MS, 36 * MS);
+	bt_late_message(l, 4, 60 * MS, 65 * MS);
+	bt_late_ready(l);
 	return l;
 }
 
-static void test_owner_and_behind(struct bt_db *db)
+static void test_owner_and_behind(void)
 {
-	struct bt_late *l = streamed(db);
+	struct bt_late *l = streamed();
 	struct bt_late_msg m;
 	int64_t ts = 0, end = 0;
 
@@ -127,54 +115,62 @@ static void test_owner_and_behind(struct bt_db *db)
 static void test_message_again(void)
 {
 	struct bt_late *l = bt_late_new();
-	struct bt_err err = BT_ERR_INIT;
-	struct bt_db *db = NULL;
 	struct bt_late_msg m;
 
-	if (bt_db_create(&db, ":memory:", &err) || bt_db_begin(db, &err))
-		printf("# %s\n", err.msg);
 	feed(l, sl(PLAT_A, 7, 0, 3 * MS, 3 * MS, 1), 3 * MS, 0);
 	feed(l, sl(PLAT_B, 7, 3 * MS, 2 * MS, 2 * MS, 1), 2 * MS, 0);
 	feed(l, sl(PLAT_B, 7, 5 * MS, 2 * MS, 2 * MS, 1), 2 * MS, 0);
-	add_message(db, 7, 0, 7 * MS);
-	if (bt_late_load(l, db, 1, &err))
-		printf("# %s\n", err.msg);
+	bt_late_message(l, 7, 0, 7 * MS);
+	bt_late_ready(l);
 	ok(bt_late_behind(l, 0, 7 * MS, &m), "the message found");
 	is_int(m.frame, PLAT_B, "two slices of PLAT_B (4 ms) against one of PLAT_A (3 ms)");
 	is_int(m.ns, 4 * MS, "summed over its slices");
 	ok(!bt_late_behind(l, 7 * MS, 9 * MS, &m), "none ended after it");
 	bt_late_free(l);
-	bt_db_close(db);
+}
+
+/* A message whose parts come apart (a nested loop ran another between
+ * them) is one, from the first part's start to the last one's end, as
+ * the messages table holds it; the one between stays its own. */
+static void test_parts(void)
+{
+	struct bt_late *l = bt_late_new();
+	struct bt_late_msg m;
+
+	bt_late_message(l, 5, 10 * MS, 12 * MS);
+	bt_late_message(l, 6, 12 * MS, 13 * MS);
+	bt_late_message(l, 5, 13 * MS, 20 * MS);
+	bt_late_message(l, 5, 8 * MS, 9 * MS);   /* an earlier part, come last */
+	bt_late_ready(l);
+	ok(bt_late_behind(l, 7 * MS, 21 * MS, &m), "found");
+	is_int(m.msg_id, 5, "the parts are one message, the longest");
+	is_int(m.ts, 8 * MS, "from its first part's start");
+	is_int(m.end, 20 * MS, "to its last part's end");
+	ok(bt_late_behind(l, 12 * MS, 13 * MS, &m) && m.msg_id == 6 && m.ts == 12 * MS && m.end == 13 * MS,
+	   "msg 6 stays its own");
+	ok(!bt_late_behind(l, 20 * MS, 30 * MS, &m), "none of the parts ends after the last one's end");
+	bt_late_free(l);
 }
 
 /* No stored message: nothing to wait behind, nothing after. */
 static void test_empty(void)
 {
 	struct bt_late *l = bt_late_new();
-	struct bt_err err = BT_ERR_INIT;
-	struct bt_db *db = NULL;
 	struct bt_late_msg m;
 	int64_t ts, end;
 
-	if (bt_db_create(&db, ":memory:", &err) || bt_db_begin(db, &err) || bt_late_load(l, db, 1, &err))
-		printf("# %s\n", err.msg);
+	bt_late_ready(l);
 	ok(!bt_late_behind(l, 0, INT64_MAX, &m), "no message: none behind");
 	ok(!bt_late_after(l, INT64_MIN, &ts, &end), "no message: none after");
 	bt_late_free(l);
 	bt_late_free(NULL);
-	bt_db_close(db);
 }
 
 int main(void)
 {
-	struct bt_err err = BT_ERR_INIT;
-	struct bt_db *db = NULL;
-
-	if (bt_db_create(&db, ":memory:", &err) || bt_db_begin(db, &err))
-		printf("# %s\n", err.msg);
-	test_owner_and_behind(db);
-	bt_db_close(db);
+	test_owner_and_behind();
 	test_message_again();
+	test_parts();
 	test_empty();
 	return done_testing();
 }
