@@ -131,15 +131,6 @@ int bt_db_insert_thread_state(struct bt_db *db, const int64_t v[7], const char *
 #define BT_DB_EDGE_COLS 6
 int bt_db_insert_sleep_edge(struct bt_db *db, const int64_t v[BT_DB_EDGE_COLS], struct bt_err *err);
 
-/* A main-thread display frame (engine/startup/frames.c), buffered like
- * samples: v is id, tid, ts, vsync, dur, end_ts, period_ns, expected_ts,
- * deadline_ts, missed_vsyncs (janky when > 0), draw_ts, draw_dur, a
- * column NULL where its bit in nulls is set; cause (copied) NULL or a
- * janky frame's cause line. Ids are explicit. */
-#define BT_DB_UI_FRAME_COLS 12
-int bt_db_insert_ui_frame(struct bt_db *db, const int64_t v[BT_DB_UI_FRAME_COLS], uint32_t nulls,
-			  const char *cause, struct bt_err *err);
-
 /* Insert one slice, buffered like samples; ids are explicit and may come
  * in any order. parent_id 0 and wakeup_tid 0 become NULL, type < 0 too,
  * and cpu_dur and self_cpu_dur when cpu_unknown. */
@@ -161,12 +152,13 @@ int bt_db_slices_deferred(const struct bt_db *db);
 
 /*
  * A table whose rows stay in memory with their owner (the profile's call
- * tree): rows are ids 1..nrows(data), some of them holes (exists() 0);
- * column() gives one value of a row (column 0 is the id, column 1 the
- * tid); tid_rows() gives the ids [*first, *end) of one thread's rows (0 if
- * it has none), which are contiguous and, when tid_sorted, in ascending
- * tid order from thread to thread. Columns whose bit is set in zero_null
- * read NULL for 0.
+ * tree, the display frames): rows are ids 1..nrows(data), some of them
+ * holes (exists() 0); column() gives one value of a row (column 0 is the
+ * id, column 1 the tid); tid_rows() gives the ids [*first, *end) of one
+ * thread's rows (0 if it has none), which are contiguous and, when
+ * tid_sorted, in ascending tid order from thread to thread. Columns whose
+ * bit is set in zero_null read NULL for 0; those set in text_cols are
+ * text(), NULL for NULL (the string stays the owner's).
  */
 #define BT_MEMTAB_MAX_COLS 32
 /* A memtab column's value that reads as NULL (a value the table does not
@@ -184,6 +176,8 @@ struct bt_memtab {
 	void *data;
 	uint32_t zero_null;
 	int tid_sorted;
+	const char *(*text)(const void *data, size_t id, int col);
+	uint32_t text_cols;
 };
 
 /* Make t the table t->name: its rows copied into the stored table if
@@ -207,6 +201,9 @@ struct bt_csample {
 	int32_t type;
 };
 void bt_db_rows_in_memory(struct bt_db *db, int on);
+/* Whether rows are kept in the stored tables (not a scratch analysis's,
+ * bt_db_rows_in_memory: its in-memory tables are read where they are). */
+int bt_db_rows_kept(const struct bt_db *db);
 int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_err *err);
 int bt_db_attach_nodes(struct bt_db *db, uint32_t *parent, uint32_t *frame, size_t n,
 		       struct bt_err *err);

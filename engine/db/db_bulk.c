@@ -1,6 +1,6 @@
 /*
- * Bulk loading of samples, nodes, slices, scheduler states, sleep edges
- * and display frames. Rows are collected in chunks; a
+ * Bulk loading of samples, nodes, slices, scheduler states and sleep
+ * edges. Rows are collected in chunks; a
  * writer thread inserts a full chunk (INSERT ... SELECT from a virtual
  * table over the chunk) while the importer decodes the next, so decoding
  * and SQLite overlap on two cores. The handoff mutex is also what keeps
@@ -41,7 +41,7 @@ static int check_ids(struct bt_db *db, const char *table, int64_t want, struct b
  * writer is inserting, so a whole chunk goes in with one INSERT ... SELECT
  * and no per-value bind calls (about a fifth fewer instructions per row).
  */
-enum { BULK_SAMPLES, BULK_NODES, BULK_SLICES, BULK_STATES, BULK_EDGES, BULK_UI_FRAMES };
+enum { BULK_SAMPLES, BULK_NODES, BULK_SLICES, BULK_STATES, BULK_EDGES };
 
 struct bulk_vtab {
 	sqlite3_vtab base;
@@ -63,11 +63,9 @@ static const char *const bulk_decl[] = {
 	" wakeup_tid, gap_dur, gap_cpu_dur, idle)",
 	"CREATE TABLE x(tid, ts, dur, state, cpu, waker_tid, io_wait, blocked_function)",
 	"CREATE TABLE x(waiter_tid, kind, ts, dur, waker_tid, waker_ts)",
-	"CREATE TABLE x(id, tid, ts, vsync, dur, end_ts, period_ns, expected_ts, deadline_ts, missed_vsyncs,"
-	" draw_ts, draw_dur, cause)",
 };
 
-static const char *const bulk_kinds[] = { "samples", "nodes", "slices", "states", "edges", "ui_frames" };
+static const char *const bulk_kinds[] = { "samples", "nodes", "slices", "states", "edges" };
 
 static int bulk_connect(sqlite3 *conn, void *aux, int argc, const char *const *argv,
 			sqlite3_vtab **out, char **errmsg)
@@ -75,7 +73,7 @@ static int bulk_connect(sqlite3 *conn, void *aux, int argc, const char *const *a
 	struct bulk_vtab *v;
 	int kind = BULK_SAMPLES, rc;
 
-	while (argc > 3 && kind < BULK_UI_FRAMES && strcmp(argv[3], bulk_kinds[kind]))
+	while (argc > 3 && kind < BULK_EDGES && strcmp(argv[3], bulk_kinds[kind]))
 		kind++;
 	if (argc <= 3 || strcmp(argv[3], bulk_kinds[kind]))
 		kind = BULK_SAMPLES;
@@ -129,8 +127,7 @@ static int bulk_eof(sqlite3_vtab_cursor *cur)
 	struct bulk_vtab *v = (struct bulk_vtab *)cur->pVtab;
 	const struct bt_chunk *c = v->db->bulk.writing;
 	size_t n = !c ? 0 : v->kind == BULK_NODES ? c->nnode : v->kind == BULK_SLICES ? c->nslice
-		   : v->kind == BULK_STATES ? c->nstate : v->kind == BULK_EDGES ? c->nedge
-		   : v->kind == BULK_UI_FRAMES ? c->nui : c->nsample;
+		   : v->kind == BULK_STATES ? c->nstate : v->kind == BULK_EDGES ? c->nedge : c->nsample;
 
 	return ((struct bulk_cursor *)cur)->i >= n;
 }
@@ -161,10 +158,6 @@ static int bulk_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 
 	if (v->kind == BULK_SAMPLES) {
 		result(ctx, c->sample[i].col, c->sample[i].nulls, col);
-	} else if (v->kind == BULK_UI_FRAMES && col == BT_DB_UI_FRAME_COLS) {   /* the cause */
-		text_result(ctx, c, c->ui[i].cause);
-	} else if (v->kind == BULK_UI_FRAMES) {
-		result(ctx, c->ui[i].col, c->ui[i].nulls, col);
 	} else if (v->kind == BULK_STATES && col == 7) {   /* the blocked function */
 		text_result(ctx, c, (size_t)c->state[i][7]);
 	} else if (v->kind == BULK_STATES || v->kind == BULK_EDGES) {
@@ -235,8 +228,6 @@ static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
 		rc = bt_db_step_done(db, BT_SQL_INSERT_THREAD_STATES_BULK, err);
 	if (!rc && c->nedge)
 		rc = bt_db_step_done(db, BT_SQL_INSERT_SLEEP_EDGES_BULK, err);
-	if (!rc && c->nui)
-		rc = bt_db_step_done(db, BT_SQL_INSERT_UI_FRAMES_BULK, err);
 	db->bulk.writing = NULL;
 	return rc;
 }
@@ -263,7 +254,7 @@ static void *writer(void *arg)
 		pthread_mutex_unlock(&b->mu);
 		if (!err.code)
 			write_chunk(db, c, &err);
-		c->nsample = c->nnode = c->nslice = c->nstate = c->nedge = c->nui = c->ntext = 0;
+		c->nsample = c->nnode = c->nslice = c->nstate = c->nedge = c->ntext = 0;
 		pthread_mutex_lock(&b->mu);
 		if (err.code && !b->err.code)
 			b->err = err;
@@ -355,6 +346,11 @@ void bt_db_observe(struct bt_db *db, const struct bt_observer *o)
 void bt_db_rows_in_memory(struct bt_db *db, int on)
 {
 	db->rows_mem = on;
+}
+
+int bt_db_rows_kept(const struct bt_db *db)
+{
+	return !db->rows_mem;
 }
 
 int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_err *err)
@@ -465,21 +461,6 @@ int bt_db_insert_thread_state(struct bt_db *db, const int64_t v[7], const char *
 	return c->nstate == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
 }
 
-int bt_db_insert_ui_frame(struct bt_db *db, const int64_t v[BT_DB_UI_FRAME_COLS], uint32_t nulls,
-			  const char *cause, struct bt_err *err)
-{
-	struct bt_chunk *c = filling(db);
-	struct bt_ui_frame_row *r;
-
-	if (!c->ui)
-		c->ui = bt_xmalloc(BT_DB_CHUNK * sizeof *c->ui);
-	r = &c->ui[c->nui++];
-	memcpy(r->col, v, sizeof r->col);
-	r->nulls = nulls;
-	r->cause = cause ? chunk_text(c, cause) : 0;
-	return c->nui == BT_DB_CHUNK ? hand_off(db, err) : BT_OK;
-}
-
 int bt_db_insert_sleep_edge(struct bt_db *db, const int64_t v[BT_DB_EDGE_COLS], struct bt_err *err)
 {
 	struct bt_chunk *c = filling(db);
@@ -492,7 +473,7 @@ int bt_db_flush(struct bt_db *db, struct bt_err *err)
 {
 	struct bt_chunk *c = &db->bulk.chunk[db->bulk.filling];
 
-	if ((c->nsample || c->nnode || c->nslice || c->nstate || c->nedge || c->nui) && hand_off(db, err))
+	if ((c->nsample || c->nnode || c->nslice || c->nstate || c->nedge) && hand_off(db, err))
 		return err->code;
 	return bt_db_bulk_idle(db, err);
 }
@@ -518,7 +499,6 @@ void bt_db_bulk_stop(struct bt_db *db)
 		free(b->chunk[i].slice);
 		free(b->chunk[i].state);
 		free(b->chunk[i].edge);
-		free(b->chunk[i].ui);
 		free(b->chunk[i].text);
 		memset(&b->chunk[i], 0, sizeof b->chunk[i]);
 	}

@@ -39,14 +39,7 @@ struct bt_chunk {
 	size_t nstate;
 	int64_t (*edge)[BT_DB_EDGE_COLS];     /* bt_db_insert_sleep_edge's */
 	size_t nedge;
-	struct bt_ui_frame_row {               /* bt_db_insert_ui_frame's (allocated on first use) */
-		int64_t col[BT_DB_UI_FRAME_COLS];
-		uint32_t nulls;
-		size_t cause;                  /* offset + 1 in text, 0: NULL */
-	} *ui;
-	size_t nui;
-	char *text;                            /* the states' blocked functions and the frames'
-						* causes, NUL-separated */
+	char *text;                            /* the states' blocked functions, NUL-separated */
 	size_t ntext, textcap;
 };
 

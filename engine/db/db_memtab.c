@@ -1,9 +1,10 @@
 /*
- * A table of integer columns whose rows stay in memory, owned by someone
- * above the database (the profile's call tree): an eponymous virtual
- * table read through a temp view, or copied into a stored table. Rows are
- * ids 1..n, some of which may be holes; "tid = ?" scans only the range the
- * owner gives for it, "id = ?" is a lookup.
+ * A table of integer (and some text) columns whose rows stay in memory,
+ * owned by someone above the database (the profile's call tree, the
+ * display frames): an eponymous virtual table read through a temp view,
+ * or copied into a stored table. Rows are ids 1..n, some of which may be
+ * holes; "tid = ?" scans only the range the owner gives for it, "id = ?"
+ * is a lookup.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ static int mt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 	for (i = 0; i < info->nConstraint; i++) {
 		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
 		if (c->usable && c->op == SQLITE_INDEX_CONSTRAINT_GE && c->iColumn > 1 &&
-		    c->iColumn < BT_MEMTAB_MAX_COLS) {
+		    c->iColumn < BT_MEMTAB_MAX_COLS && !(t->text_cols >> c->iColumn & 1)) {
 			info->idxNum |= MT_BY_GE | c->iColumn << 8;
 			info->aConstraintUsage[i].argvIndex = ++n;
 			break;
@@ -136,6 +137,14 @@ static int mt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 
 	if (col < 0 || col >= BT_MEMTAB_MAX_COLS) {
 		sqlite3_result_null(ctx);
+		return SQLITE_OK;
+	}
+	if (t->text_cols >> col & 1) {
+		const char *s = t->text(t->data, c->i, col);
+		if (s)
+			sqlite3_result_text(ctx, s, -1, SQLITE_STATIC);
+		else
+			sqlite3_result_null(ctx);
 		return SQLITE_OK;
 	}
 	v = t->column(t->data, c->i, col);

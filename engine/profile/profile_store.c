@@ -454,7 +454,8 @@ static void calltree_release(void *data)
 int bt_profile_store(struct bt_profile *p, struct bt_db *db, int keep, struct bt_err *err)
 {
 	struct bt_memtab ct = { "calltree", calltree_schema, calltree_nrows, calltree_exists,
-				calltree_column, calltree_tid_rows, calltree_release, NULL, 1u << BT_CT_PARENT, 0 };
+				calltree_column, calltree_tid_rows, calltree_release, NULL, 1u << BT_CT_PARENT, 0,
+				NULL, 0 };
 	struct rows meth, call;
 	int rc;
 

@@ -16,6 +16,7 @@
 #include "engine/db/rows.h"
 #include "engine/profile/profile.h"
 #include "engine/startup/frames.h"
+#include "engine/startup/frames_int.h"
 #include "engine/startup/late.h"
 
 #define TOP 2                    /* methods a cause line names */
@@ -974,6 +975,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct frame_evidence e;
 	struct frame_sums sums;
 	struct expected_frame *xv = NULL;
+	struct bt_frame_table *rows;
 	int64_t period, phase, njank = 0, prev_exp = INT64_MIN, *start = NULL, *till = NULL;
 	size_t i, n = d->nui, nx = 0;
 	int rc, sampled;
@@ -989,6 +991,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	bt_strmap_init(&sums.held);
 	ui = bt_xcalloc(n, sizeof *ui);
 	memcpy(ui, d->ui, n * sizeof *ui);
+	rows = bt_frame_table_new(tid);
 	bt_sort_unless_sorted(ui, n, sizeof *ui, by_ts);
 	if ((rc = timeline_period(db, &period, err)) == BT_OK && !period)
 		period = cadence_period(ui, n);
@@ -1051,19 +1054,18 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		}
 		frame_sum(&sums, &e, a, start[i], end, missed > 0);
 		{
-			const int64_t v[BT_DB_UI_FRAME_COLS] = {
-				(int64_t)i + 1, tid, start[i], ui[i].vsync, end - start[i], hit.end, period, exp,
-				deadline, missed, hit.drawn ? hit.draw.ts : 0, hit.drawn ? hit.draw.dur : 0
-			};
-			uint32_t nulls = (ui[i].vsync >= 0 ? 0 : 1u << 3) | (hit.drawn ? 0 : 1u << 10 | 1u << 11);
-			rc = bt_db_insert_ui_frame(db, v, nulls, cause, err);
+			const struct bt_frame_row r = { start[i], ui[i].vsync, end - start[i], hit.end, period, exp,
+							deadline, missed, hit.drawn ? hit.draw.ts : 0,
+							hit.drawn ? hit.draw.dur : 0, hit.drawn, cause };
+			bt_frame_table_add(rows, &r);
 		}
-		free(cause);
 	}
 	if (!rc)
 		rc = store_sums(&sums, f, tid, db, err);
-	if (!rc)   /* the rows in the table before anything reads them */
-		rc = bt_db_flush(db, err);
+	if (!rc)
+		rc = bt_frame_table_attach(rows, db, err);
+	else
+		bt_frame_table_free(rows);
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)n, err);
 	if (!rc)

@@ -1,0 +1,116 @@
+/*
+ * The ui_frames rows in memory (frames_int.h): a scratch analysis reads
+ * them where they are instead of inserting each (about 4,600
+ * instructions a row in SQLite, most of the frames' stored cost).
+ */
+#include <stdlib.h>
+
+#include "engine/base/alloc.h"
+#include "engine/startup/frames_int.h"
+
+struct bt_frame_table {
+	int64_t tid;
+	struct bt_frame_row *r;   /* row id i + 1 */
+	size_t n, cap;
+};
+
+/* Columns, in the order of the ui_frames table (queries/schema.sql). */
+enum { UF_ID, UF_TID, UF_TS, UF_VSYNC, UF_DUR, UF_END_TS, UF_PERIOD, UF_EXPECTED, UF_DEADLINE, UF_JANKY,
+       UF_MISSED, UF_DRAW_TS, UF_DRAW_DUR, UF_CAUSE };
+
+static const char uf_schema[] =
+	"CREATE TABLE x(id INTEGER, tid INTEGER, ts INTEGER, vsync INTEGER, dur INTEGER, end_ts INTEGER,"
+	" period_ns INTEGER, expected_ts INTEGER, deadline_ts INTEGER, janky INTEGER, missed_vsyncs INTEGER,"
+	" draw_ts INTEGER, draw_dur INTEGER, cause TEXT)";
+
+struct bt_frame_table *bt_frame_table_new(int64_t tid)
+{
+	struct bt_frame_table *t = bt_xcalloc(1, sizeof *t);
+
+	t->tid = tid;
+	return t;
+}
+
+void bt_frame_table_free(struct bt_frame_table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n; i++)
+		free(t->r[i].cause);
+	free(t->r);
+	free(t);
+}
+
+void bt_frame_table_add(struct bt_frame_table *t, const struct bt_frame_row *r)
+{
+	BT_GROW(t->r, t->n + 1, t->cap);
+	t->r[t->n++] = *r;
+}
+
+static size_t uf_nrows(const void *data)
+{
+	return ((const struct bt_frame_table *)data)->n;
+}
+
+static int uf_exists(const void *data, size_t id)
+{
+	(void)data;
+	(void)id;
+	return 1;
+}
+
+static int64_t uf_column(const void *data, size_t id, int col)
+{
+	const struct bt_frame_table *t = data;
+	const struct bt_frame_row *r = &t->r[id - 1];
+
+	switch (col) {
+	case UF_ID: return (int64_t)id;
+	case UF_TID: return t->tid;
+	case UF_TS: return r->ts;
+	case UF_VSYNC: return r->vsync >= 0 ? r->vsync : BT_MEMTAB_NULL;
+	case UF_DUR: return r->dur;
+	case UF_END_TS: return r->end_ts;
+	case UF_PERIOD: return r->period;
+	case UF_EXPECTED: return r->expected;
+	case UF_DEADLINE: return r->deadline;
+	case UF_JANKY: return r->missed > 0;
+	case UF_MISSED: return r->missed;
+	case UF_DRAW_TS: return r->drawn ? r->draw_ts : BT_MEMTAB_NULL;
+	case UF_DRAW_DUR: return r->drawn ? r->draw_dur : BT_MEMTAB_NULL;
+	default: return BT_MEMTAB_NULL;
+	}
+}
+
+static const char *uf_text(const void *data, size_t id, int col)
+{
+	const struct bt_frame_table *t = data;
+
+	return col == UF_CAUSE ? t->r[id - 1].cause : NULL;
+}
+
+static int uf_tid_rows(const void *data, int64_t tid, size_t *first, size_t *end)
+{
+	const struct bt_frame_table *t = data;
+
+	if (tid != t->tid || !t->n)
+		return 0;
+	*first = 1;
+	*end = t->n + 1;
+	return 1;
+}
+
+static void uf_release(void *data)
+{
+	bt_frame_table_free(data);
+}
+
+int bt_frame_table_attach(struct bt_frame_table *t, struct bt_db *db, struct bt_err *err)
+{
+	const struct bt_memtab mt = { "ui_frames", uf_schema, uf_nrows, uf_exists, uf_column, uf_tid_rows,
+				      uf_release, t, 0, 1, uf_text, 1u << UF_CAUSE };
+
+	return bt_db_attach_memtab(db, &mt, bt_db_rows_kept(db), err);
+}
