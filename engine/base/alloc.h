@@ -52,11 +52,19 @@ void *bt_grow_zero(void *p, size_t size, size_t *cap, size_t i);
  * many values (profile totals) stay defined whatever the input holds. */
 static inline int64_t bt_sat_add(int64_t a, int64_t b)
 {
+#if defined(__GNUC__)   /* one add and a branch on its overflow flag: the slicer's sums run per slice */
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+#else
 	if (b > 0 && a > INT64_MAX - b)
 		return INT64_MAX;
 	if (b < 0 && a < INT64_MIN - b)
 		return INT64_MIN;
 	return a + b;
+#endif
 }
 
 /* a - b held the same way: a time since the start of a value the input

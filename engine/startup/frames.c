@@ -35,6 +35,12 @@
 #define PERIOD_MIN 2000000LL     /* a timeline's period: 500 Hz .. 10 Hz */
 #define PERIOD_MAX 100000000LL
 
+#if defined(__GNUC__)   /* the rare paths kept out of the per-slice one, whose entry then stays short */
+#define RARE __attribute__((noinline))
+#else
+#define RARE
+#endif
+
 #define BUF_MAX 65536            /* main-thread slices kept between frames */
 #define NIDLE 4                  /* waits for work kept after a frame */
 #define MAX_DEPTH 1024           /* deeper slices count as this deep */
@@ -251,15 +257,14 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	f->nbuf = 0;
 }
 
-/* Slice s's own blocked time: its blocked time (its children's included)
- * less its children's, who came just before it. */
-static int64_t own_block(struct bt_frames *f, const struct bt_slice *s)
+/* A slice's own blocked time: its blocked time (its children's included)
+ * less its children's, who came just before it; d its depth. */
+static int64_t own_block(struct bt_frames *f, int d, int64_t block)
 {
-	int d = depth_of(s->depth);
-	int64_t own = s->block_dur - f->child_block[d + 1];
+	int64_t own = block - f->child_block[d + 1];
 
 	f->child_block[d + 1] = 0;
-	f->child_block[d] = bt_sat_add(f->child_block[d], s->block_dur);
+	f->child_block[d] = bt_sat_add(f->child_block[d], block);
 	return own > 0 ? own : 0;
 }
 
@@ -281,19 +286,17 @@ static void first_callback(struct bt_frames *f, const struct bt_slice *s)
 		f->ask = first;
 }
 
-void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, int is_app)
+/* A slice with a role (all but a few): 1 when it was a frame, which
+ * closes. Apart, so the common slice's path stays short. */
+static RARE int role_slice(struct bt_frames *f, const struct bt_slice *s, int role, int64_t run)
 {
-	int64_t run = s->self_dur - own_block(f, s);   /* its self time not blocked: the blocking
-							* is named by kind */
-
-	bt_late_slice(f->late, s, run, is_app);
 	if (role == BT_FRAMES_VSYNC) {
 		BT_GROW(f->vs, f->nvs + 1, f->vcap);
 		f->vs[f->nvs++] = (struct vsync_cb){ s->ts, bt_sat_add(s->ts, s->dur) };
 	}
 	if (role == BT_FRAMES_UI) {
 		close_frame(f, s, run);
-		return;
+		return 1;
 	}
 	if (role == BT_FRAMES_TRAVERSAL) {   /* the callbacks end before it: its first
 					      * sample's gap says how early it may begin */
@@ -302,27 +305,50 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, in
 	}
 	if (role == BT_FRAMES_CALLBACK)
 		first_callback(f, s);
-	if (!s->idle && s->msg_id > 0 && (s->msg_id != f->msg || s->ts < f->msg_ts))
-		f->msg = s->msg_id, f->msg_ts = s->ts;   /* a new message, or an earlier start in it */
-	f->idle_any |= s->idle != 0;
-	if (s->idle && f->nidle < NIDLE) {
+	return 0;
+}
+
+/* A wait for work: the first NIDLE after a frame are kept. */
+static void idle_slice(struct bt_frames *f, const struct bt_slice *s)
+{
+	f->idle_any = 1;
+	if (f->nidle < NIDLE) {
 		f->idle_b[f->nidle] = s->ts;
 		f->idle_e[f->nidle++] = s->ts + s->dur;
 	}
-	if (s->idle || s->frame_id <= 0 || s->frame_id >= UINT32_MAX)
+}
+
+void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, int is_app)
+{
+	int d = depth_of(s->depth);
+	int64_t run = s->self_dur - own_block(f, d, s->block_dur);   /* its self time not blocked: the
+								      * blocking is named by kind */
+	struct kept_slice *k;
+
+	bt_late_slice(f->late, s, run, is_app);
+	if (role && role_slice(f, s, role, run))
+		return;
+	if (s->idle) {
+		idle_slice(f, s);
+		return;
+	}
+	if (s->msg_id > 0 && (s->msg_id != f->msg || s->ts < f->msg_ts))
+		f->msg = s->msg_id, f->msg_ts = s->ts;   /* a new message, or an earlier start in it */
+	if (s->frame_id <= 0 || s->frame_id >= UINT32_MAX)
 		return;   /* a slice with no time of its own stays: it links its children to the app method above */
 	if (f->nbuf == BUF_MAX) {   /* a long stretch without frames: its older half goes */
 		memmove(f->buf, f->buf + BUF_MAX / 2, (BUF_MAX - BUF_MAX / 2) * sizeof *f->buf);
 		f->nbuf -= BUF_MAX / 2;
 	}
 	BT_GROW(f->buf, f->nbuf + 1, f->bcap);
-	f->buf[f->nbuf].ts = s->ts;
-	f->buf[f->nbuf].end = bt_sat_add(s->ts, s->dur);
-	f->buf[f->nbuf].self = run > 0 ? run : 0;
-	f->buf[f->nbuf].off = off_cpu(s, run);
-	f->buf[f->nbuf].depth = depth_of(s->depth);
-	f->buf[f->nbuf].app = is_app;
-	f->buf[f->nbuf++].frame = (uint32_t)s->frame_id;
+	k = &f->buf[f->nbuf++];
+	k->ts = s->ts;
+	k->end = bt_sat_add(s->ts, s->dur);
+	k->self = run > 0 ? run : 0;
+	k->off = off_cpu(s, run);
+	k->depth = d;
+	k->app = is_app;
+	k->frame = (uint32_t)s->frame_id;
 }
 
 void bt_frames_message(struct bt_frames *f, int64_t msg_id, int64_t ts, int64_t end)
