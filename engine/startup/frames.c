@@ -16,7 +16,7 @@
 #include "engine/db/rows.h"
 #include "engine/profile/profile.h"
 #include "engine/startup/frames.h"
-#include "engine/startup/frames_int.h"
+#include "engine/startup/ui_frames_int.h"
 #include "engine/startup/late.h"
 
 #define TOP 2                    /* methods a cause line names */
@@ -1001,7 +1001,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct frame_evidence e;
 	struct frame_sums sums;
 	struct expected_frame *xv = NULL;
-	struct bt_frame_table *rows;
+	struct bt_ui_frames *rows;
 	int64_t period, phase, njank = 0, prev_exp = INT64_MIN, *start = NULL, *till = NULL;
 	size_t i, n = d->nui, nx = 0;
 	int rc, sampled;
@@ -1017,7 +1017,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	bt_strmap_init(&sums.held);
 	ui = bt_xcalloc(n, sizeof *ui);
 	memcpy(ui, d->ui, n * sizeof *ui);
-	rows = bt_frame_table_new(tid);
+	rows = bt_ui_frames_new(tid);
 	bt_sort_unless_sorted(ui, n, sizeof *ui, by_ts);
 	if ((rc = timeline_period(db, &period, err)) == BT_OK && !period)
 		period = cadence_period(ui, n);
@@ -1080,18 +1080,18 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		}
 		frame_sum(&sums, &e, a, start[i], end, missed > 0);
 		{
-			const struct bt_frame_row r = { start[i], ui[i].vsync, end - start[i], hit.end, period, exp,
+			const struct bt_ui_frame_row r = { start[i], ui[i].vsync, end - start[i], hit.end, period, exp,
 							deadline, missed, hit.drawn ? hit.draw.ts : 0,
 							hit.drawn ? hit.draw.dur : 0, hit.drawn, cause };
-			bt_frame_table_add(rows, &r);
+			bt_ui_frames_add(rows, &r);
 		}
 	}
 	if (!rc)
 		rc = store_sums(&sums, f, tid, db, err);
 	if (!rc)
-		rc = bt_frame_table_attach(rows, db, err);
+		rc = bt_ui_frames_attach(rows, db, err);
 	else
-		bt_frame_table_free(rows);
+		bt_ui_frames_free(rows);
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)n, err);
 	if (!rc)

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 
 #include "engine/base/alloc.h"
-#include "engine/startup/frames_int.h"
+#include "engine/startup/ui_frames_int.h"
 
-struct bt_frame_table {
+struct bt_ui_frames {
 	int64_t tid;
-	struct bt_frame_row *r;   /* row id i + 1 */
+	struct bt_ui_frame_row *r;   /* row id i + 1 */
 	size_t n, cap;
 };
 
@@ -23,15 +23,15 @@ static const char uf_schema[] =
 	" period_ns INTEGER, expected_ts INTEGER, deadline_ts INTEGER, janky INTEGER, missed_vsyncs INTEGER,"
 	" draw_ts INTEGER, draw_dur INTEGER, cause TEXT)";
 
-struct bt_frame_table *bt_frame_table_new(int64_t tid)
+struct bt_ui_frames *bt_ui_frames_new(int64_t tid)
 {
-	struct bt_frame_table *t = bt_xcalloc(1, sizeof *t);
+	struct bt_ui_frames *t = bt_xcalloc(1, sizeof *t);
 
 	t->tid = tid;
 	return t;
 }
 
-void bt_frame_table_free(struct bt_frame_table *t)
+void bt_ui_frames_free(struct bt_ui_frames *t)
 {
 	size_t i;
 
@@ -43,7 +43,7 @@ void bt_frame_table_free(struct bt_frame_table *t)
 	free(t);
 }
 
-void bt_frame_table_add(struct bt_frame_table *t, const struct bt_frame_row *r)
+void bt_ui_frames_add(struct bt_ui_frames *t, const struct bt_ui_frame_row *r)
 {
 	BT_GROW(t->r, t->n + 1, t->cap);
 	t->r[t->n++] = *r;
@@ -51,7 +51,7 @@ void bt_frame_table_add(struct bt_frame_table *t, const struct bt_frame_row *r)
 
 static size_t uf_nrows(const void *data)
 {
-	return ((const struct bt_frame_table *)data)->n;
+	return ((const struct bt_ui_frames *)data)->n;
 }
 
 static int uf_exists(const void *data, size_t id)
@@ -63,8 +63,8 @@ static int uf_exists(const void *data, size_t id)
 
 static int64_t uf_column(const void *data, size_t id, int col)
 {
-	const struct bt_frame_table *t = data;
-	const struct bt_frame_row *r = &t->r[id - 1];
+	const struct bt_ui_frames *t = data;
+	const struct bt_ui_frame_row *r = &t->r[id - 1];
 
 	switch (col) {
 	case UF_ID: return (int64_t)id;
@@ -86,14 +86,14 @@ static int64_t uf_column(const void *data, size_t id, int col)
 
 static const char *uf_text(const void *data, size_t id, int col)
 {
-	const struct bt_frame_table *t = data;
+	const struct bt_ui_frames *t = data;
 
 	return col == UF_CAUSE ? t->r[id - 1].cause : NULL;
 }
 
 static int uf_tid_rows(const void *data, int64_t tid, size_t *first, size_t *end)
 {
-	const struct bt_frame_table *t = data;
+	const struct bt_ui_frames *t = data;
 
 	if (tid != t->tid || !t->n)
 		return 0;
@@ -104,10 +104,10 @@ static int uf_tid_rows(const void *data, int64_t tid, size_t *first, size_t *end
 
 static void uf_release(void *data)
 {
-	bt_frame_table_free(data);
+	bt_ui_frames_free(data);
 }
 
-int bt_frame_table_attach(struct bt_frame_table *t, struct bt_db *db, struct bt_err *err)
+int bt_ui_frames_attach(struct bt_ui_frames *t, struct bt_db *db, struct bt_err *err)
 {
 	const struct bt_memtab mt = { "ui_frames", uf_schema, uf_nrows, uf_exists, uf_column, uf_tid_rows,
 				      uf_release, t, 0, 1, uf_text, 1u << UF_CAUSE };
