@@ -55,7 +55,7 @@ struct frame_methods {
 	int64_t cns[TOP];
 	int64_t sleep;            /* off the CPU, no record saying why (a RenderThread sync) */
 	uint32_t sleep_in;        /* the method that slept the most of it */
-	int64_t prev_ts, prev_end;   /* the frame before's start and end, or -1 */
+	int64_t prev_end;         /* the frame before's end, or -1 */
 	int64_t msg_ts;           /* its Looper message's start (a GC wait can come before it) */
 	int64_t prev_ask;         /* the earliest the frame before asked for the next vsync, or -1 */
 	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* the first waits for work after it */
@@ -88,7 +88,7 @@ struct bt_frames {
 	size_t acap;
 	uint32_t *touched;        /* the ids with a sum, to reset */
 	size_t nt, tcap;
-	int64_t last_ts, last_end;   /* the last frame's start and end, or -1 */
+	int64_t last_end;         /* the last frame's end, or -1 */
 	int64_t last_ask;         /* the earliest the last frame asked for the next vsync, or -1 */
 	int64_t ask;              /* the same for the frame at hand, INT64_MAX: not seen */
 	int64_t msg, msg_ts;      /* the Looper message of the last slice (0: none), its first start */
@@ -106,7 +106,7 @@ struct bt_frames *bt_frames_new(void)
 {
 	struct bt_frames *f = bt_xcalloc(1, sizeof(struct bt_frames));
 
-	f->last_ts = f->last_end = f->last_ask = -1;
+	f->last_end = f->last_ask = -1;
 	f->ask = INT64_MAX;
 	f->late = bt_late_new();
 	return f;
@@ -224,7 +224,6 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	a = &f->v[f->n++];
 	memset(a, 0, sizeof *a);
 	a->ts = s->ts;
-	a->prev_ts = f->last_ts;
 	a->prev_end = f->last_end;
 	a->prev_ask = f->last_ask;
 	a->msg_ts = s->msg_id > 0 && s->msg_id == f->msg && f->msg_ts < s->ts ? f->msg_ts : s->ts;
@@ -232,7 +231,6 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	memcpy(a->idle_b, f->idle_b, sizeof a->idle_b);
 	memcpy(a->idle_e, f->idle_e, sizeof a->idle_e);
 	f->nidle = 0;
-	f->last_ts = s->ts;
 	f->last_end = bt_sat_add(s->ts, s->dur);
 	/* no callback seen: it asked no later than it began (as the rule
 	 * before this one had it) */

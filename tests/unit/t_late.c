@@ -129,6 +129,27 @@ static void test_message_again(void)
 	bt_late_free(l);
 }
 
+/* A message whose slices come back after another message's (one of its
+ * slices ended after the other began): its owner is the one its first
+ * stretch of slices gave, as the messages are looked up by id. */
+static void test_owner_again(void)
+{
+	struct bt_late *l = bt_late_new();
+	struct bt_late_msg m;
+
+	feed(l, sl(PLAT_A, 8, 0, 2 * MS, 2 * MS, 1), 2 * MS, 0);
+	feed(l, sl(PLAT_B, 9, 3 * MS, 1 * MS, 1 * MS, 1), 1 * MS, 0);
+	feed(l, sl(APP_LOAD, 8, 2 * MS, 5 * MS, 5 * MS, 1), 5 * MS, 1);
+	feed(l, sl(LOOP, 0, 0, 9 * MS, 0, 0), 0, 0);
+	bt_late_message(l, 8, 0, 7 * MS);
+	bt_late_message(l, 9, 3 * MS, 4 * MS);
+	bt_late_ready(l);
+	ok(bt_late_behind(l, 0, 7 * MS, &m) && m.msg_id == 8, "msg 8, the longest");
+	is_int(m.frame, PLAT_A, "owned as its first stretch of slices had it");
+	ok(bt_late_behind(l, 3 * MS + 500000, 4 * MS, &m) && m.msg_id == 9 && m.frame == PLAT_B, "msg 9 its own");
+	bt_late_free(l);
+}
+
 /* A message whose parts come apart (a nested loop ran another between
  * them) is one, from the first part's start to the last one's end, as
  * the messages table holds it; the one between stays its own. */
@@ -170,6 +191,7 @@ int main(void)
 {
 	test_owner_and_behind();
 	test_message_again();
+	test_owner_again();
 	test_parts();
 	test_empty();
 	return done_testing();
