@@ -6,7 +6,8 @@
 -- scheduler state only where the trace has the main thread's states there.
 -- Display frames (ui_frames) where the trace has them: their count, the
 -- janky ones, the janky ones per million frames, and the frame times'
--- p50/p90/p99 (nearest rank, as lua/frames.lua's).
+-- p50/p90/p99 (nearest rank), from their summary in meta (as
+-- lua/frames.lua reads it).
 -- -> name TEXT, value INTEGER
 WITH st AS (SELECT tid, ttid_ns, ttfd_ns FROM startup ORDER BY ts LIMIT 1),
 win AS (SELECT cpu_ns, blocked_ns, runnable_ns, sleeping_ns, io_ns, uninterruptible_ns FROM startup_phases
@@ -16,8 +17,11 @@ main AS (SELECT tid, wall_dur, cpu_dur, blocked_dur, runnable_dur, sleeping_dur,
 kinds AS (SELECT DISTINCT kind FROM thread_blocking),
 all_threads AS (SELECT count(*) AS n, count(wall_dur) AS nw, count(cpu_dur) AS nc, sum(wall_dur) AS wall,
 	sum(cpu_dur) AS cpu FROM threads),
-fr AS (SELECT count(*) AS n, sum(janky) AS janky, bt_percentile(end_ts - ts, 50) AS p50,
-	bt_percentile(end_ts - ts, 90) AS p90, bt_percentile(end_ts - ts, 99) AS p99 FROM ui_frames),
+fr AS (SELECT coalesce((SELECT value FROM meta WHERE key = 'ui_frames'), 0) AS n,
+	(SELECT value FROM meta WHERE key = 'ui_frames_janky') AS janky,
+	(SELECT value FROM meta WHERE key = 'ui_frames_p50_ns') AS p50,
+	(SELECT value FROM meta WHERE key = 'ui_frames_p90_ns') AS p90,
+	(SELECT value FROM meta WHERE key = 'ui_frames_p99_ns') AS p99),
 v(name, value) AS (
 	SELECT 'startup.ttid_ns', ttid_ns FROM st
 	UNION ALL SELECT 'startup.ttfd_ns', ttfd_ns FROM st

@@ -1000,7 +1000,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct frame_sums sums;
 	struct expected_frame *xv = NULL;
 	struct bt_ui_frames *rows;
-	int64_t period, phase, njank = 0, prev_exp = INT64_MIN, *start = NULL, *till = NULL;
+	int64_t period, phase, prev_exp = INT64_MIN, *start = NULL, *till = NULL;
 	size_t i, n = d->nui, nx = 0;
 	int rc, sampled;
 
@@ -1073,7 +1073,6 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		if (hit.end > deadline) {
 			uint64_t late = (uint64_t)hit.end - (uint64_t)deadline;   /* fits: end > deadline */
 			missed = (int64_t)(late / (uint64_t)period + (late % (uint64_t)period != 0));
-			njank++;
 			cause = cause_line(&e, a, f ? f->late : NULL, start[i], hit.end, exp);
 		}
 		frame_sum(&sums, &e, a, start[i], end, missed > 0);
@@ -1090,10 +1089,6 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		rc = bt_ui_frames_attach(rows, db, err);
 	else
 		bt_ui_frames_free(rows);
-	if (!rc)
-		rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)n, err);
-	if (!rc)
-		rc = bt_db_set_meta_int(db, "ui_frames_janky", njank, err);
 	evidence_release(&e);
 	sums_release(&sums);
 	free(xv);

@@ -1,11 +1,14 @@
 /*
- * The ui_frames rows in memory (frames_int.h): a scratch analysis reads
- * them where they are instead of inserting each (about 4,600
- * instructions a row in SQLite, most of the frames' stored cost).
+ * The ui_frames rows in memory (ui_frames_int.h): a scratch analysis
+ * reads them where they are instead of inserting each (about 4,600
+ * instructions a row in SQLite, most of the frames' stored cost); and
+ * their summary in meta, which the rules and the fleet summary read
+ * instead of three scans of every frame.
  */
 #include <stdlib.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/search.h"
 #include "engine/startup/ui_frames_int.h"
 
 struct bt_ui_frames {
@@ -107,10 +110,55 @@ static void uf_release(void *data)
 	bt_ui_frames_free(data);
 }
 
+/* The frame times' nearest-rank q-th percentile, as bt_percentile() has it
+ * (v reordered). */
+static int64_t rank(int64_t *v, size_t n, int64_t q)
+{
+	int64_t k = ((int64_t)n * q + 99) / 100;
+
+	return bt_select_kth(v, n, (size_t)(k > 1 ? k - 1 : 0));
+}
+
+/* meta ui_frames_*: the count, the janky ones, the vsyncs missed, the
+ * period and the frame times' p50/p90/p99 (ui_frames_summary.sql says the
+ * same of the frames a timeline gives). */
+static int store_summary(const struct bt_ui_frames *t, struct bt_db *db, struct bt_err *err)
+{
+	int64_t *v = bt_xcalloc(t->n, sizeof *v), janky = 0, missed = 0, period = INT64_MIN;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < t->n; i++) {
+		v[i] = t->r[i].end_ts - t->r[i].ts;
+		janky += t->r[i].missed > 0;
+		missed = bt_sat_add(missed, t->r[i].missed);
+		period = t->r[i].period > period ? t->r[i].period : period;
+	}
+	rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)t->n, err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "ui_frames_janky", janky, err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "ui_frames_missed", missed, err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "ui_frames_period_ns", period, err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "ui_frames_p50_ns", rank(v, t->n, 50), err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "ui_frames_p90_ns", rank(v, t->n, 90), err);
+	if (!rc)
+		rc = bt_db_set_meta_int(db, "ui_frames_p99_ns", rank(v, t->n, 99), err);
+	free(v);
+	return rc;
+}
+
 int bt_ui_frames_attach(struct bt_ui_frames *t, struct bt_db *db, struct bt_err *err)
 {
 	const struct bt_memtab mt = { "ui_frames", uf_schema, uf_nrows, uf_exists, uf_column, uf_tid_rows,
 				      uf_release, t, 0, 1, uf_text, 1u << UF_CAUSE };
 
+	if (t->n && store_summary(t, db, err)) {
+		bt_ui_frames_free(t);
+		return err->code;
+	}
 	return bt_db_attach_memtab(db, &mt, bt_db_rows_kept(db), err);
 }

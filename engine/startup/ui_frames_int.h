@@ -27,8 +27,9 @@ struct bt_ui_frames *bt_ui_frames_new(int64_t tid);
 void bt_ui_frames_free(struct bt_ui_frames *t);
 /* The next frame's row (its cause taken). */
 void bt_ui_frames_add(struct bt_ui_frames *t, const struct bt_ui_frame_row *r);
-/* Make t the ui_frames table; the database owns t from here on, also on
- * error. */
+/* Make t the ui_frames table, its summary meta ui_frames_* (the count,
+ * janky, missed, period_ns and the frame times' p50_ns, p90_ns, p99_ns);
+ * the database owns t from here on, also on error. */
 int bt_ui_frames_attach(struct bt_ui_frames *t, struct bt_db *db, struct bt_err *err);
 
 #endif

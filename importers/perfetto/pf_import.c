@@ -249,6 +249,8 @@ static int timeline_frames(struct pf *p, int64_t main_tid, struct bt_err *err)
 	if (have)
 		return BT_OK;
 	rc = bt_db_exec(p->db, BT_SQL_UI_FRAMES_FROM_TIMELINE, err, "ii", main_tid, p->pid);
+	if (!rc)
+		rc = bt_db_script(p->db, BT_SQL_UI_FRAMES_SUMMARY, err);
 	if (rc || bt_db_slices_deferred(p->db))
 		return rc;
 	rc = bt_db_exec(p->db, BT_SQL_SCRATCH_UF_SLICES, err, "i", main_tid);

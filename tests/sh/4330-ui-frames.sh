@@ -253,12 +253,31 @@ is "$(q "$T/nia.db" "SELECT count(*) FROM ui_frames WHERE NOT janky AND cause IS
 "$BIN" analyze -q "$T/nia.db" -o "$T/nia.json"
 is "$(jq_ "$T/nia.json" 'd["metrics"]["frames.janky"]')" 61 "nowinandroid: frames.janky in the report"
 
-# A hostile table: vsyncs missed summing past what an integer holds; the
-# report is still written.
+# The frames' summary in meta, which the frames rule and the fleet summary
+# read instead of scanning every frame, is what the table holds: written
+# by the engine (the dump) and by the timeline's SQL (nowinandroid).
+for db in "$T/feed-941.db" "$T/nia.db"; do
+	is "$(q "$db" "SELECT group_concat(value, ' ') FROM (SELECT value FROM meta WHERE key IN ('ui_frames',
+'ui_frames_janky', 'ui_frames_missed', 'ui_frames_period_ns', 'ui_frames_p50_ns', 'ui_frames_p90_ns',
+'ui_frames_p99_ns') ORDER BY key)")" \
+		"$(q "$db" "SELECT count(*) || ' ' || sum(janky) || ' ' || sum(missed_vsyncs) || ' ' ||
+bt_percentile(end_ts - ts, 50) || ' ' || bt_percentile(end_ts - ts, 90) || ' ' || bt_percentile(end_ts - ts, 99) ||
+' ' || max(period_ns) FROM ui_frames")" "${db##*/}: the frames' summary in meta is the table's"
+done
+is "$(jq_ "$T/nia.json" 'd["metrics"]["frames.p99_ns"], d["metrics"]["frames.missed_vsyncs"]')" \
+	"($(q "$T/nia.db" "SELECT bt_percentile(end_ts - ts, 99) || ', ' || sum(missed_vsyncs) FROM ui_frames"))" \
+	"nowinandroid: the report's frames.p99_ns and vsyncs missed are the table's"
+
+# A hostile table: vsyncs missed summing past what an integer holds, a
+# summary that is no number; the report is still written.
 cp "$T/feed-941.db" "$T/hostile.db"
 python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.execute("UPDATE ui_frames SET missed_vsyncs = 9000000000000000000, janky = 1 WHERE id IN (1, 2)")
+c.execute("UPDATE meta SET value = 1.8e19 WHERE key = \x27ui_frames_missed\x27")
+c.execute("UPDATE meta SET value = \x27x\x27 WHERE key = \x27ui_frames_p50_ns\x27")
 c.commit()' "$T/hostile.db"
 "$BIN" analyze -q "$T/hostile.db" -o "$T/hostile.json"
-is "$?" 0 "vsyncs missed past 2^63 in all: the report is written"
+is "$?" 0 "vsyncs missed past 2^63 in all, a p50 that is no number: the report is written"
+is "$(jq_ "$T/hostile.json" '"frames.p50_ns" in d["metrics"], "frames.p90_ns" in d["metrics"]')" "(False, True)" \
+	"... without the p50 that is no number"
