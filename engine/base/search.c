@@ -1,7 +1,36 @@
 /*
- * One rank of an array of values (search.h).
+ * The sort of arrays that mostly come in order, and one rank of an array
+ * of values (search.h).
  */
+#include "engine/base/alloc.h"
 #include "engine/base/search.h"
+
+void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	char *p = v, *tmp;
+	size_t i = 1, j, moved = 0;
+
+	while (i < n && cmp(p + (i - 1) * size, p + i * size) <= 0)
+		i++;
+	if (i >= n)
+		return;
+	tmp = bt_xmalloc(size);
+	for (; i < n; i++) {
+		if (cmp(p + (i - 1) * size, p + i * size) <= 0)
+			continue;
+		memcpy(tmp, p + i * size, size);
+		for (j = i; j > 0 && cmp(p + (j - 1) * size, tmp) > 0; j--)
+			;   /* after the last one not greater: stable */
+		moved += i - j;
+		if (moved > n) {   /* far out of order (what is moved so far keeps its order) */
+			qsort(v, n, size, cmp);
+			break;
+		}
+		memmove(p + (j + 1) * size, p + j * size, (i - j) * size);
+		memcpy(p + j * size, tmp, size);
+	}
+	free(tmp);
+}
 
 /* Hoare's selection: linear on average; the middle of three as the pivot
  * keeps sorted input linear too. */

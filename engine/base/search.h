@@ -31,19 +31,11 @@ static inline size_t bt_first_ge(const void *v, size_t n, size_t size, size_t of
 	return lo;
 }
 
-/* Sort v (qsort) unless it is in order already, as such arrays mostly
- * come: one pass instead of n log n comparisons. */
-static inline void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	const char *p = v;
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (cmp(p + (i - 1) * size, p + i * size) > 0) {
-			qsort(v, n, size, cmp);
-			return;
-		}
-}
+/* Sort v stably, as such arrays mostly come: in order (one pass), or
+ * with a few records a little late, which are moved back (insertion, as
+ * long as the moves stay within n); else qsort, glibc's a stable merge
+ * sort. */
+void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
 /* v[k] as if v[0..n) were sorted, k < n (v is reordered): a median or a
  * percentile without the sort. */

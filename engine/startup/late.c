@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "engine/base/alloc.h"
-#include "engine/base/hash.h"
 #include "engine/base/search.h"
 #include "engine/startup/late.h"
 
@@ -27,10 +26,9 @@ struct bt_late {
 	int64_t msg;              /* the message at hand, or 0 */
 	int64_t pass[MAX_DEPTH + 2];   /* by depth: ended slices' time no app method owns yet,
 					* for their parent one level up */
-	struct msg_owner *owner;  /* by message, as they ended (a message's slices may come
-				   * back after another's: the first one counts) */
+	struct msg_owner *owner;  /* by message, sorted (stably: where a message's slices came
+				   * back after another's, the first one counts) once ready */
 	size_t nowner, owcap;
-	struct bt_map64 owner_at; /* msg_id -> 1 + the index of its first owner, once ready */
 	struct msg_span *m;       /* the messages, by end once ready */
 	size_t nm, mcap;
 };
@@ -47,7 +45,6 @@ void bt_late_free(struct bt_late *l)
 	free(l->sum);
 	free(l->touched);
 	free(l->owner);
-	bt_map64_release(&l->owner_at);
 	free(l->m);
 	free(l);
 }
@@ -132,6 +129,13 @@ void bt_late_message(struct bt_late *l, int64_t msg_id, int64_t ts, int64_t end)
 	l->m[l->nm++] = (struct msg_span){ msg_id, ts, end };
 }
 
+static int by_msg(const void *a, const void *b)
+{
+	const struct msg_owner *x = a, *y = b;
+
+	return (x->msg_id > y->msg_id) - (x->msg_id < y->msg_id);
+}
+
 static int by_msg_span(const void *a, const void *b)
 {
 	const struct msg_span *x = a, *y = b;
@@ -159,23 +163,19 @@ static void merge_parts(struct bt_late *l)
 
 void bt_late_ready(struct bt_late *l)
 {
-	size_t i;
-
 	end_message(l);
-	bt_map64_init(&l->owner_at, l->nowner);
-	for (i = 0; i < l->nowner; i++)   /* a map, not a sort: they come out of order where a slice of
-					  * one message ended after another's */
-		if (!bt_map64_get(&l->owner_at, (uint64_t)l->owner[i].msg_id))
-			bt_map64_put(&l->owner_at, (uint64_t)l->owner[i].msg_id, (uint32_t)(i + 1));
+	bt_sort_unless_sorted(l->owner, l->nowner, sizeof *l->owner, by_msg);   /* in time order, ids rise but
+										 * where a slice of one message
+										 * ended after another's */
 	merge_parts(l);
 	bt_sort_unless_sorted(l->m, l->nm, sizeof *l->m, by_end);   /* one thread's messages end in their order */
 }
 
 static const struct msg_owner *owner_of(const struct bt_late *l, int64_t msg_id)
 {
-	uint32_t at = l->owner_at.cap ? bt_map64_get(&l->owner_at, (uint64_t)msg_id) : 0;
+	size_t lo = bt_first_ge(l->owner, l->nowner, sizeof *l->owner, offsetof(struct msg_owner, msg_id), msg_id);
 
-	return at ? &l->owner[at - 1] : NULL;
+	return lo < l->nowner && l->owner[lo].msg_id == msg_id ? &l->owner[lo] : NULL;
 }
 
 int bt_late_behind(const struct bt_late *l, int64_t vsync, int64_t start, struct bt_late_msg *out)

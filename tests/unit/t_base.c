@@ -1,8 +1,10 @@
 /*
  * Unit tests of engine/base's arithmetic that has no program of its own:
  * bt_select_kth (search.c) against the sorted values for every rank, on
- * random sets with many ties, sorted, reversed and constant input; and
- * bt_sat_add's saturation at both ends.
+ * random sets with many ties, sorted, reversed and constant input;
+ * bt_sort_unless_sorted's order, stable, on arrays nearly in order (a few
+ * records late), far from it and in order; and bt_sat_add's saturation at
+ * both ends.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -66,6 +68,62 @@ static void test_select(void)
 	ok(bt_select_kth(v, 1, 0) == 42, "one value");
 }
 
+struct rec { int64_t key, at; };   /* at: its place before the sort */
+
+static int by_key(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* 1 if v[0..n) is by key and, among equal keys, by at (stable). */
+static int stably_sorted(const struct rec *v, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (v[i - 1].key > v[i].key || (v[i - 1].key == v[i].key && v[i - 1].at > v[i].at))
+			return 0;
+	return 1;
+}
+
+static void test_sort(void)
+{
+	static struct rec v[2000];
+	uint64_t seed = 11;
+	size_t i, n = 2000;
+	int round, good = 1;
+
+	for (round = 0; round < 30 && good; round++) {   /* in order but a few records late */
+		for (i = 0; i < n; i++)
+			v[i] = (struct rec){ (int64_t)(i / 3), 0 };
+		for (i = 0; i < (size_t)round; i++) {
+			size_t at = 8 + (size_t)(tap_rand(&seed) % (n - 8)), back = 1 + (size_t)(tap_rand(&seed) % 8);
+			struct rec x = v[at - back];
+			memmove(&v[at - back], &v[at - back + 1], back * sizeof *v);
+			v[at] = x;
+		}
+		for (i = 0; i < n; i++)
+			v[i].at = (int64_t)i;
+		bt_sort_unless_sorted(v, n, sizeof *v, by_key);
+		good = stably_sorted(v, n);
+	}
+	ok(good, "a few records late: moved back, stably");
+	for (i = 0; i < n; i++)
+		v[i] = (struct rec){ (int64_t)(tap_rand(&seed) % 50), (int64_t)i };
+	bt_sort_unless_sorted(v, n, sizeof *v, by_key);
+	ok(stably_sorted(v, n), "far from in order, with ties: sorted, stably");
+	for (i = 0; i < n; i++)
+		v[i] = (struct rec){ (int64_t)(n - i) / 7, (int64_t)i };
+	bt_sort_unless_sorted(v, n, sizeof *v, by_key);
+	ok(stably_sorted(v, n), "reversed: sorted, stably");
+	bt_sort_unless_sorted(v, n, sizeof *v, by_key);
+	ok(stably_sorted(v, n), "in order: left so");
+	bt_sort_unless_sorted(v, 0, sizeof *v, by_key);
+	ok(1, "nothing to sort");
+}
+
 static void test_sat_add(void)
 {
 	ok(bt_sat_add(2, 3) == 5 && bt_sat_add(-2, -3) == -5, "in range: the sum");
@@ -80,6 +138,7 @@ static void test_sat_add(void)
 int main(void)
 {
 	test_select();
+	test_sort();
 	test_sat_add();
 	return done_testing();
 }
