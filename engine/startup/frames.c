@@ -259,7 +259,11 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
  * less its children's, who came just before it; d its depth. */
 static int64_t own_block(struct bt_frames *f, int d, int64_t block)
 {
-	int64_t own = block - f->child_block[d + 1];
+	int64_t own;
+
+	if (!(block | f->child_block[d + 1]))
+		return 0;   /* most slices: nothing blocked, theirs or their children's */
+	own = block - f->child_block[d + 1];
 
 	f->child_block[d + 1] = 0;
 	f->child_block[d] = bt_sat_add(f->child_block[d], block);

@@ -4,6 +4,7 @@
  * messages as they are stored, by end.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/search.h"
@@ -14,15 +15,16 @@
 				  * still ran before it (a start is placed ~50 us off) */
 
 struct msg_owner { int64_t msg_id, ns; uint32_t frame; };
-struct msg_sum { int64_t own, self; };
+struct msg_sum { int64_t own, self; uint32_t gen; };   /* gen: the message it is of */
 struct msg_span { int64_t msg_id, ts, end; };
 
 struct bt_late {
 	struct msg_sum *sum;      /* by frame id, in the message at hand: the time the app method
 				   * owned, and its self time */
 	size_t scap;
-	uint32_t *touched;        /* the ids with a sum, to reset */
+	uint32_t *touched;        /* the ids with a sum in the message at hand, once each */
 	size_t nt, tcap;
+	uint32_t gen;             /* the message at hand's number: older sums read as none */
 	int64_t msg;              /* the message at hand, or 0 */
 	int64_t pass[MAX_DEPTH + 2];   /* by depth: ended slices' time no app method owns yet,
 					* for their parent one level up */
@@ -35,7 +37,10 @@ struct bt_late {
 
 struct bt_late *bt_late_new(void)
 {
-	return bt_xcalloc(1, sizeof(struct bt_late));
+	struct bt_late *l = bt_xcalloc(1, sizeof(struct bt_late));
+
+	l->gen = 1;   /* the zeroed sums are of none */
+	return l;
 }
 
 void bt_late_free(struct bt_late *l)
@@ -51,17 +56,21 @@ void bt_late_free(struct bt_late *l)
 
 static struct msg_sum *sum_of(struct bt_late *l, uint32_t id)
 {
+	struct msg_sum *x;
+
 	if (id >= l->scap)
 		l->sum = bt_grow_zero(l->sum, sizeof *l->sum, &l->scap, (size_t)id);
-	if (!l->sum[id].own && !l->sum[id].self) {
+	x = &l->sum[id];
+	if (x->gen != l->gen) {
+		*x = (struct msg_sum){ 0, 0, l->gen };
 		BT_GROW(l->touched, l->nt + 1, l->tcap);
 		l->touched[l->nt++] = id;
 	}
-	return &l->sum[id];
+	return x;
 }
 
 /* The message at hand's owner: the app method that owned the most of its
- * time, else the method with the most self time; the sums reset. */
+ * time, else the method with the most self time; the sums left behind. */
 static void end_message(struct bt_late *l)
 {
 	uint32_t app = 0, any = 0;
@@ -80,10 +89,12 @@ static void end_message(struct bt_late *l)
 		l->owner[l->nowner++] = app ? (struct msg_owner){ l->msg, l->sum[app].own, app }
 					    : (struct msg_owner){ l->msg, l->sum[any].self, any };
 	}
-	for (i = 0; i < l->nt; i++)
-		l->sum[l->touched[i]] = (struct msg_sum){ 0, 0 };
 	l->nt = 0;
 	l->msg = 0;
+	if (++l->gen == 0) {   /* 2^32 messages: the numbers start again on sums of none */
+		memset(l->sum, 0, l->scap * sizeof *l->sum);
+		l->gen = 1;
+	}
 }
 
 static int depth_of(int64_t d)
