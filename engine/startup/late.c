@@ -22,9 +22,10 @@ struct bt_late {
 	struct msg_sum *sum;      /* by frame id, in the message at hand: the time the app method
 				   * owned, and its self time */
 	size_t scap;
-	uint32_t *touched;        /* the ids with a sum in the message at hand, once each */
-	size_t nt, tcap;
 	uint32_t gen;             /* the message at hand's number: older sums read as none */
+	uint32_t app, any;        /* in it so far, the app method that owned the most of its time and
+				   * the method with the most self time (the lower id on a tie), or
+				   * 0: sums only grow, so the leader is kept as they do */
 	int64_t msg;              /* the message at hand, or 0 */
 	int64_t pass[MAX_DEPTH + 2];   /* by depth: ended slices' time no app method owns yet,
 					* for their parent one level up */
@@ -48,7 +49,6 @@ void bt_late_free(struct bt_late *l)
 	if (!l)
 		return;
 	free(l->sum);
-	free(l->touched);
 	free(l->owner);
 	free(l->m);
 	free(l);
@@ -61,35 +61,21 @@ static struct msg_sum *sum_of(struct bt_late *l, uint32_t id)
 	if (id >= l->scap)
 		l->sum = bt_grow_zero(l->sum, sizeof *l->sum, &l->scap, (size_t)id);
 	x = &l->sum[id];
-	if (x->gen != l->gen) {
+	if (x->gen != l->gen)
 		*x = (struct msg_sum){ 0, 0, l->gen };
-		BT_GROW(l->touched, l->nt + 1, l->tcap);
-		l->touched[l->nt++] = id;
-	}
 	return x;
 }
 
 /* The message at hand's owner: the app method that owned the most of its
- * time, else the method with the most self time; the sums left behind. */
+ * time, else the method with the most self time. */
 static void end_message(struct bt_late *l)
 {
-	uint32_t app = 0, any = 0;
-	size_t i;
-
-	for (i = 0; i < l->nt; i++) {
-		uint32_t id = l->touched[i];
-		const struct msg_sum *x = &l->sum[id];
-		if (x->own > 0 && (!app || x->own > l->sum[app].own || (x->own == l->sum[app].own && id < app)))
-			app = id;
-		if (x->self > 0 && (!any || x->self > l->sum[any].self || (x->self == l->sum[any].self && id < any)))
-			any = id;
-	}
-	if (l->msg && (app || any)) {
+	if (l->msg && (l->app || l->any)) {
 		BT_GROW(l->owner, l->nowner + 1, l->owcap);
-		l->owner[l->nowner++] = app ? (struct msg_owner){ l->msg, l->sum[app].own, app }
-					    : (struct msg_owner){ l->msg, l->sum[any].self, any };
+		l->owner[l->nowner++] = l->app ? (struct msg_owner){ l->msg, l->sum[l->app].own, l->app }
+					       : (struct msg_owner){ l->msg, l->sum[l->any].self, l->any };
 	}
-	l->nt = 0;
+	l->app = l->any = 0;
 	l->msg = 0;
 	if (++l->gen == 0) {   /* 2^32 messages: the numbers start again on sums of none */
 		memset(l->sum, 0, l->scap * sizeof *l->sum);
@@ -109,6 +95,7 @@ void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int
 	int64_t up = bt_sat_add(self, l->pass[d + 1]);   /* its own and its children's unowned time */
 	int work = !s->idle && s->frame_id > 0 && s->frame_id < UINT32_MAX;
 	struct msg_sum *x;
+	uint32_t id;
 
 	l->pass[d + 1] = 0;
 	if (!work || !s->msg_id)
@@ -117,12 +104,18 @@ void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int
 		end_message(l);
 		l->msg = s->msg_id;
 	}
-	x = sum_of(l, (uint32_t)s->frame_id);
+	id = (uint32_t)s->frame_id;
+	x = sum_of(l, id);
 	x->self = bt_sat_add(x->self, self);
-	if (is_app)
-		x->own = bt_sat_add(x->own, up);
-	else
+	if (x->self > 0 && (!l->any || x->self > l->sum[l->any].self || (x->self == l->sum[l->any].self && id < l->any)))
+		l->any = id;
+	if (!is_app) {
 		l->pass[d] = bt_sat_add(l->pass[d], up);
+		return;
+	}
+	x->own = bt_sat_add(x->own, up);
+	if (x->own > 0 && (!l->app || x->own > l->sum[l->app].own || (x->own == l->sum[l->app].own && id < l->app)))
+		l->app = id;
 }
 
 static int by_end(const void *a, const void *b)
