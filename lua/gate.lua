@@ -114,12 +114,17 @@ end
 -- has no CPU times. A waker record (kUnpark, kNotify, kUnlock) is the
 -- waker's at its end: its begin is the waiter's time and its begin CPU
 -- unknown (NULL; 0 in databases written before, which counted each
--- worker's CPU before the trace: 926.7 ms of a 825.7 ms trace).
+-- worker's CPU before the trace: 926.7 ms of a 825.7 ms trace). The
+-- records that begin in the window, and the waker records (records with
+-- an end, which the samples' scan takes alone): not a scan of them all.
 local function process_window(a, b)
   local r = bt.query([[WITH own AS (
-  SELECT tid, CASE WHEN w THEN end_ts ELSE ts END AS t, coalesce(end_ts, ts) AS te,
-         CASE WHEN w THEN end_cpu_ns ELSE cpu_ns END AS c, coalesce(end_cpu_ns, cpu_ns) AS ce
-  FROM (SELECT *, type IN (17, 22, 23) AND coalesce(cpu_ns, 0) = 0 AND end_ts IS NOT NULL AS w FROM samples))
+  SELECT tid, ts AS t, coalesce(end_ts, ts) AS te, cpu_ns AS c, coalesce(end_cpu_ns, cpu_ns) AS ce FROM samples
+  WHERE ts >= ?1 AND ts <= ?2
+    AND NOT coalesce(type IN (17, 22, 23) AND coalesce(cpu_ns, 0) = 0 AND end_ts IS NOT NULL, 0)
+  UNION ALL
+  SELECT tid, end_ts, end_ts, end_cpu_ns, coalesce(end_cpu_ns, cpu_ns) FROM samples
+  WHERE end_ts IS NOT NULL AND type IN (17, 22, 23) AND coalesce(cpu_ns, 0) = 0)
 SELECT count(*) AS n, total(c1 - c0) AS cpu, total((t1 - t0) - (c1 - c0)) AS off FROM
   (SELECT min(t) AS t0, max(te) AS t1, min(c) AS c0, max(ce) AS c1 FROM own
    WHERE t >= ?1 AND t <= ?2 AND c IS NOT NULL GROUP BY tid)]], a, b)[1]

@@ -207,7 +207,10 @@ int main(void)
 		"113|22000000|1|1|2000000",
 		"jank: ended (at its draw's end) past the deadline, by whole vsyncs");
 	is_rows(db, "SELECT key, value FROM meta WHERE key LIKE 'ui_frames%' ORDER BY key",
-		"ui_frames|10;ui_frames_janky|4", "meta: frames and janky ones");
+		"ui_frames|10;ui_frames_janky|4;ui_frames_missed|5;ui_frames_p50_ns|7000000;ui_frames_p90_ns|22000000;"
+		"ui_frames_p99_ns|42000000;ui_frames_period_ns|16666667",
+		"meta: frames, janky ones, vsyncs missed, the frame times' nearest ranks (7 ms of ten, 22 ms ninth, "
+		"42 ms tenth), the period");
 	cause = tsql_rows(db, "SELECT cause FROM ui_frames WHERE vsync = 104");
 	ok(strstr(cause, "bind") && strstr(cause, "15.0 ms") && strstr(cause, "bind") < strstr(cause, "15.0 ms"),
 	   "the janky frame's cause names the app method with its time");
