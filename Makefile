@@ -8,7 +8,8 @@
 # make bench      load, analyze, import and export 200k and 1M records, the Perfetto
 #                 export imported back, a 1.2M-sample iOS database (BENCH=ios for
 #                 that alone) and a Perfetto trace dense with scheduler data
-#                 (BENCH=sched): wall, CPU, peak RSS
+#                 (BENCH=sched): wall, CPU, peak RSS; BENCH=frames: a 1M-record device
+#                 dump that scrolls throughout (display frames)
 # make fuzz       libFuzzer on the importers (Android, iOS, Perfetto, btrace 2.0,
 #                 ART, systrace), compare's JSON report reader, merge's and batch's manifest (FUZZ_SECONDS=600
 #                 in all, split between them;

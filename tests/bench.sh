@@ -38,6 +38,11 @@
 #   b2-load      import into a scratch database (slices deferred)
 #   b2-analyze   the default analysis with its JSON report
 #   b2-import    a kept database (-o), slices stored as rows (the 1M trace)
+# and for a device dump whose app scrolls throughout (tests/fixtures/mkdevice.py
+# --model feed: 1M records, about 204k display frames; with BENCH=frames
+# only these, not in the default set: the dump takes a minute to write):
+#   frames-analyze  the default analysis with its JSON report (issue 37
+#                   bounds what the frames add to it)
 set -eu
 B=${B:-build}
 RUNS=${RUNS:-5}
@@ -62,6 +67,10 @@ for k in 1 20; do
 	[ -f "$dir/b2-$k/appTrace.bin" ] || python3 tests/fixtures/mkbtrace2.py "$dir/b2-$k" --seed 42 --slices 1000000 \
 		--threads 8 --span 600 --repeat $k --no-truth
 done ;; esac
+case $BENCH in *frames*)
+	[ -f "$dir/feed1m/sampling.bin" ] || python3 tests/fixtures/mkdevice.py "$dir/feed1m" --model feed --seed 1777 \
+		--records 1000000 --no-truth >/dev/null ;;
+esac
 case $BENCH in *sched*)
 	[ -f "$dir/sched/t.pb" ] || { mkdir -p "$dir/sched" &&
 		python3 tests/fixtures/mkpfsched.py "$dir/sched/t.pb" --form compact --runs 300000 --seed 42 --no-truth; }
@@ -156,6 +165,12 @@ case $BENCH in *sched*)
 	mb=$(du -m --apparent-size "$dir/sched/system.pb" | cut -f1)
 	measure sched-system 300000 "$BIN" import -q "$dir/sched/system.pb" -o "$dir/sched.db"
 	awk -v mb="$mb" -v s="$last_wall" 'BEGIN { printf "# sched-system: %.0f MB/s (target 150)\n", mb / s }' ;;
+esac
+case $BENCH in *frames*)
+	mb=$(du -m --apparent-size "$dir/feed1m/sampling.bin" | cut -f1)
+	measure frames-analyze 1000000 "$BIN" analyze -q "$dir/feed1m" -o "$dir/feed1m.json"
+	echo "# $("$BIN" query -q "$dir/feed1m" "SELECT count(*) || ' display frames, ' || sum(janky) || ' janky' FROM ui_frames" --format tsv | sed -n 2p)"
+	rm -f "$dir/feed1m.json" ;;
 esac
 case $BENCH in *btrace2*)
 	n=$("$BIN" query -q "$dir/b2-20" "SELECT value FROM meta WHERE key = 'records'" --format tsv | sed -n 2p)
