@@ -427,6 +427,28 @@ static int64_t cadence_period(const struct bt_dframe *ui, size_t n)
 	return best;
 }
 
+/* The grid's tick at or before t (a hostile t near INT64_MIN: t); phase
+ * in [0, period). One division: a frame asks for several ticks, and a
+ * 64-bit division costs tens of cycles. */
+static int64_t tick_at(int64_t t, int64_t phase, int64_t period)
+{
+	int64_t r;
+
+	if (t < INT64_MIN + period)
+		return t;
+	r = (t - phase) % period;   /* t - phase fits: t >= INT64_MIN + period */
+	return t - (r < 0 ? r + period : r);
+}
+
+/* t's offset from phase on a grid of period, in [0, period) (phase
+ * may pass the period: the middle of the last bin). */
+static int64_t grid_offset(int64_t t, int64_t phase, int64_t period)
+{
+	int64_t r = (t % period - phase) % period;
+
+	return r < 0 ? r + period : r;
+}
+
 /* The grid's phase in [0, period): frames begin just after their vsync,
  * so the densest 0.3 ms of the frames' starts (modulo the period) holds
  * those that began on time; the tick is a little before the earliest of
@@ -439,7 +461,7 @@ static int64_t grid_phase(const struct bt_dframe *ui, size_t n, int64_t period)
 	int64_t mid, *off = bt_xcalloc(n + 1, sizeof *off), lo = 0;
 
 	for (i = 0; i < n; i++)
-		count[(size_t)((ui[i].ts % period + period) % period / PHASE_BIN) % nb]++;
+		count[(size_t)(grid_offset(ui[i].ts, 0, period) / PHASE_BIN) % nb]++;
 	for (b = 0; b < nb; b++) {
 		size_t c = count[(b + nb - 1) % nb] + count[b] + count[(b + 1) % nb];
 		if (c > bestn)
@@ -447,7 +469,7 @@ static int64_t grid_phase(const struct bt_dframe *ui, size_t n, int64_t period)
 	}
 	mid = (int64_t)best * PHASE_BIN + PHASE_BIN / 2;
 	for (i = 0; i < n; i++) {   /* each start's offset from mid, in (-period / 2, period / 2] */
-		int64_t o = ((ui[i].ts % period - mid) % period + period) % period;
+		int64_t o = grid_offset(ui[i].ts, mid, period);
 		if (o > period / 2)
 			o -= period;
 		if (o >= -PHASE_NEAR && o <= PHASE_NEAR)
@@ -842,14 +864,6 @@ static void sums_release(struct frame_sums *s)
 	free(s->janky);
 	free(s->h);
 	bt_strmap_release(&s->held);
-}
-
-/* The grid's tick at or before t (a hostile t near INT64_MIN: t). */
-static int64_t tick_at(int64_t t, int64_t phase, int64_t period)
-{
-	int64_t r = ((t % period - phase) % period + period) % period;
-
-	return t < INT64_MIN + period ? t : t - r;
 }
 
 /* Whether, of the waits for work since the frame before, none begun by
