@@ -1002,12 +1002,14 @@ static const struct expected_frame *expected_of(const struct expected_frame *v, 
 	return token >= 0 && lo < n && v[lo].token == token ? &v[lo] : NULL;
 }
 
-/* The frame's methods, found by its start (the frames came in order). */
-static const struct frame_methods *methods_of(const struct bt_frames *f, int64_t ts)
+/* The frame's methods, found by its start: the first at or after ts from
+ * *at on, which the caller's frames, asked in order, move forward (a
+ * search over the whole array missed the cache at every step). */
+static const struct frame_methods *methods_of(const struct bt_frames *f, int64_t ts, size_t *at)
 {
-	size_t lo = bt_first_ge(f->v, f->n, sizeof *f->v, offsetof(struct frame_methods, ts), ts);
-
-	return lo < f->n && f->v[lo].ts == ts ? &f->v[lo] : NULL;
+	while (*at < f->n && f->v[*at].ts < ts)
+		++*at;
+	return *at < f->n && f->v[*at].ts == ts ? &f->v[*at] : NULL;
 }
 
 int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, struct bt_db *db,
@@ -1019,7 +1021,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct expected_frame *xv = NULL;
 	struct bt_ui_frames *rows;
 	int64_t period, phase, prev_exp = INT64_MIN, *start = NULL, *till = NULL;
-	size_t i, n = d->nui, nx = 0;
+	size_t i, n = d->nui, nx = 0, mi = 0;
 	int rc, sampled;
 
 	if (!d->nui)
@@ -1055,7 +1057,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		struct bt_display_hit hit;
 		int64_t exp, deadline, missed = 0;
 		char *cause = NULL;
-		const struct frame_methods *a = f ? methods_of(f, ui[i].ts) : NULL;
+		const struct frame_methods *a = f ? methods_of(f, ui[i].ts, &mi) : NULL;
 		const struct expected_frame *x = expected_of(xv, nx, ui[i].vsync);
 		int64_t end = bt_sat_add(ui[i].ts, ui[i].dur);
 		bt_display_of(d, &ui[i], &hit);
