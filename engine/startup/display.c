@@ -21,6 +21,7 @@ void bt_display_release(struct bt_display *d)
 {
 	free(d->ui);
 	free(d->draw);
+	free(d->by_vsync);
 	memset(d, 0, sizeof *d);
 }
 
@@ -69,15 +70,51 @@ static int by_ts(const void *x, const void *y)
 	return (a->dur > b->dur) - (a->dur < b->dur);
 }
 
+static int by_vsync_at(const void *x, const void *y)
+{
+	const struct bt_vsync_draw *a = x, *b = y;
+
+	if (a->vsync != b->vsync)
+		return a->vsync < b->vsync ? -1 : 1;
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+/* The frames and draws by time, and the draws with an N by N, so a
+ * frame's draw is a search, not a walk through every later draw (a
+ * trace whose frames' Ns have no draw walked them all for each). */
 static void sort(struct bt_display *d)
 {
+	size_t i;
+
 	if (d->sorted)
 		return;
 	if (d->nui)
 		bt_sort_unless_sorted(d->ui, d->nui, sizeof *d->ui, by_ts);
 	if (d->ndraw)
 		bt_sort_unless_sorted(d->draw, d->ndraw, sizeof *d->draw, by_ts);
+	free(d->by_vsync);
+	d->by_vsync = bt_xmalloc((d->ndraw + 1) * sizeof *d->by_vsync);
+	for (i = d->nbv = 0; i < d->ndraw; i++)
+		if (d->draw[i].vsync >= 0)
+			d->by_vsync[d->nbv++] = (struct bt_vsync_draw){ d->draw[i].vsync, i };
+	bt_sort_unless_sorted(d->by_vsync, d->nbv, sizeof *d->by_vsync, by_vsync_at);
 	d->sorted = 1;
+}
+
+/* The first draw of N vsync at index at or later, else d->ndraw. */
+static size_t draw_of_vsync(const struct bt_display *d, int64_t vsync, size_t at)
+{
+	size_t lo = 0, hi = d->nbv;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bt_vsync_draw *v = &d->by_vsync[mid];
+		if (v->vsync < vsync || (v->vsync == vsync && v->at < at))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nbv && d->by_vsync[lo].vsync == vsync ? d->by_vsync[lo].at : d->ndraw;
 }
 
 /* The first draw beginning at or after ts (strictly after: after 1). */
@@ -104,9 +141,8 @@ void bt_display_of(struct bt_display *d, const struct bt_dframe *ui, struct bt_d
 	out->ui = *ui;
 	out->end = ui->ts + ui->dur;
 	at = first_draw(d, ui->ts, 0);
-	for (i = at; ui->vsync >= 0 && i < d->ndraw && !out->drawn; i++)
-		if (d->draw[i].vsync == ui->vsync)
-			out->draw = d->draw[i], out->drawn = 1;
+	if (ui->vsync >= 0 && (i = draw_of_vsync(d, ui->vsync, at)) < d->ndraw)
+		out->draw = d->draw[i], out->drawn = 1;
 	if (!out->drawn && (at = first_draw(d, ui->ts, 1)) < d->ndraw)
 		out->draw = d->draw[at], out->drawn = 1;
 	if (out->drawn)

@@ -22,6 +22,10 @@ struct bt_display {
 	size_t nui, ndraw, ucap, dcap;
 	int full;         /* BT_DISPLAY_MAX reached: later frames are not kept */
 	int sorted;
+	struct bt_vsync_draw { int64_t vsync; size_t at; } *by_vsync;   /* once sorted: the draws with
+									   * an N (draw[at]), by N, then
+									   * by time */
+	size_t nbv;
 };
 
 /* A frame as displayed: the UI frame and the draw that ended it. */

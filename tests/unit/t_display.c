@@ -3,7 +3,9 @@
  * vsync number from its name, the draw of a UI frame by its number (the
  * first of that number at or after it) else by time (the first draw that
  * begins after it), frames added in any order, and the first frame to
- * end after a given time.
+ * end after a given time; on many frames and draws whose numbers repeat
+ * or have no draw, the same draws as a walk through the later draws
+ * finds (the matcher searches them by number).
  */
 #include "engine/startup/display.h"
 #include "tests/tap.h"
@@ -13,6 +15,39 @@ static struct bt_dframe fr(int64_t ts, int64_t dur, int64_t vsync, uint32_t fram
 	struct bt_dframe f = { ts, dur, vsync, frame };
 
 	return f;
+}
+
+/* Random frames and draws, numbers from a small range (repeats; some with
+ * no draw): each frame's draw as display.h defines it, found by walking. */
+static void test_many(void)
+{
+	struct bt_display d;
+	struct bt_display_hit h;
+	uint64_t seed = 5;
+	int i, k, good = 1;
+
+	bt_display_init(&d);
+	for (i = 0; i < 3000; i++) {
+		bt_display_add_draw(&d, &(struct bt_dframe){ (int64_t)(tap_rand(&seed) % 100000), 10,
+							     (int64_t)(tap_rand(&seed) % 700) - 50, (uint32_t)(i + 1) });
+		bt_display_add_ui(&d, &(struct bt_dframe){ (int64_t)(tap_rand(&seed) % 100000), 5,
+							   (int64_t)(tap_rand(&seed) % 900) - 50, (uint32_t)i });
+	}
+	for (i = 0; i < 3000 && good; i++) {
+		const struct bt_dframe *u;
+		int want = -1;
+		bt_display_of(&d, &d.ui[i], &h);   /* sorts them first */
+		u = &d.ui[i];
+		for (k = 0; u->vsync >= 0 && k < (int)d.ndraw && want < 0; k++)
+			if (d.draw[k].ts >= u->ts && d.draw[k].vsync == u->vsync)
+				want = k;
+		for (k = 0; want < 0 && k < (int)d.ndraw; k++)
+			if (d.draw[k].ts > u->ts)
+				want = k;
+		good = want < 0 ? !h.drawn : h.drawn && h.draw.frame == d.draw[want].frame;
+	}
+	ok(good, "3000 frames and draws, numbers repeated or missing: each frame's draw as a walk finds it");
+	bt_display_release(&d);
 }
 
 int main(void)
@@ -65,5 +100,6 @@ int main(void)
 	bt_display_release(&d);
 	is_int(d.nui + d.ndraw, 0, "release empties it");
 	ok(!bt_display_after(&d, 0, &h), "an empty display has no frame");
+	test_many();
 	return done_testing();
 }
