@@ -93,7 +93,7 @@ static void sort(struct bt_display *d)
 	if (d->ndraw)
 		bt_sort_unless_sorted(d->draw, d->ndraw, sizeof *d->draw, by_ts);
 	free(d->by_vsync);
-	d->by_vsync = bt_xmalloc((d->ndraw + 1) * sizeof *d->by_vsync);
+	d->by_vsync = d->ndraw ? bt_xmalloc(d->ndraw * sizeof *d->by_vsync) : NULL;
 	for (i = d->nbv = 0; i < d->ndraw; i++)
 		if (d->draw[i].vsync >= 0)
 			d->by_vsync[d->nbv++] = (struct bt_vsync_draw){ d->draw[i].vsync, i };
