@@ -70,24 +70,27 @@ struct kept_slice {
 	int depth, app;           /* app: the app's method (engine/db/appcode.h) */
 };
 
+/* Sums by method frame id over one frame, and the ids that have one (to
+ * read them and reset them). */
+struct id_sums {
+	int64_t *v;
+	size_t cap;
+	uint32_t *touched;
+	size_t n, tcap;
+};
+
 /* Slices come as they end, children first: a frame's slices have come
  * just before it, after every slice that ended before it began. */
 struct bt_frames {
 	struct frame_methods *v;
 	size_t n, cap;
 	struct kept_slice *buf;   /* the slices since the last frame */
-	int64_t *osum;            /* by method frame id: the time a frame's cause line gives it */
-	size_t oscap;
-	uint32_t *otouched;       /* the ids with an osum, to reset */
-	size_t ont, otcap;
+	struct id_sums own;       /* the time a frame's cause line gives each method */
 	uint32_t owner[MAX_DEPTH + 2];   /* by depth: the innermost app method above, or 0 */
 	size_t nbuf, bcap;
-	int64_t *sum;             /* by method frame id: self time in the frame at hand */
-	size_t scap;
+	struct id_sums sum;       /* self time in the frame at hand, by method */
 	int64_t *all;             /* by method frame id: self time in every frame so far */
 	size_t acap;
-	uint32_t *touched;        /* the ids with a sum, to reset */
-	size_t nt, tcap;
 	int64_t last_end;         /* the last frame's end, or -1 */
 	int64_t last_ask;         /* the earliest the last frame asked for the next vsync, or -1 */
 	int64_t ask;              /* the same for the frame at hand, INT64_MAX: not seen */
@@ -118,40 +121,42 @@ void bt_frames_free(struct bt_frames *f)
 		return;
 	free(f->v);
 	free(f->buf);
-	free(f->osum);
-	free(f->otouched);
-	free(f->sum);
+	free(f->own.v);
+	free(f->own.touched);
+	free(f->sum.v);
+	free(f->sum.touched);
 	free(f->all);
-	free(f->touched);
 	bt_late_free(f->late);
 	free(f->vs);
 	free(f);
 }
 
-static void add(struct bt_frames *f, uint32_t id, int64_t ns)
+static void sums_add(struct id_sums *s, uint32_t id, int64_t ns)
 {
-	f->sum = bt_grow_zero(f->sum, sizeof *f->sum, &f->scap, (size_t)id);
-	if (!f->sum[id]) {
-		BT_GROW(f->touched, f->nt + 1, f->tcap);
-		f->touched[f->nt++] = id;
+	s->v = bt_grow_zero(s->v, sizeof *s->v, &s->cap, (size_t)id);
+	if (!s->v[id]) {
+		BT_GROW(s->touched, s->n + 1, s->tcap);
+		s->touched[s->n++] = id;
 	}
-	f->sum[id] += ns;
+	s->v[id] = bt_sat_add(s->v[id], ns);
+}
+
+/* Method id with ns into the n largest so far (ids[], v[], largest first;
+ * the lower id first on a tie). */
+static void top_add(uint32_t *ids, int64_t *v, int n, uint32_t id, int64_t ns)
+{
+	int k;
+
+	for (k = n; k > 0 && (ns > v[k - 1] || (ns == v[k - 1] && id < ids[k - 1])); k--)
+		if (k < n)
+			v[k] = v[k - 1], ids[k] = ids[k - 1];
+	if (k < n)
+		v[k] = ns, ids[k] = id;
 }
 
 static int depth_of(int64_t d)
 {
 	return d < 0 ? 0 : d > MAX_DEPTH ? MAX_DEPTH : (int)d;
-}
-
-/* Time ns to method id in the cause line's attribution. */
-static void own_add(struct bt_frames *f, uint32_t id, int64_t ns)
-{
-	f->osum = bt_grow_zero(f->osum, sizeof *f->osum, &f->oscap, (size_t)id);
-	if (!f->osum[id]) {
-		BT_GROW(f->otouched, f->ont + 1, f->otcap);
-		f->otouched[f->ont++] = id;
-	}
-	f->osum[id] = bt_sat_add(f->osum[id], ns);
 }
 
 /* Of a slice's time not blocked (run), the part off the CPU when it is a
@@ -178,37 +183,31 @@ static void frame_slices(struct bt_frames *f, struct frame_methods *a, const str
 	int64_t end = bt_sat_add(s->ts, s->dur), off = off_cpu(s, run), most = off;
 	int d0 = depth_of(s->depth);
 	size_t i;
-	int k;
 
 	f->owner[d0] = 0;
 	a->sleep = off;
 	a->sleep_in = off > 0 ? (uint32_t)s->frame_id : 0;
 	if (run - off > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
-		own_add(f, (uint32_t)s->frame_id, run - off);
+		sums_add(&f->own, (uint32_t)s->frame_id, run - off);
 	for (i = f->nbuf; i-- > 0;) {
 		const struct kept_slice *ks = &f->buf[i];
 		if (ks->ts < s->ts || ks->ts >= end || ks->depth <= d0)
 			continue;
 		if (ks->self > 0)
-			add(f, ks->frame, ks->self);
+			sums_add(&f->sum, ks->frame, ks->self);
 		f->owner[ks->depth] = ks->app ? ks->frame : f->owner[ks->depth - 1];
 		a->sleep = bt_sat_add(a->sleep, ks->off);
 		if (ks->off > most)
 			most = ks->off, a->sleep_in = ks->frame;
 		if (ks->self - ks->off > 0)
-			own_add(f, f->owner[ks->depth] ? f->owner[ks->depth] : ks->frame, ks->self - ks->off);
+			sums_add(&f->own, f->owner[ks->depth] ? f->owner[ks->depth] : ks->frame, ks->self - ks->off);
 	}
-	for (i = 0; i < f->ont; i++) {   /* the TOP largest, the lower id first on a tie */
-		uint32_t id = f->otouched[i];
-		int64_t ns = f->osum[id];
-		f->osum[id] = 0;
-		for (k = TOP; k > 0 && (ns > a->cns[k - 1] || (ns == a->cns[k - 1] && id < a->cframe[k - 1])); k--)
-			if (k < TOP)
-				a->cns[k] = a->cns[k - 1], a->cframe[k] = a->cframe[k - 1];
-		if (k < TOP)
-			a->cns[k] = ns, a->cframe[k] = id;
+	for (i = 0; i < f->own.n; i++) {
+		uint32_t id = f->own.touched[i];
+		top_add(a->cframe, a->cns, TOP, id, f->own.v[id]);
+		f->own.v[id] = 0;
 	}
-	f->ont = 0;
+	f->own.n = 0;
 }
 
 /* Frame s: the self time not blocked of the kept slices inside it, by
@@ -218,7 +217,6 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 {
 	struct frame_methods *a;
 	size_t i;
-	int k;
 
 	BT_GROW(f->v, f->n + 1, f->cap);
 	a = &f->v[f->n++];
@@ -238,20 +236,16 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	f->ask = INT64_MAX;
 	frame_slices(f, a, s, run);
 	if (run > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
-		add(f, (uint32_t)s->frame_id, run);
-	for (i = 0; i < f->nt; i++) {
-		uint32_t id = f->touched[i];
-		int64_t ns = f->sum[id];
-		f->sum[id] = 0;
+		sums_add(&f->sum, (uint32_t)s->frame_id, run);
+	for (i = 0; i < f->sum.n; i++) {
+		uint32_t id = f->sum.touched[i];
+		int64_t ns = f->sum.v[id];
+		f->sum.v[id] = 0;
 		f->all = bt_grow_zero(f->all, sizeof *f->all, &f->acap, (size_t)id);
 		f->all[id] = bt_sat_add(f->all[id], ns);
-		for (k = KEEP; k > 0 && (ns > a->ns[k - 1] || (ns == a->ns[k - 1] && id < a->frame[k - 1])); k--)
-			if (k < KEEP)
-				a->ns[k] = a->ns[k - 1], a->frame[k] = a->frame[k - 1];
-		if (k < KEEP)
-			a->ns[k] = ns, a->frame[k] = id;
+		top_add(a->frame, a->ns, KEEP, id, ns);
 	}
-	f->nt = 0;
+	f->sum.n = 0;
 	f->nbuf = 0;
 }
 
@@ -921,8 +915,8 @@ static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, in
 
 /* ui[0..n) and ui[n..m), each sorted, as one sorted run: as a stable sort
  * of the whole has them (the added ones come in the vsyncs' order, which
- * is mostly time order; else they are sorted). Returns m. */
-static size_t merge_frames(struct bt_dframe *ui, size_t n, size_t m)
+ * is mostly time order; else they are sorted). */
+static void merge_frames(struct bt_dframe *ui, size_t n, size_t m)
 {
 	struct bt_dframe *left;
 	size_t i = 0, j, k = 0;
@@ -930,10 +924,10 @@ static size_t merge_frames(struct bt_dframe *ui, size_t n, size_t m)
 	for (j = n + 1; j < m; j++)
 		if (by_ts(&ui[j - 1], &ui[j]) > 0) {
 			qsort(ui, m, sizeof *ui, by_ts);
-			return m;
+			return;
 		}
 	if (m == n || !n || by_ts(&ui[n - 1], &ui[n]) <= 0)
-		return m;   /* in order already */
+		return;   /* in order already */
 	left = bt_xmalloc(n * sizeof *left);
 	memcpy(left, ui, n * sizeof *left);
 	for (j = n; i < n && j < m;)
@@ -941,7 +935,6 @@ static size_t merge_frames(struct bt_dframe *ui, size_t n, size_t m)
 	while (i < n)
 		ui[k++] = left[i++];
 	free(left);
-	return m;
 }
 
 /*
@@ -951,7 +944,7 @@ static size_t merge_frames(struct bt_dframe *ui, size_t n, size_t m)
  * VSYNC_POST) is its frame when no frame's slice begins between them: a
  * frame shorter than the sampling interval often has no sample of its
  * own. It takes the message's span. ui (sorted, *n of them) grows by
- * those, sorted again.
+ * those, merged in.
  */
 static struct bt_dframe *unsampled_frames(const struct bt_frames *f, struct bt_dframe *ui, size_t *n)
 {
@@ -969,7 +962,8 @@ static struct bt_dframe *unsampled_frames(const struct bt_frames *f, struct bt_d
 		BT_GROW(ui, m + 1, cap);
 		ui[m++] = (struct bt_dframe){ ts, end - ts, -1, name };
 	}
-	*n = merge_frames(ui, *n, m);
+	merge_frames(ui, *n, m);
+	*n = m;
 	return ui;
 }
 
