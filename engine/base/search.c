@@ -32,6 +32,13 @@ void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void
 	free(tmp);
 }
 
+int64_t bt_nearest_rank(int64_t *v, size_t n, int64_t q)
+{
+	uint64_t k = ((uint64_t)n * (uint64_t)q + 99) / 100;   /* n <= 2^63 / 100: the values fit in memory */
+
+	return bt_select_kth(v, n, (size_t)(k > 1 ? k - 1 : 0));
+}
+
 /* Hoare's selection: linear on average; the middle of three as the pivot
  * keeps sorted input linear too. */
 int64_t bt_select_kth(int64_t *v, size_t n, size_t k)

@@ -41,4 +41,8 @@ void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void
  * percentile without the sort. */
 int64_t bt_select_kth(int64_t *v, size_t n, size_t k);
 
+/* The nearest-rank q-th percentile (0..100) of v[0..n), n > 0: the value
+ * of rank max(1, ceil(n * q / 100)) in ascending order (v is reordered). */
+int64_t bt_nearest_rank(int64_t *v, size_t n, int64_t q);
+
 #endif

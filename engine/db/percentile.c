@@ -50,8 +50,7 @@ static void final(sqlite3_context *ctx)
 	if (!s || !s->n) {
 		sqlite3_result_null(ctx);
 	} else {
-		sqlite3_int64 k = (s->n * s->q + 99) / 100;   /* n <= 2^63 / 100: the values fit in memory */
-		sqlite3_result_int64(ctx, bt_select_kth(s->v, (size_t)s->n, (size_t)(k > 1 ? k - 1 : 0)));
+		sqlite3_result_int64(ctx, bt_nearest_rank(s->v, (size_t)s->n, s->q));
 	}
 	if (s)
 		sqlite3_free(s->v);

@@ -110,15 +110,6 @@ static void uf_release(void *data)
 	bt_ui_frames_free(data);
 }
 
-/* The frame times' nearest-rank q-th percentile, as bt_percentile() has it
- * (v reordered). */
-static int64_t rank(int64_t *v, size_t n, int64_t q)
-{
-	int64_t k = ((int64_t)n * q + 99) / 100;
-
-	return bt_select_kth(v, n, (size_t)(k > 1 ? k - 1 : 0));
-}
-
 /* meta ui_frames_*: the count, the janky ones, the vsyncs missed, the
  * period and the frame times' p50/p90/p99 (ui_frames_summary.sql says the
  * same of the frames a timeline gives). */
@@ -142,11 +133,11 @@ static int store_summary(const struct bt_ui_frames *t, struct bt_db *db, struct 
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "ui_frames_period_ns", period, err);
 	if (!rc)
-		rc = bt_db_set_meta_int(db, "ui_frames_p50_ns", rank(v, t->n, 50), err);
+		rc = bt_db_set_meta_int(db, "ui_frames_p50_ns", bt_nearest_rank(v, t->n, 50), err);
 	if (!rc)
-		rc = bt_db_set_meta_int(db, "ui_frames_p90_ns", rank(v, t->n, 90), err);
+		rc = bt_db_set_meta_int(db, "ui_frames_p90_ns", bt_nearest_rank(v, t->n, 90), err);
 	if (!rc)
-		rc = bt_db_set_meta_int(db, "ui_frames_p99_ns", rank(v, t->n, 99), err);
+		rc = bt_db_set_meta_int(db, "ui_frames_p99_ns", bt_nearest_rank(v, t->n, 99), err);
 	free(v);
 	return rc;
 }

@@ -1,7 +1,8 @@
 /*
  * Unit tests of engine/base's arithmetic that has no program of its own:
  * bt_select_kth (search.c) against the sorted values for every rank, on
- * random sets with many ties, sorted, reversed and constant input;
+ * random sets with many ties, sorted, reversed and constant input, and
+ * the nearest-rank percentile it gives;
  * bt_sort_unless_sorted's order, stable, on arrays nearly in order (a few
  * records late), far from it and in order; and bt_sat_add's saturation at
  * both ends.
@@ -66,6 +67,10 @@ static void test_select(void)
 	ok(every_rank(v, 3), "the extremes");
 	v[0] = 42;
 	ok(bt_select_kth(v, 1, 0) == 42, "one value");
+	for (i = 0; i < 10; i++)
+		v[i] = 10 - (int64_t)i;   /* 10 .. 1 */
+	ok(bt_nearest_rank(v, 10, 50) == 5 && bt_nearest_rank(v, 10, 0) == 1 && bt_nearest_rank(v, 10, 91) == 10 &&
+	   bt_nearest_rank(v, 10, 90) == 9, "nearest rank: ceil(n q / 100), at least the first");
 }
 
 struct rec { int64_t key, at; };   /* at: its place before the sort */
