@@ -75,6 +75,7 @@ void bt_profile_free(struct bt_profile *p)
 	free(p->bsum);
 	free(p->btouched);
 	free(p->incl);
+	bt_wide_release(&p->wide);
 	free(p->ent);
 	free(p->efirst);
 	free(p);
@@ -211,7 +212,7 @@ static void close_entry(struct bt_profile *p, const struct path *x)
 	int k;
 
 	for (k = 0; k < BT_SV__COUNT; k++)
-		e->v[k] = bt_sat_add(e->v[k], x->self[entry_value[k]]);
+		e->v[k] = bt_sat_add(e->v[k], pv(p, x->self[entry_value[k]]));
 }
 
 /* The entry of path id for a slice in message msg: the path's last one
@@ -234,7 +235,7 @@ static void enter_entry(struct bt_profile *p, uint32_t id, int64_t msg)
 	p->ent[p->nent].path = id;
 	p->ent[p->nent].msg = msg;
 	for (k = 0; k < BT_SV__COUNT; k++)
-		p->ent[p->nent].v[k] = -x->self[entry_value[k]];
+		p->ent[p->nent].v[k] = -pv(p, x->self[entry_value[k]]);
 	x->entry = (uint32_t)++p->nent;
 }
 
@@ -405,13 +406,14 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 	if (s->cpu_unknown)
 		p->paths[p->roots[x->thread]].nocpu = 1;
 	idle = x->idle ? bt_slice_idle_part(s) : 0;
-	x->self[V_WALL] = bt_sat_add(x->self[V_WALL], s->self_dur - idle);
-	x->self[V_CPU] = bt_sat_add(x->self[V_CPU], s->self_cpu_dur);
-	x->self[V_IDLE] = bt_sat_add(x->self[V_IDLE], idle);
+	pv_add(p, &x->self[V_WALL], s->self_dur - idle);
+	pv_add(p, &x->self[V_CPU], s->self_cpu_dur);
+	if (idle)
+		pv_add(p, &x->self[V_IDLE], idle);
 	_Static_assert(BT_PROFILE_NCTR == 5, "the counters named one by one below");
 	if (self[0] | self[1] | self[2] | self[3] | self[4])   /* most slices of a trace without counters: none */
 		for (k = 0; k < BT_PROFILE_NCTR; k++)
-			x->self[V_ABYTES + k] = bt_sat_add(x->self[V_ABYTES + k], self[k]);
+			pv_add(p, &x->self[V_ABYTES + k], self[k]);
 	if (in_msg) {
 		if (s->msg_id)
 			add_to_message(p, x->frame, s, msg_root);
@@ -426,7 +428,7 @@ void bt_profile_leave(struct bt_profile *p, uint32_t path, const struct bt_slice
 void bt_profile_blocked(struct bt_profile *p, uint32_t path, int64_t dur)
 {
 	if (dur > 0 && path && !p->paths[path].idle)
-		p->paths[path].self[V_BLOCK] = bt_sat_add(p->paths[path].self[V_BLOCK], dur);
+		pv_add(p, &p->paths[path].self[V_BLOCK], dur);
 }
 
 void bt_profile_block(struct bt_profile *p, uint32_t path, int64_t type, int64_t dur)
@@ -555,6 +557,7 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 	uint32_t ti[2] = { 0, 0 }, nt = a->nthreads + b->nthreads, t, i, n = 1;
 	size_t bi[2] = { 0, 0 }, ki[2] = { 0, 0 }, nb = 0, nk = 0;
 	size_t bcap = a->nblocks + b->nblocks + 1, kcap = a->nkept + b->nkept + 1;
+	size_t woff;
 	struct span *sp = bt_xcalloc(nt + 1, sizeof *sp);
 	int64_t *tids = bt_xcalloc(nt + 1, sizeof *tids);
 	int64_t (*span)[3] = bt_xcalloc(nt + 1, sizeof *span);
@@ -605,9 +608,13 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 			b->paths = bt_xrealloc(b->paths, ((size_t)sp[t].first + 1) * sizeof *b->paths);
 			b->cap = (size_t)sp[t].first + 1;
 		}
+	woff = bt_wide_append(&a->wide, &b->wide);
 	for (t = 0; t < nt; t++) {
 		for (i = sp[t].base; i < sp[t].base + (sp[t].end - sp[t].first); i++) {
 			struct path *x = &a->paths[i];
+			int k;
+			for (k = 0; k < NV && sp[t].w == 1; k++)
+				x->self[k] = bt_narrow_rebase(x->self[k], woff);
 			x->thread = t;
 			x->parent = x->parent ? x->parent - sp[t].first + sp[t].base : 0;
 			x->child = x->child ? x->child - sp[t].first + sp[t].base : 0;

@@ -7,7 +7,9 @@
 
 #include <stddef.h>
 
+#include "engine/base/alloc.h"
 #include "engine/base/hash.h"
+#include "engine/base/narrow.h"
 #include "engine/profile/profile.h"
 #include "engine/profile/stacks.h"
 
@@ -28,16 +30,16 @@ struct path {
 			       * time (bt_slice.cpu_unknown), so none of its CPU values is
 			       * known (stored NULL); in the padding, no byte more per path */
 	uint8_t mapped;       /* its children are in the thread's child_of map (profile.c) */
-	int64_t self[NV];
+	uint32_t self[NV];    /* narrow slots (engine/base/narrow.h) of the profile's wide */
 };
 
 /* A path once the profile is stored (profile_store.c): what the calltree
- * table reads of it, written over the paths (24 bytes less a path). */
+ * table reads of it, written over the paths (20 bytes less a path). */
 struct ct_row {
 	uint32_t parent, frame, thread;
 	int16_t depth;
 	uint8_t idle, nocpu;
-	int64_t self[NV];
+	uint32_t self[NV];    /* the path's slots */
 };
 
 struct block_event {
@@ -116,7 +118,8 @@ struct bt_profile {
 	uint32_t *btouched;
 	size_t nbtouched, btcap;
 	uint32_t bucket;
-	int64_t (*incl)[NV];      /* by path, once rolled up */
+	uint32_t (*incl)[NV];     /* by path, once rolled up: narrow slots too */
+	struct bt_wide wide;      /* the values of the slots too wide for theirs */
 	/* Entries (bt_profile_keep_entries): a path's self values per Looper
 	 * message, made in preorder, each thread's together; ctx unused. */
 	int keep_entries;
@@ -124,5 +127,16 @@ struct bt_profile {
 	size_t nent, ecap;
 	size_t *efirst;           /* by thread index: its first entry */
 };
+
+/* A path's value from its slot, and a sum into a slot. */
+static inline int64_t pv(const struct bt_profile *p, uint32_t slot)
+{
+	return bt_narrow_get(&p->wide, slot);
+}
+
+static inline void pv_add(struct bt_profile *p, uint32_t *slot, int64_t d)
+{
+	bt_narrow_set(&p->wide, slot, bt_sat_add(pv(p, *slot), d));
+}
 
 #endif

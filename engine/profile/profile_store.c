@@ -53,12 +53,15 @@ static void rollup(struct bt_profile *p)
 	int k;
 
 	p->incl = bt_xmalloc((size_t)p->npaths * sizeof *p->incl);
-	for (i = 0; i < p->npaths; i++)
-		memcpy(p->incl[i], p->paths[i].self, sizeof p->incl[i]);
+	for (i = 0; i < p->npaths; i++)   /* a wide self value gets a wide slot of its own */
+		for (k = 0; k < NV; k++) {
+			p->incl[i][k] = 0;
+			bt_narrow_set(&p->wide, &p->incl[i][k], pv(p, p->paths[i].self[k]));
+		}
 	for (i = p->npaths - 1; i > 1; i--)
 		if (p->paths[i].parent)
 			for (k = 0; k < NV; k++)
-				p->incl[p->paths[i].parent][k] = bt_sat_add(p->incl[p->paths[i].parent][k], p->incl[i][k]);
+				pv_add(p, &p->incl[p->paths[i].parent][k], pv(p, p->incl[i][k]));
 }
 
 static int store_rows(struct bt_db *db, const struct bt_profile *p, const struct rows *r, int callers,
@@ -101,12 +104,13 @@ static int methods_and_callers(struct bt_db *db, const struct bt_profile *p, str
 		m = row(meth, x->frame, x->thread, x->frame, 0);
 		c = row(call, (uint64_t)caller << 32 | x->frame, x->thread, x->frame, caller);
 		for (k = 0; k < NV; k++) {
-			m->self[k] = bt_sat_add(m->self[k], x->self[k]);
-			c->self[k] = bt_sat_add(c->self[k], x->self[k]);
+			int64_t v = pv(p, x->self[k]);
+			m->self[k] = bt_sat_add(m->self[k], v);
+			c->self[k] = bt_sat_add(c->self[k], v);
 		}
 		if (!x->nested)
 			for (k = 0; k < NV; k++)
-				m->incl[k] = bt_sat_add(m->incl[k], p->incl[i][k]);
+				m->incl[k] = bt_sat_add(m->incl[k], pv(p, p->incl[i][k]));
 	}
 	return new_thread(db, p, meth, call, err);
 }
@@ -228,8 +232,8 @@ static int store_threads(struct bt_db *db, const struct bt_profile *p, struct bt
 			rc = bt_db_exec(db, BT_SQL_UPDATE_THREAD_SLICES, err, "ii", p->tids[t], p->span[t][2]);
 		if (wall < 0 || rc)
 			continue;   /* no span: slices that came with the trace */
-		blocked = p->incl[p->roots[t]][V_BLOCK];   /* the root's roll-up: all its paths' */
-		idle = p->incl[p->roots[t]][V_IDLE];
+		blocked = pv(p, p->incl[p->roots[t]][V_BLOCK]);   /* the root's roll-up: all its paths' */
+		idle = pv(p, p->incl[p->roots[t]][V_IDLE]);
 		cpu = cpu < 0 ? 0 : cpu > wall ? wall : cpu;
 		rest = wall - cpu;
 		blocked = blocked < 0 ? 0 : blocked > rest ? rest : blocked;
@@ -413,8 +417,8 @@ static int64_t calltree_column(const void *data, size_t id, int col)
 		if ((col == BT_CT_SELF_CPU || col == BT_CT_INCL_CPU) && p->rows[p->roots[x->thread]].nocpu)
 			return BT_MEMTAB_NULL;
 		/* self and inclusive alternate from BT_CT_SELF_NS, value by value */
-		return (col - BT_CT_SELF_NS) % 2 ? p->incl[id][(col - BT_CT_SELF_NS) / 2]
-						 : x->self[(col - BT_CT_SELF_NS) / 2];
+		return pv(p, (col - BT_CT_SELF_NS) % 2 ? p->incl[id][(col - BT_CT_SELF_NS) / 2]
+						       : x->self[(col - BT_CT_SELF_NS) / 2]);
 	}
 }
 

@@ -4,14 +4,16 @@
  * random sets with many ties, sorted, reversed and constant input, and
  * the nearest-rank percentile it gives;
  * bt_sort_unless_sorted's order, stable, on arrays nearly in order (a few
- * records late), far from it and in order; and bt_sat_add's saturation at
- * both ends.
+ * records late), far from it and in order; bt_sat_add's saturation at
+ * both ends; and narrow slots (narrow.c): every int64 reads back as set,
+ * across the 2^31 boundary and negative, and after a merge's rebase.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/narrow.h"
 #include "engine/base/search.h"
 #include "tests/tap.h"
 
@@ -140,10 +142,43 @@ static void test_sat_add(void)
 	ok(bt_sat_add(INT64_MAX, 0) == INT64_MAX && bt_sat_add(INT64_MIN, 0) == INT64_MIN, "adding 0");
 }
 
+static void test_narrow(void)
+{
+	static const int64_t v[] = { 0, 1, 0x7FFFFFFE, 0x7FFFFFFF, 0x80000000LL, 0xFFFFFFFFLL, 1LL << 40,
+				     -1, INT64_MIN, INT64_MAX };
+	enum { N = sizeof v / sizeof *v };
+	struct bt_wide a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+	uint32_t sa[N], sb[N];
+	size_t i, off;
+	int same = 1, narrow = 1;
+
+	for (i = 0; i < N; i++) {
+		sa[i] = sb[i] = 0;
+		bt_narrow_set(&a, &sa[i], v[i]);
+		bt_narrow_set(&b, &sb[i], v[N - 1 - i]);
+		same &= bt_narrow_get(&a, sa[i]) == v[i] && bt_narrow_get(&b, sb[i]) == v[N - 1 - i];
+		narrow &= (sa[i] < BT_NARROW_WIDE) == (v[i] >= 0 && v[i] <= 0x7FFFFFFF);
+	}
+	ok(same, "every value reads back as set");
+	ok(narrow, "those below 2^31 in the slot, the rest wide");
+	is_int((int64_t)a.n, 6, "six wide values");
+	bt_narrow_set(&a, &sa[4], 7);   /* wide once, stays wide: its slot does not move */
+	ok(sa[4] >= BT_NARROW_WIDE && bt_narrow_get(&a, sa[4]) == 7 && a.n == 6, "a wide slot set small stays wide");
+	bt_narrow_set(&a, &sa[1], -5);
+	ok(bt_narrow_get(&a, sa[1]) == -5 && a.n == 7, "a narrow slot set negative goes wide");
+	off = bt_wide_append(&a, &b);
+	for (i = 0, same = 1; i < N; i++)
+		same &= bt_narrow_get(&a, bt_narrow_rebase(sb[i], off)) == v[N - 1 - i];
+	ok(same && off == 7 && a.n == 13, "a merged profile's slots rebased read back");
+	bt_wide_release(&a);
+	bt_wide_release(&b);
+}
+
 int main(void)
 {
 	test_select();
 	test_sort();
 	test_sat_add();
+	test_narrow();
 	return done_testing();
 }

@@ -4,7 +4,8 @@
  * stores: methods (a recursive method's inclusive time counted once),
  * callers, blocking by kind, the threads' breakdown, the longest
  * messages' methods, the call tree as a view; and two profiles merged
- * store what one fed both threads would.
+ * store what one fed both threads would, also with values too wide for a
+ * path's 32-bit slots (seconds of self time, a negative CPU delta).
  */
 #include <string.h>
 
@@ -160,6 +161,53 @@ static void test_merge(void)
 	bt_db_close(db2);
 }
 
+/* Thread tid: A [0, 3 s) calls B [1 s, 2.5 s) with k bytes allocated, B's
+ * CPU delta negative (a counter that went back): wide slots. */
+static void wide_thread(struct bt_profile *p, int64_t tid, int64_t k)
+{
+	uint32_t root = bt_profile_thread(p, tid), a, b;
+	const int64_t alloc[BT_PROFILE_NCTR] = { k, 3, 0, 0, 0 };
+	struct bt_slice s;
+
+	a = bt_profile_enter(p, root, 1, 0, 0, 0, 0);
+	b = bt_profile_enter(p, a, 2, 0, 0, 0, 0);
+	s = sl(tid, 2, 1000000000, 1500000000, -7, 1500000000, -7, 0);
+	bt_profile_leave(p, b, &s, alloc, 0, 0);
+	s = sl(tid, 1, 0, 3000000000, 2200000000, 1500000000, 2200000007, 0);
+	bt_profile_leave(p, a, &s, no_ctr, 0, 0);
+	bt_profile_thread_span(p, 3000000000, 2200000000);
+	bt_profile_thread_end(p);
+}
+
+static void test_wide(void)
+{
+	struct bt_profile *one = bt_profile_new(), *a = bt_profile_new(), *b = bt_profile_new();
+	struct bt_db *db1, *db2;
+	char *x, *y;
+
+	wide_thread(one, 10, 5000000000);
+	wide_thread(one, 20, 6);
+	wide_thread(a, 20, 6);
+	wide_thread(b, 10, 5000000000);
+	bt_profile_merge(a, b);
+	db1 = stored(one, 0);
+	db2 = stored(a, 0);
+	is_rows(db1, METHODS,
+		"10|1|1500000000|3000000000|2200000007|2200000000|0|0|0|5000000000;"
+		"10|2|1500000000|1500000000|-7|-7|0|0|5000000000|5000000000;"
+		"20|1|1500000000|3000000000|2200000007|2200000000|0|0|0|6;20|2|1500000000|1500000000|-7|-7|0|0|6|6",
+		"wide values: self and inclusive as summed");
+	x = tsql_rows(db1, "SELECT * FROM calltree ORDER BY id");
+	y = tsql_rows(db2, "SELECT * FROM calltree ORDER BY id");
+	ok(x[0] && !strcmp(x, y), "wide values: the merged profile's call tree as one profile's");
+	if (strcmp(x, y))
+		printf("#   one:    %s\n#   merged: %s\n", x, y);
+	free(x);
+	free(y);
+	bt_db_close(db1);
+	bt_db_close(db2);
+}
+
 static void test_kinds(void)
 {
 	is_int(bt_block_kind_of(8), BT_BLOCK_MONITOR, "record type 8: monitor");
@@ -202,6 +250,7 @@ int main(void)
 	test_kinds();
 	test_tables();
 	test_merge();
+	test_wide();
 	test_idle();
 	return done_testing();
 }
