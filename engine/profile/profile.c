@@ -77,6 +77,8 @@ void bt_profile_free(struct bt_profile *p)
 	free(p->incl);
 	bt_wide_release(&p->wide);
 	free(p->ent);
+	bt_wide_release(&p->ewide);
+	free(p->ebase);
 	free(p->efirst);
 	free(p);
 }
@@ -202,17 +204,21 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
  * values, in entries' order). */
 static const int entry_value[BT_SV__COUNT] = { V_WALL, V_CPU, V_ABYTES, V_AOBJS, V_MAJFLT, V_IDLE };
 
-/* An entry holds its path's totals when it began, negated; when the next
- * one begins (or the thread ends) the totals then are added, which leaves
- * what the entry's slices added: a path's slices never nest, so they all
- * ended by then. No slice has to find its entry (a cache miss each). */
-static void close_entry(struct bt_profile *p, const struct path *x)
+/* A path's totals when its open entry began are kept by the path (the
+ * current thread's, ebase); when the next entry begins (or the thread
+ * ends) the entry gets the totals then minus those, what its slices
+ * added: a path's slices never nest, so they all ended by then. No slice
+ * has to find its entry (a cache miss each), and an entry holds only
+ * its final values, small ones in narrow slots. */
+static void close_entry(struct bt_profile *p, uint32_t id)
 {
+	const struct path *x = &p->paths[id];
 	struct bt_stacks_entry *e = &p->ent[x->entry - 1];
+	const int64_t *base = p->ebase[id - p->root];
 	int k;
 
 	for (k = 0; k < BT_SV__COUNT; k++)
-		e->v[k] = bt_sat_add(e->v[k], pv(p, x->self[entry_value[k]]));
+		bt_narrow_set(&p->ewide, &e->v[k], bt_sat_add(-base[k], pv(p, x->self[entry_value[k]])));
 }
 
 /* The entry of path id for a slice in message msg: the path's last one
@@ -228,14 +234,15 @@ static void enter_entry(struct bt_profile *p, uint32_t id, int64_t msg)
 	if (x->entry && x->emsg == key && (key != UINT32_MAX || p->ent[x->entry - 1].msg == msg))
 		return;
 	if (x->entry)
-		close_entry(p, x);
+		close_entry(p, id);
 	x->emsg = key;
 	BT_GROW(p->ent, p->nent + 1, p->ecap);
 	memset(&p->ent[p->nent], 0, sizeof p->ent[0]);
 	p->ent[p->nent].path = id;
 	p->ent[p->nent].msg = msg;
+	BT_GROW(p->ebase, id - p->root + 1, p->ebcap);
 	for (k = 0; k < BT_SV__COUNT; k++)
-		p->ent[p->nent].v[k] = -pv(p, x->self[entry_value[k]]);
+		p->ebase[id - p->root][k] = pv(p, x->self[entry_value[k]]);
 	x->entry = (uint32_t)++p->nent;
 }
 
@@ -471,7 +478,7 @@ void bt_profile_thread_end(struct bt_profile *p)
 			__builtin_prefetch(&p->ent[p->paths[id + 8].entry - 1], 1);
 #endif
 		if (p->paths[id].entry)
-			close_entry(p, &p->paths[id]);
+			close_entry(p, id);
 	}
 }
 
@@ -500,7 +507,8 @@ static void merge_entries(struct bt_profile *a, struct bt_profile *b, const stru
 {
 	struct bt_profile *const src[2] = { a, b };
 	size_t *first = bt_xcalloc(nt + 1, sizeof *first), *from = bt_xcalloc(nt + 1, sizeof *from);
-	size_t n = 0, t, i, len;
+	size_t n = 0, t, i, len, eoff = bt_wide_append(&a->ewide, &b->ewide);
+	int k;
 
 	for (t = 0; t < nt; t++) {   /* where each thread's entries go */
 		const struct bt_profile *p = src[sp[t].w];
@@ -521,11 +529,13 @@ static void merge_entries(struct bt_profile *a, struct bt_profile *b, const stru
 		}
 	for (t = 0; t < nt; t++) {
 		len = first[t + 1] - first[t];
-		if (sp[t].w == 1) {
+		if (sp[t].w == 1)
 			memcpy(&a->ent[first[t]], &b->ent[from[t]], len * sizeof *a->ent);
-		}
-		for (i = first[t]; i < first[t + 1]; i++)
+		for (i = first[t]; i < first[t + 1]; i++) {
 			a->ent[i].path = a->ent[i].path - sp[t].first + sp[t].base;
+			for (k = 0; k < BT_SV__COUNT && sp[t].w == 1; k++)
+				a->ent[i].v[k] = bt_narrow_rebase(a->ent[i].v[k], eoff);
+		}
 	}
 	a->nent = n;
 	free(a->efirst);

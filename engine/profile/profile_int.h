@@ -125,6 +125,10 @@ struct bt_profile {
 	int keep_entries;
 	struct bt_stacks_entry *ent;
 	size_t nent, ecap;
+	struct bt_wide ewide;     /* the entries' wide values */
+	int64_t (*ebase)[BT_SV__COUNT];   /* by path of the current thread (id - root): its
+					   * totals when its open entry began */
+	size_t ebcap;
 	size_t *efirst;           /* by thread index: its first entry */
 };
 

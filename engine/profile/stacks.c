@@ -50,8 +50,10 @@ void bt_stacks_take(struct bt_stacks *s, struct bt_profile *p)
 
 	s->e = p->ent;
 	s->n = p->nent;
+	s->wide = p->ewide;
 	p->ent = NULL;
 	p->nent = p->ecap = 0;
+	memset(&p->ewide, 0, sizeof p->ewide);
 	s->npaths = p->npaths;
 	s->parent = bt_xrealloc(s->parent, s->npaths * sizeof *s->parent);
 	s->frame = bt_xrealloc(s->frame, s->npaths * sizeof *s->frame);
@@ -172,17 +174,19 @@ static void show_idle(struct bt_stacks *s)
 	if (!idle_frame)
 		return;
 	for (i = 0; i < n; i++)   /* the entries added, to grow the array once and exactly */
-		if (s->e[i].v[BT_SV_IDLE] > 0 && s->frame[s->e[i].path] != idle_frame)
+		if (bt_stacks_value(s, &s->e[i], BT_SV_IDLE) > 0 && s->frame[s->e[i].path] != idle_frame)
 			cap++;
 	s->e = bt_xrealloc(s->e, (cap + 1) * sizeof *s->e);
 	child = bt_xcalloc(s->npaths + 1, sizeof *child);   /* a path's "(idle)" callee */
 	for (i = 0; i < n; i++) {
 		struct bt_stacks_entry e = s->e[i];
 		uint32_t p = e.path;
-		if (e.v[BT_SV_IDLE] <= 0)
+		int64_t idle = bt_stacks_value(s, &e, BT_SV_IDLE);
+		if (idle <= 0)
 			continue;
 		if (s->frame[p] == idle_frame) {
-			s->e[i].v[BT_SV_WALL] = bt_sat_add(s->e[i].v[BT_SV_WALL], e.v[BT_SV_IDLE]);
+			bt_narrow_set(&s->wide, &s->e[i].v[BT_SV_WALL],
+				      bt_sat_add(bt_stacks_value(s, &e, BT_SV_WALL), idle));
 			continue;
 		}
 		if (!child[p]) {
@@ -194,7 +198,7 @@ static void show_idle(struct bt_stacks *s)
 		}
 		memset(e.v, 0, sizeof e.v);
 		e.path = child[p];
-		e.v[BT_SV_WALL] = s->e[i].v[BT_SV_IDLE];
+		bt_narrow_set(&s->wide, &e.v[BT_SV_WALL], idle);
 		s->e[s->n++] = e;
 	}
 	free(child);
@@ -298,6 +302,7 @@ void bt_stacks_free(struct bt_stacks *s)
 	free(s->frame);
 	free(s->ctx);
 	free(s->e);
+	bt_wide_release(&s->wide);
 	free(s);
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "engine/base/err.h"
+#include "engine/base/narrow.h"
 #include "engine/db/db.h"
 #include "engine/profile/profile.h"
 
@@ -33,7 +34,7 @@ struct bt_stacks_entry {
 	uint32_t ctx;   /* index in ctx */
 	uint32_t path;  /* >= 1 */
 	int64_t msg;    /* ctx's, kept beside the values the run adds to */
-	int64_t v[BT_SV__COUNT];
+	uint32_t v[BT_SV__COUNT];   /* narrow slots of the stacks' wide: bt_stacks_value */
 };
 
 struct bt_stacks_ctx {
@@ -57,6 +58,7 @@ struct bt_stacks {
 	size_t nctx;
 	struct bt_stacks_entry *e;   /* in order of first appearance (threads by tid, then preorder) */
 	size_t n;
+	struct bt_wide wide;         /* the entries' values too wide for their slots */
 	int64_t first_ts, last_ts;   /* the trace span (meta) */
 	char *process;               /* the process's name (meta process_name), else the main
 				      * thread's; NULL when neither is known */
@@ -69,6 +71,12 @@ struct bt_stacks {
 	int no_alloc, no_faults;     /* the format records no allocations, no page faults (meta):
 				      * their values read 0 and the exports leave them out */
 };
+
+/* Value k (BT_SV_*) of entry e. */
+static inline int64_t bt_stacks_value(const struct bt_stacks *s, const struct bt_stacks_entry *e, int k)
+{
+	return bt_narrow_get(&s->wide, e->v[k]);
+}
 
 /* An empty collection, filled from a run's profile (tap.h's stacks). */
 struct bt_stacks *bt_stacks_new(void);

@@ -40,13 +40,13 @@ static char *frame_text(const char *name)
 	return t;
 }
 
-static int64_t value_of(const struct bt_stacks_entry *e, enum bt_folded_metric m)
+static int64_t value_of(const struct bt_stacks *s, const struct bt_stacks_entry *e, enum bt_folded_metric m)
 {
 	switch (m) {
-	case BT_FOLDED_CPU: return e->v[BT_SV_CPU];
-	case BT_FOLDED_OFFCPU: return e->v[BT_SV_WALL] - e->v[BT_SV_CPU];
-	case BT_FOLDED_ALLOC: return e->v[BT_SV_ABYTES];
-	default: return e->v[BT_SV_WALL];
+	case BT_FOLDED_CPU: return bt_stacks_value(s, e, BT_SV_CPU);
+	case BT_FOLDED_OFFCPU: return bt_stacks_value(s, e, BT_SV_WALL) - bt_stacks_value(s, e, BT_SV_CPU);
+	case BT_FOLDED_ALLOC: return bt_stacks_value(s, e, BT_SV_ABYTES);
+	default: return bt_stacks_value(s, e, BT_SV_WALL);
 	}
 }
 
@@ -74,7 +74,7 @@ static struct line *sum_lines(const struct bt_stacks *s, enum bt_folded_metric m
 			l[*n].v = 0;
 			k = line[e->path] = (uint32_t)++*n;
 		}
-		l[k - 1].v += value_of(e, m);
+		l[k - 1].v += value_of(s, e, m);
 	}
 	free(line);
 	return l;

@@ -205,8 +205,9 @@ static int sample(struct pprof_writer *w, const struct bt_stacks *s, const struc
 {
 	const struct bt_stacks_ctx *c = &s->ctx[e->ctx];
 	const struct bt_stacks_thread *t = &s->threads[c->thread];
-	int64_t v[NTYPES] = { e->v[BT_SV_WALL], e->v[BT_SV_CPU], e->v[BT_SV_WALL] - e->v[BT_SV_CPU],
-			      e->v[BT_SV_ABYTES], e->v[BT_SV_AOBJS], e->v[BT_SV_MAJFLT] };
+	int64_t wall = bt_stacks_value(s, e, BT_SV_WALL), cpu = bt_stacks_value(s, e, BT_SV_CPU);
+	int64_t v[NTYPES] = { wall, cpu, wall - cpu, bt_stacks_value(s, e, BT_SV_ABYTES),
+			      bt_stacks_value(s, e, BT_SV_AOBJS), bt_stacks_value(s, e, BT_SV_MAJFLT) };
 	uint64_t uv[NTYPES];
 	uint32_t p;
 	size_t n = 0, i, at, nv = 0;

@@ -308,8 +308,8 @@ static void sum_paths(const struct bt_stacks *s, struct path_sums *l)
 				l->head[th] = k;
 			tail[th] = k;
 		}
-		l->v[k].cpu = bt_sat_add(l->v[k].cpu, e->v[BT_SV_CPU]);
-		l->v[k].bytes = bt_sat_add(l->v[k].bytes, e->v[BT_SV_ABYTES]);
+		l->v[k].cpu = bt_sat_add(l->v[k].cpu, bt_stacks_value(s, e, BT_SV_CPU));
+		l->v[k].bytes = bt_sat_add(l->v[k].bytes, bt_stacks_value(s, e, BT_SV_ABYTES));
 	}
 	free(at);
 	free(tail);

@@ -5,7 +5,9 @@
  * each entry its thread and message (a path met again after another
  * message a second entry), threads main first with unique root labels,
  * the trace's span and process, and idle time as an "(idle)" frame when
- * asked, the profile handed over as the taps do it (bt_taps_done).
+ * asked, the profile handed over as the taps do it (bt_taps_done); and
+ * values too wide for an entry's 32-bit slots (seconds, a negative CPU
+ * delta), in one profile and in two merged.
  */
 #include <string.h>
 
@@ -99,8 +101,8 @@ static char *entries(const struct bt_stacks *s)
 		bt_buf_addf(&b, "%s%s/%lld:", i ? ";" : "", s->threads[c->thread].root, (long long)c->msg);
 		while (n--)
 			bt_buf_addf(&b, "%s%s", bt_stacks_frame_name(s, s->frame[path[n]]), n ? ">" : "");
-		bt_buf_addf(&b, "=%lld,%lld,%lld", (long long)e->v[BT_SV_WALL], (long long)e->v[BT_SV_CPU],
-			    (long long)e->v[BT_SV_IDLE]);
+		bt_buf_addf(&b, "=%lld,%lld,%lld", (long long)bt_stacks_value(s, e, BT_SV_WALL),
+			    (long long)bt_stacks_value(s, e, BT_SV_CPU), (long long)bt_stacks_value(s, e, BT_SV_IDLE));
 	}
 	return bt_buf_detach(&b, NULL);
 }
@@ -148,9 +150,66 @@ static void test_take(int show_idle)
 	bt_db_close(db);
 }
 
+/* Thread tid: A (frame 2) in message 1 for 3 s + tid ns, its CPU delta
+ * -tid, then W (frame 4) idle for 2.5 s. */
+static void wide_thread(struct bt_profile *p, int64_t tid)
+{
+	uint32_t r = bt_profile_thread(p, tid);
+
+	leave(p, bt_profile_enter(p, r, 2, 0, 1, 1, 0), 2, 3000000000 + tid, -tid, 1, 0, 1);
+	leave(p, bt_profile_enter(p, r, 4, 0, 0, 0, 1), 4, 2500000000, 100, 0, 1, 0);
+	bt_profile_thread_end(p);
+}
+
+/* The stacks of p, idle shown, as entries() writes them. */
+static char *taken(struct bt_profile *p)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_stacks *s = bt_stacks_new();
+	struct bt_taps taps = { NULL, NULL, 0, NULL, NULL, s };
+	struct bt_db *db = new_db();
+	char *got;
+
+	bt_taps_done(&taps, p);
+	bt_profile_free(p);
+	s->show_idle = 1;
+	if (bt_stacks_load_names(s, db, &err))
+		printf("# %s\n", err.msg);
+	got = entries(s);
+	bt_stacks_free(s);
+	bt_db_close(db);
+	return got;
+}
+
+static void test_wide(void)
+{
+	struct bt_profile *one = bt_profile_new(), *a = bt_profile_new(), *b = bt_profile_new();
+	char *x, *y;
+
+	bt_profile_keep_entries(one);
+	bt_profile_keep_entries(a);
+	bt_profile_keep_entries(b);
+	wide_thread(one, 10);
+	wide_thread(one, 20);
+	wide_thread(a, 20);   /* the higher tid in the first part, as test_merge of t_profile */
+	wide_thread(b, 10);
+	bt_profile_merge(a, b);
+	x = taken(one);
+	y = taken(a);
+	is_str(x,
+	       "worker (tid 10)/1:void A.a()=3000000010,-10,0;worker (tid 10)/0:void W.w()=100,100,2499999900;"
+	       "com.example/1:void A.a()=3000000020,-20,0;com.example/0:void W.w()=100,100,2499999900;"
+	       "worker (tid 10)/0:void W.w()>(idle)=2499999900,0,0;com.example/0:void W.w()>(idle)=2499999900,0,0",
+	       "wide values: as summed, the idle ones shown as wall");
+	is_str(y, x, "wide values: two profiles merged as one");
+	free(x);
+	free(y);
+}
+
 int main(void)
 {
 	test_take(0);
 	test_take(1);
+	test_wide();
 	return done_testing();
 }
