@@ -2,18 +2,24 @@
  * The sort of arrays that mostly come in order, and one rank of an array
  * of values (search.h).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "engine/base/alloc.h"
 #include "engine/base/search.h"
 
-void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+/* The late elements moved back by insertion, stably; 0 when v is then
+ * sorted, 1 when that took more than n moves (v still a permutation,
+ * what was moved keeping its order). */
+static int insert_late(char *p, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
-	char *p = v, *tmp;
+	char *tmp;
 	size_t i = 1, j, moved = 0;
 
 	while (i < n && cmp(p + (i - 1) * size, p + i * size) <= 0)
 		i++;
 	if (i >= n)
-		return;
+		return 0;
 	tmp = bt_xmalloc(size);
 	for (; i < n; i++) {
 		if (cmp(p + (i - 1) * size, p + i * size) <= 0)
@@ -22,13 +28,49 @@ void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void
 		for (j = i; j > 0 && cmp(p + (j - 1) * size, tmp) > 0; j--)
 			;   /* after the last one not greater: stable */
 		moved += i - j;
-		if (moved > n) {   /* far out of order (what is moved so far keeps its order) */
-			qsort(v, n, size, cmp);
+		if (moved > n)   /* far out of order */
 			break;
-		}
 		memmove(p + (j + 1) * size, p + j * size, (i - j) * size);
 		memcpy(p + j * size, tmp, size);
 	}
+	free(tmp);
+	return i < n;
+}
+
+void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (insert_late(v, n, size, cmp))
+		qsort(v, n, size, cmp);
+}
+
+/* p[0..n) sorted stably through tmp (room for n): the halves, then merged
+ * with ties from the left. */
+static void merge_sort(char *p, char *tmp, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	merge_sort(p, tmp, h, size, cmp);
+	merge_sort(p + h * size, tmp, n - h, size, cmp);
+	if (cmp(p + (h - 1) * size, p + h * size) <= 0)
+		return;   /* the halves already in order */
+	while (i < h && j < n) {
+		const char *x = cmp(p + i * size, p + j * size) <= 0 ? p + i++ * size : p + j++ * size;
+		memcpy(tmp + k++ * size, x, size);
+	}
+	memcpy(tmp + k * size, p + i * size, (h - i) * size);   /* what is left of the left half */
+	memcpy(p, tmp, (k + h - i) * size);                     /* the right's rest is in place */
+}
+
+void bt_sort_stable(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	char *tmp;
+
+	if (!insert_late(v, n, size, cmp))
+		return;
+	tmp = bt_xmalloc(n * size);
+	merge_sort(v, tmp, n, size, cmp);
 	free(tmp);
 }
 

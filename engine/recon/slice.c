@@ -14,6 +14,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/base/hash.h"
+#include "engine/base/search.h"
 #include "engine/profile/profile.h"
 #include "engine/db/rows.h"
 #include "engine/db/rtype.h"
@@ -180,9 +181,9 @@ size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, con
 			t->pos[revn[n]] = (uint32_t)k;
 		out[k++] = rev[n];
 	}
-	if (it->synth) {
+	if (bt_item_synth(t, it)) {
 		nodes[k] = 0;
-		out[k++] = it->synth;
+		out[k++] = bt_item_synth(t, it);
 	}
 	return k;
 }
@@ -331,30 +332,27 @@ static struct bt_item *append(struct items *it)
 		it->cap = it->cap ? 2 * it->cap : 4;
 		it->v = bt_xrealloc(it->v, it->cap * sizeof *it->v);
 	}
-	x = &it->v[it->n];
+	x = &it->v[it->n++];
 	memset(x, 0, sizeof *x);
-	x->seq = (uint32_t)it->n++;
 	return x;
 }
 
 /* Append the end ("dup") item of the last item: same stack, type and
  * counters, at (ts, cpu). Copied by index, as append() may move the array. */
-static void add_dup(struct items *it, int64_t ts, int64_t cpu, int64_t block)
+static void add_dup(struct items *it, int64_t ts, int64_t cpu)
 {
 	struct bt_item *d = append(it);
 
 	*d = it->v[it->n - 2];
-	d->seq = (uint32_t)(it->n - 1);
 	d->ts = ts;
 	d->cpu = cpu;
 	d->dup = 1;
 	d->exact = 0;
-	d->block = block;
 }
 
 /* The begin item of a record, and its end item when it has a duration. */
 static void add_record(struct items *it, const struct bt_csample *s, int64_t ts, int64_t cpu,
-		       int64_t end, int64_t end_cpu, const uint32_t synth[2])
+		       int64_t end, int64_t end_cpu)
 {
 	struct bt_item *b = append(it);
 
@@ -362,13 +360,12 @@ static void add_record(struct items *it, const struct bt_csample *s, int64_t ts,
 	b->cpu = cpu;
 	b->src = s;
 	b->node = s->node_id;
-	b->synth = s->type == 11 ? synth[0] : s->type == 8 ? synth[1] : 0;
 	b->msg_id = s->msg_id;
 	b->type = (int16_t)s->type;
 	if (end <= ts)
 		return;
 	b->exact = 1;
-	add_dup(it, end, end_cpu, bt_block_kind_of(s->type) >= 0 ? end - ts : 0);
+	add_dup(it, end, end_cpu);   /* its blocked time: bt_item_block */
 }
 
 /* kFlush (§7.3): a span from 2 ms after the thread's previous item to T,
@@ -385,22 +382,19 @@ static void add_flush(struct items *it, const struct bt_csample *s)
 		return;
 	f = append(it);
 	*f = it->v[it->n - 2];
-	f->seq = (uint32_t)(it->n - 1);
 	f->ts = begin;
 	f->node = s->node_id;
-	f->synth = 0;
-	f->type = 16;
+	f->type = 16;   /* no synthetic leaf, no blocked time */
 	f->dup = 0;
 	f->exact = 0;
-	f->block = 0;
 	f->wakeup_tid = 0;
-	add_dup(it, s->ts, f->cpu, 0);
+	add_dup(it, s->ts, f->cpu);
 }
 
 /* §7.1: records in file order become items; wakers are keyed by the
  * waiter's begin time, last one wins, as upstream's map does. */
 static void build_items(const struct bt_capture *cap, int64_t version, int64_t start_ns,
-			int64_t main_tid, const uint32_t synth[2], struct threads *th)
+			int64_t main_tid, struct threads *th)
 {
 	struct bt_map64 wakers;
 	struct items *it;
@@ -416,11 +410,11 @@ static void build_items(const struct bt_capture *cap, int64_t version, int64_t s
 			ts = start_ns;
 		if (version >= 5 && bt_rtype_is_waker(s->type)) {
 			bt_map64_put(&wakers, (uint64_t)ts, (uint32_t)(s->tid + 1));
-			add_record(it, s, s->end_ts, s->end_cpu, 0, 0, synth);
+			add_record(it, s, s->end_ts, s->end_cpu, 0, 0);
 		} else if (s->type == 16) {
 			add_flush(it, s);
 		} else {
-			add_record(it, s, ts, s->cpu, s->end_ts, s->end_cpu, synth);
+			add_record(it, s, ts, s->cpu, s->end_ts, s->end_cpu);
 		}
 	}
 	it = thread_items(th, main_tid);
@@ -435,14 +429,13 @@ static void build_items(const struct bt_capture *cap, int64_t version, int64_t s
 	bt_map64_release(&wakers);
 }
 
-/* Upstream's stable sort by time, within a thread. */
+/* Upstream's stable sort by time, within a thread (bt_sort_stable keeps
+ * the ties in append order). */
 static int item_cmp(const void *a, const void *b)
 {
 	const struct bt_item *x = a, *y = b;
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return (x->ts > y->ts) - (x->ts < y->ts);
 }
 
 static int thread_cmp(const void *a, const void *b)
@@ -468,7 +461,7 @@ static void sort_items(struct threads *th)
 		for (j = 1; j < it->n && it->v[j].ts >= it->v[j - 1].ts; j++)
 			;
 		if (j < it->n)
-			qsort(it->v, it->n, sizeof *it->v, item_cmp);
+			bt_sort_stable(it->v, it->n, sizeof *it->v, item_cmp);
 	}
 }
 
@@ -483,7 +476,6 @@ struct bt_slicer {
 	unsigned char stored;         /* those whose rows are in the database (BT_MADE_*) */
 	/* what the items are built from besides the records (make_items) */
 	int64_t version, start_ns, main_tid;
-	uint32_t synth[2];
 	int dropped;                  /* th is empty until a run builds it again */
 };
 
@@ -499,7 +491,7 @@ static void make_items(struct bt_slicer *s)
 	view.n = s->nrecords;
 	s->th.small = bt_xcalloc(TID_SMALL, sizeof *s->th.small);
 	bt_map64_init(&s->th.big, 16);
-	build_items(&view, s->version, s->start_ns, s->main_tid, s->synth, &s->th);
+	build_items(&view, s->version, s->start_ns, s->main_tid, &s->th);
 	sort_items(&s->th);
 }
 
@@ -763,7 +755,8 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 	}
 	s->tab.made = &s->made;
 	s->version = version, s->start_ns = start_ns, s->main_tid = main_tid;
-	memcpy(s->synth, synth, sizeof s->synth);
+	memcpy(s->tab.synth, synth, sizeof s->tab.synth);
+	s->tab.start_ns = start_ns;
 	s->records = cap->s;
 	s->nrecords = cap->n;
 	s->tab.parent = cap->parent;

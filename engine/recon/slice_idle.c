@@ -174,7 +174,7 @@ static struct pt awake(const struct gap *gp)
  * native method is entered (format spec §4.3). */
 static int entered(const struct bt_item *it)
 {
-	return it->exact || (it->type == JNI_ENTRY && !it->dup && !it->synth);
+	return it->exact || (it->type == JNI_ENTRY && !it->dup);   /* a type with no synthetic leaf */
 }
 
 /* Whether frames f hold a worker's wait for work. */
@@ -941,7 +941,7 @@ void bt_gap_calibrate(struct bt_stacktab *t, struct bt_item *const *v, const siz
 			const struct bt_item *it = &v[i][j];
 			uint32_t up = it->node && it->node <= t->nnodes ? t->parent[it->node] : 0;
 			uint32_t *c;
-			if (it->type != JNI_ENTRY || it->dup || it->synth || !up || up > t->nnodes ||
+			if (it->type != JNI_ENTRY || it->dup || !up || up > t->nnodes ||
 			    t->frame[up] > t->nframes)
 				continue;
 			c = &t->native[t->frame[up]];

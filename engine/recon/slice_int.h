@@ -22,17 +22,15 @@ enum { BT_MADE_IDLE = 1, BT_MADE_SYNC = 2 };
 /* One point of a thread's timeline (upstream's StackList entry). */
 struct bt_item {
 	int64_t ts, cpu;
-	int64_t block;              /* wall time of a blocking record (bt_block_kind_of) ending here */
 	const struct bt_csample *src;   /* tid and counters (for kFlush: the previous record's) */
 	uint32_t node;              /* leaf node of the recorded stack */
-	uint32_t synth;             /* synthetic leaf frame id, or 0 */
 	uint32_t msg_id;
-	uint32_t seq;               /* the thread's append order, for the stable sort */
 	int32_t wakeup_tid;         /* Android tids are 16 bits */
 	int16_t type;
 	uint8_t dup;                /* the end point of a duration record */
 	uint8_t exact;              /* the begin point of a duration record */
-};
+};   /* 40 bytes, one per record and one more per duration: what a record
+      * also tells (its synthetic leaf, its blocked time) is read off it */
 
 /* The stack-tree, frames and filtering the algorithm needs. */
 struct bt_stacktab {
@@ -71,7 +69,29 @@ struct bt_stacktab {
 				     * opens (first_capture at most an eighth of the interval) */
 	const struct bt_slice_span *spans;   /* bt_slicer_spans's, by tid then lo; mostly none */
 	size_t nspans;
+	uint32_t synth[2];          /* the synthetic leaf frames of kGC and monitor records, or 0 */
+	int64_t start_ns;           /* the trace's startTime (spec §7.1 step 2), or 0 */
 };
+
+/* An item's synthetic leaf frame id (a kGC or monitor record's), or 0. */
+static inline uint32_t bt_item_synth(const struct bt_stacktab *t, const struct bt_item *it)
+{
+	return it->type == 11 ? t->synth[0] : it->type == 8 ? t->synth[1] : 0;
+}
+
+/* The wall time of the blocking record (bt_block_kind_of) whose end item
+ * it is, from its begin (clamped to the start time as the items were
+ * made); 0 for any other item. */
+static inline int64_t bt_item_block(const struct bt_stacktab *t, const struct bt_item *it)
+{
+	const struct bt_csample *s = it->src;
+	int64_t begin;
+
+	if (!it->dup || bt_block_kind_of(it->type) < 0)
+		return 0;
+	begin = t->start_ns > 0 && s->ts < t->start_ns && s->end_ts > s->ts ? t->start_ns : s->ts;
+	return it->ts - begin;
+}
 
 /* Root-first frame ids of an item's stack after filtering, and the stack
  * node each comes from (0 for a synthetic leaf); returns the count. The

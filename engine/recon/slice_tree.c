@@ -331,7 +331,8 @@ static void end_wait(struct bt_slice_run *r, const struct bt_item *end)
 	size_t j;
 
 	if (r->sink->profile)
-		bt_profile_block_record(r->sink->profile, r->stack[r->sp - 1].path, end->type, end->block);
+		bt_profile_block_record(r->sink->profile, r->stack[r->sp - 1].path, end->type,
+					bt_item_block(r->tab, end));
 	if (--r->nblk)
 		return;
 	for (j = r->sp; j-- > 0;)
@@ -402,7 +403,8 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 	if (policy == BT_SLICE_IDLE)
 		bt_slice_idle_begin(r, n);
 	for (i = 0; i < n && !r->rc; i++) {
-		if (i > 0 && items[i].node == items[i - 1].node && items[i].synth == items[i - 1].synth) {
+		if (i > 0 && items[i].node == items[i - 1].node &&
+		    bt_item_synth(t, &items[i]) == bt_item_synth(t, &items[i - 1])) {
 			memcpy(cf, pf, np * sizeof *cf);   /* a duration record's end: same stack */
 			memcpy(cn, pn, np * sizeof *cn);
 			nc = np;
@@ -423,12 +425,13 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 			bt_slice_note_wait(r, i, cf, nc);
 		if (r->blk && is_wait_end(&items[i])) {
 			end_wait(r, &items[i]);
-		} else {
-			if (items[i].block && sink->profile)
-				bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, items[i].block);
-			if (items[i].block && bt_rtype_is_blocking(items[i].type))
+		} else if (items[i].dup) {
+			int64_t block = bt_item_block(t, &items[i]);
+			if (block && sink->profile)
+				bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, block);
+			if (block && bt_rtype_is_blocking(items[i].type))
 				for (j = 1; j < r->sp; j++)
-					r->stack[j].s.block_dur = bt_sat_add(r->stack[j].s.block_dur, items[i].block);
+					r->stack[j].s.block_dur = bt_sat_add(r->stack[j].s.block_dur, block);
 		}
 		if (items[i].exact && bt_rtype_is_blocking(items[i].type) && !r->nblk++)
 			r->blk = &items[i];

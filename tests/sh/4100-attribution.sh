@@ -15,6 +15,19 @@ r = json.load(open(sys.argv[1])); jsonschema.validate(r, json.load(open(sys.argv
 print(all(len(row) == len(t["columns"]) == len(t["units"]) for t in r["tables"].values() for row in t["rows"]))' \
 		"$T/$d.json" "$ROOT/reports/json/report.schema.json" 2>&1)" True "$d: report validates against the schema"
 done
+# flush's startTime clamp (spec §7.1 step 2): a blocking record that began
+# before the start time blocks from it, record by record in thread_blocking
+start="(SELECT value FROM meta WHERE key = 'start_time_ns')"
+kind="CASE type WHEN 8 THEN 'monitor' WHEN 6 THEN 'wait' WHEN 7 THEN 'park' WHEN 11 THEN 'gc'
+	WHEN 2 THEN 'binder' WHEN 20 THEN 'loadlibrary' WHEN 12 THEN 'lock' END"
+is "$(q "$FIX/flush" "SELECT group_concat(tid || ' ' || kind || ' ' || count || ' ' || dur, ', ')
+	FROM (SELECT * FROM thread_blocking ORDER BY tid, kind)")" \
+   "$(q "$FIX/flush" "SELECT group_concat(tid || ' ' || k || ' ' || n || ' ' || d, ', ') FROM (SELECT tid, $kind AS k,
+	count(*) AS n, sum(end_ts - max(ts, $start)) AS d FROM samples WHERE type IN (2, 6, 7, 8, 11, 12, 20)
+	AND end_ts > ts AND end_ts > $start GROUP BY 1, 2 ORDER BY 1, 2)")" \
+   "flush: blocked time by kind, each record's from the start time where it began before"
+is "$(q "$FIX/flush" "SELECT count(*) FROM samples WHERE type IN (2, 6, 7, 8, 11, 12, 20) AND ts < $start
+	AND end_ts > $start")" 2 "flush: two blocking records cross the start time"
 "$BIN" import -q "$FIX/seed2" -o "$T/seed2.db"
 "$BIN" -q "$T/seed2.db" -o "$T/kept.json"
 check "a kept database reports the same as a scratch analysis" cmp -s "$T/kept.json" "$T/seed2.json"

@@ -4,7 +4,8 @@
  * random sets with many ties, sorted, reversed and constant input, and
  * the nearest-rank percentile it gives;
  * bt_sort_unless_sorted's order, stable, on arrays nearly in order (a few
- * records late), far from it and in order; bt_sat_add's saturation at
+ * records late), far from it and in order; bt_sort_stable's with ties
+ * in any order; bt_sat_add's saturation at
  * both ends; and narrow slots (narrow.c): every int64 reads back as set,
  * across the 2^31 boundary and negative, and after a merge's rebase.
  */
@@ -131,6 +132,36 @@ static void test_sort(void)
 	ok(1, "nothing to sort");
 }
 
+/* bt_sort_stable: stable whatever the order, by a comparator with ties
+ * (the slicer's items by time alone), at every size up to a few. */
+static void test_sort_stable(void)
+{
+	static struct rec v[3000];
+	static const size_t sizes[] = { 0, 1, 2, 3, 5, 17, 64, 3000 };
+	uint64_t seed = 23;
+	size_t i, k, n;
+	int good = 1, rev = 1, late = 1;
+
+	for (k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		n = sizes[k];
+		for (i = 0; i < n; i++)
+			v[i] = (struct rec){ (int64_t)(tap_rand(&seed) % 7), (int64_t)i };
+		bt_sort_stable(v, n, sizeof *v, by_key);
+		good &= stably_sorted(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = (struct rec){ (int64_t)((n - i) / 4), (int64_t)i };
+		bt_sort_stable(v, n, sizeof *v, by_key);
+		rev &= stably_sorted(v, n);
+		for (i = 0; i < n; i++)   /* in order but every fifth record far late */
+			v[i] = (struct rec){ (int64_t)(i % 5 ? i : i / 5), (int64_t)i };
+		bt_sort_stable(v, n, sizeof *v, by_key);
+		late &= stably_sorted(v, n);
+	}
+	ok(good, "stable sort: random keys with many ties");
+	ok(rev, "stable sort: reversed runs of ties");
+	ok(late, "stable sort: many records far late (past insertion's bound)");
+}
+
 static void test_sat_add(void)
 {
 	ok(bt_sat_add(2, 3) == 5 && bt_sat_add(-2, -3) == -5, "in range: the sum");
@@ -178,6 +209,7 @@ int main(void)
 {
 	test_select();
 	test_sort();
+	test_sort_stable();
 	test_sat_add();
 	test_narrow();
 	return done_testing();
