@@ -192,19 +192,55 @@ int bt_db_attach_memtab(struct bt_db *db, const struct bt_memtab *t, int keep, s
  * frame arrays (by node id 1..n, parents first) the nodes table, as
  * virtual tables in temp; the database owns the arrays from then on. A
  * sample's id is its position + 1 (the capture checks it), so it is not
- * kept: 8 bytes a record. */
+ * kept: 8 bytes a record. Nor is its end: most records are points, and
+ * the few that end later (a duration, a waker) have their end time and
+ * CPU in a struct bt_cends beside the array: 64 bytes a record. */
 struct bt_csample {
-	int64_t tid, ts, end_ts, cpu, end_cpu;
+	int64_t tid, ts, cpu;
 	int64_t alloc_objects, alloc_bytes;
 	uint32_t majflt, nvcsw, nivcsw;   /* u32 on disk (format spec §4.2) */
 	uint32_t node_id, msg_id;
 	int32_t type;
 };
+
+/* The end time and CPU of the records that have either (0 for none), by
+ * ascending record index (position in the array). */
+struct bt_cends {
+	size_t *at;
+	int64_t (*v)[2];    /* end_ts, end_cpu */
+	size_t n, cap;
+};
+/* Record i's after the last added (index order); both 0 adds nothing. */
+void bt_cends_add(struct bt_cends *e, size_t i, int64_t end_ts, int64_t end_cpu);
+void bt_cends_release(struct bt_cends *e);
+/* Where record i's end is, or would be: the first k with at[k] >= i. */
+size_t bt_cends_from(const struct bt_cends *e, size_t i);
+
+/* Record i's end time and CPU ({0, 0}: a point); *k where the search
+ * starts (bt_cends_from's, or 0), moved on: ascending i is a scan. */
+static inline const int64_t *bt_cends_next(const struct bt_cends *e, size_t i, size_t *k)
+{
+	static const int64_t none[2] = { 0, 0 };
+
+	while (*k < e->n && e->at[*k] < i)
+		++*k;
+	return *k < e->n && e->at[*k] == i ? e->v[*k] : none;
+}
+
+/* The same for any i: a binary search. */
+static inline const int64_t *bt_cends_of(const struct bt_cends *e, size_t i)
+{
+	size_t k = bt_cends_from(e, i);
+
+	return bt_cends_next(e, i, &k);
+}
 void bt_db_rows_in_memory(struct bt_db *db, int on);
 /* Whether rows are kept in the stored tables (not a scratch analysis's,
  * bt_db_rows_in_memory: its in-memory tables are read where they are). */
 int bt_db_rows_kept(const struct bt_db *db);
-int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_err *err);
+/* Takes s and *ends (left empty). */
+int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_cends *ends,
+			 struct bt_err *err);
 int bt_db_attach_nodes(struct bt_db *db, uint32_t *parent, uint32_t *frame, size_t n,
 		       struct bt_err *err);
 

@@ -16,11 +16,13 @@
 struct sm_data {
 	struct bt_csample *s;
 	size_t n;
+	struct bt_cends ends;
 };
 
 struct sm_cursor {
 	sqlite3_vtab_cursor base;
 	size_t i, end;    /* sample ids: s[i - 1] */
+	size_t k;         /* in ends: the first at or past s[i - 1] */
 	int64_t tid;      /* with has_tid: only this thread's rows */
 	int has_tid;
 	int durations;    /* only the records with an end time (end_ts IS NOT NULL) */
@@ -101,15 +103,29 @@ static const struct sm_data *data_of(const sqlite3_vtab_cursor *cur)
 	return ((const struct bt_mem_vtab *)cur->pVtab)->data;
 }
 
-/* Skip rows of other threads when filtering by tid. */
+/* Row i's end time and CPU. */
+static const int64_t *end_of(struct sm_cursor *c)
+{
+	return bt_cends_next(&data_of(&c->base)->ends, c->i - 1, &c->k);
+}
+
+/* Skip rows of other threads when filtering by tid; with durations, the
+ * rows without an end time, from one with an end to the next. */
 static void sm_settle(struct sm_cursor *c)
 {
 	const struct sm_data *d = data_of(&c->base);
 
-	while (c->i < c->end && ((c->has_tid && d->s[c->i - 1].tid != c->tid) ||
-				 (c->durations && !d->s[c->i - 1].end_ts) || d->s[c->i - 1].ts < c->lo ||
-				 d->s[c->i - 1].ts >= c->hi))
+	for (;;) {
+		if (c->durations) {
+			while (c->k < d->ends.n && (d->ends.at[c->k] < c->i - 1 || !d->ends.v[c->k][0]))
+				c->k++;
+			c->i = c->k < d->ends.n && d->ends.at[c->k] + 1 < c->end ? d->ends.at[c->k] + 1 : c->end;
+		}
+		if (c->i >= c->end || !((c->has_tid && d->s[c->i - 1].tid != c->tid) || d->s[c->i - 1].ts < c->lo ||
+					d->s[c->i - 1].ts >= c->hi))
+			return;
 		c->i++;
+	}
 }
 
 /* A bound's value as the first ts inside (from below) or past (above):
@@ -153,6 +169,7 @@ static int sm_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 		bound_at(argv[a++], idx & SM_TS_LO << 3 ? 1 : 0, &c->lo);
 	if (idx & SM_TS_HI)
 		bound_at(argv[a++], idx & SM_TS_HI << 3 ? 1 : 0, &c->hi);
+	c->k = bt_cends_from(&d->ends, c->i - 1);
 	sm_settle(c);
 	return SQLITE_OK;
 }
@@ -175,7 +192,7 @@ static int sm_eof(sqlite3_vtab_cursor *cur)
 
 static int sm_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
-	const struct sm_cursor *c = (const struct sm_cursor *)cur;
+	struct sm_cursor *c = (struct sm_cursor *)cur;
 	const struct bt_csample *s = &data_of(cur)->s[c->i - 1];
 	int64_t v;
 
@@ -184,9 +201,9 @@ static int sm_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	case SM_TID: v = s->tid; break;
 	case SM_TYPE: v = s->type; break;
 	case SM_TS: v = s->ts; break;
-	case SM_END_TS: v = s->end_ts; break;
+	case SM_END_TS: v = end_of(c)[0]; break;
 	case SM_CPU: v = s->cpu; break;
-	case SM_END_CPU: v = s->end_cpu; break;
+	case SM_END_CPU: v = end_of(c)[1]; break;
 	case SM_MSG: v = s->msg_id; break;
 	case SM_NODE: v = s->node_id; break;
 	case SM_OBJS: v = s->alloc_objects; break;
@@ -198,7 +215,7 @@ static int sm_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	/* as stored: a point sample has no end time and no end CPU, a waker
 	 * record no begin CPU */
 	if (((col == SM_END_TS || col == SM_END_CPU) && !v) ||
-	    (col == SM_CPU && bt_rtype_begin_cpu_unknown(s->type, s->cpu, s->end_ts)))
+	    (col == SM_CPU && bt_rtype_begin_cpu_unknown(s->type, s->cpu, end_of(c)[0])))
 		sqlite3_result_null(ctx);
 	else
 		sqlite3_result_int64(ctx, v);
@@ -233,15 +250,54 @@ static void free_data(void *p)
 	struct sm_data *d = p;
 
 	free(d->s);
+	bt_cends_release(&d->ends);
 	free(d);
 }
 
-int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_err *err)
+void bt_cends_add(struct bt_cends *e, size_t i, int64_t end_ts, int64_t end_cpu)
+{
+	if (!end_ts && !end_cpu)
+		return;
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 256;
+		e->at = bt_xrealloc(e->at, e->cap * sizeof *e->at);
+		e->v = bt_xrealloc(e->v, e->cap * sizeof *e->v);
+	}
+	e->at[e->n] = i;
+	e->v[e->n][0] = end_ts;
+	e->v[e->n++][1] = end_cpu;
+}
+
+void bt_cends_release(struct bt_cends *e)
+{
+	free(e->at);
+	free(e->v);
+	memset(e, 0, sizeof *e);
+}
+
+size_t bt_cends_from(const struct bt_cends *e, size_t i)
+{
+	size_t lo = 0, hi = e->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->at[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_cends *ends,
+			 struct bt_err *err)
 {
 	struct sm_data *d = bt_xcalloc(1, sizeof *d);
 
 	d->s = s;
 	d->n = n;
+	d->ends = *ends;
+	memset(ends, 0, sizeof *ends);
 	if (bt_db_bulk_idle(db, err)) {
 		free_data(d);
 		return err->code;

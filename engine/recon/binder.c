@@ -141,6 +141,13 @@ static int rec_cmp(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts ? 1 : (x->i > y->i) - (x->i < y->i);
 }
 
+/* Record i's end time (0: a point): binder works on its few calls and
+ * blocking records, each found where the capture keeps the ends. */
+static int64_t end_of(const struct bt_capture *cap, size_t i)
+{
+	return bt_cends_of(&cap->ends, i)[0];
+}
+
 static void collect_servers(const struct bt_capture *cap, const struct bt_process *procs, size_t np,
 			    const struct stacks *st, struct servers *sv)
 {
@@ -174,7 +181,7 @@ static void collect_servers(const struct bt_capture *cap, const struct bt_proces
 			const struct bt_csample *s = &cap->s[i];
 			uint32_t at;
 			struct served *t;
-			if (!bt_rtype_is_blocking(s->type) || s->end_ts <= s->ts ||
+			if (!bt_rtype_is_blocking(s->type) || end_of(cap, i) <= s->ts ||
 			    !(at = bt_map64_get(&sv->by_tid, (uint64_t)s->tid)))
 				continue;
 			t = &sv->t[at - 1];
@@ -315,7 +322,8 @@ static int64_t server_blocked(const struct bt_capture *cap, const struct served 
 
 	for (k = 0; k < t->nblk; k++) {
 		const struct bt_csample *s = &cap->s[t->blk[k]];
-		int64_t b = s->ts > ts ? s->ts : ts, e = s->end_ts < end ? s->end_ts : end;
+		int64_t s_end = end_of(cap, t->blk[k]);
+		int64_t b = s->ts > ts ? s->ts : ts, e = s_end < end ? s_end : end;
 		if (e > b)
 			sum += e - b;
 	}
@@ -335,28 +343,28 @@ static int follow(const struct bt_capture *cap, const struct stacks *st, const s
 	const struct bt_csample *c = &cap->s[i];
 	const struct served *t;
 	size_t a = 0, b = 0;
-	int64_t id = (int64_t)i + 1, blocked;
+	int64_t id = (int64_t)i + 1, blocked, c_end = end_of(cap, i);
 	const char *why;
 	uint32_t node;
 
-	t = find_server(cap, st, sv, client->pid, st->proxy[c->node_id], c->ts, c->end_ts, &a, &b);
+	t = find_server(cap, st, sv, client->pid, st->proxy[c->node_id], c->ts, c_end, &a, &b);
 	if (!t) {
 		++*unserved;
 		return bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iiiiinnnnnnn", c->tid, id, c->ts,
-				  c->end_ts - c->ts, (int64_t)0);
+				  c_end - c->ts, (int64_t)0);
 	}
 	node = most_sampled(cap, t, a, b);
 	BT_GROW(out->v, out->n + 1, out->cap);
-	out->v[out->n++] = (struct bt_slice_span){ t->tid, c->ts, c->end_ts, 0 };
-	blocked = server_blocked(cap, t, c->ts, c->end_ts);
+	out->v[out->n++] = (struct bt_slice_span){ t->tid, c->ts, c_end, 0 };
+	blocked = server_blocked(cap, t, c->ts, c_end);
 	/* slow because blocked when that is most of the server's transaction
 	 * (its first sample in the call to the client's return), else busy:
 	 * it ran, or waited for a CPU */
-	why = 2 * blocked > c->end_ts - t->v[a].ts ? "blocked" : "busy";
+	why = 2 * blocked > c_end - t->v[a].ts ? "blocked" : "busy";
 	if (bt_db_exec(db, BT_SQL_INSERT_EDGE, err, "iitniiiiii", c->tid, id, "binder", c->ts,
-		       c->end_ts - c->ts, t->tid, (int64_t)t->v[b - 1].i + 1, t->v[b - 1].ts, (int64_t)node))
+		       c_end - c->ts, t->tid, (int64_t)t->v[b - 1].i + 1, t->v[b - 1].ts, (int64_t)node))
 		return err->code;
-	return bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iiiiiiiiiiit", c->tid, id, c->ts, c->end_ts - c->ts,
+	return bt_db_exec(db, BT_SQL_INSERT_BINDER_CALL, err, "iiiiiiiiiiit", c->tid, id, c->ts, c_end - c->ts,
 			  (int64_t)0, t->pid, t->tid, t->v[a].ts, t->v[b - 1].ts, (int64_t)(b - a), blocked,
 			  why);
 }
@@ -384,7 +392,7 @@ static void collect_calls(const struct bt_capture *cap, struct recs *r)
 	size_t i;
 
 	for (i = 0; i < cap->n; i++)
-		if (cap->s[i].type == 2 && cap->s[i].end_ts > cap->s[i].ts) {
+		if (cap->s[i].type == 2 && end_of(cap, i) > cap->s[i].ts) {
 			BT_GROW(r->v, r->n + 1, r->cap);
 			r->v[r->n++] = (struct rec2){ cap->s[i].tid, cap->s[i].ts, i };
 		}
@@ -399,14 +407,15 @@ static int64_t record_of(const struct bt_capture *cap, const struct recs *r, int
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (r->v[mid].tid < tid || (r->v[mid].tid == tid && cap->s[r->v[mid].i].end_ts <= ts))
+		if (r->v[mid].tid < tid || (r->v[mid].tid == tid && end_of(cap, r->v[mid].i) <= ts))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	for (; lo < r->n && r->v[lo].tid == tid && r->v[lo].ts < end; lo++) {
 		const struct bt_csample *s = &cap->s[r->v[lo].i];
-		int64_t o = (s->end_ts < end ? s->end_ts : end) - (s->ts > ts ? s->ts : ts);
+		int64_t s_end = end_of(cap, r->v[lo].i);
+		int64_t o = (s_end < end ? s_end : end) - (s->ts > ts ? s->ts : ts);
 		if (o > most) {
 			most = o;
 			best = lo;
@@ -481,7 +490,7 @@ int bt_binder_link(const struct bt_capture *cap, const struct bt_process *procs,
 		rc = link_given(cap, &sv, sys, &out, db, err);
 	for (k = 0; k < np && !rc && !sys; k++)
 		for (i = procs[k].lo; i < procs[k].hi && !rc; i++)
-			if (cap->s[i].type == 2 && cap->s[i].end_ts > cap->s[i].ts) {
+			if (cap->s[i].type == 2 && end_of(cap, i) > cap->s[i].ts) {
 				calls++;
 				rc = follow(cap, &st, &sv, &procs[k], i, &unserved, &out, db, err);
 			}

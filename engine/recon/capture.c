@@ -20,9 +20,8 @@ static void observe(void *ctx, const struct bt_sample *s)
 	}
 	d->tid = s->tid;
 	d->ts = s->ts;
-	d->end_ts = s->end_ts;
 	d->cpu = s->cpu_ns;
-	d->end_cpu = s->end_cpu_ns;
+	bt_cends_add(&c->ends, c->n - 1, s->end_ts, s->end_cpu_ns);
 	d->alloc_objects = s->alloc_objects;
 	d->alloc_bytes = s->alloc_bytes;
 	d->majflt = (uint32_t)s->majflt;
@@ -67,6 +66,7 @@ void bt_capture_release(struct bt_capture *c)
 	if (c->db)
 		bt_db_observe(c->db, NULL);
 	free(c->s);
+	bt_cends_release(&c->ends);
 	free(c->parent);
 	free(c->frame);
 	memset(c, 0, sizeof *c);

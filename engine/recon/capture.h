@@ -18,6 +18,7 @@ struct bt_capture {
 	struct bt_db *db;       /* watched until release */
 	struct bt_csample *s;   /* in insertion (file) order: sample id = index + 1 */
 	size_t n, cap;
+	struct bt_cends ends;   /* their end times and CPU, where they have one */
 	int64_t bad_id;         /* the first sample whose id was not its position + 1 */
 	size_t bad_at;          /* and that position (1 up), or 0: every id dense */
 	uint32_t *parent, *frame;   /* the stack tree by node id */

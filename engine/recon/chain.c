@@ -117,19 +117,20 @@ static int wake_cmp(const void *a, const void *b)
 /* The other threads' blocking records and every waker record. */
 static void collect(struct src *s, const struct bt_capture *cap)
 {
-	size_t i, wcap = 0;
+	size_t k, wcap = 0;
 
-	for (i = 0; i < cap->n; i++) {
-		const struct bt_csample *r = &cap->s[i];
-		if (r->type < 2 || (r->type > 12 && r->type < 17) || r->end_ts <= 0)
-			continue;   /* point records: most of them */
-		if (bt_rtype_is_blocking(r->type) && r->tid != s->main_tid && r->end_ts > r->ts) {
+	for (k = 0; k < cap->ends.n; k++) {   /* point records, most of them, have no end */
+		const struct bt_csample *r = &cap->s[cap->ends.at[k]];
+		int64_t end_ts = cap->ends.v[k][0];
+		if (r->type < 2 || (r->type > 12 && r->type < 17) || end_ts <= 0)
+			continue;
+		if (bt_rtype_is_blocking(r->type) && r->tid != s->main_tid && end_ts > r->ts) {
 			BT_GROW(s->b, s->nb + 1, s->bcap);
-			s->b[s->nb++] = (struct blk){ r->tid, r->ts, r->end_ts, r->node_id, 0,
+			s->b[s->nb++] = (struct blk){ r->tid, r->ts, end_ts, r->node_id, 0,
 						      kind_of(r->type), r->type };
 		} else if (bt_rtype_is_waker(r->type)) {
 			BT_GROW(s->w, s->nw + 1, wcap);
-			s->w[s->nw++] = (struct wake){ r->ts, r->end_ts, r->tid, r->type };
+			s->w[s->nw++] = (struct wake){ r->ts, end_ts, r->tid, r->type };
 		}
 	}
 }

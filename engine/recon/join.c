@@ -37,14 +37,14 @@ static int thread_name(struct bt_db *db, int64_t tid, char *name, size_t len, st
 static int note_process(struct bt_db *db, const struct bt_capture *cap, struct bt_process *p,
 			struct bt_err *err)
 {
-	size_t i;
+	size_t i, e;
 
 	p->hi = cap->n;
 	p->first = INT64_MAX;
 	p->last = INT64_MIN;
-	for (i = p->lo; i < p->hi; i++) {
+	for (i = p->lo, e = bt_cends_from(&cap->ends, p->lo); i < p->hi; i++) {
 		const struct bt_csample *s = &cap->s[i];
-		int64_t end = s->end_ts > s->ts ? s->end_ts : s->ts;
+		int64_t end_ts = bt_cends_next(&cap->ends, i, &e)[0], end = end_ts > s->ts ? end_ts : s->ts;
 		if (s->ts < p->first)
 			p->first = s->ts;
 		if (end > p->last)

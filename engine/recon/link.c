@@ -77,24 +77,25 @@ static int wait_cmp(const void *a, const void *b)
 static void split(const struct bt_capture *cap, size_t lo, size_t hi, int64_t main_tid, int wakers_too,
 		  struct bt_wait *waits, size_t *nw, struct bt_wake *wakes, size_t *nk)
 {
-	size_t i;
+	size_t i, e = bt_cends_from(&cap->ends, lo);
 
 	*nw = *nk = 0;
 	for (i = lo; i < hi; i++) {
 		const struct bt_csample *r = &cap->s[i];
-		if (bt_rtype_is_wait(r->type) && r->tid == main_tid && r->end_ts > r->ts) {
+		int64_t end_ts = bt_cends_next(&cap->ends, i, &e)[0];
+		if (bt_rtype_is_wait(r->type) && r->tid == main_tid && end_ts > r->ts) {
 			struct bt_wait *w = &waits[(*nw)++];
 			w->sample_id = (int64_t)i + 1;
 			w->tid = r->tid;
 			w->kind = android_kind(r->type);
 			w->ts = w->key = r->ts;
-			w->end = r->end_ts;
-		} else if (bt_rtype_is_waker(r->type) && wakers_too && r->end_ts) {
+			w->end = end_ts;
+		} else if (bt_rtype_is_waker(r->type) && wakers_too && end_ts) {
 			struct bt_wake *k = &wakes[(*nk)++];
 			k->sample_id = (int64_t)i + 1;
 			k->tid = r->tid;
 			k->key = r->ts;
-			k->ts = r->end_ts;
+			k->ts = end_ts;
 			k->node_id = r->node_id;
 		}
 	}

@@ -141,15 +141,15 @@ static int note_span(const struct bt_capture *cap, struct bt_db *db, struct bt_e
 {
 	struct bt_map64 tids;
 	int64_t first = 0, last = 0, threads = 0;
-	size_t i;
+	size_t i, e;
 	int rc;
 
 	if (!cap->n)
 		return BT_OK;   /* a trace of slices: its feed noted the span */
 	bt_map64_init(&tids, 64);
-	for (i = 0; i < cap->n; i++) {
+	for (i = 0, e = 0; i < cap->n; i++) {
 		const struct bt_csample *s = &cap->s[i];
-		int64_t end = s->end_ts > s->ts ? s->end_ts : s->ts;
+		int64_t end_ts = bt_cends_next(&cap->ends, i, &e)[0], end = end_ts > s->ts ? end_ts : s->ts;
 		if (!i || s->ts < first)
 			first = s->ts;
 		if (!i || end > last)
@@ -175,6 +175,7 @@ static int attach_rows(struct bt_capture *cap, struct bt_slicer *sl, struct bt_d
 		       struct bt_err *err)
 {
 	struct bt_csample *records = cap->s;
+	struct bt_cends ends = cap->ends;
 	uint32_t *parent = cap->parent, *frame = cap->frame;
 	size_t n = cap->n, nnodes = cap->nnodes;
 
@@ -182,14 +183,15 @@ static int attach_rows(struct bt_capture *cap, struct bt_slicer *sl, struct bt_d
 		return bt_err_set(err, BT_ESQL, "sample id %lld at position %zu: ids must be dense",
 				  (long long)cap->bad_id, cap->bad_at);
 	if (sl) {
-		records = bt_slicer_give_records(sl, &n);
+		records = bt_slicer_give_records(sl, &n, &ends);
 		bt_slicer_give_nodes(sl, &parent, &frame, &nnodes);
 	} else {   /* the capture's arrays move on */
 		cap->s = NULL;
+		memset(&cap->ends, 0, sizeof cap->ends);
 		cap->parent = cap->frame = NULL;
 		cap->n = cap->cap = cap->nnodes = cap->ncap = 0;
 	}
-	if (bt_db_attach_samples(db, records, n, err))
+	if (bt_db_attach_samples(db, records, n, &ends, err))
 		return err->code;
 	return bt_db_attach_nodes(db, parent, frame, nnodes, err);
 }

@@ -398,23 +398,24 @@ static void build_items(const struct bt_capture *cap, int64_t version, int64_t s
 {
 	struct bt_map64 wakers;
 	struct items *it;
-	size_t i;
+	size_t i, e = 0;
 
 	bt_map64_init(&wakers, 256);
 	for (i = 0; i < cap->n; i++) {
 		const struct bt_csample *s = &cap->s[i];
+		const int64_t *end = bt_cends_next(&cap->ends, i, &e);   /* end time, end CPU */
 		int64_t ts = s->ts;
 		it = thread_items(th, s->tid);
 		/* step 2, the startTime clamp, comes before a waker is keyed (step 4) */
-		if (start_ns > 0 && ts < start_ns && s->end_ts > ts)
+		if (start_ns > 0 && ts < start_ns && end[0] > ts)
 			ts = start_ns;
 		if (version >= 5 && bt_rtype_is_waker(s->type)) {
 			bt_map64_put(&wakers, (uint64_t)ts, (uint32_t)(s->tid + 1));
-			add_record(it, s, s->end_ts, s->end_cpu, 0, 0);
+			add_record(it, s, end[0], end[1], 0, 0);
 		} else if (s->type == 16) {
 			add_flush(it, s);
 		} else {
-			add_record(it, s, ts, s->cpu, s->end_ts, s->end_cpu);
+			add_record(it, s, ts, s->cpu, end[0], end[1]);
 		}
 	}
 	it = thread_items(th, main_tid);
@@ -470,6 +471,7 @@ struct bt_slicer {
 	struct threads th;
 	struct bt_csample *records;   /* the items point into them */
 	size_t nrecords;
+	struct bt_cends ends;         /* theirs */
 	int given, given_nodes;       /* records, the node arrays: someone else's now */
 	enum bt_slice_policy policy;
 	unsigned char made;           /* the synthetic frames the runs used (tab.made) */
@@ -489,6 +491,7 @@ static void make_items(struct bt_slicer *s)
 	memset(&view, 0, sizeof view);
 	view.s = s->records;
 	view.n = s->nrecords;
+	view.ends = s->ends;
 	s->th.small = bt_xcalloc(TID_SMALL, sizeof *s->th.small);
 	bt_map64_init(&s->th.big, 16);
 	build_items(&view, s->version, s->start_ns, s->main_tid, &s->th);
@@ -543,10 +546,11 @@ int bt_slicer_store_frames(struct bt_slicer *s, struct bt_db *db, struct bt_err 
 	return BT_OK;
 }
 
-struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n)
+struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n, struct bt_cends *ends)
 {
 	s->given = 1;
 	*n = s->nrecords;
+	*ends = s->ends;   /* the tab keeps pointing at the same arrays */
 	return s->records;
 }
 
@@ -697,8 +701,10 @@ void bt_slicer_free(struct bt_slicer *s)
 		return;
 	free((void *)s->tab.spans);
 	free_items(&s->th);
-	if (!s->given)
+	if (!s->given) {
 		free(s->records);
+		bt_cends_release(&s->ends);
+	}
 	if (!s->given_nodes) {
 		free(s->tab.parent);
 		free(s->tab.frame);
@@ -759,11 +765,15 @@ int bt_slicer_new(struct bt_slicer **out, struct bt_capture *cap, struct bt_db *
 	s->tab.start_ns = start_ns;
 	s->records = cap->s;
 	s->nrecords = cap->n;
+	s->ends = cap->ends;
+	s->tab.records = s->records;
+	s->tab.ends = &s->ends;
 	s->tab.parent = cap->parent;
 	s->tab.frame = cap->frame;
 	s->tab.nnodes = cap->nnodes;
 	s->tab.pos = bt_xcalloc(cap->nnodes + 1, sizeof *s->tab.pos);
 	cap->s = NULL;
+	memset(&cap->ends, 0, sizeof cap->ends);
 	cap->parent = cap->frame = NULL;
 	cap->n = cap->cap = cap->nnodes = cap->ncap = 0;
 	make_items(s);

@@ -89,14 +89,15 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
  * off the CPU slept (one switch at least); when the count rose by one only,
  * it goes to the longer of the two off-CPU stretches.
  */
-static int64_t gap_sleeps(const struct gap *gp)
+static int64_t gap_sleeps(const struct bt_stacktab *t, const struct gap *gp)
 {
 	const struct bt_item *pre = gp->pre, *cur = gp->cur;
 	int64_t v = (int64_t)cur->src->nvcsw - (int64_t)pre->src->nvcsw;
 
 	if (cur->exact && v > 0) {
 		const struct bt_csample *s = cur->src;
-		int64_t rec_off = (s->end_ts - s->ts) - (s->end_cpu - s->cpu);
+		const int64_t *end = bt_cends_of(t->ends, (size_t)(s - t->records));   /* an exact item's record has one */
+		int64_t rec_off = (end[0] - s->ts) - (end[1] - s->cpu);
 		if (rec_off > 0 && !(v == 1 && gp->g - gp->d > rec_off))
 			v--;
 	}
@@ -119,7 +120,7 @@ static void gap_read(const struct bt_slice_run *r, const struct bt_item *pre, co
 	gp->cur = cur;
 	gp->g = cur->ts - pre->ts;
 	gp->d = clamp64(cur->cpu - pre->cpu, 0, gp->g);
-	gp->sleeps = gap_sleeps(gp);
+	gp->sleeps = gap_sleeps(t, gp);
 	gp->head = t->interval ? min64(gp->g, t->interval) : gp->g;
 	gp->tail = min64(t->first_capture, gp->g - gp->head);
 	gp->unseen = t->dense && gp->g > gp->head + gp->tail;

@@ -70,6 +70,8 @@ struct bt_stacktab {
 	const struct bt_slice_span *spans;   /* bt_slicer_spans's, by tid then lo; mostly none */
 	size_t nspans;
 	uint32_t synth[2];          /* the synthetic leaf frames of kGC and monitor records, or 0 */
+	const struct bt_csample *records;   /* the items' (src) */
+	const struct bt_cends *ends;        /* and their ends */
 	int64_t start_ns;           /* the trace's startTime (spec §7.1 step 2), or 0 */
 };
 
@@ -89,7 +91,7 @@ static inline int64_t bt_item_block(const struct bt_stacktab *t, const struct bt
 
 	if (!it->dup || bt_block_kind_of(it->type) < 0)
 		return 0;
-	begin = t->start_ns > 0 && s->ts < t->start_ns && s->end_ts > s->ts ? t->start_ns : s->ts;
+	begin = t->start_ns > 0 && s->ts < t->start_ns && it->ts > s->ts ? t->start_ns : s->ts;   /* it->ts: the end */
 	return it->ts - begin;
 }
 

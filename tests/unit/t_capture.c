@@ -45,8 +45,9 @@ int main(void)
 	ok(!bt_db_insert_node(db, 1, 0, 5, 0, &err) && !bt_db_insert_node(db, 3, 1, 6, 0, &err), "nodes inserted");
 	is_int(c.n, 2, "both captured");
 	x = &c.s[1];
-	ok(x->tid == 11 && x->ts == 90 && x->end_ts == 140 && x->cpu == 7 && x->end_cpu == 9 && x->type == 8,
-	   "in file order, times and type copied");
+	ok(x->tid == 11 && x->ts == 90 && bt_cends_of(&c.ends, 1)[0] == 140 && x->cpu == 7 &&
+	   bt_cends_of(&c.ends, 1)[1] == 9 && x->type == 8, "in file order, times and type copied");
+	ok(c.ends.n == 2 && c.ends.at[0] == 0 && c.ends.at[1] == 1, "each record's end beside it, by index");
 	ok(x->msg_id == 3 && x->node_id == 2 && x->alloc_objects == 4 && x->alloc_bytes == 400 && x->majflt == 1 &&
 	   x->nvcsw == 2 && x->nivcsw == 5, "message, node and counters copied");
 	is_int(c.bad_at, 0, "dense ids: none noted");

@@ -175,18 +175,32 @@ static void test_samples_in_memory(void)
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_db *db = NULL;
 	struct bt_csample *v = bt_xcalloc(1000, sizeof *v);
+	struct bt_cends ends = { NULL, NULL, 0, 0 };
 	int i, main_blocks = 0, blocks = 0;
+	int64_t ends_sum = 0;
 
 	for (i = 0; i < 1000; i++) {
 		v[i].tid = i % 4 ? 1 : 2;
 		v[i].ts = 1000 + i;
-		v[i].end_ts = i % 7 ? 0 : 1500 + i;   /* a duration record, else a point sample */
 		v[i].type = i % 7 ? 5 : 8;
+		bt_cends_add(&ends, (size_t)i, i % 7 ? 0 : 1500 + i, i % 7 ? 0 : 3 * i);   /* a duration, else a point */
 		blocks += i % 7 == 0;
 		main_blocks += i % 7 == 0 && v[i].tid == 1;
+		ends_sum += i % 7 ? 0 : 1500 + i;
 	}
-	if (bt_db_create(&db, ":memory:", &err) || bt_db_attach_samples(db, v, 1000, &err))
+	bt_cends_add(&ends, 999, 0, 77);   /* an end CPU without an end time */
+	if (bt_db_create(&db, ":memory:", &err) || bt_db_attach_samples(db, v, 1000, &ends, &err))
 		printf("# %s\n", err.msg);
+	ok(!ends.n && !ends.at, "the ends handed over");
+	is_int(one(db, "SELECT sum(end_ts) FROM samples"), ends_sum, "in memory: the end times, each with its row");
+	is_int(one(db, "SELECT sum(end_cpu_ns - 3 * (id - 1)) FROM samples WHERE end_ts IS NOT NULL"), 0,
+	       "in memory: the end CPU with them");
+	is_int(one(db, "SELECT end_ts FROM samples WHERE id = 701"), 2200, "in memory: a duration's end by id");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE id = 702 AND end_ts IS NULL"), 1, "in memory: a point by id");
+	is_int(one(db, "SELECT end_cpu_ns * (end_ts IS NULL) FROM samples WHERE id = 1000"), 77,
+	       "in memory: an end CPU alone, its end time NULL");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE id = 701 AND end_ts IS NOT NULL"), 1,
+	       "in memory: the durations' scan from an id");
 	is_int(one(db, "SELECT count(*) FROM samples WHERE tid = 1"), 750, "in memory: a thread's rows");
 	is_int(one(db, "SELECT count(*) FROM samples WHERE end_ts IS NOT NULL"), blocks, "in memory: the duration records");
 	is_int(one(db, "SELECT count(*) FROM samples WHERE tid = 1 AND end_ts IS NOT NULL"), main_blocks,
