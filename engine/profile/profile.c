@@ -78,7 +78,7 @@ void bt_profile_free(struct bt_profile *p)
 	bt_wide_release(&p->wide);
 	free(p->ent);
 	bt_wide_release(&p->ewide);
-	free(p->ebase);
+	free(p->oe);
 	free(p->efirst);
 	free(p);
 }
@@ -120,6 +120,7 @@ uint32_t bt_profile_thread(struct bt_profile *p, int64_t tid)
 	p->efirst[p->nthreads] = p->nent;
 	p->tids[p->nthreads] = tid;
 	p->roots[p->nthreads] = p->root = p->npaths;
+	p->oeused = 0;   /* the open entries are the thread's */
 	p->kept_from = p->nkept;
 	bt_map64_release(&p->child_of);   /* a thread's paths are its own */
 	bt_map64_init(&p->child_of, 16);
@@ -204,21 +205,22 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
  * values, in entries' order). */
 static const int entry_value[BT_SV__COUNT] = { V_WALL, V_CPU, V_ABYTES, V_AOBJS, V_MAJFLT, V_IDLE };
 
-/* A path's totals when its open entry began are kept by the path (the
- * current thread's, ebase); when the next entry begins (or the thread
- * ends) the entry gets the totals then minus those, what its slices
- * added: a path's slices never nest, so they all ended by then. No slice
- * has to find its entry (a cache miss each), and an entry holds only
- * its final values, small ones in narrow slots. */
+/* A path's open entry and its totals when it began are kept aside for
+ * the thread being made (oe, by id - root: a run without entries has
+ * none); when the next entry begins (or the thread ends) the entry gets
+ * the totals then minus those, what its slices added: a path's slices
+ * never nest, so they all ended by then. No slice has to find its entry
+ * (a cache miss each), and an entry holds only its final values, small
+ * ones in narrow slots. */
 static void close_entry(struct bt_profile *p, uint32_t id)
 {
 	const struct path *x = &p->paths[id];
-	struct bt_stacks_entry *e = &p->ent[x->entry - 1];
-	const int64_t *base = p->ebase[id - p->root];
+	const struct open_entry *o = &p->oe[id - p->root];
+	struct bt_stacks_entry *e = &p->ent[o->entry - 1];
 	int k;
 
 	for (k = 0; k < BT_SV__COUNT; k++)
-		bt_narrow_set(&p->ewide, &e->v[k], bt_sat_add(-base[k], pv(p, x->self[entry_value[k]])));
+		bt_narrow_set(&p->ewide, &e->v[k], bt_sat_add(-o->base[k], pv(p, x->self[entry_value[k]])));
 }
 
 /* The entry of path id for a slice in message msg: the path's last one
@@ -226,24 +228,30 @@ static void close_entry(struct bt_profile *p, uint32_t id)
  * preorder, so entries come in order of first appearance. */
 static void enter_entry(struct bt_profile *p, uint32_t id, int64_t msg)
 {
-	struct path *x = &p->paths[id];
-	uint32_t key = msg >= 0 && msg < UINT32_MAX ? (uint32_t)msg : UINT32_MAX;
+	const struct path *x = &p->paths[id];
+	uint32_t key = msg >= 0 && msg < UINT32_MAX ? (uint32_t)msg : UINT32_MAX, at = id - p->root;
+	struct open_entry *o;
 	int k;
 
-	/* the path is in the cache, its last entry seldom: compare the message there */
-	if (x->entry && x->emsg == key && (key != UINT32_MAX || p->ent[x->entry - 1].msg == msg))
+	if (at >= p->oeused) {   /* a path new to the thread: no entry yet */
+		BT_GROW(p->oe, at + 1, p->oecap);
+		memset(&p->oe[p->oeused], 0, (at + 1 - p->oeused) * sizeof *p->oe);
+		p->oeused = at + 1;
+	}
+	o = &p->oe[at];
+	/* the message is compared here, the entry seldom read */
+	if (o->entry && o->msg == key && (key != UINT32_MAX || p->ent[o->entry - 1].msg == msg))
 		return;
-	if (x->entry)
+	if (o->entry)
 		close_entry(p, id);
-	x->emsg = key;
+	o->msg = key;
 	BT_GROW(p->ent, p->nent + 1, p->ecap);
 	memset(&p->ent[p->nent], 0, sizeof p->ent[0]);
 	p->ent[p->nent].path = id;
 	p->ent[p->nent].msg = msg;
-	BT_GROW(p->ebase, id - p->root + 1, p->ebcap);
 	for (k = 0; k < BT_SV__COUNT; k++)
-		p->ebase[id - p->root][k] = pv(p, x->self[entry_value[k]]);
-	x->entry = (uint32_t)++p->nent;
+		o->base[k] = pv(p, x->self[entry_value[k]]);
+	o->entry = (uint32_t)++p->nent;
 }
 
 uint32_t bt_profile_enter(struct bt_profile *p, uint32_t parent, uint32_t frame, uint32_t node,
@@ -472,14 +480,15 @@ void bt_profile_thread_end(struct bt_profile *p)
 
 	end_message(p);
 	end_bucket(p);
-	for (id = p->root + 1; p->keep_entries && id < p->npaths; id++) {   /* the thread's paths */
+	for (id = p->root + 1; id - p->root < p->oeused; id++) {   /* the thread's paths with entries */
 #if defined(__GNUC__)
-		if (id + 8 < p->npaths && p->paths[id + 8].entry)   /* their entries are far apart */
-			__builtin_prefetch(&p->ent[p->paths[id + 8].entry - 1], 1);
+		if (id + 8 - p->root < p->oeused && p->oe[id + 8 - p->root].entry)   /* their entries are far apart */
+			__builtin_prefetch(&p->ent[p->oe[id + 8 - p->root].entry - 1], 1);
 #endif
-		if (p->paths[id].entry)
+		if (p->oe[id - p->root].entry)
 			close_entry(p, id);
 	}
+	p->oeused = 0;
 }
 
 uint32_t bt_profile_npaths(const struct bt_profile *p)

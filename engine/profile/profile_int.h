@@ -20,9 +20,6 @@ enum { V_WALL, V_CPU, V_BLOCK, V_ABYTES, V_AOBJS, V_MAJFLT, V_NVCSW, V_NIVCSW, V
 struct path {
 	uint32_t parent, frame, thread;
 	uint32_t child, sibling;  /* the newest child, the next older sibling */
-	uint32_t entry;       /* with entries kept: its last entry + 1 */
-	uint32_t emsg;        /* and that entry's message, if below UINT32_MAX (all a
-			       * dump's are), else UINT32_MAX: see the entry */
 	int16_t depth;        /* -1 for a root */
 	uint8_t nested;       /* an ancestor has the same frame (recursion) */
 	uint8_t idle;         /* its slices are idle ones: their self time is V_IDLE too */
@@ -31,6 +28,14 @@ struct path {
 			       * known (stored NULL); in the padding, no byte more per path */
 	uint8_t mapped;       /* its children are in the thread's child_of map (profile.c) */
 	uint32_t self[NV];    /* narrow slots (engine/base/narrow.h) of the profile's wide */
+};   /* 64 bytes */
+
+/* With entries kept, a path of the thread being made: its open entry. */
+struct open_entry {
+	int64_t base[BT_SV__COUNT];   /* the path's totals when it began */
+	uint32_t entry;       /* its index + 1, 0 for none */
+	uint32_t msg;         /* its message, if below UINT32_MAX (all a dump's are), else
+			       * UINT32_MAX: see the entry */
 };
 
 /* A path once the profile is stored (profile_store.c): what the calltree
@@ -126,9 +131,8 @@ struct bt_profile {
 	struct bt_stacks_entry *ent;
 	size_t nent, ecap;
 	struct bt_wide ewide;     /* the entries' wide values */
-	int64_t (*ebase)[BT_SV__COUNT];   /* by path of the current thread (id - root): its
-					   * totals when its open entry began */
-	size_t ebcap;
+	struct open_entry *oe;    /* by path of the current thread (id - root) */
+	size_t oecap, oeused;     /* [0, oeused) zeroed for the thread, the rest stale */
 	size_t *efirst;           /* by thread index: its first entry */
 };
 

@@ -48,10 +48,16 @@ struct hop {
 	int n;
 };
 
-/* A slice's overlap with a hop's interval. */
+/* A slice that overlaps a hop's interval (by how much: the hop says). */
 struct contrib {
-	uint32_t hop, depth;
-	int64_t frame, ts, end, ov;
+	uint32_t hop, depth, frame;
+	int64_t ts, end;
+};
+
+/* A frame's overlap with a hop, its activations' summed. */
+struct total {
+	uint32_t depth, frame;
+	int64_t ov;
 };
 
 /* What one part of the run collects; its threads come one after the
@@ -423,17 +429,19 @@ int bt_chain_new(struct bt_chain **out, const struct bt_capture *cap, struct bt_
 	return BT_OK;
 }
 
+/* How much of [ts, end) is inside the hop's interval (<= 0: none). */
+static int64_t overlap(const struct hop *h, int64_t ts, int64_t end)
+{
+	return (h->end < end ? h->end : end) - (h->ts > ts ? h->ts : ts);
+}
+
 /* Slice s (ending at end) against the hop at position k. */
 static void add(struct bt_chain *c, struct part *p, size_t k, const struct bt_slice *s, int64_t end)
 {
-	const struct hop *h = &c->h[c->order[k]];
-	int64_t lo = h->ts > s->ts ? h->ts : s->ts, hi = h->end < end ? h->end : end;
-
-	if (hi <= lo)
+	if (overlap(&c->h[c->order[k]], s->ts, end) <= 0)
 		return;
 	BT_GROW(p->v, p->n + 1, p->cap);
-	p->v[p->n++] = (struct contrib){ c->order[k], (uint32_t)s->depth, s->frame_id, s->ts, end,
-					 hi - lo };
+	p->v[p->n++] = (struct contrib){ c->order[k], (uint32_t)s->depth, (uint32_t)s->frame_id, s->ts, end };
 }
 
 void bt_chain_slice(struct bt_chain *c, int part, const struct bt_slice *s)
@@ -477,7 +485,7 @@ static int contrib_cmp(const void *a, const void *b)
 /* Most overlap first; ties: leaf-most, then the lower frame id. */
 static int total_cmp(const void *a, const void *b)
 {
-	const struct contrib *x = a, *y = b;
+	const struct total *x = a, *y = b;
 
 	if (x->ov != y->ov)
 		return x->ov > y->ov ? -1 : 1;
@@ -486,22 +494,23 @@ static int total_cmp(const void *a, const void *b)
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
-/* Fold v[0..n) (one hop, sorted) into per-frame totals at the front of
- * v, outermost activations only; returns their number. */
-static size_t fold(struct contrib *v, size_t n)
+/* Fold v[0..n) (hop h's, sorted) into per-frame totals t, outermost
+ * activations only; returns their number. */
+static size_t fold(const struct contrib *v, size_t n, const struct hop *h, struct total *t)
 {
 	size_t i, m = 0;
 	int64_t cover = INT64_MIN;
 
 	for (i = 0; i < n; i++) {
-		if (m && v[m - 1].frame == v[i].frame) {
+		int64_t ov = overlap(h, v[i].ts, v[i].end);
+		if (m && t[m - 1].frame == v[i].frame) {
 			if (v[i].ts < cover)
 				continue;
-			v[m - 1].ov += v[i].ov;
-			if (v[i].depth > v[m - 1].depth)
-				v[m - 1].depth = v[i].depth;
+			t[m - 1].ov += ov;
+			if (v[i].depth > t[m - 1].depth)
+				t[m - 1].depth = v[i].depth;
 		} else {
-			v[m++] = v[i];
+			t[m++] = (struct total){ v[i].depth, v[i].frame, ov };
 		}
 		cover = v[i].end;
 	}
@@ -520,31 +529,35 @@ static int store_hop(struct bt_db *db, const struct hop *h, struct bt_err *err)
 int bt_chain_store(struct bt_chain *c, struct bt_db *db, struct bt_err *err)
 {
 	struct contrib *v;
-	size_t n, i, j, k, m;
+	struct total *t = NULL;
+	size_t n, i, j, k, m, tcap = 0;
 	int rc = BT_OK;
 
 	if (!c)
 		return BT_OK;
 	for (i = 0; i < c->nh && !rc; i++)
 		rc = store_hop(db, &c->h[i], err);
-	n = c->part[0].n + c->part[1].n;
-	v = bt_xmalloc((n ? n : 1) * sizeof *v);
-	if (c->part[0].n)
-		memcpy(v, c->part[0].v, c->part[0].n * sizeof *v);
+	n = c->part[0].n + c->part[1].n;   /* the second part after the first, in its array */
+	v = c->part[0].v = bt_xrealloc(c->part[0].v, (n ? n : 1) * sizeof *v);
 	if (c->part[1].n)
 		memcpy(v + c->part[0].n, c->part[1].v, c->part[1].n * sizeof *v);
+	free(c->part[1].v);
+	c->part[1].v = NULL;
+	c->part[0].n = c->part[0].cap = n;
+	c->part[1].n = c->part[1].cap = 0;
 	qsort(v, n, sizeof *v, contrib_cmp);
 	for (i = 0; i < n && !rc; i = j) {
 		const struct hop *h = &c->h[v[i].hop];
 		for (j = i; j < n && v[j].hop == v[i].hop; j++)
 			;
-		m = fold(v + i, j - i);
-		qsort(v + i, m, sizeof *v, total_cmp);
+		BT_GROW(t, j - i, tcap);
+		m = fold(v + i, j - i, h, t);
+		qsort(t, m, sizeof *t, total_cmp);
 		for (k = 0; k < m && k < BT_CHAIN_METHODS && !rc; k++)
 			rc = bt_db_exec(db, BT_SQL_INSERT_WAIT_CHAIN_METHOD, err, "iiiii", h->edge,
-					(int64_t)h->n, (int64_t)k + 1, v[i + k].frame, v[i + k].ov);
+					(int64_t)h->n, (int64_t)k + 1, (int64_t)t[k].frame, t[k].ov);
 	}
-	free(v);
+	free(t);
 	return rc;
 }
 
