@@ -108,13 +108,14 @@ int bt_slicer_run(struct bt_slicer *s, const struct bt_slice_sink *sink, struct 
 int bt_slicer_run2(struct bt_slicer *s, const struct bt_slice_sink *sink,
 		   const struct bt_slice_sink *sink2, struct bt_err *err);
 
-/* Hand the captured records (n of them) to a new owner, who must keep
- * them alive as long as s: s still reads them but no longer frees them. */
+/* Hand the captured records (n of them) and their ends to a new owner,
+ * who must keep them alive as long as s: s still reads them but no longer
+ * frees them. */
 struct bt_csample *bt_slicer_give_records(struct bt_slicer *s, size_t *n, struct bt_cends *ends);
 /* The same for the stack tree's parent and frame arrays (ids 1..n). */
 void bt_slicer_give_nodes(struct bt_slicer *s, uint32_t **parent, uint32_t **frame, size_t *n);
 /* Free the items a run reads (a record's point, per thread, in time
- * order: ~56 bytes a record); the next run builds them again from the
+ * order: 40 bytes a record, 80 a duration); the next run builds them again from the
  * records (bt_slicer_run2 drops them as it goes). */
 void bt_slicer_drop_items(struct bt_slicer *s);
 void bt_slicer_free(struct bt_slicer *s);
