@@ -24,6 +24,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/base/hash.h"
+#include "engine/base/search.h"
 #include "engine/db/rows.h"
 #include "engine/db/rtype.h"
 #include "engine/recon/capture.h"
@@ -60,11 +61,21 @@ struct total {
 	int64_t ov;
 };
 
+/* One of a hop's top methods, as stored. */
+struct top {
+	uint32_t hop, rank, frame;
+	int64_t ov;
+};
+
 /* What one part of the run collects; its threads come one after the
- * other, so the last thread's run of hops is kept. */
+ * other, so the last thread's run of hops is kept. A hop's slices are
+ * its thread's: when the part's next thread begins, the last one's
+ * contributions are all in, and are folded into its hops' tops. */
 struct part {
-	struct contrib *v;
+	struct contrib *v;        /* the current thread's */
 	size_t n, cap;
+	struct top *top;          /* the threads' before */
+	size_t ntop, tcap;
 	int64_t tid;
 	size_t lo, hi;   /* tid's positions in order */
 	size_t cur;      /* the first of them ending after the last slice's end */
@@ -444,6 +455,8 @@ static void add(struct bt_chain *c, struct part *p, size_t k, const struct bt_sl
 	p->v[p->n++] = (struct contrib){ c->order[k], (uint32_t)s->depth, (uint32_t)s->frame_id, s->ts, end };
 }
 
+static void fold_part(struct bt_chain *c, struct part *p);
+
 void bt_chain_slice(struct bt_chain *c, int part, const struct bt_slice *s)
 {
 	int64_t end = s->ts + s->dur;
@@ -454,6 +467,7 @@ void bt_chain_slice(struct bt_chain *c, int part, const struct bt_slice *s)
 		return;
 	p = &c->part[part ? 1 : 0];
 	if (p->tid != s->tid) {
+		fold_part(c, p);
 		p->tid = s->tid;
 		hops_of(c, s->tid, &p->lo, &p->hi);
 		p->cur = p->lo;
@@ -517,6 +531,38 @@ static size_t fold(const struct contrib *v, size_t n, const struct hop *h, struc
 	return m;
 }
 
+/* By hop, then rank: the order the tops are stored in. */
+static int top_cmp(const void *a, const void *b)
+{
+	const struct top *x = a, *y = b;
+
+	if (x->hop != y->hop)
+		return x->hop < y->hop ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The part's contributions so far into its hops' tops; none left. */
+static void fold_part(struct bt_chain *c, struct part *p)
+{
+	struct total *t = NULL;
+	size_t i, j, k, m, tcap = 0;
+
+	bt_sort_stable(p->v, p->n, sizeof *p->v, contrib_cmp);
+	for (i = 0; i < p->n; i = j) {
+		for (j = i; j < p->n && p->v[j].hop == p->v[i].hop; j++)
+			;
+		BT_GROW(t, j - i, tcap);
+		m = fold(p->v + i, j - i, &c->h[p->v[i].hop], t);
+		qsort(t, m, sizeof *t, total_cmp);
+		for (k = 0; k < m && k < BT_CHAIN_METHODS; k++) {
+			BT_GROW(p->top, p->ntop + 1, p->tcap);
+			p->top[p->ntop++] = (struct top){ p->v[i].hop, (uint32_t)k + 1, t[k].frame, t[k].ov };
+		}
+	}
+	free(t);
+	p->n = 0;
+}
+
 static int store_hop(struct bt_db *db, const struct hop *h, struct bt_err *err)
 {
 	if (h->node)
@@ -528,36 +574,29 @@ static int store_hop(struct bt_db *db, const struct hop *h, struct bt_err *err)
 
 int bt_chain_store(struct bt_chain *c, struct bt_db *db, struct bt_err *err)
 {
-	struct contrib *v;
-	struct total *t = NULL;
-	size_t n, i, j, k, m, tcap = 0;
+	struct part *a, *b;
+	size_t i;
 	int rc = BT_OK;
 
 	if (!c)
 		return BT_OK;
 	for (i = 0; i < c->nh && !rc; i++)
 		rc = store_hop(db, &c->h[i], err);
-	n = c->part[0].n + c->part[1].n;   /* the second part after the first, in its array */
-	v = c->part[0].v = bt_xrealloc(c->part[0].v, (n ? n : 1) * sizeof *v);
-	if (c->part[1].n)
-		memcpy(v + c->part[0].n, c->part[1].v, c->part[1].n * sizeof *v);
-	free(c->part[1].v);
-	c->part[1].v = NULL;
-	c->part[0].n = c->part[0].cap = n;
-	c->part[1].n = c->part[1].cap = 0;
-	qsort(v, n, sizeof *v, contrib_cmp);
-	for (i = 0; i < n && !rc; i = j) {
-		const struct hop *h = &c->h[v[i].hop];
-		for (j = i; j < n && v[j].hop == v[i].hop; j++)
-			;
-		BT_GROW(t, j - i, tcap);
-		m = fold(v + i, j - i, h, t);
-		qsort(t, m, sizeof *t, total_cmp);
-		for (k = 0; k < m && k < BT_CHAIN_METHODS && !rc; k++)
-			rc = bt_db_exec(db, BT_SQL_INSERT_WAIT_CHAIN_METHOD, err, "iiiii", h->edge,
-					(int64_t)h->n, (int64_t)k + 1, (int64_t)t[k].frame, t[k].ov);
+	a = &c->part[0];
+	b = &c->part[1];
+	fold_part(c, a);   /* each part's last thread */
+	fold_part(c, b);
+	BT_GROW(a->top, a->ntop + b->ntop + 1, a->tcap);
+	if (b->ntop)
+		memcpy(a->top + a->ntop, b->top, b->ntop * sizeof *b->top);
+	a->ntop += b->ntop;
+	b->ntop = 0;
+	qsort(a->top, a->ntop, sizeof *a->top, top_cmp);
+	for (i = 0; i < a->ntop && !rc; i++) {
+		const struct hop *h = &c->h[a->top[i].hop];
+		rc = bt_db_exec(db, BT_SQL_INSERT_WAIT_CHAIN_METHOD, err, "iiiii", h->edge, (int64_t)h->n,
+				(int64_t)a->top[i].rank, (int64_t)a->top[i].frame, a->top[i].ov);
 	}
-	free(t);
 	return rc;
 }
 
@@ -573,5 +612,7 @@ void bt_chain_free(struct bt_chain *c)
 		bt_map64_release(&c->by_tid);
 	free(c->part[0].v);
 	free(c->part[1].v);
+	free(c->part[0].top);
+	free(c->part[1].top);
 	free(c);
 }
