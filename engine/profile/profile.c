@@ -79,6 +79,7 @@ void bt_profile_free(struct bt_profile *p)
 	free(p->ent);
 	bt_wide_release(&p->ewide);
 	free(p->oe);
+	free(p->links);
 	free(p->efirst);
 	free(p);
 }
@@ -100,6 +101,8 @@ static uint32_t new_path(struct bt_profile *p, uint32_t parent, uint32_t frame, 
 	x->frame = frame;
 	x->thread = thread;
 	x->depth = (int16_t)depth;
+	BT_GROW(p->links, p->npaths - p->root + 1, p->lcap);
+	p->links[p->npaths - p->root] = (struct path_links){ 0, 0 };
 	return p->npaths++;
 }
 
@@ -157,7 +160,7 @@ static void map_children(struct bt_profile *p, uint32_t parent)
 	uint32_t id;
 
 	p->paths[parent].mapped = 1;
-	for (id = p->paths[parent].child; id; id = p->paths[id].sibling)
+	for (id = p->links[parent - p->root].child; id; id = p->links[id - p->root].sibling)
 		bt_map64_put(&p->child_of, (uint64_t)parent << 32 | p->paths[id].frame, id);
 }
 
@@ -177,7 +180,8 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 
 	if (node && node < p->nnodes && p->node_path[node] > p->root)
 		return p->node_path[node];
-	for (id = p->paths[parent].child; id && p->paths[id].frame != frame && k < WALK; id = p->paths[id].sibling)
+	for (id = p->links[parent - p->root].child; id && p->paths[id].frame != frame && k < WALK;
+	     id = p->links[id - p->root].sibling)
 		k++;
 	if (id && p->paths[id].frame != frame) {
 		if (!p->paths[parent].mapped)
@@ -189,8 +193,8 @@ static uint32_t intern(struct bt_profile *p, uint32_t parent, uint32_t frame, ui
 		x = &p->paths[id];
 		x->nested = p->open[frame] > 0;
 		x->idle = idle != 0;
-		x->sibling = p->paths[parent].child;
-		p->paths[parent].child = id;
+		p->links[id - p->root].sibling = p->links[parent - p->root].child;
+		p->links[parent - p->root].child = id;
 		if (p->paths[parent].mapped)
 			bt_map64_put(&p->child_of, key, id);
 	}
@@ -636,8 +640,6 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 				x->self[k] = bt_narrow_rebase(x->self[k], woff);
 			x->thread = t;
 			x->parent = x->parent ? x->parent - sp[t].first + sp[t].base : 0;
-			x->child = x->child ? x->child - sp[t].first + sp[t].base : 0;
-			x->sibling = x->sibling ? x->sibling - sp[t].first + sp[t].base : 0;
 		}
 	}
 	if (a->keep_entries) {

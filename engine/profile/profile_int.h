@@ -19,7 +19,6 @@ enum { V_WALL, V_CPU, V_BLOCK, V_ABYTES, V_AOBJS, V_MAJFLT, V_NVCSW, V_NIVCSW, V
 /* A call path of one thread; a thread's root has frame 0. */
 struct path {
 	uint32_t parent, frame, thread;
-	uint32_t child, sibling;  /* the newest child, the next older sibling */
 	int16_t depth;        /* -1 for a root */
 	uint8_t nested;       /* an ancestor has the same frame (recursion) */
 	uint8_t idle;         /* its slices are idle ones: their self time is V_IDLE too */
@@ -28,7 +27,13 @@ struct path {
 			       * known (stored NULL); in the padding, no byte more per path */
 	uint8_t mapped;       /* its children are in the thread's child_of map (profile.c) */
 	uint32_t self[NV];    /* narrow slots (engine/base/narrow.h) of the profile's wide */
-};   /* 64 bytes */
+};   /* 56 bytes */
+
+/* A path of the thread being made, for finding its children: its newest
+ * child and its next older sibling (ids; 0: none). */
+struct path_links {
+	uint32_t child, sibling;
+};
 
 /* With entries kept, a path of the thread being made: its open entry. */
 struct open_entry {
@@ -97,6 +102,8 @@ struct bt_profile {
 	uint32_t *open;           /* by frame: open slices of it on the current stack */
 	size_t nframes;
 	uint32_t root;            /* the current thread's */
+	struct path_links *links; /* by path of the current thread (id - root) */
+	size_t lcap;
 	struct bt_map64 child_of; /* the current thread's paths by (parent << 32 | frame), of
 				   * the parents with too many children to walk (mapped: a trace's own
 				   * slices: "Choreographer#doFrame N" a new one each frame) */
