@@ -37,12 +37,6 @@ static int insert_late(char *p, size_t n, size_t size, int (*cmp)(const void *, 
 	return i < n;
 }
 
-void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	if (insert_late(v, n, size, cmp))
-		qsort(v, n, size, cmp);
-}
-
 /* p[0..n) sorted stably through tmp (room for n): the halves, then merged
  * with ties from the left. */
 static void merge_sort(char *p, char *tmp, size_t n, size_t size, int (*cmp)(const void *, const void *))
@@ -63,7 +57,7 @@ static void merge_sort(char *p, char *tmp, size_t n, size_t size, int (*cmp)(con
 	memcpy(p, tmp, (k + h - i) * size);                     /* the right's rest is in place */
 }
 
-void bt_sort_stable(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
 	char *tmp;
 

@@ -31,13 +31,12 @@ static inline size_t bt_first_ge(const void *v, size_t n, size_t size, size_t of
 	return lo;
 }
 
-/* Sort v as such arrays mostly come: in order (one pass), or with a few
- * records a little late, which are moved back (insertion, stable, as long
- * as the moves stay within n); else qsort: cmp must be a total order. */
+/* Sort v stably, as such arrays mostly come: in order (one pass), or with
+ * a few records a little late, which are moved back (insertion, as long
+ * as the moves stay within n); else a merge sort (n elements more of
+ * memory for the while). Stable whatever the C library's qsort is: ties
+ * keep their order. */
 void bt_sort_unless_sorted(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *));
-/* The same, stable whatever cmp's ties: a merge sort where insertion
- * would not do (n elements more of memory for the while). */
-void bt_sort_stable(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
 /* v[k] as if v[0..n) were sorted, k < n (v is reordered): a median or a
  * percentile without the sort. */

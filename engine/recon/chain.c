@@ -547,7 +547,7 @@ static void fold_part(struct bt_chain *c, struct part *p)
 	struct total *t = NULL;
 	size_t i, j, k, m, tcap = 0;
 
-	bt_sort_stable(p->v, p->n, sizeof *p->v, contrib_cmp);
+	bt_sort_unless_sorted(p->v, p->n, sizeof *p->v, contrib_cmp);
 	for (i = 0; i < p->n; i = j) {
 		for (j = i; j < p->n && p->v[j].hop == p->v[i].hop; j++)
 			;

@@ -430,7 +430,7 @@ static void build_items(const struct bt_capture *cap, int64_t version, int64_t s
 	bt_map64_release(&wakers);
 }
 
-/* Upstream's stable sort by time, within a thread (bt_sort_stable keeps
+/* Upstream's stable sort by time, within a thread (bt_sort_unless_sorted keeps
  * the ties in append order). */
 static int item_cmp(const void *a, const void *b)
 {
@@ -462,7 +462,7 @@ static void sort_items(struct threads *th)
 		for (j = 1; j < it->n && it->v[j].ts >= it->v[j - 1].ts; j++)
 			;
 		if (j < it->n)
-			bt_sort_stable(it->v, it->n, sizeof *it->v, item_cmp);
+			bt_sort_unless_sorted(it->v, it->n, sizeof *it->v, item_cmp);
 	}
 }
 

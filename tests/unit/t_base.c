@@ -4,9 +4,9 @@
  * random sets with many ties, sorted, reversed and constant input, and
  * the nearest-rank percentile it gives;
  * bt_sort_unless_sorted's order, stable, on arrays nearly in order (a few
- * records late), far from it and in order; bt_sort_stable's with ties
- * in any order; bt_sat_add's saturation at
- * both ends; and narrow slots (narrow.c): every int64 reads back as set,
+ * records late), far from it and in order, and with ties in any order at
+ * small sizes (its merge sort); bt_sat_add's saturation at both ends; and
+ * narrow slots (narrow.c): every int64 reads back as set,
  * across the 2^31 boundary and negative, and after a merge's rebase.
  */
 #include <stdint.h>
@@ -132,7 +132,7 @@ static void test_sort(void)
 	ok(1, "nothing to sort");
 }
 
-/* bt_sort_stable: stable whatever the order, by a comparator with ties
+/* bt_sort_unless_sorted: stable whatever the order, by a comparator with ties
  * (the slicer's items by time alone), at every size up to a few. */
 static void test_sort_stable(void)
 {
@@ -146,15 +146,15 @@ static void test_sort_stable(void)
 		n = sizes[k];
 		for (i = 0; i < n; i++)
 			v[i] = (struct rec){ (int64_t)(tap_rand(&seed) % 7), (int64_t)i };
-		bt_sort_stable(v, n, sizeof *v, by_key);
+		bt_sort_unless_sorted(v, n, sizeof *v, by_key);
 		good &= stably_sorted(v, n);
 		for (i = 0; i < n; i++)
 			v[i] = (struct rec){ (int64_t)((n - i) / 4), (int64_t)i };
-		bt_sort_stable(v, n, sizeof *v, by_key);
+		bt_sort_unless_sorted(v, n, sizeof *v, by_key);
 		rev &= stably_sorted(v, n);
 		for (i = 0; i < n; i++)   /* in order but every fifth record far late */
 			v[i] = (struct rec){ (int64_t)(i % 5 ? i : i / 5), (int64_t)i };
-		bt_sort_stable(v, n, sizeof *v, by_key);
+		bt_sort_unless_sorted(v, n, sizeof *v, by_key);
 		late &= stably_sorted(v, n);
 	}
 	ok(good, "stable sort: random keys with many ties");
