@@ -10,6 +10,11 @@ REAL=${BT_REAL_TRACES:-$ROOT/../shared/real-traces}
 [ -d "$REAL" ] || REAL=/work/shared/real-traces
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# The programs' temporaries (a batch's folders, a scratch database, a
+# fixture writer's) go in $T too: a test that kills a batch, which then
+# cannot remove its folder, leaves nothing in the machine's /tmp.
+TMPDIR=$T
+export TMPDIR
 
 check() {   # description, then a command that must succeed
 	_what=$1; shift
