@@ -53,15 +53,17 @@ static void rollup(struct bt_profile *p)
 	int k;
 
 	p->incl = bt_xmalloc((size_t)p->npaths * sizeof *p->incl);
-	for (i = 0; i < p->npaths; i++)   /* a wide self value gets a wide slot of its own */
-		for (k = 0; k < NV; k++) {
-			p->incl[i][k] = 0;
-			bt_narrow_set(&p->wide, &p->incl[i][k], pv(p, p->paths[i].self[k]));
-		}
+	for (i = 0; i < p->npaths; i++) {
+		memcpy(p->incl[i], p->paths[i].self, sizeof p->incl[i]);
+		for (k = 0; k < NV; k++)   /* a wide self value gets a wide slot of its own */
+			if (p->incl[i][k] >= BT_NARROW_WIDE)
+				p->incl[i][k] = bt_wide_add(&p->wide, pv(p, p->paths[i].self[k]));
+	}
 	for (i = p->npaths - 1; i > 1; i--)
 		if (p->paths[i].parent)
 			for (k = 0; k < NV; k++)
-				pv_add(p, &p->incl[p->paths[i].parent][k], pv(p, p->incl[i][k]));
+				if (p->incl[i][k])   /* slot 0: the value 0, most counters' */
+					pv_add(p, &p->incl[p->paths[i].parent][k], pv(p, p->incl[i][k]));
 }
 
 static int store_rows(struct bt_db *db, const struct bt_profile *p, const struct rows *r, int callers,
