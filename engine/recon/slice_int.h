@@ -91,7 +91,8 @@ static inline int64_t bt_item_block(const struct bt_stacktab *t, const struct bt
 
 	if (!it->dup || bt_block_kind_of(it->type) < 0)
 		return 0;
-	begin = t->start_ns > 0 && s->ts < t->start_ns && it->ts > s->ts ? t->start_ns : s->ts;   /* it->ts: the end */
+	/* the clamp's test on the record's end, which the end item's time is */
+	begin = t->start_ns > 0 && s->ts < t->start_ns && it->ts > s->ts ? t->start_ns : s->ts;
 	return it->ts - begin;
 }
 

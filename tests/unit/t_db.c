@@ -196,7 +196,8 @@ static void test_samples_in_memory(void)
 	is_int(one(db, "SELECT sum(end_cpu_ns - 3 * (id - 1)) FROM samples WHERE end_ts IS NOT NULL"), 0,
 	       "in memory: the end CPU with them");
 	is_int(one(db, "SELECT end_ts FROM samples WHERE id = 701"), 2200, "in memory: a duration's end by id");
-	is_int(one(db, "SELECT count(*) FROM samples WHERE id = 702 AND end_ts IS NULL"), 1, "in memory: a point by id");
+	is_int(one(db, "SELECT count(*) FROM samples WHERE id = 702 AND end_ts IS NULL"), 1,
+	       "in memory: a point by id");
 	is_int(one(db, "SELECT end_cpu_ns * (end_ts IS NULL) FROM samples WHERE id = 1000"), 77,
 	       "in memory: an end CPU alone, its end time NULL");
 	is_int(one(db, "SELECT count(*) FROM samples WHERE id = 701 AND end_ts IS NOT NULL"), 1,
