@@ -44,7 +44,7 @@ struct open_entry {
 };
 
 /* A path once the profile is stored (profile_store.c): what the calltree
- * table reads of it, written over the paths (20 bytes less a path). */
+ * table reads of it, written over the paths (4 bytes less a path). */
 struct ct_row {
 	uint32_t parent, frame, thread;
 	int16_t depth;

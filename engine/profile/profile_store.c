@@ -371,6 +371,7 @@ static const char calltree_schema[] =
  * path, so row i overwrites only paths up to i, which are read by then. */
 static void compact(struct bt_profile *p)
 {
+	_Static_assert(sizeof(struct ct_row) <= sizeof(struct path), "a row is written over its path");
 	char *buf = (char *)p->paths;
 	struct path x;
 	struct ct_row r;
