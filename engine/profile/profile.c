@@ -79,6 +79,7 @@ void bt_profile_free(struct bt_profile *p)
 	free(p->ent);
 	bt_wide_release(&p->ewide);
 	free(p->oe);
+	free(p->oebase);
 	free(p->links);
 	free(p->efirst);
 	free(p);
@@ -219,12 +220,12 @@ static const int entry_value[BT_SV__COUNT] = { V_WALL, V_CPU, V_ABYTES, V_AOBJS,
 static void close_entry(struct bt_profile *p, uint32_t id)
 {
 	const struct path *x = &p->paths[id];
-	const struct open_entry *o = &p->oe[id - p->root];
-	struct bt_stacks_entry *e = &p->ent[o->entry - 1];
+	struct bt_stacks_entry *e = &p->ent[p->oe[id - p->root].entry - 1];
+	const int64_t *base = p->oebase[id - p->root];
 	int k;
 
 	for (k = 0; k < BT_SV__COUNT; k++)
-		bt_narrow_set(&p->ewide, &e->v[k], bt_sat_add(-o->base[k], pv(p, x->self[entry_value[k]])));
+		bt_narrow_set(&p->ewide, &e->v[k], bt_sat_add(-base[k], pv(p, x->self[entry_value[k]])));
 }
 
 /* The entry of path id for a slice in message msg: the path's last one
@@ -239,6 +240,7 @@ static void enter_entry(struct bt_profile *p, uint32_t id, int64_t msg)
 
 	if (at >= p->oeused) {   /* a path new to the thread: no entry yet */
 		BT_GROW(p->oe, at + 1, p->oecap);
+		BT_GROW(p->oebase, at + 1, p->obcap);
 		memset(&p->oe[p->oeused], 0, (at + 1 - p->oeused) * sizeof *p->oe);
 		p->oeused = at + 1;
 	}
@@ -254,7 +256,7 @@ static void enter_entry(struct bt_profile *p, uint32_t id, int64_t msg)
 	p->ent[p->nent].path = id;
 	p->ent[p->nent].msg = msg;
 	for (k = 0; k < BT_SV__COUNT; k++)
-		o->base[k] = pv(p, x->self[entry_value[k]]);
+		p->oebase[at][k] = pv(p, x->self[entry_value[k]]);
 	o->entry = (uint32_t)++p->nent;
 }
 

@@ -35,9 +35,10 @@ struct path_links {
 	uint32_t child, sibling;
 };
 
-/* With entries kept, a path of the thread being made: its open entry. */
+/* With entries kept, a path of the thread being made: its open entry
+ * (the path's totals when it began are in oebase: this, read at every
+ * slice, stays small). */
 struct open_entry {
-	int64_t base[BT_SV__COUNT];   /* the path's totals when it began */
 	uint32_t entry;       /* its index + 1, 0 for none */
 	uint32_t msg;         /* its message, if below UINT32_MAX (all a dump's are), else
 			       * UINT32_MAX: see the entry */
@@ -140,6 +141,8 @@ struct bt_profile {
 	struct bt_wide ewide;     /* the entries' wide values */
 	struct open_entry *oe;    /* by path of the current thread (id - root) */
 	size_t oecap, oeused;     /* [0, oeused) zeroed for the thread, the rest stale */
+	int64_t (*oebase)[BT_SV__COUNT];   /* by path as oe: the totals its entry began with */
+	size_t obcap;
 	size_t *efirst;           /* by thread index: its first entry */
 };
 
