@@ -58,16 +58,35 @@ int bt_frame_in_package(const char *name, const char *package)
 /* A stack is at most a few hundred frames; a hostile database's cycle ends here. */
 #define MAX_WALK 4096
 
+/* A node's answer once its walk began at a node that exists: its
+ * ancestors exist then too, and a node never changes, so the answer
+ * stands (a rule asks it of every wait of the main thread). */
+static void remember(struct bt_db *db, sqlite3_int64 start, sqlite3_int64 node)
+{
+	if (start < 0 || start >= UINT32_MAX || node < 0 || node >= UINT32_MAX)
+		return;
+	if (!db->app_memo.slots)
+		bt_map64_init(&db->app_memo, 1024);
+	bt_map64_put(&db->app_memo, (uint64_t)start + 1, (uint32_t)node + 1);
+}
+
 static void app_node(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	struct bt_db *db = sqlite3_user_data(ctx);
 	sqlite3_int64 start, at;
+	uint32_t memo;
 	int steps;
 
 	(void)argc;
 	if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER)
 		return;   /* NULL */
 	start = at = sqlite3_value_int64(argv[0]);
+	memo = start >= 0 && start < UINT32_MAX && db->app_memo.slots ?
+		bt_map64_get(&db->app_memo, (uint64_t)start + 1) : 0;
+	if (memo) {
+		sqlite3_result_int64(ctx, (sqlite3_int64)memo - 1);
+		return;
+	}
 	if (!db->app_up && sqlite3_prepare_v3(db->conn,
 			"SELECT n.parent_id, f.name FROM nodes n JOIN frames f ON f.id = n.frame_id WHERE n.id = ?",
 			-1, SQLITE_PREPARE_PERSISTENT, &db->app_up, NULL) != SQLITE_OK) {
@@ -85,7 +104,7 @@ static void app_node(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 				sqlite3_result_error(ctx, sqlite3_errmsg(db->conn), -1);
 				return;
 			}
-			break;   /* past the root: no app frame */
+			break;   /* no such node (not remembered: not one that stands) */
 		}
 		app = bt_frame_is_app((const char *)sqlite3_column_text(db->app_up, 1));
 		up = sqlite3_column_type(db->app_up, 0) == SQLITE_INTEGER;
@@ -93,11 +112,14 @@ static void app_node(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			at = sqlite3_column_int64(db->app_up, 0);
 		sqlite3_reset(db->app_up);
 		if (app) {
+			remember(db, start, at);
 			sqlite3_result_int64(ctx, at);
 			return;
 		}
-		if (!up)
+		if (!up) {
+			remember(db, start, start);
 			break;
+		}
 	}
 	sqlite3_result_int64(ctx, start);
 }
@@ -112,4 +134,7 @@ void bt_db_appcode_release(struct bt_db *db)
 {
 	sqlite3_finalize(db->app_up);
 	db->app_up = NULL;
+	if (db->app_memo.slots)
+		bt_map64_release(&db->app_memo);
+	memset(&db->app_memo, 0, sizeof db->app_memo);
 }

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 
+#include "engine/base/hash.h"
 #include "engine/db/db.h"
 
 #define BT_DB_CHUNK 4096        /* rows handed to the writer thread at once */
@@ -73,6 +74,7 @@ struct bt_db {
 	int rows_mem;               /* samples and nodes go to the observer only */
 	sqlite3_stmt *stmt[BT_SQL__COUNT];
 	sqlite3_stmt *app_up;       /* bt_app_node's step up a stack (appcode.c) */
+	struct bt_map64 app_memo;   /* and its answers: node + 1 -> app node + 1 */
 	char *path;      /* final path, NULL in memory */
 	char *tmp_path;  /* where the data is until published */
 	int published;

@@ -91,6 +91,12 @@ int main(void)
 	is_int(app_node(db, 99), 99, "a node not in the table: itself");
 	is_int(app_node(db, 8), 8, "a cycle of platform frames ends (a hostile database): the node itself");
 	is_int(scalar(db, "SELECT bt_app_node(NULL) IS NULL"), 1, "NULL for NULL");
+	/* the answers are remembered: asked again, the same; a node missing
+	 * when asked is not, and once inserted it gets its own answer */
+	is_int(app_node(db, 4) * 100 + app_node(db, 6) * 10 + app_node(db, 8), 268, "asked again: the same answers");
+	if (bt_db_run_sql(db, "INSERT INTO nodes(id, parent_id, frame_id, depth) VALUES (99, 2, 4, 2);", &err))
+		printf("# %s\n", err.msg);
+	is_int(app_node(db, 99), 2, "a node inserted after it was asked for: its own walk, up to Feed.load");
 	bt_db_close(db);
 	return done_testing();
 }
