@@ -31,6 +31,25 @@ static inline size_t bt_first_ge(const void *v, size_t n, size_t size, size_t of
 	return lo;
 }
 
+/* The same by a comparator: the first of the n records whose cmp against
+ * *key is not below 0 (n when none), v sorted by cmp (two-key orders:
+ * a thread's waits by start, a frame number's draws by time). */
+static inline size_t bt_first_not_before(const void *v, size_t n, size_t size, const void *key,
+					 int (*cmp)(const void *, const void *))
+{
+	const unsigned char *p = v;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp(p + mid * size, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Sort v stably, as such arrays mostly come: in order (one pass), or with
  * a few records a little late, which are moved back (insertion, as long
  * as the moves stay within n); else a merge sort (n elements more of

@@ -104,17 +104,10 @@ static void sort(struct bt_display *d)
 /* The first draw of N vsync at index at or later, else d->ndraw. */
 static size_t draw_of_vsync(const struct bt_display *d, int64_t vsync, size_t at)
 {
-	size_t lo = 0, hi = d->nbv;
+	const struct bt_vsync_draw key = { vsync, at };
+	size_t k = bt_first_not_before(d->by_vsync, d->nbv, sizeof *d->by_vsync, &key, by_vsync_at);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct bt_vsync_draw *v = &d->by_vsync[mid];
-		if (v->vsync < vsync || (v->vsync == vsync && v->at < at))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < d->nbv && d->by_vsync[lo].vsync == vsync ? d->by_vsync[lo].at : d->ndraw;
+	return k < d->nbv && d->by_vsync[k].vsync == vsync ? d->by_vsync[k].at : d->ndraw;
 }
 
 /* The first draw beginning at or after ts (strictly after: after 1). */

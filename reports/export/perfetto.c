@@ -16,6 +16,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/base/names.h"
+#include "engine/base/search.h"
 #include "engine/db/rows.h"
 #include "reports/export/perfetto.h"
 #include "reports/export/perfetto_int.h"
@@ -200,19 +201,21 @@ static int load_edges(struct bt_db *db, struct bt_perfetto *w, struct bt_err *er
 	return rc < 0 ? err->code : BT_OK;
 }
 
+/* Edges by waiter, then by the wait's start: as the query gives them. */
+static int by_waiter_ts(const void *x, const void *y)
+{
+	const struct pfw_edge *a = x, *b = y;
+
+	if (a->waiter_tid != b->waiter_tid)
+		return a->waiter_tid < b->waiter_tid ? -1 : 1;
+	return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
 /* The first unused linked edge ending at a wait of tid that began at ts. */
 static struct pfw_edge *edge_at(struct bt_perfetto *w, int64_t tid, int64_t ts)
 {
-	size_t lo = 0, hi = w->nedges;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct pfw_edge *e = &w->edges[mid];
-		if (e->waiter_tid < tid || (e->waiter_tid == tid && e->ts < ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	const struct pfw_edge key = { .waiter_tid = tid, .ts = ts };
+	size_t lo = bt_first_not_before(w->edges, w->nedges, sizeof *w->edges, &key, by_waiter_ts);
 	for (; lo < w->nedges && w->edges[lo].waiter_tid == tid && w->edges[lo].ts == ts; lo++)
 		if (w->edges[lo].linked && !w->edges[lo].used)
 			return &w->edges[lo];
