@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/base/alloc.h"
+
 #define BT_NARROW_WIDE 0x80000000u
 
 struct bt_wide {
@@ -42,10 +44,21 @@ static inline void bt_narrow_set(struct bt_wide *w, uint32_t *slot, int64_t v)
 		*slot = bt_wide_add(w, v);
 }
 
-/* A slot of a profile merged into another (bt_wide_append's offset). */
-static inline uint32_t bt_narrow_rebase(uint32_t slot, size_t off)
+/* d added to a slot's value (held at the int64 bounds, bt_sat_add). */
+static inline void bt_narrow_add(struct bt_wide *w, uint32_t *slot, int64_t d)
 {
-	return slot < BT_NARROW_WIDE ? slot : (uint32_t)(slot + off);
+	bt_narrow_set(w, slot, bt_sat_add(bt_narrow_get(w, *slot), d));
+}
+
+/* The n slots of a profile merged into another, moved by
+ * bt_wide_append's offset. */
+static inline void bt_narrow_rebase(uint32_t *slot, size_t n, size_t off)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (slot[k] >= BT_NARROW_WIDE)
+			slot[k] = (uint32_t)(slot[k] + off);
 }
 
 #endif

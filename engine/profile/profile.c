@@ -523,7 +523,6 @@ static void merge_entries(struct bt_profile *a, struct bt_profile *b, const stru
 	struct bt_profile *const src[2] = { a, b };
 	size_t *first = bt_xcalloc(nt + 1, sizeof *first), *from = bt_xcalloc(nt + 1, sizeof *from);
 	size_t n = 0, t, i, len, eoff = bt_wide_append(&a->ewide, &b->ewide);
-	int k;
 
 	for (t = 0; t < nt; t++) {   /* where each thread's entries go */
 		const struct bt_profile *p = src[sp[t].w];
@@ -548,8 +547,8 @@ static void merge_entries(struct bt_profile *a, struct bt_profile *b, const stru
 			memcpy(&a->ent[first[t]], &b->ent[from[t]], len * sizeof *a->ent);
 		for (i = first[t]; i < first[t + 1]; i++) {
 			a->ent[i].path = a->ent[i].path - sp[t].first + sp[t].base;
-			for (k = 0; k < BT_SV__COUNT && sp[t].w == 1; k++)
-				a->ent[i].v[k] = bt_narrow_rebase(a->ent[i].v[k], eoff);
+			if (sp[t].w == 1)
+				bt_narrow_rebase(a->ent[i].v, BT_SV__COUNT, eoff);
 		}
 	}
 	a->nent = n;
@@ -637,9 +636,8 @@ void bt_profile_merge(struct bt_profile *a, struct bt_profile *b)
 	for (t = 0; t < nt; t++) {
 		for (i = sp[t].base; i < sp[t].base + (sp[t].end - sp[t].first); i++) {
 			struct path *x = &a->paths[i];
-			int k;
-			for (k = 0; k < NV && sp[t].w == 1; k++)
-				x->self[k] = bt_narrow_rebase(x->self[k], woff);
+			if (sp[t].w == 1)
+				bt_narrow_rebase(x->self, NV, woff);
 			x->thread = t;
 			x->parent = x->parent ? x->parent - sp[t].first + sp[t].base : 0;
 		}

@@ -7,7 +7,6 @@
 
 #include <stddef.h>
 
-#include "engine/base/alloc.h"
 #include "engine/base/hash.h"
 #include "engine/base/narrow.h"
 #include "engine/profile/profile.h"
@@ -154,7 +153,7 @@ static inline int64_t pv(const struct bt_profile *p, uint32_t slot)
 
 static inline void pv_add(struct bt_profile *p, uint32_t *slot, int64_t d)
 {
-	bt_narrow_set(&p->wide, slot, bt_sat_add(pv(p, *slot), d));
+	bt_narrow_add(&p->wide, slot, d);
 }
 
 #endif

@@ -185,8 +185,7 @@ static void show_idle(struct bt_stacks *s)
 		if (idle <= 0)
 			continue;
 		if (s->frame[p] == idle_frame) {
-			bt_narrow_set(&s->wide, &s->e[i].v[BT_SV_WALL],
-				      bt_sat_add(bt_stacks_value(s, &e, BT_SV_WALL), idle));
+			bt_narrow_add(&s->wide, &s->e[i].v[BT_SV_WALL], idle);
 			continue;
 		}
 		if (!child[p]) {

@@ -7,7 +7,8 @@
  * records late), far from it and in order, and with ties in any order at
  * small sizes (its merge sort); bt_sat_add's saturation at both ends; and
  * narrow slots (narrow.c): every int64 reads back as set,
- * across the 2^31 boundary and negative, and after a merge's rebase.
+ * across the 2^31 boundary and negative, added to, and after a merge's
+ * rebase.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -197,10 +198,15 @@ static void test_narrow(void)
 	ok(sa[4] >= BT_NARROW_WIDE && bt_narrow_get(&a, sa[4]) == 7 && a.n == 6, "a wide slot set small stays wide");
 	bt_narrow_set(&a, &sa[1], -5);
 	ok(bt_narrow_get(&a, sa[1]) == -5 && a.n == 7, "a narrow slot set negative goes wide");
+	bt_narrow_add(&a, &sa[3], 1);   /* 2^31 - 1 + 1: past the narrow range */
+	bt_narrow_add(&a, &sa[6], INT64_MAX);
+	ok(bt_narrow_get(&a, sa[3]) == 0x80000000LL && sa[3] >= BT_NARROW_WIDE &&
+	   bt_narrow_get(&a, sa[6]) == INT64_MAX, "an add past 2^31 goes wide, one past INT64_MAX is held there");
 	off = bt_wide_append(&a, &b);
+	bt_narrow_rebase(sb, N, off);
 	for (i = 0, same = 1; i < N; i++)
-		same &= bt_narrow_get(&a, bt_narrow_rebase(sb[i], off)) == v[N - 1 - i];
-	ok(same && off == 7 && a.n == 13, "a merged profile's slots rebased read back");
+		same &= bt_narrow_get(&a, sb[i]) == v[N - 1 - i];
+	ok(same && off == 8 && a.n == 14, "a merged profile's slots rebased read back");
 	bt_wide_release(&a);
 	bt_wide_release(&b);
 }
