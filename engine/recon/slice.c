@@ -151,7 +151,7 @@ const char *bt_slice_policy_name(enum bt_slice_policy p)
 size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, const uint32_t *pf,
 		      const uint32_t *pn, size_t np, uint32_t *out, uint32_t *nodes)
 {
-	uint32_t rev[BT_SLICE_MAX_FRAMES], revn[BT_SLICE_MAX_FRAMES], node = it->node;
+	uint32_t rev[BT_SLICE_MAX_FRAMES], revn[BT_SLICE_MAX_FRAMES], node = it->node, synth;
 	size_t n = 0, k = 0;
 	int cut;
 
@@ -181,9 +181,9 @@ size_t bt_item_frames(const struct bt_stacktab *t, const struct bt_item *it, con
 			t->pos[revn[n]] = (uint32_t)k;
 		out[k++] = rev[n];
 	}
-	if (bt_item_synth(t, it)) {
+	if ((synth = bt_item_synth(t, it)) != 0) {
 		nodes[k] = 0;
-		out[k++] = bt_item_synth(t, it);
+		out[k++] = synth;
 	}
 	return k;
 }

@@ -425,8 +425,8 @@ int bt_slice_run_thread(const struct bt_stacktab *t, const struct bt_item *items
 			bt_slice_note_wait(r, i, cf, nc);
 		if (r->blk && is_wait_end(&items[i])) {
 			end_wait(r, &items[i]);
-		} else if (items[i].dup) {
-			int64_t block = bt_item_block(t, &items[i]);
+		} else {
+			int64_t block = bt_item_block(t, &items[i]);   /* 0 unless an end item */
 			if (block && sink->profile)
 				bt_profile_block(sink->profile, r->stack[r->sp - 1].path, items[i].type, block);
 			if (block && bt_rtype_is_blocking(items[i].type))
