@@ -67,30 +67,37 @@ struct kept_slice {
 	int64_t ts, end, self;
 	int64_t off;              /* of self, the time off the CPU no record explains (a sleep) */
 	uint32_t frame;
-	int depth, app;           /* app: the app's method (engine/db/appcode.h) */
+	uint16_t depth;           /* at most MAX_DEPTH */
+	uint8_t app;              /* the app's method (engine/db/appcode.h) */
 };
 
-/* Sums by method frame id over one frame, and the ids that have one (to
- * read them and reset them). */
-struct id_sums {
-	int64_t *v;
-	size_t cap;
-	uint32_t *touched;
-	size_t n, tcap;
-};
+/* A method's sums, by its frame id: in the frame at hand its self time
+ * not blocked (sum) and the time the cause line gives it (own), and its
+ * self time in every frame so far (all). One record, so that a frame's
+ * slices touch one line a method. */
+struct id_sum { int64_t sum, own, all; };
 
 /* Slices come as they end, children first: a frame's slices have come
  * just before it, after every slice that ended before it began. */
 struct bt_frames {
 	struct frame_methods *v;
 	size_t n, cap;
-	struct kept_slice *buf;   /* the slices since the last frame */
-	struct id_sums own;       /* the time a frame's cause line gives each method */
-	uint32_t owner[MAX_DEPTH + 2];   /* by depth: the innermost app method above, or 0 */
+	struct kept_slice *buf;   /* the slices since the last frame with time of their own or
+				   * an app method's */
+	struct { int64_t ts, end; int depth; uint32_t app; } owner[MAX_DEPTH + 2];   /* a frame's
+				   * slices read parents first: the kept ones above the one at hand,
+				   * with the innermost app method at or above each (0: none) */
 	size_t nbuf, bcap;
-	struct id_sums sum;       /* self time in the frame at hand, by method */
-	int64_t *all;             /* by method frame id: self time in every frame so far */
-	size_t acap;
+	/* by depth, the first slice to end since one a level up did (the
+	 * first child of the one to come there), where keep[depth] ==
+	 * f->nframes + 1: its end and start */
+	int64_t first_end[MAX_DEPTH + 2], first_ts[MAX_DEPTH + 2];
+	size_t keep[MAX_DEPTH + 2], nframes;
+	struct id_sum *ids;       /* by method frame id */
+	size_t icap;
+	uint32_t *touched;        /* the ids with a sum or own in the frame at hand (to read and
+				   * reset them) */
+	size_t nt, tcap;
 	int64_t last_end;         /* the last frame's end, or -1 */
 	int64_t last_ask;         /* the earliest the last frame asked for the next vsync, or -1 */
 	int64_t ask;              /* the same for the frame at hand, INT64_MAX: not seen */
@@ -121,24 +128,27 @@ void bt_frames_free(struct bt_frames *f)
 		return;
 	free(f->v);
 	free(f->buf);
-	free(f->own.v);
-	free(f->own.touched);
-	free(f->sum.v);
-	free(f->sum.touched);
-	free(f->all);
+	free(f->ids);
+	free(f->touched);
 	bt_late_free(f->late);
 	free(f->vs);
 	free(f);
 }
 
-static void sums_add(struct id_sums *s, uint32_t id, int64_t ns)
+/* Method id's sums, listed as touched in the frame at hand (sums only
+ * grow from 0: ns > 0 is added to them). */
+static struct id_sum *sums_of(struct bt_frames *f, uint32_t id)
 {
-	s->v = bt_grow_zero(s->v, sizeof *s->v, &s->cap, (size_t)id);
-	if (!s->v[id]) {
-		BT_GROW(s->touched, s->n + 1, s->tcap);
-		s->touched[s->n++] = id;
+	struct id_sum *x;
+
+	if (id >= f->icap)
+		f->ids = bt_grow_zero(f->ids, sizeof *f->ids, &f->icap, (size_t)id);
+	x = &f->ids[id];
+	if (!(x->sum | x->own)) {
+		BT_GROW(f->touched, f->nt + 1, f->tcap);
+		f->touched[f->nt++] = id;
 	}
-	s->v[id] = bt_sat_add(s->v[id], ns);
+	return x;
 }
 
 /* Method id with ns into the n largest so far (ids[], v[], largest first;
@@ -182,32 +192,40 @@ static void frame_slices(struct bt_frames *f, struct frame_methods *a, const str
 {
 	int64_t end = bt_sat_add(s->ts, s->dur), off = off_cpu(s, run), most = off;
 	int d0 = depth_of(s->depth);
-	size_t i;
+	size_t i, no = 0;
 
-	f->owner[d0] = 0;
 	a->sleep = off;
 	a->sleep_in = off > 0 ? (uint32_t)s->frame_id : 0;
-	if (run - off > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
-		sums_add(&f->own, (uint32_t)s->frame_id, run - off);
+	if (run - off > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX) {
+		struct id_sum *x = sums_of(f, (uint32_t)s->frame_id);
+		x->own = bt_sat_add(x->own, run - off);
+	}
 	for (i = f->nbuf; i-- > 0;) {
 		const struct kept_slice *ks = &f->buf[i];
+		struct id_sum *x;
+		uint32_t o;
 		if (ks->ts < s->ts || ks->ts >= end || ks->depth <= d0)
 			continue;
-		if (ks->self > 0)
-			sums_add(&f->sum, ks->frame, ks->self);
-		f->owner[ks->depth] = ks->app ? ks->frame : f->owner[ks->depth - 1];
+		if (ks->self > 0) {
+			x = sums_of(f, ks->frame);
+			x->sum = bt_sat_add(x->sum, ks->self);
+		}
+		while (no && (f->owner[no - 1].depth >= ks->depth || ks->ts < f->owner[no - 1].ts ||
+			      ks->end > f->owner[no - 1].end))
+			no--;   /* what it did not call (a sibling of a parent not kept, by time) */
+		o = ks->app ? ks->frame : no ? f->owner[no - 1].app : 0;
+		f->owner[no].ts = ks->ts;
+		f->owner[no].end = ks->end;
+		f->owner[no].depth = ks->depth;
+		f->owner[no++].app = o;
 		a->sleep = bt_sat_add(a->sleep, ks->off);
 		if (ks->off > most)
 			most = ks->off, a->sleep_in = ks->frame;
-		if (ks->self - ks->off > 0)
-			sums_add(&f->own, f->owner[ks->depth] ? f->owner[ks->depth] : ks->frame, ks->self - ks->off);
+		if (ks->self - ks->off > 0) {
+			x = sums_of(f, o ? o : ks->frame);
+			x->own = bt_sat_add(x->own, ks->self - ks->off);
+		}
 	}
-	for (i = 0; i < f->own.n; i++) {
-		uint32_t id = f->own.touched[i];
-		top_add(a->cframe, a->cns, TOP, id, f->own.v[id]);
-		f->own.v[id] = 0;
-	}
-	f->own.n = 0;
 }
 
 /* Frame s: the self time not blocked of the kept slices inside it, by
@@ -235,18 +253,24 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	f->last_ask = f->ask > s->ts && f->ask < f->last_end ? f->ask : s->ts;
 	f->ask = INT64_MAX;
 	frame_slices(f, a, s, run);
-	if (run > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX)
-		sums_add(&f->sum, (uint32_t)s->frame_id, run);
-	for (i = 0; i < f->sum.n; i++) {
-		uint32_t id = f->sum.touched[i];
-		int64_t ns = f->sum.v[id];
-		f->sum.v[id] = 0;
-		f->all = bt_grow_zero(f->all, sizeof *f->all, &f->acap, (size_t)id);
-		f->all[id] = bt_sat_add(f->all[id], ns);
-		top_add(a->frame, a->ns, KEEP, id, ns);
+	if (run > 0 && s->frame_id > 0 && s->frame_id < UINT32_MAX) {
+		struct id_sum *x = sums_of(f, (uint32_t)s->frame_id);
+		x->sum = bt_sat_add(x->sum, run);
 	}
-	f->sum.n = 0;
+	for (i = 0; i < f->nt; i++) {   /* each id once: the tops do not depend on the order */
+		uint32_t id = f->touched[i];
+		struct id_sum *x = &f->ids[id];
+		if (x->own)
+			top_add(a->cframe, a->cns, TOP, id, x->own);
+		if (x->sum) {
+			x->all = bt_sat_add(x->all, x->sum);
+			top_add(a->frame, a->ns, KEEP, id, x->sum);
+		}
+		x->sum = x->own = 0;
+	}
+	f->nt = 0;
 	f->nbuf = 0;
+	f->nframes++;   /* what came before it is no later frame's */
 }
 
 /* A slice's own blocked time: its blocked time (its children's included)
@@ -272,14 +296,23 @@ static int64_t own_block(struct bt_frames *f, int d, int64_t block)
 static void first_callback(struct bt_frames *f, const struct bt_slice *s)
 {
 	int d = depth_of(s->depth) + 1;
-	int64_t first = INT64_MAX;
-	size_t i;
 
-	for (i = f->nbuf; i-- > 0 && f->buf[i].ts >= s->ts;)
-		if (f->buf[i].depth == d)
-			first = f->buf[i].end;   /* slices come as they end: the last seen ended first */
-	if (first < f->ask)
-		f->ask = first;
+	if (f->keep[d] == f->nframes + 1 && f->first_ts[d] >= s->ts && f->first_end[d] < f->ask)
+		f->ask = f->first_end[d];
+}
+
+/* A slice that could be kept, at depth d: the first at its depth since
+ * one a level up ended, in this frame, is the first child of the next
+ * one there; and the next one at d + 1 will be the first of a new
+ * parent's. */
+static void first_child(struct bt_frames *f, const struct bt_slice *s, int d)
+{
+	if (f->keep[d] != f->nframes + 1) {
+		f->keep[d] = f->nframes + 1;
+		f->first_ts[d] = s->ts;
+		f->first_end[d] = bt_sat_add(s->ts, s->dur);
+	}
+	f->keep[d + 1] = 0;
 }
 
 /* A slice with a role (all but a few): 1 when it was a frame, which
@@ -326,12 +359,18 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, in
 		return;
 	if (s->idle) {
 		idle_slice(f, s);
+		f->keep[d + 1] = 0;
 		return;
 	}
 	if (s->msg_id > 0 && (s->msg_id != f->msg || s->ts < f->msg_ts))
 		f->msg = s->msg_id, f->msg_ts = s->ts;   /* a new message, or an earlier start in it */
-	if (s->frame_id <= 0 || s->frame_id >= UINT32_MAX)
-		return;   /* a slice with no time of its own stays: it links its children to the app method above */
+	if (s->frame_id <= 0 || s->frame_id >= UINT32_MAX) {
+		f->keep[d + 1] = 0;
+		return;
+	}
+	first_child(f, s, d);
+	if (run <= 0 && !is_app)
+		return;   /* nothing of its own (most slices): what it called reads the app method above */
 	if (f->nbuf == BUF_MAX) {   /* a long stretch without frames: its older half goes */
 		memmove(f->buf, f->buf + BUF_MAX / 2, (BUF_MAX - BUF_MAX / 2) * sizeof *f->buf);
 		f->nbuf -= BUF_MAX / 2;
@@ -342,8 +381,8 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, in
 	k->end = bt_sat_add(s->ts, s->dur);
 	k->self = run > 0 ? run : 0;
 	k->off = off_cpu(s, run);
-	k->depth = d;
-	k->app = is_app;
+	k->depth = (uint16_t)d;
+	k->app = is_app != 0;
 	k->frame = (uint32_t)s->frame_id;
 }
 
@@ -839,9 +878,9 @@ static int store_sums(const struct frame_sums *s, const struct bt_frames *f, int
 	size_t i;
 	int rc = BT_OK, k;
 
-	for (i = 1; f && i < f->acap && !rc; i++)
-		if (f->all[i] > 0)
-			rc = bt_db_exec(db, BT_SQL_INSERT_UI_FRAME_METHOD, err, "iiii", tid, (int64_t)i, f->all[i],
+	for (i = 1; f && i < f->icap && !rc; i++)
+		if (f->ids[i].all > 0)
+			rc = bt_db_exec(db, BT_SQL_INSERT_UI_FRAME_METHOD, err, "iiii", tid, (int64_t)i, f->ids[i].all,
 					i < s->jcap ? s->janky[i] : 0);
 	for (k = 0; k < BT_BLOCK__COUNT && !rc; k++)
 		if (s->kind[k][0] > 0)

@@ -104,6 +104,10 @@ void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int
 		end_message(l);
 		l->msg = s->msg_id;
 	}
+	if (!is_app && !self) {   /* most slices: nothing of its own, its callees' time passed up */
+		l->pass[d] = bt_sat_add(l->pass[d], up);
+		return;
+	}
 	id = (uint32_t)s->frame_id;
 	x = sum_of(l, id);
 	x->self = bt_sat_add(x->self, self);
