@@ -19,14 +19,18 @@ double bt_dist_gamma(void)
 
 int bt_dist_index(int64_t v)
 {
-	double x = (double)v, g = bt_dist_gamma();
+	double x = (double)v, g = bt_dist_gamma(), t;
 	int i;
 
 	if (x <= 1)
 		return 0;
-	i = (int)ceil(log(x) / log(g));   /* off by one at most: rounding */
+	t = log(x) / log(g);
+	i = (int)ceil(t);   /* off by one at most: rounding */
 	if (i > BT_DIST_NBUCKETS - 1)
 		i = BT_DIST_NBUCKETS - 1;
+	else if (i - t > 1e-6 && i - t < 1 - 1e-6)
+		return i;   /* t is some 1e-13 off, pow(g, i) 1e-14: x is no bound's neighbour,
+			     * and the bounds would say the same (most values) */
 	while (i < BT_DIST_NBUCKETS - 1 && pow(g, i) < x)
 		i++;
 	while (i > 0 && pow(g, i - 1) >= x)

@@ -100,6 +100,13 @@ static void sketch_bounds(void)
 		}
 	}
 	ok(!bad, "values next to every bound land in the first bucket whose bound holds them");
+	for (k = 0, bad = 0; k < 1000000; k++) {   /* and values anywhere: most skip the bounds */
+		int64_t x = (int64_t)exp((double)(rand() % 1000000) * 4.3e-5) + rand() % 1000;
+		int b = bt_dist_index(x);
+		if (x > 1 && !(pow(bt_dist_gamma(), b) >= (double)x && pow(bt_dist_gamma(), b - 1) < (double)x))
+			bad++;
+	}
+	ok(!bad, "a million values spread over 1 .. 2e18 land in the first bucket whose bound holds them");
 	bt_dist_release(&all);
 	bt_dist_release(&merged);
 	for (k = 0; k < PARTS; k++)
