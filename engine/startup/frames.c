@@ -46,21 +46,27 @@
 #define MAX_DEPTH 1024           /* deeper slices count as this deep */
 
 /* A frame as its slices came: its methods with the most self time, and
- * what the main thread did between the frame before and it. */
+ * what the main thread did between the frame before and it. Its methods
+ * and waits are in the frames' pools (most frames have a few of each: a
+ * frame's record is written once, and a scroll has hundreds of
+ * thousands); 2^32 entries would take 48 GB. */
 struct frame_methods {
 	int64_t ts;
-	uint32_t frame[KEEP];
-	int64_t ns[KEEP];
-	uint32_t cframe[TOP];     /* the cause line's: by the innermost app method */
 	int64_t cns[TOP];
 	int64_t sleep;            /* off the CPU, no record saying why (a RenderThread sync) */
-	uint32_t sleep_in;        /* the method that slept the most of it */
 	int64_t prev_end;         /* the frame before's end, or -1 */
 	int64_t msg_ts;           /* its Looper message's start (a GC wait can come before it) */
 	int64_t prev_ask;         /* the earliest the frame before asked for the next vsync, or -1 */
-	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* the first waits for work after it */
-	int nidle;
+	uint32_t cframe[TOP];     /* the cause line's: by the innermost app method */
+	uint32_t sleep_in;        /* the method that slept the most of it */
+	uint32_t top_at;          /* its methods with the most self time (KEEP at most, largest
+				   * first): f->top_id and f->top_ns from here */
+	uint32_t idle_at;         /* the first waits for work after the frame before (NIDLE at
+				   * most): f->idle from here */
+	uint8_t ntop, nidle;
 };
+
+struct idle_span { int64_t b, e; };
 
 /* A main-thread slice's self time, kept until the frame that holds it. */
 struct kept_slice {
@@ -103,8 +109,12 @@ struct bt_frames {
 	int64_t ask;              /* the same for the frame at hand, INT64_MAX: not seen */
 	int64_t msg, msg_ts;      /* the Looper message of the last slice (0: none), its first start */
 	int idle_any;             /* the trace has idle slices (the idle policy ran) */
-	int64_t idle_b[NIDLE], idle_e[NIDLE];   /* idle slices since, the first NIDLE */
-	int nidle;
+	struct idle_span *idle;   /* the frames' waits for work */
+	size_t nidle_all, idcap;
+	int nidle;                /* of them, since the last frame (NIDLE at most) */
+	uint32_t *top_id;         /* the frames' methods and their self times */
+	int64_t *top_ns;
+	size_t ntop_all, tpcap;
 	int64_t child_block[MAX_DEPTH + 2];   /* by depth: the blocked time of the slices
 					       * ended there since their parent (its children's) */
 	struct bt_late *late;     /* what a late frame waited behind */
@@ -130,6 +140,9 @@ void bt_frames_free(struct bt_frames *f)
 	free(f->buf);
 	free(f->ids);
 	free(f->touched);
+	free(f->idle);
+	free(f->top_id);
+	free(f->top_ns);
 	bt_late_free(f->late);
 	free(f->vs);
 	free(f);
@@ -234,7 +247,10 @@ static void frame_slices(struct bt_frames *f, struct frame_methods *a, const str
 static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t run)
 {
 	struct frame_methods *a;
+	uint32_t top[KEEP] = { 0 };
+	int64_t ns[KEEP] = { 0 };
 	size_t i;
+	int k;
 
 	BT_GROW(f->v, f->n + 1, f->cap);
 	a = &f->v[f->n++];
@@ -243,9 +259,8 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	a->prev_end = f->last_end;
 	a->prev_ask = f->last_ask;
 	a->msg_ts = s->msg_id > 0 && s->msg_id == f->msg && f->msg_ts < s->ts ? f->msg_ts : s->ts;
-	a->nidle = f->nidle;
-	memcpy(a->idle_b, f->idle_b, sizeof a->idle_b);
-	memcpy(a->idle_e, f->idle_e, sizeof a->idle_e);
+	a->idle_at = (uint32_t)(f->nidle_all - (size_t)f->nidle);
+	a->nidle = (uint8_t)f->nidle;
 	f->nidle = 0;
 	f->last_end = bt_sat_add(s->ts, s->dur);
 	/* no callback seen: it asked no later than it began (as the rule
@@ -264,11 +279,22 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 			top_add(a->cframe, a->cns, TOP, id, x->own);
 		if (x->sum) {
 			x->all = bt_sat_add(x->all, x->sum);
-			top_add(a->frame, a->ns, KEEP, id, x->sum);
+			top_add(top, ns, KEEP, id, x->sum);
 		}
 		x->sum = x->own = 0;
 	}
 	f->nt = 0;
+	a->top_at = (uint32_t)f->ntop_all;
+	for (k = 0; k < KEEP && ns[k] > 0; k++) {   /* the sums added are > 0: the rest are empty */
+		if (f->ntop_all == f->tpcap) {
+			f->tpcap = f->tpcap ? 2 * f->tpcap : 1024;
+			f->top_id = bt_xrealloc(f->top_id, f->tpcap * sizeof *f->top_id);
+			f->top_ns = bt_xrealloc(f->top_ns, f->tpcap * sizeof *f->top_ns);
+		}
+		f->top_id[f->ntop_all] = top[k];
+		f->top_ns[f->ntop_all++] = ns[k];
+	}
+	a->ntop = (uint8_t)k;
 	f->nbuf = 0;
 	f->nframes++;   /* what came before it is no later frame's */
 }
@@ -342,8 +368,9 @@ static void idle_slice(struct bt_frames *f, const struct bt_slice *s)
 {
 	f->idle_any = 1;
 	if (f->nidle < NIDLE) {
-		f->idle_b[f->nidle] = s->ts;
-		f->idle_e[f->nidle++] = s->ts + s->dur;
+		BT_GROW(f->idle, f->nidle_all + 1, f->idcap);
+		f->idle[f->nidle_all++] = (struct idle_span){ s->ts, s->ts + s->dur };
+		f->nidle++;
 	}
 }
 
@@ -843,17 +870,16 @@ static void held_add(struct frame_sums *s, int kind, const char *holder, int64_t
 }
 
 /* The frame [ts, end) of the main thread, janky or not, into s. */
-static void frame_sum(struct frame_sums *s, const struct frame_evidence *e, const struct frame_methods *a,
-		      int64_t ts, int64_t end, int janky)
+static void frame_sum(struct frame_sums *s, const struct frame_evidence *e, const struct bt_frames *f,
+		      const struct frame_methods *a, int64_t ts, int64_t end, int janky)
 {
 	size_t i;
 	int k;
 
-	for (k = 0; janky && a && k < KEEP; k++) {
-		if (a->ns[k] <= 0 || !a->frame[k])
-			continue;
-		s->janky = bt_grow_zero(s->janky, sizeof *s->janky, &s->jcap, a->frame[k]);
-		s->janky[a->frame[k]] = bt_sat_add(s->janky[a->frame[k]], a->ns[k]);
+	for (k = 0; janky && a && k < a->ntop; k++) {
+		uint32_t id = f->top_id[a->top_at + k];
+		s->janky = bt_grow_zero(s->janky, sizeof *s->janky, &s->jcap, id);
+		s->janky[id] = bt_sat_add(s->janky[id], f->top_ns[a->top_at + k]);
 	}
 	while (s->bi < e->nb && e->b[s->bi].end <= ts)
 		s->bi++;
@@ -902,21 +928,22 @@ static void sums_release(struct frame_sums *s)
 /* Whether, of the waits for work since the frame before, none begun by
  * until was still going on after t (and the first NIDLE kept say so): a
  * vsync pending at t runs as soon as the thread polls.
- *   - no_wait(a, t, t): the frame could have been pending at tick t (an
+ *   - no_wait(f, a, t, t): the frame could have been pending at tick t (an
  *     animation or a scroll asks for the next vsync as a frame ends): not
  *     when the thread was waiting for work at t, as it would have run
  *     then; so a frame that begins after a busy stretch spanning t was
  *     for t, and late;
- *   - no_wait(a, t, INT64_MAX): no wait for work at all after t, as with
+ *   - no_wait(f, a, t, INT64_MAX): no wait for work at all after t, as with
  *     a vsync pending since t. */
-static int no_wait(const struct frame_methods *a, int64_t t, int64_t until)
+static int no_wait(const struct bt_frames *f, const struct frame_methods *a, int64_t t, int64_t until)
 {
+	const struct idle_span *w = f->idle + a->idle_at;
 	int k;
 
 	for (k = 0; k < a->nidle; k++)
-		if (a->idle_b[k] <= until && t < a->idle_e[k])
+		if (w[k].b <= until && t < w[k].e)
 			return 0;
-	return a->nidle < NIDLE || t < a->idle_e[NIDLE - 1];
+	return a->nidle < NIDLE || t < w[NIDLE - 1].e;
 }
 
 /*
@@ -954,11 +981,12 @@ static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, in
 
 /* ui[0..n) and ui[n..m), each sorted, as one sorted run: as a stable sort
  * of the whole has them (the added ones come in the vsyncs' order, which
- * is mostly time order; else they are sorted). */
+ * is mostly time order; else they are sorted). Merged from the end, so
+ * only the few added ones are copied aside. */
 static void merge_frames(struct bt_dframe *ui, size_t n, size_t m)
 {
-	struct bt_dframe *left;
-	size_t i = 0, j, k = 0;
+	struct bt_dframe *right;
+	size_t i = n, j, k = m;
 
 	for (j = n + 1; j < m; j++)
 		if (by_ts(&ui[j - 1], &ui[j]) > 0) {
@@ -967,13 +995,11 @@ static void merge_frames(struct bt_dframe *ui, size_t n, size_t m)
 		}
 	if (m == n || !n || by_ts(&ui[n - 1], &ui[n]) <= 0)
 		return;   /* in order already */
-	left = bt_xmalloc(n * sizeof *left);
-	memcpy(left, ui, n * sizeof *left);
-	for (j = n; i < n && j < m;)
-		ui[k++] = by_ts(&left[i], &ui[j]) <= 0 ? left[i++] : ui[j++];
-	while (i < n)
-		ui[k++] = left[i++];
-	free(left);
+	right = bt_xmalloc((m - n) * sizeof *right);
+	memcpy(right, ui + n, (m - n) * sizeof *right);
+	for (j = m - n; j > 0;)   /* a tie: the earlier run's first, so last here */
+		ui[--k] = i > 0 && by_ts(&ui[i - 1], &right[j - 1]) > 0 ? ui[--i] : right[--j];
+	free(right);
 }
 
 /*
@@ -1066,7 +1092,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	bt_buf_init(&e.shorts);
 	memset(&sums, 0, sizeof sums);
 	bt_strmap_init(&sums.held);
-	ui = bt_xcalloc(n, sizeof *ui);
+	ui = bt_xmalloc(n * sizeof *ui);
 	memcpy(ui, d->ui, n * sizeof *ui);
 	rows = bt_ui_frames_new(tid);
 	bt_sort_unless_sorted(ui, n, sizeof *ui, by_ts);
@@ -1082,8 +1108,8 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	sampled = f && f->idle_any && !nx;   /* neither a timeline nor exact slices */
 	if (!rc && sampled)
 		ui = unsampled_frames(f, ui, &n);
-	start = bt_xcalloc(n, sizeof *start);
-	till = bt_xcalloc(n, sizeof *till);
+	start = bt_xmalloc(n * sizeof *start);   /* vsync_starts writes them all */
+	till = bt_xmalloc(n * sizeof *till);
 	if (!rc)
 		vsync_starts(ui, n, phase, period, sampled, start, till);
 	for (i = 0; i < n && !rc; i++) {
@@ -1103,13 +1129,13 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 			exp = tick_at(a->msg_ts, phase, period);
 		if (f && f->idle_any && a && a->prev_end >= 0 && start[i] == ui[i].ts) {
 			int64_t next = bt_sat_add(tick_at(a->prev_end, phase, period), period);
-			if (next < exp && no_wait(a, next, next))
+			if (next < exp && no_wait(f, a, next, next))
 				exp = next;
 			/* no wait for work since the tick after the frame before
 			 * asked for the next vsync (first_callback): that vsync
 			 * was pending since, and this frame is for it */
 			next = bt_sat_add(tick_at(a->prev_ask, phase, period), period);
-			if (a->prev_ask >= 0 && next < exp && no_wait(a, next, INT64_MAX))
+			if (a->prev_ask >= 0 && next < exp && no_wait(f, a, next, INT64_MAX))
 				exp = next;
 		}
 		/* one frame a vsync: a start placed just before the tick after
@@ -1128,7 +1154,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 			missed = (int64_t)(late / (uint64_t)period + (late % (uint64_t)period != 0));
 			cause = cause_line(&e, a, f ? f->late : NULL, start[i], hit.end, exp);
 		}
-		frame_sum(&sums, &e, a, start[i], end, missed > 0);
+		frame_sum(&sums, &e, f, a, start[i], end, missed > 0);
 		{
 			const struct bt_ui_frame_row r = { start[i], ui[i].vsync, end - start[i], hit.end, period, exp,
 							deadline, missed, hit.drawn ? hit.draw.ts : 0,
