@@ -125,7 +125,7 @@ static int read_member(struct bt_jr *r, const char *key, struct bt_batch_item *i
 	struct bt_buf tmp = BT_BUF_INIT;
 	char *s = NULL;
 	int64_t v;
-	double d;
+	double d = 0;   /* set when read; the whole-program build cannot tell */
 	int rc;
 
 	if (!strcmp(key, "hash") || !strcmp(key, "status")) {
