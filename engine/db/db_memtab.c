@@ -39,17 +39,19 @@ static int mt_connect(sqlite3 *conn, void *aux, int argc, const char *const *arg
 	return bt_vtab_connect(conn, t->schema, aux, out);
 }
 
-/* A thread's rows are contiguous: a tid scan reads only them, and with
- * threads in tid order rows come ordered by tid too. One lower bound on
- * another column is checked here too (SQLite checks it again: a bound
+/* Any scan reads the rows by id (column 0), so ORDER BY id needs no
+ * sort. A thread's rows are contiguous: a tid scan reads only them, and
+ * with threads in tid order rows come ordered by tid too. One lower bound
+ * on another column is checked here too (SQLite checks it again: a bound
  * that is no integer filters nothing here). */
 static int mt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
 	const struct bt_memtab *t = ((const struct bt_mem_vtab *)vt)->data;
 	int i, n = 0, rc = bt_vtab_best_index(info, 0, 1, 1e6, 1e4, 1e4);
 
-	if (t->tid_sorted && info->nOrderBy == 1 && info->aOrderBy[0].iColumn == 1 && !info->aOrderBy[0].desc)
-		info->orderByConsumed = 1;   /* a GROUP BY tid needs no sort */
+	if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+	    (info->aOrderBy[0].iColumn == 0 || (t->tid_sorted && info->aOrderBy[0].iColumn == 1)))
+		info->orderByConsumed = 1;   /* by id; a GROUP BY tid where threads come in order */
 	for (i = 0; i < info->nConstraint; i++)
 		n += info->aConstraintUsage[i].argvIndex > 0;
 	for (i = 0; i < info->nConstraint; i++) {

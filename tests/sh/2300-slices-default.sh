@@ -53,3 +53,16 @@ is "$(q "$FIX/seed2" "SELECT count(*) FROM samples s JOIN nodes n ON n.id = s.no
 	"nodes in memory: joins by id"
 "$BIN" query -q "$FIX/seed2" "UPDATE nodes SET depth = 0" >/dev/null 2>"$T/err"
 is "$?" 2 "nodes in memory: writes refused"
+
+# the call tree of a scratch analysis (a table in memory): read by id, so
+# ORDER BY id needs no sort, and the rows are those stored, in that order
+"$BIN" query "$T/default.db" "SELECT * FROM calltree ORDER BY id" --format tsv >"$T/c1.tsv"
+"$BIN" query -q "$FIX/seed2" "SELECT * FROM calltree ORDER BY id" --format tsv >"$T/c2.tsv"
+check "the call tree in memory, ORDER BY id, equals the stored one's" cmp -s "$T/c1.tsv" "$T/c2.tsv"
+"$BIN" query -q "$FIX/seed2" "SELECT * FROM calltree WHERE tid = 4243 ORDER BY id" --format tsv >"$T/c3.tsv"
+"$BIN" query "$T/default.db" "SELECT * FROM calltree WHERE tid = 4243 ORDER BY id" --format tsv >"$T/c4.tsv"
+check "the call tree in memory, one thread's ORDER BY id, equals the stored one's" cmp -s "$T/c3.tsv" "$T/c4.tsv"
+unlike "$("$BIN" query -q "$FIX/seed2" "EXPLAIN QUERY PLAN SELECT * FROM calltree ORDER BY id" --format tsv)" \
+	"TEMP B-TREE" "the call tree in memory: ORDER BY id without a sort"
+like "$("$BIN" query -q "$FIX/seed2" "EXPLAIN QUERY PLAN SELECT * FROM calltree ORDER BY id DESC" --format tsv)" \
+	"TEMP B-TREE" "the call tree in memory: ORDER BY id DESC sorted"
