@@ -198,9 +198,10 @@ static int64_t off_cpu(const struct bt_slice *s, int64_t run)
  * innermost app method that holds it (itself if it is one: the app's code
  * and the platform code it called), else to itself, so a slow bind reads
  * as the adapter's method, not as the framework methods its time spreads
- * over; the cause line's two largest of those kept. The slices came
- * children first: read backwards, a slice's parent is the last one seen a
- * level up. */
+ * over (the sums; close_frame takes their tops). The slices came children
+ * first: read backwards, a slice's nearest kept ancestor is the last one
+ * seen above it that holds it in time (a parent with nothing of its own
+ * and no app method is not kept; it passes its parent's owner on). */
 static void frame_slices(struct bt_frames *f, struct frame_methods *a, const struct bt_slice *s, int64_t run)
 {
 	int64_t end = bt_sat_add(s->ts, s->dur), off = off_cpu(s, run), most = off;

@@ -160,6 +160,61 @@ static void test_sampled(void)
 	bt_db_close(db);
 }
 
+/*
+ * A cause line's owner where a parent was not kept: Adapter.bind (app)
+ * calls a platform wrapper with no time of its own (not kept), which
+ * calls setText (10 ms), then the app's Other.draw (3 ms). setText's time
+ * is bind's, its nearest ancestor, not Other.draw's, the sibling read
+ * just before it.
+ */
+static void test_owner_not_kept(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_frames *f = bt_frames_new();
+	struct bt_display d;
+	struct bt_db *db = new_db();
+	char *cause;
+	int64_t k;
+
+	if (bt_db_exec(db, BT_SQL_INSERT_FRAME, &err, "iittttt", (int64_t)5, (int64_t)0,
+		       "void android.view.View.wrap()", "void", "android.view.View", "wrap", "") ||
+	    bt_db_exec(db, BT_SQL_INSERT_FRAME, &err, "iittttt", (int64_t)6, (int64_t)0,
+		       "void com.example.Other.draw()", "void", "com.example.Other", "draw", ""))
+		printf("# %s\n", err.msg);
+	bt_display_init(&d);
+	for (k = 0; k < 9; k++) {
+		int64_t ts = k * P + MS, ui = k == 6 ? 20 * MS : 5 * MS;
+		struct bt_dframe u = { ts, ui, 200 + k, 1 }, dr = { ts + ui, 2 * MS, u.vsync, 3 };
+		struct bt_slice s;
+		if (k == 7)
+			continue;   /* the janky one ran through its tick */
+		if (k == 6) {
+			s = sl(4, ts + 2 * MS, 10 * MS, 10 * MS, 3);    /* setText */
+			bt_frames_slice(f, &s, 0, 0);
+			s = sl(5, ts + 2 * MS, 11 * MS, 0, 2);          /* the wrapper: nothing of its own */
+			bt_frames_slice(f, &s, 0, 0);
+			s = sl(6, ts + 13 * MS, 3 * MS, 3 * MS, 2);     /* Other.draw */
+			bt_frames_slice(f, &s, 0, 1);
+			s = sl(2, ts + MS, 16 * MS, 2 * MS, 1);         /* bind */
+			bt_frames_slice(f, &s, 0, 1);
+		}
+		s = sl(1, ts, ui, k == 6 ? MS : ui, 0);
+		bt_frames_slice(f, &s, BT_FRAMES_UI, 0);
+		bt_display_add_ui(&d, &u);
+		bt_display_add_draw(&d, &dr);
+	}
+	is_int(bt_frames_store(f, &d, 1, db, &err), BT_OK, "a parent not kept: stored");
+	cause = tsql_rows(db, "SELECT cause FROM ui_frames WHERE vsync = 206");
+	if (!ok(cause && strstr(cause, "Adapter.bind(int) 12.0 ms") && strstr(cause, "Other.draw() 3.0 ms") &&
+		strstr(cause, "bind") < strstr(cause, "Other"),
+		"a parent not kept: the callee's time is its nearest ancestor's app method's, not a sibling's"))
+		printf("#   cause: %s\n", cause ? cause : "(none)");
+	free(cause);
+	bt_frames_free(f);
+	bt_display_release(&d);
+	bt_db_close(db);
+}
+
 int main(void)
 {
 	struct bt_err err = BT_ERR_INIT;
@@ -240,5 +295,6 @@ int main(void)
 	bt_frames_free(f);
 	bt_db_close(db);
 	test_sampled();
+	test_owner_not_kept();
 	return done_testing();
 }
