@@ -59,11 +59,12 @@ struct frame_methods {
 	int64_t prev_ask;         /* the earliest the frame before asked for the next vsync, or -1 */
 	uint32_t cframe[TOP];     /* the cause line's: by the innermost app method */
 	uint32_t sleep_in;        /* the method that slept the most of it */
-	uint32_t top_at;          /* its methods with the most self time (KEEP at most, largest
-				   * first): f->top_id and f->top_ns from here */
+	uint32_t top_at;          /* its methods with self time (the janky frames' KEEP largest
+				   * are taken at the store): f->top_id and f->top_ns from here */
 	uint32_t idle_at;         /* the first waits for work after the frame before (NIDLE at
 				   * most): f->idle from here */
-	uint8_t ntop, nidle;
+	uint32_t ntop;
+	uint8_t nidle;
 };
 
 struct idle_span { int64_t b, e; };
@@ -243,15 +244,13 @@ static void frame_slices(struct bt_frames *f, struct frame_methods *a, const str
 }
 
 /* Frame s: the self time not blocked of the kept slices inside it, by
- * method, its top kept, and its cause line's; the buffer emptied (what is
+ * method, into the pool (a janky frame's largest are taken at the store:
+ * most frames are not), and its cause line's; the buffer emptied (what is
  * left began before it). */
 static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t run)
 {
 	struct frame_methods *a;
-	uint32_t top[KEEP] = { 0 };
-	int64_t ns[KEEP] = { 0 };
 	size_t i;
-	int k;
 
 	BT_GROW(f->v, f->n + 1, f->cap);
 	a = &f->v[f->n++];
@@ -273,6 +272,7 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 		struct id_sum *x = sums_of(f, (uint32_t)s->frame_id);
 		x->sum = bt_sat_add(x->sum, run);
 	}
+	a->top_at = (uint32_t)f->ntop_all;
 	for (i = 0; i < f->nt; i++) {   /* each id once: the tops do not depend on the order */
 		uint32_t id = f->touched[i];
 		struct id_sum *x = &f->ids[id];
@@ -280,22 +280,18 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 			top_add(a->cframe, a->cns, TOP, id, x->own);
 		if (x->sum) {
 			x->all = bt_sat_add(x->all, x->sum);
-			top_add(top, ns, KEEP, id, x->sum);
+			if (f->ntop_all == f->tpcap) {
+				f->tpcap = f->tpcap ? 2 * f->tpcap : 1024;
+				f->top_id = bt_xrealloc(f->top_id, f->tpcap * sizeof *f->top_id);
+				f->top_ns = bt_xrealloc(f->top_ns, f->tpcap * sizeof *f->top_ns);
+			}
+			f->top_id[f->ntop_all] = id;
+			f->top_ns[f->ntop_all++] = x->sum;
 		}
 		x->sum = x->own = 0;
 	}
 	f->nt = 0;
-	a->top_at = (uint32_t)f->ntop_all;
-	for (k = 0; k < KEEP && ns[k] > 0; k++) {   /* the sums added are > 0: the rest are empty */
-		if (f->ntop_all == f->tpcap) {
-			f->tpcap = f->tpcap ? 2 * f->tpcap : 1024;
-			f->top_id = bt_xrealloc(f->top_id, f->tpcap * sizeof *f->top_id);
-			f->top_ns = bt_xrealloc(f->top_ns, f->tpcap * sizeof *f->top_ns);
-		}
-		f->top_id[f->ntop_all] = top[k];
-		f->top_ns[f->ntop_all++] = ns[k];
-	}
-	a->ntop = (uint8_t)k;
+	a->ntop = (uint32_t)(f->ntop_all - a->top_at);
 	f->nbuf = 0;
 	f->nframes++;   /* what came before it is no later frame's */
 }
@@ -874,13 +870,16 @@ static void held_add(struct frame_sums *s, int kind, const char *holder, int64_t
 static void frame_sum(struct frame_sums *s, const struct frame_evidence *e, const struct bt_frames *f,
 		      const struct frame_methods *a, int64_t ts, int64_t end, int janky)
 {
+	uint32_t top[KEEP] = { 0 };
+	int64_t ns[KEEP] = { 0 };
 	size_t i;
 	int k;
 
-	for (k = 0; janky && a && k < a->ntop; k++) {
-		uint32_t id = f->top_id[a->top_at + k];
-		s->janky = bt_grow_zero(s->janky, sizeof *s->janky, &s->jcap, id);
-		s->janky[id] = bt_sat_add(s->janky[id], f->top_ns[a->top_at + k]);
+	for (i = 0; janky && a && i < a->ntop; i++)   /* its KEEP methods with the most (> 0) */
+		top_add(top, ns, KEEP, f->top_id[a->top_at + i], f->top_ns[a->top_at + i]);
+	for (k = 0; k < KEEP && ns[k] > 0; k++) {
+		s->janky = bt_grow_zero(s->janky, sizeof *s->janky, &s->jcap, top[k]);
+		s->janky[top[k]] = bt_sat_add(s->janky[top[k]], ns[k]);
 	}
 	while (s->bi < e->nb && e->b[s->bi].end <= ts)
 		s->bi++;
