@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/search.h"
 #include "engine/db/db_int.h"
 #include "engine/db/rtype.h"
 
@@ -275,18 +276,16 @@ void bt_cends_release(struct bt_cends *e)
 	memset(e, 0, sizeof *e);
 }
 
+static int by_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 size_t bt_cends_from(const struct bt_cends *e, size_t i)
 {
-	size_t lo = 0, hi = e->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (e->at[mid] < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return bt_first_not_before(e->at, e->n, sizeof *e->at, &i, by_index);
 }
 
 int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struct bt_cends *ends,
