@@ -326,8 +326,7 @@ static void first_callback(struct bt_frames *f, const struct bt_slice *s)
 
 /* A slice that could be kept, at depth d: the first at its depth since
  * one a level up ended, in this frame, is the first child of the next
- * one there; and the next one at d + 1 will be the first of a new
- * parent's. */
+ * one there. */
 static void first_child(struct bt_frames *f, const struct bt_slice *s, int d)
 {
 	if (f->keep[d] != f->nframes + 1) {
@@ -335,7 +334,6 @@ static void first_child(struct bt_frames *f, const struct bt_slice *s, int d)
 		f->first_ts[d] = s->ts;
 		f->first_end[d] = bt_sat_add(s->ts, s->dur);
 	}
-	f->keep[d + 1] = 0;
 }
 
 /* A slice with a role (all but a few): 1 when it was a frame, which
@@ -381,17 +379,15 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, in
 	bt_late_slice(f->late, s, run, is_app);
 	if (role && role_slice(f, s, role, run))
 		return;
+	f->keep[d + 1] = 0;   /* the next one to end a level down is a new parent's first child */
 	if (s->idle) {
 		idle_slice(f, s);
-		f->keep[d + 1] = 0;
 		return;
 	}
 	if (s->msg_id > 0 && (s->msg_id != f->msg || s->ts < f->msg_ts))
 		f->msg = s->msg_id, f->msg_ts = s->ts;   /* a new message, or an earlier start in it */
-	if (s->frame_id <= 0 || s->frame_id >= UINT32_MAX) {
-		f->keep[d + 1] = 0;
+	if (s->frame_id <= 0 || s->frame_id >= UINT32_MAX)
 		return;
-	}
 	first_child(f, s, d);
 	if (run <= 0 && !is_app)
 		return;   /* nothing of its own (most slices): what it called reads the app method above */
