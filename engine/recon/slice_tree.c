@@ -159,6 +159,11 @@ void bt_slice_pop(struct bt_slice_run *r, int64_t t, int64_t c, int64_t idx, con
 	struct snode *n = &r->stack[--r->sp], *parent = &r->stack[r->sp - 1];
 	struct bt_slice *s = &n->s;
 	const struct bt_csample *a = n->base, *b = end->src;
+	/* the counters, kept here too: read back from s as one wide load, the
+	 * stores just made to it would not forward and the load would wait */
+	const int64_t ctr[BT_PROFILE_NCTR] = { b->alloc_bytes - a->alloc_bytes, b->alloc_objects - a->alloc_objects,
+					       (int64_t)b->majflt - a->majflt, (int64_t)b->nvcsw - a->nvcsw,
+					       (int64_t)b->nivcsw - a->nivcsw };
 	int64_t idle;   /* the time in idle state inside the slice */
 
 	s->dur = t - s->ts;
@@ -166,11 +171,11 @@ void bt_slice_pop(struct bt_slice_run *r, int64_t t, int64_t c, int64_t idx, con
 	s->self_dur = s->dur - n->child_dur;
 	s->self_cpu_dur = s->cpu_dur - n->child_cpu;
 	s->sample_count = idx - n->begin_idx;
-	s->alloc_objects = b->alloc_objects - a->alloc_objects;
-	s->alloc_bytes = b->alloc_bytes - a->alloc_bytes;
-	s->majflt = (int64_t)b->majflt - a->majflt;
-	s->nvcsw = (int64_t)b->nvcsw - a->nvcsw;
-	s->nivcsw = (int64_t)b->nivcsw - a->nivcsw;
+	s->alloc_bytes = ctr[0];
+	s->alloc_objects = ctr[1];
+	s->majflt = ctr[2];
+	s->nvcsw = ctr[3];
+	s->nivcsw = ctr[4];
 	parent->child_dur = bt_sat_add(parent->child_dur, s->dur);
 	parent->child_cpu = bt_sat_add(parent->child_cpu, s->cpu_dur);
 	idle = bt_sat_add(bt_slice_idle_part(s), n->child_idle);
@@ -180,8 +185,6 @@ void bt_slice_pop(struct bt_slice_run *r, int64_t t, int64_t c, int64_t idx, con
 	if (r->policy != BT_SLICE_BTRACE && is_message(r, s, parent))
 		add_message(r, s, idle);
 	if (r->sink->profile) {
-		const int64_t ctr[BT_PROFILE_NCTR] = { s->alloc_bytes, s->alloc_objects, s->majflt, s->nvcsw,
-						       s->nivcsw };
 		int64_t self[BT_PROFILE_NCTR];
 		int k;
 		for (k = 0; k < BT_PROFILE_NCTR; k++) {
