@@ -116,9 +116,22 @@ static int bulk_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, in
 	return SQLITE_OK;
 }
 
+#define AHEAD 8   /* slices by id: rows fetched this far ahead (they are scattered in the chunk) */
+
 static int bulk_next(sqlite3_vtab_cursor *cur)
 {
-	((struct bulk_cursor *)cur)->i++;
+	struct bulk_vtab *v = (struct bulk_vtab *)cur->pVtab;
+	size_t i = ++((struct bulk_cursor *)cur)->i;
+	const struct bt_chunk *c = v->db->bulk.writing;
+
+#if defined(__GNUC__)
+	if (v->kind == BULK_SLICES && c && i + AHEAD < c->nslice) {
+		const char *row = (const char *)&c->slice[v->db->bulk.by_id[i + AHEAD].at];
+		__builtin_prefetch(row);
+		__builtin_prefetch(row + 64);
+		__builtin_prefetch(row + 128);
+	}
+#endif
 	return SQLITE_OK;
 }
 
@@ -167,7 +180,8 @@ static int bulk_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		else
 			sqlite3_result_int64(ctx, x);
 	} else if (v->kind == BULK_SLICES) {
-		result(ctx, c->slice[i].col, c->slice[i].nulls, col);
+		const struct bt_slice_row *r = &c->slice[v->db->bulk.by_id[i].at];
+		result(ctx, r->col, r->nulls, col);
 	} else if (col == 0 || (col == 1 && !c->node[i][1])) {
 		sqlite3_result_null(ctx);
 	} else {
@@ -206,6 +220,45 @@ int bt_db_bulk_register(struct bt_db *db, struct bt_err *err)
 	return BT_OK;
 }
 
+/* The chunk's slices by id. They come as they end, their ids given as
+ * they began (a parent's after its children's): inserted in id order they
+ * mostly append to the table instead of each seeking into it, and fill
+ * its pages (a 1M-record import: 5 % less CPU, 5 % smaller). A radix sort
+ * of their ids, a byte a pass, as many as their spread needs (ids are
+ * unique: the order is the ids'). */
+static void slices_by_id(struct bt_bulk *b, const struct bt_chunk *c)
+{
+	struct bt_id_at *v, *tmp, *t;
+	int64_t lo = INT64_MAX;
+	uint64_t spread = 0;   /* the keys: id - lo, exact in unsigned arithmetic */
+	size_t i, n = c->nslice, count[257];
+	int shift;
+
+	if (!b->by_id)
+		b->by_id = bt_xmalloc(2 * BT_DB_CHUNK * sizeof *b->by_id);
+	v = b->by_id;
+	tmp = b->by_id + BT_DB_CHUNK;
+	for (i = 0; i < n; i++) {
+		v[i] = (struct bt_id_at){ c->slice[i].col[0], (uint32_t)i };
+		if (v[i].id < lo)
+			lo = v[i].id;
+	}
+	for (i = 0; i < n; i++)
+		spread |= (uint64_t)v[i].id - (uint64_t)lo;
+	for (shift = 0; shift < 64 && spread >> shift; shift += 8) {
+		memset(count, 0, sizeof count);
+		for (i = 0; i < n; i++)
+			count[(((uint64_t)v[i].id - (uint64_t)lo) >> shift & 255) + 1]++;
+		for (i = 1; i < 257; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < n; i++)
+			tmp[count[((uint64_t)v[i].id - (uint64_t)lo) >> shift & 255]++] = v[i];
+		t = v, v = tmp, tmp = t;
+	}
+	if (v != b->by_id)
+		memcpy(b->by_id, v, n * sizeof *v);
+}
+
 /* Insert one chunk; runs on the writer thread. */
 static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
 {
@@ -222,8 +275,10 @@ static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
 		if (!rc)
 			rc = check_ids(db, "sample", c->sample_id, err);
 	}
-	if (!rc && c->nslice)
+	if (!rc && c->nslice) {
+		slices_by_id(&db->bulk, c);
 		rc = bt_db_step_done(db, BT_SQL_INSERT_SLICES_BULK, err);
+	}
 	if (!rc && c->nstate)
 		rc = bt_db_step_done(db, BT_SQL_INSERT_THREAD_STATES_BULK, err);
 	if (!rc && c->nedge)
@@ -493,6 +548,8 @@ void bt_db_bulk_stop(struct bt_db *db)
 	}
 	b->queued = -1;
 	b->filling = 0;
+	free(b->by_id);
+	b->by_id = NULL;
 	for (i = 0; i < 3; i++) {
 		free(b->chunk[i].sample);
 		free(b->chunk[i].node);

@@ -61,6 +61,9 @@ struct bt_bulk {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct bt_err err;         /* the writer's first error */
+	struct bt_id_at { int64_t id; uint32_t at; } *by_id;   /* the writer's: the chunk's slices
+				    * in the order it inserts them (write_chunk), then as much
+				    * room for the sort */
 };
 
 struct bt_db {
