@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/search.h"
 #include "engine/db/db_int.h"
 #include "engine/db/rtype.h"
 
@@ -220,6 +221,16 @@ int bt_db_bulk_register(struct bt_db *db, struct bt_err *err)
 	return BT_OK;
 }
 
+/* A radix pass's key: a byte of an id's distance from the chunk's least. */
+struct id_byte { int64_t lo; int shift; };
+
+static size_t id_byte(const void *rec, const void *ctx)
+{
+	const struct id_byte *k = ctx;
+
+	return ((uint64_t)((const struct bt_id_at *)rec)->id - (uint64_t)k->lo) >> k->shift & 255;
+}
+
 /* The chunk's slices by id. They come as they end, their ids given as
  * they began (a parent's after its children's): inserted in id order they
  * mostly append to the table instead of each seeking into it, and fill
@@ -229,10 +240,9 @@ int bt_db_bulk_register(struct bt_db *db, struct bt_err *err)
 static void slices_by_id(struct bt_bulk *b, const struct bt_chunk *c)
 {
 	struct bt_id_at *v, *tmp, *t;
-	int64_t lo = INT64_MAX;
+	struct id_byte k = { INT64_MAX, 0 };
 	uint64_t spread = 0;   /* the keys: id - lo, exact in unsigned arithmetic */
-	size_t i, n = c->nslice, count[257];
-	int shift;
+	size_t i, n = c->nslice;
 
 	if (!b->by_id)
 		b->by_id = bt_xmalloc(2 * BT_DB_CHUNK * sizeof *b->by_id);
@@ -240,19 +250,13 @@ static void slices_by_id(struct bt_bulk *b, const struct bt_chunk *c)
 	tmp = b->by_id + BT_DB_CHUNK;
 	for (i = 0; i < n; i++) {
 		v[i] = (struct bt_id_at){ c->slice[i].col[0], (uint32_t)i };
-		if (v[i].id < lo)
-			lo = v[i].id;
+		if (v[i].id < k.lo)
+			k.lo = v[i].id;
 	}
 	for (i = 0; i < n; i++)
-		spread |= (uint64_t)v[i].id - (uint64_t)lo;
-	for (shift = 0; shift < 64 && spread >> shift; shift += 8) {
-		memset(count, 0, sizeof count);
-		for (i = 0; i < n; i++)
-			count[(((uint64_t)v[i].id - (uint64_t)lo) >> shift & 255) + 1]++;
-		for (i = 1; i < 257; i++)
-			count[i] += count[i - 1];
-		for (i = 0; i < n; i++)
-			tmp[count[((uint64_t)v[i].id - (uint64_t)lo) >> shift & 255]++] = v[i];
+		spread |= (uint64_t)v[i].id - (uint64_t)k.lo;
+	for (k.shift = 0; k.shift < 64 && spread >> k.shift; k.shift += 8) {
+		bt_sort_by_key(tmp, v, n, sizeof *v, 256, id_byte, &k);
 		t = v, v = tmp, tmp = t;
 	}
 	if (v != b->by_id)

@@ -541,26 +541,29 @@ static int top_cmp(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+static size_t hop_at(const void *rec, const void *ctx)
+{
+	(void)ctx;
+	return ((const struct contrib *)rec)->at;
+}
+
 /* The part's contributions grouped by hop, in the order of its thread's
- * hops (a counting sort: stable, and linear where one sort of them all
- * was most of the chains' time), each hop's then sorted (a few). */
+ * hops (a counting sort: linear where one sort of them all was most of
+ * the chains' time), each hop's then sorted (a few). */
 static void group_by_hop(struct part *p)
 {
-	size_t nh = p->hi - p->lo, *at = bt_xcalloc(nh + 1, sizeof *at), i, b;
 	struct contrib *v = bt_xmalloc(p->n * sizeof *v);
+	size_t i, j;
 
-	for (i = 0; i < p->n; i++)
-		at[p->v[i].at + 1]++;
-	for (b = 0; b < nh; b++)
-		at[b + 1] += at[b];
-	for (i = 0; i < p->n; i++)
-		v[at[p->v[i].at]++] = p->v[i];   /* at[b]: the end of hop b's */
-	for (b = 0, i = 0; b < nh; i = at[b++])
-		bt_sort_unless_sorted(v + i, at[b] - i, sizeof *v, contrib_cmp);
+	bt_sort_by_key(v, p->v, p->n, sizeof *v, p->hi - p->lo, hop_at, NULL);
+	for (i = 0; i < p->n; i = j) {
+		for (j = i + 1; j < p->n && v[j].at == v[i].at; j++)
+			;
+		bt_sort_unless_sorted(v + i, j - i, sizeof *v, contrib_cmp);
+	}
 	free(p->v);
 	p->v = v;
 	p->cap = p->n;
-	free(at);
 }
 
 /* The part's contributions so far into its hops' tops (bt_chain_store
