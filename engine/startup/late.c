@@ -88,6 +88,18 @@ static int depth_of(int64_t d)
 	return d < 0 ? 0 : d > MAX_DEPTH ? MAX_DEPTH : (int)d;
 }
 
+/* Self time ns of method id to the message at hand: the message's method
+ * with the most so far (any) may change. */
+static struct msg_sum *add_self(struct bt_late *l, uint32_t id, int64_t ns)
+{
+	struct msg_sum *x = sum_of(l, id);
+
+	x->self = bt_sat_add(x->self, ns);
+	if (x->self > 0 && (!l->any || x->self > l->sum[l->any].self || (x->self == l->sum[l->any].self && id < l->any)))
+		l->any = id;
+	return x;
+}
+
 void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int is_app)
 {
 	int d = depth_of(s->depth);
@@ -95,7 +107,7 @@ void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int
 	int64_t up = bt_sat_add(self, l->pass[d + 1]);   /* its own and its children's unowned time */
 	int work = !s->idle && s->frame_id > 0 && s->frame_id < UINT32_MAX;
 	struct msg_sum *x;
-	uint32_t id;
+	uint32_t id = (uint32_t)s->frame_id;
 
 	l->pass[d + 1] = 0;
 	if (!work || !s->msg_id)
@@ -104,19 +116,14 @@ void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int
 		end_message(l);
 		l->msg = s->msg_id;
 	}
-	if (!is_app && !self) {   /* most slices: nothing of its own, its callees' time passed up */
+	if (!is_app) {   /* its callees' time passed up to the app method above (most slices
+			  * have nothing of their own: no sum) */
+		if (self)
+			add_self(l, id, self);
 		l->pass[d] = bt_sat_add(l->pass[d], up);
 		return;
 	}
-	id = (uint32_t)s->frame_id;
-	x = sum_of(l, id);
-	x->self = bt_sat_add(x->self, self);
-	if (x->self > 0 && (!l->any || x->self > l->sum[l->any].self || (x->self == l->sum[l->any].self && id < l->any)))
-		l->any = id;
-	if (!is_app) {
-		l->pass[d] = bt_sat_add(l->pass[d], up);
-		return;
-	}
+	x = add_self(l, id, self);
 	x->own = bt_sat_add(x->own, up);
 	if (x->own > 0 && (!l->app || x->own > l->sum[l->app].own || (x->own == l->sum[l->app].own && id < l->app)))
 		l->app = id;
