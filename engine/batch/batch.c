@@ -19,6 +19,7 @@
 #include "engine/base/progress.h"
 #include "engine/batch/batch.h"
 #include "engine/batch/batch_int.h"
+#include "engine/db/db.h"
 
 struct batch_run {
 	const struct bt_batch_opts *o;
@@ -343,7 +344,8 @@ static void show(struct batch_run *r)
 
 /* A worker killed outright (SIGKILL: by the pool past its grace, or the
  * kernel out of memory) could not remove the temporaries of its outputs
- * in OUTDIR: the batch does (PATH.tmp-PID, fileio.c's and db.c's). */
+ * in OUTDIR: the batch does (PATH.tmp-PID, fileio.c's and db.c's, and
+ * the slices' pages beside the latter, db_pages.c's). */
 static void leftovers(struct batch_run *r, const struct bt_batch_item *it, long pid)
 {
 	static const char *const sub[][2] = { { "reports", "json" }, { "db", "db" } };
@@ -353,6 +355,8 @@ static void leftovers(struct batch_run *r, const struct bt_batch_item *it, long 
 	for (k = 0; k < 2; k++) {
 		out_path(r, &p, sub[k][0], it->hash, sub[k][1]);
 		bt_buf_addf(&p, ".tmp-%ld", pid);
+		unlink(p.buf);
+		bt_buf_addf(&p, BT_DB_PAGES_SUFFIX);
 		unlink(p.buf);
 	}
 	bt_buf_release(&p);

@@ -395,6 +395,7 @@ void bt_db_close(struct bt_db *db)
 	if (!db)
 		return;
 	bt_db_bulk_stop(db);
+	bt_pages_release(&db->pages);
 	/* The deferred slices' maker (the slicer) reads the records and nodes
 	 * the connection's in-memory tables own: it goes first, they go with
 	 * the connection (engine/recon/pipeline.c says who hands what on). */
@@ -424,12 +425,15 @@ int bt_db_commit(struct bt_db *db, struct bt_err *err)
 {
 	if (bt_db_flush(db, err))
 		return err->code;
+	if (db->pages.on)
+		return bt_pages_commit(db, err);
 	return bt_db_run_sql(db, "COMMIT", err);
 }
 
 void bt_db_rollback(struct bt_db *db)
 {
 	bt_db_bulk_stop(db);
+	db->pages.on = 0;
 	if (!sqlite3_get_autocommit(db->conn))
 		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
 }

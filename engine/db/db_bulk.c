@@ -117,22 +117,14 @@ static int bulk_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, in
 	return SQLITE_OK;
 }
 
-#define AHEAD 8   /* slices by id: rows fetched this far ahead (they are scattered in the chunk) */
-
 static int bulk_next(sqlite3_vtab_cursor *cur)
 {
 	struct bulk_vtab *v = (struct bulk_vtab *)cur->pVtab;
 	size_t i = ++((struct bulk_cursor *)cur)->i;
 	const struct bt_chunk *c = v->db->bulk.writing;
 
-#if defined(__GNUC__)
-	if (v->kind == BULK_SLICES && c && i + AHEAD < c->nslice) {
-		const char *row = (const char *)&c->slice[v->db->bulk.by_id[i + AHEAD].at];
-		__builtin_prefetch(row);
-		__builtin_prefetch(row + 64);
-		__builtin_prefetch(row + 128);
-	}
-#endif
+	if (v->kind == BULK_SLICES && c)
+		bt_slice_fetch_ahead(c->slice, v->db->bulk.by_id, i, c->nslice);
 	return SQLITE_OK;
 }
 
@@ -281,7 +273,7 @@ static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
 	}
 	if (!rc && c->nslice) {
 		slices_by_id(&db->bulk, c);
-		rc = bt_db_step_done(db, BT_SQL_INSERT_SLICES_BULK, err);
+		rc = db->pages.on ? bt_pages_chunk(&db->pages, c->slice, db->bulk.by_id, c->nslice, err) : bt_db_step_done(db, BT_SQL_INSERT_SLICES_BULK, err);
 	}
 	if (!rc && c->nstate)
 		rc = bt_db_step_done(db, BT_SQL_INSERT_THREAD_STATES_BULK, err);

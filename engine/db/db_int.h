@@ -66,9 +66,69 @@ struct bt_bulk {
 				    * room for the sort */
 };
 
+/*
+ * A kept database's slices as the pages of their table (db_pages.c): the
+ * writer thread's while on, the commit's after.
+ */
+struct bt_leaf {
+	unsigned char *pg;
+	uint32_t ncell, top;       /* its cells, its content's start */
+};
+
+/* Cells held in memory: their bytes, and where each is. */
+struct bt_cells {
+	unsigned char *bytes;
+	size_t nbytes, bcap;
+	struct bt_cell { int64_t id; uint32_t at, len; } *v;
+	size_t n, cap;
+};
+
+struct bt_pages {
+	int on;
+	int fd;                    /* the leaves, in key order, beside the database */
+	char *path;
+	uint32_t size;             /* the page size */
+	int64_t root;              /* the slices table's root page */
+	unsigned char *buf;        /* leaves not yet written, then the one being filled */
+	size_t nbuf;
+	struct bt_leaf leaf;
+	int64_t last;              /* the largest id in the leaves */
+	int64_t *maxkey;           /* each leaf's */
+	size_t nleaf, leafcap;
+	struct bt_cells fresh;     /* a chunk's slices */
+	struct bt_cells carry;     /* and those held back for the next, in id order */
+	struct bt_cells spare;
+	struct bt_cells late;      /* those whose place is in a leaf made already */
+};
+
+/* A chunk's slices rows[order[0..n).at], in id order, into the leaves. */
+int bt_pages_chunk(struct bt_pages *p, const struct bt_slice_row *rows, const struct bt_id_at *order, size_t n,
+		   struct bt_err *err);
+/* Commit the transaction with the slices' pages in the table, the late
+ * ones merged in; the writer idle. */
+int bt_pages_commit(struct bt_db *db, struct bt_err *err);
+void bt_pages_release(struct bt_pages *p);
+
+/* Fetch the row of the slice AHEAD after the i-th of n in order: they
+ * are scattered in the chunk. */
+#define BT_SLICE_AHEAD 8
+static inline void bt_slice_fetch_ahead(const struct bt_slice_row *rows, const struct bt_id_at *order, size_t i,
+					size_t n)
+{
+#if defined(__GNUC__)
+	if (i + BT_SLICE_AHEAD < n) {
+		const char *row = (const char *)&rows[order[i + BT_SLICE_AHEAD].at];
+		__builtin_prefetch(row);
+		__builtin_prefetch(row + 64);
+		__builtin_prefetch(row + 128);
+	}
+#endif
+}
+
 struct bt_db {
 	sqlite3 *conn;
 	struct bt_bulk bulk;
+	struct bt_pages pages;
 	struct bt_observer observe;
 	bt_slices_fn slices_fn;     /* fills slices on first use, then NULL */
 	void (*slices_release)(void *ctx);

@@ -233,6 +233,8 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		bt_profile_keep_entries(sink.profile);
 	if (!rc)
 		rc = bt_taps_begin(&pl->taps, db, err);
+	if (!rc && pl->keep)   /* nothing reads them back before the commit */
+		rc = bt_db_slices_as_pages(db, err);
 	if (!rc)
 		rc = pl->keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);
 	if (!rc)
