@@ -345,19 +345,24 @@ static void show(struct batch_run *r)
 /* A worker killed outright (SIGKILL: by the pool past its grace, or the
  * kernel out of memory) could not remove the temporaries of its outputs
  * in OUTDIR: the batch does (PATH.tmp-PID, fileio.c's and db.c's, and
- * the slices' pages beside the latter, db_pages.c's). */
+ * the tables' pages beside the latter, db_pages.c's). */
 static void leftovers(struct batch_run *r, const struct bt_batch_item *it, long pid)
 {
 	static const char *const sub[][2] = { { "reports", "json" }, { "db", "db" } };
+	static const char *const paged[] = BT_DB_PAGED_TABLES;
 	struct bt_buf p = BT_BUF_INIT;
-	size_t k;
+	size_t k, t;
 
 	for (k = 0; k < 2; k++) {
 		out_path(r, &p, sub[k][0], it->hash, sub[k][1]);
 		bt_buf_addf(&p, ".tmp-%ld", pid);
 		unlink(p.buf);
-		bt_buf_addf(&p, BT_DB_PAGES_SUFFIX);
-		unlink(p.buf);
+		for (t = 0; k == 1 && t < sizeof paged / sizeof *paged; t++) {
+			size_t at = p.len;
+			bt_buf_addf(&p, "-%s", paged[t]);
+			unlink(p.buf);
+			bt_buf_setlen(&p, at);
+		}
 	}
 	bt_buf_release(&p);
 }

@@ -87,13 +87,14 @@ int bt_db_insert_sample(struct bt_db *db, const struct bt_sample *s, struct bt_e
 int bt_db_insert_node(struct bt_db *db, int64_t id, int64_t parent_id, int64_t frame_id,
 		      int64_t depth, struct bt_err *err);
 int bt_db_flush(struct bt_db *db, struct bt_err *err);
-/* From now to the commit, a new file's slices are written as the pages
- * of their table, not inserted (db_pages.c): the table reads empty until
- * then. Nothing changes where the file is not one this run made, or the
- * table has rows already. */
+/* From now to the commit, a new file's slices (and its call tree, when
+ * stored) are written as the pages of their tables, not inserted
+ * (db_pages.c): the tables read empty until then. Nothing changes where
+ * the file is not one this run made, or a table has rows already. */
 int bt_db_slices_as_pages(struct bt_db *db, struct bt_err *err);
-/* Their leaves wait in the temporary's path with this added. */
-#define BT_DB_PAGES_SUFFIX "-slices"
+/* Their leaves wait in the temporary's path with "-" and the table's
+ * name added. */
+#define BT_DB_PAGED_TABLES { "slices", "calltree" }
 
 /* Called with every sample and node passed to bt_db_insert_sample and
  * bt_db_insert_node, on the caller's thread, so a consumer can keep what

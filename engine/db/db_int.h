@@ -83,31 +83,41 @@ struct bt_cells {
 	size_t n, cap;
 };
 
-struct bt_pages {
-	int on;
-	int fd;                    /* the leaves, in key order, beside the database */
-	char *path;
-	uint32_t size;             /* the page size */
-	int64_t root;              /* the slices table's root page */
+/* One table's leaves, in key order, in a file beside the database. */
+struct bt_pagetab {
+	const char *name;          /* the table's */
+	int fd;
+	char *path;                /* NULL: the table is left to SQL */
+	int64_t root;              /* its root page */
+	uint32_t notnull;          /* bit i: column i NOT NULL (bit 0, the rowid, aside) */
 	unsigned char *buf;        /* leaves not yet written, then the one being filled */
 	size_t nbuf;
 	struct bt_leaf leaf;
 	int64_t last;              /* the largest id in the leaves */
 	int64_t *maxkey;           /* each leaf's */
 	size_t nleaf, leafcap;
+	struct bt_cells late;      /* rows whose place is in a leaf made already */
+};
+
+struct bt_pages {
+	int on;
+	uint32_t size;             /* the page size */
+	struct bt_pagetab slices, calltree;
 	struct bt_cells fresh;     /* a chunk's slices */
 	struct bt_cells carry;     /* and those held back for the next, in id order */
 	struct bt_cells spare;
-	struct bt_cells late;      /* those whose place is in a leaf made already */
 };
 
 /* A chunk's slices rows[order[0..n).at], in id order, into the leaves. */
 int bt_pages_chunk(struct bt_pages *p, const struct bt_slice_row *rows, const struct bt_id_at *order, size_t n,
 		   struct bt_err *err);
-/* Commit the transaction with the slices' pages in the table, the late
- * ones merged in; the writer idle. */
+/* Commit the transaction with the tables' pages in them, the late rows
+ * merged in; the writer idle. */
 int bt_pages_commit(struct bt_db *db, struct bt_err *err);
 void bt_pages_release(struct bt_pages *p);
+/* A memtab's rows as its table's pages where they can be (the call tree,
+ * the slices written so): *done 1, else left to SQL. */
+int bt_pages_memtab(struct bt_db *db, const struct bt_memtab *m, int *done, struct bt_err *err);
 
 /* Fetch the row of the slice AHEAD after the i-th of n in order: they
  * are scattered in the chunk. */

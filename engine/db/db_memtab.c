@@ -192,7 +192,7 @@ int bt_db_attach_memtab(struct bt_db *db, const struct bt_memtab *t, int keep, s
 {
 	struct bt_memtab *own = bt_xmalloc(sizeof *own);
 	struct bt_buf sql = BT_BUF_INIT;
-	int rc;
+	int rc, paged = 0;
 
 	*own = *t;
 	if (bt_db_bulk_idle(db, err)) {
@@ -207,11 +207,15 @@ int bt_db_attach_memtab(struct bt_db *db, const struct bt_memtab *t, int keep, s
 				  sqlite3_errmsg(db->conn));
 	}
 	bt_buf_reset(&sql);
-	if (keep)
+	if (keep && (rc = bt_pages_memtab(db, own, &paged, err)) != BT_OK) {
+		bt_buf_release(&sql);
+		return rc;
+	}
+	if (keep && !paged)
 		bt_buf_addf(&sql, "INSERT INTO main.%s SELECT * FROM bt_%s_mem", t->name, t->name);
-	else
+	else if (!keep)
 		bt_buf_addf(&sql, "CREATE TEMP VIEW %s AS SELECT * FROM bt_%s_mem", t->name, t->name);
-	rc = bt_db_run_sql(db, sql.buf, err);
+	rc = sql.len ? bt_db_run_sql(db, sql.buf, err) : BT_OK;
 	bt_buf_release(&sql);
 	return rc;
 }

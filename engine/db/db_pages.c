@@ -1,5 +1,6 @@
 /*
- * A kept database's slices written as the pages of their table.
+ * A kept database's slices, and its call tree, written as the pages of
+ * their tables.
  *
  * Inserting them through SQL cost SQLite most of an import (3.85M slices
  * at 1M records: 3.3 s of CPU, per column: 23 read through a virtual
@@ -10,9 +11,12 @@
  * packs the cells into the leaf pages of the table's b-tree and appends
  * those to a file beside the database.
  *
- * At the commit SQLite gives up its lock; the leaves are copied to the
- * database's end, the late slices merged into theirs, the interior pages
- * built over them, the top one written as the table's root, and the
+ * The call tree (a memtab: 513k rows at 1M records, 0.4 s of SQLite on the
+ * main thread) goes the same way when it is stored, its rows in id order.
+ *
+ * At the commit SQLite gives up its lock; each table's leaves are copied
+ * to the database's end, the late slices merged into theirs, the interior
+ * pages built over them, the top one written as the table's root, and the
  * header's page count and change counter set: SQLite rereads a file whose
  * counter changed, as when another process wrote it.
  */
@@ -31,7 +35,8 @@
 #define NBUF 16            /* leaves written at once */
 #define LEAF 0x0d          /* a table b-tree's page types */
 #define INTERIOR 0x05
-#define CELL_MAX (9 + 9 + 1 + 23 + 23 * 8)   /* a slice's cell at most */
+#define MAX_COLS 32        /* a row's columns at most (a NULL mask of 32 bits) */
+#define CELL_MAX (9 + 9 + 1 + MAX_COLS + MAX_COLS * 8)   /* a row's cell at most */
 #define CARRY 1024         /* slices held back for the next chunk's */
 
 static void put2(unsigned char *p, uint32_t v)
@@ -97,29 +102,29 @@ static unsigned int_type(int64_t v, unsigned *len)
 	return *len = 8, 6;
 }
 
-/* Row r as a table leaf's cell (payload size, rowid, record) into cell:
- * its size. Column 0 is the INTEGER PRIMARY KEY: the rowid, NULL in the
- * record. */
-static unsigned encode(const struct bt_slice_row *r, unsigned char *cell)
+/* Row id, its columns col[1..ncol) (bit i of nulls: col[i] NULL), as a
+ * table leaf's cell (payload size, rowid, record) into cell: its size.
+ * Column 0 is the INTEGER PRIMARY KEY: the rowid, NULL in the record. */
+static unsigned encode(int64_t id, const int64_t *col, uint32_t nulls, unsigned ncol, unsigned char *cell)
 {
-	unsigned char rec[1 + 23 + 23 * 8];
-	unsigned n = 1 + 23, len, k, i, at;
+	unsigned char rec[1 + MAX_COLS + MAX_COLS * 8];
+	unsigned n = 1 + ncol, len, k, i, at;
 
-	rec[0] = 1 + 23;   /* the header's size: every serial type is one byte */
+	rec[0] = (unsigned char)(1 + ncol);   /* the header's size: every serial type is one byte */
 	rec[1] = 0;
-	for (i = 1; i < 23; i++) {
-		uint64_t v = (uint64_t)r->col[i];
-		if (r->nulls >> i & 1) {
+	for (i = 1; i < ncol; i++) {
+		uint64_t v = (uint64_t)col[i];
+		if (nulls >> i & 1) {
 			rec[1 + i] = 0;
 			continue;
 		}
-		rec[1 + i] = (unsigned char)int_type(r->col[i], &len);
+		rec[1 + i] = (unsigned char)int_type(col[i], &len);
 		for (k = len; k-- > 0; v >>= 8)
 			rec[n + k] = (unsigned char)v;
 		n += len;
 	}
 	at = put_varint(cell, n);
-	at += put_varint(cell + at, (uint64_t)r->col[0]);
+	at += put_varint(cell + at, (uint64_t)id);
 	memcpy(cell + at, rec, n);
 	return at + n;
 }
@@ -196,25 +201,25 @@ static void leaf_seal(struct bt_leaf *l)
 	put2(l->pg + 5, l->top == 65536 ? 0 : l->top);
 }
 
-/* Close the leaf being filled; write the leaves when the buffer is full
- * (or all, if flush). */
-static int leaf_end(struct bt_pages *p, int flush, struct bt_err *err)
+/* Close table t's leaf being filled; write the leaves when the buffer is
+ * full (or all, if flush). */
+static int leaf_end(const struct bt_pages *p, struct bt_pagetab *t, int flush, struct bt_err *err)
 {
-	if (p->leaf.ncell) {
-		leaf_seal(&p->leaf);
-		if (p->nleaf == p->leafcap) {
-			p->leafcap = p->leafcap ? 2 * p->leafcap : 1024;
-			p->maxkey = bt_xrealloc(p->maxkey, p->leafcap * sizeof *p->maxkey);
+	if (t->leaf.ncell) {
+		leaf_seal(&t->leaf);
+		if (t->nleaf == t->leafcap) {
+			t->leafcap = t->leafcap ? 2 * t->leafcap : 1024;
+			t->maxkey = bt_xrealloc(t->maxkey, t->leafcap * sizeof *t->maxkey);
 		}
-		p->maxkey[p->nleaf++] = p->last;
-		p->nbuf++;
+		t->maxkey[t->nleaf++] = t->last;
+		t->nbuf++;
 	}
-	if (p->nbuf == NBUF || (flush && p->nbuf)) {
-		if (write_all(p->fd, p->buf, p->nbuf * p->size, -1, p->path, err))
+	if (t->nbuf == NBUF || (flush && t->nbuf)) {
+		if (write_all(t->fd, t->buf, t->nbuf * p->size, -1, t->path, err))
 			return err->code;
-		p->nbuf = 0;
+		t->nbuf = 0;
 	}
-	leaf_open(&p->leaf, p->buf + p->nbuf * p->size, p->size);
+	leaf_open(&t->leaf, t->buf + t->nbuf * p->size, p->size);
 	return BT_OK;
 }
 
@@ -245,18 +250,30 @@ static void cells_add(struct bt_cells *c, int64_t id, const unsigned char *cell,
 	cells_took(c, id, len);
 }
 
-/* The next cell in id order: into the leaf being filled, or among the
- * late ones if its place is in a leaf already made. */
-static int emit(struct bt_pages *p, int64_t id, const unsigned char *cell, unsigned len, struct bt_err *err)
+/* A NULL where the table says NOT NULL: SQLite's error, as an insert
+ * would have had it. */
+static int null_fail(const struct bt_pagetab *t, uint32_t nulls, struct bt_err *err)
 {
-	if (id <= p->last) {
-		cells_add(&p->late, id, cell, len);
+	unsigned c = 0;
+
+	while (!((nulls & t->notnull) >> c & 1))
+		c++;
+	return bt_err_set(err, BT_ESQL, "NOT NULL constraint failed: %s column %u", t->name, c);
+}
+
+/* Table t's next cell in id order: into the leaf being filled, or among
+ * the late ones if its place is in a leaf already made. */
+static int emit(const struct bt_pages *p, struct bt_pagetab *t, int64_t id, const unsigned char *cell, unsigned len,
+		struct bt_err *err)
+{
+	if (id <= t->last) {
+		cells_add(&t->late, id, cell, len);
 		return BT_OK;
 	}
-	if (!leaf_fits(&p->leaf, len) && leaf_end(p, 0, err))
+	if (!leaf_fits(&t->leaf, len) && leaf_end(p, t, 0, err))
 		return err->code;
-	leaf_put(&p->leaf, cell, len);
-	p->last = id;
+	leaf_put(&t->leaf, cell, len);
+	t->last = id;
 	return BT_OK;
 }
 
@@ -273,7 +290,9 @@ int bt_pages_chunk(struct bt_pages *p, const struct bt_slice_row *rows, const st
 	for (i = 0; i < n; i++) {
 		const struct bt_slice_row *r = &rows[order[i].at];
 		bt_slice_fetch_ahead(rows, order, i, n);
-		cells_took(f, r->col[0], encode(r, cells_room(f)));
+		if (r->nulls & p->slices.notnull & ~1u)
+			return null_fail(&p->slices, r->nulls & ~1u, err);
+		cells_took(f, r->col[0], encode(r->col[0], r->col, r->nulls, 23, cells_room(f)));
 	}
 	total = c->n + f->n;
 	out = total > CARRY ? total - CARRY : 0;
@@ -284,7 +303,7 @@ int bt_pages_chunk(struct bt_pages *p, const struct bt_slice_row *rows, const st
 		const struct bt_cell *e = fresh ? &f->v[j++] : &c->v[i++];
 		if (k >= out)
 			cells_add(next, e->id, from->bytes + e->at, e->len);
-		else if (emit(p, e->id, from->bytes + e->at, e->len, err))
+		else if (emit(p, &p->slices, e->id, from->bytes + e->at, e->len, err))
 			return err->code;
 	}
 	t = *c, *c = *next, *next = t;
@@ -305,54 +324,126 @@ static int query_int(struct bt_db *db, const char *sql, int64_t *v)
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
+/* Table name's pages, into a file beside the database, if the table is
+ * empty and as this run made it (column 0 its INTEGER PRIMARY KEY, *ncol
+ * columns, or any number up to MAX_COLS if 0: then set): 1 if so, 0 if
+ * its rows are left to SQL. */
+static int tab_open(struct bt_db *db, struct bt_pagetab *t, const char *name, unsigned *ncol, struct bt_err *err)
+{
+	struct bt_pages *p = &db->pages;
+	struct bt_buf sql = BT_BUF_INIT;
+	int64_t root = -1, any = 1, n = -1, notnull = 0;
+	int fd;
+
+	bt_buf_addf(&sql, "SELECT rootpage FROM sqlite_schema WHERE name = '%s' AND type = 'table'", name);
+	query_int(db, sql.buf, &root);
+	bt_buf_reset(&sql);
+	bt_buf_addf(&sql, "SELECT count(*) FROM (SELECT 1 FROM main.%s LIMIT 1)", name);
+	query_int(db, sql.buf, &any);
+	bt_buf_reset(&sql);
+	bt_buf_addf(&sql, "SELECT count(*) FROM pragma_table_info('%s') WHERE pk = 1 AND cid = 0", name);
+	query_int(db, sql.buf, &n);
+	if (n == 1) {
+		bt_buf_reset(&sql);
+		bt_buf_addf(&sql, "SELECT count(*) FROM pragma_table_info('%s')", name);
+		query_int(db, sql.buf, &n);
+	}
+	bt_buf_reset(&sql);
+	if (root < 2 || any || n < 2 || n > MAX_COLS || (*ncol && n != *ncol)) {
+		bt_buf_release(&sql);
+		return 0;
+	}
+	*ncol = (unsigned)n;
+	bt_buf_addf(&sql, "SELECT sum(1 << cid) FROM pragma_table_info('%s') WHERE \"notnull\"", name);
+	query_int(db, sql.buf, &notnull);
+	bt_buf_reset(&sql);
+	t->notnull = (uint32_t)notnull;
+	bt_buf_addf(&sql, "%s-%s", db->tmp_path, name);   /* as BT_DB_PAGED_TABLES says */
+	bt_temps_add(sql.buf);
+	fd = open(sql.buf, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		io_fail("create", sql.buf, err);
+		bt_temps_forget(sql.buf);
+		bt_buf_release(&sql);
+		return -1;
+	}
+	t->name = name;
+	t->fd = fd;
+	t->path = bt_buf_detach(&sql, NULL);
+	t->root = root;
+	t->buf = bt_xmalloc((size_t)NBUF * p->size);
+	t->last = 0;
+	leaf_open(&t->leaf, t->buf, p->size);
+	return 1;
+}
+
 int bt_db_slices_as_pages(struct bt_db *db, struct bt_err *err)
 {
 	struct bt_pages *p = &db->pages;
-	struct bt_buf path = BT_BUF_INIT;
-	int64_t size, root, vacuum, any;
-	int reserve = -1;
+	int64_t size, vacuum;
+	unsigned ncol = 23;   /* struct bt_slice_row's */
+	int reserve = -1, rc;
 
 	if (bt_db_bulk_idle(db, err))
 		return err->code;
 	if (!db->tmp_path || db->opened || p->on)
 		return BT_OK;
-	/* only where the file is as this run made it: a table of its own
-	 * schema, empty, pages without reserved bytes nor pointer maps */
-	if (query_int(db, "PRAGMA page_size", &size) || size < 1024 ||
-	    query_int(db, "SELECT rootpage FROM sqlite_schema WHERE name = 'slices' AND type = 'table'", &root) ||
-	    root < 2 || query_int(db, "PRAGMA auto_vacuum", &vacuum) || vacuum ||
-	    query_int(db, "SELECT count(*) FROM (SELECT 1 FROM slices LIMIT 1)", &any) || any ||
-	    sqlite3_file_control(db->conn, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve) != SQLITE_OK ||
+	/* only where the file is as this run made it: pages without reserved
+	 * bytes nor pointer maps */
+	if (query_int(db, "PRAGMA page_size", &size) || size < 1024 || query_int(db, "PRAGMA auto_vacuum", &vacuum) ||
+	    vacuum || sqlite3_file_control(db->conn, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve) != SQLITE_OK ||
 	    reserve != 0)
 		return BT_OK;
-	bt_buf_addf(&path, "%s" BT_DB_PAGES_SUFFIX, db->tmp_path);
-	bt_temps_add(path.buf);
-	p->fd = open(path.buf, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	p->path = bt_buf_detach(&path, NULL);
-	if (p->fd < 0) {
-		bt_temps_forget(p->path);
-		io_fail("create", p->path, err);
-		free(p->path);
-		p->path = NULL;
-		return err->code;
-	}
 	p->size = (uint32_t)size;
-	p->root = (uint32_t)root;
-	p->buf = bt_xmalloc((size_t)NBUF * p->size);
-	p->last = 0;
-	leaf_open(&p->leaf, p->buf, p->size);
-	p->on = 1;
+	rc = tab_open(db, &p->slices, "slices", &ncol, err);
+	p->on = rc > 0;
+	return rc < 0 ? err->code : BT_OK;
+}
+
+int bt_pages_memtab(struct bt_db *db, const struct bt_memtab *m, int *done, struct bt_err *err)
+{
+	struct bt_pages *p = &db->pages;
+	struct bt_pagetab *t = &p->calltree;
+	unsigned char cell[CELL_MAX];
+	int64_t col[MAX_COLS];
+	size_t id, n;
+	unsigned ncol = 0, c;
+	int rc;
+
+	*done = 0;
+	if (!p->on || m->text_cols || strcmp(m->name, "calltree") || t->path)
+		return BT_OK;
+	if ((rc = tab_open(db, t, m->name, &ncol, err)) <= 0)
+		return rc < 0 ? err->code : BT_OK;
+	n = m->nrows(m->data);
+	for (id = 1; id <= n; id++) {
+		uint32_t nulls = 0;
+		if (!m->exists(m->data, id))
+			continue;
+		for (c = 1; c < ncol; c++) {
+			col[c] = m->column(m->data, id, (int)c);
+			if (col[c] == BT_MEMTAB_NULL || (!col[c] && (m->zero_null >> c & 1)))
+				nulls |= 1u << c;
+		}
+		if (nulls & t->notnull)
+			return null_fail(t, nulls, err);
+		if (emit(p, t, (int64_t)id, cell, encode((int64_t)id, col, nulls, ncol, cell), err))
+			return err->code;
+	}
+	if (leaf_end(p, t, 1, err))
+		return err->code;
+	*done = 1;
 	return BT_OK;
 }
 
-/* Copy n bytes of the leaves' file to the database at offset to. */
-static int copy_leaves(struct bt_pages *p, int db, off_t to, size_t n, const char *dbpath, struct bt_err *err)
+/* Copy n bytes of table t's leaves to the database at offset to. */
+static int copy_leaves(struct bt_pagetab *t, int db, off_t to, size_t n, const char *dbpath, struct bt_err *err)
 {
 	loff_t in = 0, out = to;
 	char *buf;
 
 	while (n) {   /* in the kernel, where it can */
-		ssize_t k = copy_file_range(p->fd, &in, db, &out, n, 0);
+		ssize_t k = copy_file_range(t->fd, &in, db, &out, n, 0);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -364,10 +455,10 @@ static int copy_leaves(struct bt_pages *p, int db, off_t to, size_t n, const cha
 	buf = bt_xmalloc(1 << 20);
 	while (n) {
 		size_t m = n < (1 << 20) ? n : 1 << 20;
-		ssize_t k = pread(p->fd, buf, m, in);
+		ssize_t k = pread(t->fd, buf, m, in);
 		if (k <= 0 || write_all(db, buf, (size_t)k, out, dbpath, err)) {
 			free(buf);
-			return err->code ? err->code : io_fail("read", p->path, err);
+			return err->code ? err->code : io_fail("read", t->path, err);
 		}
 		in += k;
 		out += k;
@@ -388,8 +479,8 @@ struct node {
  * evenly (two at least to a page); new pages from *next on, the top one
  * written at the root.
  */
-static int interior(struct bt_pages *p, int db, struct node *v, size_t n, uint32_t *next, const char *dbpath,
-		    struct bt_err *err)
+static int interior(const struct bt_pages *p, const struct bt_pagetab *t, int db, struct node *v, size_t n,
+		    uint32_t *next, const char *dbpath, struct bt_err *err)
 {
 	size_t per = (p->size - 12) / (2 + 4 + 9) + 1;   /* children a page holds, the widest keys */
 	unsigned char *pg = bt_xmalloc(p->size);
@@ -399,7 +490,7 @@ static int interior(struct bt_pages *p, int db, struct node *v, size_t n, uint32
 		size_t npg = (n + per - 1) / per, g;
 		for (g = 0; g < npg && !rc; g++) {
 			size_t lo = g * n / npg, hi = (g + 1) * n / npg, i;
-			uint32_t top = p->size, pgno = npg == 1 ? (uint32_t)p->root : (*next)++;
+			uint32_t top = p->size, pgno = npg == 1 ? (uint32_t)t->root : (*next)++;
 			memset(pg, 0, p->size);
 			pg[0] = INTERIOR;
 			for (i = lo; i + 1 < hi; i++) {
@@ -450,8 +541,9 @@ static int by_id(const void *a, const void *b)
  * page or more, the first at pgno, the rest new from *next on, their nodes
  * added to o.
  */
-static int merge_leaf(struct bt_pages *p, int db, size_t j, uint32_t pgno, const struct bt_cell *late,
-		      size_t n, struct nodes *o, uint32_t *next, const char *dbpath, struct bt_err *err)
+static int merge_leaf(const struct bt_pages *p, struct bt_pagetab *t, int db, size_t j, uint32_t pgno,
+		      const struct bt_cell *late, size_t n, struct nodes *o, uint32_t *next, const char *dbpath,
+		      struct bt_err *err)
 {
 	unsigned char *old = bt_xmalloc(2 * (size_t)p->size), *pg = old + p->size;
 	uint32_t k = 0, nc;
@@ -460,9 +552,9 @@ static int merge_leaf(struct bt_pages *p, int db, size_t j, uint32_t pgno, const
 	struct bt_leaf l;
 	int rc = BT_OK;
 
-	if (pread(p->fd, old, p->size, (off_t)j * p->size) != (ssize_t)p->size) {
+	if (pread(t->fd, old, p->size, (off_t)j * p->size) != (ssize_t)p->size) {
 		free(old);
-		return io_fail("read", p->path, err);
+		return io_fail("read", t->path, err);
 	}
 	nc = get2(old + 3);
 	leaf_open(&l, pg, p->size);
@@ -480,9 +572,9 @@ static int merge_leaf(struct bt_pages *p, int db, size_t j, uint32_t pgno, const
 		if (i < n && (k == nc || late[i].id < key)) {
 			key = late[i].id;
 			len = late[i].len;
-			c = p->late.bytes + late[i++].at;
+			c = t->late.bytes + late[i++].at;
 		} else if (i < n && late[i].id == key) {
-			rc = bt_err_set(err, BT_ESQL, "slice id %lld stored twice", (long long)key);
+			rc = bt_err_set(err, BT_ESQL, "%s id %lld stored twice", t->name, (long long)key);
 			break;
 		} else {
 			k++;
@@ -506,71 +598,79 @@ static int merge_leaf(struct bt_pages *p, int db, size_t j, uint32_t pgno, const
 	return rc;
 }
 
-/* The leaves after the npages pages of the database file db, the late
- * slices merged in: their nodes in o, *next the first page after them. */
-static int leaves(struct bt_pages *p, int db, uint32_t npages, struct nodes *o, uint32_t *next,
-		  const char *dbpath, struct bt_err *err)
+/* Table t's leaves after the npages pages of the database file db, the
+ * late rows merged in: their nodes in o, *next the first page after them. */
+static int leaves(const struct bt_pages *p, struct bt_pagetab *t, int db, uint32_t npages, struct nodes *o,
+		  uint32_t *next, const char *dbpath, struct bt_err *err)
 {
 	size_t j, a = 0, b;
 
-	if (copy_leaves(p, db, (off_t)npages * p->size, p->nleaf * p->size, dbpath, err))
+	if (copy_leaves(t, db, (off_t)npages * p->size, t->nleaf * p->size, dbpath, err))
 		return err->code;
-	if (p->late.n)
-		qsort(p->late.v, p->late.n, sizeof *p->late.v, by_id);
-	*next = npages + 1 + (uint32_t)p->nleaf;
-	for (j = 0; j < p->nleaf; j++) {
+	if (t->late.n)
+		qsort(t->late.v, t->late.n, sizeof *t->late.v, by_id);
+	*next = npages + 1 + (uint32_t)t->nleaf;
+	for (j = 0; j < t->nleaf; j++) {
 		uint32_t pgno = npages + 1 + (uint32_t)j;
-		for (b = a; b < p->late.n && p->late.v[b].id <= p->maxkey[j]; b++)
+		for (b = a; b < t->late.n && t->late.v[b].id <= t->maxkey[j]; b++)
 			;
 		if (b == a)
-			add_node(o, pgno, p->maxkey[j]);
-		else if (merge_leaf(p, db, j, pgno, p->late.v + a, b - a, o, next, dbpath, err))
+			add_node(o, pgno, t->maxkey[j]);
+		else if (merge_leaf(p, t, db, j, pgno, t->late.v + a, b - a, o, next, dbpath, err))
 			return err->code;
 		a = b;
 	}
-	if (a < p->late.n)   /* ids below 1: none is a slice's */
-		return bt_err_set(err, BT_ESQL, "slice id %lld: ids start at 1", (long long)p->late.v[a].id);
+	if (a < t->late.n)   /* ids below 1: none is a row's */
+		return bt_err_set(err, BT_ESQL, "%s id %lld: ids start at 1", t->name, (long long)t->late.v[a].id);
 	return BT_OK;
 }
 
-/* Put the slices' pages into the database file db of npages pages, the
+/* Put table t's pages into the database file db of *total pages, the
  * top one at the table's root: *total pages then. */
-static int place(struct bt_pages *p, int db, uint32_t npages, uint32_t *total, const char *dbpath,
+static int place(const struct bt_pages *p, struct bt_pagetab *t, int db, uint32_t *total, const char *dbpath,
 		 struct bt_err *err)
 {
-	unsigned char head[100], *pg;
 	struct nodes o = { NULL, 0, 0 };
-	uint32_t next, size;
+	uint32_t next = *total + 1, npages = *total;
+	unsigned char *pg = bt_xmalloc(p->size);
 	int rc;
+
+	rc = pread(db, pg, p->size, (off_t)(t->root - 1) * p->size) == (ssize_t)p->size ? BT_OK
+		: io_fail("read", dbpath, err);
+	if (!rc && (pg[0] != LEAF || get2(pg + 3)))
+		rc = bt_err_set(err, BT_ESQL, "'%s': the %s table was written to beside its pages", dbpath, t->name);
+	if (!rc && (t->nleaf || t->late.n))
+		rc = leaves(p, t, db, npages, &o, &next, dbpath, err);
+	if (!rc && o.n == 1) {   /* one leaf: it is the root */
+		rc = pread(db, pg, p->size, (off_t)(o.v[0].pgno - 1) * p->size) == (ssize_t)p->size ? BT_OK
+			: io_fail("read", dbpath, err);
+		if (!rc)
+			rc = write_all(db, pg, p->size, (off_t)(t->root - 1) * p->size, dbpath, err);
+		if (!rc && ftruncate(db, (off_t)npages * p->size))
+			rc = io_fail("truncate", dbpath, err);
+	} else if (!rc && o.n > 1) {
+		rc = interior(p, t, db, o.v, o.n, &next, dbpath, err);
+		*total = next - 1;
+	}
+	free(o.v);
+	free(pg);
+	return rc;
+}
+
+/* The file's header as the pages were made for: the page size, no
+ * reserved bytes, schema format 4 (0 and 1 in no bytes), npages pages. */
+static int check_header(const struct bt_pages *p, int db, uint32_t npages, const char *dbpath, struct bt_err *err)
+{
+	unsigned char head[100];
+	uint32_t size;
 
 	if (pread(db, head, sizeof head, 0) != (ssize_t)sizeof head)
 		return io_fail("read", dbpath, err);
 	size = (uint32_t)head[16] << 8 | head[17];
 	if ((size == 1 ? 65536 : size) != p->size || head[20] != 0 || get4(head + 44) != 4 ||
 	    get4(head + 28) != npages)
-		return bt_err_set(err, BT_ESQL, "'%s' is not laid out as its slices' pages were made for", dbpath);
-	pg = bt_xmalloc(p->size);
-	rc = pread(db, pg, p->size, (off_t)(p->root - 1) * p->size) == (ssize_t)p->size ? BT_OK
-		: io_fail("read", dbpath, err);
-	if (!rc && (pg[0] != LEAF || get2(pg + 3)))
-		rc = bt_err_set(err, BT_ESQL, "'%s': the slices table was written to beside its pages", dbpath);
-	*total = npages;
-	if (!rc && (p->nleaf || p->late.n))
-		rc = leaves(p, db, npages, &o, &next, dbpath, err);
-	if (!rc && o.n == 1) {   /* one leaf: it is the root */
-		rc = pread(db, pg, p->size, (off_t)(o.v[0].pgno - 1) * p->size) == (ssize_t)p->size ? BT_OK
-			: io_fail("read", dbpath, err);
-		if (!rc)
-			rc = write_all(db, pg, p->size, (off_t)(p->root - 1) * p->size, dbpath, err);
-		if (!rc && ftruncate(db, (off_t)npages * p->size))
-			rc = io_fail("truncate", dbpath, err);
-	} else if (!rc && o.n > 1) {
-		rc = interior(p, db, o.v, o.n, &next, dbpath, err);
-		*total = next - 1;
-	}
-	free(o.v);
-	free(pg);
-	return rc;
+		return bt_err_set(err, BT_ESQL, "'%s' is not laid out as its tables' pages were made for", dbpath);
+	return BT_OK;
 }
 
 /* The header: the page count, and the change counter moved on (and the
@@ -590,17 +690,17 @@ static int stamp(int db, uint32_t total, const char *dbpath, struct bt_err *err)
 int bt_pages_commit(struct bt_db *db, struct bt_err *err)
 {
 	struct bt_pages *p = &db->pages;
+	struct bt_pagetab *tab[] = { &p->slices, &p->calltree };
 	struct stat st;
 	uint32_t total = 0;
-	int fd, rc;
-
 	size_t i;
+	int fd, rc;
 
 	p->on = 0;
 	for (i = 0; i < p->carry.n; i++)
-		if (emit(p, p->carry.v[i].id, p->carry.bytes + p->carry.v[i].at, p->carry.v[i].len, err))
+		if (emit(p, &p->slices, p->carry.v[i].id, p->carry.bytes + p->carry.v[i].at, p->carry.v[i].len, err))
 			return err->code;
-	if (leaf_end(p, 1, err))
+	if (leaf_end(p, &p->slices, 1, err))
 		return err->code;
 	/* SQLite writes its pages and lets the file go */
 	if (bt_db_run_sql(db, "PRAGMA locking_mode=NORMAL", err) || bt_db_run_sql(db, "COMMIT", err))
@@ -609,8 +709,13 @@ int bt_pages_commit(struct bt_db *db, struct bt_err *err)
 	if (fd < 0)
 		return io_fail("open", db->tmp_path, err);
 	rc = fstat(fd, &st) ? io_fail("read", db->tmp_path, err) : BT_OK;
-	if (!rc)
-		rc = place(p, fd, (uint32_t)(st.st_size / p->size), &total, db->tmp_path, err);
+	if (!rc) {
+		total = (uint32_t)(st.st_size / p->size);
+		rc = check_header(p, fd, total, db->tmp_path, err);
+	}
+	for (i = 0; i < sizeof tab / sizeof *tab && !rc; i++)
+		if (tab[i]->path)
+			rc = place(p, tab[i], fd, &total, db->tmp_path, err);
 	if (!rc)
 		rc = stamp(fd, total, db->tmp_path, err);
 	close(fd);
@@ -625,18 +730,24 @@ static void cells_release(struct bt_cells *c)
 	free(c->v);
 }
 
+static void tab_release(struct bt_pagetab *t)
+{
+	if (t->path) {
+		close(t->fd);
+		bt_temps_remove(t->path);
+	}
+	free(t->path);
+	free(t->buf);
+	free(t->maxkey);
+	cells_release(&t->late);
+}
+
 void bt_pages_release(struct bt_pages *p)
 {
-	if (p->path) {
-		close(p->fd);
-		bt_temps_remove(p->path);
-	}
-	free(p->path);
-	free(p->buf);
-	free(p->maxkey);
+	tab_release(&p->slices);
+	tab_release(&p->calltree);
 	cells_release(&p->fresh);
 	cells_release(&p->carry);
 	cells_release(&p->spare);
-	cells_release(&p->late);
 	memset(p, 0, sizeof *p);
 }

@@ -421,6 +421,128 @@ static void test_slices_as_pages(void)
 	rmdir(dir);
 }
 
+/* A call tree of n rows (every tenth from the third a hole, as a thread's
+ * root is), its nullable columns NULL now and then, for
+ * test_calltree_as_pages. */
+static size_t ct_rows, ct_null_at;
+
+static size_t ct_nrows(const void *data)
+{
+	(void)data;
+	return ct_rows;
+}
+
+static int ct_exists(const void *data, size_t id)
+{
+	(void)data;
+	return id % 10 != 3;
+}
+
+static int64_t ct_column(const void *data, size_t id, int col)
+{
+	(void)data;
+	if (col == 0)
+		return (int64_t)id;
+	if (col == 2)   /* parent_id: 0 reads NULL (zero_null) */
+		return id % 4 ? (int64_t)id - 1 : 0;
+	if ((col == 7 || col == 8) && id % 6 == 0)   /* the CPU times: not in the trace */
+		return BT_MEMTAB_NULL;
+	if (col == 5 && id == ct_null_at)   /* self_ns NULL: NOT NULL refused */
+		return BT_MEMTAB_NULL;
+	return widths[(id + (size_t)col) % NW] == INT64_MIN ? INT64_MIN + 1 : widths[(id + (size_t)col) % NW];
+}
+
+static int ct_tid_rows(const void *data, int64_t tid, size_t *first, size_t *end)
+{
+	(void)data;
+	(void)tid;
+	(void)first;
+	(void)end;
+	return 0;
+}
+
+static const char ct_schema[] =
+	"CREATE TABLE x(id, tid, parent_id, frame_id, depth, self_ns, incl_ns, self_cpu_ns, incl_cpu_ns,"
+	" self_blocked_ns, incl_blocked_ns, self_alloc_bytes, incl_alloc_bytes, self_alloc_objects,"
+	" incl_alloc_objects, self_majflt, incl_majflt, self_nvcsw, incl_nvcsw, self_nivcsw, incl_nivcsw,"
+	" self_idle_ns, incl_idle_ns, idle)";
+
+static struct bt_db *calltree_file(const char *path, int pages)
+{
+	struct bt_memtab ct = { "calltree", ct_schema, ct_nrows, ct_exists, ct_column, ct_tid_rows, NULL, NULL,
+				1u << 2, 0, NULL, 0 };
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *db = NULL;
+	int rc;
+
+	unlink(path);
+	if (bt_db_create(&db, path, &err) || bt_db_begin(db, &err))
+		return db;
+	rc = pages ? bt_db_slices_as_pages(db, &err) : BT_OK;
+	if (!rc)
+		rc = bt_db_attach_memtab(db, &ct, 1, &err);
+	if (!rc && pages)
+		is_int(one(db, "SELECT count(*) FROM calltree"), 0, "a call tree as pages: read empty until the commit");
+	if (!rc)
+		rc = bt_db_commit(db, &err);
+	is_int(rc, BT_OK, pages ? "a call tree written as pages" : "a call tree through SQL");
+	if (rc)
+		printf("# %s\n", err.msg);
+	return db;
+}
+
+/* A stored call tree (a memtab) written as its table's pages is the rows
+ * SQL would have stored, holes left out, NULLs kept; the file whole. */
+static void test_calltree_as_pages(void)
+{
+	static const size_t sizes[] = { 5, 70000 };
+	char dir[] = "/tmp/t_db_ctXXXXXX", a[128], b[128], sql[400];
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *db;
+	size_t t;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(a, sizeof a, "%s/pages.db", dir);
+	snprintf(b, sizeof b, "%s/sql.db", dir);
+	for (t = 0; t < sizeof sizes / sizeof *sizes; t++) {
+		ct_rows = sizes[t];
+		db = calltree_file(b, 0);
+		bt_db_publish(db, &err);
+		bt_db_close(db);
+		db = calltree_file(a, 1);
+		is_int(one(db, "SELECT count(*) FROM calltree"), (int64_t)(ct_rows - (ct_rows + 6) / 10),
+		       "every row but the holes");
+		snprintf(sql, sizeof sql, "ATTACH '%s' AS q", b);
+		bt_db_run_sql(db, sql, &err);
+		is_int(one(db, "SELECT count(*) FROM (SELECT * FROM calltree EXCEPT SELECT * FROM q.calltree)") +
+		       one(db, "SELECT count(*) FROM (SELECT * FROM q.calltree EXCEPT SELECT * FROM calltree)"), 0,
+		       "as SQL stores them");
+		is_int(one(db, "SELECT count(*) FROM calltree WHERE parent_id IS NULL OR self_cpu_ns IS NULL"),
+		       one(db, "SELECT count(*) FROM q.calltree WHERE parent_id IS NULL OR self_cpu_ns IS NULL"),
+		       "with their NULLs");
+		bt_db_run_sql(db, "DETACH q", &err);
+		is_int(one(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0,
+		       "the file whole (integrity_check)");
+		bt_db_close(db);
+	}
+	/* a NULL where the table says NOT NULL: refused, as SQL refuses it */
+	ct_rows = 5;
+	ct_null_at = 4;
+	bt_db_create(&db, a, &err);
+	bt_db_begin(db, &err);
+	bt_db_slices_as_pages(db, &err);
+	is_int(bt_db_attach_memtab(db, &(struct bt_memtab){ "calltree", ct_schema, ct_nrows, ct_exists,
+			ct_column, ct_tid_rows, NULL, NULL, 1u << 2, 0, NULL, 0 }, 1, &err), BT_ESQL,
+	       "a NULL in a NOT NULL column refused");
+	ok(strstr(err.msg, "NOT NULL constraint failed: calltree column 5") != NULL, "... naming its table and column");
+	bt_db_close(db);
+	ct_null_at = 0;
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_bulk();
@@ -429,5 +551,6 @@ int main(void)
 	test_deferred();
 	test_slices_by_id();
 	test_slices_as_pages();
+	test_calltree_as_pages();
 	return done_testing();
 }
