@@ -543,6 +543,104 @@ static void test_calltree_as_pages(void)
 	rmdir(dir);
 }
 
+/* Slices in random orders, as late as a reconstruction may give them
+ * (a window shuffled, some held back to the end), with random widths and
+ * NULLs: the pages hold what SQL stores, the file whole. Five seeds. */
+static void random_slices(const char *path, uint64_t seed, int pages, int n)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *db = NULL;
+	struct bt_slice s;
+	int64_t *ids = bt_xmalloc((size_t)n * sizeof *ids), *held = bt_xmalloc((size_t)n * sizeof *held);
+	uint64_t r = seed;
+	int i, nheld = 0, rc;
+	int window = 1 + (int)(tap_rand(&r) % 3000);
+
+	for (i = 0; i < n; i++)
+		ids[i] = i + 1;
+	for (i = 0; i < n; i++) {   /* each swapped with one at most a window ahead */
+		int j = i + (int)(tap_rand(&r) % (uint64_t)window);
+		int64_t t = ids[i];
+		if (j >= n)
+			j = n - 1;
+		ids[i] = ids[j];
+		ids[j] = t;
+	}
+	unlink(path);
+	bt_db_create(&db, path, &err);
+	bt_db_begin(db, &err);
+	rc = pages ? bt_db_slices_as_pages(db, &err) : BT_OK;
+	for (i = 0; i < n + nheld && !rc; i++) {
+		int64_t id = i < n ? ids[i] : held[i - n];
+		uint64_t x = tap_rand(&r);
+		if (i < n && x % 1000 == 0) {   /* a thread's outermost slice: it ends last */
+			held[nheld++] = id;
+			continue;
+		}
+		memset(&s, 0, sizeof s);
+		s.id = id;
+		s.tid = 1 + (int64_t)(x % 5);
+		s.depth = (int64_t)(x >> 8 & 63);
+		s.parent_id = x >> 16 & 1 ? id / 2 : 0;
+		s.frame_id = 1 + (int64_t)(x >> 20 & 1023);
+		s.ts = (int64_t)(tap_rand(&r) >> 20);
+		s.dur = widths[tap_rand(&r) % NW];
+		s.cpu_dur = widths[tap_rand(&r) % NW];
+		s.self_dur = widths[tap_rand(&r) % NW];
+		s.alloc_bytes = widths[tap_rand(&r) % NW];
+		s.nivcsw = widths[tap_rand(&r) % NW];
+		s.type = x >> 24 & 1 ? (int64_t)(x >> 25 & 31) : -1;
+		s.wakeup_tid = x >> 30 & 1 ? 9 : 0;
+		s.idle = x >> 31 & 1;
+		s.cpu_unknown = (x >> 32 & 7) == 0;
+		rc = bt_db_insert_slice(db, &s, &err);
+	}
+	if (!rc)
+		rc = bt_db_commit(db, &err);
+	if (rc)
+		printf("# %s\n", err.msg);
+	bt_db_publish(db, &err);
+	bt_db_close(db);
+	free(ids);
+	free(held);
+}
+
+static void test_random_slices_as_pages(void)
+{
+	char dir[] = "/tmp/t_db_randXXXXXX", a[128], b[128], sql[400];
+	struct bt_err err = BT_ERR_INIT;
+	uint64_t seed;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(a, sizeof a, "%s/pages.db", dir);
+	snprintf(b, sizeof b, "%s/sql.db", dir);
+	for (seed = 1; seed <= 5; seed++) {
+		uint64_t r = seed * 7919;
+		int n = 1 + (int)(tap_rand(&r) % 30000);
+		struct bt_db *db = NULL;
+		random_slices(b, seed, 0, n);
+		random_slices(a, seed, 1, n);
+		if (bt_db_open(&db, a, 1, &err)) {
+			ok(0, "the pages' file opens");
+			continue;
+		}
+		snprintf(sql, sizeof sql, "ATTACH '%s' AS q", b);
+		bt_db_run_sql(db, sql, &err);
+		is_int(one(db, "SELECT count(*) FROM slices") - one(db, "SELECT count(*) FROM q.slices"), 0,
+		       "random orders: as many slices");
+		is_int(one(db, "SELECT count(*) FROM (SELECT * FROM slices EXCEPT SELECT * FROM q.slices)") +
+		       one(db, "SELECT count(*) FROM (SELECT * FROM q.slices EXCEPT SELECT * FROM slices)"), 0,
+		       "random orders: the rows SQL stores");
+		is_int(one(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0,
+		       "random orders: the file whole");
+		bt_db_close(db);
+	}
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_bulk();
@@ -552,5 +650,6 @@ int main(void)
 	test_slices_by_id();
 	test_slices_as_pages();
 	test_calltree_as_pages();
+	test_random_slices_as_pages();
 	return done_testing();
 }
