@@ -325,9 +325,9 @@ static int query_int(struct bt_db *db, const char *sql, int64_t *v)
 }
 
 /* Table name's pages, into a file beside the database, if the table is
- * empty and as this run made it (column 0 its INTEGER PRIMARY KEY, *ncol
- * columns, or any number up to MAX_COLS if 0: then set): 1 if so, 0 if
- * its rows are left to SQL. */
+ * empty and as this run made it (a rowid table, column 0 its INTEGER
+ * PRIMARY KEY, *ncol columns, or any number up to MAX_COLS if 0: then
+ * set): 1 if so, 0 if its rows are left to SQL. */
 static int tab_open(struct bt_db *db, struct bt_pagetab *t, const char *name, unsigned *ncol, struct bt_err *err)
 {
 	struct bt_pages *p = &db->pages;
@@ -341,7 +341,8 @@ static int tab_open(struct bt_db *db, struct bt_pagetab *t, const char *name, un
 	bt_buf_addf(&sql, "SELECT count(*) FROM (SELECT 1 FROM main.%s LIMIT 1)", name);
 	query_int(db, sql.buf, &any);
 	bt_buf_reset(&sql);
-	bt_buf_addf(&sql, "SELECT count(*) FROM pragma_table_info('%s') WHERE pk = 1 AND cid = 0", name);
+	bt_buf_addf(&sql, "SELECT count(*) FROM pragma_table_info('%s') i, pragma_table_list('%s') l"
+		    " WHERE i.pk = 1 AND i.cid = 0 AND i.type = 'INTEGER' AND l.schema = 'main' AND NOT l.wr", name, name);
 	query_int(db, sql.buf, &n);
 	if (n == 1) {
 		bt_buf_reset(&sql);
