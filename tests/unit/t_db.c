@@ -293,6 +293,51 @@ ssize_t copy_file_range(int in, loff_t *off_in, int out, loff_t *off_out, size_t
 	return syscall(SYS_copy_file_range, in, off_in, out, off_out, n, flags);
 }
 
+/* Table's rows in db and not in the attached q, and the other way
+ * round: 0 when they are the same. */
+static int64_t rows_apart(struct bt_db *db, const char *table)
+{
+	char sql[300];
+
+	snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM (SELECT * FROM main.%s EXCEPT SELECT * FROM q.%s))"
+		 " + (SELECT count(*) FROM (SELECT * FROM q.%s EXCEPT SELECT * FROM main.%s))", table, table, table,
+		 table);
+	return one(db, sql);
+}
+
+/* Attach the file other as q. */
+static void attach_q(struct bt_db *db, const char *other)
+{
+	struct bt_err err = BT_ERR_INIT;
+	char sql[200];
+
+	snprintf(sql, sizeof sql, "ATTACH '%s' AS q", other);
+	bt_db_run_sql(db, sql, &err);
+}
+
+/* What PRAGMA integrity_check finds wrong: 0 lines for a whole file. */
+static int64_t broken(struct bt_db *db)
+{
+	return one(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'");
+}
+
+/* The end of a file's making: written as pages, table reads empty until
+ * the commit; the commit. */
+static struct bt_db *committed(struct bt_db *db, int rc, const char *table, int pages, struct bt_err *err)
+{
+	char sql[100];
+
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
+	if (!rc && pages)
+		is_int(one(db, sql), 0, "written as pages: the table reads empty until the commit");
+	if (!rc)
+		rc = bt_db_commit(db, err);
+	is_int(rc, BT_OK, pages ? "written as pages" : "through SQL");
+	if (rc)
+		printf("# %s: %s\n", table, err->msg);
+	return db;
+}
+
 /* Slice k of test_slices_as_pages: ids mostly in chunks descending (a
  * parent after its children), every 5000th held to the end (a thread's
  * outermost slice, late by far), values of every width SQLite stores. */
@@ -345,14 +390,7 @@ static struct bt_db *slices_file(const char *path, int n, int pages)
 		page_slice(&s, 1 + i);
 		rc = bt_db_insert_slice(db, &s, &err);
 	}
-	if (!rc && pages)
-		is_int(one(db, "SELECT count(*) FROM slices"), 0, "written as pages: the table reads empty until the commit");
-	if (!rc)
-		rc = bt_db_commit(db, &err);
-	is_int(rc, BT_OK, pages ? "slices written as pages" : "slices through SQL");
-	if (rc)
-		printf("# %s\n", err.msg);
-	return db;
+	return committed(db, rc, "slices", pages, &err);
 }
 
 /* Slices written as the pages of their table (db_pages.c) are the rows
@@ -361,7 +399,7 @@ static struct bt_db *slices_file(const char *path, int n, int pages)
 static void test_slices_as_pages(void)
 {
 	static const int sizes[] = { 0, 1, 3, 300, 320000, 20000 };   /* the last without copy_file_range */
-	char dir[] = "/tmp/t_db_pagesXXXXXX", a[128], b[128], sql[400];
+	char dir[] = "/tmp/t_db_pagesXXXXXX", a[128], b[128];
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_db *db;
 	struct bt_slice s;
@@ -379,17 +417,13 @@ static void test_slices_as_pages(void)
 		bt_db_close(db);
 		db = slices_file(a, n, 1);
 		is_int(one(db, "SELECT count(*) FROM slices"), n, "every slice");
-		snprintf(sql, sizeof sql, "ATTACH '%s' AS q", b);
-		bt_db_run_sql(db, sql, &err);
-		is_int(one(db, "SELECT count(*) FROM (SELECT * FROM slices EXCEPT SELECT * FROM q.slices)") +
-		       one(db, "SELECT count(*) FROM (SELECT * FROM q.slices EXCEPT SELECT * FROM slices)"), 0,
-		       "as SQL stores them: every column, NULLs and widths");
+		attach_q(db, b);
+		is_int(rows_apart(db, "slices"), 0, "as SQL stores them: every column, NULLs and widths");
 		is_int(one(db, "SELECT count(*) FROM slices s JOIN q.slices r USING (id) WHERE typeof(s.dur) != typeof(r.dur) "
 			    "OR typeof(s.cpu_dur) != typeof(r.cpu_dur) OR typeof(s.parent_id) != typeof(r.parent_id)"), 0,
 		       "of the same types");
 		bt_db_run_sql(db, "DETACH q", &err);
-		is_int(one(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0,
-		       "the file whole (integrity_check)");
+		is_int(broken(db), 0, "the file whole (integrity_check)");
 		if (n == 320000) {
 			/* each of the 64 far-late slices splits its leaf: 5 % unused
 			 * (SQL's inserts: 12 %; a reconstruction has a few such) */
@@ -406,8 +440,7 @@ static void test_slices_as_pages(void)
 		bt_db_insert_slice(db, &s, &err);
 		is_int(bt_db_commit(db, &err), BT_OK, "a slice more, through SQL");
 		is_int(one(db, "SELECT count(*) FROM slices"), n + 1, "and read back");
-		is_int(one(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0,
-		       "still whole");
+		is_int(broken(db), 0, "still whole");
 		bt_db_close(db);
 	}
 	ok(copy_range_refused, "... copied by hand where the kernel cannot");
@@ -481,14 +514,7 @@ static struct bt_db *calltree_file(const char *path, int pages)
 	rc = pages ? bt_db_slices_as_pages(db, &err) : BT_OK;
 	if (!rc)
 		rc = bt_db_attach_memtab(db, &ct, 1, &err);
-	if (!rc && pages)
-		is_int(one(db, "SELECT count(*) FROM calltree"), 0, "a call tree as pages: read empty until the commit");
-	if (!rc)
-		rc = bt_db_commit(db, &err);
-	is_int(rc, BT_OK, pages ? "a call tree written as pages" : "a call tree through SQL");
-	if (rc)
-		printf("# %s\n", err.msg);
-	return db;
+	return committed(db, rc, "calltree", pages, &err);
 }
 
 /* A stored call tree (a memtab) written as its table's pages is the rows
@@ -496,7 +522,7 @@ static struct bt_db *calltree_file(const char *path, int pages)
 static void test_calltree_as_pages(void)
 {
 	static const size_t sizes[] = { 5, 70000 };
-	char dir[] = "/tmp/t_db_ctXXXXXX", a[128], b[128], sql[400];
+	char dir[] = "/tmp/t_db_ctXXXXXX", a[128], b[128];
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_db *db;
 	size_t t;
@@ -513,17 +539,13 @@ static void test_calltree_as_pages(void)
 		db = calltree_file(a, 1);
 		is_int(one(db, "SELECT count(*) FROM calltree"), (int64_t)(ct_rows - (ct_rows + 6) / 10),
 		       "every row but the holes");
-		snprintf(sql, sizeof sql, "ATTACH '%s' AS q", b);
-		bt_db_run_sql(db, sql, &err);
-		is_int(one(db, "SELECT count(*) FROM (SELECT * FROM calltree EXCEPT SELECT * FROM q.calltree)") +
-		       one(db, "SELECT count(*) FROM (SELECT * FROM q.calltree EXCEPT SELECT * FROM calltree)"), 0,
-		       "as SQL stores them");
+		attach_q(db, b);
+		is_int(rows_apart(db, "calltree"), 0, "as SQL stores them");
 		is_int(one(db, "SELECT count(*) FROM calltree WHERE parent_id IS NULL OR self_cpu_ns IS NULL"),
 		       one(db, "SELECT count(*) FROM q.calltree WHERE parent_id IS NULL OR self_cpu_ns IS NULL"),
 		       "with their NULLs");
 		bt_db_run_sql(db, "DETACH q", &err);
-		is_int(one(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0,
-		       "the file whole (integrity_check)");
+		is_int(broken(db), 0, "the file whole (integrity_check)");
 		bt_db_close(db);
 	}
 	/* a NULL where the table says NOT NULL: refused, as SQL refuses it */
@@ -607,7 +629,7 @@ static void random_slices(const char *path, uint64_t seed, int pages, int n)
 
 static void test_random_slices_as_pages(void)
 {
-	char dir[] = "/tmp/t_db_randXXXXXX", a[128], b[128], sql[400];
+	char dir[] = "/tmp/t_db_randXXXXXX", a[128], b[128];
 	struct bt_err err = BT_ERR_INIT;
 	uint64_t seed;
 
@@ -625,15 +647,11 @@ static void test_random_slices_as_pages(void)
 			ok(0, "the pages' file opens");
 			continue;
 		}
-		snprintf(sql, sizeof sql, "ATTACH '%s' AS q", b);
-		bt_db_run_sql(db, sql, &err);
+		attach_q(db, b);
 		is_int(one(db, "SELECT count(*) FROM slices") - one(db, "SELECT count(*) FROM q.slices"), 0,
 		       "random orders: as many slices");
-		is_int(one(db, "SELECT count(*) FROM (SELECT * FROM slices EXCEPT SELECT * FROM q.slices)") +
-		       one(db, "SELECT count(*) FROM (SELECT * FROM q.slices EXCEPT SELECT * FROM slices)"), 0,
-		       "random orders: the rows SQL stores");
-		is_int(one(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0,
-		       "random orders: the file whole");
+		is_int(rows_apart(db, "slices"), 0, "random orders: the rows SQL stores");
+		is_int(broken(db), 0, "random orders: the file whole");
 		bt_db_close(db);
 	}
 	unlink(a);
