@@ -59,7 +59,7 @@ struct bt_android_stacks {
 	struct bt_map64 ptr_frame;         /* ptr -> frame id */
 	struct bt_strmap sym_frame;        /* symbol -> frame id */
 	struct bt_map64 node_id;           /* parent << 32 | frame -> node id */
-	struct bt_memo { uint64_t ptr; uint32_t child; } *memo;  /* per node: last child found */
+	struct bt_memo { uint64_t ptr[2]; uint32_t child[2]; } *memo;  /* per node: the last two children found */
 	size_t memo_cap;
 	uint32_t nframes, nnodes;          /* local ids, from 1 */
 	int64_t frame_base, node_base;     /* what the database's ids add (another process's below) */

@@ -138,9 +138,11 @@ static uint32_t frame_of(struct bt_android_stacks *s, uint64_t ptr)
 
 /*
  * The node for the frame at ptr under parent. A parent usually calls the
- * same child again, so the last child found per node (by frame pointer)
- * answers most lookups before the frame and the (cache-missing) node hash
- * tables are consulted.
+ * same child again, or the one before it (a loop calling two methods in
+ * turn), so the last two children found per node (by frame pointer)
+ * answer most lookups before the frame and the (cache-missing) node hash
+ * tables are consulted: at 1M records 55 % answered by the last, half of
+ * the rest by the one before (the device dump's: 83 %, then 77 %).
  */
 static int node_of(struct bt_android_stacks *s, uint32_t parent, uint64_t ptr, uint32_t depth,
 		   uint32_t *out, struct bt_err *err)
@@ -149,8 +151,15 @@ static int node_of(struct bt_android_stacks *s, uint32_t parent, uint64_t ptr, u
 	uint32_t id, frame;
 	uint64_t key;
 
-	if (m->ptr == ptr && m->child) {
-		*out = m->child;
+	if (m->ptr[0] == ptr && m->child[0]) {
+		*out = m->child[0];
+		return BT_OK;
+	}
+	if (m->ptr[1] == ptr && m->child[1]) {   /* the one before: it is the last now */
+		id = m->child[1];
+		m->ptr[1] = m->ptr[0], m->child[1] = m->child[0];
+		m->ptr[0] = ptr, m->child[0] = id;
+		*out = id;
 		return BT_OK;
 	}
 	frame = frame_of(s, ptr);
@@ -169,8 +178,8 @@ static int node_of(struct bt_android_stacks *s, uint32_t parent, uint64_t ptr, u
 				      s->frame_base + frame, depth, err))
 			return err->code;
 	}
-	m->ptr = ptr;
-	m->child = id;
+	m->ptr[1] = m->ptr[0], m->child[1] = m->child[0];
+	m->ptr[0] = ptr, m->child[0] = id;
 	*out = id;
 	return BT_OK;
 }
