@@ -273,7 +273,8 @@ static int write_chunk(struct bt_db *db, struct bt_chunk *c, struct bt_err *err)
 	}
 	if (!rc && c->nslice) {
 		slices_by_id(&db->bulk, c);
-		rc = db->pages.on ? bt_pages_chunk(&db->pages, c->slice, db->bulk.by_id, c->nslice, err) : bt_db_step_done(db, BT_SQL_INSERT_SLICES_BULK, err);
+		rc = db->pages.on ? bt_pages_chunk(&db->pages, c->slice, db->bulk.by_id, c->nslice, err)
+				  : bt_db_step_done(db, BT_SQL_INSERT_SLICES_BULK, err);
 	}
 	if (!rc && c->nstate)
 		rc = bt_db_step_done(db, BT_SQL_INSERT_THREAD_STATES_BULK, err);
