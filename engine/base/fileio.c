@@ -157,12 +157,13 @@ int bt_is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int bt_write_all(int fd, const void *b, size_t n)
+/* All n bytes of b to fd at offset at, or where fd is when at < 0. */
+static int write_at(int fd, const void *b, size_t n, off_t at)
 {
 	const unsigned char *c = b;
 
 	while (n) {
-		ssize_t w = write(fd, c, n);
+		ssize_t w = at < 0 ? write(fd, c, n) : pwrite(fd, c, n, at);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
@@ -172,8 +173,20 @@ int bt_write_all(int fd, const void *b, size_t n)
 		}
 		c += w;
 		n -= (size_t)w;
+		if (at >= 0)
+			at += w;
 	}
 	return 0;
+}
+
+int bt_write_all(int fd, const void *b, size_t n)
+{
+	return write_at(fd, b, n, -1);
+}
+
+int bt_pwrite_all(int fd, const void *b, size_t n, off_t at)
+{
+	return write_at(fd, b, n, at);
 }
 
 static int own_outputs;

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/err.h"
@@ -47,6 +48,8 @@ int bt_temp_file(const char *stem, const char *what, struct bt_buf *name, struct
 /* Write all n bytes of b to fd (through short writes and EINTR): 0, or
  * -1 with errno (EIO if a write wrote nothing). */
 int bt_write_all(int fd, const void *b, size_t n);
+/* The same at offset at (pwrite: fd's position stays). */
+int bt_pwrite_all(int fd, const void *b, size_t n, off_t at);
 
 /* 1 if path is a directory, 0 otherwise. */
 int bt_is_dir(const char *path);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "engine/base/alloc.h"
+#include "engine/base/fileio.h"
 #include "engine/base/temps.h"
 #include "engine/db/db_int.h"
 
@@ -134,21 +135,12 @@ static int io_fail(const char *what, const char *path, struct bt_err *err)
 	return bt_err_set(err, BT_EIO, "cannot %s '%s': %s", what, path, strerror(errno));
 }
 
+/* n bytes of buf to fd at offset at (where fd is, if at < 0), or the
+ * error naming path. */
 static int write_all(int fd, const void *buf, size_t n, off_t at, const char *path, struct bt_err *err)
 {
-	const char *p = buf;
-
-	while (n) {
-		ssize_t k = at < 0 ? write(fd, p, n) : pwrite(fd, p, n, at);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return io_fail("write", path, err);
-		p += k;
-		n -= (size_t)k;
-		if (at >= 0)
-			at += k;
-	}
+	if (at < 0 ? bt_write_all(fd, buf, n) : bt_pwrite_all(fd, buf, n, at))
+		return io_fail("write", path, err);
 	return BT_OK;
 }
 
@@ -658,14 +650,15 @@ static int place(const struct bt_pages *p, struct bt_pagetab *t, int db, uint32_
 	return rc;
 }
 
-/* The file's header as the pages were made for: the page size, no
- * reserved bytes, schema format 4 (0 and 1 in no bytes), npages pages. */
-static int check_header(const struct bt_pages *p, int db, uint32_t npages, const char *dbpath, struct bt_err *err)
+/* The file's header into head, as the pages were made for: the page
+ * size, no reserved bytes, schema format 4 (0 and 1 in no bytes), npages
+ * pages. */
+static int check_header(const struct bt_pages *p, int db, uint32_t npages, unsigned char head[100],
+			const char *dbpath, struct bt_err *err)
 {
-	unsigned char head[100];
 	uint32_t size;
 
-	if (pread(db, head, sizeof head, 0) != (ssize_t)sizeof head)
+	if (pread(db, head, 100, 0) != 100)
 		return io_fail("read", dbpath, err);
 	size = (uint32_t)head[16] << 8 | head[17];
 	if ((size == 1 ? 65536 : size) != p->size || head[20] != 0 || get4(head + 44) != 4 ||
@@ -674,24 +667,22 @@ static int check_header(const struct bt_pages *p, int db, uint32_t npages, const
 	return BT_OK;
 }
 
-/* The header: the page count, and the change counter moved on (and the
- * count's "valid for" with it) so that SQLite reads the file anew. */
-static int stamp(int db, uint32_t total, const char *dbpath, struct bt_err *err)
+/* The header (head, as check_header read it): the page count, and the
+ * change counter moved on (and the count's "valid for" with it) so that
+ * SQLite reads the file anew. */
+static int stamp(int db, unsigned char head[100], uint32_t total, const char *dbpath, struct bt_err *err)
 {
-	unsigned char head[100];
-
-	if (pread(db, head, sizeof head, 0) != (ssize_t)sizeof head)
-		return io_fail("read", dbpath, err);
 	put4(head + 24, get4(head + 24) + 1);
 	memcpy(head + 92, head + 24, 4);
 	put4(head + 28, total);
-	return write_all(db, head, sizeof head, 0, dbpath, err);
+	return write_all(db, head, 100, 0, dbpath, err);
 }
 
 int bt_pages_commit(struct bt_db *db, struct bt_err *err)
 {
 	struct bt_pages *p = &db->pages;
 	struct bt_pagetab *tab[] = { &p->slices, &p->calltree };
+	unsigned char head[100];
 	struct stat st;
 	uint32_t total = 0;
 	size_t i;
@@ -712,13 +703,13 @@ int bt_pages_commit(struct bt_db *db, struct bt_err *err)
 	rc = fstat(fd, &st) ? io_fail("read", db->tmp_path, err) : BT_OK;
 	if (!rc) {
 		total = (uint32_t)(st.st_size / p->size);
-		rc = check_header(p, fd, total, db->tmp_path, err);
+		rc = check_header(p, fd, total, head, db->tmp_path, err);
 	}
 	for (i = 0; i < sizeof tab / sizeof *tab && !rc; i++)
 		if (tab[i]->path)
 			rc = place(p, tab[i], fd, &total, db->tmp_path, err);
 	if (!rc)
-		rc = stamp(fd, total, db->tmp_path, err);
+		rc = stamp(fd, head, total, db->tmp_path, err);
 	close(fd);
 	if (!rc)
 		rc = bt_db_run_sql(db, "PRAGMA locking_mode=EXCLUSIVE", err);
