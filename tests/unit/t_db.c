@@ -293,6 +293,29 @@ ssize_t copy_file_range(int in, loff_t *off_in, int out, loff_t *off_out, size_t
 	return syscall(SYS_copy_file_range, in, off_in, out, off_out, n, flags);
 }
 
+/* A temporary folder for a file written as pages (a) and one written
+ * through SQL (b) to compare it with; 0 if it cannot be made. */
+struct two_files {
+	char dir[64], a[128], b[128];
+};
+
+static int two_files(struct two_files *f, const char *stem)
+{
+	snprintf(f->dir, sizeof f->dir, "/tmp/%sXXXXXX", stem);
+	if (!mkdtemp(f->dir))
+		return 0;
+	snprintf(f->a, sizeof f->a, "%s/pages.db", f->dir);
+	snprintf(f->b, sizeof f->b, "%s/sql.db", f->dir);
+	return 1;
+}
+
+static void two_files_remove(const struct two_files *f)
+{
+	unlink(f->a);
+	unlink(f->b);
+	rmdir(f->dir);
+}
+
 /* Table's rows in db and not in the attached q, and the other way
  * round: 0 when they are the same. */
 static int64_t rows_apart(struct bt_db *db, const char *table)
@@ -399,25 +422,23 @@ static struct bt_db *slices_file(const char *path, int n, int pages)
 static void test_slices_as_pages(void)
 {
 	static const int sizes[] = { 0, 1, 3, 300, 320000, 20000 };   /* the last without copy_file_range */
-	char dir[] = "/tmp/t_db_pagesXXXXXX", a[128], b[128];
+	struct two_files f;
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_db *db;
 	struct bt_slice s;
 	size_t t;
 
-	if (!mkdtemp(dir))
+	if (!two_files(&f, "t_db_pages"))
 		return;
-	snprintf(a, sizeof a, "%s/pages.db", dir);
-	snprintf(b, sizeof b, "%s/sql.db", dir);
 	for (t = 0; t < sizeof sizes / sizeof *sizes; t++) {
 		int n = sizes[t];
 		no_copy_range = t == 5;
-		db = slices_file(b, n, 0);
+		db = slices_file(f.b, n, 0);
 		bt_db_publish(db, &err);
 		bt_db_close(db);
-		db = slices_file(a, n, 1);
+		db = slices_file(f.a, n, 1);
 		is_int(one(db, "SELECT count(*) FROM slices"), n, "every slice");
-		attach_q(db, b);
+		attach_q(db, f.b);
 		is_int(rows_apart(db, "slices"), 0, "as SQL stores them: every column, NULLs and widths");
 		is_int(one(db, "SELECT count(*) FROM slices s JOIN q.slices r USING (id) WHERE typeof(s.dur) != typeof(r.dur) "
 			    "OR typeof(s.cpu_dur) != typeof(r.cpu_dur) OR typeof(s.parent_id) != typeof(r.parent_id)"), 0,
@@ -449,9 +470,7 @@ static void test_slices_as_pages(void)
 	bt_db_create(&db, ":memory:", &err);
 	is_int(bt_db_slices_as_pages(db, &err), BT_OK, "in memory: slices go through SQL");
 	bt_db_close(db);
-	unlink(a);
-	unlink(b);
-	rmdir(dir);
+	two_files_remove(&f);
 }
 
 /* A call tree of n rows (every tenth from the third a hole, as a thread's
@@ -522,24 +541,22 @@ static struct bt_db *calltree_file(const char *path, int pages)
 static void test_calltree_as_pages(void)
 {
 	static const size_t sizes[] = { 5, 70000 };
-	char dir[] = "/tmp/t_db_ctXXXXXX", a[128], b[128];
+	struct two_files f;
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_db *db;
 	size_t t;
 
-	if (!mkdtemp(dir))
+	if (!two_files(&f, "t_db_ct"))
 		return;
-	snprintf(a, sizeof a, "%s/pages.db", dir);
-	snprintf(b, sizeof b, "%s/sql.db", dir);
 	for (t = 0; t < sizeof sizes / sizeof *sizes; t++) {
 		ct_rows = sizes[t];
-		db = calltree_file(b, 0);
+		db = calltree_file(f.b, 0);
 		bt_db_publish(db, &err);
 		bt_db_close(db);
-		db = calltree_file(a, 1);
+		db = calltree_file(f.a, 1);
 		is_int(one(db, "SELECT count(*) FROM calltree"), (int64_t)(ct_rows - (ct_rows + 6) / 10),
 		       "every row but the holes");
-		attach_q(db, b);
+		attach_q(db, f.b);
 		is_int(rows_apart(db, "calltree"), 0, "as SQL stores them");
 		is_int(one(db, "SELECT count(*) FROM calltree WHERE parent_id IS NULL OR self_cpu_ns IS NULL"),
 		       one(db, "SELECT count(*) FROM q.calltree WHERE parent_id IS NULL OR self_cpu_ns IS NULL"),
@@ -551,7 +568,7 @@ static void test_calltree_as_pages(void)
 	/* a NULL where the table says NOT NULL: refused, as SQL refuses it */
 	ct_rows = 5;
 	ct_null_at = 4;
-	bt_db_create(&db, a, &err);
+	bt_db_create(&db, f.a, &err);
 	bt_db_begin(db, &err);
 	bt_db_slices_as_pages(db, &err);
 	is_int(bt_db_attach_memtab(db, &(struct bt_memtab){ "calltree", ct_schema, ct_nrows, ct_exists,
@@ -560,9 +577,7 @@ static void test_calltree_as_pages(void)
 	ok(strstr(err.msg, "NOT NULL constraint failed: calltree column 5") != NULL, "... naming its table and column");
 	bt_db_close(db);
 	ct_null_at = 0;
-	unlink(a);
-	unlink(b);
-	rmdir(dir);
+	two_files_remove(&f);
 }
 
 /* Slices in random orders, as late as a reconstruction may give them
@@ -629,34 +644,30 @@ static void random_slices(const char *path, uint64_t seed, int pages, int n)
 
 static void test_random_slices_as_pages(void)
 {
-	char dir[] = "/tmp/t_db_randXXXXXX", a[128], b[128];
+	struct two_files f;
 	struct bt_err err = BT_ERR_INIT;
 	uint64_t seed;
 
-	if (!mkdtemp(dir))
+	if (!two_files(&f, "t_db_rand"))
 		return;
-	snprintf(a, sizeof a, "%s/pages.db", dir);
-	snprintf(b, sizeof b, "%s/sql.db", dir);
 	for (seed = 1; seed <= 5; seed++) {
 		uint64_t r = seed * 7919;
 		int n = 1 + (int)(tap_rand(&r) % 30000);
 		struct bt_db *db = NULL;
-		random_slices(b, seed, 0, n);
-		random_slices(a, seed, 1, n);
-		if (bt_db_open(&db, a, 1, &err)) {
+		random_slices(f.b, seed, 0, n);
+		random_slices(f.a, seed, 1, n);
+		if (bt_db_open(&db, f.a, 1, &err)) {
 			ok(0, "the pages' file opens");
 			continue;
 		}
-		attach_q(db, b);
+		attach_q(db, f.b);
 		is_int(one(db, "SELECT count(*) FROM slices") - one(db, "SELECT count(*) FROM q.slices"), 0,
 		       "random orders: as many slices");
 		is_int(rows_apart(db, "slices"), 0, "random orders: the rows SQL stores");
 		is_int(broken(db), 0, "random orders: the file whole");
 		bt_db_close(db);
 	}
-	unlink(a);
-	unlink(b);
-	rmdir(dir);
+	two_files_remove(&f);
 }
 
 int main(void)
