@@ -213,11 +213,13 @@ end
 -- named from pre ("thread.main." or a window's).
 local function waits(main, holder, pre, from, upto)
   local count, total, by = {}, {}, {}
-  local rows = from and bt.rows([[SELECT kind, dur, waker_node_id FROM blocking_edges
-WHERE waiter_tid = ? AND ts >= ? AND ts < ?]], main, from, upto) or
-    bt.rows("SELECT kind, dur, waker_node_id FROM blocking_edges WHERE waiter_tid = ?", main)
+  -- summed by kind and holder's node in SQL: thousands of waits, a few dozen holders
+  local rows = from and bt.rows([[SELECT kind, waker_node_id, count(*) AS n, sum(dur) AS dur FROM blocking_edges
+WHERE waiter_tid = ? AND ts >= ? AND ts < ? GROUP BY kind, waker_node_id]], main, from, upto) or
+    bt.rows([[SELECT kind, waker_node_id, count(*) AS n, sum(dur) AS dur FROM blocking_edges
+WHERE waiter_tid = ? GROUP BY kind, waker_node_id]], main)
   for e in rows do
-    count[e.kind] = (count[e.kind] or 0) + 1
+    count[e.kind] = (count[e.kind] or 0) + e.n
     total[e.kind] = (total[e.kind] or 0) + e.dur
     local key = e.kind .. ".by." .. holder(e.waker_node_id)
     by[key] = (by[key] or 0) + e.dur
@@ -243,11 +245,14 @@ end
 -- messages, another mix of them and warmer caches, which no scaling by
 -- their number undoes.
 local function windows(main, measured, holder)
+  -- where ids run in time order (meta messages_in_id_order), the first N
+  -- are the key's range: no sort of all the thread's messages
+  local order = tonumber(bt.trace().messages_in_id_order) == 1 and "msg_id" or "ts"
   for w in bt.rows("SELECT DISTINCT messages FROM window_methods WHERE tid = ? ORDER BY messages", main) do
     local first = "thread.main.first." .. w.messages .. "."
     local m = bt.query([[SELECT count(*) AS n, total(dur - idle_dur) AS wall,
   CASE WHEN count(cpu_dur) = count(*) THEN total(cpu_dur) END AS cpu, total(alloc_bytes) AS alloc,
-  min(ts) AS b, max(ts + dur) AS e FROM (SELECT * FROM messages WHERE tid = ? ORDER BY ts LIMIT ?)]],
+  min(ts) AS b, max(ts + dur) AS e FROM (SELECT * FROM messages WHERE tid = ? ORDER BY ]] .. order .. [[ LIMIT ?)]],
       main, w.messages)[1]
     waits(main, holder, first, m.b, m.e)
     message_measures(first .. "msgs", m, bt.rows([[SELECT f.name, w.frame_id, w.self_ns AS wall, w.self_cpu_ns AS cpu

@@ -10,6 +10,7 @@
 
 #include "engine/base/alloc.h"
 #include "engine/recon/feed.h"
+#include "engine/recon/msg_order.h"
 #include "engine/recon/offcpu.h"
 #include "engine/profile/profile.h"
 #include "engine/recon/slice.h"
@@ -45,6 +46,7 @@ struct bt_feed {
 	size_t nflags;
 	struct feed_msg msg;
 	struct bt_offcpu offcpu;   /* top-level slices, for the off-CPU split by state */
+	struct bt_msg_order order; /* of the messages stored */
 	int states;                /* the trace has scheduler states: self segments for the methods' split */
 	struct { bt_slices_fn fn; void (*release)(void *); void *ctx; } defer;
 	struct {                   /* bt_feed_new_refill's: the tap that stores the slices */
@@ -73,6 +75,7 @@ struct bt_feed *bt_feed_new(struct bt_db *db, const struct bt_taps *taps)
 		bt_profile_keep_entries(f->profile);
 	f->next_id = 1;
 	bt_offcpu_init(&f->offcpu);
+	bt_msg_order_init(&f->order);
 	return f;
 }
 
@@ -116,6 +119,7 @@ void bt_feed_free(struct bt_feed *f)
 	free(f->stack);
 	free(f->flags);
 	bt_offcpu_release(&f->offcpu);
+	bt_msg_order_release(&f->order);
 	free(f);
 }
 
@@ -178,6 +182,7 @@ static int end_message(struct bt_feed *f, struct bt_err *err)
 		return BT_OK;
 	if (f->start.c)
 		bt_startups_message(f->start.c, f->tid, id, f->msg.ts, f->msg.end);
+	bt_msg_order_see(&f->order, f->tid, id, f->msg.ts);
 	if (f->msg.nocpu)
 		return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiniii", f->tid, id, f->msg.ts,
 				  f->msg.end - f->msg.ts, f->msg.block, (int64_t)0, f->msg.alloc);
@@ -381,6 +386,8 @@ int bt_feed_finish(struct bt_feed *f, struct bt_err *err)
 		bt_profile_free(p);
 	if (!rc)
 		rc = bt_offcpu_store(&f->offcpu, f->db, err);
+	if (!rc)
+		rc = bt_msg_order_store(&f->order, f->db, err);
 	if (!rc)
 		rc = bt_db_set_meta_int(f->db, "slices", f->count, err);
 	if (!rc)

@@ -29,6 +29,7 @@
 #include "engine/recon/feed.h"
 #include "engine/recon/join.h"
 #include "engine/recon/link.h"
+#include "engine/recon/msg_order.h"
 #include "engine/recon/offcpu.h"
 #include "engine/recon/pipeline.h"
 #include "engine/startup/startup.h"
@@ -43,6 +44,7 @@ struct fill {
 	int64_t count;
 	struct bt_message *msgs;
 	size_t nmsgs, mcap;
+	struct bt_msg_order *order;   /* of the messages stored (the main part's) */
 	struct bt_chain *chain;   /* the wait chains take every slice */
 	struct bt_startup *startup;   /* fed the main thread's slices (one part has them) */
 	struct bt_offcpu *offcpu;     /* with a system trace's states: the slices' self time, to
@@ -73,8 +75,10 @@ static int fill_thread(void *ctx, int64_t tid, int64_t n, struct bt_err *err)
 	return bt_taps_thread(f->taps, f->part, tid, n, err);
 }
 
-static int insert_message(struct bt_db *db, const struct bt_message *m, struct bt_err *err)
+static int insert_message(struct bt_db *db, struct bt_msg_order *order, const struct bt_message *m,
+			  struct bt_err *err)
 {
+	bt_msg_order_see(order, m->tid, m->msg_id, m->ts);
 	return bt_db_exec(db, BT_SQL_INSERT_MESSAGE, err, "iiiiiiii", m->tid, m->msg_id, m->ts, m->dur, m->cpu,
 			  m->block, m->idle, m->alloc);
 }
@@ -90,7 +94,7 @@ static int fill_message(void *ctx, const struct bt_message *m, struct bt_err *er
 		f->msgs[f->nmsgs++] = *m;
 		return BT_OK;
 	}
-	return insert_message(f->db, m, err);
+	return insert_message(f->db, f->order, m, err);
 }
 
 /* A scratch analysis reconstructs on two cores (slices are only counted
@@ -98,7 +102,7 @@ static int fill_message(void *ctx, const struct bt_message *m, struct bt_err *er
 static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sink *sink,
 		       struct bt_err *err)
 {
-	struct fill f2 = { NULL, 0, 1, f->taps, 0, NULL, 0, 0, f->chain, f->startup, NULL };
+	struct fill f2 = { NULL, 0, 1, f->taps, 0, NULL, 0, 0, NULL, f->chain, f->startup, NULL };
 	struct bt_slice_sink sink2 = { fill_slice, fill_message, &f2, bt_profile_new(), fill_thread };
 	struct bt_offcpu off2;
 	size_t i;
@@ -115,7 +119,7 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
 	if (f->offcpu)
 		bt_offcpu_move(f->offcpu, &off2);
 	for (i = 0; i < f2.nmsgs && !rc; i++)
-		rc = insert_message(f->db, &f2.msgs[i], err);
+		rc = insert_message(f->db, f->order, &f2.msgs[i], err);
 	free(f2.msgs);
 	return rc;
 }
@@ -124,7 +128,7 @@ static int run_scratch(struct bt_slicer *sl, struct fill *f, struct bt_slice_sin
  * reader of the slices table (no taps: they had the first run's). */
 static int fill_deferred(void *ctx, struct bt_db *db, struct bt_err *err)
 {
-	struct fill f = { db, 1, 0, NULL, 0, NULL, 0, 0, NULL, NULL, NULL };
+	struct fill f = { db, 1, 0, NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL };
 	struct bt_slice_sink sink = { fill_slice, NULL, &f, NULL, NULL };
 
 	return bt_slicer_run(ctx, &sink, err);
@@ -204,7 +208,8 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		       struct bt_err *err)
 {
 	struct bt_slicer *sl = NULL;
-	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0, NULL, NULL, NULL };
+	struct bt_msg_order order;
+	struct fill f = { db, pl->keep, 0, &pl->taps, 0, NULL, 0, 0, &order, NULL, NULL, NULL };
 	struct bt_offcpu offcpu;
 	struct bt_slice_sink sink = { fill_slice, fill_message, &f, NULL, fill_thread };
 	int rc = bt_chain_new(&f.chain, cap, db, err);
@@ -225,6 +230,7 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		return rc;
 	}
 	rc = bt_startup_new(&f.startup, db, err);
+	bt_msg_order_init(&order);
 	bt_offcpu_init(&offcpu);
 	if (pl->sys_input)   /* a system trace gave the threads' states */
 		f.offcpu = &offcpu;
@@ -237,6 +243,9 @@ static int reconstruct(struct bt_capture *cap, struct bt_db *db, const struct bt
 		rc = bt_db_slices_as_pages(db, err);
 	if (!rc)
 		rc = pl->keep ? bt_slicer_run(sl, &sink, err) : run_scratch(sl, &f, &sink, err);
+	if (!rc)
+		rc = bt_msg_order_store(&order, db, err);
+	bt_msg_order_release(&order);
 	if (!rc)
 		rc = bt_chain_store(f.chain, db, err);
 	bt_chain_free(f.chain);
