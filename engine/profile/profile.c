@@ -289,15 +289,13 @@ static void keep_message(struct bt_profile *p)
 	struct cur_msg *m = &p->msg;
 	struct kept_msg *k = NULL;
 	int64_t dur = m->end - m->ts;
-	size_t i, slot = p->nkept;
+	int full = p->nkept - p->kept_from >= MSG_KEEP;
+	size_t i, slot = full ? p->kept_min : p->nkept;
 	int j, n = 0;
 
-	for (i = p->kept_from; i < p->nkept && p->nkept - p->kept_from >= MSG_KEEP; i++)
-		if (slot == p->nkept || p->kept[i].dur < p->kept[slot].dur)
-			slot = i;
-	if (slot < p->nkept && p->kept[slot].dur >= dur)
-		return;
-	if (slot == p->nkept) {
+	if (full && p->kept[slot].dur >= dur)
+		return;   /* most messages: not among the longest */
+	if (!full) {
 		BT_GROW(p->kept, p->nkept + 1, p->kcap);
 		p->nkept++;
 	}
@@ -322,6 +320,12 @@ static void keep_message(struct bt_profile *p)
 		k->m[j].incl_cpu = v[3];
 	}
 	k->n = n;
+	if (p->nkept - p->kept_from < MSG_KEEP)
+		return;
+	for (i = p->kept_from, slot = p->kept_from; i < p->nkept; i++)   /* changed: the least again */
+		if (p->kept[i].dur < p->kept[slot].dur)
+			slot = i;
+	p->kept_min = slot;
 }
 
 /* The current bucket's sums to win, cleared for the next. */

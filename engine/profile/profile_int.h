@@ -119,6 +119,8 @@ struct bt_profile {
 	struct cur_msg msg;
 	struct kept_msg *kept;    /* of every thread, MSG_KEEP at most each */
 	size_t nkept, kcap, kept_from;   /* this thread's start in kept */
+	size_t kept_min;          /* once the thread has MSG_KEEP: the first of its kept messages
+				   * with the least dur, the one a longer message replaces */
 	struct win_method *win;   /* every thread's, thread by thread */
 	size_t nwin, wcap;
 	int64_t *nmsgs;           /* by thread index: its messages so far */

@@ -245,6 +245,67 @@ static void test_idle(void)
 	bt_db_close(db);
 }
 
+/* The longest messages of a thread (MSG_KEEP, 100, of them) keep their
+ * methods: messages of random lengths with many ties, on two threads,
+ * against a reference that scans the kept ones at every message (a new
+ * message replaces the first of the shortest, if it is longer). */
+static void test_longest(void)
+{
+	enum { KEEP = 100, N = 1500 };
+	static int64_t kept_id[2][KEEP], kept_dur[2][KEEP];
+	static char want[2 * KEEP * 32];
+	struct bt_profile *p = bt_profile_new();
+	struct bt_db *db;
+	uint64_t seed = 77;
+	size_t len = 0;
+	int nk[2] = { 0, 0 }, t, i, j;
+
+	for (t = 0; t < 2; t++) {
+		uint32_t root = bt_profile_thread(p, 30 + t), loop = bt_profile_enter(p, root, 3, 0, 0, 0, 0);
+		int64_t ts = 0;
+		struct bt_slice s;
+		for (i = 1; i <= N - t * 1000; i++) {
+			int64_t dur = 1 + (int64_t)(tap_rand(&seed) % 40);   /* ties: 40 lengths */
+			uint32_t m = bt_profile_enter(p, loop, 4, 0, 1, i, 0);
+			int slot = nk[t];
+			s = sl(30 + t, 4, ts, dur, dur, dur, dur, i);
+			bt_profile_leave(p, m, &s, no_ctr, 1, 1);
+			ts += dur;
+			if (nk[t] == KEEP) {
+				for (slot = 0, j = 1; j < KEEP; j++)
+					if (kept_dur[t][j] < kept_dur[t][slot])
+						slot = j;
+				if (kept_dur[t][slot] >= dur)
+					continue;
+			} else {
+				nk[t]++;
+			}
+			kept_id[t][slot] = i;
+			kept_dur[t][slot] = dur;
+		}
+		s = sl(30 + t, 3, 0, ts, ts, 0, 0, 0);
+		bt_profile_leave(p, loop, &s, no_ctr, 0, 0);
+		bt_profile_thread_span(p, ts, ts);
+		bt_profile_thread_end(p);
+	}
+	for (t = 0; t < 2; t++) {   /* the reference's, by msg_id: "tid|msg_id|self_ns" */
+		for (i = 1; i < nk[t]; i++)   /* insertion sort of (id, dur) by id */
+			for (j = i; j > 0 && kept_id[t][j - 1] > kept_id[t][j]; j--) {
+				int64_t x = kept_id[t][j], y = kept_dur[t][j];
+				kept_id[t][j] = kept_id[t][j - 1], kept_dur[t][j] = kept_dur[t][j - 1];
+				kept_id[t][j - 1] = x, kept_dur[t][j - 1] = y;
+			}
+		for (i = 0; i < nk[t]; i++)
+			len += (size_t)snprintf(want + len, sizeof want - len, "%s%d|%lld|%lld", len ? ";" : "", 30 + t,
+						(long long)kept_id[t][i], (long long)kept_dur[t][i]);
+	}
+	is_int(nk[0] == KEEP && nk[1] == KEEP, 1, "both threads: more messages than are kept");
+	db = stored(p, 0);
+	is_rows(db, "SELECT tid, msg_id, self_ns FROM message_methods WHERE rank = 1 ORDER BY 1, 2", want,
+		"message_methods: each thread's longest messages, the first of the shortest replaced");
+	bt_db_close(db);
+}
+
 int main(void)
 {
 	test_kinds();
@@ -252,5 +313,6 @@ int main(void)
 	test_merge();
 	test_wide();
 	test_idle();
+	test_longest();
 	return done_testing();
 }
