@@ -385,15 +385,36 @@ static size_t first_hop(const struct bt_chain *c, size_t a, size_t b, int64_t t)
 	return a;
 }
 
-/* A hop that did not block gets the stack of its last sample inside. */
+#define RECENT 8   /* threads whose place in their hops is kept (most traces have fewer) */
+
+/* A hop that did not block gets the stack of its last sample inside. A
+ * thread's samples come in time order, so its place in its hops only
+ * moves on: kept for the threads seen last, searched again when a sample
+ * goes back in time or its thread is not among them. */
 static void last_samples(struct bt_chain *c, const struct bt_capture *cap)
 {
-	size_t i, k, lo, hi;
+	struct { int64_t tid, ts; size_t lo, hi, k; } recent[RECENT];
+	size_t i, k, n = 0, next = 0;
 
 	for (i = 0; i < cap->n; i++) {
 		const struct bt_csample *r = &cap->s[i];
-		hops_of(c, r->tid, &lo, &hi);
-		k = first_hop(c, lo, hi, r->ts - 1);
+		size_t j, hi;
+		for (j = 0; j < n && recent[j].tid != r->tid; j++)
+			;
+		if (j == n) {   /* not among them: in the place of the oldest */
+			j = n < RECENT ? n++ : next++ % RECENT;
+			recent[j].tid = r->tid;
+			hops_of(c, r->tid, &recent[j].lo, &recent[j].hi);
+			recent[j].k = first_hop(c, recent[j].lo, recent[j].hi, r->ts - 1);
+		} else if (r->ts < recent[j].ts) {
+			recent[j].k = first_hop(c, recent[j].lo, recent[j].hi, r->ts - 1);
+		} else {
+			while (recent[j].k < recent[j].hi && c->end[recent[j].k] <= r->ts - 1)
+				recent[j].k++;
+		}
+		recent[j].ts = r->ts;
+		k = recent[j].k;
+		hi = recent[j].hi;
 		if (k < hi) {
 			struct hop *h = &c->h[c->order[k]];
 			if (h->ts <= r->ts && r->ts >= h->last_ts) {

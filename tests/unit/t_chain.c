@@ -3,7 +3,8 @@
  * wait woken by a thread that was itself blocked on a monitor, which a
  * third thread's unlock record released: hop 1 is the waker over the
  * whole wait with its blocked time, kind and stack; hop 2 the unlocker
- * over the block, with its last sample's stack; each hop's methods from
+ * over the block, with its last sample's stack (the samples of nine other
+ * threads between two of its own); each hop's methods from
  * the slices that overlap it, longest first. No wait with a waker: no
  * chain.
  */
@@ -23,6 +24,10 @@ static const int64_t records[][5] = {
 	{ 3, 5, 1500, 0, 7 },      /* ... and inside it, its last there */
 	{ 3, 5, 1300, 0, 9 },      /* an earlier one, later in the file */
 	{ 3, 23, 1000, 1650, 7 },  /* the unlock of the main wait (key: its begin), inside the block */
+	{ 20, 5, 1610, 0, 1 }, { 21, 5, 1620, 0, 1 }, { 22, 5, 1630, 0, 1 },   /* nine other threads ... */
+	{ 23, 5, 1640, 0, 1 }, { 24, 5, 1650, 0, 1 }, { 25, 5, 1655, 0, 1 },
+	{ 26, 5, 1660, 0, 1 }, { 27, 5, 1665, 0, 1 }, { 28, 5, 1670, 0, 1 },
+	{ 3, 5, 1680, 0, 9 },      /* ... then the unlocker's last inside (its place looked up again) */
 	{ 3, 5, 1800, 0, 8 },      /* after it */
 };
 
@@ -82,7 +87,7 @@ int main(void)
 	bt_chain_slice(c, 1, &s);
 	is_int(bt_chain_store(c, db, &err), BT_OK, "chain: stored");
 	is_rows(db, "SELECT edge_id, hop, tid, ts, dur, blocked_kind, blocked_ns, node_id FROM wait_chain ORDER BY hop",
-		"1|1|2|1000|1000|monitor|500|5;1|2|3|1200|500|-|0|7",
+		"1|1|2|1000|1000|monitor|500|5;1|2|3|1200|500|-|0|9",
 		"hops: the waker over the wait, blocked on a monitor; its unlocker over the block");
 	is_rows(db, "SELECT hop, rank, frame_id, overlap_ns FROM wait_chain_methods ORDER BY hop, rank",
 		"1|1|10|900;1|2|11|200;2|1|12|350", "each hop's methods by their overlap with it, a recursive one's outermost only");
