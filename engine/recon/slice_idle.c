@@ -41,6 +41,7 @@
  *   - Duration records are exact, and so is a native method's entry.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/base/alloc.h"
 #include "engine/db/rtype.h"
@@ -905,6 +906,19 @@ static int made(const struct bt_item *it)
 	return it->dup || (!it->exact && !bt_rtype_is_waker(it->type));
 }
 
+/* A kJNITrampoline record's item: its leaf, native, under the Java method
+ * that called it (BT_NATIVE_MANY where one calls several). */
+static void note_native(struct bt_stacktab *t, const struct bt_item *it)
+{
+	uint32_t up = it->node && it->node <= t->nnodes ? t->parent[it->node] : 0;
+	uint32_t *c;
+
+	if (!up || up > t->nnodes || t->frame[up] > t->nframes)
+		return;
+	c = &t->native[t->frame[up]];
+	*c = !*c || *c == t->frame[it->node] ? t->frame[it->node] : BT_NATIVE_MANY;
+}
+
 void bt_gap_calibrate(struct bt_stacktab *t, struct bt_item *const *v, const size_t *cnt, size_t n)
 {
 	int64_t lo = INT64_MAX, sum = 0, m = 0;
@@ -912,15 +926,24 @@ void bt_gap_calibrate(struct bt_stacktab *t, struct bt_item *const *v, const siz
 
 	t->dense = 0;
 	/* the throttle's interval: consecutive records of a thread the throttle
-	 * let by are more than an interval apart, and the closest nearly one */
+	 * let by are more than an interval apart, and the closest nearly one;
+	 * in the same pass, the Java methods the trace shows entering a native
+	 * one (the caller of a kJNITrampoline record's leaf) */
 	for (i = 0; i < n; i++)
-		for (j = 1; j < cnt[i]; j++)
-			if (throttled(&v[i][j]) && made(&v[i][j - 1]) && v[i][j].ts > v[i][j - 1].ts)
-				lo = min64(lo, v[i][j].ts - v[i][j - 1].ts);
+		for (j = 0; j < cnt[i]; j++) {
+			const struct bt_item *it = &v[i][j];
+			if (j && throttled(it) && made(it - 1) && it->ts > it[-1].ts)
+				lo = min64(lo, it->ts - it[-1].ts);
+			if (it->type == JNI_ENTRY && !it->dup)
+				note_native(t, it);
+		}
 	t->interval = lo == INT64_MAX ? 0 : lo;
 	t->first_capture = 0;
-	if (!t->interval)
+	if (!t->interval) {   /* no throttle: the gaps say nothing of natives either */
+		if (t->native)
+			memset(t->native, 0, (t->nframes + 1) * sizeof *t->native);
 		return;
+	}
 	/* how long running Java code takes to reach a capture point once the
 	 * throttle opens: allocations after an interval, the thread not asleep */
 	for (i = 0; i < n; i++)
@@ -935,17 +958,4 @@ void bt_gap_calibrate(struct bt_stacktab *t, struct bt_item *const *v, const siz
 		}
 	t->first_capture = m ? sum / m : 0;
 	t->dense = m && 8 * t->first_capture <= t->interval;
-	/* the Java methods the trace shows entering a native one (the caller
-	 * of a kJNITrampoline record's leaf) */
-	for (i = 0; i < n; i++)
-		for (j = 0; j < cnt[i]; j++) {
-			const struct bt_item *it = &v[i][j];
-			uint32_t up = it->node && it->node <= t->nnodes ? t->parent[it->node] : 0;
-			uint32_t *c;
-			if (it->type != JNI_ENTRY || it->dup || !up || up > t->nnodes ||
-			    t->frame[up] > t->nframes)
-				continue;
-			c = &t->native[t->frame[up]];
-			*c = !*c || *c == t->frame[it->node] ? t->frame[it->node] : BT_NATIVE_MANY;
-		}
 }
