@@ -213,13 +213,11 @@ end
 -- named from pre ("thread.main." or a window's).
 local function waits(main, holder, pre, from, upto)
   local count, total, by = {}, {}, {}
-  -- summed by kind and holder's node in SQL: thousands of waits, a few dozen holders
-  local rows = from and bt.rows([[SELECT kind, waker_node_id, count(*) AS n, sum(dur) AS dur FROM blocking_edges
-WHERE waiter_tid = ? AND ts >= ? AND ts < ? GROUP BY kind, waker_node_id]], main, from, upto) or
-    bt.rows([[SELECT kind, waker_node_id, count(*) AS n, sum(dur) AS dur FROM blocking_edges
-WHERE waiter_tid = ? GROUP BY kind, waker_node_id]], main)
+  local rows = from and bt.rows([[SELECT kind, dur, waker_node_id FROM blocking_edges
+WHERE waiter_tid = ? AND ts >= ? AND ts < ?]], main, from, upto) or
+    bt.rows("SELECT kind, dur, waker_node_id FROM blocking_edges WHERE waiter_tid = ?", main)
   for e in rows do
-    count[e.kind] = (count[e.kind] or 0) + e.n
+    count[e.kind] = (count[e.kind] or 0) + 1
     total[e.kind] = (total[e.kind] or 0) + e.dur
     local key = e.kind .. ".by." .. holder(e.waker_node_id)
     by[key] = (by[key] or 0) + e.dur
