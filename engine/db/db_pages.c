@@ -135,13 +135,10 @@ static int io_fail(const char *what, const char *path, struct bt_err *err)
 	return bt_err_set(err, BT_EIO, "cannot %s '%s': %s", what, path, strerror(errno));
 }
 
-/* n bytes of buf to fd at offset at (where fd is, if at < 0), or the
- * error naming path. */
+/* n bytes of buf to fd at offset at, or the error naming path. */
 static int write_all(int fd, const void *buf, size_t n, off_t at, const char *path, struct bt_err *err)
 {
-	if (at < 0 ? bt_write_all(fd, buf, n) : bt_pwrite_all(fd, buf, n, at))
-		return io_fail("write", path, err);
-	return BT_OK;
+	return bt_pwrite_all(fd, buf, n, at) ? io_fail("write", path, err) : BT_OK;
 }
 
 static uint32_t get2(const unsigned char *p)
@@ -207,8 +204,8 @@ static int leaf_end(const struct bt_pages *p, struct bt_pagetab *t, int flush, s
 		t->nbuf++;
 	}
 	if (t->nbuf == NBUF || (flush && t->nbuf)) {
-		if (write_all(t->fd, t->buf, t->nbuf * p->size, -1, t->path, err))
-			return err->code;
+		if (bt_write_all(t->fd, t->buf, t->nbuf * p->size))   /* appended */
+			return io_fail("write", t->path, err);
 		t->nbuf = 0;
 	}
 	leaf_open(&t->leaf, t->buf + t->nbuf * p->size, p->size);
