@@ -252,6 +252,16 @@ int bt_db_attach_samples(struct bt_db *db, struct bt_csample *s, size_t n, struc
 int bt_db_attach_nodes(struct bt_db *db, uint32_t *parent, uint32_t *frame, size_t n,
 		       struct bt_err *err);
 
+/* A Looper message's row (queries/schema.sql's messages; cpu
+ * BT_MEMTAB_NULL where the trace has no CPU time). A second row of the
+ * same (tid, msg_id) widens the first to both spans and adds its sums. A
+ * scratch analysis keeps them in memory (db_messages.c), read through
+ * temp.messages. */
+struct bt_message_row {
+	int64_t tid, msg_id, ts, dur, cpu, block, idle, alloc;
+};
+int bt_db_insert_message(struct bt_db *db, const struct bt_message_row *m, struct bt_err *err);
+
 int bt_db_set_meta_text(struct bt_db *db, const char *key, const char *value, struct bt_err *err);
 /* A meta value as text into buf ("" when absent), or as an integer (def when absent). */
 int bt_db_meta_text(struct bt_db *db, const char *key, char *buf, size_t len, struct bt_err *err);

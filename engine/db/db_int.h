@@ -145,6 +145,7 @@ struct bt_db {
 	void *slices_ctx;
 	int query_only;
 	int rows_mem;               /* samples and nodes go to the observer only */
+	struct bt_msgtab *msgs;     /* a scratch analysis's messages (db_messages.c; the connection owns it) */
 	sqlite3_stmt *stmt[BT_SQL__COUNT];
 	sqlite3_stmt *app_up;       /* bt_app_node's step up a stack (appcode.c) */
 	struct bt_map64 app_memo;   /* and its answers: node + 1 -> app node + 1 */

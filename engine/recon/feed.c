@@ -175,6 +175,7 @@ static int64_t sub(int64_t a, int64_t b)
 
 static int end_message(struct bt_feed *f, struct bt_err *err)
 {
+	struct bt_message_row row;
 	int64_t id = f->msg.id;
 
 	f->msg.id = 0;
@@ -183,11 +184,15 @@ static int end_message(struct bt_feed *f, struct bt_err *err)
 	if (f->start.c)
 		bt_startups_message(f->start.c, f->tid, id, f->msg.ts, f->msg.end);
 	bt_msg_order_see(&f->order, f->tid, id, f->msg.ts);
-	if (f->msg.nocpu)
-		return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiniii", f->tid, id, f->msg.ts,
-				  f->msg.end - f->msg.ts, f->msg.block, (int64_t)0, f->msg.alloc);
-	return bt_db_exec(f->db, BT_SQL_INSERT_MESSAGE, err, "iiiiiiii", f->tid, id, f->msg.ts,
-			  f->msg.end - f->msg.ts, f->msg.cpu, f->msg.block, (int64_t)0, f->msg.alloc);
+	row.tid = f->tid;
+	row.msg_id = id;
+	row.ts = f->msg.ts;
+	row.dur = f->msg.end - f->msg.ts;
+	row.cpu = f->msg.nocpu ? BT_MEMTAB_NULL : f->msg.cpu;
+	row.block = f->msg.block;
+	row.idle = 0;
+	row.alloc = f->msg.alloc;
+	return bt_db_insert_message(f->db, &row, err);
 }
 
 static int add_message(struct bt_feed *f, const struct bt_slice *s, struct bt_err *err)

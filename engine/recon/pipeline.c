@@ -78,9 +78,10 @@ static int fill_thread(void *ctx, int64_t tid, int64_t n, struct bt_err *err)
 static int insert_message(struct bt_db *db, struct bt_msg_order *order, const struct bt_message *m,
 			  struct bt_err *err)
 {
+	const struct bt_message_row row = { m->tid, m->msg_id, m->ts, m->dur, m->cpu, m->block, m->idle, m->alloc };
+
 	bt_msg_order_see(order, m->tid, m->msg_id, m->ts);
-	return bt_db_exec(db, BT_SQL_INSERT_MESSAGE, err, "iiiiiiii", m->tid, m->msg_id, m->ts, m->dur, m->cpu,
-			  m->block, m->idle, m->alloc);
+	return bt_db_insert_message(db, &row, err);
 }
 
 static int fill_message(void *ctx, const struct bt_message *m, struct bt_err *err)

@@ -30,6 +30,21 @@ static int64_t one(struct bt_db *db, const char *sql)
 	return v;
 }
 
+/* A query's one text value, copied ("" when none). */
+static char *text(struct bt_db *db, const char *sql)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_rows *r = NULL;
+	char *v = NULL;
+
+	if (!bt_rows_open_sql(&r, db, sql, 0, &err) && bt_rows_next(r, &err) == 1 && bt_rows_text(r, 0, NULL))
+		v = bt_xstrdup(bt_rows_text(r, 0, NULL));
+	else if (err.code)
+		printf("# %s\n", err.msg);
+	bt_rows_close(r);
+	return v ? v : bt_xstrdup("");
+}
+
 static void test_bulk(void)
 {
 	struct bt_err err = BT_ERR_INIT;
@@ -229,6 +244,76 @@ static void test_samples_in_memory(void)
 	is_int(one(db, "SELECT count(*) FROM samples WHERE ts >= 9223372036854775807"), 0, "in memory: the largest bound");
 	is_int(one(db, "SELECT count(*) FROM samples WHERE ts > 9223372036854775807"), 0, "in memory: past the largest");
 	bt_db_close(db);
+}
+
+/* The same messages into a stored table and into a scratch analysis's
+ * memory (db_messages.c), out of key order, a message in parts (one part
+ * without CPU time): every read gives what the stored upsert gives. */
+static void test_messages_in_memory(void)
+{
+	static const char *const reads[] = {
+		"SELECT group_concat(r, ';') FROM (SELECT tid || ',' || msg_id || ',' || ts || ',' || dur"
+		" || ',' || ifnull(cpu_dur, 'n') || ',' || block_dur || ',' || idle_dur || ',' || alloc_bytes AS r FROM messages ORDER BY tid, msg_id)",
+		"SELECT group_concat(msg_id) FROM (SELECT msg_id FROM messages WHERE tid = 3 ORDER BY msg_id)",
+		"SELECT group_concat(msg_id) FROM (SELECT msg_id FROM messages ORDER BY tid DESC, msg_id DESC)",
+		"SELECT ts || ',' || dur || ',' || ifnull(cpu_dur, 'n') || ',' || block_dur || ',' || alloc_bytes FROM messages"
+		" WHERE tid = 1 AND msg_id = 5",
+		"SELECT ifnull(cpu_dur, 'n') FROM messages WHERE tid = 1 AND msg_id = 5",
+		"SELECT count(*) FROM messages WHERE tid = 4 AND msg_id = 1000",
+		"SELECT group_concat(tid || ':' || n) FROM (SELECT tid, count(*) AS n FROM messages GROUP BY tid ORDER BY tid)",
+		"SELECT group_concat(m.msg_id) FROM threads t JOIN messages m ON m.tid = t.tid AND m.msg_id = t.tid * 2",
+		"SELECT count(*) FROM messages WHERE tid = '3'",
+		"SELECT count(*) FROM messages WHERE tid = 3.5",
+	};
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *kept = NULL, *mem = NULL;
+	size_t i, q;
+	uint64_t x = 12345;
+
+	if (bt_db_create(&kept, ":memory:", &err) || bt_db_create(&mem, ":memory:", &err))
+		printf("# %s\n", err.msg);
+	bt_db_rows_in_memory(mem, 1);
+	for (i = 0; i < 600 && !err.code; i++) {
+		struct bt_message_row m;
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		m.tid = 1 + (int64_t)(x >> 60) % 5;
+		m.msg_id = (int64_t)(x >> 40) % 97;   /* 5 threads x 97 ids: parts met often */
+		m.ts = (int64_t)(x >> 20) % 100000;
+		m.dur = (int64_t)(x >> 8) % 5000;
+		m.cpu = (x & 31) == 0 ? BT_MEMTAB_NULL : (int64_t)(x % 4000);
+		m.block = (int64_t)(x % 300);
+		m.idle = (int64_t)(x % 7);
+		m.alloc = (int64_t)(x % 100000);
+		if (i == 0) {   /* message (1, 5): two parts, the second without CPU */
+			m.tid = 1, m.msg_id = 5, m.cpu = 10;
+		} else if (i == 1) {
+			m.tid = 1, m.msg_id = 5, m.cpu = BT_MEMTAB_NULL;
+		}
+		if (bt_db_insert_message(kept, &m, &err) || bt_db_insert_message(mem, &m, &err))
+			break;
+		if (i == 300)   /* a read between inserts: the rows after it merged too */
+			free(text(mem, reads[0]));
+	}
+	ok(!err.code, "600 message parts in, kept and in memory");
+	for (i = 1; i <= 5; i++) {
+		char sql[96];
+		snprintf(sql, sizeof sql, "INSERT INTO threads(tid, name) VALUES (%zu, 't%zu')", i, i);
+		if (bt_db_run_sql(kept, sql, &err) || bt_db_run_sql(mem, sql, &err))
+			printf("# %s\n", err.msg);
+	}
+	is_int(one(mem, "SELECT count(*) FROM main.messages"), 0, "in memory: the stored table stays empty");
+	ok(one(kept, "SELECT count(*) FROM messages") < 480, "parts of one message met (fewer rows than parts)");
+	for (q = 0; q < sizeof reads / sizeof *reads; q++) {
+		char *a = text(kept, reads[q]), *b = text(mem, reads[q]), what[96];
+		snprintf(what, sizeof what, "in memory as stored: %.60s", reads[q] + 7);
+		ok(*a && !strcmp(a, b), what);
+		if (strcmp(a, b))
+			printf("# kept %.200s\n# mem  %.200s\n", a, b);
+		free(a);
+		free(b);
+	}
+	bt_db_close(kept);
+	bt_db_close(mem);
 }
 
 /* Slices whose ids come out of order, as a reconstruction gives them (a
@@ -674,6 +759,7 @@ int main(void)
 {
 	test_bulk();
 	test_samples_in_memory();
+	test_messages_in_memory();
 	test_publish();
 	test_deferred();
 	test_slices_by_id();
