@@ -369,13 +369,31 @@ static void idle_slice(struct bt_frames *f, const struct bt_slice *s)
 	}
 }
 
+/* The common slice (most of a deep stack's): no role, nothing of its own
+ * (no self time, not the app's, nothing blocked in it or below it), in
+ * the message at hand, a method's. 1 when done: only what the full path
+ * below does for it, the depths' bookkeeping; 0, nothing done, else. */
+static int plain_slice(struct bt_frames *f, const struct bt_slice *s, int d, int role, int is_app)
+{
+	if (role || is_app || s->self_dur > 0 || (s->block_dur | f->child_block[d + 1]) || s->idle ||
+	    s->msg_id <= 0 || s->msg_id != f->msg || s->ts < f->msg_ts || s->frame_id <= 0 ||
+	    s->frame_id >= UINT32_MAX || !bt_late_pass(f->late, d, s->msg_id))
+		return 0;
+	f->keep[d + 1] = 0;
+	first_child(f, s, d);
+	return 1;
+}
+
 void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, int is_app)
 {
 	int d = depth_of(s->depth);
-	int64_t run = s->self_dur - own_block(f, d, s->block_dur);   /* its self time not blocked: the
-								      * blocking is named by kind */
+	int64_t run;
 	struct kept_slice *k;
 
+	if (plain_slice(f, s, d, role, is_app))
+		return;
+	run = s->self_dur - own_block(f, d, s->block_dur);   /* its self time not blocked: the blocking
+							      * is named by kind */
 	bt_late_slice(f->late, s, run, is_app);
 	if (role && role_slice(f, s, role, run))
 		return;

@@ -129,6 +129,15 @@ void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int
 		l->app = id;
 }
 
+int bt_late_pass(struct bt_late *l, int depth, int64_t msg_id)
+{
+	if (msg_id != l->msg)
+		return 0;
+	l->pass[depth] = bt_sat_add(l->pass[depth], l->pass[depth + 1]);   /* its callees' unowned time up */
+	l->pass[depth + 1] = 0;
+	return 1;
+}
+
 static int by_end(const void *a, const void *b)
 {
 	const struct msg_span *x = a, *y = b;

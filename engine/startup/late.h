@@ -25,6 +25,12 @@ void bt_late_free(struct bt_late *l);
  * (engine/db/appcode.h). */
 void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int is_app);
 
+/* bt_late_slice for the common slice: at depth (clamped as there), of
+ * message msg_id, not the app's and with no time of its own. 1 when done;
+ * 0, and nothing done, when msg_id is not the message at hand (the caller
+ * then calls bt_late_slice). */
+int bt_late_pass(struct bt_late *l, int depth, int64_t msg_id);
+
 /* A message of the thread, [ts, end), as its importer stores it: the
  * parts of one message id (a nested loop, a kFlush span that repeats it)
  * are one message from the first part's start to the last one's end. */

@@ -75,8 +75,12 @@ static struct bt_slice sl(int64_t frame, int64_t ts, int64_t dur, int64_t self, 
  *     them were pending from ticks 13 and 17;
  *   - frame 20's successor has its start placed 0.3 ms before tick 21
  *     (in the gap before its first sample): one frame a vsync, so 21.
+ * wrap: the callbacks' slices are a message's, and the first callback's
+ * first child is a wrapper with no time of its own around the slice that
+ * has it (the common slice's short path, frames.c's plain_slice, must
+ * note it as the first child all the same): the same ticks.
  */
-static void test_sampled(void)
+static void test_sampled(int wrap)
 {
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_frames *f = bt_frames_new();
@@ -102,13 +106,21 @@ static void test_sampled(void)
 /* a frame at ts: callbacks each ending at the next of ends[] (ms after
  * ts; the last one the traversal), then the next frame right after */
 #define CALLBACKS(ts, e1, e2, e3) do { \
-	s = sl(2, (ts) + MS / 10, (e1) * MS - MS / 10, (e1) * MS - MS / 10, 2); \
+	s = sl(2, (ts) + MS / 10, (e1) * MS - MS / 10, (e1) * MS - MS / 10, 2 + wrap); \
+	s.msg_id = wrap * (ts); \
 	bt_frames_slice(f, &s, 0, 0); \
+	if (wrap) {   /* its wrapper, none of its own */ \
+		s.depth = 2, s.self_dur = s.self_cpu_dur = 0; \
+		bt_frames_slice(f, &s, 0, 0); \
+	} \
 	s = sl(2, (ts) + (e1) * MS, ((e2) - (e1)) * MS, ((e2) - (e1)) * MS, 2); \
+	s.msg_id = wrap * (ts); \
 	bt_frames_slice(f, &s, 0, 0); \
 	s = sl(2, (ts) + (e2) * MS, ((e3) - (e2)) * MS, ((e3) - (e2)) * MS, 2); \
+	s.msg_id = wrap * (ts); \
 	bt_frames_slice(f, &s, BT_FRAMES_TRAVERSAL, 0); \
 	s = sl(4, (ts) + MS / 10, (e3) * MS - MS / 10, 0, 1); \
+	s.msg_id = wrap * (ts); \
 	bt_frames_slice(f, &s, BT_FRAMES_CALLBACK, 0); \
 	s = sl(1, ts, (e3) * MS, MS / 10, 0); \
 	bt_frames_slice(f, &s, BT_FRAMES_UI, 0); \
@@ -147,14 +159,15 @@ static void test_sampled(void)
 #undef FRAME
 #undef CALLBACKS
 
-	is_int(bt_frames_store(f, &d, 1, db, &err), BT_OK, "sampled: stored");
+	is_int(bt_frames_store(f, &d, 1, db, &err), BT_OK, wrap ? "sampled, wrapped: stored" : "sampled: stored");
 	if (err.code)
 		printf("# %s\n", err.msg);
 	/* the ticks are at kP + 0.05 ms (the on-time starts less PHASE_LEAD) */
 	is_rows(db, "SELECT (expected_ts + 1000000) / 16666667, janky FROM ui_frames WHERE ts >= 10 * 16666667 "
 		"ORDER BY ts",
 		"10|1;11|0;12|1;13|1;15|1;17|0;18|0;19|0;20|0;21|0;22|0",
-		"sampled: each frame's tick from its message, the frame before's first callback and one frame a vsync");
+		wrap ? "sampled, a wrapper as the first callback's first child: the same ticks"
+		     : "sampled: each frame's tick from its message, the frame before's first callback and one frame a vsync");
 	bt_frames_free(f);
 	bt_display_release(&d);
 	bt_db_close(db);
@@ -294,7 +307,8 @@ int main(void)
 	is_int(tsql_int(db, "SELECT count(*) FROM meta WHERE key = 'ui_frames'", -1), 0, "no frames: no meta");
 	bt_frames_free(f);
 	bt_db_close(db);
-	test_sampled();
+	test_sampled(0);
+	test_sampled(1);
 	test_owner_not_kept();
 	return done_testing();
 }

@@ -187,6 +187,35 @@ static void test_empty(void)
 	bt_late_free(NULL);
 }
 
+/* The common slice's short path (bt_late_pass, as frames.c takes it): the
+ * time below a platform method with none of its own goes up to the app
+ * method above, as bt_late_slice would pass it; a slice of another
+ * message is left to bt_late_slice. */
+static void test_pass(void)
+{
+	struct bt_late *l = bt_late_new();
+	struct bt_slice s;
+	struct bt_late_msg m;
+
+	feed(l, sl(SETTEXT, 1, 3 * MS, 5 * MS, 5 * MS, 3), 5 * MS, 0);   /* 5 ms, depth 3 */
+	ok(bt_late_pass(l, 2, 1), "a slice of the message at hand: passed");   /* PLAT_A, depth 2, none of its own */
+	ok(!bt_late_pass(l, 2, 2), "a slice of another message: left to bt_late_slice");
+	feed(l, sl(APP_BIND, 1, 2 * MS, 7 * MS, 1 * MS, 1), 1 * MS, 1);   /* the app's, depth 1 */
+	s = sl(PLAT_A, 2, 10 * MS, 3 * MS, 3 * MS, 1);
+	feed(l, s, 3 * MS, 0);
+	feed(l, sl(LOOP, 0, 0, 20 * MS, 0, 0), 0, 0);
+	bt_late_message(l, 1, 2 * MS, 9 * MS);
+	bt_late_message(l, 2, 10 * MS, 13 * MS);
+	bt_late_ready(l);
+	ok(bt_late_behind(l, 0, 9 * MS + 1, &m), "the message behind");
+	is_int(m.frame, APP_BIND, "owned by the app method");
+	is_int(m.ns, 6 * MS, "its own time and the 5 ms passed up through a slice with none");
+	ok(bt_late_behind(l, 9 * MS + 1, 13 * MS + 1, &m), "the next message behind a later frame");
+	is_int(m.msg_id, 2, "the other message");
+	is_int(m.frame, PLAT_A, "its method, untouched by the pass refused");
+	bt_late_free(l);
+}
+
 int main(void)
 {
 	test_owner_and_behind();
@@ -194,5 +223,6 @@ int main(void)
 	test_owner_again();
 	test_parts();
 	test_empty();
+	test_pass();
 	return done_testing();
 }
