@@ -2,6 +2,9 @@
  * UTF-8 validation and repair (see utf8.h), following the Unicode
  * "maximal subpart" rule: each bad byte run becomes one U+FFFD.
  */
+#include <stdint.h>
+#include <string.h>
+
 #include "engine/base/utf8.h"
 
 /* Length of the valid sequence at s, or 0 if it is not valid. */
@@ -39,30 +42,42 @@ static size_t seq_len(const unsigned char *s, size_t left)
 	return n;
 }
 
-int bt_utf8_valid(const char *s, size_t len)
+/* The end of the run of valid UTF-8 at p[i..len): ASCII (not NUL) eight
+ * bytes a step, where report text spends nearly all its bytes. */
+static size_t valid_run(const unsigned char *p, size_t i, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n;
+	size_t n;
 
-	while (i < len) {
-		n = seq_len(p + i, len - i);
-		if (!n)
-			return 0;
+	for (;;) {
+		while (len - i >= 8) {
+			uint64_t w;
+			memcpy(&w, p + i, 8);
+			/* a byte 0x80 and above, or a NUL (the maximal-subpart rule's bad byte) */
+			if ((w | ((w - 0x0101010101010101u) & ~w)) & 0x8080808080808080u)
+				break;
+			i += 8;
+		}
+		if (i >= len || !(n = seq_len(p + i, len - i)))
+			return i;
 		i += n;
 	}
-	return 1;
+}
+
+int bt_utf8_valid(const char *s, size_t len)
+{
+	return valid_run((const unsigned char *)s, 0, len) == len;
 }
 
 void bt_utf8_sanitize(struct bt_buf *b, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n;
+	size_t i = 0, end;
 
 	while (i < len) {
-		n = seq_len(p + i, len - i);
-		if (n) {
-			bt_buf_add(b, p + i, n);
-			i += n;
+		end = valid_run(p, i, len);
+		if (end > i) {   /* the valid run whole, not a character at a time */
+			bt_buf_add(b, p + i, end - i);
+			i = end;
 			continue;
 		}
 		bt_buf_adds(b, "\xEF\xBF\xBD");

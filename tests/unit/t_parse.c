@@ -178,6 +178,79 @@ static void test_utf8(void)
 	bt_buf_release(&b);
 }
 
+/* The repair one character at a time, as the maximal-subpart rule reads
+ * (the reference for the run-at-once one): a valid sequence's length at
+ * p, else 0. */
+static size_t ref_seq(const unsigned char *p, size_t left)
+{
+	unsigned c = p[0], lo = 0x80, hi = 0xBF;
+	size_t n, i;
+
+	if (c >= 0x01 && c < 0x80)
+		return 1;
+	n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+	lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : lo;
+	hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : hi;
+	if (!n || left < n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+	return n;
+}
+
+static void ref_sanitize(struct bt_buf *b, const unsigned char *p, size_t len)
+{
+	size_t i = 0, n;
+
+	while (i < len) {
+		if ((n = ref_seq(p + i, len - i))) {
+			bt_buf_add(b, p + i, n);
+			i += n;
+			continue;
+		}
+		bt_buf_adds(b, "\xEF\xBF\xBD");
+		for (i++; i < len && (p[i] & 0xC0) == 0x80 && !ref_seq(p + i, len - i); i++)
+			;
+	}
+}
+
+/* Long ASCII runs (read eight bytes a step) with a bad byte, a NUL or a
+ * sequence at every offset and cut at every length: as the reference. */
+static void test_utf8_runs(void)
+{
+	static const char *const odd[] = { "\xFF", "", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xC3",
+					   "\xE2\x82", "\xED\xA0\x80", "\x80\x80", "\xF4\x90\x80\x80" };
+	unsigned char in[64];
+	size_t k, at, len, bad = 0, valid_bad = 0, cases = 0;
+	uint64_t x = 7;
+
+	for (k = 0; k < sizeof odd / sizeof *odd; k++) {
+		size_t m = k == 1 ? 1 : strlen(odd[k]);   /* odd[1]: a NUL */
+		for (at = 0; at + m <= 40; at++) {
+			for (len = at; len <= 40; len++) {
+				struct bt_buf got = BT_BUF_INIT, want = BT_BUF_INIT;
+				size_t i;
+				for (i = 0; i < sizeof in; i++) {
+					x = x * 6364136223846793005u + 1442695040888963407u;
+					in[i] = (unsigned char)(' ' + (x >> 33) % 95);
+				}
+				memcpy(in + at, odd[k], m);
+				bt_utf8_sanitize(&got, (const char *)in, len);
+				ref_sanitize(&want, in, len);
+				bad += got.len != want.len || (got.len && memcmp(got.buf, want.buf, got.len));
+				valid_bad += bt_utf8_valid((const char *)in, len) != (want.len == len && (!len || !memcmp(want.buf, in, len)));
+				cases++;
+				bt_buf_release(&got);
+				bt_buf_release(&want);
+			}
+		}
+	}
+	ok(cases > 5000, "utf8 runs: every offset and length");
+	is_int((int64_t)bad, 0, "utf8 runs: repaired as one character at a time");
+	is_int((int64_t)valid_bad, 0, "utf8 runs: valid exactly where the repair keeps the bytes");
+}
+
 static void test_reader(void)
 {
 	static const unsigned char bytes[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
@@ -197,6 +270,7 @@ int main(void)
 	test_extra();
 	test_symbol();
 	test_utf8();
+	test_utf8_runs();
 	test_reader();
 	return done_testing();
 }
