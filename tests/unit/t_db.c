@@ -264,6 +264,11 @@ static void test_messages_in_memory(void)
 		"SELECT group_concat(m.msg_id) FROM threads t JOIN messages m ON m.tid = t.tid AND m.msg_id = t.tid * 2",
 		"SELECT count(*) FROM messages WHERE tid = '3'",
 		"SELECT count(*) FROM messages WHERE tid = 3.5",
+		"SELECT count(*) FROM messages WHERE tid = NULL",
+		"SELECT group_concat(tid || ':' || msg_id) FROM messages WHERE tid IN (4, 2) AND msg_id IN (5, 9, 11)",
+		"SELECT group_concat(tid) FROM (SELECT tid FROM messages WHERE msg_id = 11 ORDER BY tid)",
+		"SELECT group_concat(msg_id) FROM (SELECT msg_id FROM messages WHERE tid >= 4 ORDER BY msg_id, tid)",
+		"SELECT sum(dur) FROM (SELECT dur FROM messages WHERE tid = 2 ORDER BY msg_id DESC LIMIT 7)",
 	};
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_db *kept = NULL, *mem = NULL;
