@@ -19,8 +19,11 @@
 struct bt_msgtab {
 	struct bt_message_row *v;
 	size_t n, cap;
-	int merged;      /* v is in key order, each key once */
+	size_t at_merge;   /* n after the last merge */
+	int merged;        /* v is in key order, each key once */
 };
+
+#define MERGE_EVERY 4096   /* rows appended past twice the last merge's before another */
 
 struct ms_cursor {
 	sqlite3_vtab_cursor base;
@@ -76,6 +79,7 @@ static void merge(struct bt_msgtab *t)
 			t->v[k++] = t->v[i];
 	}
 	t->n = k;
+	t->at_merge = k;
 	t->merged = 1;
 }
 
@@ -279,5 +283,8 @@ int bt_db_insert_message(struct bt_db *db, const struct bt_message_row *m, struc
 		t->merged = 0;   /* out of key order, or a message's second part */
 	BT_GROW(t->v, t->n + 1, t->cap);
 	t->v[t->n++] = *m;
+	if (!t->merged && t->n >= 2 * t->at_merge + MERGE_EVERY)
+		merge(t);   /* ids that alternate (A B A B ...) come in as many parts as slices:
+			     * joined as they pile up, the rows stay within twice the messages */
 	return BT_OK;
 }

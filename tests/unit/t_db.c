@@ -321,6 +321,40 @@ static void test_messages_in_memory(void)
 	bt_db_close(mem);
 }
 
+/* Message ids that alternate part by part (A B C A B C ...), 30,000 parts
+ * in all: in memory they are joined as they pile up (every 4,096 rows
+ * past twice the last join), and read as the stored upserts give them. */
+static void test_messages_alternating(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *kept = NULL, *mem = NULL;
+	const char *all = "SELECT group_concat(tid || ',' || msg_id || ',' || ts || ',' || dur || ',' || ifnull(cpu_dur, 'n')"
+			  " || ',' || block_dur || ',' || alloc_bytes, ';') FROM messages";
+	char *a, *b;
+	int64_t i;
+
+	if (bt_db_create(&kept, ":memory:", &err) || bt_db_create(&mem, ":memory:", &err))
+		printf("# %s\n", err.msg);
+	bt_db_rows_in_memory(mem, 1);
+	for (i = 0; i < 30000 && !err.code; i++) {
+		const struct bt_message_row m = { 1 + (i % 7 == 6), 10 + i % 3, 1000 * i, 400, i % 1000 == 999 ? BT_MEMTAB_NULL : 7,
+						  i % 5, 0, 3 };
+		if (bt_db_insert_message(kept, &m, &err) || bt_db_insert_message(mem, &m, &err))
+			break;
+	}
+	ok(!err.code, "30,000 alternating parts in");
+	a = text(kept, all);
+	b = text(mem, all);
+	ok(*a && !strcmp(a, b), "alternating parts: joined as the stored upserts join them");
+	if (strcmp(a, b))
+		printf("# kept %.200s\n# mem  %.200s\n", a, b);
+	is_int(one(mem, "SELECT count(*) FROM messages"), 6, "alternating parts: three messages on each of two threads");
+	free(a);
+	free(b);
+	bt_db_close(kept);
+	bt_db_close(mem);
+}
+
 /* Slices whose ids come out of order, as a reconstruction gives them (a
  * parent after its children), spread wider than 32 bits: each is
  * stored whole, and the chunks go in by id (db_bulk.c): the table's pages
@@ -765,6 +799,7 @@ int main(void)
 	test_bulk();
 	test_samples_in_memory();
 	test_messages_in_memory();
+	test_messages_alternating();
 	test_publish();
 	test_deferred();
 	test_slices_by_id();
