@@ -35,7 +35,7 @@
 #define PERIOD_MIN 2000000LL     /* a timeline's period: 500 Hz .. 10 Hz */
 #define PERIOD_MAX 100000000LL
 
-#if defined(__GNUC__)   /* the rare paths kept out of the per-slice one, whose entry then stays short */
+#if defined(__GNUC__)   /* the longer paths kept out of the per-slice one, whose entry then stays short */
 #define RARE __attribute__((noinline))
 #else
 #define RARE
@@ -43,7 +43,7 @@
 
 #define BUF_MAX 65536            /* main-thread slices kept between frames */
 #define NIDLE 4                  /* waits for work kept after a frame */
-#define MAX_DEPTH 1024           /* deeper slices count as this deep */
+#define MAX_DEPTH BT_LATE_MAX_DEPTH   /* deeper slices count as this deep */
 
 /* A frame as its slices came: its methods with the most self time, and
  * what the main thread did between the frame before and it. Its methods
@@ -59,11 +59,11 @@ struct frame_methods {
 	int64_t prev_ask;         /* the earliest the frame before asked for the next vsync, or -1 */
 	uint32_t cframe[TOP];     /* the cause line's: by the innermost app method */
 	uint32_t sleep_in;        /* the method that slept the most of it */
-	uint32_t top_at;          /* its methods with self time (the janky frames' KEEP largest
-				   * are taken at the store): f->top_id and f->top_ns from here */
+	uint32_t top_at;          /* its KEEP methods with the most self time (the janky frames'
+				   * are read at the store): f->top_id and f->top_ns from here */
 	uint32_t idle_at;         /* the first waits for work after the frame before (NIDLE at
 				   * most): f->idle from here */
-	uint32_t ntop;
+	uint8_t ntop;             /* KEEP at most */
 	uint8_t nidle;
 };
 
@@ -97,8 +97,8 @@ struct bt_frames {
 	size_t nbuf, bcap;
 	/* by depth, the first slice to end since one a level up did (the
 	 * first child of the one to come there), where keep[depth] ==
-	 * f->nframes + 1: its end and start */
-	int64_t first_end[MAX_DEPTH + 2], first_ts[MAX_DEPTH + 2];
+	 * f->nframes + 1: its start and duration */
+	int64_t first_ts[MAX_DEPTH + 2], first_dur[MAX_DEPTH + 2];
 	size_t keep[MAX_DEPTH + 2], nframes;
 	struct id_sum *ids;       /* by method frame id */
 	size_t icap;
@@ -221,6 +221,7 @@ static void frame_slices(struct bt_frames *f, struct frame_methods *a, const str
 		uint32_t o;
 		if (ks->ts < s->ts || ks->ts >= end || ks->depth <= d0)
 			continue;
+		x = NULL;
 		if (ks->self > 0) {
 			x = sums_of(f, ks->frame);
 			x->sum = bt_sat_add(x->sum, ks->self);
@@ -236,11 +237,28 @@ static void frame_slices(struct bt_frames *f, struct frame_methods *a, const str
 		a->sleep = bt_sat_add(a->sleep, ks->off);
 		if (ks->off > most)
 			most = ks->off, a->sleep_in = ks->frame;
-		if (ks->self - ks->off > 0) {
-			x = sums_of(f, o ? o : ks->frame);
+		if (ks->self - ks->off > 0) {   /* then self > 0: x is its method's */
+			if (o && o != ks->frame)
+				x = sums_of(f, o);
 			x->own = bt_sat_add(x->own, ks->self - ks->off);
 		}
 	}
+}
+
+/* Of the frame's methods from pool entry at on, only the KEEP with the
+ * most self time stay: the store reads no more of a janky frame, and a
+ * scroll's frames hold hundreds of thousands. */
+static void keep_top(struct bt_frames *f, size_t at)
+{
+	uint32_t top[KEEP] = { 0 };
+	int64_t ns[KEEP] = { 0 };
+	size_t i;
+
+	for (i = at; i < f->ntop_all; i++)
+		top_add(top, ns, KEEP, f->top_id[i], f->top_ns[i]);
+	memcpy(f->top_id + at, top, sizeof top);
+	memcpy(f->top_ns + at, ns, sizeof ns);
+	f->ntop_all = at + KEEP;
 }
 
 /* Frame s: the self time not blocked of the kept slices inside it, by
@@ -291,7 +309,9 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 		x->sum = x->own = 0;
 	}
 	f->nt = 0;
-	a->ntop = (uint32_t)(f->ntop_all - a->top_at);
+	if (f->ntop_all - a->top_at > KEEP)
+		keep_top(f, a->top_at);
+	a->ntop = (uint8_t)(f->ntop_all - a->top_at);
 	f->nbuf = 0;
 	f->nframes++;   /* what came before it is no later frame's */
 }
@@ -320,8 +340,10 @@ static void first_callback(struct bt_frames *f, const struct bt_slice *s)
 {
 	int d = depth_of(s->depth) + 1;
 
-	if (f->keep[d] == f->nframes + 1 && f->first_ts[d] >= s->ts && f->first_end[d] < f->ask)
-		f->ask = f->first_end[d];
+	int64_t end = bt_sat_add(f->first_ts[d], f->first_dur[d]);
+
+	if (f->keep[d] == f->nframes + 1 && f->first_ts[d] >= s->ts && end < f->ask)
+		f->ask = end;
 }
 
 /* A slice that could be kept, at depth d: the first at its depth since
@@ -332,7 +354,7 @@ static void first_child(struct bt_frames *f, const struct bt_slice *s, int d)
 	if (f->keep[d] != f->nframes + 1) {
 		f->keep[d] = f->nframes + 1;
 		f->first_ts[d] = s->ts;
-		f->first_end[d] = bt_sat_add(s->ts, s->dur);
+		f->first_dur[d] = s->dur;
 	}
 }
 
@@ -375,26 +397,26 @@ static void idle_slice(struct bt_frames *f, const struct bt_slice *s)
  * below does for it, the depths' bookkeeping; 0, nothing done, else. */
 static int plain_slice(struct bt_frames *f, const struct bt_slice *s, int d, int role, int is_app)
 {
-	if (role || is_app || s->self_dur > 0 || (s->block_dur | f->child_block[d + 1]) || s->idle ||
-	    s->msg_id <= 0 || s->msg_id != f->msg || s->ts < f->msg_ts || s->frame_id <= 0 ||
-	    s->frame_id >= UINT32_MAX || !bt_late_pass(f->late, d, s->msg_id))
+	/* one test for what is mostly 0, one for the frame id's range */
+	if ((role | is_app | s->idle | s->block_dur | f->child_block[d + 1]) || s->self_dur > 0 ||
+	    (uint64_t)s->frame_id - 1 >= UINT32_MAX - 1 || s->msg_id != f->msg || s->msg_id <= 0 ||
+	    s->ts < f->msg_ts || !bt_late_pass(f->late, d, s->msg_id))
 		return 0;
 	f->keep[d + 1] = 0;
 	first_child(f, s, d);
 	return 1;
 }
 
-void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, int is_app)
+/* The slices plain_slice does not do: apart, as the common one's path
+ * then saves no registers. */
+static RARE void full_slice(struct bt_frames *f, const struct bt_slice *s, int d, int role, int is_app)
 {
-	int d = depth_of(s->depth);
 	int64_t run;
 	struct kept_slice *k;
 
-	if (plain_slice(f, s, d, role, is_app))
-		return;
 	run = s->self_dur - own_block(f, d, s->block_dur);   /* its self time not blocked: the blocking
 							      * is named by kind */
-	bt_late_slice(f->late, s, run, is_app);
+	bt_late_slice(f->late, s, d, run, is_app);
 	if (role && role_slice(f, s, role, run))
 		return;
 	f->keep[d + 1] = 0;   /* the next one to end a level down is a new parent's first child */
@@ -422,6 +444,14 @@ void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, in
 	k->depth = (uint16_t)d;
 	k->app = is_app != 0;
 	k->frame = (uint32_t)s->frame_id;
+}
+
+void bt_frames_slice(struct bt_frames *f, const struct bt_slice *s, int role, int is_app)
+{
+	int d = depth_of(s->depth);
+
+	if (!plain_slice(f, s, d, role, is_app))
+		full_slice(f, s, d, role, is_app);
 }
 
 void bt_frames_message(struct bt_frames *f, int64_t msg_id, int64_t ts, int64_t end)
@@ -1108,7 +1138,6 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	bt_strmap_init(&sums.held);
 	ui = bt_xmalloc(n * sizeof *ui);
 	memcpy(ui, d->ui, n * sizeof *ui);
-	rows = bt_ui_frames_new(tid);
 	bt_sort_unless_sorted(ui, n, sizeof *ui, by_ts);
 	if ((rc = timeline_period(db, &period, err)) == BT_OK && !period)
 		period = cadence_period(ui, n);
@@ -1124,6 +1153,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		ui = unsampled_frames(f, ui, &n);
 	start = bt_xmalloc(n * sizeof *start);   /* vsync_starts writes them all */
 	till = bt_xmalloc(n * sizeof *till);
+	rows = bt_ui_frames_new(tid, period, n);   /* the frames are all here */
 	if (!rc)
 		vsync_starts(ui, n, phase, period, sampled, start, till);
 	for (i = 0; i < n && !rc; i++) {
@@ -1170,7 +1200,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		}
 		frame_sum(&sums, &e, f, a, start[i], end, missed > 0);
 		{
-			const struct bt_ui_frame_row r = { start[i], ui[i].vsync, end - start[i], hit.end, period, exp,
+			const struct bt_ui_frame_row r = { start[i], ui[i].vsync, end - start[i], hit.end, exp,
 							deadline, missed, hit.drawn ? hit.draw.ts : 0,
 							hit.drawn ? hit.draw.dur : 0, hit.drawn, cause };
 			bt_ui_frames_add(rows, &r);

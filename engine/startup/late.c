@@ -10,7 +10,7 @@
 #include "engine/base/search.h"
 #include "engine/startup/late.h"
 
-#define MAX_DEPTH 1024           /* deeper slices count as this deep */
+#define MAX_DEPTH BT_LATE_MAX_DEPTH
 #define AHEAD 200000LL           /* a message ending this soon after a frame's sampled start
 				  * still ran before it (a start is placed ~50 us off) */
 
@@ -83,11 +83,6 @@ static void end_message(struct bt_late *l)
 	}
 }
 
-static int depth_of(int64_t d)
-{
-	return d < 0 ? 0 : d > MAX_DEPTH ? MAX_DEPTH : (int)d;
-}
-
 /* Self time ns of method id to the message at hand: the message's method
  * with the most so far (any) may change. */
 static struct msg_sum *add_self(struct bt_late *l, uint32_t id, int64_t ns)
@@ -100,9 +95,8 @@ static struct msg_sum *add_self(struct bt_late *l, uint32_t id, int64_t ns)
 	return x;
 }
 
-void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int64_t run, int is_app)
+void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int d, int64_t run, int is_app)
 {
-	int d = depth_of(s->depth);
 	int64_t self = run > 0 ? run : 0;
 	int64_t up = bt_sat_add(self, l->pass[d + 1]);   /* its own and its children's unowned time */
 	int work = !s->idle && s->frame_id > 0 && s->frame_id < UINT32_MAX;

@@ -78,19 +78,18 @@ static int role_of(const char *name)
 }
 
 /* Frame id's role and name, if it has one: 1 it marks a phase. */
-static int add_frame(struct bt_startup *st, int64_t id, const char *name, size_t *cap, size_t *ncap)
+static int add_frame(struct bt_startup *st, int64_t id, const char *name, size_t *ncap)
 {
-	int r = role_of(name);
+	int r = role_of(name), app = id > 0 && id < UINT32_MAX && name && bt_frame_is_app(name);
 
-	if (id > 0 && id < UINT32_MAX && name && bt_frame_is_app(name)) {
-		st->app = bt_grow_zero(st->app, 1, &st->acap, (size_t)id);
-		st->app[id] = 1;
-	}
+	if (app || (id > 0 && id < UINT32_MAX && r))
+		st->kind = bt_grow_zero(st->kind, 1, &st->kcap, (size_t)id);
+	if (app)
+		st->kind[id] |= KIND_APP;
 	if (id <= 0 || id >= UINT32_MAX || !r)
 		return 0;
-	st->role = bt_grow_zero(st->role, 1, cap, (size_t)id);
 	st->names = bt_grow_zero(st->names, sizeof *st->names, ncap, (size_t)id);
-	st->role[id] = (unsigned char)r;
+	st->kind[id] = (unsigned char)((st->kind[id] & KIND_APP) | r);
 	free(st->names[id]);
 	st->names[id] = bt_xstrdup(name);
 	if ((size_t)id >= st->nframes)
@@ -114,7 +113,7 @@ int bt_startup_new(struct bt_startup **out, struct bt_db *db, struct bt_err *err
 	struct bt_startup *st;
 	struct bt_rows *r = NULL;
 	int64_t tid;
-	size_t cap = 0, ncap = 0;
+	size_t ncap = 0;
 	int rc, any = 0;
 
 	*out = NULL;
@@ -128,7 +127,7 @@ int bt_startup_new(struct bt_startup **out, struct bt_db *db, struct bt_err *err
 		return err->code;
 	}
 	while ((rc = bt_rows_next(r, err)) == 1)
-		any |= add_frame(st, bt_rows_int(r, 0), bt_rows_text(r, 1, NULL), &cap, &ncap);
+		any |= add_frame(st, bt_rows_int(r, 0), bt_rows_text(r, 1, NULL), &ncap);
 	bt_rows_close(r);
 	if (rc < 0 || !any) {
 		bt_startup_free(st);
@@ -142,11 +141,11 @@ struct bt_startup *bt_startup_new_frames(int64_t tid, size_t n, const char *(*na
 					 const void *ctx)
 {
 	struct bt_startup *st = startup_new(tid);
-	size_t id, cap = 0, ncap = 0;
+	size_t id, ncap = 0;
 	int any = 0;
 
 	for (id = 1; id <= n; id++)
-		any |= add_frame(st, (int64_t)id, name(ctx, id), &cap, &ncap);
+		any |= add_frame(st, (int64_t)id, name(ctx, id), &ncap);
 	if (!any) {
 		bt_startup_free(st);
 		return NULL;
@@ -163,8 +162,7 @@ void bt_startup_free(struct bt_startup *st)
 	for (i = 0; i < st->nframes; i++)
 		free(st->names[i]);
 	free(st->names);
-	free(st->role);
-	free(st->app);
+	free(st->kind);
 	free(st->v);
 	free(st->blk);
 	bt_display_release(&st->disp);
@@ -182,9 +180,15 @@ int64_t bt_startup_tid(const struct bt_startup *st)
 	return st->tid;
 }
 
-static int role(const struct bt_startup *st, int64_t frame)
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+static int kind(const struct bt_startup *st, int64_t frame)
 {
-	return frame > 0 && (size_t)frame < st->nframes ? st->role[frame] : 0;
+	return frame > 0 && (size_t)frame < st->kcap ? st->kind[frame] : 0;
 }
 
 /* The launch's begin, for the first frame after it: the launch, else
@@ -241,23 +245,18 @@ static struct bt_dframe dframe(const struct bt_startup *st, const struct bt_slic
 	return d;
 }
 
-void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
+/* A main-thread slice of frame kind k, but the common one after the
+ * start (bt_startup_add): apart, so that one's path saves no registers. */
+static NOINLINE void main_slice(struct bt_startup *st, const struct bt_slice *s, int k)
 {
-	int ph = role(st, s->frame_id);
+	int ph = k & KIND_ROLE;
 	struct bt_dframe d;
 	struct mslice *m;
 
-	if (s->tid != st->tid) {   /* another thread's: only a draw counts */
-		if (ph == ROLE_DRAW)
-			d = dframe(st, s), bt_display_add_draw(&st->disp, &d);
-		return;
-	}
-	if (!st->have_first || s->ts < st->first_ts)
-		st->first_ts = s->ts, st->have_first = 1;
 	bt_frames_slice(st->frames, s,
 			ph == 1 + PH_FRAME ? BT_FRAMES_UI : ph == ROLE_VSYNC ? BT_FRAMES_VSYNC
 			: ph == ROLE_TRAVERSAL ? BT_FRAMES_TRAVERSAL : ph == ROLE_CALLBACK ? BT_FRAMES_CALLBACK : 0,
-			s->frame_id > 0 && (size_t)s->frame_id < st->acap && st->app[s->frame_id]);
+			k & KIND_APP);
 	if (ph >= ROLE_DRAW)
 		ph = 0;
 	if (ph)
@@ -284,6 +283,28 @@ void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
 	m->idle_own = bt_slice_idle_part(s);
 	m->frame = (uint32_t)s->frame_id;
 	m->depth = s->depth < 0 ? 0 : (uint32_t)s->depth;
+}
+
+/* Most of a trace's main-thread slices come after the start, have no
+ * role and are not the app's: their path is short. */
+void bt_startup_add(struct bt_startup *st, const struct bt_slice *s)
+{
+	int k = kind(st, s->frame_id);
+
+	if (s->tid != st->tid) {   /* another thread's: only a draw counts */
+		if ((k & KIND_ROLE) == ROLE_DRAW) {
+			struct bt_dframe d = dframe(st, s);
+			bt_display_add_draw(&st->disp, &d);
+		}
+		return;
+	}
+	if (!st->have_first || s->ts < st->first_ts)
+		st->first_ts = s->ts, st->have_first = 1;
+	if (!k && st->done) {   /* nothing more for the start, no role: the frames' alone */
+		bt_frames_slice(st->frames, s, 0, 0);
+		return;
+	}
+	main_slice(st, s, k);
 }
 
 /* The phases; the activity's onStart where atrace marks none, the first

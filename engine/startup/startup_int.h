@@ -33,6 +33,11 @@ enum phase {
 #define TRAVERSAL_PART " android.view.ViewRootImpl$TraversalRunnable.run("
 #define ROLE_CALLBACK (PH__COUNT + 4)
 #define CALLBACK_PART " android.view.Choreographer$CallbackRecord.run("
+/* A frame id's kind: its role (1 + enum phase, or a ROLE_*) in the low
+ * bits, and KIND_APP where it is the app's method (engine/db/appcode.h);
+ * one byte, as every main-thread slice reads both. */
+#define KIND_ROLE 0x1f
+#define KIND_APP 0x80
 
 /* The phases' names, as startup_phases stores them. */
 extern const char *const bt_startup_phase_name[PH__COUNT];
@@ -56,9 +61,8 @@ struct found {
 
 struct bt_startup {
 	int64_t tid;
-	unsigned char *role;       /* by frame id: 1 + enum phase, 0 for none */
-	unsigned char *app;        /* by frame id: 1 the app's method (engine/db/appcode.h) */
-	size_t acap;
+	unsigned char *kind;       /* by frame id: its role and KIND_APP, 0 for neither */
+	size_t kcap;
 	char **names;              /* by frame id, for the sources */
 	size_t nframes;
 	struct mslice *v;

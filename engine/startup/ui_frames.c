@@ -11,10 +11,22 @@
 #include "engine/base/search.h"
 #include "engine/startup/ui_frames_int.h"
 
+/* A row as kept: 64 bytes (a scroll has hundreds of thousands of
+ * frames); the period, the table's, and the draws, which a dump has none
+ * of, apart. */
+struct kept_row {
+	int64_t ts, vsync, dur, end_ts, expected, deadline, missed;
+	char *cause;
+};
+
+struct draw { int64_t ts, dur; int drawn; };
+
 struct bt_ui_frames {
 	int64_t tid;
-	struct bt_ui_frame_row *r;   /* row id i + 1 */
+	struct kept_row *r;       /* row id i + 1 */
 	size_t n, cap;
+	int64_t period;           /* every row's */
+	struct draw *draw;        /* by row, once a row was drawn (else NULL) */
 };
 
 /* Columns, in the order of the ui_frames table (queries/schema.sql). */
@@ -26,11 +38,14 @@ static const char uf_schema[] =
 	" period_ns INTEGER, expected_ts INTEGER, deadline_ts INTEGER, janky INTEGER, missed_vsyncs INTEGER,"
 	" draw_ts INTEGER, draw_dur INTEGER, cause TEXT)";
 
-struct bt_ui_frames *bt_ui_frames_new(int64_t tid)
+struct bt_ui_frames *bt_ui_frames_new(int64_t tid, int64_t period, size_t n)
 {
 	struct bt_ui_frames *t = bt_xcalloc(1, sizeof *t);
 
 	t->tid = tid;
+	t->period = period;
+	t->cap = n;
+	t->r = n ? bt_xmalloc(n * sizeof *t->r) : NULL;
 	return t;
 }
 
@@ -43,14 +58,25 @@ void bt_ui_frames_free(struct bt_ui_frames *t)
 	for (i = 0; i < t->n; i++)
 		free(t->r[i].cause);
 	free(t->r);
+	free(t->draw);
 	free(t);
 }
 
 void bt_ui_frames_add(struct bt_ui_frames *t, const struct bt_ui_frame_row *r)
 {
+	size_t cap = t->cap;
+
 	BT_GROW(t->r, t->n + 1, t->cap);
-	t->r[t->n++] = *r;
+	if (t->cap != cap && t->draw)
+		t->draw = bt_xrealloc(t->draw, t->cap * sizeof *t->draw);
+	if (r->drawn && !t->draw)
+		t->draw = bt_xcalloc(t->cap, sizeof *t->draw);
+	if (t->draw)
+		t->draw[t->n] = (struct draw){ r->draw_ts, r->draw_dur, r->drawn };
+	t->r[t->n++] = (struct kept_row){ r->ts, r->vsync, r->dur, r->end_ts, r->expected, r->deadline, r->missed,
+					  r->cause };
 }
+
 
 static size_t uf_nrows(const void *data)
 {
@@ -67,7 +93,8 @@ static int uf_exists(const void *data, size_t id)
 static int64_t uf_column(const void *data, size_t id, int col)
 {
 	const struct bt_ui_frames *t = data;
-	const struct bt_ui_frame_row *r = &t->r[id - 1];
+	const struct kept_row *r = &t->r[id - 1];
+	const struct draw *w = t->draw ? &t->draw[id - 1] : NULL;
 
 	switch (col) {
 	case UF_ID: return (int64_t)id;
@@ -76,13 +103,13 @@ static int64_t uf_column(const void *data, size_t id, int col)
 	case UF_VSYNC: return r->vsync >= 0 ? r->vsync : BT_MEMTAB_NULL;
 	case UF_DUR: return r->dur;
 	case UF_END_TS: return r->end_ts;
-	case UF_PERIOD: return r->period;
+	case UF_PERIOD: return t->period;
 	case UF_EXPECTED: return r->expected;
 	case UF_DEADLINE: return r->deadline;
 	case UF_JANKY: return r->missed > 0;
 	case UF_MISSED: return r->missed;
-	case UF_DRAW_TS: return r->drawn ? r->draw_ts : BT_MEMTAB_NULL;
-	case UF_DRAW_DUR: return r->drawn ? r->draw_dur : BT_MEMTAB_NULL;
+	case UF_DRAW_TS: return w && w->drawn ? w->ts : BT_MEMTAB_NULL;
+	case UF_DRAW_DUR: return w && w->drawn ? w->dur : BT_MEMTAB_NULL;
 	default: return BT_MEMTAB_NULL;
 	}
 }
@@ -115,7 +142,7 @@ static void uf_release(void *data)
  * same of the frames a timeline gives). */
 static int store_summary(const struct bt_ui_frames *t, struct bt_db *db, struct bt_err *err)
 {
-	int64_t *v = bt_xcalloc(t->n, sizeof *v), janky = 0, missed = 0, period = INT64_MIN;
+	int64_t *v = bt_xcalloc(t->n, sizeof *v), janky = 0, missed = 0;
 	size_t i;
 	int rc;
 
@@ -123,7 +150,6 @@ static int store_summary(const struct bt_ui_frames *t, struct bt_db *db, struct 
 		v[i] = t->r[i].end_ts - t->r[i].ts;
 		janky += t->r[i].missed > 0;
 		missed = bt_sat_add(missed, t->r[i].missed);
-		period = t->r[i].period > period ? t->r[i].period : period;
 	}
 	rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)t->n, err);
 	if (!rc)
@@ -131,7 +157,7 @@ static int store_summary(const struct bt_ui_frames *t, struct bt_db *db, struct 
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "ui_frames_missed", missed, err);
 	if (!rc)
-		rc = bt_db_set_meta_int(db, "ui_frames_period_ns", period, err);
+		rc = bt_db_set_meta_int(db, "ui_frames_period_ns", t->period, err);
 	if (!rc)
 		rc = bt_db_set_meta_int(db, "ui_frames_p50_ns", bt_nearest_rank(v, t->n, 50), err);
 	if (!rc)

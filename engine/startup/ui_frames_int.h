@@ -12,18 +12,20 @@
 #include "engine/base/err.h"
 #include "engine/db/db.h"
 
-/* A frame's columns but its id (its row's number) and tid (the table's);
- * vsync < 0 and, when not drawn, draw_ts and draw_dur read NULL; janky
- * is missed > 0. */
+/* A frame's columns but its id (its row's number), tid and period_ns
+ * (the table's); vsync < 0 and, when not drawn, draw_ts and draw_dur read
+ * NULL; janky is missed > 0. */
 struct bt_ui_frame_row {
-	int64_t ts, vsync, dur, end_ts, period, expected, deadline, missed, draw_ts, draw_dur;
+	int64_t ts, vsync, dur, end_ts, expected, deadline, missed, draw_ts, draw_dur;
 	int drawn;
 	char *cause;              /* a janky frame's cause line (the table's), or NULL */
 };
 
 struct bt_ui_frames;
 
-struct bt_ui_frames *bt_ui_frames_new(int64_t tid);
+/* The main thread tid's frames on a display of that period; room for n
+ * rows (more grow it). */
+struct bt_ui_frames *bt_ui_frames_new(int64_t tid, int64_t period, size_t n);
 void bt_ui_frames_free(struct bt_ui_frames *t);
 /* The next frame's row (its cause taken). */
 void bt_ui_frames_add(struct bt_ui_frames *t, const struct bt_ui_frame_row *r);

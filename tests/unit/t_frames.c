@@ -7,6 +7,7 @@
  * it, and what filled the frames (ui_frame_methods) in all and in the
  * janky ones.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/startup/display.h"
@@ -228,6 +229,59 @@ static void test_owner_not_kept(void)
 	bt_db_close(db);
 }
 
+/*
+ * A janky frame with ten methods of their own time and 2.9 ms of its
+ * doFrame's: ui_frame_methods' janky sums hold its eight with the most
+ * (frames.c keeps no more of a frame), the lower id where the eighth and
+ * ninth tie (methods 12 and 13); every one's time counts in all the
+ * frames'.
+ */
+static void test_janky_top(void)
+{
+	static const int64_t tenths[10] = { 3, 9, 12, 12, 15, 18, 21, 24, 27, 30 };   /* of a ms, methods 10..19 */
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_frames *f = bt_frames_new();
+	struct bt_display d;
+	struct bt_db *db = new_db();
+	int64_t k, j;
+
+	for (j = 0; j < 10; j++) {
+		char name[64];
+		snprintf(name, sizeof name, "void android.view.V%d.run()", (int)j);
+		if (bt_db_exec(db, BT_SQL_INSERT_FRAME, &err, "iittttt", 10 + j, (int64_t)0, name, "void",
+			       "android.view.V", "run", ""))
+			printf("# %s\n", err.msg);
+	}
+	bt_display_init(&d);
+	for (k = 0; k < 9; k++) {
+		int64_t ts = k * P + MS, ui = k == 6 ? 20 * MS : 5 * MS, at = ts + MS / 10, own = 0;
+		struct bt_dframe u = { ts, ui, 300 + k, 1 }, dr = { ts + ui, 2 * MS, u.vsync, 3 };
+		struct bt_slice s;
+		if (k == 7)
+			continue;   /* the janky one ran through its tick */
+		for (j = 0; k == 6 && j < 10; j++) {
+			s = sl(10 + j, at, tenths[j] * MS / 10, tenths[j] * MS / 10, 1);
+			bt_frames_slice(f, &s, 0, 0);
+			at += tenths[j] * MS / 10;
+			own += tenths[j] * MS / 10;
+		}
+		s = sl(1, ts, ui, ui - own, 0);
+		bt_frames_slice(f, &s, BT_FRAMES_UI, 0);
+		bt_display_add_ui(&d, &u);
+		bt_display_add_draw(&d, &dr);
+	}
+	is_int(bt_frames_store(f, &d, 1, db, &err), BT_OK, "a janky frame of ten methods: stored");
+	is_int(tsql_int(db, "SELECT janky FROM ui_frames WHERE vsync = 306", -1), 1, "... the frame is janky");
+	is_rows(db, "SELECT frame_id, janky_self_ns FROM ui_frame_methods WHERE janky_self_ns > 0 ORDER BY frame_id",
+		"1|2900000;12|1200000;14|1500000;15|1800000;16|2100000;17|2400000;18|2700000;19|3000000",
+		"the janky sums: its eight methods with the most time, the lower id of a tie");
+	is_int(tsql_int(db, "SELECT count(*) FROM ui_frame_methods WHERE frame_id >= 10 AND self_ns > 0", -1), 10,
+	       "all the frames' sums: every method's");
+	bt_frames_free(f);
+	bt_display_release(&d);
+	bt_db_close(db);
+}
+
 int main(void)
 {
 	struct bt_err err = BT_ERR_INIT;
@@ -310,5 +364,6 @@ int main(void)
 	test_sampled(0);
 	test_sampled(1);
 	test_owner_not_kept();
+	test_janky_top();
 	return done_testing();
 }

@@ -28,7 +28,7 @@ static struct bt_slice sl(int64_t frame, int64_t msg, int64_t ts, int64_t dur, i
 /* One slice to the module: its self time not blocked is run. */
 static void feed(struct bt_late *l, struct bt_slice s, int64_t run, int app)
 {
-	bt_late_slice(l, &s, run, app);
+	bt_late_slice(l, &s, (int)s.depth, run, app);
 }
 
 /*
@@ -54,7 +54,7 @@ static struct bt_late *streamed(void)
 	feed(l, sl(APP_LOAD, 3, 40 * MS, 1 * MS, 1 * MS, 1), 1 * MS, 1);
 	idle = sl(PLAT_B, 4, 60 * MS, 5 * MS, 5 * MS, 1);
 	idle.idle = 1;
-	bt_late_slice(l, &idle, 5 * MS, 0);
+	bt_late_slice(l, &idle, (int)idle.depth, 5 * MS, 0);
 	feed(l, sl(LOOP, 0, 0, 70 * MS, 0, 0), 0, 0);   /* the loop: no message's */
 	bt_late_message(l, 1, 0, 20 * MS);
 	bt_late_message(l, 3, 40 * MS, 41 * MS);   /* not in id order: sorted when ready */
