@@ -541,13 +541,50 @@ static int64_t tick_at(int64_t t, int64_t phase, int64_t period)
 	return t - (r < 0 ? r + period : r);
 }
 
-/* t's offset from phase on a grid of period, in [0, period) (phase
- * may pass the period: the middle of the last bin). */
-static int64_t grid_offset(int64_t t, int64_t phase, int64_t period)
-{
-	int64_t r = (t % period - phase) % period;
+/*
+ * The ticks a frame asks for are a few periods from the last one found:
+ * stepped to from it, not divided for (a 64-bit division costs tens of
+ * cycles, as much as the rest of a frame's store; a frame asks for up to
+ * five ticks). ref is a tick of the grid once have.
+ */
+struct grid { int64_t phase, period, ref; int have; };
 
-	return r < 0 ? r + period : r;
+#define NEAR 4   /* periods a tick is stepped to */
+
+static int64_t grid_tick(struct grid *g, int64_t t)
+{
+	int64_t p = g->period, k = g->ref;
+
+	if (g->have && k > INT64_MIN + (NEAR + 1) * p && k < INT64_MAX - (NEAR + 1) * p && t >= k - NEAR * p &&
+	    t < k + NEAR * p) {
+		while (t < k)
+			k -= p;
+		while (t >= k + p)
+			k += p;
+		return g->ref = k;   /* the one tick in (t - p, t] */
+	}
+	k = tick_at(t, g->phase, p);
+	if (t >= INT64_MIN + p)   /* a tick of the grid, not t itself */
+		g->ref = k, g->have = 1;
+	return k;
+}
+
+/* t mod period in [0, period) for ascending t, from the one before
+ * (*last and *mod) where near it. */
+static int64_t mod_next(int64_t t, int64_t period, int64_t *last, int64_t *mod, int *have)
+{
+	int64_t m;
+
+	if (*have && t >= *last && (uint64_t)t - (uint64_t)*last < (uint64_t)(NEAR * period)) {
+		m = *mod + (t - *last);   /* < (NEAR + 1) periods: fits */
+		while (m >= period)
+			m -= period;
+	} else {
+		m = t % period;
+		m = m < 0 ? m + period : m;
+	}
+	*last = t, *mod = m, *have = 1;
+	return m;
 }
 
 /* The grid's phase in [0, period): frames begin just after their vsync,
@@ -559,18 +596,21 @@ static int64_t grid_phase(const struct bt_dframe *ui, size_t n, int64_t period)
 {
 	size_t nb = (size_t)((period + PHASE_BIN - 1) / PHASE_BIN), i, b, best = 0, bestn = 0, k = 0;
 	size_t *count = bt_xcalloc(nb + 1, sizeof *count);
-	int64_t mid, *off = bt_xcalloc(n + 1, sizeof *off), lo = 0;
+	int64_t mid, *off = bt_xcalloc(n + 1, sizeof *off), lo = 0, last = 0, mod = 0;
+	int have = 0;
 
-	for (i = 0; i < n; i++)
-		count[(size_t)(grid_offset(ui[i].ts, 0, period) / PHASE_BIN) % nb]++;
+	for (i = 0; i < n; i++)   /* ui by time; an offset under the period is in a bin under nb */
+		count[(size_t)(mod_next(ui[i].ts, period, &last, &mod, &have) / PHASE_BIN)]++;
 	for (b = 0; b < nb; b++) {
 		size_t c = count[(b + nb - 1) % nb] + count[b] + count[(b + 1) % nb];
 		if (c > bestn)
 			bestn = c, best = b;
 	}
-	mid = (int64_t)best * PHASE_BIN + PHASE_BIN / 2;
-	for (i = 0; i < n; i++) {   /* each start's offset from mid, in (-period / 2, period / 2] */
-		int64_t o = grid_offset(ui[i].ts, mid, period);
+	mid = (int64_t)best * PHASE_BIN + PHASE_BIN / 2;   /* under period + PHASE_BIN / 2 */
+	for (i = have = 0; i < n; i++) {   /* each start's offset from mid, in (-period / 2, period / 2] */
+		int64_t o = mod_next(ui[i].ts, period, &last, &mod, &have) - mid;
+		while (o < 0)
+			o += period;
 		if (o > period / 2)
 			o -= period;
 		if (o >= -PHASE_NEAR && o <= PHASE_NEAR)
@@ -1007,10 +1047,11 @@ static int no_wait(const struct bt_frames *f, const struct frame_methods *a, int
 static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, int64_t period, int sampled,
 			 int64_t *start, int64_t *till)
 {
+	struct grid g = { phase, period, 0, 0 };
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		int64_t first = i ? bt_sat_add(tick_at(bt_sat_add(start[i - 1], -START_SLACK), phase, period),
+		int64_t first = i ? bt_sat_add(grid_tick(&g, bt_sat_add(start[i - 1], -START_SLACK)),
 					       bt_sat_add(period, PHASE_LEAD))
 				  : INT64_MIN;
 		int64_t end = bt_sat_add(ui[i].ts, ui[i].dur);
@@ -1124,6 +1165,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct expected_frame *xv = NULL;
 	struct bt_ui_frames *rows;
 	int64_t period, phase, prev_exp = INT64_MIN, *start = NULL, *till = NULL;
+	struct grid g;
 	size_t i, n = d->nui, nx = 0, mi = 0;
 	int rc, sampled;
 
@@ -1156,6 +1198,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	rows = bt_ui_frames_new(tid, period, n);   /* the frames are all here */
 	if (!rc)
 		vsync_starts(ui, n, phase, period, sampled, start, till);
+	g = (struct grid){ phase, period, 0, 0 };
 	for (i = 0; i < n && !rc; i++) {
 		struct bt_display_hit hit;
 		int64_t exp, deadline, missed = 0;
@@ -1166,21 +1209,23 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		bt_display_of(d, &ui[i], &hit);
 		if (till[i] > hit.end)   /* the frame after began later than its slice: this one ran till then */
 			hit.end = till[i];
-		exp = tick_at(start[i], phase, period);
+		exp = grid_tick(&g, start[i]);
 		/* its message began before it (a wait for a GC first): it was
 		 * posted on a tick before that */
 		if (sampled && a && start[i] == ui[i].ts && a->msg_ts < start[i])
-			exp = tick_at(a->msg_ts, phase, period);
+			exp = grid_tick(&g, a->msg_ts);
 		if (f && f->idle_any && a && a->prev_end >= 0 && start[i] == ui[i].ts) {
-			int64_t next = bt_sat_add(tick_at(a->prev_end, phase, period), period);
+			int64_t next = bt_sat_add(grid_tick(&g, a->prev_end), period);
 			if (next < exp && no_wait(f, a, next, next))
 				exp = next;
 			/* no wait for work since the tick after the frame before
 			 * asked for the next vsync (first_callback): that vsync
 			 * was pending since, and this frame is for it */
-			next = bt_sat_add(tick_at(a->prev_ask, phase, period), period);
-			if (a->prev_ask >= 0 && next < exp && no_wait(f, a, next, INT64_MAX))
-				exp = next;
+			if (a->prev_ask >= 0) {
+				next = bt_sat_add(grid_tick(&g, a->prev_ask), period);
+				if (next < exp && no_wait(f, a, next, INT64_MAX))
+					exp = next;
+			}
 		}
 		/* one frame a vsync: a start placed just before the tick after
 		 * the frame before's (START_SLACK: in the gap before its first
