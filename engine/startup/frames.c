@@ -547,25 +547,35 @@ static int64_t tick_at(int64_t t, int64_t phase, int64_t period)
  * cycles, as much as the rest of a frame's store; a frame asks for up to
  * five ticks). ref is a tick of the grid once have.
  */
-struct grid { int64_t phase, period, ref; int have; };
+struct grid { int64_t phase, period, ref, lo, hi; };   /* a ref in (lo, hi) is a tick of the grid */
 
 #define NEAR 4   /* periods a tick is stepped to */
 
-static int64_t grid_tick(struct grid *g, int64_t t)
+static struct grid grid_new(int64_t phase, int64_t period)
+{
+	/* no ref yet: lo >= hi (a period is at most PERIOD_MAX: these fit) */
+	return (struct grid){ phase, period, 0, INT64_MAX, INT64_MIN };
+}
+
+static inline int64_t grid_tick(struct grid *g, int64_t t)
 {
 	int64_t p = g->period, k = g->ref;
 
-	if (g->have && k > INT64_MIN + (NEAR + 1) * p && k < INT64_MAX - (NEAR + 1) * p && t >= k - NEAR * p &&
-	    t < k + NEAR * p) {
+	/* |t - k| < NEAR periods; the difference wraps, but with k in (lo, hi) no
+	 * far t lands in the window */
+	if (k > g->lo && k < g->hi && (uint64_t)t - (uint64_t)k + (uint64_t)(NEAR * p) < (uint64_t)(2 * NEAR * p)) {
 		while (t < k)
 			k -= p;
-		while (t >= k + p)
+		while (t - k >= p)
 			k += p;
 		return g->ref = k;   /* the one tick in (t - p, t] */
 	}
 	k = tick_at(t, g->phase, p);
-	if (t >= INT64_MIN + p)   /* a tick of the grid, not t itself */
-		g->ref = k, g->have = 1;
+	if (t >= INT64_MIN + p) {   /* a tick of the grid, not t itself */
+		g->ref = k;
+		g->lo = INT64_MIN + (NEAR + 1) * p;
+		g->hi = INT64_MAX - (NEAR + 1) * p;
+	}
 	return k;
 }
 
@@ -1047,7 +1057,7 @@ static int no_wait(const struct bt_frames *f, const struct frame_methods *a, int
 static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, int64_t period, int sampled,
 			 int64_t *start, int64_t *till)
 {
-	struct grid g = { phase, period, 0, 0 };
+	struct grid g = grid_new(phase, period);
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -1198,7 +1208,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	rows = bt_ui_frames_new(tid, period, n);   /* the frames are all here */
 	if (!rc)
 		vsync_starts(ui, n, phase, period, sampled, start, till);
-	g = (struct grid){ phase, period, 0, 0 };
+	g = grid_new(phase, period);
 	for (i = 0; i < n && !rc; i++) {
 		struct bt_display_hit hit;
 		int64_t exp, deadline, missed = 0;
