@@ -1049,29 +1049,19 @@ static int no_wait(const struct bt_frames *f, const struct frame_methods *a, int
  * near end of a stretch no sample saw (unseen native code, which the idle
  * policy gives to the frames that began when neither side's frames are
  * known to call a native): the frame began on that tick, and the stretch
- * before it was the frame before's, which ran until then. start[i] is
- * frame i's start, till[i] how long the frame ran at least (INT64_MIN:
- * its own end), for frames in time order; a trace with a frame timeline
- * or exact slices (not sampled) keeps its slices' starts.
+ * before it was the frame before's, which ran until then. A frame's
+ * start from the one before's (prev, on grid g); *early: placed early,
+ * the frame before ran till then. A trace with a frame timeline or exact
+ * slices (not sampled) keeps its slices' starts. Frames in time order,
+ * each asked once, as the store comes to the one before.
  */
-static void vsync_starts(const struct bt_dframe *ui, size_t n, int64_t phase, int64_t period, int sampled,
-			 int64_t *start, int64_t *till)
+static int64_t vsync_start(struct grid *g, const struct bt_dframe *ui, int64_t prev, int sampled, int *early)
 {
-	struct grid g = grid_new(phase, period);
-	size_t i;
+	int64_t first = bt_sat_add(grid_tick(g, bt_sat_add(prev, -START_SLACK)), bt_sat_add(g->period, PHASE_LEAD));
+	int64_t end = bt_sat_add(ui->ts, ui->dur);
 
-	for (i = 0; i < n; i++) {
-		int64_t first = i ? bt_sat_add(grid_tick(&g, bt_sat_add(start[i - 1], -START_SLACK)),
-					       bt_sat_add(period, PHASE_LEAD))
-				  : INT64_MIN;
-		int64_t end = bt_sat_add(ui[i].ts, ui[i].dur);
-		start[i] = ui[i].ts;
-		till[i] = INT64_MIN;
-		if (sampled && i && ui[i].ts < bt_sat_add(first, -START_SLACK)) {
-			start[i] = first < end ? first : end;
-			till[i - 1] = start[i];
-		}
-	}
+	*early = sampled && ui->ts < bt_sat_add(first, -START_SLACK);
+	return !*early ? ui->ts : first < end ? first : end;
 }
 
 /* ui[0..n) and ui[n..m), each sorted, as one sorted run: as a stable sort
@@ -1174,8 +1164,8 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct frame_sums sums;
 	struct expected_frame *xv = NULL;
 	struct bt_ui_frames *rows;
-	int64_t period, phase, prev_exp = INT64_MIN, *start = NULL, *till = NULL;
-	struct grid g;
+	int64_t period, phase, prev_exp = INT64_MIN, start = 0, after = 0;   /* after: the next frame's start */
+	struct grid g, gs;   /* the ticks the frames asked for, and those their starts read */
 	size_t i, n = d->nui, nx = 0, mi = 0;
 	int rc, sampled;
 
@@ -1203,28 +1193,29 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	sampled = f && f->idle_any && !nx;   /* neither a timeline nor exact slices */
 	if (!rc && sampled)
 		ui = unsampled_frames(f, ui, &n);
-	start = bt_xmalloc(n * sizeof *start);   /* vsync_starts writes them all */
-	till = bt_xmalloc(n * sizeof *till);
 	rows = bt_ui_frames_new(tid, period, n);   /* the frames are all here */
-	if (!rc)
-		vsync_starts(ui, n, phase, period, sampled, start, till);
 	g = grid_new(phase, period);
-	for (i = 0; i < n && !rc; i++) {
+	gs = grid_new(phase, period);
+	for (i = 0, after = n ? ui[0].ts : 0; i < n && !rc; i++) {
 		struct bt_display_hit hit;
 		int64_t exp, deadline, missed = 0;
 		char *cause = NULL;
 		const struct frame_methods *a = f ? methods_of(f, ui[i].ts, &mi) : NULL;
 		const struct expected_frame *x = expected_of(xv, nx, ui[i].vsync);
 		int64_t end = bt_sat_add(ui[i].ts, ui[i].dur);
+		int early = 0;
+		start = after;
+		if (i + 1 < n)
+			after = vsync_start(&gs, &ui[i + 1], start, sampled, &early);
 		bt_display_of(d, &ui[i], &hit);
-		if (till[i] > hit.end)   /* the frame after began later than its slice: this one ran till then */
-			hit.end = till[i];
-		exp = grid_tick(&g, start[i]);
+		if (early && after > hit.end)   /* the frame after began before its slice: this one ran till then */
+			hit.end = after;
+		exp = grid_tick(&g, start);
 		/* its message began before it (a wait for a GC first): it was
 		 * posted on a tick before that */
-		if (sampled && a && start[i] == ui[i].ts && a->msg_ts < start[i])
+		if (sampled && a && start == ui[i].ts && a->msg_ts < start)
 			exp = grid_tick(&g, a->msg_ts);
-		if (f && f->idle_any && a && a->prev_end >= 0 && start[i] == ui[i].ts) {
+		if (f && f->idle_any && a && a->prev_end >= 0 && start == ui[i].ts) {
 			int64_t next = bt_sat_add(grid_tick(&g, a->prev_end), period);
 			if (next < exp && no_wait(f, a, next, next))
 				exp = next;
@@ -1242,7 +1233,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		 * sample) was placed early, not on the same vsync; one placed
 		 * well before says the frame before's vsync was earlier */
 		if (sampled && i && exp < bt_sat_add(prev_exp, period) &&
-		    start[i] >= bt_sat_add(bt_sat_add(prev_exp, period), -START_SLACK))
+		    start >= bt_sat_add(bt_sat_add(prev_exp, period), -START_SLACK))
 			exp = bt_sat_add(prev_exp, period);
 		prev_exp = exp;
 		deadline = bt_sat_add(exp, period);
@@ -1251,12 +1242,12 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		if (hit.end > deadline) {
 			uint64_t late = (uint64_t)hit.end - (uint64_t)deadline;   /* fits: end > deadline */
 			missed = (int64_t)(late / (uint64_t)period + (late % (uint64_t)period != 0));
-			cause = cause_line(&e, a, f ? f->late : NULL, start[i], hit.end, exp);
+			cause = cause_line(&e, a, f ? f->late : NULL, start, hit.end, exp);
 		}
-		frame_sum(&sums, &e, f, a, start[i], end, missed > 0);
+		frame_sum(&sums, &e, f, a, start, end, missed > 0);
 		{
-			const struct bt_ui_frame_row r = { start[i], ui[i].vsync, end - start[i], hit.end, exp,
-							deadline, missed, hit.drawn ? hit.draw.ts : 0,
+			const struct bt_ui_frame_row r = { start, ui[i].vsync, end - start, hit.end, exp,
+							deadline, hit.drawn ? hit.draw.ts : 0,
 							hit.drawn ? hit.draw.dur : 0, hit.drawn, cause };
 			bt_ui_frames_add(rows, &r);
 		}
@@ -1270,8 +1261,6 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	evidence_release(&e);
 	sums_release(&sums);
 	free(xv);
-	free(start);
-	free(till);
 	free(ui);
 	return rc;
 }

@@ -11,11 +11,13 @@
 #include "engine/base/search.h"
 #include "engine/startup/ui_frames_int.h"
 
-/* A row as kept: 64 bytes (a scroll has hundreds of thousands of
- * frames); the period, the table's, and the draws, which a dump has none
- * of, apart. */
+/* A row as kept: 40 bytes (a scroll has hundreds of thousands of
+ * frames). The period is the table's; the vsyncs missed follow from the
+ * end, the deadline and the period; what most tables do not have (a
+ * frame's N, a deadline not one period after its vsync, a draw) in
+ * columns of their own from the first row that does. */
 struct kept_row {
-	int64_t ts, vsync, dur, end_ts, expected, deadline, missed;
+	int64_t ts, dur, end_ts, expected;
 	char *cause;
 };
 
@@ -26,6 +28,8 @@ struct bt_ui_frames {
 	struct kept_row *r;       /* row id i + 1 */
 	size_t n, cap;
 	int64_t period;           /* every row's */
+	int64_t *vsync;           /* by row, once a row had an N (else NULL: -1) */
+	int64_t *deadline;        /* by row, once one was not expected + period (else NULL) */
 	struct draw *draw;        /* by row, once a row was drawn (else NULL) */
 };
 
@@ -58,8 +62,40 @@ void bt_ui_frames_free(struct bt_ui_frames *t)
 	for (i = 0; i < t->n; i++)
 		free(t->r[i].cause);
 	free(t->r);
+	free(t->vsync);
+	free(t->deadline);
 	free(t->draw);
 	free(t);
+}
+
+/* A column of its own, from row n on: the rows before it had v. */
+static int64_t *own_column(size_t n, size_t cap, int64_t v)
+{
+	int64_t *c = bt_xmalloc(cap * sizeof *c);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		c[i] = v;
+	return c;
+}
+
+/* Row i's deadline: one period after its vsync unless the table says. */
+static int64_t deadline_of(const struct bt_ui_frames *t, size_t i)
+{
+	return t->deadline ? t->deadline[i] : bt_sat_add(t->r[i].expected, t->period);
+}
+
+/* The vsyncs row i missed: the periods it ended past its deadline, a
+ * part of one a whole. */
+static int64_t missed_of(const struct bt_ui_frames *t, size_t i)
+{
+	int64_t deadline = deadline_of(t, i);
+	uint64_t late;
+
+	if (t->r[i].end_ts <= deadline)
+		return 0;
+	late = (uint64_t)t->r[i].end_ts - (uint64_t)deadline;   /* fits: end > deadline */
+	return (int64_t)(late / (uint64_t)t->period + (late % (uint64_t)t->period != 0));
 }
 
 void bt_ui_frames_add(struct bt_ui_frames *t, const struct bt_ui_frame_row *r)
@@ -67,14 +103,29 @@ void bt_ui_frames_add(struct bt_ui_frames *t, const struct bt_ui_frame_row *r)
 	size_t cap = t->cap;
 
 	BT_GROW(t->r, t->n + 1, t->cap);
+	if (t->cap != cap && t->vsync)
+		t->vsync = bt_xrealloc(t->vsync, t->cap * sizeof *t->vsync);
+	if (t->cap != cap && t->deadline)
+		t->deadline = bt_xrealloc(t->deadline, t->cap * sizeof *t->deadline);
 	if (t->cap != cap && t->draw)
 		t->draw = bt_xrealloc(t->draw, t->cap * sizeof *t->draw);
+	if (r->vsync >= 0 && !t->vsync)
+		t->vsync = own_column(t->n, t->cap, -1);
+	if (t->vsync)
+		t->vsync[t->n] = r->vsync;
+	if (r->deadline != bt_sat_add(r->expected, t->period) && !t->deadline) {
+		size_t i;
+		t->deadline = own_column(0, t->cap, 0);
+		for (i = 0; i < t->n; i++)
+			t->deadline[i] = bt_sat_add(t->r[i].expected, t->period);
+	}
+	if (t->deadline)
+		t->deadline[t->n] = r->deadline;
 	if (r->drawn && !t->draw)
 		t->draw = bt_xcalloc(t->cap, sizeof *t->draw);
 	if (t->draw)
 		t->draw[t->n] = (struct draw){ r->draw_ts, r->draw_dur, r->drawn };
-	t->r[t->n++] = (struct kept_row){ r->ts, r->vsync, r->dur, r->end_ts, r->expected, r->deadline, r->missed,
-					  r->cause };
+	t->r[t->n++] = (struct kept_row){ r->ts, r->dur, r->end_ts, r->expected, r->cause };
 }
 
 
@@ -100,14 +151,14 @@ static int64_t uf_column(const void *data, size_t id, int col)
 	case UF_ID: return (int64_t)id;
 	case UF_TID: return t->tid;
 	case UF_TS: return r->ts;
-	case UF_VSYNC: return r->vsync >= 0 ? r->vsync : BT_MEMTAB_NULL;
+	case UF_VSYNC: return t->vsync && t->vsync[id - 1] >= 0 ? t->vsync[id - 1] : BT_MEMTAB_NULL;
 	case UF_DUR: return r->dur;
 	case UF_END_TS: return r->end_ts;
 	case UF_PERIOD: return t->period;
 	case UF_EXPECTED: return r->expected;
-	case UF_DEADLINE: return r->deadline;
-	case UF_JANKY: return r->missed > 0;
-	case UF_MISSED: return r->missed;
+	case UF_DEADLINE: return deadline_of(t, id - 1);
+	case UF_JANKY: return missed_of(t, id - 1) > 0;
+	case UF_MISSED: return missed_of(t, id - 1);
 	case UF_DRAW_TS: return w && w->drawn ? w->ts : BT_MEMTAB_NULL;
 	case UF_DRAW_DUR: return w && w->drawn ? w->dur : BT_MEMTAB_NULL;
 	default: return BT_MEMTAB_NULL;
@@ -148,8 +199,9 @@ static int store_summary(const struct bt_ui_frames *t, struct bt_db *db, struct 
 
 	for (i = 0; i < t->n; i++) {
 		v[i] = t->r[i].end_ts - t->r[i].ts;
-		janky += t->r[i].missed > 0;
-		missed = bt_sat_add(missed, t->r[i].missed);
+		int64_t m = missed_of(t, i);
+		janky += m > 0;
+		missed = bt_sat_add(missed, m);
 	}
 	rc = bt_db_set_meta_int(db, "ui_frames", (int64_t)t->n, err);
 	if (!rc)

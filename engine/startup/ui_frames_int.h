@@ -13,10 +13,11 @@
 #include "engine/db/db.h"
 
 /* A frame's columns but its id (its row's number), tid and period_ns
- * (the table's); vsync < 0 and, when not drawn, draw_ts and draw_dur read
- * NULL; janky is missed > 0. */
+ * (the table's), missed_vsyncs (the periods, a part of one a whole, it
+ * ended past its deadline) and janky (missed_vsyncs > 0); vsync < 0 and,
+ * when not drawn, draw_ts and draw_dur read NULL. */
 struct bt_ui_frame_row {
-	int64_t ts, vsync, dur, end_ts, expected, deadline, missed, draw_ts, draw_dur;
+	int64_t ts, vsync, dur, end_ts, expected, deadline, draw_ts, draw_dur;
 	int drawn;
 	char *cause;              /* a janky frame's cause line (the table's), or NULL */
 };

@@ -12,6 +12,7 @@
 
 #include "engine/startup/display.h"
 #include "engine/startup/frames.h"
+#include "engine/startup/ui_frames_int.h"
 #include "tests/tap.h"
 #include "tests/tslice.h"
 #include "tests/tsql.h"
@@ -282,6 +283,39 @@ static void test_janky_top(void)
 	bt_db_close(db);
 }
 
+/*
+ * The ui_frames rows as kept (ui_frames.c): a frame's N, a deadline not
+ * one period after its vsync and a draw in columns of their own from the
+ * first row with one (the rows before read NULL, their own deadline,
+ * NULL); the vsyncs missed from the end, the deadline and the period.
+ */
+static void test_rows(void)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_db *db = new_db();
+	struct bt_ui_frames *t = bt_ui_frames_new(1, 10, 1);   /* room for one: the rest grow it */
+	const struct bt_ui_frame_row r[] = {
+		{ 100, -1, 5, 105, 98, 108, 0, 0, 0, NULL },     /* on time */
+		{ 120, 7, 15, 135, 118, 128, 0, 0, 0, NULL },    /* past its deadline by 7: one vsync */
+		{ 140, -1, 5, 145, 138, 150, 144, 3, 1, NULL },  /* a deadline of its own, drawn */
+		{ 160, 9, 20, 181, 158, 168, 0, 0, 0, NULL },    /* 13 past: two */
+		{ 190, -1, 8, 198, 188, 198, 0, 0, 0, NULL },    /* at its deadline: on time */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof r / sizeof r[0]; i++)
+		bt_ui_frames_add(t, &r[i]);
+	is_int(bt_ui_frames_attach(t, db, &err), BT_OK, "rows kept: attached");
+	is_rows(db, "SELECT ts, vsync, dur, end_ts, period_ns, expected_ts, deadline_ts, janky, missed_vsyncs,"
+		" draw_ts, draw_dur FROM ui_frames ORDER BY id",
+		"100|-|5|105|10|98|108|0|0|-|-;120|7|15|135|10|118|128|1|1|-|-;140|-|5|145|10|138|150|0|0|144|3;"
+		"160|9|20|181|10|158|168|1|2|-|-;190|-|8|198|10|188|198|0|0|-|-",
+		"rows kept: N, deadlines and draws from the first that has one, vsyncs missed from the end");
+	is_rows(db, "SELECT key, value FROM meta WHERE key IN ('ui_frames_janky', 'ui_frames_missed') ORDER BY key",
+		"ui_frames_janky|2;ui_frames_missed|3", "rows kept: the summary's janky frames and vsyncs missed");
+	bt_db_close(db);
+}
+
 int main(void)
 {
 	struct bt_err err = BT_ERR_INIT;
@@ -365,5 +399,6 @@ int main(void)
 	test_sampled(1);
 	test_owner_not_kept();
 	test_janky_top();
+	test_rows();
 	return done_testing();
 }
