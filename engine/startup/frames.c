@@ -13,6 +13,7 @@
 #include "engine/base/hash.h"
 #include "engine/base/names.h"
 #include "engine/base/search.h"
+#include "engine/base/zigzag.h"
 #include "engine/db/rows.h"
 #include "engine/profile/profile.h"
 #include "engine/startup/frames.h"
@@ -45,11 +46,12 @@
 #define NIDLE 4                  /* waits for work kept after a frame */
 #define MAX_DEPTH BT_LATE_MAX_DEPTH   /* deeper slices count as this deep */
 
+struct idle_span { int64_t b, e; };
+
 /* A frame as its slices came: its methods with the most self time, and
- * what the main thread did between the frame before and it. Its methods
- * and waits are in the frames' pools (most frames have a few of each: a
- * frame's record is written once, and a scroll has hundreds of
- * thousands); 2^32 entries would take 48 GB. */
+ * what the main thread did between the frame before and it. Kept as a
+ * record of varints (frame_put), some 60 bytes where this is 232: a
+ * scroll has hundreds of thousands of frames, read once, in order. */
 struct frame_methods {
 	int64_t ts;
 	int64_t cns[TOP];
@@ -59,15 +61,12 @@ struct frame_methods {
 	int64_t prev_ask;         /* the earliest the frame before asked for the next vsync, or -1 */
 	uint32_t cframe[TOP];     /* the cause line's: by the innermost app method */
 	uint32_t sleep_in;        /* the method that slept the most of it */
-	uint32_t top_at;          /* its KEEP methods with the most self time (the janky frames'
-				   * are read at the store): f->top_id and f->top_ns from here */
-	uint32_t idle_at;         /* the first waits for work after the frame before (NIDLE at
-				   * most): f->idle from here */
-	uint8_t ntop;             /* KEEP at most */
-	uint8_t nidle;
+	int ntop, nidle;
+	uint32_t top_id[KEEP];    /* its KEEP methods with the most self time (the janky
+				   * frames' are read at the store) */
+	int64_t top_ns[KEEP];
+	struct idle_span idle[NIDLE];   /* the first waits for work after the frame before */
 };
-
-struct idle_span { int64_t b, e; };
 
 /* A main-thread slice's self time, kept until the frame that holds it. */
 struct kept_slice {
@@ -87,8 +86,10 @@ struct id_sum { int64_t sum, own, all; };
 /* Slices come as they end, children first: a frame's slices have come
  * just before it, after every slice that ended before it began. */
 struct bt_frames {
-	struct frame_methods *v;
-	size_t n, cap;
+	unsigned char *rec;       /* the frames' records (frame_put), as they closed */
+	size_t rlen, rcap, nrec;
+	int64_t rec_ts;           /* the last record's start */
+	int unsorted;             /* a frame began before the one closed before it */
 	struct kept_slice *buf;   /* the slices since the last frame with time of their own or
 				   * an app method's */
 	struct { int64_t ts, end; int depth; uint32_t app; } owner[MAX_DEPTH + 2];   /* a frame's
@@ -110,12 +111,11 @@ struct bt_frames {
 	int64_t ask;              /* the same for the frame at hand, INT64_MAX: not seen */
 	int64_t msg, msg_ts;      /* the Looper message of the last slice (0: none), its first start */
 	int idle_any;             /* the trace has idle slices (the idle policy ran) */
-	struct idle_span *idle;   /* the frames' waits for work */
-	size_t nidle_all, idcap;
-	int nidle;                /* of them, since the last frame (NIDLE at most) */
-	uint32_t *top_id;         /* the frames' methods and their self times */
+	struct idle_span idle[NIDLE];   /* the waits for work since the last frame (the first) */
+	int nidle;
+	uint32_t *top_id;         /* the frame at hand's methods with self time, and that time */
 	int64_t *top_ns;
-	size_t ntop_all, tpcap;
+	size_t ntop, tpcap;
 	int64_t child_block[MAX_DEPTH + 2];   /* by depth: the blocked time of the slices
 					       * ended there since their parent (its children's) */
 	struct bt_late *late;     /* what a late frame waited behind */
@@ -137,11 +137,10 @@ void bt_frames_free(struct bt_frames *f)
 {
 	if (!f)
 		return;
-	free(f->v);
+	free(f->rec);
 	free(f->buf);
 	free(f->ids);
 	free(f->touched);
-	free(f->idle);
 	free(f->top_id);
 	free(f->top_ns);
 	bt_late_free(f->late);
@@ -245,20 +244,93 @@ static void frame_slices(struct bt_frames *f, struct frame_methods *a, const str
 	}
 }
 
-/* Of the frame's methods from pool entry at on, only the KEEP with the
- * most self time stay: the store reads no more of a janky frame, and a
- * scroll's frames hold hundreds of thousands. */
-static void keep_top(struct bt_frames *f, size_t at)
+/* Of the frame's methods with self time, only the KEEP with the most
+ * into a: the store reads no more of a janky frame (the lower id first
+ * on a tie; a frame's ids are distinct). */
+static void keep_top(const struct bt_frames *f, struct frame_methods *a)
 {
-	uint32_t top[KEEP] = { 0 };
-	int64_t ns[KEEP] = { 0 };
 	size_t i;
 
-	for (i = at; i < f->ntop_all; i++)
-		top_add(top, ns, KEEP, f->top_id[i], f->top_ns[i]);
-	memcpy(f->top_id + at, top, sizeof top);
-	memcpy(f->top_ns + at, ns, sizeof ns);
-	f->ntop_all = at + KEEP;
+	if (f->ntop <= KEEP) {
+		for (i = 0; i < f->ntop; i++)   /* (a frame with none: no array yet) */
+			a->top_id[i] = f->top_id[i], a->top_ns[i] = f->top_ns[i];
+		a->ntop = (int)f->ntop;
+		return;
+	}
+	for (i = 0; i < f->ntop; i++)
+		top_add(a->top_id, a->top_ns, KEEP, f->top_id[i], f->top_ns[i]);
+	a->ntop = KEEP;
+}
+
+#define REC_MAX ((13 + 2 * NIDLE + 2 * KEEP) * BT_ZZ_MAX)   /* a record's bytes at most */
+
+/* Frame a's record, as its fields come: times from its start (and its
+ * start from the record before's), wrapping, so any int64 comes back. */
+static void frame_put(struct bt_frames *f, const struct frame_methods *a)
+{
+	const int64_t ts = a->ts;
+	unsigned char *b;
+	size_t n = 0;
+	int k;
+
+#define REL(t) (int64_t)((uint64_t)(t) - (uint64_t)ts)
+	BT_GROW(f->rec, f->rlen + REC_MAX, f->rcap);
+	b = f->rec + f->rlen;
+	n += bt_zz_put(b + n, (int64_t)((uint64_t)ts - (uint64_t)f->rec_ts));
+	n += bt_zz_put(b + n, a->cns[0]);
+	n += bt_zz_put(b + n, a->cns[1]);
+	n += bt_zz_put(b + n, a->cframe[0]);
+	n += bt_zz_put(b + n, a->cframe[1]);
+	n += bt_zz_put(b + n, a->sleep);
+	n += bt_zz_put(b + n, a->sleep_in);
+	n += bt_zz_put(b + n, REL(a->prev_end));
+	n += bt_zz_put(b + n, REL(a->msg_ts));
+	n += bt_zz_put(b + n, REL(a->prev_ask));
+	n += bt_zz_put(b + n, a->nidle);
+	for (k = 0; k < a->nidle; k++) {
+		n += bt_zz_put(b + n, REL(a->idle[k].b));
+		n += bt_zz_put(b + n, (int64_t)((uint64_t)a->idle[k].e - (uint64_t)a->idle[k].b));
+	}
+	n += bt_zz_put(b + n, a->ntop);
+	for (k = 0; k < a->ntop; k++) {
+		n += bt_zz_put(b + n, a->top_id[k]);
+		n += bt_zz_put(b + n, a->top_ns[k]);
+	}
+#undef REL
+	f->unsorted |= f->nrec && ts < f->rec_ts;
+	f->rec_ts = ts;
+	f->rlen += n;
+	f->nrec++;
+}
+
+/* The record at *p (after one that began at prev) into a, *p past it. */
+static void frame_get(const unsigned char **p, int64_t prev, struct frame_methods *a)
+{
+	int64_t ts = (int64_t)((uint64_t)prev + (uint64_t)bt_zz_get(p));
+	int k;
+
+#define ABS(d) (int64_t)((uint64_t)ts + (uint64_t)(d))
+	a->ts = ts;
+	a->cns[0] = bt_zz_get(p);
+	a->cns[1] = bt_zz_get(p);
+	a->cframe[0] = (uint32_t)bt_zz_get(p);
+	a->cframe[1] = (uint32_t)bt_zz_get(p);
+	a->sleep = bt_zz_get(p);
+	a->sleep_in = (uint32_t)bt_zz_get(p);
+	a->prev_end = ABS(bt_zz_get(p));
+	a->msg_ts = ABS(bt_zz_get(p));
+	a->prev_ask = ABS(bt_zz_get(p));
+	a->nidle = (int)bt_zz_get(p);
+	for (k = 0; k < a->nidle; k++) {
+		a->idle[k].b = ABS(bt_zz_get(p));
+		a->idle[k].e = (int64_t)((uint64_t)a->idle[k].b + (uint64_t)bt_zz_get(p));
+	}
+	a->ntop = (int)bt_zz_get(p);
+	for (k = 0; k < a->ntop; k++) {
+		a->top_id[k] = (uint32_t)bt_zz_get(p);
+		a->top_ns[k] = bt_zz_get(p);
+	}
+#undef ABS
 }
 
 /* Frame s: the self time not blocked of the kept slices inside it, by
@@ -267,18 +339,16 @@ static void keep_top(struct bt_frames *f, size_t at)
  * left began before it). */
 static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t run)
 {
-	struct frame_methods *a;
+	struct frame_methods fm, *a = &fm;
 	size_t i;
 
-	BT_GROW(f->v, f->n + 1, f->cap);
-	a = &f->v[f->n++];
 	memset(a, 0, sizeof *a);
 	a->ts = s->ts;
 	a->prev_end = f->last_end;
 	a->prev_ask = f->last_ask;
 	a->msg_ts = s->msg_id > 0 && s->msg_id == f->msg && f->msg_ts < s->ts ? f->msg_ts : s->ts;
-	a->idle_at = (uint32_t)(f->nidle_all - (size_t)f->nidle);
-	a->nidle = (uint8_t)f->nidle;
+	memcpy(a->idle, f->idle, (size_t)f->nidle * sizeof *f->idle);
+	a->nidle = f->nidle;
 	f->nidle = 0;
 	f->last_end = bt_sat_add(s->ts, s->dur);
 	/* no callback seen: it asked no later than it began (as the rule
@@ -290,7 +360,7 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 		struct id_sum *x = sums_of(f, (uint32_t)s->frame_id);
 		x->sum = bt_sat_add(x->sum, run);
 	}
-	a->top_at = (uint32_t)f->ntop_all;
+	f->ntop = 0;
 	for (i = 0; i < f->nt; i++) {   /* each id once: the tops do not depend on the order */
 		uint32_t id = f->touched[i];
 		struct id_sum *x = &f->ids[id];
@@ -298,20 +368,19 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 			top_add(a->cframe, a->cns, TOP, id, x->own);
 		if (x->sum) {
 			x->all = bt_sat_add(x->all, x->sum);
-			if (f->ntop_all == f->tpcap) {
-				f->tpcap = f->tpcap ? 2 * f->tpcap : 1024;
+			if (f->ntop == f->tpcap) {
+				f->tpcap = f->tpcap ? 2 * f->tpcap : 64;
 				f->top_id = bt_xrealloc(f->top_id, f->tpcap * sizeof *f->top_id);
 				f->top_ns = bt_xrealloc(f->top_ns, f->tpcap * sizeof *f->top_ns);
 			}
-			f->top_id[f->ntop_all] = id;
-			f->top_ns[f->ntop_all++] = x->sum;
+			f->top_id[f->ntop] = id;
+			f->top_ns[f->ntop++] = x->sum;
 		}
 		x->sum = x->own = 0;
 	}
 	f->nt = 0;
-	if (f->ntop_all - a->top_at > KEEP)
-		keep_top(f, a->top_at);
-	a->ntop = (uint8_t)(f->ntop_all - a->top_at);
+	keep_top(f, a);
+	frame_put(f, a);
 	f->nbuf = 0;
 	f->nframes++;   /* what came before it is no later frame's */
 }
@@ -384,11 +453,8 @@ static RARE int role_slice(struct bt_frames *f, const struct bt_slice *s, int ro
 static void idle_slice(struct bt_frames *f, const struct bt_slice *s)
 {
 	f->idle_any = 1;
-	if (f->nidle < NIDLE) {
-		BT_GROW(f->idle, f->nidle_all + 1, f->idcap);
-		f->idle[f->nidle_all++] = (struct idle_span){ s->ts, s->ts + s->dur };
-		f->nidle++;
-	}
+	if (f->nidle < NIDLE)
+		f->idle[f->nidle++] = (struct idle_span){ s->ts, s->ts + s->dur };
 }
 
 /* The common slice (most of a deep stack's): no role, nothing of its own
@@ -961,16 +1027,16 @@ static void held_add(struct frame_sums *s, int kind, const char *holder, int64_t
 }
 
 /* The frame [ts, end) of the main thread, janky or not, into s. */
-static void frame_sum(struct frame_sums *s, const struct frame_evidence *e, const struct bt_frames *f,
-		      const struct frame_methods *a, int64_t ts, int64_t end, int janky)
+static void frame_sum(struct frame_sums *s, const struct frame_evidence *e, const struct frame_methods *a,
+		      int64_t ts, int64_t end, int janky)
 {
 	uint32_t top[KEEP] = { 0 };
 	int64_t ns[KEEP] = { 0 };
 	size_t i;
 	int k;
 
-	for (i = 0; janky && a && i < a->ntop; i++)   /* its KEEP methods with the most (> 0) */
-		top_add(top, ns, KEEP, f->top_id[a->top_at + i], f->top_ns[a->top_at + i]);
+	for (i = 0; janky && a && i < (size_t)a->ntop; i++)   /* its KEEP methods with the most (> 0) */
+		top_add(top, ns, KEEP, a->top_id[i], a->top_ns[i]);
 	for (k = 0; k < KEEP && ns[k] > 0; k++) {
 		s->janky = bt_grow_zero(s->janky, sizeof *s->janky, &s->jcap, top[k]);
 		s->janky[top[k]] = bt_sat_add(s->janky[top[k]], ns[k]);
@@ -1022,16 +1088,16 @@ static void sums_release(struct frame_sums *s)
 /* Whether, of the waits for work since the frame before, none begun by
  * until was still going on after t (and the first NIDLE kept say so): a
  * vsync pending at t runs as soon as the thread polls.
- *   - no_wait(f, a, t, t): the frame could have been pending at tick t (an
+ *   - no_wait(a, t, t): the frame could have been pending at tick t (an
  *     animation or a scroll asks for the next vsync as a frame ends): not
  *     when the thread was waiting for work at t, as it would have run
  *     then; so a frame that begins after a busy stretch spanning t was
  *     for t, and late;
- *   - no_wait(f, a, t, INT64_MAX): no wait for work at all after t, as with
+ *   - no_wait(a, t, INT64_MAX): no wait for work at all after t, as with
  *     a vsync pending since t. */
-static int no_wait(const struct bt_frames *f, const struct frame_methods *a, int64_t t, int64_t until)
+static int no_wait(const struct frame_methods *a, int64_t t, int64_t until)
 {
-	const struct idle_span *w = f->idle + a->idle_at;
+	const struct idle_span *w = a->idle;
 	int k;
 
 	for (k = 0; k < a->nidle; k++)
@@ -1146,14 +1212,58 @@ static const struct expected_frame *expected_of(const struct expected_frame *v, 
 	return token >= 0 && lo < n && v[lo].token == token ? &v[lo] : NULL;
 }
 
-/* The frame's methods, found by its start: the first at or after ts from
- * *at on, which the caller's frames, asked in order, move forward (a
- * search over the whole array missed the cache at every step). */
-static const struct frame_methods *methods_of(const struct bt_frames *f, int64_t ts, size_t *at)
+/* The frames' records in time order: read one after another as they
+ * closed, which is time order but where a frame began before the one
+ * closed before it (a hostile trace's): then all read and sorted. */
+struct frame_reader {
+	const unsigned char *p;
+	size_t left;              /* records not read */
+	struct frame_methods cur; /* the one read last, where have */
+	int have;
+	struct frame_methods *all;   /* unsorted: every record, sorted, and the next one's index */
+	size_t n, at;
+};
+
+static void reader_next(struct frame_reader *r)
 {
-	while (*at < f->n && f->v[*at].ts < ts)
-		++*at;
-	return *at < f->n && f->v[*at].ts == ts ? &f->v[*at] : NULL;
+	r->have = r->left > 0;
+	if (r->have) {
+		frame_get(&r->p, r->cur.ts, &r->cur);
+		r->left--;
+	}
+}
+
+static void reader_open(struct frame_reader *r, const struct bt_frames *f)
+{
+	size_t i;
+
+	memset(r, 0, sizeof *r);
+	r->p = f ? f->rec : NULL;
+	r->left = f ? f->nrec : 0;
+	if (!f || !f->unsorted) {
+		reader_next(r);
+		return;
+	}
+	r->all = bt_xmalloc((r->left ? r->left : 1) * sizeof *r->all);
+	for (i = 0; r->left; i++) {
+		reader_next(r);
+		r->all[r->n++] = r->cur;
+	}
+	bt_sort_unless_sorted(r->all, r->n, sizeof *r->all, by_methods_ts);
+}
+
+/* The frame's methods, found by its start: the first record at or after
+ * ts on, which the caller's frames, asked in order, move forward. */
+static const struct frame_methods *methods_of(struct frame_reader *r, int64_t ts)
+{
+	if (r->all) {
+		while (r->at < r->n && r->all[r->at].ts < ts)
+			r->at++;
+		return r->at < r->n && r->all[r->at].ts == ts ? &r->all[r->at] : NULL;
+	}
+	while (r->have && r->cur.ts < ts)
+		reader_next(r);
+	return r->have && r->cur.ts == ts ? &r->cur : NULL;
 }
 
 int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, struct bt_db *db,
@@ -1166,13 +1276,13 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	struct bt_ui_frames *rows;
 	int64_t period, phase, prev_exp = INT64_MIN, start = 0, after = 0;   /* after: the next frame's start */
 	struct grid g, gs;   /* the ticks the frames asked for, and those their starts read */
-	size_t i, n = d->nui, nx = 0, mi = 0;
+	struct frame_reader fr;
+	size_t i, n = d->nui, nx = 0;
 	int rc, sampled;
 
 	if (!d->nui)
 		return BT_OK;
-	if (f && f->n)
-		bt_sort_unless_sorted(f->v, f->n, sizeof *f->v, by_methods_ts);
+	reader_open(&fr, f);
 	memset(&e, 0, sizeof e);
 	bt_map64_init(&e.short_of, 64);
 	bt_buf_init(&e.shorts);
@@ -1200,7 +1310,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 		struct bt_display_hit hit;
 		int64_t exp, deadline, missed = 0;
 		char *cause = NULL;
-		const struct frame_methods *a = f ? methods_of(f, ui[i].ts, &mi) : NULL;
+		const struct frame_methods *a = methods_of(&fr, ui[i].ts);
 		const struct expected_frame *x = expected_of(xv, nx, ui[i].vsync);
 		int64_t end = bt_sat_add(ui[i].ts, ui[i].dur);
 		int early = 0;
@@ -1217,14 +1327,14 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 			exp = grid_tick(&g, a->msg_ts);
 		if (f && f->idle_any && a && a->prev_end >= 0 && start == ui[i].ts) {
 			int64_t next = bt_sat_add(grid_tick(&g, a->prev_end), period);
-			if (next < exp && no_wait(f, a, next, next))
+			if (next < exp && no_wait(a, next, next))
 				exp = next;
 			/* no wait for work since the tick after the frame before
 			 * asked for the next vsync (first_callback): that vsync
 			 * was pending since, and this frame is for it */
 			if (a->prev_ask >= 0) {
 				next = bt_sat_add(grid_tick(&g, a->prev_ask), period);
-				if (next < exp && no_wait(f, a, next, INT64_MAX))
+				if (next < exp && no_wait(a, next, INT64_MAX))
 					exp = next;
 			}
 		}
@@ -1244,7 +1354,7 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 			missed = (int64_t)(late / (uint64_t)period + (late % (uint64_t)period != 0));
 			cause = cause_line(&e, a, f ? f->late : NULL, start, hit.end, exp);
 		}
-		frame_sum(&sums, &e, f, a, start, end, missed > 0);
+		frame_sum(&sums, &e, a, start, end, missed > 0);
 		{
 			const struct bt_ui_frame_row r = { start, ui[i].vsync, end - start, hit.end, exp,
 							deadline, hit.drawn ? hit.draw.ts : 0,
@@ -1262,5 +1372,6 @@ int bt_frames_store(struct bt_frames *f, struct bt_display *d, int64_t tid, stru
 	sums_release(&sums);
 	free(xv);
 	free(ui);
+	free(fr.all);
 	return rc;
 }

@@ -316,6 +316,48 @@ static void test_rows(void)
 	bt_db_close(db);
 }
 
+/*
+ * A hostile trace's order: frame 8 closes before frame 6 (a frame that
+ * began before the one closed before it). The frames' records, kept as
+ * they closed, are then read sorted: frame 6, janky, still finds its own
+ * methods (bind's 15 ms) for its cause line.
+ */
+static void test_unsorted(void)
+{
+	static const int64_t order[] = { 0, 1, 2, 3, 4, 5, 8, 6, 9 };
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_frames *f = bt_frames_new();
+	struct bt_display d;
+	struct bt_db *db = new_db();
+	char *cause;
+	size_t i;
+
+	bt_display_init(&d);
+	for (i = 0; i < sizeof order / sizeof order[0]; i++) {
+		int64_t k = order[i], ts = k * P + MS, ui = k == 6 ? 20 * MS : 5 * MS;
+		struct bt_dframe u = { ts, ui, 400 + k, 1 }, dr = { ts + ui, 2 * MS, u.vsync, 3 };
+		struct bt_slice s;
+		if (k == 6) {
+			s = sl(2, ts + MS, 15 * MS, 15 * MS, 1);   /* bind */
+			bt_frames_slice(f, &s, 0, 1);
+		}
+		s = sl(1, ts, ui, k == 6 ? 5 * MS : ui, 0);
+		bt_frames_slice(f, &s, BT_FRAMES_UI, 0);
+		bt_display_add_ui(&d, &u);
+		bt_display_add_draw(&d, &dr);
+	}
+	is_int(bt_frames_store(f, &d, 1, db, &err), BT_OK, "frames closed out of order: stored");
+	is_int(tsql_int(db, "SELECT count(*) FROM ui_frames", -1), 9, "... a row each");
+	cause = tsql_rows(db, "SELECT cause FROM ui_frames WHERE vsync = 406 AND janky");
+	if (!ok(cause && strstr(cause, "Adapter.bind(int) 15.0 ms"),
+		"frames closed out of order: the janky one's cause names its own method"))
+		printf("#   cause: %s\n", cause ? cause : "(none)");
+	free(cause);
+	bt_frames_free(f);
+	bt_display_release(&d);
+	bt_db_close(db);
+}
+
 int main(void)
 {
 	struct bt_err err = BT_ERR_INIT;
@@ -400,5 +442,6 @@ int main(void)
 	test_owner_not_kept();
 	test_janky_top();
 	test_rows();
+	test_unsorted();
 	return done_testing();
 }
