@@ -13,7 +13,6 @@
 #include "engine/base/hash.h"
 #include "engine/base/names.h"
 #include "engine/base/search.h"
-#include "engine/base/zigzag.h"
 #include "engine/db/rows.h"
 #include "engine/profile/profile.h"
 #include "engine/startup/frames.h"
@@ -50,8 +49,8 @@ struct idle_span { int64_t b, e; };
 
 /* A frame as its slices came: its methods with the most self time, and
  * what the main thread did between the frame before and it. Kept as a
- * record of varints (frame_put), some 60 bytes where this is 232: a
- * scroll has hundreds of thousands of frames, read once, in order. */
+ * packed record (frame_put): a scroll has hundreds of thousands of
+ * frames, read once, in order. */
 struct frame_methods {
 	int64_t ts;
 	int64_t cns[TOP];
@@ -257,80 +256,137 @@ static void keep_top(const struct bt_frames *f, struct frame_methods *a)
 		a->ntop = (int)f->ntop;
 		return;
 	}
+	memset(a->top_id, 0, sizeof a->top_id);
+	memset(a->top_ns, 0, sizeof a->top_ns);
 	for (i = 0; i < f->ntop; i++)
 		top_add(a->top_id, a->top_ns, KEEP, f->top_id[i], f->top_ns[i]);
 	a->ntop = KEEP;
 }
 
-#define REC_MAX ((13 + 2 * NIDLE + 2 * KEEP) * BT_ZZ_MAX)   /* a record's bytes at most */
+/*
+ * A frame's record: a word of flags, a byte of counts, then its fields,
+ * each 4 bytes where it fits in 32 bits (most: times from the frame's
+ * start, durations, a frame id), else 8 with its flag set. Times are
+ * from the frame's start and its start from the record before's,
+ * wrapping, so any int64 comes back. Some 90 bytes where the struct is
+ * 232; read with a load and a test a field.
+ */
+#define REC_MAX (4 + 1 + (7 + 2 * NIDLE + KEEP) * 8 + (3 + KEEP) * 4)   /* a record's bytes at most */
 
-/* Frame a's record, as its fields come: times from its start (and its
- * start from the record before's), wrapping, so any int64 comes back. */
+struct rec_out { unsigned char *b; size_t n; uint32_t flags; int bit; };
+
+static void put_i(struct rec_out *o, int64_t v)
+{
+	if (v >= INT32_MIN && v <= INT32_MAX) {
+		int32_t x = (int32_t)v;
+		memcpy(o->b + o->n, &x, 4);
+		o->n += 4;
+	} else {
+		memcpy(o->b + o->n, &v, 8);
+		o->n += 8;
+		o->flags |= 1u << o->bit;
+	}
+	o->bit++;
+}
+
+static void put_u(struct rec_out *o, uint32_t v)
+{
+	memcpy(o->b + o->n, &v, 4);
+	o->n += 4;
+}
+
+struct rec_in { const unsigned char *p; uint32_t flags; int bit; };
+
+static int64_t get_i(struct rec_in *in)
+{
+	int64_t v;
+
+	if (in->flags >> in->bit++ & 1) {
+		memcpy(&v, in->p, 8);
+		in->p += 8;
+	} else {
+		int32_t x;
+		memcpy(&x, in->p, 4);
+		in->p += 4;
+		v = x;
+	}
+	return v;
+}
+
+static uint32_t get_u(struct rec_in *in)
+{
+	uint32_t v;
+
+	memcpy(&v, in->p, 4);
+	in->p += 4;
+	return v;
+}
+
+#define REL(t, from) (int64_t)((uint64_t)(t) - (uint64_t)(from))
+#define ABS(d, from) (int64_t)((uint64_t)(from) + (uint64_t)(d))
+
+/* Frame a's record, after the frame's. */
 static void frame_put(struct bt_frames *f, const struct frame_methods *a)
 {
-	const int64_t ts = a->ts;
-	unsigned char *b;
-	size_t n = 0;
+	struct rec_out o;
 	int k;
 
-#define REL(t) (int64_t)((uint64_t)(t) - (uint64_t)ts)
 	BT_GROW(f->rec, f->rlen + REC_MAX, f->rcap);
-	b = f->rec + f->rlen;
-	n += bt_zz_put(b + n, (int64_t)((uint64_t)ts - (uint64_t)f->rec_ts));
-	n += bt_zz_put(b + n, a->cns[0]);
-	n += bt_zz_put(b + n, a->cns[1]);
-	n += bt_zz_put(b + n, a->cframe[0]);
-	n += bt_zz_put(b + n, a->cframe[1]);
-	n += bt_zz_put(b + n, a->sleep);
-	n += bt_zz_put(b + n, a->sleep_in);
-	n += bt_zz_put(b + n, REL(a->prev_end));
-	n += bt_zz_put(b + n, REL(a->msg_ts));
-	n += bt_zz_put(b + n, REL(a->prev_ask));
-	n += bt_zz_put(b + n, a->nidle);
+	o = (struct rec_out){ f->rec + f->rlen, 5, 0, 0 };
+	f->rec[f->rlen + 4] = (unsigned char)(a->nidle | a->ntop << 3);   /* NIDLE < 8, KEEP < 32 */
+	put_i(&o, REL(a->ts, f->rec_ts));
+	put_i(&o, a->cns[0]);
+	put_i(&o, a->cns[1]);
+	put_i(&o, a->sleep);
+	put_i(&o, REL(a->prev_end, a->ts));
+	put_i(&o, REL(a->msg_ts, a->ts));
+	put_i(&o, REL(a->prev_ask, a->ts));
+	put_u(&o, a->cframe[0]);
+	put_u(&o, a->cframe[1]);
+	put_u(&o, a->sleep_in);
 	for (k = 0; k < a->nidle; k++) {
-		n += bt_zz_put(b + n, REL(a->idle[k].b));
-		n += bt_zz_put(b + n, (int64_t)((uint64_t)a->idle[k].e - (uint64_t)a->idle[k].b));
+		put_i(&o, REL(a->idle[k].b, a->ts));
+		put_i(&o, REL(a->idle[k].e, a->idle[k].b));
 	}
-	n += bt_zz_put(b + n, a->ntop);
 	for (k = 0; k < a->ntop; k++) {
-		n += bt_zz_put(b + n, a->top_id[k]);
-		n += bt_zz_put(b + n, a->top_ns[k]);
+		put_u(&o, a->top_id[k]);
+		put_i(&o, a->top_ns[k]);
 	}
-#undef REL
-	f->unsorted |= f->nrec && ts < f->rec_ts;
-	f->rec_ts = ts;
-	f->rlen += n;
+	memcpy(f->rec + f->rlen, &o.flags, 4);
+	f->unsorted |= f->nrec && a->ts < f->rec_ts;
+	f->rec_ts = a->ts;
+	f->rlen += o.n;
 	f->nrec++;
 }
 
 /* The record at *p (after one that began at prev) into a, *p past it. */
 static void frame_get(const unsigned char **p, int64_t prev, struct frame_methods *a)
 {
-	int64_t ts = (int64_t)((uint64_t)prev + (uint64_t)bt_zz_get(p));
+	struct rec_in in = { *p + 5, 0, 0 };
 	int k;
 
-#define ABS(d) (int64_t)((uint64_t)ts + (uint64_t)(d))
-	a->ts = ts;
-	a->cns[0] = bt_zz_get(p);
-	a->cns[1] = bt_zz_get(p);
-	a->cframe[0] = (uint32_t)bt_zz_get(p);
-	a->cframe[1] = (uint32_t)bt_zz_get(p);
-	a->sleep = bt_zz_get(p);
-	a->sleep_in = (uint32_t)bt_zz_get(p);
-	a->prev_end = ABS(bt_zz_get(p));
-	a->msg_ts = ABS(bt_zz_get(p));
-	a->prev_ask = ABS(bt_zz_get(p));
-	a->nidle = (int)bt_zz_get(p);
+	memcpy(&in.flags, *p, 4);
+	a->nidle = (*p)[4] & 7;
+	a->ntop = (*p)[4] >> 3;
+	a->ts = ABS(get_i(&in), prev);
+	a->cns[0] = get_i(&in);
+	a->cns[1] = get_i(&in);
+	a->sleep = get_i(&in);
+	a->prev_end = ABS(get_i(&in), a->ts);
+	a->msg_ts = ABS(get_i(&in), a->ts);
+	a->prev_ask = ABS(get_i(&in), a->ts);
+	a->cframe[0] = get_u(&in);
+	a->cframe[1] = get_u(&in);
+	a->sleep_in = get_u(&in);
 	for (k = 0; k < a->nidle; k++) {
-		a->idle[k].b = ABS(bt_zz_get(p));
-		a->idle[k].e = (int64_t)((uint64_t)a->idle[k].b + (uint64_t)bt_zz_get(p));
+		a->idle[k].b = ABS(get_i(&in), a->ts);
+		a->idle[k].e = ABS(get_i(&in), a->idle[k].b);
 	}
-	a->ntop = (int)bt_zz_get(p);
 	for (k = 0; k < a->ntop; k++) {
-		a->top_id[k] = (uint32_t)bt_zz_get(p);
-		a->top_ns[k] = bt_zz_get(p);
+		a->top_id[k] = get_u(&in);
+		a->top_ns[k] = get_i(&in);
 	}
-#undef ABS
+	*p = in.p;
 }
 
 /* Frame s: the self time not blocked of the kept slices inside it, by
@@ -342,7 +398,8 @@ static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t r
 	struct frame_methods fm, *a = &fm;
 	size_t i;
 
-	memset(a, 0, sizeof *a);
+	memset(a->cns, 0, sizeof a->cns);   /* what top_add fills; the rest is set below */
+	memset(a->cframe, 0, sizeof a->cframe);
 	a->ts = s->ts;
 	a->prev_end = f->last_end;
 	a->prev_ask = f->last_ask;
