@@ -273,9 +273,15 @@ static void keep_top(const struct bt_frames *f, struct frame_methods *a)
  */
 #define REC_MAX (4 + 1 + (7 + 2 * NIDLE + KEEP) * 8 + (3 + KEEP) * 4)   /* a record's bytes at most */
 
+#if defined(__GNUC__)   /* a field's few instructions, not a call's dozen */
+#define INLINE inline __attribute__((always_inline))
+#else
+#define INLINE inline
+#endif
+
 struct rec_out { unsigned char *b; size_t n; uint32_t flags; int bit; };
 
-static void put_i(struct rec_out *o, int64_t v)
+static INLINE void put_i(struct rec_out *o, int64_t v)
 {
 	if (v >= INT32_MIN && v <= INT32_MAX) {
 		int32_t x = (int32_t)v;
@@ -289,7 +295,7 @@ static void put_i(struct rec_out *o, int64_t v)
 	o->bit++;
 }
 
-static void put_u(struct rec_out *o, uint32_t v)
+static INLINE void put_u(struct rec_out *o, uint32_t v)
 {
 	memcpy(o->b + o->n, &v, 4);
 	o->n += 4;
@@ -297,7 +303,7 @@ static void put_u(struct rec_out *o, uint32_t v)
 
 struct rec_in { const unsigned char *p; uint32_t flags; int bit; };
 
-static int64_t get_i(struct rec_in *in)
+static INLINE int64_t get_i(struct rec_in *in)
 {
 	int64_t v;
 
@@ -313,7 +319,7 @@ static int64_t get_i(struct rec_in *in)
 	return v;
 }
 
-static uint32_t get_u(struct rec_in *in)
+static INLINE uint32_t get_u(struct rec_in *in)
 {
 	uint32_t v;
 
