@@ -358,6 +358,59 @@ static void test_unsorted(void)
 	bt_db_close(db);
 }
 
+/*
+ * A janky frame's sleep (off the CPU, no record saying why) is named
+ * from 1 ms of one slice's time: setText's 10 ms, off the CPU for off ns
+ * of them. The cause line says "sleep" with it, or nothing under 1 ms.
+ */
+static char *sleep_cause(int64_t off)
+{
+	struct bt_err err = BT_ERR_INIT;
+	struct bt_frames *f = bt_frames_new();
+	struct bt_display d;
+	struct bt_db *db = new_db();
+	char *cause;
+	int64_t k;
+
+	bt_display_init(&d);
+	for (k = 0; k < 9; k++) {
+		int64_t ts = k * P + MS, ui = k == 6 ? 20 * MS : 5 * MS;
+		struct bt_dframe u = { ts, ui, 500 + k, 1 }, dr = { ts + ui, 2 * MS, u.vsync, 3 };
+		struct bt_slice s;
+		if (k == 7)
+			continue;   /* the janky one ran through its tick */
+		if (k == 6) {
+			s = sl(4, ts + 2 * MS, 10 * MS, 10 * MS, 1);   /* setText */
+			s.cpu_dur = s.self_cpu_dur = 10 * MS - off;
+			bt_frames_slice(f, &s, 0, 0);
+		}
+		s = sl(1, ts, ui, k == 6 ? 10 * MS : ui, 0);
+		bt_frames_slice(f, &s, BT_FRAMES_UI, 0);
+		bt_display_add_ui(&d, &u);
+		bt_display_add_draw(&d, &dr);
+	}
+	if (bt_frames_store(f, &d, 1, db, &err))
+		printf("# %s\n", err.msg);
+	cause = tsql_rows(db, "SELECT cause FROM ui_frames WHERE vsync = 506 AND janky");
+	bt_frames_free(f);
+	bt_display_release(&d);
+	bt_db_close(db);
+	return cause;
+}
+
+static void test_sleep(void)
+{
+	char *at = sleep_cause(MS), *under = sleep_cause(MS - MS / 10);
+
+	if (!ok(at && strstr(at, "sleep 1.0 ms in ") && strstr(at, "setText"),
+		"a janky frame's sleep of 1 ms is named, with the method that slept"))
+		printf("#   cause: %s\n", at ? at : "(none)");
+	if (!ok(under && !strstr(under, "sleep"), "... one of 0.9 ms is not"))
+		printf("#   cause: %s\n", under ? under : "(none)");
+	free(at);
+	free(under);
+}
+
 int main(void)
 {
 	struct bt_err err = BT_ERR_INIT;
@@ -443,5 +496,6 @@ int main(void)
 	test_janky_top();
 	test_rows();
 	test_unsorted();
+	test_sleep();
 	return done_testing();
 }
