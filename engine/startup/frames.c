@@ -527,13 +527,11 @@ static void idle_slice(struct bt_frames *f, const struct bt_slice *s)
  * below does for it, the depths' bookkeeping; 0, nothing done, else. */
 static int plain_slice(struct bt_frames *f, const struct bt_slice *s, int d, int role, int is_app)
 {
-	/* one branch for all (which way it goes follows the data: each
-	 * branch of its own would be mispredicted apart) */
-	if (((role | is_app | s->idle | s->block_dur | f->child_block[d + 1]) != 0) | (s->self_dur > 0) |
-	    ((uint64_t)s->frame_id - 1 >= UINT32_MAX - 1) | (s->msg_id != f->msg) | (s->msg_id <= 0) |
-	    (s->ts < f->msg_ts) | (s->msg_id != bt_late_msg(f->late)))
+	/* one test for what is mostly 0, one for the frame id's range */
+	if ((role | is_app | s->idle | s->block_dur | f->child_block[d + 1]) || s->self_dur > 0 ||
+	    (uint64_t)s->frame_id - 1 >= UINT32_MAX - 1 || s->msg_id != f->msg || s->msg_id <= 0 ||
+	    s->ts < f->msg_ts || !bt_late_pass(f->late, d, s->msg_id))
 		return 0;
-	bt_late_pass(f->late, d, s->msg_id);   /* of the message at hand: passes */
 	f->keep[d + 1] = 0;
 	first_child(f, s, d);
 	return 1;

@@ -132,11 +132,6 @@ int bt_late_pass(struct bt_late *l, int depth, int64_t msg_id)
 	return 1;
 }
 
-int64_t bt_late_msg(const struct bt_late *l)
-{
-	return l->msg;
-}
-
 static int by_end(const void *a, const void *b)
 {
 	const struct msg_span *x = a, *y = b;

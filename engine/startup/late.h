@@ -33,9 +33,6 @@ void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int depth, int64
  * then calls bt_late_slice). */
 int bt_late_pass(struct bt_late *l, int depth, int64_t msg_id);
 
-/* The message at hand (of the last slice with a message), or 0. */
-int64_t bt_late_msg(const struct bt_late *l);
-
 /* A message of the thread, [ts, end), as its importer stores it: the
  * parts of one message id (a nested loop, a kFlush span that repeats it)
  * are one message from the first part's start to the last one's end. */
