@@ -85,13 +85,22 @@ static void end_message(struct bt_late *l)
 
 /* Self time ns of method id to the message at hand: the message's method
  * with the most so far (any) may change. */
+/* The leader after id's sum grew to v: id where v > 0 beats the leader
+ * cur's sum cur_v (the lower id on a tie), or there is none. Without a
+ * branch: which way it goes follows the data. */
+static uint32_t leader(uint32_t cur, int64_t cur_v, uint32_t id, int64_t v)
+{
+	int take = (v > 0) & ((cur == 0) | (v > cur_v) | ((v == cur_v) & (id < cur)));
+
+	return take ? id : cur;
+}
+
 static struct msg_sum *add_self(struct bt_late *l, uint32_t id, int64_t ns)
 {
 	struct msg_sum *x = sum_of(l, id);
 
 	x->self = bt_sat_add(x->self, ns);
-	if (x->self > 0 && (!l->any || x->self > l->sum[l->any].self || (x->self == l->sum[l->any].self && id < l->any)))
-		l->any = id;
+	l->any = leader(l->any, l->sum[l->any].self, id, x->self);   /* sum[0]: id > 0 is in */
 	return x;
 }
 
@@ -119,8 +128,7 @@ void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int d, int64_t r
 	}
 	x = add_self(l, id, self);
 	x->own = bt_sat_add(x->own, up);
-	if (x->own > 0 && (!l->app || x->own > l->sum[l->app].own || (x->own == l->sum[l->app].own && id < l->app)))
-		l->app = id;
+	l->app = leader(l->app, l->sum[l->app].own, id, x->own);
 }
 
 int bt_late_pass(struct bt_late *l, int depth, int64_t msg_id)

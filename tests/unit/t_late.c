@@ -129,6 +129,35 @@ static void test_message_again(void)
 	bt_late_free(l);
 }
 
+/* Ties and nothing: of two methods with the same time the lower id owns
+ * the message, whichever came first (platform code, msg 10; the app's,
+ * msg 11); an app method that owns no time owns no message (msg 12: the
+ * platform's 1 ms does). */
+static void test_ties(void)
+{
+	struct bt_late *l = bt_late_new();
+	struct bt_late_msg m;
+
+	feed(l, sl(PLAT_B, 10, 0, 2 * MS, 2 * MS, 1), 2 * MS, 0);
+	feed(l, sl(PLAT_A, 10, 2 * MS, 2 * MS, 2 * MS, 1), 2 * MS, 0);
+	feed(l, sl(APP_LOAD, 11, 5 * MS, 3 * MS, 3 * MS, 1), 3 * MS, 1);
+	feed(l, sl(APP_BIND, 11, 8 * MS, 3 * MS, 3 * MS, 1), 3 * MS, 1);
+	feed(l, sl(PLAT_A, 12, 12 * MS, 1 * MS, 1 * MS, 1), 1 * MS, 0);
+	feed(l, sl(APP_LOAD, 12, 13 * MS, 1, 0, 1), 0, 1);
+	feed(l, sl(LOOP, 0, 0, 14 * MS, 0, 0), 0, 0);
+	bt_late_message(l, 10, 0, 4 * MS);
+	bt_late_message(l, 11, 5 * MS, 11 * MS);
+	bt_late_message(l, 12, 12 * MS, 13 * MS + 1);
+	bt_late_ready(l);
+	ok(bt_late_behind(l, 0, 4 * MS, &m) && m.msg_id == 10 && m.frame == PLAT_A,
+	   "a tie of platform methods: the lower id, though the other came first");
+	ok(bt_late_behind(l, 4 * MS, 11 * MS, &m) && m.msg_id == 11 && m.frame == APP_BIND,
+	   "a tie of app methods: the lower id");
+	ok(bt_late_behind(l, 11 * MS, 13 * MS + 1, &m) && m.msg_id == 12 && m.frame == PLAT_A && m.ns == MS,
+	   "an app method with no time of its own owns nothing");
+	bt_late_free(l);
+}
+
 /* A message whose slices come back after another message's (one of its
  * slices ended after the other began): its owner is the one its first
  * stretch of slices gave, as the messages are looked up by id. */
@@ -220,6 +249,7 @@ int main(void)
 {
 	test_owner_and_behind();
 	test_message_again();
+	test_ties();
 	test_owner_again();
 	test_parts();
 	test_empty();
