@@ -65,6 +65,19 @@ static struct bt_slice sl(int64_t frame, int64_t ts, int64_t dur, int64_t self, 
 	return s;
 }
 
+/* UI frame k of a 60 Hz run: at its tick + 1 ms, ui long with self of
+ * its own, its N vsync, drawn for 2 ms after it. */
+static void ui_frame(struct bt_frames *f, struct bt_display *d, int64_t k, int64_t ui, int64_t self, int64_t vsync)
+{
+	int64_t ts = k * P + MS;
+	struct bt_dframe u = { ts, ui, vsync, 1 }, dr = { ts + ui, 2 * MS, vsync, 3 };
+	struct bt_slice s = sl(1, ts, ui, self, 0);
+
+	bt_frames_slice(f, &s, BT_FRAMES_UI, 0);
+	bt_display_add_ui(d, &u);
+	bt_display_add_draw(d, &dr);
+}
+
 /*
  * A sampled dump's frames (idle slices: the idle policy ran), 60 Hz, the
  * on-time ones beginning 0.2 ms after their tick, where the vsync a frame
@@ -199,7 +212,6 @@ static void test_owner_not_kept(void)
 	bt_display_init(&d);
 	for (k = 0; k < 9; k++) {
 		int64_t ts = k * P + MS, ui = k == 6 ? 20 * MS : 5 * MS;
-		struct bt_dframe u = { ts, ui, 200 + k, 1 }, dr = { ts + ui, 2 * MS, u.vsync, 3 };
 		struct bt_slice s;
 		if (k == 7)
 			continue;   /* the janky one ran through its tick */
@@ -213,10 +225,7 @@ static void test_owner_not_kept(void)
 			s = sl(2, ts + MS, 16 * MS, 2 * MS, 1);         /* bind */
 			bt_frames_slice(f, &s, 0, 1);
 		}
-		s = sl(1, ts, ui, k == 6 ? MS : ui, 0);
-		bt_frames_slice(f, &s, BT_FRAMES_UI, 0);
-		bt_display_add_ui(&d, &u);
-		bt_display_add_draw(&d, &dr);
+		ui_frame(f, &d, k, ui, k == 6 ? MS : ui, 200 + k);
 	}
 	is_int(bt_frames_store(f, &d, 1, db, &err), BT_OK, "a parent not kept: stored");
 	cause = tsql_rows(db, "SELECT cause FROM ui_frames WHERE vsync = 206");
@@ -256,7 +265,6 @@ static void test_janky_top(void)
 	bt_display_init(&d);
 	for (k = 0; k < 9; k++) {
 		int64_t ts = k * P + MS, ui = k == 6 ? 20 * MS : 5 * MS, at = ts + MS / 10, own = 0;
-		struct bt_dframe u = { ts, ui, 300 + k, 1 }, dr = { ts + ui, 2 * MS, u.vsync, 3 };
 		struct bt_slice s;
 		if (k == 7)
 			continue;   /* the janky one ran through its tick */
@@ -266,10 +274,7 @@ static void test_janky_top(void)
 			at += tenths[j] * MS / 10;
 			own += tenths[j] * MS / 10;
 		}
-		s = sl(1, ts, ui, ui - own, 0);
-		bt_frames_slice(f, &s, BT_FRAMES_UI, 0);
-		bt_display_add_ui(&d, &u);
-		bt_display_add_draw(&d, &dr);
+		ui_frame(f, &d, k, ui, ui - own, 300 + k);
 	}
 	is_int(bt_frames_store(f, &d, 1, db, &err), BT_OK, "a janky frame of ten methods: stored");
 	is_int(tsql_int(db, "SELECT janky FROM ui_frames WHERE vsync = 306", -1), 1, "... the frame is janky");
@@ -335,16 +340,12 @@ static void test_unsorted(void)
 	bt_display_init(&d);
 	for (i = 0; i < sizeof order / sizeof order[0]; i++) {
 		int64_t k = order[i], ts = k * P + MS, ui = k == 6 ? 20 * MS : 5 * MS;
-		struct bt_dframe u = { ts, ui, 400 + k, 1 }, dr = { ts + ui, 2 * MS, u.vsync, 3 };
 		struct bt_slice s;
 		if (k == 6) {
 			s = sl(2, ts + MS, 15 * MS, 15 * MS, 1);   /* bind */
 			bt_frames_slice(f, &s, 0, 1);
 		}
-		s = sl(1, ts, ui, k == 6 ? 5 * MS : ui, 0);
-		bt_frames_slice(f, &s, BT_FRAMES_UI, 0);
-		bt_display_add_ui(&d, &u);
-		bt_display_add_draw(&d, &dr);
+		ui_frame(f, &d, k, ui, k == 6 ? 5 * MS : ui, 400 + k);
 	}
 	is_int(bt_frames_store(f, &d, 1, db, &err), BT_OK, "frames closed out of order: stored");
 	is_int(tsql_int(db, "SELECT count(*) FROM ui_frames", -1), 9, "... a row each");
@@ -375,7 +376,6 @@ static char *sleep_cause(int64_t off)
 	bt_display_init(&d);
 	for (k = 0; k < 9; k++) {
 		int64_t ts = k * P + MS, ui = k == 6 ? 20 * MS : 5 * MS;
-		struct bt_dframe u = { ts, ui, 500 + k, 1 }, dr = { ts + ui, 2 * MS, u.vsync, 3 };
 		struct bt_slice s;
 		if (k == 7)
 			continue;   /* the janky one ran through its tick */
@@ -384,10 +384,7 @@ static char *sleep_cause(int64_t off)
 			s.cpu_dur = s.self_cpu_dur = 10 * MS - off;
 			bt_frames_slice(f, &s, 0, 0);
 		}
-		s = sl(1, ts, ui, k == 6 ? 10 * MS : ui, 0);
-		bt_frames_slice(f, &s, BT_FRAMES_UI, 0);
-		bt_display_add_ui(&d, &u);
-		bt_display_add_draw(&d, &dr);
+		ui_frame(f, &d, k, ui, k == 6 ? 10 * MS : ui, 500 + k);
 	}
 	if (bt_frames_store(f, &d, 1, db, &err))
 		printf("# %s\n", err.msg);
