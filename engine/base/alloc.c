@@ -149,6 +149,20 @@ void bt_buf_addc(struct bt_buf *b, char c)
 	bt_buf_add(b, &c, 1);
 }
 
+void bt_buf_addi(struct bt_buf *b, int64_t v)
+{
+	char d[24];
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_t n = sizeof d;
+
+	do
+		d[--n] = (char)('0' + u % 10);
+	while ((u /= 10));
+	if (v < 0)
+		d[--n] = '-';
+	bt_buf_add(b, d + n, sizeof d - n);
+}
+
 void bt_buf_vaddf(struct bt_buf *b, const char *fmt, va_list ap)
 {
 	va_list cp;

@@ -97,6 +97,9 @@ void bt_buf_grow(struct bt_buf *b, size_t extra);
 void bt_buf_add(struct bt_buf *b, const void *data, size_t len);
 void bt_buf_adds(struct bt_buf *b, const char *s);
 void bt_buf_addc(struct bt_buf *b, char c);
+/* v in decimal ("%lld" without printf's format parsing, which costs
+ * more than the digits where a writer adds them by the hundred thousand). */
+void bt_buf_addi(struct bt_buf *b, int64_t v);
 void bt_buf_addf(struct bt_buf *b, const char *fmt, ...) BT_PRINTF(2, 3);
 void bt_buf_vaddf(struct bt_buf *b, const char *fmt, va_list ap) BT_PRINTF(2, 0);
 /* Hand the string to the caller, who frees it; b is reset. */

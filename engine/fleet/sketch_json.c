@@ -10,23 +10,6 @@
 
 #include "engine/fleet/sketch.h"
 
-/* Digits by hand: a fleet writes buckets by the hundred thousand, and
- * printf's format parsing was a fifth of a merge. */
-static void add_int(struct bt_buf *b, int64_t v)
-{
-	char d[24];
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	int n = 0;
-
-	do
-		d[n++] = (char)('0' + u % 10);
-	while ((u /= 10));
-	if (v < 0)
-		bt_buf_addc(b, '-');
-	while (n)
-		bt_buf_addc(b, d[--n]);
-}
-
 static void int_or_null(struct bt_jsonw *w, const char *key, int have, int64_t v)
 {
 	bt_jsonw_key(w, key);
@@ -56,9 +39,9 @@ void bt_dist_write_json(struct bt_jsonw *w, const struct bt_dist *d)
 		if (!d->c[i])
 			continue;
 		bt_buf_adds(&b, b.len > 1 ? ",[" : "[");
-		add_int(&b, d->lo + (int64_t)i);
+		bt_buf_addi(&b, d->lo + (int64_t)i);
 		bt_buf_addc(&b, ',');
-		add_int(&b, d->c[i]);
+		bt_buf_addi(&b, d->c[i]);
 		bt_buf_addc(&b, ']');
 	}
 	bt_buf_addc(&b, ']');

@@ -1040,7 +1040,10 @@ static char *cause_line(struct frame_evidence *e, const struct frame_methods *a,
 			bt_buf_adds(&b, " behind ");
 			if (it[i].name)   /* a method, or the kind of blocking it was */
 				add_short(e, it[i].name, &b);
-			bt_buf_addf(&b, it[i].name ? " (msg %lld)" : "msg %lld", (long long)it[i].msg);
+			bt_buf_adds(&b, it[i].name ? " (msg " : "msg ");
+			bt_buf_addi(&b, it[i].msg);
+			if (it[i].name)
+				bt_buf_addc(&b, ')');
 		} else if (it[i].kind != METHOD && it[i].name) {
 			bt_buf_adds(&b, it[i].kind == SLEEP ? " in " : " held by ");
 			add_short(e, it[i].name, &b);
@@ -1077,7 +1080,9 @@ static void held_add(struct frame_sums *s, int kind, const char *holder, int64_t
 	uint32_t at;
 
 	holder = holder ? holder : "(unknown)";   /* gate.lua's name for a wait no record ended */
-	bt_buf_addf(&key, "%d:%s", kind, holder);
+	bt_buf_addi(&key, kind);
+	bt_buf_addc(&key, ':');
+	bt_buf_adds(&key, holder);
 	if (!(at = bt_strmap_get(&s->held, key.buf, key.len))) {
 		BT_GROW(s->h, s->nh + 1, s->hcap);
 		s->h[s->nh] = (struct frame_held){ kind, holder, { 0, 0 } };

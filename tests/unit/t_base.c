@@ -234,6 +234,23 @@ static void test_zigzag(void)
 	   len[10] == 10, "zigzag: 0, 1, -1 and -64 in a byte, 64 in two, the extremes in ten");
 }
 
+/* bt_buf_addi writes what "%lld" does, the extremes too. */
+static void test_addi(void)
+{
+	static const int64_t v[] = { 0, 1, -1, 9, 10, -10, 1234567890123LL, INT64_MAX, INT64_MIN, INT64_MIN + 1 };
+	struct bt_buf a = BT_BUF_INIT, b = BT_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		bt_buf_addi(&a, v[i]);
+		bt_buf_addc(&a, ',');
+		bt_buf_addf(&b, "%lld,", (long long)v[i]);
+	}
+	ok(a.len == b.len && !memcmp(a.buf, b.buf, a.len), "bt_buf_addi: as %lld writes, 0, signs and the extremes");
+	bt_buf_release(&a);
+	bt_buf_release(&b);
+}
+
 int main(void)
 {
 	test_select();
@@ -242,5 +259,6 @@ int main(void)
 	test_sat_add();
 	test_narrow();
 	test_zigzag();
+	test_addi();
 	return done_testing();
 }
