@@ -397,9 +397,9 @@ static void frame_get(const unsigned char **p, int64_t prev, struct frame_method
 }
 
 /* Frame s: the self time not blocked of the kept slices inside it, by
- * method, into the pool (a janky frame's largest are taken at the store:
- * most frames are not), and its cause line's; the buffer emptied (what is
- * left began before it). */
+ * method (its KEEP largest into its record, for the store's janky
+ * frames), and its cause line's; the buffer emptied (what is left began
+ * before it). */
 static void close_frame(struct bt_frames *f, const struct bt_slice *s, int64_t run)
 {
 	struct frame_methods fm, *a = &fm;
