@@ -16,11 +16,10 @@
 #include "engine/base/alloc.h"
 #include "engine/base/fileio.h"
 #include "engine/base/temps.h"
-#include "engine/base/zigzag.h"
 #include "reports/export/slice_log.h"
 
 #define NFIELDS 20
-#define MAX_RECORD (NFIELDS * BT_ZZ_MAX)
+#define MAX_RECORD (NFIELDS * 10)
 #define WINDOW (64 * 1024)
 #define NWINDOWS 16
 
@@ -90,6 +89,19 @@ void bt_slicelog_free(struct bt_slicelog *l)
 	free(l);
 }
 
+static size_t put_varint(unsigned char *b, int64_t v)
+{
+	uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+	size_t n = 0;
+
+	while (z >= 0x80) {
+		b[n++] = (unsigned char)(z | 0x80);
+		z >>= 7;
+	}
+	b[n++] = (unsigned char)z;
+	return n;
+}
+
 static int open_part(struct log_part *p, struct bt_err *err)
 {
 	int fd = bt_temp_file("btrace-slices", "the slice log of the exports", &p->path, err);
@@ -132,7 +144,7 @@ int bt_slicelog_add(struct bt_slicelog *l, int part, const struct bt_slice *s, s
 	if (id >= p->t[p->nt - 1].end)
 		p->t[p->nt - 1].end = id + 1;
 	for (k = 0; k < NFIELDS; k++)
-		n += bt_zz_put(rec + n, v[k]);
+		n += put_varint(rec + n, v[k]);
 	p->off = bt_grow_zero(p->off, sizeof *p->off, &p->ocap, (size_t)id);
 	p->off[id] = p->size + 1;
 	if (fwrite(rec, 1, n, p->fp) != n)

@@ -17,7 +17,6 @@
 #include "engine/base/alloc.h"
 #include "engine/base/narrow.h"
 #include "engine/base/search.h"
-#include "engine/base/zigzag.h"
 #include "tests/tap.h"
 
 static int by_value(const void *a, const void *b)
@@ -212,28 +211,6 @@ static void test_narrow(void)
 	bt_wide_release(&b);
 }
 
-/* Zigzag varints: every value back, the small ones short, none over BT_ZZ_MAX. */
-static void test_zigzag(void)
-{
-	static const int64_t v[] = { 0, 1, -1, 63, -64, 64, -65, 16666667, -16666667, INT64_MAX, INT64_MIN,
-				     INT64_MAX - 1, INT64_MIN + 1, (int64_t)1 << 40 };
-	unsigned char b[sizeof v / sizeof v[0] * BT_ZZ_MAX];
-	const unsigned char *p = b;
-	size_t i, n = 0, len[sizeof v / sizeof v[0]];
-	int back = 1, most = 1;
-
-	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
-		len[i] = bt_zz_put(b + n, v[i]);
-		n += len[i];
-		most &= len[i] <= BT_ZZ_MAX;
-	}
-	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		back &= bt_zz_get(&p) == v[i];
-	ok(back && p == b + n, "zigzag: every value back, in order, to the last byte");
-	ok(most && len[0] == 1 && len[1] == 1 && len[2] == 1 && len[4] == 1 && len[5] == 2 && len[9] == 10 &&
-	   len[10] == 10, "zigzag: 0, 1, -1 and -64 in a byte, 64 in two, the extremes in ten");
-}
-
 /* bt_buf_addi writes what "%lld" does, the extremes too. */
 static void test_addi(void)
 {
@@ -258,7 +235,6 @@ int main(void)
 	test_sort_stable();
 	test_sat_add();
 	test_narrow();
-	test_zigzag();
 	test_addi();
 	return done_testing();
 }
