@@ -272,7 +272,9 @@ static void keep_top(const struct bt_frames *f, struct frame_methods *a)
  * wrapping, so any int64 comes back. Some 90 bytes where the struct is
  * 232; read with a load and a test a field.
  */
-#define REC_MAX (4 + 1 + (7 + 2 * NIDLE + KEEP) * 8 + (3 + KEEP) * 4)   /* a record's bytes at most */
+#define REC_INTS (5 + TOP + 2 * NIDLE + KEEP)   /* a record's fields that may take 8 bytes */
+#define REC_MAX (4 + 1 + REC_INTS * 8 + (1 + TOP + KEEP) * 4)   /* a record's bytes at most */
+_Static_assert(REC_INTS <= 32 && NIDLE < 8 && KEEP < 32, "a record's flags fit a word, its counts a byte");
 
 #if defined(__GNUC__)   /* a field's few instructions, not a call's dozen */
 #define INLINE inline __attribute__((always_inline))
@@ -340,16 +342,16 @@ static void frame_put(struct bt_frames *f, const struct frame_methods *a)
 
 	BT_GROW(f->rec, f->rlen + REC_MAX, f->rcap);
 	o = (struct rec_out){ f->rec + f->rlen, 5, 0, 0 };
-	f->rec[f->rlen + 4] = (unsigned char)(a->nidle | a->ntop << 3);   /* NIDLE < 8, KEEP < 32 */
+	f->rec[f->rlen + 4] = (unsigned char)(a->nidle | a->ntop << 3);
 	put_i(&o, REL(a->ts, f->rec_ts));
-	put_i(&o, a->cns[0]);
-	put_i(&o, a->cns[1]);
+	for (k = 0; k < TOP; k++)
+		put_i(&o, a->cns[k]);
 	put_i(&o, a->sleep);
 	put_i(&o, REL(a->prev_end, a->ts));
 	put_i(&o, REL(a->msg_ts, a->ts));
 	put_i(&o, REL(a->prev_ask, a->ts));
-	put_u(&o, a->cframe[0]);
-	put_u(&o, a->cframe[1]);
+	for (k = 0; k < TOP; k++)
+		put_u(&o, a->cframe[k]);
 	put_u(&o, a->sleep_in);
 	for (k = 0; k < a->nidle; k++) {
 		put_i(&o, REL(a->idle[k].b, a->ts));
@@ -376,14 +378,14 @@ static void frame_get(const unsigned char **p, int64_t prev, struct frame_method
 	a->nidle = (*p)[4] & 7;
 	a->ntop = (*p)[4] >> 3;
 	a->ts = ABS(get_i(&in), prev);
-	a->cns[0] = get_i(&in);
-	a->cns[1] = get_i(&in);
+	for (k = 0; k < TOP; k++)
+		a->cns[k] = get_i(&in);
 	a->sleep = get_i(&in);
 	a->prev_end = ABS(get_i(&in), a->ts);
 	a->msg_ts = ABS(get_i(&in), a->ts);
 	a->prev_ask = ABS(get_i(&in), a->ts);
-	a->cframe[0] = get_u(&in);
-	a->cframe[1] = get_u(&in);
+	for (k = 0; k < TOP; k++)
+		a->cframe[k] = get_u(&in);
 	a->sleep_in = get_u(&in);
 	for (k = 0; k < a->nidle; k++) {
 		a->idle[k].b = ABS(get_i(&in), a->ts);
@@ -675,7 +677,7 @@ static int64_t tick_at(int64_t t, int64_t phase, int64_t period)
  * The ticks a frame asks for are a few periods from the last one found:
  * stepped to from it, not divided for (a 64-bit division costs tens of
  * cycles, as much as the rest of a frame's store; a frame asks for up to
- * five ticks). ref is a tick of the grid once have.
+ * five ticks).
  */
 struct grid { int64_t phase, period, ref, lo, hi; };   /* a ref in (lo, hi) is a tick of the grid */
 

@@ -83,8 +83,6 @@ static void end_message(struct bt_late *l)
 	}
 }
 
-/* Self time ns of method id to the message at hand: the message's method
- * with the most so far (any) may change. */
 /* The leader after id's sum grew to v: id where v > 0 beats the leader
  * cur's sum cur_v (the lower id on a tie), or there is none. Without a
  * branch: which way it goes follows the data. */
@@ -95,6 +93,8 @@ static uint32_t leader(uint32_t cur, int64_t cur_v, uint32_t id, int64_t v)
 	return take ? id : cur;
 }
 
+/* Self time ns of method id to the message at hand: the message's method
+ * with the most so far (any) may change. */
 static struct msg_sum *add_self(struct bt_late *l, uint32_t id, int64_t ns)
 {
 	struct msg_sum *x = sum_of(l, id);

@@ -22,9 +22,9 @@ void bt_late_free(struct bt_late *l);
 #define BT_LATE_MAX_DEPTH 1024   /* deeper slices count as this deep */
 
 /* A main-thread slice, as slices end (children first), at depth (its
- * depth clamped to [0, BT_LATE_MAX_DEPTH]), with its self time not blocked (run: its
- * own blocking records left out, the caller reads them by kind); is_app:
- * its method is the app's (engine/db/appcode.h). */
+ * depth clamped to [0, BT_LATE_MAX_DEPTH]), with its self time not
+ * blocked (run: its own blocking records left out, the caller reads them
+ * by kind); is_app: its method is the app's (engine/db/appcode.h). */
 void bt_late_slice(struct bt_late *l, const struct bt_slice *s, int depth, int64_t run, int is_app);
 
 /* bt_late_slice for the common slice: at depth (clamped as there), of

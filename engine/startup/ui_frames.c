@@ -68,17 +68,6 @@ void bt_ui_frames_free(struct bt_ui_frames *t)
 	free(t);
 }
 
-/* A column of its own, from row n on: the rows before it had v. */
-static int64_t *own_column(size_t n, size_t cap, int64_t v)
-{
-	int64_t *c = bt_xmalloc(cap * sizeof *c);
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		c[i] = v;
-	return c;
-}
-
 /* Row i's deadline: one period after its vsync unless the table says. */
 static int64_t deadline_of(const struct bt_ui_frames *t, size_t i)
 {
@@ -100,7 +89,7 @@ static int64_t missed_of(const struct bt_ui_frames *t, size_t i)
 
 void bt_ui_frames_add(struct bt_ui_frames *t, const struct bt_ui_frame_row *r)
 {
-	size_t cap = t->cap;
+	size_t cap = t->cap, i;
 
 	BT_GROW(t->r, t->n + 1, t->cap);
 	if (t->cap != cap && t->vsync)
@@ -109,13 +98,15 @@ void bt_ui_frames_add(struct bt_ui_frames *t, const struct bt_ui_frame_row *r)
 		t->deadline = bt_xrealloc(t->deadline, t->cap * sizeof *t->deadline);
 	if (t->cap != cap && t->draw)
 		t->draw = bt_xrealloc(t->draw, t->cap * sizeof *t->draw);
-	if (r->vsync >= 0 && !t->vsync)
-		t->vsync = own_column(t->n, t->cap, -1);
+	if (r->vsync >= 0 && !t->vsync) {   /* the rows before had none */
+		t->vsync = bt_xmalloc(t->cap * sizeof *t->vsync);
+		for (i = 0; i < t->n; i++)
+			t->vsync[i] = -1;
+	}
 	if (t->vsync)
 		t->vsync[t->n] = r->vsync;
-	if (r->deadline != bt_sat_add(r->expected, t->period) && !t->deadline) {
-		size_t i;
-		t->deadline = own_column(0, t->cap, 0);
+	if (r->deadline != bt_sat_add(r->expected, t->period) && !t->deadline) {   /* theirs: one period */
+		t->deadline = bt_xmalloc(t->cap * sizeof *t->deadline);
 		for (i = 0; i < t->n; i++)
 			t->deadline[i] = bt_sat_add(t->r[i].expected, t->period);
 	}
@@ -127,7 +118,6 @@ void bt_ui_frames_add(struct bt_ui_frames *t, const struct bt_ui_frame_row *r)
 		t->draw[t->n] = (struct draw){ r->draw_ts, r->draw_dur, r->drawn };
 	t->r[t->n++] = (struct kept_row){ r->ts, r->dur, r->end_ts, r->expected, r->cause };
 }
-
 
 static size_t uf_nrows(const void *data)
 {
@@ -198,8 +188,8 @@ static int store_summary(const struct bt_ui_frames *t, struct bt_db *db, struct 
 	int rc;
 
 	for (i = 0; i < t->n; i++) {
-		v[i] = t->r[i].end_ts - t->r[i].ts;
 		int64_t m = missed_of(t, i);
+		v[i] = t->r[i].end_ts - t->r[i].ts;
 		janky += m > 0;
 		missed = bt_sat_add(missed, m);
 	}
