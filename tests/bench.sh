@@ -5,6 +5,8 @@
 #   load      import + linking + reconstruction into a scratch database
 #             (slices on demand, messages stored): what every analysis pays
 #   analyze   the default analysis with its JSON report
+#   analyze-thp  the same with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (malloc
+#             on transparent huge pages: README's tip for large traces)
 #   exports   the same run with -o report.html --pprof --folded (issue 16's
 #             budget: at most 1.5 times analyze), outputs deleted beforehand
 #   import    a kept database (-o), slices stored as rows
@@ -125,6 +127,7 @@ for n in $ns; do
 	measure load $n "$BIN" query -q "$dir/$n" "SELECT count(*) FROM messages"
 	measure analyze $n "$BIN" analyze -q "$dir/$n" -o "$dir/$n.json"
 	analyze_wall=$last_wall
+	measure analyze-thp $n env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "$BIN" analyze -q "$dir/$n" -o "$dir/$n.json"
 	e=$dir/$n.exports
 	clean="$e.html $e.pb.gz $e.folded"
 	measure exports $n "$BIN" analyze -q "$dir/$n" -o "$e.html" --pprof "$e.pb.gz" --folded "$e.folded"
