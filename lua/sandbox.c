@@ -31,6 +31,8 @@
 #define NS_PER_STEP 5     /* about a Lua instruction's time */
 #define ALLOC_WORK_MIN 4096       /* blocks from which the allocator charges their bytes */
 #define BYTES_PER_ALLOC_STEP 64
+#define FRESH_MIN (128 << 10)    /* blocks malloc maps fresh from the kernel (its mmap threshold) */
+#define STEPS_PER_PAGE 200       /* a fresh page's fault and zeroing, about 1 us */
 #define BIG_WORK 100000   /* work asked at once past which the CPU left is read */
 
 #ifndef sigev_notify_thread_id
@@ -62,6 +64,9 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 		 * two long strings): charged, and past the budget the next
 		 * instruction stops */
 		sb->insns += (long long)((nsize - old) / BYTES_PER_ALLOC_STEP);
+		if (nsize >= FRESH_MIN)   /* and its new pages faulted in: 4 s for a 100 ms budget
+					   * of 2 MB strings on a VM, charged by the bytes alone */
+			sb->insns += (long long)((nsize - old) >> 12) * STEPS_PER_PAGE;
 		if (sb->insns > sb->insn_cap && !sb->stop)
 			lua_sethook(sb->running, count_hook, LUA_MASKCOUNT, 1);
 	}

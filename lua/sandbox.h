@@ -9,9 +9,10 @@
  * file: the work done (Lua instructions by a count hook, in every
  * coroutine; the steps of pattern matching, pattern.c, and of SQLite's
  * virtual machine, api_sql.c; each library function's work, charged by
- * its arguments before it runs, bounds.c) and the thread's CPU time (a
- * CPU-clock timer, for the work one instruction does in C: comparing two
- * long strings, a full collection).
+ * its arguments before it runs, bounds.c; the bytes of each large block
+ * Lua's allocator fills, and the pages of one malloc maps fresh) and the
+ * thread's CPU time (a CPU-clock timer, for the work one instruction does
+ * in C: comparing two long strings, a full collection).
  * The memory account holds Lua's heap, what the file copied into the report
  * (findings, metrics, tables: never given back) and, while a statement of
  * the file steps, what SQLite holds above what it held when the file began.

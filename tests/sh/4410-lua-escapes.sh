@@ -47,6 +47,17 @@ escape equal equal "2000 ms of CPU"
 escape nested nested "500 ms of CPU" --set lua.max_cpu_ms=500
 like "$(cat "$T/equal.err")" "\\(--set lua.max_cpu_ms=N\\)" "the CPU stop names its setting"
 
+# A large block's pages are charged with its bytes (on a VM a hundred 1 MiB
+# copies took 40 times their byte charge's time): stopped by the budget,
+# which the same number of 64 KiB copies fit in.
+"$BIN" -q "$FIX/seed2" --rules "$H/fresh-pages.lua" -o "$T/fresh.json" --set lua.max_cpu_ms=600000 \
+	--set lua.max_instructions=3000000 2>"$T/fresh.err"
+like "$?:$(cat "$T/fresh.err")" "^1:btrace-analyze: error: rule 'fresh' .*time limit: 3000000 instructions" \
+	"fresh-pages: 100 copies of 1 MiB are over 3M instructions"
+"$BIN" -q "$FIX/seed2" --rules "$H/fresh-pages.lua" -o "$T/fresh.json" --set lua.max_cpu_ms=600000 \
+	--set lua.max_instructions=3000000 --set fresh.kb=64 2>"$T/fresh.err"
+is "$?:$(python3 "$J" finding "$T/fresh.json" fresh)" "0:warning: done 6553792" "fresh-pages: 100 copies of 64 KiB are not"
+
 # What rules may still do: the wrappers keep Lua's results.
 timeout $((20 * SLOW)) "$BIN" -q "$FIX/seed2" --rules "$H/escapes-ok.lua" -o "$T/ok.json" 2>"$T/ok.err"
 is "$?" 0 "escapes-ok: coroutines, sort, insert, rep, utf8 and errors through wrap still work"
