@@ -6,7 +6,7 @@
 #             (slices on demand, messages stored): what every analysis pays
 #   analyze   the default analysis with its JSON report
 #   analyze-thp  the same with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (malloc
-#             on transparent huge pages: README's tip for large traces)
+#             on transparent huge pages: docs/performance.md's tip for large traces)
 #   exports   the same run with -o report.html --pprof --folded (issue 16's
 #             budget: at most 1.5 times analyze), outputs deleted beforehand
 #   import    a kept database (-o), slices stored as rows
