@@ -15,7 +15,7 @@ export B LC_ALL=C TZ=UTC
 # glibc's malloc asks for transparent huge pages where the system leaves
 # them to the program (THP "madvise"): on these VMs a page fault costs ~6 us
 # and the simulators and imports fault their way through hundreds of MB
-# (4255-device-accuracy alone: 50 -> 40 s of CPU). Only the tests' speed:
+# (4255-device-accuracy on two seeds: 50 -> 40 s of CPU). Only the tests' speed:
 # make bench measures the program as users run it.
 GLIBC_TUNABLES=${GLIBC_TUNABLES:-glibc.malloc.hugetlb=1}
 export GLIBC_TUNABLES

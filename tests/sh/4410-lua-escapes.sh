@@ -47,9 +47,10 @@ escape equal equal "2000 ms of CPU"
 escape nested nested "500 ms of CPU" --set lua.max_cpu_ms=500
 like "$(cat "$T/equal.err")" "\\(--set lua.max_cpu_ms=N\\)" "the CPU stop names its setting"
 
-# A large block's pages are charged with its bytes (on a VM a hundred 1 MiB
-# copies took 40 times their byte charge's time): stopped by the budget,
-# which the same number of 64 KiB copies fit in.
+# A large block's pages are charged with its bytes (charged by its bytes
+# alone, escape-concat's 2 MB copies ran 40 times their budget here): a
+# hundred 1 MiB copies are stopped by the budget, which the same number of
+# 64 KiB copies fit in.
 "$BIN" -q "$FIX/seed2" --rules "$H/fresh-pages.lua" -o "$T/fresh.json" --set lua.max_cpu_ms=600000 \
 	--set lua.max_instructions=3000000 2>"$T/fresh.err"
 like "$?:$(cat "$T/fresh.err")" "^1:btrace-analyze: error: rule 'fresh' .*time limit: 3000000 instructions" \
