@@ -26,7 +26,7 @@ VERSION := 0.1.0
 PKGS := sqlite3 lua5.4 libprotobuf-c xlsxwriter zlib
 DEBS := libsqlite3-dev liblua5.4-dev libprotobuf-c-dev protobuf-c-compiler libxlsxwriter-dev zlib1g-dev pkgconf
 TEST_DEBS := sqlite3 protobuf-compiler unzip python3 python3-jsonschema python3-openpyxl \
-	golang-go chromium time \
+	golang-go chromium chromium-headless-shell time \
 	slurmctld slurmd slurm-client munge
 
 Q := $(if $(filter 1,$(V)),,@)

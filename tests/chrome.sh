@@ -3,7 +3,6 @@
 # window with nothing fetched from the network, writes its DOM to $T/dom
 # and its console messages to $T/console; attr NAME is the first
 # NAME="..." of that DOM. A test ends at once when Chromium is missing.
-CHROME=${CHROME:-/usr/bin/chromium}
 [ -x "$CHROME" ] || { echo "not ok - Chromium not found at $CHROME (make test-deps installs it)"; exit 1; }
 
 chrome() {   # url [screenshot]

@@ -20,8 +20,9 @@ export B LC_ALL=C TZ=UTC
 GLIBC_TUNABLES=${GLIBC_TUNABLES:-glibc.malloc.hugetlb=1}
 export GLIBC_TUNABLES
 # The checkers are the Debian packages 'make deps' installs (python3-openpyxl,
-# python3-jsonschema, golang-go, chromium): use the system's python3 and go
-# ahead of any pyenv or virtualenv on PATH, which would not see them.
+# python3-jsonschema, golang-go, chromium-headless-shell): use the system's
+# python3 and go ahead of any pyenv or virtualenv on PATH, which would not
+# see them.
 PATH=/usr/bin:$PATH
 export PATH
 ROOT=$(pwd)

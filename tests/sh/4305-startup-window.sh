@@ -59,7 +59,6 @@ s, f = col.index("Startup"), col.index("Findings") if "Findings" in col else 10*
 print(s < f, col[s + 1], col[s + 3])' "$T/r.xlsx")" \
 	"True cold start of com.example.app: initial display 3.00 s, full display 3.50 s startup" "xlsx: the startup summary before the findings"
 "$BIN" -q "$T/long.db" --rules "$R" -o "$T/r.html"
-CHROME=${CHROME:-/usr/bin/chromium}
 if [ -x "$CHROME" ]; then
 	timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/chrome" \
 		--virtual-time-budget=3000 --dump-dom "file://$T/r.html" >"$T/dom" 2>/dev/null

@@ -7,7 +7,6 @@
 # page's own #selftest (zoom, hover, search, reset) passes; reports without
 # the call tree give an empty-state page, malformed trees a clear error.
 . tests/lib.sh
-CHROME=${CHROME:-/usr/bin/chromium}
 if [ ! -x "$CHROME" ]; then
 	echo "not ok - Chromium not found at $CHROME (make test-deps installs it)"
 	exit 0

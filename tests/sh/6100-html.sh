@@ -12,7 +12,6 @@
 # and of the timeline alone are not blank. Hostile symbols stay text, and
 # a page whose script is broken is caught, so the checks can fail.
 . tests/lib.sh
-CHROME=${CHROME:-/usr/bin/chromium}
 if [ ! -x "$CHROME" ]; then
 	echo "not ok - Chromium not found at $CHROME (make test-deps installs it)"
 	exit 0

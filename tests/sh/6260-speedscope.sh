@@ -15,7 +15,6 @@
 CHECK=$ROOT/tests/fixtures/check_speedscope.py
 SCHEMA=$ROOT/tests/fixtures/speedscope.schema.json
 SSV=${SPEEDSCOPE_VERSION:-1.25.0}
-CHROME=${CHROME:-/usr/bin/chromium}
 
 tsv() {   # input sql: the rows, tab-separated, no header
 	"$BIN" query -q "$1" "$2" --format tsv | sed 1d

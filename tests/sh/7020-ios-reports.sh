@@ -75,7 +75,6 @@ like "$(cat "$T/r.md")" 'ios-database' "r.md: the format is named"
 is "$?" 0 "-o r.html: exit 0"
 is "$(grep -Eci 'https?://|src=|href="[^#]|url\(|@import' "$T/r.html")" 0 "r.html: nothing refers outside the page"
 like "$(grep -c 'DMFeedViewController' "$T/r.html")" '^[1-9]' "r.html: the app's methods are in it"
-CHROME=${CHROME:-/usr/bin/chromium}
 if [ -x "$CHROME" ]; then
 	timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
 		--disable-component-update --disable-sync --host-resolver-rules='MAP * ~NOTFOUND' \

@@ -11,7 +11,6 @@
 . tests/lib.sh
 MKPF="python3 tests/fixtures/mkperfetto.py"
 K=tests/fixtures/check_pf_reports.py
-CHROME=${CHROME:-/usr/bin/chromium}
 HOME=$T/home GOCACHE=$T/gocache GOPATH=$T/gopath GOFLAGS=-mod=mod GOPROXY=off
 export HOME GOCACHE GOPATH GOFLAGS GOPROXY
 mkdir -p "$HOME"

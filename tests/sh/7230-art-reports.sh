@@ -7,7 +7,6 @@
 # --folded, --perfetto (imported back: the same slices, threads and call
 # tree, tests/fixtures/check_pf_roundtrip.py), and query.
 . tests/lib.sh
-CHROME=${CHROME:-/usr/bin/chromium}
 HOME=$T/home GOCACHE=$T/gocache GOPATH=$T/gopath GOFLAGS=-mod=mod GOPROXY=off
 export HOME GOCACHE GOPATH GOFLAGS GOPROXY
 mkdir -p "$HOME"

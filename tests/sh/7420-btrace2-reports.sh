@@ -11,7 +11,6 @@
 . tests/lib.sh
 MK="python3 tests/fixtures/mkbtrace2.py"
 K=tests/fixtures/check_pf_reports.py
-CHROME=${CHROME:-/usr/bin/chromium}
 HOME=$T/home GOCACHE=$T/gocache GOPATH=$T/gopath GOFLAGS=-mod=mod GOPROXY=off
 export HOME GOCACHE GOPATH GOFLAGS GOPROXY
 mkdir -p "$HOME"

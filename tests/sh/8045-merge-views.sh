@@ -9,7 +9,6 @@
 # and the time to initial display show. Same inputs, same bytes.
 . tests/lib.sh
 GEN=$ROOT/tests/fixtures/mksummaries.py
-CHROME=${CHROME:-/usr/bin/chromium}
 
 mkdir -p "$T/reps"
 for s in 1 2 3; do
