@@ -76,6 +76,7 @@ UNIT_SRC := $(wildcard tests/unit/t_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 MKDUMP := $(B)/tests/mkdump
 MKDUMP_SRC := $(wildcard tests/fixtures/*.c)
+TRUTH_TOTALS := $(B)/tests/truth_totals
 
 .PHONY: all run deps build-deps test-deps test test-long asan bench fuzz clean examples runs samples
 .SECONDARY: $(GEN)
@@ -140,6 +141,10 @@ $(MKDUMP): $(MKDUMP_SRC) $(wildcard tests/fixtures/*.h)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(OPT) $(SAN) $(WARN) $(CFLAGS) -o $@ $(MKDUMP_SRC) -lm
 
+$(TRUTH_TOTALS): tests/scoring/truth_totals.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(OPT) $(SAN) $(WARN) $(CFLAGS) -o $@ $<
+
 # The bundled example is the test writer's output for these options; a test
 # checks that it still regenerates byte for byte.
 EXAMPLE_OPTS := --records 700 --seed 9 --startup cold --no-truth
@@ -190,7 +195,7 @@ run: build-deps
 
 # The build on every core first (a fresh clone's takes half the time), then the suite.
 test: test-deps
-	@$(MAKE) --no-print-directory -j$$(nproc) $(BIN) $(UNIT_BIN) $(MKDUMP)
+	@$(MAKE) --no-print-directory -j$$(nproc) $(BIN) $(UNIT_BIN) $(MKDUMP) $(TRUTH_TOTALS)
 	@B=$(B) EXAMPLE_OPTS="$(EXAMPLE_OPTS)" sh tests/run.sh
 
 # The soaks the suite runs briefly, at length: the Lua sandbox's escape
