@@ -114,30 +114,32 @@ static int64_t num(const char *s, const char *path, size_t line)
 /* Symbols interned by an open-addressing table of their text. */
 struct syms { char **name; uint32_t *slot; size_t n, cap, mask; };
 
-static uint32_t intern(struct syms *t, char *s)
+static uint64_t fnv(const char *s)
 {
 	uint64_t h = 1469598103934665603ULL;
-	const unsigned char *c;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static uint32_t intern(struct syms *t, char *s)
+{
 	size_t i;
 
-	for (c = (const unsigned char *)s; *c; c++)
-		h = (h ^ *c) * 1099511628211ULL;
-	if (2 * (t->n + 1) > t->mask + 1 || !t->slot) {   /* grow: rehash every name */
+	if (!t->slot || 2 * (t->n + 1) > t->mask + 1) {   /* grow: every name placed again */
 		size_t m = t->slot ? 2 * (t->mask + 1) : 4096, k;
 		free(t->slot);
 		t->slot = xrealloc(NULL, m * sizeof *t->slot);
 		memset(t->slot, 0xff, m * sizeof *t->slot);
 		t->mask = m - 1;
 		for (k = 0; k < t->n; k++) {
-			uint64_t g = 1469598103934665603ULL;
-			for (c = (const unsigned char *)t->name[k]; *c; c++)
-				g = (g ^ *c) * 1099511628211ULL;
-			for (i = g & t->mask; t->slot[i] != UINT32_MAX; i = (i + 1) & t->mask)
+			for (i = fnv(t->name[k]) & t->mask; t->slot[i] != UINT32_MAX; i = (i + 1) & t->mask)
 				;
 			t->slot[i] = (uint32_t)k;
 		}
 	}
-	for (i = h & t->mask; t->slot[i] != UINT32_MAX; i = (i + 1) & t->mask)
+	for (i = fnv(s) & t->mask; t->slot[i] != UINT32_MAX; i = (i + 1) & t->mask)
 		if (!strcmp(t->name[t->slot[i]], s))
 			return t->slot[i];
 	if (t->n == t->cap)
