@@ -217,7 +217,8 @@ static struct span *read_idle(const char *path, size_t *n)
 			v = xrealloc(v, (cap = cap ? 2 * cap : 4096) * sizeof *v);
 		v[(*n)++] = s;
 	}
-	qsort(v, *n, sizeof *v, by_span);
+	if (*n)
+		qsort(v, *n, sizeof *v, by_span);
 	free(buf);
 	return v;
 }
@@ -262,7 +263,8 @@ int main(int argc, char **argv)
 			rows = xrealloc(rows, (cap = cap ? 2 * cap : 65536) * sizeof *rows);
 		rows[nrows++] = r;
 	}
-	qsort(rows, nrows, sizeof *rows, by_start);
+	if (nrows)   /* (no rows: no array) */
+		qsort(rows, nrows, sizeof *rows, by_start);
 	idle = argc > 2 ? read_idle(argv[2], &nidle) : (nidle = 0, NULL);
 	sum = xrealloc(NULL, (syms.n ? syms.n : 1) * sizeof *sum);
 	memset(sum, 0, (syms.n ? syms.n : 1) * sizeof *sum);

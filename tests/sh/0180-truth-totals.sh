@@ -43,3 +43,6 @@ printf 'tid\tbegin_ns\tsymbol\n' >"$T/nocol.tsv"
 is "$?" 1 "a header without end_ns or cpu_ns: exit 1"
 "$TT" "$T/missing.tsv" 2>/dev/null
 is "$?" 1 "a missing file: exit 1"
+head -n 1 "$T/intervals.tsv" >"$T/none.tsv"
+head -n 1 "$T/idle.tsv" >"$T/noidle.tsv"
+is "$("$TT" "$T/none.tsv" "$T/noidle.tsv"; echo "rc $?")" "rc 0" "no activations, no idle stretches: nothing, exit 0"
