@@ -60,66 +60,155 @@ int bt_frame_in_package(const char *name, const char *package)
 
 /* A node's answer once its walk began at a node that exists: its
  * ancestors exist then too, and a node never changes, so the answer
- * stands (a rule asks it of every wait of the main thread). */
-static void remember(struct bt_db *db, sqlite3_int64 start, sqlite3_int64 node)
+ * stands (a rule asks it of every wait of the main thread, and waits
+ * share their stacks' upper parts). Kept as the app node + 1, or NONE:
+ * no app frame at or above it (its answer is itself). */
+#define NONE UINT32_MAX
+
+static void remember(struct bt_db *db, sqlite3_int64 node, uint32_t answer)
 {
-	if (start < 0 || start >= UINT32_MAX || node < 0 || node >= UINT32_MAX)
+	if (node < 0 || node >= UINT32_MAX - 1)
 		return;
 	if (!db->app_memo.slots)
 		bt_map64_init(&db->app_memo, 1024);
-	bt_map64_put(&db->app_memo, (uint64_t)start + 1, (uint32_t)node + 1);
+	bt_map64_put(&db->app_memo, (uint64_t)node + 1, answer);
+}
+
+/* Node's answer kept (as remember has it), or 0. */
+static uint32_t recall(const struct bt_db *db, sqlite3_int64 node)
+{
+	return node >= 0 && node < UINT32_MAX - 1 && db->app_memo.slots ?
+		bt_map64_get(&db->app_memo, (uint64_t)node + 1) : 0;
+}
+
+#define PATH_KEEP 64   /* the nodes of a walk that keep its answer */
+
+/* The walk's nodes below its end (start, then path[0..n)), none an app
+ * frame: each one's answer is the walk's. */
+static void remember_walk(struct bt_db *db, sqlite3_int64 start, const sqlite3_int64 *path, int n,
+			  uint32_t answer)
+{
+	int i;
+
+	remember(db, start, answer);
+	for (i = 0; i < n; i++)
+		remember(db, path[i], answer);
+}
+
+/* Whether frame id is the app's: 1, 0, or -1 when the frames table has
+ * no such frame (the SQL walk's join then finds no row); -2 and *why
+ * on an SQL error. Kept by id: a walk passes the same frames again. */
+static int frame_app(struct bt_db *db, uint32_t frame, const char **why)
+{
+	uint32_t kept = db->app_frame.slots && frame < UINT32_MAX ? bt_map64_get(&db->app_frame, (uint64_t)frame + 1) : 0;
+	int rc, app;
+
+	if (kept)
+		return kept == 3 ? -1 : (int)kept - 1;
+	if (!db->app_name && sqlite3_prepare_v3(db->conn, "SELECT name FROM frames WHERE id = ?", -1,
+						SQLITE_PREPARE_PERSISTENT, &db->app_name, NULL) != SQLITE_OK) {
+		*why = sqlite3_errmsg(db->conn);
+		return -2;
+	}
+	sqlite3_bind_int64(db->app_name, 1, frame);
+	rc = sqlite3_step(db->app_name);
+	app = rc == SQLITE_ROW ? bt_frame_is_app((const char *)sqlite3_column_text(db->app_name, 0)) : -1;
+	sqlite3_reset(db->app_name);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		*why = sqlite3_errmsg(db->conn);
+		return -2;
+	}
+	if (frame < UINT32_MAX) {
+		if (!db->app_frame.slots)
+			bt_map64_init(&db->app_frame, 1024);
+		bt_map64_put(&db->app_frame, (uint64_t)frame + 1, app < 0 ? 3 : (uint32_t)app + 1);
+	}
+	return app;
+}
+
+/* One step of the walk at node at: 1 with whether its frame is the app's
+ * and its parent (*up 0: none), 0 when there is no such node (or its
+ * frame is missing), -1 and *why on an SQL error. A scratch analysis's
+ * nodes are read from memory, a database's through SQL. */
+static int step_at(struct bt_db *db, sqlite3_int64 at, int *app, sqlite3_int64 *parent, int *up,
+		   const char **why)
+{
+	int rc;
+
+	if (db->node_parent) {
+		if (at < 1 || (uint64_t)at > db->node_n)
+			return 0;
+		if ((rc = frame_app(db, db->node_frame[at], why)) < 0)
+			return rc == -1 ? 0 : -1;
+		*app = rc;
+		*up = db->node_parent[at] != 0;
+		*parent = db->node_parent[at];
+		return 1;
+	}
+	if (!db->app_up && sqlite3_prepare_v3(db->conn,
+			"SELECT n.parent_id, f.name FROM nodes n JOIN frames f ON f.id = n.frame_id WHERE n.id = ?",
+			-1, SQLITE_PREPARE_PERSISTENT, &db->app_up, NULL) != SQLITE_OK) {
+		*why = sqlite3_errmsg(db->conn);
+		return -1;
+	}
+	sqlite3_bind_int64(db->app_up, 1, at);
+	rc = sqlite3_step(db->app_up);
+	if (rc == SQLITE_ROW) {
+		*app = bt_frame_is_app((const char *)sqlite3_column_text(db->app_up, 1));
+		*up = sqlite3_column_type(db->app_up, 0) == SQLITE_INTEGER;
+		*parent = *up ? sqlite3_column_int64(db->app_up, 0) : 0;
+	}
+	sqlite3_reset(db->app_up);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		*why = sqlite3_errmsg(db->conn);
+		return -1;
+	}
+	return rc == SQLITE_ROW;
 }
 
 static void app_node(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	struct bt_db *db = sqlite3_user_data(ctx);
-	sqlite3_int64 start, at;
+	sqlite3_int64 start, at, parent, path[PATH_KEEP];
+	const char *why = NULL;
 	uint32_t memo;
-	int steps;
+	int steps, npath = 0;
 
 	(void)argc;
 	if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER)
 		return;   /* NULL */
 	start = at = sqlite3_value_int64(argv[0]);
-	memo = start >= 0 && start < UINT32_MAX && db->app_memo.slots ?
-		bt_map64_get(&db->app_memo, (uint64_t)start + 1) : 0;
-	if (memo) {
-		sqlite3_result_int64(ctx, (sqlite3_int64)memo - 1);
-		return;
-	}
-	if (!db->app_up && sqlite3_prepare_v3(db->conn,
-			"SELECT n.parent_id, f.name FROM nodes n JOIN frames f ON f.id = n.frame_id WHERE n.id = ?",
-			-1, SQLITE_PREPARE_PERSISTENT, &db->app_up, NULL) != SQLITE_OK) {
-		sqlite3_result_error(ctx, sqlite3_errmsg(db->conn), -1);
+	if ((memo = recall(db, start))) {
+		sqlite3_result_int64(ctx, memo == NONE ? start : (sqlite3_int64)memo - 1);
 		return;
 	}
 	for (steps = 0; steps < MAX_WALK; steps++) {
 		int rc, app, up;
 
-		sqlite3_bind_int64(db->app_up, 1, at);
-		rc = sqlite3_step(db->app_up);
-		if (rc != SQLITE_ROW) {
-			sqlite3_reset(db->app_up);
-			if (rc != SQLITE_DONE) {
-				sqlite3_result_error(ctx, sqlite3_errmsg(db->conn), -1);
-				return;
-			}
-			break;   /* no such node (not remembered: not one that stands) */
+		if (at != start && (memo = recall(db, at))) {   /* an ancestor walked before: its answer */
+			remember_walk(db, start, path, npath, memo);
+			sqlite3_result_int64(ctx, memo == NONE ? start : (sqlite3_int64)memo - 1);
+			return;
 		}
-		app = bt_frame_is_app((const char *)sqlite3_column_text(db->app_up, 1));
-		up = sqlite3_column_type(db->app_up, 0) == SQLITE_INTEGER;
-		if (!app && up)
-			at = sqlite3_column_int64(db->app_up, 0);
-		sqlite3_reset(db->app_up);
+		if ((rc = step_at(db, at, &app, &parent, &up, &why)) < 0) {
+			sqlite3_result_error(ctx, why, -1);
+			return;
+		}
+		if (rc == 0)
+			break;   /* no such node (not remembered: not one that stands) */
 		if (app) {
-			remember(db, start, at);
+			if (at < UINT32_MAX - 1)
+				remember_walk(db, start, path, npath, (uint32_t)at + 1);
 			sqlite3_result_int64(ctx, at);
 			return;
 		}
 		if (!up) {
-			remember(db, start, start);
+			remember_walk(db, start, path, npath, NONE);
 			break;
 		}
+		if (at != start && npath < PATH_KEEP)
+			path[npath++] = at;   /* not the app's: its answer is the walk's */
+		at = parent;
 	}
 	sqlite3_result_int64(ctx, start);
 }
@@ -133,8 +222,12 @@ int bt_db_register_appcode(struct bt_db *db)
 void bt_db_appcode_release(struct bt_db *db)
 {
 	sqlite3_finalize(db->app_up);
-	db->app_up = NULL;
+	sqlite3_finalize(db->app_name);
+	db->app_up = db->app_name = NULL;
 	if (db->app_memo.slots)
 		bt_map64_release(&db->app_memo);
+	if (db->app_frame.slots)
+		bt_map64_release(&db->app_frame);
 	memset(&db->app_memo, 0, sizeof db->app_memo);
+	memset(&db->app_frame, 0, sizeof db->app_frame);
 }

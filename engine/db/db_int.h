@@ -149,6 +149,12 @@ struct bt_db {
 	sqlite3_stmt *stmt[BT_SQL__COUNT];
 	sqlite3_stmt *app_up;       /* bt_app_node's step up a stack (appcode.c) */
 	struct bt_map64 app_memo;   /* and its answers: node + 1 -> app node + 1 */
+	const uint32_t *node_parent, *node_frame;   /* a scratch analysis's nodes in memory
+						     * (db_nodes.c: temp.nodes), by id 1..node_n,
+						     * which bt_app_node walks without SQL */
+	size_t node_n;
+	sqlite3_stmt *app_name;     /* a frame's name, for the walk in memory */
+	struct bt_map64 app_frame;  /* frame id + 1 -> 1 not the app's, 2 the app's, 3 no such frame */
 	char *path;      /* final path, NULL in memory */
 	char *tmp_path;  /* where the data is until published */
 	int published;

@@ -161,5 +161,12 @@ int bt_db_attach_nodes(struct bt_db *db, uint32_t *parent, uint32_t *frame, size
 	}
 	if (sqlite3_create_module_v2(db->conn, "bt_nodes_mem", &nd_module, d, free_data) != SQLITE_OK)
 		return bt_err_set(err, BT_ESQL, "cannot register the nodes: %s", sqlite3_errmsg(db->conn));
-	return bt_db_run_sql(db, "CREATE VIRTUAL TABLE temp.nodes USING bt_nodes_mem", err);
+	if (bt_db_run_sql(db, "CREATE VIRTUAL TABLE temp.nodes USING bt_nodes_mem", err))
+		return err->code;
+	/* the module owns the arrays until the connection closes: as long as
+	 * bt_app_node can run */
+	db->node_parent = parent;
+	db->node_frame = frame;
+	db->node_n = n;
+	return BT_OK;
 }

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
@@ -97,6 +98,43 @@ int main(void)
 	if (bt_db_run_sql(db, "INSERT INTO nodes(id, parent_id, frame_id, depth) VALUES (99, 2, 4, 2);", &err))
 		printf("# %s\n", err.msg);
 	is_int(app_node(db, 99), 2, "a node inserted after it was asked for: its own walk, up to Feed.load");
+	/* a walk keeps its answer for the nodes it passed: 10 and 11 stop at
+	 * 3 and at 6, the second with no app frame above (itself) */
+	if (bt_db_run_sql(db, "INSERT INTO nodes(id, parent_id, frame_id, depth) VALUES (10, 3, 4, 3), (11, 6, 4, 2);",
+			  &err))
+		printf("# %s\n", err.msg);
+	is_int(app_node(db, 3), 2, "a node the first walk passed: its answer");
+	is_int(app_node(db, 10) * 100 + app_node(db, 11), 211,
+	       "a walk that meets a node walked before: that one's app node, or none (itself)");
+	bt_db_close(db);
+
+	/* the same stacks from memory, as a scratch analysis holds its nodes
+	 * (no cycle: parents come first); node 9's frame is not in frames */
+	if (bt_db_create(&db, ":memory:", &err) || bt_db_run_sql(db, "INSERT INTO frames(id, name) VALUES (1, 'void com.android.internal.os.ZygoteInit.main(java.lang.String[])'),"
+				 " (2, 'void com.example.app.Feed.load()'),"
+				 " (3, 'void java.util.concurrent.locks.LockSupport.park(java.lang.Object)'),"
+				 " (4, 'void sun.misc.Unsafe.park(boolean, long)'),"
+				 " (5, 'void java.lang.Thread.run()'), (6, 'void java.lang.Object.wait()');", &err)) {
+		printf("# %s\n", err.msg);
+		return 1;
+	}
+	bt_db_rows_in_memory(db, 1);
+	{
+		static const uint32_t up[] = { 0, 0, 1, 2, 3, 0, 5, 3, 7, 2 }, fr[] = { 0, 1, 2, 3, 4, 5, 6, 4, 3, 77 };
+		uint32_t *parent = malloc(sizeof up), *frame = malloc(sizeof fr);
+		memcpy(parent, up, sizeof up);
+		memcpy(frame, fr, sizeof fr);
+		if (bt_db_attach_nodes(db, parent, frame, 9, &err)) {
+			printf("# %s\n", err.msg);
+			return 1;
+		}
+	}
+	is_int(app_node(db, 4) * 100 + app_node(db, 2) * 10 + app_node(db, 6), 226,
+	       "nodes in memory: up to Feed.load, an app node its own, no app frame: itself");
+	is_int(app_node(db, 8) * 100 + app_node(db, 7), 202, "... a walk that meets one walked before");
+	is_int(app_node(db, 9) * 1000 + app_node(db, 99), 9099, "... a frame not in frames, a node not there: itself");
+	is_int(scalar(db, "SELECT count(*) FROM nodes n JOIN nodes a ON a.id = bt_app_node(n.id) WHERE a.frame_id = 2"), 5,
+	       "... in SQL: the five nodes at or under Feed.load (not 9, whose frame is missing)");
 	bt_db_close(db);
 	return done_testing();
 }
