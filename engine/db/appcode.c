@@ -83,8 +83,8 @@ static uint32_t recall(const struct bt_db *db, sqlite3_int64 node)
 
 #define PATH_KEEP 64   /* the nodes of a walk that keep its answer */
 
-/* The walk's nodes below its end (start, then path[0..n)), none an app
- * frame: each one's answer is the walk's. */
+/* The walk's nodes (start, then the ones it passed, path[0..n), none an
+ * app frame): each one's answer is the walk's. */
 static void remember_walk(struct bt_db *db, sqlite3_int64 start, const sqlite3_int64 *path, int n,
 			  uint32_t answer)
 {
@@ -100,7 +100,8 @@ static void remember_walk(struct bt_db *db, sqlite3_int64 start, const sqlite3_i
  * on an SQL error. Kept by id: a walk passes the same frames again. */
 static int frame_app(struct bt_db *db, uint32_t frame, const char **why)
 {
-	uint32_t kept = db->app_frame.slots && frame < UINT32_MAX ? bt_map64_get(&db->app_frame, (uint64_t)frame + 1) : 0;
+	uint32_t kept = db->app_frame.slots && frame < UINT32_MAX ?
+		bt_map64_get(&db->app_frame, (uint64_t)frame + 1) : 0;
 	int rc, app;
 
 	if (kept)
