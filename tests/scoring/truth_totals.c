@@ -111,6 +111,51 @@ static int64_t num(const char *s, const char *path, size_t line)
 	return v;
 }
 
+#define MAX_COLS 64   /* a header's columns read */
+
+/* A tab-separated file read whole: its header's columns found by name,
+ * then its rows. */
+struct tsv { const char *path; char *buf, *p; size_t line; int last; };
+
+/* Open path and find each of the n names among its header's columns
+ * (idx[i]; dies when one is missing): 1, or 0 when it cannot be opened. */
+static int tsv_open(struct tsv *t, const char *path, const char *const *names, int *idx, int n)
+{
+	char *f[MAX_COLS];
+	size_t len;
+	int nh, i;
+
+	if (!(t->buf = slurp(path, &len)))
+		return 0;
+	t->path = path;
+	t->p = t->buf;
+	t->line = 1;
+	t->last = 0;
+	nh = fields(&t->p, f, MAX_COLS);
+	for (i = 0; i < n; i++) {
+		if ((idx[i] = column(f, nh, names[i])) < 0) {
+			fprintf(stderr, "truth_totals: %s: no %s column (line 1)\n", path, names[i]);
+			exit(1);
+		}
+		t->last = idx[i] > t->last ? idx[i] : t->last;
+	}
+	return 1;
+}
+
+/* The next row's fields into f[0..last + 1] (those after the last column
+ * asked for in one): 1, or 0 at the end; dies on a short row. */
+static int tsv_row(struct tsv *t, char **f)
+{
+	int k = fields(&t->p, f, t->last + 2);
+
+	if (!k)
+		return 0;
+	t->line++;
+	if (k <= t->last)
+		die(t->path, "too few fields", t->line);
+	return 1;
+}
+
 /* Symbols interned by an open-addressing table of their text. */
 struct syms { char **name; uint32_t *slot; size_t n, cap, mask; };
 
@@ -192,25 +237,19 @@ static int holds_idle(const struct span *v, size_t lo, size_t hi, int64_t b, int
 
 static struct span *read_idle(const char *path, size_t *n)
 {
-	size_t len, line = 1, cap = 0;
-	char *buf, *p, *f[64];
+	static const char *const names[] = { "tid", "begin_ns", "end_ns" };
+	struct tsv t;
 	struct span *v = NULL;
-	int nh, it, ib, ie, k;
+	char *f[MAX_COLS + 1];
+	int c[3];
+	size_t cap = 0;
 
 	*n = 0;
-	if (!(buf = slurp(path, &len)))
+	if (!tsv_open(&t, path, names, c, 3))
 		return NULL;   /* no idle truth: none */
-	p = buf;
-	nh = fields(&p, f, 64);
-	it = column(f, nh, "tid"), ib = column(f, nh, "begin_ns"), ie = column(f, nh, "end_ns");
-	if (it < 0 || ib < 0 || ie < 0)
-		die(path, "no tid, begin_ns or end_ns column", 1);
-	while ((k = fields(&p, f, 64)) > 0) {
-		struct span s;
-		line++;
-		if (k <= it || k <= ib || k <= ie)
-			die(path, "too few fields", line);
-		s = (struct span){ num(f[it], path, line), num(f[ib], path, line), num(f[ie], path, line) };
+	while (tsv_row(&t, f)) {
+		struct span s = { num(f[c[0]], path, t.line), num(f[c[1]], path, t.line),
+				  num(f[c[2]], path, t.line) };
 		if (s.e <= s.b)
 			continue;
 		if (*n == cap)
@@ -219,7 +258,7 @@ static struct span *read_idle(const char *path, size_t *n)
 	}
 	if (*n)
 		qsort(v, *n, sizeof *v, by_span);
-	free(buf);
+	free(t.buf);
 	return v;
 }
 
@@ -231,34 +270,22 @@ int main(int argc, char **argv)
 	struct span *idle;
 	struct sum *sum;
 	uint32_t *touched;
-	size_t len, nrows = 0, cap = 0, line = 1, nidle, i, j, lo = 0, hi = 0, nt = 0, depth = 0;
-	char *buf, *p, *f[64];
-	int nh, it, ib, ie, is, ic, last, k;
+	static const char *const names[] = { "tid", "begin_ns", "end_ns", "symbol", "cpu_ns" };
+	struct tsv t;
+	size_t nrows = 0, cap = 0, nidle, i, j, lo = 0, hi = 0, nt = 0, depth = 0;
+	char *f[MAX_COLS + 1];
+	int c[5];
 
 	if (argc < 2 || argc > 3) {
 		fputs("usage: truth_totals INTERVALS.tsv [IDLE.tsv]\n", stderr);
 		return 2;
 	}
-	if (!(buf = slurp(path, &len)))
+	if (!tsv_open(&t, path, names, c, 5))
 		die(path, "cannot open", 0);
-	p = buf;
-	nh = fields(&p, f, 64);
-	it = column(f, nh, "tid"), ib = column(f, nh, "begin_ns"), ie = column(f, nh, "end_ns");
-	is = column(f, nh, "symbol"), ic = column(f, nh, "cpu_ns");
-	if (it < 0 || ib < 0 || ie < 0 || is < 0 || ic < 0)
-		die(path, "no tid, begin_ns, end_ns, symbol or cpu_ns column", 1);
-	last = it;   /* the last column read: the fields after it stay in one */
-	last = ib > last ? ib : last;
-	last = ie > last ? ie : last;
-	last = is > last ? is : last;
-	last = ic > last ? ic : last;
-	while ((k = fields(&p, f, last + 2)) > 0) {
-		struct row r;
-		line++;
-		if (k <= last)
-			die(path, "too few fields", line);
-		r = (struct row){ num(f[it], path, line), num(f[ib], path, line), num(f[ie], path, line),
-				  num(f[ic], path, line), intern(&syms, f[is]), (uint32_t)line };
+	while (tsv_row(&t, f)) {
+		struct row r = { num(f[c[0]], path, t.line), num(f[c[1]], path, t.line),
+				 num(f[c[2]], path, t.line), num(f[c[4]], path, t.line), intern(&syms, f[c[3]]),
+				 (uint32_t)t.line };
 		if (nrows == cap)
 			rows = xrealloc(rows, (cap = cap ? 2 * cap : 65536) * sizeof *rows);
 		rows[nrows++] = r;
@@ -311,6 +338,6 @@ int main(int argc, char **argv)
 	free(rows);
 	free(syms.slot);
 	free(syms.name);
-	free(buf);
+	free(t.buf);
 	return 0;
 }
