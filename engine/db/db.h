@@ -92,8 +92,9 @@ int bt_db_flush(struct bt_db *db, struct bt_err *err);
  * (db_pages.c): the tables read empty until then. Nothing changes where
  * the file is not one this run made, or a table has rows already. */
 int bt_db_slices_as_pages(struct bt_db *db, struct bt_err *err);
-/* Their leaves wait in the temporary's path with "-" and the table's
- * name added. */
+/* Their leaves wait in the database file itself where its file system
+ * can take a range out of a file (ext4, XFS), else in the temporary's
+ * path with "-" and the table's name added. */
 #define BT_DB_PAGED_TABLES { "slices", "calltree" }
 
 /* Called with every sample and node passed to bt_db_insert_sample and

@@ -88,6 +88,8 @@ struct bt_pagetab {
 	const char *name;          /* the table's */
 	int fd;
 	char *path;                /* NULL: the table is left to SQL */
+	int own;                   /* fd a file of its own (at path), not the database */
+	int64_t at;                /* where in fd the leaves begin */
 	int64_t root;              /* its root page */
 	uint32_t notnull;          /* bit i: column i NOT NULL (bit 0, the rowid, aside) */
 	unsigned char *buf;        /* leaves not yet written, then the one being filled */
@@ -103,6 +105,7 @@ struct bt_pages {
 	int on;
 	uint32_t size;             /* the page size */
 	struct bt_pagetab slices, calltree;
+	int64_t moved;             /* bytes taken out of the database file before the leaves: they moved down so */
 	struct bt_cells fresh;     /* a chunk's slices */
 	struct bt_cells carry;     /* and those held back for the next, in id order */
 	struct bt_cells spare;

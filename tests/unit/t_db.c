@@ -5,9 +5,14 @@
  */
 #define _GNU_SOURCE   /* copy_file_range, loff_t, syscall */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/falloc.h>
+#include <linux/magic.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -410,6 +415,43 @@ ssize_t copy_file_range(int in, loff_t *off_in, int out, loff_t *off_out, size_t
 	return syscall(SYS_copy_file_range, in, off_in, out, off_out, n, flags);
 }
 
+/* The range taken out of a file, refused as a file system without it
+ * does when no_collapse is set; and the file system of any file tmpfs
+ * when beside_fs is: the leaves then wait in files of their own. */
+static int no_collapse, collapse_refused, collapsed, beside_fs;
+
+int fallocate(int fd, int mode, off_t off, off_t len)
+{
+	if (no_collapse && mode & FALLOC_FL_COLLAPSE_RANGE) {
+		collapse_refused = 1;
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (syscall(SYS_fallocate, fd, mode, off, len))
+		return -1;
+	collapsed += !!(mode & FALLOC_FL_COLLAPSE_RANGE);
+	return 0;
+}
+
+int statfs(const char *path, struct statfs *buf)
+{
+	int rc = (int)syscall(SYS_statfs, path, buf);
+
+	if (!rc && beside_fs)
+		buf->f_type = TMPFS_MAGIC;
+	return rc;
+}
+
+/* Whether the leaves can wait in the database file at path (db_pages.c's
+ * in_place, by the real file system). */
+static int leaves_in_place(const char *path)
+{
+	struct statfs fs;
+
+	return !beside_fs && !syscall(SYS_statfs, path, &fs) &&
+	       (fs.f_type == EXT4_SUPER_MAGIC || fs.f_type == XFS_SUPER_MAGIC);
+}
+
 /* A temporary folder for a file written as pages (a) and one written
  * through SQL (b) to compare it with; 0 if it cannot be made. */
 struct two_files {
@@ -470,9 +512,20 @@ static struct bt_db *committed(struct bt_db *db, int rc, const char *table, int 
 	snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
 	if (!rc && pages)
 		is_int(one(db, sql), 0, "written as pages: the table reads empty until the commit");
+	if (!rc && pages) {
+		snprintf(sql, sizeof sql, "%s-%s", db->tmp_path, table);
+		is_int(access(sql, F_OK), leaves_in_place(db->tmp_path) ? -1 : 0,
+		       leaves_in_place(db->tmp_path) ? "its leaves in the file itself" : "its leaves in a file beside");
+	}
 	if (!rc)
 		rc = bt_db_commit(db, err);
 	is_int(rc, BT_OK, pages ? "written as pages" : "through SQL");
+	if (!rc && pages) {
+		struct stat st;
+		is_int(stat(db->tmp_path, &st) ? -1 : st.st_size,
+		       one(db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size"),
+		       "the file its pages, no more");
+	}
 	if (rc)
 		printf("# %s: %s\n", table, err->msg);
 	return db;
@@ -538,7 +591,14 @@ static struct bt_db *slices_file(const char *path, int n, int pages)
  * by far is merged into its leaf; one leaf is the root; SQLite writes on. */
 static void test_slices_as_pages(void)
 {
-	static const int sizes[] = { 0, 1, 3, 300, 320000, 20000 };   /* the last without copy_file_range */
+	/* how: the file system takes no range out (the leaves copied within the
+	 * file), has no copy_file_range (copied by hand), is not one to keep
+	 * the leaves in the database file (they wait beside) */
+	enum { COLLAPSE_NO = 1, COPY_RANGE_NO = 2, BESIDE = 4 };
+	static const struct { int n, how; } cases[] = {
+		{ 0, 0 }, { 1, 0 }, { 3, 0 }, { 300, 0 }, { 320000, 0 }, { 300, COLLAPSE_NO },
+		{ 20000, COLLAPSE_NO | COPY_RANGE_NO }, { 20000, BESIDE }, { 3, BESIDE }, { 300, BESIDE | COPY_RANGE_NO },
+	};
 	struct two_files f;
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_db *db;
@@ -547,9 +607,11 @@ static void test_slices_as_pages(void)
 
 	if (!two_files(&f, "t_db_pages"))
 		return;
-	for (t = 0; t < sizeof sizes / sizeof *sizes; t++) {
-		int n = sizes[t];
-		no_copy_range = t == 5;
+	for (t = 0; t < sizeof cases / sizeof *cases; t++) {
+		int n = cases[t].n;
+		no_collapse = !!(cases[t].how & COLLAPSE_NO);
+		no_copy_range = !!(cases[t].how & COPY_RANGE_NO);
+		beside_fs = !!(cases[t].how & BESIDE);
 		db = slices_file(f.b, n, 0);
 		bt_db_publish(db, &err);
 		bt_db_close(db);
@@ -582,7 +644,11 @@ static void test_slices_as_pages(void)
 		bt_db_close(db);
 	}
 	ok(copy_range_refused, "... copied by hand where the kernel cannot");
-	no_copy_range = 0;
+	no_copy_range = no_collapse = beside_fs = 0;
+	if (leaves_in_place(f.dir)) {
+		ok(collapsed >= 3, "the leaves moved down in the file, not copied");
+		ok(collapse_refused, "... copied within the file where it cannot take the range out");
+	}
 	/* only where this run made the file and the table is empty */
 	bt_db_create(&db, ":memory:", &err);
 	is_int(bt_db_slices_as_pages(db, &err), BT_OK, "in memory: slices go through SQL");
@@ -636,28 +702,35 @@ static const char ct_schema[] =
 	" incl_alloc_objects, self_majflt, incl_majflt, self_nvcsw, incl_nvcsw, self_nivcsw, incl_nivcsw,"
 	" self_idle_ns, incl_idle_ns, idle)";
 
-static struct bt_db *calltree_file(const char *path, int pages)
+static struct bt_db *calltree_file(const char *path, int pages, int nslices)
 {
 	struct bt_memtab ct = { "calltree", ct_schema, ct_nrows, ct_exists, ct_column, ct_tid_rows, NULL, NULL,
 				1u << 2, 0, NULL, 0 };
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_db *db = NULL;
-	int rc;
+	int i, rc;
 
 	unlink(path);
 	if (bt_db_create(&db, path, &err) || bt_db_begin(db, &err))
 		return db;
 	rc = pages ? bt_db_slices_as_pages(db, &err) : BT_OK;
+	for (i = 1; i <= nslices && !rc; i++) {   /* the slices' pages, then the call tree's */
+		struct bt_slice s;
+		page_slice(&s, i);
+		rc = bt_db_insert_slice(db, &s, &err);
+	}
 	if (!rc)
 		rc = bt_db_attach_memtab(db, &ct, 1, &err);
 	return committed(db, rc, "calltree", pages, &err);
 }
 
 /* A stored call tree (a memtab) written as its table's pages is the rows
- * SQL would have stored, holes left out, NULLs kept; the file whole. */
+ * SQL would have stored, holes left out, NULLs kept; the file whole; with
+ * the slices' pages before it, theirs as whole. */
 static void test_calltree_as_pages(void)
 {
-	static const size_t sizes[] = { 5, 70000 };
+	static const size_t sizes[] = { 5, 70000, 30000 };
+	static const int nslices[] = { 0, 0, 40000 };
 	struct two_files f;
 	struct bt_err err = BT_ERR_INIT;
 	struct bt_db *db;
@@ -667,10 +740,10 @@ static void test_calltree_as_pages(void)
 		return;
 	for (t = 0; t < sizeof sizes / sizeof *sizes; t++) {
 		ct_rows = sizes[t];
-		db = calltree_file(f.b, 0);
+		db = calltree_file(f.b, 0, nslices[t]);
 		bt_db_publish(db, &err);
 		bt_db_close(db);
-		db = calltree_file(f.a, 1);
+		db = calltree_file(f.a, 1, nslices[t]);
 		is_int(one(db, "SELECT count(*) FROM calltree"), (int64_t)(ct_rows - (ct_rows + 6) / 10),
 		       "every row but the holes");
 		attach_q(db, f.b);
@@ -678,6 +751,7 @@ static void test_calltree_as_pages(void)
 		is_int(one(db, "SELECT count(*) FROM calltree WHERE parent_id IS NULL OR self_cpu_ns IS NULL"),
 		       one(db, "SELECT count(*) FROM q.calltree WHERE parent_id IS NULL OR self_cpu_ns IS NULL"),
 		       "with their NULLs");
+		is_int(rows_apart(db, "slices"), 0, "the slices as SQL stores them");
 		bt_db_run_sql(db, "DETACH q", &err);
 		is_int(broken(db), 0, "the file whole (integrity_check)");
 		bt_db_close(db);
