@@ -339,6 +339,25 @@ static int in_place(const char *path)
 	return fs.f_type == EXT4_SUPER_MAGIC || fs.f_type == XFS_SUPER_MAGIC;
 }
 
+/* The database file at path, opened to write the leaves at offset at
+ * (a page written there first, as a file system's limit on a file's size
+ * would refuse it): -1 if it cannot. */
+static int open_in_place(const char *path, off_t at, uint32_t size)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	void *zero;
+
+	if (fd < 0)
+		return -1;
+	zero = bt_xcalloc(1, size);
+	if (pwrite(fd, zero, size, at) != (ssize_t)size) {
+		close(fd);
+		fd = -1;
+	}
+	free(zero);
+	return fd;
+}
+
 /* Table name's pages, into the database file or one beside it, if the
  * table is empty and as this run made it (a rowid table, column 0 its
  * INTEGER PRIMARY KEY, *ncol columns, or any number up to MAX_COLS if 0:
@@ -375,18 +394,17 @@ static int tab_open(struct bt_db *db, struct bt_pagetab *t, const char *name, un
 	bt_buf_reset(&sql);
 	t->notnull = (uint32_t)notnull;
 	t->at = in_place(db->tmp_path) ? (t == &p->slices ? REGION : 2 * REGION) : 0;
-	if (t->at) {
+	if (t->at && (fd = open_in_place(db->tmp_path, t->at, p->size)) >= 0) {
 		bt_buf_adds(&sql, db->tmp_path);
-		fd = open(sql.buf, O_RDWR | O_CLOEXEC);
 	} else {
+		t->at = 0;
 		bt_buf_addf(&sql, "%s-%s", db->tmp_path, name);   /* as BT_DB_PAGED_TABLES says */
 		bt_temps_add(sql.buf);
 		fd = open(sql.buf, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	}
 	if (fd < 0) {
-		io_fail(t->at ? "open" : "create", sql.buf, err);
-		if (!t->at)
-			bt_temps_forget(sql.buf);
+		io_fail("create", sql.buf, err);
+		bt_temps_forget(sql.buf);
 		bt_buf_release(&sql);
 		return -1;
 	}

@@ -155,6 +155,39 @@ else
 	done
 fi
 
+# --- where a kept database's leaves wait (db_pages.c) ----------------
+# On ext4 and XFS in the database file itself, moved down at the commit;
+# where a limit on a file's size is set, on a tmpfs, or on an ext4 made
+# without extents (its files end at 16 GiB with 1 KiB blocks: the write
+# 1 TiB in is refused) in a file beside. The same database every way.
+"$MKDUMP" --records 20000 --seed 9 --no-truth "$T/dp" >/dev/null
+"$BIN" import -q "$T/dp" -o "$T/p-here.db"
+is "$?" 0 "import -o in \$T's file system"
+(ulimit -f 4000000 && "$BIN" import -q "$T/dp" -o "$T/p-fsize.db")
+check "under a limit on a file's size: the same database" cmp "$T/p-here.db" "$T/p-fsize.db"
+mkdir -p "$T/ptmpfs" "$T/pext"
+trap 'umount "$T/ro" "$T/full" "$T/fulltmp" "$T/ptmpfs" "$T/pext" 2>/dev/null; rm -rf "$T"' EXIT
+if mount -t tmpfs -o size=64m tmpfs "$T/ptmpfs" 2>/dev/null; then
+	"$BIN" import -q "$T/dp" -o "$T/ptmpfs/t.db"
+	check "on a tmpfs: the same database" cmp "$T/p-here.db" "$T/ptmpfs/t.db"
+	no_temps "$T/ptmpfs" "on a tmpfs"
+	umount "$T/ptmpfs"
+else
+	echo "ok - # SKIP cannot mount a tmpfs here (not root?)"
+	echo "ok - # SKIP cannot mount a tmpfs here (not root?)"
+fi
+if truncate -s 64M "$T/ext.img" && mkfs.ext4 -q -F -O ^extent,^64bit -b 1024 "$T/ext.img" 2>/dev/null &&
+	mount -o loop "$T/ext.img" "$T/pext" 2>/dev/null; then
+	"$BIN" import -q "$T/dp" -o "$T/pext/t.db"
+	check "on an ext4 without extents: the same database" cmp "$T/p-here.db" "$T/pext/t.db"
+	no_temps "$T/pext" "on an ext4 without extents"
+	umount "$T/pext"
+else
+	echo "ok - # SKIP cannot mount a loop device here"
+	echo "ok - # SKIP cannot mount a loop device here"
+fi
+rm -f "$T/ext.img"
+
 # --- signals -----------------------------------------------------------
 # A script's background job ignores SIGINT: env gives the tool the
 # default back. The run is stopped once glob exists (and after delay),
