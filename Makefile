@@ -77,6 +77,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 MKDUMP := $(B)/tests/mkdump
 MKDUMP_SRC := $(wildcard tests/fixtures/*.c)
 TRUTH_TOTALS := $(B)/tests/truth_totals
+SLICE_TOTALS := $(B)/tests/slice_totals
 
 .PHONY: all run deps build-deps test-deps test test-long asan bench fuzz clean examples runs samples
 .SECONDARY: $(GEN)
@@ -145,6 +146,10 @@ $(TRUTH_TOTALS): tests/scoring/truth_totals.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(OPT) $(SAN) $(WARN) $(CFLAGS) -o $@ $<
 
+$(SLICE_TOTALS): tests/scoring/slice_totals.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(OPT) $(SAN) $(WARN) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(LDLIBS)
+
 # The bundled example is the test writer's output for these options; a test
 # checks that it still regenerates byte for byte.
 EXAMPLE_OPTS := --records 700 --seed 9 --startup cold --no-truth
@@ -195,7 +200,7 @@ run: build-deps
 
 # The build on every core first (a fresh clone's takes half the time), then the suite.
 test: test-deps
-	@$(MAKE) --no-print-directory -j$$(nproc) $(BIN) $(UNIT_BIN) $(MKDUMP) $(TRUTH_TOTALS)
+	@$(MAKE) --no-print-directory -j$$(nproc) $(BIN) $(UNIT_BIN) $(MKDUMP) $(TRUTH_TOTALS) $(SLICE_TOTALS)
 	@B=$(B) EXAMPLE_OPTS="$(EXAMPLE_OPTS)" sh tests/run.sh
 
 # The soaks the suite runs briefly, at length: the Lua sandbox's escape
