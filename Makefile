@@ -142,11 +142,11 @@ $(MKDUMP): $(MKDUMP_SRC) $(wildcard tests/fixtures/*.h)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(OPT) $(SAN) $(WARN) $(CFLAGS) -o $@ $(MKDUMP_SRC) -lm
 
-$(TRUTH_TOTALS): tests/scoring/truth_totals.c
+$(TRUTH_TOTALS): tests/scoring/truth_totals.c tests/scoring/syms.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(OPT) $(SAN) $(WARN) $(CFLAGS) -o $@ $<
 
-$(SLICE_TOTALS): tests/scoring/slice_totals.c
+$(SLICE_TOTALS): tests/scoring/slice_totals.c tests/scoring/syms.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(OPT) $(SAN) $(WARN) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(LDLIBS)
 

@@ -24,12 +24,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/scoring/syms.h"
+
+static void oom(void)
+{
+	fputs("slice_totals: out of memory\n", stderr);
+	exit(1);
+}
+
 static void *xrealloc(void *p, size_t n)
 {
-	if (!(p = realloc(p, n ? n : 1))) {
-		fputs("slice_totals: out of memory\n", stderr);
-		exit(1);
-	}
+	if (!(p = realloc(p, n ? n : 1)))
+		oom();
 	return p;
 }
 
@@ -37,47 +43,6 @@ static void die(sqlite3 *db, const char *path, const char *what)
 {
 	fprintf(stderr, "slice_totals: %s: %s%s%s\n", path, what, db ? ": " : "", db ? sqlite3_errmsg(db) : "");
 	exit(1);
-}
-
-/* Names interned by an open-addressing table of their text. */
-struct names { char **v; uint32_t *slot; size_t n, cap, mask; };
-
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static uint32_t intern(struct names *t, const char *s)
-{
-	size_t i, k;
-
-	if (2 * (t->n + 1) > t->mask + 1) {   /* grow: every name placed again */
-		size_t m = t->slot ? 2 * (t->mask + 1) : 4096;
-		free(t->slot);
-		t->slot = xrealloc(NULL, m * sizeof *t->slot);
-		memset(t->slot, 0xff, m * sizeof *t->slot);
-		t->mask = m - 1;
-		for (k = 0; k < t->n; k++) {
-			for (i = fnv(t->v[k]) & t->mask; t->slot[i] != UINT32_MAX; i = (i + 1) & t->mask)
-				;
-			t->slot[i] = (uint32_t)k;
-		}
-	}
-	for (i = fnv(s) & t->mask; t->slot[i] != UINT32_MAX; i = (i + 1) & t->mask)
-		if (!strcmp(t->v[t->slot[i]], s))
-			return t->slot[i];
-	if (t->n == t->cap)
-		t->v = xrealloc(t->v, (t->cap = t->cap ? 2 * t->cap : 4096) * sizeof *t->v);
-	if (!(t->v[t->n] = strdup(s))) {
-		fputs("slice_totals: out of memory\n", stderr);
-		exit(1);
-	}
-	t->slot[i] = (uint32_t)t->n;
-	return (uint32_t)t->n++;
 }
 
 /* Sums by (tid, name), an open-addressing table. */
@@ -114,7 +79,7 @@ static struct sum *sum_of(struct sums *t, int64_t tid, uint32_t name)
 
 int main(int argc, char **argv)
 {
-	struct names names = { NULL, NULL, 0, 0, 0 };
+	struct syms names = { NULL, NULL, 0, 0, 0 };
 	struct sums sums = { NULL, 0, 0 };
 	struct open { int64_t id; uint32_t name; } *path = NULL;
 	uint32_t *name_of = NULL, *open = NULL;   /* by frame id (UINT32_MAX: no name); by name */
@@ -143,7 +108,14 @@ int main(int argc, char **argv)
 			memset(name_of + nframes, 0xff, (n - nframes) * sizeof *name_of);
 			nframes = n;
 		}
-		name_of[id] = nm ? intern(&names, nm) : UINT32_MAX;
+		if (nm) {
+			int added;
+			name_of[id] = intern(&names, (char *)nm, &added);
+			if (added && !(names.name[name_of[id]] = strdup(nm)))   /* SQLite's text lasts a step */
+				oom();
+		} else {
+			name_of[id] = UINT32_MAX;
+		}
 	}
 	sqlite3_finalize(st);
 	open = xrealloc(NULL, (names.n ? names.n : 1) * sizeof *open);
@@ -179,11 +151,11 @@ int main(int argc, char **argv)
 	for (k = 0; sums.v && k <= sums.mask; k++)
 		if (sums.v[k].used)
 			printf("%lld\t%lld\t%lld\t%s\n", (long long)sums.v[k].tid, (long long)sums.v[k].wall,
-			       (long long)sums.v[k].cpu, names.v[sums.v[k].name]);
+			       (long long)sums.v[k].cpu, names.name[sums.v[k].name]);
 	sqlite3_close(db);
 	for (k = 0; k < names.n; k++)
-		free(names.v[k]);
-	free(names.v);
+		free(names.name[k]);
+	free(names.name);
 	free(names.slot);
 	free(sums.v);
 	free(path);

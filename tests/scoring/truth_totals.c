@@ -25,6 +25,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tests/scoring/syms.h"
+
 struct row { int64_t tid, b, e, cpu; uint32_t sym, line; };
 struct span { int64_t tid, b, e; };
 struct sum { int64_t wall, cpu; int open, idle, seen; };
@@ -156,44 +158,6 @@ static int tsv_row(struct tsv *t, char **f)
 	return 1;
 }
 
-/* Symbols interned by an open-addressing table of their text. */
-struct syms { char **name; uint32_t *slot; size_t n, cap, mask; };
-
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static uint32_t intern(struct syms *t, char *s)
-{
-	size_t i;
-
-	if (!t->slot || 2 * (t->n + 1) > t->mask + 1) {   /* grow: every name placed again */
-		size_t m = t->slot ? 2 * (t->mask + 1) : 4096, k;
-		free(t->slot);
-		t->slot = xrealloc(NULL, m * sizeof *t->slot);
-		memset(t->slot, 0xff, m * sizeof *t->slot);
-		t->mask = m - 1;
-		for (k = 0; k < t->n; k++) {
-			for (i = fnv(t->name[k]) & t->mask; t->slot[i] != UINT32_MAX; i = (i + 1) & t->mask)
-				;
-			t->slot[i] = (uint32_t)k;
-		}
-	}
-	for (i = fnv(s) & t->mask; t->slot[i] != UINT32_MAX; i = (i + 1) & t->mask)
-		if (!strcmp(t->name[t->slot[i]], s))
-			return t->slot[i];
-	if (t->n == t->cap)
-		t->name = xrealloc(t->name, (t->cap = t->cap ? 2 * t->cap : 4096) * sizeof *t->name);
-	t->name[t->n] = s;
-	t->slot[i] = (uint32_t)t->n;
-	return (uint32_t)t->n++;
-}
-
 /* By thread, then start, the longer first, then the file's order: a
  * thread's activations parents first. */
 static int by_start(const void *x, const void *y)
@@ -284,7 +248,7 @@ int main(int argc, char **argv)
 		die(path, "cannot open", 0);
 	while (tsv_row(&t, f)) {
 		struct row r = { num(f[c[0]], path, t.line), num(f[c[1]], path, t.line),
-				 num(f[c[2]], path, t.line), num(f[c[4]], path, t.line), intern(&syms, f[c[3]]),
+				 num(f[c[2]], path, t.line), num(f[c[4]], path, t.line), intern(&syms, f[c[3]], NULL),
 				 (uint32_t)t.line };
 		if (nrows == cap)
 			rows = xrealloc(rows, (cap = cap ? 2 * cap : 65536) * sizeof *rows);
