@@ -188,22 +188,17 @@ static int sched_diff(const uint8_t *data, size_t len)
 {
 	Perfetto__Protos__FtraceEventBundle b = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	Perfetto__Protos__CompactSched c = PERFETTO__PROTOS__COMPACT_SCHED__INIT, none = PERFETTO__PROTOS__COMPACT_SCHED__INIT;
-	struct pf_arena fast, slow;
-	ProtobufCAllocator al = { pf_wire_diff_alloc, pf_wire_diff_free, &slow };
+	ProtobufCAllocator al = { pf_wire_diff_alloc, pf_wire_diff_free, &pf_wire_diff_mem[1] };
 	const Perfetto__Protos__FtraceEventBundle *pb;
 	const Perfetto__Protos__CompactSched *pc;
 	Perfetto__Protos__TracePacket *pk;
 	int rc = -1;
 
-	memset(&fast, 0, sizeof fast);
-	memset(&slow, 0, sizeof slow);
-	if (pf_wire_sched(&fast, data, len, &b, &c)) {
+	pf_wire_diff_rewind();
+	if (pf_wire_sched(&pf_wire_diff_mem[0], data, len, &b, &c)) {
 		pk = perfetto__protos__trace_packet__unpack(&al, len, data);
-		if (!pk) {
-			pf_arena_release(&fast);
-			pf_arena_release(&slow);
+		if (!pk)
 			return -1;
-		}
 		pb = pk->ftrace_events;
 		pc = pb && pb->compact_sched ? pb->compact_sched : &none;
 		rc = (pb ? pb->has_cpu == b.has_cpu && (!b.has_cpu || pb->cpu == b.cpu) && !pb->n_event : !b.has_cpu) &&
@@ -217,8 +212,6 @@ static int sched_diff(const uint8_t *data, size_t len)
 		     same(pc->waking_timestamp, c.waking_timestamp, c.n_waking_timestamp * 8) &&
 		     same(pc->waking_pid, c.waking_pid, c.n_waking_pid * 4);
 	}
-	pf_arena_release(&fast);
-	pf_arena_release(&slow);
 	return rc;
 }
 
@@ -342,6 +335,7 @@ int main(void)
 	ok(sched_read > 1000, "damaged compact sched packets read again by hand");
 	printf("# %d compact sched packets' columns read again by hand\n", sched_read);
 	printf("# %d decoded by hand, %d left to protobuf-c\n", accepted, refused_alike);
+	pf_wire_diff_release();
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
 }
