@@ -325,8 +325,8 @@ static int query_int(struct bt_db *db, const char *sql, int64_t *v)
  * Whether the leaves can wait in the database file itself, REGION bytes
  * and more beyond its pages, to be moved down at the commit by taking the
  * bytes between out of the file (FALLOC_FL_COLLAPSE_RANGE: the file's
- * extents renumbered, nothing copied; 0.5 s of CPU at 1M records the
- * copy cost): on ext4 and XFS, which keep such a file sparse and can take
+ * extents renumbered, nothing copied, where the copy cost 0.5 s of CPU at
+ * 1M records): on ext4 and XFS, which keep such a file sparse and can take
  * a range out, and where no limit on a file's size would stop the write.
  */
 static int in_place(const char *path)
