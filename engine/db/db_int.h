@@ -88,8 +88,7 @@ struct bt_pagetab {
 	const char *name;          /* the table's */
 	int fd;
 	char *path;                /* NULL: the table is left to SQL */
-	int own;                   /* fd a file of its own (at path), not the database */
-	int64_t at;                /* where in fd the leaves begin */
+	int64_t at;                /* where in the database file the leaves begin; 0: in a file of their own (at path) */
 	int64_t root;              /* its root page */
 	uint32_t notnull;          /* bit i: column i NOT NULL (bit 0, the rowid, aside) */
 	unsigned char *buf;        /* leaves not yet written, then the one being filled */

@@ -408,7 +408,6 @@ static int tab_open(struct bt_db *db, struct bt_pagetab *t, const char *name, un
 		bt_buf_release(&sql);
 		return -1;
 	}
-	t->own = !t->at;
 	t->name = name;
 	t->fd = fd;
 	t->path = bt_buf_detach(&sql, NULL);
@@ -483,12 +482,12 @@ int bt_pages_memtab(struct bt_db *db, const struct bt_memtab *m, int *done, stru
 static int place_leaves(struct bt_pages *p, struct bt_pagetab *t, int db, off_t to, size_t n, const char *dbpath,
 			struct bt_err *err)
 {
-	loff_t in = t->at - (t->own ? 0 : p->moved), out = to;
+	loff_t in = t->at ? t->at - p->moved : 0, out = to;
 	char *buf;
 
-	if (!t->own && in < to + (off_t)n)
+	if (t->at && in < to + (off_t)n)
 		return bt_err_set(err, BT_ESQL, "'%s' grew into its tables' pages", dbpath);
-	if (!t->own && fallocate(db, FALLOC_FL_COLLAPSE_RANGE, to, in - to) == 0) {
+	if (t->at && fallocate(db, FALLOC_FL_COLLAPSE_RANGE, to, in - to) == 0) {
 		p->moved += in - to;
 		return BT_OK;
 	}
@@ -783,7 +782,7 @@ static void tab_release(struct bt_pagetab *t)
 {
 	if (t->path)
 		close(t->fd);
-	if (t->path && t->own)
+	if (t->path && !t->at)
 		bt_temps_remove(t->path);
 	free(t->path);
 	free(t->buf);
