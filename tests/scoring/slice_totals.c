@@ -49,6 +49,11 @@ static void die(sqlite3 *db, const char *path, const char *what)
 struct sum { int64_t tid, wall, cpu; uint32_t name, used; };
 struct sums { struct sum *v; size_t n, mask; };
 
+static size_t slot(const struct sums *t, int64_t tid, uint32_t name)
+{
+	return ((uint64_t)tid * 0x9e3779b97f4a7c15ULL ^ name) & t->mask;
+}
+
 static struct sum *sum_of(struct sums *t, int64_t tid, uint32_t name)
 {
 	size_t i, k;
@@ -62,14 +67,13 @@ static struct sum *sum_of(struct sums *t, int64_t tid, uint32_t name)
 		for (k = 0; k < om; k++) {
 			if (!old[k].used)
 				continue;
-			for (i = ((uint64_t)old[k].tid * 0x9e3779b97f4a7c15ULL ^ old[k].name) & t->mask; t->v[i].used;
-			     i = (i + 1) & t->mask)
+			for (i = slot(t, old[k].tid, old[k].name); t->v[i].used; i = (i + 1) & t->mask)
 				;
 			t->v[i] = old[k];
 		}
 		free(old);
 	}
-	for (i = ((uint64_t)tid * 0x9e3779b97f4a7c15ULL ^ name) & t->mask; t->v[i].used; i = (i + 1) & t->mask)
+	for (i = slot(t, tid, name); t->v[i].used; i = (i + 1) & t->mask)
 		if (t->v[i].tid == tid && t->v[i].name == name)
 			return &t->v[i];
 	t->n++;
