@@ -2,10 +2,13 @@
  * Allocators that end the run on out-of-memory, and the bt_buf string
  * builder.
  */
+#define _DEFAULT_SOURCE   /* madvise(MADV_HUGEPAGE) */
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "engine/base/alloc.h"
 
@@ -40,12 +43,62 @@ static void oom(size_t n)
 	bt_alloc_fail(n);
 }
 
+/*
+ * Huge pages for the big arrays. A 1M-record analysis touched 280 MB of
+ * fresh memory a 4 KiB page at a time: 72k page faults, a quarter of its
+ * CPU on these VMs (~9.6 us each). An array of HUGE_PAGE or more asks the
+ * kernel for transparent huge pages (where THP is "madvise", the common
+ * default; "always" gives them anyway, "never" none), which it grants for
+ * each whole, aligned 2 MiB inside the mapping. From HUGE_ROUND_FROM on
+ * the request is also rounded up to whole huge pages less malloc's chunk
+ * header: glibc then maps exactly that length, which the kernel places on
+ * a 2 MiB boundary, and every huge page of the array counts. Below it the
+ * rounding's partly used last huge page cost more memory than it saved
+ * time (peak RSS +15 MB at 2 MiB, +0 at 16 MiB).
+ */
+#define HUGE_PAGE ((size_t)2 << 20)
+#define HUGE_ROUND_FROM ((size_t)16 << 20)
+#define CHUNK_HEAD 24   /* glibc's header and the page rounding it implies */
+
+size_t bt_grow_fit(size_t cap, size_t size, size_t need)
+{
+	size_t b = cap * size;
+
+	if (b < HUGE_ROUND_FROM || b % HUGE_PAGE || (b - CHUNK_HEAD) / size < need)
+		return cap;
+	return (b - CHUNK_HEAD) / size;   /* 2^k bytes would take one more huge page for its header */
+}
+
+static size_t huge_round(size_t n)
+{
+	if (n < HUGE_ROUND_FROM || n > SIZE_MAX / 2)
+		return n;
+	return ((n + CHUNK_HEAD + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1)) - CHUNK_HEAD;
+}
+
+/* Out of line: inlined, it changed what GCC's -Wstringop-overflow saw in
+ * bt_buf_add's callers. */
+__attribute__((noinline)) static void advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095;
+
+	madvise((void *)a, (uintptr_t)p + n - a, MADV_HUGEPAGE);   /* only advice: a refusal changes nothing */
+#else
+	(void)p, (void)n;
+#endif
+}
+
 void *bt_xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
+	void *p;
 
+	n = huge_round(n);
+	p = malloc(n ? n : 1);
 	if (!p)
 		oom(n);
+	if (n >= HUGE_PAGE)
+		advise_huge(p, n);
 	return p;
 }
 
@@ -71,10 +124,14 @@ void *bt_xcalloc(size_t nmemb, size_t size)
 
 void *bt_xrealloc(void *p, size_t n)
 {
-	void *q = realloc(p, n ? n : 1);
+	void *q;
 
+	n = huge_round(n);
+	q = realloc(p, n ? n : 1);
 	if (!q)
 		oom(n);
+	if (n >= HUGE_PAGE)
+		advise_huge(q, n);
 	return q;
 }
 
@@ -205,6 +262,7 @@ void *bt_grow_zero(void *p, size_t size, size_t *cap, size_t i)
 		return p;
 	while (nc <= i)
 		nc *= 2;
+	nc = bt_grow_fit(nc, size, i + 1);
 	p = bt_xrealloc(p, nc * size);
 	memset((char *)p + *cap * size, 0, (nc - *cap) * size);
 	*cap = nc;

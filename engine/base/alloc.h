@@ -32,6 +32,11 @@ void bt_alloc_doing(const char *what, const char *subject);
  * libxlsxwriter, protobuf-c) as bt_xmalloc does, and exit(1). */
 _Noreturn void bt_alloc_fail(size_t n);
 
+/* The capacity to give an array of elements of size that needs need and
+ * would get cap: cap, or a few elements fewer where its 2^k bytes and
+ * malloc's header would start one more huge page (bt_xmalloc). */
+size_t bt_grow_fit(size_t cap, size_t size, size_t need);
+
 /* Grow *p (holding *cap elements of size) to at least need elements. */
 #define BT_GROW(p, need, cap) \
 	do { \
@@ -39,6 +44,7 @@ _Noreturn void bt_alloc_fail(size_t n);
 			size_t nc_ = (cap) ? (cap) * 2 : 16; \
 			while (nc_ < (size_t)(need)) \
 				nc_ *= 2; \
+			nc_ = bt_grow_fit(nc_, sizeof *(p), (size_t)(need)); \
 			(p) = bt_xrealloc((p), nc_ * sizeof *(p)); \
 			(cap) = nc_; \
 		} \

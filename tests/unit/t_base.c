@@ -8,11 +8,16 @@
  * small sizes (its merge sort); bt_sat_add's saturation at both ends; and
  * narrow slots (narrow.c): every int64 reads back as set,
  * across the 2^31 boundary and negative, added to, and after a merge's
- * rebase.
+ * rebase; and the big arrays' huge pages (alloc.c): the capacity
+ * bt_grow_fit gives, and in /proc/self/smaps the mapping of a big
+ * bt_xmalloc and bt_xrealloc, advised for huge pages and whole huge
+ * pages long, a small one neither.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/narrow.h"
@@ -228,6 +233,74 @@ static void test_addi(void)
 	bt_buf_release(&b);
 }
 
+/* A 2^k-byte array of 16 MiB or more gets the elements that keep it and
+ * malloc's header in its huge pages; other sizes what they asked. */
+static void test_grow_fit(void)
+{
+	size_t mib = (size_t)1 << 20;
+
+	is_int(bt_grow_fit(mib, 64, mib / 2 + 1), mib - 1, "grow fit: 64 MiB of 64-byte elements, one fewer");
+	is_int(bt_grow_fit(2 * mib, 8, mib), 2 * mib - 3, "grow fit: 16 MiB of 8-byte elements, 24 bytes fewer");
+	is_int(bt_grow_fit(mib, 64, mib), mib, "grow fit: not below what is needed");
+	is_int(bt_grow_fit(mib / 2, 16, 1), mib / 2, "grow fit: 8 MiB, below the rounding, as asked");
+	is_int(bt_grow_fit(3 * mib, 8, 1), 3 * mib - 3, "grow fit: 24 MiB, twelve huge pages, trimmed too");
+	is_int(bt_grow_fit(mib + 1, 64, 1), mib + 1, "grow fit: not a multiple of 2 MiB, as asked");
+}
+
+/* The smaps entry of the mapping that holds p: its length in bytes and
+ * whether its VmFlags has "hg" (MADV_HUGEPAGE); 0 if none holds it. */
+static size_t mapping_of(const void *p, int *advised)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	unsigned long a, b;
+	size_t len = 0;
+	int in = 0;
+
+	*advised = 0;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+			in = (uintptr_t)p >= a && (uintptr_t)p < b;
+			if (in)
+				len = b - a;
+		} else if (in && !strncmp(line, "VmFlags:", 8)) {
+			*advised = strstr(line, " hg") != NULL;
+		}
+	}
+	fclose(f);
+	return len;
+}
+
+/* glibc's malloc maps the big blocks itself: the mapping is the array's.
+ * Not under ASan, whose allocator maps its own way. */
+static void test_huge_pages(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	printf("# huge pages: not under ASan, whose allocator maps its own way\n");
+#else
+	size_t mib = (size_t)1 << 20, len;
+	char *big, *small;
+	int hg, thp = access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0;
+
+	big = bt_xmalloc(20 * mib);
+	memset(big, 1, 20 * mib);
+	len = mapping_of(big, &hg);
+	ok(len >= 20 * mib && len % (2 * mib) == 0, "huge pages: a 20 MiB array's mapping is whole huge pages");
+	ok(hg == thp, "huge pages: a 20 MiB array is advised for huge pages where the kernel has them");
+	big = bt_xrealloc(big, 40 * mib);
+	len = mapping_of(big, &hg);
+	ok(len >= 40 * mib && len % (2 * mib) == 0 && hg == thp, "huge pages: grown to 40 MiB, the same");
+	ok(big[20 * mib - 1] == 1, "huge pages: grown, the contents kept");
+	small = bt_xmalloc(mib);
+	mapping_of(small, &hg);
+	ok(!hg, "huge pages: a 1 MiB array is not advised");
+	free(small);
+	free(big);
+#endif
+}
+
 int main(void)
 {
 	test_select();
@@ -236,5 +309,7 @@ int main(void)
 	test_sat_add();
 	test_narrow();
 	test_addi();
+	test_grow_fit();
+	test_huge_pages();
 	return done_testing();
 }
