@@ -46,32 +46,34 @@ static void oom(size_t n)
 /*
  * Huge pages for the big arrays. A 1M-record analysis touched 280 MB of
  * fresh memory a 4 KiB page at a time: 72k page faults, a quarter of its
- * CPU on these VMs (~9.6 us each). An array of HUGE_PAGE or more asks the
- * kernel for transparent huge pages (where THP is "madvise", the common
- * default; "always" gives them anyway, "never" none), which it grants for
- * each whole, aligned 2 MiB inside the mapping. From HUGE_ROUND_FROM on
- * the request is also rounded up to whole huge pages less malloc's chunk
- * header: glibc then maps exactly that length, which the kernel places on
- * a 2 MiB boundary, and every huge page of the array counts. Below it the
- * rounding's partly used last huge page cost more memory than it saved
- * time (peak RSS +15 MB at 2 MiB, +0 at 16 MiB).
+ * CPU on these VMs (~9.6 us each). An array of a huge page or more asks
+ * the kernel for transparent huge pages (THP "madvise", the usual default;
+ * "always" gives them anyway, "never" none), which it grants for each
+ * whole, aligned 2 MiB inside the mapping. From ROUND_FROM on the request
+ * is rounded up to whole huge pages less malloc's chunk header: glibc then
+ * maps exactly that many, and the kernel (6.7 on) puts such a mapping, and
+ * realloc's mremap of it, on a 2 MiB boundary, so that every huge page
+ * counts and survives the array's growth (advice alone, without it: more
+ * faults, BENCHMARKS.md). Below ROUND_FROM the rounding's partly used last
+ * huge page cost more memory than it saved time (peak RSS +15 MiB when
+ * rounding from 2 MiB).
  */
 #define HUGE_PAGE ((size_t)2 << 20)
-#define HUGE_ROUND_FROM ((size_t)16 << 20)
-#define CHUNK_HEAD 24   /* glibc's header and the page rounding it implies */
+#define ROUND_FROM (8 * HUGE_PAGE)
+#define CHUNK_HEAD 24   /* glibc's size field, and its 16-byte rounding */
 
 size_t bt_grow_fit(size_t cap, size_t size, size_t need)
 {
 	size_t b = cap * size;
 
-	if (b < HUGE_ROUND_FROM || b % HUGE_PAGE || (b - CHUNK_HEAD) / size < need)
+	if (b < ROUND_FROM || b % HUGE_PAGE || (b - CHUNK_HEAD) / size < need)
 		return cap;
 	return (b - CHUNK_HEAD) / size;   /* 2^k bytes would take one more huge page for its header */
 }
 
 static size_t huge_round(size_t n)
 {
-	if (n < HUGE_ROUND_FROM || n > SIZE_MAX / 2)
+	if (n < ROUND_FROM || n > SIZE_MAX / 2)
 		return n;
 	return ((n + CHUNK_HEAD + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1)) - CHUNK_HEAD;
 }

@@ -293,6 +293,10 @@ static void test_huge_pages(void)
 	len = mapping_of(big, &hg);
 	ok(len >= 40 * mib && len % (2 * mib) == 0 && hg == thp, "huge pages: grown to 40 MiB, the same");
 	ok(big[20 * mib - 1] == 1, "huge pages: grown, the contents kept");
+	small = bt_xmalloc(4 * mib);
+	mapping_of(small, &hg);
+	ok(hg == thp, "huge pages: a 4 MiB array is advised too");
+	free(small);
 	small = bt_xmalloc(mib);
 	mapping_of(small, &hg);
 	ok(!hg, "huge pages: a 1 MiB array is not advised");
