@@ -284,6 +284,10 @@ static void test_huge_pages(void)
 	char *big, *small;
 	int hg, thp = access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0;
 
+	small = bt_xmalloc(mib);
+	mapping_of(small, &hg);
+	ok(!hg, "huge pages: a 1 MiB array is not advised");
+	free(small);
 	big = bt_xmalloc(20 * mib);
 	memset(big, 1, 20 * mib);
 	len = mapping_of(big, &hg);
@@ -297,16 +301,20 @@ static void test_huge_pages(void)
 	mapping_of(small, &hg);
 	ok(hg == thp, "huge pages: a 4 MiB array is advised too");
 	free(small);
-	small = bt_xmalloc(mib);
-	mapping_of(small, &hg);
-	ok(!hg, "huge pages: a 1 MiB array is not advised");
-	free(small);
+
 	free(big);
 #endif
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* glibc.malloc.hugetlb (tests/run.sh sets it) has glibc advise its
+	 * heap itself, where the small arrays come from: the huge pages seen
+	 * are to be ours alone */
+	if (argc > 0 && getenv("GLIBC_TUNABLES")) {
+		unsetenv("GLIBC_TUNABLES");
+		execv("/proc/self/exe", argv);
+	}
 	test_select();
 	test_sort();
 	test_sort_stable();
