@@ -247,6 +247,16 @@ static void test_grow_fit(void)
 	is_int(bt_grow_fit(mib + 1, 64, 1), mib + 1, "grow fit: not a multiple of 2 MiB, as asked");
 }
 
+/* ASan's allocator maps its own way: the mappings are not the arrays'. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+#ifndef UNDER_ASAN
 /* The smaps entry of the mapping that holds p: its length in bytes and
  * whether its VmFlags has "hg" (MADV_HUGEPAGE); 0 if none holds it. */
 static size_t mapping_of(const void *p, int *advised)
@@ -272,12 +282,12 @@ static size_t mapping_of(const void *p, int *advised)
 	fclose(f);
 	return len;
 }
+#endif
 
-/* glibc's malloc maps the big blocks itself: the mapping is the array's.
- * Not under ASan, whose allocator maps its own way. */
+/* glibc's malloc maps the big blocks itself: the mapping is the array's. */
 static void test_huge_pages(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef UNDER_ASAN
 	printf("# huge pages: not under ASan, whose allocator maps its own way\n");
 #else
 	size_t mib = (size_t)1 << 20, len;
