@@ -233,8 +233,8 @@ static void test_addi(void)
 	bt_buf_release(&b);
 }
 
-/* A 2^k-byte array of 16 MiB or more gets the elements that keep it and
- * malloc's header in its huge pages; other sizes what they asked. */
+/* An array of whole huge pages, 16 MiB or more, gets the elements that
+ * keep it and malloc's header in them; other sizes what they asked. */
 static void test_grow_fit(void)
 {
 	size_t mib = (size_t)1 << 20;
@@ -311,7 +311,6 @@ static void test_huge_pages(void)
 	mapping_of(small, &hg);
 	ok(hg == thp, "huge pages: a 4 MiB array is advised too");
 	free(small);
-
 	free(big);
 #endif
 }
