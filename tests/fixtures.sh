@@ -15,9 +15,24 @@ fresh() {   # stamp file...: whether stamp exists and is newer than each file
 	for _f; do [ "$_stamp" -nt "$_f" ] || return 1; done
 }
 
+# The Perfetto traces are written beside the dumps, on the other core.
+P=$FIX/pfsched
+pfsched() {
+	fresh "$P/.stamp" tests/fixtures/mkpfsched.py tests/fixtures/mkperfetto.py tests/fixtures.sh && return
+	rm -rf "$P"
+	for form in full compact; do
+		for s in 1 2 3; do
+			mkdir -p "$P/$form$s"
+			python3 tests/fixtures/mkpfsched.py "$P/$form$s/t.pb" --form $form --seed $s
+		done
+	done
+	touch "$P/.stamp"
+}
+mkdir -p "$FIX"
+pfsched &
+pf=$!
 if ! fresh "$FIX/.stamp" "$MKDUMP" tests/fixtures.sh; then
-	rm -rf "$FIX"
-	mkdir -p "$FIX"
+	find "$FIX" -mindepth 1 -maxdepth 1 ! -name pfsched -exec rm -rf {} +
 	while read -r name opts; do
 		case $name in ''|'#'*) continue ;; esac
 		# shellcheck disable=SC2086
@@ -45,14 +60,4 @@ LIST
 	touch "$FIX/.stamp"
 fi
 
-P=$FIX/pfsched
-if ! fresh "$P/.stamp" tests/fixtures/mkpfsched.py tests/fixtures/mkperfetto.py tests/fixtures.sh; then
-	rm -rf "$P"
-	for form in full compact; do
-		for s in 1 2 3; do
-			mkdir -p "$P/$form$s"
-			python3 tests/fixtures/mkpfsched.py "$P/$form$s/t.pb" --form $form --seed $s
-		done
-	done
-	touch "$P/.stamp"
-fi
+wait $pf
