@@ -6,11 +6,12 @@
 
 # (7520-android-retrace-progress checks the import's percentage.)
 # A rule that takes a while, so its phase outlasts the half second a
-# phase runs before the line shows it.
+# phase runs before the line shows it (100M additions took 0.5-0.9 s on a
+# loaded machine, and the line missed them in make asan; 200M, twice).
 cat >"$T/slow.lua" <<'LUA'
 bt.rule{ id = "slow", run = function()
   local x = 0
-  for i = 1, 100000000 do x = x + i end
+  for i = 1, 200000000 do x = x + i end
   bt.metric("slow.x", x)
 end }
 LUA
