@@ -209,8 +209,10 @@ LONG_SECONDS ?= 600
 test-long: test-deps $(BIN) $(MKDUMP)
 	@B=$(B) LUA_ESCAPE_SECONDS=$(LONG_SECONDS) sh tests/run.sh tests/sh/4410-lua-escapes.sh
 
+# The tests' dumps come from the plain build's simulator (tests/lib.sh).
 asan:
-	@$(MAKE) --no-print-directory B=build-asan OPT="-O1 -g" LTO= \
+	@$(MAKE) --no-print-directory $(MKDUMP)
+	@BT_MKDUMP=$(CURDIR)/$(MKDUMP) $(MAKE) --no-print-directory B=build-asan OPT="-O1 -g" LTO= \
 		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" test
 
 bench: $(BIN) $(MKDUMP)
