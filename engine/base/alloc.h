@@ -73,6 +73,20 @@ static inline int64_t bt_sat_add(int64_t a, int64_t b)
 #endif
 }
 
+/* The bits n needs: 0 for 0, k + 1 for 2^k .. 2^(k+1) - 1. */
+static inline uint32_t bt_bit_length(uint64_t n)
+{
+#if defined(__GNUC__)
+	return n ? 64 - (uint32_t)__builtin_clzll(n) : 0;
+#else
+	uint32_t b = 0;
+
+	while (b < 64 && n >> b)
+		b++;
+	return b;
+#endif
+}
+
 /* a - b held the same way: a time since the start of a value the input
  * set (a finding's ts at INT64_MIN). */
 static inline int64_t bt_sat_sub(int64_t a, int64_t b)

@@ -105,7 +105,7 @@ static unsigned int_type(int64_t v)
 
 	if ((uint64_t)v <= 1)
 		return 8 + (unsigned)v;
-	return type_of_bits[u ? 64 - __builtin_clzll(u) : 0];
+	return type_of_bits[bt_bit_length(u)];
 }
 
 static uint64_t big_endian(uint64_t v)

@@ -343,26 +343,12 @@ static void end_bucket(struct bt_profile *p)
 	p->nbtouched = 0;
 }
 
-/* The bits n needs: 0 for 0, k + 1 for 2^k .. 2^(k+1) - 1. */
-static uint32_t bit_length(uint64_t n)
-{
-#if defined(__GNUC__)
-	return n ? 64 - (uint32_t)__builtin_clzll(n) : 0;
-#else
-	uint32_t b = 0;
-
-	while (b < 64 && n >> b)
-		b++;
-	return b;
-#endif
-}
-
 /* The message's methods' self time added to its bucket (win_method). */
 static void window_sums(struct bt_profile *p)
 {
 	struct cur_msg *m = &p->msg;
 	int64_t n = p->nmsgs[p->nthreads - 1]++;
-	uint32_t bucket = bit_length((uint64_t)n);   /* the smallest b with n >> b == 0 */
+	uint32_t bucket = bt_bit_length((uint64_t)n);   /* the smallest b with n >> b == 0 */
 	size_t i;
 
 	if (bucket > 63)
