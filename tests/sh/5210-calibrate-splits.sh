@@ -27,5 +27,5 @@ pty() { script -qec "$1" /dev/null | tr '\r' '\n'; }
 out=$(pty "'$BIN' compare --calibrate '$T'/r*.json --runs 10 --splits 20 -o '$T/c.json'")
 like "$out" "comparing A/A splits: +[0-9]+%, [0-9]+ of 20 splits" "on a terminal: the splits done, of how many"
 is "$(jq_ "$T/c.json" 'd["splits"]')" 20 "... and the calibration is written"
-out=$(pty "'$BIN' compare -q --calibrate '$T'/r*.json --runs 10 --splits 8 -o '$T/c2.json'")
+out=$(pty "'$BIN' compare -q --calibrate '$T'/r*.json --runs 10 --splits 20 -o '$T/c2.json'")
 unlike "$out" "splits" "-q: no line"
