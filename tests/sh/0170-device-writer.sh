@@ -11,6 +11,9 @@
 # share, kGC as the first record of pool and binder tasks. The same options
 # give the same bytes, a damaged truth is rejected, the scorers run.
 . tests/lib.sh
+# The simulator itself is under test: every run simulates, none is a kept
+# one (tests/fixtures/simcache.py).
+unset BT_SIM_CACHE
 MK=$ROOT/tests/fixtures/mkdevice.py
 CK=$ROOT/tests/fixtures/check_device.py
 for m in feed media; do
@@ -46,6 +49,25 @@ check "same options, same truth" diff -r "$T/feed3/truth" "$T/again/truth"
 python3 "$MK" "$T/nt" --threads 3 --records 3000 --seed 3 --no-truth >/dev/null
 check "--no-truth writes the same dump" cmp "$T/feed3/sampling.bin" "$T/nt/sampling.bin"
 python3 "$MK" "$T/x" --model tv >/dev/null 2>&1; is "$?" 2 "an unknown model exits 2"
+
+# The kept runs (tests/fixtures/simcache.py): a run with the options of a
+# kept one copies its files, the same bytes as the run that simulated; other
+# options, a failed run or a directory with other files in it keep nothing.
+C=$T/cache
+entries() { find "$C" -mindepth 2 -maxdepth 2 -type d ! -name '*.tmp-*' | wc -l; }
+BT_SIM_CACHE=$C python3 "$MK" "$T/k1" --threads 3 --records 3000 --seed 3 >/dev/null
+is "$(entries)" 1 "a run kept"
+check "... the same bytes as the run without the cache" diff -r "$T/feed3" "$T/k1"
+for f in "$C"/*/*/truth/summary.tsv; do echo x >"$f"; done   # marked: a copy shows the mark
+BT_SIM_CACHE=$C python3 "$MK" "$T/k2" --threads 3 --records 3000 --seed 3 >/dev/null
+is "$(cat "$T/k2/truth/summary.tsv")" x "the same options again: the kept files, copied"
+BT_SIM_CACHE=$C python3 "$MK" "$T/k3" --threads 3 --records 500 --seed 3 >/dev/null
+is "$(entries)" 2 "other options: simulated and kept apart"
+BT_SIM_CACHE=$C python3 "$MK" "$T/k4" --model tv >/dev/null 2>&1
+is "$?$(entries)" 22 "an unknown model exits 2, nothing kept"
+mkdir -p "$T/k5"; : >"$T/k5/other"
+BT_SIM_CACHE=$C python3 "$MK" "$T/k5" --threads 3 --records 400 --seed 3 >/dev/null
+is "$(entries)" 2 "a directory with other files in it: not kept"
 
 # a damaged truth is rejected: an activation shifted by 2 ms
 mkdir -p "$T/bad/truth"

@@ -13,6 +13,9 @@
 # to an idle binder thread, or a client span moved by 1 us, is rejected.
 # Without the option, or with --processes 1, the bytes are today's.
 . tests/lib.sh
+# The simulator itself is under test: every run simulates, none is a kept
+# one (tests/fixtures/simcache.py).
+unset BT_SIM_CACHE
 MK=$ROOT/tests/fixtures/mkdevice.py
 CK=$ROOT/tests/fixtures/check_processes.py
 

@@ -15,6 +15,9 @@
 # and the rest of the truth are the same bytes with the option as without
 # it; the same options write the same bytes.
 . tests/lib.sh
+# The simulator itself is under test: every run simulates, none is a kept
+# one (tests/fixtures/simcache.py).
+unset BT_SIM_CACHE
 MK=$ROOT/tests/fixtures/mkdevice.py
 CK=$ROOT/tests/fixtures/check_system_trace.py
 OPTS="--model feed --seed 2 --records 8000 --processes :push,:remote"
