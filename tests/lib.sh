@@ -7,6 +7,12 @@ BIN=$ROOT/$B/btrace-analyze
 # one under ASan; the sanitized one still writes the shared fixtures
 # (tests/fixtures.sh).
 MKDUMP=${BT_MKDUMP:-$ROOT/$B/tests/mkdump}
+# The runs' reports a gate or fleet test compares (report, below) are its
+# input: make asan writes all but the first of each pool with the plain
+# build's tool (BT_PLAIN_BIN), the same bytes at a quarter of the CPU;
+# compare and every check run sanitized, and each kind of run is analysed
+# sanitized once.
+RUN_BIN=${BT_PLAIN_BIN:-$BIN}
 FIX=$ROOT/$B/fixtures
 # Real traces recorded by other tools: ../shared/real-traces beside the
 # checkout (never copied into it); a clone elsewhere finds the machine's.
@@ -24,6 +30,16 @@ export TMPDIR
 # without its UI): half the CPU of `chromium --headless` a page, 0.8 s
 # against 2.1 s for a blank one.
 CHROME=${CHROME:-/usr/bin/chromium-headless-shell}
+
+# A run's JSON report into dir/name.json, for a test that compares runs:
+# the first in its directory by the tool under test, the others by $RUN_BIN.
+report() {   # dump json
+	if ls "${2%/*}"/*.json >/dev/null 2>&1; then
+		"$RUN_BIN" -q "$1" -o "$2"
+	else
+		"$BIN" -q "$1" -o "$2"
+	fi
+}
 
 check() {   # description, then a command that must succeed
 	_what=$1; shift

@@ -28,7 +28,7 @@ run() {   # dir seed [mkdump options]: a run's JSON report in dir
 	shift 2
 	mkdir -p "$_d"
 	"$MKDUMP" --build-seed 23 --seed "$_s" --startup cold --records 20000 --no-truth "$@" "$T/dump" \
-		>/dev/null && "$BIN" -q "$T/dump" -o "$_d/r$_s.json"
+		>/dev/null && report "$T/dump" "$_d/r$_s.json"
 }
 
 "$MKDUMP" --build-seed 23 --seed 1 --startup cold --records 20000 "$T/truth" >/dev/null

@@ -25,7 +25,7 @@ run() {   # dir seed records [mkdump options]
 	shift 3
 	mkdir -p "$_d"
 	"$MKDUMP" --build-seed 37 --seed "$_s" --startup cold --records "$_n" --message-mix drift --no-truth "$@" "$T/dump" \
-		>/dev/null && "$BIN" -q "$T/dump" -o "$_d/r$_s.json"
+		>/dev/null && report "$T/dump" "$_d/r$_s.json"
 }
 for s in $(seq 1 10); do run "$T/short" "$s" 20000; done
 for s in $(seq 11 20); do run "$T/long" "$s" 30000; done

@@ -20,7 +20,7 @@ run() {   # dir seed records [mkdump options]: a run's JSON report in dir
 	shift 3
 	mkdir -p "$_d"
 	"$MKDUMP" --build-seed 23 --seed "$_s" --startup cold --records "$_n" --no-truth "$@" "$T/dump" \
-		>/dev/null && "$BIN" -q "$T/dump" -o "$_d/r$_s.json"
+		>/dev/null && report "$T/dump" "$_d/r$_s.json"
 }
 for s in $(seq 1 12); do run "$T/aa" "$s" 20000; done
 for s in $(seq 101 106); do run "$T/slow" "$s" 20000 --slow-method "Feed.get(:50"; done

@@ -43,7 +43,7 @@ run() {   # pool seed [mkdevice options]: a run's dump (with its truth for seeds
 	mkdir -p "$T/$_p"
 	case $_s in 1|101|201) _t= ;; *) _t=--no-truth ;; esac
 	python3 "$SIM" "$T/d/$_p$_s" --build-seed 31 --seed "$_s" --records 12000 $_t "$@" >/dev/null &&
-		"$BIN" -q "$T/d/$_p$_s" -o "$T/$_p/r$_s.json" && { [ -z "$_t" ] || rm -f "$T/d/$_p$_s/sampling.bin"; }
+		report "$T/d/$_p$_s" "$T/$_p/r$_s.json" && { [ -z "$_t" ] || rm -f "$T/d/$_p$_s/sampling.bin"; }
 }
 # two at a time: 20 runs of about 2 s each
 { for s in 1 2 3 4 5 6 7 8 9 10; do run aa "$s"; done

@@ -41,7 +41,7 @@ for s in range($_s, $_s + $N):
     print(s, round(min(3, max(0.4, random.Random(s).lognormvariate(0, 0.25))), 4))" |
 	while read -r s f; do
 		"$MKDUMP" --build-seed 23 --seed "$s" --startup cold --records 6000 --no-truth --device "$f" \
-			"$@" "$T/dump" >/dev/null && "$BIN" -q "$T/dump" -o "$_d/t$s.json" || echo "fail $s"
+			"$@" "$T/dump" >/dev/null && report "$T/dump" "$_d/t$s.json" || echo "fail $s"
 	done
 }
 median_f() {   # first-seed: the median device factor of the N traces from it
@@ -67,7 +67,7 @@ for s in range(2000, 2008):
     print(s, round(min(3, max(0.4, random.Random(s).lognormvariate(0, 0.25))), 4))" |
 while read -r s f; do
 	"$MKDUMP" --build-seed 23 --seed "$s" --startup cold --records 6000 --no-truth --device "$f" "$T/dump" \
-		>/dev/null && "$BIN" -q "$T/dump" -o "$T/twin/t$s.json"
+		>/dev/null && report "$T/dump" "$T/twin/t$s.json"
 done
 SEEN=$(python3 -c "import json, statistics
 k = 'startup.main.method.byte[] com.example.app.util.Compressor.gzip(byte[]).self_ns'
@@ -183,8 +183,9 @@ dev() {   # dir seed [mkdevice options]
 	_d=$1 _s=$2
 	shift 2
 	mkdir -p "$_d"
+	rm -rf "$T/fd"   # empty: the simulator keeps the run (tests/fixtures/simcache.py)
 	python3 "$ROOT/tests/fixtures/mkdevice.py" "$T/fd" --build-seed 31 --seed "$_s" --records 6000 --no-truth "$@" \
-		>/dev/null && "$BIN" -q "$T/fd" -o "$_d/t$_s.json"
+		>/dev/null && report "$T/fd" "$_d/t$_s.json"
 }
 for s in 1 2 3 4 5 6 7 8 9 10; do dev "$T/FA" "$s"; dev "$T/FB" $((s + 200)) --frame-lock; done
 "$BIN" compare -q "$T/FA" "$T/FB" -o "$T/fr.json"
