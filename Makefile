@@ -37,6 +37,11 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ifeq ($(PKG_LIBS),)
 $(error missing libraries: run 'make deps' as root, or: apt-get install -y $(DEBS))
 endif
+# libxlsxwriter is loaded when an xlsx output starts (reports/xlsx/lxw.h),
+# by the soname of the library pkg-config names: not linked.
+LXW_SONAME := $(shell objdump -p "$$($(CC) -print-file-name=libxlsxwriter.so)" 2>/dev/null | \
+	awk '$$1 == "SONAME" { print $$2 }')
+PKG_LIBS := $(filter-out -lxlsxwriter,$(PKG_LIBS))
 endif
 
 CC ?= cc
@@ -58,7 +63,7 @@ endif
 # every include line names its folder ("engine/db/db.h", "gen/bt_sql.h").
 CPPFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -I. -I$(B)
 ALL_CFLAGS = $(CPPFLAGS) $(OPT) $(SAN) $(WARN) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
-LDLIBS := $(PKG_LIBS) -lm -pthread
+LDLIBS := $(PKG_LIBS) -lm -pthread -ldl
 
 SQL := $(sort $(wildcard queries/*.sql))
 LUA := $(sort $(wildcard lua/*.lua))
@@ -121,6 +126,7 @@ $(B)/%.o: %.c | $(B)/gen/bt_sql.h $(B)/gen/bt_lua.h $(B)/gen/bt_html.h $(PB:=.h)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LTO) -c $< -o $@
 
 $(B)/engine/cli/main.o: CFLAGS += -DBT_VERSION='"$(VERSION)"'
+$(B)/reports/xlsx/lxw.o: CFLAGS += -DBT_LXW_SONAME='"$(or $(LXW_SONAME),libxlsxwriter.so)"'
 
 # The family test's relabeling loops, vectorized: -O2's cost model leaves
 # them scalar, and its sqrt never needs errno. The same bits, ~2x faster.

@@ -104,6 +104,8 @@ int bt_xlsx_open(struct bt_xlsx *x, const char *title, struct bt_err *err)
 	int fd;
 
 	memset(x, 0, sizeof *x);
+	if (bt_lxw_load(err))
+		return err->code;
 	fd = bt_temp_file("btrace-analyze-xlsx", "a temporary file for the xlsx workbook", &path, err);
 	if (fd < 0)
 		return err->code;

@@ -13,11 +13,11 @@
 #define BT_XLSX_H
 
 #include <stdio.h>
-#include <xlsxwriter.h>
 
 #include "engine/base/alloc.h"
 #include "engine/base/err.h"
 #include "engine/base/result.h"
+#include "reports/xlsx/lxw.h"
 
 /* The document's creation time: 2000-01-01T00:00:00Z, whatever the day. */
 #define BT_XLSX_CREATED 946684800

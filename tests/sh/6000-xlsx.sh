@@ -100,3 +100,21 @@ like "$(cat "$T/err")" 'temporary file' "and the error says what failed"
 check "and no workbook" test ! -e "$T/notmp.xlsx"
 left=$(find "$TMPDIR" -maxdepth 1 -name 'btrace-analyze-xlsx-*' -newer "$T/example.xlsx" 2>/dev/null | wc -l)
 is "$left" 0 "no temporary workbook left in the temporary directory"
+
+# libxlsxwriter is loaded when a workbook starts, not linked: a run
+# without an xlsx output does not map it (nor minizip and libcrypto with
+# it); a library under its soname that lacks a function the writers call
+# fails the xlsx output, naming the library and the function, and leaves
+# nothing, while the other outputs still work.
+unlike "$(readelf -d "$BIN" | grep NEEDED)" 'xlsxwriter' "the program does not link libxlsxwriter"
+so=$(objdump -p "$(${CC:-cc} -print-file-name=libxlsxwriter.so)" | awk '$1 == "SONAME" { print $2 }')
+mkdir -p "$T/fakelib"
+echo 'int workbook_new(void) { return 0; }' >"$T/fake.c"
+${CC:-cc} -shared -fPIC -o "$T/fakelib/$so" "$T/fake.c"
+LD_LIBRARY_PATH=$T/fakelib "$BIN" analyze -q "$T/example.db" -o "$T/fake.xlsx" 2>"$T/err"
+is "$?" 1 "a $so without the writers' functions: exit 1"
+like "$(cat "$T/err")" "^btrace-analyze: error: '$T/fake.xlsx': cannot load $so for the xlsx output: no function [a-z_]+$" \
+	"... the error names the library and a missing function"
+check "... and no workbook" test ! -e "$T/fake.xlsx"
+LD_LIBRARY_PATH=$T/fakelib "$BIN" analyze -q "$T/example.db" -o "$T/fake.json"
+is "$?" 0 "... a JSON output of the same run does not need it"
