@@ -14,6 +14,10 @@ mkdir -p "$out"
 	echo "#define BT_LUA__COUNT $#"
 	echo 'extern const char *const bt_lua_name[BT_LUA__COUNT];'
 	echo 'extern const char *const bt_lua_text[BT_LUA__COUNT];'
+	echo '/* the same files compiled (lua/lua2bc.c, gen/bt_luabc.c) */'
+	echo '#include <stddef.h>'
+	echo 'extern const unsigned char *const bt_lua_code[BT_LUA__COUNT];'
+	echo 'extern const size_t bt_lua_code_len[BT_LUA__COUNT];'
 	echo '#endif'
 } >"$h"
 {

@@ -507,6 +507,11 @@ int bt_sandbox_load(struct bt_sandbox *sb, const char *buf, size_t len, const ch
 	return luaL_loadbufferx(sb->L, buf, len, chunkname, "t");
 }
 
+int bt_sandbox_load_code(struct bt_sandbox *sb, const unsigned char *code, size_t len, const char *chunkname)
+{
+	return luaL_loadbufferx(sb->L, (const char *)code, len, chunkname, "b");
+}
+
 int bt_sandbox_pcall(struct bt_sandbox *sb, int nargs, int nresults)
 {
 	int status;

@@ -15,6 +15,13 @@ like "$?-$(cat "$T/err")" "^1-btrace-analyze: error: .*after\\.lua:2: broken \\(
 	"after the built-in rules ran, a failing rule still ends the run"
 "$BIN" -q "$FIX/seed2" --rules "$T/after.lua" -o "$T/after.json" --perfetto "$T/p.json" 2>/dev/null
 check "no export written either" test ! -e "$T/after.json" -a ! -e "$T/p.json"
+# The built-in files run compiled (lua/lua2bc.c) with their debug
+# information: an error inside one names its file and line as the text does.
+printf 'bt.rule{ id = "x", run = function() bt.methods({ order = {} }) end }\n' >"$T/inbt.lua"
+line=$(grep -n 'if not order:match' "$ROOT/lua/bt.lua" | cut -d: -f1)
+"$BIN" -q "$FIX/seed2" --rules "$T/inbt.lua" -o "$T/inbt.json" 2>"$T/err"
+like "$?-$(cat "$T/err")" "^1-btrace-analyze: error: .*inbt\\.lua: builtin/bt\\.lua:$line: attempt to call a nil value \\(method 'match'\\) \\(rule 'x'\\)$" \
+	"an error inside a built-in file names it and its line ($line)"
 
 "$BIN" -q "$FIX/seed2" --rule "$S" >/dev/null 2>"$T/err"
 is "$?" 2 "--rule: a usage error"
