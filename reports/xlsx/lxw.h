@@ -1,7 +1,7 @@
 /*
  * libxlsxwriter, loaded when the first workbook is started (bt_lxw_load)
  * rather than linked: with what it needs (minizip, libcrypto) it cost
- * every run ~3 ms of mapping and relocating, an eighth of a small
+ * every run ~4 ms of mapping and relocating, a seventh of a small
  * analysis, and only xlsx outputs call it. The call sites keep the
  * library's names: each is a macro for the pointer the loader filled.
  * A function the writers start to call goes into BT_LXW_FUNCS.
