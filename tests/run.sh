@@ -7,8 +7,11 @@
 # "# run alone: WHY" runs with no other beside it; those start first, then
 # the rest, slowest first by the last full run's times ($B/tests/times).
 # Each test's output is printed whole, in the order above, and ends with
-# its wall time ("# NAME: 12.3 s"); with BT_TEST_TIMES=1 the slowest
-# fifteen are listed again before the count.
+# its wall time and, where GNU time is installed, its CPU time, children
+# included ("# NAME: 12.3 s, CPU 20.1 s": the suite is CPU-bound, so
+# what a test costs it is its CPU); with BT_TEST_TIMES=1 the fifteen
+# slowest and the fifteen costliest in CPU are listed again before the
+# count. $B/tests/times keeps the last full run's (name, wall, user, system).
 set -u
 B=${B:-build}
 export B LC_ALL=C TZ=UTC
@@ -60,29 +63,45 @@ add() {   # name file: test n+1 runs file (a script if *.sh)
 	eval "name_$n=\$1 file_$n=\$2 alone_$n=\$a w_$n=\$w done_$n=0"
 }
 
-one() {   # i: run test i into $W/i.out and its time into $W/i.time, then tell fd 4
+timed() {   # cpu-file command...: run it; its CPU seconds (user system) into cpu-file
+	_cpu=$1
+	shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f "%U %S" -o "$_cpu" "$@"
+	else
+		echo "? ?" >"$_cpu"
+		"$@"
+	fi
+}
+
+one() {   # i: run test i into $W/i.out and its times into $W/i.time, then tell fd 4
 	eval "_name=\$name_$1 _file=\$file_$1"
 	t0=$(date +%s.%N)
 	# SIGINT and SIGQUIT back to their defaults: sh ignores them in a
 	# background job, and the tests (and ^C) expect them as in the foreground.
 	case $_file in
-	*.sh) env --default-signal=INT,QUIT sh "$_file" ;;
-	*) env --default-signal=INT,QUIT "$_file" ;;
+	*.sh) timed "$W/$1.cpu" env --default-signal=INT,QUIT sh "$_file" ;;
+	*) timed "$W/$1.cpu" env --default-signal=INT,QUIT "$_file" ;;
 	esac >"$W/$1.out" 2>&1 </dev/null 4>&-
 	rc=$?
 	t1=$(date +%s.%N)
 	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$W/$1.out"; then
 		echo "not ok - $_name exited with status $rc" >>"$W/$1.out"
 	fi
-	awk -v n="$_name" -v a="$t0" -v b="$t1" 'BEGIN { printf "%s %.1f\n", n, b - a }' >"$W/$1.time"
+	# GNU time writes "Command exited with non-zero status N" (or "terminated
+	# by signal") before the figures: they are the last line
+	awk -v n="$_name" -v a="$t0" -v b="$t1" -v c="$(tail -n 1 "$W/$1.cpu" 2>/dev/null)" \
+		'BEGIN { if (split(c, u, " ") != 2) u[1] = u[2] = "?"; printf "%s %.1f %s %s\n", n, b - a, u[1], u[2] }' \
+		>"$W/$1.time"
 	echo "$1" >&4
 }
 
 next=1
 show() {   # print the finished tests from $next on, in their order
 	while [ $next -le $n ] && eval "[ \$done_$next = 1 ]"; do
-		read -r _name _s <"$W/$next.time"
-		{ echo "# $_name"; cat "$W/$next.out"; echo "# $_name: $_s s"; } | tee -a "$W/log"
+		read -r _name _s _u _y <"$W/$next.time"
+		_c=$(awk -v u="$_u" -v y="$_y" 'BEGIN { if (u != "?") printf ", CPU %.1f s", u + y }')
+		{ echo "# $_name"; cat "$W/$next.out"; echo "# $_name: $_s s$_c"; } | tee -a "$W/log"
 		next=$((next + 1))
 	done
 }
@@ -150,6 +169,11 @@ fi
 if [ "${BT_TEST_TIMES:-0}" = 1 ]; then
 	echo "# slowest:"
 	cat "$W"/*.time | sort -k2,2gr | head -15 | awk '{ printf "# %s: %s s\n", $1, $2 }'
+	if [ -x /usr/bin/time ]; then
+		echo "# most CPU (user + system, children included):"
+		cat "$W"/*.time | awk '$3 != "?" { printf "%s %.1f\n", $1, $3 + $4 }' | sort -k2,2gr | head -15 |
+			awk '{ printf "# %s: %s s\n", $1, $2 }'
+	fi
 fi
 passed=$(grep -c '^ok' "$W/log")
 failed=$(grep -c '^not ok' "$W/log")
