@@ -70,14 +70,13 @@ LUA := $(sort $(wildcard lua/*.lua))
 HTML := $(sort $(wildcard reports/html/*.css reports/html/*.js))
 PROTO := engine/proto/perfetto_trace.proto engine/proto/profile.proto
 PB := $(PROTO:engine/proto/%.proto=$(B)/gen/%.pb-c)
-GEN := $(B)/gen/bt_sql.c $(B)/gen/bt_sql.h $(B)/gen/bt_lua.c $(B)/gen/bt_lua.h $(B)/gen/bt_luabc.c \
+GEN := $(B)/gen/bt_sql.c $(B)/gen/bt_sql.h $(B)/gen/bt_lua.c $(B)/gen/bt_lua.h \
 	$(B)/gen/bt_html.c $(B)/gen/bt_html.h $(PB:=.c) $(PB:=.h)
 MAIN := engine/cli/main.c
 LUA2BC_SRC := lua/lua2bc.c
 LIB_SRC := $(filter-out $(MAIN),$(wildcard engine/*/*.c)) $(wildcard importers/*.c importers/*/*.c) \
 	$(wildcard reports/*.c reports/*/*.c) $(filter-out $(LUA2BC_SRC),$(wildcard lua/*.c))
-LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/bt_sql.o $(B)/gen/bt_lua.o $(B)/gen/bt_luabc.o $(B)/gen/bt_html.o \
-	$(PB:=.o)
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/bt_sql.o $(B)/gen/bt_lua.o $(B)/gen/bt_html.o $(PB:=.o)
 BIN := $(B)/btrace-analyze
 UNIT_SRC := $(wildcard tests/unit/t_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -98,23 +97,17 @@ $(B)/gen/bt_sql.c: $(B)/gen/bt_sql.h
 $(B)/gen/bt_sql.o: $(B)/gen/bt_sql.c
 	$(Q)$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c $< -o $@
 
-# The built-in rule files and the bt library, embedded (lua/lua2c.sh).
-$(B)/gen/bt_lua.h: $(LUA) lua/lua2c.sh
-	$(Q)sh lua/lua2c.sh $(B)/gen $(LUA)
-$(B)/gen/bt_lua.c: $(B)/gen/bt_lua.h
-
-$(B)/gen/bt_lua.o: $(B)/gen/bt_lua.c
-	$(Q)$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c $< -o $@
-
-# The same files compiled by the Lua library the program links
-# (lua/lua2bc.c, a build tool): a run loads them without the parser.
+# The built-in rule files and the bt library, compiled by the Lua library
+# the program links (lua/lua2bc.c, a build tool): a run loads them without
+# the parser.
 $(B)/gen/lua2bc: $(LUA2BC_SRC)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -O2 $(WARN) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< $(PKG_LIBS)
-$(B)/gen/bt_luabc.c: $(LUA) $(B)/gen/lua2bc
-	$(Q)$(B)/gen/lua2bc $@.tmp $(LUA) && mv $@.tmp $@
+$(B)/gen/bt_lua.h: $(LUA) $(B)/gen/lua2bc
+	$(Q)$(B)/gen/lua2bc $(B)/gen $(LUA)
+$(B)/gen/bt_lua.c: $(B)/gen/bt_lua.h
 
-$(B)/gen/bt_luabc.o: $(B)/gen/bt_luabc.c $(B)/gen/bt_lua.h
+$(B)/gen/bt_lua.o: $(B)/gen/bt_lua.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # The HTML report's stylesheet and scripts, embedded (reports/html/html2c.sh).
@@ -139,7 +132,7 @@ $(B)/%.o: %.c | $(B)/gen/bt_sql.h $(B)/gen/bt_lua.h $(B)/gen/bt_html.h $(PB:=.h)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LTO) -c $< -o $@
 
 $(B)/engine/cli/main.o: CFLAGS += -DBT_VERSION='"$(VERSION)"'
-$(B)/reports/xlsx/lxw.o: CFLAGS += -DBT_LXW_SONAME='"$(or $(LXW_SONAME),libxlsxwriter.so)"'
+$(B)/reports/xlsx/lxw.o: CFLAGS += $(if $(LXW_SONAME),-DBT_LXW_SONAME='"$(LXW_SONAME)"')
 
 # The family test's relabeling loops, vectorized: -O2's cost model leaves
 # them scalar, and its sqrt never needs errno. The same bits, ~2x faster.

@@ -31,17 +31,6 @@ static int builtin_index(const char *name)
 	return -1;
 }
 
-const char *bt_rules_builtin(const char *name, size_t *len)
-{
-	int i = builtin_index(name);
-
-	if (i < 0)
-		return NULL;
-	if (len)
-		*len = strlen(bt_lua_text[i]);
-	return bt_lua_text[i];
-}
-
 /* Push built-in file name's chunk (name known), compiled at build time
  * by the Lua library the program links (lua/lua2bc.c): the parser no
  * longer runs at each start (~1.5 ms; debug information kept, so errors

@@ -24,8 +24,4 @@ struct bt_rules_opts {
 int bt_rules_run(struct bt_db *db, const struct bt_rules_opts *o, struct bt_result *res,
 		 struct bt_err *err);
 
-/* The text of a built-in rule file ("attribution") or of the bt library
- * ("bt"), embedded from lua/NAME.lua; NULL if there is none. */
-const char *bt_rules_builtin(const char *name, size_t *len);
-
 #endif

@@ -74,7 +74,7 @@ void bt_sandbox_close(struct bt_sandbox *sb);
 /* Load a text chunk (binary refused); chunkname as for lua_load. Like
  * luaL_loadbufferx: LUA_OK and the function pushed, or an error message. */
 int bt_sandbox_load(struct bt_sandbox *sb, const char *buf, size_t len, const char *chunkname);
-/* A built-in file's compiled chunk (gen/bt_luabc.c): binary, which
+/* A built-in file's compiled chunk (gen/bt_lua.c): binary, which
  * bt_sandbox_load, for the user's files, refuses. */
 int bt_sandbox_load_code(struct bt_sandbox *sb, const unsigned char *code, size_t len, const char *chunkname);
 

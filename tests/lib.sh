@@ -87,7 +87,6 @@ truth() {   # dir key
 	awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1/truth/summary.tsv"
 }
 
-# One value from SQL against a database or dump.
 # (python3 -S: no site-packages for the standard library's json, 5 ms of a
 # start's 38 saved in the suite's ~500 calls)
 man() {   # manifest python-expression over l (a batch manifest's lines as dicts): print its value
@@ -101,6 +100,7 @@ valid() {   # file: "valid" if it validates against reports/compare/compare.sche
 jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))
 print("valid")' "$1" "$ROOT/reports/compare/compare.schema.json" 2>&1 | tail -1
 }
+# One value from SQL against a database or dump.
 q() {   # input sql
 	"$BIN" query -q "$1" "$2" --format tsv | sed -n 2p
 }
